@@ -1,0 +1,33 @@
+# The two commands a newcomer needs are `make demo` and `make test` (README.md).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test proto bench vectors fixtures clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/aar demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+# Regenerate the protobuf/gRPC stubs next to the .proto files (one command; a test fails if stale).
+proto: $(STAMP)
+	$(PY) -m afteraction.v1.generate
+
+# Rewrite fixtures/vectors/*.json and fixtures/logs/*.aar from the code (review the diff!).
+vectors: $(STAMP)
+	$(PY) fixtures/make_vectors.py
+
+bench: $(STAMP)
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

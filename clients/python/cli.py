@@ -1,0 +1,107 @@
+"""The `aar` command line. Each subcommand lives in its own function; exit codes:
+0 success (verified), 1 verification failed, 2 unreadable input or usage error."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from afteraction.engine.errors import AfteractionError, VerificationError
+
+
+def _progress(done: int, total: int) -> None:
+    if total >= 2000 and (done % 1000 == 0 or done == total):
+        print(f"\rverifying: {done}/{total} records", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from afteraction.engine.log.verify import verify_bundle
+
+    try:
+        f = open(args.file, "rb")
+    except OSError as e:
+        print(f"aar verify: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    with f:
+        try:
+            report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
+                                   progress=None if args.json else _progress)
+        except VerificationError as e:
+            if e.step.startswith("1 ") and e.seq is None:
+                return _unreadable(args, e)
+            if args.json:
+                print(json.dumps(e.as_dict(), sort_keys=True))
+            else:
+                print(f"NOT VERIFIED: {e}")
+            return 1
+    if args.json:
+        d = report.as_dict()
+        print(json.dumps(d, sort_keys=True, default=_jsonable))
+    else:
+        print(_summary(report))
+    return 0
+
+
+def _unreadable(args, e: VerificationError) -> int:
+    if args.json:
+        d = e.as_dict()
+        d["unreadable"] = True
+        print(json.dumps(d, sort_keys=True))
+    else:
+        print(f"aar verify: unreadable bundle: {e}", file=sys.stderr)
+    return 2
+
+
+def _jsonable(v):
+    if isinstance(v, bytes):
+        return v.hex()
+    raise TypeError(type(v).__name__)
+
+
+def _summary(r) -> str:
+    lines = [f"VERIFIED: game {r.game} ({r.ruleset}), {r.records} records"]
+    lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
+    if r.ended:
+        lines.append(f"  ended: {json.dumps(r.outcome, sort_keys=True, default=_jsonable)}")
+    lines.append(f"  dice rolled: {r.rolls} public; sealed values opened: {r.sealed}; reveals checked: {r.opened}")
+    lines.append(f"  replayed by the ruleset: {'yes, byte for byte' if r.replayed else 'no'}")
+    for n in r.notes:
+        lines.append(f"  note: {n}")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="aar", description="afteraction: audited wargames")
+    sub = p.add_subparsers(dest="command", required=True)
+    v = sub.add_parser("verify", help="verify an exported .aar log offline")
+    v.add_argument("file")
+    v.add_argument("--server-key", help="the server's verifier key (name+id+key) to pin")
+    v.add_argument("--json", action="store_true", help="machine-readable report")
+    v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
+    v.set_defaults(func=cmd_verify)
+    for register in _EXTRA:
+        register(sub)
+    return p
+
+
+# Other modules add subcommands here (service, client): functions taking the subparsers object.
+_EXTRA: list = []
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = build_parser()
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as e:
+        return 2 if e.code else 0
+    try:
+        return args.func(args)
+    except AfteractionError as e:
+        print(f"aar {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

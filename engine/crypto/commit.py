@@ -1,0 +1,93 @@
+"""Commitments, openings and sealing of hidden values (SPEC.md section 6).
+
+A hidden value ``v`` created in record ``seq`` as its ``k``-th hidden value gets
+  salt       = HMAC(server_secret, "aar1/salt" 0x00 || lp(game) || u64(seq) || u32(k))
+  commitment = SHA-256("aar1/commit" 0x00 || salt || canonical(v))
+  sealed     = ChaCha20-Poly1305(seal_key, nonce, canonical({"salt": salt, "value": v}), aad=commitment)
+  seal_key   = HMAC(server_secret, "aar1/seal-key" 0x00 || lp(game))
+  nonce      = SHA-256("aar1/seal-nonce" 0x00 || lp(game) || u64(seq) || u32(k))[:12]
+Every input is fixed by the game, so the same secret reproduces the same bytes.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+from ..errors import CryptoError
+from . import canon
+from .hashing import (TAG_COMMIT, TAG_SALT, TAG_SEAL_KEY, TAG_SEAL_NONCE, TAG_SEAT_ENTROPY,
+                      TAG_SERVER_SECRET, lp, tagged_hash, tagged_hmac, u64)
+
+
+def _where(game_id: str, seq: int, k: int) -> bytes:
+    return lp(game_id.encode()) + u64(seq) + struct.pack(">I", k)
+
+
+def server_secret_commitment(game_id: str, secret: bytes) -> bytes:
+    return tagged_hash(TAG_SERVER_SECRET, lp(game_id.encode()) + secret)
+
+
+def seat_entropy_commitment(game_id: str, seat: str, entropy: bytes) -> bytes:
+    return tagged_hash(TAG_SEAT_ENTROPY, lp(game_id.encode()) + lp(seat.encode()) + entropy)
+
+
+def derive_salt(secret: bytes, game_id: str, seq: int, k: int) -> bytes:
+    return tagged_hmac(secret, TAG_SALT, _where(game_id, seq, k))
+
+
+def commitment(salt: bytes, value: Any) -> bytes:
+    if len(salt) != 32:
+        raise CryptoError("salt must be 32 bytes")
+    return tagged_hash(TAG_COMMIT, salt + canon.encode(value))
+
+
+def seal_key(secret: bytes, game_id: str) -> bytes:
+    return tagged_hmac(secret, TAG_SEAL_KEY, lp(game_id.encode()))
+
+
+def seal_nonce(game_id: str, seq: int, k: int) -> bytes:
+    return tagged_hash(TAG_SEAL_NONCE, _where(game_id, seq, k))[:12]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What the owner of a hidden value receives at once, and what a reveal publishes."""
+    seq: int
+    k: int
+    salt: bytes
+    value: Any
+
+    @property
+    def commitment(self) -> bytes:
+        return commitment(self.salt, self.value)
+
+    def event(self) -> dict:
+        return {"t": "open", "ref": [self.seq, self.k], "salt": self.salt, "value": self.value}
+
+
+def seal(secret: bytes, game_id: str, seq: int, k: int, value: Any) -> tuple[Opening, bytes, bytes]:
+    """Commit and seal ``value``; returns (opening, commitment, ciphertext)."""
+    salt = derive_salt(secret, game_id, seq, k)
+    c = commitment(salt, value)
+    ct = ChaCha20Poly1305(seal_key(secret, game_id)).encrypt(
+        seal_nonce(game_id, seq, k), canon.encode({"salt": salt, "value": value}), c)
+    return Opening(seq, k, salt, value), c, ct
+
+
+def unseal(key: bytes, game_id: str, seq: int, k: int, commit: bytes, ct: bytes) -> Opening:
+    """Open a sealed value with the seal key; checks the AEAD tag and the commitment."""
+    try:
+        pt = ChaCha20Poly1305(key).decrypt(seal_nonce(game_id, seq, k), ct, commit)
+    except InvalidTag:
+        raise CryptoError("sealed value does not decrypt (wrong key, nonce, commitment or bytes)") from None
+    d = canon.decode(pt)
+    if not isinstance(d, dict) or set(d) != {"salt", "value"} or not isinstance(d["salt"], bytes):
+        raise CryptoError("sealed value has the wrong shape")
+    op = Opening(seq, k, d["salt"], d["value"])
+    if op.commitment != commit:
+        raise CryptoError("sealed value does not match its commitment")
+    return op

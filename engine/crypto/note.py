@@ -1,0 +1,247 @@
+"""C2SP signed notes, Ed25519 keys, and tlog checkpoints (SPEC.md section 4).
+
+Follows https://c2sp.org/signed-note and https://c2sp.org/tlog-checkpoint, the
+text format that golang.org/x/mod/sumdb/note reads, so existing note tooling can
+read afteraction checkpoints.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from dataclasses import dataclass
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from ..errors import CryptoError
+
+ALG_ED25519 = 0x01
+SIG_PREFIX = "\u2014 "  # EM DASH and a space
+MAX_SIGNATURES = 100     # golang.org/x/mod/sumdb/note's limit; C2SP requires at least 16
+
+
+def key_id(name: str, alg_and_pub: bytes) -> bytes:
+    """C2SP key ID: SHA-256(name || 0x0A || type || public key)[:4]."""
+    return hashlib.sha256(name.encode() + b"\n" + alg_and_pub).digest()[:4]
+
+
+def valid_key_name(name: str) -> bool:
+    return bool(name) and "+" not in name and not any(c.isspace() for c in name)
+
+
+@dataclass(frozen=True)
+class Verifier:
+    name: str
+    key_id: bytes
+    public: bytes  # 32-byte Ed25519 public key
+
+    @property
+    def vkey(self) -> str:
+        """The C2SP verifier key string: name+hex(keyID)+base64(0x01 || pub)."""
+        return f"{self.name}+{self.key_id.hex()}+{base64.b64encode(bytes([ALG_ED25519]) + self.public).decode()}"
+
+    def verify(self, msg: bytes, sig: bytes) -> bool:
+        try:
+            Ed25519PublicKey.from_public_bytes(self.public).verify(sig, msg)
+            return True
+        except (InvalidSignature, ValueError):
+            return False
+
+
+@dataclass(frozen=True)
+class Signer:
+    name: str
+    seed: bytes  # 32-byte Ed25519 private seed
+
+    @property
+    def _key(self) -> Ed25519PrivateKey:
+        return Ed25519PrivateKey.from_private_bytes(self.seed)
+
+    @property
+    def public(self) -> bytes:
+        return self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+    @property
+    def key_id(self) -> bytes:
+        return key_id(self.name, bytes([ALG_ED25519]) + self.public)
+
+    @property
+    def verifier(self) -> Verifier:
+        return Verifier(self.name, self.key_id, self.public)
+
+    @property
+    def skey(self) -> str:
+        """Go's signer key string: PRIVATE+KEY+name+hex(keyID)+base64(0x01 || seed)."""
+        return f"PRIVATE+KEY+{self.name}+{self.key_id.hex()}+{base64.b64encode(bytes([ALG_ED25519]) + self.seed).decode()}"
+
+    def sign(self, msg: bytes) -> bytes:
+        return self._key.sign(msg)
+
+
+def parse_vkey(vkey: str) -> Verifier:
+    parts = vkey.split("+", 2)
+    if len(parts) != 3:
+        raise CryptoError(f"malformed verifier key {vkey!r}")
+    name, hid, b64 = parts
+    if not valid_key_name(name) or not re.fullmatch(r"[0-9a-f]{8}", hid):
+        raise CryptoError(f"malformed verifier key {vkey!r}")
+    try:
+        raw = base64.b64decode(b64, validate=True)
+    except (binascii.Error, ValueError):
+        raise CryptoError(f"malformed verifier key {vkey!r}: bad base64") from None
+    if len(raw) != 33 or raw[0] != ALG_ED25519:
+        raise CryptoError(f"verifier key {vkey!r}: not an Ed25519 key (type 0x01, 32 bytes)")
+    kid = bytes.fromhex(hid)
+    if key_id(name, raw) != kid:
+        raise CryptoError(f"verifier key {vkey!r}: key ID does not match the key")
+    return Verifier(name, kid, raw[1:])
+
+
+def parse_skey(skey: str) -> Signer:
+    parts = skey.split("+", 4)
+    if len(parts) != 5 or parts[0] != "PRIVATE" or parts[1] != "KEY":
+        raise CryptoError("malformed signer key")
+    name, hid, b64 = parts[2], parts[3], parts[4]
+    try:
+        raw = base64.b64decode(b64, validate=True)
+    except (binascii.Error, ValueError):
+        raise CryptoError("malformed signer key: bad base64") from None
+    if not valid_key_name(name) or len(raw) != 33 or raw[0] != ALG_ED25519:
+        raise CryptoError("malformed signer key")
+    s = Signer(name, raw[1:])
+    if s.key_id.hex() != hid:
+        raise CryptoError("signer key: key ID does not match the key")
+    return s
+
+
+@dataclass(frozen=True)
+class NoteSignature:
+    name: str
+    key_id: bytes
+    signature: bytes  # without the 4-byte key ID
+    line: str
+
+
+def sign_note(text: str, signers: list[Signer]) -> str:
+    if not text.endswith("\n"):
+        raise CryptoError("note text must end with a newline")
+    _check_text(text.encode())
+    out = text + "\n"
+    for s in signers:
+        sig = s.sign(text.encode())
+        out += f"{SIG_PREFIX}{s.name} {base64.b64encode(s.key_id + sig).decode()}\n"
+    return out
+
+
+def _check_text(b: bytes) -> None:
+    try:
+        s = b.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CryptoError("malformed note: not UTF-8") from None
+    for ch in s:
+        if ch < " " and ch != "\n":
+            raise CryptoError("malformed note: control character")
+
+
+def split_note(note: bytes | str) -> tuple[str, list[NoteSignature]]:
+    """Parse a signed note into (text, signatures) without verifying anything."""
+    b = note.encode() if isinstance(note, str) else bytes(note)
+    _check_text(b)
+    s = b.decode()
+    i = s.rfind("\n\n")
+    if i < 0:
+        raise CryptoError("malformed note: no signature block")
+    text, block = s[: i + 1], s[i + 2 :]
+    if not block or not block.endswith("\n"):
+        raise CryptoError("malformed note: empty or unterminated signature block")
+    sigs: list[NoteSignature] = []
+    for line in block[:-1].split("\n"):
+        if not line.startswith(SIG_PREFIX):
+            raise CryptoError("malformed note: bad signature line")
+        rest = line[len(SIG_PREFIX):]
+        name, _, b64 = rest.partition(" ")
+        try:
+            raw = base64.b64decode(b64, validate=True)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if not valid_key_name(name) or not b64 or len(raw) < 5:
+            raise CryptoError("malformed note: bad signature line")
+        sigs.append(NoteSignature(name, raw[:4], raw[4:], line))
+        if len(sigs) > MAX_SIGNATURES:
+            raise CryptoError("malformed note: too many signatures")
+    return text, sigs
+
+
+def open_note(note: bytes | str, verifiers: list[Verifier]) -> tuple[str, list[NoteSignature]]:
+    """Verify a signed note; returns (text, verified signatures).
+
+    Signatures by unknown keys are ignored; a bad signature by a known key is an
+    error; at least one known key must have signed.
+    """
+    text, sigs = split_note(note)
+    known = {(v.name, v.key_id): v for v in verifiers}
+    seen: set[tuple[str, bytes]] = set()
+    good: list[NoteSignature] = []
+    for sig in sigs:
+        v = known.get((sig.name, sig.key_id))
+        if v is None:
+            continue
+        if (sig.name, sig.key_id) in seen:
+            continue
+        seen.add((sig.name, sig.key_id))
+        if not v.verify(text.encode(), sig.signature):
+            raise CryptoError(f"invalid signature by {sig.name}")
+        good.append(sig)
+    if not good:
+        raise CryptoError("no signature by a known key")
+    return text, good
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    origin: str
+    size: int
+    root: bytes
+    extensions: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        lines = [self.origin, str(self.size), base64.b64encode(self.root).decode(), *self.extensions]
+        return "\n".join(lines) + "\n"
+
+
+_SIZE = re.compile(r"0|[1-9][0-9]*")
+
+
+def parse_checkpoint(text: str) -> Checkpoint:
+    """Parse a checkpoint body (the note text, without signatures)."""
+    if not text.endswith("\n"):
+        raise CryptoError("malformed checkpoint: no final newline")
+    lines = text[:-1].split("\n")
+    if len(lines) < 3:
+        raise CryptoError("malformed checkpoint: fewer than three lines")
+    origin, size_s, root_s, *ext = lines
+    if not origin:
+        raise CryptoError("malformed checkpoint: empty origin")
+    if not _SIZE.fullmatch(size_s) or int(size_s) >= 2**64:
+        raise CryptoError(f"malformed checkpoint: bad tree size {size_s!r}")
+    try:
+        root = base64.b64decode(root_s, validate=True)
+    except (binascii.Error, ValueError):
+        raise CryptoError("malformed checkpoint: root is not base64") from None
+    if len(root) != 32:
+        raise CryptoError(f"malformed checkpoint: root hash is {len(root)} bytes, not 32")
+    if any(not e for e in ext):
+        raise CryptoError("malformed checkpoint: empty extension line")
+    return Checkpoint(origin, int(size_s), root, tuple(ext))
+
+
+def sign_checkpoint(cp: Checkpoint, signer: Signer) -> str:
+    return sign_note(cp.text(), [signer])
+
+
+def open_checkpoint(note: bytes | str, verifier: Verifier) -> Checkpoint:
+    text, _ = open_note(note, [verifier])
+    return parse_checkpoint(text)

@@ -1,0 +1,89 @@
+"""Duel: the toy ruleset of SPEC.md's worked example (not a Vietnam game).
+
+Three rounds. Each round seat ``a`` picks a number 1-6 in secret (the command is
+sealed and the pick is a private event committed to ``a``); seat ``b`` guesses;
+the pick is revealed; a right guess scores 2 for b, otherwise a d6 is rolled and
+scores 1 for a on 4-6, 1 for b on 1-3. Highest score wins; ties are draws.
+"""
+from __future__ import annotations
+
+from afteraction.v1 import command_pb2
+
+from ...errors import Rejection
+from ...ruleset import Context, Decision, Ruleset
+
+ROUNDS = 3
+
+
+def _cmd(action: str, number: int) -> command_pb2.Command:
+    c = command_pb2.Command()
+    getattr(c.duel, action).number = number
+    return c
+
+
+class DuelRuleset(Ruleset):
+    game = "duel"
+    version = "1"
+    seats = ("a", "b")
+    scenarios = ("standard",)
+    options = {"rounds": ROUNDS}
+
+    def setup(self, scenario, options, ctx: Context):
+        return {"round": 1, "rounds": options["rounds"], "score": {"a": 0, "b": 0},
+                "pick": None, "pick_ref": None}
+
+    def pending(self, s):
+        if s["round"] > s["rounds"]:
+            return None
+        if s["pick"] is None:
+            return Decision("a", "pick", f"round {s['round']}: pick a number 1-6 in secret")
+        return Decision("b", "guess", f"round {s['round']}: guess a's number")
+
+    def legal_commands(self, s, seat):
+        d = self.pending(s)
+        if d is None or d.seat != seat:
+            return []
+        return [_cmd(d.kind, n) for n in range(1, 7)]
+
+    def is_private(self, s, seat, command):
+        return command.duel.WhichOneof("action") == "pick"
+
+    def apply(self, s, seat, command, ctx: Context):
+        if command.WhichOneof("game") != "duel":
+            raise Rejection("WRONG_GAME_COMMAND", "this is a duel")
+        action = command.duel.WhichOneof("action")
+        want = self.pending(s).kind
+        if action != want:
+            raise Rejection("ILLEGAL_COMMAND", f"DUEL: the pending decision is {want}")
+        n = getattr(command.duel, action).number
+        if not 1 <= n <= 6:
+            raise Rejection("ILLEGAL_COMMAND", "DUEL: numbers are 1-6")
+        if action == "pick":
+            s["pick"] = n
+            s["pick_ref"] = ctx.emit({"t": "pick", "round": s["round"], "number": n}, to="a")
+            ctx.emit({"t": "picked", "round": s["round"]})
+            return s
+        revealed = ctx.reveal(tuple(s["pick_ref"]))
+        ctx.emit({"t": "guess", "round": s["round"], "number": n})
+        if n == revealed["number"]:
+            s["score"]["b"] += 2
+        elif ctx.roll("d6", "DUEL tie-break").result >= 4:
+            s["score"]["a"] += 1
+        else:
+            s["score"]["b"] += 1
+        s["round"] += 1
+        s["pick"] = s["pick_ref"] = None
+        return s
+
+    def view(self, s, seat):
+        v = {"round": s["round"], "score": dict(s["score"]), "picked": s["pick"] is not None}
+        if seat == "a" and s["pick"] is not None:
+            v["pick"] = s["pick"]
+        return v
+
+    def outcome(self, s):
+        if s["round"] <= s["rounds"]:
+            return None
+        a, b = s["score"]["a"], s["score"]["b"]
+        return {"winner": "a" if a > b else "b" if b > a else None, "score": {"a": a, "b": b},
+                "reason": "three rounds played"}

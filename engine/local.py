@@ -1,0 +1,102 @@
+"""A whole game in one process, without I/O: the referee, a checkpoint signer and
+the seats. Tests, fixtures, benchmarks and the verifier's own tests use it; the
+service does the same with a durable store in between."""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import registry
+from .crypto.hashing import tagged_hash
+from .crypto.note import Checkpoint, Signer, sign_checkpoint
+from .errors import Rejection
+from .log.bundle import write_bundle
+from .log.record import Record
+from .referee import Accepted, Referee
+from .ruleset import Ruleset
+from .seat import SeatSigner
+
+
+def derive_bytes(seed: bytes, label: str) -> bytes:
+    """Deterministic 32-byte test material (keys, entropy, secrets) from a seed.
+
+    For tests, fixtures and demos only: a real server and real seats use os.urandom."""
+    return tagged_hash("aar1/test-material", seed + b"\x00" + label.encode())
+
+
+def checkpoint_note(signer: Signer, origin: str, size: int, root: bytes) -> str:
+    return sign_checkpoint(Checkpoint(origin, size, root), signer)
+
+
+@dataclass
+class LocalGame:
+    referee: Referee
+    server: Signer
+    seats: dict[str, SeatSigner]
+    entropy: dict[str, bytes]
+    records: list[Record] = field(default_factory=list)
+    checkpoints: list[str] = field(default_factory=list)
+    tree: object = None
+
+    @classmethod
+    def create(cls, game: str, seed: bytes = b"seed", scenario: str | None = None, options: dict | None = None,
+               game_id: str | None = None, server_name: str = "afteraction.test",
+               ruleset: Ruleset | None = None) -> "LocalGame":
+        from .crypto.merkle import CompactTree
+
+        rs = ruleset or registry.get(game)
+        server = Signer(server_name, derive_bytes(seed, "server-key"))
+        seats = {s: SeatSigner(s, derive_bytes(seed, f"seat-key/{s}")) for s in rs.seats}
+        gid = game_id or derive_bytes(seed, "game-id")[:8].hex()
+        secret = derive_bytes(seed, "server-secret")
+        genesis = Referee.new_genesis(
+            gid, rs, scenario or rs.scenarios[0], options or {}, {s: k.public for s, k in seats.items()},
+            server.verifier.vkey, f"{server_name}/game/{gid}", secret)
+        g = cls(Referee(genesis, rs, secret), server, seats,
+                {s: derive_bytes(seed, f"entropy/{s}") for s in rs.seats})
+        g.tree = CompactTree()
+        g._store([genesis])
+        return g
+
+    def _store(self, records: list[Record]) -> None:
+        for r in records:
+            self.records.append(r)
+            self.tree.append(r.leaf)
+            self.checkpoints.append(checkpoint_note(self.server, self.referee.genesis.body["server"]["origin"],
+                                                    self.tree.size, self.tree.root()))
+
+    def submit(self, signed: bytes) -> Accepted:
+        acc = self.referee.accept(signed)
+        self._store(acc.records)
+        return acc
+
+    def handshake(self) -> None:
+        gid = self.referee.game_id
+        for s, k in self.seats.items():
+            self.submit(k.entropy_commit(gid, self.entropy[s]))
+        for s, k in self.seats.items():
+            self.submit(k.entropy_reveal(gid, self.entropy[s]))
+
+    def play(self, seat: str, command) -> Accepted:
+        return self.submit(self.seats[seat].command(self.referee.game_id, self.referee.seq, command))
+
+    def run_bots(self, choose: Callable[[str, list], object], max_commands: int = 100000) -> int:
+        """Play until the game ends: ``choose(seat, legal)`` picks a command."""
+        n = 0
+        rs = self.referee.ruleset
+        while not self.referee.ended and n < max_commands:
+            d = self.referee.pending()
+            legal = rs.legal_commands(self.referee.state, d.seat)
+            if not legal:
+                raise Rejection("NO_LEGAL_COMMAND", f"seat {d.seat} has no legal command at {d.kind}")
+            self.play(d.seat, choose(d.seat, legal))
+            n += 1
+        return n
+
+    def bundle(self) -> bytes:
+        out = io.BytesIO()
+        secret = self.records[-1].body["secret"] if self.referee.ended else None
+        write_bundle(out, self.referee.game_id, self.server.verifier.vkey,
+                     ((r.raw, c) for r, c in zip(self.records, self.checkpoints)), len(self.records), secret)
+        return out.getvalue()

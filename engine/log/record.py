@@ -1,0 +1,64 @@
+"""The log record, byte for byte (SPEC.md sections 1-3).
+
+A record is the canonical encoding of the map
+  {"v": 1, "game": str, "seq": int, "prev": bytes(32), "kind": str, "body": map}
+Its hash is SHA-256("aar1/record" 0x00 || record bytes); ``prev`` is the hash of
+record ``seq - 1`` (32 zero bytes for the genesis record, seq 0). The Merkle
+leaf of a record is RFC 6962 ``leaf_hash(record hash)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..crypto import canon
+from ..crypto.hashing import TAG_RECORD, tagged_hash
+from ..crypto.merkle import leaf_hash
+from ..errors import EncodingError
+
+FORMAT_VERSION = 1
+ZERO_HASH = bytes(32)
+KINDS = ("genesis", "commit", "reveal", "command", "end")
+_FIELDS = {"v", "game", "seq", "prev", "kind", "body"}
+
+
+@dataclass(frozen=True)
+class Record:
+    game: str
+    seq: int
+    prev: bytes
+    kind: str
+    body: dict
+    raw: bytes
+    hash: bytes
+
+    @property
+    def leaf(self) -> bytes:
+        return leaf_hash(self.hash)
+
+
+def record_hash(raw: bytes) -> bytes:
+    return tagged_hash(TAG_RECORD, raw)
+
+
+def make_record(game: str, seq: int, prev: bytes, kind: str, body: dict[str, Any]) -> Record:
+    if kind not in KINDS:
+        raise EncodingError(f"unknown record kind {kind!r}")
+    raw = canon.encode({"v": FORMAT_VERSION, "game": game, "seq": seq, "prev": prev,
+                        "kind": kind, "body": body})
+    return Record(game, seq, prev, kind, body, raw, record_hash(raw))
+
+
+def parse_record(raw: bytes) -> Record:
+    """Decode record bytes, checking canonical form and the record's shape."""
+    d = canon.decode(raw)
+    if not isinstance(d, dict) or set(d) != _FIELDS:
+        raise EncodingError("record is not a map with exactly the fields v, game, seq, prev, kind, body")
+    if d["v"] != FORMAT_VERSION:
+        raise EncodingError(f"unsupported format version {d['v']!r}")
+    if not isinstance(d["game"], str) or not isinstance(d["seq"], int) or isinstance(d["seq"], bool) \
+            or d["seq"] < 0 or not isinstance(d["prev"], bytes) or len(d["prev"]) != 32 \
+            or d["kind"] not in KINDS or not isinstance(d["body"], dict):
+        raise EncodingError("record field has the wrong type")
+    raw = bytes(raw)
+    return Record(d["game"], d["seq"], d["prev"], d["kind"], d["body"], raw, record_hash(raw))

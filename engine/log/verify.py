@@ -1,0 +1,396 @@
+"""The offline verifier: SPEC.md section 10, step by step.
+
+Each step raises VerificationError naming the step, the record (sequence
+number), the check, and what was expected and found. The steps:
+
+  1  bundle      the file is a bundle: magic, header, record frames
+  2  encoding    each record is canonical, format version 1, this game, seq = n
+  3  chain       each record's prev is the hash of the one before (genesis: zeros)
+  4  genesis     record 0 is a well-formed genesis; server key as pinned
+  5  checkpoint  after each record a checkpoint signed by the server key, for
+                 origin, size seq+1 and the Merkle root of records 0..seq
+  6  seats       every seat record is signed by its seat, counters go 1, 2, 3...,
+                 the envelope matches the record, entropy reveals match commits
+  7  openings    every published opening matches the commitment it names
+  8  end         the end record is last and reveals the secret committed in genesis
+  9  sealed      (ended games) every sealed value opens and matches its commitment;
+                 every sealed command is signed by its seat
+ 10  dice        (ended games) every roll event is the roll the dice key gives
+ 11  replay      (ended games, known ruleset) re-executing the commands reproduces
+                 every record byte for byte
+
+A game still in progress verifies steps 1-7 and says what is not yet verifiable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import BinaryIO, Callable
+
+from afteraction.v1 import envelope_pb2
+
+from ..crypto import commit as _commit
+from ..crypto import dice as _dice
+from ..crypto import note as _note
+from ..crypto.merkle import CompactTree
+from ..errors import AfteractionError, CryptoError, EncodingError, Rejection, VerificationError
+from ..referee import Referee, verify_command_signature
+from .bundle import read_bundle
+from .record import ZERO_HASH, Record, parse_record
+
+STEPS = {
+    "1": "bundle", "2": "encoding", "3": "chain", "4": "genesis", "5": "checkpoint",
+    "6": "seats", "7": "openings", "8": "end", "9": "sealed", "10": "dice", "11": "replay",
+}
+
+
+@dataclass
+class Report:
+    verified: bool = True
+    game: str = ""
+    ruleset: str = ""
+    records: int = 0
+    ended: bool = False
+    outcome: dict | None = None
+    rolls: int = 0
+    sealed: int = 0
+    opened: int = 0
+    replayed: bool = False
+    server_vkey: str = ""
+    pinned: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _fail(step: str, seq: int | None, check: str, expected=None, found=None, detail: str = "") -> VerificationError:
+    return VerificationError(f"{step} ({STEPS[step]})", seq, check, expected, found, detail)
+
+
+class Verifier:
+    """Streaming verifier: feed records in order with ``add``, then ``finish``."""
+
+    def __init__(self, server_vkey: str, pinned_vkey: str | None = None, secret: bytes | None = None,
+                 replay: bool = True, ruleset_lookup: Callable | None = None) -> None:
+        self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None)
+        if pinned_vkey is not None and pinned_vkey != server_vkey:
+            raise _fail("4", None, "server key differs from the pinned key", pinned_vkey, server_vkey)
+        try:
+            self.server = _note.parse_vkey(server_vkey)
+        except CryptoError as e:
+            raise _fail("4", None, "server key is not a valid Ed25519 verifier key", detail=str(e)) from None
+        self.secret = secret
+        self.want_replay = replay
+        self.lookup = ruleset_lookup
+        self.tree = CompactTree()
+        self.prev = ZERO_HASH
+        self.game: str | None = None
+        self.genesis: Record | None = None
+        self.seat_keys: dict[str, bytes] = {}
+        self.counters: dict[str, int] = {}
+        self.entropy_commits: dict[str, bytes] = {}
+        self.entropy: dict[str, bytes] = {}
+        self.commitments: dict[tuple[int, int], bytes] = {}
+        self.origin = ""
+        self.ended_at: int | None = None
+        self.dice_key: bytes | None = None
+        self.seal_key: bytes | None = None
+        self.referee: Referee | None = None
+        self.expected: list[bytes] = []  # records the replay produced ahead of the log (end record)
+
+    # ------------------------------------------------------------------------
+    def add(self, raw: bytes, checkpoint: str) -> None:
+        seq = self.tree.size
+        try:
+            rec = parse_record(raw)
+        except EncodingError as e:
+            raise _fail("2", seq, "record is not canonical", detail=str(e)) from None
+        if rec.seq != seq:
+            raise _fail("2", seq, "sequence number", seq, rec.seq)
+        if self.game is not None and rec.game != self.game:
+            raise _fail("2", seq, "game id", self.game, rec.game)
+        if rec.prev != self.prev:
+            raise _fail("3", seq, "previous record hash", self.prev, rec.prev)
+        if self.ended_at is not None:
+            raise _fail("8", seq, "record after the end record", None, rec.kind)
+        if seq == 0:
+            self._genesis(rec)
+        elif rec.kind == "genesis":
+            raise _fail("4", seq, "second genesis record")
+        self.tree.append(rec.leaf)
+        self._checkpoint(seq, checkpoint)
+        if seq > 0:
+            if rec.kind == "end":
+                self._end(rec)
+            else:
+                self._seat_record(rec)
+            self._openings(rec)
+            if self.secret is not None:
+                self._sealed_and_dice(rec)
+            if self.referee is not None:
+                self._replay(rec)
+        self.prev = rec.hash
+        self.report.records = seq + 1
+
+    def finish(self) -> Report:
+        r = self.report
+        if self.tree.size == 0:
+            raise _fail("1", None, "bundle holds no records")
+        if self.expected:
+            raise _fail("11", self.tree.size, "replay produced a record the log does not have",
+                        None, None, "the log ends early")
+        r.ended = self.ended_at is not None
+        if not r.ended:
+            r.notes.append("game in progress: dice, sealed values and replay are verifiable after the end record")
+        elif self.referee is None:
+            if not self.want_replay:
+                r.notes.append("replay skipped (--no-replay)")
+            else:
+                r.notes.append(f"replay not done: ruleset {r.ruleset} is not available here")
+        return r
+
+    # -- steps ----------------------------------------------------------------
+    def _genesis(self, rec: Record) -> None:
+        if rec.kind != "genesis":
+            raise _fail("4", 0, "record 0 kind", "genesis", rec.kind)
+        b = rec.body
+        try:
+            rs = b["ruleset"]
+            seats = b["seats"]
+            server = b["server"]
+            assert isinstance(rs["game"], str) and isinstance(rs["version"], str)
+            assert isinstance(b["scenario"], str) and isinstance(b["options"], dict)
+            assert isinstance(server["vkey"], str) and isinstance(server["origin"], str)
+            assert isinstance(b["secret_commit"], bytes) and len(b["secret_commit"]) == 32
+            keys = {}
+            for s in seats:
+                assert isinstance(s["name"], str) and isinstance(s["key"], bytes) and len(s["key"]) == 32
+                assert s["name"] not in keys
+                keys[s["name"]] = s["key"]
+            assert keys
+        except (KeyError, TypeError, AssertionError):
+            raise _fail("4", 0, "genesis body has the wrong shape") from None
+        if server["vkey"] != self.report.server_vkey:
+            raise _fail("4", 0, "server key in genesis", self.report.server_vkey, server["vkey"])
+        self.game = rec.game
+        self.genesis = rec
+        self.origin = server["origin"]
+        self.seat_keys = keys
+        self.counters = {s: 0 for s in keys}
+        self.report.game = rec.game
+        self.report.ruleset = f"{rs['game']}/{rs['version']}"
+        if self.secret is not None:
+            if _commit.server_secret_commitment(rec.game, self.secret) != b["secret_commit"]:
+                raise _fail("8", 0, "the revealed server secret does not match the genesis commitment")
+            self.seal_key = _commit.seal_key(self.secret, rec.game)
+            if self.want_replay and self.lookup is not None:
+                try:
+                    ruleset = self.lookup(rs["game"], rs["version"])
+                except Rejection:
+                    ruleset = None
+                if ruleset is not None:
+                    self.referee = Referee(rec, ruleset, self.secret)
+
+    def _checkpoint(self, seq: int, note: str) -> None:
+        try:
+            text, _ = _note.open_note(note, [self.server])
+            cp = _note.parse_checkpoint(text)
+        except CryptoError as e:
+            raise _fail("5", seq, "checkpoint signature", detail=str(e)) from None
+        if cp.origin != self.origin:
+            raise _fail("5", seq, "checkpoint origin", self.origin, cp.origin)
+        if cp.size != seq + 1:
+            raise _fail("5", seq, "checkpoint tree size", seq + 1, cp.size)
+        root = self.tree.root()
+        if cp.root != root:
+            raise _fail("5", seq, "checkpoint root", root, cp.root)
+
+    def _seat_record(self, rec: Record) -> None:
+        b = rec.body
+        seq = rec.seq
+        seat, ctr = b.get("seat"), b.get("ctr")
+        if seat not in self.seat_keys or not isinstance(ctr, int):
+            raise _fail("6", seq, "seat record names an unknown seat or has no counter", None, seat)
+        if ctr != self.counters[seat] + 1:
+            raise _fail("6", seq, f"seat {seat} counter", self.counters[seat] + 1, ctr)
+        self.counters[seat] = ctr
+        events = b.get("events")
+        if not isinstance(events, list):
+            raise _fail("6", seq, "record has no event list")
+        if "sealed" in b:
+            if rec.kind != "command":
+                raise _fail("6", seq, "only game commands may be sealed")
+            s = b["sealed"]
+            if not isinstance(s, dict) or not isinstance(s.get("commit"), bytes) or not isinstance(s.get("ct"), bytes):
+                raise _fail("6", seq, "sealed command has the wrong shape")
+            self.commitments[(seq, 0)] = s["commit"]
+            return
+        env_b, sig = b.get("env"), b.get("sig")
+        if not isinstance(env_b, bytes) or not isinstance(sig, bytes):
+            raise _fail("6", seq, "seat record has no envelope and signature")
+        self._check_envelope(seq, rec.kind, seat, ctr, env_b, sig)
+        if rec.kind == "commit":
+            env = envelope_pb2.CommandEnvelope.FromString(env_b)
+            if seat in self.entropy_commits or self.entropy:
+                raise _fail("6", seq, f"entropy commit by {seat} out of order")
+            self.entropy_commits[seat] = env.entropy_commit.commitment
+        elif rec.kind == "reveal":
+            env = envelope_pb2.CommandEnvelope.FromString(env_b)
+            if len(self.entropy_commits) != len(self.seat_keys) or seat in self.entropy:
+                raise _fail("6", seq, f"entropy reveal by {seat} out of order")
+            e = env.entropy_reveal.entropy
+            if _commit.seat_entropy_commitment(self.game, seat, e) != self.entropy_commits[seat]:
+                raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
+            self.entropy[seat] = e
+            if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
+                order = [s["name"] for s in self.genesis.body["seats"]]
+                self.dice_key = _dice.derive_dice_key(self.secret, self.game, [(s, self.entropy[s]) for s in order])
+        elif rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
+            raise _fail("6", seq, "game command before the dice handshake completed")
+
+    def _check_envelope(self, seq: int, kind: str, seat: str, ctr: int, env_b: bytes, sig: bytes) -> None:
+        if not verify_command_signature(self.seat_keys[seat], env_b, sig):
+            raise _fail("6" if kind != "sealed" else "9", seq, f"signature of seat {seat}")
+        try:
+            env = envelope_pb2.CommandEnvelope.FromString(env_b)
+        except Exception:
+            raise _fail("6", seq, "envelope does not parse") from None
+        want_action = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
+        if env.game_id != self.game or env.seat != seat or env.counter != ctr \
+                or env.WhichOneof("action") != want_action:
+            raise _fail("6", seq, "envelope does not match the record (game, seat, counter, action)")
+        if kind == "command" and env.state_seq != seq:
+            raise _fail("6", seq, "envelope state id", seq, env.state_seq)
+
+    def _openings(self, rec: Record) -> None:
+        for i, ev in enumerate(rec.body.get("events", [])):
+            if not isinstance(ev, dict):
+                raise _fail("7", rec.seq, f"event {i} is not a map")
+            t = ev.get("t")
+            if t == "sealed":
+                k, c = ev.get("k"), ev.get("commit")
+                if not isinstance(k, int) or not isinstance(c, bytes) or (rec.seq, k) in self.commitments or k < 1:
+                    raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
+                self.commitments[(rec.seq, k)] = c
+            elif t == "open":
+                ref = ev.get("ref")
+                if not (isinstance(ref, list) and len(ref) == 2 and tuple(ref) in self.commitments):
+                    raise _fail("7", rec.seq, f"opening {i} names no earlier commitment", None, ref)
+                salt = ev.get("salt")
+                if not isinstance(salt, bytes) or len(salt) != 32:
+                    raise _fail("7", rec.seq, f"opening {i} has a bad salt")
+                want = self.commitments[tuple(ref)]
+                got = _commit.commitment(salt, ev.get("value"))
+                if got != want:
+                    raise _fail("7", rec.seq, f"opening {i} does not match commitment {tuple(ref)}", want, got)
+                self.report.opened += 1
+            elif t == "roll":
+                self.report.rolls += 1
+
+    def _end(self, rec: Record) -> None:
+        s = rec.body.get("secret")
+        if not isinstance(s, bytes) or _commit.server_secret_commitment(self.game, s) != self.genesis.body["secret_commit"]:
+            raise _fail("8", rec.seq, "the end record's secret does not match the genesis commitment")
+        if self.secret is not None and s != self.secret:
+            raise _fail("8", rec.seq, "the bundle header's secret differs from the end record's")
+        self.ended_at = rec.seq
+        self.report.outcome = rec.body.get("outcome")
+
+    def _sealed_and_dice(self, rec: Record) -> None:
+        seq = rec.seq
+        items = []
+        if "sealed" in rec.body:
+            s = rec.body["sealed"]
+            items.append((0, s["commit"], s["ct"], None))
+        for ev in rec.body.get("events", []):
+            if ev.get("t") == "sealed":
+                items.append((ev["k"], ev["commit"], ev.get("ct", b""), ev.get("to")))
+            elif ev.get("t") == "roll":
+                self._check_roll(seq, ev)
+        for k, c, ct, to in items:
+            try:
+                op = _commit.unseal(self.seal_key, self.game, seq, k, c, ct)
+            except (CryptoError, EncodingError) as e:
+                raise _fail("9", seq, f"sealed value {k}", detail=str(e)) from None
+            self.report.sealed += 1
+            if k == 0:
+                v = op.value
+                if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
+                    raise _fail("9", seq, "sealed command has the wrong shape")
+                self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"])
+            elif isinstance(op.value, dict) and op.value.get("t") == "roll":
+                self._check_roll(seq, op.value)
+
+    def _check_roll(self, seq: int, ev: dict) -> None:
+        if self.dice_key is None:
+            raise _fail("10", seq, "roll before the dice handshake completed")
+        try:
+            want = _dice.roll(self.dice_key, ev["i"], ev["die"], ev["rule"]).event()
+        except (KeyError, TypeError, CryptoError) as e:
+            raise _fail("10", seq, "roll event has the wrong shape", detail=str(e)) from None
+        if want != ev:
+            raise _fail("10", seq, f"roll {ev.get('i')} ({ev.get('die')}, {ev.get('rule')})",
+                        want.get("faces"), ev.get("faces"))
+
+    def _replay(self, rec: Record) -> None:
+        if self.expected:
+            want = self.expected.pop(0)
+            if want != rec.raw:
+                raise _fail("11", rec.seq, "record differs from the replayed one", want, rec.raw)
+            if rec.kind == "end":
+                self.report.replayed = True
+            return
+        b = rec.body
+        if "sealed" in b:
+            op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"])
+            env_b, sig = op.value["env"], op.value["sig"]
+        else:
+            env_b, sig = b["env"], b["sig"]
+        signed = envelope_pb2.SignedCommand(envelope=env_b, signature=sig).SerializeToString()
+        try:
+            acc = self.referee.accept(signed)
+        except Rejection as e:
+            raise _fail("11", rec.seq, "the ruleset refuses the logged command", detail=str(e)) from None
+        except Exception as e:  # a ruleset bug must not pass as a verified game
+            raise _fail("11", rec.seq, "the ruleset failed on the logged command", detail=f"{type(e).__name__}: {e}") from None
+        produced = [r.raw for r in acc.records]
+        if produced[0] != rec.raw:
+            raise _fail("11", rec.seq, "record differs from the replayed one", _diff(produced[0], rec.raw), None)
+        self.expected = produced[1:]
+
+
+def _diff(a: bytes, b: bytes) -> str:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"first difference at byte {i} of {len(a)}/{len(b)}"
+    return f"lengths {len(a)} vs {len(b)}"
+
+
+def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,
+                  progress: Callable[[int, int], None] | None = None) -> Report:
+    """Verify a bundle file object. Raises VerificationError on the first failure."""
+    from .. import registry
+
+    try:
+        header, records = read_bundle(f)
+    except EncodingError as e:
+        raise _fail("1", None, "bundle", detail=str(e)) from None
+    secret = header.get("secret")
+    if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
+        raise _fail("1", None, "bundle header secret is not 32 bytes")
+    v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get)
+    total = header["records"]
+    try:
+        for raw, cp in records:
+            v.add(raw, cp)
+            if progress is not None:
+                progress(v.report.records, total)
+    except EncodingError as e:
+        raise _fail("1", v.tree.size, "bundle", detail=str(e)) from None
+    if v.tree.size != total:
+        raise _fail("1", v.tree.size, "record count in the header", total, v.tree.size)
+    if secret is not None and v.ended_at is None:
+        raise _fail("8", v.tree.size, "the header carries a secret but the log has no end record")
+    if secret is None and v.ended_at is not None:
+        raise _fail("1", None, "the log ended but the header does not carry the secret")
+    return v.finish()

@@ -1,0 +1,283 @@
+"""The referee: turns signed seat envelopes into log records (SPEC.md sections 3-8).
+
+Pure and deterministic. The pipeline for one envelope is the one of SPEC.md 7.3:
+parse -> authenticate (signature) -> seat counter -> phase (handshake / play /
+ended) -> state id -> pending decision -> apply (on a copy) -> records. Any
+failure raises Rejection and changes nothing. The service stores what comes out;
+the verifier feeds the logged envelopes back in and compares the bytes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from google.protobuf.message import DecodeError
+
+from afteraction.v1 import envelope_pb2
+
+from .crypto import commit as _commit
+from .crypto import dice as _dice
+from .crypto.hashing import TAG_COMMAND, tag_prefix
+from .errors import Rejection
+from .log.record import ZERO_HASH, Record, make_record
+from .ruleset import Context, Decision, Ref, Ruleset
+
+
+def command_signing_bytes(envelope: bytes) -> bytes:
+    """What a seat signs (SPEC.md 7.1): "aar1/command" 0x00 || envelope bytes."""
+    return tag_prefix(TAG_COMMAND) + envelope
+
+
+def verify_command_signature(public_key: bytes, envelope: bytes, signature: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, command_signing_bytes(envelope))
+        return True
+    except (InvalidSignature, ValueError):
+        return False
+
+
+@dataclass
+class Accepted:
+    """The outcome of one accepted envelope."""
+    records: list[Record]
+    # seat -> openings of the hidden values created for that seat (delivered privately)
+    openings: dict[str, list[_commit.Opening]] = field(default_factory=dict)
+    seat: str = ""
+    counter: int = 0
+
+
+def genesis_body(ruleset: Ruleset, scenario: str, options: dict, seat_keys: dict[str, bytes],
+                 server_vkey: str, origin: str, secret_commit: bytes) -> dict:
+    return {
+        "ruleset": {"game": ruleset.game, "version": ruleset.version},
+        "scenario": scenario,
+        "options": options,
+        "seats": [{"name": s, "key": seat_keys[s]} for s in ruleset.seats],
+        "server": {"vkey": server_vkey, "origin": origin},
+        "secret_commit": secret_commit,
+    }
+
+
+class Referee:
+    """One game's referee. ``secret`` is the server secret: the service and a
+    verifier of an ended game have it; without it nothing can be accepted."""
+
+    def __init__(self, genesis: Record, ruleset: Ruleset, secret: bytes) -> None:
+        if genesis.kind != "genesis" or genesis.seq != 0:
+            raise Rejection("BAD_GENESIS", "record 0 must be the genesis")
+        b = genesis.body
+        if _commit.server_secret_commitment(genesis.game, secret) != b["secret_commit"]:
+            raise Rejection("BAD_SECRET", "the server secret does not match the genesis commitment")
+        self.ruleset = ruleset
+        self.game_id = genesis.game
+        self.genesis = genesis
+        self.scenario: str = b["scenario"]
+        self.options: dict = b["options"]
+        self.seat_keys: dict[str, bytes] = {s["name"]: s["key"] for s in b["seats"]}
+        self.seat_order: list[str] = [s["name"] for s in b["seats"]]
+        self._secret = secret
+        self.seq = 1                      # next record's sequence number
+        self.prev = genesis.hash
+        self.counters = {s: 0 for s in self.seat_order}
+        self.entropy_commits: dict[str, bytes] = {}
+        self.entropy: dict[str, bytes] = {}
+        self.dice_key: bytes | None = None
+        self.rolls = 0
+        self.state: Any = None
+        self.ended = False
+        self._openings: dict[Ref, _commit.Opening] = {}
+
+    # -- creation -------------------------------------------------------------
+    @staticmethod
+    def new_genesis(game_id: str, ruleset: Ruleset, scenario: str, options: dict,
+                    seat_keys: dict[str, bytes], server_vkey: str, origin: str, secret: bytes) -> Record:
+        opts = ruleset.check_options(scenario, options)
+        if sorted(seat_keys) != sorted(ruleset.seats):
+            raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)}")
+        for s, k in seat_keys.items():
+            if not isinstance(k, bytes) or len(k) != 32:
+                raise Rejection("BAD_SEAT_KEY", f"seat {s}: an Ed25519 public key is 32 bytes")
+        body = genesis_body(ruleset, scenario, opts, seat_keys, server_vkey, origin,
+                            _commit.server_secret_commitment(game_id, secret))
+        return make_record(game_id, 0, ZERO_HASH, "genesis", body)
+
+    # -- queries --------------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        return self.dice_key is not None
+
+    def pending(self) -> Decision | None:
+        if self.ended:
+            return None
+        if not self.started:
+            return Decision("*", "entropy", "every seat commits to entropy, then reveals it (SPEC.md 5.2)")
+        return self.ruleset.pending(self.state)
+
+    def opening(self, ref: Ref) -> _commit.Opening:
+        return self._openings[ref]
+
+    # -- the pipeline ---------------------------------------------------------
+    def accept(self, signed: bytes) -> Accepted:
+        """Accept one serialized SignedCommand or raise Rejection (nothing changes)."""
+        try:
+            sc = envelope_pb2.SignedCommand.FromString(signed)
+            env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
+        except DecodeError:
+            raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
+        if env.game_id != self.game_id:
+            raise Rejection("WRONG_GAME", "the envelope names another game")
+        if env.seat not in self.seat_keys:
+            raise Rejection("UNKNOWN_SEAT", f"no seat {env.seat!r} in this game")
+        if not verify_command_signature(self.seat_keys[env.seat], sc.envelope, sc.signature):
+            raise Rejection("BAD_SIGNATURE", f"signature does not verify with seat {env.seat}'s key")
+        last = self.counters[env.seat]
+        if env.counter <= last:
+            raise Rejection("COUNTER_REUSED", f"seat {env.seat} already used counter {env.counter}")
+        if env.counter != last + 1:
+            raise Rejection("COUNTER_GAP", f"seat {env.seat}'s next counter is {last + 1}, not {env.counter}")
+        if self.ended:
+            raise Rejection("GAME_OVER", "the game has ended")
+        action = env.WhichOneof("action")
+        if action == "entropy_commit":
+            return self._entropy_commit(env, sc)
+        if action == "entropy_reveal":
+            return self._entropy_reveal(env, sc)
+        if action == "command":
+            return self._command(env, sc)
+        raise Rejection("MALFORMED", "the envelope carries no action")
+
+    def _base_body(self, env, sc) -> dict:
+        return {"seat": env.seat, "ctr": env.counter, "env": sc.envelope, "sig": sc.signature}
+
+    def _entropy_commit(self, env, sc) -> Accepted:
+        if self.started:
+            raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
+        if env.seat in self.entropy_commits:
+            raise Rejection("ALREADY_COMMITTED", f"seat {env.seat} has committed its entropy")
+        c = env.entropy_commit.commitment
+        if len(c) != 32:
+            raise Rejection("MALFORMED", "an entropy commitment is 32 bytes")
+        body = self._base_body(env, sc)
+        body["events"] = [{"t": "entropy-commit", "seat": env.seat, "commit": c}]
+        rec = self._append("commit", body)
+        self.entropy_commits[env.seat] = c
+        self.counters[env.seat] = env.counter
+        return Accepted([rec], seat=env.seat, counter=env.counter)
+
+    def _entropy_reveal(self, env, sc) -> Accepted:
+        if self.started:
+            raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
+        if len(self.entropy_commits) < len(self.seat_order):
+            raise Rejection("HANDSHAKE_INCOMPLETE", "entropy is revealed only after every seat has committed (SPEC.md 5.2)")
+        if env.seat in self.entropy:
+            raise Rejection("ALREADY_REVEALED", f"seat {env.seat} has revealed its entropy")
+        e = env.entropy_reveal.entropy
+        if len(e) != 32 or _commit.seat_entropy_commitment(self.game_id, env.seat, e) != self.entropy_commits[env.seat]:
+            raise Rejection("BAD_REVEAL", f"the entropy does not match seat {env.seat}'s commitment")
+        body = self._base_body(env, sc)
+        events: list[dict] = [{"t": "entropy-reveal", "seat": env.seat, "entropy": e}]
+        entropy = dict(self.entropy)
+        entropy[env.seat] = e
+        openings: dict[str, list[_commit.Opening]] = {}
+        new_state = None
+        dice_key = None
+        rolls = self.rolls
+        if len(entropy) == len(self.seat_order):
+            dice_key = _dice.derive_dice_key(self._secret, self.game_id, [(s, entropy[s]) for s in self.seat_order])
+            ctx, counter = self._context(dice_key)
+            new_state = self.ruleset.setup(self.scenario, self.options, ctx)
+            events.append({"t": "start", "game": self.ruleset.game, "scenario": self.scenario})
+            evs, openings, new_opens = self._seal_events(ctx)
+            events += evs
+            rolls = counter["i"]
+        body["events"] = events
+        rec = self._append("reveal", body)
+        self.entropy = entropy
+        self.counters[env.seat] = env.counter
+        if dice_key is not None:
+            self.dice_key, self.state, self.rolls = dice_key, new_state, rolls
+            self._openings.update(new_opens)
+        return Accepted([rec], openings, seat=env.seat, counter=env.counter)
+
+    def _command(self, env, sc) -> Accepted:
+        if not self.started:
+            raise Rejection("HANDSHAKE_INCOMPLETE", "the dice handshake must complete before play (SPEC.md 5.2)")
+        if env.state_seq != self.seq:
+            raise Rejection("STALE_STATE", f"the command was made for state {env.state_seq}; the log is at {self.seq}")
+        d = self.ruleset.pending(self.state)
+        if d is None:
+            raise Rejection("GAME_OVER", "the game has ended")
+        if d.seat != env.seat:
+            raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
+        cmd = env.command
+        private = self.ruleset.is_private(self.state, env.seat, cmd)
+        ctx, counter = self._context(self.dice_key)
+        state = self.ruleset.apply(self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
+        events, openings, new_opens = self._seal_events(ctx)
+        if private:
+            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,
+                                     {"env": sc.envelope, "sig": sc.signature})
+            body = {"seat": env.seat, "ctr": env.counter, "sealed": {"commit": c, "ct": ct}}
+            openings.setdefault(env.seat, []).insert(0, op)
+            new_opens[(self.seq, 0)] = op
+        else:
+            body = self._base_body(env, sc)
+        body["events"] = events
+        out = self.ruleset.outcome(state)
+        records = [self._append("command", body)]
+        self.state = state
+        self.rolls = counter["i"]
+        self.counters[env.seat] = env.counter
+        self._openings.update(new_opens)
+        if out is not None:
+            records.append(self._append("end", {"secret": self._secret, "outcome": out}))
+            self.ended = True
+        return Accepted(records, openings, seat=env.seat, counter=env.counter)
+
+    # -- helpers --------------------------------------------------------------
+    def _context(self, dice_key: bytes) -> tuple[Context, dict]:
+        counter = {"i": self.rolls}
+
+        def roller(die: str, rule: str) -> _dice.Roll:
+            i = counter["i"]
+            counter["i"] = i + 1
+            return _dice.roll(dice_key, i, die, rule)
+
+        def opener(ref: Ref) -> dict:
+            seq, k = ref
+            if seq == self.seq:  # a value hidden earlier in this same record
+                private = [ev for ev, to in ctx.events if to is not None]
+                if not 1 <= k <= len(private):
+                    raise KeyError(ref)
+                return {"salt": _commit.derive_salt(self._secret, self.game_id, seq, k), "value": private[k - 1]}
+            op = self._openings[(seq, k)]
+            return {"salt": op.salt, "value": op.value}
+
+        ctx = Context(self.seq, roller, opener)
+        return ctx, counter
+
+    def _seal_events(self, ctx: Context) -> tuple[list[dict], dict[str, list[_commit.Opening]], dict[Ref, _commit.Opening]]:
+        out: list[dict] = []
+        openings: dict[str, list[_commit.Opening]] = {}
+        new_opens: dict[Ref, _commit.Opening] = {}
+        k = 0
+        for ev, to in ctx.events:
+            if to is None:
+                out.append(ev)
+                continue
+            if to not in self.seat_keys:
+                raise ValueError(f"private event for unknown seat {to!r}")
+            k += 1
+            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev)
+            out.append({"t": "sealed", "to": to, "k": k, "commit": c, "ct": ct})
+            openings.setdefault(to, []).append(op)
+            new_opens[(self.seq, k)] = op
+        return out, openings, new_opens
+
+    def _append(self, kind: str, body: dict) -> Record:
+        rec = make_record(self.game_id, self.seq, self.prev, kind, body)
+        self.seq += 1
+        self.prev = rec.hash
+        return rec

@@ -1,0 +1,171 @@
+"""The interface every game implements, and the context through which it rolls
+dice and hides values (SPEC.md sections 5-6).
+
+A ruleset is pure: ``setup`` and ``apply`` compute a new state from the old one
+and the command; randomness comes only from ``ctx.roll``; a hidden value reaches
+the log only through ``ctx.emit(event, to=seat)`` (committed and sealed) and is
+published only through ``ctx.reveal(ref)``.
+
+Conventions:
+- state is any Python object the ruleset likes; ``copy_state`` must return an
+  independent copy (the referee applies commands to a copy, so a Rejection
+  raised half-way changes nothing);
+- events and views are canonical data (dicts with str keys, lists, ints, str,
+  bytes, bool, None; no floats: use ints or ``[numerator, denominator]`` pairs);
+- commands are ``afteraction.v1.Command`` protobuf messages;
+- a Rejection carries a stable code and a message naming the rule, e.g.
+  ``Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")``.
+"""
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+from .crypto import dice as _dice
+from .errors import Rejection
+
+Ref = tuple[int, int]  # (record seq, k): names a committed hidden value
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision the game waits for: who decides, what kind of choice, and a prompt."""
+    seat: str
+    kind: str
+    prompt: str
+    data: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "data": self.data}
+
+
+class Context:
+    """Handed to ``setup``/``apply``: the only source of dice and hidden values.
+
+    The referee builds it; tests can build one with ``Context.for_tests``.
+    """
+
+    def __init__(self, seq: int, roller: Callable[[str, str], _dice.Roll],
+                 opener: Callable[[Ref], dict] | None = None) -> None:
+        self.seq = seq
+        self._roller = roller
+        self._opener = opener
+        self.events: list[tuple[dict, str | None]] = []  # (event, recipient or None for public)
+        self._k = 0  # k=0 is reserved for a sealed command
+
+    def roll(self, die: str, rule: str, to: str | None = None) -> _dice.Roll:
+        """Roll ``die`` ("d3", "d6", "d10", "d12", "2d6", "2d10", "d66") for ``rule``.
+
+        The roll event is public, or sealed to seat ``to`` when the roll itself
+        would reveal a hidden fact.
+        """
+        r = self._roller(die, rule)
+        self.emit(r.event(), to)
+        return r
+
+    def emit(self, event: dict, to: str | None = None) -> Ref | None:
+        """Add an event. Public if ``to`` is None; otherwise committed, sealed and
+        delivered privately to seat ``to``; returns its Ref for a later reveal."""
+        if not isinstance(event, dict) or "t" not in event:
+            raise TypeError("an event is a dict with a type field 't'")
+        self.events.append((event, to))
+        if to is None:
+            return None
+        self._k += 1
+        return (self.seq, self._k)
+
+    def reveal(self, ref: Ref) -> dict:
+        """Publish the opening of a committed hidden value (e.g. a unit flipped face up).
+
+        Returns the revealed event."""
+        if self._opener is None:
+            raise RuntimeError("this context cannot open hidden values")
+        opening = self._opener(ref)
+        self.events.append(({"t": "open", "ref": list(ref), "salt": opening["salt"],
+                             "value": opening["value"]}, None))
+        return opening["value"]
+
+    @classmethod
+    def for_tests(cls, seq: int = 1, faces: list[int] | None = None, key: bytes = bytes(32)) -> "Context":
+        """A context whose dice come from ``key`` (or from a fixed list of first faces)."""
+        state = {"i": 0}
+        queue = list(faces or [])
+
+        def roller(die: str, rule: str) -> _dice.Roll:
+            i = state["i"]
+            state["i"] += 1
+            if queue:
+                n, count = _dice.DICE[die]
+                fs = [queue.pop(0) for _ in range(count)]
+                return _dice.Roll(i, die, tuple(fs), _dice.result_of(die, fs), rule)
+            return _dice.roll(key, i, die, rule)
+
+        openings: dict[Ref, dict] = {}
+
+        def opener(ref: Ref) -> dict:
+            return openings.get(ref, {"salt": bytes(32), "value": None})
+
+        return cls(seq, roller, opener)
+
+
+class Ruleset(ABC):
+    """One game. Subclasses set the class attributes and implement the methods."""
+
+    game: ClassVar[str]              # "sog", "gmv", "ntnd"
+    version: ClassVar[str]           # ruleset version; the registry key is (game, version)
+    seats: ClassVar[tuple[str, ...]]  # seat names in their fixed order
+    scenarios: ClassVar[tuple[str, ...]]  # first one is the default
+    options: ClassVar[dict[str, Any]] = {}  # option name -> default value
+
+    @abstractmethod
+    def setup(self, scenario: str, options: dict, ctx: Context) -> Any:
+        """Initial state (may roll dice and emit events)."""
+
+    @abstractmethod
+    def pending(self, state: Any) -> Decision | None:
+        """The decision the game waits for; None once the game is over."""
+
+    @abstractmethod
+    def legal_commands(self, state: Any, seat: str) -> list:
+        """Commands (afteraction.v1.Command) that answer the pending decision for ``seat``.
+
+        Empty if the seat has no decision. For huge spaces a ruleset may return a
+        representative subset and validate the rest in ``apply``; it says so in
+        its docs/rules document.
+        """
+
+    @abstractmethod
+    def apply(self, state: Any, seat: str, command: Any, ctx: Context) -> Any:
+        """Apply ``command`` (already checked to come from the pending seat) to
+        ``state`` (a copy the ruleset may mutate) and return the new state, or
+        raise Rejection."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: str | None) -> dict:
+        """What ``seat`` may see (None: a spectator, the public view). Canonical data."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> dict | None:
+        """None while the game goes on; then {"winner": seat or None, "reason": str, ...}."""
+
+    def is_private(self, state: Any, seat: str, command: Any) -> bool:
+        """True if the command itself reveals hidden information and must be sealed."""
+        return False
+
+    def copy_state(self, state: Any) -> Any:
+        return copy.deepcopy(state)
+
+    def check_options(self, scenario: str, options: dict) -> dict:
+        """Validate and complete the options of a new game (defaults filled in)."""
+        if scenario not in self.scenarios:
+            raise Rejection("UNKNOWN_SCENARIO", f"{self.game} has scenarios {', '.join(self.scenarios)}")
+        out = dict(self.options)
+        for k, v in options.items():
+            if k not in self.options:
+                raise Rejection("UNKNOWN_OPTION", f"{self.game} has no option {k!r}")
+            if type(v) is not type(self.options[k]):
+                raise Rejection("BAD_OPTION", f"option {k!r} must be {type(self.options[k]).__name__}")
+            out[k] = v
+        return out

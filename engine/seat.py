@@ -1,0 +1,50 @@
+"""A seat's side of the protocol: keys, the entropy handshake, signed envelopes
+(SPEC.md 5.2 and 7). Used by the reference client, the bots and the tests."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from afteraction.v1 import envelope_pb2
+
+from .crypto.commit import seat_entropy_commitment
+from .referee import command_signing_bytes
+
+
+@dataclass
+class SeatSigner:
+    """A seat's Ed25519 key and its running counter."""
+    seat: str
+    seed: bytes
+    counter: int = 0
+
+    @property
+    def public(self) -> bytes:
+        return Ed25519PrivateKey.from_private_bytes(self.seed).public_key().public_bytes(
+            Encoding.Raw, PublicFormat.Raw)
+
+    def sign(self, env: envelope_pb2.CommandEnvelope) -> bytes:
+        """Fill in seat and the next counter, sign, return a serialized SignedCommand."""
+        self.counter += 1
+        env.seat = self.seat
+        env.counter = self.counter
+        raw = env.SerializeToString(deterministic=True)
+        sig = Ed25519PrivateKey.from_private_bytes(self.seed).sign(command_signing_bytes(raw))
+        return envelope_pb2.SignedCommand(envelope=raw, signature=sig).SerializeToString(deterministic=True)
+
+    def entropy_commit(self, game_id: str, entropy: bytes) -> bytes:
+        env = envelope_pb2.CommandEnvelope(game_id=game_id)
+        env.entropy_commit.commitment = seat_entropy_commitment(game_id, self.seat, entropy)
+        return self.sign(env)
+
+    def entropy_reveal(self, game_id: str, entropy: bytes) -> bytes:
+        env = envelope_pb2.CommandEnvelope(game_id=game_id)
+        env.entropy_reveal.entropy = entropy
+        return self.sign(env)
+
+    def command(self, game_id: str, state_seq: int, command) -> bytes:
+        env = envelope_pb2.CommandEnvelope(game_id=game_id, state_seq=state_seq)
+        env.command.CopyFrom(command)
+        return self.sign(env)

@@ -1,0 +1,14 @@
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class SogCommand(_message.Message):
+    __slots__ = ()
+    PASS_FIELD_NUMBER: _ClassVar[int]
+    def __init__(self, **kwargs) -> None: ...
+
+class SogPass(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
