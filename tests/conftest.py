@@ -1,0 +1,42 @@
+"""Shared test helpers: kept minimal on purpose.
+
+- ``REPO``: the repository root; ``SHARED_VECTORS``: the third-party vectors in
+  ``shared/vectors`` beside the repository (see its README.md).
+- ``duel_bundle``: the bytes of a complete duel game (fixed seed), built once per session.
+"""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+SHARED_VECTORS = (REPO / ".." / "shared" / "vectors").resolve()
+
+
+def build_duel(seed: bytes = b"tests/duel") -> "object":
+    """A complete duel game played by seeded random bots (deterministic)."""
+    from afteraction.engine.bots import random_bot
+    from afteraction.engine.local import LocalGame
+
+    g = LocalGame.create("duel", seed=seed)
+    g.handshake()
+    g.run_bots(random_bot(seed))
+    return g
+
+
+@pytest.fixture(scope="session")
+def shared_vectors() -> pathlib.Path:
+    if not SHARED_VECTORS.is_dir():
+        pytest.skip(f"third-party vectors not found at {SHARED_VECTORS} (shared/vectors beside the repo)")
+    return SHARED_VECTORS
+
+
+@pytest.fixture(scope="session")
+def duel_game():
+    return build_duel()
+
+
+@pytest.fixture(scope="session")
+def duel_bundle(duel_game) -> bytes:
+    return duel_game.bundle()
