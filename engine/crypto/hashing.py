@@ -21,9 +21,10 @@ TAG_SALT = "aar1/salt"                # derivation of a hidden value's salt
 TAG_SEAL_KEY = "aar1/seal-key"        # derivation of the sealing (AEAD) key
 TAG_SEAL_NONCE = "aar1/seal-nonce"    # derivation of a sealing nonce
 TAG_COMMAND = "aar1/command"          # what a seat signs: tag || envelope bytes
+TAG_AUTH = "aar1/auth"                # what a seat signs to read its private data (docs/service.md)
 
 TAGS = (TAG_RECORD, TAG_SERVER_SECRET, TAG_SEAT_ENTROPY, TAG_DICE_KEY, TAG_ROLL,
-        TAG_COMMIT, TAG_SALT, TAG_SEAL_KEY, TAG_SEAL_NONCE, TAG_COMMAND)
+        TAG_COMMIT, TAG_SALT, TAG_SEAL_KEY, TAG_SEAL_NONCE, TAG_COMMAND, TAG_AUTH)
 
 
 def tag_prefix(tag: str) -> bytes:
