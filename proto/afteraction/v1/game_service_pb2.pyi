@@ -1,0 +1,261 @@
+from afteraction.v1 import command_pb2 as _command_pb2
+from afteraction.v1 import envelope_pb2 as _envelope_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class SeatAuth(_message.Message):
+    __slots__ = ("seat", "issued_at_ms", "nonce", "signature")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ISSUED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    issued_at_ms: int
+    nonce: bytes
+    signature: bytes
+    def __init__(self, seat: _Optional[str] = ..., issued_at_ms: _Optional[int] = ..., nonce: _Optional[bytes] = ..., signature: _Optional[bytes] = ...) -> None: ...
+
+class SeatKey(_message.Message):
+    __slots__ = ("seat", "public_key")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    public_key: bytes
+    def __init__(self, seat: _Optional[str] = ..., public_key: _Optional[bytes] = ...) -> None: ...
+
+class LogRecord(_message.Message):
+    __slots__ = ("seq", "record", "record_hash")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    RECORD_HASH_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    record: bytes
+    record_hash: bytes
+    def __init__(self, seq: _Optional[int] = ..., record: _Optional[bytes] = ..., record_hash: _Optional[bytes] = ...) -> None: ...
+
+class SignedCheckpoint(_message.Message):
+    __slots__ = ("size", "note")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    note: str
+    def __init__(self, size: _Optional[int] = ..., note: _Optional[str] = ...) -> None: ...
+
+class SeatOpening(_message.Message):
+    __slots__ = ("seq", "k", "salt", "value", "value_json")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    K_FIELD_NUMBER: _ClassVar[int]
+    SALT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_JSON_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    k: int
+    salt: bytes
+    value: bytes
+    value_json: str
+    def __init__(self, seq: _Optional[int] = ..., k: _Optional[int] = ..., salt: _Optional[bytes] = ..., value: _Optional[bytes] = ..., value_json: _Optional[str] = ...) -> None: ...
+
+class Decision(_message.Message):
+    __slots__ = ("seat", "kind", "prompt", "data_json")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
+    DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    kind: str
+    prompt: str
+    data_json: str
+    def __init__(self, seat: _Optional[str] = ..., kind: _Optional[str] = ..., prompt: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("game", "version", "scenario", "options_json", "seats")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SCENARIO_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    version: str
+    scenario: str
+    options_json: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatKey]
+    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., scenario: _Optional[str] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatKey, _Mapping]]] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game_id", "genesis", "checkpoint", "server_vkey")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GENESIS_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    SERVER_VKEY_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    genesis: LogRecord
+    checkpoint: SignedCheckpoint
+    server_vkey: str
+    def __init__(self, game_id: _Optional[str] = ..., genesis: _Optional[_Union[LogRecord, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., server_vkey: _Optional[str] = ...) -> None: ...
+
+class SubmitCommandRequest(_message.Message):
+    __slots__ = ("command", "auth")
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
+    command: _envelope_pb2.SignedCommand
+    auth: SeatAuth
+    def __init__(self, command: _Optional[_Union[_envelope_pb2.SignedCommand, _Mapping]] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
+
+class SubmitCommandResponse(_message.Message):
+    __slots__ = ("records", "checkpoint", "openings", "next_decision", "duplicate", "openings_withheld")
+    RECORDS_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    OPENINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DECISION_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    OPENINGS_WITHHELD_FIELD_NUMBER: _ClassVar[int]
+    records: _containers.RepeatedCompositeFieldContainer[LogRecord]
+    checkpoint: SignedCheckpoint
+    openings: _containers.RepeatedCompositeFieldContainer[SeatOpening]
+    next_decision: Decision
+    duplicate: bool
+    openings_withheld: bool
+    def __init__(self, records: _Optional[_Iterable[_Union[LogRecord, _Mapping]]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., openings: _Optional[_Iterable[_Union[SeatOpening, _Mapping]]] = ..., next_decision: _Optional[_Union[Decision, _Mapping]] = ..., duplicate: _Optional[bool] = ..., openings_withheld: _Optional[bool] = ...) -> None: ...
+
+class PlayJoin(_message.Message):
+    __slots__ = ("game_id", "auth", "from_seq")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    auth: SeatAuth
+    from_seq: int
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("join", "command")
+    JOIN_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    join: PlayJoin
+    command: _envelope_pb2.SignedCommand
+    def __init__(self, join: _Optional[_Union[PlayJoin, _Mapping]] = ..., command: _Optional[_Union[_envelope_pb2.SignedCommand, _Mapping]] = ...) -> None: ...
+
+class CommandRejected(_message.Message):
+    __slots__ = ("counter", "code", "reason", "message")
+    COUNTER_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    counter: int
+    code: int
+    reason: str
+    message: str
+    def __init__(self, counter: _Optional[int] = ..., code: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class CommandAccepted(_message.Message):
+    __slots__ = ("counter", "seqs", "duplicate")
+    COUNTER_FIELD_NUMBER: _ClassVar[int]
+    SEQS_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    counter: int
+    seqs: _containers.RepeatedScalarFieldContainer[int]
+    duplicate: bool
+    def __init__(self, counter: _Optional[int] = ..., seqs: _Optional[_Iterable[int]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+
+class YourDecision(_message.Message):
+    __slots__ = ("state_seq", "decision", "legal_commands")
+    STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    state_seq: int
+    decision: Decision
+    legal_commands: _containers.RepeatedCompositeFieldContainer[_command_pb2.Command]
+    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("record", "opening", "checkpoint", "your_decision", "accepted", "rejected")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    YOUR_DECISION_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    REJECTED_FIELD_NUMBER: _ClassVar[int]
+    record: LogRecord
+    opening: SeatOpening
+    checkpoint: SignedCheckpoint
+    your_decision: YourDecision
+    accepted: CommandAccepted
+    rejected: CommandRejected
+    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ...) -> None: ...
+
+class WatchRequest(_message.Message):
+    __slots__ = ("game_id", "from_seq")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    from_seq: int
+    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ...) -> None: ...
+
+class WatchResponse(_message.Message):
+    __slots__ = ("record", "checkpoint")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    record: LogRecord
+    checkpoint: SignedCheckpoint
+    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ...) -> None: ...
+
+class GetStateRequest(_message.Message):
+    __slots__ = ("game_id", "auth")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    auth: SeatAuth
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
+
+class GetStateResponse(_message.Message):
+    __slots__ = ("state_seq", "view", "view_json", "decision", "ended", "outcome_json", "seat", "game")
+    STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    state_seq: int
+    view: bytes
+    view_json: str
+    decision: Decision
+    ended: bool
+    outcome_json: str
+    seat: str
+    game: str
+    def __init__(self, state_seq: _Optional[int] = ..., view: _Optional[bytes] = ..., view_json: _Optional[str] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., ended: _Optional[bool] = ..., outcome_json: _Optional[str] = ..., seat: _Optional[str] = ..., game: _Optional[str] = ...) -> None: ...
+
+class ListLegalCommandsRequest(_message.Message):
+    __slots__ = ("game_id", "auth")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    auth: SeatAuth
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
+
+class ListLegalCommandsResponse(_message.Message):
+    __slots__ = ("state_seq", "decision", "commands")
+    STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    state_seq: int
+    decision: Decision
+    commands: _containers.RepeatedCompositeFieldContainer[_command_pb2.Command]
+    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ...) -> None: ...
+
+class GetServerKeyRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetServerKeyResponse(_message.Message):
+    __slots__ = ("vkey",)
+    VKEY_FIELD_NUMBER: _ClassVar[int]
+    vkey: str
+    def __init__(self, vkey: _Optional[str] = ...) -> None: ...
