@@ -1,0 +1,206 @@
+"""SQLite store: WAL, synchronous=FULL, group commit across games.
+
+Every ``append`` is handed to one writer thread, which takes all appends
+waiting at that moment (from any game), writes each inside its own SAVEPOINT
+(a lost race rolls back only that append) and commits them with one fsync.
+``append`` returns after that commit, so an acknowledged command is on disk.
+Readers use their own per-thread connections (WAL lets them read while the
+writer writes). Several processes may share the file: appends are checked in
+the transaction (BEGIN IMMEDIATE) against the stored tail.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+
+from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store, StoreError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+  game_id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL,
+  genesis BLOB NOT NULL, secret BLOB NOT NULL, ended INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS records (
+  game_id TEXT NOT NULL, seq INTEGER NOT NULL, record BLOB NOT NULL, hash BLOB NOT NULL,
+  checkpoint TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE IF NOT EXISTS commands (
+  game_id TEXT NOT NULL, seat TEXT NOT NULL, counter INTEGER NOT NULL, signed BLOB NOT NULL,
+  digest BLOB NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+  PRIMARY KEY (game_id, seat, counter));
+CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
+CREATE TABLE IF NOT EXISTS openings (
+  game_id TEXT NOT NULL, seat TEXT NOT NULL, seq INTEGER NOT NULL, k INTEGER NOT NULL,
+  salt BLOB NOT NULL, value BLOB NOT NULL, PRIMARY KEY (game_id, seq, k));
+"""
+
+
+class _Pending:
+    __slots__ = ("append", "done", "error")
+
+    def __init__(self, a: Append) -> None:
+        self.append = a
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        d = os.path.dirname(os.path.abspath(path))
+        os.makedirs(d, exist_ok=True)
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._conns_lock = threading.Lock()
+        try:
+            c = self._connect()
+            c.executescript(SCHEMA)
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open SQLite store {path}: {e}") from None
+        self._cv = threading.Condition()
+        self._queue: list[_Pending] = []
+        self._closed = False
+        self._writer = threading.Thread(target=self._write_loop, name="aar-sqlite-writer", daemon=True)
+        self._writer.start()
+
+    # -- connections ----------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        c = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        c.execute("PRAGMA journal_mode=WAL")
+        c.execute("PRAGMA synchronous=FULL")
+        c.execute("PRAGMA busy_timeout=10000")
+        with self._conns_lock:
+            self._conns.append(c)
+        return c
+
+    def _conn(self) -> sqlite3.Connection:
+        c = getattr(self._local, "conn", None)
+        if c is None:
+            c = self._local.conn = self._connect()
+        return c
+
+    # -- writes ---------------------------------------------------------------
+    def create_game(self, game: GameRow, genesis: RecordRow) -> None:
+        c = self._conn()
+        try:
+            c.execute("BEGIN IMMEDIATE")
+            c.execute("INSERT INTO games (game_id, game, version, genesis, secret, ended) VALUES (?,?,?,?,?,0)",
+                      (game.game_id, game.game, game.version, game.genesis, game.secret))
+            c.execute("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)",
+                      (game.game_id, genesis.seq, genesis.raw, genesis.hash, genesis.checkpoint))
+            c.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            c.execute("ROLLBACK")
+            raise Conflict(f"game {game.game_id} exists") from None
+
+    def append(self, a: Append) -> None:
+        p = _Pending(a)
+        with self._cv:
+            if self._closed:
+                raise StoreError("store is closed")
+            self._queue.append(p)
+            self._cv.notify()
+        p.done.wait()
+        if p.error is not None:
+            raise p.error
+
+    def _write_loop(self) -> None:
+        c = self._connect()
+        while True:
+            with self._cv:
+                while not self._queue and not self._closed:
+                    self._cv.wait()
+                if not self._queue and self._closed:
+                    return
+                batch, self._queue = self._queue, []
+            try:
+                c.execute("BEGIN IMMEDIATE")
+                for p in batch:
+                    c.execute("SAVEPOINT one")
+                    try:
+                        _insert(c, p.append)
+                        c.execute("RELEASE one")
+                    except (sqlite3.IntegrityError, Conflict) as e:
+                        c.execute("ROLLBACK TO one")
+                        c.execute("RELEASE one")
+                        p.error = e if isinstance(e, Conflict) else Conflict(f"lost append race: {e}")
+                c.execute("COMMIT")
+            except Exception as e:  # the whole batch failed: nothing of it is acknowledged
+                try:
+                    c.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                for p in batch:
+                    if p.error is None:
+                        p.error = StoreError(f"SQLite append failed: {e}")
+            for p in batch:
+                p.done.set()
+
+    # -- reads ----------------------------------------------------------------
+    def game(self, game_id: str) -> GameRow | None:
+        r = self._conn().execute("SELECT game_id, game, version, genesis, secret, ended FROM games WHERE game_id=?",
+                                 (game_id,)).fetchone()
+        return None if r is None else GameRow(r[0], r[1], r[2], bytes(r[3]), bytes(r[4]), bool(r[5]))
+
+    def size(self, game_id: str) -> int:
+        r = self._conn().execute("SELECT MAX(seq) FROM records WHERE game_id=?", (game_id,)).fetchone()
+        return 0 if r[0] is None else r[0] + 1
+
+    def records(self, game_id: str, from_seq: int = 0, limit: int | None = None) -> list[RecordRow]:
+        rows = self._conn().execute(
+            "SELECT seq, record, hash, checkpoint FROM records WHERE game_id=? AND seq>=? ORDER BY seq LIMIT ?",
+            (game_id, from_seq, -1 if limit is None else limit)).fetchall()
+        return [RecordRow(r[0], bytes(r[1]), bytes(r[2]), r[3]) for r in rows]
+
+    def command(self, game_id: str, seat: str, counter: int) -> CommandRow | None:
+        r = self._conn().execute(
+            "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
+            "WHERE game_id=? AND seat=? AND counter=?", (game_id, seat, counter)).fetchone()
+        return None if r is None else _command_row(r)
+
+    def commands(self, game_id: str, from_seq: int = 1) -> list[CommandRow]:
+        rows = self._conn().execute(
+            "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
+            "WHERE game_id=? AND first_seq>=? ORDER BY first_seq", (game_id, from_seq)).fetchall()
+        return [_command_row(r) for r in rows]
+
+    def openings(self, game_id: str, seat: str, from_seq: int = 0, to_seq: int | None = None) -> list[OpeningRow]:
+        rows = self._conn().execute(
+            "SELECT seat, seq, k, salt, value FROM openings WHERE game_id=? AND seat=? AND seq>=? AND seq<? "
+            "ORDER BY seq, k", (game_id, seat, from_seq, 2**62 if to_seq is None else to_seq)).fetchall()
+        return [OpeningRow(r[0], r[1], r[2], bytes(r[3]), bytes(r[4])) for r in rows]
+
+    def close(self) -> None:
+        with self._cv:
+            self._closed = True
+            self._cv.notify_all()
+        self._writer.join(timeout=30)
+        with self._conns_lock:
+            for c in self._conns:
+                try:
+                    c.close()
+                except sqlite3.Error:
+                    pass
+            self._conns.clear()
+        self._local = threading.local()
+
+
+def _command_row(r) -> CommandRow:
+    return CommandRow(r[0], r[1], bytes(r[2]), bytes(r[3]), tuple(range(r[4], r[5] + 1)))
+
+
+def _insert(c: sqlite3.Connection, a: Append) -> None:
+    first = a.records[0].seq
+    r = c.execute("SELECT MAX(seq) FROM records WHERE game_id=?", (a.game_id,)).fetchone()
+    if r[0] is None or r[0] != first - 1:
+        raise Conflict(f"game {a.game_id}: log is at {None if r[0] is None else r[0] + 1}, append starts at {first}")
+    c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)",
+                  [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for x in a.records])
+    cmd = a.command
+    c.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
+              "VALUES (?,?,?,?,?,?,?)", (a.game_id, cmd.seat, cmd.counter, cmd.signed, cmd.digest,
+                                         cmd.seqs[0], cmd.seqs[-1]))
+    if a.openings:
+        c.executemany("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (?,?,?,?,?,?)",
+                      [(a.game_id, o.seat, o.seq, o.k, o.salt, o.value) for o in a.openings])
+    if a.ended:
+        c.execute("UPDATE games SET ended=1 WHERE game_id=?", (a.game_id,))

@@ -1,0 +1,129 @@
+"""The store contract (service/store.py), run against SQLite and PostgreSQL."""
+from __future__ import annotations
+
+import hashlib
+import threading
+
+import pytest
+
+from afteraction.service.store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow
+
+
+def rec(seq: int, tag: bytes = b"") -> RecordRow:
+    raw = b"record-%d" % seq + tag
+    return RecordRow(seq, raw, hashlib.sha256(raw).digest(), f"checkpoint {seq + 1}\n")
+
+
+def cmd(seat: str, counter: int, seqs, body: bytes = b"") -> CommandRow:
+    signed = f"{seat}/{counter}".encode() + body
+    return CommandRow(seat, counter, signed, hashlib.sha256(signed).digest(), tuple(seqs))
+
+
+def new_game(store, gid="g1") -> None:
+    store.create_game(GameRow(gid, "duel", "1", b"genesis", b"s" * 32), rec(0))
+
+
+def test_create_and_read_game(store):
+    new_game(store)
+    g = store.game("g1")
+    assert (g.game_id, g.game, g.version, g.genesis, g.secret, g.ended) == ("g1", "duel", "1", b"genesis", b"s" * 32, False)
+    assert store.game("nope") is None
+    assert store.size("g1") == 1 and store.size("nope") == 0
+    assert store.records("g1") == [rec(0)]
+    with pytest.raises(Conflict):
+        new_game(store)
+
+
+def test_append_and_read_back(store):
+    new_game(store)
+    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    store.append(Append("g1", [rec(2), rec(3)], cmd("b", 1, [2, 3]),
+                        [OpeningRow("b", 2, 1, b"x" * 32, b"\x01"), OpeningRow("a", 3, 1, b"y" * 32, b"\x02")],
+                        ended=True))
+    assert store.size("g1") == 4
+    assert [r.seq for r in store.records("g1")] == [0, 1, 2, 3]
+    assert store.records("g1", 2, 1) == [rec(2)]
+    assert store.latest("g1") == rec(3)
+    assert store.command("g1", "b", 1) == cmd("b", 1, [2, 3])
+    assert store.command("g1", "b", 2) is None
+    assert [(c.seat, c.counter) for c in store.commands("g1")] == [("a", 1), ("b", 1)]
+    assert [(c.seat, c.counter) for c in store.commands("g1", 2)] == [("b", 1)]
+    assert store.openings("g1", "b") == [OpeningRow("b", 2, 1, b"x" * 32, b"\x01")]
+    assert store.openings("g1", "a", 0, 3) == []
+    assert store.game("g1").ended
+
+
+def _unchanged(store, n):
+    assert store.size("g1") == n
+    assert len(store.commands("g1")) == n - 1
+
+
+def test_lost_race_same_seq_is_conflict_and_writes_nothing(store):
+    new_game(store)
+    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    with pytest.raises(Conflict):
+        store.append(Append("g1", [rec(1, b"fork")], cmd("b", 1, [1]), [OpeningRow("b", 1, 1, b"z" * 32, b"")]))
+    _unchanged(store, 2)
+    assert store.records("g1", 1) == [rec(1)]
+    assert store.openings("g1", "b") == []
+
+
+def test_gap_is_conflict(store):
+    new_game(store)
+    with pytest.raises(Conflict):
+        store.append(Append("g1", [rec(2)], cmd("a", 1, [2])))
+    _unchanged(store, 1)
+
+
+def test_counter_reuse_is_conflict(store):
+    new_game(store)
+    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    with pytest.raises(Conflict):
+        store.append(Append("g1", [rec(2)], cmd("a", 1, [2], b"other")))
+    _unchanged(store, 2)
+
+
+def test_games_are_independent(store):
+    new_game(store, "g1")
+    new_game(store, "g2")
+    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    store.append(Append("g2", [rec(1)], cmd("a", 1, [1])))
+    assert store.size("g1") == store.size("g2") == 2
+
+
+def test_concurrent_appends_never_fork(store):
+    """Eight threads race for the same seq repeatedly: exactly one wins each round."""
+    new_game(store)
+    for seq in range(1, 6):
+        wins, conflicts = [], []
+
+        def go(i):
+            try:
+                store.append(Append("g1", [rec(seq, b"%d" % i)], cmd(f"s{i}", seq, [seq])))
+                wins.append(i)
+            except Conflict:
+                conflicts.append(i)
+
+        ts = [threading.Thread(target=go, args=(i,)) for i in range(8)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert len(wins) == 1 and len(conflicts) == 7
+        assert store.size("g1") == seq + 1
+        assert store.records("g1", seq)[0] == rec(seq, b"%d" % wins[0])
+
+
+def test_reopen_keeps_everything(store, tmp_path):
+    """What append acknowledged is there for a new store object (another process)."""
+    from afteraction.service.store import open_store
+
+    new_game(store)
+    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    spec = f"sqlite:{store.path}" if hasattr(store, "path") else store.dsn
+    other = open_store(spec)
+    try:
+        assert other.records("g1") == [rec(0), rec(1)]
+        assert other.command("g1", "a", 1) == cmd("a", 1, [1])
+    finally:
+        other.close()
