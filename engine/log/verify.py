@@ -71,7 +71,8 @@ class Verifier:
     """Streaming verifier: feed records in order with ``add``, then ``finish``."""
 
     def __init__(self, server_vkey: str, pinned_vkey: str | None = None, secret: bytes | None = None,
-                 replay: bool = True, ruleset_lookup: Callable | None = None) -> None:
+                 replay: bool = True, ruleset_lookup: Callable | None = None,
+                 header_game: str | None = None) -> None:
         self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None)
         if pinned_vkey is not None and pinned_vkey != server_vkey:
             raise _fail("4", None, "server key differs from the pinned key", pinned_vkey, server_vkey)
@@ -81,6 +82,7 @@ class Verifier:
             raise _fail("4", None, "server key is not a valid Ed25519 verifier key", detail=str(e)) from None
         self.secret = secret
         self.want_replay = replay
+        self.header_game = header_game
         self.lookup = ruleset_lookup
         self.tree = CompactTree()
         self.prev = ZERO_HASH
@@ -172,6 +174,8 @@ class Verifier:
             raise _fail("4", 0, "genesis body has the wrong shape") from None
         if server["vkey"] != self.report.server_vkey:
             raise _fail("4", 0, "server key in genesis", self.report.server_vkey, server["vkey"])
+        if self.header_game is not None and rec.game != self.header_game:
+            raise _fail("4", 0, "game id in the bundle header", rec.game, self.header_game)
         self.game = rec.game
         self.genesis = rec
         self.origin = server["origin"]
@@ -378,7 +382,7 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     secret = header.get("secret")
     if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
         raise _fail("1", None, "bundle header secret is not 32 bytes")
-    v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get)
+    v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"])
     total = header["records"]
     try:
         for raw, cp in records:
