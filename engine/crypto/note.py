@@ -117,6 +117,19 @@ def parse_skey(skey: str) -> Signer:
     return s
 
 
+def _b64_strict(s: str) -> bytes | None:
+    """Standard padded base64 in its one canonical spelling (RFC 4648 3.5: pad bits zero),
+    or None. Without this, a signature or root line could change in its unused bits and
+    still decode to the same bytes, so a checkpoint's text would be malleable."""
+    try:
+        raw = base64.b64decode(s, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if not s or base64.b64encode(raw).decode() != s:
+        return None
+    return raw
+
+
 @dataclass(frozen=True)
 class NoteSignature:
     name: str
@@ -163,11 +176,8 @@ def split_note(note: bytes | str) -> tuple[str, list[NoteSignature]]:
             raise CryptoError("malformed note: bad signature line")
         rest = line[len(SIG_PREFIX):]
         name, _, b64 = rest.partition(" ")
-        try:
-            raw = base64.b64decode(b64, validate=True)
-        except (binascii.Error, ValueError):
-            raw = b""
-        if not valid_key_name(name) or not b64 or len(raw) < 5:
+        raw = _b64_strict(b64)
+        if not valid_key_name(name) or raw is None or len(raw) < 5:
             raise CryptoError("malformed note: bad signature line")
         sigs.append(NoteSignature(name, raw[:4], raw[4:], line))
         if len(sigs) > MAX_SIGNATURES:
@@ -227,10 +237,9 @@ def parse_checkpoint(text: str) -> Checkpoint:
         raise CryptoError("malformed checkpoint: empty origin")
     if not _SIZE.fullmatch(size_s) or int(size_s) >= 2**64:
         raise CryptoError(f"malformed checkpoint: bad tree size {size_s!r}")
-    try:
-        root = base64.b64decode(root_s, validate=True)
-    except (binascii.Error, ValueError):
-        raise CryptoError("malformed checkpoint: root is not base64") from None
+    root = _b64_strict(root_s)
+    if root is None:
+        raise CryptoError("malformed checkpoint: root is not canonical base64")
     if len(root) != 32:
         raise CryptoError(f"malformed checkpoint: root hash is {len(root)} bytes, not 32")
     if any(not e for e in ext):
