@@ -24,15 +24,47 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61\x66teraction/v1/sog.proto\x12\x0e\x61\x66teraction.v1\"?\n\nSogCommand\x12\'\n\x04pass\x18\x01 \x01(\x0b\x32\x17.afteraction.v1.SogPassH\x00\x42\x08\n\x06\x61\x63tion\"\t\n\x07SogPassb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61\x66teraction/v1/sog.proto\x12\x0e\x61\x66teraction.v1\"\xc0\x04\n\nSogCommand\x12/\n\x08organise\x18\x01 \x01(\x0b\x32\x1b.afteraction.v1.SogOrganiseH\x00\x12+\n\x06insert\x18\x02 \x01(\x0b\x32\x19.afteraction.v1.SogInsertH\x00\x12\x30\n\tchoose_lz\x18\x03 \x01(\x0b\x32\x1b.afteraction.v1.SogChooseLzH\x00\x12\'\n\x04move\x18\x04 \x01(\x0b\x32\x17.afteraction.v1.SogMoveH\x00\x12)\n\x05\x61\x62ort\x18\x05 \x01(\x0b\x32\x18.afteraction.v1.SogAbortH\x00\x12@\n\x11\x63hoose_extraction\x18\x06 \x01(\x0b\x32#.afteraction.v1.SogChooseExtractionH\x00\x12\x36\n\x0c\x63hoose_panel\x18\x07 \x01(\x0b\x32\x1e.afteraction.v1.SogChoosePanelH\x00\x12\x32\n\nadd_leader\x18\x08 \x01(\x0b\x32\x1c.afteraction.v1.SogAddLeaderH\x00\x12\x38\n\raction_result\x18\t \x01(\x0b\x32\x1f.afteraction.v1.SogActionResultH\x00\x12-\n\x07\x63onfirm\x18\n \x01(\x0b\x32\x1a.afteraction.v1.SogConfirmH\x00\x12-\n\x07\x64ispute\x18\x0b \x01(\x0b\x32\x1a.afteraction.v1.SogDisputeH\x00\x42\x08\n\x06\x61\x63tion\"&\n\x07SogItem\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\r\"w\n\tSogMember\x12\x0e\n\x06letter\x18\x01 \x01(\t\x12\x10\n\x08\x61merican\x18\x02 \x01(\x08\x12\x0c\n\x04rank\x18\x03 \x01(\t\x12\x0e\n\x06weapon\x18\x04 \x01(\t\x12*\n\tequipment\x18\x05 \x03(\x0b\x32\x17.afteraction.v1.SogItem\"9\n\x0bSogOrganise\x12*\n\x07members\x18\x01 \x03(\x0b\x32\x19.afteraction.v1.SogMember\"L\n\tSogInsert\x12\x32\n\x06method\x18\x01 \x01(\x0e\x32\".afteraction.v1.SogInsertionMethod\x12\x0b\n\x03row\x18\x02 \x01(\r\"\x19\n\x0bSogChooseLz\x12\n\n\x02lz\x18\x01 \x01(\r\"\x19\n\x07SogMove\x12\x0e\n\x06square\x18\x01 \x01(\t\"?\n\x08SogAbort\x12\x33\n\x06method\x18\x01 \x01(\x0e\x32#.afteraction.v1.SogExtractionMethod\"J\n\x13SogChooseExtraction\x12\x33\n\x06method\x18\x01 \x01(\x0e\x32#.afteraction.v1.SogExtractionMethod\"\x1f\n\x0eSogChoosePanel\x12\r\n\x05panel\x18\x01 \x01(\r\"\x1d\n\x0cSogAddLeader\x12\r\n\x05squad\x18\x01 \x01(\r\":\n\x0bSogItemLoss\x12\x0e\n\x06letter\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\r\n\x05\x63ount\x18\x03 \x01(\r\"V\n\x0fSogItemTransfer\x12\x13\n\x0b\x66rom_letter\x18\x01 \x01(\t\x12\x11\n\tto_letter\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\x12\r\n\x05\x63ount\x18\x04 \x01(\r\"\xfa\x01\n\x0fSogActionResult\x12\x12\n\ncasualties\x18\x01 \x03(\t\x12\x33\n\x0elost_equipment\x18\x02 \x03(\x0b\x32\x1b.afteraction.v1.SogItemLoss\x12\x32\n\trecovered\x18\x03 \x03(\x0b\x32\x1f.afteraction.v1.SogItemTransfer\x12\x17\n\x0fprisoners_taken\x18\x04 \x01(\r\x12\x16\n\x0eprisoners_lost\x18\x05 \x01(\r\x12\x19\n\x11squads_eliminated\x18\x06 \x03(\r\x12\x0e\n\x06sog_vp\x18\x07 \x01(\r\x12\x0e\n\x06nva_vp\x18\x08 \x01(\r\"\x0c\n\nSogConfirm\"\x1c\n\nSogDispute\x12\x0e\n\x06reason\x18\x01 \x01(\t*~\n\x12SogInsertionMethod\x12$\n SOG_INSERTION_METHOD_UNSPECIFIED\x10\x00\x12\x1d\n\x19SOG_INSERTION_METHOD_FOOT\x10\x01\x12#\n\x1fSOG_INSERTION_METHOD_HELICOPTER\x10\x02*\x82\x01\n\x13SogExtractionMethod\x12%\n!SOG_EXTRACTION_METHOD_UNSPECIFIED\x10\x00\x12$\n SOG_EXTRACTION_METHOD_HELICOPTER\x10\x01\x12\x1e\n\x1aSOG_EXTRACTION_METHOD_WALK\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'afteraction.v1.sog_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SOGCOMMAND']._serialized_start=44
-  _globals['_SOGCOMMAND']._serialized_end=107
-  _globals['_SOGPASS']._serialized_start=109
-  _globals['_SOGPASS']._serialized_end=118
+  _globals['_SOGINSERTIONMETHOD']._serialized_start=1625
+  _globals['_SOGINSERTIONMETHOD']._serialized_end=1751
+  _globals['_SOGEXTRACTIONMETHOD']._serialized_start=1754
+  _globals['_SOGEXTRACTIONMETHOD']._serialized_end=1884
+  _globals['_SOGCOMMAND']._serialized_start=45
+  _globals['_SOGCOMMAND']._serialized_end=621
+  _globals['_SOGITEM']._serialized_start=623
+  _globals['_SOGITEM']._serialized_end=661
+  _globals['_SOGMEMBER']._serialized_start=663
+  _globals['_SOGMEMBER']._serialized_end=782
+  _globals['_SOGORGANISE']._serialized_start=784
+  _globals['_SOGORGANISE']._serialized_end=841
+  _globals['_SOGINSERT']._serialized_start=843
+  _globals['_SOGINSERT']._serialized_end=919
+  _globals['_SOGCHOOSELZ']._serialized_start=921
+  _globals['_SOGCHOOSELZ']._serialized_end=946
+  _globals['_SOGMOVE']._serialized_start=948
+  _globals['_SOGMOVE']._serialized_end=973
+  _globals['_SOGABORT']._serialized_start=975
+  _globals['_SOGABORT']._serialized_end=1038
+  _globals['_SOGCHOOSEEXTRACTION']._serialized_start=1040
+  _globals['_SOGCHOOSEEXTRACTION']._serialized_end=1114
+  _globals['_SOGCHOOSEPANEL']._serialized_start=1116
+  _globals['_SOGCHOOSEPANEL']._serialized_end=1147
+  _globals['_SOGADDLEADER']._serialized_start=1149
+  _globals['_SOGADDLEADER']._serialized_end=1178
+  _globals['_SOGITEMLOSS']._serialized_start=1180
+  _globals['_SOGITEMLOSS']._serialized_end=1238
+  _globals['_SOGITEMTRANSFER']._serialized_start=1240
+  _globals['_SOGITEMTRANSFER']._serialized_end=1326
+  _globals['_SOGACTIONRESULT']._serialized_start=1329
+  _globals['_SOGACTIONRESULT']._serialized_end=1579
+  _globals['_SOGCONFIRM']._serialized_start=1581
+  _globals['_SOGCONFIRM']._serialized_end=1593
+  _globals['_SOGDISPUTE']._serialized_start=1595
+  _globals['_SOGDISPUTE']._serialized_end=1623
 # @@protoc_insertion_point(module_scope)
