@@ -28,6 +28,7 @@ from typing import BinaryIO, Callable
 
 from afteraction.v1 import envelope_pb2
 
+from ..crypto import canon
 from ..crypto import commit as _commit
 from ..crypto import dice as _dice
 from ..crypto import note as _note
@@ -99,6 +100,7 @@ class Verifier:
         self.seal_key: bytes | None = None
         self.referee: Referee | None = None
         self.expected: list[bytes] = []  # records the replay produced ahead of the log (end record)
+        self.next_roll = 0  # rolls are numbered 0, 1, 2... in log order (public and sealed alike)
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> None:
@@ -301,40 +303,46 @@ class Verifier:
         self.report.outcome = rec.body.get("outcome")
 
     def _sealed_and_dice(self, rec: Record) -> None:
+        # In log order: the sealed command (k = 0), then the events, opening each sealed
+        # event where it stands, so that roll indices are checked in the order they were made.
         seq = rec.seq
-        items = []
         if "sealed" in rec.body:
             s = rec.body["sealed"]
-            items.append((0, s["commit"], s["ct"], None))
+            v = self._unseal(seq, 0, s["commit"], s["ct"]).value
+            if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
+                raise _fail("9", seq, "sealed command has the wrong shape")
+            self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"])
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
-                items.append((ev["k"], ev["commit"], ev.get("ct", b""), ev.get("to")))
+                op = self._unseal(seq, ev["k"], ev["commit"], ev.get("ct", b""))
+                if isinstance(op.value, dict) and op.value.get("t") == "roll":
+                    self._check_roll(seq, op.value)
             elif ev.get("t") == "roll":
                 self._check_roll(seq, ev)
-        for k, c, ct, to in items:
-            try:
-                op = _commit.unseal(self.seal_key, self.game, seq, k, c, ct)
-            except (CryptoError, EncodingError) as e:
-                raise _fail("9", seq, f"sealed value {k}", detail=str(e)) from None
-            self.report.sealed += 1
-            if k == 0:
-                v = op.value
-                if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
-                    raise _fail("9", seq, "sealed command has the wrong shape")
-                self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"])
-            elif isinstance(op.value, dict) and op.value.get("t") == "roll":
-                self._check_roll(seq, op.value)
+
+    def _unseal(self, seq: int, k: int, c: bytes, ct: bytes) -> _commit.Opening:
+        try:
+            op = _commit.unseal(self.seal_key, self.game, seq, k, c, ct)
+        except (CryptoError, EncodingError) as e:
+            raise _fail("9", seq, f"sealed value {k}", detail=str(e)) from None
+        self.report.sealed += 1
+        return op
 
     def _check_roll(self, seq: int, ev: dict) -> None:
         if self.dice_key is None:
             raise _fail("10", seq, "roll before the dice handshake completed")
+        i = ev.get("i")
+        if type(i) is not int or i != self.next_roll:
+            # without this a server could skip or repeat roll indices to pick the faces it likes
+            raise _fail("10", seq, "roll index (rolls are numbered 0, 1, 2... in log order)", self.next_roll, i)
         try:
-            want = _dice.roll(self.dice_key, ev["i"], ev["die"], ev["rule"]).event()
+            want = _dice.roll(self.dice_key, i, ev["die"], ev["rule"]).event()
         except (KeyError, TypeError, CryptoError) as e:
             raise _fail("10", seq, "roll event has the wrong shape", detail=str(e)) from None
-        if want != ev:
-            raise _fail("10", seq, f"roll {ev.get('i')} ({ev.get('die')}, {ev.get('rule')})",
+        if canon.encode(want) != canon.encode(ev):  # bytes, not ==: True == 1 in Python
+            raise _fail("10", seq, f"roll {i} ({ev.get('die')}, {ev.get('rule')})",
                         want.get("faces"), ev.get("faces"))
+        self.next_roll += 1
 
     def _replay(self, rec: Record) -> None:
         if self.expected:
