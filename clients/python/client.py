@@ -1,0 +1,356 @@
+"""The reference client: a thin library over GameService and AuditService.
+
+- ``Client``: a channel to a server; create games, export and verify logs.
+- ``Seat``: one seat of one game. Signs envelopes with ``SeatSigner``, runs the
+  entropy commit/reveal handshake, submits commands (a retry after a lost reply
+  sends the same bytes), follows the Play stream with automatic resume, checks
+  every checkpoint is signed by the server and consistent with the previous
+  one, and checks each private opening against its public commitment.
+- ``CheckpointTracker``: keeps the latest verified checkpoint; a server that
+  rewrites history is caught (``HistoryRewritten``).
+"""
+from __future__ import annotations
+
+import io
+import os
+import queue
+import time
+from typing import Callable
+
+import grpc
+
+from afteraction.engine.crypto import canon
+from afteraction.engine.crypto import note as _note
+from afteraction.engine.crypto.commit import commitment
+from afteraction.engine.crypto.merkle import CompactTree, verify_consistency
+from afteraction.engine.errors import AfteractionError, CryptoError
+from afteraction.engine.log.record import parse_record
+from afteraction.engine.seat import SeatSigner
+from afteraction.service.auth import CLIENT_REFRESH_MS, make_auth, now_ms
+from afteraction.service.status import error_info
+from afteraction.v1 import audit_service_pb2 as au
+from afteraction.v1 import audit_service_pb2_grpc as au_grpc
+from afteraction.v1 import game_service_pb2 as gs
+from afteraction.v1 import game_service_pb2_grpc as gs_grpc
+
+RESUMABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED)
+
+
+class ClientError(AfteractionError):
+    """A call failed; ``reason`` is the server's ErrorInfo reason when there is one."""
+
+    def __init__(self, message: str, code=None, reason: str = "") -> None:
+        self.code = code
+        self.reason = reason
+        super().__init__(message)
+
+
+class HistoryRewritten(ClientError):
+    """The server showed a checkpoint that does not extend the one seen before."""
+
+
+class BadOpening(ClientError):
+    """A private opening does not match its public commitment."""
+
+
+def client_error(e: grpc.RpcError) -> ClientError:
+    info = error_info(e)
+    reason = info.reason if info else ""
+    return ClientError(f"{e.code().name}{' ' + reason if reason else ''}: {e.details()}", e.code(), reason)
+
+
+def new_seat_key() -> bytes:
+    """A fresh 32-byte Ed25519 seed for a seat."""
+    return os.urandom(32)
+
+
+class Client:
+    def __init__(self, target: str, timeout: float = 30.0) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.channel = grpc.insecure_channel(target)
+        self.game = gs_grpc.GameServiceStub(self.channel)
+        self.audit = au_grpc.AuditServiceStub(self.channel)
+        self._vkey: str | None = None
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def call(self, method, request, **kw):
+        try:
+            return method(request, timeout=kw.pop("timeout", self.timeout), **kw)
+        except grpc.RpcError as e:
+            raise client_error(e) from None
+
+    def server_vkey(self) -> str:
+        if self._vkey is None:
+            self._vkey = self.call(self.game.GetServerKey, gs.GetServerKeyRequest()).vkey
+        return self._vkey
+
+    def create_game(self, game: str, seat_keys: dict[str, bytes], scenario: str = "", options: dict | None = None,
+                    version: str = "") -> gs.CreateGameResponse:
+        import json
+
+        req = gs.CreateGameRequest(game=game, version=version, scenario=scenario,
+                                   options_json=json.dumps(options) if options else "",
+                                   seats=[gs.SeatKey(seat=s, public_key=k) for s, k in seat_keys.items()])
+        return self.call(self.game.CreateGame, req)
+
+    def state(self, game_id: str, auth: gs.SeatAuth | None = None) -> gs.GetStateResponse:
+        req = gs.GetStateRequest(game_id=game_id)
+        if auth is not None:
+            req.auth.CopyFrom(auth)
+        return self.call(self.game.GetState, req)
+
+    def export(self, game_id: str) -> bytes:
+        try:
+            return b"".join(c.chunk for c in self.audit.ExportBundle(au.ExportBundleRequest(game_id=game_id),
+                                                                        timeout=max(self.timeout, 120)))
+        except grpc.RpcError as e:
+            raise client_error(e) from None
+
+    def verify(self, bundle: bytes, progress=None):
+        """Verify a downloaded bundle offline, pinning the server key this client knows."""
+        from afteraction.engine.log.verify import verify_bundle
+
+        return verify_bundle(io.BytesIO(bundle), pinned_vkey=self.server_vkey(), progress=progress)
+
+    def watch(self, game_id: str, on_record: Callable[[gs.LogRecord], None] | None = None, from_seq: int = 0,
+              retries: int = 5) -> "CheckpointTracker":
+        """Follow the public log to the end (resuming after a broken stream);
+        every checkpoint is checked against the records received."""
+        tracker = CheckpointTracker(self, game_id)
+        tree = CompactTree() if from_seq == 0 else None
+        nxt = from_seq
+        failures = 0
+        while True:
+            try:
+                for m in self.game.Watch(gs.WatchRequest(game_id=game_id, from_seq=nxt)):
+                    if m.WhichOneof("kind") == "record":
+                        if m.record.seq != nxt:
+                            raise HistoryRewritten(f"expected record {nxt}, got {m.record.seq}")
+                        if tree is not None:
+                            tree.append(parse_record(m.record.record).leaf)
+                        nxt += 1
+                        if on_record:
+                            on_record(m.record)
+                    else:
+                        tracker.update(m.checkpoint.note, tree)
+                    failures = 0
+                return tracker
+            except grpc.RpcError as e:
+                if e.code() not in RESUMABLE or failures >= retries:
+                    raise client_error(e) from None
+                failures += 1
+                time.sleep(min(2.0, 0.2 * 2 ** failures))
+
+
+class CheckpointTracker:
+    """The latest checkpoint seen for a game; each new one must be signed by the
+    server and consistent with it (RFC 9162 consistency proof from the server,
+    or the root of the records received when the caller has them all)."""
+
+    def __init__(self, client: Client, game_id: str, use_proofs: bool = True) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.verifier = _note.parse_vkey(client.server_vkey())
+        self.size = 0
+        self.root = b""
+        self.note = ""
+        self.use_proofs = use_proofs
+
+    def update(self, note: str, tree: CompactTree | None = None) -> None:
+        try:
+            cp = _note.open_checkpoint(note, self.verifier)
+        except CryptoError as e:
+            raise HistoryRewritten(f"checkpoint not signed by the server key: {e}") from None
+        if tree is not None and tree.size == cp.size:
+            # the caller holds every record from genesis: the root itself is the check, and every
+            # earlier checkpoint matched a prefix of the same append-only tree
+            if tree.root() != cp.root:
+                raise HistoryRewritten(f"checkpoint {cp.size} does not match the records received")
+        elif self.size and self.use_proofs and cp.size != self.size:
+            a, b = (self.size, cp.size) if cp.size > self.size else (cp.size, self.size)
+            ra, rb = (self.root, cp.root) if cp.size > self.size else (cp.root, self.root)
+            proof = self.client.call(self.client.audit.GetConsistencyProof,
+                                     au.GetConsistencyProofRequest(game_id=self.game_id, from_size=a, to_size=b))
+            try:
+                verify_consistency(a, b, list(proof.hashes), ra, rb)
+            except CryptoError as e:
+                raise HistoryRewritten(f"checkpoint {cp.size} is not consistent with checkpoint {self.size}: {e}") from None
+        elif self.size and cp.size == self.size and cp.root != self.root:
+            raise HistoryRewritten(f"two different checkpoints for tree size {cp.size}")
+        if cp.size >= self.size:
+            self.size, self.root, self.note = cp.size, cp.root, note
+
+
+class Seat:
+    """One seat of one game, seen from its player."""
+
+    def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
+                 check_consistency: bool = True) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.signer = SeatSigner(seat, seed)
+        self.seat = seat
+        self.entropy = entropy if entropy is not None else os.urandom(32)
+        self.tracker = CheckpointTracker(client, game_id, use_proofs=check_consistency)
+        self.commits: dict[tuple[int, int], bytes] = {}
+        self.openings: dict[tuple[int, int], object] = {}  # (seq, k) -> value, checked
+        self.log_counter = 0
+        self.committed = self.revealed = False
+        self.next_seq = 0
+        self.outcome: dict | None = None
+        self.tree = CompactTree()
+        self._auth: gs.SeatAuth | None = None
+
+    # -- authentication -------------------------------------------------------
+    def auth(self) -> gs.SeatAuth:
+        if self._auth is None or now_ms() - self._auth.issued_at_ms > CLIENT_REFRESH_MS:
+            self._auth = make_auth(self.signer.seed, self.game_id, self.seat)
+        return self._auth
+
+    # -- what the seat learns -------------------------------------------------
+    def see_record(self, r: gs.LogRecord) -> None:
+        rec = parse_record(r.record)
+        if rec.seq != self.next_seq:
+            if rec.seq < self.next_seq:
+                return
+            raise HistoryRewritten(f"expected record {self.next_seq}, got {rec.seq}")
+        self.next_seq += 1
+        self.tree.append(rec.leaf)
+        b = rec.body
+        if b.get("seat") == self.seat:
+            self.log_counter = max(self.log_counter, b.get("ctr", 0))
+            self.committed |= rec.kind == "commit"
+            self.revealed |= rec.kind == "reveal"
+        if isinstance(b.get("sealed"), dict):
+            self.commits[(rec.seq, 0)] = b["sealed"]["commit"]
+        for ev in b.get("events", []):
+            if ev.get("t") == "sealed":
+                self.commits[(rec.seq, ev["k"])] = ev["commit"]
+        if rec.kind == "end":
+            self.outcome = b.get("outcome")
+
+    def see_opening(self, o: gs.SeatOpening) -> None:
+        want = self.commits.get((o.seq, o.k))
+        value = canon.decode(o.value)
+        if want is None or commitment(o.salt, value) != want:
+            raise BadOpening(f"the opening of ({o.seq}, {o.k}) does not match its public commitment")
+        self.openings[(o.seq, o.k)] = value
+
+    def see_checkpoint(self, note: str) -> None:
+        self.tracker.update(note, self.tree)
+
+    def catch_up(self) -> None:
+        """Read the public log from where this seat is (e.g. after a restart)."""
+        while True:
+            res = self.client.call(self.client.audit.GetRecords,
+                                   au.GetRecordsRequest(game_id=self.game_id, from_seq=self.next_seq))
+            for r in res.records:
+                self.see_record(r)
+            if self.next_seq >= res.size or not res.records:
+                return
+
+    # -- commands -------------------------------------------------------------
+    def _sign(self, make) -> bytes:
+        self.signer.counter = self.log_counter  # the log is the truth: a lost unsent command is reused
+        return make()
+
+    def sign_commit(self) -> bytes:
+        return self._sign(lambda: self.signer.entropy_commit(self.game_id, self.entropy))
+
+    def sign_reveal(self) -> bytes:
+        return self._sign(lambda: self.signer.entropy_reveal(self.game_id, self.entropy))
+
+    def sign_command(self, state_seq: int, command) -> bytes:
+        return self._sign(lambda: self.signer.command(self.game_id, state_seq, command))
+
+    def submit(self, signed: bytes, retries: int = 3) -> gs.SubmitCommandResponse:
+        """Submit; on a lost reply (UNAVAILABLE, DEADLINE_EXCEEDED) send the same bytes again."""
+        from afteraction.v1 import envelope_pb2
+
+        req = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
+        for attempt in range(retries + 1):
+            try:
+                res = self.client.game.SubmitCommand(req, timeout=self.client.timeout)
+                break
+            except grpc.RpcError as e:
+                if e.code() not in RESUMABLE or attempt == retries:
+                    raise client_error(e) from None
+                req.auth.CopyFrom(self.auth())  # a retry may be a duplicate: ask for the openings again
+                time.sleep(0.1 * 2 ** attempt)
+        if self.next_seq < res.records[0].seq:
+            self.catch_up()
+        for r in res.records:
+            self.see_record(r)
+        for o in res.openings:
+            self.see_opening(o)
+        self.see_checkpoint(res.checkpoint.note)
+        return res
+
+    def legal(self) -> gs.ListLegalCommandsResponse:
+        return self.client.call(self.client.game.ListLegalCommands,
+                                gs.ListLegalCommandsRequest(game_id=self.game_id, auth=self.auth()))
+
+    def state(self) -> gs.GetStateResponse:
+        return self.client.state(self.game_id, self.auth())
+
+    def decide(self, prompt: gs.YourDecision, choose: Callable[[str, list], object]) -> bytes:
+        if prompt.decision.kind == "entropy":
+            return self.sign_reveal() if self.committed else self.sign_commit()
+        return self.sign_command(prompt.state_seq, choose(self.seat, list(prompt.legal_commands)))
+
+    # -- the Play stream --------------------------------------------------------
+    def play(self, choose: Callable[[str, list], object], on_message: Callable | None = None,
+             retries: int = 8) -> dict | None:
+        """Play this seat to the end of the game over the Play stream, resuming
+        after a broken stream. ``choose(seat, legal)`` picks a command. Returns the outcome."""
+        failures = 0
+        while self.outcome is None:
+            reqs: queue.Queue = queue.Queue()
+            reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq)))
+
+            def gen():
+                while True:
+                    item = reqs.get()
+                    if item is None:
+                        return
+                    yield item
+
+            call = self.client.game.Play(gen())
+            try:
+                for m in call:
+                    failures = 0
+                    k = m.WhichOneof("kind")
+                    if k == "record":
+                        self.see_record(m.record)
+                    elif k == "opening":
+                        self.see_opening(m.opening)
+                    elif k == "checkpoint":
+                        self.see_checkpoint(m.checkpoint.note)
+                    elif k == "your_decision":
+                        from afteraction.v1 import envelope_pb2
+
+                        reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(
+                            self.decide(m.your_decision, choose))))
+                    elif k == "rejected" and m.rejected.reason not in ("STALE_STATE", "COUNTER_GAP", "LOST_RACE"):
+                        raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
+                                          m.rejected.code, m.rejected.reason)
+                    if on_message:
+                        on_message(self, m)
+            except grpc.RpcError as e:
+                if e.code() not in RESUMABLE + (grpc.StatusCode.CANCELLED,) or failures >= retries:
+                    raise client_error(e) from None
+                failures += 1
+                time.sleep(min(2.0, 0.1 * 2 ** failures))
+            finally:
+                reqs.put(None)
+                call.cancel()
+        return self.outcome

@@ -1,0 +1,235 @@
+"""The service's core, without gRPC: create games, accept signed envelopes,
+store what the referee produces, and answer reads.
+
+The pipeline for one envelope (as boardgame.io's master does it):
+parse -> (retry of stored bytes? answer the original result) -> catch up the
+cached referee from the store -> ``Referee.accept`` (signature, seat counter,
+phase, state id, pending decision, rules) -> sign one checkpoint per record ->
+``store.append`` (durable; optimistic: a lost race invalidates the cache and is
+retried, then answered LOST_RACE/ABORTED) -> wake the streams.
+
+The referee kept in memory per game is a cache: before each append and each
+read it catches up from the store by replaying stored signed commands through
+``Referee.accept``, so any number of processes can serve one store.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from afteraction.engine import registry
+from afteraction.engine.crypto import canon
+from afteraction.engine.crypto.merkle import CompactTree, leaf_hash
+from afteraction.engine.crypto.note import Signer
+from afteraction.engine.errors import AfteractionError, Rejection
+from afteraction.engine.local import checkpoint_note
+from afteraction.engine.log.record import parse_record
+from afteraction.engine.referee import Referee
+from afteraction.v1 import envelope_pb2
+from google.protobuf.message import DecodeError
+
+from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store
+
+APPEND_ATTEMPTS = 3
+
+
+class Internal(AfteractionError):
+    """The store and the referee disagree: a bug or a tampered store."""
+
+
+@dataclass
+class LiveGame:
+    """Cached per game: the referee caught up to the store, and the Merkle leaves."""
+    row: GameRow
+    referee: Referee
+    origin: str
+    tree: CompactTree
+    leaves: list[bytes] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.referee.seq
+
+
+@dataclass
+class Submitted:
+    seat: str
+    counter: int
+    records: list[RecordRow]
+    openings: list[OpeningRow]      # the submitting seat's
+    duplicate: bool = False
+
+
+def opening_row(seat: str, op) -> OpeningRow:
+    return OpeningRow(seat, op.seq, op.k, op.salt, canon.encode(op.value))
+
+
+class GameManager:
+    def __init__(self, store: Store, signer: Signer) -> None:
+        self.store = store
+        self.signer = signer
+        self.vkey = signer.verifier.vkey
+        self._live: dict[str, LiveGame] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._meta = threading.Lock()
+        self._listeners: dict[str, set] = {}
+
+    # -- creation -------------------------------------------------------------
+    def create(self, game: str, version: str | None, scenario: str | None, options: dict,
+               seat_keys: dict[str, bytes]) -> tuple[str, RecordRow]:
+        rs = registry.get(game, version or None)
+        gid = os.urandom(8).hex()
+        secret = os.urandom(32)
+        origin = f"{self.signer.name}/game/{gid}"
+        genesis = Referee.new_genesis(gid, rs, scenario or rs.scenarios[0], options, seat_keys,
+                                      self.vkey, origin, secret)
+        tree = CompactTree()
+        tree.append(genesis.leaf)
+        row = RecordRow(0, genesis.raw, genesis.hash, checkpoint_note(self.signer, origin, 1, tree.root()))
+        self.store.create_game(GameRow(gid, rs.game, rs.version, genesis.raw, secret), row)
+        return gid, row
+
+    # -- the cache ------------------------------------------------------------
+    def _lock_for(self, gid: str) -> threading.Lock:
+        with self._meta:
+            lk = self._locks.get(gid)
+            if lk is None:
+                lk = self._locks[gid] = threading.Lock()
+            return lk
+
+    def _load(self, gid: str) -> LiveGame:
+        row = self.store.game(gid)
+        if row is None:
+            raise Rejection("UNKNOWN_GAME", f"no game {gid!r}")
+        genesis = parse_record(row.genesis)
+        rs = registry.get(row.game, row.version)
+        ref = Referee(genesis, rs, row.secret)
+        tree = CompactTree()
+        tree.append(genesis.leaf)
+        live = LiveGame(row, ref, genesis.body["server"]["origin"], tree, [genesis.leaf])
+        self._catch_up(live)
+        return live
+
+    def _catch_up(self, live: LiveGame) -> None:
+        gid = live.row.game_id
+        n = self.store.size(gid)
+        if n == live.size:
+            return
+        if n < live.size:
+            raise Internal(f"game {gid}: the store has {n} records, the cache {live.size}")
+        stored = {r.seq: r for r in self.store.records(gid, live.size)}
+        for cmd in self.store.commands(gid, live.size):
+            try:
+                acc = live.referee.accept(cmd.signed)
+            except Rejection as e:
+                raise Internal(f"game {gid}: a stored command is refused on replay: {e}") from None
+            for r in acc.records:
+                s = stored.get(r.seq)
+                if s is None or s.raw != r.raw:
+                    raise Internal(f"game {gid}: record {r.seq} differs from the replayed one")
+                live.tree.append(r.leaf)
+                live.leaves.append(r.leaf)
+        if live.size != n:
+            raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
+
+    @contextmanager
+    def locked(self, gid: str) -> Iterator[LiveGame]:
+        """The game's cache, caught up with the store, under the game's lock."""
+        with self._lock_for(gid):
+            live = self._live.get(gid)
+            try:
+                if live is None:
+                    live = self._live[gid] = self._load(gid)
+                else:
+                    self._catch_up(live)
+            except Internal:
+                self._live.pop(gid, None)
+                raise
+            yield live
+
+    def _invalidate(self, gid: str) -> None:
+        self._live.pop(gid, None)
+
+    # -- commands -------------------------------------------------------------
+    def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
+        try:
+            sc = envelope_pb2.SignedCommand.FromString(signed)
+            env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
+        except DecodeError:
+            raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
+        if not env.game_id:
+            raise Rejection("MALFORMED", "the envelope names no game")
+        digest = hashlib.sha256(signed).digest()
+        for attempt in range(APPEND_ATTEMPTS):
+            with self.locked(env.game_id) as live:
+                ref = live.referee
+                if env.seat in ref.counters and 0 < env.counter <= ref.counters[env.seat]:
+                    prior = self.store.command(env.game_id, env.seat, env.counter)
+                    if prior is not None and prior.digest == digest:
+                        return self._replayed(env.game_id, prior)
+                acc = ref.accept(signed)   # raises Rejection; the cache is unchanged then
+                rows: list[RecordRow] = []
+                try:
+                    for r in acc.records:
+                        live.tree.append(r.leaf)
+                        rows.append(RecordRow(r.seq, r.raw, r.hash,
+                                              checkpoint_note(self.signer, live.origin, live.tree.size, live.tree.root())))
+                    openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+                    if not deadline_ok():
+                        raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                    self.store.append(Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, signed, digest,
+                                                                           tuple(r.seq for r in rows)),
+                                             openings, ended=ref.ended))
+                except Conflict:
+                    self._invalidate(env.game_id)
+                    continue
+                except BaseException:
+                    self._invalidate(env.game_id)
+                    raise
+                live.leaves.extend(r.leaf for r in acc.records)
+            self._notify(env.game_id)
+            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat])
+        raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
+
+    def _replayed(self, gid: str, prior: CommandRow) -> Submitted:
+        recs = [r for r in self.store.records(gid, prior.seqs[0], len(prior.seqs))]
+        ops = self.store.openings(gid, prior.seat, prior.seqs[0], prior.seqs[-1] + 1)
+        return Submitted(prior.seat, prior.counter, recs, ops, duplicate=True)
+
+    # -- streams --------------------------------------------------------------
+    def listen(self, gid: str, q) -> None:
+        with self._meta:
+            self._listeners.setdefault(gid, set()).add(q)
+
+    def unlisten(self, gid: str, q) -> None:
+        with self._meta:
+            self._listeners.get(gid, set()).discard(q)
+
+    def _notify(self, gid: str) -> None:
+        with self._meta:
+            qs = list(self._listeners.get(gid, ()))
+        for q in qs:
+            q.put(None)
+
+    # -- reads ----------------------------------------------------------------
+    def seat_keys(self, gid: str) -> dict[str, bytes]:
+        with self.locked(gid) as live:
+            return dict(live.referee.seat_keys)
+
+    def seat_turn(self, live: LiveGame, seat: str):
+        """(decision, legal commands) if the game waits for ``seat``, else None."""
+        ref = live.referee
+        d = ref.pending()
+        if d is None:
+            return None
+        if not ref.started:
+            todo = seat not in ref.entropy_commits or (
+                len(ref.entropy_commits) == len(ref.seat_order) and seat not in ref.entropy)
+            return (d, []) if todo else None
+        if d.seat != seat:
+            return None
+        return d, ref.ruleset.legal_commands(ref.state, seat)
