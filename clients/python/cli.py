@@ -79,7 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true", help="machine-readable report")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
     v.set_defaults(func=cmd_verify)
-    for register in _EXTRA:
+    from .commands import register as register_client_and_service
+
+    for register in (register_client_and_service, *_EXTRA):
         register(sub)
     return p
 

@@ -1,0 +1,253 @@
+"""The `aar` subcommands of the service and the client: keygen, new, play, bot,
+watch, export, serve, demo. Registered into clients/python/cli.py."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+DEFAULT_SERVER = "127.0.0.1:50051"
+
+
+def _err(msg: str) -> int:
+    print(msg, file=sys.stderr)
+    return 2
+
+
+# -- keys ------------------------------------------------------------------------
+def read_seat_key(path: str) -> bytes:
+    with open(path) as f:
+        raw = f.read().strip()
+    try:
+        seed = bytes.fromhex(raw)
+    except ValueError:
+        seed = b""
+    if len(seed) != 32:
+        raise SystemExit(_err(f"{path}: not a seat key (64 hex digits, made by `aar keygen`)"))
+    return seed
+
+
+def public_key(seed: bytes) -> bytes:
+    from afteraction.engine.seat import SeatSigner
+
+    return SeatSigner("", seed).public
+
+
+def cmd_keygen(args) -> int:
+    seed = os.urandom(32)
+    try:
+        fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return _err(f"aar keygen: {args.out} exists; not overwriting a key")
+    with os.fdopen(fd, "w") as f:
+        f.write(seed.hex() + "\n")
+    print(f"seat key written to {args.out} (mode 0600)")
+    print(f"public key: {public_key(seed).hex()}")
+    return 0
+
+
+# -- games -----------------------------------------------------------------------
+def cmd_new(args) -> int:
+    from .client import Client
+
+    keys = {}
+    for item in args.seat:
+        seat, _, val = item.partition("=")
+        if not seat or not val:
+            return _err(f"aar new: --seat takes SEAT=PUBLIC_KEY_HEX or SEAT=KEYFILE, not {item!r}")
+        if os.path.exists(val):
+            keys[seat] = public_key(read_seat_key(val))
+        else:
+            try:
+                keys[seat] = bytes.fromhex(val)
+            except ValueError:
+                return _err(f"aar new: {val!r} is neither a key file nor a hex public key")
+    options = json.loads(args.options) if args.options else None
+    with Client(args.server) as c:
+        res = c.create_game(args.game, keys, args.scenario or "", options)
+    print(res.game_id)
+    print(f"server key: {res.server_vkey}", file=sys.stderr)
+    return 0
+
+
+def _seat(args):
+    from .client import Client, Seat
+
+    c = Client(args.server)
+    seat = Seat(c, args.game_id, args.seat, read_seat_key(args.key), entropy=_entropy(args))
+    return c, seat
+
+
+def _entropy(args) -> bytes:
+    """The seat's handshake entropy, kept beside the key so a restarted client can reveal it."""
+    path = f"{args.key}.{args.game_id}.entropy"
+    try:
+        with open(path) as f:
+            return bytes.fromhex(f.read().strip())
+    except FileNotFoundError:
+        e = os.urandom(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(e.hex() + "\n")
+        return e
+
+
+def describe(cmd) -> str:
+    from google.protobuf import text_format
+
+    return text_format.MessageToString(cmd, as_one_line=True)
+
+
+def cmd_play(args) -> int:
+    c, seat = _seat(args)
+
+    def choose(name, legal):
+        st = seat.state()
+        print(f"\n== {st.game} game {args.game_id}, seat {name}, state {st.state_seq} ==")
+        print(json.dumps(json.loads(st.view_json), indent=2, sort_keys=True))
+        print(f"decision: {st.decision.prompt}")
+        for i, cmd in enumerate(legal, 1):
+            print(f"  {i:3d}. {describe(cmd)}")
+        while True:
+            try:
+                raw = input(f"choice 1-{len(legal)}> ").strip()
+            except EOFError:
+                raise KeyboardInterrupt from None
+            if raw.isdigit() and 1 <= int(raw) <= len(legal):
+                return legal[int(raw) - 1]
+            print("type the number of a choice")
+
+    def show(s, m):
+        k = m.WhichOneof("kind")
+        if k == "opening":
+            print(f"(private) {m.opening.value_json}")
+        elif k == "rejected":
+            print(f"refused: {m.rejected.reason}: {m.rejected.message}")
+
+    with c:
+        out = seat.play(choose, show)
+    print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
+    return 0
+
+
+def cmd_bot(args) -> int:
+    from afteraction.engine.bots import random_bot
+
+    c, seat = _seat(args)
+    n = [0]
+
+    def progress(s, m):
+        if m.WhichOneof("kind") == "accepted":
+            n[0] += 1
+            if not args.quiet and n[0] % 10 == 0:
+                print(f"\rbot {s.seat}: {n[0]} commands, log at {s.next_seq}", end="", file=sys.stderr, flush=True)
+
+    with c:
+        out = seat.play(random_bot(args.seed if args.seed is not None else os.urandom(8)), progress)
+    print(f"\nbot {args.seat}: game over after {n[0]} commands: {json.dumps(out, sort_keys=True, default=str)}")
+    return 0
+
+
+def cmd_watch(args) -> int:
+    from afteraction.engine.log.record import parse_record
+
+    from .client import Client
+
+    def show(r):
+        rec = parse_record(r.record)
+        b = rec.body
+        evs = [e.get("t") for e in b.get("events", [])]
+        who = f" {b['seat']}#{b['ctr']}" if "seat" in b else ""
+        print(f"{rec.seq:6d} {rec.kind:8s}{who} {' '.join(map(str, evs))}", flush=True)
+
+    with Client(args.server) as c:
+        tr = c.watch(args.game_id, show, args.from_seq)
+    print(f"checkpoint {tr.size} verified and consistent", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .client import Client
+
+    with Client(args.server) as c:
+        data = c.export(args.game_id)
+        with open(args.out, "wb") as f:
+            f.write(data)
+        print(f"{args.out}: {len(data)} bytes; server key {c.server_vkey()}")
+    print(f"verify it with: aar verify {args.out} --server-key '{c.server_vkey()}'")
+    return 0
+
+
+# -- the server --------------------------------------------------------------------
+def cmd_serve(args) -> int:
+    import logging
+
+    from afteraction.service.server import serve_forever, start
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    run = start(args.listen, args.store, args.key, args.data_dir)
+    host = args.listen.rsplit(":", 1)[0]
+    print(f"afteraction server listening on {host}:{run.port}", flush=True)
+    print(f"server key: {run.vkey}", flush=True)
+    print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
+    serve_forever(run)
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .demo import run_demo
+
+    return run_demo(args.game, args.seed, args.out)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("keygen", help="make a seat key (Ed25519) file")
+    p.add_argument("-o", "--out", default="seat.key", help="key file to write (default seat.key)")
+    p.set_defaults(func=cmd_keygen)
+
+    p = sub.add_parser("new", help="create a game on a server")
+    p.add_argument("--server", default=DEFAULT_SERVER)
+    p.add_argument("--game", required=True, help="ruleset: sog, gmv, ntnd, duel")
+    p.add_argument("--scenario", default="")
+    p.add_argument("--options", help="options as a JSON object")
+    p.add_argument("--seat", action="append", default=[], required=True,
+                   help="SEAT=KEYFILE or SEAT=PUBLIC_KEY_HEX, once per seat")
+    p.set_defaults(func=cmd_new)
+
+    for name, fn, hlp in (("play", cmd_play, "play a seat interactively in the terminal"),
+                          ("bot", cmd_bot, "play a seat with a random bot")):
+        p = sub.add_parser(name, help=hlp)
+        p.add_argument("--server", default=DEFAULT_SERVER)
+        p.add_argument("--game-id", required=True)
+        p.add_argument("--seat", required=True)
+        p.add_argument("--key", required=True, help="the seat's key file (aar keygen)")
+        if name == "bot":
+            p.add_argument("--seed", help="bot seed (default random)")
+            p.add_argument("--quiet", action="store_true")
+        p.set_defaults(func=fn)
+
+    p = sub.add_parser("watch", help="follow a game's public log, checking every checkpoint")
+    p.add_argument("game_id")
+    p.add_argument("--server", default=DEFAULT_SERVER)
+    p.add_argument("--from", dest="from_seq", type=int, default=0)
+    p.set_defaults(func=cmd_watch)
+
+    p = sub.add_parser("export", help="download a game's .aar log")
+    p.add_argument("game_id")
+    p.add_argument("-o", "--out", required=True)
+    p.add_argument("--server", default=DEFAULT_SERVER)
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("serve", help="run the gRPC server")
+    p.add_argument("--listen", default=DEFAULT_SERVER)
+    p.add_argument("--store", help="sqlite:PATH or postgresql://... (default: SQLite under --data-dir)")
+    p.add_argument("--key", help="server signing key file (default DATA_DIR/server.key; made on first start)")
+    p.add_argument("--data-dir", default="data")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("demo", help="two bots play a whole game over gRPC; the log is exported and verified")
+    p.add_argument("--game", default=None, help="ruleset (default sog if available, else duel)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="demo-out", help="data directory (default ./demo-out)")
+    p.set_defaults(func=cmd_demo)
+

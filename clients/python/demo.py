@@ -1,0 +1,110 @@
+"""`aar demo`: an embedded server on the SQLite default, two bots playing a
+complete game over real gRPC, the log exported and verified, a summary."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+
+
+def default_game() -> tuple[str, str]:
+    """sog once its ruleset is registered and loads; duel (with the reason) otherwise."""
+    from afteraction.engine import registry
+    from afteraction.engine.errors import Rejection
+
+    try:
+        registry.get("sog")
+        return "sog", ""
+    except Rejection as e:
+        return "duel", f"sog is not available here ({e.message}); playing the toy ruleset duel"
+
+
+def run_demo(game: str | None, seed: int, out: str) -> int:
+    from afteraction.engine.bots import random_bot
+    from afteraction.engine.errors import VerificationError
+    from afteraction.engine.seat import SeatSigner
+    from afteraction.service.server import start
+
+    from .client import Client, Seat, new_seat_key
+
+    note = ""
+    if game is None:
+        game, note = default_game()
+    if note:
+        print(f"note: {note}")
+    os.makedirs(out, exist_ok=True)
+    run = start("127.0.0.1:0", None, None, out)
+    target = f"127.0.0.1:{run.port}"
+    print(f"server: {target} (embedded, SQLite store {os.path.join(out, 'afteraction.sqlite')})")
+    print(f"server key: {run.vkey}")
+    try:
+        with Client(target) as c:
+            from afteraction.engine import registry
+
+            rs = registry.get(game)
+            keys = {s: new_seat_key() for s in rs.seats}
+            res = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()})
+            gid = res.game_id
+            print(f"game {gid}: {game} ({rs.scenarios[0]}), seats {', '.join(rs.seats)}; bots seeded with {seed}")
+            seats = [Seat(Client(target), gid, s, keys[s]) for s in rs.seats]
+            errors: list[BaseException] = []
+            commands = [0]
+
+            def count(s, m):
+                if m.WhichOneof("kind") == "accepted":
+                    commands[0] += 1
+
+            def play(seat: Seat) -> None:
+                try:
+                    seat.play(random_bot(f"{seed}/{seat.seat}"), count)
+                except BaseException as e:  # reported below
+                    errors.append(e)
+
+            threads = [threading.Thread(target=play, args=(s,), daemon=True) for s in seats]
+            t0 = time.monotonic()
+            for t in threads:
+                t.start()
+            while any(t.is_alive() for t in threads) and not errors:
+                time.sleep(0.25)
+                print(f"\rplaying: {commands[0]} commands, log at record {max(s.next_seq for s in seats)}",
+                      end="", file=sys.stderr, flush=True)
+            print(file=sys.stderr)
+            if errors:
+                print(f"demo failed: a bot stopped: {errors[0]}", file=sys.stderr)
+                return 1
+            took = time.monotonic() - t0
+            outcome = seats[0].outcome
+            opened_privately = sum(len(s.openings) for s in seats)
+            for s in seats:
+                s.client.close()
+            data = c.export(gid)
+            path = os.path.join(out, f"{game}-{gid}.aar")
+            with open(path, "wb") as f:
+                f.write(data)
+
+            def progress(done, total):
+                if total >= 2000 and (done % 1000 == 0 or done == total):
+                    print(f"\rverifying: {done}/{total} records", end="" if done < total else "\n",
+                          file=sys.stderr, flush=True)
+            try:
+                rep = c.verify(data, progress)
+                verdict = "VERIFIED (signatures, chain, checkpoints, dice, sealed values; replayed byte for byte)" \
+                    if rep.replayed else "VERIFIED (not replayed: " + "; ".join(rep.notes) + ")"
+            except VerificationError as e:
+                rep, verdict = None, f"NOT VERIFIED: {e}"
+    finally:
+        run.stop(2)
+    print(f"\n== {game} game {gid}: finished in {took:.1f} s over gRPC ==")
+    print(f"  outcome:        {json.dumps(outcome, sort_keys=True, default=str)}")
+    if rep is not None:
+        print(f"  records:        {rep.records} ({commands[0]} signed commands)")
+        print(f"  dice rolled:    {rep.rolls}")
+        print(f"  hidden values:  {rep.sealed} sealed in the log, {opened_privately} opened privately to their owners, "
+              f"{rep.opened} revealed during play")
+    print(f"  verification:   {verdict}")
+    print(f"  log:            {path}")
+    print(f"  store:          {os.path.join(out, 'afteraction.sqlite')} (server key {os.path.join(out, 'server.key')})")
+    print(f"  check it again: aar verify {path} --server-key '{run.vkey}'")
+    return 0 if rep is not None else 1
