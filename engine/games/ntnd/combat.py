@@ -27,6 +27,7 @@ After the battle (the owners' decisions, in the order ``CombatResult.retreat_ord
   ``check_loss_choice(req, chosen)``      19.2.6: the owner picks ``req.count`` of ``req.eligible``
   ``retreat_plan(result, side, survivors) -> RetreatPlan``        19.2.6, 19.3.7, 19.3.9, 14.x, 15.2.3.1
   ``retreat_verdict(unit, option) -> RetreatVerdict``             19.3, 19.3.2-19.3.8 (one destination)
+  ``unable_to_retreat(verdicts) -> bool``                          19.3.6 (then the unit is eliminated)
   ``advance_rule(result, attackers, remaining_defenders, attacker_retreated) -> AdvanceRule``  19.4
 
 Ambushes (20) are in ambush.py, sappers (28.7) and armor shock (28.8) in special.py.
@@ -727,6 +728,12 @@ def retreat_verdict(unit: CombatUnit, opt: RetreatOption) -> RetreatVerdict:
         return RetreatVerdict(False, "NTND 19.3")
     return RetreatVerdict(True, "NTND 19.3.8" if opt.under_attack else "NTND 19.3", invert=opt.under_attack,
                           eliminate_overstack=opt.overstacked, must_leave_country=opt.crosses_border)
+
+
+def unable_to_retreat(verdicts: Iterable[RetreatVerdict]) -> bool:
+    """NTND 19.3.6: "Units that are unable to retreat are eliminated": True when no verdict of the
+    unit's possible destinations is legal (13.2: Communist artillery left alone likewise)."""
+    return not any(v.legal for v in verdicts)
 
 
 @dataclass(frozen=True)
