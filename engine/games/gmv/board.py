@@ -1,0 +1,124 @@
+"""The two boards: the map both seats see, and the NVA strategic board only the
+NVA seat sees (3. Infiltration). Shared helpers for every phase module.
+
+Hidden board, verifiably: each hidden unit's zone and composition is committed
+to the NVA seat (``ctx.emit(..., to="nva")``) whenever the hidden board
+changes. All hidden units are re-committed together, in id order, so the
+number of sealed events per record is always the number of hidden units (a
+public fact: the US saw them infiltrate) and says nothing about which unit
+moved. A reveal opens the latest commitment of that unit (``ctx.reveal``).
+"""
+from __future__ import annotations
+
+from ...errors import Rejection
+from ...ruleset import Context
+from .zones import SOUTH, ZONES
+
+
+def uid_key(uid: str) -> int:
+    return int(uid[1:])
+
+
+def sorted_ids(ids) -> list[str]:
+    return sorted(ids, key=uid_key)
+
+
+def new_unit(s: dict, t: str, side: str, zone: str, hidden: bool = False) -> str:
+    uid = f"u{s['next']}"
+    s["next"] += 1
+    s["units"][uid] = {"id": uid, "type": t, "side": side, "zone": zone, "hidden": hidden,
+                       "acted": False, "revealed": None, "ref": None, "mission": None}
+    return uid
+
+
+def units(s: dict, zone: str | None = None, side: str | None = None, hidden: bool | None = None) -> list[dict]:
+    """Units in id order, filtered."""
+    out = []
+    for uid in sorted_ids(s["units"]):
+        u = s["units"][uid]
+        if zone is not None and u["zone"] != zone:
+            continue
+        if side is not None and u["side"] != side:
+            continue
+        if hidden is not None and u["hidden"] != hidden:
+            continue
+        out.append(u)
+    return out
+
+
+def exposed(s: dict, zone: str, side: str) -> list[dict]:
+    return units(s, zone, side, hidden=False)
+
+
+def other(side: str) -> str:
+    return "nva" if side == "us" else "us"
+
+
+def get_units(s: dict, ids, seat: str, rule: str) -> list[dict]:
+    """The named units, all of ``seat``'s side; the US may only name exposed units.
+
+    Rejection messages never say whether an id is a hidden NVA unit."""
+    out = []
+    seen = set()
+    for uid in ids:
+        u = s["units"].get(uid)
+        if u is None or u["side"] != seat or (seat == "us" and u["hidden"]) or uid in seen:
+            raise Rejection("BAD_UNIT", f"{rule}: {uid!r} is not one of your units (or is named twice)")
+        seen.add(uid)
+        out.append(u)
+    if not out:
+        raise Rejection("NO_UNITS", f"{rule}: name at least one unit")
+    return out
+
+
+def check_zone(z: str, rule: str) -> None:
+    if z not in ZONES:
+        raise Rejection("BAD_ZONE", f"{rule}: no zone {z!r} on the map")
+
+
+def commit_hidden(s: dict, ctx: Context) -> None:
+    """Re-commit every hidden unit's zone and composition to the NVA seat."""
+    for u in units(s, hidden=True):
+        ref = ctx.emit({"t": "hidden", "id": u["id"], "type": u["type"], "zone": u["zone"]}, to="nva")
+        u["ref"] = list(ref)
+
+
+def reveal(s: dict, u: dict, ctx: Context, why: str, mark: bool = True) -> None:
+    """Open a hidden unit's latest commitment and put it on the map."""
+    if not u["hidden"]:
+        return
+    ctx.reveal(tuple(u["ref"]))
+    u["hidden"] = False
+    u["ref"] = None
+    if mark:
+        u["revealed"] = s["turn"]
+    ctx.emit({"t": "revealed", "id": u["id"], "type": u["type"], "zone": u["zone"], "why": why})
+
+
+def kill(s: dict, u: dict, ctx: Context, why: str) -> None:
+    if u["hidden"]:
+        reveal(s, u, ctx, why)
+    ctx.emit({"t": "destroyed", "id": u["id"], "type": u["type"], "zone": u["zone"], "why": why})
+    del s["units"][u["id"]]
+
+
+def move_unit(s: dict, u: dict, zone: str) -> None:
+    u["zone"] = zone
+
+
+def side_present(s: dict, zone: str, side: str) -> bool:
+    return any(u["zone"] == zone and u["side"] == side for u in s["units"].values())
+
+
+def us_present(s: dict, zone: str) -> bool:
+    return side_present(s, zone, "us")
+
+
+def r_points(s: dict, side: str) -> int:
+    """R-ratings of the South Vietnamese zones where ``side`` has units (hidden ones count)."""
+    return sum(ZONES[z]["r"] for z in SOUTH if side_present(s, z, side))
+
+
+def pub_unit(u: dict) -> dict:
+    return {"id": u["id"], "type": u["type"], "side": u["side"], "zone": u["zone"],
+            "acted": u["acted"], "revealed": u["revealed"], "mission": u["mission"]}

@@ -1,0 +1,119 @@
+"""GMV "Phase 4: Non-Combat Moves": any unit that has not moved or taken an
+action in the combat phase may make a move that does not result in combat,
+movement restrictions permitting.
+
+- American ground units enter only zones their F-rating allows normally ("yes";
+  "as combat" and "airlift" entries need a combat action); tanks/APCs move 2
+  only through open zones.
+- Aircraft fly up to their moves and end on an airbase (fighters and bombers
+  also on the carrier); helicopters rebase (no cargo: airlift is a combat action).
+- NVA units move 1 zone per turn; exposed units may not end where exposed
+  American units are (that is an attack); hidden units move with hidden_move.
+"""
+from __future__ import annotations
+
+from ...errors import Rejection
+from ...ruleset import Context
+from . import board
+from .units import AIR, FLYING, moves
+from .zones import SEA, ZONES, dist, land_adj
+
+
+def move(s: dict, seat: str, msg, ctx: Context) -> None:
+    if s["phase"] == 3:
+        if seat == "us":
+            from .us import combat_move
+            return combat_move(s, msg, ctx)
+        from .nva import exposed_combat_move
+        return exposed_combat_move(s, msg, ctx)
+    rule = "GMV Phase 4 non-combat move"
+    us = board.get_units(s, msg.unit_ids, seat, rule)
+    path = list(msg.path)
+    if not path:
+        raise Rejection("ILLEGAL_MOVE", f"{rule}: give the zones entered")
+    for z in path:
+        board.check_zone(z, rule)
+    z0 = us[0]["zone"]
+    for u in us:
+        if u["hidden"]:
+            raise Rejection("BAD_UNIT", f"{rule}: hidden units use hidden_move")
+        if u["zone"] != z0:
+            raise Rejection("BAD_UNIT", f"{rule}: units moving together start in one zone")
+        if u["acted"]:
+            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} moved or acted in the combat phase")
+    if seat == "nva":
+        if len(path) != 1:
+            raise Rejection("TOO_FAR", f"{rule}: NVA units move 1 zone per turn")
+        return move_exposed_nva(s, us, path[0], rule, ctx)
+    flying = [u for u in us if u["type"] in FLYING]
+    if flying and len(flying) != len(us):
+        raise Rejection("ILLEGAL_MOVE", f"{rule}: aircraft and ground units move separately")
+    dest = path[-1]
+    if flying:
+        if len(path) != 1:
+            raise Rejection("ILLEGAL_MOVE", f"{rule}: aircraft give only their destination")
+        for u in us:
+            ok_base = s["zones"][dest]["airbase"] if dest != SEA else u["type"] in AIR
+            if not ok_base:
+                raise Rejection("NO_AIRBASE", f"{rule}: aircraft end on an airbase (fighters/bombers: or the carrier)")
+            if dist(z0, dest) > moves(u["type"]):
+                raise Rejection("TOO_FAR", f"{rule}: {u['type']} moves {moves(u['type'])}")
+    else:
+        from .us import ground_path_ok
+        for u in us:
+            if not ground_path_ok(s, u["type"], z0, path, ("yes",)):
+                raise Rejection("ILLEGAL_MOVE", f"{rule}: {u['type']} cannot move {z0} -> {' -> '.join(path)} "
+                                "without a combat action (F-ratings, swamp, moves)")
+        if any(board.exposed(s, z, "nva") for z in path):
+            raise Rejection("ILLEGAL_MOVE", f"{rule}: a non-combat move does not enter enemy units")
+    for u in us:
+        u["zone"] = dest
+        u["acted"] = True
+    ctx.emit({"t": "move", "seat": "us", "ids": [u["id"] for u in us], "path": path, "combat": False})
+
+
+def move_exposed_nva(s: dict, us: list[dict], z: str, rule: str, ctx: Context) -> None:
+    z0 = us[0]["zone"]
+    for u in us:
+        if u["zone"] != z0 or u["hidden"]:
+            raise Rejection("BAD_UNIT", f"{rule}: exposed units from one zone")
+        if u["acted"]:
+            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already moved or acted")
+    if z not in land_adj(z0):
+        raise Rejection("TOO_FAR", f"{rule}: NVA units move 1 zone per turn, to an adjacent land zone")
+    if board.exposed(s, z, "us"):
+        raise Rejection("ILLEGAL_MOVE", f"{rule}: moving into American units is an attack (Phase 3)")
+    for u in us:
+        u["zone"] = z
+        u["acted"] = True
+    ctx.emit({"t": "move", "seat": "nva", "ids": [u["id"] for u in us], "path": [z],
+              "combat": s["phase"] == 3})
+
+
+def ground_targets(s: dict, seat: str, u: dict) -> list[list[str]]:
+    """Legal paths (representative: 1-step, and 2-step for tanks) for ``u`` in Phase 4."""
+    from .us import ground_path_ok
+    out = []
+    for a in land_adj(u["zone"]):
+        if seat == "nva":
+            if not board.exposed(s, a, "us"):
+                out.append([a])
+            continue
+        if ground_path_ok(s, u["type"], u["zone"], [a], ("yes",)) and not board.exposed(s, a, "nva"):
+            out.append([a])
+            if moves(u["type"]) >= 2:
+                for b in land_adj(a):
+                    if b != u["zone"] and ground_path_ok(s, u["type"], u["zone"], [a, b], ("yes",)) \
+                            and not board.exposed(s, b, "nva"):
+                        out.append([a, b])
+    return out
+
+
+def air_targets(s: dict, u: dict) -> list[str]:
+    out = []
+    for z in sorted(ZONES, key=lambda x: ZONES[x]["order"]):
+        if z == u["zone"] or dist(u["zone"], z) > moves(u["type"]):
+            continue
+        if (z == SEA and u["type"] in AIR) or (z != SEA and s["zones"][z]["airbase"]):
+            out.append(z)
+    return out
