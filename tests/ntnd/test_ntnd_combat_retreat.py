@@ -117,6 +117,8 @@ def test_ntnd_28_9_5_base_negates_communist_retreat():
     r = allied_wins((co("c1"), base))
     plan = C.retreat_plan(r, COMMUNIST, [base])
     assert plan.mode == "none" and plan.retreat == ()
+    tie = C.resolve(CombatSituation((al("a1", 3),), (co("c1", 3), base)), 1, 1)
+    assert tie.band == C.TIE and C.retreat_plan(tie, COMMUNIST, [base, co("c1")]).mode == "may"
 
 
 def test_ntnd_19_4_winner_advances_with_mobile_units_into_vacant_hex():

@@ -642,12 +642,13 @@ def retreat_plan(result: CombatResult, side: str, survivors: Sequence[CombatUnit
       retreat, and stay put on a "may";
     * patrol boats that lost retreat rather than die (14.1.2), also in an exchange when they
       fought alone;
-    * a VC base in the stack negates the Communist retreat (28.9.5).
+    * a VC base in the stack negates a retreat the Communist units would suffer (28.9.5; a tie's
+      voluntary retreat stays open).
     """
     modes = dict(result.retreat_order)
     mode = modes.get(side, "none")
     mine = [u for u in survivors if u.side == side]
-    if mode != "none" and side == COMMUNIST and any(u.role == BASE for u in mine):
+    if mode == "must" and side == COMMUNIST and any(u.role == BASE for u in mine):
         return RetreatPlan(side, "none", (), (), tuple((u.id, "NTND 28.9.5") for u in mine))
     if mode == "may" and mine and all(u.role == PATROL_BOAT for u in counted_units(mine)) \
             and not any(u.is_ground_combat for u in mine):
