@@ -1,0 +1,44 @@
+"""Views (public, canonical), 2.4 terrain rules, 5.1 cumulative VP, and the rules-coverage document."""
+import pathlib
+
+from afteraction.engine.crypto import canon
+from afteraction.engine.games.sog import board, tactical
+
+from .util import RS, confirm, do, in_play, move, place_team, result
+
+RULES = ("1 1.1 1.2 1.3 1.4 1.5 2 2.1 2.2 2.3 2.4 3 3.1 3.1.1 3.1.2 3.1.3 3.2 3.2.1 3.2.2 3.2.3 3.2.4 3.3 3.4 "
+         "3.4.1 3.4.2 3.4.3 3.4.4 3.5 3.5.1 3.5.2 3.5.3 3.6 3.6.1 3.6.2 3.6.3 3.7 3.7.1 3.7.2 3.7.3 3.8 3.9 4 4.1 "
+         "4.1.1 4.1.2 4.1.3 4.2 4.2.1 5 5.1 5.1.1 5.2").split()
+
+
+def test_views_are_public_and_canonical():
+    s = place_team(in_play(), "7-G")
+    s, _ = do(s, "sog", move("7-H"), faces=[7])
+    views = [RS.view(s, who) for who in ("sog", "nva", None)]
+    assert views[0] == views[1] == views[2]
+    assert canon.decode(canon.encode(views[0])) == views[0]
+    assert views[0]["pending"]["kind"] == "action_result" and views[0]["action"]["kind"] == "meeting"
+
+
+def test_sog_2_4_terrain_rules_for_every_terrain():
+    assert sorted(tactical.TERRAIN_RULES) == sorted(board.TERRAINS)
+    assert "bamboo" in tactical.TERRAIN_RULES["jungle"] and "rough" in tactical.TERRAIN_RULES["mountain"]
+
+
+def test_sog_5_1_vp_cumulative_over_actions():
+    s = place_team(in_play(), "7-G")
+    s, _ = do(s, "sog", move("7-H"), faces=[7])
+    s, _ = do(s, "sog", result(sog_vp=3, nva_vp=1))
+    s, _ = do(s, "nva", confirm(), faces=[9])
+    s, _ = do(s, "sog", move("7-I"), faces=[6, 9])  # mountain +2: 8, contacted
+    s, _ = do(s, "sog", result(sog_vp=4, nva_vp=2))
+    s, _ = do(s, "nva", confirm(), faces=[9, 9])
+    assert s["vp"] == {"sog": 7, "nva": 3}
+
+
+def test_docs_cover_every_rule_number():
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules" / "sog.md").read_text()
+    rows = {line.split("|")[1].strip().split(" ")[0] for line in doc.splitlines() if line.startswith("| ")}
+    missing = [r for r in RULES if r not in rows]
+    assert not missing, missing
+    assert "project's own" in doc
