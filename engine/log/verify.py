@@ -223,6 +223,8 @@ class Verifier:
         events = b.get("events")
         if not isinstance(events, list):
             raise _fail("6", seq, "record has no event list")
+        if rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
+            raise _fail("6", seq, "game command before the dice handshake completed")
         if "sealed" in b:
             if rec.kind != "command":
                 raise _fail("6", seq, "only game commands may be sealed")
@@ -251,22 +253,22 @@ class Verifier:
             if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
                 order = [s["name"] for s in self.genesis.body["seats"]]
                 self.dice_key = _dice.derive_dice_key(self.secret, self.game, [(s, self.entropy[s]) for s in order])
-        elif rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
-            raise _fail("6", seq, "game command before the dice handshake completed")
 
-    def _check_envelope(self, seq: int, kind: str, seat: str, ctr: int, env_b: bytes, sig: bytes) -> None:
+    def _check_envelope(self, seq: int, kind: str, seat: str, ctr: int, env_b: bytes, sig: bytes,
+                        step: str = "6") -> None:
+        """Step 6 for a public envelope; step 9 for the envelope inside a sealed command."""
         if not verify_command_signature(self.seat_keys[seat], env_b, sig):
-            raise _fail("6" if kind != "sealed" else "9", seq, f"signature of seat {seat}")
+            raise _fail(step, seq, f"signature of seat {seat}")
         try:
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
         except Exception:
-            raise _fail("6", seq, "envelope does not parse") from None
+            raise _fail(step, seq, "envelope does not parse") from None
         want_action = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
         if env.game_id != self.game or env.seat != seat or env.counter != ctr \
                 or env.WhichOneof("action") != want_action:
-            raise _fail("6", seq, "envelope does not match the record (game, seat, counter, action)")
+            raise _fail(step, seq, "envelope does not match the record (game, seat, counter, action)")
         if kind == "command" and env.state_seq != seq:
-            raise _fail("6", seq, "envelope state id", seq, env.state_seq)
+            raise _fail(step, seq, "envelope state id", seq, env.state_seq)
 
     def _openings(self, rec: Record) -> None:
         for i, ev in enumerate(rec.body.get("events", [])):
@@ -311,7 +313,7 @@ class Verifier:
             v = self._unseal(seq, 0, s["commit"], s["ct"]).value
             if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
                 raise _fail("9", seq, "sealed command has the wrong shape")
-            self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"])
+            self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"], step="9")
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
                 op = self._unseal(seq, ev["k"], ev["commit"], ev.get("ct", b""))
@@ -404,5 +406,5 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     if secret is not None and v.ended_at is None:
         raise _fail("8", v.tree.size, "the header carries a secret but the log has no end record")
     if secret is None and v.ended_at is not None:
-        raise _fail("1", None, "the log ended but the header does not carry the secret")
+        raise _fail("1", v.ended_at, "the log ended but the header does not carry the secret")
     return v.finish()
