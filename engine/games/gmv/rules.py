@@ -90,6 +90,8 @@ class GmvRuleset(Ruleset):
             raise Rejection("WRONG_GAME_COMMAND", "this is Good Morning, Vietnam!")
         action = command.gmv.WhichOneof("action")
         d, allowed = self._kind_actions(s, seat)
+        if d is None:
+            raise Rejection("GAME_OVER", "GMV: the game has ended")
         if action not in allowed:
             raise Rejection("ILLEGAL_COMMAND", f"GMV: the pending decision ({d.kind}) takes {', '.join(allowed)}")
         msg = getattr(command.gmv, action)

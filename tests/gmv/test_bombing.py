@@ -1,0 +1,70 @@
+"""GMV "Phase 2: Bombing Missions": blind bombing, AA, defoliation."""
+import pytest
+
+from afteraction.engine.errors import Rejection
+
+from .util import RS, add, cmd, empty, events, play
+
+
+def _to_phase2(s):
+    s["phase"] = 1
+    s, _ = play(s, "us", cmd("end_phase"))
+    return s
+
+
+def test_gmv_blind_bombing_marks_now_resolves_next_turn_with_4_dice():
+    s = empty(phase=2, turn=1)
+    (b,) = add(s, "bomber", "us", "carrier")
+    add(s, "inf", "nva", "hue")
+    h = add(s, "vc", "nva", "hue", hidden=True)
+    s, ctx = play(s, "us", cmd("bomb", bomber_id=b, zone="hue"))
+    assert s["marks"] == [{"bomber": b, "zone": "hue", "turn": 1}] and not events(ctx, "bombing")
+    s["turn"] = 2
+    s["units"][b]["acted"] = False
+    # no AA on the way; 4 dice, hit on <= 4: two hits
+    s = _to_phase2_with(s, faces=[1, 5, 4, 6])
+    assert s["stack"][0] == {"seat": "nva", "kind": "bomb_casualties", "zone": "hue", "hits": 2}
+    assert RS.is_private(s, "nva", cmd("casualties", unit_ids=h))
+    with pytest.raises(Rejection, match="exactly 2"):
+        play(s, "nva", cmd("casualties", unit_ids=h))
+    ids = sorted(u["id"] for u in s["units"].values() if u["zone"] == "hue")
+    s, ctx = play(s, "nva", cmd("casualties", unit_ids=ids))
+    assert not [u for u in s["units"].values() if u["zone"] == "hue"]
+    assert events(ctx, "open")  # the hidden VC's commitment was opened
+
+
+def _to_phase2_with(s, faces):
+    s["phase"] = 1
+    s, _ = play(s, "us", cmd("end_phase"), faces=faces)
+    return s
+
+
+def test_gmv_blind_bombing_aa_rolls_one_d6_per_bomber_hits_on_1():
+    s = empty(phase=2, turn=1)
+    (b,) = add(s, "bomber", "us", "carrier")
+    add(s, "aa", "nva", "haiphong")
+    s, _ = play(s, "us", cmd("bomb", bomber_id=b, zone="haiphong"))
+    s["turn"] = 2
+    s = _to_phase2_with(s, faces=[1])
+    assert b not in s["units"] and not s["stack"]
+
+
+def test_gmv_defoliation_d12_lower_than_d6_lowers_f():
+    s = empty(phase=2)
+    (b,) = add(s, "bomber", "us", "carrier")
+    f = s["zones"]["a_shau"]["f"]
+    s2, ctx = play(s, "us", cmd("defoliate", bomber_id=b, zone="a_shau"), faces=[3, 4])
+    assert s2["zones"]["a_shau"]["f"] == f - 1
+    s3, _ = play(s, "us", cmd("defoliate", bomber_id=b, zone="a_shau"), faces=[4, 4])
+    assert s3["zones"]["a_shau"]["f"] == f
+    with pytest.raises(Rejection, match="already"):
+        play(s2, "us", cmd("defoliate", bomber_id=b, zone="kontum"))
+
+
+def test_gmv_defoliation_option_2d6_and_d6():
+    s = empty(phase=2)
+    s["opts"]["defoliation_2d6"] = True
+    (b,) = add(s, "bomber", "us", "carrier")
+    s2, ctx = play(s, "us", cmd("defoliate", bomber_id=b, zone="kontum"), faces=[1, 2, 4])
+    assert s2["zones"]["kontum"]["f"] == 3
+    assert [e["die"] for e in events(ctx, "roll")] == ["2d6", "d6"]

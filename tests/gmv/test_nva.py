@@ -1,0 +1,76 @@
+"""GMV "Combat actions: VIETNAMESE": extra recruitment, infiltration, hidden combat moves."""
+import pytest
+
+from afteraction.engine.errors import Rejection
+
+from .util import RS, add, cmd, empty, events, play
+
+
+def test_gmv_nva_1_extra_recruitment_d3_le_r_adds_vc():
+    s = empty(side="nva")
+    (u,) = add(s, "inf", "nva", "hue")  # R2
+    s2, _ = play(s, "nva", cmd("recruit", unit_id=u), faces=[2])
+    assert [x["zone"] for x in s2["units"].values() if x["type"] == "vc"] == ["hue"]
+    s3, _ = play(s, "nva", cmd("recruit", unit_id=u), faces=[3])
+    assert not [x for x in s3["units"].values() if x["type"] == "vc"]
+    with pytest.raises(Rejection, match="already acted"):
+        play(s3, "nva", cmd("recruit", unit_id=u), faces=[1])
+
+
+def test_gmv_nva_2_infiltration_hides_then_one_move_then_no_action():
+    s = empty(side="nva")
+    a, b = add(s, "inf", "nva", "pleiku", 2)
+    (t,) = add(s, "armor", "nva", "pleiku")
+    with pytest.raises(Rejection, match="only infantry and artillery"):
+        play(s, "nva", cmd("infiltrate", unit_ids=[t], to_zone="pleiku"))
+    with pytest.raises(Rejection, match="adjacent"):
+        play(s, "nva", cmd("infiltrate", unit_ids=[a, b], to_zone="saigon"))
+    c = cmd("infiltrate", unit_ids=[a, b], to_zone="kontum")
+    assert RS.is_private(s, "nva", c)
+    s, ctx = play(s, "nva", c)
+    assert s["units"][a]["hidden"] and s["units"][a]["zone"] == "kontum"
+    pub = events(ctx, private=False)
+    assert pub == [{"t": "infiltrated", "ids": [a, b], "from": "pleiku"}]
+    hid = events(ctx, "hidden", private=True)
+    assert {(e["id"], e["zone"]) for e in hid} == {(a, "kontum"), (b, "kontum")}
+    assert s["units"][a]["ref"] is not None
+    with pytest.raises(Rejection, match="already"):
+        play(s, "nva", cmd("hidden_move", unit_ids=[a], to_zone="pleiku"))
+    assert RS.view(s, "us")["hidden_count"] == 2
+    assert all(u["id"] not in (a, b) for u in RS.view(s, "us")["units"])
+
+
+def test_gmv_nva_2_revealed_unit_waits_one_turn_to_reinfiltrate():
+    s = empty(side="nva", turn=3)
+    (a,) = add(s, "inf", "nva", "pleiku")
+    s["units"][a]["revealed"] = 3
+    with pytest.raises(Rejection, match="wait 1 turn"):
+        play(s, "nva", cmd("infiltrate", unit_ids=[a], to_zone="pleiku"))
+    s["units"][a]["revealed"] = 2
+    play(s, "nva", cmd("infiltrate", unit_ids=[a], to_zone="pleiku"))
+
+
+def test_gmv_nva_3_hidden_move_is_sealed_one_move_any_jungle():
+    s = empty(side="nva")
+    (a,) = add(s, "inf", "nva", "kontum", hidden=True)  # F4: NVA are not hampered
+    c = cmd("hidden_move", unit_ids=[a], to_zone="laos_south")
+    assert RS.is_private(s, "nva", c)
+    s2, ctx = play(s, "nva", c)
+    assert s2["units"][a]["zone"] == "laos_south"
+    assert events(ctx, private=False) == [{"t": "hidden-move", "n": 1}]
+    with pytest.raises(Rejection, match="already"):
+        play(s2, "nva", cmd("hidden_move", unit_ids=[a], to_zone="kontum"))
+    with pytest.raises(Rejection, match="adjacent"):
+        play(s, "nva", cmd("hidden_move", unit_ids=[a], to_zone="saigon"))
+
+
+def test_gmv_nva_3_attack_reveals_attacking_hidden_units_and_starts_combat():
+    s = empty(side="nva")
+    (a,) = add(s, "inf", "nva", "pleiku", hidden=True)
+    (k,) = add(s, "vc", "nva", "pleiku", hidden=True)  # stays hidden
+    add(s, "sv", "us", "binh_dinh")
+    s, ctx = play(s, "nva", cmd("attack", unit_ids=[a], zone="binh_dinh"))
+    assert not s["units"][a]["hidden"] and s["units"][a]["zone"] == "binh_dinh" and s["units"][a]["revealed"] == 2
+    assert s["units"][k]["hidden"]
+    assert events(ctx, "open") and s["battle"]["att"] == "nva"
+    assert RS.pending(s).kind == "support" and RS.pending(s).seat == "nva"
