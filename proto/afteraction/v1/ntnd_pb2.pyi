@@ -1,14 +1,151 @@
+from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
-from typing import ClassVar as _ClassVar
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ()
-    PASS_FIELD_NUMBER: _ClassVar[int]
-    def __init__(self, **kwargs) -> None: ...
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate")
+    DONE_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    PROMOTE_FIELD_NUMBER: _ClassVar[int]
+    BREAK_DOWN_FIELD_NUMBER: _ClassVar[int]
+    INVERT_FIELD_NUMBER: _ClassVar[int]
+    FLIP_FIELD_NUMBER: _ClassVar[int]
+    ATTACK_FIELD_NUMBER: _ClassVar[int]
+    AMBUSH_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    RETREAT_FIELD_NUMBER: _ClassVar[int]
+    ADVANCE_FIELD_NUMBER: _ClassVar[int]
+    REASSIGN_FIELD_NUMBER: _ClassVar[int]
+    RELOCATE_FIELD_NUMBER: _ClassVar[int]
+    done: NtndDone
+    place: NtndPlace
+    move: NtndMove
+    promote: NtndPromote
+    break_down: NtndBreakDown
+    invert: NtndInvert
+    flip: NtndFlip
+    attack: NtndAttack
+    ambush: NtndAmbush
+    losses: NtndLosses
+    retreat: NtndRetreat
+    advance: NtndAdvance
+    reassign: NtndReassign
+    relocate: NtndRelocate
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ...) -> None: ...
 
-class NtndPass(_message.Message):
+class NtndDone(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class NtndPlace(_message.Message):
+    __slots__ = ("unit", "kind", "nationality", "location", "inverted", "corps")
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NATIONALITY_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    INVERTED_FIELD_NUMBER: _ClassVar[int]
+    CORPS_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    kind: str
+    nationality: str
+    location: str
+    inverted: bool
+    corps: str
+    def __init__(self, unit: _Optional[str] = ..., kind: _Optional[str] = ..., nationality: _Optional[str] = ..., location: _Optional[str] = ..., inverted: _Optional[bool] = ..., corps: _Optional[str] = ...) -> None: ...
+
+class NtndMove(_message.Message):
+    __slots__ = ("piece", "path")
+    PIECE_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    piece: str
+    path: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, piece: _Optional[str] = ..., path: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndPromote(_message.Message):
+    __slots__ = ("piece", "supply", "to", "unit", "supply_unit")
+    PIECE_FIELD_NUMBER: _ClassVar[int]
+    SUPPLY_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    SUPPLY_UNIT_FIELD_NUMBER: _ClassVar[int]
+    piece: str
+    supply: str
+    to: str
+    unit: str
+    supply_unit: str
+    def __init__(self, piece: _Optional[str] = ..., supply: _Optional[str] = ..., to: _Optional[str] = ..., unit: _Optional[str] = ..., supply_unit: _Optional[str] = ...) -> None: ...
+
+class NtndBreakDown(_message.Message):
+    __slots__ = ("piece",)
+    PIECE_FIELD_NUMBER: _ClassVar[int]
+    piece: str
+    def __init__(self, piece: _Optional[str] = ...) -> None: ...
+
+class NtndInvert(_message.Message):
+    __slots__ = ("location", "units")
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    location: str
+    units: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, location: _Optional[str] = ..., units: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndFlip(_message.Message):
+    __slots__ = ("marker",)
+    MARKER_FIELD_NUMBER: _ClassVar[int]
+    marker: str
+    def __init__(self, marker: _Optional[str] = ...) -> None: ...
+
+class NtndAttack(_message.Message):
+    __slots__ = ("target", "attackers")
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    ATTACKERS_FIELD_NUMBER: _ClassVar[int]
+    target: str
+    attackers: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, target: _Optional[str] = ..., attackers: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndAmbush(_message.Message):
+    __slots__ = ("markers",)
+    MARKERS_FIELD_NUMBER: _ClassVar[int]
+    markers: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, markers: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndLosses(_message.Message):
+    __slots__ = ("units",)
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    units: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, units: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndRetreat(_message.Message):
+    __slots__ = ("unit", "to")
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    to: str
+    def __init__(self, unit: _Optional[str] = ..., to: _Optional[str] = ...) -> None: ...
+
+class NtndAdvance(_message.Message):
+    __slots__ = ("units",)
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    units: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, units: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndReassign(_message.Message):
+    __slots__ = ("group", "corps")
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    CORPS_FIELD_NUMBER: _ClassVar[int]
+    group: str
+    corps: str
+    def __init__(self, group: _Optional[str] = ..., corps: _Optional[str] = ...) -> None: ...
+
+class NtndRelocate(_message.Message):
+    __slots__ = ("unit", "to")
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    to: str
+    def __init__(self, unit: _Optional[str] = ..., to: _Optional[str] = ...) -> None: ...

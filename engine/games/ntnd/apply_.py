@@ -1,0 +1,200 @@
+"""No Trumpets No Drums: carrying out one command (the rules of the pending decision).
+
+Moves are walked hex by hex here: 8.5.2 infiltration rolls for inverted stacks
+entering Allied ZOC/ZOI hexes (a failure stops the stack, which flips face up if
+the hex was in a ZOC), and 20.2 ambush opportunities whenever an Allied ground
+unit enters a hex next to an inverted marker (asked whatever the marker holds,
+so the question itself reveals nothing).
+"""
+from __future__ import annotations
+
+from ...errors import Rejection
+from . import battles, corps, movement, operations, recruitment
+from .map import load_map
+from .state import ALLIED, COMMUNIST
+
+
+def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
+    kind = d["kind"]
+    ph = s["phase"]
+    if kind == "recruit":
+        if action == "done":
+            ph["done"] = True
+            ctx.emit({"t": "recruitment-done", "rule": "NTND 4.1.6: unused recruits are forfeited"})
+        else:
+            recruitment.place_recruit(s, {"kind": msg.kind, "nationality": msg.nationality,
+                                          "location": msg.location, "inverted": msg.inverted}, ctx)
+        return
+    if kind == "operations":
+        _operations(s, action, msg, ctx)
+        return
+    if kind == "move":
+        if action == "done":
+            if s["phase"]["id"] == "c_move":
+                ph["sub"] = "announce"
+            else:
+                ph["done"] = True
+            return
+        _move(s, d["seat"], msg.piece, list(msg.path), ctx)
+        return
+    if kind == "announce":
+        if action == "done":
+            ph["done"] = True
+            return
+        _announce(s, msg, ctx)
+        return
+    if kind == "combat":
+        if action == "done":
+            ph["done"] = True
+            return
+        battles.start_battle(s, ALLIED, msg.target, list(msg.attackers), ctx)
+        return
+    if kind == "reaction":
+        if action == "done":
+            ph["done"] = True
+            return
+        _reaction(s, d["seat"], msg, ctx)
+        return
+    if kind == "reinforce":
+        if action == "done":
+            ph["done"] = True
+        elif action == "place":
+            recruitment.place_reinforcement(s, msg.unit, msg.location, ctx)
+        elif action == "relocate":
+            corps.relocate(s, msg.unit, msg.to, ctx)
+        else:
+            corps.reassign(s, msg.group, msg.corps, ctx)
+        return
+    if kind == "ambush":
+        amb = s["ambush"]
+        if action == "done":
+            s["ambush"] = None
+            ctx.emit({"t": "no-ambush", "unit": amb["unit"]})
+            _walk(s, ALLIED, amb["unit"], amb["rest"], ctx, skip_first_ambush=False)
+            return
+        battles.start_ambush(s, amb["unit"], list(msg.markers), ctx)
+        s["ambush"] = None  # 20.2: the ambushed unit stops
+        return
+    if kind == "losses":
+        battles.apply_loss(s, list(msg.units), ctx)
+        return
+    if kind == "retreat":
+        if action == "done":
+            battles.apply_retreat(s, d["unit"], None, ctx)
+        else:
+            if msg.unit != d["unit"]:
+                raise Rejection("ILLEGAL_RETREAT", f"NTND 19.3: the unit to retreat now is {d['unit']}")
+            battles.apply_retreat(s, msg.unit, msg.to, ctx)
+        return
+    if kind == "advance":
+        battles.apply_advance(s, [] if action == "done" else list(msg.units), ctx)
+        return
+    raise Rejection("ILLEGAL_COMMAND", f"NTND: nothing answers {kind} with {action}")
+
+
+def _operations(s, action, msg, ctx):
+    ph = s["phase"]
+    toggled = ph.setdefault("toggled", [])
+    if action == "done":
+        ph["done"] = True
+    elif action == "promote":
+        operations.promote(s, msg.piece, msg.supply, msg.to, ctx)
+    elif action == "break_down":
+        operations.break_down(s, msg.piece, ctx)
+    elif action == "invert":
+        uids = list(msg.units)
+        if set(uids) & set(toggled):
+            raise Rejection("ILLEGAL_INVERT", "NTND 6.2: a unit is inverted or flipped once per Operations phase")
+        mid = operations.invert(s, msg.location, uids, ctx)
+        toggled.extend(uids + [mid])
+    elif action == "flip":
+        if msg.marker not in s["markers"] or msg.marker in toggled:
+            raise Rejection("ILLEGAL_FLIP", "NTND 6.2: flip an inverted marker in play (once per phase)")
+        up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
+        toggled.extend(up + [msg.marker])
+
+
+def _move(s, seat, piece, path, ctx):
+    ph = s["phase"]
+    moved = ph.setdefault("moved", [])
+    side_ok = (piece in s["markers"] and seat == COMMUNIST) or \
+        (piece in s["units"] and s["units"][piece]["side"] == seat and s["units"][piece]["status"] == "map"
+         and not s["units"][piece]["inv"])
+    if not side_ok:
+        raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} is not a piece of yours on the map")
+    if piece in moved:
+        raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} has already moved this phase")
+    err = movement.check_path(s, piece, path)
+    if err:
+        raise Rejection("ILLEGAL_MOVE", err)
+    moved.append(piece)
+    if seat == ALLIED:
+        s["flags"]["allied_moved"].append(piece)
+    _walk(s, seat, piece, path, ctx)
+
+
+def _set_loc(s, piece, loc):
+    if piece in s["markers"]:
+        s["markers"][piece]["loc"] = loc
+        for uid in s["markers"][piece]["units"]:
+            s["units"][uid]["loc"] = loc
+    else:
+        s["units"][piece]["loc"] = loc
+
+
+def _walk(s, side, piece, path, ctx, skip_first_ambush=False):
+    """Walk ``path``: infiltration (8.5.2, 8.5.3) and ambush opportunities (20.2)."""
+    m = load_map()
+    start = movement.mover(s, piece)["loc"]
+    inv = piece in s["markers"]
+    zoc = movement.zoc_hexes(s, ALLIED) if inv else frozenset()
+    zoi = movement.zoi_hexes(s) if inv else frozenset()
+    walked = []
+    kind = movement.movement_kind(movement.mover(s, piece))
+    for i, h in enumerate(path):
+        if inv and (h in zoc or h in zoi):
+            need = movement.infiltration_target(h)
+            r = ctx.roll("d6", f"NTND 8.5.2 infiltration into {h} (success on {need}-6)")
+            if r.result < need:
+                ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
+                ctx.emit({"t": "infiltration-failed", "piece": piece, "hex": h,
+                          "rule": "NTND 8.5.2" if h in zoc else "NTND 8.5.3"})
+                if h in zoc:
+                    operations.flip_marker(s, piece, ctx, "NTND 8.5.2")
+                return
+        _set_loc(s, piece, h)
+        walked.append(h)
+        if side == ALLIED and s["phase"]["id"] == "a_move" and kind in ("ground", "airmobile") \
+                and (kind == "ground" or i == len(path) - 1) and not m.is_zone(h) \
+                and battles.ambush_candidates(s, piece) \
+                and movement.utype(s["units"][piece]).is_ground_combat:
+            ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
+            s["ambush"] = {"unit": piece, "rest": list(path[i + 1:])}
+            return
+    ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
+
+
+def _announce(s, msg, ctx):
+    opts = dict(battles.attack_options(s, COMMUNIST))
+    taken = {a["target"] for a in s["attacks"]}
+    used = {x for a in s["attacks"] for x in a["attackers"]}
+    att = list(msg.attackers)
+    if msg.target not in opts or msg.target in taken or not att or any(
+            a not in opts[msg.target] or a in used for a in att):
+        raise Rejection("ILLEGAL_ATTACK", "NTND 3.1.4 / 19.1: announce attacks by face-up units on adjacent "
+                        "Allied-held hexes, each unit and hex once")
+    s["attacks"].append({"target": msg.target, "attackers": att})
+    ctx.emit({"t": "announce", "target": msg.target, "attackers": att, "rule": "NTND 3.1.4"})
+
+
+def _reaction(s, seat, msg, ctx):
+    path = list(msg.path)
+    opts = movement.allied_reaction_options(s) if seat == ALLIED else movement.communist_reaction_options(s)
+    if len(path) != 1 or (msg.piece, path[0]) not in opts:
+        raise Rejection("ILLEGAL_MOVE", "NTND 8.8: reaction moves: airmobile units to a hex under announced "
+                        "attack (8.8.1.1); inverted units next to Allied units one hex (8.8.2)")
+    frm = movement.mover(s, msg.piece)["loc"]
+    _set_loc(s, msg.piece, path[0])
+    s["phase"].setdefault("reacted", []).append(msg.piece)
+    ctx.emit({"t": "move", "piece": msg.piece, "from": frm, "path": path,
+              "rule": "NTND 8.8.1" if seat == ALLIED else "NTND 8.8.2"})

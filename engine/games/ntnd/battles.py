@@ -1,0 +1,448 @@
+"""No Trumpets No Drums 19 and 20 in the state machine: building a battle from the
+state, calling the combat developer's pure functions (combat.py, ambush.py,
+special.py), and carrying out the results as decisions of their owners:
+losses (19.2.6), retreats in order (19.2.6, 19.3), advance (19.4); ambushes (20).
+
+A battle in progress is ``s["battle"]``: {"kind", "side" (attacker), "target",
+"attackers", "todo": [steps], "result": {...}}. ``next_decision`` runs the
+automatic steps and stops at the first one that needs a player's choice.
+"""
+from __future__ import annotations
+
+from ...errors import Rejection
+from . import ambush as amb
+from . import combat as cb
+from .map import load_map
+from .movement import enemy_locs, may_enter, stacking_problem
+from .operations import flip_marker
+from .politics import eliminate
+from .special import armor_shock_active, armor_shock_trigger
+from .state import ALLIED, COMMUNIST
+from .supply import communist_supply_trace
+from .units import load_counters
+
+
+def _t(s, uid):
+    return load_counters().type(s["units"][uid]["type"])
+
+
+def gb_zoi(s: dict) -> frozenset:
+    m = load_map()
+    out = set()
+    for u in s["units"].values():
+        if u["status"] == "map" and u["side"] == ALLIED and _t(s, u["id"]).stacking_class == "green_beret" \
+                and not m.is_zone(u["loc"]):
+            out.update(m.hexes_within(u["loc"], 2))
+    return frozenset(out)
+
+
+def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUnit:
+    u = s["units"][uid]
+    m = load_map()
+    facts = {"out_of_supply": uid in s["phase"].get("out_of_supply", ()),
+             "in_zone": m.is_zone(u["loc"])}
+    if zoi is not None:
+        facts["in_green_beret_zoi"] = u["loc"] in zoi
+    return cb.unit_from_type(uid, _t(s, uid), face_up=not u["inv"], **facts)
+
+
+def _fighting_units(s: dict, loc: str, side: str) -> list[str]:
+    return [u["id"] for u in sorted(s["units"].values(), key=lambda x: x["id"])
+            if u["status"] == "map" and u["loc"] == loc and u["side"] == side and _t(s, u["id"]).category != "air"]
+
+
+def supporters(s: dict, side: str, target: str, exclude: set, own_turn: bool) -> tuple[cb.FireSupporter, ...]:
+    """19.2.2 fire support units of ``side`` measured to the hex under attack (distance at the instant)."""
+    m = load_map()
+    if m.is_zone(target):
+        return ()
+    out = []
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "map" or u["side"] != side or uid in exclude or m.is_zone(u["loc"]):
+            continue
+        t = _t(s, uid)
+        role = "fleet" if t.id == "us_fleet" else t.stacking_class
+        if role not in cb.FIRE_SUPPORT_RANGE:
+            continue
+        d = m.distance(u["loc"], target)
+        if d > cb.FIRE_SUPPORT_RANGE[role]:
+            continue
+        supplied = True
+        if own_turn and side == COMMUNIST:
+            supplied = communist_supply_trace(s, u)[0]  # 13.4 / 18.3
+        out.append(cb.FireSupporter(uid, role, d, supplied=supplied, face_up=not u["inv"]))
+    return tuple(out)
+
+
+def _shock(s: dict, attackers) -> bool:
+    sc = s["scenario"]
+    if not sc["armor_shock"]:
+        return False
+    t = armor_shock_trigger(s["flags"].get("shock_turn"), s["turn"], attackers,
+                            scenario_start_year=sc["start_year"], campaign=False)
+    if t is not None:
+        s["flags"]["shock_turn"] = t
+    return armor_shock_active(s["flags"].get("shock_turn"), s["turn"])
+
+
+# ---------------------------------------------------------------------------
+# starting battles
+# ---------------------------------------------------------------------------
+
+def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(target, attackers): for each enemy-held location adjacent to the side's face-up ground combat
+    units that have not attacked, all those units (19.1, 19.1.3); Communist guerrillas outside their
+    country may not attack (8.9.1). Inverted defenders cannot be attacked (19.1)."""
+    m = load_map()
+    ph = s["phase"]
+    done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
+    targets: dict[str, list[str]] = {}
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "map" or u["side"] != side or u["inv"] or uid in done_a or m.is_zone(u["loc"]):
+            continue
+        t = _t(s, uid)
+        if not t.is_ground_combat or t.stacking_class in ("green_beret",) or (t.stacking_class == "militia"):
+            continue
+        if side == COMMUNIST and t.guerrilla and m.country_of(u["loc"]) != \
+                load_counters().nationalities[t.nationality]["home"]:
+            continue
+        for n in m.hex_neighbours(u["loc"]):
+            targets.setdefault(n, []).append(uid)
+    out = []
+    foe = ALLIED if side == COMMUNIST else COMMUNIST
+    for tgt in sorted(targets):
+        defenders = _fighting_units(s, tgt, foe)
+        if not defenders or tgt in done_d:
+            continue
+        if any(s["units"][d]["inv"] for d in defenders):
+            continue
+        if all(_t(s, d).id == "us_fleet" for d in defenders):
+            continue
+        if side == COMMUNIST and m.hex(tgt).country in s["neutral"]:
+            continue  # 10.5.1 attacking a neutral is part 2
+        out.append((tgt, tuple(targets[tgt])))
+    return out
+
+
+def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> None:
+    """Fight one battle now (19.2) and queue its aftermath."""
+    m = load_map()
+    foe = ALLIED if side == COMMUNIST else COMMUNIST
+    legal = dict(attack_options(s, side))
+    if target not in legal or not attackers or any(a not in legal[target] for a in attackers):
+        raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
+                        "location once per combat phase; no unit is attacked twice (19.1.3)")
+    zoi = gb_zoi(s)
+    defenders = _fighting_units(s, target, foe)
+    acu = tuple(combat_unit(s, a, zoi) for a in attackers)
+    dcu = tuple(combat_unit(s, d, zoi) for d in defenders)
+    ph = s["phase"]
+    ph.setdefault("attacked", []).extend(attackers)
+    ph.setdefault("defended", []).extend(defenders)
+    ph.setdefault("targets", []).append(target)
+    ctx.emit({"t": "attack", "side": side, "target": target, "attackers": list(attackers),
+              "defenders": defenders, "rule": "NTND 19"})
+    auto = cb.automatic_eliminations(dcu)
+    for uid in auto:
+        eliminate(s, uid, ctx, "NTND 13.3/18.6.1/17.2")
+    dcu = tuple(d for d in dcu if d.id not in auto)
+    if not cb.counted_units(tuple(d for d in dcu if d.role != cb.DUMMY)):
+        s["battle"] = {"kind": "battle", "side": side, "target": target, "attackers": list(attackers),
+                       "todo": ["advance"], "result": {"winner": side, "order": []}}
+        return
+    h = None if m.is_zone(target) else m.hex(target)
+    rivers = tuple(None if m.is_zone(s["units"][a]["loc"]) or h is None else m.river_between(s["units"][a]["loc"], target)
+                   for a in attackers)
+    sit = cb.CombatSituation(
+        attackers=acu, defenders=dcu, terrain=h.terrain if h else "clear", city=bool(h and h.town and h.town.is_city),
+        in_zone=h is None, attacker_rivers=rivers,
+        attacker_support=supporters(s, side, target, set(attackers), True),
+        defender_support=supporters(s, foe, target, set(defenders), False),
+        armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]))
+    cb.validate_battle(sit)
+    res = cb.fight(sit, ctx)
+    ctx.emit({"t": "battle", "target": target, **res.to_event()})
+    _spend_nva_supply(s, side, attackers, ctx)
+    _queue(s, "battle", side, target, attackers, res)
+
+
+def _spend_nva_supply(s, side, attackers, ctx):
+    """18.6.2: a supply unit that supplies an NVA attack is eliminated after the attack."""
+    if side != COMMUNIST:
+        return
+    used = set()
+    for a in attackers:
+        u = s["units"][a]
+        if u["nat"] == "NVA":
+            ok, sup = communist_supply_trace(s, u)
+            if ok and sup:
+                used.add(sup)
+    for sup in sorted(used):
+        eliminate(s, sup, ctx, "NTND 18.6.2")
+
+
+def _queue(s, kind, side, target, attackers, res: cb.CombatResult, extra=None):
+    todo = [f"loss:{i}" for i in range(len(res.losses))]
+    todo += [f"retreat:{sd}" for sd, _ in res.retreat_order]
+    todo.append("advance" if kind == "battle" else "ambush-end")
+    s["battle"] = {"kind": kind, "side": side, "target": target, "attackers": list(attackers), "todo": todo,
+                   "result": {"winner": res.winner, "band": res.band,
+                              "order": [list(x) for x in res.retreat_order],
+                              "losses": [{"side": r.side, "count": r.count, "eligible": list(r.eligible)}
+                                         for r in res.losses]},
+                   **(extra or {})}
+
+
+# ---------------------------------------------------------------------------
+# ambushes (20)
+# ---------------------------------------------------------------------------
+
+def ambush_candidates(s: dict, uid: str) -> list[str]:
+    """Markers adjacent to the Allied unit's hex (20.2, 20.3)."""
+    m = load_map()
+    loc = s["units"][uid]["loc"]
+    if m.is_zone(loc):
+        return []
+    near = set(m.hex_neighbours(loc))
+    return sorted((mid for mid, mk in s["markers"].items() if mk["loc"] in near), key=lambda x: int(x[1:]))
+
+
+def ambush_allowed(s: dict, uid: str, markers: list[str]) -> bool:
+    moved = combat_unit(s, uid)
+    inv = tuple(combat_unit(s, x) for mk in markers for x in s["markers"][mk]["units"])
+    return amb.may_declare_ambush(moved, inv)
+
+
+def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
+    m = load_map()
+    loc = s["units"][uid]["loc"]
+    cands = ambush_candidates(s, uid)
+    if not markers or any(mk not in cands for mk in markers):
+        raise Rejection("ILLEGAL_AMBUSH", "NTND 20.2/20.3: ambushers are inverted units adjacent to the moved unit")
+    inv_units = [x for mk in markers for x in s["markers"][mk]["units"]]
+    ambushers = tuple(combat_unit(s, x) for x in inv_units)
+    zoi = gb_zoi(s)
+    defenders = tuple(combat_unit(s, d, zoi) for d in _fighting_units(s, loc, ALLIED))
+    h = m.hex(loc)
+    unsupplied = tuple(x for x in inv_units if (s["units"][x]["nat"] == "NVA")
+                       and not communist_supply_trace(s, dict(s["units"][x], inv=False))[0])
+    sit = amb.AmbushSituation(ambushers=ambushers, defenders=defenders, terrain=h.terrain,
+                              city=bool(h.town and h.town.is_city),
+                              allied_support=supporters(s, ALLIED, loc, set(), True),
+                              unsupplied=unsupplied, armor_shock=armor_shock_active(s["flags"].get("shock_turn"), s["turn"]))
+    amb.validate_ambush(sit)  # raises Rejection to the Communist seat only
+    ctx.emit({"t": "ambush", "target": loc, "markers": markers, "rule": "NTND 20.2"})
+    for mk in markers:
+        flip_marker(s, mk, ctx, "NTND 20.2")
+    res = amb.fight_ambush(sit, ctx)
+    ctx.emit({"t": "battle", "target": loc, "ambush": True, **res.to_event()})
+    survivors_com = [x for x in inv_units if s["units"][x]["status"] == "map"]
+    _queue(s, "ambush", COMMUNIST, loc, survivors_com, res, {"ambushed": uid})
+
+
+# ---------------------------------------------------------------------------
+# the aftermath, step by step
+# ---------------------------------------------------------------------------
+
+def _alive(s, uids):
+    return [u for u in uids if s["units"][u]["status"] == "map"]
+
+
+def retreat_destinations(s: dict, uid: str) -> list[str]:
+    """19.3: adjacent locations free of enemy units and not prohibited; over-stacking destinations are
+    not offered (19.3.2 reading, docs); national limits do not bind retreats (8.9.1, 19.3.3)."""
+    m = load_map()
+    u = s["units"][uid]
+    cu = combat_unit(s, uid)
+    enemy = enemy_locs(s, u["side"])
+    out = []
+    for n in m.neighbours(u["loc"]):
+        zone = m.is_zone(n)
+        prohibited = (not zone and not m.hexes[n].is_land)
+        if u["side"] == ALLIED and not zone and m.hexes[n].country in ("NV",) + tuple(s["neutral"]):
+            prohibited = True  # part 1: Allied units stay out of North Vietnam and neutral states
+        if zone and u["side"] == ALLIED and m.zones[n].country in ("CN", "NV"):
+            prohibited = True
+        opt = cb.RetreatOption(kind=cb.ZONE if zone else cb.HEX, enemy_units=n in enemy, prohibited=prohibited,
+                               overstacked=stacking_problem(s, u["side"], n, [uid]) is not None)
+        v = cb.retreat_verdict(cu, opt)
+        if v.legal and not v.eliminate_overstack:
+            out.append(n)
+    return out
+
+
+def next_decision(s: dict, ctx) -> dict | None:
+    """Run automatic steps; return {"seat", "kind", ...} for the first step needing a choice, or None
+    when the battle is over (then ``s["battle"]`` is None)."""
+    b = s["battle"]
+    while b is not None and b["todo"]:
+        step = b["todo"][0]
+        if step.startswith("loss:"):
+            req = b["result"]["losses"][int(step[5:])]
+            elig = _alive(s, req["eligible"])
+            if req["count"] >= len(elig):
+                for x in elig:
+                    eliminate(s, x, ctx, "NTND 19.2.6")
+                b["todo"].pop(0)
+                continue
+            return {"seat": req["side"], "kind": "losses", "count": req["count"], "eligible": elig}
+        if step.startswith("retreat:"):
+            side = step[8:]
+            if "plan" not in b:
+                b["plan"] = _plan(s, b, side, ctx)
+            pend = b["plan"]
+            pend[:] = _alive(s, pend)
+            while pend and not retreat_destinations(s, pend[0]):
+                eliminate(s, pend[0], ctx, "NTND 19.3.6")
+                pend.pop(0)
+            if not pend:
+                del b["plan"]
+                b["todo"].pop(0)
+                continue
+            return {"seat": side, "kind": "retreat", "unit": pend[0], "mode": b["mode"],
+                    "to": retreat_destinations(s, pend[0])}
+        if step == "advance":
+            opts = advance_options(s, b)
+            if not opts:
+                b["todo"].pop(0)
+                continue
+            return {"seat": b["side"], "kind": "advance", "eligible": opts}
+        if step == "ambush-end":
+            _ambush_end(s, b, ctx)
+        b["todo"].pop(0)
+    s["battle"] = None
+    return None
+
+
+def _plan(s, b, side, ctx) -> list[str]:
+    mode = dict((x[0], x[1]) for x in b["result"]["order"]).get(side, "none")
+    b["mode"] = mode
+    if side == b["side"]:
+        survivors = _alive(s, b["attackers"])
+    else:
+        survivors = _alive(s, _fighting_units(s, b["target"], side))
+    if b.get("attacker_retreated") is None:
+        b["attacker_retreated"] = False
+    fake = cb.CombatResult(cb.SideTotal(b["side"], (), 0), cb.SideTotal(side, (), 0), b["result"]["winner"],
+                           b["result"].get("band", cb.HIGHER), (),
+                           tuple(tuple(x) for x in b["result"]["order"]))
+    plan = cb.retreat_plan(fake, side, tuple(combat_unit(s, x) for x in survivors))
+    for uid, rule in plan.eliminated:
+        eliminate(s, uid, ctx, rule)
+    return list(plan.retreat)
+
+
+def apply_loss(s: dict, chosen: list[str], ctx) -> None:
+    b = s["battle"]
+    req = b["result"]["losses"][int(b["todo"][0][5:])]
+    cb.check_loss_choice(cb.LossRequirement(req["side"], req["count"], tuple(_alive(s, req["eligible"]))), chosen)
+    for x in chosen:
+        eliminate(s, x, ctx, "NTND 19.2.6")
+    b["todo"].pop(0)
+
+
+def apply_retreat(s: dict, uid: str, to: str | None, ctx) -> None:
+    """``to`` None: the unit stays (only when retreat is optional, a tie)."""
+    b = s["battle"]
+    pend = b["plan"]
+    if not pend or uid != pend[0]:
+        raise Rejection("ILLEGAL_RETREAT", f"NTND 19.3: the next unit to retreat is {pend[0] if pend else 'none'}")
+    if to is None:
+        if b["mode"] != "may":
+            raise Rejection("ILLEGAL_RETREAT", "NTND 19.2.6: the loser's units must retreat")
+        pend.pop(0)
+        return
+    if to not in retreat_destinations(s, uid):
+        raise Rejection("ILLEGAL_RETREAT", "NTND 19.3: retreat one hex to an adjacent location free of enemy units")
+    u = s["units"][uid]
+    ctx.emit({"t": "retreat", "unit": uid, "from": u["loc"], "to": to, "rule": "NTND 19.3"})
+    u["loc"] = to
+    if u["side"] == b["side"]:
+        b["attacker_retreated"] = True
+    pend.pop(0)
+
+
+def advance_options(s: dict, b: dict) -> list[str]:
+    m = load_map()
+    target = b["target"]
+    if b["kind"] != "battle":
+        return []
+    side = b["side"]
+    foe = ALLIED if side == COMMUNIST else COMMUNIST
+    remaining = _fighting_units(s, target, foe)
+    res = b["result"]
+    fake = cb.CombatResult(cb.SideTotal(side, (), 0), cb.SideTotal(foe, (), 0), res["winner"],
+                           res.get("band", cb.HIGHER), (), ())
+    rule = cb.advance_rule(fake, tuple(combat_unit(s, a) for a in _alive(s, b["attackers"])),
+                           tuple(combat_unit(s, d) for d in remaining), bool(b.get("attacker_retreated")))
+    if not rule.allowed:
+        return []
+    if not m.is_zone(target) and not m.hexes[target].is_land:
+        return []
+    out = []
+    for a in rule.eligible:
+        u = s["units"][a]
+        if u["loc"] == target or not (m.adjacent(u["loc"], target)):
+            continue
+        if may_enter(s, [_t(s, a)], side, u.get("corps"), target) is not None and side == ALLIED:
+            continue
+        out.append(a)
+    return out
+
+
+def apply_advance(s: dict, units: list[str], ctx) -> None:
+    b = s["battle"]
+    opts = advance_options(s, b)
+    if any(x not in opts for x in units):
+        raise Rejection("ILLEGAL_ADVANCE", "NTND 19.4: surviving mobile attackers may advance into the vacated hex")
+    target = b["target"]
+    if units and stacking_problem(s, b["side"], target, units):
+        raise Rejection("ILLEGAL_ADVANCE", "NTND 19.4: advance up to the stacking limit (8.10)")
+    foe = ALLIED if b["side"] == COMMUNIST else COMMUNIST
+    if units:
+        for d in _fighting_units(s, target, foe):
+            t = _t(s, d)
+            if t.stacking_class == "firebase":
+                eliminate(s, d, ctx, "NTND 13.1.2")
+            elif t.id == "us_fleet":
+                _fleet_to_sea(s, d, ctx)
+        for x in units:
+            ctx.emit({"t": "advance", "unit": x, "from": s["units"][x]["loc"], "to": target, "rule": "NTND 19.4"})
+            s["units"][x]["loc"] = target
+    b["todo"].pop(0)
+
+
+def _fleet_to_sea(s, uid, ctx):
+    """14.2.1: the fleet moves one hex out to sea."""
+    m = load_map()
+    u = s["units"][uid]
+    seas = [n for n in m.hex_neighbours(u["loc"]) if m.hexes[n].is_sea]
+    if seas:
+        ctx.emit({"t": "fleet-to-sea", "unit": uid, "from": u["loc"], "to": seas[0], "rule": "NTND 14.2.1"})
+        u["loc"] = seas[0]
+
+
+def _ambush_end(s, b, ctx):
+    """20.5: if the ambushed Allied units were all eliminated, surviving ambushers may enter the hex
+    (project reading: the first of them that fit do, automatically); else they retreat one hex,
+    each to its first legal destination (owner's choice is not asked: docs)."""
+    m = load_map()
+    target = b["target"]
+    allies = _fighting_units(s, target, ALLIED)
+    after = amb.ambush_aftermath(len([a for a in allies if _t(s, a).is_ground_combat]))
+    coms = _alive(s, b["attackers"])
+    if after.communist_may_enter:
+        for x in coms:
+            if stacking_problem(s, COMMUNIST, target, [x]) is None and m.hexes[target].is_land:
+                ctx.emit({"t": "advance", "unit": x, "from": s["units"][x]["loc"], "to": target, "rule": "NTND 20.5"})
+                s["units"][x]["loc"] = target
+    elif after.communist_must_retreat:
+        for x in coms:
+            dests = retreat_destinations(s, x)
+            if not dests:
+                eliminate(s, x, ctx, "NTND 19.3.6")
+                continue
+            ctx.emit({"t": "retreat", "unit": x, "from": s["units"][x]["loc"], "to": dests[0], "rule": "NTND 20.5"})
+            s["units"][x]["loc"] = dests[0]

@@ -1,0 +1,142 @@
+"""No Trumpets No Drums rule 5: corps command.
+
+5.1 headquarters (map.json corps_hq), 5.2/5.3 attachment and corps boundaries
+(the boundary itself is enforced by movement.may_enter), 5.4 entry at the
+headquarters, 5.5 independent units, 5.6 units free of corps, 5.7 reassignment
+of a divisional group, 5.8 firebase relocation.
+"""
+from __future__ import annotations
+
+from ...errors import Rejection
+from .map import load_map
+from .movement import enemy_locs, stacking_problem
+from .state import ALLIED
+from .units import load_counters
+
+SV_CORPS = ("I", "II", "III", "IV")
+
+
+def is_independent(u: dict) -> bool:
+    """5.5 / 5.6: airmobile units, ARVN regiments, independent brigades, support units and the
+    fleet are not attached to a corps; the scenario marks them with corps null."""
+    return u.get("corps") is None
+
+
+def entry_locations(s: dict, u: dict) -> list[str]:
+    """5.4: a unit of a corps enters at its corps HQ; if the HQ is enemy occupied, at another
+    friendly or vacant city of the corps zone; if none, at Saigon. Independent units (5.5) enter
+    at any corps HQ of South Vietnam. Stacking (8.10) limits the choice."""
+    m = load_map()
+    enemy = enemy_locs(s, ALLIED)
+    corps_list = [u["corps"]] if u.get("corps") in SV_CORPS else list(SV_CORPS)
+    if u.get("corps") in ("CA", "LA"):
+        corps_list = [u["corps"]]
+    out = []
+    for c in corps_list:
+        hq = m.corps_hq_of(c).location
+        if hq not in enemy:
+            cands = [hq]
+        else:
+            cands = [t.hex for t in m.towns() if t.is_city and m.hexes[t.hex].corps == c and t.hex not in enemy]
+            if not cands and "1424" not in enemy:
+                cands = [m.town("Saigon").hex]
+        for h in cands:
+            if stacking_problem(s, ALLIED, h, [u["id"]]) is None:
+                out.append(h)
+    return sorted(set(out))
+
+
+# ---------------------------------------------------------------------------
+# 5.7 corps reassignment
+# ---------------------------------------------------------------------------
+
+def groups(s: dict) -> dict[str, list[str]]:
+    """Divisional groups (5.2.2): brigades of one division, all US Marines, all ROK, all Thai."""
+    out: dict[str, list[str]] = {}
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["side"] == ALLIED and u.get("group") and u["corps"] in SV_CORPS:
+            out.setdefault(u["group"], []).append(uid)
+    return out
+
+
+def reassign_options(s: dict) -> list[tuple[str, str]]:
+    if s["phase"].get("reassigned"):
+        return []
+    out = []
+    for g, uids in sorted(groups(s).items()):
+        cur = s["units"][uids[0]]["corps"]
+        if not _clear_of_enemy(s, uids):
+            continue
+        for c in SV_CORPS:
+            if c != cur:
+                out.append((g, c))
+    return out
+
+
+def _clear_of_enemy(s, uids):
+    m = load_map()
+    enemy = enemy_locs(s, ALLIED)
+    for uid in uids:
+        u = s["units"][uid]
+        if u["status"] == "map" and not m.is_zone(u["loc"]) and any(n in enemy for n in m.neighbours(u["loc"])):
+            return False
+    return True
+
+
+def reassign(s: dict, group: str, corps: str, ctx) -> None:
+    """5.7: the whole group changes corps; its units must begin and end the turn's moves away from
+    enemy units. Project reading: the moves of this turn may then cross into the new corps (the
+    group is attached to the new corps at once); one reassignment per reinforcement phase."""
+    if (group, corps) not in reassign_options(s):
+        raise Rejection("ILLEGAL_REASSIGN", "NTND 5.7: a divisional group not adjacent to enemy units may change "
+                        "to another corps of South Vietnam (one group per reinforcement phase)")
+    g = groups(s)[group]
+    for uid in g:
+        s["units"][uid]["corps"] = corps
+    s["phase"]["reassigned"] = group
+    s["flags"]["reassigned"] = {"group": group, "turn": s["turn"], "units": g}
+    ctx.emit({"t": "reassign", "group": group, "corps": corps, "units": g, "rule": "NTND 5.7"})
+
+
+# ---------------------------------------------------------------------------
+# 5.8 / 13.1 firebase relocation
+# ---------------------------------------------------------------------------
+
+def _fb_class(u: dict) -> str:
+    return "US" if u["type"] == "us_firebase" else "OTHER"
+
+
+def relocate_options(s: dict) -> list[tuple[str, str]]:
+    """One U.S. and one ARVN or SEATO firebase a turn, to a hex with a non-militia ground combat unit
+    of its nationality (SEATO firebases: any SEATO unit)."""
+    counters = load_counters()
+    done = s["phase"].get("relocated", [])
+    out = []
+    for fb in sorted(s["units"]):
+        f = s["units"][fb]
+        if f["status"] != "map" or counters.type(f["type"]).stacking_class != "firebase" or _fb_class(f) in done:
+            continue
+        nats = {"us_firebase": ("US",), "arvn_firebase": ("ARVN",),
+                "seato_firebase": ("ROK", "ANZAC", "THAI", "SEATO")}[f["type"]]
+        dests = set()
+        for u in s["units"].values():
+            t = counters.type(u["type"])
+            if u["status"] == "map" and u["side"] == ALLIED and t.is_ground_combat and t.stacking_class == "ground_combat" \
+                    and t.nationality in nats and u["loc"] != f["loc"] and not load_map().is_zone(u["loc"]):
+                dests.add(u["loc"])
+        for d in sorted(dests):
+            if stacking_problem(s, ALLIED, d, [fb]) is None:
+                out.append((fb, d))
+    return out
+
+
+def relocate(s: dict, fb: str, to: str, ctx) -> None:
+    if (fb, to) not in relocate_options(s):
+        raise Rejection("ILLEGAL_RELOCATION", "NTND 5.8: one U.S. and one ARVN/SEATO firebase a turn, to a hex "
+                        "with a non-militia ground combat unit of its nationality")
+    f = s["units"][fb]
+    frm = f["loc"]
+    f["loc"] = to
+    s["phase"].setdefault("relocated", []).append(_fb_class(f))
+    ctx.emit({"t": "relocate", "unit": fb, "from": frm, "to": to, "rule": "NTND 5.8"})

@@ -1,0 +1,547 @@
+"""No Trumpets No Drums rule 8 (movement) and 9.1 (moving to and from off-board zones).
+
+Movement points are counted in quarters (ints): the chart's 1/2 MP road cost
+(8.2.7) and the halvings of 8.2.1 (monsoon) and 18.2.1.3 (out of supply) stay
+exact without fractions in the search.
+
+A move is one command per piece (a face-up unit, or an inverted marker = a
+hidden stack that moves as one, 8.5.2 "each unit or stack"): its path is checked
+hex by hex here. ``reachable`` gives, per destination, one path (fewest
+infiltration rolls, then fewest MP) - the destinations ``legal_commands`` offers.
+
+Rules implemented here: 8.1-8.2.7 allowances and costs (terrain chart of
+data/terrain.json, authored), 8.2.1 monsoon halving, 8.5.1-8.5.4 ZOC and ZOI with
+the 8.5.2 infiltration rolls, 8.6.1-8.6.2 fleet and patrol boat movement,
+8.9 national restrictions, 5.3/5.3.1 corps boundaries, 8.10 stacking (checked at
+the end of each move; see docs for the reading), 9.1 zones take a whole move.
+"""
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+from functools import lru_cache
+
+from .map import load_map
+from .state import ALLIED, COMMUNIST
+from .units import load_counters, load_terrain
+
+Q = 4  # quarters per movement point
+UNLIMITED = 10 ** 6
+
+MONSOON_MONTHS = ("May/June", "July/August")  # NTND 8.2 note
+
+
+def is_monsoon(s: dict) -> bool:
+    """NTND 8.2 note: May/June and July/August are monsoon turns."""
+    return any(s["turn_label"].startswith(m) for m in MONSOON_MONTHS)
+
+
+def utype(u: dict):
+    return load_counters().type(u["type"])
+
+
+def region_of(loc: str) -> str | None:
+    """Corps zone for South Vietnam, else the country (zones: their country)."""
+    m = load_map()
+    if m.is_zone(loc):
+        return m.zones[loc].country
+    h = m.hex(loc)
+    return h.corps or h.country
+
+
+@lru_cache(maxsize=None)
+def nbrs(h: str) -> tuple[str, ...]:
+    """Cached on-map hex neighbours."""
+    return load_map().hex_neighbours(h)
+
+
+@lru_cache(maxsize=None)
+def road(a: str, b: str) -> bool:
+    return load_map().road_between(a, b)
+
+
+class Env:
+    """Per-state caches for one batch of queries (legal moves of a whole phase); build a new one
+    after the state changes."""
+
+    def __init__(self, s: dict) -> None:
+        self.s = s
+        self._zoc: dict = {}
+        self._zoi = None
+        self._enemy: dict = {}
+        self._types_at: dict = {}
+
+    def zoc(self, owner: str) -> frozenset:
+        if owner not in self._zoc:
+            self._zoc[owner] = zoc_hexes(self.s, owner)
+        return self._zoc[owner]
+
+    def zoi(self) -> frozenset:
+        if self._zoi is None:
+            self._zoi = zoi_hexes(self.s)
+        return self._zoi
+
+    def enemy(self, side: str) -> frozenset:
+        if side not in self._enemy:
+            self._enemy[side] = enemy_locs(self.s, side)
+        return self._enemy[side]
+
+    def types_at(self, side: str) -> dict:
+        if side not in self._types_at:
+            d: dict = {}
+            for u in self.s["units"].values():
+                if u["status"] == "map" and u["side"] == side:
+                    d.setdefault(u["loc"], []).append((u["id"], u["type"]))
+            self._types_at[side] = d
+        return self._types_at[side]
+
+
+@lru_cache(maxsize=1)
+def region_neighbours() -> dict[str, tuple[str, ...]]:
+    """Corps zones/countries sharing a hexside (NTND 5.3.1, 8.8.1.1)."""
+    m = load_map()
+    adj: dict[str, set] = {}
+    for h in m.land_hexes():
+        for n in m.hex_neighbours(h):
+            if m.hexes[n].is_land and region_of(n) != region_of(h):
+                adj.setdefault(region_of(h), set()).add(region_of(n))
+    return {k: tuple(sorted(v)) for k, v in sorted(adj.items())}
+
+
+# ---------------------------------------------------------------------------
+# zones of control and influence (8.5)
+# ---------------------------------------------------------------------------
+
+def zoc_hexes(s: dict, owner: str) -> frozenset:
+    """Hexes in the ZOC of ``owner``'s face-up ground combat units of printed morale 3-4 (8.5.1).
+
+    A ZOC covers the unit's hex and the six around it; none in, out of or
+    within zones (8.5.1, 8.5.4); none across a border into or out of a
+    neutral country (8.5.1: the designation option is part 2 with 10.2).
+    """
+    m = load_map()
+    neutral = set(s["neutral"])
+    out = set()
+    for u in s["units"].values():
+        if u["status"] != "map" or u["side"] != owner or u["inv"] or m.is_zone(u["loc"]):
+            continue
+        if not utype(u).has_printed_zoc:
+            continue
+        here = m.hex(u["loc"]).country
+        out.add(u["loc"])
+        for n in m.hex_neighbours(u["loc"]):
+            h = m.hexes[n]
+            if not h.is_land:
+                continue
+            if h.country != here and (h.country in neutral or here in neutral):
+                continue
+            out.add(n)
+    return frozenset(out)
+
+
+def zoi_hexes(s: dict) -> frozenset:
+    """Allied zones of influence: 2 hexes around firebases, the fleet and Green Berets (8.5.3, 14.2)."""
+    m = load_map()
+    out = set()
+    for u in s["units"].values():
+        if u["status"] != "map" or u["side"] != ALLIED or m.is_zone(u["loc"]):
+            continue
+        r = utype(u).zoi_range
+        if r:
+            out.update(h for h in m.hexes_within(u["loc"], r) if m.hexes[h].is_land)
+    return frozenset(out)
+
+
+def infiltration_target(loc: str) -> int:
+    """NTND 8.5.2: lowest d6 that infiltrates: 4 into towns/cities, mountain, jungle, swamp
+    (and zones, 9.2), 5 into clear hexes."""
+    m = load_map()
+    if m.is_zone(loc):
+        return 4
+    return 5 if m.hex(loc).is_clear else 4
+
+
+def infiltration_chance(loc: str) -> Fraction:
+    """Probability that one infiltration roll succeeds (8.5.2 worked odds: 1/2 or 1/3)."""
+    return Fraction(7 - infiltration_target(loc), 6)
+
+
+# ---------------------------------------------------------------------------
+# who may go where
+# ---------------------------------------------------------------------------
+
+def may_enter(s: dict, types: list, side: str, corps: str | None, loc: str) -> str | None:
+    """None if units of these types may stand in ``loc``; else the rule that forbids it."""
+    m = load_map()
+    counters = load_counters()
+    if m.is_zone(loc):
+        country = m.zones[loc].country
+    else:
+        h = m.hex(loc)
+        if not h.is_land:
+            return "NTND 8.2.3: ground units may not enter all-sea or all-lake hexes"
+        country = h.country
+    for t in types:
+        nat = counters.nationalities[t.nationality]
+        home = nat.get("home")
+        if t.id == "communist_dummy":
+            continue  # project reading: dummies move as inverted guerrillas of any country (17.1)
+        if side == COMMUNIST and t.guerrilla and home and country != home:
+            return f"NTND 8.9.1: {t.nationality} guerrillas may not leave their own country"
+        if side == ALLIED:
+            if t.stacking_class == "militia" and home and country != home:
+                return "NTND 8.9.1: militia may not leave their own country"
+            if t.nationality in ("LAO", "KHMER") and country != home:
+                return "NTND 8.9.2: Laotian and Cambodian forces may not leave their country"
+    if side == ALLIED:
+        if country == "CN":
+            return "NTND 10.7: China may not be invaded by Allied ground units"
+        if country == "NV":
+            return "NTND 10.8: invading North Vietnam costs political points (part 2); not allowed yet"
+        if country in s["neutral"] and not all(t.nationality in ("LAO", "KHMER") for t in types):
+            return f"NTND 10.2: entering neutral {country} is a neutrality violation (part 2); not allowed yet"
+        if corps is not None and country == "SV":
+            here = region_of(loc)
+            if here != corps:
+                return f"NTND 5.3: units attached to {corps} Corps move only within its boundary"
+        if corps is not None and country in ("LA", "CA") and corps in ("I", "II", "III", "IV"):
+            if country not in region_neighbours().get(corps, ()):
+                return f"NTND 5.3.1: {country} does not border {corps} Corps"
+    return None
+
+
+def stacking_problem(s: dict, side: str, loc: str, adding: list[str], env: "Env | None" = None) -> str | None:
+    """NTND 8.10.1: would adding these uids to ``loc`` over-stack it? Zones are unlimited (8.10.1.3)."""
+    m = load_map()
+    if m.is_zone(loc):
+        return None
+    if env is not None:
+        types = [t for uid, t in env.types_at(side).get(loc, ()) if uid not in adding]
+    else:
+        types = [u["type"] for u in s["units"].values()
+                 if u["status"] == "map" and u["side"] == side and u["loc"] == loc and u["id"] not in adding]
+    types += [s["units"][a]["type"] for a in adding]
+    h = m.hex(loc)
+    v = load_counters().stacking_violations(types, side, saigon=bool(h.town and h.town.name == "Saigon"))
+    return "NTND " + v[0] if v else None
+
+
+def enemy_locs(s: dict, side: str) -> frozenset:
+    """Locations holding any unit of the other side (inverted markers included)."""
+    return frozenset(u["loc"] for u in s["units"].values()
+                     if u["status"] == "map" and u["side"] != side and u["loc"] is not None
+                     and utype(u).category != "air")
+
+
+# ---------------------------------------------------------------------------
+# costs and allowances
+# ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _step_q(mclass_id: str, a: str, b: str) -> int | None:
+    """Quarter-MP cost from hex a to adjacent hex b for a movement class (None: prohibited)."""
+    counters = load_counters()
+    c = load_terrain().entry_cost(load_map(), counters.movement_classes[mclass_id], a, b)
+    return None if c is None else int(c * Q)
+
+
+def mover(s: dict, piece: str) -> dict:
+    """What moves: uids, types, side, inverted?, corps, start location."""
+    if piece in s["markers"]:
+        mk = s["markers"][piece]
+        uids = list(mk["units"])
+        return {"uids": uids, "types": [utype(s["units"][x]) for x in uids], "side": COMMUNIST,
+                "inv": True, "corps": None, "loc": mk["loc"]}
+    u = s["units"][piece]
+    return {"uids": [piece], "types": [utype(u)], "side": u["side"], "inv": False,
+            "corps": u.get("corps"), "loc": u["loc"]}
+
+
+def allowance_q(s: dict, mv: dict) -> int:
+    """NTND 8.2 allowance in quarters: the slowest unit of the piece; 8.2.1 monsoon halving for
+    face-up units; 18.2.1.3 halved if out of supply at the start of the movement phase."""
+    counters = load_counters()
+    best = None
+    oos = bool(set(mv["uids"]) & set(s["phase"].get("out_of_supply", ())))
+    for t in mv["types"]:
+        mc = counters.movement_classes[t.movement_class]
+        if t.id == "communist_dummy" or (mv["inv"] and mc.allowance is not None and mc.allowance > 0):
+            a = Fraction(mc.allowance if t.id != "communist_dummy" else 10)
+        else:
+            a = mc.allowance_for(monsoon=is_monsoon(s), inverted=mv["inv"], out_of_supply=oos)
+        q = UNLIMITED if a is None else int(a * Q)
+        best = q if best is None else min(best, q)
+    return best or 0
+
+
+def movement_kind(mv: dict) -> str:
+    classes = {t.movement_class for t in mv["types"]}
+    for k in ("immobile", "fleet", "patrol_boat", "airmobile", "air", "interceptor"):
+        if k in classes:
+            return k
+    return "ground"
+
+
+# ---------------------------------------------------------------------------
+# reachability
+# ---------------------------------------------------------------------------
+
+def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str]]:
+    """Destination -> path for one piece this phase (empty for immobile pieces)."""
+    env = env or Env(s)
+    mv = mover(s, piece)
+    kind = movement_kind(mv)
+    if kind in ("immobile", "air", "interceptor"):
+        return {}
+    if kind == "fleet":
+        return _fleet_reach(s, mv, env)
+    if kind == "patrol_boat":
+        return _boat_reach(s, mv, env)
+    if kind == "airmobile":
+        return _airmobile_reach(s, mv, env)
+    return _ground_reach(s, mv, env)
+
+
+def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+    m = load_map()
+    side, start = mv["side"], mv["loc"]
+    enemy = env.enemy(side)
+    allow = allowance_q(s, mv)
+    out: dict[str, list[str]] = {}
+    # 9.1: zone moves take the whole turn: from a zone only to an adjacent location.
+    if m.is_zone(start) or any(m.is_zone(n) for n in m.neighbours(start)):
+        for n in m.neighbours(start):
+            if (m.is_zone(start) or m.is_zone(n)) and n not in enemy and allow > 0 \
+                    and may_enter(s, mv["types"], side, mv["corps"], n) is None \
+                    and stacking_problem(s, side, n, mv["uids"], env) is None:
+                out[n] = [n]
+        if m.is_zone(start):
+            return out
+    foe = COMMUNIST if side == ALLIED else ALLIED
+    zoc = env.zoc(foe)
+    zoi = env.zoi() if side == COMMUNIST else frozenset()
+    flat = mv["inv"]
+    classes = sorted({t.movement_class for t in mv["types"]})
+    # Dijkstra on (rolls, cost): state per hex
+    best: dict[str, tuple[int, int]] = {start: (0, 0)}
+    prev: dict[str, str] = {}
+    heap = [(0, 0, start)]
+    allowed_cache: dict[str, bool] = {}
+    while heap:
+        rolls, cost, here = heapq.heappop(heap)
+        if best.get(here) != (rolls, cost):
+            continue
+        if here != start:
+            if here in zoc and not mv["inv"]:
+                continue  # 8.5.2: face-up units stop on entering an enemy ZOC
+        for n in nbrs(here):
+            if n in enemy:
+                continue
+            ok = allowed_cache.get(n)
+            if ok is None:
+                ok = m.hexes[n].is_land and may_enter(s, mv["types"], side, mv["corps"], n) is None
+                allowed_cache[n] = ok
+            if not ok:
+                continue
+            if flat:
+                step = Q  # 8.2.2: 1 MP a hex whatever the terrain (as units.entry_cost for flat movers)
+            else:
+                step = 0
+                for c in classes:
+                    q = _step_q(c, here, n)
+                    if q is None:
+                        step = None
+                        break
+                    step = max(step, q)
+                if step is None:
+                    continue
+                if side == COMMUNIST and n in zoi:
+                    step *= load_terrain().zoi_multiplier  # 8.5.3 face-up pays double in a ZOI
+            nc = cost + step
+            if nc > allow:
+                continue
+            nr = rolls + (1 if mv["inv"] and side == COMMUNIST and (n in zoc or n in zoi) else 0)
+            if n not in best or (nr, nc) < best[n]:
+                best[n] = (nr, nc)
+                prev[n] = here
+                heapq.heappush(heap, (nr, nc, n))
+    for dest in sorted(best):
+        if dest == start or stacking_problem(s, side, dest, mv["uids"], env) is not None:
+            continue
+        path = [dest]
+        while path[-1] in prev and prev[path[-1]] != start:
+            path.append(prev[path[-1]])
+        out[dest] = list(reversed(path))
+    return out
+
+
+def _fleet_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+    """8.2.3 / 8.6.1: the fleet moves without limit along all-sea and coastal hexes (and into Haiphong)."""
+    m = load_map()
+    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal}
+    return _flood(s, mv, ok, UNLIMITED, env, extra_zone="HAIPHONG")
+
+
+def _boat_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+    """8.2.4 / 8.6.1-8.6.2: patrol boats, 1 MP a hex on sea, coastal and major-river hexes,
+    18 MP, ending on a coastal or major-river hex."""
+    m = load_map()
+    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal or x.major_river}
+    out = _flood(s, mv, ok, 18, env)
+    return {d: p for d, p in out.items() if m.hexes[d].coastal or m.hexes[d].major_river}
+
+
+def _flood(s, mv, ok, limit, env, extra_zone=None):
+    m = load_map()
+    enemy = env.enemy(mv["side"])
+    start = mv["loc"]
+    dist = {start: 0}
+    prev = {}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            if m.is_zone(h):
+                neigh = [n for n in m.neighbours(h) if n in ok]
+            else:
+                neigh = [n for n in m.hex_neighbours(h) if n in ok]
+                if extra_zone and extra_zone in m.zones_next_to(h):
+                    neigh.append(extra_zone)
+            for n in neigh:
+                if n in dist or n in enemy or dist[h] + 1 > limit:
+                    continue
+                dist[n] = dist[h] + 1
+                prev[n] = h
+                nxt.append(n)
+        frontier = sorted(nxt)
+    out = {}
+    for d in sorted(dist):
+        if d == start or (not m.is_zone(d) and not m.hexes[d].is_land and False):
+            continue
+        if stacking_problem(s, mv["side"], d, mv["uids"], env) is not None:
+            continue
+        path = [d]
+        while prev[path[-1]] != start:
+            path.append(prev[path[-1]])
+        out[d] = list(reversed(path))
+    return out
+
+
+def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, list[str]]:
+    """8.2 / 8.8.1.1: airmobile units fly (no terrain, no ZOC) anywhere in the corps/country they
+    are in or an adjacent one in clear weather; 9 hexes in monsoon. The path is the destination."""
+    m = load_map()
+    start = mv["loc"]
+    if m.is_zone(start):
+        return {}
+    env = env or Env(s)
+    enemy = env.enemy(mv["side"])
+    if is_monsoon(s):
+        cands = [h for h in m.hexes_within(start, 9) if m.hexes[h].is_land]
+    else:
+        here = region_of(start)
+        regions = {here, *region_neighbours().get(here, ())}
+        cands = [h for h in m.land_hexes() if region_of(h) in regions]
+    out = {}
+    for h in cands:
+        if h == start or h in enemy:
+            continue
+        if may_enter(s, mv["types"], mv["side"], mv["corps"], h) is not None:
+            continue
+        if stacking_problem(s, mv["side"], h, mv["uids"], env) is not None:
+            continue
+        out[h] = [h]
+    return out
+
+
+def check_path(s: dict, piece: str, path: list[str]) -> str | None:
+    """None if ``path`` is the path ``reachable`` gives for its destination.
+
+    The engine fixes one path per destination (fewest infiltration rolls, then
+    fewest MP, then the search order over sorted hex ids): a player picks the
+    destination, the referee the route (docs/rules/ntnd.md, 8)."""
+    if not path:
+        return "NTND 8: a move needs a path"
+    reach = reachable(s, piece)
+    dest = path[-1]
+    if dest not in reach:
+        return f"NTND 8: {dest} is not reachable by {piece} this phase (allowance, terrain, ZOC, stacking, 5.3, 8.9)"
+    if list(path) != reach[dest]:
+        return f"NTND 8: the path to {dest} is {'-'.join(reach[dest])} (the referee fixes one path per destination)"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# 8.8 reaction movement
+# ---------------------------------------------------------------------------
+
+def allied_reaction_options(s: dict) -> list[tuple[str, str]]:
+    """8.8.1 / 8.8.1.1: airmobile units that did not move in the previous Allied movement phase and
+    are not under announced attack may fly to a hex holding Allied units that the Communist player
+    announced he will attack, within their airmobile range, without over-stacking."""
+    targets = sorted({a["target"] for a in s["attacks"]})
+    if not targets:
+        return []
+    counters = load_counters()
+    allied_at = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED}
+    moved = set(s["flags"].get("allied_moved", ())) | set(s["phase"].get("reacted", ()))
+    env = Env(s)
+    out = []
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "map" or u["side"] != ALLIED or uid in moved or u["loc"] in targets:
+            continue
+        if not counters.type(u["type"]).airmobile:
+            continue
+        reach = _airmobile_reach(s, mover(s, uid), env)
+        for t in targets:
+            if t in reach and t in allied_at:
+                out.append((uid, t))
+    return out
+
+
+def communist_reaction_options(s: dict) -> list[tuple[str, str]]:
+    """8.8.2 / 3.2.4: inverted units adjacent to an Allied unit may move one hex in any direction,
+    irrespective of ZOC and ZOI, within the other movement and stacking rules (each marker once)."""
+    m = load_map()
+    allied_at = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+                 and utype(u).category != "air"}
+    done = set(s["phase"].get("reacted", ()))
+    out = []
+    for mid in sorted(s["markers"], key=lambda x: int(x[1:])):
+        mk = s["markers"][mid]
+        if mid in done or m.is_zone(mk["loc"]):
+            continue
+        if not any(n in allied_at for n in m.hex_neighbours(mk["loc"])):
+            continue
+        mv = mover(s, mid)
+        for n in m.hex_neighbours(mk["loc"]):
+            if n in allied_at or not m.hexes[n].is_land:
+                continue
+            if may_enter(s, mv["types"], COMMUNIST, None, n) is None and stacking_problem(s, COMMUNIST, n, mv["uids"]) is None:
+                out.append((mid, n))
+    return out
+
+
+def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
+    """Markers adjacent to Allied units (8.8.2.1), or to Allied ground combat units (19.1.2).
+    Project reading of 19.1.2's exceptions: contact across a neutral border does not count (the
+    Allied player may not attack across it in part 1); there are no all-sea hexsides on the map."""
+    m = load_map()
+    neutral = set(s["neutral"])
+    allied = [u for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+              and not m.is_zone(u["loc"]) and utype(u).category != "air"
+              and (not ground_only or utype(u).is_ground_combat)]
+    out = []
+    for mid, mk in s["markers"].items():
+        if m.is_zone(mk["loc"]):
+            continue
+        c1 = m.hex(mk["loc"]).country
+        for a in allied:
+            if m.adjacent(a["loc"], mk["loc"]):
+                c2 = m.hex(a["loc"]).country
+                if c1 != c2 and (c1 in neutral or c2 in neutral):
+                    continue
+                out.append(mid)
+                break
+    return sorted(out, key=lambda x: int(x[1:]))

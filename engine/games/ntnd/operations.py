@@ -1,0 +1,194 @@
+"""No Trumpets No Drums rule 6: the Communist Operations phase (promotion, break
+down, inverting and flipping), and the hidden-marker mechanics every rule that
+turns units face up or face down uses (4.1.1, 6.2, 8.5.2, 8.8.2.1, 17.2, 19.1.2, 20.2).
+
+An inverted stack is a *marker*: its identity (the units inside) is committed in
+a private event to the Communist seat when it is created, and opened with
+``ctx.reveal`` when it flips face up (or at the end of the game).
+"""
+from __future__ import annotations
+
+from ...errors import Rejection
+from .map import load_map
+from .state import COMMUNIST, new_marker_id
+from .units import load_counters
+
+
+def _ut(s, uid):
+    return load_counters().type(s["units"][uid]["type"])
+
+
+def make_marker(s: dict, uids: list[str], loc: str, ctx, why: str) -> str:
+    """Invert ``uids`` (all at ``loc``) into one new marker; commit its identity privately."""
+    mid = new_marker_id(s)
+    for uid in uids:
+        u = s["units"][uid]
+        u["inv"], u["mk"], u["loc"], u["status"] = True, mid, loc, "map"
+    ident = [{"id": uid, "type": s["units"][uid]["type"], "name": s["units"][uid]["name"]} for uid in sorted(uids)]
+    ref = ctx.emit({"t": "marker-identity", "marker": mid, "loc": loc, "units": ident}, to=COMMUNIST)
+    s["markers"][mid] = {"loc": loc, "units": sorted(uids), "ref": list(ref)}
+    ctx.emit({"t": "marker", "marker": mid, "loc": loc, "rule": why})
+    return mid
+
+
+def flip_marker(s: dict, mid: str, ctx, why: str) -> list[str]:
+    """Turn a marker face up: open its identity; dummies are destroyed (17.2). Returns the
+    uids of the units now face up (dummies excluded)."""
+    mk = s["markers"].pop(mid)
+    ctx.reveal(tuple(mk["ref"]))
+    ctx.emit({"t": "flip", "marker": mid, "loc": mk["loc"], "rule": why})
+    up = []
+    for uid in mk["units"]:
+        u = s["units"][uid]
+        u["inv"], u["mk"] = False, None
+        if u["type"] == "communist_dummy":
+            u["status"], u["loc"] = "mix", None  # 17.2: eliminated, back to the mix, no points
+            ctx.emit({"t": "dummy-removed", "unit": uid, "rule": "NTND 17.2"})
+        else:
+            up.append(uid)
+    return up
+
+
+def reveal_all(s: dict, ctx, why: str = "end of game") -> None:
+    """Open every remaining marker (the end of the game)."""
+    for mid in sorted(s["markers"], key=lambda m: int(m[1:])):
+        ctx.reveal(tuple(s["markers"][mid]["ref"]))
+    for ref in s["sealed"]:
+        ctx.reveal(tuple(ref))
+    s["sealed"] = []
+    ctx.emit({"t": "all-markers-opened", "rule": why})
+
+
+def remove_from_marker(s: dict, uid: str, ctx) -> None:
+    """A unit leaves its marker without a flip (promotion spends an inverted cadre or supply):
+    the marker is opened and the rest re-inverted into a new marker, so no stale identity remains."""
+    u = s["units"][uid]
+    mid = u["mk"]
+    if mid is None:
+        return
+    mk = s["markers"][mid]
+    rest = [x for x in mk["units"] if x != uid]
+    # the commitment must be opened eventually; keep it for the end instead of revealing now
+    s["sealed"].append(mk["ref"])
+    del s["markers"][mid]
+    ctx.emit({"t": "marker-gone", "marker": mid, "loc": mk["loc"], "rule": "NTND 6.1"})
+    u["inv"], u["mk"] = False, None
+    if rest:
+        make_marker(s, rest, mk["loc"], ctx, "NTND 6.1")
+
+
+# ---------------------------------------------------------------------------
+# 6.1 promotion and break down
+# ---------------------------------------------------------------------------
+
+PROMOTE = {"regiment": {"VC": "vc_regiment", "PL": "pl_regiment", "KR": "kr_regiment"},
+           "sapper": {"VC": "vc_sapper"}}
+CADRES = {"vc_cadre": "VC", "pl_cadre": "PL", "kr_cadre": "KR"}
+
+
+def first_in_mix(s: dict, type_id: str) -> str | None:
+    """The first counter of a type in the counter mix (4.4 / 6.1.4: the mix is a limit)."""
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["type"] == type_id and u["status"] == "mix":
+            return uid
+    return None
+
+
+def promotion_options(s: dict) -> list[tuple[str, str, str]]:
+    """(cadre uid, supply uid, "regiment"|"sapper") per 6.1.1 / 6.1.2: a cadre with or adjacent to a
+    supply unit; one supply unit promotes one unit."""
+    m = load_map()
+    units = [u for u in s["units"].values() if u["status"] == "map" and u["side"] == COMMUNIST]
+    supplies = [u for u in units if u["type"] == "communist_supply"]
+    out = []
+    for c in units:
+        if c["type"] not in CADRES:
+            continue
+        nat = CADRES[c["type"]]
+        for sup in supplies:
+            if sup["loc"] == c["loc"] or m.adjacent(sup["loc"], c["loc"]):
+                for to, table in sorted(PROMOTE.items()):
+                    if nat in table and first_in_mix(s, table[nat]) is not None:
+                        out.append((c["id"], sup["id"], to))
+    return sorted(out)
+
+
+def promote(s: dict, cadre: str, supply: str, to: str, ctx) -> None:
+    if (cadre, supply, to) not in promotion_options(s):
+        raise Rejection("ILLEGAL_PROMOTION", "NTND 6.1.1/6.1.2: a cadre with or adjacent to a supply unit, "
+               "and a counter in the mix (6.1.4)")
+    c = s["units"][cadre]
+    nat = CADRES[c["type"]]
+    new = first_in_mix(s, PROMOTE[to][nat])
+    loc, was_inv = c["loc"], c["inv"]
+    for uid in (cadre, supply):
+        if s["units"][uid]["inv"]:
+            remove_from_marker(s, uid, ctx)
+        s["units"][uid].update(status="mix", loc=None)
+    n = s["units"][new]
+    n.update(status="map", loc=loc, inv=False, mk=None)
+    if was_inv:
+        make_marker(s, [new], loc, ctx, "NTND 6.1")
+    else:
+        ctx.emit({"t": "promoted", "unit": new, "type": n["type"], "loc": loc, "rule": "NTND 6.1"})
+
+
+def breakdown_options(s: dict) -> list[str]:
+    """6.1.3: face-up or inverted NVA divisions in a country with guerrillas, if a cadre and a
+    regiment of that nationality are in the mix."""
+    m = load_map()
+    out = []
+    for u in s["units"].values():
+        if u["status"] != "map" or u["type"] != "nva_division" or m.is_zone(u["loc"]):
+            continue
+        nat = {"SV": "VC", "LA": "PL", "CA": "KR"}.get(m.hex(u["loc"]).country)
+        if nat and first_in_mix(s, f"{nat.lower()}_cadre") and first_in_mix(s, f"{nat.lower()}_regiment"):
+            out.append(u["id"])
+    return sorted(out)
+
+
+def break_down(s: dict, uid: str, ctx) -> None:
+    if uid not in breakdown_options(s):
+        raise Rejection("ILLEGAL_BREAKDOWN", "NTND 6.1.3: an NVA division breaks down into a cadre and a regiment "
+               "of the country it stands in (VC, PL, KR), if both are in the mix")
+    m = load_map()
+    u = s["units"][uid]
+    loc, was_inv = u["loc"], u["inv"]
+    nat = {"SV": "VC", "LA": "PL", "CA": "KR"}[m.hex(loc).country].lower()
+    if was_inv:
+        remove_from_marker(s, uid, ctx)
+    u.update(status="mix", loc=None)
+    new = [first_in_mix(s, f"{nat}_cadre"), first_in_mix(s, f"{nat}_regiment")]
+    for x in new:
+        s["units"][x].update(status="map", loc=loc, inv=False, mk=None)
+    if was_inv:
+        make_marker(s, new, loc, ctx, "NTND 6.1.3")
+    else:
+        ctx.emit({"t": "broken-down", "unit": uid, "into": new, "loc": loc, "rule": "NTND 6.1.3"})
+
+
+# ---------------------------------------------------------------------------
+# 6.2 inverting and flipping
+# ---------------------------------------------------------------------------
+
+def invert_options(s: dict) -> list[tuple[str, tuple[str, ...]]]:
+    """(location, uids): all face-up invertible Communist units of a location (6.2: tanks never)."""
+    by_loc: dict[str, list[str]] = {}
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] == "map" and u["side"] == COMMUNIST and not u["inv"] and _ut(s, uid).can_invert:
+            by_loc.setdefault(u["loc"], []).append(uid)
+    return [(loc, tuple(v)) for loc, v in sorted(by_loc.items())]
+
+
+def invert(s: dict, loc: str, uids: list[str], ctx) -> str:
+    for uid in uids:
+        u = s["units"].get(uid)
+        if u is None or u["status"] != "map" or u["side"] != COMMUNIST or u["inv"] or u["loc"] != loc:
+            raise Rejection("ILLEGAL_INVERT", f"NTND 6.2: {uid} is not a face-up Communist unit at {loc}")
+        if not _ut(s, uid).can_invert:
+            raise Rejection("ILLEGAL_INVERT", "NTND 6.2: Communist armor (tank regiments) may never be inverted")
+    if not uids:
+        raise Rejection("ILLEGAL_INVERT", "NTND 6.2: name the units to invert")
+    return make_marker(s, sorted(uids), loc, ctx, "NTND 6.2")

@@ -1,0 +1,194 @@
+"""No Trumpets No Drums rule 4: Communist recruitment (4.1, 4.4, 4.5.1, 17.1) and
+Allied reinforcements (4.2.1, 4.2.7 timing, 4.3.3 the Thai QC withdrawal).
+
+Communist recruits placed inverted become markers (their identity is committed
+to the Communist seat only); face-up recruits are public.
+"""
+from __future__ import annotations
+
+from ...errors import Rejection
+from .corps import entry_locations
+from .map import load_map
+from .movement import Env, region_of, stacking_problem, zoc_hexes, zoi_hexes
+from .operations import first_in_mix, make_marker
+from .state import ALLIED, COMMUNIST
+
+CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
+HOME = {"VC": "SV", "PL": "LA", "KR": "CA"}
+NVA_RECRUITS = ("nva_artillery", "nva_division", "nva_sam")   # 4.1.3
+NVA_DIVISION_CAP = 10                                          # 4.1.7 / 28.10
+SUPPLY_ZONES = ("CHINA", "HANOI", "HAIPHONG")                  # 4.1.4
+
+
+def start_communist_recruitment(s: dict, ctx) -> None:
+    """Automatic parts of 3.1.1: supply units (4.1.4), the additional-recruit rolls (4.5.1);
+    then the quotas the Communist player places from."""
+    m = load_map()
+    for z in SUPPLY_ZONES:
+        uid = first_in_mix(s, "communist_supply")
+        if uid is None:
+            ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": z, "rule": "NTND 4.1.6"})
+            continue
+        s["units"][uid].update(status="map", loc=z, inv=False, mk=None)
+        ctx.emit({"t": "recruit", "unit": uid, "type": "communist_supply", "loc": z, "rule": "NTND 4.1.4"})
+    # 4.5.1: towns (1) and cities (2) held by face-up Communist combat units, per corps/country
+    points: dict[str, int] = {}
+    for u in s["units"].values():
+        if u["status"] != "map" or u["side"] != COMMUNIST or u["inv"] or m.is_zone(u["loc"]):
+            continue
+        if u["type"] in ("communist_supply", "communist_dummy", "nva_sam", "nva_artillery"):
+            continue
+        h = m.hex(u["loc"])
+        if h.town and h.country in ("SV", "LA", "CA"):
+            points.setdefault(u["loc"], 2 if h.town.is_city else 1)
+    by_region: dict[str, int] = {}
+    for hid, p in points.items():
+        by_region[region_of(hid)] = by_region.get(region_of(hid), 0) + p
+    extra = {}
+    for region in sorted(by_region):
+        r = ctx.roll("d6", f"NTND 4.5.1 additional recruits in {region}")
+        if r.result < by_region[region]:
+            extra[region] = 1
+    s["phase"].update(cadres=3, extra=extra, nva=2, dummies=True)
+
+
+def cadre_hexes(s: dict, nat: str | None) -> list[str]:
+    """4.1.1: non-clear, non-town/city hexes of the guerrillas' own country (any guerrilla country
+    for dummies, 17.1), not occupied by, adjacent to, or in the ZOC/ZOI of an Allied unit."""
+    m = load_map()
+    allied = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+              and u["loc"] is not None}
+    near = set(allied)
+    for loc in allied:
+        if not m.is_zone(loc):
+            near.update(m.hex_neighbours(loc))
+    near |= zoc_hexes(s, ALLIED) | zoi_hexes(s)
+    countries = (HOME[nat],) if nat else tuple(sorted(HOME.values()))
+    out = []
+    for hid, h in m.hexes.items():
+        if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None and hid not in near:
+            out.append(hid)
+    return sorted(out)
+
+
+def place_options(s: dict) -> list[dict]:
+    """Every placement the Communist player may make now (one dict per command)."""
+    ph = s["phase"]
+    out = []
+    env = Env(s)
+    if ph.get("cadres", 0) > 0 or ph.get("extra"):
+        for nat in sorted(CADRE_OF):
+            uid = first_in_mix(s, CADRE_OF[nat])
+            if uid is None:
+                continue
+            for hid in cadre_hexes(s, nat):
+                if not _cadre_quota_ok(s, hid) or stacking_problem(s, COMMUNIST, hid, [uid], env):
+                    continue
+                for inv in (True, False):
+                    out.append({"kind": "cadre", "nationality": nat, "location": hid, "inverted": inv})
+    dummy = first_in_mix(s, "communist_dummy") if ph.get("dummies") else None
+    if dummy is not None:
+        for hid in cadre_hexes(s, None):
+            if stacking_problem(s, COMMUNIST, hid, [dummy], env):
+                continue
+            out.append({"kind": "dummy", "nationality": "", "location": hid, "inverted": True})
+    if ph.get("nva", 0) > 0:
+        divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
+        for kind in NVA_RECRUITS:
+            if kind == "nva_division" and divisions >= NVA_DIVISION_CAP:
+                continue
+            if first_in_mix(s, kind) is not None:
+                for inv in (True, False):
+                    out.append({"kind": kind, "nationality": "NVA", "location": "CHINA", "inverted": inv})
+    return out
+
+
+def _cadre_quota_ok(s: dict, hid: str) -> bool:
+    ph = s["phase"]
+    return ph.get("cadres", 0) > 0 or ph.get("extra", {}).get(region_of(hid), 0) > 0
+
+
+def place_recruit(s: dict, p: dict, ctx) -> None:
+    kind, nat, loc, inv = p["kind"], p["nationality"], p["location"], p["inverted"]
+    ph = s["phase"]
+    if kind == "cadre":
+        if nat not in CADRE_OF:
+            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: cadres are VC, PL or KR")
+        if loc not in cadre_hexes(s, nat) or not _cadre_quota_ok(s, loc):
+            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: a cadre goes to a non-clear, non-town hex of its "
+                            "country away from Allied units, ZOC and ZOI, within the turn's quota")
+        type_id = CADRE_OF[nat]
+    elif kind == "dummy":
+        if not ph.get("dummies") or loc not in cadre_hexes(s, None):
+            raise Rejection("ILLEGAL_PLACEMENT", "NTND 17.1: dummies are placed where a guerrilla could be")
+        type_id, inv = "communist_dummy", True
+    elif kind in NVA_RECRUITS:
+        if ph.get("nva", 0) <= 0 or loc != "CHINA":
+            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.3: two NVA artillery, SAM or divisions, in China")
+        if kind == "nva_division" and sum(1 for u in s["units"].values() if u["type"] == "nva_division"
+                                          and u["status"] == "map") >= NVA_DIVISION_CAP:
+            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.7: at most ten NVA divisions on the map")
+        type_id = kind
+    else:
+        raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1: recruit a cadre, a dummy or an NVA unit")
+    uid = first_in_mix(s, type_id)
+    if uid is None:
+        raise Rejection("ILLEGAL_PLACEMENT", f"NTND 4.4: no {type_id} left in the counter mix")
+    prob = stacking_problem(s, COMMUNIST, loc, [uid])
+    if prob:
+        raise Rejection("OVERSTACKED", prob)
+    # quotas
+    if kind == "cadre":
+        region = region_of(loc)
+        if ph.get("extra", {}).get(region, 0) > 0:
+            ph["extra"][region] -= 1
+            if not ph["extra"][region]:
+                del ph["extra"][region]
+        else:
+            ph["cadres"] -= 1
+    elif kind in NVA_RECRUITS:
+        ph["nva"] -= 1
+    s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
+    if inv:
+        make_marker(s, [uid], loc, ctx, "NTND 4.1")
+    else:
+        ctx.emit({"t": "recruit", "unit": uid, "type": type_id, "loc": loc, "rule": "NTND 4.1"})
+
+
+# ---------------------------------------------------------------------------
+# Allied reinforcements
+# ---------------------------------------------------------------------------
+
+def start_allied_reinforcement(s: dict, ctx) -> None:
+    """3.2.1: scheduled units whose turn has come become available (4.2.1; 4.2.7 purchased units
+    of the previous phase too); the scenario's withdrawals happen (4.3.3)."""
+    for w in s["scenario"]["withdrawals"]:
+        if w["turn"] == s["turn"]:
+            u = s["units"].get(w["unit"])
+            if u and u["status"] in ("map", "dead", "sched"):
+                u.update(status="out", loc=None)
+                ctx.emit({"t": "withdrawn", "unit": u["id"], "rule": "NTND " + w["rule"]})
+    s["phase"]["placed"] = []
+
+
+def reinforcement_options(s: dict) -> list[tuple[str, str]]:
+    """(uid, location): scheduled units due by this turn at their entry locations (5.4)."""
+    out = []
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "sched" or u["side"] != ALLIED or u["arrive"] > s["turn"]:
+            continue
+        for loc in entry_locations(s, u):
+            out.append((uid, loc))
+    return out
+
+
+def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
+    if (uid, loc) not in reinforcement_options(s):
+        raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.2.1/5.4: a scheduled unit due this turn enters at its corps "
+                        "headquarters (or another friendly city of the corps, or Saigon, if it is held)")
+    u = s["units"][uid]
+    u.update(status="map", loc=loc)
+    s["phase"]["placed"].append(uid)
+    ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,
+              "corps": u["corps"], "rule": "NTND 4.2.1"})

@@ -1,0 +1,112 @@
+"""No Trumpets No Drums: the initial state of a scenario (data/scenario_<id>.json,
+authored by the project; see docs/rules/ntnd-data.md).
+
+Every counter of the Communist counter mix (counters.json, 4.4) gets a record:
+the scenario's set-up units under their scenario ids, the rest of the mix as
+"<type>-<n>" in the mix. Allied units are the set-up, the reinforcement
+schedule (4.2.1) and the air units (kept in the available box for part 2).
+Inverted set-up units of one location form one marker (their identity is
+committed to the Communist seat in the genesis-following record).
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from .map import load_map
+from .operations import make_marker
+from .sequence import turn_label
+from .state import ALLIED, COMMUNIST
+from .units import load_counters
+
+SCENARIO_FILES = {"tet": "scenario_tet.json"}
+
+
+@lru_cache(maxsize=None)
+def load_scenario(name: str) -> dict:
+    text = (resources.files(__package__) / "data" / SCENARIO_FILES[name]).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def group_of(u: dict) -> str:
+    """Divisional group of 5.2.2/5.7 from the unit's type and name (project rule, docs)."""
+    t, name = u["type"], u.get("name", "")
+    if u.get("corps") is None:
+        return ""
+    if t.startswith("us_marine"):
+        return "US Marines"
+    if t.startswith("rok_"):
+        return "ROK"
+    if t.startswith("thai_"):
+        return "Thai"
+    if t.startswith("us_") and ", " in name and (name.endswith("Div") or " Div (" in name):
+        return name.split(", ", 1)[1].split(" (")[0]
+    return name or u["id"]
+
+
+def _unit(uid, type_id, side, status, loc=None, name="", corps=None, arrive=0) -> dict:
+    t = load_counters().type(type_id)
+    return {"id": uid, "type": type_id, "nat": t.nationality, "side": side, "name": name, "group": "",
+            "status": status, "loc": loc, "inv": False, "mk": None, "corps": corps, "arrive": arrive}
+
+
+def initial_state(scenario: str, ctx) -> dict:
+    sc = load_scenario(scenario)
+    counters = load_counters()
+    m = load_map()
+    units: dict[str, dict] = {}
+    for u in sc["setup"]["allied"]:
+        units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "map", u["location"], u["name"], u.get("corps"))
+    for block in sc["reinforcements"]["allied"]:
+        for u in block["units"]:
+            t = counters.type(u["type"])
+            attached = None if (t.airmobile or t.stacking_class != "ground_combat") else u.get("enter")
+            units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "sched", None, u["name"], attached, block["turn"])
+    for u in sc["setup"].get("allied_air_available", []):
+        units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "air", None, u["name"])
+    for u in units.values():
+        u["group"] = group_of(u)
+    placed: dict[str, int] = {}
+    inverted: dict[str, list[str]] = {}
+    for u in sc["setup"]["communist"]:
+        units[u["id"]] = _unit(u["id"], u["type"], COMMUNIST, "map", u["location"], u["name"])
+        placed[u["type"]] = placed.get(u["type"], 0) + 1
+        if u["inverted"]:
+            inverted.setdefault(u["location"], []).append(u["id"])
+    for tid, t in counters.types.items():
+        if t.side != COMMUNIST:
+            continue
+        for n in range(placed.get(tid, 0) + 1, t.counter_mix + 1):
+            uid = f"{tid}-{n}"
+            units[uid] = _unit(uid, tid, COMMUNIST, "mix")
+    start_year = sc["turns"][0]["year"]
+    s = {
+        "scenario": {"id": sc["id"], "name": sc["name"], "turns": sc["turns"], "victory": sc["victory"],
+                     "withdrawals": sc["reinforcements"].get("allied_withdrawals", []),
+                     "armor_shock": bool(sc["scenario_rules"].get("armor_shock_available")),
+                     "start_year": start_year},
+        "turn": 1,
+        "turn_label": turn_label(sc["turns"], 1),
+        "step": 0,
+        "phase": {},
+        "units": units,
+        "markers": {},
+        "meta": {"next_marker": 0},
+        "neutral": sorted(sc["scenario_rules"].get("neutral_countries", [])),
+        "pp": sc["victory"]["initial_political_points"],
+        "attacks": [],
+        "battle": None,
+        "ambush": None,
+        "decision": None,
+        "outcome": None,
+        "flags": {"allied_moved": []},
+        "sealed": [],
+    }
+    ctx.emit({"t": "scenario", "id": sc["id"], "name": sc["name"], "turns": len(sc["turns"]),
+              "pp": s["pp"], "neutral": s["neutral"]})
+    for loc in sorted(inverted):
+        if not m.on_map(loc):
+            raise ValueError(f"scenario location {loc} is not on the map")
+        make_marker(s, sorted(inverted[loc]), loc, ctx, "scenario set-up")
+    return s

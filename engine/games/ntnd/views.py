@@ -1,0 +1,55 @@
+"""No Trumpets No Drums: what each seat sees.
+
+Allied seat and spectators: every face-up unit, every inverted marker by its
+public marker id and location only (never what it holds, how many units, or the
+Communist counter mix), the turn, phase, political points, the pending decision.
+Communist seat: the same plus the contents of each marker, the counter mix and
+the phase's quotas.
+"""
+from __future__ import annotations
+
+from .sequence import phase_of
+from .state import ALLIED, COMMUNIST
+
+_PUBLIC_DECISION_KEYS = ("seat", "kind", "prompt", "count", "eligible", "unit", "mode", "to")
+
+
+def _unit_view(u: dict) -> dict:
+    return {"id": u["id"], "type": u["type"], "name": u["name"], "nat": u["nat"], "side": u["side"],
+            "loc": u["loc"], "corps": u["corps"]}
+
+
+def build_view(s: dict, seat: str | None) -> dict:
+    ph = phase_of(s)
+    d = s.get("decision")
+    units = [_unit_view(u) for uid, u in sorted(s["units"].items()) if u["status"] == "map" and not u["inv"]]
+    markers = [{"id": mid, "loc": mk["loc"]} for mid, mk in sorted(s["markers"].items(), key=lambda x: int(x[0][1:]))]
+    v = {
+        "scenario": s["scenario"]["id"],
+        "turn": s["turn"],
+        "turn_label": s["turn_label"],
+        "phase": ph.id,
+        "phase_title": ph.title,
+        "rule": "NTND " + ph.rule,
+        "pp": s["pp"],
+        "neutral": list(s["neutral"]),
+        "units": units,
+        "markers": markers,
+        "allied_pending": [_unit_view(u) | {"arrive": u["arrive"]} for uid, u in sorted(s["units"].items())
+                           if u["side"] == ALLIED and u["status"] == "sched"],
+        "allied_dead": sorted(uid for uid, u in s["units"].items() if u["side"] == ALLIED and u["status"] == "dead"),
+        "attacks": [dict(a) for a in s["attacks"]],
+        "battle": None if s["battle"] is None else {"side": s["battle"]["side"], "target": s["battle"]["target"]},
+        "decision": None if d is None else {k: d[k] for k in _PUBLIC_DECISION_KEYS if k in d},
+        "outcome": s.get("outcome"),
+    }
+    if seat == COMMUNIST:
+        v["hidden"] = {mid: [_unit_view(s["units"][x]) for x in mk["units"]]
+                       for mid, mk in sorted(s["markers"].items())}
+        mix: dict[str, int] = {}
+        for u in s["units"].values():
+            if u["side"] == COMMUNIST and u["status"] == "mix":
+                mix[u["type"]] = mix.get(u["type"], 0) + 1
+        v["mix"] = dict(sorted(mix.items()))
+        v["quotas"] = {k: s["phase"][k] for k in ("cadres", "extra", "nva", "dummies") if k in s["phase"]}
+    return v
