@@ -42,3 +42,12 @@ def test_docs_cover_every_rule_number():
     missing = [r for r in RULES if r not in rows]
     assert not missing, missing
     assert "project's own" in doc
+
+
+def test_sog_5_2_optional_rules_listed_in_every_action():
+    from .util import of
+    s = place_team(in_play(), "7-G")
+    s, ev = do(s, "sog", move("7-H"), faces=[7])
+    opt = of(ev, "action")[0]["optional_rules"]
+    assert opt["required"] == ["16.7 Optional Weapon and Equipment", "24. Morale", "25. Prisoners"]
+    assert len(opt["recommended"]) == 10

@@ -37,6 +37,15 @@ TERRAIN_RULES = {
                "hedges. Hills are height \"2\". Buildings are of log construction."),
 }
 
+# SOG 5.2: the FIREPOWER optional rules required or recommended for the campaign's actions.
+OPTIONAL_RULES = {
+    "required": ["16.7 Optional Weapon and Equipment", "24. Morale", "25. Prisoners"],
+    "recommended": ["1. Grenade Return Throw", "16.2 Assorted Optional Firing Modifiers", "16.3 Weapon Reliability",
+                    "16.4 Suppression by Non-Automatic Weapons", "16.6 Pinned and Inactive Status",
+                    "16.8 Extra Major Personal Weapons", "16.9 Standing Behind \"2\" Height Cover", "21. Fires",
+                    "22. Individual Personal Characteristics (for SOG Team)", "23. Wounds and Cover"],
+}
+
 # The three FIREPOWER scenarios the campaign uses.
 SCENARIOS = {
     "meeting": {"scenario": "Meeting Engagement", "page": 42},
@@ -121,7 +130,7 @@ def _describe(s: dict, ctx) -> None:
               "square": a["square"], "terrain": terrain, "terrain_rules": TERRAIN_RULES[terrain],
               "panels": panels, "orientation": a["orientation"], "entry": a["entry"],
               "roles": {"sog": a["sog_role"], "nva": a["nva_role"]}, "forces": forces(s), "notes": a["notes"],
-              "rule": "SOG 2.3, 2.4"})
+              "optional_rules": {k: list(v) for k, v in OPTIONAL_RULES.items()}, "rule": "SOG 2.3, 2.4, 5.2"})
     a["stage"] = "result"
 
 
