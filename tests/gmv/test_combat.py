@@ -1,0 +1,143 @@
+"""GMV "COMBAT": Axis & Allies combat (the project's reading) with calls for
+support and withdrawal/evac."""
+import pytest
+
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.gmv import combat
+
+from .util import RS, add, cmd, empty, events, play
+
+
+def _battle(s, seat_att="us"):
+    """Answer both calls for support with none."""
+    s, _ = play(s, seat_att, cmd("support"))
+    return s
+
+
+def test_gmv_combat_each_unit_rolls_d6_hits_on_le_value_owner_chooses_casualties():
+    s = empty()
+    i1, i2 = add(s, "inf", "us", "da_nang", 2)
+    (n,) = add(s, "inf", "nva", "hue")
+    s, _ = play(s, "us", cmd("move", unit_ids=[i1, i2], path=["hue"]))
+    assert RS.pending(s).kind == "support"
+    s, _ = play(s, "us", cmd("support"))
+    # attack 1 for US infantry, defend 2 for NVA infantry: faces 1 (hit), 2 (miss), 2 (hit)
+    s, ctx = play(s, "nva", cmd("support"), faces=[1, 2, 2])
+    assert events(ctx, "round")[0]["hits_on"] == {"us": 1, "nva": 1}
+    d = RS.pending(s)
+    assert (d.seat, d.kind) == ("us", "casualties")
+    with pytest.raises(Rejection, match="exactly 1"):
+        play(s, "us", cmd("casualties", unit_ids=[i1, i2]))
+    s, ctx = play(s, "us", cmd("casualties", unit_ids=[i2]))
+    assert i2 not in s["units"] and n not in s["units"] and s["battle"] is None
+    assert events(ctx, "battle-end")[0]["winner"] == "us"
+
+
+def test_gmv_combat_rounds_continue_until_a_side_withdraws():
+    s = empty()
+    (i,) = add(s, "inf", "us", "da_nang")
+    (n,) = add(s, "inf", "nva", "hue")
+    s, _ = play(s, "us", cmd("move", unit_ids=[i], path=["hue"]))
+    s, _ = play(s, "us", cmd("support"))
+    s, _ = play(s, "nva", cmd("support"), faces=[6, 6])
+    assert RS.pending(s).kind == "withdraw" and s["battle"]["round"] == 2
+    s, _ = play(s, "us", cmd("battle_choice", withdraw=False))
+    assert RS.pending(s).seat == "nva"
+    s, ctx = play(s, "nva", cmd("battle_choice", withdraw=True, to_zone="a_shau"), faces=[6, 6])
+    # the NVA infantry is the one covering unit of its level: it fights round 2 and then leaves
+    assert s["units"][n]["zone"] == "a_shau" and s["battle"] is None
+
+
+def test_gmv_withdrawal_one_cover_per_level_others_leave_at_once():
+    s = empty()
+    us_ = add(s, "inf", "us", "hue", 3)
+    (a,) = add(s, "art", "us", "hue")
+    add(s, "inf", "nva", "hue")
+    s = {**s}
+    combat.start(s, "hue", "us", _ctx(), "test")
+    s["battle"]["step"] = "withdraw"
+    s["battle"]["round"] = 2
+    with pytest.raises(Rejection, match="one unit from every"):
+        play(s, "us", cmd("battle_choice", withdraw=True, to_zone="quang_tri", cover_ids=us_[:1]))
+    s2, _ = play(s, "us", cmd("battle_choice", withdraw=True, to_zone="quang_tri", cover_ids=[us_[1], a]),
+                 faces=[6, 6, 6])
+    assert [s2["units"][x]["zone"] for x in us_] == ["quang_tri", "quang_tri", "quang_tri"]
+    assert s2["units"][a]["zone"] == "quang_tri" and s2["battle"] is None
+
+
+def test_gmv_withdrawal_needs_legal_moves_helicopters_for_airlift_zones():
+    s = empty()
+    us_ = add(s, "inf", "us", "khe_sanh", 2)  # F3: infantry leave only by helicopter
+    add(s, "inf", "nva", "khe_sanh")
+    combat.start(s, "khe_sanh", "us", _ctx(), "test")
+    b = s["battle"]
+    assert not combat.withdraw_ok(s, b, "us", "a_shau", us_[1:])
+    assert combat.withdraw_ok(s, b, "us", "quang_tri", us_[1:])  # F2: a combat-action walk
+    add(s, "heli", "us", "khe_sanh")
+    assert combat.withdraw_ok(s, b, "nva", "a_shau", [])
+
+
+def _ctx():
+    from afteraction.engine.ruleset import Context
+    return Context.for_tests()
+
+
+def test_gmv_support_waits_one_round_and_artillery_stops_when_in_zone_units_die():
+    s = empty(side="nva")
+    (i,) = add(s, "inf", "us", "hue")
+    (n,) = add(s, "inf", "nva", "quang_tri")
+    (art,) = add(s, "art", "nva", "a_shau")
+    (h,) = add(s, "vc", "nva", "a_shau", hidden=True)
+    s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="hue"))
+    s, ctx = play(s, "nva", cmd("support", unit_ids=[art, h]))
+    assert not s["units"][h]["hidden"] and events(ctx, "open")
+    s, _ = play(s, "us", cmd("support"), faces=[6, 6])  # round 1: only n and i fire
+    b = s["battle"]
+    assert b["round"] == 2 and {e["id"]: e["entry"] for e in b["sup"]} == {art: 2}
+    assert h in b["in"]["nva"] and s["units"][h]["zone"] == "hue"  # inbound infantry entered
+    f = dict(combat.firers(s, b, "nva"))
+    assert f == {n: 1, h: 1, art: 2}
+    b["in"]["nva"] = []
+    assert art not in dict(combat.firers(s, b, "nva"))  # artillery support stops
+
+
+def test_gmv_supporting_artillery_hit_only_if_artillery_or_air_in_zone():
+    s = empty(side="nva")
+    (i,) = add(s, "inf", "us", "hue")
+    (n,) = add(s, "inf", "nva", "hue")
+    (art,) = add(s, "art", "nva", "a_shau")
+    combat.start(s, "hue", "nva", _ctx(), "test")
+    b = s["battle"]
+    b["sup"].append({"id": art, "side": "nva", "role": "art", "entry": 2})
+    b["round"] = 2
+    assert combat.pool(s, b, "nva") == [n]
+    (ua,) = add(s, "art", "us", "hue")
+    b["in"]["us"].append(ua)
+    assert combat.pool(s, b, "nva") == [n, art]
+
+
+def test_gmv_swamp_attacking_tanks_and_artillery_do_not_fire():
+    s = empty()
+    (t,) = add(s, "armor", "us", "my_tho")
+    (i,) = add(s, "inf", "us", "my_tho")
+    (n,) = add(s, "vc", "nva", "my_tho")
+    combat.start(s, "my_tho", "us", _ctx(), "test")
+    assert dict(combat.firers(s, s["battle"], "us")) == {i: 1}
+    combat.start(s, "my_tho", "nva", _ctx(), "test")  # directly attacked: they fight
+    assert dict(combat.firers(s, s["battle"], "us")) == {t: 2, i: 2}
+
+
+def test_gmv_support_inbound_air_fires_round_2_after_wipeout_then_withdraws():
+    s = empty(side="nva")
+    (i,) = add(s, "inf", "us", "bien_hoa")
+    (f,) = add(s, "fighter", "us", "saigon")
+    (n,) = add(s, "inf", "nva", "war_zone_d")
+    (m,) = add(s, "inf", "nva", "war_zone_d")
+    s, _ = play(s, "nva", cmd("attack", unit_ids=[n, m], zone="bien_hoa"))
+    s, _ = play(s, "nva", cmd("support"))
+    # fighter support; round 1: both NVA infantry hit (1, 1), US infantry misses (6): US wiped out
+    # round 2: the attackers fire at the fighter (6, 6), it fires back (defend 3: 6), and leaves
+    s, ctx = play(s, "us", cmd("support", unit_ids=[f]), faces=[1, 1, 6, 6, 6, 6])
+    rounds = [e["rule"] for e in events(ctx, "roll")]
+    assert rounds[5] == f"GMV Combat round 2: {f} (fighter) hits on <= 3" and len(rounds) == 6
+    assert s["battle"] is None and s["units"][f]["zone"] == "saigon" and i not in s["units"]
