@@ -104,7 +104,7 @@ def _outcome(v: dict, prng: Prng):
     members = sorted(v["team"]["members"])
     c = command_pb2.Command()
     r = c.sog.action_result
-    cas = [m for m in members if prng.below(8) == 0]
+    cas = [m for m in members if prng.below(10) == 0]
     r.casualties.extend(cas)
     elim = [i + 1 for i in range(len(a["squad_types"])) if prng.below(3) == 0]
     r.squads_eliminated.extend(elim)
@@ -112,6 +112,6 @@ def _outcome(v: dict, prng: Prng):
         r.prisoners_taken = 1
     if cas and v["team"]["prisoners"] and prng.below(4) == 0:
         r.prisoners_lost = 1
-    r.sog_vp = 6 * len(elim) + prng.below(8) + 5 * r.prisoners_taken
+    r.sog_vp = 6 * len(elim) + prng.below(8) + 5 * r.prisoners_taken + (8 if a["mission"] else 0)
     r.nva_vp = 5 * len(cas) + prng.below(4)
     return c

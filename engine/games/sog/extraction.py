@@ -3,7 +3,7 @@ and 3.9 (abort)."""
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import board, enemy, insertion, movement, search, victory
+from . import board, enemy, insertion, movement, search, tactical, victory
 
 METHODS = {1: "helicopter", 2: "walk"}
 
@@ -53,7 +53,7 @@ def exit_check(s: dict, ctx) -> dict | None:
         return None
     ctx.emit({"t": "exit-blocked", "square": sq, "vc": here, "rule": "SOG 3.7.2"})
     if spec is None:  # project reading: a VC counter in the square blocks the exit and brings a Meeting Engagement
-        spec = movement.tactical.spec(
+        spec = tactical.spec(
             "meeting", "SOG 3.7.2: exit blocked by a VC counter", sq, ["vc"], here[:1],
             sog_role="Side A", nva_role="Side B", panel_by=None,
             panels="as the Meeting Engagement scenario (page 42) specifies",

@@ -96,7 +96,7 @@ class SogRuleset(Ruleset):
         if ph == "insertion":
             return Decision("sog", "insertion", "SOG 3.4: insertion on foot (column A) or by helicopter",
                             {"foot_rows": insertion.foot_rows(s)})
-        if ph == "lz_choice" or ph == "lz":
+        if ph == "lz":
             return Decision("sog", "lz_choice", "SOG 3.4.3: choose the LZ to try",
                             {"lzs": [x["n"] for x in s["lzs"]]})
         if self._may_abort(s):

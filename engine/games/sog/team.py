@@ -155,7 +155,7 @@ def apply_losses(team: dict, casualties: list[str], lost: list[tuple[str, str, i
                  recovered: list[tuple[str, str, str, int]]) -> dict:
     """Remove casualties and lost items; a casualty's items are removed unless
     recovered by a survivor (3.2.4). Returns what was removed (for the event).
-    Validation has been done by ``check_result``."""
+    Validation has been done by ``tactical.result_from_command``."""
     members = team["members"]
     for from_l, to_l, code, n in recovered:
         _take(members[from_l], code, n)
