@@ -18,7 +18,7 @@ def _leaves(n: int) -> list[bytes]:
     return [merkle.leaf_hash(hashlib.sha256(i.to_bytes(4, "big")).digest()) for i in range(n)]
 
 
-LEAVES = _leaves(300)
+LEAVES = _leaves(301)  # sizes go up to 300; one more leaf for the n + 1 checks
 
 
 def _fails(fn, *args) -> bool:
