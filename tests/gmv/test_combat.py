@@ -141,3 +141,30 @@ def test_gmv_support_inbound_air_fires_round_2_after_wipeout_then_withdraws():
     rounds = [e["rule"] for e in events(ctx, "roll")]
     assert rounds[5] == f"GMV Combat round 2: {f} (fighter) hits on <= 3" and len(rounds) == 6
     assert s["battle"] is None and s["units"][f]["zone"] == "saigon" and i not in s["units"]
+
+
+def test_gmv_support_infantry_carried_in_by_helicopter():
+    s = empty(side="nva")
+    add(s, "inf", "us", "khe_sanh")
+    (h,) = add(s, "heli", "us", "quang_tri")
+    (i,) = add(s, "inf", "us", "quang_tri")  # Khe Sanh is F3: infantry arrive only by air
+    (n,) = add(s, "inf", "nva", "dmz")
+    s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="khe_sanh"))
+    s, _ = play(s, "nva", cmd("support"))
+    with pytest.raises(Rejection, match="cannot reach"):
+        play(s, "us", cmd("support", unit_ids=[i]))
+    s2, _ = play(s, "us", cmd("support", unit_ids=[i, h]), faces=[6, 6])
+    roles = {e["id"]: e["role"] for e in s2["battle"]["sup"]} if s2["battle"] else {}
+    assert s2["battle"] is None or roles.get(h) == "air"
+    assert s2["units"][i]["zone"] == "khe_sanh"  # entered after one round
+
+
+def test_gmv_evac_helicopters_within_range_count_for_withdrawal():
+    s = empty(side="nva")
+    us_ = add(s, "inf", "us", "khe_sanh", 2)
+    add(s, "inf", "nva", "khe_sanh")
+    combat.start(s, "khe_sanh", "nva", _ctx(), "test")
+    b = s["battle"]
+    assert not combat.withdraw_ok(s, b, "us", "a_shau", us_[1:])
+    add(s, "heli", "us", "quang_tri")
+    assert combat.evac_helis(s, b) and combat.withdraw_ok(s, b, "us", "a_shau", us_[1:])

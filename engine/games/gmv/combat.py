@@ -58,8 +58,11 @@ def value(b: dict, side: str, t: str) -> int:
 
 
 # -- call for support ----------------------------------------------------------
-def support_role(s: dict, b: dict, side: str, u: dict) -> str:
-    """The way ``u`` may support, or raise Rejection (messages name no hidden fact)."""
+def support_role(s: dict, b: dict, side: str, u: dict, lift: dict | None = None) -> str:
+    """The way ``u`` may support, or raise Rejection (messages name no hidden fact).
+
+    ``lift``: zone -> [[helicopter id, seats left]] of the supporting helicopters;
+    US infantry that cannot walk in may be "carried in by helicopter" from there."""
     z = b["zone"]
     rule = f"{RULE} call for support"
     if u["id"] in b["in"][side] or any(e["id"] == u["id"] for e in b["sup"]):
@@ -79,6 +82,11 @@ def support_role(s: dict, b: dict, side: str, u: dict) -> str:
     if t in INFANTRY or t in TANKS:
         if near and us_entry(s, t, z) in ("yes", "combat"):
             return "ground"
+        for seat_ in (lift or {}).get(u["zone"], []) if t in INFANTRY else []:
+            if seat_[1] > 0:
+                seat_[1] -= 1
+                u["_carrier"] = seat_[0]
+                return "ground"
     elif t == "art":
         if near and not swamp(u["zone"]):
             return "art"
@@ -98,14 +106,27 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
     b = s["battle"]
     ids = list(msg.unit_ids)
     chosen = board.get_units(s, ids, seat, f"{RULE} call for support") if ids else []
-    plan = [(u, support_role(s, b, seat, u)) for u in chosen]
+    chosen.sort(key=lambda u: (u["type"] != "heli", board.uid_key(u["id"])))  # carriers first
+    lift: dict[str, list] = {}
+    plan = []
+    for u in chosen:
+        role = support_role(s, b, seat, u, lift)
+        if u["type"] == "heli":
+            lift.setdefault(u["zone"], []).append([u["id"], 2])
+        plan.append((u, role))
+    down: list[str] = []
     for u, role in plan:
+        carrier = u.pop("_carrier", None)
         if u["hidden"]:
             board.reveal(s, u, ctx, "support")
         if seat == s["side"]:
             u["acted"] = True
+        if carrier in down:  # its helicopter was shot down on the way
+            board.kill(s, u, ctx, "AA")
+            continue
         if role == "air":
             if aa_fire(s, ctx, flight_path(u["zone"], b["zone"]), [u["id"]], f"{RULE} air support"):
+                down.append(u["id"])
                 board.kill(s, u, ctx, "AA")
                 continue
         b["sup"].append({"id": u["id"], "side": seat, "role": role, "entry": 2})
@@ -279,7 +300,7 @@ def withdraw_ok(s: dict, b: dict, side: str, to: str, leaving: list[str]) -> boo
     if side == "nva":
         return True
     targets = [to] if to != z else land_adj(z)
-    helis = sum(1 for uid in leaving if s["units"][uid]["type"] == "heli")
+    helis = sum(1 for uid in leaving if s["units"][uid]["type"] == "heli") + len(evac_helis(s, b))
     need_inf = need_art = 0
     for uid in leaving:
         t = s["units"][uid]["type"]
@@ -294,6 +315,20 @@ def withdraw_ok(s: dict, b: dict, side: str, to: str, leaving: list[str]) -> boo
         else:
             return False  # tanks must be in a zone where they can move normally
     return (need_inf + 1) // 2 + need_art <= helis
+
+
+def evac_helis(s: dict, b: dict) -> list[str]:
+    """US helicopters outside the battle "within range": they can fly to the zone
+    and back to an airbase (4 moves) and have not acted (in the US turn)."""
+    z = b["zone"]
+    busy = set(b["in"]["us"]) | {e["id"] for e in b["sup"]}
+    out = []
+    for u in board.units(s, side="us"):
+        if u["type"] != "heli" or u["id"] in busy or u["zone"] == z or (s["side"] == "us" and u["acted"]):
+            continue
+        if dist(u["zone"], z) + min(dist(z, h) for h in _air_bases(s, "heli")) <= UNITS["heli"][1]:
+            out.append(u["id"])
+    return out
 
 
 def choice(s: dict, seat: str, msg, ctx: Context) -> None:
@@ -315,6 +350,9 @@ def choice(s: dict, seat: str, msg, ctx: Context) -> None:
         leaving = [u for u in ins if u not in covers]
         if not withdraw_ok(s, b, seat, to, leaving):
             raise Rejection("NO_LEGAL_WITHDRAWAL", f"{rule}: every withdrawing unit must legally move to {to}")
+        if seat == "us" and s["side"] == "us":
+            for h in evac_helis(s, b):  # helicopters within range fly the evacuation
+                s["units"][h]["acted"] = True
         for uid in leaving:
             s["units"][uid]["zone"] = to
         b["in"][seat] = covers

@@ -68,6 +68,14 @@ def legal_commands(rs, s: dict, seat: str) -> list:
     if k == "support":
         cand = combat.support_candidates(s, seat)
         opts = [[]] + [[c] for c in cand] + ([cand] if len(cand) > 1 else [])
+        for h in cand:  # helicopters carrying infantry in ("carried in by helicopter")
+            u = s["units"][h]
+            if u["type"] == "heli":
+                inf = [x["id"] for x in board.units(s, u["zone"], "us") if x["type"] in INFANTRY
+                       and x["id"] not in cand and not (s["side"] == "us" and x["acted"])
+                       and x["id"] not in s["battle"]["in"]["us"]]
+                if inf:
+                    opts.append(board.sorted_ids([h] + inf[:2]))
         return [_c("support", unit_ids=o) for o in opts]
     if k == "casualties":
         return [_c("casualties", unit_ids=o) for o in combat.casualty_options(s, seat)]
