@@ -74,3 +74,10 @@ def test_gmv_nva_3_attack_reveals_attacking_hidden_units_and_starts_combat():
     assert s["units"][k]["hidden"]
     assert events(ctx, "open") and s["battle"]["att"] == "nva"
     assert RS.pending(s).kind == "support" and RS.pending(s).seat == "nva"
+
+
+def test_gmv_nva_3_no_attack_on_the_carrier_group():
+    s = empty(side="nva")
+    (a,) = add(s, "inf", "nva", "hue")
+    with pytest.raises(Rejection, match="on land"):
+        play(s, "nva", cmd("attack", unit_ids=[a], zone="carrier"))

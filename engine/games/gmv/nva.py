@@ -100,6 +100,8 @@ def attack(s: dict, seat: str, msg, ctx: Context) -> None:
 def _attack(s: dict, ids: list[str], z: str, ctx: Context) -> None:
     rule = "GMV Phase 3 NVA 3 combat move"
     board.check_zone(z, rule)
+    if ZONES[z]["kind"] == "sea":
+        raise Rejection("BAD_ZONE", f"{rule}: Vietnamese units fight on land")
     us = board.get_units(s, ids, "nva", rule)
     for u in us:
         if u["acted"]:
