@@ -216,13 +216,21 @@ def stacking_problem(s: dict, side: str, loc: str, adding: list[str], env: "Env 
     if m.is_zone(loc):
         return None
     if env is not None:
-        types = [t for uid, t in env.types_at(side).get(loc, ()) if uid not in adding]
+        here = env.types_at(side).get(loc, ())
+        if not here and len(adding) == 1:
+            return None  # one unit alone never over-stacks (8.10.1)
+        types = [t for uid, t in here if uid not in adding]
     else:
         types = [u["type"] for u in s["units"].values()
                  if u["status"] == "map" and u["side"] == side and u["loc"] == loc and u["id"] not in adding]
     types += [s["units"][a]["type"] for a in adding]
     h = m.hex(loc)
-    v = load_counters().stacking_violations(types, side, saigon=bool(h.town and h.town.name == "Saigon"))
+    return _stack_verdict(side, bool(h.town and h.town.name == "Saigon"), tuple(sorted(types)))
+
+
+@lru_cache(maxsize=4096)
+def _stack_verdict(side: str, saigon: bool, types: tuple[str, ...]) -> str | None:
+    v = load_counters().stacking_violations(types, side, saigon=saigon)
     return "NTND " + v[0] if v else None
 
 
@@ -302,6 +310,41 @@ def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str
     return _ground_reach(s, mv, env)
 
 
+@lru_cache(maxsize=None)
+def _graph(classes: tuple[str, ...], flat: bool) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays)."""
+    m = load_map()
+    g = {}
+    for h in m.land_hexes():
+        out = []
+        for n in nbrs(h):
+            if not m.hexes[n].is_land:
+                continue
+            if flat:
+                out.append((n, Q))  # 8.2.2: 1 MP a hex whatever the terrain (as units.entry_cost for flat movers)
+                continue
+            step = 0
+            for c in classes:
+                q = _step_q(c, h, n)
+                if q is None:
+                    step = None
+                    break
+                step = max(step, q)
+            if step is not None:
+                out.append((n, step))
+        g[h] = tuple(out)
+    return g
+
+
+@lru_cache(maxsize=None)
+def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
+    """Land hexes units of these types may stand in (may_enter), for one set of neutral countries."""
+    counters = load_counters()
+    types = [counters.type(t) for t in type_ids]
+    fake = {"neutral": list(neutral)}
+    return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
+
+
 def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     m = load_map()
     side, start = mv["side"], mv["loc"]
@@ -320,48 +363,32 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     foe = COMMUNIST if side == ALLIED else ALLIED
     zoc = env.zoc(foe)
     zoi = env.zoi() if side == COMMUNIST else frozenset()
-    flat = mv["inv"]
-    classes = sorted({t.movement_class for t in mv["types"]})
-    # Dijkstra on (rolls, cost): state per hex
+    inv = mv["inv"]
+    graph = _graph(tuple(sorted({t.movement_class for t in mv["types"]})), inv)
+    allowed = _allowed(tuple(sorted(t.id for t in mv["types"])), side, mv["corps"], tuple(s["neutral"]))
+    double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
+    roll_hexes = (zoc | zoi) if inv and side == COMMUNIST else frozenset()
+    # Dijkstra on (rolls, cost)
     best: dict[str, tuple[int, int]] = {start: (0, 0)}
     prev: dict[str, str] = {}
     heap = [(0, 0, start)]
-    allowed_cache: dict[str, bool] = {}
     while heap:
         rolls, cost, here = heapq.heappop(heap)
-        if best.get(here) != (rolls, cost):
+        if best[here] != (rolls, cost):
             continue
-        if here != start:
-            if here in zoc and not mv["inv"]:
-                continue  # 8.5.2: face-up units stop on entering an enemy ZOC
-        for n in nbrs(here):
-            if n in enemy:
+        if here != start and not inv and here in zoc:
+            continue  # 8.5.2: face-up units stop on entering an enemy ZOC
+        for n, step in graph[here]:
+            if n in enemy or n not in allowed:
                 continue
-            ok = allowed_cache.get(n)
-            if ok is None:
-                ok = m.hexes[n].is_land and may_enter(s, mv["types"], side, mv["corps"], n) is None
-                allowed_cache[n] = ok
-            if not ok:
-                continue
-            if flat:
-                step = Q  # 8.2.2: 1 MP a hex whatever the terrain (as units.entry_cost for flat movers)
-            else:
-                step = 0
-                for c in classes:
-                    q = _step_q(c, here, n)
-                    if q is None:
-                        step = None
-                        break
-                    step = max(step, q)
-                if step is None:
-                    continue
-                if side == COMMUNIST and n in zoi:
-                    step *= load_terrain().zoi_multiplier  # 8.5.3 face-up pays double in a ZOI
+            if double != 1 and n in zoi:
+                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
             nc = cost + step
             if nc > allow:
                 continue
-            nr = rolls + (1 if mv["inv"] and side == COMMUNIST and (n in zoc or n in zoi) else 0)
-            if n not in best or (nr, nc) < best[n]:
+            nr = rolls + 1 if n in roll_hexes else rolls
+            b = best.get(n)
+            if b is None or (nr, nc) < b:
                 best[n] = (nr, nc)
                 prev[n] = here
                 heapq.heappush(heap, (nr, nc, n))

@@ -8,7 +8,7 @@ state so ``pending`` is a pure read. See docs/rules/ntnd.md.
 """
 from __future__ import annotations
 
-from afteraction.v1 import command_pb2
+from afteraction.v1 import command_pb2, ntnd_pb2
 
 from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
@@ -19,17 +19,16 @@ from .state import ALLIED, COMMUNIST, SEATS, copy_state, piece_loc
 from .supply import out_of_supply
 
 
+_MSG = {"done": ntnd_pb2.NtndDone, "place": ntnd_pb2.NtndPlace, "move": ntnd_pb2.NtndMove,
+        "promote": ntnd_pb2.NtndPromote, "break_down": ntnd_pb2.NtndBreakDown, "invert": ntnd_pb2.NtndInvert,
+        "flip": ntnd_pb2.NtndFlip, "attack": ntnd_pb2.NtndAttack, "ambush": ntnd_pb2.NtndAmbush,
+        "losses": ntnd_pb2.NtndLosses, "retreat": ntnd_pb2.NtndRetreat, "advance": ntnd_pb2.NtndAdvance,
+        "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate}
+
+
 def cmd(action: str, **fields) -> command_pb2.Command:
-    """Build an NtndCommand; list fields are extended."""
-    c = command_pb2.Command()
-    msg = getattr(c.ntnd, action)
-    msg.SetInParent()
-    for k, v in fields.items():
-        if isinstance(v, (list, tuple)):
-            getattr(msg, k).extend(v)
-        else:
-            setattr(msg, k, v)
-    return c
+    """Build a Command carrying one NtndCommand action."""
+    return command_pb2.Command(ntnd=ntnd_pb2.NtndCommand(**{action: _MSG[action](**fields)}))
 
 
 class NtndRuleset(Ruleset):
@@ -119,6 +118,7 @@ def _enter(s: dict, ctx) -> None:
         s["phase"]["out_of_supply"] = out_of_supply(s, COMMUNIST)   # 18.2.1.4
         s["phase"]["queue"] = [dict(a) for a in s["attacks"]]
     elif ph.id in ("c_politics", "a_politics"):
+        s["attacks"] = []
         politics.political_phase(s, ctx, "NTND " + ph.rule)
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":

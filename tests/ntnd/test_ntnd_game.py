@@ -1,0 +1,123 @@
+"""NTND whole games: random bots play the Tet Offensive scenario to its end in-process, the log
+verifies with replay, and the Allied seat never sees an inverted unit's identity before its reveal."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from afteraction.engine.bots import random_bot
+from afteraction.engine.games.ntnd.rules import NtndRuleset
+from afteraction.engine.local import LocalGame
+from afteraction.engine.log.verify import verify_bundle
+
+SEED = b"tests/ntnd/game-1"
+
+
+def _strings(x, out):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            _strings(k, out)
+            _strings(v, out)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _strings(v, out)
+    elif isinstance(x, str):
+        out.add(x)
+    return out
+
+
+def _hidden(state) -> set[str]:
+    return {uid for mk in state["markers"].values() for uid in mk["units"]}
+
+
+@pytest.fixture(scope="module")
+def played():
+    """One bot game, with the leak check done as it is played (the Allied view and every public event
+    after each command, against the units hidden before and after that command)."""
+    g = LocalGame.create("ntnd", seed=SEED)
+    g.handshake()
+    rs = g.referee.ruleset
+    bot = random_bot(SEED)
+    leaks = []
+    allied_openings = 0
+    hidden_types = {}
+    n = 0
+    while not g.referee.ended:
+        before = _hidden(g.referee.state)
+        for mk, v in g.referee.state["markers"].items():
+            hidden_types[mk] = sorted(g.referee.state["units"][u]["type"] for u in v["units"])
+        d = g.referee.pending()
+        legal = rs.legal_commands(g.referee.state, d.seat)
+        assert legal, f"no legal command for {d.seat} at {d.kind}"
+        acc = g.play(d.seat, bot(d.seat, legal))
+        n += 1
+        allied_openings += len(acc.openings.get("allied", []))
+        after = _hidden(g.referee.state)
+        still = before & after if not g.referee.ended else set()
+        newly = (after - before) if not g.referee.ended else set()
+        for rec in acc.records:
+            opened = set()
+            for ev in rec.body.get("events", []):
+                if ev.get("t") == "open":
+                    opened |= _strings(ev["value"], set())
+                    continue
+                if ev.get("t") == "sealed":
+                    continue
+                bad = _strings(ev, set()) & (still | newly)
+                if bad:
+                    leaks.append((rec.seq, ev.get("t"), sorted(bad)))
+        if not g.referee.ended:
+            for seat in ("allied", None):
+                bad = _strings(rs.view(g.referee.state, seat), set()) & after
+                if bad:
+                    leaks.append(("view", seat, sorted(bad)))
+    return g, n, leaks, allied_openings
+
+
+def test_ntnd_tet_bots_play_to_the_end_and_the_log_verifies(played):
+    g, n, _, _ = played
+    out = g.referee.state["outcome"]
+    assert out is not None and out["winner"] in ("communist", "allied", None)
+    assert "scenario end" in out["reason"] or "22.4" in out["reason"]
+    rep = verify_bundle(io.BytesIO(g.bundle()))
+    assert rep.verified and rep.replayed and rep.ended
+    assert rep.sealed > 0 and rep.opened > 0 and rep.rolls > 0
+
+
+def test_ntnd_hidden_identities_never_leak_to_the_allied_seat(played):
+    _, _, leaks, allied_openings = played
+    assert leaks == []
+    assert allied_openings == 0  # nothing is ever committed privately to the Allied seat
+
+
+def test_ntnd_every_marker_is_opened_by_the_end(played):
+    g, _, _, _ = played
+    committed, opened = set(), set()
+    for rec in g.records:
+        for ev in rec.body.get("events", []):
+            if ev.get("t") == "sealed" and ev.get("to") == "communist":
+                committed.add((rec.seq, ev["k"]))
+            if ev.get("t") == "open":
+                opened.add(tuple(ev["ref"]))
+    # every sealed marker identity event is opened (the sealed commands are opened by the end record)
+    assert committed <= opened
+
+
+def test_ntnd_game_is_deterministic():
+    """Same seed, same commands: byte-identical records (first 60 commands)."""
+    def run():
+        g = LocalGame.create("ntnd", seed=b"tests/ntnd/det")
+        g.handshake()
+        rs = g.referee.ruleset
+        bot = random_bot(b"det")
+        for _ in range(60):
+            d = g.referee.pending()
+            g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+        return [r.raw for r in g.records]
+    assert run() == run()
+
+
+def test_ntnd_ruleset_class_attributes():
+    rs = NtndRuleset()
+    assert rs.seats == ("communist", "allied") and rs.scenarios[0] == "tet"
