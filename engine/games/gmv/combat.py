@@ -246,6 +246,7 @@ def after_round(s: dict, ctx: Context) -> None:
                 s["units"][uid]["zone"] = c["to"]
             b["in"][side] = []
     if b["air_leave"] == r:  # inbound air that fired in round 2 after a wipe-out withdraws
+        air_home(s, b, [e for e in b["sup"] if e["role"] == "air"])
         b["sup"] = [e for e in b["sup"] if e["role"] != "air"]
     wiped = any(not _alive(s, b["in"][x]) for x in ("us", "nva"))
     air_inbound = any(e["role"] == "air" and e["entry"] == r + 1 and e["id"] in s["units"] for e in b["sup"])
@@ -317,6 +318,18 @@ def withdraw_ok(s: dict, b: dict, side: str, to: str, leaving: list[str]) -> boo
     return (need_inf + 1) // 2 + need_art <= helis
 
 
+def air_home(s: dict, b: dict, entries: list[dict]) -> None:
+    """Supporting aircraft return to the nearest airbase (aircraft: or the carrier)
+    from the battle zone, the range the call for support checked."""
+    z = b["zone"]
+    for e in entries:
+        u = s["units"].get(e["id"])
+        if u is None:
+            continue
+        bases = _air_bases(s, u["type"])
+        u["zone"] = min(bases, key=lambda h: (dist(z, h), h != u["zone"], ZONES[h]["order"]))
+
+
 def evac_helis(s: dict, b: dict) -> list[str]:
     """US helicopters outside the battle "within range": they can fly to the zone
     and back to an airbase (4 moves) and have not acted (in the US turn)."""
@@ -357,6 +370,7 @@ def choice(s: dict, seat: str, msg, ctx: Context) -> None:
             s["units"][uid]["zone"] = to
         b["in"][seat] = covers
         b["covers"][seat] = {"to": to, "leave": b["round"]}
+        air_home(s, b, [e for e in b["sup"] if e["side"] == seat and e["role"] == "air"])
         b["sup"] = [e for e in b["sup"] if e["side"] != seat]
         ctx.emit({"t": "withdraw", "seat": seat, "zone": b["zone"], "to": to, "covers": board.sorted_ids(covers)})
     if seat == b["att"] and b["dfn"] not in b["covers"] and not msg.withdraw:
@@ -379,6 +393,7 @@ def finish(s: dict, ctx: Context) -> None:
     for side in sorted(b["covers"]):
         for uid in _alive(s, b["in"][side]):
             s["units"][uid]["zone"] = b["covers"][side]["to"]
+    air_home(s, b, [e for e in b["sup"] if e["role"] == "air"])
     left = {x: bool(board.exposed(s, z, x)) for x in ("us", "nva")}
     winner = "us" if left["us"] and not left["nva"] else "nva" if left["nva"] and not left["us"] else None
     s["battle"] = None
