@@ -32,10 +32,10 @@ def new_unit(s: dict, t: str, side: str, zone: str, hidden: bool = False) -> str
 
 
 def units(s: dict, zone: str | None = None, side: str | None = None, hidden: bool | None = None) -> list[dict]:
-    """Units in id order, filtered."""
+    """Units in id order, filtered. ``s["units"]`` is kept in id order: units are
+    only ever added with the next id (new_unit) or deleted, and copies keep order."""
     out = []
-    for uid in sorted_ids(s["units"]):
-        u = s["units"][uid]
+    for u in s["units"].values():
         if zone is not None and u["zone"] != zone:
             continue
         if side is not None and u["side"] != side:
