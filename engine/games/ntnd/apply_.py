@@ -76,6 +76,14 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
         s["ambush"] = None  # 20.2: the ambushed unit stops
         return
     if kind == "losses":
+        if d.get("overstack"):
+            chosen = list(msg.units)
+            if len(set(chosen)) != d["count"] or len(chosen) != d["count"] or any(c not in d["eligible"] for c in chosen):
+                raise Rejection("ILLEGAL_LOSSES", f"NTND 8.10.2: eliminate {d['count']} of the over-stacked units")
+            for c in chosen:
+                from .politics import eliminate
+                eliminate(s, c, ctx, "NTND 8.10.2")
+            return
         battles.apply_loss(s, list(msg.units), ctx)
         return
     if kind == "retreat":

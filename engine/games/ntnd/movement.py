@@ -356,7 +356,7 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
         for n in m.neighbours(start):
             if (m.is_zone(start) or m.is_zone(n)) and n not in enemy and allow > 0 \
                     and may_enter(s, mv["types"], side, mv["corps"], n) is None \
-                    and stacking_problem(s, side, n, mv["uids"], env) is None:
+                    and (side == ALLIED or stacking_problem(s, side, n, mv["uids"], env) is None):
                 out[n] = [n]
         if m.is_zone(start):
             return out
@@ -393,7 +393,12 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
                 prev[n] = here
                 heapq.heappush(heap, (nr, nc, n))
     for dest in sorted(best):
-        if dest == start or stacking_problem(s, side, dest, mv["uids"], env) is not None:
+        if dest == start:
+            continue
+        # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
+        # Communist player is held to the limit at all times, so no elimination ever has to name
+        # units of a hidden stack (project choice, docs/rules/ntnd.md).
+        if side == COMMUNIST and stacking_problem(s, side, dest, mv["uids"], env) is not None:
             continue
         path = [dest]
         while path[-1] in prev and prev[path[-1]] != start:
@@ -445,8 +450,6 @@ def _flood(s, mv, ok, limit, env, extra_zone=None):
     for d in sorted(dist):
         if d == start or (not m.is_zone(d) and not m.hexes[d].is_land and False):
             continue
-        if stacking_problem(s, mv["side"], d, mv["uids"], env) is not None:
-            continue
         path = [d]
         while prev[path[-1]] != start:
             path.append(prev[path[-1]])
@@ -474,8 +477,6 @@ def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, l
         if h == start or h in enemy:
             continue
         if may_enter(s, mv["types"], mv["side"], mv["corps"], h) is not None:
-            continue
-        if stacking_problem(s, mv["side"], h, mv["uids"], env) is not None:
             continue
         out[h] = [h]
     return out
@@ -572,3 +573,35 @@ def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
                 out.append(mid)
                 break
     return sorted(out, key=lambda x: int(x[1:]))
+
+
+# ---------------------------------------------------------------------------
+# 8.10.2 stacking violations at combat phases
+# ---------------------------------------------------------------------------
+
+def first_violation(s: dict) -> dict | None:
+    """8.10.2: the first over-stacked location (sorted), as {"seat", "loc", "count", "eligible"}:
+    the owner eliminates ``count`` of ``eligible`` (the units of the over-full stacking class)."""
+    m = load_map()
+    counters = load_counters()
+    by: dict[tuple[str, str], list[dict]] = {}
+    for u in s["units"].values():
+        if u["status"] == "map" and not m.is_zone(u["loc"]):
+            by.setdefault((u["side"], u["loc"]), []).append(u)
+    for (side, loc) in sorted(by):
+        us = sorted(by[(side, loc)], key=lambda x: x["id"])
+        if not stacking_problem(s, side, loc, []):
+            continue
+        h = m.hex(loc)
+        classes: dict[str, list[str]] = {}
+        for u in us:
+            classes.setdefault(counters.type(u["type"]).stacking_class, []).append(u["id"])
+        st = counters.stacking
+        limit = st["ground_combat_allied_in_saigon"] if (side == ALLIED and h.town and h.town.name == "Saigon") \
+            else st["ground_combat_per_hex"]
+        caps = {"ground_combat": limit, **{k: v for k, v in st["extra_per_hex"][side].items() if v is not None}}
+        for cls in sorted(classes):
+            cap = caps.get(cls, 0 if cls not in ("none",) else None)
+            if cap is not None and len(classes[cls]) > cap:
+                return {"seat": side, "loc": loc, "count": len(classes[cls]) - cap, "eligible": classes[cls]}
+    return None

@@ -115,6 +115,7 @@ def _enter(s: dict, ctx) -> None:
         if ph.note:
             ctx.emit({"t": "phase-note", "phase": ph.id, "note": ph.note})
     elif ph.id == "c_combat":
+        s["phase"]["stack_check"] = True                             # 8.10.2
         s["phase"]["out_of_supply"] = out_of_supply(s, COMMUNIST)   # 18.2.1.4
         s["phase"]["queue"] = [dict(a) for a in s["attacks"]]
     elif ph.id in ("c_politics", "a_politics"):
@@ -133,6 +134,7 @@ def _enter(s: dict, ctx) -> None:
         for mid in movement.markers_in_contact(s, ground_only=True):
             operations.flip_marker(s, mid, ctx, "NTND 19.1.2")
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.4
+        s["phase"]["stack_check"] = True                             # 8.10.2
 
 
 def _advance(s: dict, ctx) -> None:
@@ -155,6 +157,13 @@ def _advance(s: dict, ctx) -> None:
                                        f"{s['units'][s['ambush']['unit']]['loc']}: ambush or pass",
                              "unit": s["ambush"]["unit"]}
             return
+        if s["phase"].get("stack_check"):
+            v = movement.first_violation(s)
+            if v is not None:
+                s["decision"] = {"kind": "losses", "prompt": f"NTND 8.10.2: {v['loc']} is over-stacked: "
+                                 f"eliminate {v['count']} unit(s)", **v, "overstack": True}
+                return
+            s["phase"]["stack_check"] = False
         d = _phase_decision(s, ctx)
         if d is not None:
             s["decision"] = d
@@ -181,6 +190,11 @@ def _finish(s: dict, ctx, out: dict) -> None:
 
 def _next_phase(s: dict, ctx) -> None:
     ph = phase_of(s)
+    if ph.id in ("c_combat", "a_combat") and not s["phase"].get("end_checked"):
+        s["phase"]["end_checked"] = True                             # 8.10.2: also at the end
+        s["phase"]["stack_check"] = True
+        s["phase"]["done"] = True
+        return
     if ph.id == "c_reaction":
         # 8.8.2.1: inverted units still adjacent to Allied units flip face up
         for mid in movement.markers_in_contact(s):
