@@ -58,7 +58,9 @@ def test_gmv_phase5_placement_rules():
     s, _ = play(s, "us", cmd("place", unit_type="inf", zone="saigon"))
     s, _ = play(s, "us", cmd("place", unit_type="sv", zone="hue"))
     with pytest.raises(Rejection):
-        play(s, "us", cmd("place", unit_type="heli", zone="carrier"))
+        play(s, "us", cmd("place", unit_type="heli", zone="hue"))
+    with pytest.raises(Rejection):
+        play(s, "us", cmd("place", unit_type="inf", zone="carrier"))
     s, _ = play(s, "us", cmd("place", unit_type="heli", zone="da_nang"))
     with pytest.raises(Rejection, match="place your purchased"):
         play(s, "us", cmd("end_phase"))

@@ -21,7 +21,7 @@ from ...errors import Rejection
 from ...ruleset import Context
 from . import board
 from .units import attack
-from .zones import SEA, ZONES, flight_path
+from .zones import ZONES, flight_path
 
 BOMB_DICE = 4
 

@@ -32,8 +32,8 @@ from ...errors import Rejection
 from ...ruleset import Context
 from . import board
 from .bombing import aa_fire
-from .units import AIR, FLYING, INFANTRY, TANKS, UNITS, attack, cost, defend
-from .zones import SEA, ZONES, dist, flight_path, land_adj, swamp, us_entry
+from .units import FLYING, INFANTRY, TANKS, UNITS, attack, cost, defend
+from .zones import ORDER, ZONES, dist, flight_path, land_adj, swamp, us_entry
 
 MAX_ROUNDS = 30  # safety stop (project's own): a battle this long ends with both sides in place
 RULE = "GMV Combat"
@@ -98,8 +98,8 @@ def support_role(s: dict, b: dict, side: str, u: dict, lift: dict | None = None)
 
 
 def _air_bases(s: dict, t: str) -> list[str]:
-    out = [z for z in sorted(s["zones"]) if s["zones"][z]["airbase"]]
-    return out + ([SEA] if t in AIR else [])
+    """Where aircraft may end: airbases, and the carrier group (an airbase at sea)."""
+    return [z for z in ORDER if s["zones"][z]["airbase"]]
 
 
 def support(s: dict, seat: str, msg, ctx: Context) -> None:

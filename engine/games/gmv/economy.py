@@ -15,7 +15,7 @@ from ...errors import Rejection
 from ...ruleset import Context
 from . import board
 from .units import BUY, NATIVE, cost
-from .zones import NORTH, SAIGON, SEA, ZONES, us_can_be_in
+from .zones import NORTH, SAIGON, ZONES, us_can_be_in
 
 US_FLAT = 30
 
@@ -69,10 +69,8 @@ def _may_place(s: dict, seat: str, t: str, z: str) -> bool:
         return ZONES[z]["kind"] == "north"  # NVA forces: anywhere in North Vietnam
     if t == "sv":  # SV: any territory with friendly units
         return ZONES[z]["kind"] != "sea" and board.us_present(s, z)
-    airbase = s["zones"][z]["airbase"]
-    if t in ("fighter", "bomber"):  # the carrier group is an airbase for aircraft (project's own)
-        return airbase or z == SEA
-    if t == "heli":
+    airbase = s["zones"][z]["airbase"]  # the carrier group counts as an airbase (project's own)
+    if t in ("fighter", "bomber", "heli"):
         return airbase
     return (airbase or z == SAIGON) and us_can_be_in(s, t, z)
 

@@ -19,7 +19,7 @@ from afteraction.v1 import command_pb2
 
 from . import board, combat, economy
 from .units import BUY, HIDEABLE, INFANTRY, NATIVE, cost, heli_capacity, moves
-from .zones import LAND, ZONES, dist, land_adj, order, us_airlift_ok, us_entry
+from .zones import LAND, ORDER, ZONES, dist, land_adj, order, us_airlift_ok, us_entry
 from .noncombat import air_targets, ground_targets
 
 
@@ -132,7 +132,7 @@ def _us_actions(s):
     by_zone: dict[str, list[dict]] = {}
     for u in fresh:
         by_zone.setdefault(u["zone"], []).append(u)
-    airbases = [z for z in LAND if s["zones"][z]["airbase"]]
+    airbases = [z for z in ORDER if s["zones"][z]["airbase"]]
     for z in sorted(by_zone, key=order):
         us = by_zone[z]
         inf = [u["id"] for u in us if u["type"] in ("inf", "sv")]

@@ -5,8 +5,9 @@ movement restrictions permitting.
 - American ground units enter only zones their F-rating allows normally ("yes";
   "as combat" and "airlift" entries need a combat action); tanks/APCs move 2
   only through open zones.
-- Aircraft fly up to their moves and end on an airbase (fighters and bombers
-  also on the carrier); helicopters rebase (no cargo: airlift is a combat action).
+- Aircraft and helicopters fly up to their moves and end on an airbase (the
+  carrier group counts as one); helicopters rebase without cargo (airlift is a
+  combat action).
 - NVA units move 1 zone per turn; exposed units may not end where exposed
   American units are (that is an attack); hidden units move with hidden_move.
 """
@@ -15,8 +16,8 @@ from __future__ import annotations
 from ...errors import Rejection
 from ...ruleset import Context
 from . import board
-from .units import AIR, FLYING, moves
-from .zones import SEA, ZONES, dist, land_adj
+from .units import FLYING, moves
+from .zones import ZONES, dist, land_adj
 
 
 def move(s: dict, seat: str, msg, ctx: Context) -> None:
@@ -53,9 +54,8 @@ def move(s: dict, seat: str, msg, ctx: Context) -> None:
         if len(path) != 1:
             raise Rejection("ILLEGAL_MOVE", f"{rule}: aircraft give only their destination")
         for u in us:
-            ok_base = s["zones"][dest]["airbase"] if dest != SEA else u["type"] in AIR
-            if not ok_base:
-                raise Rejection("NO_AIRBASE", f"{rule}: aircraft end on an airbase (fighters/bombers: or the carrier)")
+            if not s["zones"][dest]["airbase"]:
+                raise Rejection("NO_AIRBASE", f"{rule}: aircraft and helicopters end on an airbase (or the carrier)")
             if dist(z0, dest) > moves(u["type"]):
                 raise Rejection("TOO_FAR", f"{rule}: {u['type']} moves {moves(u['type'])}")
     else:
@@ -114,6 +114,6 @@ def air_targets(s: dict, u: dict) -> list[str]:
     for z in sorted(ZONES, key=lambda x: ZONES[x]["order"]):
         if z == u["zone"] or dist(u["zone"], z) > moves(u["type"]):
             continue
-        if (z == SEA and u["type"] in AIR) or (z != SEA and s["zones"][z]["airbase"]):
+        if s["zones"][z]["airbase"]:
             out.append(z)
     return out
