@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from google.protobuf.message import DecodeError
 
 from afteraction.v1 import envelope_pb2
@@ -20,6 +19,7 @@ from afteraction.v1 import envelope_pb2
 from .crypto import commit as _commit
 from .crypto import dice as _dice
 from .crypto.hashing import TAG_COMMAND, tag_prefix
+from .crypto.note import ed25519_public_key
 from .errors import Rejection
 from .log.record import ZERO_HASH, Record, make_record
 from .ruleset import Context, Decision, Ref, Ruleset
@@ -32,7 +32,7 @@ def command_signing_bytes(envelope: bytes) -> bytes:
 
 def verify_command_signature(public_key: bytes, envelope: bytes, signature: bytes) -> bool:
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, command_signing_bytes(envelope))
+        ed25519_public_key(public_key).verify(signature, command_signing_bytes(envelope))
         return True
     except (InvalidSignature, ValueError):
         return False

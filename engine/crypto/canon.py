@@ -48,9 +48,38 @@ def _normalize(v: Any, path: str) -> Any:
     raise EncodingError(f"type {t.__name__} is not allowed in canonical data at {path}")
 
 
+class _Refused(Exception):
+    """Internal: the fast paths found a problem; the slow path explains it with a location."""
+
+
+def _norm(v: Any) -> Any:
+    """_normalize without building location strings (the common, valid case)."""
+    t = type(v)
+    if t is str or t is bytes or t is bool or v is None:
+        return v
+    if t is int:
+        if v < _INT_MIN or v > _INT_MAX:
+            raise _Refused
+        return v
+    if t is dict:
+        out = {}
+        for k in sorted(v):
+            if type(k) is not str:
+                raise _Refused
+            out[k] = _norm(v[k])
+        return out
+    if t is list or t is tuple:
+        return [_norm(x) for x in v]
+    raise _Refused  # bytearray, IntEnum, floats...: the slow path converts or explains
+
+
 def encode(value: Any) -> bytes:
     """Encode ``value`` canonically (SPEC.md 1.1)."""
-    return msgpack.packb(_normalize(value, "$"), use_bin_type=True)
+    try:
+        norm = _norm(value)
+    except (_Refused, TypeError):  # TypeError: unorderable mixed-type keys
+        norm = _normalize(value, "$")
+    return msgpack.packb(norm, use_bin_type=True)
 
 
 def decode(data: bytes) -> Any:
@@ -69,10 +98,42 @@ def decode(data: bytes) -> Any:
         raise
     except Exception as e:  # msgpack raises a variety of exception types
         raise EncodingError(f"not valid msgpack: {e}") from None
-    _check_types(value, "$")
-    if encode(value) != bytes(data):
+    try:
+        _check_decoded(value)
+    except _Refused:
+        _check_types(value, "$")  # raises with the location of the offending value
+        encode(value)  # explains a type outside the profile
+        raise EncodingError("map keys are not strings in canonical (UTF-8 byte) order") from None
+    # Maps were checked to be in canonical key order, so packing the decoded value as it
+    # stands re-encodes it canonically: any other spelling of the same value (a larger
+    # integer or length encoding, a duplicate key) gives different bytes.
+    if msgpack.packb(value, use_bin_type=True) != bytes(data):
         raise EncodingError("not in canonical form (re-encoding differs)")
     return value
+
+
+def _check_decoded(v: Any) -> None:
+    """Decoded data holds only the profile's types (no floats, no msgpack Timestamp...) and
+    map keys are str in strictly increasing order (code point order = UTF-8 byte order).
+    Raises _Refused."""
+    t = type(v)
+    if t is dict:
+        prev = None
+        for k, x in v.items():
+            if type(k) is not str or (prev is not None and k <= prev):
+                raise _Refused
+            prev = k
+            if type(x) not in _SCALARS:
+                _check_decoded(x)
+    elif t is list:
+        for x in v:
+            if type(x) not in _SCALARS:
+                _check_decoded(x)
+    elif t not in _SCALARS:
+        raise _Refused
+
+
+_SCALARS = frozenset({str, bytes, int, bool, type(None)})
 
 
 def _no_ext(code: int, data: bytes) -> Any:
@@ -85,6 +146,8 @@ def _check_types(v: Any, path: str) -> None:
         raise EncodingError(f"float is not allowed at {path}")
     if t is dict:
         for k, x in v.items():
+            if type(k) is not str:
+                raise EncodingError(f"map key is not a string at {path}: {k!r}")
             _check_types(x, f"{path}.{k}")
     elif t is list:
         for i, x in enumerate(v):

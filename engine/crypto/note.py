@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -45,10 +46,20 @@ class Verifier:
 
     def verify(self, msg: bytes, sig: bytes) -> bool:
         try:
-            Ed25519PublicKey.from_public_bytes(self.public).verify(sig, msg)
+            ed25519_public_key(self.public).verify(sig, msg)
             return True
         except (InvalidSignature, ValueError):
             return False
+
+
+def ed25519_public_key(public: bytes) -> Ed25519PublicKey:
+    """Decoding a public key costs a point decompression: do it once per key."""
+    return _load_public_key(bytes(public))
+
+
+@functools.lru_cache(maxsize=256)
+def _load_public_key(public: bytes) -> Ed25519PublicKey:
+    return Ed25519PublicKey.from_public_bytes(public)
 
 
 @dataclass(frozen=True)
@@ -149,14 +160,16 @@ def sign_note(text: str, signers: list[Signer]) -> str:
     return out
 
 
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f]")
+
+
 def _check_text(b: bytes) -> None:
     try:
         s = b.decode("utf-8")
     except UnicodeDecodeError:
         raise CryptoError("malformed note: not UTF-8") from None
-    for ch in s:
-        if ch < " " and ch != "\n":
-            raise CryptoError("malformed note: control character")
+    if _CONTROL.search(s):
+        raise CryptoError("malformed note: control character")
 
 
 def split_note(note: bytes | str) -> tuple[str, list[NoteSignature]]:
