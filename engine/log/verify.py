@@ -242,6 +242,8 @@ class Verifier:
             if seat in self.entropy_commits or self.entropy:
                 raise _fail("6", seq, f"entropy commit by {seat} out of order")
             self.entropy_commits[seat] = env.entropy_commit.commitment
+            if events != [{"t": "entropy-commit", "seat": seat, "commit": env.entropy_commit.commitment}]:
+                raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
         elif rec.kind == "reveal":
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
             if len(self.entropy_commits) != len(self.seat_keys) or seat in self.entropy:
@@ -250,6 +252,12 @@ class Verifier:
             if _commit.seat_entropy_commitment(self.game, seat, e) != self.entropy_commits[seat]:
                 raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
             self.entropy[seat] = e
+            want = [{"t": "entropy-reveal", "seat": seat, "entropy": e}]
+            if len(self.entropy) == len(self.seat_keys):  # the last reveal starts the game (SPEC.md 5.2)
+                g = self.genesis.body
+                want.append({"t": "start", "game": g["ruleset"]["game"], "scenario": g["scenario"]})
+            if events[:len(want)] != want or (len(want) == 1 and len(events) != 1):
+                raise _fail("6", seq, "the entropy-reveal/start events differ from the signed envelope")
             if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
                 order = [s["name"] for s in self.genesis.body["seats"]]
                 self.dice_key = _dice.derive_dice_key(self.secret, self.game, [(s, self.entropy[s]) for s in order])

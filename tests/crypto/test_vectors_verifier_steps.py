@@ -91,3 +91,43 @@ def test_spec_10_ended_log_without_the_secret_in_the_header_fails_with_exit_1(tm
     assert main(["verify", str(p), "--json"]) == 1
     rep = json.loads(capsys.readouterr().out)
     assert rep["verified"] is False and rep["seq"] == len(recs) - 1
+
+
+def _without_secret(header: dict) -> dict:
+    return {k: v for k, v in header.items() if k != "secret"}
+
+
+def test_spec_10_step_6_entropy_commit_event_must_match_the_envelope():
+    header, recs = _records()
+    items = [(r.kind, r.body) for r in recs[:5]]  # a game in progress: no replay to catch it
+    b = recs[1].body
+    items[1] = ("commit", {**b, "events": [{**b["events"][0], "commit": bytes(32)}]})
+    with pytest.raises(VerificationError) as e:
+        verify_bundle(io.BytesIO(_build(_without_secret(header), items)))
+    assert e.value.step.startswith("6 ") and e.value.seq == 1
+
+
+def test_spec_10_step_6_last_reveal_must_carry_start():
+    header, recs = _records()
+    items = [(r.kind, r.body) for r in recs[:5]]
+    b = recs[4].body
+    items[4] = ("reveal", {**b, "events": b["events"][:1]})
+    with pytest.raises(VerificationError) as e:
+        verify_bundle(io.BytesIO(_build(_without_secret(header), items)))
+    assert e.value.step.startswith("6 ") and e.value.seq == 4
+
+
+def test_spec_10_step_6_earlier_reveal_carries_only_its_entropy():
+    header, recs = _records()
+    items = [(r.kind, r.body) for r in recs[:5]]
+    b = recs[3].body
+    items[3] = ("reveal", {**b, "events": b["events"] + [{"t": "start", "game": "duel", "scenario": "standard"}]})
+    with pytest.raises(VerificationError) as e:
+        verify_bundle(io.BytesIO(_build(_without_secret(header), items)))
+    assert e.value.step.startswith("6 ") and e.value.seq == 3
+
+
+def test_spec_10_a_game_in_progress_prefix_verifies():
+    header, recs = _records()
+    rep = verify_bundle(io.BytesIO(_build(_without_secret(header), [(r.kind, r.body) for r in recs[:7]])))
+    assert rep.verified and not rep.ended and rep.records == 7
