@@ -239,3 +239,22 @@ def test_gmv_tamper_other_hidden_move_validly_sealed_fails_replay_at_that_record
     with pytest.raises(VerificationError) as e:
         verify_bundle(io.BytesIO(_rebuild(game, r.seq, body)))
     assert e.value.seq == r.seq and e.value.step.startswith("11")
+
+
+def test_gmv_every_listed_legal_command_is_accepted():
+    """legal_commands lists only commands apply accepts (one short game, every step)."""
+    from afteraction.engine.ruleset import Context
+
+    g = LocalGame.create("gmv", seed=b"gmv-legal", options={"turns": 1})
+    g.handshake()
+    rs = g.referee.ruleset
+    bot = gmv_bot(b"gmv-legal")
+    tried = 0
+    while not g.referee.ended:
+        d = g.referee.pending()
+        legal = rs.legal_commands(g.referee.state, d.seat)
+        for c in legal:
+            rs.apply(rs.copy_state(g.referee.state), d.seat, c, Context.for_tests())
+            tried += 1
+        g.play(d.seat, bot(d.seat, legal))
+    assert tried > 500
