@@ -248,7 +248,7 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
     if n == 0:
         if kind != "genesis" or b["server"]["vkey"] != header["server_vkey"] or game != header["game"]:
             raise Fail(4, 0, "genesis")
-        st.update(game=game, origin=b["server"]["origin"], seats=[s["name"] for s in b["seats"]],
+        st.update(game=game, origin=b["server"]["origin"], ruleset_game=b["ruleset"]["game"], scenario=b["scenario"], seats=[s["name"] for s in b["seats"]],
                   keys={s["name"]: s["key"] for s in b["seats"]}, secret_commit=b["secret_commit"])
         st["ctr"] = {s: 0 for s in st["seats"]}
         if secret is not None and th("aar1/server-secret", lp(game) + secret) != b["secret_commit"]:
@@ -303,6 +303,8 @@ def _seat_record(b, n, kind, st) -> None:
         if seat in st["commits"] or st["entropy"]:
             raise Fail(6, n, "commit order")
         st["commits"][seat] = pb_fields(env["payload"])[1][-1]
+        if b["events"] != [{"t": "entropy-commit", "seat": seat, "commit": st["commits"][seat]}]:
+            raise Fail(6, n, "entropy-commit event")
     elif kind == "reveal":
         if len(st["commits"]) != len(st["seats"]) or seat in st["entropy"]:
             raise Fail(6, n, "reveal order")
@@ -310,6 +312,11 @@ def _seat_record(b, n, kind, st) -> None:
         if th("aar1/seat-entropy", lp(st["game"]) + lp(seat) + e) != st["commits"][seat]:
             raise Fail(6, n, "entropy")
         st["entropy"][seat] = e
+        want = [{"t": "entropy-reveal", "seat": seat, "entropy": e}]
+        if len(st["entropy"]) == len(st["seats"]):
+            want.append({"t": "start", "game": st["ruleset_game"], "scenario": st["scenario"]})
+        if b["events"][:len(want)] != want or (len(want) == 1 and len(b["events"]) != 1):
+            raise Fail(6, n, "entropy-reveal/start events")
 
 
 def _check_envelope(env_b, sig, seat, ctr, kind, n, st, step) -> dict:
