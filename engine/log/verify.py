@@ -10,12 +10,14 @@ number), the check, and what was expected and found. The steps:
   5  checkpoint  after each record a checkpoint signed by the server key, for
                  origin, size seq+1 and the Merkle root of records 0..seq
   6  seats       every seat record is signed by its seat, counters go 1, 2, 3...,
-                 the envelope matches the record, entropy reveals match commits
+                 the envelope matches the record (and its entropy/start events),
+                 entropy reveals match commits
   7  openings    every published opening matches the commitment it names
   8  end         the end record is last and reveals the secret committed in genesis
   9  sealed      (ended games) every sealed value opens and matches its commitment;
                  every sealed command is signed by its seat
- 10  dice        (ended games) every roll event is the roll the dice key gives
+ 10  dice        (ended games) every roll event is the roll the dice key gives, and
+                 roll indices run 0, 1, 2... in log order
  11  replay      (ended games, known ruleset) re-executing the commands reproduces
                  every record byte for byte
 
