@@ -63,6 +63,33 @@ def test_any_single_byte_change_is_detected_at_its_record(bundle, data):
         assert e.seq == n, (i, e)
 
 
+@pytest.fixture(scope="module")
+def unfinished():
+    """A duel in progress (no end record, no secret in the header): steps 1-7 only."""
+    from afteraction.engine.local import LocalGame
+
+    g = LocalGame.create("duel", seed=b"tests/unfinished")
+    g.handshake()
+    g.play("a", g.referee.ruleset.legal_commands(g.referee.state, "a")[2])
+    g.play("b", g.referee.ruleset.legal_commands(g.referee.state, "b")[0])
+    b = g.bundle()
+    assert failure(b) is None and "secret" not in split(b)[0]
+    return b
+
+
+@PROPS
+@given(data=st.data())
+def test_any_single_byte_change_in_an_unfinished_game_is_detected(unfinished, data):
+    i = data.draw(st.integers(0, len(unfinished) - 1), label="position")
+    m = bytearray(unfinished)
+    m[i] ^= data.draw(st.integers(1, 255), label="xor")
+    e = failure(bytes(m))
+    assert e is not None
+    n = _seq_of_position(unfinished, i)
+    if n is not None:
+        assert e.seq == n, (i, e)
+
+
 @pytest.mark.slow
 def test_every_single_bit_flip_of_a_small_bundle_is_detected():
     """Exhaustive: flip the low bit of every byte of a one-round duel (crypto steps;
