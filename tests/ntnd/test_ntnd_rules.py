@@ -1,0 +1,354 @@
+"""NTND rules of part 1 on small positions built from the Tet set-up (rules 3, 4, 5, 6, 8, 9, 17, 18)."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.ntnd import corps, movement, operations, recruitment, supply
+from afteraction.engine.games.ntnd.apply_ import _walk
+from afteraction.engine.games.ntnd.sequence import PHASES
+from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.ruleset import Context
+
+
+def blank(turn_label="January/February 1968"):
+    """The Tet state with every unit off the map (Communist units in the mix, Allied scheduled far ahead)."""
+    s = initial_state("tet", Context.for_tests())
+    s["markers"] = {}
+    for u in s["units"].values():
+        u.update(loc=None, inv=False, mk=None)
+        u["status"] = "mix" if u["side"] == "communist" else "sched"
+        if u["side"] == "allied":
+            u["arrive"] = 99
+    s["turn_label"] = turn_label
+    s["phase"] = {"id": "c_move"}
+    return s
+
+
+def put(s, uid, loc):
+    s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
+    return uid
+
+
+def hide(s, uids, loc, ctx=None):
+    for u in uids:
+        put(s, u, loc)
+    return operations.make_marker(s, list(uids), loc, ctx or Context.for_tests(), "test")
+
+
+# --- 3 -------------------------------------------------------------------------
+
+def test_ntnd_3_turn_sequence_seven_communist_and_eight_allied_phases():
+    assert [p.rule for p in PHASES if p.player == "communist" and p.rule.startswith("3.1")] == \
+        ["3.1.1", "3.1.2", "3.1.3", "3.1.4", "3.1.6", "3.1.7"]
+    assert [p.rule for p in PHASES if p.rule.startswith("3.1")] == [f"3.1.{i}" for i in range(1, 8)]
+    assert [p.rule for p in PHASES if p.rule.startswith("3.2")] == [f"3.2.{i}" for i in range(1, 9)]
+    assert {p.id for p in PHASES if p.part == 2} == {"c_hearts", "a_hearts", "a_air", "a_random"}
+
+
+def test_ntnd_3_part2_phases_are_steps_that_say_they_do_nothing_yet():
+    from afteraction.engine.games.ntnd.rules import _enter
+    s = blank()
+    s["step"] = [p.id for p in PHASES].index("c_hearts")
+    ctx = Context.for_tests()
+    _enter(s, ctx)
+    skipped = [e for e, _ in ctx.events if e["t"] == "phase-skipped"]
+    assert skipped and "part 2" in skipped[0]["note"] and s["phase"]["done"]
+
+
+# --- 8.5.2 infiltration ----------------------------------------------------------
+
+def test_ntnd_8_5_2_infiltration_odds():
+    m = movement.load_map()
+    clear = next(h for h, x in sorted(m.hexes.items()) if x.is_land and x.is_clear)
+    jungle = next(h for h, x in sorted(m.hexes.items()) if x.terrain == "jungle" and not x.town)
+    town = next(h for h, x in sorted(m.hexes.items()) if x.town and x.terrain == "clear")
+    assert movement.infiltration_chance(clear) == Fraction(1, 3)    # 5 or 6
+    assert movement.infiltration_chance(jungle) == Fraction(1, 2)   # 4, 5 or 6
+    assert movement.infiltration_chance(town) == Fraction(1, 2)     # towns/cities count as non-clear
+    assert movement.infiltration_chance("HANOI") == Fraction(1, 2)  # 9.2 zones are non-clear
+
+
+def _zoc_setup():
+    """A US brigade (morale 4: ZOC) at 1715 (Kontum) and a hidden VC regiment two hexes away."""
+    s = blank()
+    m = movement.load_map()
+    put(s, "us-1-4", "1715")
+    pairs = [(z, n) for z in m.hex_neighbours("1715") if m.hexes[z].country == "SV" and not m.hexes[z].town
+             for n in m.hex_neighbours(z) if m.hexes[n].country == "SV" and m.distance(n, "1715") == 2]
+    zoc_hex, start = pairs[0]
+    mid = hide(s, ["vc-qn"], start)
+    return s, mid, start, zoc_hex
+
+
+def test_ntnd_8_5_2_failed_infiltration_stops_and_flips_in_zoc():
+    s, mid, start, zoc_hex = _zoc_setup()
+    need = movement.infiltration_target(zoc_hex)
+    ctx = Context.for_tests(faces=[need - 1])
+    _walk(s, "communist", mid, [zoc_hex], ctx)
+    assert mid not in s["markers"]                      # flipped face up
+    assert s["units"]["vc-qn"]["loc"] == start and not s["units"]["vc-qn"]["inv"]
+    assert any(e["t"] == "open" for e, _ in ctx.events)  # identity opened publicly
+
+
+def test_ntnd_8_5_2_successful_infiltration_enters():
+    s, mid, start, zoc_hex = _zoc_setup()
+    ctx = Context.for_tests(faces=[6])
+    _walk(s, "communist", mid, [zoc_hex], ctx)
+    assert s["markers"][mid]["loc"] == zoc_hex and s["units"]["vc-qn"]["inv"]
+
+
+def test_ntnd_8_5_3_failed_infiltration_into_zoi_only_does_not_flip():
+    s = blank()
+    m = movement.load_map()
+    put(s, "us-fb-pleiku", "1716")                      # firebase: ZOI 2, no ZOC
+    ring2 = sorted(h for h in m.hexes_within("1716", 2) if m.distance(h, "1716") == 2 and m.hexes[h].is_land)
+    ring3 = sorted(h for h in m.hexes_within(ring2[0], 1) if m.distance(h, "1716") == 3 and m.hexes[h].is_land)
+    mid = hide(s, ["vc-qn"], ring3[0])
+    ctx = Context.for_tests(faces=[1])
+    _walk(s, "communist", mid, [ring2[0]], ctx)
+    assert mid in s["markers"] and s["markers"][mid]["loc"] == ring3[0]
+
+
+def test_ntnd_8_5_2_face_up_units_stop_on_entering_enemy_zoc():
+    s, mid, start, zoc_hex = _zoc_setup()
+    operations.flip_marker(s, mid, Context.for_tests(), "test")
+    reach = movement.reachable(s, "vc-qn")
+    assert zoc_hex in reach
+    for dest, path in reach.items():
+        assert all(h not in movement.zoc_hexes(s, "allied") for h in path[:-1])
+
+
+# --- 8.2 allowances --------------------------------------------------------------
+
+def test_ntnd_8_2_1_monsoon_halves_face_up_allowances_not_inverted():
+    s = blank("May/June 1968")
+    put(s, "nva-320", "1307")
+    assert movement.allowance_q(s, movement.mover(s, "nva-320")) == 5 * movement.Q
+    mid = hide(s, ["nva-324b"], "1309")
+    assert movement.allowance_q(s, movement.mover(s, mid)) == 10 * movement.Q
+    s["turn_label"] = "March/April 1968"
+    assert movement.allowance_q(s, movement.mover(s, "nva-320")) == 10 * movement.Q
+
+
+def test_ntnd_8_2_2_inverted_units_pay_one_mp_per_hex():
+    s = blank()
+    mid = hide(s, ["nva-324b"], "1309")
+    reach = movement.reachable(s, mid)
+    assert max(len(p) for p in reach.values()) == 10
+    m = movement.load_map()
+    a, b = next((a, b) for a in sorted(m.hexes) for b in m.hex_neighbours(a)
+                if m.hexes[b].terrain == "mountain" and m.hexes[a].is_land and not m.road_between(a, b)
+                and not m.trail_between(a, b) and not m.river_between(a, b))
+    assert movement._step_q("communist_ground", a, b) == 3 * movement.Q   # face up: the chart (authored)
+    assert movement._graph(("communist_ground",), True)[a]                 # inverted: flat 1 MP
+    assert all(q == movement.Q for _, q in movement._graph(("communist_ground",), True)[a])
+
+
+def test_ntnd_18_2_1_3_out_of_supply_halves_movement():
+    s = blank()
+    put(s, "nva-320", "1307")
+    s["phase"]["out_of_supply"] = ["nva-320"]
+    assert movement.allowance_q(s, movement.mover(s, "nva-320")) == 5 * movement.Q
+
+
+# --- 8.9, 5.3, 9.1, 8.10 -------------------------------------------------------------
+
+def test_ntnd_8_9_1_guerrillas_stay_in_their_country():
+    s = blank()
+    put(s, "vc-iv-3", "0927")
+    m = movement.load_map()
+    assert all(m.country_of(d) == "SV" for d in movement.reachable(s, "vc-iv-3"))
+
+
+def test_ntnd_5_3_corps_units_stay_within_their_corps():
+    s = blank()
+    put(s, "us-1-1", "1323")
+    m = movement.load_map()
+    assert all(m.hex(d).corps == "III" for d in movement.reachable(s, "us-1-1"))
+    put(s, "us-199", "1424")  # independent brigade (5.5): may leave the corps
+    assert any(m.hex(d).corps != "III" for d in movement.reachable(s, "us-199"))
+
+
+def test_ntnd_9_1_zone_moves_take_the_whole_move():
+    s = blank()
+    put(s, "nva-320", "CHINA")
+    assert set(movement.reachable(s, "nva-320")) == {"HANOI", "HAIPHONG", "LUANG_PRABANG"}
+    put(s, "nva-324b", "HANOI")
+    reach = movement.reachable(s, "nva-324b")
+    assert all(len(p) == 1 for p in reach.values()) and "0801" in reach and "CHINA" in reach
+
+
+def test_ntnd_8_10_communist_moves_never_overstack():
+    s = blank()
+    put(s, "nva-320", "1307")
+    for u in ("nva-324b", "nva-304"):
+        put(s, u, "1308")
+    assert "1308" not in movement.reachable(s, "nva-320")
+
+
+def test_ntnd_8_10_2_overstacked_allied_hex_is_found():
+    s = blank()
+    for u in ("us-1-1", "us-2-1", "us-3-1"):
+        put(s, u, "1323")
+    v = movement.first_violation(s)
+    assert v == {"seat": "allied", "loc": "1323", "count": 1, "eligible": ["us-1-1", "us-2-1", "us-3-1"]}
+    s["units"]["us-3-1"]["loc"] = "1424"
+    assert movement.first_violation(s) is None
+
+
+# --- 6 and 17 -------------------------------------------------------------------------
+
+def test_ntnd_6_2_tanks_never_invert():
+    s = blank()
+    put(s, "nva-202tk", "1309")
+    put(s, "nva-304", "1309")
+    opts = operations.invert_options(s)
+    assert opts == [("1309", ("nva-304",))]
+    with pytest.raises(Rejection):
+        operations.invert(s, "1309", ["nva-202tk"], Context.for_tests())
+
+
+def test_ntnd_6_2_invert_commits_identity_privately_and_flip_opens_it():
+    s = blank()
+    put(s, "nva-304", "1309")
+    ctx = Context.for_tests()
+    mid = operations.invert(s, "1309", ["nva-304"], ctx)
+    private = [(e, to) for e, to in ctx.events if to is not None]
+    public = [e for e, to in ctx.events if to is None]
+    assert private and private[0][1] == "communist" and private[0][0]["units"][0]["id"] == "nva-304"
+    assert "nva-304" not in repr(public)
+    ctx2 = Context.for_tests()
+    up = operations.flip_marker(s, mid, ctx2, "NTND 6.2")
+    assert up == ["nva-304"] and any(e["t"] == "open" for e, _ in ctx2.events)
+
+
+def test_ntnd_17_2_dummies_are_destroyed_when_turned_face_up():
+    s = blank()
+    mid = hide(s, ["dummy-1", "vc-dak-to"], "1813")
+    up = operations.flip_marker(s, mid, Context.for_tests(), "test")
+    assert up == ["vc-dak-to"]
+    assert s["units"]["dummy-1"]["status"] == "mix" and s["units"]["dummy-1"]["loc"] is None
+    assert s["pp"] == 100  # no points (17.2)
+
+
+def test_ntnd_6_1_1_promotion_needs_an_adjacent_supply_unit():
+    s = blank()
+    put(s, "vc-cadre-1", "1812")
+    assert operations.promotion_options(s) == []
+    put(s, "sup-ashau", "1812")
+    opts = operations.promotion_options(s)
+    assert ("vc-cadre-1", "sup-ashau", "regiment") in opts and ("vc-cadre-1", "sup-ashau", "sapper") in opts
+    operations.promote(s, "vc-cadre-1", "sup-ashau", "regiment", Context.for_tests())
+    assert s["units"]["vc-cadre-1"]["status"] == "mix" and s["units"]["sup-ashau"]["status"] == "mix"
+    assert any(u["type"] == "vc_regiment" and u["loc"] == "1812" for u in s["units"].values())
+
+
+def test_ntnd_6_1_3_break_down_in_laos_gives_pathet_lao_units():
+    s = blank()
+    m = movement.load_map()
+    lao = next(h for h, x in sorted(m.hexes.items()) if x.country == "LA" and x.is_land)
+    put(s, "nva-320", lao)
+    operations.break_down(s, "nva-320", Context.for_tests())
+    here = sorted(u["type"] for u in s["units"].values() if u["loc"] == lao)
+    assert here == ["pl_cadre", "pl_regiment"]
+
+
+# --- 4 and 5 ----------------------------------------------------------------------------
+
+def test_ntnd_4_1_1_cadres_avoid_clear_towns_and_allied_units():
+    s = blank()
+    put(s, "us-1-4", "1714")
+    m = movement.load_map()
+    hexes = recruitment.cadre_hexes(s, "VC")
+    assert hexes and all(m.hex(h).country == "SV" and m.hex(h).terrain != "clear" and not m.hex(h).town
+                         for h in hexes)
+    assert "1714" not in hexes and not set(m.hex_neighbours("1714")) & set(hexes)
+
+
+def test_ntnd_4_1_3_two_nva_units_to_china_and_4_1_7_division_cap():
+    s = blank()
+    s["phase"] = {"id": "c_recruit", "cadres": 0, "extra": {}, "nva": 2, "dummies": False}
+    opts = recruitment.place_options(s)
+    assert {o["kind"] for o in opts} == {"nva_artillery", "nva_division", "nva_sam"}
+    assert all(o["location"] == "CHINA" for o in opts)
+    for i, u in enumerate(x for x in sorted(s["units"]) if s["units"][x]["type"] == "nva_division"):
+        if i < 10:
+            put(s, u, "HANOI")
+    assert "nva_division" not in {o["kind"] for o in recruitment.place_options(s)}
+
+
+def test_ntnd_4_1_4_supply_units_appear_in_the_three_zones():
+    s = blank()
+    s["phase"] = {"id": "c_recruit"}
+    recruitment.start_communist_recruitment(s, Context.for_tests())
+    locs = sorted(u["loc"] for u in s["units"].values() if u["type"] == "communist_supply" and u["status"] == "map")
+    assert locs == ["CHINA", "HAIPHONG", "HANOI"]
+    assert s["phase"]["cadres"] == 3 and s["phase"]["nva"] == 2
+
+
+def test_ntnd_4_5_1_additional_recruits_roll_per_corps():
+    s = blank()
+    put(s, "vc-sgn-2", "1609")  # Hue: a city (2 points) in I Corps, face up
+    s["phase"] = {"id": "c_recruit"}
+    ctx = Context.for_tests(faces=[1])
+    recruitment.start_communist_recruitment(s, ctx)
+    assert s["phase"]["extra"] == {"I": 1}
+
+
+def test_ntnd_5_4_reinforcements_enter_at_their_corps_headquarters():
+    s = blank()
+    s["units"]["us-4mar"].update(status="sched", arrive=1)
+    s["turn"] = 1
+    assert recruitment.reinforcement_options(s) == [("us-4mar", "1810")]  # Da Nang, I Corps HQ
+    s["units"]["us-3-1cav"].update(status="sched", arrive=1)   # airmobile: independent (5.5)
+    opts = [loc for u, loc in recruitment.reinforcement_options(s) if u == "us-3-1cav"]
+    assert opts == ["1227", "1424", "1810", "2121"]
+
+
+def test_ntnd_5_4_enemy_held_headquarters_sends_units_elsewhere():
+    s = blank()
+    s["units"]["us-4mar"].update(status="sched", arrive=1)
+    put(s, "vc-6nva", "1810")
+    opts = [loc for u, loc in recruitment.reinforcement_options(s)]
+    m = movement.load_map()
+    assert "1810" not in opts and all(m.hex(h).corps == "I" and m.hex(h).town.is_city for h in opts)
+
+
+def test_ntnd_5_8_one_us_firebase_relocation_per_turn():
+    s = blank()
+    put(s, "us-fb-pleiku", "1716")
+    put(s, "us-1-4", "1714")
+    s["phase"] = {"id": "a_reinforce"}
+    assert ("us-fb-pleiku", "1714") in corps.relocate_options(s)
+    corps.relocate(s, "us-fb-pleiku", "1714", Context.for_tests())
+    assert s["units"]["us-fb-pleiku"]["loc"] == "1714" and corps.relocate_options(s) == []
+
+
+# --- 18 ---------------------------------------------------------------------------------
+
+def test_ntnd_18_1_2_communist_supply_within_six_mp():
+    s = blank()
+    put(s, "nva-320", "1307")   # North Vietnam: in supply
+    assert supply.in_supply(s, s["units"]["nva-320"])
+    put(s, "nva-304", "1321")   # deep south, no supply unit
+    assert not supply.in_supply(s, s["units"]["nva-304"])
+    put(s, "sup-353", "1221")
+    ok, used = supply.communist_supply_trace(s, s["units"]["nva-304"])
+    assert ok and used == "sup-353"
+
+
+def test_ntnd_18_1_1_allied_supply_traces_to_a_held_city_not_through_enemy_zoc():
+    s = blank()
+    put(s, "us-1-1", "1323")
+    assert not supply.in_supply(s, s["units"]["us-1-1"])   # no held HQ, city or firebase
+    put(s, "us-199", "1424")                               # Saigon held: III Corps HQ and a city
+    assert supply.in_supply(s, s["units"]["us-1-1"])
+    m = movement.load_map()
+    ring = [h for h in m.hex_neighbours("1323") if m.hexes[h].is_land]
+    pool = sorted(u for u, x in s["units"].items() if x["type"] in ("nva_division", "vc_regiment"))
+    for h, u in zip(ring, pool):                           # enemy units (and ZOC) all around
+        put(s, u, h)
+    assert not supply.in_supply(s, s["units"]["us-1-1"])
