@@ -114,11 +114,13 @@ def play_checked(seed: bytes, turns: int = TURNS):
         nva_openings += acc.openings.get("nva", [])
         s = g.referee.state
         hidden = {u["id"]: u["zone"] for u in board.units(s, hidden=True)}
-        view = rs.view(s, "us")
-        vj = _j(view)
-        for uid in hidden:
-            assert f'"{uid}"' not in vj, f"hidden unit {uid} appears in the US view"
-        assert "nva" not in view["money"] and "nva" not in view["pool"] and "hidden" not in view
+        for seat in ("us", None):  # the American seat and spectators
+            view = rs.view(s, seat)
+            vj = _j(view)
+            for uid in hidden:
+                assert f'"{uid}"' not in vj, f"hidden unit {uid} appears in the view of {seat}"
+            assert "nva" not in view["money"] and "nva" not in view["pool"] and "hidden" not in view
+            assert view["hidden_count"] == len(hidden)
         for r in g.records[before:]:
             body = r.body
             public = [e for e in body.get("events", []) if e.get("t") != "sealed"]
@@ -149,6 +151,12 @@ def test_gmv_bot_games_end_replay_verify_and_leak_nothing(seed):
     assert g.referee.ended and out["winner"] in ("us", "nva", None) and out["reason"]
     rep = verify_bundle(io.BytesIO(g.bundle()))
     assert rep.verified and rep.replayed and rep.sealed > 0 and rep.opened > 0
+    # the verifier opened every sealed value (hidden-board commitments and sealed commands)
+    n_sealed = sum(("sealed" in r.body) + sum(e.get("t") == "sealed" for e in r.body.get("events", []))
+                   for r in g.records)
+    assert rep.sealed == n_sealed
+    # every hidden unit left at the end was revealed in the end-of-game reveal
+    assert not board.units(g.referee.state, hidden=True)
     sealed_cmds = [r for r in g.records if "sealed" in r.body]
     assert sealed_cmds and all(r.body["seat"] == "nva" for r in sealed_cmds)
     assert probes > 0
