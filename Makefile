@@ -22,7 +22,8 @@ test: $(STAMP)
 proto: $(STAMP)
 	$(PY) -m afteraction.v1.generate
 
-# Rewrite fixtures/vectors/*.json and fixtures/logs/*.aar from the code (review the diff!).
+# Rewrite fixtures/vectors/*.json from the code (review the diff!). The golden and
+# tampered logs in fixtures/logs/ come from fixtures/make_logs.py and are never regenerated silently.
 vectors: $(STAMP)
 	$(PY) fixtures/make_vectors.py
 
