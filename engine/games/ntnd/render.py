@@ -1,0 +1,151 @@
+"""No Trumpets No Drums: draw the map and the units as one seat sees them, as SVG text.
+
+Pure: ``render_svg(view)`` takes a view (``NtndRuleset().view(state, seat)``:
+the Allied seat's or a spectator's view never holds an inverted unit's identity,
+so neither does the picture) and returns the SVG document as a string. Integer
+coordinates only (flat-top hexes 40 units wide, rows 34 apart: the hexes are a
+hair flattened so that no float enters the engine).
+
+    from afteraction.engine.games.ntnd.render import render_svg
+    svg = render_svg(NtndRuleset().view(state, "allied"))
+"""
+from __future__ import annotations
+
+from html import escape
+
+from .map import load_map
+
+R = 20          # centre to left/right corner
+H = 17          # centre to top/bottom edge
+DX = 30         # column spacing
+DY = 2 * H      # row spacing
+TOP = 90        # room for the off-board zones
+LEFT = 10
+
+TERRAIN = {"clear": "#e9e4c8", "jungle": "#77a35a", "mountain": "#a8896a", "swamp": "#8fb5a6",
+           "sea": "#a9cbe8", "lake": "#a9cbe8"}
+SIDE = {"communist": ("#c8342c", "#ffffff"), "allied": ("#2f5fa8", "#ffffff")}
+ZONE_ORDER = ("CHINA", "HANOI", "HAIPHONG", "LUANG_PRABANG", "PLAIN_OF_JARS", "VIENTIANE")
+
+
+def centre(hid: str) -> tuple[int, int]:
+    col, row = int(hid[:2]), int(hid[2:])
+    return LEFT + R + (col - 1) * DX, TOP + H + (row - 1) * DY + (H if col % 2 == 0 else 0)
+
+
+def corners(hid: str) -> list[tuple[int, int]]:
+    x, y = centre(hid)
+    return [(x - R, y), (x - R // 2, y - H), (x + R // 2, y - H), (x + R, y), (x + R // 2, y + H), (x - R // 2, y + H)]
+
+
+def _side(a: str, b: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    common = [c for c in corners(a) if c in set(corners(b))]
+    return (common[0], common[1]) if len(common) == 2 else None
+
+
+def _zone_box(i: int, width: int) -> tuple[int, int, int, int]:
+    w = (width - 2 * LEFT) // len(ZONE_ORDER) - 6
+    return LEFT + i * (w + 6), 6, w, TOP - 16
+
+
+def _abbrev(u: dict) -> str:
+    name = u.get("name") or u["id"]
+    words = [w for w in name.replace(",", " ").split() if w]
+    return (" ".join(words[:2]))[:14]
+
+
+def render_svg(view: dict, title: str | None = None) -> str:
+    m = load_map()
+    cols, rows = m.columns, m.rows
+    width = LEFT * 2 + R * 2 + (cols - 1) * DX
+    height = TOP + DY * rows + H + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+           f'<rect x="0" y="0" width="{width}" height="{height}" fill="#f7f7f2"/>']
+    # hexes
+    for hid in sorted(m.hexes):
+        h = m.hexes[hid]
+        pts = " ".join(f"{x},{y}" for x, y in corners(hid))
+        out.append(f'<polygon points="{pts}" fill="{TERRAIN[h.terrain]}" stroke="#ffffff" stroke-width="1">'
+                   f'<title>{hid} {h.terrain} {h.country or ""} {h.corps or ""}</title></polygon>')
+    # borders (country or corps changes) and rivers on hexsides
+    for hid in sorted(m.hexes):
+        h = m.hexes[hid]
+        for n in m.hex_neighbours(hid):
+            if n < hid:
+                continue
+            o = m.hexes[n]
+            seg = _side(hid, n)
+            if seg is None:
+                continue
+            (x1, y1), (x2, y2) = seg
+            river = m.river_between(hid, n)
+            if river:
+                w = 4 if river == "major" else 2
+                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#2a6fc9" stroke-width="{w}"/>')
+            if h.is_land and o.is_land and h.country != o.country:
+                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#3b2a4a" stroke-width="3" '
+                           f'stroke-dasharray="6,3"/>')
+            elif h.is_land and o.is_land and h.corps != o.corps:
+                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#7a5a9a" stroke-width="2" '
+                           f'stroke-dasharray="2,3"/>')
+    # roads and trails
+    for route, colour, dash in ((m.roads, "#8a3b12", ""), (m.trails, "#5a4a2a", ' stroke-dasharray="3,3"')):
+        for r in route:
+            pts = " ".join(f"{centre(h)[0]},{centre(h)[1]}" for h in r.hexes)
+            out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"{dash}>'
+                       f'<title>{escape(r.name)}</title></polyline>')
+    # towns and cities
+    for t in m.towns():
+        x, y = centre(t.hex)
+        rad = 5 if t.is_city else 3
+        out.append(f'<circle cx="{x}" cy="{y - 6}" r="{rad}" fill="#222" stroke="#fff"/>')
+        out.append(f'<text x="{x}" y="{y - 12}" font-size="{8 if t.is_city else 6}" text-anchor="middle" '
+                   f'fill="#111">{escape(t.name)}</text>')
+    # off-board zones
+    zone_pos = {}
+    for i, z in enumerate(ZONE_ORDER):
+        x, y, w, hh = _zone_box(i, width)
+        zone_pos[z] = (x, y, w, hh)
+        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{hh}" fill="#e5e0f0" stroke="#554" rx="4"/>')
+        out.append(f'<text x="{x + 4}" y="{y + 11}" font-size="9" font-weight="bold">{escape(m.zones[z].name)}</text>')
+    # pieces, grouped by location
+    by_loc: dict[str, list[tuple[str, str, str]]] = {}
+    hidden = view.get("hidden", {})
+    for u in view.get("units", []):
+        by_loc.setdefault(u["loc"], []).append((u["side"], _abbrev(u), f'{u["id"]} {u["type"]}'))
+    for mk in view.get("markers", []):
+        inside = hidden.get(mk["id"])
+        label = f'{mk["id"]}?' if inside is None else f'{mk["id"]}:' + "+".join(_abbrev(x)[:6] for x in inside)
+        tip = "inverted (identity hidden)" if inside is None else ", ".join(f'{x["id"]} {x["type"]}' for x in inside)
+        by_loc.setdefault(mk["loc"], []).append(("marker", label[:14], f'{mk["id"]}: {tip}'))
+    for loc in sorted(by_loc):
+        items = by_loc[loc]
+        if loc in zone_pos:
+            x, y, w, hh = zone_pos[loc]
+            for i, (side, label, tip) in enumerate(items[:5]):
+                out.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip))
+            if len(items) > 5:
+                out.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">+{len(items) - 5} more</text>')
+            continue
+        if loc not in m.hexes:
+            continue
+        cx, cy = centre(loc)
+        for i, (side, label, tip) in enumerate(items[:3]):
+            out.append(_chip(cx - 17, cy - 4 + i * 7, 34, 7, side, label, tip))
+        if len(items) > 3:
+            out.append(f'<text x="{cx + 12}" y="{cy + 16}" font-size="6">+{len(items) - 3}</text>')
+    # caption
+    cap = title or (f"No Trumpets No Drums - {view.get('turn_label', '')} - {view.get('phase_title', '')} - "
+                    f"political points {view.get('pp', '')}")
+    out.append(f'<text x="{LEFT}" y="{height - 14}" font-size="12">{escape(cap)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _chip(x: int, y: int, w: int, h: int, side: str, label: str, tip: str) -> str:
+    fill, ink = SIDE.get(side, ("#222222", "#ffffff"))
+    fs = max(5, h - 2)
+    return (f'<g><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" '
+            f'stroke="#000" stroke-width="0.5"/><text x="{x + 1}" y="{y + h - 1}" font-size="{fs}" '
+            f'fill="{ink}">{escape(label)}</text></g>')
