@@ -19,7 +19,7 @@ def blank(turn_label="January/February 1968"):
     s["markers"] = {}
     for u in s["units"].values():
         u.update(loc=None, inv=False, mk=None)
-        u["status"] = "mix" if u["side"] == "communist" else "sched"
+        u["status"] = "mix" if u["side"] == "communist" or u["status"] == "mix" else "sched"
         if u["side"] == "allied":
             u["arrive"] = 99
     s["turn_label"] = turn_label
@@ -352,3 +352,22 @@ def test_ntnd_18_1_1_allied_supply_traces_to_a_held_city_not_through_enemy_zoc()
     for h, u in zip(ring, pool):                           # enemy units (and ZOC) all around
         put(s, u, h)
     assert not supply.in_supply(s, s["units"]["us-1-1"])
+
+
+def test_ntnd_4_2_7_purchased_firebases_are_placed_at_once_other_units_next_turn():
+    s = blank()
+    s["turn"] = 2
+    s["rp"] = {"US": 2, "SEATO": 1, "INDOCHINESE": 1, "SV": 1}
+    put(s, "us-1-1", "1323")
+    s["units"]["us-2-1"].update(status="dead", loc=None)
+    opts = recruitment.purchase_options(s)
+    fb = next((u, loc) for u, loc in opts if s["units"][u]["type"] == "us_firebase")
+    assert fb[1] == "1323"                                  # 5.6.2: with a U.S. ground combat unit
+    recruitment.purchase(s, fb[0], fb[1], Context.for_tests())
+    assert s["units"][fb[0]]["status"] == "map" and s["units"][fb[0]]["loc"] == "1323"
+    assert ("us-2-1", "") in recruitment.purchase_options(s)
+    recruitment.purchase(s, "us-2-1", "", Context.for_tests())
+    assert s["units"]["us-2-1"]["status"] == "sched" and s["units"]["us-2-1"]["arrive"] == 3
+    assert s["pp"] == 98 and s["rp"]["US"] == 0            # 4.2.3: -2 political points per U.S. unit
+    assert recruitment.purchase_options(s) == [] or all(
+        recruitment._payer(s, s["units"][u]["nat"]) for u, _ in recruitment.purchase_options(s))

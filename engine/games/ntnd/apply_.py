@@ -59,7 +59,11 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
         if action == "done":
             ph["done"] = True
         elif action == "place":
-            recruitment.place_reinforcement(s, msg.unit, msg.location, ctx)
+            u = s["units"].get(msg.unit)
+            if u is not None and u["side"] == ALLIED and u["status"] in ("dead", "mix"):
+                recruitment.purchase(s, msg.unit, msg.location, ctx)
+            else:
+                recruitment.place_reinforcement(s, msg.unit, msg.location, ctx)
         elif action == "relocate":
             corps.relocate(s, msg.unit, msg.to, ctx)
         else:

@@ -12,6 +12,7 @@ from .map import load_map
 from .movement import Env, region_of, stacking_problem, zoc_hexes, zoi_hexes
 from .operations import first_in_mix, make_marker
 from .state import ALLIED, COMMUNIST
+from .units import load_counters
 
 CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
 HOME = {"VC": "SV", "PL": "LA", "KR": "CA"}
@@ -192,3 +193,104 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
     s["phase"]["placed"].append(uid)
     ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,
               "corps": u["corps"], "rule": "NTND 4.2.1"})
+
+
+# ---------------------------------------------------------------------------
+# Allied replacements (4.2.2-4.2.7, 5.6.1, 5.6.2)
+# ---------------------------------------------------------------------------
+
+POOL_OF_NAT = {"US": "US", "MTG": "US", "ARVN": "SV", "ROK": "SEATO", "ANZAC": "SEATO", "THAI": "SEATO",
+               "SEATO": "SEATO", "LAO": "INDOCHINESE", "KHMER": "INDOCHINESE"}
+IMMEDIATE = ("firebase", "militia")   # 4.2.7: firebases and militia are available at once
+
+
+def award_points(s: dict, ctx) -> None:
+    """4.2.2: the scenario's replacement points for this turn (4.2.6: unspent points are forfeited;
+    the Tet scenario gives whole points only)."""
+    s["rp"] = dict(sorted(s["scenario"]["replacement_points"].items()))
+    ctx.emit({"t": "replacement-points", "points": dict(s["rp"]), "rule": "NTND 4.2.2"})
+
+
+def _payer(s: dict, nat: str) -> str | None:
+    """4.2.5: a nationality's own pool, else U.S. or SEATO points given as aid (South Vietnam, Laos,
+    Cambodia only). The first pool with a point left pays."""
+    own = POOL_OF_NAT.get(nat)
+    order = [own] + (["US", "SEATO"] if own in ("SV", "INDOCHINESE") else [])
+    for p in order:
+        if s.get("rp", {}).get(p, 0) > 0:
+            return p
+    return None
+
+
+def purchase_locations(s: dict, u: dict) -> list[str]:
+    """5.6.1 militia: a town/city of South Vietnam held by a South Vietnamese unit (Laotian and
+    Cambodian militia need Green Berets in their neutral countries: not in part 1);
+    5.6.2 firebases: a hex with a non-militia ground combat unit of its nationality (SEATO: any SEATO)."""
+    m = load_map()
+    counters = load_counters()
+    t = counters.type(u["type"])
+    out = set()
+    for x in s["units"].values():
+        if x["status"] != "map" or x["side"] != ALLIED or m.is_zone(x["loc"]):
+            continue
+        xt = counters.type(x["type"])
+        if t.stacking_class == "militia":
+            if t.nationality == "ARVN" and xt.nationality == "ARVN" and m.hex(x["loc"]).town \
+                    and m.hex(x["loc"]).country == "SV":
+                out.add(x["loc"])
+        elif t.stacking_class == "firebase":
+            nats = ("ROK", "ANZAC", "THAI") if t.nationality == "SEATO" else (t.nationality,)
+            if xt.is_ground_combat and xt.stacking_class == "ground_combat" and xt.nationality in nats:
+                out.add(x["loc"])
+    enemy = enemy_locs_(s)
+    return sorted(h for h in out if h not in enemy and stacking_problem(s, ALLIED, h, [u["id"]]) is None)
+
+
+def enemy_locs_(s):
+    from .movement import enemy_locs
+    return enemy_locs(s, ALLIED)
+
+
+def purchase_options(s: dict) -> list[tuple[str, str]]:
+    """(uid, location): 4.2.3 replace an eliminated unit (location "": it arrives next reinforcement
+    phase, 4.2.7) or build a firebase/militia from the dead pile or the counter mix (placed now)."""
+    counters = load_counters()
+    out = []
+    seen_types = set()
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
+            continue
+        t = counters.type(u["type"])
+        if _payer(s, t.nationality) is None:
+            continue
+        if t.stacking_class in IMMEDIATE:
+            if u["type"] in seen_types:
+                continue  # one counter of a type stands for all of them
+            seen_types.add(u["type"])
+            out += [(uid, h) for h in purchase_locations(s, u)]
+        elif u["status"] == "dead":
+            out.append((uid, ""))
+    return out
+
+
+def purchase(s: dict, uid: str, loc: str, ctx) -> None:
+    if (uid, loc) not in purchase_options(s):
+        raise Rejection("ILLEGAL_PURCHASE", "NTND 4.2.3/4.2.5: one replacement point of the right pool buys an "
+                        "eliminated unit (arriving next turn, 4.2.7) or a firebase/militia placed at once (5.6.1-5.6.2)")
+    u = s["units"][uid]
+    t = load_counters().type(u["type"])
+    pool = _payer(s, t.nationality)
+    s["rp"][pool] -= 1
+    pp = 0
+    if POOL_OF_NAT.get(t.nationality) in ("US", "SEATO") and u["status"] == "dead" and t.nationality != "MTG":
+        pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points
+        s["pp"] += pp
+    if t.stacking_class in IMMEDIATE:
+        u.update(status="map", loc=loc)
+        ctx.emit({"t": "purchase", "unit": uid, "type": u["type"], "loc": loc, "pool": pool, "pp": pp,
+                  "rule": "NTND 4.2.7"})
+    else:
+        u.update(status="sched", arrive=s["turn"] + 1, loc=None)
+        ctx.emit({"t": "purchase", "unit": uid, "type": u["type"], "arrive": s["turn"] + 1, "pool": pool,
+                  "pp": pp, "rule": "NTND 4.2.7"})

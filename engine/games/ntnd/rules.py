@@ -124,6 +124,7 @@ def _enter(s: dict, ctx) -> None:
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
         recruitment.start_allied_reinforcement(s, ctx)
+        recruitment.award_points(s, ctx)
     elif ph.id == "a_move":
         s["flags"]["allied_moved"] = []
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.3
@@ -298,6 +299,7 @@ def _legal(s: dict, d: dict) -> list:
         return [cmd("move", piece=p, path=[t]) for p, t in opts] + done
     if kind == "reinforce":
         out = [cmd("place", unit=u, location=loc) for u, loc in recruitment.reinforcement_options(s)]
+        out += [cmd("place", unit=u, location=loc) for u, loc in recruitment.purchase_options(s)]
         out += [cmd("relocate", unit=f, to=t) for f, t in corps.relocate_options(s)]
         out += [cmd("reassign", group=g, corps=c) for g, c in corps.reassign_options(s)]
         return out + done

@@ -65,6 +65,13 @@ def initial_state(scenario: str, ctx) -> dict:
             units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "sched", None, u["name"], attached, block["turn"])
     for u in sc["setup"].get("allied_air_available", []):
         units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "air", None, u["name"])
+    # Allied firebases and militia not in play: the counter mix they are built from (4.2.3, 4.4)
+    for tid, t in counters.types.items():
+        if t.side == ALLIED and t.stacking_class in ("firebase", "militia") and t.nationality in ("US", "ARVN", "SEATO"):
+            have = sum(1 for u in units.values() if u["type"] == tid)
+            for n in range(have + 1, t.counter_mix + 1):
+                uid = f"{tid}-{n}"
+                units[uid] = _unit(uid, tid, ALLIED, "mix")
     for u in units.values():
         u["group"] = group_of(u)
     placed: dict[str, int] = {}
@@ -84,6 +91,7 @@ def initial_state(scenario: str, ctx) -> dict:
     s = {
         "scenario": {"id": sc["id"], "name": sc["name"], "turns": sc["turns"], "victory": sc["victory"],
                      "withdrawals": sc["reinforcements"].get("allied_withdrawals", []),
+                     "replacement_points": sc["reinforcements"].get("allied_replacement_points", {}).get("per_turn", {}),
                      "armor_shock": bool(sc["scenario_rules"].get("armor_shock_available")),
                      "start_year": start_year},
         "turn": 1,
@@ -102,6 +110,7 @@ def initial_state(scenario: str, ctx) -> dict:
         "outcome": None,
         "flags": {"allied_moved": []},
         "sealed": [],
+        "rp": {},
     }
     ctx.emit({"t": "scenario", "id": sc["id"], "name": sc["name"], "turns": len(sc["turns"]),
               "pp": s["pp"], "neutral": s["neutral"]})

@@ -32,6 +32,7 @@ def build_view(s: dict, seat: str | None) -> dict:
         "phase_title": ph.title,
         "rule": "NTND " + ph.rule,
         "pp": s["pp"],
+        "replacement_points": dict(s.get("rp", {})),
         "neutral": list(s["neutral"]),
         "units": units,
         "markers": markers,
