@@ -371,3 +371,38 @@ def test_ntnd_4_2_7_purchased_firebases_are_placed_at_once_other_units_next_turn
     assert s["pp"] == 98 and s["rp"]["US"] == 0            # 4.2.3: -2 political points per U.S. unit
     assert recruitment.purchase_options(s) == [] or all(
         recruitment._payer(s, s["units"][u]["nat"]) for u, _ in recruitment.purchase_options(s))
+
+
+def test_ntnd_8_6_1_supply_units_move_by_sea_from_haiphong_and_8_6_2_die_past_the_fleet():
+    s = blank()
+    put(s, "sup-haiphong", "HAIPHONG")
+    reach = movement.reachable(s, "sup-haiphong")
+    sea = {k: p for k, p in reach.items() if k.startswith("sea:")}
+    m = movement.load_map()
+    assert sea and all(p[0] == "sea" and (m.hexes[p[-1]].coastal or m.hexes[p[-1]].major_river)
+                       for p in sea.values())
+    assert all(len(p) - 1 <= 12 for p in sea.values())
+    path = max(sea.values(), key=len)
+    put(s, "us-fleet", next(n for n in m.hex_neighbours(path[1]) if m.hexes[n].is_sea))
+    from afteraction.engine.games.ntnd.apply_ import _sea_move
+    _sea_move(s, "communist", "sup-haiphong", path[1:], Context.for_tests(faces=[3]))
+    assert s["units"]["sup-haiphong"]["status"] == "mix"     # eliminated (returns to the mix)
+
+
+def test_ntnd_8_6_4_amphibious_landing_moves_the_fleet_and_is_limited_to_two_units():
+    s = blank()
+    s["phase"] = {"id": "a_move"}
+    put(s, "us-fleet", "1709")
+    put(s, "us-5mar", "1810")                                # Da Nang: a coastal city
+    reach = movement.reachable(s, "us-5mar")
+    landing = sorted(k for k in reach if k.startswith("sea:"))
+    assert landing
+    from afteraction.engine.games.ntnd.apply_ import _sea_move
+    dest = reach[landing[-1]][-1]
+    _sea_move(s, "allied", "us-5mar", [dest], Context.for_tests())
+    assert s["units"]["us-5mar"]["loc"] == dest and s["units"]["us-fleet"]["loc"] == dest
+    put(s, "us-7mar", "1810")
+    assert set(k for k in movement.reachable(s, "us-7mar") if k.startswith("sea:")) == {"sea:" + dest}
+    _sea_move(s, "allied", "us-7mar", [dest], Context.for_tests())
+    put(s, "us-1mar", "1810")
+    assert not any(k.startswith("sea:") for k in movement.reachable(s, "us-1mar"))

@@ -142,7 +142,50 @@ def _move(s, seat, piece, path, ctx):
     moved.append(piece)
     if seat == ALLIED:
         s["flags"]["allied_moved"].append(piece)
+    if path[0] == movement.SEA:
+        _sea_move(s, seat, piece, path[1:], ctx)
+        return
     _walk(s, seat, piece, path, ctx)
+
+
+def _sea_move(s, seat, piece, path, ctx):
+    """8.6.2: Communist supply by sea, infiltrating past Allied patrol boats and the fleet (4-6; failure:
+    eliminated). 8.6.4: an amphibious landing; the fleet moves to the landing hex and stays (8.6.4.2)."""
+    m = load_map()
+    start = movement.mover(s, piece)["loc"]
+    if seat == COMMUNIST:
+        navy = [u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+                and u["type"] in ("us_fleet", "us_patrol_boat", "arvn_patrol_boat") and not m.is_zone(u["loc"])]
+        walked = []
+        for h in path:
+            if any(m.adjacent(h, n) or h == n for n in navy):
+                r = ctx.roll("d6", f"NTND 8.6.2 supply infiltration past Allied naval units into {h} (4-6)")
+                if r.result < 4:
+                    ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked, "by": "sea"})
+                    from .politics import eliminate
+                    uids = movement.mover(s, piece)["uids"]
+                    if piece in s["markers"]:
+                        operations.flip_marker(s, piece, ctx, "NTND 8.6.2")
+                    for u in uids:
+                        eliminate(s, u, ctx, "NTND 8.6.2")
+                    return
+            _set_loc(s, piece, h)
+            walked.append(h)
+        ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked, "by": "sea", "rule": "NTND 8.6.1"})
+        return
+    dest = path[-1]
+    fleet = next(u for u in sorted(s["units"].values(), key=lambda x: x["id"])
+                 if u["type"] == "us_fleet" and u["status"] == "map")
+    amph = s["flags"].get("amphibious")
+    if not amph or amph.get("turn") != s["turn"]:
+        amph = s["flags"]["amphibious"] = {"turn": s["turn"], "units": [], "at": dest}
+    amph["units"].append(piece)
+    if fleet["loc"] != dest:
+        ctx.emit({"t": "move", "piece": fleet["id"], "from": fleet["loc"], "path": [dest], "rule": "NTND 8.6.4.2"})
+        fleet["loc"] = dest
+    s["phase"].setdefault("moved", []).append(fleet["id"])
+    _set_loc(s, piece, dest)
+    ctx.emit({"t": "move", "piece": piece, "from": start, "path": [dest], "by": "amphibious", "rule": "NTND 8.6.4"})
 
 
 def _set_loc(s, piece, loc):

@@ -364,7 +364,7 @@ def move_options(s: dict) -> list[tuple[str, list[str]]]:
     for p in pieces:
         if p in moved:
             continue
-        for dest, path in sorted(movement.reachable(s, p, env).items()):
+        for key, path in sorted(movement.reachable(s, p, env).items()):
             out.append((p, path))
     return out
 
