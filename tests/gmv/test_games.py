@@ -22,37 +22,11 @@ from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.referee import command_signing_bytes
 from afteraction.v1 import envelope_pb2
 
+from .leakcheck import check_record, check_sealed_alternatives, check_us_commands, check_views, leaked_pairs, us_probes
 from .util import cmd
 
 SEEDS = [b"gmv-1", b"gmv-2", b"gmv-3"]
 TURNS = 3
-
-
-def _j(x) -> str:
-    return json.dumps(x, sort_keys=True, default=lambda b: b.hex() if isinstance(b, bytes) else repr(b))
-
-
-def leaked_pairs(obj, hidden: dict[str, str]) -> list[tuple[str, str]]:
-    """(unit id, zone) pairs of hidden units that ``obj`` (public data) states together."""
-    out = []
-    if isinstance(obj, dict):
-        ids = []
-        if isinstance(obj.get("id"), str):
-            ids.append(obj["id"])
-        for k in ("ids", "unit_ids", "cargo"):
-            if isinstance(obj.get(k), list):
-                ids += [i for i in obj[k] if isinstance(i, str)]
-        zones = [v for k, v in obj.items() if k in ("zone", "to", "to_zone", "drop") and isinstance(v, str)]
-        zones += [z for z in obj.get("path", []) if isinstance(z, str)] if isinstance(obj.get("path"), list) else []
-        for i in ids:
-            if i in hidden and hidden[i] in zones:
-                out.append((i, hidden[i]))
-        for v in obj.values():
-            out += leaked_pairs(v, hidden)
-    elif isinstance(obj, list):
-        for v in obj:
-            out += leaked_pairs(v, hidden)
-    return out
 
 
 def test_gmv_leak_checker_would_catch_a_leak():
@@ -97,43 +71,47 @@ class _Ctx:
         raise Rejection("PROBE", "revealed")
 
 
-def play_checked(seed: bytes, turns: int = TURNS):
+def play_checked(seed: bytes, turns: int = TURNS, probe_every: int = 5) -> tuple[LocalGame, dict]:
+    """A whole bot game, checking the hidden-board guarantees after every command
+    (tests/gmv/leakcheck.py). Returns the game and how many checks of each kind ran."""
     g = LocalGame.create("gmv", seed=seed, options={"turns": turns})
     g.handshake()
     rs = g.referee.ruleset
     bot = gmv_bot(seed)
     nva_openings = []
-    probes = 0
+    n = {"views": 0, "us_commands": 0, "probes": 0, "sealed_alternatives": 0, "records": 0}
     steps = 0
     while not g.referee.ended:
         d = g.referee.pending()
-        legal = rs.legal_commands(g.referee.state, d.seat)
+        s0 = g.referee.state
+        legal = rs.legal_commands(s0, d.seat)
         assert legal, d
+        choice = bot(d.seat, legal)
+        if d.seat == "nva":
+            n["sealed_alternatives"] += check_sealed_alternatives(s0, choice)
+        elif board.units(s0, hidden=True) and steps % probe_every == 0:
+            sample = legal[::max(1, len(legal) // 12)] + us_probes(s0)
+            n["us_commands"] += check_us_commands(s0, sample)
+            n["probes"] += _probe_rejections(g, {u["id"]: u["zone"] for u in board.units(s0, hidden=True)})
         before = len(g.records)
-        acc = g.play(d.seat, bot(d.seat, legal))
+        acc = g.play(d.seat, choice)
         nva_openings += acc.openings.get("nva", [])
         s = g.referee.state
         hidden = {u["id"]: u["zone"] for u in board.units(s, hidden=True)}
         for seat in ("us", None):  # the American seat and spectators
             view = rs.view(s, seat)
-            vj = _j(view)
-            for uid in hidden:
-                assert f'"{uid}"' not in vj, f"hidden unit {uid} appears in the view of {seat}"
             assert "nva" not in view["money"] and "nva" not in view["pool"] and "hidden" not in view
             assert view["hidden_count"] == len(hidden)
+        if hidden:
+            check_views(s)
+            n["views"] += 1
         for r in g.records[before:]:
-            body = r.body
-            public = [e for e in body.get("events", []) if e.get("t") != "sealed"]
-            assert not leaked_pairs(public, hidden)
-            if "sealed" in body:
-                assert "env" not in body
-            else:
-                c = envelope_pb2.CommandEnvelope.FromString(body["env"]) if r.kind == "command" else None
-                if c is not None and c.WhichOneof("action") == "command":
-                    from google.protobuf.json_format import MessageToDict
-                    assert not leaked_pairs(MessageToDict(c.command), hidden)
-        if hidden and d.seat == "us" and steps % 7 == 0:
-            probes += _probe_rejections(g, hidden)
+            c = None
+            if r.kind == "command" and "env" in r.body:
+                env = envelope_pb2.CommandEnvelope.FromString(r.body["env"])
+                c = env.command if env.WhichOneof("action") == "command" else None
+            check_record(r.body, c, hidden)
+            n["records"] += 1
         steps += 1
     # salts of commitments never opened appear nowhere in the public log
     raw = b"".join(r.raw for r in g.records[:-1])  # the end record reveals the secret, not salts
@@ -141,12 +119,12 @@ def play_checked(seed: bytes, turns: int = TURNS):
     for op in nva_openings:
         if op.salt not in opened:
             assert op.salt not in raw
-    return g, probes
+    return g, n
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_gmv_bot_games_end_replay_verify_and_leak_nothing(seed):
-    g, probes = play_checked(seed)
+    g, n = play_checked(seed)
     out = g.records[-1].body["outcome"]
     assert g.referee.ended and out["winner"] in ("us", "nva", None) and out["reason"]
     rep = verify_bundle(io.BytesIO(g.bundle()))
@@ -159,7 +137,7 @@ def test_gmv_bot_games_end_replay_verify_and_leak_nothing(seed):
     assert not board.units(g.referee.state, hidden=True)
     sealed_cmds = [r for r in g.records if "sealed" in r.body]
     assert sealed_cmds and all(r.body["seat"] == "nva" for r in sealed_cmds)
-    assert probes > 0
+    assert n["probes"] > 0 and n["views"] > 0 and n["us_commands"] > 0 and n["sealed_alternatives"] > 0, n
 
 
 def test_gmv_random_bot_finishes_games():

@@ -1,0 +1,189 @@
+"""Leak checks for the hidden NVA board (issue 4, "Hidden moves, verifiably").
+
+The American seat must learn nothing about a hidden unit's zone or composition
+before it is revealed. These checks are *indistinguishability* checks, so they
+catch a leak however it is encoded (an id next to a zone, a bare zone, a count
+per zone, a type list, a differently worded rejection):
+
+- ``perturb(s)``: the same public facts, other hidden facts: every hidden unit
+  moved to another land zone and given another type, other NVA money and pool.
+- ``check_views``: ``view(s, "us")`` and ``view(s, None)`` are identical for
+  ``s`` and ``perturb(s)``.
+- ``check_us_commands``: every probed American command is accepted on both or
+  refused on both with the same code and message.
+- ``check_sealed_alternatives``: a sealed NVA command (hidden move,
+  infiltration, purchase, hidden placement) and every other choice it could
+  have made give the same public events, the same number of sealed events and
+  the same American view.
+- ``check_record``: the public events and public command body of a record
+  never name a unit that is hidden after it together with its zone, and a
+  public command body names no unit that stays hidden.
+"""
+from __future__ import annotations
+
+import json
+
+from google.protobuf.json_format import MessageToDict
+
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.gmv import board
+from afteraction.engine.games.gmv.rules import GmvRuleset
+from afteraction.engine.games.gmv.units import BUY
+from afteraction.engine.games.gmv.zones import LAND, land_adj
+from afteraction.engine.ruleset import Context
+
+from .util import cmd
+
+RS = GmvRuleset()
+HIDE = ("inf", "vc", "art")
+
+
+def canon(x) -> str:
+    return json.dumps(x, sort_keys=True, default=lambda b: b.hex() if isinstance(b, bytes) else repr(b))
+
+
+def perturb(s: dict) -> dict:
+    p = RS.copy_state(s)
+    for i, u in enumerate(board.units(p, hidden=True)):
+        k = LAND.index(u["zone"])
+        u["zone"] = LAND[(k + 1 + (i % (len(LAND) - 1))) % len(LAND)]
+        u["type"] = HIDE[(HIDE.index(u["type"]) + 1) % len(HIDE)] if u["type"] in HIDE else "vc"
+    p["money"]["nva"] = {"ipc": p["money"]["nva"]["ipc"] + 17, "rec": p["money"]["nva"]["rec"] + 5}
+    p["pool"]["nva"] = list(p["pool"]["nva"]) + ["armor", "vc"]
+    return p
+
+
+def check_views(s: dict, p: dict | None = None) -> None:
+    p = perturb(s) if p is None else p
+    for seat in ("us", None):
+        a, b = canon(RS.view(s, seat)), canon(RS.view(p, seat))
+        assert a == b, f"the view of {seat} depends on the hidden board:\n{a}\n{b}"
+
+
+def _outcome(s: dict, c) -> tuple:
+    try:
+        RS.apply(RS.copy_state(s), "us", c, Context.for_tests())
+    except Rejection as e:
+        return ("refused", e.code, e.message)
+    return ("accepted",)
+
+
+def us_probes(s: dict) -> list:
+    """American commands that name hidden units or enter their zones."""
+    out = []
+    hid = board.units(s, hidden=True)[:2]
+    for u in hid:
+        uid, z = u["id"], u["zone"]
+        out += [cmd("patrol", unit_ids=[uid]), cmd("move", unit_ids=[uid], path=[z]),
+                cmd("support", unit_ids=[uid]), cmd("casualties", unit_ids=[uid]),
+                cmd("build", unit_id=uid, improvement=1), cmd("bomb", bomber_id=uid, zone=z)]
+        for x in board.units(s, side="us")[:3]:
+            out.append(cmd("move", unit_ids=[x["id"]], path=[z]))
+            out.append(cmd("move", unit_ids=[x["id"]], path=[z, z]))
+    return out
+
+
+def check_us_commands(s: dict, commands: list, p: dict | None = None) -> int:
+    p = perturb(s) if p is None else p
+    for c in commands:
+        a, b = _outcome(s, c), _outcome(p, c)
+        assert a == b, f"an American command's fate depends on the hidden board: {c} -> {a} / {b}"
+    return len(commands)
+
+
+def _alternatives(s: dict, c) -> list:
+    action = c.gmv.WhichOneof("action")
+    m = getattr(c.gmv, action)
+    if action in ("hidden_move", "infiltrate"):
+        u = s["units"].get(m.unit_ids[0]) if m.unit_ids else None
+        if u is None:
+            return []
+        zs = land_adj(u["zone"]) + ([u["zone"]] if action == "infiltrate" else [])
+        return [cmd(action, unit_ids=list(m.unit_ids), to_zone=z) for z in zs if z != m.to_zone]
+    if action == "buy":
+        return [cmd("buy", unit_type=t) for t in BUY["nva"] if t != m.unit_type]
+    if action == "place":
+        return [cmd("place", unit_type=m.unit_type, zone=z) for z in LAND if z != m.zone]
+    return []  # hot LZ fire, patrol reveals and bombing casualties reveal units by design
+
+
+def _effects(s: dict, c):
+    ctx = Context.for_tests()
+    try:
+        n = RS.apply(RS.copy_state(s), "nva", c, ctx)
+    except Rejection:
+        return None
+    pub = [ev for ev, to in ctx.events if to is None]
+    sealed = sum(1 for _, to in ctx.events if to is not None)
+    fresh_hidden = [u for u in board.units(n, hidden=True) if u["id"] not in s["units"]]
+    return pub, sealed, canon(RS.view(n, "us")), fresh_hidden
+
+
+def check_sealed_alternatives(s: dict, c) -> int:
+    """0 if ``c`` is not a sealed NVA choice with alternatives, else the number compared."""
+    if not RS.is_private(s, "nva", c):
+        return 0
+    mine = _effects(s, c)
+    if mine is None:
+        return 0
+    action = c.gmv.WhichOneof("action")
+    if action == "place" and not mine[3]:
+        return 0  # an exposed placement is public by design
+    n = 0
+    for alt in _alternatives(s, c):
+        other = _effects(s, alt)
+        if other is None or (action == "place" and not other[3]):
+            continue
+        assert canon(mine[0]) == canon(other[0]), f"public events tell {c} from {alt}: {mine[0]} / {other[0]}"
+        assert mine[1] == other[1], f"the number of sealed events tells {c} from {alt}"
+        assert mine[2] == other[2], f"the American view tells {c} from {alt}"
+        n += 1
+    return n
+
+
+def leaked_pairs(obj, hidden: dict[str, str]) -> list[tuple[str, str]]:
+    """(unit id, zone) pairs of hidden units that ``obj`` (public data) states together."""
+    out = []
+    if isinstance(obj, dict):
+        ids = []
+        for k in ("id", "unit_id", "unitId", "helicopter_id", "helicopterId"):
+            if isinstance(obj.get(k), str):
+                ids.append(obj[k])
+        for k in ("ids", "unit_ids", "unitIds", "cargo", "cargoIds"):
+            if isinstance(obj.get(k), list):
+                ids += [i for i in obj[k] if isinstance(i, str)]
+        zones = [v for k, v in obj.items() if k in ("zone", "to", "to_zone", "toZone", "drop")
+                 and isinstance(v, str)]
+        zones += [z for z in obj.get("path", []) if isinstance(z, str)] if isinstance(obj.get("path"), list) else []
+        for i in ids:
+            if i in hidden and hidden[i] in zones:
+                out.append((i, hidden[i]))
+        for v in obj.values():
+            out += leaked_pairs(v, hidden)
+    elif isinstance(obj, list):
+        for v in obj:
+            out += leaked_pairs(v, hidden)
+    return out
+
+
+def _strings(obj) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [x for v in obj.values() for x in _strings(v)]
+    if isinstance(obj, list):
+        return [x for v in obj for x in _strings(v)]
+    return []
+
+
+def check_record(body: dict, command, hidden_after: dict[str, str]) -> None:
+    """``command``: the public command of the record (None if sealed or not a command)."""
+    public = [e for e in body.get("events", []) if e.get("t") != "sealed"]
+    assert not leaked_pairs(public, hidden_after), f"a public event places a hidden unit: {public}"
+    if "sealed" in body:
+        assert "env" not in body, "a sealed command record also carries its envelope"
+    if command is not None:
+        d = MessageToDict(command, preserving_proto_field_name=True)
+        assert not leaked_pairs(d, hidden_after), f"a public command places a hidden unit: {d}"
+        named = set(_strings(d)) & set(hidden_after)
+        assert not named, f"a public command names units that stay hidden: {sorted(named)}"

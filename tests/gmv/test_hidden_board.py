@@ -1,0 +1,103 @@
+"""Issue 4 "Hidden moves, verifiably": the whole-game leak checks
+(test_games.play_checked, tests/gmv/leakcheck.py) really catch each kind of
+leak. Each test plants one leak in the engine and plays a short bot game: the
+checker must fail. Without the plant the same game passes
+(test_gmv_hidden_board_unplanted_short_game_passes)."""
+from __future__ import annotations
+
+import pytest
+
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.gmv import board, noncombat, nva
+from afteraction.engine.games.gmv.rules import GmvRuleset
+
+from .test_games import play_checked
+
+SEED = b"gmv-plant"
+
+
+def _fails(match: str) -> None:
+    with pytest.raises(AssertionError, match=match):
+        play_checked(SEED, turns=1, probe_every=1)
+
+
+def test_gmv_hidden_board_unplanted_short_game_passes():
+    g, n = play_checked(SEED, turns=1, probe_every=1)
+    assert n["views"] and n["us_commands"] and n["sealed_alternatives"], n
+
+
+def test_gmv_hidden_board_plant_view_shows_hidden_zones(monkeypatch):
+    orig = GmvRuleset.view
+
+    def view(self, s, seat):
+        v = orig(self, s, seat)
+        v["hint"] = sorted({u["zone"] for u in board.units(s, hidden=True)})  # no ids: only zones
+        return v
+    monkeypatch.setattr(GmvRuleset, "view", view)
+    _fails("view of us depends on the hidden board")
+
+
+def test_gmv_hidden_board_plant_view_shows_hidden_composition(monkeypatch):
+    orig = GmvRuleset.view
+
+    def view(self, s, seat):
+        v = orig(self, s, seat)
+        v["hint"] = sorted(u["type"] for u in board.units(s, hidden=True))
+        return v
+    monkeypatch.setattr(GmvRuleset, "view", view)
+    _fails("view of us depends on the hidden board")
+
+
+def test_gmv_hidden_board_plant_public_event_names_hidden_destination(monkeypatch):
+    orig = nva.hidden_move
+
+    def hidden_move(s, seat, msg, ctx):
+        orig(s, seat, msg, ctx)
+        ctx.emit({"t": "hint", "zone": msg.to_zone})  # a bare zone: no unit id next to it
+    monkeypatch.setattr(nva, "hidden_move", hidden_move)
+    _fails("public events tell")
+
+
+def test_gmv_hidden_board_plant_public_event_pairs_hidden_unit_and_zone(monkeypatch):
+    orig = nva.infiltrate
+
+    def infiltrate(s, seat, msg, ctx):
+        orig(s, seat, msg, ctx)
+        ctx.emit({"t": "hint", "id": msg.unit_ids[0], "zone": msg.to_zone})
+    monkeypatch.setattr(nva, "infiltrate", infiltrate)
+    _fails("public event places a hidden unit|public events tell")
+
+
+def test_gmv_hidden_board_plant_rejection_depends_on_hidden_units(monkeypatch):
+    orig = noncombat.move
+
+    def move(s, seat, msg, ctx):
+        if seat == "us" and msg.path and board.units(s, msg.path[-1], "nva", hidden=True):
+            raise Rejection("ILLEGAL_MOVE", "GMV: the jungle is too quiet")
+        return orig(s, seat, msg, ctx)
+    monkeypatch.setattr(noncombat, "move", move)
+    _fails("American command's fate depends on the hidden board")
+
+
+def test_gmv_hidden_board_plant_hidden_move_command_left_public(monkeypatch):
+    orig = GmvRuleset.is_private
+
+    def is_private(self, s, seat, command):
+        if command.gmv.WhichOneof("action") == "hidden_move":
+            return False
+        return orig(self, s, seat, command)
+    monkeypatch.setattr(GmvRuleset, "is_private", is_private)
+    _fails("public command")
+
+
+def test_gmv_hidden_board_plant_rejection_message_names_hidden_zone(monkeypatch):
+    orig = board.get_units
+
+    def get_units(s, ids, seat, rule):
+        for uid in ids:
+            u = s["units"].get(uid)
+            if seat == "us" and u is not None and u["hidden"]:
+                raise Rejection("BAD_UNIT", f"{rule}: {uid!r} is not one of your units (it is in {u['zone']})")
+        return orig(s, ids, seat, rule)
+    monkeypatch.setattr(board, "get_units", get_units)
+    _fails("fate depends on the hidden board|assert")
