@@ -137,6 +137,16 @@ def test_gmv_bot_games_end_replay_verify_and_leak_nothing(seed):
     assert not board.units(g.referee.state, hidden=True)
     sealed_cmds = [r for r in g.records if "sealed" in r.body]
     assert sealed_cmds and all(r.body["seat"] == "nva" for r in sealed_cmds)
+    # the replay re-executed hidden moves and infiltrations (opened from their seals)
+    key = _commit.seal_key(g.records[-1].body["secret"], g.records[0].game)
+    kinds = sorted({envelope_pb2.CommandEnvelope.FromString(
+        _commit.unseal(key, r.game, r.seq, 0, r.body["sealed"]["commit"], r.body["sealed"]["ct"]).value["env"]
+    ).command.gmv.WhichOneof("action") for r in sealed_cmds})
+    assert {"hidden_move", "infiltrate", "buy"} <= set(kinds), kinds
+    # the hidden units left at the end were revealed by publicly opening their commitments
+    evs = [e for r in g.records for e in r.body.get("events", [])]
+    ends = [e for e in evs if e.get("t") == "revealed" and e["why"] == "end of the game"]
+    assert ends and rep.opened == sum(e.get("t") == "open" for e in evs) >= len(ends)
     assert n["probes"] > 0 and n["views"] > 0 and n["us_commands"] > 0 and n["sealed_alternatives"] > 0, n
 
 
