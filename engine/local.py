@@ -79,7 +79,14 @@ class LocalGame:
             self.submit(k.entropy_reveal(gid, self.entropy[s]))
 
     def play(self, seat: str, command) -> Accepted:
-        return self.submit(self.seats[seat].command(self.referee.game_id, self.referee.seq, command))
+        """Sign and submit; a rejected command does not use up the seat's counter
+        (the referee only advances counters on acceptance)."""
+        signer = self.seats[seat]
+        try:
+            return self.submit(signer.command(self.referee.game_id, self.referee.seq, command))
+        except Rejection:
+            signer.counter -= 1
+            raise
 
     def run_bots(self, choose: Callable[[str, list], object], max_commands: int = 100000) -> int:
         """Play until the game ends: ``choose(seat, legal)`` picks a command."""

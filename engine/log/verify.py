@@ -372,7 +372,7 @@ class Verifier:
             env_b, sig = b["env"], b["sig"]
         signed = envelope_pb2.SignedCommand(envelope=env_b, signature=sig).SerializeToString()
         try:
-            acc = self.referee.accept(signed)
+            acc = self.referee.accept(signed, signature_checked=True)  # verified in step 6 / 9
         except Rejection as e:
             raise _fail("11", rec.seq, "the ruleset refuses the logged command", detail=str(e)) from None
         except Exception as e:  # a ruleset bug must not pass as a verified game
