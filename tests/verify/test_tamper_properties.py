@@ -38,6 +38,11 @@ def bundle(game):
     return b
 
 
+@pytest.fixture(scope="module")
+def other_bundle():
+    return build_duel(b"tests/other-game").bundle()
+
+
 def _seq_of_position(bundle: bytes, i: int) -> int | None:
     """The record whose frame holds byte ``i``; None for the magic and the header."""
     _, spans = frame_spans(bundle)
@@ -168,8 +173,8 @@ def test_swapped_records_are_detected_at_the_first(bundle, data):
 
 @PROPS
 @given(data=st.data())
-def test_inserted_record_from_another_game_is_detected_at_its_place(bundle, data):
-    other = build_duel(b"tests/other-game").bundle()
+def test_inserted_record_from_another_game_is_detected_at_its_place(bundle, other_bundle, data):
+    other = other_bundle
     h, fr = split(bundle)
     _, ofr = split(other)
     k = data.draw(st.integers(0, len(fr)))
