@@ -49,3 +49,58 @@ def store(request, tmp_path):
         yield s
     finally:
         s.close()
+
+
+class Server:
+    """A server on port 0 with a SQLite store under tmp_path; ``restart`` keeps store and key."""
+
+    def __init__(self, tmp_path, store=None):
+        self.dir = str(tmp_path)
+        self.store_spec = store or f"sqlite:{tmp_path / 'store.sqlite'}"
+        self.run = None
+        self.start()
+
+    def start(self, port: int = 0):
+        from afteraction.service.server import start
+
+        self.run = start(f"127.0.0.1:{port}", self.store_spec, None, self.dir)
+        self.target = f"127.0.0.1:{self.run.port}"
+        return self
+
+    def stop(self):
+        if self.run is not None:
+            self.run.stop(2)
+            self.run = None
+
+    @property
+    def games(self):
+        return self.run.service.games
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def new_duel(target: str, seed: bytes = b"t"):
+    """A duel game with deterministic seat keys: (client, game_id, {seat: Seat})."""
+    from afteraction.client.client import Client, Seat
+    from afteraction.engine.local import derive_bytes
+    from afteraction.engine.seat import SeatSigner
+
+    c = Client(target, timeout=10)
+    keys = {s: derive_bytes(seed, f"key/{s}") for s in ("a", "b")}
+    res = c.create_game("duel", {s: SeatSigner(s, k).public for s, k in keys.items()})
+    seats = {s: Seat(c, res.game_id, s, keys[s], entropy=derive_bytes(seed, f"entropy/{s}")) for s in keys}
+    return c, res.game_id, seats
+
+
+def handshake(seats) -> None:
+    for s in seats.values():
+        s.submit(s.sign_commit())
+    for s in seats.values():
+        s.submit(s.sign_reveal())
