@@ -39,7 +39,9 @@ def _cache_path(n: int) -> pathlib.Path:
     import inspect
 
     h = hashlib.sha256(str(n).encode() + inspect.getsource(generate).encode() + SEED)
-    files = sorted((REPO / "engine").rglob("*.py")) \
+    e = REPO / "engine"
+    files = sorted([*e.glob("*.py"), *(e / "crypto").glob("*.py"), *(e / "log").glob("*.py"),
+                    *(e / "games" / "duel").glob("*.py")]) \
         + sorted((REPO / "proto" / "afteraction" / "v1").glob("*.proto"))
     for p in files:
         h.update(p.name.encode() + b"\0" + p.read_bytes())
@@ -59,7 +61,7 @@ def generate(path: pathlib.Path, n: int) -> None:
         raise ValueError("the duel log has an even number of records")
     g = LocalGame.create("duel", seed=SEED, options={"rounds": rounds})
     origin = g.referee.genesis.body["server"]["origin"]
-    body = path.with_suffix(".frames.tmp")
+    body = path.with_suffix(f".{os.getpid()}.frames.tmp")
     count = 0
     secret = None
     with open(body, "wb") as out:
@@ -85,7 +87,7 @@ def generate(path: pathlib.Path, n: int) -> None:
     assert count == n and secret is not None, (count, n)
     header = {"t": "header", "game": g.referee.game_id, "server_vkey": g.server.verifier.vkey,
               "records": n, "secret": secret}
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     with open(tmp, "wb") as out, open(body, "rb") as frames:
         out.write(MAGIC)
         out.write(canon.encode(header))
