@@ -406,3 +406,14 @@ def test_ntnd_8_6_4_amphibious_landing_moves_the_fleet_and_is_limited_to_two_uni
     _sea_move(s, "allied", "us-7mar", [dest], Context.for_tests())
     put(s, "us-1mar", "1810")
     assert not any(k.startswith("sea:") for k in movement.reachable(s, "us-1mar"))
+
+
+def test_ntnd_copy_state_is_independent():
+    from afteraction.engine.games.ntnd.state import copy_state
+    s = initial_state("tet", Context.for_tests())
+    s["battle"] = {"todo": ["advance"]}
+    c = copy_state(s)
+    c["battle"]["todo"].pop()
+    c["units"]["us-1-1"]["loc"] = "0101"
+    c["phase"]["x"] = 1
+    assert s["battle"]["todo"] == ["advance"] and s["units"]["us-1-1"]["loc"] == "1323" and "x" not in s["phase"]

@@ -77,7 +77,18 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
             _walk(s, ALLIED, amb["unit"], amb["rest"], ctx, skip_first_ambush=False)
             return
         battles.start_ambush(s, amb["unit"], list(msg.markers), ctx)
-        s["ambush"] = None  # 20.2: the ambushed unit stops
+        s["ambush"] = None  # 20.2: the ambushed unit stops; 20.5: if it survives it may go on moving
+        if amb["rest"]:
+            s["resume"] = {"unit": amb["unit"], "rest": list(amb["rest"])}
+        return
+    if kind == "continue":
+        r = s["resume"]
+        s["resume"] = None
+        if action == "done":
+            return
+        if list(msg.path) != resume_path(s, r) or msg.piece != r["unit"]:
+            raise Rejection("ILLEGAL_MOVE", "NTND 20.5: the ambushed unit may go on along the rest of its move")
+        _walk(s, ALLIED, r["unit"], list(msg.path), ctx)
         return
     if kind == "losses":
         if d.get("overstack"):
@@ -253,3 +264,23 @@ def _reaction(s, seat, msg, ctx):
     s["phase"].setdefault("reacted", []).append(msg.piece)
     ctx.emit({"t": "move", "piece": msg.piece, "from": frm, "path": path,
               "rule": "NTND 8.8.1" if seat == ALLIED else "NTND 8.8.2"})
+
+
+def resume_path(s: dict, r: dict) -> list[str]:
+    """20.5: the rest of an ambushed unit's move, cut before an enemy-held hex and after the first
+    enemy ZOC hex (8.5.2: the ambushers are face up now)."""
+    m = load_map()
+    u = s["units"].get(r["unit"])
+    if u is None or u["status"] != "map":
+        return []
+    enemy = movement.enemy_locs(s, ALLIED)
+    zoc = movement.zoc_hexes(s, COMMUNIST)
+    out, here = [], u["loc"]
+    for h in r["rest"]:
+        if h in enemy or not m.adjacent(here, h):
+            break
+        out.append(h)
+        here = h
+        if h in zoc:
+            break
+    return out

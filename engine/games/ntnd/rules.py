@@ -152,6 +152,13 @@ def _advance(s: dict, ctx) -> None:
             if _check_sudden_death(s, ctx):
                 return
             continue
+        if s.get("resume") is not None:
+            from .apply_ import resume_path
+            if resume_path(s, s["resume"]):
+                s["decision"] = {"seat": ALLIED, "kind": "continue", "unit": s["resume"]["unit"],
+                                 "prompt": "NTND 20.5: the ambushed unit survived: go on moving or stop"}
+                return
+            s["resume"] = None
         if s["ambush"] is not None:
             s["decision"] = {"seat": COMMUNIST, "kind": "ambush",
                              "prompt": f"NTND 20.2: an Allied unit moved next to your inverted units at "
@@ -311,6 +318,9 @@ def _legal(s: dict, d: dict) -> list:
                 if _ambush_ok(s, d["unit"], combo):
                     out.append(cmd("ambush", markers=combo))
         return out + done
+    if kind == "continue":
+        from .apply_ import resume_path
+        return [cmd("move", piece=d["unit"], path=resume_path(s, s["resume"]))] + done
     if kind == "losses":
         import itertools
         return [cmd("losses", units=list(c)) for c in itertools.combinations(d["eligible"], d["count"])]
@@ -378,7 +388,7 @@ def _dispatch(s: dict, d: dict, action: str, msg, ctx) -> None:
     allowed = {"recruit": ("place", "done"), "operations": ("promote", "break_down", "invert", "flip", "done"),
                "move": ("move", "done"), "announce": ("attack", "done"), "combat": ("attack", "done"),
                "reaction": ("move", "done"), "reinforce": ("place", "relocate", "reassign", "done"),
-               "ambush": ("ambush", "done"), "losses": ("losses",), "retreat": ("retreat", "done"),
+               "ambush": ("ambush", "done"), "losses": ("losses",), "continue": ("move", "done"), "retreat": ("retreat", "done"),
                "advance": ("advance", "done")}
     if action not in allowed.get(kind, ()):
         raise Rejection("ILLEGAL_COMMAND", f"NTND 3: the pending decision is {kind}; {action} does not answer it")

@@ -106,6 +106,7 @@ def initial_state(scenario: str, ctx) -> dict:
         "attacks": [],
         "battle": None,
         "ambush": None,
+        "resume": None,
         "decision": None,
         "outcome": None,
         "flags": {"allied_moved": []},

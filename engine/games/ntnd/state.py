@@ -57,7 +57,8 @@ def copy_state(s: dict) -> dict:
     out["units"] = {k: dict(v) for k, v in s["units"].items()}
     out["markers"] = {k: {"loc": v["loc"], "units": list(v["units"]), "ref": v["ref"]}
                       for k, v in s["markers"].items()}
-    for k in ("phase", "stack", "attacks", "log", "meta", "flags", "sealed"):
+    for k in ("phase", "attacks", "meta", "flags", "sealed", "battle", "ambush", "resume", "decision", "rp",
+              "outcome"):
         if k in s:
             out[k] = fast_copy(s[k])
     return out
@@ -113,8 +114,3 @@ def new_marker_id(s: dict) -> str:
     return f"M{s['meta']['next_marker']}"
 
 
-def log(s: dict, text: str) -> None:
-    """A short human-readable trail kept in the state (public, last 30 lines)."""
-    s["log"].append(text)
-    if len(s["log"]) > 30:
-        del s["log"][0]
