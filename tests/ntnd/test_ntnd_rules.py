@@ -417,3 +417,43 @@ def test_ntnd_copy_state_is_independent():
     c["units"]["us-1-1"]["loc"] = "0101"
     c["phase"]["x"] = 1
     assert s["battle"]["todo"] == ["advance"] and s["units"]["us-1-1"]["loc"] == "1323" and "x" not in s["phase"]
+
+
+def test_ntnd_8_8_2_reaction_one_hex_and_8_8_2_2_allied_units_may_occupy_after_combat():
+    from afteraction.engine.games.ntnd.apply_ import _reaction, occupy_options
+    from afteraction.engine.games.ntnd.rules import cmd
+    m = movement.load_map()
+    s = blank()
+    s["phase"] = {"id": "c_reaction"}
+    s["flags"]["vacated"] = []
+    put(s, "us-1-4", "1714")                       # II Corps brigade
+    mid = hide(s, ["vc-dak-to"], "1814")           # II Corps hex next to it
+    opts = movement.communist_reaction_options(s)
+    assert opts and all(m_ == mid and m.adjacent("1814", h) for m_, h in opts)
+    away = next(h for _, h in opts if not m.adjacent(h, "1714"))
+    _reaction(s, "communist", cmd("move", piece=mid, path=[away]).ntnd.move, Context.for_tests())
+    s["phase"] = {"id": "a_combat"}
+    assert occupy_options(s) == [("us-1-4", "1814")]
+
+
+def test_ntnd_5_3_units_in_another_corps_zone_are_out_of_supply():
+    s = blank()
+    put(s, "us-199", "1424")
+    put(s, "us-1-1", "1423")
+    assert supply.in_supply(s, s["units"]["us-1-1"])
+    s["units"]["us-1-1"]["corps"] = "II"
+    assert not supply.in_supply(s, s["units"]["us-1-1"])
+
+
+def test_ntnd_5_7_a_group_changing_corps_keeps_away_from_enemy_units():
+    s = blank()
+    s["phase"] = {"id": "a_reinforce"}
+    for u in ("us-1-1", "us-2-1", "us-3-1"):
+        put(s, u, {"us-1-1": "1323", "us-2-1": "1423", "us-3-1": "1322"}[u])
+    assert ("1st Infantry Div", "II") in corps.reassign_options(s)
+    corps.reassign(s, "1st Infantry Div", "II", Context.for_tests())
+    assert s["units"]["us-2-1"]["corps"] == "II"
+    put(s, "nva-7", "1624")
+    s["phase"] = {"id": "a_move"}
+    m = movement.load_map()
+    assert all(not m.adjacent(d, "1624") for d in movement.reachable(s, "us-2-1") if not d.startswith("sea:"))

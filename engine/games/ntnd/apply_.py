@@ -45,7 +45,10 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
         return
     if kind == "combat":
         if action == "done":
-            ph["done"] = True
+            if occupy_options(s):
+                ph["sub"] = "occupy"
+            else:
+                ph["done"] = True
             return
         battles.start_battle(s, ALLIED, msg.target, list(msg.attackers), ctx)
         return
@@ -80,6 +83,18 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
         s["ambush"] = None  # 20.2: the ambushed unit stops; 20.5: if it survives it may go on moving
         if amb["rest"]:
             s["resume"] = {"unit": amb["unit"], "rest": list(amb["rest"])}
+        return
+    if kind == "occupy":
+        if action == "done":
+            ph["done"] = True
+            return
+        if len(msg.path) != 1 or (msg.piece, msg.path[0]) not in occupy_options(s):
+            raise Rejection("ILLEGAL_MOVE", "NTND 8.8.2.2: a unit next to a hex an inverted stack left may occupy it")
+        frm = s["units"][msg.piece]["loc"]
+        _set_loc(s, msg.piece, msg.path[0])
+        s["flags"]["vacated"] = [v for v in s["flags"]["vacated"] if v["hex"] != msg.path[0]]
+        ph.setdefault("occupied", []).append(msg.piece)
+        ctx.emit({"t": "move", "piece": msg.piece, "from": frm, "path": [msg.path[0]], "rule": "NTND 8.8.2.2"})
         return
     if kind == "continue":
         r = s["resume"]
@@ -260,6 +275,12 @@ def _reaction(s, seat, msg, ctx):
         raise Rejection("ILLEGAL_MOVE", "NTND 8.8: reaction moves: airmobile units to a hex under announced "
                         "attack (8.8.1.1); inverted units next to Allied units one hex (8.8.2)")
     frm = movement.mover(s, msg.piece)["loc"]
+    if seat == COMMUNIST:
+        # 8.8.2.2: Allied units next to the hex this inverted stack leaves may occupy it after combat
+        m = load_map()
+        near = sorted(u["id"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+                      and not m.is_zone(u["loc"]) and m.adjacent(u["loc"], frm))
+        s["flags"].setdefault("vacated", []).append({"hex": frm, "units": near})
     _set_loc(s, msg.piece, path[0])
     s["phase"].setdefault("reacted", []).append(msg.piece)
     ctx.emit({"t": "move", "piece": msg.piece, "from": frm, "path": path,
@@ -284,3 +305,26 @@ def resume_path(s: dict, r: dict) -> list[str]:
         if h in zoc:
             break
     return out
+
+
+def occupy_options(s: dict) -> list[tuple[str, str]]:
+    """8.8.2.2: (unit, hex) for Allied units that were next to a hex an inverted stack left in the
+    Communist reaction phase, if the hex is free of enemy units now (mobile units, within 5.3/8.9/8.10)."""
+    m = load_map()
+    enemy = movement.enemy_locs(s, ALLIED)
+    done = set(s["phase"].get("occupied", ()))
+    out = []
+    for v in s["flags"].get("vacated", []):
+        h = v["hex"]
+        if h in enemy:
+            continue
+        for uid in v["units"]:
+            u = s["units"][uid]
+            if uid in done or u["status"] != "map" or m.is_zone(u["loc"]) or not m.adjacent(u["loc"], h):
+                continue
+            mv = movement.mover(s, uid)
+            if movement.movement_kind(mv) not in ("ground", "airmobile"):
+                continue
+            if movement.may_enter(s, mv["types"], ALLIED, mv["corps"], h) is None:
+                out.append((uid, h))
+    return sorted(set(out))

@@ -438,6 +438,11 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     graph = _graph(tuple(sorted({t.movement_class for t in mv["types"]})), inv)
     allowed = _allowed(tuple(sorted(t.id for t in mv["types"])), side, mv["corps"], tuple(s["neutral"]))
     double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
+    re = s["flags"].get("reassigned")
+    if side == ALLIED and re and re.get("turn") == s["turn"] and set(mv["uids"]) & set(re["units"]):
+        # 5.7: a group changing corps may not move next to any enemy unit this turn
+        near_enemy = {n for e in enemy if not m.is_zone(e) for n in nbrs(e)}
+        allowed = allowed - near_enemy
     roll_hexes = (zoc | zoi) if inv and side == COMMUNIST else frozenset()
     # Dijkstra on (rolls, cost)
     best: dict[str, tuple[int, int]] = {start: (0, 0)}

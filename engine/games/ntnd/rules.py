@@ -129,7 +129,7 @@ def _enter(s: dict, ctx) -> None:
         s["flags"]["allied_moved"] = []
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.3
     elif ph.id == "c_reaction":
-        pass
+        s["flags"]["vacated"] = []
     elif ph.id == "a_combat":
         # 19.1.2: inverted units adjacent to Allied ground combat units flip face up
         for mid in movement.markers_in_contact(s, ground_only=True):
@@ -258,6 +258,8 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         if p["sub"] == "move":
             return {"seat": COMMUNIST, "kind": "move", "prompt": "NTND 8: move units, then done"}
         return {"seat": COMMUNIST, "kind": "announce", "prompt": "NTND 3.1.4: announce attacks, then done"}
+    if ph.id == "a_combat" and p.get("sub") == "occupy":
+        return {"seat": ALLIED, "kind": "occupy", "prompt": "NTND 8.8.2.2: occupy hexes the inverted units left"}
     seat, kind, prompt = kinds[ph.id]
     if ph.id in ("a_reaction",) and not movement.allied_reaction_options(s):
         return None
@@ -318,6 +320,9 @@ def _legal(s: dict, d: dict) -> list:
                 if _ambush_ok(s, d["unit"], combo):
                     out.append(cmd("ambush", markers=combo))
         return out + done
+    if kind == "occupy":
+        from .apply_ import occupy_options
+        return [cmd("move", piece=u, path=[h]) for u, h in occupy_options(s)] + done
     if kind == "continue":
         from .apply_ import resume_path
         return [cmd("move", piece=d["unit"], path=resume_path(s, s["resume"]))] + done
@@ -388,7 +393,7 @@ def _dispatch(s: dict, d: dict, action: str, msg, ctx) -> None:
     allowed = {"recruit": ("place", "done"), "operations": ("promote", "break_down", "invert", "flip", "done"),
                "move": ("move", "done"), "announce": ("attack", "done"), "combat": ("attack", "done"),
                "reaction": ("move", "done"), "reinforce": ("place", "relocate", "reassign", "done"),
-               "ambush": ("ambush", "done"), "losses": ("losses",), "continue": ("move", "done"), "retreat": ("retreat", "done"),
+               "ambush": ("ambush", "done"), "losses": ("losses",), "continue": ("move", "done"), "occupy": ("move", "done"), "retreat": ("retreat", "done"),
                "advance": ("advance", "done")}
     if action not in allowed.get(kind, ()):
         raise Rejection("ILLEGAL_COMMAND", f"NTND 3: the pending decision is {kind}; {action} does not answer it")

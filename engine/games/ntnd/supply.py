@@ -74,6 +74,12 @@ def allied_in_supply(s: dict, u: dict, blocked: frozenset | None = None) -> bool
     m = load_map()
     if always_in_supply(s, u):
         return True
+    if u.get("corps") in ("I", "II", "III", "IV") and not m.is_zone(u["loc"]):
+        h = m.hex(u["loc"])
+        fleet_here = any(x["type"] == "us_fleet" and x["status"] == "map" and not m.is_zone(x["loc"])
+                         and m.hex(x["loc"]).corps == h.corps for x in s["units"].values())
+        if h.country == "SV" and h.corps != u["corps"] and not fleet_here:
+            return False  # 5.3: in another corps zone (8.6.4.3: the fleet supersedes 5.3)
     if m.is_zone(u["loc"]):
         # 18.7.3: a firebase in the same zone (air supply is part 2)
         return any(x["status"] == "map" and x["side"] == ALLIED and x["loc"] == u["loc"]
