@@ -34,6 +34,8 @@ from afteraction.v1 import game_service_pb2 as gs
 from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
 RESUMABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED)
+# refusals inside a Play stream after which the server prompts again (or the stream resumes)
+TRANSIENT = ("STALE_STATE", "COUNTER_GAP", "LOST_RACE", "SHUTTING_DOWN", "STORE_UNAVAILABLE", "DEADLINE")
 
 
 class ClientError(AfteractionError):
@@ -340,7 +342,7 @@ class Seat:
 
                         reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(
                             self.decide(m.your_decision, choose))))
-                    elif k == "rejected" and m.rejected.reason not in ("STALE_STATE", "COUNTER_GAP", "LOST_RACE"):
+                    elif k == "rejected" and m.rejected.reason not in TRANSIENT:
                         raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
                                           m.rejected.code, m.rejected.reason)
                     if on_message:

@@ -1,0 +1,117 @@
+"""Restart: the server stops mid-game and starts again on the same store and key;
+the game continues (clients catch up from the log) and the log verifies. Also
+`aar serve` as a process: SIGTERM shuts it down cleanly, on SQLite and PostgreSQL."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from afteraction.client.client import Client, Seat
+from afteraction.engine.bots import random_bot
+
+from .conftest import handshake, new_duel
+
+
+def bot_moves(c, gid, seats, n: int, bot) -> None:
+    for _ in range(n):
+        st = c.state(gid)
+        if st.ended:
+            return
+        s = seats[st.decision.seat]
+        s.catch_up()
+        lg = s.legal()
+        s.submit(s.sign_command(lg.state_seq, bot(s.seat, list(lg.commands))))
+
+
+def test_restart_mid_game_continues_and_verifies(server):
+    c, gid, seats = new_duel(server.target)
+    handshake(seats)
+    bot = random_bot(b"restart")
+    bot_moves(c, gid, seats, 3, bot)
+    vkey = c.server_vkey()
+    size = c.state(gid).state_seq
+    c.close()
+    server.stop()
+    server.start()  # same store, same key file, new port
+    c2 = Client(server.target)
+    assert c2.server_vkey() == vkey
+    assert c2.state(gid).state_seq == size
+    seats2 = {s: Seat(c2, gid, s, seats[s].signer.seed, seats[s].entropy) for s in seats}
+    for s in seats2.values():
+        s.catch_up()  # learns its counter and the commitments from the log
+    bot_moves(c2, gid, seats2, 100, bot)
+    assert c2.state(gid).ended
+    rep = c2.verify(c2.export(gid))
+    assert rep.verified and rep.replayed
+    c2.close()
+
+
+def test_play_streams_resume_across_a_restart_on_the_same_port(server):
+    c, gid, seats = new_duel(server.target)
+    port = server.run.port
+    bots_done = []
+    stopped = threading.Event()
+    paused = threading.Event()
+
+    def hook(seat, m):
+        # stop the server once, mid-game, from inside a's stream
+        if seat.seat == "a" and m.WhichOneof("kind") == "accepted" and seat.next_seq >= 6 and not stopped.is_set():
+            stopped.set()
+            paused.set()
+
+    def run(seat):
+        seat.play(random_bot(f"resume/{seat.seat}"), hook)
+        bots_done.append(seat.outcome)
+
+    ts = [threading.Thread(target=run, args=(s,), daemon=True) for s in seats.values()]
+    for t in ts:
+        t.start()
+    assert paused.wait(30)
+    server.stop()
+    server.start(port)
+    for t in ts:
+        t.join(60)
+    assert len(bots_done) == 2 and bots_done[0] == bots_done[1] is not None
+    with Client(server.target) as c2:
+        rep = c2.verify(c2.export(gid))
+    assert rep.verified and rep.replayed
+
+
+def serve_process(tmp_path, store: str):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, "-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+                          "--store", store, "--data-dir", str(tmp_path / "data")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    for line in p.stdout:
+        lines.append(line)
+        if line.startswith("server key:"):
+            break
+    port = int(lines[0].rsplit(":", 1)[1])
+    return p, f"127.0.0.1:{port}", lines[1].split(": ", 1)[1].strip()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_aar_serve_process_plays_a_game_and_stops_on_sigterm(tmp_path, request, kind):
+    store = f"sqlite:{tmp_path / 's.sqlite'}" if kind == "sqlite" else request.getfixturevalue("pg_dsn")
+    p, target, vkey = serve_process(tmp_path, store)
+    try:
+        c, gid, seats = new_duel(target)
+        assert c.server_vkey() == vkey
+        assert oct(os.stat(tmp_path / "data" / "server.key").st_mode & 0o777) == "0o600"
+        handshake(seats)
+        bot_moves(c, gid, seats, 100, random_bot(b"serve"))
+        rep = c.verify(c.export(gid))
+        assert rep.verified and rep.replayed
+        c.close()
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(30) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
