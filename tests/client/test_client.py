@@ -1,0 +1,125 @@
+"""The reference client: it catches a server that rewrites history, checks its
+openings, and the `aar` subcommands work against a real server."""
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from afteraction.client import cli
+from afteraction.client.client import BadOpening, Client, HistoryRewritten, Seat, new_seat_key
+from afteraction.engine.crypto.merkle import CompactTree, consistency_proof, leaf_hash
+from afteraction.engine.crypto.note import Signer
+from afteraction.engine.local import checkpoint_note
+from afteraction.engine.log.record import parse_record
+from afteraction.engine.seat import SeatSigner
+from afteraction.v1 import audit_service_pb2 as au
+from afteraction.v1 import game_service_pb2 as gs
+
+
+def duel_seats(target):
+    c = Client(target)
+    keys = {s: new_seat_key() for s in ("a", "b")}
+    gid = c.create_game("duel", {s: SeatSigner(s, k).public for s, k in keys.items()}).game_id
+    return c, gid, {s: Seat(c, gid, s, keys[s]) for s in keys}
+
+
+def leaves_of(c, gid):
+    return [parse_record(r.record).leaf for r in c.audit.GetRecords(au.GetRecordsRequest(game_id=gid)).records]
+
+
+def root(leaves):
+    t = CompactTree()
+    for x in leaves:
+        t.append(x)
+    return t.root()
+
+
+def test_checkpoint_tracker_catches_a_rewritten_history(server):
+    c, gid, seats = duel_seats(server.target)
+    for s in seats.values():
+        s.submit(s.sign_commit())
+    server_signer = server.service.games.signer  # the server itself is the adversary here
+    origin = f"{server_signer.name}/game/{gid}"
+    honest = leaves_of(c, gid)
+    n = len(honest)
+    assert seats["b"].tracker.size == n
+    # honest growth passes (consistency proof from the server)
+    for s in seats.values():
+        s.submit(s.sign_reveal())
+    t2 = Seat(c, gid, "a", seats["a"].signer.seed).tracker
+    t2.update(checkpoint_note(server_signer, origin, n, root(honest)))
+    t2.update(c.audit.GetCheckpoint(au.GetCheckpointRequest(game_id=gid)).checkpoint.note)
+    assert t2.size == n + 2
+    # a forged history: record 1 replaced, the tree extended, and a self-consistent proof for it
+    forged = [honest[0], leaf_hash(b"rewritten"), *honest[2:], leaf_hash(b"more")]
+    note = checkpoint_note(server_signer, origin, len(forged), root(forged))
+    t3 = Seat(c, gid, "a", seats["a"].signer.seed).tracker
+    t3.update(checkpoint_note(server_signer, origin, n, root(honest)))
+    lying = au.GetConsistencyProofResponse(from_size=n, to_size=len(forged), hashes=consistency_proof(forged, n))
+    real_call = c.call
+    c.call = lambda method, req, **kw: lying if method == c.audit.GetConsistencyProof else real_call(method, req, **kw)
+    try:
+        with pytest.raises(HistoryRewritten):
+            t3.update(note)
+    finally:
+        c.call = real_call
+    # a fork at the same size, and a checkpoint signed by another key
+    with pytest.raises(HistoryRewritten):
+        t3.update(checkpoint_note(server_signer, origin, n, root(forged[:n])))
+    with pytest.raises(HistoryRewritten):
+        t3.update(checkpoint_note(Signer(server_signer.name, bytes(32)), origin, n, root(honest)))
+
+
+def test_seat_rejects_an_opening_that_does_not_match_its_commitment(server):
+    c, gid, seats = duel_seats(server.target)
+    for s in seats.values():
+        s.submit(s.sign_commit())
+    for s in seats.values():
+        s.submit(s.sign_reveal())
+    a = seats["a"]
+    from afteraction.v1 import command_pb2
+
+    cmd = command_pb2.Command()
+    cmd.duel.pick.number = 3
+    res = a.submit(a.sign_command(c.state(gid).state_seq, cmd))
+    assert res.openings and len(a.openings) == len(res.openings)
+    bad = gs.SeatOpening()
+    bad.CopyFrom(res.openings[-1])
+    bad.salt = bytes(32)
+    with pytest.raises(BadOpening):
+        a.see_opening(bad)
+
+
+def test_cli_keygen_new_bot_export_verify(server, tmp_path, capsys):
+    ka, kb = str(tmp_path / "a.key"), str(tmp_path / "b.key")
+    assert cli.main(["keygen", "-o", ka]) == 0
+    assert cli.main(["keygen", "-o", kb]) == 0
+    assert oct(os.stat(ka).st_mode & 0o777) == "0o600"
+    assert cli.main(["keygen", "-o", ka]) == 2  # never overwrites a key
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}", "--seat", f"b={kb}"]) == 0
+    gid = capsys.readouterr().out.strip().splitlines()[0]
+    rcs = []
+    ts = [threading.Thread(target=lambda s=s, k=k: rcs.append(cli.main(
+        ["bot", "--server", server.target, "--game-id", gid, "--seat", s, "--key", k, "--seed", s, "--quiet"])))
+        for s, k in (("a", ka), ("b", kb))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(60)
+    assert rcs == [0, 0]
+    out = str(tmp_path / "g.aar")
+    assert cli.main(["export", gid, "-o", out, "--server", server.target]) == 0
+    assert cli.main(["verify", out, "--server-key", server.vkey]) == 0
+    assert "VERIFIED" in capsys.readouterr().out
+    assert cli.main(["watch", gid, "--server", server.target]) == 0
+    assert " end " in capsys.readouterr().out
+
+
+def test_aar_demo_plays_exports_and_verifies(tmp_path, capsys):
+    assert cli.main(["demo", "--game", "duel", "--seed", "3", "--out", str(tmp_path / "demo")]) == 0
+    out = capsys.readouterr().out
+    assert "verification:   VERIFIED" in out and "dice rolled:" in out
+    assert any(f.endswith(".aar") for f in os.listdir(tmp_path / "demo"))
