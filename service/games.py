@@ -62,6 +62,30 @@ class Submitted:
     records: list[RecordRow]
     openings: list[OpeningRow]      # the submitting seat's
     duplicate: bool = False
+    next_decision: object = None    # the Decision the game waits for now (None once ended)
+
+
+class CheckpointSigner(Signer):
+    """The server's Signer with its Ed25519 key object and key ID computed once
+    (checkpoint signing is on every append's path)."""
+
+    @property
+    def _key(self):
+        k = self.__dict__.get("_cached_key")
+        if k is None:
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+            k = Ed25519PrivateKey.from_private_bytes(self.seed)
+            object.__setattr__(self, "_cached_key", k)
+        return k
+
+    @property
+    def key_id(self) -> bytes:
+        kid = self.__dict__.get("_cached_kid")
+        if kid is None:
+            kid = Signer.key_id.fget(self)
+            object.__setattr__(self, "_cached_kid", kid)
+        return kid
 
 
 def opening_row(seat: str, op) -> OpeningRow:
@@ -71,7 +95,7 @@ def opening_row(seat: str, op) -> OpeningRow:
 class GameManager:
     def __init__(self, store: Store, signer: Signer) -> None:
         self.store = store
-        self.signer = signer
+        self.signer = CheckpointSigner(signer.name, signer.seed)
         self.vkey = signer.verifier.vkey
         self._live: dict[str, LiveGame] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -170,7 +194,9 @@ class GameManager:
                 if env.seat in ref.counters and 0 < env.counter <= ref.counters[env.seat]:
                     prior = self.store.command(env.game_id, env.seat, env.counter)
                     if prior is not None and prior.digest == digest:
-                        return self._replayed(env.game_id, prior)
+                        out = self._replayed(env.game_id, prior)
+                        out.next_decision = ref.pending()
+                        return out
                 acc = ref.accept(signed)   # raises Rejection; the cache is unchanged then
                 rows: list[RecordRow] = []
                 try:
@@ -191,8 +217,9 @@ class GameManager:
                     self._invalidate(env.game_id)
                     raise
                 live.leaves.extend(r.leaf for r in acc.records)
+                nxt = ref.pending()
             self._notify(env.game_id)
-            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat])
+            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt)
         raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
 
     def _replayed(self, gid: str, prior: CommandRow) -> Submitted:

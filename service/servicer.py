@@ -75,8 +75,9 @@ class Service:
         self.auth = AuthChecker()
         self.stopping = threading.Event()
 
-    def authenticate(self, gid: str, auth: gs.SeatAuth) -> str:
-        return self.auth.check(auth, gid, self.games.seat_keys(gid))
+    def authenticate(self, gid: str, auth: gs.SeatAuth, live=None) -> str:
+        keys = live.referee.seat_keys if live is not None else self.games.seat_keys(gid)
+        return self.auth.check(auth, gid, keys)
 
 
 class GameServicer(gs_grpc.GameServiceServicer):
@@ -123,11 +124,8 @@ class GameServicer(gs_grpc.GameServiceServicer):
                                        checkpoint=gs.SignedCheckpoint(size=res.records[-1].seq + 1,
                                                                       note=res.records[-1].checkpoint),
                                        openings=[opening_pb(o) for o in res.openings], duplicate=res.duplicate)
-        gid = _gid_from_record(res.records[-1])
-        with self.games.locked(gid) as live:
-            d = live.referee.pending()
-            if d is not None:
-                out.next_decision.CopyFrom(decision_pb(d))
+        if res.next_decision is not None:
+            out.next_decision.CopyFrom(decision_pb(res.next_decision))
         return out
 
     def Play(self, request_iterator, context):
@@ -206,8 +204,8 @@ class GameServicer(gs_grpc.GameServiceServicer):
 
     @_guard
     def GetState(self, request, context):
-        seat = self.svc.authenticate(request.game_id, request.auth) if request.HasField("auth") else None
         with self.games.locked(request.game_id) as live:
+            seat = self.svc.authenticate(request.game_id, request.auth, live) if request.HasField("auth") else None
             ref = live.referee
             view = ref.ruleset.view(ref.state, seat) if ref.state is not None else {
                 "handshake": {"committed": sorted(ref.entropy_commits), "revealed": sorted(ref.entropy)}}
@@ -222,8 +220,8 @@ class GameServicer(gs_grpc.GameServiceServicer):
 
     @_guard
     def ListLegalCommands(self, request, context):
-        seat = self.svc.authenticate(request.game_id, request.auth)
         with self.games.locked(request.game_id) as live:
+            seat = self.svc.authenticate(request.game_id, request.auth, live)
             out = gs.ListLegalCommandsResponse(state_seq=live.referee.seq)
             d = live.referee.pending()
             if d is not None:
@@ -242,10 +240,6 @@ def _gid_of(cmd) -> str:
     from afteraction.v1 import envelope_pb2
 
     return envelope_pb2.CommandEnvelope.FromString(cmd.envelope).game_id
-
-
-def _gid_from_record(r: RecordRow) -> str:
-    return canon.decode(r.raw)["game"]
 
 
 def _deadline_ok(context):
