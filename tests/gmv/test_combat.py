@@ -168,3 +168,73 @@ def test_gmv_evac_helicopters_within_range_count_for_withdrawal():
     assert not combat.withdraw_ok(s, b, "us", "a_shau", us_[1:])
     add(s, "heli", "us", "quang_tri")
     assert combat.evac_helis(s, b) and combat.withdraw_ok(s, b, "us", "a_shau", us_[1:])
+
+
+def test_gmv_withdrawal_tanks_must_be_able_to_move_normally_even_to_stay():
+    s = empty()
+    (t,) = add(s, "armor", "us", "dmz")   # DMZ F1; every land neighbour is F2 or denser
+    (i,) = add(s, "inf", "us", "dmz")
+    add(s, "inf", "nva", "dmz")
+    combat.start(s, "dmz", "us", _ctx(), "test")
+    b = s["battle"]
+    assert not combat.withdraw_ok(s, b, "us", "dmz", [t])        # staying needs a legal move too
+    assert not combat.withdraw_ok(s, b, "us", "quang_tri", [t])  # F2: no tanks
+    assert combat.withdraw_ok(s, b, "us", "quang_tri", [i])      # F2 infantry: as combat
+
+
+def test_gmv_withdrawal_not_into_a_zone_with_exposed_enemy_units():
+    s = empty()
+    (i, j) = add(s, "inf", "us", "hue", 2)
+    add(s, "inf", "nva", "hue")
+    add(s, "vc", "nva", "da_nang")
+    add(s, "vc", "nva", "quang_tri", hidden=True)  # hidden units do not stop it (nor show)
+    combat.start(s, "hue", "us", _ctx(), "test")
+    b = s["battle"]
+    assert not combat.withdraw_ok(s, b, "us", "da_nang", [j])
+    assert combat.withdraw_ok(s, b, "us", "quang_tri", [j])
+    assert "da_nang" not in combat.withdraw_targets(s, "us")
+
+
+def test_gmv_support_aircraft_need_range_to_the_battle_and_back_to_an_airbase():
+    s = empty(side="nva")
+    add(s, "inf", "us", "khe_sanh")
+    (h,) = add(s, "heli", "us", "tay_ninh")   # 5 flights from Khe Sanh: out of range
+    s["zones"]["quang_tri"]["airbase"] = True
+    (h2,) = add(s, "heli", "us", "quang_tri")  # 1 there, 1 back
+    (n,) = add(s, "inf", "nva", "dmz")
+    s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="khe_sanh"))
+    s, _ = play(s, "nva", cmd("support"))
+    with pytest.raises(Rejection, match="cannot reach"):
+        play(s, "us", cmd("support", unit_ids=[h]))
+    s2, _ = play(s, "us", cmd("support", unit_ids=[h2]), faces=[6, 6])
+    assert s2["battle"] is None or any(e["id"] == h2 for e in s2["battle"]["sup"])
+
+
+def test_gmv_support_vietnamese_infantry_and_artillery_only_from_adjacent_zones():
+    s = empty(side="nva")
+    add(s, "inf", "us", "hue")
+    (n,) = add(s, "inf", "nva", "quang_tri")
+    (far_inf,) = add(s, "inf", "nva", "dmz")        # two zones from Hue
+    (far_art,) = add(s, "art", "nva", "khe_sanh")   # two zones from Hue
+    (near_art,) = add(s, "art", "nva", "a_shau")
+    s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="hue"))
+    for u in (far_inf, far_art):
+        with pytest.raises(Rejection, match="adjacent"):
+            play(s, "nva", cmd("support", unit_ids=[u]))
+    s2, _ = play(s, "nva", cmd("support", unit_ids=[near_art]))
+    assert s2["battle"]["sup"] == [{"id": near_art, "side": "nva", "role": "art", "entry": 2}]
+    assert s2["units"][near_art]["zone"] == "a_shau"  # fires from its zone, never enters
+
+
+def test_gmv_support_american_artillery_only_from_adjacent_zones():
+    s = empty(side="nva")
+    add(s, "inf", "us", "hue")
+    (far,) = add(s, "art", "us", "saigon")
+    (near,) = add(s, "art", "us", "da_nang")
+    (n,) = add(s, "inf", "nva", "quang_tri")
+    s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="hue"))
+    s, _ = play(s, "nva", cmd("support"))
+    with pytest.raises(Rejection, match="cannot reach"):
+        play(s, "us", cmd("support", unit_ids=[far]))
+    s2, _ = play(s, "us", cmd("support", unit_ids=[near]), faces=[6, 6])
+    assert any(e["id"] == near and e["role"] == "art" for e in s2["battle"]["sup"])

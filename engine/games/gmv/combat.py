@@ -298,6 +298,8 @@ def withdraw_ok(s: dict, b: dict, side: str, to: str, leaving: list[str]) -> boo
     z = b["zone"]
     if to != z and to not in land_adj(z):
         return False
+    if to != z and board.exposed(s, to, board.other(side)):
+        return False  # a withdrawal is a move out of battle, not into another one
     if side == "nva":
         return True
     targets = [to] if to != z else land_adj(z)
