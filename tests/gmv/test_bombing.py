@@ -68,3 +68,29 @@ def test_gmv_defoliation_option_2d6_and_d6():
     s2, ctx = play(s, "us", cmd("defoliate", bomber_id=b, zone="kontum"), faces=[1, 2, 4])
     assert s2["zones"]["kontum"]["f"] == 3
     assert [e["die"] for e in events(ctx, "roll")] == ["2d6", "d6"]
+
+
+def test_gmv_blind_bombing_bomber_rolls_exactly_4_dice_each_hits_on_4_or_less():
+    s = empty(phase=2, turn=1)
+    (b,) = add(s, "bomber", "us", "carrier")
+    add(s, "inf", "nva", "hue", 4)
+    s, _ = play(s, "us", cmd("bomb", bomber_id=b, zone="hue"))
+    s["turn"] = 2
+    s["phase"] = 1
+    s, ctx = play(s, "us", cmd("end_phase"), faces=[4, 4, 4, 4])
+    assert [e["die"] for e in events(ctx, "roll")] == ["d6"] * 4
+    assert s["stack"][0]["hits"] == 4
+
+
+def test_gmv_blind_bombing_aa_each_aa_flown_over_rolls_one_d6_hits_only_on_1():
+    s = empty(phase=2, turn=1)
+    (b,) = add(s, "bomber", "us", "carrier")
+    add(s, "aa", "nva", "hanoi", 2)  # two AA at the target: two dice for the one bomber
+    add(s, "aa", "nva", "quang_tri")  # not on the way
+    s, _ = play(s, "us", cmd("bomb", bomber_id=b, zone="hanoi"))
+    s["turn"] = 2
+    s["phase"] = 1
+    s2, ctx = play(s, "us", cmd("end_phase"), faces=[2, 2, 6, 6, 6, 6])
+    rolls = [e["rule"] for e in events(ctx, "roll")]
+    assert sum("AA in" in r for r in rolls) == 2 and all("quang_tri" not in r for r in rolls)
+    assert b in s2["units"]  # a 2 misses

@@ -84,3 +84,29 @@ def test_gmv_phase5_nva_in_north_vc_with_friends_hidden_if_only_hidden_friends()
     pub = events(ctx, private=False)
     assert all("kontum" not in str(e) for e in pub)
     assert {e["id"] for e in events(ctx, "hidden", private=True)} == {h[0], vc["id"]}
+
+
+def test_gmv_phase5_sv_only_where_friendly_units_are():
+    s = empty(phase=5)
+    s["pool"]["us"] = ["sv"]
+    with pytest.raises(Rejection, match="friendly units"):
+        play(s, "us", cmd("place", unit_type="sv", zone="hue"))
+    add(s, "inf", "us", "hue")
+    s2, _ = play(s, "us", cmd("place", unit_type="sv", zone="hue"))
+    assert [u["zone"] for u in s2["units"].values() if u["type"] == "sv"] == ["hue"]
+
+
+def test_gmv_phase1_purchases_set_aside_until_phase5_placement():
+    s = empty(phase=1)
+    s["money"]["us"] = {"ipc": 30, "rec": 0}
+    before = sorted(s["units"])
+    s, _ = play(s, "us", cmd("buy", unit_type="inf"))
+    s, _ = play(s, "us", cmd("end_phase"))
+    assert sorted(s["units"]) == before and s["pool"]["us"] == ["inf"]
+    for p in (2, 3, 4):
+        assert s["phase"] == p
+        with pytest.raises(Rejection, match="takes"):
+            play(s, "us", cmd("place", unit_type="inf", zone="saigon"))
+        s, _ = play(s, "us", cmd("end_phase"))
+    s, _ = play(s, "us", cmd("place", unit_type="inf", zone="saigon"))
+    assert len(s["units"]) == len(before) + 1 and not s["pool"]["us"]

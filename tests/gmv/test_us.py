@@ -148,3 +148,50 @@ def test_gmv_combat_move_respects_f_ratings():
     s["phase"] = 4
     with pytest.raises(Rejection, match="combat action"):
         play(s, "us", cmd("move", unit_ids=[i], path=["iron_triangle"]))
+
+
+def test_gmv_patrol_d3_per_success_says_how_many_reveal():
+    s = empty()
+    (i1, i2) = add(s, "inf", "us", "da_nang", 2)  # F0: reveals on <= 5
+    add(s, "vc", "nva", "da_nang", 6, hidden=True)
+    s2, ctx = play(s, "us", cmd("patrol", unit_ids=[i1, i2]), faces=[1, 5, 3, 2])
+    assert [e["die"] for e in events(ctx, "roll")] == ["d6", "d6", "d3", "d3"]
+    assert s2["stack"][0]["n"] == 5
+
+
+def test_gmv_patrol_nva_cannot_answer_none_here_when_units_are_there():
+    s = empty()
+    (i,) = add(s, "inf", "us", "da_nang")
+    h = add(s, "vc", "nva", "da_nang", 2, hidden=True)
+    s2, _ = play(s, "us", cmd("patrol", unit_ids=[i]), faces=[1, 1])
+    with pytest.raises(Rejection, match="reveal exactly 1"):
+        play(s2, "nva", cmd("reveal"))
+    with pytest.raises(Rejection, match="reveal exactly 1"):
+        play(s2, "nva", cmd("reveal", unit_ids=["u99999"]))
+    s3, ctx = play(s2, "nva", cmd("reveal", unit_ids=h[:1]))
+    assert events(ctx, "open") and not s3["units"][h[0]]["hidden"]
+
+
+def test_gmv_airlift_helicopters_move_4_times_in_total_including_the_way_back():
+    s = empty()
+    (h,) = add(s, "heli", "us", "saigon")
+    inf = add(s, "inf", "us", "saigon", 2)
+    # Saigon -> Dalat is 3 moves, Dalat -> the carrier 2: 5 in total
+    with pytest.raises(Rejection, match="4 times"):
+        play(s, "us", airlift([(h, inf)], "dalat", "carrier"))
+    # loading elsewhere counts the flight to the cargo: Saigon -> Bien Hoa (1) -> Tay Ninh (2) -> Saigon (2)
+    (j,) = add(s, "inf", "us", "bien_hoa")
+    with pytest.raises(Rejection, match="4 times"):
+        play(s, "us", airlift([(h, [j])], "tay_ninh", "saigon"))
+    s2, _ = play(s, "us", airlift([(h, [j])], "iron_triangle", "saigon"))
+    assert s2["units"][j]["zone"] == "iron_triangle"
+
+
+def test_gmv_hot_lz_only_hidden_infantry_fire():
+    s = empty()
+    (h,) = add(s, "heli", "us", "saigon")
+    inf = add(s, "inf", "us", "saigon", 2)
+    (art,) = add(s, "art", "nva", "bien_hoa", hidden=True)
+    s, _ = play(s, "us", airlift([(h, inf)], "bien_hoa", "saigon"))
+    with pytest.raises(Rejection, match="hidden infantry"):
+        play(s, "nva", cmd("hot_lz", unit_ids=[art]))

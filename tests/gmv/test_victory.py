@@ -39,3 +39,20 @@ def test_gmv_turn_limit_ends_the_game_after_the_nva_turn():
     add(s, "inf", "us", "saigon")
     s, ctx = play(s, "nva", cmd("end_phase"))
     assert RS.outcome(s) is not None and RS.outcome(s)["turn"] == 8
+
+
+def test_gmv_victory_nva_holding_saigon_at_the_end_wins_even_with_fewer_r_points():
+    s = empty()
+    add(s, "vc", "nva", "saigon", hidden=True)   # revealed at the end: Saigon is the NVA's
+    for z in ("hue", "da_nang", "can_tho"):
+        add(s, "sv", "us", z)
+    out = victory.final(s, Context.for_tests())
+    assert out["saigon"] == "nva" and out["r_points"]["us"] > out["r_points"]["nva"] and out["winner"] == "nva"
+
+
+def test_gmv_victory_us_needs_saigon_and_more_r_points_else_draw():
+    s = empty()
+    add(s, "inf", "us", "saigon")   # R3
+    add(s, "vc", "nva", "my_tho")   # R3
+    out = victory.final(s, Context.for_tests())
+    assert out["r_points"] == {"us": 3, "nva": 3} and out["winner"] is None
