@@ -114,16 +114,21 @@ class SqliteStore(Store):
                 batch, self._queue = self._queue, []
             try:
                 c.execute("BEGIN IMMEDIATE")
+                single = len(batch) == 1  # no savepoint needed: a conflict rolls back the whole transaction
                 for p in batch:
-                    c.execute("SAVEPOINT one")
+                    if not single:
+                        c.execute("SAVEPOINT one")
                     try:
                         _insert(c, p.append)
-                        c.execute("RELEASE one")
+                        if not single:
+                            c.execute("RELEASE one")
                     except (sqlite3.IntegrityError, Conflict) as e:
-                        c.execute("ROLLBACK TO one")
-                        c.execute("RELEASE one")
+                        c.execute("ROLLBACK" if single else "ROLLBACK TO one")
+                        if not single:
+                            c.execute("RELEASE one")
                         p.error = e if isinstance(e, Conflict) else Conflict(f"lost append race: {e}")
-                c.execute("COMMIT")
+                if c.in_transaction:
+                    c.execute("COMMIT")
             except Exception as e:  # the whole batch failed: nothing of it is acknowledged
                 try:
                     c.execute("ROLLBACK")
@@ -189,12 +194,16 @@ def _command_row(r) -> CommandRow:
 
 
 def _insert(c: sqlite3.Connection, a: Append) -> None:
-    first = a.records[0].seq
-    r = c.execute("SELECT MAX(seq) FROM records WHERE game_id=?", (a.game_id,)).fetchone()
-    if r[0] is None or r[0] != first - 1:
-        raise Conflict(f"game {a.game_id}: log is at {None if r[0] is None else r[0] + 1}, append starts at {first}")
-    c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)",
-                  [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for x in a.records])
+    first, *rest = a.records
+    # the first record goes in only if it follows the stored tail (same statement: no gap, no fork)
+    cur = c.execute("INSERT INTO records (game_id, seq, record, hash, checkpoint) SELECT ?,?,?,?,? "
+                    "WHERE (SELECT MAX(seq) FROM records WHERE game_id=?) = ?",
+                    (a.game_id, first.seq, first.raw, first.hash, first.checkpoint, a.game_id, first.seq - 1))
+    if cur.rowcount != 1:
+        raise Conflict(f"game {a.game_id}: the log is not at {first.seq}")
+    if rest:
+        c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)",
+                      [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for x in rest])
     cmd = a.command
     c.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
               "VALUES (?,?,?,?,?,?,?)", (a.game_id, cmd.seat, cmd.counter, cmd.signed, cmd.digest,
