@@ -31,14 +31,13 @@ def _hidden(state) -> set[str]:
     return {uid for mk in state["markers"].values() for uid in mk["units"]}
 
 
-@pytest.fixture(scope="module")
-def played():
+def play_checked(seed: bytes):
     """One bot game, with the leak check done as it is played (the Allied view and every public event
     after each command, against the units hidden before and after that command)."""
-    g = LocalGame.create("ntnd", seed=SEED)
+    g = LocalGame.create("ntnd", seed=seed)
     g.handshake()
     rs = g.referee.ruleset
-    bot = random_bot(SEED)
+    bot = random_bot(seed)
     leaks = []
     allied_openings = 0
     hidden_types = {}
@@ -75,6 +74,11 @@ def played():
     return g, n, leaks, allied_openings
 
 
+@pytest.fixture(scope="module")
+def played():
+    return play_checked(SEED)
+
+
 def test_ntnd_tet_bots_play_to_the_end_and_the_log_verifies(played):
     g, n, _, _ = played
     out = g.referee.state["outcome"]
@@ -89,6 +93,12 @@ def test_ntnd_hidden_identities_never_leak_to_the_allied_seat(played):
     _, _, leaks, allied_openings = played
     assert leaks == []
     assert allied_openings == 0  # nothing is ever committed privately to the Allied seat
+
+
+def test_ntnd_hidden_identities_never_leak_in_another_game():
+    """A second seed: markers stopped by failed infiltration, spent supply units, break-downs."""
+    g, _, leaks, allied_openings = play_checked(b"leak-0")
+    assert g.referee.ended and leaks == [] and allied_openings == 0
 
 
 def test_ntnd_every_marker_is_opened_by_the_end(played):

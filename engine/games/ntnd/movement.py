@@ -444,6 +444,13 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
         near_enemy = {n for e in enemy if not m.is_zone(e) for n in nbrs(e)}
         allowed = allowed - near_enemy
     roll_hexes = (zoc | zoi) if inv and side == COMMUNIST else frozenset()
+    if side == COMMUNIST:
+        # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
+        # through a hex it could not stop in (stacking, see docs)
+        full = {h for h in env.types_at(COMMUNIST) if not m.is_zone(h) and h != start
+                and stacking_problem(s, COMMUNIST, h, mv["uids"], env) is not None}
+        if full:
+            allowed = allowed - full
     # Dijkstra on (rolls, cost)
     best: dict[str, tuple[int, int]] = {start: (0, 0)}
     prev: dict[str, str] = {}

@@ -144,7 +144,12 @@ def breakdown_options(s: dict) -> list[str]:
             continue
         nat = {"SV": "VC", "LA": "PL", "CA": "KR"}.get(m.hex(u["loc"]).country)
         if nat and first_in_mix(s, f"{nat.lower()}_cadre") and first_in_mix(s, f"{nat.lower()}_regiment"):
-            out.append(u["id"])
+            from .movement import _stack_verdict
+            here = [x["type"] for x in s["units"].values() if x["status"] == "map" and x["side"] == COMMUNIST
+                    and x["loc"] == u["loc"] and x["id"] != u["id"]]
+            if _stack_verdict(COMMUNIST, False, tuple(sorted(here + [f"{nat.lower()}_cadre",
+                                                                     f"{nat.lower()}_regiment"]))) is None:
+                out.append(u["id"])  # 8.10: the two new units must fit
     return sorted(out)
 
 

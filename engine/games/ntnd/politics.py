@@ -17,6 +17,15 @@ def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
     u = s["units"][uid]
     if u["status"] != "map":
         return
+    if u["inv"]:
+        # a unit leaving a hidden stack without a flip (18.6.2 supply spent): the stack is re-committed
+        # without it and the public event does not name it
+        from .operations import remove_from_marker
+        mid = u["mk"]
+        remove_from_marker(s, uid, ctx)
+        u["status"], u["loc"] = "mix", None
+        ctx.emit({"t": "eliminated", "marker": mid, "type": u["type"], "rule": rule, "pp": 0})
+        return
     u["loc"] = None
     u["inv"], u["mk"] = False, None
     if u["type"] == "communist_dummy":
