@@ -24,8 +24,9 @@ import threading
 import time
 
 GAMES = (1, 10, 100)
-WINDOW_S = 3.0     # measured window per configuration
-WARMUP_S = 0.7
+ROUNDS_PER_CONFIG = 3  # service and echo windows alternate, so load drift on a shared machine hits both
+WINDOW_S = 1.2     # measured window per round
+WARMUP_S = 0.4
 ROUNDS = 100000    # a duel long enough never to end inside a window
 
 
@@ -108,19 +109,19 @@ def _service_games(target: str, n: int):
     return ch, stub, games
 
 
-def run_service(target: str, n: int) -> tuple[Meter, list]:
+def run_service(target: str, n: int, prepared=None, m: Meter | None = None) -> tuple[Meter, list]:
     from afteraction.engine.bots import Prng
     from afteraction.v1 import envelope_pb2
     from afteraction.v1 import game_service_pb2 as gs
 
-    ch, stub, games = _service_games(target, n)
-    m = Meter()
+    ch, stub, games = prepared or _service_games(target, n)
+    m = m or Meter()
     t_start = time.perf_counter() + 0.2
     start, end = t_start + WARMUP_S, t_start + WARMUP_S + WINDOW_S
 
     def drive(gid, signers, auths, i):
-        prng = Prng(i)
-        seat = "a"
+        prng = Prng(os.urandom(8))
+        seat = _next_seat(stub, gid, auths)
         while time.perf_counter() < t_start:
             time.sleep(0.001)
         while time.perf_counter() < end:
@@ -142,12 +143,19 @@ def run_service(target: str, n: int) -> tuple[Meter, list]:
         t.start()
     for t in ts:
         t.join()
-    ch.close()
+    if prepared is None:
+        ch.close()
     sizes = [s // max(1, m.n_sized) for s in m.sizes]
     return m, sizes
 
 
-def run_echo(target: str, n: int, sizes: list[int]) -> Meter:
+def _next_seat(stub, gid, auths) -> str:
+    from afteraction.v1 import game_service_pb2 as gs
+
+    return stub.GetState(gs.GetStateRequest(game_id=gid), timeout=30).decision.seat
+
+
+def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None) -> Meter:
     import grpc
 
     ch = grpc.insecure_channel(target)
@@ -155,7 +163,7 @@ def run_echo(target: str, n: int, sizes: list[int]) -> Meter:
     lreq = sizes[1].to_bytes(4, "big") + bytes(max(0, sizes[0] - 4))
     sreq = sizes[3].to_bytes(4, "big") + bytes(max(0, sizes[2] - 4))
     call(lreq, timeout=30)
-    m = Meter()
+    m = m or Meter()
     t_start = time.perf_counter() + 0.2
     start, end = t_start + WARMUP_S, t_start + WARMUP_S + WINDOW_S
 
@@ -178,7 +186,7 @@ def run_echo(target: str, n: int, sizes: list[int]) -> Meter:
 
 
 def _line(name: str, n: int, m: Meter) -> float:
-    rate = len(m.lat) / WINDOW_S
+    rate = len(m.lat) / (WINDOW_S * ROUNDS_PER_CONFIG)
     q = statistics.quantiles(m.lat, n=100) if len(m.lat) >= 2 else [m.lat[0] if m.lat else 0.0] * 99
     print(f"{name:8s} games={n:<4d} commands/s={rate:8.1f}  p50_ms={q[49] * 1000:7.2f}  p99_ms={q[98] * 1000:7.2f}",
           flush=True)
@@ -196,11 +204,13 @@ def run() -> None:
             print("service benchmark: duel bots through `aar serve` (SQLite, WAL, synchronous=FULL) "
                   "vs a bare gRPC echo; one command = ListLegalCommands + SubmitCommand", flush=True)
             for n in GAMES:
-                m, sizes = run_service(svc_target, n)
-                rs = _line("service", n, m)
-                me = run_echo(echo_target, n, sizes)
-                re_ = _line("echo", n, me)
-                rates[n] = (rs, re_)
+                prepared = _service_games(svc_target, n)
+                m, me = Meter(), Meter()
+                for _ in range(ROUNDS_PER_CONFIG):
+                    _, sizes = run_service(svc_target, n, prepared, m)
+                    run_echo(echo_target, n, sizes, me)
+                prepared[0].close()
+                rates[n] = (_line("service", n, m), _line("echo", n, me))
             print(f"message sizes (bytes): legal req/resp {sizes[0]}/{sizes[1]}, submit req/resp {sizes[2]}/{sizes[3]}")
         finally:
             _stop(svc)
