@@ -42,7 +42,7 @@ def _cache_path(n: int) -> pathlib.Path:
     e = REPO / "engine"
     files = sorted([*e.glob("*.py"), *(e / "crypto").glob("*.py"), *(e / "log").glob("*.py"),
                     *(e / "games" / "duel").glob("*.py")]) \
-        + sorted((REPO / "proto" / "afteraction" / "v1").glob("*.proto"))
+        + [REPO / "proto" / "afteraction" / "v1" / f"{name}.proto" for name in ("command", "envelope", "duel")]
     for p in files:
         h.update(p.name.encode() + b"\0" + p.read_bytes())
     return pathlib.Path(tempfile.gettempdir()) / f"aar-bench-verify-{n}-{h.hexdigest()[:16]}.aar"
