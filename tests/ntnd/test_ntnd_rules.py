@@ -457,3 +457,58 @@ def test_ntnd_5_7_a_group_changing_corps_keeps_away_from_enemy_units():
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
     assert all(not m.adjacent(d, "1624") for d in movement.reachable(s, "us-2-1") if not d.startswith("sea:"))
+
+
+def test_ntnd_14_1_3_communist_units_stop_on_rivers_near_patrol_boats():
+    s = blank()
+    m = movement.load_map()
+    put(s, "us-pb-1", "1225")
+    stop = movement.patrolled_river(s)
+    assert stop and all(m.hexes[h].major_river for h in stop)
+    start = next(h for h, x in sorted(m.hexes.items()) if x.is_land and x.country == "SV" and h not in stop
+                 and any(n in stop for n in m.hex_neighbours(h)) and not x.town)
+    put(s, "nva-9vc", start)
+    for dest, path in movement.reachable(s, "nva-9vc").items():
+        assert all(h not in stop for h in path[:-1])
+
+
+def test_ntnd_9_3_combat_in_a_zone_by_the_committed_units():
+    from afteraction.engine.games.ntnd import battles
+    s = blank()
+    s["phase"] = {"id": "a_combat"}
+    put(s, "vc-iv-1", "HANOI")      # a face-up Communist unit in a zone (North Vietnam is not neutral)
+    put(s, "us-199", "HANOI")
+    assert ("HANOI", ("us-199",)) in battles.attack_options(s, "allied")
+
+
+def test_ntnd_19_1_3_a_defending_stack_is_attacked_once():
+    from afteraction.engine.games.ntnd import battles
+    s = blank()
+    s["phase"] = {"id": "a_combat", "defended": ["vc-dak-to"]}
+    put(s, "us-1-4", "1714")
+    put(s, "vc-dak-to", "1713")
+    assert battles.attack_options(s, "allied") == []
+
+
+def test_ntnd_19_3_5_airmobile_units_may_retreat_to_a_held_town_in_range():
+    from afteraction.engine.games.ntnd import battles
+    s = blank()
+    put(s, "us-1-1cav", "1509")
+    put(s, "us-5mar", "1810")            # Da Nang held by the Allies, not adjacent, in range (I Corps)
+    dests = battles.retreat_destinations(s, "us-1-1cav")
+    assert not movement.load_map().adjacent("1509", "1810") and "1810" in dests
+    put(s, "us-1-4", "1714")
+    s["units"]["us-1-4"]["corps"] = "II"
+    assert "1810" not in battles.retreat_destinations(s, "us-1-4")   # not airmobile
+
+
+def test_ntnd_12_3_airmobile_arrival_next_to_communist_aa_helps_the_communist_total():
+    from afteraction.engine.games.ntnd import battles
+    s = blank()
+    put(s, "us-1-1cav", "1509")
+    m = movement.load_map()
+    put(s, "nva-art-164", next(n for n in m.hex_neighbours("1509") if m.hexes[n].is_land))
+    s["flags"]["air_entered"] = {"us-1-1cav": s["turn"]}
+    assert battles._aa_vs_airmobile(s, ["us-1-1cav"])
+    s["flags"]["air_entered"] = {}
+    assert not battles._aa_vs_airmobile(s, ["us-1-1cav"])

@@ -171,6 +171,8 @@ def _move(s, seat, piece, path, ctx):
     if path[0] == movement.SEA:
         _sea_move(s, seat, piece, path[1:], ctx)
         return
+    if seat == ALLIED and movement.movement_kind(movement.mover(s, piece)) == "airmobile":
+        s["flags"].setdefault("air_entered", {})[piece] = s["turn"]  # 12.3
     _walk(s, seat, piece, path, ctx)
 
 
@@ -275,6 +277,8 @@ def _reaction(s, seat, msg, ctx):
         raise Rejection("ILLEGAL_MOVE", "NTND 8.8: reaction moves: airmobile units to a hex under announced "
                         "attack (8.8.1.1); inverted units next to Allied units one hex (8.8.2)")
     frm = movement.mover(s, msg.piece)["loc"]
+    if seat == ALLIED:
+        s["flags"].setdefault("air_entered", {})[msg.piece] = s["turn"]  # 12.3
     if seat == COMMUNIST:
         # 8.8.2.2: Allied units next to the hex this inverted stack leaves may occupy it after combat
         m = load_map()

@@ -108,19 +108,31 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
         if side == COMMUNIST and t.guerrilla and m.country_of(u["loc"]) != \
                 load_counters().nationalities[t.nationality]["home"]:
             continue
+        here = m.hex(u["loc"]).country
         for n in m.hex_neighbours(u["loc"]):
+            there = m.hexes[n].country
+            if side == ALLIED and there != here and (there in s["neutral"] or here in s["neutral"]) \
+                    and t.nationality not in ("LAO", "KHMER"):
+                continue  # 10.2: attacking across a neutral border is a violation (part 2)
             targets.setdefault(n, []).append(uid)
+    # 9.3: combat inside an off-board zone, by the units committed there
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] == "map" and u["side"] == side and not u["inv"] and uid not in done_a \
+                and m.is_zone(u["loc"]) and _t(s, uid).is_ground_combat \
+                and _t(s, uid).stacking_class not in ("green_beret", "militia"):
+            targets.setdefault(u["loc"], []).append(uid)
     out = []
     foe = ALLIED if side == COMMUNIST else COMMUNIST
     for tgt in sorted(targets):
         defenders = _fighting_units(s, tgt, foe)
-        if not defenders or tgt in done_d:
+        if not defenders or set(defenders) & done_d:
             continue
         if any(s["units"][d]["inv"] for d in defenders):
             continue
         if all(_t(s, d).id == "us_fleet" for d in defenders):
             continue
-        if side == COMMUNIST and m.hex(tgt).country in s["neutral"]:
+        if side == COMMUNIST and m.country_of(tgt) in s["neutral"]:
             continue  # 10.5.1 attacking a neutral is part 2
         out.append((tgt, tuple(targets[tgt])))
     return out
@@ -160,12 +172,28 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         in_zone=h is None, attacker_rivers=rivers,
         attacker_support=supporters(s, side, target, set(attackers), True),
         defender_support=supporters(s, foe, target, set(defenders), False),
-        armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]))
+        armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
+        aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)))
     cb.validate_battle(sit)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})
     _spend_nva_supply(s, side, attackers, ctx)
     _queue(s, "battle", side, target, attackers, res)
+
+
+def _aa_vs_airmobile(s: dict, uids: list[str]) -> bool:
+    """12.3: an Allied unit that entered its hex this turn by airmobile or reaction movement next to a
+    face-up Communist artillery or SAM unit, now in combat: +1 to the Communist total."""
+    m = load_map()
+    flown = s["flags"].get("air_entered", {})
+    aa = [u["loc"] for u in s["units"].values() if u["status"] == "map" and not u["inv"]
+          and u["type"] in ("nva_artillery", "nva_sam") and not m.is_zone(u["loc"])]
+    for uid in uids:
+        u = s["units"][uid]
+        if u["side"] == ALLIED and flown.get(uid) == s["turn"] and not m.is_zone(u["loc"]) \
+                and any(m.adjacent(u["loc"], a) for a in aa):
+            return True
+    return False
 
 
 def _spend_nva_supply(s, side, attackers, ctx):
@@ -270,6 +298,18 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         v = cb.retreat_verdict(cu, opt)
         if v.legal and not v.eliminate_overstack:
             out.append(n)
+    if u["side"] == ALLIED and cu.airmobile and not m.is_zone(u["loc"]):
+        # 19.3.5: an airmobile unit may instead retreat to a friendly-held town or city within range
+        from .movement import _airmobile_reach, mover
+        held = {x["loc"] for x in s["units"].values() if x["status"] == "map" and x["side"] == ALLIED and x["id"] != uid}
+        for h in sorted(_airmobile_reach(s, mover(s, uid))):
+            if h in out or h not in held or not m.hexes[h].town:
+                continue
+            opt = cb.RetreatOption(kind=cb.AIRMOBILE_CITY, friendly_city_in_range=True, enemy_units=h in enemy,
+                                   overstacked=stacking_problem(s, ALLIED, h, [uid]) is not None)
+            v = cb.retreat_verdict(cu, opt)
+            if v.legal and not v.eliminate_overstack:
+                out.append(h)
     return out
 
 

@@ -444,6 +444,7 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
         near_enemy = {n for e in enemy if not m.is_zone(e) for n in nbrs(e)}
         allowed = allowed - near_enemy
     roll_hexes = (zoc | zoi) if inv and side == COMMUNIST else frozenset()
+    river_stop = patrolled_river(s) if side == COMMUNIST else frozenset()
     if side == COMMUNIST:
         # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
         # through a hex it could not stop in (stacking, see docs)
@@ -459,8 +460,8 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
         rolls, cost, here = heapq.heappop(heap)
         if best[here] != (rolls, cost):
             continue
-        if here != start and not inv and here in zoc:
-            continue  # 8.5.2: face-up units stop on entering an enemy ZOC
+        if here != start and ((not inv and here in zoc) or here in river_stop):
+            continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         for n, step in graph[here]:
             if n in enemy or n not in allowed:
                 continue
@@ -688,3 +689,25 @@ def first_violation(s: dict) -> dict | None:
             if cap is not None and len(classes[cls]) > cap:
                 return {"seat": side, "loc": loc, "count": len(classes[cls]) - cap, "eligible": classes[cls]}
     return None
+
+
+def patrolled_river(s: dict) -> frozenset:
+    """14.1.3: major-river hexes within two hexes of an Allied patrol boat, counted along contiguous
+    river hexes: Communist ground units entering them stop."""
+    m = load_map()
+    out = set()
+    for u in s["units"].values():
+        if u["status"] != "map" or u["type"] not in ("us_patrol_boat", "arvn_patrol_boat") or m.is_zone(u["loc"]):
+            continue
+        frontier = [u["loc"]]
+        seen = {u["loc"]}
+        for _ in range(2):
+            nxt = []
+            for h in frontier:
+                for n in nbrs(h):
+                    if n not in seen and m.hexes[n].major_river and m.hexes[n].is_land:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        out |= {h for h in seen if m.hexes[h].is_land and m.hexes[h].major_river}
+    return frozenset(out)
