@@ -512,3 +512,35 @@ def test_ntnd_12_3_airmobile_arrival_next_to_communist_aa_helps_the_communist_to
     assert battles._aa_vs_airmobile(s, ["us-1-1cav"])
     s["flags"]["air_entered"] = {}
     assert not battles._aa_vs_airmobile(s, ["us-1-1cav"])
+
+
+def test_ntnd_8_6_3_naval_search_destroys_unguarded_supply_units():
+    from afteraction.engine.games.ntnd.apply_ import _interdict, interdict_targets
+    s = blank()
+    m = movement.load_map()
+    put(s, "us-pb-1", "1225")
+    target = next(h for h in m.hex_neighbours("1225") if m.hexes[h].is_land
+                  and (m.hexes[h].coastal or m.hexes[h].major_river))
+    mid = hide(s, ["sup-353"], target)
+    assert interdict_targets(s, "us-pb-1") == [target]
+    _interdict(s, "us-pb-1", target, Context.for_tests(faces=[4]))
+    assert s["units"]["sup-353"]["status"] == "mix" and mid not in s["markers"]
+    assert interdict_targets(s, "us-pb-1") == []          # once a turn per target
+    s2 = blank()
+    put(s2, "us-pb-1", "1225")
+    hide(s2, ["sup-353", "vc-iv-1"], target)              # guarded by a ground combat unit
+    _interdict(s2, "us-pb-1", target, Context.for_tests(faces=[6]))
+    assert s2["units"]["sup-353"]["status"] == "map"
+
+
+def test_ntnd_8_7_units_retreat_onto_the_fleet_and_land_next_turn():
+    from afteraction.engine.games.ntnd import battles
+    s = blank()
+    put(s, "us-fleet", "1709")
+    put(s, "us-5mar", "1810")                             # Da Nang is coastal
+    assert battles.FLEET in battles.retreat_destinations(s, "us-5mar")
+    s["battle"] = {"side": "communist", "plan": ["us-5mar"], "mode": "must"}
+    battles.apply_retreat(s, "us-5mar", battles.FLEET, Context.for_tests())
+    assert s["units"]["us-5mar"]["status"] == "afloat"
+    put(s, "us-7mar", "1810")
+    assert ("us-5mar", "1810") in recruitment.reinforcement_options(s)

@@ -84,6 +84,18 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
         if amb["rest"]:
             s["resume"] = {"unit": amb["unit"], "rest": list(amb["rest"])}
         return
+    if kind == "interdict":
+        unit = s["interdict"]["unit"]
+        if action == "done":
+            s["interdict"] = None
+            return
+        if msg.target not in interdict_targets(s, unit):
+            raise Rejection("ILLEGAL_ATTACK", "NTND 8.6.3: an adjacent coastal or major-river hex with Communist "
+                            "units, each once a turn")
+        _interdict(s, unit, msg.target, ctx)
+        if not interdict_targets(s, unit):
+            s["interdict"] = None
+        return
     if kind == "occupy":
         if action == "done":
             ph["done"] = True
@@ -171,9 +183,12 @@ def _move(s, seat, piece, path, ctx):
     if path[0] == movement.SEA:
         _sea_move(s, seat, piece, path[1:], ctx)
         return
-    if seat == ALLIED and movement.movement_kind(movement.mover(s, piece)) == "airmobile":
+    kind = movement.movement_kind(movement.mover(s, piece))
+    if seat == ALLIED and kind == "airmobile":
         s["flags"].setdefault("air_entered", {})[piece] = s["turn"]  # 12.3
     _walk(s, seat, piece, path, ctx)
+    if seat == ALLIED and kind in ("fleet", "patrol_boat") and interdict_targets(s, piece):
+        s["interdict"] = {"unit": piece}
 
 
 def _sea_move(s, seat, piece, path, ctx):
@@ -332,3 +347,38 @@ def occupy_options(s: dict) -> list[tuple[str, str]]:
             if movement.may_enter(s, mv["types"], ALLIED, mv["corps"], h) is None:
                 out.append((uid, h))
     return sorted(set(out))
+
+
+def interdict_targets(s: dict, unit: str) -> list[str]:
+    """8.6.3: coastal or major-river hexes next to the naval unit holding Communist units (face up or
+    inverted: the search is what finds out), not yet searched by this unit this turn."""
+    m = load_map()
+    u = s["units"][unit]
+    if u["status"] != "map" or m.is_zone(u["loc"]):
+        return []
+    tried = set(s["flags"].get("searched", {}).get(f"{s['turn']}:{unit}", ()))
+    com = {x["loc"] for x in s["units"].values() if x["status"] == "map" and x["side"] == COMMUNIST}
+    return sorted(h for h in m.hex_neighbours(u["loc"]) if h in com and h not in tried and m.hexes[h].is_land
+                  and (m.hexes[h].coastal or m.hexes[h].major_river))
+
+
+def _interdict(s, unit, target, ctx):
+    """8.6.3: on 4-6 a supply unit not accompanied by Communist ground combat units is destroyed
+    (dummies do not accompany); otherwise nothing happens. An inverted stack searched successfully
+    is turned face up (its supply unit found)."""
+    from .politics import eliminate
+    key = f"{s['turn']}:{unit}"
+    s["flags"].setdefault("searched", {}).setdefault(key, []).append(target)
+    r = ctx.roll("d6", f"NTND 8.6.3 {unit} searches {target} for supply units (4-6)")
+    here = [x for x in s["units"].values() if x["status"] == "map" and x["side"] == COMMUNIST and x["loc"] == target]
+    counters = movement.load_counters()
+    guarded = any(counters.type(x["type"]).is_ground_combat for x in here)
+    sups = sorted((x for x in here if x["type"] == "communist_supply"), key=lambda x: (x["inv"], x["id"]))
+    if r.result < 4 or guarded or not sups:
+        ctx.emit({"t": "search", "unit": unit, "target": target, "found": False, "rule": "NTND 8.6.3"})
+        return
+    sup = sups[0]
+    if sup["inv"]:
+        operations.flip_marker(s, sup["mk"], ctx, "NTND 8.6.3")
+    ctx.emit({"t": "search", "unit": unit, "target": target, "found": True, "rule": "NTND 8.6.3"})
+    eliminate(s, sup["id"], ctx, "NTND 8.6.3")

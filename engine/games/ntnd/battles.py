@@ -266,6 +266,9 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
         flip_marker(s, mk, ctx, "NTND 20.2")
     res = amb.fight_ambush(sit, ctx)
     ctx.emit({"t": "battle", "target": loc, "ambush": True, **res.to_event()})
+    # 20.6: supplied NVA ambushers used supplies: the supply units are spent as for an attack (18.6.2)
+    _spend_nva_supply(s, COMMUNIST, [x for x in inv_units if x not in unsupplied
+                                     and s["units"][x]["status"] == "map"], ctx)
     survivors_com = [x for x in inv_units if s["units"][x]["status"] == "map"]
     _queue(s, "ambush", COMMUNIST, loc, survivors_com, res, {"ambushed": uid})
 
@@ -310,7 +313,18 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
             v = cb.retreat_verdict(cu, opt)
             if v.legal and not v.eliminate_overstack:
                 out.append(h)
+    if u["side"] == ALLIED and not m.is_zone(u["loc"]) and m.hex(u["loc"]).coastal \
+            and any(x["type"] == "us_fleet" and x["status"] == "map" for x in s["units"].values()):
+        # 19.3.4 / 8.7: up to two Allied units a turn retreat from coastal hexes onto the fleet
+        used = s["flags"].get("to_fleet", {}).get(str(s["turn"]), 0)
+        afloat = sum(1 for x in s["units"].values() if x["status"] == "afloat")
+        opt = cb.RetreatOption(kind=cb.TO_FLEET, coastal_origin=True, fleet_used=max(used, afloat))
+        if cb.retreat_verdict(cu, opt).legal:
+            out.append(FLEET)
     return out
+
+
+FLEET = "FLEET"  # retreat destination: onto the fleet (19.3.4, 8.7)
 
 
 def next_decision(s: dict, ctx) -> dict | None:
@@ -397,8 +411,14 @@ def apply_retreat(s: dict, uid: str, to: str | None, ctx) -> None:
     if to not in retreat_destinations(s, uid):
         raise Rejection("ILLEGAL_RETREAT", "NTND 19.3: retreat one hex to an adjacent location free of enemy units")
     u = s["units"][uid]
-    ctx.emit({"t": "retreat", "unit": uid, "from": u["loc"], "to": to, "rule": "NTND 19.3"})
-    u["loc"] = to
+    ctx.emit({"t": "retreat", "unit": uid, "from": u["loc"], "to": to,
+              "rule": "NTND 19.3.4" if to == FLEET else "NTND 19.3"})
+    if to == FLEET:
+        u.update(status="afloat", loc=None)   # 8.7: landed next turn in a friendly coastal town/city
+        tf = s["flags"].setdefault("to_fleet", {})
+        tf[str(s["turn"])] = tf.get(str(s["turn"]), 0) + 1
+    else:
+        u["loc"] = to
     if u["side"] == b["side"]:
         b["attacker_retreated"] = True
     pend.pop(0)

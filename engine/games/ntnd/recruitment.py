@@ -172,11 +172,23 @@ def start_allied_reinforcement(s: dict, ctx) -> None:
     s["phase"]["placed"] = []
 
 
+def landing_locations(s: dict) -> list[str]:
+    """8.7: units that retreated onto the fleet land in a friendly coastal town or city."""
+    m = load_map()
+    held = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED}
+    enemy = enemy_locs_(s)
+    return sorted(h for h in held if h in m.hexes and m.hexes[h].coastal and m.hexes[h].town and h not in enemy)
+
+
 def reinforcement_options(s: dict) -> list[tuple[str, str]]:
-    """(uid, location): scheduled units due by this turn at their entry locations (5.4)."""
+    """(uid, location): scheduled units due by this turn at their entry locations (5.4); units afloat
+    with the fleet at a friendly coastal town/city (8.7)."""
     out = []
     for uid in sorted(s["units"]):
         u = s["units"][uid]
+        if u["status"] == "afloat":
+            out += [(uid, h) for h in landing_locations(s)]
+            continue
         if u["status"] != "sched" or u["side"] != ALLIED or u["arrive"] > s["turn"]:
             continue
         for loc in entry_locations(s, u):

@@ -152,6 +152,10 @@ def _advance(s: dict, ctx) -> None:
             if _check_sudden_death(s, ctx):
                 return
             continue
+        if s.get("interdict") is not None:
+            s["decision"] = {"seat": ALLIED, "kind": "interdict", "unit": s["interdict"]["unit"],
+                             "prompt": "NTND 8.6.3: search an adjacent hex for Communist supply units, or done"}
+            return
         if s.get("resume") is not None:
             from .apply_ import resume_path
             if resume_path(s, s["resume"]):
@@ -320,6 +324,9 @@ def _legal(s: dict, d: dict) -> list:
                 if _ambush_ok(s, d["unit"], combo):
                     out.append(cmd("ambush", markers=combo))
         return out + done
+    if kind == "interdict":
+        from .apply_ import interdict_targets
+        return [cmd("attack", target=h, attackers=[d["unit"]]) for h in interdict_targets(s, d["unit"])] + done
     if kind == "occupy":
         from .apply_ import occupy_options
         return [cmd("move", piece=u, path=[h]) for u, h in occupy_options(s)] + done
@@ -393,7 +400,8 @@ def _dispatch(s: dict, d: dict, action: str, msg, ctx) -> None:
     allowed = {"recruit": ("place", "done"), "operations": ("promote", "break_down", "invert", "flip", "done"),
                "move": ("move", "done"), "announce": ("attack", "done"), "combat": ("attack", "done"),
                "reaction": ("move", "done"), "reinforce": ("place", "relocate", "reassign", "done"),
-               "ambush": ("ambush", "done"), "losses": ("losses",), "continue": ("move", "done"), "occupy": ("move", "done"), "retreat": ("retreat", "done"),
+               "ambush": ("ambush", "done"), "losses": ("losses",), "continue": ("move", "done"), "occupy": ("move", "done"),
+               "interdict": ("attack", "done"), "retreat": ("retreat", "done"),
                "advance": ("advance", "done")}
     if action not in allowed.get(kind, ()):
         raise Rejection("ILLEGAL_COMMAND", f"NTND 3: the pending decision is {kind}; {action} does not answer it")

@@ -107,6 +107,7 @@ def initial_state(scenario: str, ctx) -> dict:
         "battle": None,
         "ambush": None,
         "resume": None,
+        "interdict": None,
         "decision": None,
         "outcome": None,
         "flags": {"allied_moved": []},

@@ -57,7 +57,7 @@ def copy_state(s: dict) -> dict:
     out["units"] = {k: dict(v) for k, v in s["units"].items()}
     out["markers"] = {k: {"loc": v["loc"], "units": list(v["units"]), "ref": v["ref"]}
                       for k, v in s["markers"].items()}
-    for k in ("phase", "attacks", "meta", "flags", "sealed", "battle", "ambush", "resume", "decision", "rp",
+    for k in ("phase", "attacks", "meta", "flags", "sealed", "battle", "ambush", "resume", "interdict", "decision", "rp",
               "outcome"):
         if k in s:
             out[k] = fast_copy(s[k])

@@ -16,7 +16,7 @@ _PUBLIC_DECISION_KEYS = ("seat", "kind", "prompt", "count", "eligible", "unit", 
 
 def _unit_view(u: dict) -> dict:
     return {"id": u["id"], "type": u["type"], "name": u["name"], "nat": u["nat"], "side": u["side"],
-            "loc": u["loc"], "corps": u["corps"]}
+            "loc": u["loc"], "corps": u["corps"], "status": u["status"]}
 
 
 def build_view(s: dict, seat: str | None) -> dict:
@@ -37,7 +37,7 @@ def build_view(s: dict, seat: str | None) -> dict:
         "units": units,
         "markers": markers,
         "allied_pending": [_unit_view(u) | {"arrive": u["arrive"]} for uid, u in sorted(s["units"].items())
-                           if u["side"] == ALLIED and u["status"] == "sched"],
+                           if u["side"] == ALLIED and u["status"] in ("sched", "afloat")],
         "allied_dead": sorted(uid for uid, u in s["units"].items() if u["side"] == ALLIED and u["status"] == "dead"),
         "attacks": [dict(a) for a in s["attacks"]],
         "battle": None if s["battle"] is None else {"side": s["battle"]["side"], "target": s["battle"]["target"]},
