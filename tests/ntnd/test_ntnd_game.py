@@ -2,6 +2,7 @@
 verifies with replay, and the Allied seat never sees an inverted unit's identity before its reveal."""
 from __future__ import annotations
 
+import functools
 import io
 
 import pytest
@@ -74,9 +75,15 @@ def play_checked(seed: bytes):
     return g, n, leaks, allied_openings
 
 
+@functools.lru_cache(maxsize=None)
+def played_game(seed: bytes = SEED):
+    """One checked game per seed per test session (the render tests reuse it)."""
+    return play_checked(seed)
+
+
 @pytest.fixture(scope="module")
 def played():
-    return play_checked(SEED)
+    return played_game(SEED)
 
 
 def test_ntnd_tet_bots_play_to_the_end_and_the_log_verifies(played):

@@ -28,13 +28,8 @@ def test_ntnd_render_draws_terrain_towns_and_units_without_hidden_identities():
 
 
 def test_ntnd_aar_render_writes_an_svg_of_a_bundle(tmp_path):
-    from afteraction.engine.bots import random_bot
-    g = _start()
-    rs = g.referee.ruleset
-    bot = random_bot(b"render")
-    while not g.referee.ended:   # play to the end quickly: only a few commands matter
-        d = g.referee.pending()
-        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+    from .test_ntnd_game import played_game
+    g = played_game()[0]
     f = tmp_path / "g.aar"
     f.write_bytes(g.bundle())
     out = tmp_path / "m.svg"
