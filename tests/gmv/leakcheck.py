@@ -17,7 +17,8 @@ per zone, a type list, a differently worded rejection):
   the same American view.
 - ``check_record``: the public events and public command body of a record
   never name a unit that is hidden after it together with its zone, and a
-  public command body names no unit that stays hidden.
+  public command body names no unit that stays hidden; every opened commitment
+  is the revealed unit's current zone and type (``check_openings``).
 """
 from __future__ import annotations
 
@@ -176,8 +177,27 @@ def _strings(obj) -> list[str]:
     return []
 
 
-def check_record(body: dict, command, hidden_after: dict[str, str]) -> None:
-    """``command``: the public command of the record (None if sealed or not a command)."""
+def check_openings(events: list[dict]) -> int:
+    """Every opened commitment is the revealed unit's current zone and composition:
+    each "open" event is followed by the "revealed" event of the same unit, type
+    and zone (a stale commitment, e.g. one not renewed after a hidden move, fails)."""
+    n = 0
+    for i, e in enumerate(events):
+        if e.get("t") != "open":
+            continue
+        v = e["value"]
+        nxt = events[i + 1] if i + 1 < len(events) else {}
+        assert nxt.get("t") == "revealed", f"an opening not followed by its reveal: {e}"
+        got = {k: nxt[k] for k in ("id", "type", "zone")}
+        want = {k: v.get(k) for k in ("id", "type", "zone")}
+        assert got == want, f"opened commitment {want} is not the revealed unit {got}"
+        n += 1
+    return n
+
+
+def check_record(body: dict, command, hidden_after: dict[str, str]) -> int:
+    """``command``: the public command of the record (None if sealed or not a command).
+    Returns the number of openings checked."""
     public = [e for e in body.get("events", []) if e.get("t") != "sealed"]
     assert not leaked_pairs(public, hidden_after), f"a public event places a hidden unit: {public}"
     if "sealed" in body:
@@ -187,3 +207,4 @@ def check_record(body: dict, command, hidden_after: dict[str, str]) -> None:
         assert not leaked_pairs(d, hidden_after), f"a public command places a hidden unit: {d}"
         named = set(_strings(d)) & set(hidden_after)
         assert not named, f"a public command names units that stay hidden: {sorted(named)}"
+    return check_openings(public)

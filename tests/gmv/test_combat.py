@@ -238,3 +238,15 @@ def test_gmv_support_american_artillery_only_from_adjacent_zones():
         play(s, "us", cmd("support", unit_ids=[far]))
     s2, _ = play(s, "us", cmd("support", unit_ids=[near]), faces=[6, 6])
     assert any(e["id"] == near and e["role"] == "art" for e in s2["battle"]["sup"])
+
+
+def test_gmv_support_aircraft_aa_fires_when_flying_over():
+    s = empty(side="nva")
+    add(s, "inf", "us", "quang_tri")
+    (f,) = add(s, "fighter", "us", "carrier")
+    (n,) = add(s, "inf", "nva", "dmz")
+    add(s, "aa", "nva", "quang_tri")  # AA in the battle zone, flown over
+    s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="quang_tri"))
+    s, _ = play(s, "nva", cmd("support"))
+    s2, ctx = play(s, "us", cmd("support", unit_ids=[f]), faces=[1, 6, 6])
+    assert f not in s2["units"] and "AA in quang_tri fires" in events(ctx, "roll")[0]["rule"]

@@ -110,3 +110,11 @@ def test_gmv_phase1_purchases_set_aside_until_phase5_placement():
         s, _ = play(s, "us", cmd("end_phase"))
     s, _ = play(s, "us", cmd("place", unit_type="inf", zone="saigon"))
     assert len(s["units"]) == len(before) + 1 and not s["pool"]["us"]
+
+
+def test_gmv_phase5_purchases_that_cannot_be_placed_are_lost():
+    s = empty(phase=5)
+    s["pool"]["us"] = ["sv"]  # no zone with US units but the carrier (sea): nowhere to place
+    assert not economy.placeable(s, "us")
+    s2, ctx = play(s, "us", cmd("end_phase"))
+    assert s2["pool"]["us"] == [] and events(ctx, "forfeit") == [{"t": "forfeit", "seat": "us", "count": 1}]

@@ -79,7 +79,7 @@ def play_checked(seed: bytes, turns: int = TURNS, probe_every: int = 5) -> tuple
     rs = g.referee.ruleset
     bot = gmv_bot(seed)
     nva_openings = []
-    n = {"views": 0, "us_commands": 0, "probes": 0, "sealed_alternatives": 0, "records": 0}
+    n = {"views": 0, "us_commands": 0, "probes": 0, "sealed_alternatives": 0, "records": 0, "openings": 0}
     steps = 0
     while not g.referee.ended:
         d = g.referee.pending()
@@ -110,7 +110,7 @@ def play_checked(seed: bytes, turns: int = TURNS, probe_every: int = 5) -> tuple
             if r.kind == "command" and "env" in r.body:
                 env = envelope_pb2.CommandEnvelope.FromString(r.body["env"])
                 c = env.command if env.WhichOneof("action") == "command" else None
-            check_record(r.body, c, hidden)
+            n["openings"] += check_record(r.body, c, hidden)
             n["records"] += 1
         steps += 1
     # salts of commitments never opened appear nowhere in the public log
@@ -147,7 +147,7 @@ def test_gmv_bot_games_end_replay_verify_and_leak_nothing(seed):
     evs = [e for r in g.records for e in r.body.get("events", [])]
     ends = [e for e in evs if e.get("t") == "revealed" and e["why"] == "end of the game"]
     assert ends and rep.opened == sum(e.get("t") == "open" for e in evs) >= len(ends)
-    assert n["probes"] > 0 and n["views"] > 0 and n["us_commands"] > 0 and n["sealed_alternatives"] > 0, n
+    assert n["openings"] > 0 and n["probes"] > 0 and n["views"] > 0 and n["us_commands"] > 0 and n["sealed_alternatives"] > 0, n
 
 
 def test_gmv_random_bot_finishes_games():

@@ -101,3 +101,19 @@ def test_gmv_hidden_board_plant_rejection_message_names_hidden_zone(monkeypatch)
         return orig(s, ids, seat, rule)
     monkeypatch.setattr(board, "get_units", get_units)
     _fails("fate depends on the hidden board|assert")
+
+
+def test_gmv_hidden_board_plant_stale_commitment_after_hidden_move(monkeypatch):
+    """A hidden move that does not renew the commitment still replays (the engine
+    is deterministic), so only the opening-equals-unit check can catch it."""
+    monkeypatch.setattr(nva.board, "commit_hidden", _commit_only_new(nva.board.commit_hidden))
+    with pytest.raises(AssertionError, match="is not the revealed unit"):
+        play_checked(b"gmv-1", turns=2, probe_every=50)
+
+
+def _commit_only_new(orig):
+    def commit_hidden(s, ctx):
+        fresh = [u for u in board.units(s, hidden=True) if u["ref"] is None]
+        if len(fresh) == len(board.units(s, hidden=True)) or fresh:
+            return orig(s, ctx)  # setup, infiltration, placement: commit as before
+    return commit_hidden

@@ -58,6 +58,8 @@ def test_gmv_nva_3_hidden_move_is_sealed_one_move_any_jungle():
     s2, ctx = play(s, "nva", c)
     assert s2["units"][a]["zone"] == "laos_south"
     assert events(ctx, private=False) == [{"t": "hidden-move", "n": 1}]
+    # the new zone is committed (a later reveal opens it, not the old zone)
+    assert events(ctx, "hidden", private=True) == [{"t": "hidden", "id": a, "type": "inf", "zone": "laos_south"}]
     with pytest.raises(Rejection, match="already"):
         play(s2, "nva", cmd("hidden_move", unit_ids=[a], to_zone="kontum"))
     with pytest.raises(Rejection, match="adjacent"):
@@ -81,3 +83,23 @@ def test_gmv_nva_3_no_attack_on_the_carrier_group():
     (a,) = add(s, "inf", "nva", "hue")
     with pytest.raises(Rejection, match="on land"):
         play(s, "nva", cmd("attack", unit_ids=[a], zone="carrier"))
+
+
+def test_gmv_nva_2_unit_revealed_by_a_us_patrol_cannot_reinfiltrate_in_the_same_turn():
+    s = empty()
+    (i,) = add(s, "inf", "us", "da_nang")
+    (h,) = add(s, "vc", "nva", "da_nang", hidden=True)
+    s, _ = play(s, "us", cmd("patrol", unit_ids=[i]), faces=[1, 1])
+    s, _ = play(s, "nva", cmd("reveal", unit_ids=[h]))
+    assert s["units"][h]["revealed"] == s["turn"]
+    s["battle"] = None
+    s["side"] = "nva"
+    with pytest.raises(Rejection, match="wait 1 turn"):
+        play(s, "nva", cmd("infiltrate", unit_ids=[h], to_zone="da_nang"))
+
+
+def test_gmv_nva_1_extra_recruitment_by_an_exposed_unit_only():
+    s = empty(side="nva")
+    (u,) = add(s, "inf", "nva", "hue", hidden=True)
+    with pytest.raises(Rejection, match="exposed"):
+        play(s, "nva", cmd("recruit", unit_id=u), faces=[1])

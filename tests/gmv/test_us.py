@@ -195,3 +195,14 @@ def test_gmv_hot_lz_only_hidden_infantry_fire():
     s, _ = play(s, "us", airlift([(h, inf)], "bien_hoa", "saigon"))
     with pytest.raises(Rejection, match="hidden infantry"):
         play(s, "nva", cmd("hot_lz", unit_ids=[art]))
+
+
+def test_gmv_patrol_and_build_are_done_by_infantry_only():
+    s = empty()
+    (t,) = add(s, "armor", "us", "saigon")
+    with pytest.raises(Rejection, match="infantry"):
+        play(s, "us", cmd("patrol", unit_ids=[t]))
+    with pytest.raises(Rejection, match="infantry build"):
+        play(s, "us", cmd("build", unit_id=t, improvement=1))
+    (sv,) = add(s, "sv", "us", "saigon")  # SV are infantry too (docs/rules/gmv.md)
+    play(s, "us", cmd("patrol", unit_ids=[sv]), faces=[6])

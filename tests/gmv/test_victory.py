@@ -56,3 +56,18 @@ def test_gmv_victory_us_needs_saigon_and_more_r_points_else_draw():
     add(s, "vc", "nva", "my_tho")   # R3
     out = victory.final(s, Context.for_tests())
     assert out["r_points"] == {"us": 3, "nva": 3} and out["winner"] is None
+
+
+def test_gmv_victory_immediate_when_a_side_has_no_unit_left():
+    s = empty()
+    (i,) = add(s, "inf", "us", "hue")
+    nva_ids = [u["id"] for u in s["units"].values() if u["side"] == "nva"]
+    for uid in nva_ids:
+        del s["units"][uid]
+    (n,) = add(s, "inf", "nva", "hue")
+    s["battle"] = None
+    from afteraction.engine.games.gmv import combat
+    combat.start(s, "hue", "us", Context.for_tests(), "test")
+    s, _ = play(s, "us", cmd("support"))
+    s, _ = play(s, "nva", cmd("support"), faces=[1, 6])  # the last NVA unit dies
+    assert RS.outcome(s) == {"winner": "us", "reason": "no NVA or VC unit is left", "turn": 2}
