@@ -544,3 +544,26 @@ def test_ntnd_8_7_units_retreat_onto_the_fleet_and_land_next_turn():
     assert s["units"]["us-5mar"]["status"] == "afloat"
     put(s, "us-7mar", "1810")
     assert ("us-5mar", "1810") in recruitment.reinforcement_options(s)
+
+
+def test_ntnd_19_3_8_retreat_into_a_hex_under_attack_has_no_effect_there():
+    from afteraction.engine.games.ntnd import battles
+    m = movement.load_map()
+    s = blank()
+    s["phase"] = {"id": "c_combat"}
+    put(s, "us-2-4", "1715")
+    target = "1716"
+    assert m.adjacent("1715", target)
+    put(s, "us-3-4", target)
+    s["attacks"] = [{"target": target, "attackers": []}]
+    assert target in battles.retreat_destinations(s, "us-2-4")
+    s["battle"] = {"side": "communist", "plan": ["us-2-4"], "mode": "must"}
+    battles.apply_retreat(s, "us-2-4", target, Context.for_tests())
+    assert s["phase"]["retreated_into"] == {target: ["us-2-4"]}
+    put(s, "vc-qn", next(n for n in m.hex_neighbours(target) if n not in ("1715",) and m.hexes[n].is_land
+                         and m.hexes[n].country == "SV"))
+    s["phase"]["attacked"], s["phase"]["defended"] = [], []
+    ctx = Context.for_tests(faces=[1, 1])
+    battles.start_battle(s, "communist", target, ["vc-qn"], ctx)
+    attack = next(e for e, _ in ctx.events if e["t"] == "attack")
+    assert attack["defenders"] == ["us-3-4"]

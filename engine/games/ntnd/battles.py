@@ -14,7 +14,7 @@ from . import ambush as amb
 from . import combat as cb
 from .map import load_map
 from .movement import enemy_locs, may_enter, stacking_problem
-from .operations import flip_marker
+from .operations import flip_marker, make_marker
 from .politics import eliminate
 from .special import armor_shock_active, armor_shock_trigger
 from .state import ALLIED, COMMUNIST
@@ -147,7 +147,9 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
                         "location once per combat phase; no unit is attacked twice (19.1.3)")
     zoi = gb_zoi(s)
-    defenders = _fighting_units(s, target, foe)
+    # 19.3.8: units that retreated into this hex earlier in the phase have no effect on this combat
+    upside = set(s["phase"].get("retreated_into", {}).get(target, ()))
+    defenders = [d for d in _fighting_units(s, target, foe) if d not in upside]
     acu = tuple(combat_unit(s, a, zoi) for a in attackers)
     dcu = tuple(combat_unit(s, d, zoi) for d in defenders)
     ph = s["phase"]
@@ -297,7 +299,8 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         if zone and u["side"] == ALLIED and m.zones[n].country in ("CN", "NV"):
             prohibited = True
         opt = cb.RetreatOption(kind=cb.ZONE if zone else cb.HEX, enemy_units=n in enemy, prohibited=prohibited,
-                               overstacked=stacking_problem(s, u["side"], n, [uid]) is not None)
+                               overstacked=stacking_problem(s, u["side"], n, [uid]) is not None,
+                               under_attack=n in _under_attack(s))
         v = cb.retreat_verdict(cu, opt)
         if v.legal and not v.eliminate_overstack:
             out.append(n)
@@ -370,6 +373,15 @@ def next_decision(s: dict, ctx) -> dict | None:
     return None
 
 
+def _under_attack(s: dict) -> set:
+    """19.3.8: hexes under attack this combat phase: the Communist player's announced targets, and
+    the hexes already attacked in the phase."""
+    out = set(s["phase"].get("targets", ()))
+    if s["phase"].get("id") == "c_combat":
+        out |= {a["target"] for a in s["attacks"]}
+    return out
+
+
 def _plan(s, b, side, ctx) -> list[str]:
     mode = dict((x[0], x[1]) for x in b["result"]["order"]).get(side, "none")
     b["mode"] = mode
@@ -413,6 +425,14 @@ def apply_retreat(s: dict, uid: str, to: str | None, ctx) -> None:
     u = s["units"][uid]
     ctx.emit({"t": "retreat", "unit": uid, "from": u["loc"], "to": to,
               "rule": "NTND 19.3.4" if to == FLEET else "NTND 19.3"})
+    if to in _under_attack(s):
+        # 19.3.8: into a hex also under attack this combat phase: upside down, no effect on that combat
+        s["phase"].setdefault("retreated_into", {}).setdefault(to, []).append(uid)
+        if u["side"] == COMMUNIST and load_counters().type(u["type"]).can_invert:
+            u["loc"] = to
+            make_marker(s, [uid], to, ctx, "NTND 19.3.8")
+            pend.pop(0)
+            return
     if to == FLEET:
         u.update(status="afloat", loc=None)   # 8.7: landed next turn in a friendly coastal town/city
         tf = s["flags"].setdefault("to_fleet", {})
