@@ -1,9 +1,11 @@
 """SQLite store: WAL, synchronous=FULL, group commit across games.
 
-Every ``append`` is handed to one writer thread, which takes all appends
-waiting at that moment (from any game), writes each inside its own SAVEPOINT
-(a lost race rolls back only that append) and commits them with one fsync.
-``append`` returns after that commit, so an acknowledged command is on disk.
+Group commit, leader/follower: the caller of ``append`` that finds no commit
+in progress takes every append waiting at that moment (from any game), writes
+each inside its own SAVEPOINT (a lost race rolls back only that append) and
+commits them with one fsync; callers arriving meanwhile wait and the next batch
+is led by one of them. ``append`` returns after the commit that holds its data,
+so an acknowledged command is on disk.
 Readers use their own per-thread connections (WAL lets them read while the
 writer writes). Several processes may share the file: appends are checked in
 the transaction (BEGIN IMMEDIATE) against the stored tail.
@@ -59,8 +61,8 @@ class SqliteStore(Store):
         self._cv = threading.Condition()
         self._queue: list[_Pending] = []
         self._closed = False
-        self._writer = threading.Thread(target=self._write_loop, name="aar-sqlite-writer", daemon=True)
-        self._writer.start()
+        self._writing = False          # a leader is committing a batch
+        self._wconn = self._connect()  # used only by the current leader
 
     # -- connections ----------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -93,52 +95,62 @@ class SqliteStore(Store):
             raise Conflict(f"game {game.game_id} exists") from None
 
     def append(self, a: Append) -> None:
+        """Leader/follower group commit: the first caller to find no commit in
+        progress becomes the leader, takes every append waiting (from any game)
+        and commits them in one transaction; the others wait for it, and one of
+        them leads the next batch. No extra thread sits on the path."""
         p = _Pending(a)
         with self._cv:
             if self._closed:
                 raise StoreError("store is closed")
             self._queue.append(p)
-            self._cv.notify()
-        p.done.wait()
+            while not p.done.is_set() and self._writing:
+                self._cv.wait()
+            if p.done.is_set():
+                batch = None
+            else:
+                self._writing = True
+                batch, self._queue = self._queue, []
+        if batch is not None:
+            try:
+                self._commit(batch)
+            finally:
+                with self._cv:
+                    for q in batch:
+                        q.done.set()
+                    self._writing = False
+                    self._cv.notify_all()
         if p.error is not None:
             raise p.error
 
-    def _write_loop(self) -> None:
-        c = self._connect()
-        while True:
-            with self._cv:
-                while not self._queue and not self._closed:
-                    self._cv.wait()
-                if not self._queue and self._closed:
-                    return
-                batch, self._queue = self._queue, []
-            try:
-                c.execute("BEGIN IMMEDIATE")
-                single = len(batch) == 1  # no savepoint needed: a conflict rolls back the whole transaction
-                for p in batch:
-                    if not single:
-                        c.execute("SAVEPOINT one")
-                    try:
-                        _insert(c, p.append)
-                        if not single:
-                            c.execute("RELEASE one")
-                    except (sqlite3.IntegrityError, Conflict) as e:
-                        c.execute("ROLLBACK" if single else "ROLLBACK TO one")
-                        if not single:
-                            c.execute("RELEASE one")
-                        p.error = e if isinstance(e, Conflict) else Conflict(f"lost append race: {e}")
-                if c.in_transaction:
-                    c.execute("COMMIT")
-            except Exception as e:  # the whole batch failed: nothing of it is acknowledged
-                try:
-                    c.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-                for p in batch:
-                    if p.error is None:
-                        p.error = StoreError(f"SQLite append failed: {e}")
+    def _commit(self, batch: list[_Pending]) -> None:
+        c = self._wconn
+        try:
+            c.execute("BEGIN IMMEDIATE")
+            single = len(batch) == 1  # no savepoint needed: a conflict rolls back the whole transaction
             for p in batch:
-                p.done.set()
+                if not single:
+                    c.execute("SAVEPOINT one")
+                try:
+                    _insert(c, p.append)
+                    if not single:
+                        c.execute("RELEASE one")
+                except (sqlite3.IntegrityError, Conflict) as e:
+                    c.execute("ROLLBACK" if single else "ROLLBACK TO one")
+                    if not single:
+                        c.execute("RELEASE one")
+                    p.error = e if isinstance(e, Conflict) else Conflict(f"lost append race: {e}")
+            if c.in_transaction:
+                c.execute("COMMIT")
+        except Exception as e:  # the whole batch failed: nothing of it is acknowledged
+            try:
+                if c.in_transaction:
+                    c.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            for p in batch:
+                if p.error is None:
+                    p.error = StoreError(f"SQLite append failed: {e}")
 
     # -- reads ----------------------------------------------------------------
     def game(self, game_id: str) -> GameRow | None:
@@ -177,8 +189,21 @@ class SqliteStore(Store):
     def close(self) -> None:
         with self._cv:
             self._closed = True
-            self._cv.notify_all()
-        self._writer.join(timeout=30)
+            while self._writing or self._queue:  # let the batch in progress (and any waiting) reach the disk
+                if not self._writing and self._queue:
+                    self._writing = True
+                    batch, self._queue = self._queue, []
+                    self._cv.release()
+                    try:
+                        self._commit(batch)
+                    finally:
+                        self._cv.acquire()
+                        for q in batch:
+                            q.done.set()
+                        self._writing = False
+                        self._cv.notify_all()
+                else:
+                    self._cv.wait()
         with self._conns_lock:
             for c in self._conns:
                 try:
