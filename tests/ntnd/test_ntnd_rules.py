@@ -567,3 +567,14 @@ def test_ntnd_19_3_8_retreat_into_a_hex_under_attack_has_no_effect_there():
     battles.start_battle(s, "communist", target, ["vc-qn"], ctx)
     attack = next(e for e, _ in ctx.events if e["t"] == "attack")
     assert attack["defenders"] == ["us-3-4"]
+
+
+def test_ntnd_15_2_3_2_militia_go_with_their_green_beret():
+    from afteraction.engine.games.ntnd.politics import eliminate
+    s = blank()
+    m = movement.load_map()
+    put(s, "us-gb-3", "1717")
+    field = next(h for h in m.hex_neighbours("1717") if m.hexes[h].is_land and not m.hexes[h].town)
+    put(s, "arvn-mil-danang", field)
+    eliminate(s, "us-gb-3", Context.for_tests(), "test")
+    assert s["units"]["arvn-mil-danang"]["status"] == "mix" and s["pp"] == 99   # the militia costs nothing
