@@ -367,7 +367,17 @@ def next_decision(s: dict, ctx) -> dict | None:
                 continue
             return {"seat": b["side"], "kind": "advance", "eligible": opts}
         if step == "ambush-end":
-            _ambush_end(s, b, ctx)
+            # 20.5: if an Allied unit survived, every ambusher retreats one hex (their owner chooses
+            # where); else the survivors may enter the vacated hex
+            allies = [a for a in _fighting_units(s, b["target"], ALLIED) if _t(s, a).is_ground_combat]
+            after = amb.ambush_aftermath(len(allies))
+            b["todo"].pop(0)
+            if after.communist_must_retreat:
+                b["plan"], b["mode"] = _alive(s, b["attackers"]), "must"
+                b["todo"].insert(0, "retreat:communist")
+            elif after.communist_may_enter:
+                b["todo"].insert(0, "advance")
+            continue
         b["todo"].pop(0)
     s["battle"] = None
     return None
@@ -447,9 +457,12 @@ def apply_retreat(s: dict, uid: str, to: str | None, ctx) -> None:
 def advance_options(s: dict, b: dict) -> list[str]:
     m = load_map()
     target = b["target"]
-    if b["kind"] != "battle":
-        return []
     side = b["side"]
+    if b["kind"] == "ambush":
+        # 20.5: the ambushers that survive may enter the hex once it holds no Allied unit
+        if _fighting_units(s, target, ALLIED) or not m.hexes[target].is_land:
+            return []
+        return [a for a in _alive(s, b["attackers"]) if m.adjacent(s["units"][a]["loc"], target)]
     foe = ALLIED if side == COMMUNIST else COMMUNIST
     remaining = _fighting_units(s, target, foe)
     res = b["result"]
@@ -502,27 +515,3 @@ def _fleet_to_sea(s, uid, ctx):
     if seas:
         ctx.emit({"t": "fleet-to-sea", "unit": uid, "from": u["loc"], "to": seas[0], "rule": "NTND 14.2.1"})
         u["loc"] = seas[0]
-
-
-def _ambush_end(s, b, ctx):
-    """20.5: if the ambushed Allied units were all eliminated, surviving ambushers may enter the hex
-    (project reading: the first of them that fit do, automatically); else they retreat one hex,
-    each to its first legal destination (owner's choice is not asked: docs)."""
-    m = load_map()
-    target = b["target"]
-    allies = _fighting_units(s, target, ALLIED)
-    after = amb.ambush_aftermath(len([a for a in allies if _t(s, a).is_ground_combat]))
-    coms = _alive(s, b["attackers"])
-    if after.communist_may_enter:
-        for x in coms:
-            if stacking_problem(s, COMMUNIST, target, [x]) is None and m.hexes[target].is_land:
-                ctx.emit({"t": "advance", "unit": x, "from": s["units"][x]["loc"], "to": target, "rule": "NTND 20.5"})
-                s["units"][x]["loc"] = target
-    elif after.communist_must_retreat:
-        for x in coms:
-            dests = retreat_destinations(s, x)
-            if not dests:
-                eliminate(s, x, ctx, "NTND 19.3.6")
-                continue
-            ctx.emit({"t": "retreat", "unit": x, "from": s["units"][x]["loc"], "to": dests[0], "rule": "NTND 20.5"})
-            s["units"][x]["loc"] = dests[0]
