@@ -9,8 +9,9 @@ per zone, a type list, a differently worded rejection):
   moved to another land zone and given another type, other NVA money and pool.
 - ``check_views``: ``view(s, "us")`` and ``view(s, None)`` are identical for
   ``s`` and ``perturb(s)``.
-- ``check_us_commands``: every probed American command is accepted on both or
-  refused on both with the same code and message.
+- ``check_us_commands``: the American legal commands are the same, and every
+  probed American command is accepted on both or refused on both with the same
+  code and message.
 - ``check_sealed_alternatives``: a sealed NVA command (hidden move,
   infiltration, purchase, hidden placement) and every other choice it could
   have made give the same public events, the same number of sealed events and
@@ -86,6 +87,9 @@ def us_probes(s: dict) -> list:
 
 def check_us_commands(s: dict, commands: list, p: dict | None = None) -> int:
     p = perturb(s) if p is None else p
+    a, b = RS.legal_commands(s, "us"), RS.legal_commands(p, "us")
+    assert [c.SerializeToString(deterministic=True) for c in a] == \
+        [c.SerializeToString(deterministic=True) for c in b], "the American legal commands depend on the hidden board"
     for c in commands:
         a, b = _outcome(s, c), _outcome(p, c)
         assert a == b, f"an American command's fate depends on the hidden board: {c} -> {a} / {b}"

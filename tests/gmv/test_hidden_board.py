@@ -117,3 +117,18 @@ def _commit_only_new(orig):
         if len(fresh) == len(board.units(s, hidden=True)) or fresh:
             return orig(s, ctx)  # setup, infiltration, placement: commit as before
     return commit_hidden
+
+
+def test_gmv_hidden_board_plant_us_legal_commands_avoid_hidden_units(monkeypatch):
+    from afteraction.engine.games.gmv import legal
+    orig = legal.legal_commands
+
+    def legal_commands(rs, s, seat):
+        out = orig(rs, s, seat)
+        if seat != "us":
+            return out
+        return [c for c in out if not (c.gmv.WhichOneof("action") == "patrol"
+                                       and board.units(s, s["units"][c.gmv.patrol.unit_ids[0]]["zone"], "nva",
+                                                       hidden=True))]
+    monkeypatch.setattr(legal, "legal_commands", legal_commands)
+    _fails("legal commands depend on the hidden board")
