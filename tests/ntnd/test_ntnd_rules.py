@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import corps, movement, operations, recruitment, supply
+from afteraction.engine.games.ntnd import corps, movement, operations, reaction, recruitment, supply
 from afteraction.engine.games.ntnd.apply_ import _walk
 from afteraction.engine.games.ntnd.sequence import PHASES
 from afteraction.engine.games.ntnd.setup import initial_state
@@ -428,7 +428,7 @@ def test_ntnd_8_8_2_reaction_one_hex_and_8_8_2_2_allied_units_may_occupy_after_c
     s["flags"]["vacated"] = []
     put(s, "us-1-4", "1714")                       # II Corps brigade
     mid = hide(s, ["vc-dak-to"], "1814")           # II Corps hex next to it
-    opts = movement.communist_reaction_options(s)
+    opts = reaction.communist_reaction_options(s)
     assert opts and all(m_ == mid and m.adjacent("1814", h) for m_, h in opts)
     away = next(h for _, h in opts if not m.adjacent(h, "1714"))
     _reaction(s, "communist", cmd("move", piece=mid, path=[away]).ntnd.move, Context.for_tests())

@@ -9,7 +9,7 @@ so the question itself reveals nothing).
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import battles, corps, movement, operations, recruitment
+from . import battles, corps, movement, operations, reaction, recruitment, sea
 from .map import load_map
 from .state import ALLIED, COMMUNIST
 
@@ -180,7 +180,7 @@ def _move(s, seat, piece, path, ctx):
     moved.append(piece)
     if seat == ALLIED:
         s["flags"]["allied_moved"].append(piece)
-    if path[0] == movement.SEA:
+    if path[0] == sea.SEA:
         _sea_move(s, seat, piece, path[1:], ctx)
         return
     kind = movement.movement_kind(movement.mover(s, piece))
@@ -287,7 +287,7 @@ def _announce(s, msg, ctx):
 
 def _reaction(s, seat, msg, ctx):
     path = list(msg.path)
-    opts = movement.allied_reaction_options(s) if seat == ALLIED else movement.communist_reaction_options(s)
+    opts = reaction.allied_reaction_options(s) if seat == ALLIED else reaction.communist_reaction_options(s)
     if len(path) != 1 or (msg.piece, path[0]) not in opts:
         raise Rejection("ILLEGAL_MOVE", "NTND 8.8: reaction moves: airmobile units to a hex under announced "
                         "attack (8.8.1.1); inverted units next to Allied units one hex (8.8.2)")

@@ -301,84 +301,15 @@ def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str
     kind = movement_kind(mv)
     if kind in ("immobile", "air", "interceptor"):
         return {}
-    if kind == "fleet":
-        return _fleet_reach(s, mv, env)
-    if kind == "patrol_boat":
-        return _boat_reach(s, mv, env)
+    if kind in ("fleet", "patrol_boat"):
+        from .sea import boat_reach, fleet_reach
+        return (fleet_reach if kind == "fleet" else boat_reach)(s, mv, env)
     if kind == "airmobile":
         return _airmobile_reach(s, mv, env)
     out = _ground_reach(s, mv, env)
+    from .sea import sea_reach
     out.update(sea_reach(s, piece, mv, env))
     return out
-
-
-SEA = "sea"  # first element of a sea-movement path (8.6); its key in ``reachable`` is "sea:<dest>"
-AMPHIBIOUS_TYPES = ("us_marine_regiment", "us_marine_iii", "arvn_marine_brigade", "rok_marine_brigade",
-                    "arvn_ranger", "lao_ranger", "thai_333_ranger")
-
-
-def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
-    """8.6.1 / 8.6.2 Communist supply units by sea; 8.6.4 Allied amphibious moves."""
-    m = load_map()
-    start = mv["loc"]
-    out: dict[str, list[str]] = {}
-    enemy = env.enemy(mv["side"])
-    if mv["side"] == COMMUNIST and all(t.id == "communist_supply" for t in mv["types"]):
-        # from Haiphong or a coastal/major-river hex, along coastal/major-river land hexes, 12 MP
-        if start != "HAIPHONG" and (m.is_zone(start) or not (m.hexes[start].coastal or m.hexes[start].major_river)):
-            return out
-        if "HAIPHONG" in s["flags"].get("mined", ()) and start == "HAIPHONG":
-            return out
-        ok = {h for h, x in m.hexes.items() if x.is_land and (x.coastal or x.major_river)}
-        first = [h for h in m.neighbours(start) if h in ok] if start == "HAIPHONG" else None
-        prev: dict[str, str] = {}
-        dist = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for h in frontier:
-                neigh = first if h == "HAIPHONG" else [n for n in nbrs(h) if n in ok]
-                for n in neigh:
-                    if n in dist or n in enemy or dist[h] + 1 > 12:
-                        continue
-                    dist[n] = dist[h] + 1
-                    prev[n] = h
-                    nxt.append(n)
-            frontier = sorted(nxt)
-        for d in sorted(dist):
-            if d == start or stacking_problem(s, COMMUNIST, d, mv["uids"], env):
-                continue
-            path = [d]
-            while prev[path[-1]] != start:
-                path.append(prev[path[-1]])
-            out["sea:" + d] = [SEA] + list(reversed(path))
-        return out
-    if mv["side"] == ALLIED and len(mv["types"]) == 1 and mv["types"][0].id in AMPHIBIOUS_TYPES:
-        # 8.6.4: from a coastal town/city to any coastal hex, up to two units a turn, with the fleet
-        if m.is_zone(start) or not (m.hexes[start].coastal and m.hexes[start].town):
-            return out
-        if s["flags"].get("amphibious", {}).get("turn") == s["turn"] and \
-                len(s["flags"]["amphibious"]["units"]) >= 2:
-            return out
-        fleet = [u for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
-        if not fleet:
-            return out
-        pinned = s["flags"].get("amphibious", {}).get("at") if s["flags"].get("amphibious", {}).get("turn") == s["turn"] else None
-        if fleet[0]["id"] in s["phase"].get("moved", ()) and pinned is None:
-            return out  # 8.6.4.2: the fleet must move to the landing hex
-        for h, x in sorted(m.hexes.items()):
-            if not (x.is_land and x.coastal) or h == start or h in enemy:
-                continue
-            if pinned is not None and h != pinned:
-                continue
-            if x.country in ("NV", "CN") or x.country in s["neutral"]:
-                continue
-            out["sea:" + h] = [SEA, h]
-    return out
-
-
-def sea_key(path: list[str]) -> str:
-    return ("sea:" + path[-1]) if path and path[0] == SEA else path[-1]
 
 
 @lru_cache(maxsize=None)
@@ -491,56 +422,6 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     return out
 
 
-def _fleet_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
-    """8.2.3 / 8.6.1: the fleet moves without limit along all-sea and coastal hexes (and into Haiphong)."""
-    m = load_map()
-    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal}
-    return _flood(s, mv, ok, UNLIMITED, env, extra_zone="HAIPHONG")
-
-
-def _boat_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
-    """8.2.4 / 8.6.1-8.6.2: patrol boats, 1 MP a hex on sea, coastal and major-river hexes,
-    18 MP, ending on a coastal or major-river hex."""
-    m = load_map()
-    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal or x.major_river}
-    out = _flood(s, mv, ok, 18, env)
-    return {d: p for d, p in out.items() if m.hexes[d].coastal or m.hexes[d].major_river}
-
-
-def _flood(s, mv, ok, limit, env, extra_zone=None):
-    m = load_map()
-    enemy = env.enemy(mv["side"])
-    start = mv["loc"]
-    dist = {start: 0}
-    prev = {}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for h in frontier:
-            if m.is_zone(h):
-                neigh = [n for n in m.neighbours(h) if n in ok]
-            else:
-                neigh = [n for n in m.hex_neighbours(h) if n in ok]
-                if extra_zone and extra_zone in m.zones_next_to(h):
-                    neigh.append(extra_zone)
-            for n in neigh:
-                if n in dist or n in enemy or dist[h] + 1 > limit:
-                    continue
-                dist[n] = dist[h] + 1
-                prev[n] = h
-                nxt.append(n)
-        frontier = sorted(nxt)
-    out = {}
-    for d in sorted(dist):
-        if d == start or (not m.is_zone(d) and not m.hexes[d].is_land and False):
-            continue
-        path = [d]
-        while prev[path[-1]] != start:
-            path.append(prev[path[-1]])
-        out[d] = list(reversed(path))
-    return out
-
-
 def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, list[str]]:
     """8.2 / 8.8.1.1: airmobile units fly (no terrain, no ZOC) anywhere in the corps/country they
     are in or an adjacent one in clear weather; 9 hexes in monsoon. The path is the destination."""
@@ -574,6 +455,7 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
     destination, the referee the route (docs/rules/ntnd.md, 8)."""
     if not path:
         return "NTND 8: a move needs a path"
+    from .sea import sea_key
     reach = reachable(s, piece)
     dest = sea_key(list(path))
     if dest not in reach:
@@ -581,82 +463,6 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
     if list(path) != reach[dest]:
         return f"NTND 8: the path to {dest} is {'-'.join(reach[dest])} (the referee fixes one path per destination)"
     return None
-
-
-# ---------------------------------------------------------------------------
-# 8.8 reaction movement
-# ---------------------------------------------------------------------------
-
-def allied_reaction_options(s: dict) -> list[tuple[str, str]]:
-    """8.8.1 / 8.8.1.1: airmobile units that did not move in the previous Allied movement phase and
-    are not under announced attack may fly to a hex holding Allied units that the Communist player
-    announced he will attack, within their airmobile range, without over-stacking."""
-    targets = sorted({a["target"] for a in s["attacks"]})
-    if not targets:
-        return []
-    counters = load_counters()
-    allied_at = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED}
-    moved = set(s["flags"].get("allied_moved", ())) | set(s["phase"].get("reacted", ()))
-    env = Env(s)
-    out = []
-    for uid in sorted(s["units"]):
-        u = s["units"][uid]
-        if u["status"] != "map" or u["side"] != ALLIED or uid in moved or u["loc"] in targets:
-            continue
-        if not counters.type(u["type"]).airmobile:
-            continue
-        reach = _airmobile_reach(s, mover(s, uid), env)
-        for t in targets:
-            if t in reach and t in allied_at:
-                out.append((uid, t))
-    return out
-
-
-def communist_reaction_options(s: dict) -> list[tuple[str, str]]:
-    """8.8.2 / 3.2.4: inverted units adjacent to an Allied unit may move one hex in any direction,
-    irrespective of ZOC and ZOI, within the other movement and stacking rules (each marker once)."""
-    m = load_map()
-    allied_at = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
-                 and utype(u).category != "air"}
-    done = set(s["phase"].get("reacted", ()))
-    out = []
-    for mid in sorted(s["markers"], key=lambda x: int(x[1:])):
-        mk = s["markers"][mid]
-        if mid in done or m.is_zone(mk["loc"]):
-            continue
-        if not any(n in allied_at for n in m.hex_neighbours(mk["loc"])):
-            continue
-        mv = mover(s, mid)
-        for n in m.hex_neighbours(mk["loc"]):
-            if n in allied_at or not m.hexes[n].is_land:
-                continue
-            if may_enter(s, mv["types"], COMMUNIST, None, n) is None and stacking_problem(s, COMMUNIST, n, mv["uids"]) is None:
-                out.append((mid, n))
-    return out
-
-
-def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
-    """Markers adjacent to Allied units (8.8.2.1), or to Allied ground combat units (19.1.2).
-    Project reading of 19.1.2's exceptions: contact across a neutral border does not count (the
-    Allied player may not attack across it in part 1); there are no all-sea hexsides on the map."""
-    m = load_map()
-    neutral = set(s["neutral"])
-    allied = [u for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
-              and not m.is_zone(u["loc"]) and utype(u).category != "air"
-              and (not ground_only or utype(u).is_ground_combat)]
-    out = []
-    for mid, mk in s["markers"].items():
-        if m.is_zone(mk["loc"]):
-            continue
-        c1 = m.hex(mk["loc"]).country
-        for a in allied:
-            if m.adjacent(a["loc"], mk["loc"]):
-                c2 = m.hex(a["loc"]).country
-                if c1 != c2 and (c1 in neutral or c2 in neutral):
-                    continue
-                out.append(mid)
-                break
-    return sorted(out, key=lambda x: int(x[1:]))
 
 
 # ---------------------------------------------------------------------------

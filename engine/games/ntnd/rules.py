@@ -12,7 +12,7 @@ from afteraction.v1 import command_pb2, ntnd_pb2
 
 from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
-from . import battles, corps, movement, operations, politics, recruitment, setup as _setup
+from . import battles, corps, movement, operations, politics, reaction, recruitment, setup as _setup
 from .map import load_map
 from .sequence import INDEX, PHASES, phase_of, turn_label
 from .state import ALLIED, COMMUNIST, SEATS, copy_state, piece_loc
@@ -132,7 +132,7 @@ def _enter(s: dict, ctx) -> None:
         s["flags"]["vacated"] = []
     elif ph.id == "a_combat":
         # 19.1.2: inverted units adjacent to Allied ground combat units flip face up
-        for mid in movement.markers_in_contact(s, ground_only=True):
+        for mid in reaction.markers_in_contact(s, ground_only=True):
             operations.flip_marker(s, mid, ctx, "NTND 19.1.2")
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.4
         s["phase"]["stack_check"] = True                             # 8.10.2
@@ -209,7 +209,7 @@ def _next_phase(s: dict, ctx) -> None:
         return
     if ph.id == "c_reaction":
         # 8.8.2.1: inverted units still adjacent to Allied units flip face up
-        for mid in movement.markers_in_contact(s):
+        for mid in reaction.markers_in_contact(s):
             operations.flip_marker(s, mid, ctx, "NTND 8.8.2.1")
     if s["step"] + 1 < len(PHASES):
         s["step"] += 1
@@ -265,9 +265,9 @@ def _phase_decision(s: dict, ctx) -> dict | None:
     if ph.id == "a_combat" and p.get("sub") == "occupy":
         return {"seat": ALLIED, "kind": "occupy", "prompt": "NTND 8.8.2.2: occupy hexes the inverted units left"}
     seat, kind, prompt = kinds[ph.id]
-    if ph.id in ("a_reaction",) and not movement.allied_reaction_options(s):
+    if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s):
         return None
-    if ph.id == "c_reaction" and not movement.communist_reaction_options(s):
+    if ph.id == "c_reaction" and not reaction.communist_reaction_options(s):
         return None
     return {"seat": seat, "kind": kind, "prompt": prompt}
 
@@ -308,7 +308,7 @@ def _legal(s: dict, d: dict) -> list:
     if kind == "combat":
         return [cmd("attack", target=t, attackers=list(a)) for t, a in battles.attack_options(s, ALLIED)] + done
     if kind == "reaction":
-        opts = movement.allied_reaction_options(s) if d["seat"] == ALLIED else movement.communist_reaction_options(s)
+        opts = reaction.allied_reaction_options(s) if d["seat"] == ALLIED else reaction.communist_reaction_options(s)
         return [cmd("move", piece=p, path=[t]) for p, t in opts] + done
     if kind == "reinforce":
         out = [cmd("place", unit=u, location=loc) for u, loc in recruitment.reinforcement_options(s)]

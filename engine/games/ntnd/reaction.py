@@ -1,0 +1,80 @@
+"""No Trumpets No Drums 8.8 (reaction movement) and the contact checks that flip hidden stacks
+(8.8.2.1, 19.1.2)."""
+from __future__ import annotations
+
+from .map import load_map
+from .movement import Env, _airmobile_reach, may_enter, mover, stacking_problem, utype
+from .state import ALLIED, COMMUNIST
+from .units import load_counters
+
+
+def allied_reaction_options(s: dict) -> list[tuple[str, str]]:
+    """8.8.1 / 8.8.1.1: airmobile units that did not move in the previous Allied movement phase and
+    are not under announced attack may fly to a hex holding Allied units that the Communist player
+    announced he will attack, within their airmobile range, without over-stacking."""
+    targets = sorted({a["target"] for a in s["attacks"]})
+    if not targets:
+        return []
+    counters = load_counters()
+    allied_at = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED}
+    moved = set(s["flags"].get("allied_moved", ())) | set(s["phase"].get("reacted", ()))
+    env = Env(s)
+    out = []
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "map" or u["side"] != ALLIED or uid in moved or u["loc"] in targets:
+            continue
+        if not counters.type(u["type"]).airmobile:
+            continue
+        reach = _airmobile_reach(s, mover(s, uid), env)
+        for t in targets:
+            if t in reach and t in allied_at:
+                out.append((uid, t))
+    return out
+
+
+def communist_reaction_options(s: dict) -> list[tuple[str, str]]:
+    """8.8.2 / 3.2.4: inverted units adjacent to an Allied unit may move one hex in any direction,
+    irrespective of ZOC and ZOI, within the other movement and stacking rules (each marker once)."""
+    m = load_map()
+    allied_at = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+                 and utype(u).category != "air"}
+    done = set(s["phase"].get("reacted", ()))
+    out = []
+    for mid in sorted(s["markers"], key=lambda x: int(x[1:])):
+        mk = s["markers"][mid]
+        if mid in done or m.is_zone(mk["loc"]):
+            continue
+        if not any(n in allied_at for n in m.hex_neighbours(mk["loc"])):
+            continue
+        mv = mover(s, mid)
+        for n in m.hex_neighbours(mk["loc"]):
+            if n in allied_at or not m.hexes[n].is_land:
+                continue
+            if may_enter(s, mv["types"], COMMUNIST, None, n) is None and stacking_problem(s, COMMUNIST, n, mv["uids"]) is None:
+                out.append((mid, n))
+    return out
+
+
+def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
+    """Markers adjacent to Allied units (8.8.2.1), or to Allied ground combat units (19.1.2).
+    Project reading of 19.1.2's exceptions: contact across a neutral border does not count (the
+    Allied player may not attack across it in part 1); there are no all-sea hexsides on the map."""
+    m = load_map()
+    neutral = set(s["neutral"])
+    allied = [u for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+              and not m.is_zone(u["loc"]) and utype(u).category != "air"
+              and (not ground_only or utype(u).is_ground_combat)]
+    out = []
+    for mid, mk in s["markers"].items():
+        if m.is_zone(mk["loc"]):
+            continue
+        c1 = m.hex(mk["loc"]).country
+        for a in allied:
+            if m.adjacent(a["loc"], mk["loc"]):
+                c2 = m.hex(a["loc"]).country
+                if c1 != c2 and (c1 in neutral or c2 in neutral):
+                    continue
+                out.append(mid)
+                break
+    return sorted(out, key=lambda x: int(x[1:]))

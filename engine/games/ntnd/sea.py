@@ -1,0 +1,129 @@
+"""No Trumpets No Drums 8.6 (sea movement): the fleet and patrol boats (8.2.3, 8.2.4, 8.6.1-8.6.2),
+Communist supply units by sea (8.6.1, 8.6.2) and Allied amphibious moves (8.6.4). Sea paths start
+with ``SEA``; their key in ``movement.reachable`` is "sea:<destination>". The moves themselves are
+carried out by apply_._sea_move (infiltration past naval units, the fleet joining a landing).
+"""
+from __future__ import annotations
+
+from .map import load_map
+from .movement import UNLIMITED, Env, nbrs, stacking_problem
+from .state import ALLIED, COMMUNIST
+
+
+SEA = "sea"  # first element of a sea-movement path (8.6); its key in ``reachable`` is "sea:<dest>"
+AMPHIBIOUS_TYPES = ("us_marine_regiment", "us_marine_iii", "arvn_marine_brigade", "rok_marine_brigade",
+                    "arvn_ranger", "lao_ranger", "thai_333_ranger")
+
+
+def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
+    """8.6.1 / 8.6.2 Communist supply units by sea; 8.6.4 Allied amphibious moves."""
+    m = load_map()
+    start = mv["loc"]
+    out: dict[str, list[str]] = {}
+    enemy = env.enemy(mv["side"])
+    if mv["side"] == COMMUNIST and all(t.id == "communist_supply" for t in mv["types"]):
+        # from Haiphong or a coastal/major-river hex, along coastal/major-river land hexes, 12 MP
+        if start != "HAIPHONG" and (m.is_zone(start) or not (m.hexes[start].coastal or m.hexes[start].major_river)):
+            return out
+        if "HAIPHONG" in s["flags"].get("mined", ()) and start == "HAIPHONG":
+            return out
+        ok = {h for h, x in m.hexes.items() if x.is_land and (x.coastal or x.major_river)}
+        first = [h for h in m.neighbours(start) if h in ok] if start == "HAIPHONG" else None
+        prev: dict[str, str] = {}
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for h in frontier:
+                neigh = first if h == "HAIPHONG" else [n for n in nbrs(h) if n in ok]
+                for n in neigh:
+                    if n in dist or n in enemy or dist[h] + 1 > 12:
+                        continue
+                    dist[n] = dist[h] + 1
+                    prev[n] = h
+                    nxt.append(n)
+            frontier = sorted(nxt)
+        for d in sorted(dist):
+            if d == start or stacking_problem(s, COMMUNIST, d, mv["uids"], env):
+                continue
+            path = [d]
+            while prev[path[-1]] != start:
+                path.append(prev[path[-1]])
+            out["sea:" + d] = [SEA] + list(reversed(path))
+        return out
+    if mv["side"] == ALLIED and len(mv["types"]) == 1 and mv["types"][0].id in AMPHIBIOUS_TYPES:
+        # 8.6.4: from a coastal town/city to any coastal hex, up to two units a turn, with the fleet
+        if m.is_zone(start) or not (m.hexes[start].coastal and m.hexes[start].town):
+            return out
+        if s["flags"].get("amphibious", {}).get("turn") == s["turn"] and \
+                len(s["flags"]["amphibious"]["units"]) >= 2:
+            return out
+        fleet = [u for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
+        if not fleet:
+            return out
+        pinned = s["flags"].get("amphibious", {}).get("at") if s["flags"].get("amphibious", {}).get("turn") == s["turn"] else None
+        if fleet[0]["id"] in s["phase"].get("moved", ()) and pinned is None:
+            return out  # 8.6.4.2: the fleet must move to the landing hex
+        for h, x in sorted(m.hexes.items()):
+            if not (x.is_land and x.coastal) or h == start or h in enemy:
+                continue
+            if pinned is not None and h != pinned:
+                continue
+            if x.country in ("NV", "CN") or x.country in s["neutral"]:
+                continue
+            out["sea:" + h] = [SEA, h]
+    return out
+
+
+def sea_key(path: list[str]) -> str:
+    return ("sea:" + path[-1]) if path and path[0] == SEA else path[-1]
+
+
+def fleet_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+    """8.2.3 / 8.6.1: the fleet moves without limit along all-sea and coastal hexes (and into Haiphong)."""
+    m = load_map()
+    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal}
+    return _flood(s, mv, ok, UNLIMITED, env, extra_zone="HAIPHONG")
+
+
+def boat_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+    """8.2.4 / 8.6.1-8.6.2: patrol boats, 1 MP a hex on sea, coastal and major-river hexes,
+    18 MP, ending on a coastal or major-river hex."""
+    m = load_map()
+    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal or x.major_river}
+    out = _flood(s, mv, ok, 18, env)
+    return {d: p for d, p in out.items() if m.hexes[d].coastal or m.hexes[d].major_river}
+
+
+def _flood(s, mv, ok, limit, env, extra_zone=None):
+    m = load_map()
+    enemy = env.enemy(mv["side"])
+    start = mv["loc"]
+    dist = {start: 0}
+    prev = {}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            if m.is_zone(h):
+                neigh = [n for n in m.neighbours(h) if n in ok]
+            else:
+                neigh = [n for n in m.hex_neighbours(h) if n in ok]
+                if extra_zone and extra_zone in m.zones_next_to(h):
+                    neigh.append(extra_zone)
+            for n in neigh:
+                if n in dist or n in enemy or dist[h] + 1 > limit:
+                    continue
+                dist[n] = dist[h] + 1
+                prev[n] = h
+                nxt.append(n)
+        frontier = sorted(nxt)
+    out = {}
+    for d in sorted(dist):
+        if d == start or (not m.is_zone(d) and not m.hexes[d].is_land and False):
+            continue
+        path = [d]
+        while prev[path[-1]] != start:
+            path.append(prev[path[-1]])
+        out[d] = list(reversed(path))
+    return out
