@@ -10,6 +10,11 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	@# buf (proto lint, STANDARD) comes from the npm registry; without npm its test is skipped.
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --no-save --no-package-lock --silent --prefix . @bufbuild/buf@1.75.0 \
+	  || echo "buf could not be installed: the buf lint test will be skipped"; \
+	else echo "npm not found: the buf lint test will be skipped"; fi
 	touch $(STAMP)
 
 demo: $(STAMP)
