@@ -100,7 +100,7 @@ def test_gmv_hidden_board_plant_rejection_message_names_hidden_zone(monkeypatch)
                 raise Rejection("BAD_UNIT", f"{rule}: {uid!r} is not one of your units (it is in {u['zone']})")
         return orig(s, ids, seat, rule)
     monkeypatch.setattr(board, "get_units", get_units)
-    _fails("fate depends on the hidden board|assert")
+    _fails("fate depends on the hidden board")
 
 
 def test_gmv_hidden_board_plant_stale_commitment_after_hidden_move(monkeypatch):
