@@ -578,3 +578,27 @@ def test_ntnd_15_2_3_2_militia_go_with_their_green_beret():
     put(s, "arvn-mil-danang", field)
     eliminate(s, "us-gb-3", Context.for_tests(), "test")
     assert s["units"]["arvn-mil-danang"]["status"] == "mix" and s["pp"] == 99   # the militia costs nothing
+
+
+def test_ntnd_15_2_1_militia_move_freely_inside_a_green_beret_zoi():
+    s = blank()
+    m = movement.load_map()
+    put(s, "us-gb-3", "1717")
+    field = next(h for h in m.hex_neighbours("1717") if m.hexes[h].is_land and m.hexes[h].country == "SV")
+    put(s, "arvn-mil-danang", field)
+    reach = movement.reachable(s, "arvn-mil-danang")
+    assert reach and all(m.distance(d, "1717") <= 2 and m.hex(d).country == "SV" for d in reach)
+    s["units"]["us-gb-3"].update(status="dead", loc=None)
+    assert movement.reachable(s, "arvn-mil-danang") == {}
+
+
+def test_ntnd_8_9_1_guerrillas_left_abroad_after_their_movement_phase_are_eliminated():
+    from afteraction.engine.games.ntnd.rules import _stranded
+    s = blank()
+    m = movement.load_map()
+    lao = next(h for h, x in sorted(m.hexes.items()) if x.country == "LA" and x.is_land
+               and any(m.hexes[n].country == "SV" for n in m.hex_neighbours(h)))
+    put(s, "vc-iv-3", lao)
+    assert all(m.country_of(d) == "SV" for d in movement.reachable(s, "vc-iv-3"))   # it may step home
+    _stranded(s, "communist", Context.for_tests())
+    assert s["units"]["vc-iv-3"]["status"] == "mix" and s["pp"] == 100              # no points

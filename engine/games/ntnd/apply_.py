@@ -262,7 +262,7 @@ def _walk(s, side, piece, path, ctx, skip_first_ambush=False):
                 return
         _set_loc(s, piece, h)
         walked.append(h)
-        if side == ALLIED and s["phase"]["id"] == "a_move" and kind in ("ground", "airmobile") \
+        if side == ALLIED and s["phase"]["id"] == "a_move" and kind in ("ground", "airmobile", "immobile") \
                 and (kind == "ground" or i == len(path) - 1) and not m.is_zone(h) \
                 and battles.ambush_candidates(s, piece) \
                 and movement.utype(s["units"][piece]).is_ground_combat:

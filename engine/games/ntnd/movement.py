@@ -299,6 +299,9 @@ def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str
     env = env or Env(s)
     mv = mover(s, piece)
     kind = movement_kind(mv)
+    if kind == "immobile" and mv["side"] == ALLIED and len(mv["types"]) == 1 \
+            and mv["types"][0].stacking_class == "militia":
+        return _militia_reach(s, mv, env)
     if kind in ("immobile", "air", "interceptor"):
         return {}
     if kind in ("fleet", "patrol_boat"):
@@ -517,3 +520,45 @@ def patrolled_river(s: dict) -> frozenset:
             frontier = nxt
         out |= {h for h in seen if m.hexes[h].is_land and m.hexes[h].major_river}
     return frozenset(out)
+
+
+def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+    """15.2.1 / 16.3: militia and Montagnards in a Green Beret zone of influence move without limit
+    inside it (not across borders, not into enemy units, stopping on entering an enemy ZOC)."""
+    m = load_map()
+    start = mv["loc"]
+    if m.is_zone(start):
+        return {}
+    zoi = set()
+    for u in s["units"].values():
+        if u["status"] == "map" and u["type"] == "us_green_beret" and not m.is_zone(u["loc"]):
+            area = set(m.hexes_within(u["loc"], 2))
+            if start in area:
+                zoi |= area
+    if not zoi:
+        return {}
+    enemy = env.enemy(ALLIED)
+    zoc = env.zoc(COMMUNIST)
+    country = m.hex(start).country
+    prev = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            if h != start and h in zoc:
+                continue
+            for n in nbrs(h):
+                if n in prev or n not in zoi or n in enemy or not m.hexes[n].is_land or m.hexes[n].country != country:
+                    continue
+                prev[n] = h
+                nxt.append(n)
+        frontier = sorted(nxt)
+    out = {}
+    for d in sorted(prev):
+        if d == start:
+            continue
+        path = [d]
+        while prev[path[-1]] != start:
+            path.append(prev[path[-1]])
+        out[d] = list(reversed(path))
+    return out

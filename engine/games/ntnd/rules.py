@@ -202,6 +202,8 @@ def _finish(s: dict, ctx, out: dict) -> None:
 
 def _next_phase(s: dict, ctx) -> None:
     ph = phase_of(s)
+    if ph.id in ("c_move", "a_move"):
+        _stranded(s, ph.player, ctx)
     if ph.id in ("c_combat", "a_combat") and not s["phase"].get("end_checked"):
         s["phase"]["end_checked"] = True                             # 8.10.2: also at the end
         s["phase"]["stack_check"] = True
@@ -221,6 +223,24 @@ def _next_phase(s: dict, ctx) -> None:
         s["turn_label"] = turn_label(s["scenario"]["turns"], s["turn"])
         s["step"] = 0
     _enter(s, ctx)
+
+
+def _stranded(s: dict, side: str, ctx) -> None:
+    """8.9.1 / 8.9.2: face-up guerrillas, militia and Laotian/Cambodian units left outside their own
+    country at the end of their side's movement phase (after a retreat) could not re-enter it: they
+    are eliminated and count for no points."""
+    m = load_map()
+    counters = movement.load_counters()
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "map" or u["side"] != side or u["inv"]:
+            continue
+        t = counters.type(u["type"])
+        home = counters.nationalities[t.nationality].get("home")
+        bound = t.guerrilla or t.stacking_class == "militia" or t.nationality in ("LAO", "KHMER")
+        if bound and home and t.id != "communist_dummy" and m.country_of(u["loc"]) != home:
+            u.update(status="mix" if side == COMMUNIST else "dead", loc=None)
+            ctx.emit({"t": "eliminated", "unit": uid, "type": u["type"], "rule": "NTND 8.9.1", "pp": 0})
 
 
 def _battle_decision(bd: dict) -> dict:
