@@ -119,8 +119,10 @@ def cmd_play(args) -> int:
 
     def show(s, m):
         k = m.WhichOneof("kind")
-        if k == "opening":
-            print(f"(private) {m.opening.value_json}")
+        if k == "record" and m.record.seq >= s.next_seq - 1:
+            print(f"  log {m.record.seq}: {record_line(m.record.record)}")
+        elif k == "opening" and m.opening.k > 0:
+            print(f"  (private to you) {m.opening.value_json}")
         elif k == "rejected":
             print(f"refused: {m.rejected.reason}: {m.rejected.message}")
 
@@ -128,6 +130,29 @@ def cmd_play(args) -> int:
         out = seat.play(choose, show)
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
     return 0
+
+
+def record_line(raw: bytes) -> str:
+    """One line per record: who, and its public events (sealed ones only as such)."""
+    from afteraction.engine.log.record import parse_record
+
+    rec = parse_record(raw)
+    b = rec.body
+    who = f"{b['seat']}#{b['ctr']} " if "seat" in b else ""
+    evs = []
+    for e in b.get("events", []):
+        t = e.get("t")
+        if t == "sealed":
+            evs.append(f"sealed->{e.get('to')}")
+        elif t == "roll":
+            evs.append(f"roll {e.get('die')}={e.get('result')} ({e.get('rule')})")
+        elif t == "open":
+            evs.append(f"reveal {e.get('value')}")
+        else:
+            evs.append(json.dumps({k: v for k, v in e.items() if not isinstance(v, bytes)}, sort_keys=True))
+    if "sealed" in b:
+        evs.insert(0, "sealed command")
+    return f"{rec.kind} {who}{'; '.join(evs)}"
 
 
 def cmd_bot(args) -> int:
@@ -149,16 +174,10 @@ def cmd_bot(args) -> int:
 
 
 def cmd_watch(args) -> int:
-    from afteraction.engine.log.record import parse_record
-
     from .client import Client
 
     def show(r):
-        rec = parse_record(r.record)
-        b = rec.body
-        evs = [e.get("t") for e in b.get("events", [])]
-        who = f" {b['seat']}#{b['ctr']}" if "seat" in b else ""
-        print(f"{rec.seq:6d} {rec.kind:8s}{who} {' '.join(map(str, evs))}", flush=True)
+        print(f"{r.seq:6d} {record_line(r.record)}", flush=True)
 
     with Client(args.server) as c:
         tr = c.watch(args.game_id, show, args.from_seq)
