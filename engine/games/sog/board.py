@@ -39,7 +39,8 @@ def parse(name: str) -> tuple[int, int] | None:
     if not isinstance(name, str):
         return None
     row, sep, col = name.strip().upper().partition("-")
-    if not sep or not row.isdigit() or len(col) != 1 or col not in COLUMNS:
+    # ASCII digits only: str.isdigit() accepts e.g. "²", which int() refuses
+    if not sep or not (row.isascii() and row.isdigit()) or len(col) != 1 or col not in COLUMNS:
         return None
     r = int(row)
     if r not in ROWS:

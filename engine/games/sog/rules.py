@@ -37,6 +37,12 @@ ANSWERS = {
     "action_result": ("action_result",),
     "confirm_result": ("confirm", "dispute"),
 }
+# Decision kind -> the rule it answers (named in ILLEGAL_COMMAND rejections).
+RULE_OF = {
+    "organise": "SOG 3.2", "insertion": "SOG 3.4", "lz_choice": "SOG 3.4.3", "abort_or_move": "SOG 3.5/3.9",
+    "move": "SOG 3.5", "extraction_choice": "SOG 3.7", "panel_choice": "SOG 3.1.1/3.5/4.2.1",
+    "add_leader": "SOG 4.1.1", "action_result": "SOG 3.8/5.1", "confirm_result": "SOG 3.8/5.1",
+}
 
 
 def new_state(options: dict) -> dict:
@@ -168,12 +174,14 @@ class SogRuleset(Ruleset):
     # -- apply ----------------------------------------------------------------
     def apply(self, s, seat, command, ctx: Context):
         if command.WhichOneof("game") != "sog":
-            raise Rejection("WRONG_GAME_COMMAND", "this is a MACV-SOG campaign: send a SogCommand")
+            raise Rejection("WRONG_GAME_COMMAND", "this is a MACV-SOG campaign (SOG): send a SogCommand")
         action = command.sog.WhichOneof("action")
         d = self.pending(s)
+        if d is None:
+            raise Rejection("GAME_OVER", "SOG 3.7.3: the campaign game has ended")
         if action not in ANSWERS[d.kind]:
-            raise Rejection("ILLEGAL_COMMAND", f"the pending decision is {d.kind} "
-                            f"(answered by {' or '.join(ANSWERS[d.kind])}), not {action}")
+            raise Rejection("ILLEGAL_COMMAND", f"{RULE_OF[d.kind]}: the pending decision is {d.kind} "
+                            f"(answered by {' or '.join(ANSWERS[d.kind])}), not {action or 'an empty SogCommand'}")
         msg = getattr(command.sog, action)
         getattr(self, "_do_" + action)(s, msg, ctx)
         self._advance(s, ctx)
