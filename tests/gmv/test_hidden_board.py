@@ -132,3 +132,36 @@ def test_gmv_hidden_board_plant_us_legal_commands_avoid_hidden_units(monkeypatch
                                                        hidden=True))]
     monkeypatch.setattr(legal, "legal_commands", legal_commands)
     _fails("legal commands depend on the hidden board")
+
+
+def test_gmv_hidden_board_hot_lz_reinfiltration_is_not_a_leak_but_stays_checked():
+    """Hot LZ, every helicopter shot down: the firing units were seen (opened) and
+    re-hide at once. The record checker accepts that, and still catches a unit of
+    the same record that was never revealed being placed."""
+    from .leakcheck import check_record
+    from .test_us import airlift
+    from .util import add, empty, play
+    s = empty()
+    (h,) = add(s, "heli", "us", "saigon")
+    inf = add(s, "inf", "us", "saigon", 2)
+    vc = add(s, "vc", "nva", "bien_hoa", 2, hidden=True)
+    (other,) = add(s, "vc", "nva", "tay_ninh", hidden=True)
+    s, _ = play(s, "us", airlift([(h, inf)], "bien_hoa", "saigon"))
+    s2, ctx = play(s, "nva", cmd_hot_lz(vc), faces=[1, 6])
+    body = {"events": [dict(ev) for ev, to in ctx.events if to is None]}
+    ids = iter(vc)  # the test context opens nothing: put in what the commitments held
+    for ev in body["events"]:
+        if ev["t"] == "open":
+            u = s["units"][next(ids)]
+            ev["value"] = {"t": "hidden", "id": u["id"], "type": u["type"], "zone": u["zone"]}
+    hidden = {u["id"]: u["zone"] for u in board.units(s2, hidden=True)}
+    assert set(vc) <= set(hidden)
+    assert check_record(body, None, hidden) == 2
+    body["events"].append({"t": "x", "id": other, "zone": "tay_ninh"})
+    with pytest.raises(AssertionError, match="places a hidden unit"):
+        check_record(body, None, hidden)
+
+
+def cmd_hot_lz(ids):
+    from .util import cmd
+    return cmd("hot_lz", unit_ids=ids)
