@@ -115,3 +115,65 @@ def test_aar_serve_process_plays_a_game_and_stops_on_sigterm(tmp_path, request, 
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_graceful_stop_finishes_an_in_flight_append(server):
+    """stop() while a command is between accept and its durable append: the
+    command is acknowledged, and it is in the store after a restart."""
+    import time
+
+    c, gid, seats = new_duel(server.target)
+    a = seats["a"]
+    store = server.games.store
+    real_append = store.append
+    entered = threading.Event()
+
+    def slow_append(ap):
+        entered.set()
+        time.sleep(0.5)
+        return real_append(ap)
+
+    store.append = slow_append
+    from afteraction.v1 import envelope_pb2
+    from afteraction.v1 import game_service_pb2 as gs
+
+    result = {}
+    req = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(a.sign_commit()))
+    t = threading.Thread(target=lambda: result.setdefault("res", c.game.SubmitCommand(req, timeout=10)))
+    t.start()
+    assert entered.wait(10)
+    server.stop()  # graceful: waits for the in-flight command
+    t.join(10)
+    assert [r.seq for r in result["res"].records] == [1]
+    server.start()
+    with Client(server.target) as c2:
+        assert c2.state(gid).state_seq == 2
+
+
+def test_a_deadline_that_passes_before_the_append_stores_nothing(server):
+    import time
+
+    import grpc
+
+    from afteraction.v1 import envelope_pb2
+    from afteraction.v1 import game_service_pb2 as gs
+
+    c, gid, seats = new_duel(server.target)
+    a = seats["a"]
+    store = server.games.store
+    real_size = store.size
+
+    def slow_size(g):
+        time.sleep(0.4)
+        return real_size(g)
+
+    store.size = slow_size
+    try:
+        with pytest.raises(grpc.RpcError) as e:
+            c.game.SubmitCommand(gs.SubmitCommandRequest(
+                command=envelope_pb2.SignedCommand.FromString(a.sign_commit())), timeout=0.2)
+        assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        time.sleep(0.8)  # the handler notices the passed deadline before appending
+    finally:
+        store.size = real_size
+    assert c.state(gid).state_seq == 1
