@@ -113,3 +113,22 @@ def test_health_and_reflection(server):
     names = {s.name for s in resp.list_services_response.service}
     assert {"afteraction.v1.GameService", "afteraction.v1.AuditService", "grpc.health.v1.Health"} <= names
     ch.close()
+
+
+def test_bot_game_on_the_postgres_store_verifies(pg_dsn, tmp_path):
+    from .conftest import Server
+
+    s = Server(tmp_path, store=pg_dsn)
+    try:
+        c, gid, seats = play_bots(s.target, "duel", "pg")
+        rep = c.verify(c.export(gid))
+        assert rep.verified and rep.replayed
+        # a second server on the same database and key serves the same game (no state held by one process)
+        other = Server(tmp_path, store=pg_dsn)
+        try:
+            with Client(other.target) as c2:
+                assert c2.export(gid) == c.export(gid)
+        finally:
+            other.stop()
+    finally:
+        s.stop()
