@@ -197,6 +197,9 @@ class GameManager:
                         out = self._replayed(env.game_id, prior)
                         out.next_decision = ref.pending()
                         return out
+                if ref.genesis.body["server"]["vkey"] != self.vkey:
+                    raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
+                                                        "every replica must use the key named in its genesis")
                 acc = ref.accept(signed)   # raises Rejection; the cache is unchanged then
                 rows: list[RecordRow] = []
                 try:

@@ -276,3 +276,17 @@ def test_persistent_conflict_is_aborted(server, game):
     finally:
         mgr.store.append = real_append
     seats["a"].submit(seats["a"].sign_commit())  # the cache was rebuilt and is consistent
+
+
+def test_a_replica_with_another_key_refuses_to_append(server, game):
+    from afteraction.engine.crypto.note import Signer
+    from afteraction.engine.errors import Rejection
+    from afteraction.service.games import GameManager
+
+    c, gid, seats = game
+    other = GameManager(server.games.store, Signer("afteraction.local", bytes(32)))
+    before = log_of(c, gid)
+    with pytest.raises(Rejection) as e:
+        other.submit(seats["a"].sign_commit())
+    assert e.value.code == "WRONG_SERVER_KEY"
+    assert log_of(c, gid) == before
