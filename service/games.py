@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -35,6 +36,7 @@ from google.protobuf.message import DecodeError
 from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store
 
 APPEND_ATTEMPTS = 3
+MAX_LIVE = 256   # games kept caught up in memory; older ones are rebuilt from the store on demand
 
 
 class Internal(AfteractionError):
@@ -97,7 +99,7 @@ class GameManager:
         self.store = store
         self.signer = CheckpointSigner(signer.name, signer.seed)
         self.vkey = signer.verifier.vkey
-        self._live: dict[str, LiveGame] = {}
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._meta = threading.Lock()
         self._listeners: dict[str, set] = {}
@@ -167,9 +169,16 @@ class GameManager:
             live = self._live.get(gid)
             try:
                 if live is None:
-                    live = self._live[gid] = self._load(gid)
+                    live = self._load(gid)
+                    with self._meta:
+                        self._live[gid] = live
+                        while len(self._live) > MAX_LIVE:
+                            self._live.popitem(last=False)
                 else:
                     self._catch_up(live)
+                    with self._meta:
+                        if gid in self._live:
+                            self._live.move_to_end(gid)
             except Internal:
                 self._live.pop(gid, None)
                 raise

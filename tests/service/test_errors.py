@@ -290,3 +290,17 @@ def test_a_replica_with_another_key_refuses_to_append(server, game):
         other.submit(seats["a"].sign_commit())
     assert e.value.code == "WRONG_SERVER_KEY"
     assert log_of(c, gid) == before
+
+
+def test_evicted_games_are_rebuilt_from_the_store(server, game, monkeypatch):
+    import afteraction.service.games as G
+
+    c, gid, seats = game
+    handshake(seats)
+    monkeypatch.setattr(G, "MAX_LIVE", 1)
+    c2, gid2, seats2 = new_duel(server.target, b"other")  # loading it evicts the first game
+    handshake(seats2)
+    assert gid not in server.games._live
+    a = seats["a"]
+    res = a.submit(a.sign_command(c.state(gid).state_seq, duel("pick", 2)))
+    assert [r.seq for r in res.records] == [5]
