@@ -138,3 +138,22 @@ def test_ntnd_game_is_deterministic():
 def test_ntnd_ruleset_class_attributes():
     rs = NtndRuleset()
     assert rs.seats == ("communist", "allied") and rs.scenarios[0] == "tet"
+
+
+def test_ntnd_records_do_not_depend_on_the_hash_seed():
+    """No set/dict order reaches the records: two processes with different PYTHONHASHSEED agree."""
+    import os
+    import subprocess
+    import sys
+    code = ("import hashlib\n"
+            "from afteraction.engine.local import LocalGame\n"
+            "from afteraction.engine.bots import random_bot\n"
+            "g = LocalGame.create('ntnd', seed=b'tests/ntnd/hash'); g.handshake()\n"
+            "g.run_bots(random_bot(b'hash'), max_commands=120)\n"
+            "print(hashlib.sha256(b''.join(r.raw for r in g.records)).hexdigest())\n")
+    out = []
+    for hs in ("11", "12"):
+        env = dict(os.environ, PYTHONHASHSEED=hs)
+        out.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                  check=True).stdout.strip())
+    assert out[0] == out[1] and len(out[0]) == 64
