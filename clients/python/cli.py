@@ -15,24 +15,43 @@ def _progress(done: int, total: int) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from afteraction.engine.crypto.note import parse_vkey
+    from afteraction.engine.errors import CryptoError
     from afteraction.engine.log.verify import verify_bundle
 
+    if args.server_key is not None:
+        try:
+            parse_vkey(args.server_key)
+        except CryptoError as e:  # a key that cannot be a server key is a usage error, not a failed log
+            return _usage(args, f"--server-key: {e}")
+    seat_keys: dict[str, bytes] = {}
+    for item in args.seat_key or []:
+        seat, sep, hexkey = item.partition("=")
+        try:
+            key = bytes.fromhex(hexkey)
+        except ValueError:
+            key = b""
+        if not sep or not seat or len(key) != 32:
+            return _usage(args, f"--seat-key {item!r}: expected SEAT=HEX with a 32-byte Ed25519 public key in hex")
+        if seat in seat_keys:
+            return _usage(args, f"--seat-key: seat {seat!r} given twice")
+        seat_keys[seat] = key
     try:
         f = open(args.file, "rb")
     except OSError as e:
-        print(f"aar verify: cannot read {args.file}: {e.strerror}", file=sys.stderr)
-        return 2
+        return _usage(args, f"cannot read {args.file}: {e.strerror}")
     with f:
         try:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
-                                   progress=None if args.json else _progress)
+                                   progress=None if args.json else _progress,
+                                   pinned_seat_keys=seat_keys)
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
             if args.json:
                 print(json.dumps(e.as_dict(), sort_keys=True))
             else:
-                print(f"NOT VERIFIED: {e}")
+                print(f"NOT VERIFIED: {_one_line(str(e))}")
             return 1
     if args.json:
         d = report.as_dict()
@@ -42,13 +61,27 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _one_line(s: str) -> str:
+    """A bundle's own strings (a seat name, an origin) may hold newlines or terminal escapes:
+    shown escaped, so the failure stays one line and cannot rewrite the terminal."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in s)
+
+
+def _usage(args, message: str) -> int:
+    """Exit 2 (usage error or unreadable input); with --json also a machine-readable object."""
+    if args.json:
+        print(json.dumps({"verified": False, "unreadable": True, "message": message}, sort_keys=True))
+    print(f"aar verify: {_one_line(message)}", file=sys.stderr)
+    return 2
+
+
 def _unreadable(args, e: VerificationError) -> int:
     if args.json:
         d = e.as_dict()
         d["unreadable"] = True
         print(json.dumps(d, sort_keys=True))
     else:
-        print(f"aar verify: unreadable bundle: {e}", file=sys.stderr)
+        print(f"aar verify: unreadable bundle: {_one_line(str(e))}", file=sys.stderr)
     return 2
 
 
@@ -61,13 +94,15 @@ def _jsonable(v):
 def _summary(r) -> str:
     lines = [f"VERIFIED: game {r.game} ({r.ruleset}), {r.records} records"]
     lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
+    lines.append("  seat keys: " + (f"pinned for {', '.join(r.pinned_seats)}" if r.pinned_seats
+                                    else "from the bundle (pin them with --seat-key SEAT=HEX)"))
     if r.ended:
         lines.append(f"  ended: {json.dumps(r.outcome, sort_keys=True, default=_jsonable)}")
     lines.append(f"  dice rolled: {r.rolls} public; sealed values opened: {r.sealed}; reveals checked: {r.opened}")
     lines.append(f"  replayed by the ruleset: {'yes, byte for byte' if r.replayed else 'no'}")
     for n in r.notes:
         lines.append(f"  note: {n}")
-    return "\n".join(lines)
+    return "\n".join(_one_line(line) for line in lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="verify an exported .aar log offline")
     v.add_argument("file")
     v.add_argument("--server-key", help="the server's verifier key (name+id+key) to pin")
+    v.add_argument("--seat-key", action="append", metavar="SEAT=HEX",
+                   help="pin a seat's Ed25519 public key (64 hex digits); repeatable; genesis must list "
+                        "the seat with exactly this key")
     v.add_argument("--json", action="store_true", help="machine-readable report")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
     v.set_defaults(func=cmd_verify)

@@ -6,7 +6,7 @@ number), the check, and what was expected and found. The steps:
   1  bundle      the file is a bundle: magic, header, record frames
   2  encoding    each record is canonical, format version 1, this game, seq = n
   3  chain       each record's prev is the hash of the one before (genesis: zeros)
-  4  genesis     record 0 is a well-formed genesis; server key as pinned
+  4  genesis     record 0 is a well-formed genesis; server key and seat keys as pinned
   5  checkpoint  after each record a checkpoint signed by the server key, for
                  origin, size seq+1 and the Merkle root of records 0..seq
   6  seats       every seat record is signed by its seat, counters go 1, 2, 3...,
@@ -60,6 +60,7 @@ class Report:
     replayed: bool = False
     server_vkey: str = ""
     pinned: bool = False
+    pinned_seats: list[str] = field(default_factory=list)  # seats whose genesis key matched a pinned key
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
@@ -75,8 +76,11 @@ class Verifier:
 
     def __init__(self, server_vkey: str, pinned_vkey: str | None = None, secret: bytes | None = None,
                  replay: bool = True, ruleset_lookup: Callable | None = None,
-                 header_game: str | None = None) -> None:
-        self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None)
+                 header_game: str | None = None, *,
+                 pinned_seat_keys: dict[str, bytes] | None = None) -> None:
+        self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None,
+                             pinned_seats=sorted(pinned_seat_keys or {}))
+        self.pinned_seat_keys = dict(pinned_seat_keys or {})
         if pinned_vkey is not None and pinned_vkey != server_vkey:
             raise _fail("4", None, "server key differs from the pinned key", pinned_vkey, server_vkey)
         try:
@@ -180,6 +184,11 @@ class Verifier:
             raise _fail("4", 0, "server key in genesis", self.report.server_vkey, server["vkey"])
         if self.header_game is not None and rec.game != self.header_game:
             raise _fail("4", 0, "game id in the bundle header", rec.game, self.header_game)
+        for seat, key in sorted(self.pinned_seat_keys.items()):  # SPEC.md 10, A.2 / B.6
+            if seat not in keys:
+                raise _fail("4", 0, f"pinned seat {seat} is not a seat of genesis", seat, sorted(keys))
+            if keys[seat] != key:
+                raise _fail("4", 0, f"seat {seat} key differs from the pinned key", key, keys[seat])
         self.game = rec.game
         self.genesis = rec
         self.origin = server["origin"]
@@ -391,8 +400,12 @@ def _diff(a: bytes, b: bytes) -> str:
 
 
 def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,
-                  progress: Callable[[int, int], None] | None = None) -> Report:
-    """Verify a bundle file object. Raises VerificationError on the first failure."""
+                  progress: Callable[[int, int], None] | None = None,
+                  pinned_seat_keys: dict[str, bytes] | None = None) -> Report:
+    """Verify a bundle file object. Raises VerificationError on the first failure.
+
+    ``pinned_seat_keys`` (seat name -> 32-byte Ed25519 public key): genesis must list
+    each of these seats with exactly this key (step 4)."""
     from .. import registry
 
     try:
@@ -402,7 +415,8 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     secret = header.get("secret")
     if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
         raise _fail("1", None, "bundle header secret is not 32 bytes")
-    v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"])
+    v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
+                 pinned_seat_keys=pinned_seat_keys)
     total = header["records"]
     try:
         for raw, cp in records:

@@ -65,9 +65,18 @@ def test_golden_duel_log_verifies_with_pinned_key(capsys):
     vkey = json.loads(out)["server_vkey"]
     code, out, _ = _run(capsys, "verify", "--json", "--server-key", vkey, str(LOGS / "duel-complete.aar"))
     assert code == 0 and json.loads(out)["pinned"] is True
-    other = vkey.replace("afteraction.test", "someone.else", 1)
+    # another well-formed key (same name, another Ed25519 key): the log fails step 4 (exit 1)
+    from afteraction.engine.crypto.note import Signer
+    from afteraction.engine.local import derive_bytes
+
+    other = Signer("afteraction.test", derive_bytes(b"tests/other-server", "key")).verifier.vkey
+    assert other != vkey
     code, out, _ = _run(capsys, "verify", "--json", "--server-key", other, str(LOGS / "duel-complete.aar"))
     assert code == 1 and json.loads(out)["step"] == "4 (genesis)"
+    # a string that is no verifier key at all (its key ID no longer matches) is a usage error
+    code, out, _ = _run(capsys, "verify", "--server-key", vkey.replace("afteraction.test", "someone.else", 1),
+                        str(LOGS / "duel-complete.aar"))
+    assert code == 2
 
 
 @pytest.mark.parametrize("name,code,step,seq", TAMPERED, ids=[r[0] for r in TAMPERED])
