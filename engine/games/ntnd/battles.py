@@ -124,8 +124,14 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
             targets.setdefault(u["loc"], []).append(uid)
     out = []
     foe = ALLIED if side == COMMUNIST else COMMUNIST
+    counters = load_counters()
+    by_loc: dict[str, list[str]] = {}
+    for x in sorted(s["units"]):
+        v = s["units"][x]
+        if v["status"] == "map" and v["side"] == foe and counters.type(v["type"]).category != "air":
+            by_loc.setdefault(v["loc"], []).append(x)
     for tgt in sorted(targets):
-        defenders = _fighting_units(s, tgt, foe)
+        defenders = by_loc.get(tgt, [])
         if not defenders or set(defenders) & done_d:
             continue
         if any(s["units"][d]["inv"] for d in defenders):

@@ -56,6 +56,13 @@ def nbrs(h: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=None)
+def land_within(h: str, r: int) -> tuple[str, ...]:
+    """Cached land hexes within ``r`` hexes of ``h`` (ZOI, 8.5.3)."""
+    m = load_map()
+    return tuple(x for x in m.hexes_within(h, r) if m.hexes[x].is_land)
+
+
+@lru_cache(maxsize=None)
 def road(a: str, b: str) -> bool:
     return load_map().road_between(a, b)
 
@@ -129,7 +136,7 @@ def zoc_hexes(s: dict, owner: str) -> frozenset:
             continue
         here = m.hex(u["loc"]).country
         out.add(u["loc"])
-        for n in m.hex_neighbours(u["loc"]):
+        for n in nbrs(u["loc"]):
             h = m.hexes[n]
             if not h.is_land:
                 continue
@@ -148,7 +155,7 @@ def zoi_hexes(s: dict) -> frozenset:
             continue
         r = utype(u).zoi_range
         if r:
-            out.update(h for h in m.hexes_within(u["loc"], r) if m.hexes[h].is_land)
+            out.update(land_within(u["loc"], r))
     return frozenset(out)
 
 
