@@ -14,8 +14,8 @@ from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
 from . import battles, corps, movement, operations, politics, reaction, recruitment, setup as _setup
 from .map import load_map
-from .sequence import INDEX, PHASES, phase_of, turn_label
-from .state import ALLIED, COMMUNIST, SEATS, copy_state, piece_loc
+from .sequence import PHASES, phase_of, turn_label
+from .state import ALLIED, COMMUNIST, SEATS, copy_state
 from .supply import out_of_supply
 
 
@@ -434,4 +434,4 @@ def view(s: dict, seat: str | None) -> dict:
     return build_view(s, seat)
 
 
-__all__ = ["NtndRuleset", "cmd", "move_options", "INDEX", "piece_loc", "load_map"]
+__all__ = ["NtndRuleset", "cmd", "move_options"]
