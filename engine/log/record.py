@@ -54,7 +54,7 @@ def parse_record(raw: bytes) -> Record:
     d = canon.decode(raw)
     if not isinstance(d, dict) or set(d) != _FIELDS:
         raise EncodingError("record is not a map with exactly the fields v, game, seq, prev, kind, body")
-    if d["v"] != FORMAT_VERSION:
+    if type(d["v"]) is not int or d["v"] != FORMAT_VERSION:  # not `true`, which == 1 in Python
         raise EncodingError(f"unsupported format version {d['v']!r}")
     if not isinstance(d["game"], str) or not isinstance(d["seq"], int) or isinstance(d["seq"], bool) \
             or d["seq"] < 0 or not isinstance(d["prev"], bytes) or len(d["prev"]) != 32 \

@@ -226,7 +226,7 @@ class Verifier:
         b = rec.body
         seq = rec.seq
         seat, ctr = b.get("seat"), b.get("ctr")
-        if seat not in self.seat_keys or not isinstance(ctr, int):
+        if seat not in self.seat_keys or type(ctr) is not int:  # a bool is not a counter (True == 1)
             raise _fail("6", seq, "seat record names an unknown seat or has no counter", None, seat)
         if ctr != self.counters[seat] + 1:
             raise _fail("6", seq, f"seat {seat} counter", self.counters[seat] + 1, ctr)
@@ -252,6 +252,8 @@ class Verifier:
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
             if seat in self.entropy_commits or self.entropy:
                 raise _fail("6", seq, f"entropy commit by {seat} out of order")
+            if len(env.entropy_commit.commitment) != 32:  # SPEC.md 5.2, the referee's MALFORMED
+                raise _fail("6", seq, "entropy commitment length", 32, len(env.entropy_commit.commitment))
             self.entropy_commits[seat] = env.entropy_commit.commitment
             if events != [{"t": "entropy-commit", "seat": seat, "commit": env.entropy_commit.commitment}]:
                 raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
@@ -260,6 +262,8 @@ class Verifier:
             if len(self.entropy_commits) != len(self.seat_keys) or seat in self.entropy:
                 raise _fail("6", seq, f"entropy reveal by {seat} out of order")
             e = env.entropy_reveal.entropy
+            if len(e) != 32:  # SPEC.md 5.2; the dice key derivation needs 32 bytes per seat
+                raise _fail("6", seq, f"entropy revealed by {seat}: length", 32, len(e))
             if _commit.seat_entropy_commitment(self.game, seat, e) != self.entropy_commits[seat]:
                 raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
             self.entropy[seat] = e
@@ -296,12 +300,15 @@ class Verifier:
             t = ev.get("t")
             if t == "sealed":
                 k, c = ev.get("k"), ev.get("commit")
-                if not isinstance(k, int) or not isinstance(c, bytes) or (rec.seq, k) in self.commitments or k < 1:
+                if type(k) is not int or not isinstance(c, bytes) or (rec.seq, k) in self.commitments or k < 1:
                     raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
+                if not isinstance(ev.get("ct"), bytes):
+                    raise _fail("7", rec.seq, f"sealed event {i} has no ciphertext")
                 self.commitments[(rec.seq, k)] = c
             elif t == "open":
                 ref = ev.get("ref")
-                if not (isinstance(ref, list) and len(ref) == 2 and tuple(ref) in self.commitments):
+                if not (isinstance(ref, list) and len(ref) == 2 and all(type(x) is int for x in ref)
+                        and tuple(ref) in self.commitments):
                     raise _fail("7", rec.seq, f"opening {i} names no earlier commitment", None, ref)
                 salt = ev.get("salt")
                 if not isinstance(salt, bytes) or len(salt) != 32:
@@ -335,7 +342,7 @@ class Verifier:
             self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"], step="9")
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
-                op = self._unseal(seq, ev["k"], ev["commit"], ev.get("ct", b""))
+                op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"])
                 if isinstance(op.value, dict) and op.value.get("t") == "roll":
                     self._check_roll(seq, op.value)
             elif ev.get("t") == "roll":
