@@ -96,6 +96,7 @@ def test_action_result_dispute_waits_for_a_corrected_result():
     s, ev = do(s, "nva", dispute("no way"))
     assert of(ev, "action-result-disputed")[0]["reason"] == "no way"
     assert RS.pending(s).kind == "action_result" and RS.pending(s).data["disputes"] == 1
+    assert s["action"]["result"] is None and RS.view(s, "nva")["action"]["result"] is None  # nothing stale shown
     assert s["vp"] == {"sog": 0, "nva": 0}
     s, _ = do(s, "sog", result(sog_vp=5))
     s, _ = do(s, "nva", confirm())

@@ -72,6 +72,8 @@ def test_sog_3_2_1_five_smoke_grenades():
     ms = members(2, 1)  # three men, one SMK each -> the template tops the leader up; remove it
     ms[0]["items"]["SMK"] = 1
     _reject(ms, "five smoke")
+    ms[0]["items"]["SMK"] = 2  # four: still one short
+    _reject(ms, "five smoke")
     ms[0]["items"]["SMK"] = 3
     s, _ = do(new([1]), "sog", team_mod.organise_command(ms))  # 3 + 1 + 1 = 5: legal
     assert len(s["team"]["members"]) == 3

@@ -35,6 +35,12 @@ def test_sog_3_6_2_not_located_search_continues_around():
     assert a["square"] == "2-G" and "Trail Interdiction" in a["cause"]
 
 
+def test_sog_3_6_2_adjacent_squares_searched_only_after_a_failed_search():
+    s = place_team(in_play(), "4-G")  # target 2-F, no search made yet
+    s, ev = do(s, "sog", move("3-G"), faces=[1])  # adjacent to the target: contact only
+    assert of(ev, "contact") and not of(ev, "target-search") and s["target"] == "2-F"
+
+
 def test_sog_3_6_1_located_plays_the_mission_then_target_removed():
     s = place_team(in_play(objective_face=2), "3-F")  # Trail Interdiction
     s, ev = do(s, "sog", move("2-F"), faces=[7])
