@@ -602,3 +602,19 @@ def test_ntnd_8_9_1_guerrillas_left_abroad_after_their_movement_phase_are_elimin
     assert all(m.country_of(d) == "SV" for d in movement.reachable(s, "vc-iv-3"))   # it may step home
     _stranded(s, "communist", Context.for_tests())
     assert s["units"]["vc-iv-3"]["status"] == "mix" and s["pp"] == 100              # no points
+
+
+def test_ntnd_8_6_4_1_marines_may_march_to_a_port_then_embark():
+    s = blank()
+    s["phase"] = {"id": "a_move"}
+    m = movement.load_map()
+    put(s, "us-fleet", "1709")
+    inland = next(n for n in m.hex_neighbours("1810") if m.hexes[n].is_land and not m.hexes[n].town
+                  and m.hexes[n].corps == "I")
+    put(s, "us-5mar", inland)
+    reach = movement.reachable(s, "us-5mar")
+    sea = [p for k, p in reach.items() if k.startswith("sea:")]
+    assert sea and all(p.index("sea") >= 1 and m.hexes[p[p.index("sea") - 1]].town for p in sea)
+    from afteraction.engine.games.ntnd.apply_ import _move
+    _move(s, "allied", "us-5mar", sea[0], Context.for_tests())
+    assert s["units"]["us-5mar"]["loc"] == sea[0][-1] == s["units"]["us-fleet"]["loc"]

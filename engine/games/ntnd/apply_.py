@@ -77,7 +77,17 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
         if action == "done":
             s["ambush"] = None
             ctx.emit({"t": "no-ambush", "unit": amb["unit"]})
-            _walk(s, ALLIED, amb["unit"], amb["rest"], ctx, skip_first_ambush=False)
+            rest = list(amb["rest"])
+            if sea.SEA in rest:
+                i = rest.index(sea.SEA)
+                if i:
+                    _walk(s, ALLIED, amb["unit"], rest[:i], ctx)
+                    if s["ambush"] is not None:
+                        s["ambush"]["rest"] = rest[i:]
+                        return
+                _sea_move(s, ALLIED, amb["unit"], rest[i + 1:], ctx)
+                return
+            _walk(s, ALLIED, amb["unit"], rest, ctx)
             return
         battles.start_ambush(s, amb["unit"], list(msg.markers), ctx)
         s["ambush"] = None  # 20.2: the ambushed unit stops; 20.5: if it survives it may go on moving
@@ -180,8 +190,14 @@ def _move(s, seat, piece, path, ctx):
     moved.append(piece)
     if seat == ALLIED:
         s["flags"]["allied_moved"].append(piece)
-    if path[0] == sea.SEA:
-        _sea_move(s, seat, piece, path[1:], ctx)
+    if sea.SEA in path:
+        i = path.index(sea.SEA)
+        if i:   # 8.6.4.1: by land to the port first
+            _walk(s, seat, piece, path[:i], ctx)
+            if s["ambush"] is not None:   # an ambush on the way: the landing waits for the answer
+                s["ambush"]["rest"] = list(path[i:])
+                return
+        _sea_move(s, seat, piece, path[i + 1:], ctx)
         return
     kind = movement.movement_kind(movement.mover(s, piece))
     if seat == ALLIED and kind == "airmobile":

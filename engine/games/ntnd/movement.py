@@ -77,6 +77,7 @@ class Env:
         self._zoi = None
         self._enemy: dict = {}
         self._types_at: dict = {}
+        self.searches: dict = {}   # uids -> (best (rolls, cost) per hex, prev, allowance) of the last ground search
 
     def zoc(self, owner: str) -> frozenset:
         if owner not in self._zoc:
@@ -429,6 +430,7 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
         while path[-1] in prev and prev[path[-1]] != start:
             path.append(prev[path[-1]])
         out[dest] = list(reversed(path))
+    env.searches[tuple(mv["uids"])] = (best, prev, allow)
     return out
 
 

@@ -53,8 +53,24 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
         return out
     if mv["side"] == ALLIED and len(mv["types"]) == 1 and mv["types"][0].id in AMPHIBIOUS_TYPES:
         # 8.6.4: from a coastal town/city to any coastal hex, up to two units a turn, with the fleet
-        if m.is_zone(start) or not (m.hexes[start].coastal and m.hexes[start].town):
+        if m.is_zone(start):
             return out
+        # 8.6.4.1: move by land to a coastal town/city first (the cheapest one, ties by id), paying at
+        # most half the allowance, then embark (half the allowance)
+        best, prev, allow = env.searches.get(tuple(mv["uids"]), ({start: (0, 0)}, {}, 0))
+        ports = sorted((c, h) for h, (r, c) in best.items() if m.hexes[h].coastal and m.hexes[h].town
+                       and 2 * c <= allow and h not in enemy)
+        if m.hexes[start].coastal and m.hexes[start].town:
+            ports = [(0, start)]
+        if not ports:
+            return out
+        port = ports[0][1]
+        prefix = []
+        h = port
+        while h != start:
+            prefix.append(h)
+            h = prev[h]
+        prefix.reverse()
         if s["flags"].get("amphibious", {}).get("turn") == s["turn"] and \
                 len(s["flags"]["amphibious"]["units"]) >= 2:
             return out
@@ -69,14 +85,14 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
                 continue
             if pinned is not None and h != pinned:
                 continue
-            if x.country in ("NV", "CN") or x.country in s["neutral"]:
+            if x.country in ("NV", "CN") or x.country in s["neutral"] or h == port:
                 continue
-            out["sea:" + h] = [SEA, h]
+            out["sea:" + h] = prefix + [SEA, h]
     return out
 
 
 def sea_key(path: list[str]) -> str:
-    return ("sea:" + path[-1]) if path and path[0] == SEA else path[-1]
+    return ("sea:" + path[-1]) if SEA in path else path[-1]
 
 
 def fleet_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
