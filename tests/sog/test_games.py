@@ -91,3 +91,26 @@ def test_rejection_changes_nothing_in_a_live_game():
         g.play("nva", move(state["team_at"]))
     assert e.value.code == "NOT_YOUR_DECISION"
     assert g.referee.seq == seq and g.referee.state == state
+
+
+def test_sensible_bot_heads_for_the_target_searches_and_extracts():
+    from afteraction.engine.games.sog import board
+    for seed in range(12):
+        g = play(seed, "sensible")
+        ev = [e for r in g.records for e in r.body.get("events", []) if isinstance(e, dict)]
+        target = next(e["square"] for e in ev if e["t"] == "target-placed")
+        first_search = next(i for i, e in enumerate(ev) if e["t"] == "target-search")
+        for e in ev[:first_search]:  # heads for the target: every move gets one square closer
+            if e["t"] == "team-moved":
+                assert board.distance(e["to"], target) == board.distance(e["from"], target) - 1, (seed, e)
+        ext = next(i for i, e in enumerate(ev) if e["t"] == "extraction")
+        pz = next((e["square"] for e in ev[ext:] if e["t"] == "pz-placed"), None)
+        for e in ev[ext:]:  # then extracts: every move gets closer to the PZ or to the west/south edge
+            if e["t"] == "team-moved":
+                if pz is not None:
+                    assert board.distance(e["to"], pz) < board.distance(e["from"], pz), (seed, e)
+                else:
+                    r0, c0 = board.rc(e["from"])
+                    r1, c1 = board.rc(e["to"])
+                    assert min(c1 - 1, 10 - r1) < min(c0 - 1, 10 - r0) or board.is_exit_square(e["to"]), (seed, e)
+        assert g.records[-1].body["outcome"]["reason"].startswith("SOG 3.7.3"), seed
