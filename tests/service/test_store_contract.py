@@ -127,3 +127,26 @@ def test_reopen_keeps_everything(store, tmp_path):
         assert other.command("g1", "a", 1) == cmd("a", 1, [1])
     finally:
         other.close()
+
+
+def test_sqlite_batch_with_one_loser_commits_the_others(tmp_path):
+    """Group commit: a batch holding a lost race rolls back and is redone one append
+    at a time, so only the loser fails (store_sqlite._commit's fallback)."""
+    from afteraction.service.store import open_store
+    from afteraction.service.store_sqlite import _Pending
+
+    store = open_store(f"sqlite:{tmp_path / 'b.sqlite'}")
+    try:
+        for g in ("g1", "g2", "g3"):
+            new_game(store, g)
+        store.append(Append("g2", [rec(1)], cmd("a", 1, [1])))
+        batch = [_Pending(Append("g1", [rec(1)], cmd("a", 1, [1]))),
+                 _Pending(Append("g2", [rec(1, b"late")], cmd("b", 1, [1]))),   # lost race: seq 1 is taken
+                 _Pending(Append("g3", [rec(1), rec(2)], cmd("a", 1, [1, 2]), ended=True))]
+        store._commit(batch)
+        assert batch[0].error is None and batch[2].error is None
+        assert isinstance(batch[1].error, Conflict)
+        assert store.size("g1") == 2 and store.size("g2") == 2 and store.size("g3") == 3
+        assert store.records("g2", 1) == [rec(1)] and store.game("g3").ended
+    finally:
+        store.close()
