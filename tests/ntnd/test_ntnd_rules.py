@@ -618,3 +618,16 @@ def test_ntnd_8_6_4_1_marines_may_march_to_a_port_then_embark():
     from afteraction.engine.games.ntnd.apply_ import _move
     _move(s, "allied", "us-5mar", sea[0], Context.for_tests())
     assert s["units"]["us-5mar"]["loc"] == sea[0][-1] == s["units"]["us-fleet"]["loc"]
+
+
+def test_ntnd_8_4_improved_trail_from_1971_within_laos_and_north_vietnam():
+    s = blank("January/February 1971")
+    m = movement.load_map()
+    put(s, "sup-tchepone", "1101")                       # North Vietnam, north edge
+    r71 = movement.reachable(s, "sup-tchepone")
+    s["turn_label"] = "January/February 1968"
+    r68 = movement.reachable(s, "sup-tchepone")
+    new = set(r71) - set(r68)
+    land68 = [p for k, p in r68.items() if not k.startswith("sea:")]
+    assert new and max(len(p) for p in r71.values()) == 15 and max(len(p) for p in land68) == 12
+    assert all(m.hex(h).country in ("LA", "NV") for d in new for h in r71[d])   # entirely in Laos/NV

@@ -318,6 +318,12 @@ def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str
     if kind == "airmobile":
         return _airmobile_reach(s, mv, env)
     out = _ground_reach(s, mv, env)
+    if improved_trail(s, mv):
+        extra = _ground_reach(s, mv, env, trail=True)
+        for k, p in extra.items():
+            out.setdefault(k, p)
+        out = dict(sorted(out.items()))
+        _ground_reach(s, mv, env)   # keep the ordinary search for sea_reach
     from .sea import sea_reach
     out.update(sea_reach(s, piece, mv, env))
     return out
@@ -358,11 +364,11 @@ def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: t
     return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
 
 
-def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:
     m = load_map()
     side, start = mv["side"], mv["loc"]
     enemy = env.enemy(side)
-    allow = allowance_q(s, mv)
+    allow = IMPROVED_TRAIL_MP * Q if trail else allowance_q(s, mv)
     out: dict[str, list[str]] = {}
     # 9.1: zone moves take the whole turn: from a zone only to an adjacent location.
     if m.is_zone(start) or any(m.is_zone(n) for n in m.neighbours(start)):
@@ -379,6 +385,8 @@ def _ground_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     inv = mv["inv"]
     graph = _graph(tuple(sorted({t.movement_class for t in mv["types"]})), inv)
     allowed = _allowed(tuple(sorted(t.id for t in mv["types"])), side, mv["corps"], tuple(s["neutral"]))
+    if trail:
+        allowed = allowed & trail_hexes()
     double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
     re = s["flags"].get("reassigned")
     if side == ALLIED and re and re.get("turn") == s["turn"] and set(mv["uids"]) & set(re["units"]):
@@ -571,3 +579,22 @@ def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
             path.append(prev[path[-1]])
         out[d] = list(reversed(path))
     return out
+
+
+IMPROVED_TRAIL_MP = 15        # 8.4
+IMPROVED_TRAIL_YEAR = 1971    # "Starting in January/February 1971"
+
+
+@lru_cache(maxsize=1)
+def trail_hexes() -> frozenset:
+    """8.4: the hex part of Laos and North Vietnam."""
+    m = load_map()
+    return frozenset(h for h, x in m.hexes.items() if x.is_land and x.country in ("LA", "NV"))
+
+
+def improved_trail(s: dict, mv: dict) -> bool:
+    """8.4: from January/February 1971, supply units moving entirely within the hex part of Laos and/or
+    North Vietnam have 15 movement points (a second search restricted to those hexes)."""
+    year = int(s["turn_label"].split()[-1])
+    return (year >= IMPROVED_TRAIL_YEAR and mv["side"] == COMMUNIST and mv["loc"] in trail_hexes()
+            and all(t.id == "communist_supply" for t in mv["types"]))
