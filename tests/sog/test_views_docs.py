@@ -51,3 +51,54 @@ def test_sog_5_2_optional_rules_listed_in_every_action():
     opt = of(ev, "action")[0]["optional_rules"]
     assert opt["required"] == ["16.7 Optional Weapon and Equipment", "24. Morale", "25. Prisoners"]
     assert len(opt["recommended"]) == 10
+
+
+def _rule_rows(doc: str) -> list[list[str]]:
+    """The rows of the rule-by-rule table: [rule, status, where, tests]."""
+    out, on = [], False
+    for line in doc.splitlines():
+        if line.startswith("| rule | status | where | tests |"):
+            on = True
+            continue
+        if on and not line.startswith("|"):
+            break
+        if on and not line.startswith("|---"):
+            out.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return out
+
+
+def _test_names() -> set[str]:
+    import re
+    root = pathlib.Path(__file__).resolve().parents[1]
+    names = set()
+    for f in [*root.joinpath("sog").glob("test_*.py"), *root.joinpath("engine").glob("test_*.py")]:
+        names |= set(re.findall(r"^def (test_\w+)", f.read_text(), re.M))
+    return names
+
+
+def test_docs_name_only_tests_and_functions_that_exist():
+    """Every test named in the rules table exists (a trailing * must match at least one),
+    and every file:function in the Where column is defined in that file."""
+    import re
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules" / "sog.md").read_text()
+    rows = _rule_rows(doc)
+    assert len(rows) >= len(RULES)
+    names = _test_names()
+    code = pathlib.Path(__file__).resolve().parents[2] / "engine" / "games" / "sog"
+    bad = []
+    for tok in re.findall(r"\btest_\w+\*?(?!\w|\.py)", doc):  # anywhere in the document
+        ok = any(n.startswith(tok[:-1]) for n in names) if tok.endswith("*") else tok in names
+        if not ok:
+            bad.append(("doc", tok))
+    for rule, status, where, tests in rows:
+        for f, funcs in re.findall(r"`(\w+\.py):([\w/.]+)", where):
+            src = (code / f).read_text()
+            for fn in funcs.split("/"):
+                fn = fn.split(".")[-1]
+                if not re.search(rf"^\s*(def|class) {fn}\b|^{fn}\b.*=", src, re.M):
+                    bad.append((rule, f"{f}:{fn}"))
+        if status not in ("n/a",) and not tests:
+            bad.append((rule, "no test"))
+        if status not in ("n/a",) and "`" not in where:
+            bad.append((rule, "no file:function"))
+    assert not bad, bad
