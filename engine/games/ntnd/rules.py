@@ -287,7 +287,9 @@ def _phase_decision(s: dict, ctx) -> dict | None:
     seat, kind, prompt = kinds[ph.id]
     if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s):
         return None
-    if ph.id == "c_reaction" and not reaction.communist_reaction_options(s):
+    if ph.id == "c_reaction" and not reaction.markers_in_contact(s):
+        # asked whenever a marker touches an Allied unit, whether or not its (hidden) units can move,
+        # so that the question itself reveals nothing
         return None
     return {"seat": seat, "kind": kind, "prompt": prompt}
 
