@@ -41,11 +41,9 @@ def communist_reaction_options(s: dict) -> list[tuple[str, str]]:
                  and utype(u).category != "air"}
     done = set(s["phase"].get("reacted", ()))
     out = []
-    for mid in sorted(s["markers"], key=lambda x: int(x[1:])):
+    for mid in markers_in_contact(s):
         mk = s["markers"][mid]
-        if mid in done or m.is_zone(mk["loc"]):
-            continue
-        if not any(n in allied_at for n in m.hex_neighbours(mk["loc"])):
+        if mid in done:
             continue
         mv = mover(s, mid)
         for n in m.hex_neighbours(mk["loc"]):
