@@ -26,6 +26,7 @@ from .store import Conflict, RecordRow, StoreError
 log = logging.getLogger("afteraction.service")
 POLL_S = 1.0          # streams re-check the store this often (appends by other processes)
 CHUNK = 64 * 1024
+MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 
 
 def to_json(v) -> str:
@@ -320,7 +321,14 @@ class AuditServicer(au_grpc.AuditServiceServicer):
         with self.games.locked(request.game_id) as live:
             size = live.size
         recs = self.games.store.records(request.game_id, request.from_seq, min(limit, 1000))
-        return au.GetRecordsResponse(records=[record_pb(r) for r in recs], size=size)
+        out = au.GetRecordsResponse(size=size)
+        total = 0
+        for r in recs:  # stay well under gRPC's default 4 MiB message limit; the caller asks again
+            total += len(r.raw) + len(r.checkpoint) + 48
+            if total > MAX_RESPONSE_BYTES and out.records:
+                break
+            out.records.append(record_pb(r))
+        return out
 
     @_guard
     def GetCheckpoint(self, request, context):
