@@ -123,10 +123,10 @@ def render_svg(view: dict, title: str | None = None) -> str:
         items = by_loc[loc]
         if loc in zone_pos:
             x, y, w, hh = zone_pos[loc]
-            for i, (side, label, tip) in enumerate(items[:5]):
+            for i, (side, label, tip) in enumerate(items[:4]):
                 out.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip))
-            if len(items) > 5:
-                out.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">+{len(items) - 5} more</text>')
+            if len(items) > 4:
+                out.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">+{len(items) - 4} more</text>')
             continue
         if loc not in m.hexes:
             continue
