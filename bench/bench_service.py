@@ -98,7 +98,6 @@ def _service_games(target: str, n: int):
         signers = {s: SeatSigner(s, seeds[s]) for s in seeds}
         gid = stub.CreateGame(gs.CreateGameRequest(game="duel", options_json=f'{{"rounds": {ROUNDS}}}', seats=[
             gs.SeatKey(seat=s, public_key=signers[s].public) for s in signers])).game_id
-        from afteraction.engine.crypto.commit import seat_entropy_commitment  # noqa: F401 (via SeatSigner)
         ent = {s: os.urandom(32) for s in signers}
         for step in ("entropy_commit", "entropy_reveal"):
             for s, sg in signers.items():

@@ -24,7 +24,7 @@ from typing import Iterator
 
 from afteraction.engine import registry
 from afteraction.engine.crypto import canon
-from afteraction.engine.crypto.merkle import CompactTree, leaf_hash
+from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import AfteractionError, Rejection
 from afteraction.engine.local import checkpoint_note

@@ -11,7 +11,7 @@ import grpc
 
 from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import merkle
-from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
+from afteraction.engine.errors import CryptoError, Rejection
 from afteraction.engine.log.bundle import write_bundle
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import audit_service_pb2_grpc as au_grpc
@@ -21,7 +21,7 @@ from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 from .auth import AuthChecker
 from .games import GameManager, Internal
 from .status import rich_status, status_for
-from .store import Conflict, RecordRow, StoreError
+from .store import RecordRow, StoreError
 
 log = logging.getLogger("afteraction.service")
 POLL_S = 1.0          # streams re-check the store this often (appends by other processes)
@@ -389,6 +389,3 @@ class AuditServicer(au_grpc.AuditServiceServicer):
             if not live.referee.ended:
                 raise Rejection("NOT_ENDED", "the server secret is revealed only after the game has ended")
             return au.GetRevealResponse(secret=live.row.secret)
-
-
-__all__ = ["Service", "GameServicer", "AuditServicer", "Conflict", "AfteractionError"]

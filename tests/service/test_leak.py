@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import threading
 
-import grpc
-
 from afteraction.client.client import Client, Seat, new_seat_key
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto import canon
