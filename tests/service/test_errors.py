@@ -304,3 +304,17 @@ def test_evicted_games_are_rebuilt_from_the_store(server, game, monkeypatch):
     a = seats["a"]
     res = a.submit(a.sign_command(c.state(gid).state_seq, duel("pick", 2)))
     assert [r.seq for r in res.records] == [5]
+
+
+def test_streams_refuse_bad_auth_and_unknown_games(game):
+    c, gid, seats = game
+    forged = make_auth(derive_bytes(b"forger", "key"), gid, "a")
+    with pytest.raises(grpc.RpcError) as e:
+        list(c.game.Play(iter([gs.PlayRequest(join=gs.PlayJoin(game_id=gid, auth=forged))]), timeout=5))
+    assert e.value.code() == S.UNAUTHENTICATED and error_info(e.value).reason == "BAD_AUTH"
+    with pytest.raises(grpc.RpcError) as e:
+        list(c.game.Play(iter([gs.PlayRequest(command=envelope_pb2.SignedCommand())]), timeout=5))
+    assert e.value.code() == S.INVALID_ARGUMENT and error_info(e.value).reason == "BAD_ARGUMENT"
+    with pytest.raises(grpc.RpcError) as e:
+        list(c.game.Watch(gs.WatchRequest(game_id="nope"), timeout=5))
+    assert e.value.code() == S.NOT_FOUND and error_info(e.value).reason == "UNKNOWN_GAME"
