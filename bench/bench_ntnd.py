@@ -9,33 +9,10 @@ records/s / crypto-only records/s (``Verifier(..., replay=False)``).
 """
 from __future__ import annotations
 
-import io
 import time
 
 GAMES = 20
 PLAY_BUDGET_S = 6.0  # CPU seconds; verification adds about a third
-
-
-def _verify(bundles: list[bytes], replay: bool) -> tuple[int, float]:
-    from afteraction.engine import registry
-    from afteraction.engine.log.bundle import read_bundle
-    from afteraction.engine.log.verify import Verifier
-
-    parsed = []
-    for b in bundles:
-        header, records = read_bundle(io.BytesIO(b))
-        parsed.append((header, list(records)))
-    n = 0
-    t0 = time.process_time()
-    for header, records in parsed:
-        v = Verifier(header["server_vkey"], None, header.get("secret"), replay=replay, ruleset_lookup=registry.get)
-        for raw, cp in records:
-            v.add(raw, cp)
-        rep = v.finish()
-        if not rep.verified or rep.replayed != replay:
-            raise SystemExit("bench_ntnd: a bundle did not verify")
-        n += len(records)
-    return n, time.process_time() - t0
 
 
 def _movement_phase_enumeration() -> tuple[float, int, int]:
@@ -63,29 +40,18 @@ def _movement_phase_enumeration() -> tuple[float, int, int]:
 
 
 def run() -> None:
-    from afteraction.engine.bots import random_bot
-    from afteraction.engine.local import LocalGame
+    from .common import play_random_games, verify_throughput
 
-    bundles: list[bytes] = []
-    commands = 0
-    t0 = time.process_time()
-    w0 = time.perf_counter()
-    for i in range(GAMES):
-        g = LocalGame.create("ntnd", seed=f"bench-ntnd-{i}".encode())
-        g.handshake()
-        commands += g.run_bots(random_bot(i))
-        bundles.append(g.bundle())
-        if time.process_time() - t0 > PLAY_BUDGET_S:
-            break
-    play_s = time.process_time() - t0
+    p = play_random_games("ntnd", PLAY_BUDGET_S, max_games=GAMES, clock=time.process_time)
+    bundles, commands, play_s = p.bundles, p.commands, p.total_s
     print(f"ntnd random Tet games: {len(bundles)} games, {commands} commands in {play_s:.2f} CPU s "
-          f"({time.perf_counter() - w0:.1f} s wall)")
+          f"({p.wall_s:.1f} s wall)")
     print(f"ntnd commands/s {commands / play_s:.1f} (legal-command enumeration + referee apply, CPU)")
     t_enum, n_legal, pieces = _movement_phase_enumeration()
     print(f"ntnd legal moves of a full Communist movement phase: {n_legal} commands for {pieces} pieces "
           f"in {t_enum * 1000:.1f} ms")
-    rec_r, t_r = _verify(bundles, replay=True)
-    rec_c, t_c = _verify(bundles, replay=False)
+    rec_r, t_r = verify_throughput(bundles, replay=True, clock=time.process_time)
+    rec_c, t_c = verify_throughput(bundles, replay=False, clock=time.process_time)
     print(f"ntnd replay verification: {rec_r} records in {t_r:.2f} CPU s = {rec_r / t_r:,.0f} records/s")
     print(f"ntnd crypto-only verification: {rec_c} records in {t_c:.2f} CPU s = {rec_c / t_c:,.0f} records/s")
     print(f"ratio ntnd_engine_vs_crypto {(rec_r / t_r) / (rec_c / t_c):.3f}")
