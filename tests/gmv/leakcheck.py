@@ -11,7 +11,8 @@ per zone, a type list, a differently worded rejection):
   ``s`` and ``perturb(s)``.
 - ``check_us_commands``: the American legal commands are the same, and every
   probed American command is accepted on both or refused on both with the same
-  code and message.
+  code and message; and with ``perturb_same_presence(s)`` (the same zones hold
+  hidden units, but other numbers and types) its public events are identical.
 - ``check_sealed_alternatives``: a sealed NVA command (hidden move,
   infiltration, purchase, hidden placement) and every other choice it could
   have made give the same public events, the same number of sealed events and
@@ -55,6 +56,32 @@ def perturb(s: dict) -> dict:
     return p
 
 
+def perturb_same_presence(s: dict) -> dict:
+    """Other hidden facts that leave every *legitimately public* consequence of an
+    American command unchanged: the same zones hold hidden units (a patrol's "none
+    here" and hot-LZ questions depend only on that), but how many and of which type
+    differ."""
+    p = RS.copy_state(s)
+    hid = board.units(p, hidden=True)
+    occupied = sorted({u["zone"] for u in hid}, key=LAND.index)
+    count = {z: sum(1 for u in hid if u["zone"] == z) for z in occupied}
+    fewest = min(reversed(occupied), key=lambda z: count[z])  # the extra units go there
+    for i, u in enumerate(hid):
+        u["zone"] = occupied[i] if i < len(occupied) else fewest
+        u["type"] = HIDE[(HIDE.index(u["type"]) + 1) % len(HIDE)] if u["type"] in HIDE else "vc"
+    p["money"]["nva"] = {"ipc": p["money"]["nva"]["ipc"] + 17, "rec": p["money"]["nva"]["rec"] + 5}
+    return p
+
+
+def _public_events(s: dict, c) -> list | None:
+    ctx = Context.for_tests()
+    try:
+        RS.apply(RS.copy_state(s), "us", c, ctx)
+    except Rejection:
+        return None
+    return [ev for ev, to in ctx.events if to is None]
+
+
 def check_views(s: dict, p: dict | None = None) -> None:
     p = perturb(s) if p is None else p
     for seat in ("us", None):
@@ -93,6 +120,10 @@ def check_us_commands(s: dict, commands: list, p: dict | None = None) -> int:
     for c in commands:
         a, b = _outcome(s, c), _outcome(p, c)
         assert a == b, f"an American command's fate depends on the hidden board: {c} -> {a} / {b}"
+    q = perturb_same_presence(s)
+    for c in commands:
+        a, b = _public_events(s, c), _public_events(q, c)
+        assert canon(a) == canon(b), f"an American command's public events depend on the hidden board: {c}\n{a}\n{b}"
     return len(commands)
 
 

@@ -165,3 +165,26 @@ def test_gmv_hidden_board_hot_lz_reinfiltration_is_not_a_leak_but_stays_checked(
 def cmd_hot_lz(ids):
     from .util import cmd
     return cmd("hot_lz", unit_ids=ids)
+
+
+def test_gmv_hidden_board_plant_patrol_event_tells_hidden_numbers_or_types(monkeypatch):
+    """A US command's public events may depend on whether a zone holds hidden units
+    (the patrol's "none here"), never on how many or which."""
+    from afteraction.engine.games.gmv import us
+
+    from .leakcheck import check_us_commands
+    from .util import add, cmd, empty
+    s = empty()
+    (i,) = add(s, "inf", "us", "da_nang")
+    add(s, "vc", "nva", "da_nang", 2, hidden=True)
+    add(s, "inf", "nva", "hue", hidden=True)
+    patrol = [cmd("patrol", unit_ids=[i])]
+    check_us_commands(s, patrol)  # unplanted: passes
+    orig = us.patrol
+    for leak in (lambda h: len(h), lambda h: sorted(u["type"] for u in h)):
+        def planted(s, seat, msg, ctx, leak=leak):
+            orig(s, seat, msg, ctx)
+            ctx.emit({"t": "hint", "x": leak(board.units(s, "da_nang", "nva", hidden=True))})
+        monkeypatch.setattr(us, "patrol", planted)
+        with pytest.raises(AssertionError, match="public events depend on the hidden board"):
+            check_us_commands(s, patrol)
