@@ -114,3 +114,29 @@ def test_sensible_bot_heads_for_the_target_searches_and_extracts():
                     r1, c1 = board.rc(e["to"])
                     assert min(c1 - 1, 10 - r1) < min(c0 - 1, 10 - r0) or board.is_exit_square(e["to"]), (seed, e)
         assert g.records[-1].body["outcome"]["reason"].startswith("SOG 3.7.3"), seed
+
+
+def test_replay_with_a_different_rule_reports_the_first_divergence(monkeypatch):
+    """A log made under SOG 3.5.1's terrain modifiers does not replay under other ones:
+    verification fails at step 11 on the first record whose contact roll comes out
+    differently (and not before)."""
+    from afteraction.engine.errors import VerificationError
+    from afteraction.engine.games.sog import movement
+
+    for seed in range(20):
+        g = play(seed, "random")
+        first = next((r.seq for r in g.records
+                      for e in r.body.get("events", []) if isinstance(e, dict) and e.get("t") == "contact"), None)
+        if first is not None:
+            break
+    data = g.bundle()
+    assert verify_bundle(io.BytesIO(data)).replayed
+    with monkeypatch.context() as m:
+        m.setitem(movement.TERRAIN_DRM, "clear", 40)
+        m.setitem(movement.TERRAIN_DRM, "jungle", 40)
+        m.setitem(movement.TERRAIN_DRM, "elephant_grass", 40)
+        m.setitem(movement.TERRAIN_DRM, "mountain", 40)
+        m.setitem(movement.TERRAIN_DRM, "broken", 40)
+        with pytest.raises(VerificationError) as e:
+            verify_bundle(io.BytesIO(data))
+    assert e.value.step.startswith("11") and e.value.seq == first, (e.value.step, e.value.seq, first)
