@@ -25,6 +25,7 @@ import time
 
 GAMES = (1, 10, 100)
 ROUNDS_PER_CONFIG = 3  # service and echo windows alternate, so load drift on a shared machine hits both
+ROUNDS_AT_10 = 5       # the configuration the ratio is read from gets more alternations
 WINDOW_S = 1.2     # measured window per round
 WARMUP_S = 0.4
 ROUNDS = 100000    # a duel long enough never to end inside a window
@@ -184,8 +185,8 @@ def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None) -> M
     return m
 
 
-def _line(name: str, n: int, m: Meter) -> float:
-    rate = len(m.lat) / (WINDOW_S * ROUNDS_PER_CONFIG)
+def _line(name: str, n: int, m: Meter, rounds: int) -> float:
+    rate = len(m.lat) / (WINDOW_S * rounds)
     q = statistics.quantiles(m.lat, n=100) if len(m.lat) >= 2 else [m.lat[0] if m.lat else 0.0] * 99
     print(f"{name:8s} games={n:<4d} commands/s={rate:8.1f}  p50_ms={q[49] * 1000:7.2f}  p99_ms={q[98] * 1000:7.2f}",
           flush=True)
@@ -205,11 +206,12 @@ def run() -> None:
             for n in GAMES:
                 prepared = _service_games(svc_target, n)
                 m, me = Meter(), Meter()
-                for _ in range(ROUNDS_PER_CONFIG):
+                rounds = ROUNDS_AT_10 if n == 10 else ROUNDS_PER_CONFIG
+                for _ in range(rounds):
                     _, sizes = run_service(svc_target, n, prepared, m)
                     run_echo(echo_target, n, sizes, me)
                 prepared[0].close()
-                rates[n] = (_line("service", n, m), _line("echo", n, me))
+                rates[n] = (_line("service", n, m, rounds), _line("echo", n, me, rounds))
             print(f"message sizes (bytes): legal req/resp {sizes[0]}/{sizes[1]}, submit req/resp {sizes[2]}/{sizes[3]}")
         finally:
             _stop(svc)
