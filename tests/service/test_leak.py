@@ -1,12 +1,16 @@
-"""No leaks: a complete duel game played over Play streams while every byte the
-server sends to the opponent's stream and to a spectator's Watch stream is
-recorded. No hidden value of seat a, nor its salt, appears in those bytes before
-its public reveal; a sealed command's opening never appears at all."""
+"""No leaks: a complete game played over Play streams while every byte the
+server sends to each seat's stream and to a spectator's Watch stream is
+recorded. No hidden value's salt (and, for duel, the value itself) reaches
+another seat or the spectator before its public reveal; a sealed command's
+opening never does."""
 from __future__ import annotations
 
 import threading
 
+import pytest
+
 from afteraction.client.client import Client, Seat, new_seat_key
+from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto import canon
 from afteraction.engine.log.record import parse_record
@@ -35,18 +39,36 @@ def reveal_positions(stream: list[bytes], msg_type) -> dict[tuple[int, int], int
     return out
 
 
-def test_no_hidden_value_reaches_the_opponent_or_a_spectator_before_its_reveal(server):
+def first_positions(stream: list[bytes], needles: dict) -> dict:
+    """needle -> index of the first message whose bytes contain it (absent: missing)."""
+    joined = b"".join(stream)
+    ends, n = [], 0
+    for b in stream:
+        n += len(b)
+        ends.append(n)
+    out = {}
+    for key, needle in needles.items():
+        at = joined.find(needle)
+        if at >= 0:
+            out[key] = next(i for i, e in enumerate(ends) if e > at)
+    return out
+
+
+@pytest.mark.parametrize("game", [g for g in ("duel", "gmv") if (g, "1") in registry.available()])
+def test_no_hidden_value_reaches_another_seat_or_a_spectator_before_its_reveal(server, game):
+    rs = registry.get(game)
     c = Client(server.target)
-    keys = {s: new_seat_key() for s in ("a", "b")}
-    gid = c.create_game("duel", {s: SeatSigner(s, k).public for s, k in keys.items()}).game_id
-    a = Seat(Client(server.target), gid, "a", keys["a"])
-    b = Seat(Client(server.target), gid, "b", keys["b"])
-    to_b: list[bytes] = []
-    to_spectator: list[bytes] = []
-    b.client.game.Play = capturing(b.client.channel, "Play", "stream_stream", gs.PlayRequest, gs.PlayResponse, to_b)
+    keys = {s: new_seat_key() for s in rs.seats}
+    gid = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()}).game_id
+    seats = {s: Seat(Client(server.target), gid, s, keys[s]) for s in rs.seats}
+    streams: dict[str, list[bytes]] = {s: [] for s in rs.seats}
+    for s, seat in seats.items():
+        seat.client.game.Play = capturing(seat.client.channel, "Play", "stream_stream", gs.PlayRequest,
+                                          gs.PlayResponse, streams[s])
     spectator = Client(server.target)
+    to_spectator: list[bytes] = []
     watch = capturing(spectator.channel, "Watch", "unary_stream", gs.WatchRequest, gs.WatchResponse, to_spectator)
-    watching = threading.Thread(target=lambda: list(watch(gs.WatchRequest(game_id=gid), timeout=60)), daemon=True)
+    watching = threading.Thread(target=lambda: list(watch(gs.WatchRequest(game_id=gid), timeout=120)), daemon=True)
     watching.start()
     errors = []
 
@@ -56,31 +78,33 @@ def test_no_hidden_value_reaches_the_opponent_or_a_spectator_before_its_reveal(s
         except Exception as e:  # noqa: BLE001
             errors.append(e)
 
-    ts = [threading.Thread(target=run, args=(s,), daemon=True) for s in (a, b)]
+    ts = [threading.Thread(target=run, args=(s,), daemon=True) for s in seats.values()]
     for t in ts:
         t.start()
     for t in ts:
-        t.join(60)
-    watching.join(60)
-    assert not errors and a.outcome is not None and not watching.is_alive()
+        t.join(120)
+    watching.join(120)
+    assert not errors and all(s.outcome is not None for s in seats.values()) and not watching.is_alive()
 
-    secrets = {}
-    for (seq, k), value in a.openings.items():
-        op = server.games.store.openings(gid, "a", seq, seq + 1)
-        salt = next(o.salt for o in op if o.k == k)
-        secrets[(seq, k)] = (salt, canon.encode(value))
-    assert any(k == 0 for _, k in secrets) and any(k > 0 for _, k in secrets)  # sealed commands and picks
-
-    for stream, typ in ((to_b, gs.PlayResponse), (to_spectator, gs.WatchResponse)):
-        assert stream
-        revealed_at = reveal_positions(stream, typ)
-        for ref, (salt, value) in secrets.items():
-            upto = revealed_at.get(ref, len(stream))
-            if ref[1] > 0:
-                assert ref in revealed_at, f"duel reveals every pick; {ref} was not"
-            before = b"".join(stream[:upto])
-            assert salt not in before, f"salt of {ref} leaked before its reveal"
-            assert value not in before, f"value of {ref} leaked before its reveal"
-    # the opponent's view of the state does not carry the pick either
+    store = server.games.store
+    checked = 0
+    for owner in rs.seats:
+        ops = {(o.seq, o.k): o for o in store.openings(gid, owner)}
+        assert set(ops) == set(seats[owner].openings)  # the owner got every opening, each checked on receipt
+        needles = {("salt", ref): o.salt for ref, o in ops.items()}
+        if game == "duel":  # duel's values are distinctive enough to search for as bytes
+            needles.update({("value", ref): canon.encode(seats[owner].openings[ref]) for ref in ops})
+        for other, (stream, typ) in {**{s: (streams[s], gs.PlayResponse) for s in rs.seats if s != owner},
+                                     "spectator": (to_spectator, gs.WatchResponse)}.items():
+            assert stream
+            revealed_at = reveal_positions(stream, typ)
+            seen_at = first_positions(stream, needles)
+            for (what, ref), at in seen_at.items():
+                assert ref in revealed_at and revealed_at[ref] <= at, \
+                    f"{game}: the {what} of {owner}'s hidden value {ref} reached {other} before its reveal"
+            checked += len(needles)
+    assert checked > 0
     c.close()
     spectator.close()
+    for s in seats.values():
+        s.client.close()
