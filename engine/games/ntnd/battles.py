@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from . import ambush as amb
+from . import offboard
 from . import combat as cb
+from .firebases import supporters
 from .map import load_map
 from .movement import enemy_locs, may_enter, stacking_problem
 from .operations import flip_marker, make_marker
@@ -49,30 +51,6 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
 def _fighting_units(s: dict, loc: str, side: str) -> list[str]:
     return [u["id"] for u in sorted(s["units"].values(), key=lambda x: x["id"])
             if u["status"] == "map" and u["loc"] == loc and u["side"] == side and _t(s, u["id"]).category != "air"]
-
-
-def supporters(s: dict, side: str, target: str, exclude: set, own_turn: bool) -> tuple[cb.FireSupporter, ...]:
-    """19.2.2 fire support units of ``side`` measured to the hex under attack (distance at the instant)."""
-    m = load_map()
-    if m.is_zone(target):
-        return ()
-    out = []
-    for uid in sorted(s["units"]):
-        u = s["units"][uid]
-        if u["status"] != "map" or u["side"] != side or uid in exclude or m.is_zone(u["loc"]):
-            continue
-        t = _t(s, uid)
-        role = "fleet" if t.id == "us_fleet" else t.stacking_class
-        if role not in cb.FIRE_SUPPORT_RANGE:
-            continue
-        d = m.distance(u["loc"], target)
-        if d > cb.FIRE_SUPPORT_RANGE[role]:
-            continue
-        supplied = True
-        if own_turn and side == COMMUNIST:
-            supplied = communist_supply_trace(s, u)[0]  # 13.4 / 18.3
-        out.append(cb.FireSupporter(uid, role, d, supplied=supplied, face_up=not u["inv"]))
-    return tuple(out)
 
 
 def _shock(s: dict, attackers) -> bool:
@@ -115,13 +93,9 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
                     and t.nationality not in ("LAO", "KHMER"):
                 continue  # 10.2: attacking across a neutral border is a violation (part 2)
             targets.setdefault(n, []).append(uid)
-    # 9.3: combat inside an off-board zone, by the units committed there
-    for uid in sorted(s["units"]):
-        u = s["units"][uid]
-        if u["status"] == "map" and u["side"] == side and not u["inv"] and uid not in done_a \
-                and m.is_zone(u["loc"]) and _t(s, uid).is_ground_combat \
-                and _t(s, uid).stacking_class not in ("green_beret", "militia"):
-            targets.setdefault(u["loc"], []).append(uid)
+    # 9.3: combat inside an off-board zone, by the units committed there (offboard.py)
+    for zone, uids in offboard.zone_attackers(s, side, done_a).items():
+        targets.setdefault(zone, []).extend(uids)
     out = []
     foe = ALLIED if side == COMMUNIST else COMMUNIST
     counters = load_counters()

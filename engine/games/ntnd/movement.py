@@ -21,6 +21,7 @@ import heapq
 from fractions import Fraction
 from functools import lru_cache
 
+from . import offboard
 from .map import load_map
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -165,7 +166,7 @@ def infiltration_target(loc: str) -> int:
     (and zones, 9.2), 5 into clear hexes."""
     m = load_map()
     if m.is_zone(loc):
-        return 4
+        return 4 if offboard.NON_CLEAR else 5   # 9.2
     return 5 if m.hex(loc).is_clear else 4
 
 
@@ -370,13 +371,9 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
     enemy = env.enemy(side)
     allow = IMPROVED_TRAIL_MP * Q if trail else allowance_q(s, mv)
     out: dict[str, list[str]] = {}
-    # 9.1: zone moves take the whole turn: from a zone only to an adjacent location.
-    if m.is_zone(start) or any(m.is_zone(n) for n in m.neighbours(start)):
-        for n in m.neighbours(start):
-            if (m.is_zone(start) or m.is_zone(n)) and n not in enemy and allow > 0 \
-                    and may_enter(s, mv["types"], side, mv["corps"], n) is None \
-                    and (side == ALLIED or stacking_problem(s, side, n, mv["uids"], env) is None):
-                out[n] = [n]
+    # 9.1: zone moves take the whole turn: from a zone only to an adjacent location (offboard.py)
+    if offboard.touches_zone(start):
+        out.update(offboard.zone_moves(s, mv, allow, enemy, env))
         if m.is_zone(start):
             return out
     foe = COMMUNIST if side == ALLIED else ALLIED

@@ -9,6 +9,7 @@ a private event to the Communist seat when it is created, and opened with
 from __future__ import annotations
 
 from ...errors import Rejection
+from .dummies import is_dummy, remove_revealed
 from .map import load_map
 from .state import COMMUNIST, new_marker_id
 from .units import load_counters
@@ -41,9 +42,8 @@ def flip_marker(s: dict, mid: str, ctx, why: str) -> list[str]:
     for uid in mk["units"]:
         u = s["units"][uid]
         u["inv"], u["mk"] = False, None
-        if u["type"] == "communist_dummy":
-            u["status"], u["loc"] = "mix", None  # 17.2: eliminated, back to the mix, no points
-            ctx.emit({"t": "dummy-removed", "unit": uid, "rule": "NTND 17.2"})
+        if is_dummy(u):
+            remove_revealed(s, uid, ctx)  # 17.2: eliminated, back to the mix, no points
         else:
             up.append(uid)
     return up

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from .corps import entry_locations
+from .dummies import dummy_hexes
 from .map import load_map
 from .movement import Env, region_of, stacking_problem, zoc_hexes, zoi_hexes
 from .operations import first_in_mix, make_marker
@@ -89,7 +90,7 @@ def place_options(s: dict) -> list[dict]:
                     out.append({"kind": "cadre", "nationality": nat, "location": hid, "inverted": inv})
     dummy = first_in_mix(s, "communist_dummy") if ph.get("dummies") else None
     if dummy is not None:
-        for hid in cadre_hexes(s, None):
+        for hid in dummy_hexes(s):   # 17.1
             if stacking_problem(s, COMMUNIST, hid, [dummy], env):
                 continue
             out.append({"kind": "dummy", "nationality": "", "location": hid, "inverted": True})
@@ -120,7 +121,7 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
                             "country away from Allied units, ZOC and ZOI, within the turn's quota")
         type_id = CADRE_OF[nat]
     elif kind == "dummy":
-        if not ph.get("dummies") or loc not in cadre_hexes(s, None):
+        if not ph.get("dummies") or loc not in dummy_hexes(s):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 17.1: dummies are placed where a guerrilla could be")
         type_id, inv = "communist_dummy", True
     elif kind in NVA_RECRUITS:
