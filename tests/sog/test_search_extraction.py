@@ -111,6 +111,21 @@ def test_sog_3_7_1_pz_on_the_team_square():
     assert s2["exited"] and RS.outcome(s2) is not None
 
 
+def test_sog_3_7_1_committed_to_the_helicopter():
+    """Once the PZ is placed the team must exit by helicopter: an edge square is no exit,
+    entering it is an ordinary 3.5 contact roll, and no other extraction can be chosen."""
+    s, _ = _searching()
+    s, _ = do(s, "sog", move("2-G"), faces=[1, 10])  # faulty intelligence
+    s, _ = do(s, "sog", extraction(1), faces=[9, 10])  # PZ 9-J
+    s = place_team(s, "5-B")
+    s2, ev = do(s, "sog", move("5-A"), faces=[1])
+    assert of(ev, "contact") and not s2["exited"] and not of(ev, "exit-blocked")
+    assert RS.pending(s2).kind == "move"
+    with pytest.raises(Rejection) as e:
+        do(s2, "sog", extraction(2))
+    assert e.value.code == "ILLEGAL_COMMAND"
+
+
 def _walking(at):
     s, _ = _searching()
     s, _ = do(s, "sog", move("2-G"), faces=[1, 10])
