@@ -3,15 +3,17 @@ with a colluding seat, can write: each is caught at its record with replay off, 
 SPEC.md 10 names (each test was checked by disabling that one check: it then fails)."""
 from __future__ import annotations
 
+import base64
 import copy
 
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import commit as _commit
+from afteraction.engine.local import checkpoint_note
 from afteraction.v1 import envelope_pb2
 
-from .surgery import bodies, failure, rechain
+from .surgery import bodies, failure, join, rechain, split
 
 
 def test_spec_10_b9_a_skipped_seat_counter_fails_at_the_gap(duel_game, duel_bundle):
@@ -52,3 +54,16 @@ def test_spec_6_2_a_sealed_value_that_decrypts_but_differs_from_its_commitment(d
     e = failure(rechain(h, recs, duel_game.server), replay=False)
     assert e is not None and (e.step, e.seq) == ("9 (sealed)", n), e
     assert "commitment" in e.detail
+
+
+def test_spec_4_2_a_checkpoint_for_another_origin_fails_step_5(duel_game, duel_bundle):
+    """The server's key signs the checkpoints of all its games: a checkpoint with the right size
+    and root but another game's origin (a valid signature) must not pass for this log's."""
+    h, frames = split(duel_bundle)
+    k = 4
+    origin, size, root = frames[k][1].split("\n")[:3]
+    other = origin.rsplit("/", 1)[0] + "/0000000000000000"
+    frames[k] = (frames[k][0], checkpoint_note(duel_game.server, other, int(size), base64.b64decode(root)))
+    e = failure(join(h, frames), replay=False)
+    assert e is not None and (e.step, e.seq) == ("5 (checkpoint)", k), e
+    assert (e.expected, e.found) == (origin, other)
