@@ -32,13 +32,13 @@ def _hidden(state) -> set[str]:
     return {uid for mk in state["markers"].values() for uid in mk["units"]}
 
 
-def play_checked(seed: bytes):
+def play_checked(seed: bytes, bot=None):
     """One bot game, with the leak check done as it is played (the Allied view and every public event
     after each command, against the units hidden before and after that command)."""
     g = LocalGame.create("ntnd", seed=seed)
     g.handshake()
     rs = g.referee.ruleset
-    bot = random_bot(seed)
+    bot = bot or random_bot(seed)
     leaks = []
     allied_openings = 0
     hidden_types = {}
@@ -106,6 +106,13 @@ def test_ntnd_hidden_identities_never_leak_in_another_game():
     """A second seed: markers stopped by failed infiltration, spent supply units, break-downs."""
     g, _, leaks, allied_openings = play_checked(b"leak-0")
     assert g.referee.ended and leaks == [] and allied_openings == 0
+
+
+def test_ntnd_heuristic_bot_plays_to_the_end_without_leaks():
+    from afteraction.engine.games.ntnd.bots import tet_bot
+    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/tet-bot", tet_bot(b"tests"))
+    assert g.referee.ended and n > 100 and leaks == [] and allied_openings == 0
+    assert verify_bundle(io.BytesIO(g.bundle())).replayed
 
 
 def test_ntnd_every_marker_is_opened_by_the_end(played):
