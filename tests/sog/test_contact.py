@@ -102,6 +102,13 @@ def test_sog_3_5_2_place_only_if_none_present():
     assert not of(ev, "vc-placed") and s2["vc"] == [{"n": 4, "at": "7-H"}]
 
 
+def test_sog_1_2_vc_counters_take_the_lowest_free_number():
+    s = in_play()
+    s["vc"] = [{"n": 1, "at": "1-A"}, {"n": 3, "at": "1-C"}]
+    assert enemy.place(s, "5-E", _Ctx()) == 2
+    assert [c["n"] for c in s["vc"]] == [1, 2, 3]
+
+
 def test_sog_3_5_2_no_counter_in_target_square():
     s = in_play()
     assert enemy.place(s, s["target"], _Ctx()) is None

@@ -107,7 +107,8 @@ def test_action_result_validation():
     s = _meeting()
     for bad in (result(casualties=["Z"]), result(casualties=["A", "A"]), result(elim=[2]),
                 result(lost_equipment=[("B", "RDO", 1)]), result(lost=1), result(taken=11),
-                result(recovered=[("A", "B", "RDO", 1)])):
+                result(recovered=[("A", "B", "RDO", 1)]),
+                result(casualties=["A", "B"], recovered=[("A", "B", "RDO", 1)])):  # 3.2.4: to a survivor only
         with pytest.raises(Rejection) as e:
             do(s, "sog", bad)
         assert e.value.code == "ILLEGAL_RESULT" and "SOG" in e.value.message
@@ -149,6 +150,11 @@ def test_sog_3_1_3_and_5_1_1_prisoner_bonus_on_exit():
     s, _ = do(s, "sog", result(taken=2, sog_vp=4, nva_vp=6))
     s, _ = do(s, "nva", confirm())
     assert s["team"]["prisoners"] == 2
+    s2, _ = do(s, "sog", extraction(2))  # (walking: a later action where one prisoner is lost)
+    s2, _ = do(place_team(s2, "7-G"), "sog", move("7-H"), faces=[7])
+    s2, _ = do(s2, "sog", result(lost=1))
+    s2, _ = do(s2, "nva", confirm())
+    assert s2["team"]["prisoners"] == 1  # prisoners stay with the team for the campaign, less those lost
     s, _ = do(s, "sog", extraction(1), faces=[3, 6])  # PZ 3-F, next to the team
     s, ev = do(s, "sog", move("3-F"))
     assert of(ev, "team-exited")[0]["prisoner_bonus"] == 10
