@@ -256,7 +256,7 @@ def _set_loc(s, piece, loc):
         s["units"][piece]["loc"] = loc
 
 
-def _walk(s, side, piece, path, ctx, skip_first_ambush=False):
+def _walk(s, side, piece, path, ctx):
     """Walk ``path``: infiltration (8.5.2, 8.5.3) and ambush opportunities (20.2)."""
     m = load_map()
     start = movement.mover(s, piece)["loc"]
