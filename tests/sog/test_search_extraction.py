@@ -161,6 +161,10 @@ def test_sog_3_7_2_no_roll_without_available_counter():
     s["vc"] = [{"n": n, "at": f"1-{c}"} for n, c in zip(range(1, 11), "ABCDEFGHIJ")]
     s2, ev = do(s, "sog", move("5-A"))
     assert not of(ev, "contact") and s2["exited"]
+    s["vc"][0]["at"] = "5-A"  # ten on the map, one of them in the exit square: no roll, but blocked
+    s2, ev = do(s, "sog", move("5-A"), faces=[9] * 10)
+    assert not of(ev, "contact") and of(ev, "exit-blocked") and not s2["exited"]
+    assert s2["action"]["kind"] == "meeting" and s2["action"]["counters"] == [1]
 
 
 def test_sog_3_9_abort():
