@@ -102,3 +102,27 @@ def test_docs_name_only_tests_and_functions_that_exist():
         if status not in ("n/a",) and "`" not in where:
             bad.append((rule, "no file:function"))
     assert not bad, bad
+
+
+def test_combinatorial_decisions_describe_what_apply_accepts():
+    """issue 3: legal_commands enumerates, or for huge spaces describes and validates. The
+    organise (SOG 3.2) and action_result decisions describe their space in the decision data."""
+    import pytest
+
+    from afteraction.engine.errors import Rejection
+
+    from .util import new
+    s = new([1])
+    d = RS.pending(s).data
+    assert canon.decode(canon.encode(d)) == d
+    assert (d["max_men"], d["max_americans"], d["ranks"], d["impulse_action"]) == (12, 3, {"5": 1, "A": 1}, "6/3")
+    assert d["required"] == {"RDO": 1, "SMK": 5} and d["equipment_limits"]["HGN3"] == 30
+    assert "GLR2" in d["weapons"] and d["exclusive"] == [["HGN3", "HGN5"]]
+    s = place_team(in_play(), "7-G")
+    s, _ = do(s, "sog", move("7-H"), faces=[7])  # One Patrol Contacted: one VC squad of 10 men
+    d = RS.pending(s).data
+    assert d["squads"] == 1 and d["max_prisoners_taken"] == 10 and d["prisoners_held"] == 0
+    assert sorted(d["members"]) == sorted(s["team"]["members"]) and d["members"]["A"]["RDO"] == 1
+    do(s, "sog", result(taken=d["max_prisoners_taken"]))
+    with pytest.raises(Rejection):
+        do(s, "sog", result(taken=d["max_prisoners_taken"] + 1))

@@ -89,16 +89,17 @@ class SogRuleset(Ruleset):
             if a["stage"] == "leader":
                 return Decision("nva", "add_leader", "SOG 4.1.1: add 1C (PST4) to squad 1 or 2, or 0 for none",
                                 {"action": a["id"]})
-            if a["stage"] == "result":
+            if a["stage"] == "result":  # the outcome space is combinatorial: described here, validated by apply
                 return Decision("sog", "action_result", f"action {a['id']} ({a['scenario']}): submit the outcome",
-                                {"action": a["id"], "disputes": a["disputes"]})
+                                {"action": a["id"], "disputes": a["disputes"], **tactical.result_space(s)})
             return Decision("nva", "confirm_result", f"action {a['id']}: confirm or dispute the submitted outcome",
                             {"action": a["id"], "result": a["result"]})
         if s["await"] == "extraction_choice":
             return Decision("sog", "extraction_choice", "SOG 3.7: helicopter pick-up or walking out")
         ph = s["phase"]
         if ph == "organise":
-            return Decision("sog", "organise", f"SOG 3.2: organise the team for {mission.OBJECTIVE_NAMES[s['objective']]}")
+            return Decision("sog", "organise", f"SOG 3.2: organise the team for {mission.OBJECTIVE_NAMES[s['objective']]}",
+                            team_mod.limits())  # the team space is combinatorial: described here, validated by apply
         if ph == "insertion":
             return Decision("sog", "insertion", "SOG 3.4: insertion on foot (column A) or by helicopter",
                             {"foot_rows": insertion.foot_rows(s)})

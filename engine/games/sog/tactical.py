@@ -160,7 +160,7 @@ def result_from_command(s: dict, r) -> dict:
             raise Rejection("ILLEGAL_RESULT", f"SOG 3.2.4: member {it.from_letter} did not carry {it.count} x {it.code!r}")
         held[it.from_letter][it.code] -= it.count
         rec.append([it.from_letter, it.to_letter, it.code, it.count])
-    enemy_men = sum(enemy.SQUADS[t]["men"] for t in a["squad_types"]) + (1 if a["leader_squad"] else 0)
+    enemy_men = _enemy_men(a)
     if r.prisoners_taken > enemy_men:
         raise Rejection("ILLEGAL_RESULT", f"SOG 3.1.3: at most {enemy_men} prisoners can be taken in this action")
     if r.prisoners_lost > s["team"]["prisoners"] + r.prisoners_taken:
@@ -171,6 +171,20 @@ def result_from_command(s: dict, r) -> dict:
     return {"casualties": cas, "lost_equipment": lost, "recovered": rec, "prisoners_taken": r.prisoners_taken,
             "prisoners_lost": r.prisoners_lost, "squads_eliminated": sorted(elim), "sog_vp": r.sog_vp,
             "nva_vp": r.nva_vp}
+
+
+def result_space(s: dict) -> dict:
+    """What an outcome may name (validated by ``result_from_command``): the members (and what
+    each carries), the squads, the most prisoners the action can yield, the prisoners held."""
+    a = s["action"]
+    members = s["team"]["members"]
+    return {"members": {k: team_mod.holdings(m) for k, m in members.items()},
+            "squads": len(a["squad_types"]), "max_prisoners_taken": _enemy_men(a),
+            "prisoners_held": s["team"]["prisoners"]}
+
+
+def _enemy_men(a: dict) -> int:
+    return sum(enemy.SQUADS[t]["men"] for t in a["squad_types"]) + (1 if a["leader_squad"] else 0)
 
 
 def submit(s: dict, result: dict, ctx) -> None:

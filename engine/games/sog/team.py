@@ -61,6 +61,15 @@ def team_from_command(org) -> dict:
     return {"members": dict(sorted(members.items())), "impulse": IMPULSE, "action": ACTION, "prisoners": 0}
 
 
+def limits() -> dict:
+    """SOG 3.2-3.2.4 as canonical data: what the ``organise`` decision accepts."""
+    return {"max_men": MAX_MEN, "max_americans": MAX_AMERICANS, "ranks": {"5": 1, "A": 1},
+            "impulse_action": f"{IMPULSE}/{ACTION}", "weapons": list(WEAPONS), "letters": LETTERS,
+            "equipment": list(EQUIPMENT), "equipment_limits": dict(sorted(EQUIPMENT_LIMITS.items())),
+            "required": {RADIO: 1, SMOKE: MIN_SMOKE}, "per_member": {BANDAGE: 1},
+            "exclusive": [["HGN3", "HGN5"]]}
+
+
 def totals(members: dict) -> dict[str, int]:
     out: dict[str, int] = {}
     for m in members.values():
