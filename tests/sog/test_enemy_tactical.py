@@ -60,6 +60,8 @@ def test_sog_4_2_random_movement_diagram():
     assert board.diagram_step("1-A", 8) == ("NW", None)
     labels = [board.diagram()[str(i)][0] for i in range(1, 11)]
     assert labels == ["N", "NE", "E", "SE", "S", "SW", "W", "NW", "stay", "stay"]
+    # 1-8: the eight neighbours, each once (the project's own diagram; SOG 4.2 fixes only 9-0)
+    assert sorted(board.diagram_step("5-E", i)[1] for i in range(1, 9)) == sorted(board.neighbours("5-E"))
 
 
 def test_sog_4_2_vc_move_after_each_american_move_and_leave_the_map():
