@@ -131,7 +131,9 @@ def odd_commands() -> list:
                 [*base[:-1], dict(base[-1], letter="Ä")], [*base[:-1], dict(base[-1], letter="A")],
                 [*base[:-1], dict(base[-1], rank="1S")], [*base[:-1], dict(base[-1], weapon="LMG6")],
                 [*base[:-1], dict(base[-1], items={"XYZ": 1})], [*base[:-1], dict(base[-1], items={"SMK": 0})],
-                [*base[:-1], dict(base[-1], items={"HGN3": BIG})], [*base[:-1], dict(base[-1], items={"BDA": 2})]]
+                [*base[:-1], dict(base[-1], items={"HGN3": BIG})], [*base[:-1], dict(base[-1], items={"BDA": 2})],
+                [*base[:-1], dict(base[-1], weapon="W" * 5000)], [*base[:-1], dict(base[-1], rank="R" * 5000)],
+                [*base[:-1], dict(base[-1], items={"Q" * 5000: 1})]]
     for ms in variants:
         out.append(team_mod.organise_command(ms))
     # outcomes: unknown / empty / repeated letters, squads 0 and 3, too many prisoners,
@@ -155,7 +157,8 @@ def odd_commands() -> list:
             res(le=[("A", "XYZ", 1)]), res(le=[("A", "RDO", BIG)]), res(le=[("A", "RDO", 0)]), res(le=[("Q", "RDO", 1)]),
             res(rec=[("A", "B", "RDO", 1)]), res(cas=["A"], rec=[("A", "A", "RDO", 1)]),
             res(cas=["A"], rec=[("A", "Z", "RDO", 1)]), res(cas=["A"], rec=[("A", "B", "RDO", BIG)]),
-            res(vp=(BIG, BIG))]
+            res(vp=(BIG, BIG)), res(le=[("Z" * 5000, "Q" * 5000, 1)]), res(le=[("A", "Q" * 5000, 1)]),
+            res(cas=["A"], rec=[("A", "B", "Q" * 5000, 1)])]
     c = command_pb2.Command()
     c.sog.confirm.SetInParent()
     out.append(c)

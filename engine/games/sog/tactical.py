@@ -147,7 +147,7 @@ def result_from_command(s: dict, r) -> dict:
     lost = []
     for it in r.lost_equipment:
         if it.letter not in held or it.count < 1 or held[it.letter].get(it.code, 0) < it.count:
-            raise Rejection("ILLEGAL_RESULT", f"SOG 3.2.4: member {it.letter!r} does not carry {it.count} x {it.code!r}")
+            raise Rejection("ILLEGAL_RESULT", f"SOG 3.2.4: member {team_mod.shown(it.letter)} does not carry {it.count} x {team_mod.shown(it.code)}")
         held[it.letter][it.code] -= it.count
         lost.append([it.letter, it.code, it.count])
     rec = []
@@ -157,7 +157,7 @@ def result_from_command(s: dict, r) -> dict:
         if it.to_letter not in members or it.to_letter in cas:
             raise Rejection("ILLEGAL_RESULT", "SOG 3.2.4: recovered items go to a surviving team member")
         if it.count < 1 or held[it.from_letter].get(it.code, 0) < it.count:
-            raise Rejection("ILLEGAL_RESULT", f"SOG 3.2.4: member {it.from_letter} did not carry {it.count} x {it.code!r}")
+            raise Rejection("ILLEGAL_RESULT", f"SOG 3.2.4: member {it.from_letter} did not carry {it.count} x {team_mod.shown(it.code)}")
         held[it.from_letter][it.code] -= it.count
         rec.append([it.from_letter, it.to_letter, it.code, it.count])
     enemy_men = _enemy_men(a)

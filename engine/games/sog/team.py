@@ -27,6 +27,11 @@ EQUIPMENT = tuple(sorted([*EQUIPMENT_LIMITS, RADIO, SMOKE, BANDAGE]))
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def shown(text: str) -> str:
+    """A submitted string as quoted in a rejection message (cut short: messages stay small)."""
+    return repr(text if len(text) <= 16 else text[:16] + "...")
+
+
 def _bad(msg: str) -> Rejection:
     return Rejection("ILLEGAL_TEAM", msg)
 
@@ -43,13 +48,13 @@ def team_from_command(org) -> dict:
         if letter in members:
             raise _bad(f"SOG 3.2.4: letter {letter} is used twice")
         if m.rank not in RANKS:
-            raise _bad(f"SOG 3.2: rank {m.rank!r} is not allowed (the team may have one \"5\" and one \"A\")")
+            raise _bad(f"SOG 3.2: rank {shown(m.rank)} is not allowed (the team may have one \"5\" and one \"A\")")
         if m.weapon and m.weapon not in WEAPONS:
-            raise _bad(f"SOG 3.2.2: {m.weapon} is not an allowed weapon ({', '.join(WEAPONS)})")
+            raise _bad(f"SOG 3.2.2: {shown(m.weapon)} is not an allowed weapon ({', '.join(WEAPONS)})")
         items: dict[str, int] = {}
         for it in m.equipment:
             if it.code not in EQUIPMENT:
-                raise _bad(f"SOG 3.2.3: {it.code!r} is not allowed equipment ({', '.join(EQUIPMENT)})")
+                raise _bad(f"SOG 3.2.3: {shown(it.code)} is not allowed equipment ({', '.join(EQUIPMENT)})")
             if it.count < 1:
                 raise _bad("SOG 3.2.3: an equipment count is at least 1")
             items[it.code] = items.get(it.code, 0) + it.count
