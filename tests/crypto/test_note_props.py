@@ -1,6 +1,8 @@
 """Signed notes and checkpoints (engine/crypto/note.py): round trips with our own keys."""
 from __future__ import annotations
 
+import base64
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -74,3 +76,16 @@ def test_non_canonical_base64_signature_is_malformed():
     mangled = signed.replace(b64, b64[:-2] + twin + "=")
     with pytest.raises(CryptoError):
         note.open_note(mangled, [s.verifier])
+
+
+def test_only_the_first_signature_of_a_known_key_counts():
+    """SPEC.md 4.2 (as golang.org/x/mod/sumdb/note): a second signature line by the same known
+    key is ignored, even if it is garbage; a bad *first* signature by that key is an error."""
+    s = note.Signer("afteraction.test", bytes(range(32)))
+    good = note.sign_note("text\n", [s])
+    prefix = f"{note.SIG_PREFIX}{s.name} "
+    garbage = prefix + base64.b64encode(s.key_id + bytes(64)).decode() + "\n"
+    text, sigs = note.open_note(good + garbage, [s.verifier])
+    assert text == "text\n" and len(sigs) == 1
+    with pytest.raises(CryptoError, match="invalid signature"):
+        note.open_note("text\n\n" + garbage + good.split("\n\n", 1)[1], [s.verifier])

@@ -67,3 +67,21 @@ def test_spec_4_2_a_checkpoint_for_another_origin_fails_step_5(duel_game, duel_b
     e = failure(join(h, frames), replay=False)
     assert e is not None and (e.step, e.seq) == ("5 (checkpoint)", k), e
     assert (e.expected, e.found) == (origin, other)
+
+
+def test_spec_7_2_a_command_signed_for_another_position_fails_step_6(duel_game, duel_bundle):
+    """Seat b's guess is re-signed (b colluding) with state_seq one past the record it stands
+    in; the referee says STALE_STATE, a log that carries it fails step 6 there (replay off)."""
+    h, recs = bodies(duel_bundle)
+    n = next(r[1] for r in recs if r[2] == "command" and r[3].get("seat") == "b")
+    game, seq, kind, body = recs[n]
+    env = envelope_pb2.CommandEnvelope.FromString(body["env"])
+    assert env.state_seq == n
+    env.state_seq = n + 1
+    signer = copy.copy(duel_game.seats["b"])
+    signer.counter = body["ctr"] - 1
+    sc = envelope_pb2.SignedCommand.FromString(signer.sign(env))
+    recs[n] = (game, seq, kind, {**body, "env": sc.envelope, "sig": sc.signature})
+    e = failure(rechain(h, recs, duel_game.server), replay=False)
+    assert e is not None and (e.step, e.seq) == ("6 (seats)", n), e
+    assert (e.expected, e.found) == (n, n + 1)
