@@ -21,7 +21,8 @@ number), the check, and what was expected and found. The steps:
  11  replay      (ended games, known ruleset) re-executing the commands reproduces
                  every record byte for byte
 
-A game still in progress verifies steps 1-7 and says what is not yet verifiable.
+A game still in progress verifies steps 1-8 as far as they go (SPEC.md 10.1) and says what is
+not yet verifiable.
 """
 from __future__ import annotations
 
