@@ -22,8 +22,13 @@ def test_sog_3_5_one_square_per_turn():
 
 def test_sog_2_2_hold_in_place_makes_no_contact_roll():
     s = place_team(in_play(), "7-H")
-    s2, ev = do(s, "sog", move("7-H"))
+    s["vc"] = [{"n": 1, "at": "3-C"}]
+    s2, ev = do(s, "sog", move("7-H"), faces=[3])
     assert not of(ev, "contact") and s2["turn"] == s["turn"] + 1
+    assert of(ev, "vc-moved")[0]["to"] == "3-D"  # holding is the American move: VC still move (4.2)
+    s = place_team(in_play(), "2-F")  # in the Target square: holding makes no search roll (3.6.2 acts on entering)
+    s2, ev = do(s, "sog", move("2-F"))
+    assert not of(ev, "target-search")
 
 
 def test_sog_3_5_1_drm_example():
