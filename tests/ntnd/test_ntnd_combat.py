@@ -11,6 +11,7 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd import combat as C
+from afteraction.engine.games.ntnd import retreat as R
 from afteraction.engine.games.ntnd.combat import (ALLIED, ARTILLERY, COMMUNIST, DOUBLE, FIREBASE, FLEET, HIGHER,
                                                   PATROL_BOAT, SAM, SUPPLY, TIE, CombatSituation, CombatUnit,
                                                   Contact, FireSupporter)
@@ -91,9 +92,9 @@ def test_ntnd_19_2_6_example_battle_9_75_against_9_5():
     # supply or SAM units in the stack."
     C.check_loss_choice(loss, ["vc_reg"])
     survivors = [u for u in EX_COMMUNIST if u.id != "vc_reg"]
-    plan = C.retreat_plan(r, COMMUNIST, survivors)
+    plan = R.retreat_plan(r, COMMUNIST, survivors)
     assert plan.mode == "must" and plan.retreat == ("nva_div", "art1", "sam1", "sup1")
-    assert C.retreat_plan(r, ALLIED, EX_ALLIED).mode == "none"
+    assert R.retreat_plan(r, ALLIED, EX_ALLIED).mode == "none"
     # the dice came through ctx.roll, one d6 per player, attacker first
     rolls = [e for e, _ in ctx.events if e["t"] == "roll"]
     assert [(e["die"], e["result"]) for e in rolls] == [("d6", 3), ("d6", 2)]
@@ -325,7 +326,7 @@ def test_ntnd_14_1_2_patrol_boats_lose_only_to_armor_or_artillery():
     pb = CombatUnit("pb", ALLIED, role=PATROL_BOAT, morale=2)
     r = C.resolve(CombatSituation((co("c", 3),), (pb,)), 6, 1)
     assert r.losses[0].count == 0                     # it retreats instead
-    assert C.retreat_plan(r, ALLIED, [pb]).retreat == ("pb",)
+    assert R.retreat_plan(r, ALLIED, [pb]).retreat == ("pb",)
     r = C.resolve(CombatSituation((co("t", 4, armor=True),), (pb,)), 6, 1)
     assert r.losses[0].eligible == ("pb",) and r.losses[0].count == 1
     r = C.resolve(CombatSituation((co("c", 3),), (pb,),
@@ -334,7 +335,7 @@ def test_ntnd_14_1_2_patrol_boats_lose_only_to_armor_or_artillery():
     # in an exchange the Communist player still loses his unit and the boat retreats
     r = C.resolve(CombatSituation((co("c", 2),), (pb,)), 1, 1)
     assert r.band == TIE and r.losses[0].count == 0 and r.losses[1].count == 1
-    assert C.retreat_plan(r, ALLIED, [pb]).mode == "must"
+    assert R.retreat_plan(r, ALLIED, [pb]).mode == "must"
 
 
 def test_ntnd_unit_from_type_maps_counters():

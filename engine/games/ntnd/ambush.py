@@ -178,7 +178,7 @@ class AmbushAftermath:
 def ambush_aftermath(allied_survivors: int) -> AmbushAftermath:
     """NTND 20.5: whoever won, surviving Allied units may continue moving and are not forced to
     retreat; if any Allied unit survived, all Communist participants must retreat one hex in any
-    direction (per the retreat rules, ``combat.retreat_verdict``); if the Allied units were all
+    direction (per the retreat rules, ``retreat.retreat_verdict``); if the Allied units were all
     eliminated, surviving Communist units may enter the vacant hex. Ambushers stay face up."""
     if allied_survivors < 0:
         raise ValueError("survivors cannot be negative")

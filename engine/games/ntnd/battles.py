@@ -13,6 +13,7 @@ from ...errors import Rejection
 from . import ambush as amb
 from . import offboard
 from . import combat as cb
+from . import retreat as rt
 from .firebases import supporters
 from .map import load_map
 from .movement import enemy_locs, may_enter, stacking_problem
@@ -278,10 +279,10 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
             prohibited = True  # part 1: Allied units stay out of North Vietnam and neutral states
         if zone and u["side"] == ALLIED and m.zones[n].country in ("CN", "NV"):
             prohibited = True
-        opt = cb.RetreatOption(kind=cb.ZONE if zone else cb.HEX, enemy_units=n in enemy, prohibited=prohibited,
+        opt = rt.RetreatOption(kind=rt.ZONE if zone else rt.HEX, enemy_units=n in enemy, prohibited=prohibited,
                                overstacked=stacking_problem(s, u["side"], n, [uid]) is not None,
                                under_attack=n in _under_attack(s))
-        v = cb.retreat_verdict(cu, opt)
+        v = rt.retreat_verdict(cu, opt)
         if v.legal and not v.eliminate_overstack:
             out.append(n)
     if u["side"] == ALLIED and cu.airmobile and not m.is_zone(u["loc"]):
@@ -291,9 +292,9 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         for h in sorted(_airmobile_reach(s, mover(s, uid))):
             if h in out or h not in held or not m.hexes[h].town:
                 continue
-            opt = cb.RetreatOption(kind=cb.AIRMOBILE_CITY, friendly_city_in_range=True, enemy_units=h in enemy,
+            opt = rt.RetreatOption(kind=rt.AIRMOBILE_CITY, friendly_city_in_range=True, enemy_units=h in enemy,
                                    overstacked=stacking_problem(s, ALLIED, h, [uid]) is not None)
-            v = cb.retreat_verdict(cu, opt)
+            v = rt.retreat_verdict(cu, opt)
             if v.legal and not v.eliminate_overstack:
                 out.append(h)
     if u["side"] == ALLIED and not m.is_zone(u["loc"]) and m.hex(u["loc"]).coastal \
@@ -301,8 +302,8 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         # 19.3.4 / 8.7: up to two Allied units a turn retreat from coastal hexes onto the fleet
         used = s["flags"].get("to_fleet", {}).get(str(s["turn"]), 0)
         afloat = sum(1 for x in s["units"].values() if x["status"] == "afloat")
-        opt = cb.RetreatOption(kind=cb.TO_FLEET, coastal_origin=True, fleet_used=max(used, afloat))
-        if cb.retreat_verdict(cu, opt).legal:
+        opt = rt.RetreatOption(kind=rt.TO_FLEET, coastal_origin=True, fleet_used=max(used, afloat))
+        if rt.retreat_verdict(cu, opt).legal:
             out.append(FLEET)
     return out
 
@@ -384,7 +385,7 @@ def _plan(s, b, side, ctx) -> list[str]:
     fake = cb.CombatResult(cb.SideTotal(b["side"], (), 0), cb.SideTotal(side, (), 0), b["result"]["winner"],
                            b["result"].get("band", cb.HIGHER), (),
                            tuple(tuple(x) for x in b["result"]["order"]))
-    plan = cb.retreat_plan(fake, side, tuple(combat_unit(s, x) for x in survivors))
+    plan = rt.retreat_plan(fake, side, tuple(combat_unit(s, x) for x in survivors))
     for uid, rule in plan.eliminated:
         eliminate(s, uid, ctx, rule)
     return list(plan.retreat)
@@ -448,7 +449,7 @@ def advance_options(s: dict, b: dict) -> list[str]:
     res = b["result"]
     fake = cb.CombatResult(cb.SideTotal(side, (), 0), cb.SideTotal(foe, (), 0), res["winner"],
                            res.get("band", cb.HIGHER), (), ())
-    rule = cb.advance_rule(fake, tuple(combat_unit(s, a) for a in _alive(s, b["attackers"])),
+    rule = rt.advance_rule(fake, tuple(combat_unit(s, a) for a in _alive(s, b["attackers"])),
                            tuple(combat_unit(s, d) for d in remaining), bool(b.get("attacker_retreated")))
     if not rule.allowed:
         return []

@@ -2,11 +2,11 @@
 
 13.1   Allied firebases are immobile (movement class "immobile"); one U.S. and one ARVN/SEATO firebase
        may be repositioned in each reinforcement phase (corps.relocate_options / relocate, rule 5.8);
-       eliminated if forced to retreat (combat.retreat_plan, 19.3.7).
+       eliminated if forced to retreat (retreat.retreat_plan, 19.3.7).
 13.1.1 / 13.2.1 / 14.1 / 14.2 fire support: ``supporters`` measures every fire support unit's distance
        to the hex under attack at the instant of combat (combat.fire_support applies the ranges).
 13.1.2 a firebase left without ground units is eliminated when the Communist units advance into its
-       hex (combat.advance_rule, battles.apply_advance).
+       hex (retreat.advance_rule, battles.apply_advance).
 13.1.3 / 13.2.1 alone in a hex: defensive morale 1 (combat.current_morale).
 13.2   Communist artillery moves as Communist ground units and retreats with its stack (battles._plan).
 13.3   SAMs (combat.automatic_eliminations, loss_requirement).

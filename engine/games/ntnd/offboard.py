@@ -9,7 +9,7 @@ Luang Prabang, Vientiane; data/map.json).
       bombing (part 2), as clear for ground combat (combat.CombatSituation.in_zone).
 9.3   combat in a zone is voluntary, by the units the attacker commits there; all the defender's
       units in the zone defend together (``zone_attackers``, used by battles.attack_options); units in
-      zones never retreat (19.3.9, combat.retreat_plan).
+      zones never retreat (19.3.9, retreat.retreat_plan).
 8.5.4 zones of control and influence do not reach into or out of zones (they are sets of hexes).
 """
 from __future__ import annotations
