@@ -1,11 +1,21 @@
-"""``aar render FILE [--at SEQ] [--seat SEAT] -o map.svg``: draw an NTND game's map
-as a seat (or a spectator) saw it after record SEQ of an exported bundle.
+"""``aar render GAME|FILE [--at SEQ] [--seat SEAT [--key KEYFILE]] [--server HOST:PORT] -o map.svg``:
+draw an NTND game's map as a seat (or a spectator) sees it.
 
-The bundle of an ended game carries the server secret, so the game is replayed
-by the verifier (every record checked on the way) up to SEQ and the ruleset's
-view for the seat is drawn: the Allied seat and spectators see inverted markers
-only, never what they hold. A bundle of a game still in progress has no secret:
-the state cannot be rebuilt offline, and the command says so.
+FILE (an exported bundle of an ended game): the bundle carries the server secret,
+so the game is replayed by the verifier (every record checked on the way) up to
+SEQ and the ruleset's view for the seat is drawn: the Allied seat and spectators
+see inverted markers only, never what they hold.
+
+GAME (a game id on a server, live or ended): the seat's view is fetched with
+GetState, authenticated with the seat's key (``--seat S --key FILE``), or the
+public (spectator) view without a key, and drawn as it is now (``--at`` is for
+files only: the server serves the current view).
+
+A bundle of a game still in progress is refused, not drawn: it carries no server
+secret, and the rules state (whose public part the picture shows) cannot be
+rebuilt without the sealed values it depends on: the contents of every inverted
+marker decide stacking, movement and combat, so even the public positions after
+SEQ cannot be computed offline. Ask the server for its view (GAME) instead.
 """
 from __future__ import annotations
 
@@ -18,19 +28,23 @@ def cmd_render(args: argparse.Namespace) -> int:
     from afteraction.engine.log.bundle import read_bundle
     from afteraction.engine.log.verify import Verifier
 
+    import os
+
+    if not os.path.exists(args.game):
+        return _render_live(args)
     try:
         f = open(args.game, "rb")
     except OSError as e:
-        print(f"aar render: cannot read {args.game}: {e.strerror} (rendering a live GAME id needs the service)",
-              file=sys.stderr)
+        print(f"aar render: cannot read {args.game}: {e.strerror}", file=sys.stderr)
         return 2
     with f:
         header, records = read_bundle(f)
         records = list(records)
     secret = header.get("secret")
     if secret is None:
-        print("aar render: this bundle is of a game in progress (no server secret): its state cannot be "
-              "rebuilt offline; export it after the end", file=sys.stderr)
+        print("aar render: this bundle is of a game in progress (no server secret): its state depends on "
+              "sealed values and cannot be rebuilt offline; render the live game by its id "
+              "(aar render GAME_ID --server HOST:PORT) or export it after the end", file=sys.stderr)
         return 2
     at = len(records) - 1 if args.at is None else args.at
     if not 0 <= at < len(records):
@@ -57,10 +71,52 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render_live(args: argparse.Namespace) -> int:
+    """GAME mode: GetState from the server (seat-authenticated with ``--key``, else public) and draw it."""
+    from afteraction.engine.crypto import canon
+    from afteraction.service.auth import make_auth
+
+    from .client import Client, ClientError
+    from .commands import read_seat_key
+
+    if args.at is not None:
+        print("aar render: --at needs an exported FILE; a live GAME is drawn as it is now", file=sys.stderr)
+        return 2
+    seat = None if args.seat in (None, "spectator") else args.seat
+    if seat is not None and not args.key:
+        print(f"aar render: the {seat} seat's view needs its key (--key FILE); without --seat the public view "
+              "is drawn", file=sys.stderr)
+        return 2
+    try:
+        with Client(args.server) as c:
+            auth = make_auth(read_seat_key(args.key), args.game, seat) if seat is not None else None
+            res = c.state(args.game, auth)
+    except ClientError as e:
+        print(f"aar render: {args.game} is neither a readable file nor a game on {args.server}: {e}", file=sys.stderr)
+        return 2
+    if res.game != "ntnd":
+        print(f"aar render: drawing is implemented for ntnd, not {res.game or 'this game'}", file=sys.stderr)
+        return 2
+    view = canon.decode(res.view)
+    if not isinstance(view, dict) or set(view) == {"handshake"}:
+        print("aar render: no game state yet (the dice handshake comes first)", file=sys.stderr)
+        return 2
+    from afteraction.engine.games.ntnd.render import render_svg
+
+    svg = render_svg(view, title=f"NTND game {args.game} at record {res.state_seq} as seen by "
+                                 f"{res.seat or 'a spectator'}")
+    with open(args.output, "w", encoding="utf-8") as out:
+        out.write(svg)
+    print(f"wrote {args.output} (live game {args.game}, record {res.state_seq}, seat {res.seat or 'spectator'})")
+    return 0
+
+
 def register(sub) -> None:
     r = sub.add_parser("render", help="draw an NTND game's map as a seat saw it (SVG)")
-    r.add_argument("game", help="an exported .aar bundle of an ended game")
+    r.add_argument("game", help="an exported .aar bundle of an ended game, or a game id on --server")
     r.add_argument("--at", type=int, default=None, help="record sequence number (default: the last)")
     r.add_argument("--seat", default=None, help="communist, allied or spectator (default: spectator)")
+    r.add_argument("--key", help="GAME: the seat's key file (aar keygen) to read its private view")
+    r.add_argument("--server", default="127.0.0.1:50051", help="GAME: the server (default 127.0.0.1:50051)")
     r.add_argument("-o", "--output", required=True, help="SVG file to write")
     r.set_defaults(func=cmd_render)
