@@ -1,0 +1,109 @@
+"""Leak checks for inverted Communist counters (issue 5 "Hidden information"), in the way
+tests/gmv/leakcheck.py does it for GMV: *indistinguishability*, so a leak is caught however it is
+encoded (an id, a type, a count of units, a differently worded rejection, a skipped decision).
+
+- ``perturb(s)``: the same public facts (every marker keeps its id, hex and commitment ref), other
+  hidden facts: the contents of the markers are rotated among them, so a dummy becomes a cadre, a
+  regiment or a stack of several, and the reverse.
+- ``check_views``: ``view(s, "allied")`` and ``view(s, None)`` are identical for ``s`` and ``perturb(s)``.
+- ``check_allied_commands``: the Allied legal commands are identical; every probed Allied command
+  (the legal ones and commands naming markers or their hexes) is accepted on both or refused on both
+  with the same code and message; its public events up to the first opened commitment (a reveal
+  publishes the identity by design, 17.2, 19.1.2) are identical, and so is the Allied view after
+  it when nothing was revealed.
+"""
+from __future__ import annotations
+
+import json
+
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
+from afteraction.engine.ruleset import Context
+
+RS = NtndRuleset()
+ALLIED = "allied"
+
+
+def canon(x) -> str:
+    return json.dumps(x, sort_keys=True, default=lambda b: b.hex() if isinstance(b, bytes) else repr(b))
+
+
+def perturb(s: dict, shift: int = 1) -> dict | None:
+    """Rotate the markers' contents among the markers, by the first rotation from ``shift`` on that
+    keeps the state legal (no hex over-stacked that was not before, 8.10) and changes some marker's
+    contents; None if there is none (fewer than two kinds of contents)."""
+    from afteraction.engine.games.ntnd.movement import stacking_problem
+
+    ids = sorted(s["markers"], key=lambda m: int(m[1:]))
+    contents = [list(s["markers"][m]["units"]) for m in ids]
+    kinds = [tuple(sorted(s["units"][u]["type"] for u in c)) for c in contents]
+    if len(set(kinds)) < 2:
+        return None
+    locs = sorted({mk["loc"] for mk in s["markers"].values()})
+
+    def problems(st):
+        return [(loc, stacking_problem(st, "communist", loc, [])) for loc in locs]
+    before = problems(s)
+    for k in range(shift, shift + len(ids)):
+        if k % len(ids) == 0 or all(kinds[i] == kinds[(i + k) % len(ids)] for i in range(len(ids))):
+            continue
+        p = RS.copy_state(s)
+        for i, m in enumerate(ids):
+            mk = p["markers"][m]
+            mk["units"] = contents[(i + k) % len(ids)]
+            for u in mk["units"]:
+                p["units"][u]["loc"] = mk["loc"]
+                p["units"][u]["mk"] = m
+        if problems(p) == before:
+            return p
+    return None
+
+
+def check_views(s: dict, p: dict) -> int:
+    for seat in (ALLIED, None):
+        a, b = canon(RS.view(s, seat)), canon(RS.view(p, seat))
+        assert a == b, f"the view of {seat} depends on what the inverted markers hold:\n{a}\n{b}"
+    return 1
+
+
+def _effects(s: dict, c) -> tuple:
+    ctx = Context.for_tests()
+    try:
+        n = RS.apply(RS.copy_state(s), ALLIED, c, ctx)
+    except Rejection as e:
+        return ("refused", e.code, e.message), None, None
+    public = []
+    opened = False
+    for ev, to in ctx.events:
+        if to is not None:
+            continue
+        if ev["t"] == "open":
+            opened = True
+            break
+        public.append(ev)
+    return ("accepted",), canon(public), None if opened else canon(RS.view(n, ALLIED))
+
+
+def allied_probes(s: dict) -> list:
+    """Allied commands that name inverted markers or enter/attack their hexes."""
+    out = []
+    allied = sorted(u for u, x in s["units"].items() if x["side"] == ALLIED and x["status"] == "map")[:3]
+    for mid, mk in sorted(s["markers"].items())[:4]:
+        out += [cmd("attack", target=mk["loc"], attackers=allied[:1]), cmd("attack", target=mid, attackers=allied[:1]),
+                cmd("flip", marker=mid), cmd("losses", units=[mid]), cmd("advance", units=[mid])]
+        out += [cmd("move", piece=a, path=[mk["loc"]]) for a in allied[:2]]
+    return out
+
+
+def check_allied_commands(s: dict, p: dict, limit: int = 40) -> int:
+    a, b = RS.legal_commands(s, ALLIED), RS.legal_commands(p, ALLIED)
+    assert [c.SerializeToString(deterministic=True) for c in a] == \
+        [c.SerializeToString(deterministic=True) for c in b], "the Allied legal commands depend on the markers' contents"
+    d = RS.pending(s)
+    commands = (list(a)[:limit] + allied_probes(s)) if d is not None and d.seat == ALLIED else allied_probes(s)[:6]
+    for c in commands:
+        x, y = _effects(s, c), _effects(p, c)
+        assert x[0] == y[0], f"an Allied command's fate depends on the markers' contents: {c} -> {x[0]} / {y[0]}"
+        assert x[1] == y[1], f"an Allied command's public events depend on the markers' contents: {c}\n{x[1]}\n{y[1]}"
+        assert x[2] == y[2], f"the Allied view after an Allied command depends on the markers' contents: {c}"
+    return len(commands)

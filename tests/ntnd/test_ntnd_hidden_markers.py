@@ -1,0 +1,111 @@
+"""Issue 5 "Hidden information": what an inverted marker holds (a dummy, a cadre, a regiment, a stack
+of several) never reaches the Allied seat or a spectator before its reveal. Whole bot games are
+checked against perturbed copies (tests/ntnd/leakcheck.py), and each plant test puts one leak into the
+engine and shows the checker fails on it."""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from afteraction.engine.bots import random_bot
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.ntnd import views
+from afteraction.engine.games.ntnd.bots import tet_bot
+from afteraction.engine.games.ntnd.rules import NtndRuleset
+from afteraction.engine.local import LocalGame
+
+from .leakcheck import check_allied_commands, check_views, perturb
+
+SEED = b"tests/ntnd/hidden-markers"
+
+
+def play_perturbed(seed: bytes, bot, max_commands: int, every: int) -> dict:
+    """Play ``max_commands`` commands (or to the end) checking the perturbation invariants every
+    ``every`` commands and at every Allied decision after the first Allied movement."""
+    g = LocalGame.create("ntnd", seed=seed)
+    g.handshake()
+    rs = g.referee.ruleset
+    n = {"commands": 0, "views": 0, "allied_commands": 0}
+    while not g.referee.ended and n["commands"] < max_commands:
+        s = g.referee.state
+        d = g.referee.pending()
+        if n["commands"] % every == 0 or d.seat == "allied":
+            for shift in (1, 2):
+                p = perturb(s, shift)
+                if p is not None:
+                    n["views"] += check_views(s, p)
+                    n["allied_commands"] += check_allied_commands(s, p, limit=8 if d.seat == "allied" else 0)
+        g.play(d.seat, bot(d.seat, rs.legal_commands(s, d.seat)))
+        n["commands"] += 1
+    return n
+
+
+@functools.lru_cache(maxsize=None)
+def _short(seed: bytes = SEED) -> dict:
+    return play_perturbed(seed, random_bot(seed), 120, 3)
+
+
+def _fails(match: str) -> None:
+    with pytest.raises(AssertionError, match=match):
+        play_perturbed(SEED, random_bot(SEED), 120, 3)
+
+
+def test_ntnd_hidden_markers_allied_and_spectator_see_nothing_inside_inverted_markers():
+    n = _short()
+    assert n["views"] > 10 and n["allied_commands"] > 50, n
+
+
+def test_ntnd_hidden_markers_tet_bot_game_prefix():
+    n = play_perturbed(b"tests/ntnd/hidden-tet", tet_bot(b"tests/ntnd/hidden-tet"), 150, 5)
+    assert n["views"] > 10 and n["allied_commands"] > 50, n
+
+
+def test_ntnd_hidden_markers_plant_view_counts_units_in_markers(monkeypatch):
+    orig = views.build_view
+
+    def build_view(s, seat):
+        v = orig(s, seat)
+        v["markers"] = [m | {"n": len(s["markers"][m["id"]]["units"])} for m in v["markers"]]  # only a count
+        return v
+    monkeypatch.setattr(views, "build_view", build_view)
+    _fails("view of allied depends")
+
+
+def test_ntnd_hidden_markers_plant_view_flags_dummies(monkeypatch):
+    orig = views.build_view
+
+    def build_view(s, seat):
+        v = orig(s, seat)
+        v["dummy_hexes"] = sorted(mk["loc"] for mk in s["markers"].values()
+                                  if all(s["units"][u]["type"].endswith("dummy") for u in mk["units"]))
+        return v
+    monkeypatch.setattr(views, "build_view", build_view)
+    _fails("view of allied depends")
+
+
+def test_ntnd_hidden_markers_plant_rejection_depends_on_contents(monkeypatch):
+    orig = NtndRuleset.apply
+
+    def apply(self, s, seat, command, ctx):
+        if seat == "allied" and command.ntnd.WhichOneof("action") == "attack":
+            tgt = command.ntnd.attack.target
+            if any(len(mk["units"]) > 1 for mk in s["markers"].values() if tgt in (mk["loc"], )):
+                raise Rejection("ILLEGAL_COMMAND", "NTND 19: that hex is too strongly held")
+        return orig(self, s, seat, command, ctx)
+    monkeypatch.setattr(NtndRuleset, "apply", apply)
+    _fails("fate depends")
+
+
+def test_ntnd_hidden_markers_plant_public_event_names_a_type(monkeypatch):
+    orig = NtndRuleset.apply
+
+    def apply(self, s, seat, command, ctx):
+        out = orig(self, s, seat, command, ctx)
+        if seat == "allied":
+            first = min(out["markers"], key=lambda m: int(m[1:]), default=None)
+            if first is not None:  # what the lowest-numbered marker holds
+                ctx.emit({"t": "hint", "types": sorted(out["units"][u]["type"] for u in out["markers"][first]["units"])})
+        return out
+    monkeypatch.setattr(NtndRuleset, "apply", apply)
+    _fails("public events depend")
