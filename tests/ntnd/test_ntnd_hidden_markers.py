@@ -20,7 +20,7 @@ from .leakcheck import check_allied_commands, check_views, perturb
 SEED = b"tests/ntnd/hidden-markers"
 
 
-def play_perturbed(seed: bytes, bot, max_commands: int, every: int) -> dict:
+def play_perturbed(seed: bytes, bot, max_commands: int, every: int, limit: int = 8) -> dict:
     """Play ``max_commands`` commands (or to the end) checking the perturbation invariants every
     ``every`` commands and at every Allied decision after the first Allied movement."""
     g = LocalGame.create("ntnd", seed=seed)
@@ -35,7 +35,7 @@ def play_perturbed(seed: bytes, bot, max_commands: int, every: int) -> dict:
                 p = perturb(s, shift)
                 if p is not None:
                     n["views"] += check_views(s, p)
-                    n["allied_commands"] += check_allied_commands(s, p, limit=8 if d.seat == "allied" else 0)
+                    n["allied_commands"] += check_allied_commands(s, p, limit=limit if d.seat == "allied" else 0)
         g.play(d.seat, bot(d.seat, rs.legal_commands(s, d.seat)))
         n["commands"] += 1
     return n
@@ -56,9 +56,11 @@ def test_ntnd_hidden_markers_allied_and_spectator_see_nothing_inside_inverted_ma
     assert n["views"] > 10 and n["allied_commands"] > 50, n
 
 
-def test_ntnd_hidden_markers_tet_bot_game_prefix():
-    n = play_perturbed(b"tests/ntnd/hidden-tet", tet_bot(b"tests/ntnd/hidden-tet"), 150, 5)
-    assert n["views"] > 10 and n["allied_commands"] > 50, n
+def test_ntnd_hidden_markers_whole_tet_bot_game():
+    """A whole Tet game of the heuristic bot (ambushes, retreats, reactions). It found the public
+    Communist retreat options ("to") that told which neighbouring markers were stacked full."""
+    n = play_perturbed(b"x", tet_bot(b"x"), 10 ** 6, 10, limit=3)
+    assert n["commands"] > 300 and n["views"] > 50 and n["allied_commands"] > 1000, n
 
 
 def test_ntnd_hidden_markers_plant_view_counts_units_in_markers(monkeypatch):

@@ -12,6 +12,10 @@ from .sequence import phase_of
 from .state import ALLIED, COMMUNIST
 
 _PUBLIC_DECISION_KEYS = ("seat", "kind", "prompt", "count", "eligible", "unit", "mode", "to")
+#: A Communist decision's options ("to": the retreat hexes, "eligible": the units that may be lost)
+#: depend on what neighbouring and own inverted markers hold (stacking, 19.3.2 reading): only the
+#: Communist seat sees them (found by tests/ntnd/leakcheck.py).
+_COMMUNIST_ONLY_DECISION_KEYS = ("to", "eligible")
 
 
 def _unit_view(u: dict) -> dict:
@@ -41,7 +45,8 @@ def build_view(s: dict, seat: str | None) -> dict:
         "allied_dead": sorted(uid for uid, u in s["units"].items() if u["side"] == ALLIED and u["status"] == "dead"),
         "attacks": [dict(a) for a in s["attacks"]],
         "battle": None if s["battle"] is None else {"side": s["battle"]["side"], "target": s["battle"]["target"]},
-        "decision": None if d is None else {k: d[k] for k in _PUBLIC_DECISION_KEYS if k in d},
+        "decision": None if d is None else {k: d[k] for k in _PUBLIC_DECISION_KEYS if k in d and not (
+            d.get("seat") == COMMUNIST and seat != COMMUNIST and k in _COMMUNIST_ONLY_DECISION_KEYS)},
         "outcome": s.get("outcome"),
     }
     if seat == COMMUNIST:
