@@ -5,7 +5,8 @@ encoded (an id, a type, a count of units, a differently worded rejection, a skip
 - ``perturb(s)``: the same public facts (every marker keeps its id, hex and commitment ref), other
   hidden facts: the contents of the markers are rotated among them, so a dummy becomes a cadre, a
   regiment or a stack of several, and the reverse.
-- ``check_views``: ``view(s, "allied")`` and ``view(s, None)`` are identical for ``s`` and ``perturb(s)``.
+- ``check_views``: ``view(s, "allied")``, ``view(s, None)`` and the pending decision (its data is
+  public: GetState, ListLegalCommands) are identical for ``s`` and ``perturb(s)``.
 - ``check_allied_commands``: the Allied legal commands are identical; every probed Allied command
   (the legal ones and commands naming markers or their hexes) is accepted on both or refused on both
   with the same code and message; its public events up to the first opened commitment (a reveal
@@ -67,6 +68,9 @@ def check_views(s: dict, p: dict) -> int:
     for seat in (ALLIED, None):
         a, b = canon(RS.view(s, seat)), canon(RS.view(p, seat))
         assert a == b, f"the view of {seat} depends on what the inverted markers hold:\n{a}\n{b}"
+    a, b = RS.pending(s), RS.pending(p)  # the service shows the pending decision's data to everyone
+    a, b = canon(a and a.as_dict()), canon(b and b.as_dict())
+    assert a == b, f"the public decision depends on what the inverted markers hold:\n{a}\n{b}"
     return 1
 
 
@@ -86,7 +90,8 @@ def _effects(s: dict, c) -> tuple:
             opened = True
             break
         public.append(ev)
-    return ("accepted",), public, None if opened else canon(RS.view(n, ALLIED))
+    nd = RS.pending(n)
+    return ("accepted",), public, None if opened else canon([RS.view(n, ALLIED), nd and nd.as_dict()])
 
 
 def allied_probes(s: dict) -> list:
@@ -116,5 +121,5 @@ def check_allied_commands(s: dict, p: dict, limit: int = 40) -> int:
         assert canon(ex) == canon(ey), \
             f"an Allied command's public events depend on the markers' contents: {c}\n{canon(ex)}\n{canon(ey)}"
         if x[2] is not None and y[2] is not None:
-            assert x[2] == y[2], f"the Allied view after an Allied command depends on the markers' contents: {c}"
+            assert x[2] == y[2], f"the Allied view or public decision after an Allied command depends on the markers' contents: {c}"
     return len(commands)

@@ -111,3 +111,16 @@ def test_ntnd_hidden_markers_plant_public_event_names_a_type(monkeypatch):
         return out
     monkeypatch.setattr(NtndRuleset, "apply", apply)
     _fails("public events depend")
+
+
+def test_ntnd_hidden_markers_plant_public_decision_data_lists_retreat_hexes(monkeypatch):
+    from afteraction.engine.ruleset import Decision
+
+    def pending(self, s):
+        d = s.get("decision")
+        if d is None or s.get("outcome"):
+            return None
+        return Decision(d["seat"], d["kind"], d["prompt"], {k: v for k, v in d.items() if k == "to"})
+    monkeypatch.setattr(NtndRuleset, "pending", pending)
+    with pytest.raises(AssertionError, match="public decision"):
+        play_perturbed(b"x", tet_bot(b"x"), 10 ** 6, 10, limit=3)

@@ -52,8 +52,12 @@ class NtndRuleset(Ruleset):
         d = s.get("decision")
         if d is None or s.get("outcome"):
             return None
-        return Decision(d["seat"], d["kind"], d["prompt"], {k: v for k, v in d.items()
-                                                            if k not in ("seat", "kind", "prompt", "private")})
+        # The service shows this data to everyone (GetState, ListLegalCommands, SubmitCommand's next
+        # decision): only the public part of the decision (views.decision_view); the seat to decide
+        # learns its options from legal_commands.
+        from .views import decision_view
+        return Decision(d["seat"], d["kind"], d["prompt"], {k: v for k, v in decision_view(d, None).items()
+                                                            if k not in ("seat", "kind", "prompt")})
 
     def outcome(self, s):
         return s.get("outcome")

@@ -23,6 +23,12 @@ def _unit_view(u: dict) -> dict:
             "loc": u["loc"], "corps": u["corps"], "status": u["status"]}
 
 
+def decision_view(d: dict, seat: str | None) -> dict:
+    """What ``seat`` (None: anyone, e.g. the service's public Decision data) may see of a decision."""
+    return {k: d[k] for k in _PUBLIC_DECISION_KEYS if k in d and not (
+        d.get("seat") == COMMUNIST and seat != COMMUNIST and k in _COMMUNIST_ONLY_DECISION_KEYS)}
+
+
 def build_view(s: dict, seat: str | None) -> dict:
     ph = phase_of(s)
     d = s.get("decision")
@@ -45,8 +51,7 @@ def build_view(s: dict, seat: str | None) -> dict:
         "allied_dead": sorted(uid for uid, u in s["units"].items() if u["side"] == ALLIED and u["status"] == "dead"),
         "attacks": [dict(a) for a in s["attacks"]],
         "battle": None if s["battle"] is None else {"side": s["battle"]["side"], "target": s["battle"]["target"]},
-        "decision": None if d is None else {k: d[k] for k in _PUBLIC_DECISION_KEYS if k in d and not (
-            d.get("seat") == COMMUNIST and seat != COMMUNIST and k in _COMMUNIST_ONLY_DECISION_KEYS)},
+        "decision": None if d is None else decision_view(d, seat),
         "outcome": s.get("outcome"),
     }
     if seat == COMMUNIST:
