@@ -47,7 +47,12 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
             keys = {s: new_seat_key() for s in rs.seats}
             res = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()})
             gid = res.game_id
-            print(f"game {gid}: {game} ({rs.scenarios[0]}), seats {', '.join(rs.seats)}; bots seeded with {seed}")
+            make_bot, bot_name = random_bot, "random"
+            if game == "ntnd":  # NTND's heuristic bot attacks, ambushes and hides: a game worth watching
+                from afteraction.engine.games.ntnd.bots import tet_bot
+                make_bot, bot_name = tet_bot, "tet_bot"
+            print(f"game {gid}: {game} ({rs.scenarios[0]}), seats {', '.join(rs.seats)}; {bot_name} bots seeded "
+                  f"with {seed}")
             seats = [Seat(Client(target), gid, s, keys[s]) for s in rs.seats]
             errors: list[BaseException] = []
             commands = [0]
@@ -58,7 +63,7 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
 
             def play(seat: Seat) -> None:
                 try:
-                    seat.play(random_bot(f"{seed}/{seat.seat}"), count)
+                    seat.play(make_bot(f"{seed}/{seat.seat}"), count)
                 except BaseException as e:  # reported below
                     errors.append(e)
 
