@@ -150,5 +150,5 @@ def _buf() -> str | None:
 
 @pytest.mark.skipif(_buf() is None, reason="no buf binary on PATH or in node_modules/.bin (npm install @bufbuild/buf)")
 def test_buf_lint_standard():
-    r = subprocess.run([_buf(), "lint"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    r = subprocess.run([_buf(), "lint"], cwd=REPO / "proto", capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
