@@ -2,6 +2,7 @@
 openings, and the `aar` subcommands work against a real server."""
 from __future__ import annotations
 
+import json
 import os
 import threading
 
@@ -123,3 +124,35 @@ def test_aar_demo_plays_exports_and_verifies(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "verification:   VERIFIED" in out and "dice rolled:" in out
     assert any(f.endswith(".aar") for f in os.listdir(tmp_path / "demo"))
+
+
+def test_aar_play_is_interactive_on_a_scripted_terminal(server, tmp_path, capsys, monkeypatch):
+    """`aar play` shows the seat's view and numbered legal choices, refuses a
+    non-choice and plays what is typed; the other seat is a bot."""
+    import io
+
+    from afteraction.engine.bots import random_bot
+
+    ka, kb = str(tmp_path / "a.key"), str(tmp_path / "b.key")
+    for k in (ka, kb):
+        assert cli.main(["keygen", "-o", k]) == 0
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}", "--seat", f"b={kb}"]) == 0
+    gid = capsys.readouterr().out.strip().splitlines()[0]
+    from afteraction.client.commands import read_seat_key
+
+    bot = Seat(Client(server.target), gid, "b", read_seat_key(kb))
+    t = threading.Thread(target=lambda: bot.play(random_bot(b"b")), daemon=True)
+    t.start()
+    # three rounds, a picks each time: a word and an out-of-range number are refused, then "6" three times
+    monkeypatch.setattr("sys.stdin", io.StringIO("pick six\n9\n6\n6\n6\n"))
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    t.join(30)
+    out = capsys.readouterr().out
+    assert out.count("decision: round") == 3 and '"score"' in out  # the seat's view and the prompt
+    assert "    6. duel { pick { number: 6 } }" in out
+    assert out.count("type the number of a choice") == 2
+    assert "(private to you)" in out and "game over:" in out
+    picks = [json.loads(line.split("(private to you) ", 1)[1]) for line in out.splitlines() if "(private to you)" in line]
+    assert [p["number"] for p in picks if p.get("t") == "pick"] == [6, 6, 6]
+    bot.client.close()
