@@ -113,14 +113,31 @@ def test_ntnd_hidden_markers_plant_public_event_names_a_type(monkeypatch):
     _fails("public events depend")
 
 
-def test_ntnd_hidden_markers_plant_public_decision_data_lists_retreat_hexes(monkeypatch):
-    from afteraction.engine.ruleset import Decision
+def test_ntnd_hidden_markers_plant_public_decision_data_counts_a_stack(monkeypatch):
+    orig = NtndRuleset.pending
 
     def pending(self, s):
-        d = s.get("decision")
-        if d is None or s.get("outcome"):
-            return None
-        return Decision(d["seat"], d["kind"], d["prompt"], {k: v for k, v in d.items() if k == "to"})
+        d = orig(self, s)
+        if d is not None and s["markers"]:
+            first = min(s["markers"], key=lambda m: int(m[1:]))
+            d.data["hint"] = len(s["markers"][first]["units"])  # the service shows data to everyone
+        return d
     monkeypatch.setattr(NtndRuleset, "pending", pending)
-    with pytest.raises(AssertionError, match="public decision"):
-        play_perturbed(b"x", tet_bot(b"x"), 10 ** 6, 10, limit=3)
+    _fails("public decision")
+
+
+def test_ntnd_hidden_markers_communist_retreat_options_reach_only_the_communist_seat():
+    """The hexes a Communist unit may retreat into depend on the hidden stacks next door (stacking):
+    the Allied and public views and the public decision data (GetState) omit them; the Communist
+    view keeps them."""
+    g = LocalGame.create("ntnd", seed=SEED)
+    g.handshake()
+    s = g.referee.state
+    s["decision"] = {"seat": "communist", "kind": "retreat", "prompt": "NTND 19.3: retreat x one hex",
+                     "unit": "x", "mode": "must", "to": ["1522", "1623"], "eligible": ["x"]}
+    rs = NtndRuleset()
+    for seat in ("allied", None):
+        d = rs.view(s, seat)["decision"]
+        assert d["kind"] == "retreat" and "to" not in d and "eligible" not in d
+    assert "to" not in rs.pending(s).data and "eligible" not in rs.pending(s).data
+    assert rs.view(s, "communist")["decision"]["to"] == ["1522", "1623"]

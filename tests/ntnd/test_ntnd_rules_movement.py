@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from afteraction.engine.games.ntnd import movement, operations, reaction, recruitment
 from afteraction.engine.games.ntnd.apply_ import _walk
+from afteraction.engine.errors import Rejection
 from afteraction.engine.ruleset import Context
 
 from .test_ntnd_rules import _zoc_setup, blank, hide, put
@@ -263,3 +266,81 @@ def test_ntnd_8_4_improved_trail_from_1971_within_laos_and_north_vietnam():
     land68 = [p for k, p in r68.items() if not k.startswith("sea:")]
     assert new and max(len(p) for p in r71.values()) == 15 and max(len(p) for p in land68) == 12
     assert all(m.hex(h).country in ("LA", "NV") for d in new for h in r71[d])   # entirely in Laos/NV
+
+
+def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
+    """8.6.4.1: "move to the coastal city or town, pay to embark, and then spend their remaining points
+    to move inland": starting in the port, half the allowance is left after the landing; a second
+    landing is not offered; a unit that marched to the port first has less left."""
+    from afteraction.engine.games.ntnd.apply_ import _move
+    s = blank()
+    s["phase"] = {"id": "a_move"}
+    m = movement.load_map()
+    put(s, "us-fleet", "1709")
+    put(s, "us-5mar", "1810")                                # Da Nang
+    full = movement.allowance_q(s, movement.mover(s, "us-5mar"))
+    reach = movement.reachable(s, "us-5mar")
+    dest = sorted(p[-1] for k, p in reach.items() if k.startswith("sea:") and m.hexes[p[-1]].corps == "I"
+                  and p[-1] != "1810")[0]
+    _move(s, "allied", "us-5mar", reach["sea:" + dest], Context.for_tests())
+    assert s["units"]["us-5mar"]["loc"] == dest
+    assert s["phase"]["landed"] == {"us-5mar": full // 2}
+    assert "us-5mar" not in s["phase"]["moved"]
+    mv = movement.mover(s, "us-5mar")
+    assert movement.allowance_q(s, mv) == full // 2
+    inland = movement.reachable(s, "us-5mar")
+    assert inland and not any(k.startswith("sea:") for k in inland)
+    far = max(inland.values(), key=len)
+    _move(s, "allied", "us-5mar", far, Context.for_tests())
+    assert s["units"]["us-5mar"]["loc"] == far[-1] and "us-5mar" in s["phase"]["moved"]
+    with pytest.raises(Rejection):
+        _move(s, "allied", "us-5mar", [dest], Context.for_tests())
+
+
+def test_ntnd_8_6_4_1_no_inland_move_after_landing_in_an_enemy_zoc():
+    from afteraction.engine.games.ntnd.apply_ import _move
+    s = blank()
+    s["phase"] = {"id": "a_move"}
+    m = movement.load_map()
+    put(s, "us-fleet", "1709")
+    put(s, "us-5mar", "1810")
+    reach = movement.reachable(s, "us-5mar")
+    dest = sorted(p[-1] for k, p in reach.items() if k.startswith("sea:") and m.hexes[p[-1]].corps == "I"
+                  and p[-1] != "1810")[0]
+    foe = next(n for n in sorted(m.hex_neighbours(dest)) if m.hexes[n].is_land and n != "1810"
+               and m.hexes[n].country == m.hexes[dest].country)
+    put(s, "nva-3", foe)                                     # a face-up NVA division: a ZOC (8.5.1)
+    assert dest in movement.Env(s).zoc("communist")
+    _move(s, "allied", "us-5mar", movement.reachable(s, "us-5mar")["sea:" + dest], Context.for_tests())
+    assert s["units"]["us-5mar"]["loc"] == dest
+    assert "us-5mar" in s["phase"]["moved"] and not s["phase"].get("landed")
+
+
+def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
+    """8.6.4.3: a corps-attached Marine unit may stay outside its corps while the fleet is in that
+    zone; once the fleet has gone it must return: still outside at the end of the next Allied movement
+    phase, it is eliminated (project reading, no points). Independent units are not bound."""
+    from afteraction.engine.games.ntnd.sea import forced_returns
+    s = blank()
+    ctx = Context.for_tests()
+    put(s, "us-fleet", "1709")
+    put(s, "us-5mar", "1524")                                # a III Corps hex
+    s["units"]["us-5mar"]["corps"] = "I"
+    fleet_corps = movement.region_of("1709")
+    assert movement.region_of("1524") == "III" != fleet_corps
+    put(s, "us-fleet", "1524")                               # the fleet is with it: it may stay
+    forced_returns(s, ctx)
+    forced_returns(s, ctx)
+    assert s["units"]["us-5mar"]["status"] == "map" and s["flags"]["must_return"] == []
+    put(s, "us-fleet", "1709")                               # the fleet left: one phase to return
+    forced_returns(s, ctx)
+    assert s["units"]["us-5mar"]["status"] == "map" and s["flags"]["must_return"] == ["us-5mar"]
+    assert movement.reachable(s, "us-5mar")                  # 5.3 does not pin it where it landed
+    forced_returns(s, ctx)                                   # still outside: eliminated
+    assert s["units"]["us-5mar"]["status"] == "dead"
+    assert any(e["rule"] == "NTND 8.6.4.3" and e["pp"] == 0 for e, _ in ctx.events)
+    put(s, "us-7mar", "1524")
+    s["units"]["us-7mar"]["corps"] = None                    # independent
+    forced_returns(s, ctx)
+    forced_returns(s, ctx)
+    assert s["units"]["us-7mar"]["status"] == "map"

@@ -192,12 +192,19 @@ def _move(s, seat, piece, path, ctx):
         s["flags"]["allied_moved"].append(piece)
     if sea.SEA in path:
         i = path.index(sea.SEA)
+        left = _inland_allowance(s, piece, path[i - 1] if i else None) if seat == ALLIED else 0
         if i:   # 8.6.4.1: by land to the port first
             _walk(s, seat, piece, path[:i], ctx)
             if s["ambush"] is not None:   # an ambush on the way: the landing waits for the answer
                 s["ambush"]["rest"] = list(path[i:])
                 return
         _sea_move(s, seat, piece, path[i + 1:], ctx)
+        if seat == ALLIED and left > 0 and path[-1] not in movement.Env(s).zoc(COMMUNIST):
+            # 8.6.4.1: "then spend their remaining points to move inland": one more move this phase
+            # with what is left (not after landing in an enemy ZOC, 8.5.2; a second landing is not
+            # offered: the landing pins the fleet to this hex, 8.6.4.2)
+            moved.remove(piece)
+            ph.setdefault("landed", {})[piece] = left
         return
     kind = movement.movement_kind(movement.mover(s, piece))
     if seat == ALLIED and kind == "airmobile":
@@ -205,6 +212,16 @@ def _move(s, seat, piece, path, ctx):
     _walk(s, seat, piece, path, ctx)
     if seat == ALLIED and kind in ("fleet", "patrol_boat") and interdict_targets(s, piece):
         s["interdict"] = {"unit": piece}
+
+
+def _inland_allowance(s, piece, port) -> int:
+    """8.6.4.1: quarter-MPs left after marching to ``port`` (None: starting there) and embarking,
+    which costs half the allowance: allowance - march - allowance/2, rounded down."""
+    env = movement.Env(s)
+    movement.reachable(s, piece, env)
+    best, _, allow = env.searches[tuple(movement.mover(s, piece)["uids"])]
+    march = best[port][1] if port is not None and port in best else 0
+    return max(0, (allow - 2 * march) // 2)
 
 
 def _sea_move(s, seat, piece, path, ctx):

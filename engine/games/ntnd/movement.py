@@ -288,6 +288,9 @@ def allowance_q(s: dict, mv: dict) -> int:
             a = mc.allowance_for(monsoon=is_monsoon(s), inverted=mv["inv"], out_of_supply=oos)
         q = UNLIMITED if a is None else int(a * Q)
         best = q if best is None else min(best, q)
+    landed = s["phase"].get("landed", {})
+    if len(mv["uids"]) == 1 and mv["uids"][0] in landed:  # 8.6.4.1: what the landing left
+        best = min(best or 0, landed[mv["uids"][0]])
     return best or 0
 
 
@@ -381,7 +384,11 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
     zoi = env.zoi() if side == COMMUNIST else frozenset()
     inv = mv["inv"]
     graph = _graph(tuple(sorted({t.movement_class for t in mv["types"]})), inv)
-    allowed = _allowed(tuple(sorted(t.id for t in mv["types"])), side, mv["corps"], tuple(s["neutral"]))
+    from .sea import AMPHIBIOUS_TYPES
+    corps = mv["corps"]
+    if side == ALLIED and corps and region_of(start) != corps and all(t.id in AMPHIBIOUS_TYPES for t in mv["types"]):
+        corps = None  # 8.6.4.3: landed out of its corps, it moves with the fleet or back home by land
+    allowed = _allowed(tuple(sorted(t.id for t in mv["types"])), side, corps, tuple(s["neutral"]))
     if trail:
         allowed = allowed & trail_hexes()
     double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1

@@ -208,6 +208,9 @@ def _next_phase(s: dict, ctx) -> None:
     ph = phase_of(s)
     if ph.id in ("c_move", "a_move"):
         _stranded(s, ph.player, ctx)
+    if ph.id == "a_move":
+        from .sea import forced_returns
+        forced_returns(s, ctx)                                       # 8.6.4.3
     if ph.id in ("c_combat", "a_combat") and not s["phase"].get("end_checked"):
         s["phase"]["end_checked"] = True                             # 8.10.2: also at the end
         s["phase"]["stack_check"] = True

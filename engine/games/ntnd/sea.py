@@ -143,3 +143,34 @@ def _flood(s, mv, ok, limit, env, extra_zone=None):
             path.append(prev[path[-1]])
         out[d] = list(reversed(path))
     return out
+
+
+def forced_returns(s: dict, ctx) -> None:
+    """8.6.4.3, at the end of each Allied movement phase: Marine/Ranger units attached to a corps
+    that stand outside it "may remain in the new corps zone for as long as the fleet remains in the
+    zone ... If the fleet moves they must return by land/sea movement to their home corps." A unit
+    outside its corps in a zone the fleet is not in is marked; if it is still outside (and still
+    without the fleet) at the end of the next Allied movement phase, it failed to return and is
+    eliminated (project reading: the text names no time limit nor penalty; 8.9.1 eliminates units
+    that cannot return home, with no points, docs/rules/ntnd.md)."""
+    from .movement import region_of
+
+    fleet = [u["loc"] for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
+    fleet_regions = {region_of(f) for f in fleet if f is not None}
+    marked = s["flags"].setdefault("must_return", [])
+    still = []
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "map" or u["side"] != ALLIED or u["type"] not in AMPHIBIOUS_TYPES:
+            continue
+        if u["corps"] not in ("I", "II", "III", "IV"):
+            continue  # independent units are not bound to a corps (5.6)
+        here = region_of(u["loc"])
+        if here == u["corps"] or here in fleet_regions:
+            continue
+        if uid in marked:  # no points, as for 8.9.1
+            u.update(status="dead", loc=None)
+            ctx.emit({"t": "eliminated", "unit": uid, "type": u["type"], "rule": "NTND 8.6.4.3", "pp": 0})
+        else:
+            still.append(uid)
+    s["flags"]["must_return"] = still
