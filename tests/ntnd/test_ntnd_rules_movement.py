@@ -344,3 +344,18 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
     forced_returns(s, ctx)
     forced_returns(s, ctx)
     assert s["units"]["us-7mar"]["status"] == "map"
+
+
+def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_ends():
+    from afteraction.engine.games.ntnd import rules
+    from afteraction.engine.games.ntnd.sequence import PHASES
+    s = blank()
+    put(s, "us-fleet", "1709")
+    put(s, "us-5mar", "1524")
+    s["units"]["us-5mar"]["corps"] = "I"
+    s["flags"]["must_return"] = ["us-5mar"]
+    s["step"] = next(i for i, p in enumerate(PHASES) if p.id == "a_move")
+    s["phase"] = {"id": "a_move"}
+    ctx = Context.for_tests()
+    rules._next_phase(s, ctx)
+    assert s["units"]["us-5mar"]["status"] == "dead"
