@@ -359,3 +359,60 @@ def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_en
     ctx = Context.for_tests()
     rules._next_phase(s, ctx)
     assert s["units"]["us-5mar"]["status"] == "dead"
+
+
+def _cost_q(s, piece, dest):
+    env = movement.Env(s)
+    movement.reachable(s, piece, env)
+    best = env.searches[tuple(movement.mover(s, piece)["uids"])][0]
+    return best[dest][1] if dest in best else None
+
+
+def test_ntnd_8_5_3_1_leaving_a_zoi_is_free_entering_another_zoi_hex_pays_double():
+    """A face-up Communist unit that begins in a ZOI leaves it at the normal cost; each ZOI hex it
+    enters (of that or any other unit) costs double (8.5.3)."""
+    s = blank()
+    m = movement.load_map()
+    put(s, "us-fb-pleiku", "1716")
+    zoi = movement.zoi_hexes(s)
+    sv = {h for h, x in m.hexes.items() if x.country == "SV" and x.is_land}   # 8.9.1: VC stay at home
+    zoi = zoi & sv
+    start = next(h for h in sorted(zoi) if m.distance(h, "1716") == 2 and h in sv
+                 and any(n not in zoi and n in sv for n in m.hex_neighbours(h))
+                 and any(n in zoi and n != "1716" for n in m.hex_neighbours(h)))
+    out_hex = next(n for n in sorted(m.hex_neighbours(start)) if n not in zoi and n in sv)
+    in_hex = next(n for n in sorted(m.hex_neighbours(start)) if n in zoi and n != "1716")
+    put(s, "vc-qn", start)
+    with_fb = (_cost_q(s, "vc-qn", out_hex), _cost_q(s, "vc-qn", in_hex))
+    s["units"]["us-fb-pleiku"].update(status="sched", loc=None)
+    plain = (_cost_q(s, "vc-qn", out_hex), _cost_q(s, "vc-qn", in_hex))
+    assert with_fb[0] == plain[0]                            # leaving: no penalty for the start hex
+    assert with_fb[1] == 2 * plain[1]                        # entering another ZOI hex: double
+
+
+def test_ntnd_8_9_3_allied_units_bound_by_corps_and_neutrality_5_6_support_units_free():
+    s = blank()
+    types = movement.load_counters()
+    m = movement.load_map()
+    i_corps = next(h for h, x in sorted(m.hexes.items()) if x.corps == "I" and x.is_land)
+    iv_corps = next(h for h, x in sorted(m.hexes.items()) if x.corps == "IV" and x.is_land)
+    laos = next(h for h, x in sorted(m.hexes.items()) if x.country == "LA" and x.is_land)
+    inf = [types.type("us_infantry_brigade")]
+    assert movement.may_enter(s, inf, "allied", "I", i_corps) is None
+    assert "5.3" in movement.may_enter(s, inf, "allied", "I", iv_corps)
+    assert "10.2" in movement.may_enter(s, inf, "allied", "I", laos)
+    for uid in ("arvn-mil-danang", "us-fb-khesanh", "us-gb-1", "us-pb-1", "us-fleet"):  # 5.6: no corps
+        assert s["units"][uid]["corps"] is None, uid
+    fb = [types.type("us_firebase")]
+    assert movement.may_enter(s, fb, "allied", None, i_corps) is None
+    assert movement.may_enter(s, fb, "allied", None, iv_corps) is None
+
+
+def test_ntnd_4_3_2_withdrawn_units_are_never_bought_back():
+    s = blank()
+    s["turn"] = 2
+    s["rp"] = {"US": 4, "SEATO": 4, "INDOCHINESE": 4, "SV": 4}
+    s["units"]["us-2-1"].update(status="dead", loc=None)
+    assert ("us-2-1", "") in recruitment.purchase_options(s)
+    s["units"]["us-2-1"].update(status="out")               # withdrawn (4.3.3)
+    assert all(u != "us-2-1" for u, _ in recruitment.purchase_options(s))
