@@ -37,11 +37,13 @@ CREATE TABLE IF NOT EXISTS openings (
 
 
 class _Pending:
-    __slots__ = ("append", "done", "error")
+    __slots__ = ("append", "done", "lead", "wake", "error")
 
     def __init__(self, a: Append) -> None:
         self.append = a
-        self.done = threading.Event()
+        self.done = False      # its batch was committed (or failed: ``error``)
+        self.lead = False      # promoted: it commits the next batch
+        self.wake = threading.Event()  # set once: done, or promoted to lead
         self.error: BaseException | None = None
 
 
@@ -97,31 +99,42 @@ class SqliteStore(Store):
     def append(self, a: Append) -> None:
         """Leader/follower group commit: the first caller to find no commit in
         progress becomes the leader, takes every append waiting (from any game)
-        and commits them in one transaction; the others wait for it, and one of
-        them leads the next batch. No extra thread sits on the path."""
+        and commits them in one transaction; the others wait, each on its own
+        event (woken once: when its batch is on disk, or when it is promoted to
+        lead the next batch). No extra thread sits on the path."""
         p = _Pending(a)
         with self._cv:
             if self._closed:
                 raise StoreError("store is closed")
             self._queue.append(p)
-            while not p.done.is_set() and self._writing:
-                self._cv.wait()
-            if p.done.is_set():
-                batch = None
-            else:
-                self._writing = True
+            if not self._writing:
+                self._writing = p.lead = True
+        if not p.lead:
+            p.wake.wait()
+        if p.lead:
+            with self._cv:
                 batch, self._queue = self._queue, []
-        if batch is not None:
-            try:
-                self._commit(batch)
-            finally:
-                with self._cv:
-                    for q in batch:
-                        q.done.set()
-                    self._writing = False
-                    self._cv.notify_all()
+            self._lead(batch)
         if p.error is not None:
             raise p.error
+
+    def _lead(self, batch: list[_Pending]) -> None:
+        """Commit a batch, wake its appends, and hand the lead to the first append
+        that queued meanwhile (or release it)."""
+        try:
+            self._commit(batch)
+        finally:
+            for q in batch:
+                q.done = True
+                q.wake.set()
+            with self._cv:
+                if self._queue:
+                    nxt = self._queue[0]
+                    nxt.lead = True
+                    nxt.wake.set()
+                else:
+                    self._writing = False
+                    self._cv.notify_all()  # only close() waits on the condition
 
     def _commit(self, batch: list[_Pending]) -> None:
         """Commit a batch. Fast path: the whole batch in a handful of statements
@@ -216,21 +229,8 @@ class SqliteStore(Store):
     def close(self) -> None:
         with self._cv:
             self._closed = True
-            while self._writing or self._queue:  # let the batch in progress (and any waiting) reach the disk
-                if not self._writing and self._queue:
-                    self._writing = True
-                    batch, self._queue = self._queue, []
-                    self._cv.release()
-                    try:
-                        self._commit(batch)
-                    finally:
-                        self._cv.acquire()
-                        for q in batch:
-                            q.done.set()
-                        self._writing = False
-                        self._cv.notify_all()
-                else:
-                    self._cv.wait()
+            while self._writing:  # let the batches in progress (and those queued behind them) reach the disk
+                self._cv.wait()
         with self._conns_lock:
             for c in self._conns:
                 try:
