@@ -163,8 +163,9 @@ class GameManager:
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
 
     @contextmanager
-    def locked(self, gid: str) -> Iterator[LiveGame]:
-        """The game's cache, caught up with the store, under the game's lock."""
+    def locked(self, gid: str, fresh: bool = True) -> Iterator[LiveGame]:
+        """The game's cache under the game's lock, caught up with the store
+        (``fresh=False``: as cached; ``submit`` checks freshness itself)."""
         with self._lock_for(gid):
             live = self._live.get(gid)
             try:
@@ -175,7 +176,8 @@ class GameManager:
                         while len(self._live) > MAX_LIVE:
                             self._live.popitem(last=False)
                 else:
-                    self._catch_up(live)
+                    if fresh:
+                        self._catch_up(live)
                     with self._meta:
                         if gid in self._live:
                             self._live.move_to_end(gid)
@@ -198,18 +200,24 @@ class GameManager:
             raise Rejection("MALFORMED", "the envelope names no game")
         digest = hashlib.sha256(signed).digest()
         for attempt in range(APPEND_ATTEMPTS):
-            with self.locked(env.game_id) as live:
+            # The cache is not caught up with the store first (one query saved on every command):
+            # an append on a stale cache conflicts and is retried on a rebuilt one, and a refusal
+            # is given only after checking the store holds nothing newer.
+            with self.locked(env.game_id, fresh=False) as live:
                 ref = live.referee
-                if env.seat in ref.counters and 0 < env.counter <= ref.counters[env.seat]:
-                    prior = self.store.command(env.game_id, env.seat, env.counter)
-                    if prior is not None and prior.digest == digest:
-                        out = self._replayed(env.game_id, prior)
-                        out.next_decision = ref.pending()
-                        return out
-                if ref.genesis.body["server"]["vkey"] != self.vkey:
-                    raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
-                                                        "every replica must use the key named in its genesis")
-                acc = ref.accept(signed)   # raises Rejection; the cache is unchanged then
+                try:
+                    acc = self._accept(live, env, signed, digest)
+                except Rejection:
+                    if self.store.size(env.game_id) == live.size:
+                        raise
+                    try:
+                        self._catch_up(live)  # another replica appended: judge against the store's tail
+                    except Internal:
+                        self._invalidate(env.game_id)
+                        raise
+                    acc = self._accept(live, env, signed, digest)
+                if isinstance(acc, Submitted):
+                    return acc
                 rows: list[RecordRow] = []
                 try:
                     for r in acc.records:
@@ -233,6 +241,20 @@ class GameManager:
             self._notify(env.game_id)
             return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt)
         raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
+
+    def _accept(self, live: LiveGame, env, signed: bytes, digest: bytes):
+        """The referee's acceptance, or the original result if these exact bytes were stored before."""
+        ref = live.referee
+        if env.seat in ref.counters and 0 < env.counter <= ref.counters[env.seat]:
+            prior = self.store.command(env.game_id, env.seat, env.counter)
+            if prior is not None and prior.digest == digest:
+                out = self._replayed(env.game_id, prior)
+                out.next_decision = ref.pending()
+                return out
+        if ref.genesis.body["server"]["vkey"] != self.vkey:
+            raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
+                                                "every replica must use the key named in its genesis")
+        return ref.accept(signed)   # raises Rejection; the cache is unchanged then
 
     def _replayed(self, gid: str, prior: CommandRow) -> Submitted:
         recs = [r for r in self.store.records(gid, prior.seqs[0], len(prior.seqs))]
