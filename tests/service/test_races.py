@@ -160,3 +160,31 @@ def test_an_acknowledged_command_survives_kill_9_right_after_the_reply(tmp_path)
     for r in acked:
         for rec in r.records:
             assert stored.get(rec.seq) == rec.record, f"acknowledged record {rec.seq} is not in the store"
+
+
+def test_a_replica_with_a_stale_cache_judges_a_command_on_the_stored_tail(tmp_path):
+    """Replica 2 cached the game at the handshake; replica 1 then took the game
+    further. A command for the current state sent to replica 2 is refused by its
+    stale referee, so it must check the store, catch up and accept it."""
+    from afteraction.service.games import GameManager
+
+    from .test_errors import duel
+
+    s1 = Server(tmp_path)
+    try:
+        c, gid, seats = new_duel(s1.target)
+        a, b = seats["a"], seats["b"]
+        other = GameManager(s1.games.store, s1.games.signer)
+        other.submit(a.sign_commit())          # replica 2 caches the game at record 2
+        a.catch_up()
+        b.submit(b.sign_commit())              # replica 1 takes it to the end of the handshake
+        for s in (a, b):
+            s.submit(s.sign_reveal())
+        a.catch_up()
+        seq = c.state(gid).state_seq
+        res = other.submit(a.sign_command(seq, duel("pick", 2)))
+        assert [r.seq for r in res.records] == [seq]
+        assert c.state(gid).state_seq == seq + 1
+        c.close()
+    finally:
+        s1.stop()
