@@ -24,13 +24,8 @@ The battle:
   ``numbers_bonus``, ``band_of``, ``loss_requirement``
 
 After the battle (the owners' decisions, in the order ``CombatResult.retreat_order`` gives):
-  ``check_loss_choice(req, chosen)``      19.2.6: the owner picks ``req.count`` of ``req.eligible``
-  ``retreat_plan(result, side, survivors) -> RetreatPlan``        19.2.6, 19.3.7, 19.3.9, 14.x, 15.2.3.1
-  ``retreat_verdict(unit, option) -> RetreatVerdict``             19.3, 19.3.2-19.3.8 (one destination)
-  ``unable_to_retreat(verdicts) -> bool``                          19.3.6 (then the unit is eliminated)
-  ``advance_rule(result, attackers, remaining_defenders, attacker_retreated) -> AdvanceRule``  19.4
+  ``check_loss_choice(req, chosen)`` 19.2.6; retreats and the advance (19.3, 19.4): retreat.py.
 
-Retreats and advance (19.3, 19.4) are in retreat.py.
 Ambushes (20) are in ambush.py, sappers (28.7) and armor shock (28.8) in special.py.
 """
 from __future__ import annotations
