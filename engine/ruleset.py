@@ -157,6 +157,14 @@ class Ruleset(ABC):
     def copy_state(self, state: Any) -> Any:
         return copy.deepcopy(state)
 
+    def demo_bot(self, seed: Any, view_of: Callable[[str], dict]) -> Callable[[str, list], Any]:
+        """The bot ``aar demo`` seats: a player whose game is worth watching.
+
+        ``view_of(seat)`` returns that seat's current view (a bot is a player: it
+        sees only what its seat may see). Default: uniformly random legal commands."""
+        from .bots import random_bot
+        return random_bot(seed)
+
     def check_options(self, scenario: str, options: dict) -> dict:
         """Validate and complete the options of a new game (defaults filled in)."""
         if scenario not in self.scenarios:

@@ -45,6 +45,11 @@ class NtndRuleset(Ruleset):
         _advance(s, ctx)
         return s
 
+    def demo_bot(self, seed, view_of):
+        """The Tet heuristic bot: attacks, ambushes and hides (bots.py)."""
+        from .bots import tet_bot
+        return tet_bot(seed)
+
     def copy_state(self, s):
         return copy_state(s)
 

@@ -308,6 +308,11 @@ class SogRuleset(Ruleset):
     def outcome(self, s):
         return None if s["over"] is None else dict(s["over"])
 
+    def demo_bot(self, seed, view_of):
+        """The sensible bot: heads for the target, searches, extracts (bots.py)."""
+        from .bots import sensible_bot
+        return sensible_bot(seed, view_of)
+
     def copy_state(self, s):
         return pickle.loads(pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL))
 
