@@ -318,3 +318,82 @@ def test_streams_refuse_bad_auth_and_unknown_games(game):
     with pytest.raises(grpc.RpcError) as e:
         list(c.game.Watch(gs.WatchRequest(game_id="nope"), timeout=5))
     assert e.value.code() == S.NOT_FOUND and error_info(e.value).reason == "UNKNOWN_GAME"
+
+
+@pytest.mark.parametrize("scenario,options,reason", [
+    ("nosuch", "", "UNKNOWN_SCENARIO"),
+    ("", '{"nosuch": 1}', "UNKNOWN_OPTION"),
+    ("", '{"rounds": "three"}', "BAD_OPTION"),
+    ("", "{not json", "BAD_ARGUMENT"),
+    ("", "[1]", "BAD_ARGUMENT"),
+])
+def test_bad_create_options_are_invalid_argument(server, scenario, options, reason):
+    from afteraction.engine.seat import SeatSigner as S_
+
+    c, gid, seats = new_duel(server.target)
+    req = gs.CreateGameRequest(game="duel", scenario=scenario, options_json=options, seats=[
+        gs.SeatKey(seat=s, public_key=S_(s, derive_bytes(b"o", s)).public) for s in ("a", "b")])
+    before = log_of(c, gid)
+    with pytest.raises(grpc.RpcError) as e:
+        c.game.CreateGame(req, timeout=10)
+    assert e.value.code() == S.INVALID_ARGUMENT and error_info(e.value).reason == reason
+    assert log_of(c, gid) == before
+    c.close()
+
+
+def test_audit_errors_carry_their_reasons(game):
+    c, gid, seats = game
+    expect(c, gid, S.FAILED_PRECONDITION, "NOT_ENDED",
+           lambda: c.audit.GetReveal(au.GetRevealRequest(game_id=gid), timeout=10))
+    expect(c, gid, S.OUT_OF_RANGE, "OUT_OF_RANGE",
+           lambda: c.audit.GetInclusionProof(au.GetInclusionProofRequest(game_id=gid, seq=5), timeout=10))
+    expect(c, gid, S.OUT_OF_RANGE, "OUT_OF_RANGE",
+           lambda: c.audit.GetConsistencyProof(au.GetConsistencyProofRequest(game_id=gid, from_size=9), timeout=10))
+
+
+def test_a_stopping_server_refuses_commands_as_unavailable(server, game):
+    c, gid, seats = game
+    server.run.service.stopping.set()
+    try:
+        expect(c, gid, S.UNAVAILABLE, "SHUTTING_DOWN", lambda: submit_raw(c, seats["a"].sign_commit()))
+    finally:
+        server.run.service.stopping.clear()
+
+
+def test_a_failing_store_is_unavailable_and_stores_nothing(server, game):
+    from afteraction.service.store import StoreError
+
+    c, gid, seats = game
+    store = server.games.store
+    real_append = store.append
+
+    def broken(ap):
+        raise StoreError("simulated: disk gone")
+
+    store.append = broken
+    try:
+        expect(c, gid, S.UNAVAILABLE, "STORE_UNAVAILABLE", lambda: submit_raw(c, seats["a"].sign_commit()))
+    finally:
+        store.append = real_append
+    seats["a"].submit(seats["a"].sign_commit())  # the cache was dropped with the failed append; it works again
+
+
+def test_a_tampered_store_is_internal(server, game):
+    """A stored record that differs from what the stored commands replay to: the
+    service refuses to serve the game (INTERNAL) rather than sign on top of it."""
+    import sqlite3
+
+    c, gid, seats = game
+    handshake(seats)
+    server.games._live.clear()  # the next read rebuilds the game from the store
+    db = sqlite3.connect(server.store_spec[len("sqlite:"):])
+    raw = db.execute("SELECT record FROM records WHERE game_id=? AND seq=2", (gid,)).fetchone()[0]
+    db.execute("UPDATE records SET record=? WHERE game_id=? AND seq=2", (bytes(raw[:-1]) + b"\x00", gid))
+    db.commit()
+    db.close()
+    with pytest.raises(grpc.RpcError) as e:
+        c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=10)
+    assert e.value.code() == S.INTERNAL and error_info(e.value).reason == "INTERNAL"
+    with pytest.raises(grpc.RpcError) as e:
+        submit_raw(c, seats["a"].sign_command(5, duel("pick", 1)))
+    assert e.value.code() == S.INTERNAL and error_info(e.value).reason == "INTERNAL"
