@@ -4,8 +4,9 @@ One connection per thread. An append is one transaction: it checks that the
 new records follow the stored tail and inserts them; the primary key
 (game_id, seq) makes a concurrent append by another process fail with a
 unique violation, reported as Conflict, so replicas sharing one database never
-fork a log. COMMIT returns after the WAL is flushed (synchronous_commit on, the
-PostgreSQL default), so an acknowledged command is durable.
+fork a log. COMMIT returns after the WAL is flushed (each connection sets
+synchronous_commit on, whatever the server's default), so an acknowledged
+command is durable.
 """
 from __future__ import annotations
 
@@ -54,6 +55,8 @@ class PostgresStore(Store):
         c = getattr(self._local, "conn", None)
         if c is None or c.closed:
             c = self._psycopg.connect(self.dsn, autocommit=True)
+            # an acknowledged command must be durable whatever the server, database or role default
+            c.execute("SET synchronous_commit = on")
             self._local.conn = c
             with self._lock:
                 self._conns.append(c)

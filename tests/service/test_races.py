@@ -188,3 +188,18 @@ def test_a_replica_with_a_stale_cache_judges_a_command_on_the_stored_tail(tmp_pa
         c.close()
     finally:
         s1.stop()
+
+
+def test_postgres_store_commits_synchronously_even_if_the_database_default_is_off(pg_dsn):
+    import psycopg
+
+    from afteraction.service.store import open_store
+
+    name = pg_dsn.rsplit("/", 1)[1]
+    with psycopg.connect(pg_dsn, autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+    st = open_store(pg_dsn)
+    try:
+        assert st._conn().execute("SHOW synchronous_commit").fetchone()[0] == "on"
+    finally:
+        st.close()
