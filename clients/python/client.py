@@ -125,32 +125,40 @@ class Client:
 
     def watch(self, game_id: str, on_record: Callable[[gs.LogRecord], None] | None = None, from_seq: int = 0,
               retries: int = 5) -> "CheckpointTracker":
-        """Follow the public log to the end (resuming after a broken stream);
-        every checkpoint is checked against the records received."""
+        """Follow the public log to its end record (resuming after a broken
+        stream, or one that ended before the game did); every checkpoint is
+        checked against the records received."""
         tracker = CheckpointTracker(self, game_id)
         tree = CompactTree() if from_seq == 0 else None
         nxt = from_seq
         failures = 0
+        ended = False
         while True:
             try:
                 for m in self.game.Watch(gs.WatchRequest(game_id=game_id, from_seq=nxt)):
                     if m.WhichOneof("kind") == "record":
                         if m.record.seq != nxt:
                             raise HistoryRewritten(f"expected record {nxt}, got {m.record.seq}")
+                        rec = parse_record(m.record.record)
                         if tree is not None:
-                            tree.append(parse_record(m.record.record).leaf)
+                            tree.append(rec.leaf)
+                        ended = rec.kind == "end"
                         nxt += 1
                         if on_record:
                             on_record(m.record)
                     else:
                         tracker.update(m.checkpoint.note, tree)
                     failures = 0
-                return tracker
+                if ended:
+                    return tracker
+                # the stream ended before the game did (a server shutting down): resume
+                if failures >= retries:
+                    raise ClientError(f"the Watch stream of game {game_id} keeps ending before the game does")
             except grpc.RpcError as e:
                 if e.code() not in RESUMABLE or failures >= retries:
                     raise client_error(e) from None
-                failures += 1
-                time.sleep(min(2.0, 0.2 * 2 ** failures))
+            failures += 1
+            time.sleep(min(2.0, 0.2 * 2 ** failures))
 
 
 class CheckpointTracker:
