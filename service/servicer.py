@@ -308,6 +308,8 @@ def _follow(svc: Service, gid: str, from_seq: int, q: queue.Queue, context, seat
         except (Rejection, Internal, StoreError) as e:
             code, msg = (e.code, e.message) if isinstance(e, Rejection) else ("STORE_UNAVAILABLE", str(e))
             context.abort_with_status(rich_status(code, msg))
+    if svc.stopping.is_set() and context.is_active():  # not a finished stream: tell the client to resume elsewhere
+        context.abort_with_status(rich_status("SHUTTING_DOWN", "the server is shutting down; resume on another replica"))
 
 
 class AuditServicer(au_grpc.AuditServiceServicer):
