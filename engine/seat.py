@@ -20,10 +20,14 @@ class SeatSigner:
     seed: bytes
     counter: int = 0
 
+    def __post_init__(self) -> None:
+        # Loading the key costs about as much as a signature: do it once per signer.
+        self._key = Ed25519PrivateKey.from_private_bytes(self.seed)
+        self._public = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
     @property
     def public(self) -> bytes:
-        return Ed25519PrivateKey.from_private_bytes(self.seed).public_key().public_bytes(
-            Encoding.Raw, PublicFormat.Raw)
+        return self._public
 
     def sign(self, env: envelope_pb2.CommandEnvelope) -> bytes:
         """Fill in seat and the next counter, sign, return a serialized SignedCommand."""
@@ -31,7 +35,7 @@ class SeatSigner:
         env.seat = self.seat
         env.counter = self.counter
         raw = env.SerializeToString(deterministic=True)
-        sig = Ed25519PrivateKey.from_private_bytes(self.seed).sign(command_signing_bytes(raw))
+        sig = self._key.sign(command_signing_bytes(raw))
         return envelope_pb2.SignedCommand(envelope=raw, signature=sig).SerializeToString(deterministic=True)
 
     def entropy_commit(self, game_id: str, entropy: bytes) -> bytes:

@@ -22,7 +22,8 @@ def default_game() -> tuple[str, str]:
 
 
 def run_demo(game: str | None, seed: int, out: str) -> int:
-    from afteraction.engine.bots import random_bot
+    from afteraction.engine.crypto import canon
+    from afteraction.engine.ruleset import Ruleset
     from afteraction.engine.errors import VerificationError
     from afteraction.engine.seat import SeatSigner
     from afteraction.service.server import start
@@ -47,13 +48,14 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
             keys = {s: new_seat_key() for s in rs.seats}
             res = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()})
             gid = res.game_id
-            make_bot, bot_name = random_bot, "random"
-            if game == "ntnd":  # NTND's heuristic bot attacks, ambushes and hides: a game worth watching
-                from afteraction.engine.games.ntnd.bots import tet_bot
-                make_bot, bot_name = tet_bot, "tet_bot"
-            print(f"game {gid}: {game} ({rs.scenarios[0]}), seats {', '.join(rs.seats)}; {bot_name} bots seeded "
+            bot_name = "random" if type(rs).demo_bot is Ruleset.demo_bot else f"{game}'s demo bot"
+            print(f"game {gid}: {game} ({rs.scenarios[0]}), seats {', '.join(rs.seats)}; bots ({bot_name}) seeded "
                   f"with {seed}")
             seats = [Seat(Client(target), gid, s, keys[s]) for s in rs.seats]
+
+            def make_bot(seat: Seat):
+                # A bot is a player: it sees its own seat's view, fetched over the wire.
+                return rs.demo_bot(f"{seed}/{seat.seat}", lambda _s: canon.decode(seat.state().view))
             errors: list[BaseException] = []
             commands = [0]
 
@@ -63,7 +65,7 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
 
             def play(seat: Seat) -> None:
                 try:
-                    seat.play(make_bot(f"{seed}/{seat.seat}"), count)
+                    seat.play(make_bot(seat), count)
                 except BaseException as e:  # reported below
                     errors.append(e)
 
