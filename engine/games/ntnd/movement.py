@@ -574,15 +574,15 @@ def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
                 prev[n] = h
                 nxt.append(n)
         frontier = sorted(nxt)
-    out = {}
-    for d in sorted(prev):
-        if d == start:
-            continue
-        path = [d]
-        while prev[path[-1]] != start:
-            path.append(prev[path[-1]])
-        out[d] = list(reversed(path))
-    return out
+    return {d: path_to(prev, start, d) for d in sorted(prev) if d != start}
+
+
+def path_to(prev: dict, start: str, dest: str) -> list[str]:
+    """The path from ``start`` (excluded) to ``dest`` recorded in a search's predecessor map."""
+    path = [dest]
+    while prev[path[-1]] != start:
+        path.append(prev[path[-1]])
+    return list(reversed(path))
 
 
 IMPROVED_TRAIL_MP = 15        # 8.4

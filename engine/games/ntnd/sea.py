@@ -6,7 +6,7 @@ carried out by apply_._sea_move (infiltration past naval units, the fleet joinin
 from __future__ import annotations
 
 from .map import load_map
-from .movement import UNLIMITED, Env, nbrs, stacking_problem
+from .movement import UNLIMITED, Env, nbrs, path_to, stacking_problem
 from .state import ALLIED, COMMUNIST
 
 
@@ -46,10 +46,7 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
         for d in sorted(dist):
             if d == start or stacking_problem(s, COMMUNIST, d, mv["uids"], env):
                 continue
-            path = [d]
-            while prev[path[-1]] != start:
-                path.append(prev[path[-1]])
-            out["sea:" + d] = [SEA] + list(reversed(path))
+            out["sea:" + d] = [SEA] + path_to(prev, start, d)
         return out
     if mv["side"] == ALLIED and len(mv["types"]) == 1 and mv["types"][0].id in AMPHIBIOUS_TYPES:
         # 8.6.4: from a coastal town/city to any coastal hex, up to two units a turn, with the fleet
@@ -134,15 +131,7 @@ def _flood(s, mv, ok, limit, env, extra_zone=None):
                 prev[n] = h
                 nxt.append(n)
         frontier = sorted(nxt)
-    out = {}
-    for d in sorted(dist):
-        if d == start or (not m.is_zone(d) and not m.hexes[d].is_land and False):
-            continue
-        path = [d]
-        while prev[path[-1]] != start:
-            path.append(prev[path[-1]])
-        out[d] = list(reversed(path))
-    return out
+    return {d: path_to(prev, start, d) for d in sorted(dist) if d != start}
 
 
 def forced_returns(s: dict, ctx) -> None:
