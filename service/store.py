@@ -124,6 +124,54 @@ class Store(ABC):
         pass
 
 
+class SqlStore(Store):
+    """The reads, in SQL shared by the SQLite and PostgreSQL stores (the schema is the same).
+
+    A subclass sets ``PARAM`` (its driver's placeholder) and provides ``_conn()``."""
+
+    PARAM = "?"
+
+    def _conn(self):
+        raise NotImplementedError
+
+    def _rows(self, sql: str, args: tuple) -> list:
+        return self._conn().execute(sql.replace("?", self.PARAM), args).fetchall()
+
+    def game(self, game_id: str) -> GameRow | None:
+        r = self._rows("SELECT game_id, game, version, genesis, secret, ended FROM games WHERE game_id=?", (game_id,))
+        return None if not r else GameRow(r[0][0], r[0][1], r[0][2], bytes(r[0][3]), bytes(r[0][4]), bool(r[0][5]))
+
+    def size(self, game_id: str) -> int:
+        r = self._rows("SELECT MAX(seq) FROM records WHERE game_id=?", (game_id,))
+        return 0 if r[0][0] is None else int(r[0][0]) + 1
+
+    def records(self, game_id: str, from_seq: int = 0, limit: int | None = None) -> list[RecordRow]:
+        sql = "SELECT seq, record, hash, checkpoint FROM records WHERE game_id=? AND seq>=? ORDER BY seq"
+        args: tuple = (game_id, from_seq)
+        if limit is not None:
+            sql, args = sql + " LIMIT ?", args + (limit,)
+        return [RecordRow(int(r[0]), bytes(r[1]), bytes(r[2]), r[3]) for r in self._rows(sql, args)]
+
+    def command(self, game_id: str, seat: str, counter: int) -> CommandRow | None:
+        r = self._rows("SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
+                       "WHERE game_id=? AND seat=? AND counter=?", (game_id, seat, counter))
+        return _command_row(r[0]) if r else None
+
+    def commands(self, game_id: str, from_seq: int = 1) -> list[CommandRow]:
+        return [_command_row(r) for r in self._rows(
+            "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
+            "WHERE game_id=? AND first_seq>=? ORDER BY first_seq", (game_id, from_seq))]
+
+    def openings(self, game_id: str, seat: str, from_seq: int = 0, to_seq: int | None = None) -> list[OpeningRow]:
+        return [OpeningRow(r[0], int(r[1]), int(r[2]), bytes(r[3]), bytes(r[4])) for r in self._rows(
+            "SELECT seat, seq, k, salt, value FROM openings WHERE game_id=? AND seat=? AND seq>=? AND seq<? "
+            "ORDER BY seq, k", (game_id, seat, from_seq, 2**62 if to_seq is None else to_seq))]
+
+
+def _command_row(r) -> CommandRow:
+    return CommandRow(r[0], int(r[1]), bytes(r[2]), bytes(r[3]), tuple(range(int(r[4]), int(r[5]) + 1)))
+
+
 def open_store(spec: str | None, data_dir: str = "data") -> Store:
     """``sqlite:PATH`` or ``postgresql://...``; None = SQLite file under data_dir."""
     if spec is None or spec == "":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 
-from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store, StoreError
+from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -32,7 +32,9 @@ CREATE TABLE IF NOT EXISTS openings (
 """
 
 
-class PostgresStore(Store):
+class PostgresStore(SqlStore):
+    PARAM = "%s"
+
     def __init__(self, dsn: str) -> None:
         try:
             import psycopg
@@ -101,39 +103,6 @@ class PostgresStore(Store):
         except self._psycopg.Error as e:
             raise StoreError(f"PostgreSQL append failed: {e}") from None
 
-    def game(self, game_id: str) -> GameRow | None:
-        r = self._conn().execute("SELECT game_id, game, version, genesis, secret, ended FROM games WHERE game_id=%s",
-                                 (game_id,)).fetchone()
-        return None if r is None else GameRow(r[0], r[1], r[2], bytes(r[3]), bytes(r[4]), bool(r[5]))
-
-    def size(self, game_id: str) -> int:
-        r = self._conn().execute("SELECT MAX(seq) FROM records WHERE game_id=%s", (game_id,)).fetchone()
-        return 0 if r[0] is None else r[0] + 1
-
-    def records(self, game_id: str, from_seq: int = 0, limit: int | None = None) -> list[RecordRow]:
-        rows = self._conn().execute(
-            "SELECT seq, record, hash, checkpoint FROM records WHERE game_id=%s AND seq>=%s ORDER BY seq LIMIT %s",
-            (game_id, from_seq, limit)).fetchall()
-        return [RecordRow(r[0], bytes(r[1]), bytes(r[2]), r[3]) for r in rows]
-
-    def command(self, game_id: str, seat: str, counter: int) -> CommandRow | None:
-        r = self._conn().execute(
-            "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
-            "WHERE game_id=%s AND seat=%s AND counter=%s", (game_id, seat, counter)).fetchone()
-        return None if r is None else _command_row(r)
-
-    def commands(self, game_id: str, from_seq: int = 1) -> list[CommandRow]:
-        rows = self._conn().execute(
-            "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
-            "WHERE game_id=%s AND first_seq>=%s ORDER BY first_seq", (game_id, from_seq)).fetchall()
-        return [_command_row(r) for r in rows]
-
-    def openings(self, game_id: str, seat: str, from_seq: int = 0, to_seq: int | None = None) -> list[OpeningRow]:
-        rows = self._conn().execute(
-            "SELECT seat, seq, k, salt, value FROM openings WHERE game_id=%s AND seat=%s AND seq>=%s AND seq<%s "
-            "ORDER BY seq, k", (game_id, seat, from_seq, 2**62 if to_seq is None else to_seq)).fetchall()
-        return [OpeningRow(r[0], r[1], r[2], bytes(r[3]), bytes(r[4])) for r in rows]
-
     def close(self) -> None:
         with self._lock:
             for c in self._conns:
@@ -143,7 +112,3 @@ class PostgresStore(Store):
                     pass
             self._conns.clear()
         self._local = threading.local()
-
-
-def _command_row(r) -> CommandRow:
-    return CommandRow(r[0], int(r[1]), bytes(r[2]), bytes(r[3]), tuple(range(int(r[4]), int(r[5]) + 1)))

@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 
-from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store, StoreError
+from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -47,7 +47,7 @@ class _Pending:
         self.error: BaseException | None = None
 
 
-class SqliteStore(Store):
+class SqliteStore(SqlStore):
     def __init__(self, path: str) -> None:
         self.path = path
         d = os.path.dirname(os.path.abspath(path))
@@ -193,39 +193,6 @@ class SqliteStore(Store):
                     p.error = StoreError(f"SQLite append failed: {e}")
 
     # -- reads ----------------------------------------------------------------
-    def game(self, game_id: str) -> GameRow | None:
-        r = self._conn().execute("SELECT game_id, game, version, genesis, secret, ended FROM games WHERE game_id=?",
-                                 (game_id,)).fetchone()
-        return None if r is None else GameRow(r[0], r[1], r[2], bytes(r[3]), bytes(r[4]), bool(r[5]))
-
-    def size(self, game_id: str) -> int:
-        r = self._conn().execute("SELECT MAX(seq) FROM records WHERE game_id=?", (game_id,)).fetchone()
-        return 0 if r[0] is None else r[0] + 1
-
-    def records(self, game_id: str, from_seq: int = 0, limit: int | None = None) -> list[RecordRow]:
-        rows = self._conn().execute(
-            "SELECT seq, record, hash, checkpoint FROM records WHERE game_id=? AND seq>=? ORDER BY seq LIMIT ?",
-            (game_id, from_seq, -1 if limit is None else limit)).fetchall()
-        return [RecordRow(r[0], bytes(r[1]), bytes(r[2]), r[3]) for r in rows]
-
-    def command(self, game_id: str, seat: str, counter: int) -> CommandRow | None:
-        r = self._conn().execute(
-            "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
-            "WHERE game_id=? AND seat=? AND counter=?", (game_id, seat, counter)).fetchone()
-        return None if r is None else _command_row(r)
-
-    def commands(self, game_id: str, from_seq: int = 1) -> list[CommandRow]:
-        rows = self._conn().execute(
-            "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
-            "WHERE game_id=? AND first_seq>=? ORDER BY first_seq", (game_id, from_seq)).fetchall()
-        return [_command_row(r) for r in rows]
-
-    def openings(self, game_id: str, seat: str, from_seq: int = 0, to_seq: int | None = None) -> list[OpeningRow]:
-        rows = self._conn().execute(
-            "SELECT seat, seq, k, salt, value FROM openings WHERE game_id=? AND seat=? AND seq>=? AND seq<? "
-            "ORDER BY seq, k", (game_id, seat, from_seq, 2**62 if to_seq is None else to_seq)).fetchall()
-        return [OpeningRow(r[0], r[1], r[2], bytes(r[3]), bytes(r[4])) for r in rows]
-
     def close(self) -> None:
         with self._cv:
             self._closed = True
@@ -240,9 +207,6 @@ class SqliteStore(Store):
             self._conns.clear()
         self._local = threading.local()
 
-
-def _command_row(r) -> CommandRow:
-    return CommandRow(r[0], r[1], bytes(r[2]), bytes(r[3]), tuple(range(r[4], r[5] + 1)))
 
 
 def _insert(c: sqlite3.Connection, a: Append) -> None:
