@@ -434,8 +434,8 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
         if dest == start:
             continue
         # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
-        # Communist player is held to the limit at all times, so no elimination ever has to name
-        # units of a hidden stack (project choice, docs/rules/ntnd.md).
+        # Communist player is held to the limit while moving, so no 8.10.2 elimination ever has to
+        # name units of a hidden stack (project choice, docs/rules/ntnd.md; only a 19.3.2 retreat may).
         if side == COMMUNIST and stacking_problem(s, side, dest, mv["uids"], env) is not None:
             continue
         path = [dest]
@@ -497,27 +497,36 @@ def first_violation(s: dict) -> dict | None:
     """8.10.2: the first over-stacked location (sorted), as {"seat", "loc", "count", "eligible"}:
     the owner eliminates ``count`` of ``eligible`` (the units of the over-full stacking class)."""
     m = load_map()
+    locs = sorted({(u["side"], u["loc"]) for u in s["units"].values()
+                   if u["status"] == "map" and not m.is_zone(u["loc"])})
+    for side, loc in locs:
+        v = violation_at(s, side, loc)
+        if v is not None:
+            return v
+    return None
+
+
+def violation_at(s: dict, side: str, loc: str) -> dict | None:
+    """8.10: ``side``'s stacking violation at ``loc`` as {"seat", "loc", "count", "eligible"} (the first
+    over-full stacking class, sorted; its units sorted by id, inverted ones included), or None."""
+    m = load_map()
+    if m.is_zone(loc) or not stacking_problem(s, side, loc, []):
+        return None
     counters = load_counters()
-    by: dict[tuple[str, str], list[dict]] = {}
-    for u in s["units"].values():
-        if u["status"] == "map" and not m.is_zone(u["loc"]):
-            by.setdefault((u["side"], u["loc"]), []).append(u)
-    for (side, loc) in sorted(by):
-        us = sorted(by[(side, loc)], key=lambda x: x["id"])
-        if not stacking_problem(s, side, loc, []):
-            continue
-        h = m.hex(loc)
-        classes: dict[str, list[str]] = {}
-        for u in us:
-            classes.setdefault(counters.type(u["type"]).stacking_class, []).append(u["id"])
-        st = counters.stacking
-        limit = st["ground_combat_allied_in_saigon"] if (side == ALLIED and h.town and h.town.name == "Saigon") \
-            else st["ground_combat_per_hex"]
-        caps = {"ground_combat": limit, **{k: v for k, v in st["extra_per_hex"][side].items() if v is not None}}
-        for cls in sorted(classes):
-            cap = caps.get(cls, 0 if cls not in ("none",) else None)
-            if cap is not None and len(classes[cls]) > cap:
-                return {"seat": side, "loc": loc, "count": len(classes[cls]) - cap, "eligible": classes[cls]}
+    us = sorted((u for u in s["units"].values() if u["status"] == "map" and u["side"] == side and u["loc"] == loc),
+                key=lambda x: x["id"])
+    h = m.hex(loc)
+    classes: dict[str, list[str]] = {}
+    for u in us:
+        classes.setdefault(counters.type(u["type"]).stacking_class, []).append(u["id"])
+    st = counters.stacking
+    limit = st["ground_combat_allied_in_saigon"] if (side == ALLIED and h.town and h.town.name == "Saigon") \
+        else st["ground_combat_per_hex"]
+    caps = {"ground_combat": limit, **{k: v for k, v in st["extra_per_hex"][side].items() if v is not None}}
+    for cls in sorted(classes):
+        cap = caps.get(cls, 0 if cls not in ("none",) else None)
+        if cap is not None and len(classes[cls]) > cap:
+            return {"seat": side, "loc": loc, "count": len(classes[cls]) - cap, "eligible": classes[cls]}
     return None
 
 
