@@ -10,9 +10,11 @@ encoded (an id, a type, a count of units, a differently worded rejection, a skip
 - ``check_allied_commands``: the Allied legal commands are identical; every probed Allied command
   (the legal ones and commands naming markers or their hexes) is accepted on both or refused on both
   with the same code and message; its public events up to the first opened commitment (a reveal
-  publishes the identity by design, 17.2, 19.1.2; so does a Communist retreat that finds every
-  neighbouring hex over-stacked by hidden units, 19.3.2/19.3.6) are identical, and so is the Allied
-  view after it when nothing was revealed.
+  publishes the identity by design, 17.2, 19.1.2) are identical, and so is the Allied view after it
+  when nothing was revealed. No elimination is excepted: retreat destinations no longer depend on
+  hidden stacks (19.3.2 offers over-stacking hexes), and the eliminations an over-stacking retreat
+  costs are the Communist player's own (sealed) command, whose public decision before it carries
+  neither the count nor the candidates (views.decision_view).
 """
 from __future__ import annotations
 
@@ -23,9 +25,11 @@ from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.ruleset import Context
 
 RS = NtndRuleset()
-#: Communist units eliminated because every retreat hex would be over-stacked (19.3.2, 19.3.6): the
-#: rules make the consequence of the hidden stacks next door public, as they do a reveal.
-BY_DESIGN = ("NTND 19.3.2", "NTND 19.3.6")
+#: Eliminations whose public event may depend on hidden contents by the rules and so end the
+#: comparison like a reveal. Empty since 19.3.2 is done: a retreat is offered every friendly hex, so a
+#: 19.3.6 elimination no longer depends on hidden stacks next door; 19.3.2 eliminations follow only a
+#: Communist command (never an Allied one probed here).
+BY_DESIGN: tuple[str, ...] = ()
 ALLIED = "allied"
 
 

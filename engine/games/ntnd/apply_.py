@@ -138,6 +138,9 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
             return
         battles.apply_loss(s, list(msg.units), ctx)
         return
+    if kind == "overstack_losses":
+        battles.apply_overstack_losses(s, list(msg.units), ctx)   # 19.3.2
+        return
     if kind == "retreat":
         if action == "done":
             battles.apply_retreat(s, d["unit"], None, ctx)

@@ -16,8 +16,8 @@ from . import combat as cb
 from . import retreat as rt
 from .firebases import supporters
 from .map import load_map
-from .movement import enemy_locs, may_enter, stacking_problem
-from .operations import flip_marker, make_marker
+from .movement import enemy_locs, may_enter, stacking_problem, violation_at
+from .operations import flip_marker, make_marker, remove_from_marker
 from .politics import eliminate
 from .special import armor_shock_active, armor_shock_trigger
 from .state import ALLIED, COMMUNIST
@@ -266,7 +266,9 @@ def _alive(s, uids):
 
 def retreat_destinations(s: dict, uid: str) -> list[str]:
     """19.3: adjacent locations free of enemy units and not prohibited; over-stacking destinations are
-    not offered (19.3.2 reading, docs); national limits do not bind retreats (8.9.1, 19.3.3)."""
+    offered too (19.3.2: the owner then eliminates the units in violation, ``overstack_step``);
+    national limits do not bind retreats (8.9.1, 19.3.3). Nothing here depends on what friendly
+    inverted markers hold."""
     m = load_map()
     u = s["units"][uid]
     cu = combat_unit(s, uid)
@@ -280,10 +282,8 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         if zone and u["side"] == ALLIED and m.zones[n].country in ("CN", "NV"):
             prohibited = True
         opt = rt.RetreatOption(kind=rt.ZONE if zone else rt.HEX, enemy_units=n in enemy, prohibited=prohibited,
-                               overstacked=stacking_problem(s, u["side"], n, [uid]) is not None,
                                under_attack=n in _under_attack(s))
-        v = rt.retreat_verdict(cu, opt)
-        if v.legal and not v.eliminate_overstack:
+        if rt.retreat_verdict(cu, opt).legal:
             out.append(n)
     if u["side"] == ALLIED and cu.airmobile and not m.is_zone(u["loc"]):
         # 19.3.5: an airmobile unit may instead retreat to a friendly-held town or city within range
@@ -292,10 +292,8 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         for h in sorted(_airmobile_reach(s, mover(s, uid))):
             if h in out or h not in held or not m.hexes[h].town:
                 continue
-            opt = rt.RetreatOption(kind=rt.AIRMOBILE_CITY, friendly_city_in_range=True, enemy_units=h in enemy,
-                                   overstacked=stacking_problem(s, ALLIED, h, [uid]) is not None)
-            v = rt.retreat_verdict(cu, opt)
-            if v.legal and not v.eliminate_overstack:
+            opt = rt.RetreatOption(kind=rt.AIRMOBILE_CITY, friendly_city_in_range=True, enemy_units=h in enemy)
+            if rt.retreat_verdict(cu, opt).legal:
                 out.append(h)
     if u["side"] == ALLIED and not m.is_zone(u["loc"]) and m.hex(u["loc"]).coastal \
             and any(x["type"] == "us_fleet" and x["status"] == "map" for x in s["units"].values()):
@@ -326,6 +324,12 @@ def next_decision(s: dict, ctx) -> dict | None:
                 b["todo"].pop(0)
                 continue
             return {"seat": req["side"], "kind": "losses", "count": req["count"], "eligible": elig}
+        if step.startswith("overstack:"):
+            v = violation_at(s, b["overstack_side"], step[10:])
+            if v is None:
+                b["todo"].pop(0)
+                continue
+            return {**v, "kind": "overstack_losses"}
         if step.startswith("retreat:"):
             side = step[8:]
             if "plan" not in b:
@@ -423,6 +427,7 @@ def apply_retreat(s: dict, uid: str, to: str | None, ctx) -> None:
             u["loc"] = to
             make_marker(s, [uid], to, ctx, "NTND 19.3.8")
             pend.pop(0)
+            _overstack_check(s, b, u["side"], to)
             return
     if to == FLEET:
         u.update(status="afloat", loc=None)   # 8.7: landed next turn in a friendly coastal town/city
@@ -433,6 +438,33 @@ def apply_retreat(s: dict, uid: str, to: str | None, ctx) -> None:
     if u["side"] == b["side"]:
         b["attacker_retreated"] = True
     pend.pop(0)
+    _overstack_check(s, b, u["side"], u["loc"])
+
+
+def _overstack_check(s: dict, b: dict, side: str, loc: str | None) -> None:
+    """19.3.2: a retreat that over-stacks its hex is followed at once by the owner's choice of the units
+    in violation (the step ``overstack:<loc>``, asked until the hex is within the limits of 8.10)."""
+    if loc is not None and violation_at(s, side, loc) is not None:
+        b["todo"].insert(0, f"overstack:{loc}")
+        b["overstack_side"] = side
+
+
+def apply_overstack_losses(s: dict, chosen: list[str], ctx) -> None:
+    """19.3.2: "the owning player must immediately eliminate all units in violation of the stacking
+    rules (his choice)": exactly ``count`` distinct units of the over-full class in that hex. A unit
+    chosen from an inverted marker leaves it (the rest is re-committed as a new marker, as in 6.1) and
+    is eliminated face up: the elimination itself makes it public, and nothing else of the marker."""
+    b = s["battle"]
+    step = b["todo"][0] if b and b["todo"] else ""
+    v = violation_at(s, b["overstack_side"], step[10:]) if step.startswith("overstack:") else None
+    if v is None or len(chosen) != v["count"] or len(set(chosen)) != len(chosen) \
+            or any(c not in v["eligible"] for c in chosen):
+        raise Rejection("ILLEGAL_LOSSES", "NTND 19.3.2: eliminate exactly the units in violation of the stacking "
+                        f"limits (8.10) in the hex the retreat over-stacked ({step[10:] or '-'}), his choice")
+    for c in sorted(chosen):
+        if s["units"][c]["inv"]:
+            remove_from_marker(s, c, ctx)
+        eliminate(s, c, ctx, "NTND 19.3.2")
 
 
 def advance_options(s: dict, b: dict) -> list[str]:

@@ -259,6 +259,8 @@ def _battle_decision(bd: dict) -> dict:
     kind = bd["kind"]
     if kind == "losses":
         prompt = f"NTND 19.2.6: choose {bd['count']} unit(s) to eliminate"
+    elif kind == "overstack_losses":  # no count: it may depend on what an inverted marker holds
+        prompt = f"NTND 19.3.2: the retreat over-stacked {bd['loc']}: eliminate the units in violation (8.10)"
     elif kind == "retreat":
         prompt = f"NTND 19.3: retreat {bd['unit']} one hex" + (" (or stay: a tie)" if bd["mode"] == "may" else "")
     else:
@@ -367,7 +369,7 @@ def _legal(s: dict, d: dict) -> list:
     if kind == "continue":
         from .apply_ import resume_path
         return [cmd("move", piece=d["unit"], path=resume_path(s, s["resume"]))] + done
-    if kind == "losses":
+    if kind in ("losses", "overstack_losses"):
         import itertools
         return [cmd("losses", units=list(c)) for c in itertools.combinations(d["eligible"], d["count"])]
     if kind == "retreat":
@@ -434,7 +436,7 @@ def _dispatch(s: dict, d: dict, action: str, msg, ctx) -> None:
     allowed = {"recruit": ("place", "done"), "operations": ("promote", "break_down", "invert", "flip", "done"),
                "move": ("move", "done"), "announce": ("attack", "done"), "combat": ("attack", "done"),
                "reaction": ("move", "done"), "reinforce": ("place", "relocate", "reassign", "done"),
-               "ambush": ("ambush", "done"), "losses": ("losses",), "continue": ("move", "done"), "occupy": ("move", "done"),
+               "ambush": ("ambush", "done"), "losses": ("losses",), "overstack_losses": ("losses",), "continue": ("move", "done"), "occupy": ("move", "done"),
                "interdict": ("attack", "done"), "retreat": ("retreat", "done"),
                "advance": ("advance", "done")}
     if action not in allowed.get(kind, ()):

@@ -12,9 +12,9 @@ from .sequence import phase_of
 from .state import ALLIED, COMMUNIST
 
 _PUBLIC_DECISION_KEYS = ("seat", "kind", "prompt", "count", "eligible", "unit", "mode", "to")
-#: A Communist decision's options ("to": the retreat hexes, "eligible": the units that may be lost)
-#: depend on what neighbouring and own inverted markers hold (stacking, 19.3.2 reading): only the
-#: Communist seat sees them (found by tests/ntnd/leakcheck.py).
+#: A Communist decision's options ("to": the retreat hexes, "eligible": the units that may be lost,
+#: inverted ones among them for 19.3.2) are the Communist seat's alone (the retreat hexes depended on
+#: hidden stacks before 19.3.2 offered over-stacking hexes; found by tests/ntnd/leakcheck.py).
 _COMMUNIST_ONLY_DECISION_KEYS = ("to", "eligible")
 
 
@@ -23,10 +23,15 @@ def _unit_view(u: dict) -> dict:
             "loc": u["loc"], "corps": u["corps"], "status": u["status"]}
 
 
+#: 19.3.2: how many units a retreat's over-stacking costs depends on what the hex's markers hold.
+_COMMUNIST_ONLY_OVERSTACK_KEYS = ("count",)
+
+
 def decision_view(d: dict, seat: str | None) -> dict:
     """What ``seat`` (None: anyone, e.g. the service's public Decision data) may see of a decision."""
+    hidden = _COMMUNIST_ONLY_DECISION_KEYS + (_COMMUNIST_ONLY_OVERSTACK_KEYS if d.get("kind") == "overstack_losses" else ())
     return {k: d[k] for k in _PUBLIC_DECISION_KEYS if k in d and not (
-        d.get("seat") == COMMUNIST and seat != COMMUNIST and k in _COMMUNIST_ONLY_DECISION_KEYS)}
+        d.get("seat") == COMMUNIST and seat != COMMUNIST and k in hidden)}
 
 
 def build_view(s: dict, seat: str | None) -> dict:
