@@ -113,5 +113,8 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
     print(f"  verification:   {verdict}")
     print(f"  log:            {path}")
     print(f"  store:          {os.path.join(out, 'afteraction.sqlite')} (server key {os.path.join(out, 'server.key')})")
-    print(f"  check it again: aar verify {path} --server-key '{run.vkey}'")
+    aar = sys.argv[0] if os.path.basename(sys.argv[0]) == "aar" else "aar"  # e.g. .venv/bin/aar from make demo
+    if os.path.isabs(aar):
+        aar = os.path.relpath(aar)
+    print(f"  check it again: {aar} verify {path} --server-key '{run.vkey}'")
     return 0 if rep is not None else 1
