@@ -64,12 +64,13 @@ class Running:
 
 
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
-          data_dir: str = "data", workers: int = 64, name: str = DEFAULT_NAME) -> Running:
+          data_dir: str = "data", workers: int = 64, name: str = DEFAULT_NAME, reuseport: bool = False) -> Running:
+    """``reuseport``: share the listening port with sibling processes (``aar serve --workers N``)."""
     st = store if isinstance(store, Store) else open_store(store, data_dir)
     signer = load_or_create_key(key or os.path.join(data_dir, "server.key"), name)
     svc = Service(GameManager(st, signer))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-grpc"),
-                         options=[("grpc.so_reuseport", 0)])
+                         options=[("grpc.so_reuseport", 1 if reuseport else 0)])
     game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(svc), server)
     audit_service_pb2_grpc.add_AuditServiceServicer_to_server(AuditServicer(svc), server)
     hs = health.HealthServicer()

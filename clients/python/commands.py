@@ -204,8 +204,16 @@ def cmd_serve(args) -> int:
     from afteraction.service.server import serve_forever, start
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    run = start(args.listen, args.store, args.key, args.data_dir)
     host = args.listen.rsplit(":", 1)[0]
+    if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
+        from afteraction.service.workers import serve_workers, wait_workers
+
+        w = serve_workers(args.workers, args.listen, args.store, args.key, args.data_dir)
+        print(f"afteraction server listening on {host}:{w.port}", flush=True)
+        print(f"server key: {w.vkey}", flush=True)
+        print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
+        return wait_workers(w)
+    run = start(args.listen, args.store, args.key, args.data_dir)
     print(f"afteraction server listening on {host}:{run.port}", flush=True)
     print(f"server key: {run.vkey}", flush=True)
     print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
@@ -262,6 +270,8 @@ def register(sub) -> None:
     p.add_argument("--store", help="sqlite:PATH or postgresql://... (default: SQLite under --data-dir)")
     p.add_argument("--key", help="server signing key file (default DATA_DIR/server.key; made on first start)")
     p.add_argument("--data-dir", default="data")
+    p.add_argument("--workers", type=int, default=1,
+                   help="server processes sharing the listening port (SO_REUSEPORT) and the store (default 1)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("demo", help="two bots play a whole game over gRPC; the log is exported and verified")

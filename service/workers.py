@@ -1,0 +1,158 @@
+"""``aar serve --workers N``: N server processes on one listening address.
+
+Each worker is a whole server (its own gRPC server, GameManager cache and store
+connection) started with ``subprocess`` (never a fork after gRPC is initialised)
+and bound with SO_REUSEPORT, so the kernel spreads incoming *connections* over
+the workers. Nothing lives only in one process: a worker catches up from the
+store before it appends, and appends are optimistic with a uniqueness guarantee
+(tests/service/test_races.py), so the workers share one store like replicas.
+
+The parent creates the key file and the store schema once (so the workers do not
+race to make them), picks the port once when ``:0`` is given, starts the
+workers, waits until each one listens, then prints the single
+"listening on HOST:PORT" line. SIGTERM/SIGINT to the parent is passed on to every
+worker, each drains its in-flight commands, and the parent waits for all of them.
+If one worker dies, the parent stops the others and exits non-zero.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+log = logging.getLogger("afteraction.service")
+READY = "worker ready"
+
+
+def _free_reuseport(host: str) -> int:
+    """A free port on ``host`` (bound with SO_REUSEPORT, as the workers will bind it)."""
+    fam = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    with socket.socket(fam, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        s.bind((host.strip("[]"), 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """Linux: a worker gets SIGTERM if the parent dies, so no worker outlives it."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # parent already gone before prctl took effect
+            os.kill(os.getpid(), signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+class Workers:
+    """The running workers (``serve_workers`` returns it; ``stop`` drains them all)."""
+
+    def __init__(self, procs: list[subprocess.Popen], host: str, port: int, vkey: str) -> None:
+        self.procs, self.host, self.port, self.vkey = procs, host, port, vkey
+
+    def stop(self, grace: float = 10.0) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(grace + 10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_dir: str) -> Workers:
+    """Start ``n`` worker processes on ``listen`` (port 0: one free port chosen here)."""
+    from .server import DEFAULT_NAME, load_or_create_key
+    from .store import StoreError, open_store
+
+    key = key or os.path.join(data_dir, "server.key")
+    signer = load_or_create_key(key, DEFAULT_NAME)  # made once, here, not raced by the workers
+    open_store(store, data_dir).close()  # schema created once
+    host, _, port = listen.rpartition(":")
+    port_n = int(port) if port else 0
+    if port_n == 0:
+        port_n = _free_reuseport(host)
+    procs: list[subprocess.Popen] = []
+    try:
+        for _ in range(n):
+            cmd = [sys.executable, "-m", "afteraction.service.workers", "--listen", f"{host}:{port_n}",
+                   "--key", key, "--data-dir", data_dir]
+            if store:
+                cmd += ["--store", store]
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
+                                          env=dict(os.environ, PYTHONUNBUFFERED="1")))
+        for p in procs:
+            line = p.stdout.readline()
+            if line.strip() != READY:
+                raise StoreError(f"a worker did not start on {host}:{port_n} (exit {p.poll()})")
+    except BaseException:
+        Workers(procs, host, port_n, "").stop(2)
+        raise
+    return Workers(procs, host, port_n, signer.verifier.vkey)
+
+
+def wait_workers(w: Workers, grace: float = 10.0) -> int:
+    """Block until SIGTERM/SIGINT or a worker's death, then stop them all; the exit code."""
+    done = threading.Event()
+    lost: list[int] = []
+
+    def on_signal(signum, frame):
+        done.set()
+
+    def watch(p: subprocess.Popen):
+        p.wait()
+        if not done.is_set():
+            lost.append(p.pid)
+            done.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    for p in w.procs:
+        threading.Thread(target=watch, args=(p,), daemon=True).start()
+    try:
+        while not done.wait(0.5):
+            pass
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        if lost:
+            log.error("worker %s exited; stopping the others", lost[0])
+        log.info("shutting down %d workers: finishing in-flight commands", len(w.procs))
+        w.stop(grace)
+    return 1 if lost else 0
+
+
+def _worker_main(argv: list[str]) -> int:
+    """One worker: a whole server bound with SO_REUSEPORT; says READY on stdout, then only logs (stderr)."""
+    ap = argparse.ArgumentParser(prog="afteraction.service.workers")
+    ap.add_argument("--listen", required=True)
+    ap.add_argument("--store")
+    ap.add_argument("--key", required=True)
+    ap.add_argument("--data-dir", default="data")
+    a = ap.parse_args(argv)
+    _die_with_parent()
+    logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s[{os.getpid()}] %(message)s")
+    from .server import serve_forever, start
+
+    from .store import StoreError
+
+    try:
+        run = start(a.listen, a.store, a.key, a.data_dir, reuseport=True)
+    except (RuntimeError, StoreError) as e:  # e.g. the port is held by a process without SO_REUSEPORT
+        print(f"worker {os.getpid()}: {e}", file=sys.stderr)
+        return 1
+    print(READY, flush=True)
+    serve_forever(run)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_worker_main(sys.argv[1:]))
