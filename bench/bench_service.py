@@ -29,6 +29,9 @@ ROUNDS_AT_10 = 5       # the configuration the ratio is read from gets more alte
 WINDOW_S = 1.2     # measured window per round
 WARMUP_S = 0.4
 ROUNDS = 100000    # a duel long enough never to end inside a window
+WORKERS = 2        # aar serve processes on one port and one store: this machine has 2 cores
+# gRPC Python shares a connection between channels to the same target unless told not to.
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
 
 
 # -- servers in their own processes ---------------------------------------------------
@@ -91,10 +94,12 @@ def _service_games(target: str, n: int):
     from afteraction.v1 import game_service_pb2 as gs
     from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
-    ch = grpc.insecure_channel(target)
-    stub = gs_grpc.GameServiceStub(ch)
-    games = []
+    channels, games = [], []
     for _ in range(n):
+        # Each game is played by its own client over its own connection, as separate players are.
+        ch = grpc.insecure_channel(target, options=OWN_CONNECTION)
+        stub = gs_grpc.GameServiceStub(ch)
+        channels.append(ch)
         seeds = {s: os.urandom(32) for s in ("a", "b")}
         signers = {s: SeatSigner(s, seeds[s]) for s in seeds}
         gid = stub.CreateGame(gs.CreateGameRequest(game="duel", options_json=f'{{"rounds": {ROUNDS}}}', seats=[
@@ -105,8 +110,8 @@ def _service_games(target: str, n: int):
                 signed = getattr(sg, step)(gid, ent[s])
                 stub.SubmitCommand(gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
         auths = {s: make_auth(seeds[s], gid, s) for s in seeds}
-        games.append((gid, signers, auths))
-    return ch, stub, games
+        games.append((stub, gid, signers, auths))
+    return channels, games
 
 
 def run_service(target: str, n: int, prepared=None, m: Meter | None = None) -> tuple[Meter, list]:
@@ -114,12 +119,12 @@ def run_service(target: str, n: int, prepared=None, m: Meter | None = None) -> t
     from afteraction.v1 import envelope_pb2
     from afteraction.v1 import game_service_pb2 as gs
 
-    ch, stub, games = prepared or _service_games(target, n)
+    channels, games = prepared or _service_games(target, n)
     m = m or Meter()
     t_start = time.perf_counter() + 0.2
     start, end = t_start + WARMUP_S, t_start + WARMUP_S + WINDOW_S
 
-    def drive(gid, signers, auths, i):
+    def drive(stub, gid, signers, auths, i):
         prng = Prng(os.urandom(8))
         seat = _next_seat(stub, gid, auths)
         while time.perf_counter() < t_start:
@@ -144,7 +149,8 @@ def run_service(target: str, n: int, prepared=None, m: Meter | None = None) -> t
     for t in ts:
         t.join()
     if prepared is None:
-        ch.close()
+        for ch in channels:
+            ch.close()
     sizes = [s // max(1, m.n_sized) for s in m.sizes]
     return m, sizes
 
@@ -158,16 +164,17 @@ def _next_seat(stub, gid, auths) -> str:
 def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None) -> Meter:
     import grpc
 
-    ch = grpc.insecure_channel(target)
-    call = ch.unary_unary("/bench.Echo/Call")
+    channels = [grpc.insecure_channel(target, options=OWN_CONNECTION) for _ in range(n)]  # as for the service
+    calls = [ch.unary_unary("/bench.Echo/Call") for ch in channels]
     lreq = sizes[1].to_bytes(4, "big") + bytes(max(0, sizes[0] - 4))
     sreq = sizes[3].to_bytes(4, "big") + bytes(max(0, sizes[2] - 4))
-    call(lreq, timeout=30)
+    for call in calls:
+        call(lreq, timeout=30)
     m = m or Meter()
     t_start = time.perf_counter() + 0.2
     start, end = t_start + WARMUP_S, t_start + WARMUP_S + WINDOW_S
 
-    def drive():
+    def drive(call):
         while time.perf_counter() < t_start:
             time.sleep(0.001)
         while time.perf_counter() < end:
@@ -176,12 +183,13 @@ def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None) -> M
             call(sreq, timeout=30)
             m.add(t0, time.perf_counter(), start, end)
 
-    ts = [threading.Thread(target=drive) for _ in range(n)]
+    ts = [threading.Thread(target=drive, args=(call,)) for call in calls]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
-    ch.close()
+    for ch in channels:
+        ch.close()
     return m
 
 
@@ -197,12 +205,14 @@ def run() -> None:
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="aar-bench-") as d:
         svc, svc_target = _spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+                                  "--workers", str(WORKERS),
                                   "--store", f"sqlite:{os.path.join(d, 'bench.sqlite')}", "--data-dir", d])
         echo, echo_target = _spawn([os.path.abspath(__file__), "--echo-server"])
         rates = {}
         try:
-            print("service benchmark: duel bots through `aar serve` (SQLite, WAL, synchronous=FULL) "
-                  "vs a bare gRPC echo; one command = ListLegalCommands + SubmitCommand", flush=True)
+            print(f"service benchmark: duel bots through `aar serve --workers {WORKERS}` (SQLite, WAL, "
+                  "synchronous=FULL) vs a bare gRPC echo; one command = ListLegalCommands + SubmitCommand; "
+                  "each game (and each echo driver) on its own connection", flush=True)
             for n in GAMES:
                 prepared = _service_games(svc_target, n)
                 m, me = Meter(), Meter()
@@ -210,7 +220,8 @@ def run() -> None:
                 for _ in range(rounds):
                     _, sizes = run_service(svc_target, n, prepared, m)
                     run_echo(echo_target, n, sizes, me)
-                prepared[0].close()
+                for ch in prepared[0]:
+                    ch.close()
                 rates[n] = (_line("service", n, m, rounds), _line("echo", n, me, rounds))
             print(f"message sizes (bytes): legal req/resp {sizes[0]}/{sizes[1]}, submit req/resp {sizes[2]}/{sizes[3]}")
         finally:
