@@ -86,10 +86,8 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     return Running(server, port, svc, st, hs, signer.verifier.vkey)
 
 
-def serve_forever(run: Running, grace: float = 10.0) -> None:
-    """Block until SIGTERM/SIGINT, then shut down gracefully."""
-    done = threading.Event()
-
+def wait_for_stop(done: threading.Event) -> None:
+    """Block until SIGTERM/SIGINT (or ``done`` is set by someone else); handlers restored after."""
     def on_signal(signum, frame):
         done.set()
 
@@ -100,5 +98,12 @@ def serve_forever(run: Running, grace: float = 10.0) -> None:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+def serve_forever(run: Running, grace: float = 10.0) -> None:
+    """Block until SIGTERM/SIGINT, then shut down gracefully."""
+    try:
+        wait_for_stop(threading.Event())
+    finally:
         log.info("shutting down: finishing in-flight commands")
         run.stop(grace)

@@ -102,11 +102,10 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
 
 def wait_workers(w: Workers, grace: float = 10.0) -> int:
     """Block until SIGTERM/SIGINT or a worker's death, then stop them all; the exit code."""
+    from .server import wait_for_stop
+
     done = threading.Event()
     lost: list[int] = []
-
-    def on_signal(signum, frame):
-        done.set()
 
     def watch(p: subprocess.Popen):
         p.wait()
@@ -114,15 +113,11 @@ def wait_workers(w: Workers, grace: float = 10.0) -> int:
             lost.append(p.pid)
             done.set()
 
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     for p in w.procs:
         threading.Thread(target=watch, args=(p,), daemon=True).start()
     try:
-        while not done.wait(0.5):
-            pass
+        wait_for_stop(done)
     finally:
-        for s, h in old.items():
-            signal.signal(s, h)
         if lost:
             log.error("worker %s exited; stopping the others", lost[0])
         log.info("shutting down %d workers: finishing in-flight commands", len(w.procs))
