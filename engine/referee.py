@@ -21,7 +21,7 @@ from .crypto import dice as _dice
 from .crypto.hashing import TAG_COMMAND, tag_prefix
 from .crypto.note import ed25519_public_key
 from .errors import Rejection
-from .log.record import ZERO_HASH, Record, make_record
+from .log.record import FORMAT_VERSION, ZERO_HASH, Record, make_record
 from .ruleset import Context, Decision, Ref, Ruleset
 
 
@@ -73,6 +73,7 @@ class Referee:
         self.ruleset = ruleset
         self.game_id = genesis.game
         self.genesis = genesis
+        self.version = genesis.v          # every record of the log is written in genesis's version
         self.scenario: str = b["scenario"]
         self.options: dict = b["options"]
         self.seat_keys: dict[str, bytes] = {s["name"]: s["key"] for s in b["seats"]}
@@ -92,7 +93,8 @@ class Referee:
     # -- creation -------------------------------------------------------------
     @staticmethod
     def new_genesis(game_id: str, ruleset: Ruleset, scenario: str, options: dict,
-                    seat_keys: dict[str, bytes], server_vkey: str, origin: str, secret: bytes) -> Record:
+                    seat_keys: dict[str, bytes], server_vkey: str, origin: str, secret: bytes,
+                    version: int = FORMAT_VERSION) -> Record:
         opts = ruleset.check_options(scenario, options)
         if sorted(seat_keys) != sorted(ruleset.seats):
             raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)}")
@@ -101,7 +103,7 @@ class Referee:
                 raise Rejection("BAD_SEAT_KEY", f"seat {s}: an Ed25519 public key is 32 bytes")
         body = genesis_body(ruleset, scenario, opts, seat_keys, server_vkey, origin,
                             _commit.server_secret_commitment(game_id, secret))
-        return make_record(game_id, 0, ZERO_HASH, "genesis", body)
+        return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)
 
     # -- queries --------------------------------------------------------------
     @property
@@ -281,7 +283,7 @@ class Referee:
         return out, openings, new_opens
 
     def _append(self, kind: str, body: dict) -> Record:
-        rec = make_record(self.game_id, self.seq, self.prev, kind, body)
+        rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
         self.seq += 1
         self.prev = rec.hash
         return rec

@@ -4,7 +4,7 @@ Each step raises VerificationError naming the step, the record (sequence
 number), the check, and what was expected and found. The steps:
 
   1  bundle      the file is a bundle: magic, header, record frames
-  2  encoding    each record is canonical, format version 1, this game, seq = n
+  2  encoding    each record is canonical, in genesis's format version, this game, seq = n
   3  chain       each record's prev is the hash of the one before (genesis: zeros)
   4  genesis     record 0 is a well-formed genesis; server key and seat keys as pinned
   5  checkpoint  after each record a checkpoint signed by the server key, for
@@ -120,6 +120,8 @@ class Verifier:
             raise _fail("2", seq, "sequence number", seq, rec.seq)
         if self.game is not None and rec.game != self.game:
             raise _fail("2", seq, "game id", self.game, rec.game)
+        if self.genesis is not None and rec.v != self.genesis.v:
+            raise _fail("2", seq, "format version (every record carries genesis's)", self.genesis.v, rec.v)
         if rec.prev != self.prev:
             raise _fail("3", seq, "previous record hash", self.prev, rec.prev)
         if self.ended_at is not None:

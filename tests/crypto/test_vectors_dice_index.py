@@ -38,7 +38,7 @@ def _forge(edit) -> bytes:
     for raw, _ in frames:
         r = parse_record(raw)
         body = edit(r.seq, r.body)
-        rec = make_record(r.game, r.seq, prev, r.kind, body)
+        rec = make_record(r.game, r.seq, prev, r.kind, body, r.v)
         tree.append(rec.leaf)
         out.append(canon.encode({"t": "record", "raw": rec.raw,
                                  "checkpoint": checkpoint_note(server, origin, tree.size, tree.root())}))

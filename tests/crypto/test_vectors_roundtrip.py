@@ -130,7 +130,7 @@ def test_tagged_hashes_cover_every_tag_and_match_the_formula():
 def test_records_reproduce_and_parse():
     for c in load("records.json")["cases"] + load("game.json")["cases"]:
         rec = from_tj(c["record"])
-        made = R.make_record(rec["game"], rec["seq"], rec["prev"], rec["kind"], rec["body"])
+        made = R.make_record(rec["game"], rec["seq"], rec["prev"], rec["kind"], rec["body"], rec["v"])
         assert made.raw.hex() == c["raw"]
         parsed = R.parse_record(x(c["raw"]))
         assert (parsed.game, parsed.seq, parsed.prev, parsed.kind, parsed.body) == \

@@ -234,8 +234,13 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         rec = dec(raw)
     except Exception:
         raise Fail(2, n, "not canonical") from None
-    if set(rec) != {"v", "game", "seq", "prev", "kind", "body"} or rec["v"] != 1:
+    if set(rec) != {"v", "game", "seq", "prev", "kind", "body"} or type(rec["v"]) is not int \
+            or rec["v"] not in (1, 2):
         raise Fail(2, n, "shape")
+    if n == 0:
+        st["v"] = rec["v"]
+    elif rec["v"] != st["v"]:
+        raise Fail(2, n, "format version differs from genesis")
     if rec["seq"] != n:
         raise Fail(2, n, "seq")
     if n and rec["game"] != st["game"]:

@@ -187,7 +187,7 @@ def _rebuild(g, seq: int, body: dict) -> bytes:
     origin = g.referee.genesis.body["server"]["origin"]
     for r in recs:
         b = body if r.seq == seq else r.body
-        nr = r if r.seq < seq else make_record(r.game, r.seq, prev, r.kind, b)
+        nr = r if r.seq < seq else make_record(r.game, r.seq, prev, r.kind, b, r.v)
         tree.append(nr.leaf)
         out.append((nr.raw, checkpoint_note(g.server, origin, tree.size, tree.root())))
         prev = nr.hash
