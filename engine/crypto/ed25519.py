@@ -93,42 +93,50 @@ def _recover_x(y: int) -> int | None:
 
 
 def decode(b: bytes):
-    """(point, None) for a canonical encoding of a curve point, else (None, why).
+    """(point, None) for a canonical encoding of a curve point, else (None, (clause, why)),
+    the clause of the key rule of SPEC.md 7.4 it fails (0: not 32 bytes).
 
     Canonical: y < p, and not x = 0 with the sign bit set (the two encodings RFC 8032 5.1.3
     calls failures, which some libraries nevertheless decode)."""
     if len(b) != 32:
-        return None, f"is {len(b)} bytes, not 32"
+        return None, (0, f"is {len(b)} bytes, not 32")
     n = int.from_bytes(b, "little")
     y, sign = n & ((1 << 255) - 1), n >> 255
     if y >= P:
-        return None, "is not canonical (y >= p)"
+        return None, (1, "is not canonical (y >= p)")
     x = _recover_x(y)
     if x is None:
-        return None, "is not the encoding of a curve point"
+        return None, (2, "is not the encoding of a curve point")
     if x == 0 and sign:
-        return None, "is not canonical (x = 0 with the sign bit set)"
+        return None, (3, "is not canonical (x = 0 with the sign bit set)")
     if x & 1 != sign:
         x = P - x
     return (x, y, 1, x * y % P), None
 
 
-def point_problem(b: bytes) -> str | None:
+def point_check(b: bytes) -> tuple[int, str] | None:
     """None if ``b`` is the canonical encoding of a point of the prime-order subgroup other
-    than the identity; otherwise what is wrong with it, in words."""
+    than the identity; otherwise (the clause of the key rule of SPEC.md 7.4 it fails, what is
+    wrong, in words)."""
     p, why = decode(b)
     if p is None:
         return why
     if is_identity(p):
-        return "is the identity point (small order 1)"
+        return 4, "is the identity point (small order 1)"
     q = p
     for order in (2, 4, 8):
         q = _add(q, q)
         if is_identity(q):
-            return f"has small order {order}"
+            return 4, f"has small order {order}"
     if not is_identity(mul(L, p)):
-        return "has mixed order (a point outside the prime-order subgroup)"
+        return 5, "has mixed order (outside the prime-order subgroup)"
     return None
+
+
+def point_problem(b: bytes) -> str | None:
+    """What the key rule of SPEC.md 7.4 refuses ``b`` for, in words, or None."""
+    c = point_check(b)
+    return None if c is None else c[1]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -136,22 +144,6 @@ def key_problem(public: bytes) -> str | None:
     """The key check of SPEC.md 7.4, once per key (cached): None if ``public`` may be a
     public key, else the reason it is refused ("has small order 8", ...)."""
     return point_problem(bytes(public))
-
-
-class WeakKey(ValueError):
-    """A public key the rule of SPEC.md 7.4 refuses; ``reason`` says why."""
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-        super().__init__(f"the key {reason}")
-
-
-def check_key(public: bytes) -> bytes:
-    """Return ``public`` if the rule accepts it, else raise WeakKey."""
-    why = key_problem(bytes(public))
-    if why is not None:
-        raise WeakKey(why)
-    return bytes(public)
 
 
 # The canonical encodings of the eight points of small order (the 8-torsion: [8]T = identity).
@@ -175,30 +167,31 @@ def _small_order_encodings() -> frozenset[bytes]:
 
 
 SMALL_ORDER_ENCODINGS = _small_order_encodings()
+BASE = decode((4 * pow(5, -1, P) % P).to_bytes(32, "little"))[0]  # B: y = 4/5, x even (RFC 8032 5.1)
 
 
 def signature_problem(public: bytes, msg: bytes, sig: bytes) -> str | None:
-    """The signature check of SPEC.md 7.4: None if ``sig`` verifies, else the first clause of
-    the rule it fails (key, length, S, R, equation)."""
+    """The signature check of SPEC.md 7.4: None if ``sig`` verifies, else "N (name): why"
+    with N the first clause of the signature rule it fails."""
     why = key_problem(bytes(public))
     if why is not None:
-        return f"key: the key {why}"
+        return f"1 (key): the key {why}"
     if len(sig) != 64:
-        return f"length: a signature is 64 bytes, not {len(sig)}"
+        return f"2 (length): a signature is 64 bytes, not {len(sig)}"
     r, s = bytes(sig[:32]), int.from_bytes(sig[32:], "little")
     if s >= L:
-        return "S: S >= L"
+        return "3 (S): S >= L"
     ry = int.from_bytes(r, "little") & ((1 << 255) - 1)
     if ry >= P:
-        return "R: R is not canonical (y >= p)"
+        return "4 (R): R is not canonical (y >= p)"
     if ry in (1, P - 1) and r[31] & 0x80:  # exactly the points with x = 0
-        return "R: R is not canonical (x = 0 with the sign bit set)"
+        return "4 (R): R is not canonical (x = 0 with the sign bit set)"
     if r in SMALL_ORDER_ENCODINGS:
-        return "R: R has small order"
-    try:
+        return "5 (R): R has small order"
+    try:  # OpenSSL: decodes R (clause 4) and checks the cofactorless equation (clause 6)
         _public_key(bytes(public)).verify(bytes(sig), bytes(msg))
     except InvalidSignature:
-        return "equation: [S]B != R + [k]A"
+        return "6 (equation): [S]B != R + [k]A"
     return None
 
 
