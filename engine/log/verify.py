@@ -218,8 +218,10 @@ class Verifier:
         bad = seat_key_problem(keys)
         if bad is not None:
             code, seat, message = bad
-            check = f"seat {seat} key is weak" if code == "WEAK_SEAT_KEY" else f"seat {seat} key is shared"
-            raise _fail("4", 0, check, None, keys[seat], message)
+            if code == "WEAK_SEAT_KEY":
+                raise _fail("4", 0, f"seat {seat} key is weak", "a canonical point of the prime-order subgroup",
+                            keys[seat], message)
+            raise _fail("4", 0, f"seat {seat} key is shared", "a key of its own", keys[seat], message)
 
     def _checkpoint(self, seq: int, note: str) -> None:
         try:
