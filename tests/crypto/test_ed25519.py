@@ -228,3 +228,17 @@ def test_7_4_speccheck_measured_library_verdicts_still_hold(shared_vectors):
     got = "".join("V" if openssl_alone(*(bytes.fromhex(c[k]) for k in ("pub_key", "message", "signature"))) else "X"
                   for c in cases)
     assert got == "VVVVXXXXXXXV"
+
+
+def test_7_4_notes_verify_by_the_rule():
+    """A note verifier built around a weak key (bypassing parse_vkey) still refuses the
+    forgery: open_note verifies by SPEC.md 7.4, not by the library alone."""
+    identity = E.encode(E.IDENTITY)
+    v = note.Verifier("t", note.key_id("t", bytes([1]) + identity), identity)
+    text = "t/game/x\n1\n" + "A" * 43 + "=\n"
+    import base64
+
+    forged = text + "\n" + f"\u2014 t {base64.b64encode(v.key_id + identity + bytes(32)).decode()}\n"
+    assert openssl_alone(identity, text.encode(), identity + bytes(32))
+    with pytest.raises(CryptoError, match="invalid signature by t"):
+        note.open_note(forged, [v])

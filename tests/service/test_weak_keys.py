@@ -103,3 +103,16 @@ def test_docs_list_every_reason_the_service_maps():
         assert status.status_for(code) == grpc.StatusCode.INVALID_ARGUMENT
         row = next(line for line in table.splitlines() if f"`{code}`" in line)
         assert re.match(r"\| `INVALID_ARGUMENT` \|", row)
+
+
+def test_seat_auth_uses_the_rule():
+    """A SeatAuth under a weak key (a game stored before the rule) with the forgery that needs
+    no private key is BAD_AUTH: service/auth.py verifies by SPEC.md 7.4."""
+    from afteraction.engine.errors import Rejection
+    from afteraction.service.auth import AuthChecker, now_ms
+
+    identity = E.encode(E.IDENTITY)
+    auth = gs.SeatAuth(seat="nva", issued_at_ms=now_ms(), nonce=bytes(16), signature=identity + bytes(32))
+    with pytest.raises(Rejection) as e:
+        AuthChecker().check(auth, "0123456789abcdef", {"nva": identity})
+    assert e.value.code == "BAD_AUTH"

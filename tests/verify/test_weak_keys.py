@@ -214,3 +214,40 @@ def test_issue_24_new_genesis_refuses_weak_and_shared_keys():
     with pytest.raises(Rejection) as e:
         Referee.new_genesis(*args, {"a": honest, "b": honest}, *tail)
     assert e.value.code == "SHARED_SEAT_KEY" and e.value.message.startswith("seat b: ")
+
+
+def _identity_r_signature(seed: bytes, msg: bytes) -> bytes:
+    """R = identity, S = k a (nonce r = 0) under the honest key of ``seed``: both equations
+    hold and OpenSSL accepts it; clause 5 of SPEC.md 7.4 refuses it."""
+    import hashlib
+
+    h = hashlib.sha512(seed).digest()
+    a = int.from_bytes(h[:32], "little") & ((1 << 254) - 8) | (1 << 254)
+    pub = E.encode(E.mul(a, E.BASE))
+    return IDENTITY + (E.sha512_scalar(IDENTITY, pub, msg) * a % E.L).to_bytes(32, "little")
+
+
+def test_7_4_small_order_r_under_an_honest_key_is_refused_by_referee_and_verifier(duel_bundle):
+    from afteraction.engine.referee import command_signing_bytes
+    from afteraction.v1 import envelope_pb2
+
+    seed = derive_bytes(b"tests/duel", "seat-key/a")
+    header, recs = bodies(duel_bundle)
+    game, seq, kind, body = recs[1]
+    assert body["seat"] == "a" and kind == "commit"
+    sig = _identity_r_signature(seed, command_signing_bytes(body["env"]))
+    pub = SeatSigner("a", seed).public
+    assert _library_alone(pub, command_signing_bytes(body["env"]), sig)  # what the rule adds a check for
+    # the referee (CreateGame's game, SubmitCommand) refuses it
+    g = LocalGame.create("duel", seed=b"tests/duel")
+    signed = envelope_pb2.SignedCommand(envelope=body["env"], signature=sig).SerializeToString()
+    with pytest.raises(Rejection) as e:
+        g.referee.accept(signed)
+    assert e.value.code == "BAD_SIGNATURE"
+    # a log carrying it fails step 6 (and verified with the library alone)
+    server = Signer("afteraction.test", derive_bytes(b"tests/duel", "server-key"))
+    data = rechain(header, [recs[0], (game, seq, kind, dict(body, sig=sig))] + recs[2:], server)
+    with rule_off():
+        assert _verify(data) is None
+    err = _verify(data)
+    assert err is not None and (err.step, err.seq, err.check) == ("6 (seats)", 1, "signature of seat a")
