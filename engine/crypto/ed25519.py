@@ -55,11 +55,6 @@ def mul(n: int, p):
     return q
 
 
-def neg(p):
-    x, y, z, t = p
-    return (-x % P, y, z, -t % P)
-
-
 def add(p1, p2):
     return _add(p1, p2)
 
@@ -191,6 +186,8 @@ def signature_problem(public: bytes, msg: bytes, sig: bytes) -> str | None:
     try:  # OpenSSL: decodes R (clause 4) and checks the cofactorless equation (clause 6)
         _public_key(bytes(public)).verify(bytes(sig), bytes(msg))
     except InvalidSignature:
+        if decode(r)[0] is None:  # only on a refusal: which of the two clauses OpenSSL applied
+            return "4 (R): R is not the encoding of a curve point"
         return "6 (equation): [S]B != R + [k]A"
     return None
 
