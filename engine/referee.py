@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
 from google.protobuf.message import DecodeError
 
 from afteraction.v1 import envelope_pb2
@@ -19,7 +18,7 @@ from afteraction.v1 import envelope_pb2
 from .crypto import commit as _commit
 from .crypto import dice as _dice
 from .crypto.hashing import TAG_COMMAND, tag_prefix
-from .crypto.note import ed25519_public_key
+from .crypto.ed25519 import key_problem, verify_signature
 from .errors import Rejection
 from .log.record import FORMAT_VERSION, ZERO_HASH, Record, make_record
 from .ruleset import Context, Decision, Ref, Ruleset
@@ -31,11 +30,24 @@ def command_signing_bytes(envelope: bytes) -> bytes:
 
 
 def verify_command_signature(public_key: bytes, envelope: bytes, signature: bytes) -> bool:
-    try:
-        ed25519_public_key(public_key).verify(signature, command_signing_bytes(envelope))
-        return True
-    except (InvalidSignature, ValueError):
-        return False
+    return verify_signature(public_key, command_signing_bytes(envelope), signature)  # SPEC.md 7.4
+
+
+def seat_key_problem(seat_keys: dict[str, bytes]) -> tuple[str, str, str] | None:
+    """The first seat key of genesis that SPEC.md 7.4 refuses, as (code, seat, message), or
+    None: a key that is not a canonical prime-order point (anyone could sign for a small-order
+    one) is WEAK_SEAT_KEY; a key another seat has too is SHARED_SEAT_KEY (either seat could act
+    for the other)."""
+    first: dict[bytes, str] = {}
+    for s, k in seat_keys.items():
+        why = key_problem(k)
+        if why is not None:
+            return "WEAK_SEAT_KEY", s, f"seat {s}: the public key {why}; refused (SPEC.md 7.4)"
+        if k in first:
+            return ("SHARED_SEAT_KEY", s,
+                    f"seat {s}: the public key is also seat {first[k]}'s; every seat needs its own key (SPEC.md 7.4)")
+        first[k] = s
+    return None
 
 
 @dataclass
@@ -77,6 +89,9 @@ class Referee:
         self.scenario: str = b["scenario"]
         self.options: dict = b["options"]
         self.seat_keys: dict[str, bytes] = {s["name"]: s["key"] for s in b["seats"]}
+        bad = seat_key_problem(self.seat_keys)
+        if bad is not None:
+            raise Rejection("BAD_GENESIS", bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
         self.seq = 1                      # next record's sequence number
@@ -101,6 +116,12 @@ class Referee:
         for s, k in seat_keys.items():
             if not isinstance(k, bytes) or len(k) != 32:
                 raise Rejection("BAD_SEAT_KEY", f"seat {s}: an Ed25519 public key is 32 bytes")
+        bad = seat_key_problem({s: seat_keys[s] for s in ruleset.seats})
+        if bad is not None:
+            code, _, message = bad  # one literal raise per code: tests/verify/test_spec_codes.py reads them
+            if code == "WEAK_SEAT_KEY":
+                raise Rejection("WEAK_SEAT_KEY", message)
+            raise Rejection("SHARED_SEAT_KEY", message)
         body = genesis_body(ruleset, scenario, opts, seat_keys, server_vkey, origin,
                             _commit.server_secret_commitment(game_id, secret))
         return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)

@@ -17,9 +17,9 @@ import os
 import threading
 import time
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from afteraction.engine.crypto.ed25519 import verify_signature
 from afteraction.engine.crypto.hashing import TAG_AUTH, lp, tag_prefix, u64
 from afteraction.engine.errors import Rejection
 from afteraction.v1 import game_service_pb2 as gs
@@ -67,11 +67,9 @@ class AuthChecker:
                 return auth.seat
         if len(auth.nonce) != 16:
             raise Rejection("BAD_AUTH", "the SeatAuth nonce is 16 bytes")
-        try:
-            Ed25519PublicKey.from_public_bytes(seat_keys[auth.seat]).verify(
-                auth.signature, auth_message(game_id, auth.seat, auth.issued_at_ms, auth.nonce))
-        except (InvalidSignature, ValueError):
-            raise Rejection("BAD_AUTH", f"the SeatAuth signature does not verify with seat {auth.seat}'s key") from None
+        if not verify_signature(seat_keys[auth.seat], auth_message(game_id, auth.seat, auth.issued_at_ms, auth.nonce),
+                                auth.signature):  # the one rule of SPEC.md 7.4
+            raise Rejection("BAD_AUTH", f"the SeatAuth signature does not verify with seat {auth.seat}'s key")
         with self._lock:
             if len(self._cache) >= self._cache_size:
                 self._cache.clear()

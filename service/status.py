@@ -32,6 +32,8 @@ _BY_CODE = {
     "WRONG_GAME": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_SEATS": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_SEAT_KEY": grpc.StatusCode.INVALID_ARGUMENT,
+    "WEAK_SEAT_KEY": grpc.StatusCode.INVALID_ARGUMENT,
+    "SHARED_SEAT_KEY": grpc.StatusCode.INVALID_ARGUMENT,
     "UNKNOWN_SCENARIO": grpc.StatusCode.INVALID_ARGUMENT,
     "UNKNOWN_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_OPTION": grpc.StatusCode.INVALID_ARGUMENT,

@@ -15,6 +15,7 @@ def _progress(done: int, total: int) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from afteraction.engine.crypto.ed25519 import key_problem
     from afteraction.engine.crypto.note import parse_vkey
     from afteraction.engine.errors import CryptoError
     from afteraction.engine.log.verify import verify_bundle
@@ -35,6 +36,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             return _usage(args, f"--seat-key {item!r}: expected SEAT=HEX with a 32-byte Ed25519 public key in hex")
         if seat in seat_keys:
             return _usage(args, f"--seat-key: seat {seat!r} given twice")
+        why = key_problem(key)
+        if why is not None:  # SPEC.md 7.4: no genesis may name it, so pinning it is a usage error
+            return _usage(args, f"--seat-key {seat}: weak key: the public key {why} (SPEC.md 7.4)")
         seat_keys[seat] = key
     try:
         f = open(args.file, "rb")

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import hashlib
 import re
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ..errors import CryptoError
+from .ed25519 import key_problem, verify_signature
 
 ALG_ED25519 = 0x01
 SIG_PREFIX = "\u2014 "  # EM DASH and a space
@@ -45,21 +44,7 @@ class Verifier:
         return f"{self.name}+{self.key_id.hex()}+{base64.b64encode(bytes([ALG_ED25519]) + self.public).decode()}"
 
     def verify(self, msg: bytes, sig: bytes) -> bool:
-        try:
-            ed25519_public_key(self.public).verify(sig, msg)
-            return True
-        except (InvalidSignature, ValueError):
-            return False
-
-
-def ed25519_public_key(public: bytes) -> Ed25519PublicKey:
-    """Decoding a public key costs a point decompression: do it once per key."""
-    return _load_public_key(bytes(public))
-
-
-@functools.lru_cache(maxsize=256)
-def _load_public_key(public: bytes) -> Ed25519PublicKey:
-    return Ed25519PublicKey.from_public_bytes(public)
+        return verify_signature(self.public, msg, sig)  # the one rule of SPEC.md 7.4
 
 
 @dataclass(frozen=True)
@@ -108,6 +93,9 @@ def parse_vkey(vkey: str) -> Verifier:
     kid = bytes.fromhex(hid)
     if key_id(name, raw) != kid:
         raise CryptoError(f"verifier key {vkey!r}: key ID does not match the key")
+    why = key_problem(raw[1:])
+    if why is not None:  # SPEC.md 7.4: anyone could sign for a weak key
+        raise CryptoError(f"verifier key {vkey!r}: weak key: the public key {why} (SPEC.md 7.4)")
     return Verifier(name, kid, raw[1:])
 
 

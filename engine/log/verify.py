@@ -37,7 +37,7 @@ from ..crypto import dice as _dice
 from ..crypto import note as _note
 from ..crypto.merkle import CompactTree
 from ..errors import AfteractionError, CryptoError, EncodingError, Rejection, VerificationError
-from ..referee import Referee, verify_command_signature
+from ..referee import Referee, seat_key_problem, verify_command_signature
 from .bundle import read_bundle
 from .record import ZERO_HASH, Record, parse_record
 
@@ -183,6 +183,7 @@ class Verifier:
             assert keys
         except (KeyError, TypeError, AssertionError):
             raise _fail("4", 0, "genesis body has the wrong shape") from None
+        self._check_seat_keys(keys)
         if server["vkey"] != self.report.server_vkey:
             raise _fail("4", 0, "server key in genesis", self.report.server_vkey, server["vkey"])
         if self.header_game is not None and rec.game != self.header_game:
@@ -210,6 +211,17 @@ class Verifier:
                     ruleset = None
                 if ruleset is not None:
                     self.referee = Referee(rec, ruleset, self.secret)
+
+    def _check_seat_keys(self, keys: dict[str, bytes]) -> None:
+        """SPEC.md 7.4: a seat key nobody needs a private key for (small or mixed order, not
+        canonical), or one two seats share, would let anyone (or the other seat) sign for it."""
+        bad = seat_key_problem(keys)
+        if bad is not None:
+            code, seat, message = bad
+            if code == "WEAK_SEAT_KEY":
+                raise _fail("4", 0, f"seat {seat} key is weak", "a canonical point of the prime-order subgroup",
+                            keys[seat], message)
+            raise _fail("4", 0, f"seat {seat} key is shared", "a key of its own", keys[seat], message)
 
     def _checkpoint(self, seq: int, note: str) -> None:
         try:

@@ -1,0 +1,209 @@
+"""The one Ed25519 rule of SPEC.md 7.4: which public keys are accepted, which signatures verify.
+
+Libraries disagree at the edges (RFC 8032 leaves room: small-order and non-canonical points,
+cofactored or cofactorless equation), so two honest verifiers on two libraries could judge one
+log differently. SPEC.md 7.4 fixes one rule, the intersection of what OpenSSL, BoringSSL,
+libsodium and @noble/curves accept, so that every verifier reaches it by adding refusals in front
+of its library, never by overriding one:
+
+- a public key is accepted only if it is the canonical encoding of a point of the prime-order
+  subgroup other than the identity (``key_problem``, pure-Python Edwards arithmetic below; it
+  runs once per key and is cached);
+- a signature (R, S) verifies only under such a key, with S < L, R canonical and not of small
+  order, and the cofactorless equation [S]B = R + [k]A (``verify_signature``: the cheap checks
+  here, the equation by OpenSSL through ``cryptography``, whose "encode [S]B - [k]A and compare
+  with R" verification is exactly the cofactorless equation with a canonical R).
+
+Pure and deterministic: no I/O, no randomness.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493  # order of the prime-order subgroup
+D = -121665 * pow(121666, -1, P) % P
+SQRT_M1 = pow(2, (P - 1) // 4, P)
+
+# points in extended coordinates (X, Y, Z, T), x = X/Z, y = Y/Z, x*y = T/Z (RFC 8032 5.1.4)
+IDENTITY = (0, 1, 1, 0)
+
+
+def _add(p1, p2):
+    x1, y1, z1, t1 = p1
+    x2, y2, z2, t2 = p2
+    a = (y1 - x1) * (y2 - x2) % P
+    b = (y1 + x1) * (y2 + x2) % P
+    c = 2 * D * t1 * t2 % P
+    d = 2 * z1 * z2 % P
+    e, f, g, h = b - a, d - c, d + c, b + a
+    return (e * f % P, g * h % P, f * g % P, e * h % P)
+
+
+def mul(n: int, p):
+    """[n]p by double-and-add (variable time: only ever applied to public values)."""
+    q = IDENTITY
+    while n > 0:
+        if n & 1:
+            q = _add(q, p)
+        p = _add(p, p)
+        n >>= 1
+    return q
+
+
+def add(p1, p2):
+    return _add(p1, p2)
+
+
+def equal(p1, p2) -> bool:
+    x1, y1, z1, _ = p1
+    x2, y2, z2, _ = p2
+    return (x1 * z2 - x2 * z1) % P == 0 and (y1 * z2 - y2 * z1) % P == 0
+
+
+def is_identity(p) -> bool:
+    return equal(p, IDENTITY)
+
+
+def encode(p) -> bytes:
+    x, y, z, _ = p
+    zi = pow(z, -1, P)
+    x, y = x * zi % P, y * zi % P
+    return (y | ((x & 1) << 255)).to_bytes(32, "little")
+
+
+def _recover_x(y: int) -> int | None:
+    """An x with x^2 = (y^2 - 1) / (d y^2 + 1), or None if there is none (RFC 8032 5.1.3)."""
+    u, v = (y * y - 1) % P, (D * y * y + 1) % P
+    x = u * pow(v, 3, P) * pow(u * pow(v, 7, P), (P - 5) // 8, P) % P
+    if (v * x * x - u) % P == 0:
+        return x
+    if (v * x * x + u) % P == 0:
+        return x * SQRT_M1 % P
+    return None
+
+
+def decode(b: bytes):
+    """(point, None) for a canonical encoding of a curve point, else (None, (clause, why)),
+    the clause of the key rule of SPEC.md 7.4 it fails (0: not 32 bytes).
+
+    Canonical: y < p, and not x = 0 with the sign bit set (the two encodings RFC 8032 5.1.3
+    calls failures, which some libraries nevertheless decode)."""
+    if len(b) != 32:
+        return None, (0, f"is {len(b)} bytes, not 32")
+    n = int.from_bytes(b, "little")
+    y, sign = n & ((1 << 255) - 1), n >> 255
+    if y >= P:
+        return None, (1, "is not canonical (y >= p)")
+    x = _recover_x(y)
+    if x is None:
+        return None, (2, "is not the encoding of a curve point")
+    if x == 0 and sign:
+        return None, (3, "is not canonical (x = 0 with the sign bit set)")
+    if x & 1 != sign:
+        x = P - x
+    return (x, y, 1, x * y % P), None
+
+
+def point_check(b: bytes) -> tuple[int, str] | None:
+    """None if ``b`` is the canonical encoding of a point of the prime-order subgroup other
+    than the identity; otherwise (the clause of the key rule of SPEC.md 7.4 it fails, what is
+    wrong, in words)."""
+    p, why = decode(b)
+    if p is None:
+        return why
+    if is_identity(p):
+        return 4, "is the identity point (small order 1)"
+    q = p
+    for order in (2, 4, 8):
+        q = _add(q, q)
+        if is_identity(q):
+            return 4, f"has small order {order}"
+    if not is_identity(mul(L, p)):
+        return 5, "has mixed order (outside the prime-order subgroup)"
+    return None
+
+
+def point_problem(b: bytes) -> str | None:
+    """What the key rule of SPEC.md 7.4 refuses ``b`` for, in words, or None."""
+    c = point_check(b)
+    return None if c is None else c[1]
+
+
+@functools.lru_cache(maxsize=1024)
+def key_problem(public: bytes) -> str | None:
+    """The key check of SPEC.md 7.4, once per key (cached): None if ``public`` may be a
+    public key, else the reason it is refused ("has small order 8", ...)."""
+    return point_problem(bytes(public))
+
+
+# The canonical encodings of the eight points of small order (the 8-torsion: [8]T = identity).
+# A cofactorless verification under a prime-order key can only ever meet the identity among them
+# (the equation forces R into the prime-order subgroup), but the rule refuses the whole set, so
+# a verifier on a cofactored library reaches the same verdict with the same list.
+def _small_order_encodings() -> frozenset[bytes]:
+    y = 2
+    while True:  # the torsion part [L]Q of a curve point Q; the first of order 8 generates them all
+        q, _ = decode(y.to_bytes(32, "little"))
+        if q is not None:
+            t = mul(L, q)
+            if not is_identity(mul(4, t)):
+                break
+        y += 1
+    out, p = set(), IDENTITY
+    for _ in range(8):
+        out.add(encode(p))
+        p = _add(p, t)
+    return frozenset(out)
+
+
+SMALL_ORDER_ENCODINGS = _small_order_encodings()
+BASE = decode((4 * pow(5, -1, P) % P).to_bytes(32, "little"))[0]  # B: y = 4/5, x even (RFC 8032 5.1)
+
+
+def signature_problem(public: bytes, msg: bytes, sig: bytes) -> str | None:
+    """The signature check of SPEC.md 7.4: None if ``sig`` verifies, else "N (name): why"
+    with N the first clause of the signature rule it fails."""
+    why = key_problem(bytes(public))
+    if why is not None:
+        return f"1 (key): the key {why}"
+    if len(sig) != 64:
+        return f"2 (length): a signature is 64 bytes, not {len(sig)}"
+    r, s = bytes(sig[:32]), int.from_bytes(sig[32:], "little")
+    if s >= L:
+        return "3 (S): S >= L"
+    ry = int.from_bytes(r, "little") & ((1 << 255) - 1)
+    if ry >= P:
+        return "4 (R): R is not canonical (y >= p)"
+    if ry in (1, P - 1) and r[31] & 0x80:  # exactly the points with x = 0
+        return "4 (R): R is not canonical (x = 0 with the sign bit set)"
+    if r in SMALL_ORDER_ENCODINGS:
+        return "5 (R): R has small order"
+    try:  # OpenSSL: decodes R (clause 4) and checks the cofactorless equation (clause 6)
+        _public_key(bytes(public)).verify(bytes(sig), bytes(msg))
+    except InvalidSignature:
+        if decode(r)[0] is None:  # only on a refusal: which of the two clauses OpenSSL applied
+            return "4 (R): R is not the encoding of a curve point"
+        return "6 (equation): [S]B != R + [k]A"
+    return None
+
+
+def verify_signature(public: bytes, msg: bytes, sig: bytes) -> bool:
+    """True if ``sig`` is a signature of ``msg`` under ``public`` by the rule of SPEC.md 7.4.
+    Every Ed25519 signature the project checks goes through here."""
+    return signature_problem(public, msg, sig) is None
+
+
+@functools.lru_cache(maxsize=1024)
+def _public_key(public: bytes) -> Ed25519PublicKey:
+    """Decoding a key costs a point decompression: once per key."""
+    return Ed25519PublicKey.from_public_bytes(public)
+
+
+def sha512_scalar(*parts: bytes) -> int:
+    """SHA-512 of the parts as a little-endian integer mod L (the k of RFC 8032 5.1.7)."""
+    return int.from_bytes(hashlib.sha512(b"".join(parts)).digest(), "little") % L

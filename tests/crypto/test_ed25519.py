@@ -1,0 +1,244 @@
+"""The one Ed25519 rule of SPEC.md 7.4 (engine/crypto/ed25519.py) against the third-party
+suites (../shared/vectors/ed25519: Wycheproof, ed25519-speccheck), our own vectors
+(fixtures/vectors/ed25519.json), and a pure-Python implementation of the rule's clauses
+written here from SPEC.md, so that the reference (OpenSSL plus the added checks) is shown to
+be exactly the rule."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from afteraction.engine.crypto import ed25519 as E
+from afteraction.engine.crypto import note
+from afteraction.engine.errors import CryptoError
+from afteraction.engine.seat import SeatSigner
+
+from conftest import REPO
+
+OWN = json.loads((REPO / "fixtures" / "vectors" / "ed25519.json").read_text())
+
+
+# -- the rule, clause by clause, from SPEC.md 7.4 (pure Python, slow, for comparison) ----------
+def ref_key_ok(a: bytes) -> bool:
+    if len(a) != 32:
+        return False
+    y, sign = int.from_bytes(a, "little") & ((1 << 255) - 1), a[31] >> 7
+    if y >= E.P:                                   # key clause 1
+        return False
+    x = E._recover_x(y)
+    if x is None:                                  # 2
+        return False
+    if x == 0 and sign:                            # 3
+        return False
+    pt = E.decode(a)[0]
+    if E.is_identity(E.mul(8, pt)):                # 4
+        return False
+    return E.is_identity(E.mul(E.L, pt))           # 5
+
+
+def ref_verify(a: bytes, msg: bytes, sig: bytes, cofactored: bool = False, check_r_order: bool = True) -> bool:
+    if not ref_key_ok(a) or len(sig) != 64:        # signature clauses 1, 2
+        return False
+    rb, s = sig[:32], int.from_bytes(sig[32:], "little")
+    if s >= E.L:                                   # 3
+        return False
+    r, why = E.decode(rb)                          # 4
+    if r is None:
+        return False
+    if check_r_order and E.is_identity(E.mul(8, r)):  # 5
+        return False
+    k = int.from_bytes(hashlib.sha512(rb + a + msg).digest(), "little") % E.L
+    lhs, rhs = E.mul(s, E.BASE), E.add(r, E.mul(k, E.decode(a)[0]))
+    if cofactored:
+        lhs, rhs = E.mul(8, lhs), E.mul(8, rhs)
+    return E.equal(lhs, rhs)                       # 6
+
+
+def openssl_alone(a: bytes, msg: bytes, sig: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(a).verify(sig, msg)
+        return True
+    except (InvalidSignature, ValueError):
+        return False
+
+
+# -- the small-order points --------------------------------------------------------------
+def test_7_4_the_eight_small_order_points():
+    orders = []
+    for b in E.SMALL_ORDER_ENCODINGS:
+        p = E.decode(b)[0]
+        assert E.is_identity(E.mul(8, p)) and E.encode(p) == b
+        orders.append(next(n for n in (1, 2, 4, 8) if E.is_identity(E.mul(n, p))))
+    assert sorted(orders) == [1, 2, 4, 4, 8, 8, 8, 8]
+    assert E.encode(E.IDENTITY) == bytes([1]) + bytes(31)
+
+
+def test_7_4_base_point_and_honest_keys_pass():
+    assert E.encode(E.BASE).hex() == "58" + "66" * 31
+    assert E.point_check(E.encode(E.BASE)) is None
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.binary(max_size=64))
+def test_7_4_every_honest_key_and_signature_passes(seed, msg):
+    s = SeatSigner("a", seed)
+    assert E.key_problem(s.public) is None
+    sig = note.Signer("x", seed).sign(msg)
+    assert E.verify_signature(s.public, msg, sig) and ref_verify(s.public, msg, sig)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.binary(min_size=32, max_size=32))
+def test_7_4_key_check_equals_the_clauses_on_random_bytes(b):
+    assert (E.key_problem(b) is None) == ref_key_ok(b)
+
+
+# -- our own vectors -------------------------------------------------------------------------
+@pytest.mark.parametrize("case", OWN["keys"], ids=lambda c: c["description"][:40])
+def test_7_4_key_vectors(case):
+    k = bytes.fromhex(case["public"])
+    c = E.point_check(k)
+    assert (c is None) == case["accepted"] == ref_key_ok(k)
+    if c is not None:
+        assert c == (case["clause"], case["reason"])
+        assert E.key_problem(k) == case["reason"]
+
+
+def test_7_4_key_vectors_cover_every_clause():
+    assert {c["clause"] for c in OWN["keys"]} == {None, 0, 1, 2, 3, 4, 5}
+    assert {c["clause"] for c in OWN["cases"]} == {None, 1, 2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize("case", OWN["cases"], ids=lambda c: c["description"][:40])
+def test_7_4_signature_vectors(case):
+    a, m, sig = (bytes.fromhex(case[k]) for k in ("public", "message", "signature"))
+    why = E.signature_problem(a, m, sig)
+    assert why == case["reason"]
+    assert (why is None) == case["valid"] == E.verify_signature(a, m, sig) == ref_verify(a, m, sig)
+    if why is not None:
+        assert why.startswith(f"{case['clause']} (")
+
+
+def _own(description_start: str) -> tuple[bytes, bytes, bytes]:
+    c = next(c for c in OWN["cases"] if c["description"].startswith(description_start))
+    return tuple(bytes.fromhex(c[k]) for k in ("public", "message", "signature"))
+
+
+def test_7_4_what_the_added_checks_are_for():
+    """SPEC.md 7.4's claims about the libraries, on our vectors: OpenSSL alone accepts R =
+    identity under an honest key (so clause 5 is a check the reference adds) and the identity-
+    key forgery; a cofactored verifier accepts the mixed-order R (so noble-based verifiers must
+    refuse R outside the subgroup); and the cofactorless rule refuses both."""
+    a, m, sig = _own("R = the identity, S = k a")
+    assert openssl_alone(a, m, sig) and ref_verify(a, m, sig, check_r_order=False)
+    assert not E.verify_signature(a, m, sig)
+    a, m, sig = _own("under the identity key")
+    assert openssl_alone(a, m, sig) and not E.verify_signature(a, m, sig)
+    a, m, sig = _own("mixed-order R")
+    assert ref_verify(a, m, sig, cofactored=True) and not ref_verify(a, m, sig)
+    assert not openssl_alone(a, m, sig) and not E.verify_signature(a, m, sig)
+
+
+def test_7_4_verifier_keys_refuse_weak_keys():
+    """parse_vkey (server key, --server-key, note verifiers) applies the key rule."""
+    import base64
+
+    for case in OWN["keys"]:
+        k = bytes.fromhex(case["public"])
+        if len(k) != 32:
+            continue
+        raw = bytes([1]) + k
+        vkey = f"t+{note.key_id('t', raw).hex()}+{base64.b64encode(raw).decode()}"
+        if case["accepted"]:
+            assert note.parse_vkey(vkey).public == k
+        else:
+            with pytest.raises(CryptoError, match="weak key: the public key " + re.escape(case["reason"])):
+                note.parse_vkey(vkey)
+
+
+# -- third-party suites ----------------------------------------------------------------------
+def _wycheproof(shared_vectors):
+    doc = json.loads((shared_vectors / "ed25519" / "wycheproof-ed25519_test.json").read_text())
+    return [(bytes.fromhex(g["publicKey"]["pk"]), t) for g in doc["testGroups"] for t in g["tests"]]
+
+
+def test_7_4_wycheproof_every_result(shared_vectors):
+    tests = _wycheproof(shared_vectors)
+    assert len(tests) == 151
+    wrong = [t["tcId"] for pk, t in tests
+             if E.verify_signature(pk, bytes.fromhex(t["msg"]), bytes.fromhex(t["sig"])) != (t["result"] == "valid")]
+    assert not wrong, f"tcIds with the wrong verdict: {wrong}"
+    assert sum(t["result"] == "valid" for _, t in tests) == 88
+    assert all(E.key_problem(pk) is None for pk, _ in tests)  # every Wycheproof key is honest
+
+
+def test_7_4_wycheproof_pure_rule_agrees(shared_vectors):
+    for pk, t in _wycheproof(shared_vectors):
+        m, sig = bytes.fromhex(t["msg"]), bytes.fromhex(t["sig"])
+        assert ref_verify(pk, m, sig) == (t["result"] == "valid"), t["tcId"]
+
+
+_LABEL = [("is the identity", "identity"), ("has small order ", "order "), ("has mixed order", "mixed"),
+          ("is not canonical (y >= p)", "y >= p"), ("is not canonical (x = 0", "x = 0, sign 1"),
+          ("is not the encoding", "not a point")]
+
+
+def _label(why: str | None) -> str:
+    if why is None:
+        return "prime order"
+    for prefix, short in _LABEL:
+        if why.startswith(prefix):
+            return short + (why[len(prefix):] if short == "order " else "")
+    raise AssertionError(why)
+
+
+def _spec_table() -> list[list[str]]:
+    spec = (REPO / "SPEC.md").read_text()
+    block = spec.split("<!-- speccheck table: tests/crypto/test_ed25519.py -->")[1].split("<!-- end of speccheck table -->")[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in block.strip().splitlines()]
+    return rows[2:]
+
+
+def test_7_4_speccheck_table_in_spec(shared_vectors):
+    cases = json.loads((shared_vectors / "ed25519" / "speccheck-cases.json").read_text())
+    rows = _spec_table()
+    assert len(cases) == len(rows) == 12
+    for i, (case, row) in enumerate(zip(cases, rows)):
+        a, m, sig = (bytes.fromhex(case[k]) for k in ("pub_key", "message", "signature"))
+        why = E.signature_problem(a, m, sig)
+        got = [str(i), _label(E.key_problem(a)), _label(E.point_problem(sig[:32])),
+               "yes" if int.from_bytes(sig[32:], "little") < E.L else "no",
+               "valid" if why is None else "refused: " + why.split(":")[0]]
+        assert got == row, f"speccheck case {i}"
+        assert E.verify_signature(a, m, sig) is (why is None) is ref_verify(a, m, sig)
+
+
+def test_7_4_speccheck_measured_library_verdicts_still_hold(shared_vectors):
+    """../shared/vectors/README.md: OpenSSL accepts cases 0-3 and 11. If a new OpenSSL stopped
+    accepting them, the rule would still hold, but the SPEC's account of why the reference adds
+    the key check would be stale."""
+    cases = json.loads((shared_vectors / "ed25519" / "speccheck-cases.json").read_text())
+    got = "".join("V" if openssl_alone(*(bytes.fromhex(c[k]) for k in ("pub_key", "message", "signature"))) else "X"
+                  for c in cases)
+    assert got == "VVVVXXXXXXXV"
+
+
+def test_7_4_notes_verify_by_the_rule():
+    """A note verifier built around a weak key (bypassing parse_vkey) still refuses the
+    forgery: open_note verifies by SPEC.md 7.4, not by the library alone."""
+    identity = E.encode(E.IDENTITY)
+    v = note.Verifier("t", note.key_id("t", bytes([1]) + identity), identity)
+    text = "t/game/x\n1\n" + "A" * 43 + "=\n"
+    import base64
+
+    forged = text + "\n" + f"\u2014 t {base64.b64encode(v.key_id + identity + bytes(32)).decode()}\n"
+    assert openssl_alone(identity, text.encode(), identity + bytes(32))
+    with pytest.raises(CryptoError, match="invalid signature by t"):
+        note.open_note(forged, [v])
