@@ -28,7 +28,8 @@ def allied_reaction_options(s: dict) -> list[tuple[str, str]]:
             continue
         reach = _airmobile_reach(s, mover(s, uid), env)
         for t in targets:
-            if t in reach and t in allied_at:
+            # 8.8.1.1: "Airmobile units may not over-stack" (8.10.1; 8.10.1.2 three in Saigon)
+            if t in reach and t in allied_at and stacking_problem(s, ALLIED, t, [uid]) is None:
                 out.append((uid, t))
     return out
 

@@ -202,6 +202,9 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
         raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.2.1/5.4: a scheduled unit due this turn enters at its corps "
                         "headquarters (or another friendly city of the corps, or Saigon, if it is held)")
     u = s["units"][uid]
+    if u["status"] == "sched":
+        from .corps import assign_on_entry
+        assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
     u.update(status="map", loc=loc)
     s["phase"]["placed"].append(uid)
     ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,

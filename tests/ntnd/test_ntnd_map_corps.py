@@ -1,0 +1,147 @@
+"""NTND corps command and reaction rules on the map, through the game's own path: 5.3 (combat across
+corps borders), 5.3.2 (the corps of a returning unit), 5.6 (naval units enter at sea), 8.8.1.1
+(reaction moves may not over-stack), 8.9.1 (militia attack at home), 15.2.3 (Green Berets attack)."""
+from __future__ import annotations
+
+from afteraction.engine.games.ntnd.sequence import INDEX
+
+from .mapplay import allied_attack, at, attack_cmd, blank, cmd, communist_attack, legal, play, put
+
+HQS = {"1810", "2121", "1424", "1227"}   # Da Nang (I), Nha Trang (II), Saigon (III), Soc Trang (IV)
+
+
+def _places(s, uid):
+    return sorted(c.ntnd.place.location for c in legal(s, "allied")
+                  if c.ntnd.WhichOneof("action") == "place" and c.ntnd.place.unit == uid)
+
+
+def _bought_back(s, uid):
+    """An eliminated unit bought back with a replacement point (4.2.3) in this turn's reinforcement
+    phase; it is offered for entry in the next turn's (4.2.7)."""
+    s["units"][uid].update(status="dead", loc=None)
+    s = at(s, "a_reinforce")
+    s, ev = play(s, "allied", cmd("place", unit=uid, location=""))
+    assert s["units"][uid]["status"] == "sched"
+    s["turn"] += 1
+    return at(s, "a_reinforce")
+
+
+# --------------------------------------------------------------------------- 5.3
+
+def test_ntnd_5_3_a_corps_unit_advances_across_its_corps_border_after_combat_on_the_map():
+    s = blank()
+    put(s, "us-1-4", "1620")                        # II Corps brigade
+    put(s, "vc-bmt", "1521")                        # III Corps
+    s, ev = allied_attack(s, "1521", ["us-1-4"], faces=[6, 1])
+    assert s["units"]["vc-bmt"]["status"] != "map"
+    d = s["decision"]
+    assert (d["seat"], d["kind"], d["eligible"]) == ("allied", "advance", ["us-1-4"])
+    s, _ = play(s, "allied", cmd("advance", units=["us-1-4"]))
+    assert s["units"]["us-1-4"]["loc"] == "1521" and s["units"]["us-1-4"]["corps"] == "II"
+
+
+def test_ntnd_5_3_a_corps_unit_retreats_across_its_corps_border_after_combat_on_the_map():
+    s = blank()
+    put(s, "us-1-4", "1620")                        # II Corps brigades
+    put(s, "us-2-4", "1620")
+    put(s, "vc-bmt", "1720")
+    put(s, "vc-nt", "1720")
+    # Communist 3 + 6 = 9, Allied 4 + 1 (jungle) + 1 = 6: higher, one loss, the other retreats
+    s, ev = communist_attack(s, "1620", ["vc-bmt", "vc-nt"], faces=[6, 1])
+    s, _ = play(s, "allied", cmd("losses", units=["us-1-4"]))
+    d = s["decision"]
+    assert d["kind"] == "retreat" and d["unit"] == "us-2-4" and "1521" in d["to"]   # a III Corps hex
+    s, _ = play(s, "allied", cmd("retreat", unit="us-2-4", to="1521"))
+    assert s["units"]["us-2-4"]["loc"] == "1521" and s["units"]["us-2-4"]["corps"] == "II"
+
+
+# --------------------------------------------------------------------------- 5.3.2
+
+def test_ntnd_5_3_2_a_replaced_arvn_division_may_enter_in_any_corps_on_the_map():
+    s = _bought_back(blank(), "arvn-18div")         # III Corps division
+    assert set(_places(s, "arvn-18div")) == HQS
+    s, ev = play(s, "allied", cmd("place", unit="arvn-18div", location="2121"))
+    assert s["units"]["arvn-18div"]["loc"] == "2121" and s["units"]["arvn-18div"]["corps"] == "II"
+
+
+def test_ntnd_5_3_2_a_replaced_brigade_with_no_brigade_of_its_division_in_its_corps_enters_anywhere():
+    s = blank()
+    put(s, "us-2-4", "1424")                        # a brigade of its division, but not in II Corps
+    s = _bought_back(s, "us-1-4")                   # 4th Infantry Division, II Corps
+    assert set(_places(s, "us-1-4")) == HQS
+    s, _ = play(s, "allied", cmd("place", unit="us-1-4", location="1810"))
+    # 5.2.2: all brigades of a division in the same corps: the division goes with it
+    assert {s["units"][u]["corps"] for u in ("us-1-4", "us-2-4", "us-3-4")} == {"I"}
+
+
+def test_ntnd_5_3_2_a_replaced_brigade_returns_to_its_parent_corps_if_its_division_is_there():
+    s = blank()
+    put(s, "us-2-4", "1715")                        # II Corps zone
+    s = _bought_back(s, "us-1-4")
+    assert _places(s, "us-1-4") == ["2121"]
+
+
+# --------------------------------------------------------------------------- 5.6
+
+def test_ntnd_5_6_a_bought_back_patrol_boat_enters_at_a_corps_city_or_any_sea_hex():
+    from afteraction.engine.games.ntnd.map import load_map
+    s = _bought_back(blank(), "us-pb-1")
+    places = set(_places(s, "us-pb-1"))
+    assert places == HQS | set(load_map().sea_hexes())
+    s, _ = play(s, "allied", cmd("place", unit="us-pb-1", location="1526"))
+    assert s["units"]["us-pb-1"]["loc"] == "1526"
+
+
+# --------------------------------------------------------------------------- 8.8.1.1
+
+def _reaction_targets(s):
+    return sorted((c.ntnd.move.piece, c.ntnd.move.path[0]) for c in legal(s, "allied")
+                  if c.ntnd.WhichOneof("action") == "move")
+
+
+def test_ntnd_8_8_1_1_airmobile_reaction_may_not_overstack_the_attacked_hex():
+    s = blank()
+    put(s, "us-1-4", "1714")
+    put(s, "us-2-4", "1714")                        # two ground combat units: the limit (8.10.1)
+    put(s, "us-1-1cav", "1819")                     # airmobile, II Corps
+    put(s, "vc-dak-to", "1814")
+    s = at(s, "c_move")
+    s, _ = play(s, "communist", cmd("done"))
+    s, _ = play(s, "communist", attack_cmd(s, "communist", "1714"))
+    s, ev = play(s, "communist", cmd("done"), faces=[1, 1])
+    # the reaction phase (3.1.5) asks nothing: the only airmobile unit may not join the full hex, so
+    # the game goes on to the Communist combat phase and its battle
+    assert s["step"] > INDEX["a_reaction"]
+    assert any(e["t"] == "battle" and e["target"] == "1714" for e in ev)
+
+
+def test_ntnd_8_8_1_1_airmobile_reaction_into_a_hex_with_room_is_offered():
+    s = blank()
+    put(s, "us-1-4", "1714")
+    put(s, "us-1-1cav", "1819")
+    put(s, "vc-dak-to", "1814")
+    s = at(s, "c_move")
+    s, _ = play(s, "communist", cmd("done"))
+    s, _ = play(s, "communist", attack_cmd(s, "communist", "1714"))
+    s, _ = play(s, "communist", cmd("done"))
+    assert s["decision"]["kind"] == "reaction" and ("us-1-1cav", "1714") in _reaction_targets(s)
+    s, _ = play(s, "allied", cmd("move", piece="us-1-1cav", path=["1714"]))
+    assert s["units"]["us-1-1cav"]["loc"] == "1714"
+
+
+# --------------------------------------------------------------------------- 8.9.1 / 15.2.3 readings
+
+def test_ntnd_8_9_1_militia_attack_at_home_on_the_map():
+    s = blank()
+    put(s, "arvn-mil-danang", "1810")
+    put(s, "vc-4nva", "1711")
+    s = at(s, "a_combat")
+    assert attack_cmd(s, "allied", "1711", ["arvn-mil-danang"]) is not None
+
+
+def test_ntnd_15_2_3_green_berets_may_attack_on_the_map():
+    s = blank()
+    put(s, "us-gb-1", "1510")
+    put(s, "vc-6nva", "1610")
+    s = at(s, "a_combat")
+    assert attack_cmd(s, "allied", "1610", ["us-gb-1"]) is not None
