@@ -216,3 +216,19 @@ def test_ntnd_19_3_7_firebase_forced_to_retreat_with_its_ground_units_is_elimina
     gone = [(e["unit"], e["rule"]) for e in ev if e["t"] == "eliminated"]
     assert ("us-fb-pleiku", "NTND 19.3.7") in gone
     assert s["decision"]["kind"] == "retreat" and s["decision"]["unit"] == "arvn-23div"
+
+
+# --------------------------------------------------------------------------- 19.1.2
+
+def test_ntnd_19_1_2_markers_next_to_allied_ground_units_flip_when_the_allied_combat_phase_begins():
+    from .test_ntnd_rules import hide
+    s = blank()
+    put(s, "us-1-25", "1222")                       # III Corps, on the Cambodian border
+    put(s, "us-fb-pleiku", "1716")                  # a firebase is not a ground combat unit
+    near = hide(s, ["nva-9vc"], "1322")             # South Vietnam, adjacent: flips
+    across = hide(s, ["nva-7"], "1122")             # Cambodia (neutral), adjacent across its border
+    by_fb = hide(s, ["vc-bmt"], "1717")             # adjacent to the firebase only
+    s = at(s, "a_combat")
+    assert near not in s["markers"] and not s["units"]["nva-9vc"]["inv"]
+    assert across in s["markers"] and by_fb in s["markers"]
+    assert attack_cmd(s, "allied", "1322", ["us-1-25"]) is not None
