@@ -145,3 +145,25 @@ def test_ntnd_15_2_3_green_berets_may_attack_on_the_map():
     put(s, "vc-6nva", "1610")
     s = at(s, "a_combat")
     assert attack_cmd(s, "allied", "1610", ["us-gb-1"]) is not None
+
+
+# --------------------------------------------------------------------------- 4.2.3 reading
+
+def _firebase_buys(s):
+    return [(c.ntnd.place.unit, c.ntnd.place.location) for c in legal(s, "allied")
+            if c.ntnd.WhichOneof("action") == "place" and s["units"][c.ntnd.place.unit]["type"] == "us_firebase"]
+
+
+def test_ntnd_4_2_3_a_new_firebase_costs_no_political_points_one_from_the_dead_pile_two():
+    s = blank()
+    put(s, "us-1-1", "1323")
+    s["units"]["us-fb-laikhe"].update(status="dead", loc=None)      # eliminated earlier
+    s = at(s, "a_reinforce")
+    assert _firebase_buys(s) == [("us_firebase-4", "1323")]          # the counter mix first
+    pp = s["pp"]
+    s, _ = play(s, "allied", cmd("place", unit="us_firebase-4", location="1323"))
+    assert s["pp"] == pp and s["units"]["us_firebase-4"]["loc"] == "1323"
+    put(s, "us-2-1", "1322")
+    assert _firebase_buys(s) == [("us-fb-laikhe", "1322")]           # the mix is empty: the pile
+    s, _ = play(s, "allied", cmd("place", unit="us-fb-laikhe", location="1322"))
+    assert s["pp"] == pp - 2                                         # "replaced from the pile"

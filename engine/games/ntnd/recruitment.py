@@ -273,7 +273,9 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
     counters = load_counters()
     out = []
     seen_types = set()
-    for uid in sorted(s["units"]):
+    # a firebase/militia type is offered once: a counter of the mix first (a new one, no political
+    # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
+    for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", x)):
         u = s["units"][uid]
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
             continue
@@ -287,7 +289,7 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
             out += [(uid, h) for h in purchase_locations(s, u)]
         elif u["status"] == "dead":
             out.append((uid, ""))
-    return out
+    return sorted(out)
 
 
 def purchase(s: dict, uid: str, loc: str, ctx) -> None:
