@@ -167,3 +167,20 @@ def test_ntnd_4_2_3_a_new_firebase_costs_no_political_points_one_from_the_dead_p
     assert _firebase_buys(s) == [("us-fb-laikhe", "1322")]           # the mix is empty: the pile
     s, _ = play(s, "allied", cmd("place", unit="us-fb-laikhe", location="1322"))
     assert s["pp"] == pp - 2                                         # "replaced from the pile"
+
+
+# --------------------------------------------------------------------------- 8.2 / 8.5.2 reading
+
+def test_ntnd_8_5_2_airmobile_units_fly_over_enemy_zoc_reading_on_the_map():
+    from afteraction.engine.games.ntnd import movement
+    s = blank()
+    put(s, "us-1-1cav", "1819")
+    put(s, "vc-bmt", "1818")                        # morale 3: a ZOC around 1818 (8.5.1)
+    s = at(s, "a_move")
+    zoc = movement.zoc_hexes(s, "communist")
+    assert "1819" in zoc and "1716" not in zoc
+    moves = {tuple(c.ntnd.move.path) for c in legal(s, "allied")
+             if c.ntnd.WhichOneof("action") == "move" and c.ntnd.move.piece == "us-1-1cav"}
+    assert ("1716",) in moves                       # flown: the path is the destination, no ZOC stop
+    s, _ = play(s, "allied", cmd("move", piece="us-1-1cav", path=["1716"]))
+    assert s["units"]["us-1-1cav"]["loc"] == "1716"
