@@ -232,3 +232,20 @@ def test_ntnd_19_1_2_markers_next_to_allied_ground_units_flip_when_the_allied_co
     assert near not in s["markers"] and not s["units"]["nva-9vc"]["inv"]
     assert across in s["markers"] and by_fb in s["markers"]
     assert attack_cmd(s, "allied", "1322", ["us-1-25"]) is not None
+
+
+# --------------------------------------------------------------------------- 8.10.2 / 28.9.1
+
+def test_ntnd_8_10_2_an_overstacked_hex_loses_units_of_the_overfull_class_only_on_the_map():
+    """The 8.10.2 losses at the start of a combat phase come from the class over its limit (8.10.1,
+    28.9.1: one VC base a hex), never from a class without a limit (Communist supply units)."""
+    s = blank()
+    put(s, "us-1-4", "1714")
+    for u in ("vc_base-1", "vc_base-2", "sup-353", "vc-dak-to"):
+        put(s, u, "1814")
+    s = at(s, "c_combat")
+    d = s["decision"]
+    assert (d["seat"], d["kind"], d["loc"], d["count"]) == ("communist", "losses", "1814", 1)
+    assert d["eligible"] == ["vc_base-1", "vc_base-2"]
+    s, ev = play(s, "communist", cmd("losses", units=["vc_base-2"]))
+    assert s["units"]["sup-353"]["status"] == "map" and s["units"]["vc_base-2"]["status"] != "map"
