@@ -184,3 +184,16 @@ def test_ntnd_8_5_2_airmobile_units_fly_over_enemy_zoc_reading_on_the_map():
     assert ("1716",) in moves                       # flown: the path is the destination, no ZOC stop
     s, _ = play(s, "allied", cmd("move", piece="us-1-1cav", path=["1716"]))
     assert s["units"]["us-1-1cav"]["loc"] == "1716"
+
+
+def test_ntnd_19_4_militia_advance_only_under_green_beret_supervision_on_the_map():
+    for gb, advance in ((False, []), (True, ["arvn-mil-danang"])):
+        s = blank()
+        put(s, "arvn-mil-danang", "1810")
+        put(s, "vc-cadre-1", "1711")
+        if gb:
+            put(s, "us-gb-2", "1610")                   # two hexes from 1810: its ZOI covers it (15.2.1)
+        s, ev = allied_attack(s, "1711", ["arvn-mil-danang"], faces=[6, 1])
+        assert s["units"]["vc-cadre-1"]["status"] != "map"
+        d = s["decision"] or {}
+        assert (d.get("eligible", []) if d.get("kind") == "advance" else []) == advance

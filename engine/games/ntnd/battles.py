@@ -544,7 +544,8 @@ def advance_options(s: dict, b: dict) -> list[str]:
     res = b["result"]
     fake = cb.CombatResult(cb.SideTotal(side, (), 0), cb.SideTotal(foe, (), 0), res["winner"],
                            res.get("band", cb.HIGHER), (), ())
-    rule = rt.advance_rule(fake, tuple(combat_unit(s, a) for a in _alive(s, b["attackers"])),
+    zoi = gb_zoi(s)   # 19.4: militia under Green Beret supervision are mobile (15.2.1)
+    rule = rt.advance_rule(fake, tuple(combat_unit(s, a, zoi) for a in _alive(s, b["attackers"])),
                            tuple(combat_unit(s, d) for d in remaining), bool(b.get("attacker_retreated")))
     if not rule.allowed:
         return []
