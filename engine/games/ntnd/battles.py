@@ -175,6 +175,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     acu = tuple(combat_unit(s, a, zoi) for a in attackers)
     dcu = tuple(combat_unit(s, d, zoi) for d in defenders)
     ph = s["phase"]
+    before = (tuple(ph.get("attacked", ())), tuple(ph.get("defended", ())))   # 19.1.3, checked below
     ph.setdefault("attacked", []).extend(attackers)
     ph.setdefault("defended", []).extend(defenders)
     ph.setdefault("targets", []).append(target)
@@ -198,7 +199,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         defender_support=supporters(s, foe, target, upside | _no_support(s, [d.id for d in dcu], False), False),
         armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
         aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)))
-    cb.validate_battle(sit)
+    cb.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})
     _spend_nva_supply(s, side, attackers, ctx)
@@ -206,13 +207,10 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
 
 
 def _no_support(s: dict, uids, attacking: bool) -> set:
-    """The units of a battle that give no fire support to it (19.2.2): support units that fight with
-    their own morale (19.2.1 stand-ins) when they attack alone (they are the attack; the text grants
-    a unit's own support only to firebases and artillery alone in the hex under attack), and patrol
-    boats fighting by themselves ("Otherwise they add one", 14.1.1). Firebases and artillery alone in
-    the hex under attack "add their own fire support" (13.1.3, 13.2.1), and support units stacked with
-    the attacked units add theirs (19.2.2 "stacked with or adjacent", 13.1.1 "within two hexes",
-    14.1.1 "stacked with", 14.2 the fleet): those are not excluded. The caller excludes 19.3.8 units."""
+    """The units of a battle that give it no fire support (19.2.2): support units attacking alone with
+    their own morale (19.2.1; only a defender alone "may add their own", 13.1.3, 13.2.1) and patrol
+    boats fighting by themselves (14.1.1 "Otherwise they add one"). Support units stacked with the
+    attacked units count (19.2.2 "stacked with or adjacent", 13.1.1, 14.1.1, 14.2). 19.3.8: caller."""
     counted = [c for c in cb.counted_units([combat_unit(s, x) for x in uids]) if not c.is_ground_combat]
     return {c.id for c in counted if attacking or c.role == cb.PATROL_BOAT}
 
