@@ -89,9 +89,8 @@ def _may_attack(s: dict, uid: str, side: str) -> str | None:
 
 
 def _bound_at_home(s: dict, uid: str, side: str, target: str) -> bool:
-    """8.9.1 (project reading): guerrillas and militia "may not participate in attacks ... in foreign
-    countries": they attack only from and into their own country (Laotian/Cambodian units 8.9.2 as
-    before: across a neutral border only their own)."""
+    """8.9.1 (reading, docs): guerrillas and militia "may not participate in attacks ... in foreign
+    countries": they attack only from a hex of their own country into a hex of their own country."""
     m = load_map()
     t = _t(s, uid)
     if not (t.guerrilla if side == COMMUNIST else t.stacking_class == "militia"):
