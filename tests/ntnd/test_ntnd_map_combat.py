@@ -249,3 +249,22 @@ def test_ntnd_8_10_2_an_overstacked_hex_loses_units_of_the_overfull_class_only_o
     assert d["eligible"] == ["vc_base-1", "vc_base-2"]
     s, ev = play(s, "communist", cmd("losses", units=["vc_base-2"]))
     assert s["units"]["sup-353"]["status"] == "map" and s["units"]["vc_base-2"]["status"] != "map"
+
+
+# --------------------------------------------------------------------------- 20.7
+
+def test_ntnd_20_7_supplied_sam_among_the_ambushers_of_an_airmobile_unit_adds_one_on_the_map():
+    from .test_ntnd_rules import hide
+    for supplied in (True, False):
+        s = blank()
+        put(s, "us-1-1cav", "1819")                     # airmobile, II Corps
+        mk = hide(s, ["nva-3", "nva_sam-3"], "1814")    # an NVA division (20.7 may ambush) and a SAM
+        if supplied:
+            put(s, "sup-353", "1915")                   # their supply (20.6), next to them
+        s = at(s, "a_move")
+        s, _ = play(s, "allied", cmd("move", piece="us-1-1cav", path=["1714"]))
+        assert s["decision"]["kind"] == "ambush" and s["decision"]["seat"] == "communist"
+        s, ev = play(s, "communist", cmd("ambush", markers=[mk]), faces=[1, 1])
+        att = battle_of(ev)["attacker"]
+        assert att["side"] == "communist" and term(att, "NTND 20.7") == (1 if supplied else 0)
+        assert term(att, "NTND 20.4.1") == 0            # flying: no terrain benefit

@@ -292,7 +292,9 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     sit = amb.AmbushSituation(ambushers=ambushers, defenders=defenders, terrain=h.terrain,
                               city=bool(h.town and h.town.is_city),
                               allied_support=supporters(s, ALLIED, loc, set(), True),
-                              unsupplied=unsupplied, armor_shock=armor_shock_active(s["flags"].get("shock_turn"), s["turn"]))
+                              unsupplied=unsupplied, armor_shock=armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
+                              # 20.7 "if SAM missiles are present and supplied": a SAM among the ambushers
+                              sam_supplied=any(_t(s, x).stacking_class == "sam" and x not in unsupplied for x in inv_units))
     amb.validate_ambush(sit)  # raises Rejection to the Communist seat only
     ctx.emit({"t": "ambush", "target": loc, "markers": markers, "rule": "NTND 20.2"})
     for mk in markers:
