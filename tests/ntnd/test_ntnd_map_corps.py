@@ -197,3 +197,15 @@ def test_ntnd_19_4_militia_advance_only_under_green_beret_supervision_on_the_map
         assert s["units"]["vc-cadre-1"]["status"] != "map"
         d = s["decision"] or {}
         assert (d.get("eligible", []) if d.get("kind") == "advance" else []) == advance
+
+
+def test_ntnd_8_9_1_guerrillas_attack_only_into_their_own_country_reading_on_the_map():
+    s = blank()
+    put(s, "us-9mar", "1408")                       # South Vietnam
+    put(s, "pl-cadre-1", "1309")                    # Pathet Lao, at home in Laos, next to 1408
+    put(s, "vc-6nva", "1409")                       # Viet Cong, at home in South Vietnam, next to 1408
+    s = at(s, "c_move")
+    s, _ = play(s, "communist", cmd("done"))
+    offered = [sorted(c.ntnd.attack.attackers) for c in legal(s, "communist")
+               if c.ntnd.WhichOneof("action") == "attack" and c.ntnd.attack.target == "1408"]
+    assert offered == [["vc-6nva"]]                 # 8.9.1: no attack "in foreign countries"
