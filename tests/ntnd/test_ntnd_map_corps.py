@@ -209,3 +209,17 @@ def test_ntnd_8_9_1_guerrillas_attack_only_into_their_own_country_reading_on_the
     offered = [sorted(c.ntnd.attack.attackers) for c in legal(s, "communist")
                if c.ntnd.WhichOneof("action") == "attack" and c.ntnd.attack.target == "1408"]
     assert offered == [["vc-6nva"]]                 # 8.9.1: no attack "in foreign countries"
+
+
+def test_ntnd_8_9_1_and_9_3_guerrillas_attack_in_a_zone_only_in_their_own_country_on_the_map():
+    """The 8.9.1 reading holds in off-board zones too (9.3 combat by the units in the zone). Part 1
+    keeps Allied units out of North Vietnam, so the position is built, not reached."""
+    s = blank()
+    put(s, "us-199", "HANOI")
+    put(s, "vc-6nva", "HANOI")                      # a VC regiment abroad
+    put(s, "nva-320", "HANOI")
+    s = at(s, "c_move")
+    s, _ = play(s, "communist", cmd("done"))
+    offered = [sorted(c.ntnd.attack.attackers) for c in legal(s, "communist")
+               if c.ntnd.WhichOneof("action") == "attack" and c.ntnd.attack.target == "HANOI"]
+    assert offered == [["nva-320"]]
