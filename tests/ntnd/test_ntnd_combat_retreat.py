@@ -80,8 +80,11 @@ def test_ntnd_19_3_6_unable_to_retreat_is_eliminated():
 def test_ntnd_19_3_7_firebase_eliminated_if_forced_to_retreat():
     fb = CombatUnit("fb", ALLIED, role=FIREBASE, morale=1)
     r = communist_wins_against((al("a1", 2), fb))
-    plan = R.retreat_plan(r, ALLIED, [fb])
-    assert plan.eliminated == (("fb", "NTND 19.3.7"),) and plan.retreat == ()
+    plan = R.retreat_plan(r, ALLIED, [al("a2", 2), fb])
+    assert plan.eliminated == (("fb", "NTND 19.3.7"),) and plan.retreat == ("a2",)
+    # 13.1.2: its ground units all eliminated, it is not forced to retreat: it stays (until an advance)
+    alone = R.retreat_plan(r, ALLIED, [fb])
+    assert alone.eliminated == () and alone.stay == (("fb", "NTND 13.1.2"),)
     tie = C.resolve(CombatSituation((co("c1", 2),), (al("a1", 2), fb)), 1, 1)
     assert tie.band == C.TIE
     assert R.retreat_plan(tie, ALLIED, [fb]).stay == (("fb", "NTND 19.3.7"),)   # may: it stays

@@ -191,6 +191,7 @@ def test_ntnd_4_5_1_additional_recruits_roll_per_corps():
 
 def test_ntnd_5_4_reinforcements_enter_at_their_corps_headquarters():
     s = blank()
+    put(s, "us-5mar", "1609")          # 5.3.2: a Marine unit in I Corps: the others return there
     s["units"]["us-4mar"].update(status="sched", arrive=1)
     s["turn"] = 1
     assert recruitment.reinforcement_options(s) == [("us-4mar", "1810")]  # Da Nang, I Corps HQ
@@ -202,6 +203,7 @@ def test_ntnd_5_4_reinforcements_enter_at_their_corps_headquarters():
 def test_ntnd_5_4_enemy_held_headquarters_sends_units_elsewhere():
     s = blank()
     s["units"]["us-4mar"].update(status="sched", arrive=1)
+    put(s, "us-5mar", "1609")          # 5.3.2: bound to I Corps
     put(s, "vc-6nva", "1810")
     opts = [loc for u, loc in recruitment.reinforcement_options(s)]
     m = movement.load_map()

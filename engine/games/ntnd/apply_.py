@@ -309,14 +309,13 @@ def _walk(s, side, piece, path, ctx):
 
 
 def _announce(s, msg, ctx):
-    opts = dict(battles.attack_options(s, COMMUNIST))
+    opts = battles.attack_options(s, COMMUNIST)
     taken = {a["target"] for a in s["attacks"]}
     used = {x for a in s["attacks"] for x in a["attackers"]}
     att = list(msg.attackers)
-    if msg.target not in opts or msg.target in taken or not att or any(
-            a not in opts[msg.target] or a in used for a in att):
+    if msg.target in taken or not battles.attack_allowed(opts, msg.target, att) or any(a in used for a in att):
         raise Rejection("ILLEGAL_ATTACK", "NTND 3.1.4 / 19.1: announce attacks by face-up units on adjacent "
-                        "Allied-held hexes, each unit and hex once")
+                        "Allied-held hexes, each unit and hex once; artillery attacks only alone (19.2.1)")
     s["attacks"].append({"target": msg.target, "attackers": att})
     ctx.emit({"t": "announce", "target": msg.target, "attackers": att, "rule": "NTND 3.1.4"})
 

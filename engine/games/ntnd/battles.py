@@ -69,44 +69,76 @@ def _shock(s: dict, attackers) -> bool:
 # starting battles
 # ---------------------------------------------------------------------------
 
+#: 19.2.1 / 14.1.1: support units that may attack, alone (never with ground combat units: with them
+#: they give fire support instead)
+LONE_ATTACKERS = ("artillery", "firebase", "patrol_boat")
+
+
+def _may_attack(s: dict, uid: str, side: str) -> str | None:
+    """The kind of attacker ``uid`` is ("ground", "support") or None if it may not attack (19.1)."""
+    m = load_map()
+    u = s["units"][uid]
+    if u["status"] != "map" or u["side"] != side or u["inv"] or m.is_zone(u["loc"]):
+        return None
+    t = _t(s, uid)
+    if t.stacking_class in LONE_ATTACKERS:
+        return "support"   # 19.2.1 "or are attacking alone"; 14.1.1 "if they attack ... by themselves"
+    if not t.is_ground_combat:
+        return None
+    return "ground"
+
+
+def _bound_at_home(s: dict, uid: str, side: str, target: str) -> bool:
+    """8.9.1 (reading, docs): guerrillas and militia "may not participate in attacks ... in foreign
+    countries": they attack only from a hex of their own country into a hex of their own country."""
+    m = load_map()
+    t = _t(s, uid)
+    if not (t.guerrilla if side == COMMUNIST else t.stacking_class == "militia"):
+        return True
+    home = load_counters().nationalities[t.nationality].get("home")
+    return not home or (m.country_of(s["units"][uid]["loc"]) == home and m.country_of(target) == home)
+
+
 def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
-    """(target, attackers): for each enemy-held location adjacent to the side's face-up ground combat
-    units that have not attacked, all those units (19.1, 19.1.3); Communist guerrillas outside their
-    country may not attack (8.9.1). Inverted defenders cannot be attacked (19.1)."""
+    """(target, attackers): for each enemy-held location adjacent to the side's face-up units that have
+    not attacked, the ground combat units that may attack it (19.1, 19.1.3; militia and Green Berets
+    too: 8.9.1 reading, docs), and as a second option for the same target the support units that may
+    attack it alone (19.2.1, 14.1.1). 8.9.1: guerrillas and militia only at home. Inverted defenders
+    cannot be attacked (19.1); units that retreated into the hex this phase do not defend it (19.3.8).
+    ``attack_allowed`` checks a choice of attackers against these options."""
     m = load_map()
     ph = s["phase"]
     done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
-    targets: dict[str, list[str]] = {}
+    targets: dict[tuple[str, str], list[str]] = {}
     for uid in sorted(s["units"]):
+        kind = _may_attack(s, uid, side) if uid not in done_a else None
+        if kind is None:
+            continue
         u = s["units"][uid]
-        if u["status"] != "map" or u["side"] != side or u["inv"] or uid in done_a or m.is_zone(u["loc"]):
-            continue
         t = _t(s, uid)
-        if not t.is_ground_combat or t.stacking_class in ("green_beret",) or (t.stacking_class == "militia"):
-            continue
-        if side == COMMUNIST and t.guerrilla and m.country_of(u["loc"]) != \
-                load_counters().nationalities[t.nationality]["home"]:
-            continue
         here = m.hex(u["loc"]).country
         for n in m.hex_neighbours(u["loc"]):
             there = m.hexes[n].country
             if side == ALLIED and there != here and (there in s["neutral"] or here in s["neutral"]) \
                     and t.nationality not in ("LAO", "KHMER"):
                 continue  # 10.2: attacking across a neutral border is a violation (part 2)
-            targets.setdefault(n, []).append(uid)
+            if not _bound_at_home(s, uid, side, n):
+                continue
+            targets.setdefault((n, kind), []).append(uid)
     # 9.3: combat inside an off-board zone, by the units committed there (offboard.py)
     for zone, uids in offboard.zone_attackers(s, side, done_a).items():
-        targets.setdefault(zone, []).extend(uids)
+        targets.setdefault((zone, "ground"), []).extend(uids)
     out = []
     foe = ALLIED if side == COMMUNIST else COMMUNIST
     counters = load_counters()
+    upside = ph.get("retreated_into", {})
     by_loc: dict[str, list[str]] = {}
     for x in sorted(s["units"]):
         v = s["units"][x]
         if v["status"] == "map" and v["side"] == foe and counters.type(v["type"]).category != "air":
             by_loc.setdefault(v["loc"], []).append(x)
-    for tgt in sorted(targets):
-        defenders = by_loc.get(tgt, [])
+    for tgt, kind in sorted(targets, key=lambda k: (k[0], k[1] != "ground")):
+        defenders = [d for d in by_loc.get(tgt, []) if d not in upside.get(tgt, ())]
         if not defenders or set(defenders) & done_d:
             continue
         if any(s["units"][d]["inv"] for d in defenders):
@@ -115,18 +147,26 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
             continue
         if side == COMMUNIST and m.country_of(tgt) in s["neutral"]:
             continue  # 10.5.1 attacking a neutral is part 2
-        out.append((tgt, tuple(targets[tgt])))
+        out.append((tgt, tuple(targets[(tgt, kind)])))
     return out
+
+
+def attack_allowed(opts: list[tuple[str, tuple[str, ...]]], target: str, attackers) -> bool:
+    """A non-empty choice of attackers, all from one option for ``target`` (19.1.1 lets units be
+    withheld; 19.2.1 support units attack only alone)."""
+    att = list(attackers)
+    return bool(att) and len(set(att)) == len(att) and any(
+        t == target and set(att) <= set(group) for t, group in opts)
 
 
 def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> None:
     """Fight one battle now (19.2) and queue its aftermath."""
     m = load_map()
     foe = ALLIED if side == COMMUNIST else COMMUNIST
-    legal = dict(attack_options(s, side))
-    if target not in legal or not attackers or any(a not in legal[target] for a in attackers):
+    if not attack_allowed(attack_options(s, side), target, attackers):
         raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
-                        "location once per combat phase; no unit is attacked twice (19.1.3)")
+                        "location once per combat phase; no unit is attacked twice (19.1.3); artillery, "
+                        "firebases and patrol boats attack only alone (19.2.1)")
     zoi = gb_zoi(s)
     # 19.3.8: units that retreated into this hex earlier in the phase have no effect on this combat
     upside = set(s["phase"].get("retreated_into", {}).get(target, ()))
@@ -134,6 +174,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     acu = tuple(combat_unit(s, a, zoi) for a in attackers)
     dcu = tuple(combat_unit(s, d, zoi) for d in defenders)
     ph = s["phase"]
+    before = (tuple(ph.get("attacked", ())), tuple(ph.get("defended", ())))   # 19.1.3, checked below
     ph.setdefault("attacked", []).extend(attackers)
     ph.setdefault("defended", []).extend(defenders)
     ph.setdefault("targets", []).append(target)
@@ -153,15 +194,24 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     sit = cb.CombatSituation(
         attackers=acu, defenders=dcu, terrain=h.terrain if h else "clear", city=bool(h and h.town and h.town.is_city),
         in_zone=h is None, attacker_rivers=rivers,
-        attacker_support=supporters(s, side, target, set(attackers), True),
-        defender_support=supporters(s, foe, target, set(defenders), False),
+        attacker_support=supporters(s, side, target, _no_support(s, attackers, True), True),
+        defender_support=supporters(s, foe, target, upside | _no_support(s, [d.id for d in dcu], False), False),
         armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
         aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)))
-    cb.validate_battle(sit)
+    cb.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})
     _spend_nva_supply(s, side, attackers, ctx)
     _queue(s, "battle", side, target, attackers, res)
+
+
+def _no_support(s: dict, uids, attacking: bool) -> set:
+    """The units of a battle that give it no fire support (19.2.2): support units attacking alone with
+    their own morale (19.2.1; only a defender alone "may add their own", 13.1.3, 13.2.1) and patrol
+    boats fighting by themselves (14.1.1 "Otherwise they add one"). Support units stacked with the
+    attacked units count (19.2.2 "stacked with or adjacent", 13.1.1, 14.1.1, 14.2). 19.3.8: caller."""
+    counted = [c for c in cb.counted_units([combat_unit(s, x) for x in uids]) if not c.is_ground_combat]
+    return {c.id for c in counted if attacking or c.role == cb.PATROL_BOAT}
 
 
 def _aa_vs_airmobile(s: dict, uids: list[str]) -> bool:
@@ -242,7 +292,9 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     sit = amb.AmbushSituation(ambushers=ambushers, defenders=defenders, terrain=h.terrain,
                               city=bool(h.town and h.town.is_city),
                               allied_support=supporters(s, ALLIED, loc, set(), True),
-                              unsupplied=unsupplied, armor_shock=armor_shock_active(s["flags"].get("shock_turn"), s["turn"]))
+                              unsupplied=unsupplied, armor_shock=armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
+                              # 20.7 "if SAM missiles are present and supplied": a SAM among the ambushers
+                              sam_supplied=any(_t(s, x).stacking_class == "sam" and x not in unsupplied for x in inv_units))
     amb.validate_ambush(sit)  # raises Rejection to the Communist seat only
     ctx.emit({"t": "ambush", "target": loc, "markers": markers, "rule": "NTND 20.2"})
     for mk in markers:
@@ -277,6 +329,8 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
     for n in m.neighbours(u["loc"]):
         zone = m.is_zone(n)
         prohibited = (not zone and not m.hexes[n].is_land)
+        if cu.role == cb.PATROL_BOAT:
+            prohibited = zone or not boat_may_enter(n)   # 19.3 "not prohibited to its type": 8.2.4
         if u["side"] == ALLIED and not zone and m.hexes[n].country in ("NV",) + tuple(s["neutral"]):
             prohibited = True  # part 1: Allied units stay out of North Vietnam and neutral states
         if zone and u["side"] == ALLIED and m.zones[n].country in ("CN", "NV"):
@@ -304,6 +358,12 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         if rt.retreat_verdict(cu, opt).legal:
             out.append(FLEET)
     return out
+
+
+def boat_may_enter(h: str) -> bool:
+    """8.2.4: "Patrol boat units may enter any sea, coastal, or major river hex"."""
+    x = load_map().hexes[h]
+    return x.is_sea or x.coastal or x.major_river
 
 
 FLEET = "FLEET"  # retreat destination: onto the fleet (19.3.4, 8.7)
@@ -472,8 +532,10 @@ def advance_options(s: dict, b: dict) -> list[str]:
     target = b["target"]
     side = b["side"]
     if b["kind"] == "ambush":
-        # 20.5: the ambushers that survive may enter the hex once it holds no Allied unit
-        if _fighting_units(s, target, ALLIED) or not m.hexes[target].is_land:
+        # 20.5: the ambushers that survive may enter the hex once it holds no Allied unit; a firebase
+        # left alone is eliminated when they enter (13.1.2), the fleet moves out to sea (14.2.1)
+        if [d for d in _fighting_units(s, target, ALLIED) if _t(s, d).stacking_class != "firebase"
+                and _t(s, d).id != "us_fleet"] or not m.hexes[target].is_land:
             return []
         return [a for a in _alive(s, b["attackers"]) if m.adjacent(s["units"][a]["loc"], target)]
     foe = ALLIED if side == COMMUNIST else COMMUNIST
@@ -481,7 +543,8 @@ def advance_options(s: dict, b: dict) -> list[str]:
     res = b["result"]
     fake = cb.CombatResult(cb.SideTotal(side, (), 0), cb.SideTotal(foe, (), 0), res["winner"],
                            res.get("band", cb.HIGHER), (), ())
-    rule = rt.advance_rule(fake, tuple(combat_unit(s, a) for a in _alive(s, b["attackers"])),
+    zoi = gb_zoi(s)   # 19.4: militia under Green Beret supervision are mobile (15.2.1)
+    rule = rt.advance_rule(fake, tuple(combat_unit(s, a, zoi) for a in _alive(s, b["attackers"])),
                            tuple(combat_unit(s, d) for d in remaining), bool(b.get("attacker_retreated")))
     if not rule.allowed:
         return []
@@ -492,8 +555,12 @@ def advance_options(s: dict, b: dict) -> list[str]:
         u = s["units"][a]
         if u["loc"] == target or not (m.adjacent(u["loc"], target)):
             continue
-        if may_enter(s, [_t(s, a)], side, u.get("corps"), target) is not None and side == ALLIED:
+        # 5.3: "They may attack and advance/retreat across corps borders as a result of combat": the
+        # corps boundary does not bind an advance (corps None); 8.9, 10 and prohibited hexes do
+        if may_enter(s, [_t(s, a)], side, None, target) is not None:
             continue
+        if _t(s, a).stacking_class == "patrol_boat" and not boat_may_enter(target):
+            continue  # 8.2.4: patrol boats stay on sea, coastal and major-river hexes
         out.append(a)
     return out
 

@@ -22,16 +22,42 @@ def is_independent(u: dict) -> bool:
     return u.get("corps") is None
 
 
-def entry_locations(s: dict, u: dict) -> list[str]:
-    """5.4: a unit of a corps enters at its corps HQ; if the HQ is enemy occupied, at another
-    friendly or vacant city of the corps zone; if none, at Saigon. Independent units (5.5) enter
-    at any corps HQ of South Vietnam. Stacking (8.10) limits the choice."""
+def free_corps_choice(s: dict, u: dict) -> bool:
+    """5.3.2: a unit of a South Vietnamese corps returning or entering play "must return to their parent
+    corps if any other units of its type (i.e. other U.S. Marine brigades, other brigades of the same
+    division) are present in the parent corps zone. Otherwise (as in the case of a South Vietnamese
+    division or the first brigade of the ROK units to arrive) it may be assigned to any corps in South
+    Vietnam." Units of its type: the other units of its divisional group (5.2.2, ``groups``)."""
+    if u.get("corps") not in SV_CORPS:
+        return False
+    m = load_map()
+    for x in s["units"].values():
+        if x["id"] != u["id"] and x["side"] == ALLIED and x["status"] == "map" and u.get("group") \
+                and x.get("group") == u["group"] and m.corps_of(x["loc"]) == u["corps"]:
+            return False
+    return True
+
+
+def entry_assignments(s: dict, u: dict) -> list[tuple[str, str | None]]:
+    """(location, corps it enters for) pairs. 5.4: a unit of a corps enters at its corps HQ; if the HQ
+    is enemy occupied, at another friendly or vacant city of the corps zone; if none, at Saigon. 5.3.2:
+    with no other unit of its group in its parent corps zone, at those of any South Vietnamese corps.
+    Independent units (5.5) enter at any corps HQ of South Vietnam (corps None). 5.6: the fleet and
+    river patrol units "may enter at any corps city or at any sea hex" (the four HQ cities, and every
+    all-sea hex). Stacking (8.10.2) may be violated during the reinforcement phase."""
     m = load_map()
     enemy = enemy_locs(s, ALLIED)
-    corps_list = [u["corps"]] if u.get("corps") in SV_CORPS else list(SV_CORPS)
-    if u.get("corps") in ("CA", "LA"):
-        corps_list = [u["corps"]]
-    out = []
+    if load_counters().type(u["type"]).category == "naval":
+        hqs = [m.corps_hq_of(c).location for c in SV_CORPS]
+        return sorted({(h, None) for h in hqs + list(m.sea_hexes()) if h not in enemy})
+    corps = u.get("corps")
+    if corps in ("CA", "LA"):
+        corps_list = [corps]
+    elif corps in SV_CORPS and not free_corps_choice(s, u):
+        corps_list = [corps]
+    else:
+        corps_list = list(SV_CORPS)
+    out = set()
     for c in corps_list:
         hq = m.corps_hq_of(c).location
         if hq not in enemy:
@@ -40,8 +66,32 @@ def entry_locations(s: dict, u: dict) -> list[str]:
             cands = [t.hex for t in m.towns() if t.is_city and m.hexes[t.hex].corps == c and t.hex not in enemy]
             if not cands and "1424" not in enemy:
                 cands = [m.town("Saigon").hex]
-        out.extend(cands)  # 8.10.2: stacking may be violated during the reinforcement phase
-    return sorted(set(out))
+        out.update((h, c if corps is not None else None) for h in cands)
+    return sorted(out, key=lambda x: (x[0], x[1] or ""))
+
+
+def entry_locations(s: dict, u: dict) -> list[str]:
+    """The locations of ``entry_assignments``."""
+    return sorted({loc for loc, _ in entry_assignments(s, u)})
+
+
+def assign_on_entry(s: dict, u: dict, loc: str, ctx) -> None:
+    """5.3.2: a unit free to choose its corps is attached to the corps it enters for (its parent corps
+    if the location serves it); the rest of its divisional group goes with it (5.2.2: all brigades of
+    a division in the same corps, as in a 5.7 reassignment)."""
+    old = u.get("corps")
+    if old not in SV_CORPS:
+        return
+    cs = [c for h, c in entry_assignments(s, u) if h == loc]
+    if not cs or old in cs:
+        return
+    new = cs[0]
+    members = [x for x in sorted(s["units"]) if s["units"][x]["side"] == ALLIED and u.get("group")
+               and s["units"][x].get("group") == u["group"]] or [u["id"]]
+    for x in members:
+        s["units"][x]["corps"] = new
+    ctx.emit({"t": "reassign", "group": u.get("group") or u["id"], "corps": new, "units": members,
+              "rule": "NTND 5.3.2"})
 
 
 # ---------------------------------------------------------------------------

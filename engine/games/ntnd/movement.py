@@ -519,12 +519,9 @@ def violation_at(s: dict, side: str, loc: str) -> dict | None:
     classes: dict[str, list[str]] = {}
     for u in us:
         classes.setdefault(counters.type(u["type"]).stacking_class, []).append(u["id"])
-    st = counters.stacking
-    limit = st["ground_combat_allied_in_saigon"] if (side == ALLIED and h.town and h.town.name == "Saigon") \
-        else st["ground_combat_per_hex"]
-    caps = {"ground_combat": limit, **{k: v for k, v in st["extra_per_hex"][side].items() if v is not None}}
+    caps = counters.stacking_caps(side, bool(h.town and h.town.name == "Saigon"))   # one table (units.py)
     for cls in sorted(classes):
-        cap = caps.get(cls, 0 if cls not in ("none",) else None)
+        cap = None if cls == "none" else caps.get(cls, 0)
         if cap is not None and len(classes[cls]) > cap:
             return {"seat": side, "loc": loc, "count": len(classes[cls]) - cap, "eligible": classes[cls]}
     return None

@@ -48,7 +48,8 @@ def zone_moves(s: dict, mv: dict, allow: int, enemy, env) -> dict[str, list[str]
 
 def zone_attackers(s: dict, side: str, done: set) -> dict[str, list[str]]:
     """9.3: zone -> the side's face-up ground combat units there that may attack (not yet attacked;
-    Green Berets and militia do not attack)."""
+    guerrillas and militia only in a zone of their own country: the 8.9.1 reading of
+    battles.attack_options, which also lets militia and Green Berets attack)."""
     m = load_map()
     counters = load_counters()
     out: dict[str, list[str]] = {}
@@ -57,6 +58,10 @@ def zone_attackers(s: dict, side: str, done: set) -> dict[str, list[str]]:
         if u["status"] != "map" or u["side"] != side or u["inv"] or uid in done or not m.is_zone(u["loc"]):
             continue
         t = counters.type(u["type"])
-        if t.is_ground_combat and t.stacking_class not in ("green_beret", "militia"):
+        bound = t.guerrilla if side != ALLIED else t.stacking_class == "militia"
+        home = counters.nationalities[t.nationality].get("home")
+        if bound and home and m.zones[u["loc"]].country != home:
+            continue  # 8.9.1: no attacks in foreign countries
+        if t.is_ground_combat:
             out.setdefault(u["loc"], []).append(uid)
     return out

@@ -2,6 +2,7 @@
 (8.8.2.1, 19.1.2)."""
 from __future__ import annotations
 
+from . import combat as cb
 from .map import load_map
 from .movement import Env, _airmobile_reach, may_enter, mover, stacking_problem, utype
 from .state import ALLIED, COMMUNIST
@@ -28,7 +29,8 @@ def allied_reaction_options(s: dict) -> list[tuple[str, str]]:
             continue
         reach = _airmobile_reach(s, mover(s, uid), env)
         for t in targets:
-            if t in reach and t in allied_at:
+            # 8.8.1.1: "Airmobile units may not over-stack" (8.10.1; 8.10.1.2 three in Saigon)
+            if t in reach and t in allied_at and stacking_problem(s, ALLIED, t, [uid]) is None:
                 out.append((uid, t))
     return out
 
@@ -68,11 +70,13 @@ def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
         if m.is_zone(mk["loc"]):
             continue
         c1 = m.hex(mk["loc"]).country
+        contacts = []
         for a in allied:
             if m.adjacent(a["loc"], mk["loc"]):
                 c2 = m.hex(a["loc"]).country
-                if c1 != c2 and (c1 in neutral or c2 in neutral):
-                    continue
-                out.append(mid)
-                break
+                border = c1 != c2 and (c1 in neutral or c2 in neutral)
+                contacts.append(cb.Contact(cb.NEUTRAL_BORDER if border else cb.OPEN))
+        # one implementation of the exceptions: combat.inverted_must_flip (19.1.2), also for 8.8.2.1
+        if cb.inverted_must_flip(contacts):
+            out.append(mid)
     return sorted(out, key=lambda x: int(x[1:]))

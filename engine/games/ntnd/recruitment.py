@@ -202,6 +202,9 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
         raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.2.1/5.4: a scheduled unit due this turn enters at its corps "
                         "headquarters (or another friendly city of the corps, or Saigon, if it is held)")
     u = s["units"][uid]
+    if u["status"] == "sched":
+        from .corps import assign_on_entry
+        assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
     u.update(status="map", loc=loc)
     s["phase"]["placed"].append(uid)
     ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,
@@ -270,7 +273,9 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
     counters = load_counters()
     out = []
     seen_types = set()
-    for uid in sorted(s["units"]):
+    # a firebase/militia type is offered once: a counter of the mix first (a new one, no political
+    # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
+    for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", x)):
         u = s["units"][uid]
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
             continue
@@ -284,7 +289,7 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
             out += [(uid, h) for h in purchase_locations(s, u)]
         elif u["status"] == "dead":
             out.append((uid, ""))
-    return out
+    return sorted(out)
 
 
 def purchase(s: dict, uid: str, loc: str, ctx) -> None:

@@ -32,7 +32,9 @@ def retreat_plan(result: CombatResult, side: str, survivors: Sequence[CombatUnit
     * the loser "must" retreat (all its other units); on a tie each side "may" (defender first);
     * units in zones never retreat (19.3.9); the fleet is never affected by combat (14.2);
     * firebases (19.3.7, 13.1) and Green Berets/Phoenix (15.2.3.1) are eliminated if forced to
-      retreat, and stay put on a "may";
+      retreat, and stay put on a "may"; a firebase whose ground units were all eliminated stays and
+      is eliminated only if the enemy advances into its hex (13.1.2: the rule for that case; see the
+      reading in docs/rules/ntnd.md);
     * patrol boats that lost retreat rather than die (14.1.2), also in an exchange when they
       fought alone;
     * a VC base in the stack negates a retreat the Communist units would suffer (28.9.5; a tie's
@@ -56,6 +58,8 @@ def retreat_plan(result: CombatResult, side: str, survivors: Sequence[CombatUnit
             stay.append((u.id, "NTND 14.2"))
         elif u.in_zone:
             stay.append((u.id, "NTND 19.3.9"))
+        elif u.role == FIREBASE and mode == "must" and not any(x.is_ground_combat for x in mine):
+            stay.append((u.id, "NTND 13.1.2"))   # its ground units all eliminated: dies if the enemy advances
         elif u.role == FIREBASE:
             (elim if mode == "must" else stay).append((u.id, "NTND 19.3.7"))
         elif u.green_beret:

@@ -152,26 +152,34 @@ class Counters:
             t = self.type(tid)
             counts[t.stacking_class] = counts.get(t.stacking_class, 0) + 1
         out = []
+        caps = self.stacking_caps(side, saigon)
+        for cls in sorted(counts, key=lambda c: (c != "ground_combat", c)):
+            if cls == "none":
+                continue
+            cap = caps.get(cls, 0)
+            if cap is None or counts[cls] <= cap:
+                continue
+            if cls == "ground_combat":
+                out.append(f"8.10.1: {counts[cls]} ground combat units > {cap}")
+            elif cls == "vc_base":
+                out.append("28.9.1: more than one VC base in a hex")
+            elif cap == 0:
+                out.append(f"8.10.1: {side} may not stack {cls} units")
+            else:
+                out.append(f"8.10.1: {counts[cls]} {cls} units > {cap}")
+        return tuple(out)
+
+    def stacking_caps(self, side: str, saigon: bool = False) -> dict[str, int | None]:
+        """NTND 8.10.1 per stacking class for one hex of ``side``: the most units it may hold (None:
+        any number; a class not listed: none). 8.10.1.2: three Allied ground combat units in Saigon;
+        28.9.1: one VC base. The one table both the placement checks and 8.10.2 use."""
         limit = self.stacking["ground_combat_per_hex"]
         if saigon and side == "allied":
             limit = self.stacking["ground_combat_allied_in_saigon"]  # 8.10.1.2
-        if counts.get("ground_combat", 0) > limit:
-            out.append(f"8.10.1: {counts['ground_combat']} ground combat units > {limit}")
-        extras = self.stacking["extra_per_hex"][side]
-        for cls in sorted(counts):
-            if cls in ("ground_combat", "none"):
-                continue
-            if cls == "vc_base":
-                if counts[cls] > self.stacking["vc_base_per_hex"]:
-                    out.append("28.9.1: more than one VC base in a hex")
-                continue
-            if cls not in extras:
-                out.append(f"8.10.1: {side} may not stack {cls} units")
-                continue
-            cap = extras[cls]
-            if cap is not None and counts[cls] > cap:
-                out.append(f"8.10.1: {counts[cls]} {cls} units > {cap}")
-        return tuple(out)
+        caps: dict[str, int | None] = {"ground_combat": limit, **self.stacking["extra_per_hex"][side]}
+        if side == "communist":
+            caps["vc_base"] = self.stacking["vc_base_per_hex"]
+        return caps
 
 
 def _unit_type(tid: str, d: dict) -> UnitType:
