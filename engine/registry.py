@@ -11,7 +11,7 @@ from .ruleset import Ruleset
 _RULESETS: dict[tuple[str, str], str] = {
     ("sog", "1"): "afteraction.engine.games.sog.rules:SogRuleset",
     ("gmv", "1"): "afteraction.engine.games.gmv.rules:GmvRuleset",
-    ("ntnd", "1"): "afteraction.engine.games.ntnd.rules:NtndRuleset",
+    ("ntnd", "2"): "afteraction.engine.games.ntnd.rules:NtndRuleset",  # 2: issue 25 rule fixes
     ("duel", "1"): "afteraction.engine.games.duel.rules:DuelRuleset",
 }
 

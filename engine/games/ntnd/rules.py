@@ -33,7 +33,7 @@ def cmd(action: str, **fields) -> command_pb2.Command:
 
 class NtndRuleset(Ruleset):
     game = "ntnd"
-    version = "1"
+    version = "2"  # 2 since the issue-25 rule fixes: a log of ntnd/1 does not replay here
     seats = SEATS
     scenarios = ("tet",)
     options: dict = {}
