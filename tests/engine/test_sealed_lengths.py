@@ -63,3 +63,73 @@ def test_every_sealed_value_of_one_kind_has_one_length(game, seed, demo):
         assert ls == {declared[kind][seat] + 16}, f"{game}: {kind} for {seat}: {ls} vs declared {declared[kind][seat]}"
     rep = verify_bundle(io.BytesIO(g.bundle()))
     assert rep.ended and rep.replayed
+
+
+# -- the declared sizes hold the largest value the rules and data allow (not only what bots played) --
+def _envelope_value(command, seat: str) -> dict:
+    """A sealed command's value at the largest counters a 3-byte varint holds (2^21 - 1 records)."""
+    from afteraction.v1 import envelope_pb2
+    env = envelope_pb2.CommandEnvelope(game_id="0" * 16, seat=seat, counter=2**21 - 1, state_seq=2**21 - 1,
+                                       command=command)
+    return {"env": env.SerializeToString(), "sig": bytes(64)}
+
+
+def test_ntnd_8_10_1_3_a_marker_holding_every_invertible_communist_counter_fits():
+    """Zones stack without limit (8.10.1.3) and 6.2 inverts every face-up unit of a location, so one
+    marker may hold every invertible Communist counter of the mix; its identity must still fit."""
+    from afteraction.engine.crypto.commit import padded_length
+    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.rules import NtndRuleset
+    from afteraction.engine.games.ntnd.units import load_counters
+    g = LocalGame.create("ntnd", seed=b"bound")
+    g.handshake()
+    units = g.referee.state["units"].values()
+    inv = sorted((u for u in units if u["side"] == "communist" and load_counters().type(u["type"]).can_invert),
+                 key=lambda u: u["id"])
+    assert len(inv) == 98
+    m = load_map()
+    loc = max(list(m.hexes) + list(m.zones), key=len)
+    ev = {"t": "marker-identity", "marker": "m99999", "loc": loc,
+          "units": [{"id": u["id"], "type": u["type"], "name": u["name"]} for u in inv]}
+    need = padded_length(ev)
+    assert need == 4683
+    assert need <= NtndRuleset.sealed_sizes["event"]["communist"] < need + 64  # fits, and not much more
+
+
+def test_ntnd_a_communist_command_naming_every_communist_unit_fits():
+    from afteraction.engine.crypto.commit import padded_length
+    from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
+    g = LocalGame.create("ntnd", seed=b"bound")
+    g.handshake()
+    ids = sorted(u["id"] for u in g.referee.state["units"].values() if u["side"] == "communist")
+    longest = [padded_length(_envelope_value(c, "communist")) for c in (
+        cmd("attack", target="LUANG_PRABANG", attackers=ids), cmd("advance", units=ids),
+        cmd("losses", units=ids), cmd("invert", location="LUANG_PRABANG", units=ids),
+        cmd("move", piece=max(ids, key=len), path=["LUANG_PRABANG"] * 30))]
+    assert max(longest) == 1554
+    assert max(longest) + 64 <= NtndRuleset.sealed_sizes["command"]["communist"]  # room for the envelope to grow
+
+
+def test_gmv_every_private_nva_event_fits_with_32_bit_amounts():
+    from afteraction.engine.crypto.commit import padded_length
+    from afteraction.engine.games.gmv import economy
+    from afteraction.engine.games.gmv.rules import GmvRuleset
+    from afteraction.engine.games.gmv.zones import ZONES
+    zone = max(ZONES, key=len)
+    t = max(set(economy.BUY["nva"]) | set(economy.BUY["us"]), key=len)
+    big = 2**32 - 1
+    evs = [{"t": "hidden", "id": "u99999", "type": t, "zone": zone},
+           {"t": "income", "seat": "nva", "ipc": big, "rec": big, "money": {"ipc": big, "rec": big}},
+           {"t": "bought", "seat": "nva", "type": t, "money": {"ipc": big, "rec": big}},
+           {"t": "forfeit", "seat": "nva", "count": big}]
+    assert max(padded_length(e) for e in evs) == 112 <= GmvRuleset.sealed_sizes["event"]["nva"]
+
+
+def test_gmv_a_hidden_nva_order_naming_60_units_fits():
+    from afteraction.engine.crypto.commit import padded_length
+    from afteraction.engine.games.gmv.rules import GmvRuleset
+    from afteraction.engine.games.gmv.zones import ZONES
+    from afteraction.v1 import command_pb2, gmv_pb2
+    c = command_pb2.Command(gmv=gmv_pb2.GmvCommand(hidden_move=gmv_pb2.GmvHiddenMove(
+        unit_ids=["u99999"] * 60, to_zone=max(ZONES, key=len))))
+    assert padded_length(_envelope_value(c, "nva")) + 64 <= GmvRuleset.sealed_sizes["command"]["nva"]
