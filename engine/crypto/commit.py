@@ -51,7 +51,7 @@ def unpad(padded: bytes, size: int) -> bytes:
     n = struct.unpack(">I", padded[:4])[0] if size >= 4 else None
     if n is None or 4 + n > size:
         raise CryptoError(f"the plaintext length prefix ({n}) exceeds the declared size {size} - 4")
-    if any(padded[4 + n:]):
+    if padded.count(0, 4 + n) != size - 4 - n:  # at C speed: markers pad to kilobytes
         raise CryptoError(f"the padding after the {n}-byte plaintext is not all zero bytes")
     return padded[4:4 + n]
 
