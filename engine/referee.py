@@ -61,7 +61,7 @@ def genesis_body(ruleset: Ruleset, scenario: str, options: dict, seat_keys: dict
 
 
 #: the game id length the rulesets' sealed command sizes are declared for (the service's ids
-#: are 16 hex digits); genesis adds the difference for another length (SPEC.md 6.2)
+#: are 16 hex digits); genesis adds the difference for another length (SPEC.md 6.5)
 SEALED_GAME_ID_BYTES = 16
 
 
@@ -102,7 +102,7 @@ class Referee:
         self.state: Any = None
         self.ended = False
         self._openings: dict[Ref, _commit.Opening] = {}
-        # v >= 2: {"command": {seat: size}, "event": {seat: size}} from genesis (SPEC.md 6.2)
+        # v >= 2: {"command": {seat: size}, "event": {seat: size}} from genesis (SPEC.md 6.5)
         self.sealed_sizes: dict | None = b["sealed_sizes"] if self.version >= 2 else None
 
     # -- creation -------------------------------------------------------------
@@ -118,7 +118,7 @@ class Referee:
                 raise Rejection("BAD_SEAT_KEY", f"seat {s}: an Ed25519 public key is 32 bytes")
         body = genesis_body(ruleset, scenario, opts, seat_keys, server_vkey, origin,
                             _commit.server_secret_commitment(game_id, secret))
-        if version >= 2:  # SPEC.md 6.2: the padded size of every kind of hidden value
+        if version >= 2:  # SPEC.md 6.5: the padded size of every kind of hidden value
             body["sealed_sizes"] = sealed_sizes(ruleset, game_id)
         return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)
 
@@ -240,7 +240,7 @@ class Referee:
             size = self._size("command", env.seat)
             if size is not None and _commit.padded_length({"env": sc.envelope, "sig": sc.signature}) > size:
                 raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
-                                "(SPEC.md 6.2) and this envelope does not fit")
+                                "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
         state = self.ruleset.apply(self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
         events, openings, new_opens = self._seal_events(ctx)

@@ -118,7 +118,7 @@ class Ruleset(ABC):
     seats: ClassVar[tuple[str, ...]]  # seat names in their fixed order
     scenarios: ClassVar[tuple[str, ...]]  # first one is the default
     options: ClassVar[dict[str, Any]] = {}  # option name -> default value
-    #: Padded plaintext size of every hidden value (SPEC.md 6.2, format v >= 2), per kind whose kind
+    #: Padded plaintext size of every hidden value (SPEC.md 6.5, format v >= 2), per kind whose kind
     #: is public: {"command": {seat: size of that seat's sealed commands}, "event": {seat: size of
     #: the private events (and private rolls) for that seat}}. Command sizes are for a 16-byte game
     #: id. Every value of a kind is padded to exactly its size, so its length says nothing; a value

@@ -6,7 +6,7 @@ A hidden value ``v`` created in record ``seq`` as its ``k``-th hidden value gets
   sealed     = ChaCha20-Poly1305(seal_key, nonce, plaintext, aad=commitment)
   plaintext  = canonical({"salt": salt, "value": v})                         (format v1)
              = lp(canonical({"salt": salt, "value": v})) || 0x00 * ...     (v >= 2: exactly the
-               size genesis declares for the value's kind, so lengths say nothing; SPEC.md 6.2)
+               size genesis declares for the value's kind, so lengths say nothing; SPEC.md 6.5)
   seal_key   = HMAC(server_secret, "aar1/seal-key" 0x00 || lp(game))
   nonce      = SHA-256("aar1/seal-nonce" 0x00 || lp(game) || u64(seq) || u32(k))[:12]
 Every input is fixed by the game, so the same secret reproduces the same bytes.

@@ -108,7 +108,7 @@ class Verifier:
         self.referee: Referee | None = None
         self.expected: list[bytes] = []  # records the replay produced ahead of the log (end record)
         self.next_roll = 0  # rolls are numbered 0, 1, 2... in log order (public and sealed alike)
-        self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.2)
+        self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.5)
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> None:
@@ -362,7 +362,7 @@ class Verifier:
 
     def _check_ct_length(self, step: str, seq: int, kind: str, seat, k: int, ct: bytes) -> None:
         """v >= 2, public: a sealed value's ciphertext is its kind's declared size + the 16-byte tag,
-        so its length says nothing about the value (SPEC.md 6.2). Checkable during play."""
+        so its length says nothing about the value (SPEC.md 6.5). Checkable during play."""
         if self.sealed_sizes is None:
             return
         size = self.sealed_sizes[kind].get(seat) if isinstance(seat, str) else None
@@ -424,7 +424,7 @@ class Verifier:
         self.expected = produced[1:]
 
 
-#: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.2)
+#: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
 MAX_SEALED_SIZE = 65536
 
 

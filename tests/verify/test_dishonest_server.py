@@ -43,7 +43,7 @@ def test_spec_6_2_a_sealed_value_that_decrypts_but_differs_from_its_commitment(d
     n, k, ev = next((r[1], ev["k"], ev) for r in recs for ev in r[3].get("events", []) if ev.get("t") == "sealed")
     game = recs[0][0]
     key = _commit.seal_key(secret, game)
-    size = recs[0][3]["sealed_sizes"]["event"][ev["to"]]  # v2 pads (SPEC.md 6.2)
+    size = recs[0][3]["sealed_sizes"]["event"][ev["to"]]  # v2 pads (SPEC.md 6.5)
     honest = _commit.unseal(key, game, n, k, ev["commit"], ev["ct"], size)
     other = {**honest.value, "number": honest.value["number"] % 6 + 1}
     pt = _commit.pad(canon.encode({"salt": honest.salt, "value": other}), size)

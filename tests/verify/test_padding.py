@@ -1,4 +1,4 @@
-"""SPEC.md 6.2, format v2: every hidden value is padded to the size genesis declares for its
+"""SPEC.md 6.5, format v2: every hidden value is padded to the size genesis declares for its
 kind; the verifier checks the public ciphertext length (steps 6/7, during play too) and the
 length prefix and zero padding after opening (step 9); the referee never writes a longer one."""
 from __future__ import annotations
