@@ -103,7 +103,9 @@ class Referee:
         self.ended = False
         self._openings: dict[Ref, _commit.Opening] = {}
         # v >= 2: {"command": {seat: size}, "event": {seat: size}} from genesis (SPEC.md 6.5)
-        self.sealed_sizes: dict | None = b["sealed_sizes"] if self.version >= 2 else None
+        self.sealed_sizes: dict | None = b.get("sealed_sizes") if self.version >= 2 else None
+        if self.version >= 2 and not isinstance(self.sealed_sizes, dict):
+            raise Rejection("BAD_GENESIS", "a v2 genesis declares sealed_sizes (SPEC.md 6.5)")
 
     # -- creation -------------------------------------------------------------
     @staticmethod

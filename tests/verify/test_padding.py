@@ -131,3 +131,15 @@ def test_v1_logs_have_no_padding_rule():
     genesis = Referee.new_genesis("g1", rs, "standard", {}, {s: k.public for s, k in g.seats.items()},
                                   g.server.verifier.vkey, "afteraction.test/game/g1", bytes(32), version=1)
     assert "sealed_sizes" not in genesis.body and Referee(genesis, rs, bytes(32)).sealed_sizes is None
+
+
+def test_a_v2_genesis_without_sizes_is_refused_by_the_referee():
+    from afteraction.engine.log.record import make_record
+    from afteraction.engine.referee import Referee
+    g = LocalGame.create("duel", seed=b"v2")
+    body = {k: v for k, v in g.records[0].body.items() if k != "sealed_sizes"}
+    genesis = make_record(g.records[0].game, 0, bytes(32), "genesis", body, 2)
+    secret = g.referee._secret
+    with pytest.raises(Rejection) as e:
+        Referee(genesis, DuelRuleset(), secret)
+    assert e.value.code == "BAD_GENESIS" and "sealed_sizes" in e.value.message
