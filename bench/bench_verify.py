@@ -118,16 +118,19 @@ def raw_work(path: pathlib.Path) -> list[tuple]:
         keys = {}
         work = []
         seal_key = None
+        sizes = None
         for raw, cp in frames:
             rec = parse_record(raw)
             if rec.kind == "genesis":
                 keys = {s["name"]: Ed25519PublicKey.from_public_bytes(s["key"]) for s in rec.body["seats"]}
                 seal_key = _commit.seal_key(secret, rec.game)
+                sizes = rec.body["sealed_sizes"]["command"] if rec.v >= 2 else None  # SPEC.md 6.5
             text, sigs = split_note(cp)
             checks = [(server, sigs[0].signature, text.encode())]
             b = rec.body
             if "sealed" in b:
-                op = _commit.unseal(seal_key, rec.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"])
+                op = _commit.unseal(seal_key, rec.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
+                                    sizes and sizes[b["seat"]])
                 checks.append((keys[b["seat"]], op.value["sig"], command_signing_bytes(op.value["env"])))
             elif "sig" in b:
                 checks.append((keys[b["seat"]], b["sig"], command_signing_bytes(b["env"])))

@@ -72,6 +72,19 @@ def genesis_body(ruleset: Ruleset, scenario: str, options: dict, seat_keys: dict
     }
 
 
+#: the game id length the rulesets' sealed command sizes are declared for (the service's ids
+#: are 16 hex digits); genesis adds the difference for another length (SPEC.md 6.5)
+SEALED_GAME_ID_BYTES = 16
+
+
+def sealed_sizes(ruleset: Ruleset, game_id: str) -> dict:
+    """Genesis's ``sealed_sizes`` (v >= 2): the ruleset's declaration, the command sizes moved by
+    the game id's length (the game id is inside every sealed envelope)."""
+    d = len(game_id.encode()) - SEALED_GAME_ID_BYTES
+    return {"command": {s: n + d for s, n in sorted(ruleset.sealed_sizes.get("command", {}).items())},
+            "event": {s: n for s, n in sorted(ruleset.sealed_sizes.get("event", {}).items())}}
+
+
 class Referee:
     """One game's referee. ``secret`` is the server secret: the service and a
     verifier of an ended game have it; without it nothing can be accepted."""
@@ -104,6 +117,10 @@ class Referee:
         self.state: Any = None
         self.ended = False
         self._openings: dict[Ref, _commit.Opening] = {}
+        # v >= 2: {"command": {seat: size}, "event": {seat: size}} from genesis (SPEC.md 6.5)
+        self.sealed_sizes: dict | None = b.get("sealed_sizes") if self.version >= 2 else None
+        if self.version >= 2 and not isinstance(self.sealed_sizes, dict):
+            raise Rejection("BAD_GENESIS", "a v2 genesis declares sealed_sizes (SPEC.md 6.5)")
 
     # -- creation -------------------------------------------------------------
     @staticmethod
@@ -124,6 +141,8 @@ class Referee:
             raise Rejection("SHARED_SEAT_KEY", message)
         body = genesis_body(ruleset, scenario, opts, seat_keys, server_vkey, origin,
                             _commit.server_secret_commitment(game_id, secret))
+        if version >= 2:  # SPEC.md 6.5: the padded size of every kind of hidden value
+            body["sealed_sizes"] = sealed_sizes(ruleset, game_id)
         return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)
 
     # -- queries --------------------------------------------------------------
@@ -240,12 +259,17 @@ class Referee:
             raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
         cmd = env.command
         private = self.ruleset.is_private(self.state, env.seat, cmd)
+        if private:
+            size = self._size("command", env.seat)
+            if size is not None and _commit.padded_length({"env": sc.envelope, "sig": sc.signature}) > size:
+                raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
+                                "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
         state = self.ruleset.apply(self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
             op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,
-                                     {"env": sc.envelope, "sig": sc.signature})
+                                     {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat))
             body = {"seat": env.seat, "ctr": env.counter, "sealed": {"commit": c, "ct": ct}}
             openings.setdefault(env.seat, []).insert(0, op)
             new_opens[(self.seq, 0)] = op
@@ -297,11 +321,22 @@ class Referee:
             if to not in self.seat_keys:
                 raise ValueError(f"private event for unknown seat {to!r}")
             k += 1
-            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev)
+            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to))
             out.append({"t": "sealed", "to": to, "k": k, "commit": c, "ct": ct})
             openings.setdefault(to, []).append(op)
             new_opens[(self.seq, k)] = op
         return out, openings, new_opens
+
+    def _size(self, kind: str, seat: str) -> int | None:
+        """The padded plaintext size of a sealed ``kind`` ("command" / "event") for ``seat``; None
+        in v1 (no padding). A kind genesis declares no size for is a ruleset bug: it raises."""
+        if self.sealed_sizes is None:
+            return None
+        size = self.sealed_sizes[kind].get(seat)
+        if size is None:
+            raise _commit.SealedSizeError(f"{self.ruleset.game}/{self.ruleset.version} declares no sealed "
+                                          f"{kind} size for seat {seat} (Ruleset.sealed_sizes)")
+        return size
 
     def _append(self, kind: str, body: dict) -> Record:
         rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)

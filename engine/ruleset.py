@@ -118,6 +118,13 @@ class Ruleset(ABC):
     seats: ClassVar[tuple[str, ...]]  # seat names in their fixed order
     scenarios: ClassVar[tuple[str, ...]]  # first one is the default
     options: ClassVar[dict[str, Any]] = {}  # option name -> default value
+    #: Padded plaintext size of every hidden value (SPEC.md 6.5, format v >= 2), per kind whose kind
+    #: is public: {"command": {seat: size of that seat's sealed commands}, "event": {seat: size of
+    #: the private events (and private rolls) for that seat}}. Command sizes are for a 16-byte game
+    #: id. Every value of a kind is padded to exactly its size, so its length says nothing; a value
+    #: that does not fit raises SealedSizeError (a ruleset bug: tests/engine/test_sealed_lengths.py
+    #: plays whole games of every ruleset). A seat missing here may not receive that kind at all.
+    sealed_sizes: ClassVar[dict[str, dict[str, int]]] = {}
 
     @abstractmethod
     def setup(self, scenario: str, options: dict, ctx: Context) -> Any:

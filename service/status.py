@@ -37,6 +37,7 @@ _BY_CODE = {
     "UNKNOWN_SCENARIO": grpc.StatusCode.INVALID_ARGUMENT,
     "UNKNOWN_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
+    "COMMAND_TOO_LARGE": grpc.StatusCode.INVALID_ARGUMENT,  # SPEC.md 6.5: larger than its padded size
     "UNKNOWN_RULESET": grpc.StatusCode.INVALID_ARGUMENT,
     "OUT_OF_RANGE": grpc.StatusCode.OUT_OF_RANGE,
     "UNKNOWN_GAME": grpc.StatusCode.NOT_FOUND,

@@ -3,7 +3,10 @@
 A hidden value ``v`` created in record ``seq`` as its ``k``-th hidden value gets
   salt       = HMAC(server_secret, "aar1/salt" 0x00 || lp(game) || u64(seq) || u32(k))
   commitment = SHA-256("aar1/commit" 0x00 || salt || canonical(v))
-  sealed     = ChaCha20-Poly1305(seal_key, nonce, canonical({"salt": salt, "value": v}), aad=commitment)
+  sealed     = ChaCha20-Poly1305(seal_key, nonce, plaintext, aad=commitment)
+  plaintext  = canonical({"salt": salt, "value": v})                         (format v1)
+             = lp(canonical({"salt": salt, "value": v})) || 0x00 * ...     (v >= 2: exactly the
+               size genesis declares for the value's kind, so lengths say nothing; SPEC.md 6.5)
   seal_key   = HMAC(server_secret, "aar1/seal-key" 0x00 || lp(game))
   nonce      = SHA-256("aar1/seal-nonce" 0x00 || lp(game) || u64(seq) || u32(k))[:12]
 Every input is fixed by the game, so the same secret reproduces the same bytes.
@@ -21,6 +24,36 @@ from ..errors import CryptoError
 from . import canon
 from .hashing import (TAG_COMMIT, TAG_SALT, TAG_SEAL_KEY, TAG_SEAL_NONCE, TAG_SEAT_ENTROPY,
                       TAG_SERVER_SECRET, lp, tagged_hash, tagged_hmac, u64)
+
+
+class SealedSizeError(ValueError):
+    """A hidden value that does not fit the size declared for its kind: a ruleset bug (its
+    ``sealed_sizes`` are too small), never a reason to write a longer ciphertext."""
+
+
+def pad(plain: bytes, size: int) -> bytes:
+    """The padded plaintext of format v >= 2: lp(plain) then zeros, exactly ``size`` bytes."""
+    framed = lp(plain)
+    if len(framed) > size:
+        raise SealedSizeError(f"a sealed plaintext of {len(framed)} bytes does not fit the declared size {size}")
+    return framed + bytes(size - len(framed))
+
+
+def padded_length(value: Any) -> int:
+    """The smallest padded size (v >= 2) that holds ``value``: lp(canonical({salt, value}))."""
+    return 4 + len(canon.encode({"salt": bytes(32), "value": value}))
+
+
+def unpad(padded: bytes, size: int) -> bytes:
+    """Inverse of ``pad``: the length, the prefix and the zero padding are checked."""
+    if len(padded) != size:
+        raise CryptoError(f"padded plaintext is {len(padded)} bytes, the declared size is {size}")
+    n = struct.unpack(">I", padded[:4])[0] if size >= 4 else None
+    if n is None or 4 + n > size:
+        raise CryptoError(f"the plaintext length prefix ({n}) exceeds the declared size {size} - 4")
+    if padded.count(0, 4 + n) != size - 4 - n:  # at C speed: markers pad to kilobytes
+        raise CryptoError(f"the padding after the {n}-byte plaintext is not all zero bytes")
+    return padded[4:4 + n]
 
 
 def _where(game_id: str, seq: int, k: int) -> bytes:
@@ -69,21 +102,30 @@ class Opening:
         return {"t": "open", "ref": [self.seq, self.k], "salt": self.salt, "value": self.value}
 
 
-def seal(secret: bytes, game_id: str, seq: int, k: int, value: Any) -> tuple[Opening, bytes, bytes]:
-    """Commit and seal ``value``; returns (opening, commitment, ciphertext)."""
+def seal(secret: bytes, game_id: str, seq: int, k: int, value: Any,
+         size: int | None = None) -> tuple[Opening, bytes, bytes]:
+    """Commit and seal ``value``; returns (opening, commitment, ciphertext). ``size``: the padded
+    plaintext size of the value's kind (format v >= 2); None for v1, which has no padding.
+    Raises SealedSizeError if the value does not fit."""
     salt = derive_salt(secret, game_id, seq, k)
     c = commitment(salt, value)
-    ct = ChaCha20Poly1305(seal_key(secret, game_id)).encrypt(
-        seal_nonce(game_id, seq, k), canon.encode({"salt": salt, "value": value}), c)
+    pt = canon.encode({"salt": salt, "value": value})
+    if size is not None:
+        pt = pad(pt, size)
+    ct = ChaCha20Poly1305(seal_key(secret, game_id)).encrypt(seal_nonce(game_id, seq, k), pt, c)
     return Opening(seq, k, salt, value), c, ct
 
 
-def unseal(key: bytes, game_id: str, seq: int, k: int, commit: bytes, ct: bytes) -> Opening:
-    """Open a sealed value with the seal key; checks the AEAD tag and the commitment."""
+def unseal(key: bytes, game_id: str, seq: int, k: int, commit: bytes, ct: bytes,
+           size: int | None = None) -> Opening:
+    """Open a sealed value with the seal key; checks the AEAD tag, the padding to ``size``
+    (v >= 2; None for v1) and the commitment."""
     try:
         pt = ChaCha20Poly1305(key).decrypt(seal_nonce(game_id, seq, k), ct, commit)
     except InvalidTag:
         raise CryptoError("sealed value does not decrypt (wrong key, nonce, commitment or bytes)") from None
+    if size is not None:
+        pt = unpad(pt, size)
     d = canon.decode(pt)
     if not isinstance(d, dict) or set(d) != {"salt", "value"} or not isinstance(d["salt"], bytes):
         raise CryptoError("sealed value has the wrong shape")

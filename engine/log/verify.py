@@ -108,6 +108,7 @@ class Verifier:
         self.referee: Referee | None = None
         self.expected: list[bytes] = []  # records the replay produced ahead of the log (end record)
         self.next_roll = 0  # rolls are numbered 0, 1, 2... in log order (public and sealed alike)
+        self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.5)
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> None:
@@ -184,6 +185,8 @@ class Verifier:
         except (KeyError, TypeError, AssertionError):
             raise _fail("4", 0, "genesis body has the wrong shape") from None
         self._check_seat_keys(keys)
+        if rec.v >= 2:
+            self.sealed_sizes = _check_sealed_sizes(b.get("sealed_sizes"), keys)
         if server["vkey"] != self.report.server_vkey:
             raise _fail("4", 0, "server key in genesis", self.report.server_vkey, server["vkey"])
         if self.header_game is not None and rec.game != self.header_game:
@@ -257,6 +260,7 @@ class Verifier:
             s = b["sealed"]
             if not isinstance(s, dict) or not isinstance(s.get("commit"), bytes) or not isinstance(s.get("ct"), bytes):
                 raise _fail("6", seq, "sealed command has the wrong shape")
+            self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
             self.commitments[(seq, 0)] = s["commit"]
             return
         env_b, sig = b.get("env"), b.get("sig")
@@ -319,6 +323,7 @@ class Verifier:
                     raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
                 if not isinstance(ev.get("ct"), bytes):
                     raise _fail("7", rec.seq, f"sealed event {i} has no ciphertext")
+                self._check_ct_length("7", rec.seq, "event", ev.get("to"), k, ev["ct"])
                 self.commitments[(rec.seq, k)] = c
             elif t == "open":
                 ref = ev.get("ref")
@@ -351,21 +356,37 @@ class Verifier:
         seq = rec.seq
         if "sealed" in rec.body:
             s = rec.body["sealed"]
-            v = self._unseal(seq, 0, s["commit"], s["ct"]).value
+            v = self._unseal(seq, 0, s["commit"], s["ct"], self._size("command", rec.body["seat"])).value
             if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
                 raise _fail("9", seq, "sealed command has the wrong shape")
             self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"], step="9")
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
-                op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"])
+                op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"], self._size("event", ev.get("to")))
                 if isinstance(op.value, dict) and op.value.get("t") == "roll":
                     self._check_roll(seq, op.value)
             elif ev.get("t") == "roll":
                 self._check_roll(seq, ev)
 
-    def _unseal(self, seq: int, k: int, c: bytes, ct: bytes) -> _commit.Opening:
+    def _size(self, kind: str, seat: str) -> int | None:
+        """The padded size of a sealed ``kind`` for ``seat`` (v >= 2), None in v1 (no padding)."""
+        return None if self.sealed_sizes is None else self.sealed_sizes[kind][seat]
+
+    def _check_ct_length(self, step: str, seq: int, kind: str, seat, k: int, ct: bytes) -> None:
+        """v >= 2, public: a sealed value's ciphertext is its kind's declared size + the 16-byte tag,
+        so its length says nothing about the value (SPEC.md 6.5). Checkable during play."""
+        if self.sealed_sizes is None:
+            return
+        size = self.sealed_sizes[kind].get(seat) if isinstance(seat, str) else None
+        if size is None:
+            raise _fail(step, seq, f"sealed {kind} {k}: genesis declares no sealed {kind} size for seat {seat!r}")
+        if len(ct) != size + 16:
+            raise _fail(step, seq, f"sealed {kind} {k}: ciphertext length (the declared size {size} + 16)",
+                        size + 16, len(ct))
+
+    def _unseal(self, seq: int, k: int, c: bytes, ct: bytes, size: int | None) -> _commit.Opening:
         try:
-            op = _commit.unseal(self.seal_key, self.game, seq, k, c, ct)
+            op = _commit.unseal(self.seal_key, self.game, seq, k, c, ct, size)
         except (CryptoError, EncodingError) as e:
             raise _fail("9", seq, f"sealed value {k}", detail=str(e)) from None
         self.report.sealed += 1
@@ -397,7 +418,8 @@ class Verifier:
             return
         b = rec.body
         if "sealed" in b:
-            op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"])
+            op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
+                                self._size("command", b["seat"]))
             env_b, sig = op.value["env"], op.value["sig"]
         else:
             env_b, sig = b["env"], b["sig"]
@@ -412,6 +434,22 @@ class Verifier:
         if produced[0] != rec.raw:
             raise _fail("11", rec.seq, "record differs from the replayed one", _diff(produced[0], rec.raw), None)
         self.expected = produced[1:]
+
+
+#: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
+MAX_SEALED_SIZE = 65536
+
+
+def _check_sealed_sizes(sizes, seats: dict) -> dict:
+    """Step 4, v >= 2: genesis's ``sealed_sizes`` is {"command": {seat: int}, "event": {seat: int}}
+    naming seats of genesis, each size 4 .. MAX_SEALED_SIZE."""
+    ok = isinstance(sizes, dict) and set(sizes) == {"command", "event"} and all(
+        isinstance(m, dict) and all(s in seats and type(n) is int and 4 <= n <= MAX_SEALED_SIZE
+                                    for s, n in m.items()) for m in sizes.values())
+    if not ok:
+        raise _fail("4", 0, "genesis sealed_sizes (v >= 2: {command: {seat: size}, event: {seat: size}}, "
+                    f"sizes 4..{MAX_SEALED_SIZE})", None, sizes)
+    return sizes
 
 
 def _diff(a: bytes, b: bytes) -> str:

@@ -342,6 +342,31 @@ def test_hidden_values_seal_and_open_both_directions():
             C.unseal(key, game, c["seq"], c["k"], bytes(32), ct)
 
 
+def test_spec_6_2_padded_plaintexts_seal_open_and_refuse_every_other_padding():
+    """padding.json: format v2 pads lp(canonical({salt, value})) with zeros to the declared size."""
+    d = load("padding.json")
+    secret, game, key = x(d["seal_key"]["secret"]), d["seal_key"]["game"], x(d["seal_key"]["seal_key"])
+    plain = {(c["seq"], c["k"]): c for c in load("commitments.json")["cases"]}
+    for c in d["cases"]:
+        v, size = from_tj(c["value"]), c["size"]
+        op, commit, ct = C.seal(secret, game, c["seq"], c["k"], v, size)
+        assert ct.hex() == c["ciphertext"] and len(ct) == c["ciphertext_length"] == size + 16
+        pt = x(c["plaintext"])
+        assert len(pt) == size and pt == struct.pack(">I", c["inner_length"]) + x(c["inner"]) + bytes(c["zero_bytes"])
+        assert c["inner"] == plain[(c["seq"], c["k"])]["plaintext"]  # the v1 plaintext, framed
+        assert commit.hex() == c["commitment"] == plain[(c["seq"], c["k"])]["commitment"]
+        assert ChaCha20Poly1305(key).decrypt(x(c["nonce"]), ct, commit) == pt
+        assert C.unseal(key, game, c["seq"], c["k"], commit, ct, size) == op
+        with pytest.raises((CryptoError, EncodingError)):  # a v2 value is not a v1 value
+            C.unseal(key, game, c["seq"], c["k"], commit, ct)
+        with pytest.raises(C.SealedSizeError):
+            C.seal(secret, game, c["seq"], c["k"], v, 4 + c["inner_length"] - 1)
+    assert len(d["rejected"]) >= 6
+    for r in d["rejected"]:
+        with pytest.raises((CryptoError, EncodingError)):
+            canon.decode(C.unpad(x(r["plaintext"]), r["size"]))
+
+
 # -- SPEC.md 9, 12: the whole game --------------------------------------------------------------------
 def test_game_bundle_verifies_and_matches_its_records():
     g = load("game.json")

@@ -256,6 +256,7 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         st.update(game=game, origin=b["server"]["origin"], ruleset_game=b["ruleset"]["game"], scenario=b["scenario"], seats=[s["name"] for s in b["seats"]],
                   keys={s["name"]: s["key"] for s in b["seats"]}, secret_commit=b["secret_commit"])
         st["ctr"] = {s: 0 for s in st["seats"]}
+        st["sizes"] = b["sealed_sizes"] if rec["v"] >= 2 else None  # SPEC 6.2
         if secret is not None and th("aar1/server-secret", lp(game) + secret) != b["secret_commit"]:
             raise Fail(8, 0, "secret")
     elif kind == "genesis":
@@ -281,6 +282,8 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         if ev["t"] == "sealed":
             if (n, ev["k"]) in st["commitments"] or ev["k"] < 1:
                 raise Fail(7, n, "sealed k")
+            if st["sizes"] is not None and len(ev["ct"]) != st["sizes"]["event"][ev["to"]] + 16:
+                raise Fail(7, n, "sealed event length")
             st["commitments"][(n, ev["k"])] = ev["commit"]
         elif ev["t"] == "open":
             ref = tuple(ev["ref"])
@@ -302,6 +305,8 @@ def _seat_record(b, n, kind, st) -> None:
         if kind != "command":
             raise Fail(6, n, "sealed kind")
         st["commitments"][(n, 0)] = b["sealed"]["commit"]
+        if st["sizes"] is not None and len(b["sealed"]["ct"]) != st["sizes"]["command"][seat] + 16:
+            raise Fail(6, n, "sealed command length")
         return
     env = _check_envelope(b["env"], b["sig"], seat, ctr, kind, n, st, 6)
     if kind == "commit":
@@ -338,12 +343,18 @@ def _check_envelope(env_b, sig, seat, ctr, kind, n, st, step) -> dict:
     return env
 
 
-def _unseal(secret, game, seq, k, commit, ct, n):
+def _unseal(secret, game, seq, k, commit, ct, n, size=None):
     key = thmac(secret, "aar1/seal-key", lp(game))
     nonce = th("aar1/seal-nonce", lp(game) + struct.pack(">QI", seq, k))[:12]
     try:
-        pt = dec(ChaCha20Poly1305(key).decrypt(nonce, ct, commit))
-    except (InvalidTag, ValueError):
+        pt = ChaCha20Poly1305(key).decrypt(nonce, ct, commit)
+        if size is not None:  # v >= 2: lp(canonical) || zeros, exactly `size` bytes (SPEC 6.2)
+            (m,) = struct.unpack(">I", pt[:4])
+            if len(pt) != size or 4 + m > size or pt[4 + m:] != bytes(size - 4 - m):
+                raise Fail(9, n, "padding")
+            pt = pt[4:4 + m]
+        pt = dec(pt)
+    except (InvalidTag, ValueError, struct.error):
         raise Fail(9, n, "unseal") from None
     if set(pt) != {"salt", "value"} or th("aar1/commit", pt["salt"] + enc(pt["value"])) != commit:
         raise Fail(9, n, "sealed commitment")
@@ -353,11 +364,13 @@ def _unseal(secret, game, seq, k, commit, ct, n):
 def _sealed_and_dice(b, n, st, secret) -> None:
     game = st["game"]
     if "sealed" in b:
-        v = _unseal(secret, game, n, 0, b["sealed"]["commit"], b["sealed"]["ct"], n)
+        v = _unseal(secret, game, n, 0, b["sealed"]["commit"], b["sealed"]["ct"], n,
+                    st["sizes"] and st["sizes"]["command"][b["seat"]])
         _check_envelope(v["env"], v["sig"], b["seat"], b["ctr"], "command", n, st, 9)
     for ev in b.get("events", []):
         if ev["t"] == "sealed":
-            v = _unseal(secret, game, n, ev["k"], ev["commit"], ev["ct"], n)
+            v = _unseal(secret, game, n, ev["k"], ev["commit"], ev["ct"], n,
+                        st["sizes"] and st["sizes"]["event"][ev["to"]])
             if isinstance(v, dict) and v.get("t") == "roll":
                 _roll(v, n, st, secret)
         elif ev["t"] == "roll":

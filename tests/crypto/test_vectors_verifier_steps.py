@@ -64,10 +64,11 @@ def test_spec_10_step_6_sealed_command_before_the_handshake_fails():
 def test_spec_10_step_9_sealed_command_with_a_forged_signature_is_reported_at_step_9():
     header, recs = _records()
     s = _sealed_seq(recs)
+    size = recs[0].body["sealed_sizes"]["command"][recs[s].body["seat"]]  # v2 pads (SPEC.md 6.5)
     op = C.unseal(C.seal_key(SECRET, INFO["game"]), INFO["game"], s, 0,
-                  recs[s].body["sealed"]["commit"], recs[s].body["sealed"]["ct"])
+                  recs[s].body["sealed"]["commit"], recs[s].body["sealed"]["ct"], size)
     forged = {"env": op.value["env"], "sig": bytes([op.value["sig"][0] ^ 1]) + op.value["sig"][1:]}
-    _, commit, ct = C.seal(SECRET, INFO["game"], s, 0, forged)
+    _, commit, ct = C.seal(SECRET, INFO["game"], s, 0, forged, size)
     items = [(r.kind, r.body) for r in recs]
     items[s] = ("command", {**recs[s].body, "sealed": {"commit": commit, "ct": ct}})
     with pytest.raises(VerificationError) as e:

@@ -140,7 +140,8 @@ def test_gmv_bot_games_end_replay_verify_and_leak_nothing(seed):
     # the replay re-executed hidden moves and infiltrations (opened from their seals)
     key = _commit.seal_key(g.records[-1].body["secret"], g.records[0].game)
     kinds = sorted({envelope_pb2.CommandEnvelope.FromString(
-        _commit.unseal(key, r.game, r.seq, 0, r.body["sealed"]["commit"], r.body["sealed"]["ct"]).value["env"]
+        _commit.unseal(key, r.game, r.seq, 0, r.body["sealed"]["commit"], r.body["sealed"]["ct"],
+                       _command_size(g)).value["env"]
     ).command.gmv.WhichOneof("action") for r in sealed_cmds})
     assert {"hidden_move", "infiltrate", "buy"} <= set(kinds), kinds
     # the hidden units left at the end were revealed by publicly opening their commitments
@@ -166,11 +167,16 @@ def game():
     return g
 
 
+def _command_size(g) -> int:
+    """The padded size of the NVA's sealed commands in this (v2) game (SPEC.md 6.5)."""
+    return g.records[0].body["sealed_sizes"]["command"]["nva"]
+
+
 def _hidden_move_record(g):
     for r in g.records:
         if "sealed" in r.body:
             op = _commit.unseal(_commit.seal_key(g.records[-1].body["secret"], r.game), r.game, r.seq, 0,
-                                r.body["sealed"]["commit"], r.body["sealed"]["ct"])
+                                r.body["sealed"]["commit"], r.body["sealed"]["ct"], _command_size(g))
             env = envelope_pb2.CommandEnvelope.FromString(op.value["env"])
             if env.command.gmv.WhichOneof("action") == "hidden_move":
                 return r, env
@@ -229,7 +235,7 @@ def test_gmv_tamper_other_hidden_move_validly_sealed_fails_replay_at_that_record
     raw_env = new.SerializeToString(deterministic=True)
     sig = Ed25519PrivateKey.from_private_bytes(game.seats["nva"].seed).sign(command_signing_bytes(raw_env))
     secret = game.records[-1].body["secret"]
-    _, c, ct = _commit.seal(secret, r.game, r.seq, 0, {"env": raw_env, "sig": sig})
+    _, c, ct = _commit.seal(secret, r.game, r.seq, 0, {"env": raw_env, "sig": sig}, _command_size(game))
     body = dict(r.body)
     body["sealed"] = {"commit": c, "ct": ct}
     with pytest.raises(VerificationError) as e:

@@ -43,9 +43,10 @@ def test_spec_6_2_a_sealed_value_that_decrypts_but_differs_from_its_commitment(d
     n, k, ev = next((r[1], ev["k"], ev) for r in recs for ev in r[3].get("events", []) if ev.get("t") == "sealed")
     game = recs[0][0]
     key = _commit.seal_key(secret, game)
-    honest = _commit.unseal(key, game, n, k, ev["commit"], ev["ct"])
+    size = recs[0][3]["sealed_sizes"]["event"][ev["to"]]  # v2 pads (SPEC.md 6.5)
+    honest = _commit.unseal(key, game, n, k, ev["commit"], ev["ct"], size)
     other = {**honest.value, "number": honest.value["number"] % 6 + 1}
-    pt = canon.encode({"salt": honest.salt, "value": other})
+    pt = _commit.pad(canon.encode({"salt": honest.salt, "value": other}), size)
     forged_ct = ChaCha20Poly1305(key).encrypt(_commit.seal_nonce(game, n, k), pt, ev["commit"])
     g, s, kind, body = recs[n]
     body = copy.deepcopy(body)

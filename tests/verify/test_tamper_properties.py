@@ -340,9 +340,10 @@ def test_forged_seat_signature_is_detected_at_its_record(game, bundle, data):
     game_id, seq, kind, body = recs[k]
     if "sealed" in body:
         secret = h["secret"]
+        size = recs[0][3]["sealed_sizes"]["command"][body["seat"]]  # v2 pads (SPEC.md 6.5)
         op = _commit.unseal(_commit.seal_key(secret, game_id), game_id, seq, 0,
-                            body["sealed"]["commit"], body["sealed"]["ct"])
-        _, c, ct = _commit.seal(secret, game_id, seq, 0, {"env": op.value["env"], "sig": sig})
+                            body["sealed"]["commit"], body["sealed"]["ct"], size)
+        _, c, ct = _commit.seal(secret, game_id, seq, 0, {"env": op.value["env"], "sig": sig}, size)
         body["sealed"] = {"commit": c, "ct": ct}
     else:
         body["sig"] = sig

@@ -27,6 +27,9 @@ class DuelRuleset(Ruleset):
     seats = ("a", "b")
     scenarios = ("standard",)
     options = {"rounds": ROUNDS}
+    # SPEC.md 6.5: a pick envelope pads to 164 bytes at the largest counters (2^21), 92 left for the
+    # envelope to grow; the pick event to 77 with a 32-bit round (tests/engine/test_sealed_lengths.py)
+    sealed_sizes = {"command": {"a": 256}, "event": {"a": 80}}
 
     def setup(self, scenario, options, ctx: Context):
         return {"round": 1, "rounds": options["rounds"], "score": {"a": 0, "b": 0},

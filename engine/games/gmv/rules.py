@@ -41,6 +41,11 @@ class GmvRuleset(Ruleset):
     seats = ("us", "nva")
     scenarios = ("1965",)
     options = {"turns": _SETUP["turns"], "defoliation_2d6": False}
+    # SPEC.md 6.5, docs/rules/gmv.md "Padded sizes": every private event for the NVA (hidden, income,
+    # bought, forfeit) pads to 128 bytes (the largest: 112, an income with 32-bit amounts); every sealed
+    # NVA order to 768 (the largest of 75 bot games: 195; an order naming 60 units of the longest ids
+    # fits, with room for the envelope to grow; a larger one is refused with COMMAND_TOO_LARGE)
+    sealed_sizes = {"command": {"nva": 768}, "event": {"nva": 128}}
 
     # -- setup ----------------------------------------------------------------
     def setup(self, scenario, options, ctx: Context):

@@ -37,6 +37,12 @@ class NtndRuleset(Ruleset):
     seats = SEATS
     scenarios = ("tet",)
     options: dict = {}
+    # SPEC.md 6.5, docs/rules/ntnd.md "Padded sizes": a marker identity pads to 4736 bytes, which holds a
+    # marker of all 98 invertible Communist counters (zones stack without limit, 8.10.1.3; 4683 bytes);
+    # a Communist command to 1664, which holds a list naming all 109 Communist units (1554 bytes) with
+    # room for the envelope to grow. The largest of 15 bot games: 328 and 292 bytes.
+    # tests/engine/test_sealed_lengths.py derives both bounds from the counter data.
+    sealed_sizes = {"command": {"communist": 1664}, "event": {"communist": 4736}}
 
     # -- lifecycle ----------------------------------------------------------
     def setup(self, scenario, options, ctx: Context):
