@@ -128,7 +128,8 @@ class Verifier:
         self.next_roll = 0  # rolls are numbered 0, 1, 2... in log order (public and sealed alike)
 
     # ------------------------------------------------------------------------
-    def add(self, raw: bytes, checkpoint: str) -> None:
+    def add(self, raw: bytes, checkpoint: str) -> Record:
+        """Verify the next record and its checkpoint; returns the parsed record."""
         seq = self.tree.size
         try:
             rec = parse_record(raw)
@@ -164,6 +165,14 @@ class Verifier:
                 self._replay(rec)
         self.prev = rec.hash
         self.report.records = seq + 1
+        return rec
+
+    def check_checkpoint(self, note: str) -> None:
+        """Step 5 for a checkpoint received apart from its record (a client's stream): it must be
+        the checkpoint of the log verified so far (origin, size, root)."""
+        if self.tree.size == 0:
+            raise _fail("5", None, "checkpoint before any record")
+        self._checkpoint(self.tree.size - 1, note)
 
     def finish(self) -> Report:
         r = self.report
