@@ -238,3 +238,63 @@ def test_v1_games_keep_the_v1_rules():
         assert env.prev == b"" and env.state_seq == 0
     rep = verify_bundle(io.BytesIO(g.bundle()))
     assert rep.replayed and g.records[0].v == 1
+
+
+def _run(capsys, *argv):
+    from afteraction.client import cli
+
+    code = cli.main(list(argv))
+    return code, capsys.readouterr().out
+
+
+def test_issue_16_a_fork_is_proved_by_two_envelopes(tmp_path, capsys):
+    """The server shows seat a one genesis and seat b another (same game id, another secret):
+    b's commit is refused where a's stands (WRONG_HISTORY), and the two commit envelopes, both
+    for state 1 with different prev, are on their own a proof of the fork (aar evidence)."""
+    from afteraction.engine.seat import Head
+
+    g = LocalGame.create("duel", seed=b"tests/fork")
+    r0 = g.referee
+    gen2 = Referee.new_genesis(r0.game_id, r0.ruleset, r0.scenario, r0.options, r0.seat_keys, g.server.verifier.vkey,
+                               r0.genesis.body["server"]["origin"], derive_bytes(b"tests/fork", "other-secret"))
+    a = g.seats["a"].entropy_commit(r0.game_id, g.entropy["a"], g.head())
+    b = g.seats["b"].entropy_commit(r0.game_id, g.entropy["b"], Head(1, gen2.hash, gen2.hash))
+    g.submit(a)
+    with pytest.raises(Rejection) as e:
+        Referee(r0.genesis, r0.ruleset, derive_bytes(b"tests/fork", "server-secret")).accept(b)
+    assert e.value.code == "WRONG_HISTORY"
+    (tmp_path / "a.env").write_bytes(a)
+    (tmp_path / "b.env").write_text(b.hex())
+    keys = [f"--seat-key={s}={k.public.hex()}" for s, k in g.seats.items()]
+    code, out = _run(capsys, "evidence", str(tmp_path / "a.env"), str(tmp_path / "b.env"), *keys)
+    assert code == 1 and "INCONSISTENT: two envelopes" in out and "state 1" in out, out
+    assert out.count("signature valid") == 2
+    # the envelope against the log the server exports: the log is not what b was shown
+    (tmp_path / "g.aar").write_bytes(g.bundle())
+    code, out = _run(capsys, "evidence", str(tmp_path / "b.env"), str(tmp_path / "g.aar"))
+    assert code == 1 and "not the history that seat was shown" in out, out
+    code, out = _run(capsys, "evidence", str(tmp_path / "a.env"), str(tmp_path / "g.aar"))
+    assert code == 0 and "consistent" in out, out
+    # a forged signature proves nothing
+    forged = envelope_pb2.SignedCommand.FromString(b)
+    forged.signature = bytes(64)
+    (tmp_path / "f.env").write_bytes(forged.SerializeToString())
+    code, out = _run(capsys, "evidence", str(tmp_path / "a.env"), str(tmp_path / "f.env"), *keys)
+    assert code == 0 and "signature INVALID" in out, out
+    assert _run(capsys, "evidence", str(tmp_path / "a.env"), str(tmp_path / "missing"))[0] == 2
+
+
+def test_issue_16_two_bundles_of_one_game_that_differ_prove_a_rewrite(tmp_path, capsys, monkeypatch):
+    """Version 1 (where a re-roll verifies): the honest and the re-rolled bundle each verify, and
+    together prove that the server signed two different trees of one origin."""
+    g = LocalGame.create("duel", seed=b"tests/evidence-v1", version=1)
+    g.handshake()
+    g.run_bots(random_bot(b"tests/evidence-v1"))
+    records, secret = _reroll(g, monkeypatch)
+    (tmp_path / "honest.aar").write_bytes(_bundle(g, g.records, g.records[-1].body["secret"]))
+    (tmp_path / "forged.aar").write_bytes(_bundle(g, records, secret))
+    code, out = _run(capsys, "evidence", str(tmp_path / "honest.aar"), str(tmp_path / "forged.aar"))
+    assert code == 1 and "INCONSISTENT: record 0 differs" in out and out.count("verifies") == 2, out
+    (tmp_path / "prefix.aar").write_bytes(_bundle(g, g.records[:6]))
+    code, out = _run(capsys, "evidence", str(tmp_path / "prefix.aar"), str(tmp_path / "honest.aar"))
+    assert code == 0 and "extends" in out, out
