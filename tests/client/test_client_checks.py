@@ -189,4 +189,11 @@ def test_seats_keep_their_checkpoint_and_aar_verify_checks_a_bundle_against_it(s
     assert cli.main(["verify", str(path), "--json", "--checkpoint", str(other)]) == 1
     assert json.loads(capsys.readouterr().out)["step"] == "5 (checkpoint)"
     assert cli.main(["verify", str(path), "--checkpoint", str(tmp_path / "missing")]) == 2
+    # a restarted seat requires the log to match the checkpoint it kept
+    again = Seat(c, gid, "a", keys["a"], checkpoint_file=files["a"])
+    again.catch_up()
+    assert again.next_seq == n
+    with pytest.raises(BadLog) as e:
+        Seat(c, gid, "a", keys["a"], checkpoint_file=str(other)).catch_up()
+    assert (e.value.error.step, e.value.error.seq) == ("5 (checkpoint)", 0)
     c.close()
