@@ -348,6 +348,12 @@ class Seat:
         if self._bad is not None:
             raise self._bad
         try:
+            size = _note.parse_checkpoint(_note.split_note(note)[0]).size
+        except (CryptoError, ValueError):
+            size = self.next_seq  # not a checkpoint: the verifier says what is wrong with it
+        if size < self.next_seq:
+            return  # an older one (a retried submit's reply): its records were verified with their own
+        try:
             self.verifier.check_checkpoint(note)
         except VerificationError as e:
             self._bad = BadLog(e)
@@ -461,25 +467,28 @@ class Seat:
                     yield item
 
             call = self.client.game.Play(gen())
-            in_flight = False  # one command at a time: a prompt made before its result is stale
+            # the state each of our commands not yet judged was signed for, in the order sent (the
+            # server judges them in that order, one result each): a prompt for such a state (or an
+            # earlier one) was made before that command was judged and is stale; a later one is answered
+            in_flight: list[int] = []
             try:
                 for m in call:
                     failures = 0
                     k = m.WhichOneof("kind")
-                    if k in ("accepted", "rejected"):
-                        in_flight = False
+                    if k in ("accepted", "rejected") and in_flight:
+                        in_flight.pop(0)
                     if k == "record":
                         self.see_record(m.record)
                     elif k == "opening":
                         self.see_opening(m.opening)
                     elif k == "checkpoint":
                         self.see_checkpoint(m.checkpoint.note)
-                    elif k == "your_decision" and not in_flight:
+                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
                         from afteraction.v1 import envelope_pb2
 
                         signed = self.decide(m.your_decision, choose)
                         if signed is not None:
-                            in_flight = True
+                            in_flight.append(self.next_seq)  # where sign_* signed it
                             reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
                     elif k == "rejected" and m.rejected.reason not in TRANSIENT:
                         raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",

@@ -145,8 +145,13 @@ def test_issue_23_attack_4_the_client_refuses_a_position_it_has_not_verified(due
         b.decide(prompt, lambda seat, legal: legal[0])
     with pytest.raises(RefusedToSign):
         b.sign_command(5, _cmd("guess", 1))
-    res = b.submit(b.sign_command(6, _cmd("guess", 1)))  # the end of its verified log: signed and accepted
+    signed = b.sign_command(6, _cmd("guess", 1))
+    res = b.submit(signed)  # the end of its verified log: signed and accepted
     assert res.records[0].seq == 6
+    a.submit(a.sign_command(c.state(gid).state_seq, _cmd("pick", 4)))
+    b.catch_up()
+    again = b.submit(signed)  # a retry answered late: its records and checkpoint are older than b's log
+    assert again.duplicate and b.next_seq == 8
 
 
 def test_seats_keep_their_checkpoint_and_aar_verify_checks_a_bundle_against_it(server, tmp_path, capsys):
