@@ -88,7 +88,7 @@ class Meter:
 def _service_games(target: str, n: int):
     import grpc
 
-    from afteraction.engine.seat import SeatSigner
+    from afteraction.engine.seat import Head, SeatSigner
     from afteraction.service.auth import make_auth
     from afteraction.v1 import envelope_pb2
     from afteraction.v1 import game_service_pb2 as gs
@@ -102,15 +102,20 @@ def _service_games(target: str, n: int):
         channels.append(ch)
         seeds = {s: os.urandom(32) for s in ("a", "b")}
         signers = {s: SeatSigner(s, seeds[s]) for s in seeds}
-        gid = stub.CreateGame(gs.CreateGameRequest(game="duel", options_json=f'{{"rounds": {ROUNDS}}}', seats=[
-            gs.SeatKey(seat=s, public_key=signers[s].public) for s in signers])).game_id
+        created = stub.CreateGame(gs.CreateGameRequest(game="duel", options_json=f'{{"rounds": {ROUNDS}}}', seats=[
+            gs.SeatKey(seat=s, public_key=signers[s].public) for s in signers]))
+        gid = created.game_id
+        # the driver is both seats and sees every record: it binds each envelope to the log's end
+        # (format version 2) from the records in the replies, without verifying them
+        head = [Head(1, created.genesis.record_hash, created.genesis.record_hash)]
         ent = {s: os.urandom(32) for s in signers}
         for step in ("entropy_commit", "entropy_reveal"):
             for s, sg in signers.items():
-                signed = getattr(sg, step)(gid, ent[s])
-                stub.SubmitCommand(gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+                signed = getattr(sg, step)(gid, ent[s], head[0])
+                res = stub.SubmitCommand(gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+                head[0] = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head[0].genesis)
         auths = {s: make_auth(seeds[s], gid, s) for s in seeds}
-        games.append((stub, gid, signers, auths))
+        games.append((stub, gid, signers, auths, head))
     return channels, games
 
 
@@ -124,7 +129,9 @@ def run_service(target: str, n: int, prepared=None, m: Meter | None = None) -> t
     t_start = time.perf_counter() + 0.2
     start, end = t_start + WARMUP_S, t_start + WARMUP_S + WINDOW_S
 
-    def drive(stub, gid, signers, auths, i):
+    from afteraction.engine.seat import Head
+
+    def drive(stub, gid, signers, auths, head, i):
         prng = Prng(os.urandom(8))
         seat = _next_seat(stub, gid, auths)
         while time.perf_counter() < t_start:
@@ -133,9 +140,10 @@ def run_service(target: str, n: int, prepared=None, m: Meter | None = None) -> t
             t0 = time.perf_counter()
             lreq = gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat])
             lg = stub.ListLegalCommands(lreq, timeout=30)
-            signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)))
+            signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)), head[0])
             sreq = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
             res = stub.SubmitCommand(sreq, timeout=30)
+            head[0] = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head[0].genesis)
             t1 = time.perf_counter()
             m.add(t0, t1, start, end)
             if m.n_sized < 200:

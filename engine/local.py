@@ -15,7 +15,7 @@ from .log.bundle import write_bundle
 from .log.record import Record
 from .referee import Accepted, Referee
 from .ruleset import Ruleset
-from .seat import SeatSigner
+from .seat import Head, SeatSigner
 
 
 def derive_bytes(seed: bytes, label: str) -> bytes:
@@ -42,7 +42,7 @@ class LocalGame:
     @classmethod
     def create(cls, game: str, seed: bytes = b"seed", scenario: str | None = None, options: dict | None = None,
                game_id: str | None = None, server_name: str = "afteraction.test",
-               ruleset: Ruleset | None = None) -> "LocalGame":
+               ruleset: Ruleset | None = None, version: int | None = None) -> "LocalGame":
         from .crypto.merkle import CompactTree
 
         rs = ruleset or registry.get(game)
@@ -52,7 +52,8 @@ class LocalGame:
         secret = derive_bytes(seed, "server-secret")
         genesis = Referee.new_genesis(
             gid, rs, scenario or rs.scenarios[0], options or {}, {s: k.public for s, k in seats.items()},
-            server.verifier.vkey, f"{server_name}/game/{gid}", secret)
+            server.verifier.vkey, f"{server_name}/game/{gid}", secret,
+            **({} if version is None else {"version": version}))
         g = cls(Referee(genesis, rs, secret), server, seats,
                 {s: derive_bytes(seed, f"entropy/{s}") for s in rs.seats})
         g.tree = CompactTree()
@@ -71,19 +72,25 @@ class LocalGame:
         self._store(acc.records)
         return acc
 
+    def head(self) -> Head | None:
+        """The end of the log, which a version 2 envelope binds (None in version 1): in-process
+        every seat has seen the whole log."""
+        r = self.referee
+        return Head(r.seq, r.prev, r.genesis.hash) if r.version >= 2 else None
+
     def handshake(self) -> None:
         gid = self.referee.game_id
         for s, k in self.seats.items():
-            self.submit(k.entropy_commit(gid, self.entropy[s]))
+            self.submit(k.entropy_commit(gid, self.entropy[s], self.head()))
         for s, k in self.seats.items():
-            self.submit(k.entropy_reveal(gid, self.entropy[s]))
+            self.submit(k.entropy_reveal(gid, self.entropy[s], self.head()))
 
     def play(self, seat: str, command) -> Accepted:
         """Sign and submit; a rejected command does not use up the seat's counter
         (the referee only advances counters on acceptance)."""
         signer = self.seats[seat]
         try:
-            return self.submit(signer.command(self.referee.game_id, self.referee.seq, command))
+            return self.submit(signer.command(self.referee.game_id, self.referee.seq, command, self.head()))
         except Rejection:
             signer.counter -= 1
             raise

@@ -111,6 +111,7 @@ class Referee:
         self.prev = genesis.hash
         self.counters = {s: 0 for s in self.seat_order}
         self.entropy_commits: dict[str, bytes] = {}
+        self.committed_at = 0             # seq of the record after the last seat's commit (0: not yet)
         self.entropy: dict[str, bytes] = {}
         self.dice_key: bytes | None = None
         self.rolls = 0
@@ -202,6 +203,7 @@ class Referee:
             raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
         if env.seat in self.entropy_commits:
             raise Rejection("ALREADY_COMMITTED", f"seat {env.seat} has committed its entropy")
+        self._check_history(env)
         c = env.entropy_commit.commitment
         if len(c) != 32:
             raise Rejection("MALFORMED", "an entropy commitment is 32 bytes")
@@ -209,6 +211,8 @@ class Referee:
         body["events"] = [{"t": "entropy-commit", "seat": env.seat, "commit": c}]
         rec = self._append("commit", body)
         self.entropy_commits[env.seat] = c
+        if len(self.entropy_commits) == len(self.seat_order):
+            self.committed_at = self.seq
         self.counters[env.seat] = env.counter
         return Accepted([rec], seat=env.seat, counter=env.counter)
 
@@ -217,10 +221,17 @@ class Referee:
             raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
         if len(self.entropy_commits) < len(self.seat_order):
             raise Rejection("HANDSHAKE_INCOMPLETE", "entropy is revealed only after every seat has committed (SPEC.md 5.2)")
+        if self.version >= 2 and env.state_seq < self.committed_at:
+            # the seat signed its reveal against a log that did not yet hold every commitment:
+            # whoever held it could have chosen a commitment knowing this entropy (SPEC.md 5.2)
+            raise Rejection("HANDSHAKE_INCOMPLETE", f"the reveal is bound to the log at state {env.state_seq}, before "
+                            f"every seat had committed (the last commitment is record {self.committed_at - 1})")
+        self._check_history(env)
         if env.seat in self.entropy:
             raise Rejection("ALREADY_REVEALED", f"seat {env.seat} has revealed its entropy")
         e = env.entropy_reveal.entropy
-        if len(e) != 32 or _commit.seat_entropy_commitment(self.game_id, env.seat, e) != self.entropy_commits[env.seat]:
+        genesis = self.genesis.hash if self.version >= 2 else None
+        if len(e) != 32 or _commit.seat_entropy_commitment(self.game_id, env.seat, e, genesis) != self.entropy_commits[env.seat]:
             raise Rejection("BAD_REVEAL", f"the entropy does not match seat {env.seat}'s commitment")
         body = self._base_body(env, sc)
         events: list[dict] = [{"t": "entropy-reveal", "seat": env.seat, "entropy": e}]
@@ -252,6 +263,7 @@ class Referee:
             raise Rejection("HANDSHAKE_INCOMPLETE", "the dice handshake must complete before play (SPEC.md 5.2)")
         if env.state_seq != self.seq:
             raise Rejection("STALE_STATE", f"the command was made for state {env.state_seq}; the log is at {self.seq}")
+        self._check_history(env)
         d = self.ruleset.pending(self.state)
         if d is None:
             raise Rejection("GAME_OVER", "the game has ended")
@@ -288,6 +300,21 @@ class Referee:
         return Accepted(records, openings, seat=env.seat, counter=env.counter)
 
     # -- helpers --------------------------------------------------------------
+    def _check_history(self, env) -> None:
+        """Format version 2 (SPEC.md 7.1-7.2): every envelope is bound to the end of the log its
+        seat verified, ``state_seq`` = the next seq and ``prev`` = the hash of the last record."""
+        if self.version < 2:
+            return
+        if len(env.prev) != 32:
+            raise Rejection("MALFORMED", "the envelope does not carry prev, the 32-byte hash of the record "
+                                         "before the one it produces (format version 2, SPEC.md 7.1)")
+        if env.state_seq != self.seq:
+            raise Rejection("STALE_STATE", f"the envelope was made for state {env.state_seq}; the log is at {self.seq}")
+        if env.prev != self.prev:
+            raise Rejection("WRONG_HISTORY", f"the envelope is bound to record {self.seq - 1} with hash "
+                                             f"{env.prev.hex()[:16]}..., this log's record {self.seq - 1} has hash "
+                                             f"{self.prev.hex()[:16]}...: the seat saw another history")
+
     def _context(self, dice_key: bytes) -> tuple[Context, dict]:
         counter = {"i": self.rolls}
 

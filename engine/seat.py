@@ -13,6 +13,17 @@ from .crypto.commit import seat_entropy_commitment
 from .referee import command_signing_bytes
 
 
+@dataclass(frozen=True)
+class Head:
+    """What a seat binds an envelope to (format version 2, SPEC.md 7.1): the end of the log
+    it has verified. ``seq`` is the number of records verified (the seq of the record the
+    envelope will produce), ``prev`` the hash of the last of them, ``genesis`` the hash of
+    record 0 (the entropy commitment covers it, SPEC.md 5.2)."""
+    seq: int
+    prev: bytes
+    genesis: bytes
+
+
 @dataclass
 class SeatSigner:
     """A seat's Ed25519 key and its running counter."""
@@ -38,17 +49,29 @@ class SeatSigner:
         sig = self._key.sign(command_signing_bytes(raw))
         return envelope_pb2.SignedCommand(envelope=raw, signature=sig).SerializeToString(deterministic=True)
 
-    def entropy_commit(self, game_id: str, entropy: bytes) -> bytes:
-        env = envelope_pb2.CommandEnvelope(game_id=game_id)
-        env.entropy_commit.commitment = seat_entropy_commitment(game_id, self.seat, entropy)
+    # ``head``: None for a version 1 game (no history binding); for version 2 the end of the
+    # log the seat verified, which fills in state_seq and prev (SPEC.md 7.1-7.2).
+    def entropy_commit(self, game_id: str, entropy: bytes, head: Head | None = None) -> bytes:
+        env = _envelope(game_id, head)
+        env.entropy_commit.commitment = seat_entropy_commitment(
+            game_id, self.seat, entropy, None if head is None else head.genesis)
         return self.sign(env)
 
-    def entropy_reveal(self, game_id: str, entropy: bytes) -> bytes:
-        env = envelope_pb2.CommandEnvelope(game_id=game_id)
+    def entropy_reveal(self, game_id: str, entropy: bytes, head: Head | None = None) -> bytes:
+        env = _envelope(game_id, head)
         env.entropy_reveal.entropy = entropy
         return self.sign(env)
 
-    def command(self, game_id: str, state_seq: int, command) -> bytes:
-        env = envelope_pb2.CommandEnvelope(game_id=game_id, state_seq=state_seq)
+    def command(self, game_id: str, state_seq: int, command, head: Head | None = None) -> bytes:
+        env = _envelope(game_id, head)
+        env.state_seq = state_seq
         env.command.CopyFrom(command)
         return self.sign(env)
+
+
+def _envelope(game_id: str, head: Head | None) -> envelope_pb2.CommandEnvelope:
+    env = envelope_pb2.CommandEnvelope(game_id=game_id)
+    if head is not None:
+        env.state_seq = head.seq
+        env.prev = head.prev
+    return env

@@ -44,7 +44,7 @@ def decision_pb(d) -> gs.Decision:
 
 
 def record_pb(r: RecordRow) -> gs.LogRecord:
-    return gs.LogRecord(seq=r.seq, record=r.raw, record_hash=r.hash)
+    return gs.LogRecord(seq=r.seq, record=r.raw, record_hash=r.hash, checkpoint=r.checkpoint)
 
 
 def opening_pb(o) -> gs.SeatOpening:

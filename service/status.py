@@ -47,7 +47,7 @@ _BY_CODE = {
     "INTERNAL": grpc.StatusCode.INTERNAL,
 }
 # WRONG_SERVER_KEY (a replica with another key than the game's genesis) is FAILED_PRECONDITION too.
-# Everything else a referee or ruleset raises (STALE_STATE, HANDSHAKE_*, GAME_OVER,
+# Everything else a referee or ruleset raises (STALE_STATE, WRONG_HISTORY, HANDSHAKE_*, GAME_OVER,
 # ILLEGAL_*, COUNTER_GAP, ALREADY_COMMITTED, BAD_REVEAL, NOT_ENDED, ...) is a
 # command that does not fit the current state: FAILED_PRECONDITION.
 DEFAULT = grpc.StatusCode.FAILED_PRECONDITION

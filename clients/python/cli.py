@@ -40,6 +40,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if why is not None:  # SPEC.md 7.4: no genesis may name it, so pinning it is a usage error
             return _usage(args, f"--seat-key {seat}: weak key: the public key {why} (SPEC.md 7.4)")
         seat_keys[seat] = key
+    kept = None
+    if args.checkpoint is not None:
+        try:
+            with open(args.checkpoint, encoding="utf-8") as cf:
+                kept = cf.read()
+        except (OSError, UnicodeDecodeError) as e:
+            return _usage(args, f"--checkpoint: cannot read {args.checkpoint}: {getattr(e, 'strerror', None) or e}")
     try:
         f = open(args.file, "rb")
     except OSError as e:
@@ -48,7 +55,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
                                    progress=None if args.json else _progress,
-                                   pinned_seat_keys=seat_keys)
+                                   pinned_seat_keys=seat_keys, kept_checkpoint=kept)
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
@@ -100,6 +107,8 @@ def _summary(r) -> str:
     lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
     lines.append("  seat keys: " + (f"pinned for {', '.join(r.pinned_seats)}" if r.pinned_seats
                                     else "from the bundle (pin them with --seat-key SEAT=HEX)"))
+    if r.kept_checkpoint:
+        lines.append(f"  kept checkpoint: the log holds its tree size {r.kept_checkpoint} with the same root")
     if r.ended:
         lines.append(f"  ended: {json.dumps(r.outcome, sort_keys=True, default=_jsonable)}")
     lines.append(f"  dice rolled: {r.rolls} public; sealed values opened: {r.sealed}; reveals checked: {r.opened}")
@@ -118,13 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--seat-key", action="append", metavar="SEAT=HEX",
                    help="pin a seat's Ed25519 public key (64 hex digits); repeatable; genesis must list "
                         "the seat with exactly this key")
+    v.add_argument("--checkpoint", metavar="FILE",
+                   help="a checkpoint a seat kept (aar play/bot write KEYFILE.GAME_ID.checkpoint): the log must "
+                        "hold its tree size with the same root")
     v.add_argument("--json", action="store_true", help="machine-readable report")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
     v.set_defaults(func=cmd_verify)
     from .commands import register as register_client_and_service
+    from .evidence import register as register_evidence
     from .render_cmd import register as register_render
 
-    for register in (register_client_and_service, register_render, *_EXTRA):
+    for register in (register_client_and_service, register_render, register_evidence, *_EXTRA):
         register(sub)
     return p
 

@@ -1,13 +1,19 @@
 """The reference client: a thin library over GameService and AuditService.
 
 - ``Client``: a channel to a server; create games, export and verify logs.
-- ``Seat``: one seat of one game. Signs envelopes with ``SeatSigner``, runs the
-  entropy commit/reveal handshake, submits commands (a retry after a lost reply
-  sends the same bytes), follows the Play stream with automatic resume, checks
-  every checkpoint is signed by the server and consistent with the previous
-  one, and checks each private opening against its public commitment.
-- ``CheckpointTracker``: keeps the latest verified checkpoint; a server that
-  rewrites history is caught (``HistoryRewritten``).
+- ``Seat``: one seat of one game. Verifies every record as it arrives with the
+  verifier of ``aar verify`` (``engine/log/verify.py`` ``Verifier``: this game,
+  a genesis listing the seat's own key and the expected server key and origin,
+  each record's checkpoint), and signs only at the end of the log it verified
+  (format version 2 binds that end into the envelope, SPEC.md 7.1); reveals its
+  entropy only once every seat's commitment is in that log (SPEC.md 5.2); keeps
+  its latest verified checkpoint in a file when given one (SPEC.md 11); runs the
+  handshake, submits commands (a retry after a lost reply sends the same
+  bytes), follows the Play stream with automatic resume, and checks each
+  private opening against its public commitment.
+- ``CheckpointTracker``: keeps the latest checkpoint; each new one must be
+  consistent with it (RFC 9162 proofs from the server) for a client that does
+  not hold the records (``HistoryRewritten``).
 """
 from __future__ import annotations
 
@@ -23,9 +29,9 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import note as _note
 from afteraction.engine.crypto.commit import commitment
 from afteraction.engine.crypto.merkle import CompactTree, verify_consistency
-from afteraction.engine.errors import AfteractionError, CryptoError
-from afteraction.engine.log.record import parse_record
-from afteraction.engine.seat import SeatSigner
+from afteraction.engine.errors import AfteractionError, CryptoError, VerificationError
+from afteraction.engine.log.verify import Verifier
+from afteraction.engine.seat import Head, SeatSigner
 from afteraction.service.auth import CLIENT_REFRESH_MS, make_auth, now_ms
 from afteraction.service.status import error_info
 from afteraction.v1 import audit_service_pb2 as au
@@ -34,7 +40,8 @@ from afteraction.v1 import game_service_pb2 as gs
 from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
 RESUMABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED)
-# refusals inside a Play stream after which the server prompts again (or the stream resumes)
+# refusals inside a Play stream after which the server prompts again (or the stream resumes);
+# WRONG_HISTORY is not one: the seat signed against a history the server's log does not have
 TRANSIENT = ("STALE_STATE", "COUNTER_GAP", "LOST_RACE", "SHUTTING_DOWN", "STORE_UNAVAILABLE", "DEADLINE")
 
 
@@ -53,6 +60,21 @@ class HistoryRewritten(ClientError):
 
 class BadOpening(ClientError):
     """A private opening does not match its public commitment."""
+
+
+class BadLog(HistoryRewritten):
+    """A record the server sent fails a check of the verifier (``error``: which step, which
+    record, what was expected and found): another game, a genesis without this seat's key or
+    with another server key or origin, a bad checkpoint, a broken chain or signature."""
+
+    def __init__(self, error: VerificationError) -> None:
+        self.error = error
+        super().__init__(f"the server's log does not verify: {error}")
+
+
+class RefusedToSign(ClientError):
+    """The client will not sign what it was asked to: a position it has not verified, or a
+    reveal before every seat's commitment is in the log it verified."""
 
 
 def client_error(e: grpc.RpcError) -> ClientError:
@@ -123,14 +145,23 @@ class Client:
 
         return verify_bundle(io.BytesIO(bundle), pinned_vkey=self.server_vkey(), progress=progress)
 
+    def log_verifier(self, game_id: str, server_vkey: str | None = None, **kw) -> Verifier:
+        """The verifier of ``aar verify`` for a log read record by record from this server:
+        this game, the server key (pinned when ``server_vkey`` is given) and its origin
+        ``<key name>/game/<game id>`` (the reference server's, SPEC.md 4.2)."""
+        vkey = self.server_vkey()
+        name = _note.parse_vkey(vkey).name
+        return Verifier(vkey, server_vkey, None, replay=False, expected_game=game_id,
+                        expected_origin=f"{name}/game/{game_id}", **kw)
+
     def watch(self, game_id: str, on_record: Callable[[gs.LogRecord], None] | None = None, from_seq: int = 0,
-              retries: int = 5) -> "CheckpointTracker":
+              retries: int = 5, server_vkey: str | None = None) -> Verifier:
         """Follow the public log to its end record (resuming after a broken
-        stream, or one that ended before the game did); every checkpoint is
-        checked against the records received."""
-        tracker = CheckpointTracker(self, game_id)
-        tree = CompactTree() if from_seq == 0 else None
-        nxt = from_seq
+        stream, or one that ended before the game did), verifying every record
+        and its checkpoint from genesis on as ``aar verify`` does (records before
+        ``from_seq`` are verified but not passed to ``on_record``)."""
+        v = self.log_verifier(game_id, server_vkey)
+        nxt = 0
         failures = 0
         ended = False
         while True:
@@ -139,18 +170,22 @@ class Client:
                     if m.WhichOneof("kind") == "record":
                         if m.record.seq != nxt:
                             raise HistoryRewritten(f"expected record {nxt}, got {m.record.seq}")
-                        rec = parse_record(m.record.record)
-                        if tree is not None:
-                            tree.append(rec.leaf)
+                        try:
+                            rec = v.add(m.record.record, m.record.checkpoint)
+                        except VerificationError as e:
+                            raise BadLog(e) from None
                         ended = rec.kind == "end"
                         nxt += 1
-                        if on_record:
+                        if on_record and m.record.seq >= from_seq:
                             on_record(m.record)
                     else:
-                        tracker.update(m.checkpoint.note, tree)
+                        try:
+                            v.check_checkpoint(m.checkpoint.note)
+                        except VerificationError as e:
+                            raise BadLog(e) from None
                     failures = 0
                 if ended:
-                    return tracker
+                    return v
                 # the stream ended before the game did (a server shutting down): resume
                 if failures >= retries:
                     raise ClientError(f"the Watch stream of game {game_id} keeps ending before the game does")
@@ -204,21 +239,64 @@ class Seat:
     """One seat of one game, seen from its player."""
 
     def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
-                 check_consistency: bool = True) -> None:
+                 server_vkey: str | None = None, checkpoint_file: str | None = None) -> None:
+        """``server_vkey``: the server key to expect (pinned; default: the key the server
+        names). ``checkpoint_file``: where this seat keeps the latest checkpoint it verified
+        (SPEC.md 11); a checkpoint already there must be matched by the log."""
         self.client = client
         self.game_id = game_id
         self.signer = SeatSigner(seat, seed)
         self.seat = seat
         self.entropy = entropy if entropy is not None else os.urandom(32)
-        self.tracker = CheckpointTracker(client, game_id, use_proofs=check_consistency)
-        self.commits: dict[tuple[int, int], bytes] = {}
+        self.server_vkey = server_vkey
+        self.checkpoint_file = checkpoint_file
+        self._kept_size = 0
         self.openings: dict[tuple[int, int], object] = {}  # (seq, k) -> value, checked
         self.log_counter = 0
-        self.committed = self.revealed = False
-        self.next_seq = 0
         self.outcome: dict | None = None
-        self.tree = CompactTree()
+        self._verifier: Verifier | None = None
+        self._bad: BadLog | None = None  # the first check the server's log failed: nothing is signed after it
         self._auth: gs.SeatAuth | None = None
+
+    # -- what the seat has verified ---------------------------------------------
+    @property
+    def verifier(self) -> Verifier:
+        """The verifier of ``aar verify`` (steps 1-8 as records arrive; no secret, no replay)."""
+        if self._verifier is None:
+            kept = None
+            if self.checkpoint_file and os.path.exists(self.checkpoint_file):
+                with open(self.checkpoint_file) as f:
+                    kept = f.read()
+            try:
+                self._verifier = self.client.log_verifier(self.game_id, self.server_vkey,
+                                                          pinned_seat_keys={self.seat: self.signer.public},
+                                                          kept_checkpoint=kept)
+            except VerificationError as e:
+                self._bad = BadLog(e)
+                raise self._bad from None
+        return self._verifier
+
+    @property
+    def next_seq(self) -> int:
+        return 0 if self._verifier is None else self._verifier.tree.size
+
+    @property
+    def committed(self) -> bool:
+        return self._verifier is not None and self.seat in self._verifier.entropy_commits
+
+    @property
+    def revealed(self) -> bool:
+        return self._verifier is not None and self.seat in self._verifier.entropy
+
+    def head(self) -> Head | None:
+        """The end of the log this seat verified, which its next envelope binds (None for a
+        version 1 game, whose envelopes bind no history)."""
+        if self._bad is not None:
+            raise self._bad
+        v = self.verifier
+        if v.genesis is None:
+            raise RefusedToSign(f"seat {self.seat} has verified no record of game {self.game_id}")
+        return Head(v.tree.size, v.prev, v.genesis.hash) if v.genesis.v >= 2 else None
 
     # -- authentication -------------------------------------------------------
     def auth(self) -> gs.SeatAuth:
@@ -228,35 +306,59 @@ class Seat:
 
     # -- what the seat learns -------------------------------------------------
     def see_record(self, r: gs.LogRecord) -> None:
-        rec = parse_record(r.record)
-        if rec.seq != self.next_seq:
-            if rec.seq < self.next_seq:
+        """Verify the next record with its checkpoint (a record already seen is skipped)."""
+        if r.seq != self.next_seq:
+            if r.seq < self.next_seq:
                 return
-            raise HistoryRewritten(f"expected record {self.next_seq}, got {rec.seq}")
-        self.next_seq += 1
-        self.tree.append(rec.leaf)
+            raise HistoryRewritten(f"expected record {self.next_seq}, got {r.seq}")
+        if self._bad is not None:
+            raise self._bad
+        try:
+            rec = self.verifier.add(r.record, r.checkpoint)
+        except VerificationError as e:
+            self._bad = BadLog(e)
+            raise self._bad from None
         b = rec.body
         if b.get("seat") == self.seat:
             self.log_counter = max(self.log_counter, b.get("ctr", 0))
-            self.committed |= rec.kind == "commit"
-            self.revealed |= rec.kind == "reveal"
-        if isinstance(b.get("sealed"), dict):
-            self.commits[(rec.seq, 0)] = b["sealed"]["commit"]
-        for ev in b.get("events", []):
-            if ev.get("t") == "sealed":
-                self.commits[(rec.seq, ev["k"])] = ev["commit"]
         if rec.kind == "end":
             self.outcome = b.get("outcome")
+            self.keep_checkpoint()
+
+    def keep_checkpoint(self) -> None:
+        """Write the latest verified checkpoint to ``checkpoint_file`` (atomically), so that
+        this seat can later expose a rewritten log (``aar verify --checkpoint``)."""
+        v = self._verifier
+        if not self.checkpoint_file or v is None or v.tree.size <= self._kept_size:
+            return
+        tmp = f"{self.checkpoint_file}.tmp"
+        with open(tmp, "w") as f:
+            f.write(v.last_checkpoint)
+        os.replace(tmp, self.checkpoint_file)
+        self._kept_size = v.tree.size
 
     def see_opening(self, o: gs.SeatOpening) -> None:
-        want = self.commits.get((o.seq, o.k))
+        want = self.verifier.commitments.get((o.seq, o.k))
         value = canon.decode(o.value)
         if want is None or commitment(o.salt, value) != want:
             raise BadOpening(f"the opening of ({o.seq}, {o.k}) does not match its public commitment")
         self.openings[(o.seq, o.k)] = value
 
     def see_checkpoint(self, note: str) -> None:
-        self.tracker.update(note, self.tree)
+        if self._bad is not None:
+            raise self._bad
+        try:
+            size = _note.parse_checkpoint(_note.split_note(note)[0]).size
+        except (CryptoError, ValueError):
+            size = self.next_seq  # not a checkpoint: the verifier says what is wrong with it
+        if size < self.next_seq:
+            return  # an older one (a retried submit's reply): its records were verified with their own
+        try:
+            self.verifier.check_checkpoint(note)
+        except VerificationError as e:
+            self._bad = BadLog(e)
+            raise self._bad from None
+        self.keep_checkpoint()
 
     def catch_up(self) -> None:
         """Read the public log from where this seat is (e.g. after a restart)."""
@@ -266,21 +368,45 @@ class Seat:
             for r in res.records:
                 self.see_record(r)
             if self.next_seq >= res.size or not res.records:
+                self.keep_checkpoint()
                 return
 
     # -- commands -------------------------------------------------------------
+    # Every envelope is signed at the end of the log this seat has verified (read up to the
+    # server's current size first), and binds that end (format version 2, SPEC.md 7.1).
     def _sign(self, make) -> bytes:
         self.signer.counter = self.log_counter  # the log is the truth: a lost unsent command is reused
+        self.keep_checkpoint()  # what the seat signs against is kept before it is sent
         return make()
 
     def sign_commit(self) -> bytes:
-        return self._sign(lambda: self.signer.entropy_commit(self.game_id, self.entropy))
+        self.catch_up()
+        head = self.head()
+        return self._sign(lambda: self.signer.entropy_commit(self.game_id, self.entropy, head))
 
     def sign_reveal(self) -> bytes:
-        return self._sign(lambda: self.signer.entropy_reveal(self.game_id, self.entropy))
+        """Reveal only into a verified log that holds every seat's commitment: whoever held an
+        earlier reveal could choose a commitment knowing this entropy (SPEC.md 5.2, 11)."""
+        self.catch_up()
+        head = self.head()
+        v = self.verifier
+        missing = [s for s in v.seat_keys if s not in v.entropy_commits]
+        if missing:
+            raise RefusedToSign(f"seat {self.seat} will not reveal its entropy: the log it verified "
+                                f"({v.tree.size} records) has no entropy commitment of seat "
+                                f"{', '.join(missing)} (SPEC.md 5.2)")
+        return self._sign(lambda: self.signer.entropy_reveal(self.game_id, self.entropy, head))
 
     def sign_command(self, state_seq: int, command) -> bytes:
-        return self._sign(lambda: self.signer.command(self.game_id, state_seq, command))
+        """Sign ``command`` for ``state_seq``, which must be the end of the log this seat
+        verified (after reading what the server has): a seat signs no position it has not seen."""
+        if state_seq != self.next_seq:
+            self.catch_up()
+        if state_seq != self.next_seq:
+            raise RefusedToSign(f"seat {self.seat} was asked to sign for state {state_seq}, but the log it "
+                                f"verified ends at state {self.next_seq}")
+        head = self.head()
+        return self._sign(lambda: self.signer.command(self.game_id, state_seq, command, head))
 
     def submit(self, signed: bytes, retries: int = 3) -> gs.SubmitCommandResponse:
         """Submit; on a lost reply (UNAVAILABLE, DEADLINE_EXCEEDED) send the same bytes again."""
@@ -312,8 +438,14 @@ class Seat:
     def state(self) -> gs.GetStateResponse:
         return self.client.state(self.game_id, self.auth())
 
-    def decide(self, prompt: gs.YourDecision, choose: Callable[[str, list], object]) -> bytes:
+    def decide(self, prompt: gs.YourDecision, choose: Callable[[str, list], object]) -> bytes | None:
+        """The signed answer to a prompt, or None for a prompt the log has overtaken (made
+        for a state before the end of the log this seat verified; the server prompts again)."""
+        if prompt.state_seq < self.next_seq:
+            return None
         if prompt.decision.kind == "entropy":
+            if self.revealed:
+                return None
             return self.sign_reveal() if self.committed else self.sign_commit()
         return self.sign_command(prompt.state_seq, choose(self.seat, list(prompt.legal_commands)))
 
@@ -335,21 +467,29 @@ class Seat:
                     yield item
 
             call = self.client.game.Play(gen())
+            # the state each of our commands not yet judged was signed for, in the order sent (the
+            # server judges them in that order, one result each): a prompt for such a state (or an
+            # earlier one) was made before that command was judged and is stale; a later one is answered
+            in_flight: list[int] = []
             try:
                 for m in call:
                     failures = 0
                     k = m.WhichOneof("kind")
+                    if k in ("accepted", "rejected") and in_flight:
+                        in_flight.pop(0)
                     if k == "record":
                         self.see_record(m.record)
                     elif k == "opening":
                         self.see_opening(m.opening)
                     elif k == "checkpoint":
                         self.see_checkpoint(m.checkpoint.note)
-                    elif k == "your_decision":
+                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
                         from afteraction.v1 import envelope_pb2
 
-                        reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(
-                            self.decide(m.your_decision, choose))))
+                        signed = self.decide(m.your_decision, choose)
+                        if signed is not None:
+                            in_flight.append(self.next_seq)  # where sign_* signed it
+                            reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
                     elif k == "rejected" and m.rejected.reason not in TRANSIENT:
                         raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
                                           m.rejected.code, m.rejected.reason)

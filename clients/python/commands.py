@@ -74,7 +74,8 @@ def _seat(args):
     from .client import Client, Seat
 
     c = Client(args.server)
-    seat = Seat(c, args.game_id, args.seat, read_seat_key(args.key), entropy=_entropy(args))
+    seat = Seat(c, args.game_id, args.seat, read_seat_key(args.key), entropy=_entropy(args),
+                server_vkey=args.server_key, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint")
     return c, seat
 
 
@@ -180,8 +181,9 @@ def cmd_watch(args) -> int:
         print(f"{r.seq:6d} {record_line(r.record)}", flush=True)
 
     with Client(args.server) as c:
-        tr = c.watch(args.game_id, show, args.from_seq)
-    print(f"checkpoint {tr.size} verified and consistent", file=sys.stderr)
+        v = c.watch(args.game_id, show, args.from_seq, server_vkey=args.server_key)
+    print(f"{v.tree.size} records and their checkpoints verified (aar verify's steps 1-8; "
+          f"export the log to check the dice and the replay)", file=sys.stderr)
     return 0
 
 
@@ -248,6 +250,10 @@ def register(sub) -> None:
         p.add_argument("--game-id", required=True)
         p.add_argument("--seat", required=True)
         p.add_argument("--key", required=True, help="the seat's key file (aar keygen)")
+        p.add_argument("--server-key", help="the server's verifier key to expect (default: the one it names)")
+        p.add_argument("--checkpoint", metavar="FILE",
+                       help="where to keep the latest checkpoint this seat verified, for `aar verify --checkpoint` "
+                            "(default KEYFILE.GAME_ID.checkpoint)")
         if name == "bot":
             p.add_argument("--seed", help="bot seed (default random)")
             p.add_argument("--quiet", action="store_true")
@@ -256,7 +262,9 @@ def register(sub) -> None:
     p = sub.add_parser("watch", help="follow a game's public log, checking every checkpoint")
     p.add_argument("game_id")
     p.add_argument("--server", default=DEFAULT_SERVER)
-    p.add_argument("--from", dest="from_seq", type=int, default=0)
+    p.add_argument("--from", dest="from_seq", type=int, default=0,
+                   help="print from this record on (every record is verified from genesis)")
+    p.add_argument("--server-key", help="the server's verifier key to expect (default: the one it names)")
     p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("export", help="download a game's .aar log")

@@ -64,8 +64,14 @@ def server_secret_commitment(game_id: str, secret: bytes) -> bytes:
     return tagged_hash(TAG_SERVER_SECRET, lp(game_id.encode()) + secret)
 
 
-def seat_entropy_commitment(game_id: str, seat: str, entropy: bytes) -> bytes:
-    return tagged_hash(TAG_SEAT_ENTROPY, lp(game_id.encode()) + lp(seat.encode()) + entropy)
+def seat_entropy_commitment(game_id: str, seat: str, entropy: bytes, genesis: bytes | None = None) -> bytes:
+    """SPEC.md 5.2. ``genesis`` is the genesis record's hash (format version 2): the
+    commitment then covers the game's genesis (its secret commitment, seats and keys)
+    and cannot be carried over to a genesis written afterwards. None: version 1."""
+    g = b"" if genesis is None else genesis
+    if genesis is not None and len(genesis) != 32:
+        raise CryptoError("a genesis record hash is 32 bytes")
+    return tagged_hash(TAG_SEAT_ENTROPY, lp(game_id.encode()) + lp(seat.encode()) + g + entropy)
 
 
 def derive_salt(secret: bytes, game_id: str, seq: int, k: int) -> bytes:

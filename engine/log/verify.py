@@ -62,6 +62,7 @@ class Report:
     server_vkey: str = ""
     pinned: bool = False
     pinned_seats: list[str] = field(default_factory=list)  # seats whose genesis key matched a pinned key
+    kept_checkpoint: int = 0  # tree size of a checkpoint kept by a seat that the log matched (0: none given)
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
@@ -78,7 +79,13 @@ class Verifier:
     def __init__(self, server_vkey: str, pinned_vkey: str | None = None, secret: bytes | None = None,
                  replay: bool = True, ruleset_lookup: Callable | None = None,
                  header_game: str | None = None, *,
-                 pinned_seat_keys: dict[str, bytes] | None = None) -> None:
+                 pinned_seat_keys: dict[str, bytes] | None = None,
+                 expected_game: str | None = None, expected_origin: str | None = None,
+                 kept_checkpoint: str | None = None) -> None:
+        """``expected_game``, ``expected_origin``: what a seat's client knows before it reads the log
+        (the game it joined, the origin its server uses), checked at step 4. ``kept_checkpoint``: a
+        checkpoint note a seat kept (SPEC.md 11); the log must hold its tree size with its root
+        (step 5)."""
         self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None,
                              pinned_seats=sorted(pinned_seat_keys or {}))
         self.pinned_seat_keys = dict(pinned_seat_keys or {})
@@ -88,6 +95,16 @@ class Verifier:
             self.server = _note.parse_vkey(server_vkey)
         except CryptoError as e:
             raise _fail("4", None, "server key is not a valid Ed25519 verifier key", detail=str(e)) from None
+        self.expected_game = expected_game
+        self.expected_origin = expected_origin
+        self.kept = None
+        if kept_checkpoint is not None:
+            try:
+                text, _ = _note.open_note(kept_checkpoint, [self.server])
+                self.kept = _note.parse_checkpoint(text)
+            except CryptoError as e:
+                raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
+        self.last_checkpoint = ""  # the note of the last record verified
         self.secret = secret
         self.want_replay = replay
         self.header_game = header_game
@@ -99,6 +116,7 @@ class Verifier:
         self.seat_keys: dict[str, bytes] = {}
         self.counters: dict[str, int] = {}
         self.entropy_commits: dict[str, bytes] = {}
+        self.committed_at = 0  # seq of the record after the last seat's commit (0: not yet)
         self.entropy: dict[str, bytes] = {}
         self.commitments: dict[tuple[int, int], bytes] = {}
         self.origin = ""
@@ -111,7 +129,8 @@ class Verifier:
         self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.5)
 
     # ------------------------------------------------------------------------
-    def add(self, raw: bytes, checkpoint: str) -> None:
+    def add(self, raw: bytes, checkpoint: str) -> Record:
+        """Verify the next record and its checkpoint; returns the parsed record."""
         seq = self.tree.size
         try:
             rec = parse_record(raw)
@@ -129,10 +148,12 @@ class Verifier:
             raise _fail("8", seq, "record after the end record", None, rec.kind)
         if seq == 0:
             self._genesis(rec)
+            self._expectations(rec)
         elif rec.kind == "genesis":
             raise _fail("4", seq, "second genesis record")
         self.tree.append(rec.leaf)
         self._checkpoint(seq, checkpoint)
+        self.last_checkpoint = checkpoint
         if seq > 0:
             if rec.kind == "end":
                 self._end(rec)
@@ -145,11 +166,22 @@ class Verifier:
                 self._replay(rec)
         self.prev = rec.hash
         self.report.records = seq + 1
+        return rec
+
+    def check_checkpoint(self, note: str) -> None:
+        """Step 5 for a checkpoint received apart from its record (a client's stream): it must be
+        the checkpoint of the log verified so far (origin, size, root)."""
+        if self.tree.size == 0:
+            raise _fail("5", None, "checkpoint before any record")
+        self._checkpoint(self.tree.size - 1, note)
 
     def finish(self) -> Report:
         r = self.report
         if self.tree.size == 0:
             raise _fail("1", None, "bundle holds no records")
+        if self.kept is not None and self.tree.size < self.kept.size:
+            raise _fail("5", self.tree.size, "the log is shorter than the checkpoint a seat kept",
+                        self.kept.size, self.tree.size, "records were cut off or the log was rewritten")
         if self.expected:
             raise _fail("11", self.tree.size, "replay produced a record the log does not have",
                         None, None, "the log ends early")
@@ -226,6 +258,17 @@ class Verifier:
                             keys[seat], message)
             raise _fail("4", 0, f"seat {seat} key is shared", "a key of its own", keys[seat], message)
 
+    def _expectations(self, rec: Record) -> None:
+        """Step 4, what a seat knew before it read the log: its game, its server's origin."""
+        if self.expected_game is not None and rec.game != self.expected_game:
+            raise _fail("4", 0, "game id (the game the seat joined)", self.expected_game, rec.game)
+        if self.expected_origin is not None and self.origin != self.expected_origin:
+            raise _fail("4", 0, "checkpoint origin in genesis (the one the seat expects)",
+                        self.expected_origin, self.origin)
+        if self.kept is not None and self.kept.origin != self.origin:
+            raise _fail("5", 0, "origin of the checkpoint a seat kept (a checkpoint of another log)",
+                        self.origin, self.kept.origin)
+
     def _checkpoint(self, seq: int, note: str) -> None:
         try:
             text, _ = _note.open_note(note, [self.server])
@@ -239,6 +282,11 @@ class Verifier:
         root = self.tree.root()
         if cp.root != root:
             raise _fail("5", seq, "checkpoint root", root, cp.root)
+        if self.kept is not None and self.kept.size == seq + 1:
+            if self.kept.root != root:
+                raise _fail("5", seq, "root of the tree differs from the checkpoint a seat kept "
+                            "(the log was rewritten after that seat saw it)", self.kept.root, root)
+            self.report.kept_checkpoint = self.kept.size
 
     def _seat_record(self, rec: Record) -> None:
         b = rec.body
@@ -274,6 +322,8 @@ class Verifier:
             if len(env.entropy_commit.commitment) != 32:  # SPEC.md 5.2, the referee's MALFORMED
                 raise _fail("6", seq, "entropy commitment length", 32, len(env.entropy_commit.commitment))
             self.entropy_commits[seat] = env.entropy_commit.commitment
+            if len(self.entropy_commits) == len(self.seat_keys):
+                self.committed_at = seq + 1
             if events != [{"t": "entropy-commit", "seat": seat, "commit": env.entropy_commit.commitment}]:
                 raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
         elif rec.kind == "reveal":
@@ -283,7 +333,8 @@ class Verifier:
             e = env.entropy_reveal.entropy
             if len(e) != 32:  # SPEC.md 5.2; the dice key derivation needs 32 bytes per seat
                 raise _fail("6", seq, f"entropy revealed by {seat}: length", 32, len(e))
-            if _commit.seat_entropy_commitment(self.game, seat, e) != self.entropy_commits[seat]:
+            genesis = self.genesis.hash if self.genesis.v >= 2 else None  # v2: bound to genesis (5.2)
+            if _commit.seat_entropy_commitment(self.game, seat, e, genesis) != self.entropy_commits[seat]:
                 raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
             self.entropy[seat] = e
             want = [{"t": "entropy-reveal", "seat": seat, "entropy": e}]
@@ -309,7 +360,17 @@ class Verifier:
         if env.game_id != self.game or env.seat != seat or env.counter != ctr \
                 or env.WhichOneof("action") != want_action:
             raise _fail(step, seq, "envelope does not match the record (game, seat, counter, action)")
-        if kind == "command" and env.state_seq != seq:
+        if self.genesis.v >= 2:  # every envelope is bound to the history its seat verified (SPEC.md 7.1)
+            if kind == "reveal" and env.state_seq < self.committed_at:
+                raise _fail(step, seq, f"entropy reveal by {seat} is bound to the log at state {env.state_seq}, "
+                            f"before every seat had committed (the last commitment is record {self.committed_at - 1})",
+                            self.committed_at, env.state_seq)
+            if env.state_seq != seq:
+                raise _fail(step, seq, "envelope state id", seq, env.state_seq)
+            if env.prev != self.prev:
+                raise _fail(step, seq, f"envelope of seat {seat} is bound to another history: its prev is not the "
+                            f"hash of record {seq - 1}", self.prev, env.prev)
+        elif kind == "command" and env.state_seq != seq:
             raise _fail(step, seq, "envelope state id", seq, env.state_seq)
 
     def _openings(self, rec: Record) -> None:
@@ -461,11 +522,13 @@ def _diff(a: bytes, b: bytes) -> str:
 
 def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,
                   progress: Callable[[int, int], None] | None = None,
-                  pinned_seat_keys: dict[str, bytes] | None = None) -> Report:
+                  pinned_seat_keys: dict[str, bytes] | None = None,
+                  kept_checkpoint: str | None = None) -> Report:
     """Verify a bundle file object. Raises VerificationError on the first failure.
 
     ``pinned_seat_keys`` (seat name -> 32-byte Ed25519 public key): genesis must list
-    each of these seats with exactly this key (step 4)."""
+    each of these seats with exactly this key (step 4). ``kept_checkpoint``: a checkpoint note
+    a seat kept; the log must contain its tree size with the same root (step 5)."""
     from .. import registry
 
     try:
@@ -476,7 +539,7 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
         raise _fail("1", None, "bundle header secret is not 32 bytes")
     v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
-                 pinned_seat_keys=pinned_seat_keys)
+                 pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint)
     total = header["records"]
     try:
         for raw, cp in records:

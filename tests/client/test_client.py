@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from afteraction.client import cli
-from afteraction.client.client import BadOpening, Client, HistoryRewritten, Seat, new_seat_key
+from afteraction.client.client import BadOpening, CheckpointTracker, Client, HistoryRewritten, Seat, new_seat_key
 from afteraction.engine.crypto.merkle import CompactTree, consistency_proof, leaf_hash
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.local import checkpoint_note
@@ -45,18 +45,18 @@ def test_checkpoint_tracker_catches_a_rewritten_history(server):
     origin = f"{server_signer.name}/game/{gid}"
     honest = leaves_of(c, gid)
     n = len(honest)
-    assert seats["b"].tracker.size == n
+    assert seats["b"].next_seq == n
     # honest growth passes (consistency proof from the server)
     for s in seats.values():
         s.submit(s.sign_reveal())
-    t2 = Seat(c, gid, "a", seats["a"].signer.seed).tracker
+    t2 = CheckpointTracker(c, gid)
     t2.update(checkpoint_note(server_signer, origin, n, root(honest)))
     t2.update(c.audit.GetCheckpoint(au.GetCheckpointRequest(game_id=gid)).checkpoint.note)
     assert t2.size == n + 2
     # a forged history: record 1 replaced, the tree extended, and a self-consistent proof for it
     forged = [honest[0], leaf_hash(b"rewritten"), *honest[2:], leaf_hash(b"more")]
     note = checkpoint_note(server_signer, origin, len(forged), root(forged))
-    t3 = Seat(c, gid, "a", seats["a"].signer.seed).tracker
+    t3 = CheckpointTracker(c, gid)
     t3.update(checkpoint_note(server_signer, origin, n, root(honest)))
     lying = au.GetConsistencyProofResponse(from_size=n, to_size=len(forged), hashes=consistency_proof(forged, n))
     real_call = c.call

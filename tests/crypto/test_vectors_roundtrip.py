@@ -241,6 +241,7 @@ def test_command_envelopes_signatures_and_signed_commands():
         assert not verify_command_signature(x(c["seat_public"]), env_b + b"\x00", sig)
         env = envelope_pb2.CommandEnvelope.FromString(env_b)
         assert GEN.envelope_fields(env) == c["envelope_fields"]
+        assert len(env.prev) == 32 and env.state_seq > 0  # v2: every envelope binds its history (7.1)
         # re-signing the same envelope gives the same bytes (Ed25519 is deterministic)
         signer.counter = env.counter - 1
         fresh = envelope_pb2.CommandEnvelope.FromString(env_b)
@@ -315,8 +316,10 @@ def test_secret_and_entropy_commitments():
     s = d["server_secret"]
     assert C.server_secret_commitment(s["game"], x(s["secret"])).hex() == s["commitment"] \
         == hashlib.sha256(x(s["input"])).hexdigest()
+    assert sorted({e["version"] for e in d["seat_entropy"]}) == [1, 2]
     for e in d["seat_entropy"]:
-        assert C.seat_entropy_commitment(e["game"], e["seat"], x(e["entropy"])).hex() == e["commitment"] \
+        genesis = x(e["genesis"]) if e["version"] >= 2 else None  # SPEC.md 5.2: v >= 2 covers genesis
+        assert C.seat_entropy_commitment(e["game"], e["seat"], x(e["entropy"]), genesis).hex() == e["commitment"] \
             == hashlib.sha256(x(e["input"])).hexdigest()
     sk = d["seal_key"]
     assert C.seal_key(x(sk["secret"]), sk["game"]).hex() == sk["seal_key"] \

@@ -160,7 +160,8 @@ def pb_fields(b: bytes) -> dict[int, list]:
 def envelope(b: bytes) -> dict:
     f = pb_fields(b)
     env = {"game_id": f.get(1, [b""])[-1].decode(), "seat": f.get(2, [b""])[-1].decode(),
-           "counter": f.get(3, [0])[-1], "state_seq": f.get(4, [0])[-1], "action": None}
+           "counter": f.get(3, [0])[-1], "state_seq": f.get(4, [0])[-1], "prev": f.get(5, [b""])[-1],
+           "action": None}
     for num, name in ((10, "entropy_commit"), (11, "entropy_reveal"), (12, "command")):
         if num in f:
             env["action"], env["payload"] = name, f[num][-1]
@@ -250,7 +251,9 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
     if st["ended"] is not None:
         raise Fail(8, n, "after end")
     b, kind, game = rec["body"], rec["kind"], rec["game"]
+    st["prev"] = prev  # the hash of record n - 1, which a v2 envelope binds (7.1)
     if n == 0:
+        st["genesis_hash"] = th("aar1/record", raw)
         if kind != "genesis" or b["server"]["vkey"] != header["server_vkey"] or game != header["game"]:
             raise Fail(4, 0, "genesis")
         st.update(game=game, origin=b["server"]["origin"], ruleset_game=b["ruleset"]["game"], scenario=b["scenario"], seats=[s["name"] for s in b["seats"]],
@@ -313,13 +316,16 @@ def _seat_record(b, n, kind, st) -> None:
         if seat in st["commits"] or st["entropy"]:
             raise Fail(6, n, "commit order")
         st["commits"][seat] = pb_fields(env["payload"])[1][-1]
+        if len(st["commits"]) == len(st["seats"]):
+            st["committed_at"] = n + 1
         if b["events"] != [{"t": "entropy-commit", "seat": seat, "commit": st["commits"][seat]}]:
             raise Fail(6, n, "entropy-commit event")
     elif kind == "reveal":
         if len(st["commits"]) != len(st["seats"]) or seat in st["entropy"]:
             raise Fail(6, n, "reveal order")
         e = pb_fields(env["payload"])[1][-1]
-        if th("aar1/seat-entropy", lp(st["game"]) + lp(seat) + e) != st["commits"][seat]:
+        g = st["genesis_hash"] if st["v"] >= 2 else b""  # 5.2: v2 covers the genesis hash
+        if th("aar1/seat-entropy", lp(st["game"]) + lp(seat) + g + e) != st["commits"][seat]:
             raise Fail(6, n, "entropy")
         st["entropy"][seat] = e
         want = [{"t": "entropy-reveal", "seat": seat, "entropy": e}]
@@ -338,7 +344,12 @@ def _check_envelope(env_b, sig, seat, ctr, kind, n, st, step) -> dict:
     want = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
     if (env["game_id"], env["seat"], env["counter"], env["action"]) != (st["game"], seat, ctr, want):
         raise Fail(step, n, "envelope fields")
-    if kind == "command" and env["state_seq"] != n:
+    if st["v"] >= 2:  # 7.1-7.2: every envelope binds its position and the hash before it
+        if kind == "reveal" and env["state_seq"] < st.get("committed_at", 0):
+            raise Fail(step, n, "reveal bound before every commit")
+        if env["state_seq"] != n or env["prev"] != st["prev"]:
+            raise Fail(step, n, "state_seq / prev")
+    elif kind == "command" and env["state_seq"] != n:
         raise Fail(step, n, "state_seq")
     return env
 

@@ -41,34 +41,34 @@ def game() -> LocalGame:
 
 def test_command_before_handshake_is_refused():
     g = LocalGame.create("duel", seed=b"early")
-    expect("HANDSHAKE_INCOMPLETE", g, g.seats["a"].command(g.referee.game_id, 1, duel_cmd("pick", 3)))
+    expect("HANDSHAKE_INCOMPLETE", g, g.seats["a"].command(g.referee.game_id, 1, duel_cmd("pick", 3), g.head()))
 
 
 def test_reveal_before_every_seat_committed_is_refused():
     g = LocalGame.create("duel", seed=b"order")
     gid = g.referee.game_id
-    g.submit(g.seats["a"].entropy_commit(gid, g.entropy["a"]))
-    expect("HANDSHAKE_INCOMPLETE", g, g.seats["a"].entropy_reveal(gid, g.entropy["a"]))
+    g.submit(g.seats["a"].entropy_commit(gid, g.entropy["a"], g.head()))
+    expect("HANDSHAKE_INCOMPLETE", g, g.seats["a"].entropy_reveal(gid, g.entropy["a"], g.head()))
 
 
 def test_reveal_that_does_not_match_commitment_is_refused():
     g = LocalGame.create("duel", seed=b"bad-reveal")
     gid = g.referee.game_id
     for s in ("a", "b"):
-        g.submit(g.seats[s].entropy_commit(gid, g.entropy[s]))
-    expect("BAD_REVEAL", g, g.seats["a"].entropy_reveal(gid, bytes(32)))
+        g.submit(g.seats[s].entropy_commit(gid, g.entropy[s], g.head()))
+    expect("BAD_REVEAL", g, g.seats["a"].entropy_reveal(gid, bytes(32), g.head()))
 
 
 def test_not_your_decision(game):
-    expect("NOT_YOUR_DECISION", game, game.seats["b"].command(game.referee.game_id, game.referee.seq, duel_cmd("guess", 1)))
+    expect("NOT_YOUR_DECISION", game, game.seats["b"].command(game.referee.game_id, game.referee.seq, duel_cmd("guess", 1), game.head()))
 
 
 def test_stale_state_id(game):
-    expect("STALE_STATE", game, game.seats["a"].command(game.referee.game_id, game.referee.seq - 1, duel_cmd("pick", 1)))
+    expect("STALE_STATE", game, game.seats["a"].command(game.referee.game_id, game.referee.seq - 1, duel_cmd("pick", 1), game.head()))
 
 
 def test_bad_signature(game):
-    signed = game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 1))
+    signed = game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 1), game.head())
     sc = envelope_pb2.SignedCommand.FromString(signed)
     sc.signature = bytes([sc.signature[0] ^ 1]) + sc.signature[1:]
     game.seats["a"].counter -= 1
@@ -89,23 +89,23 @@ def test_signature_by_the_other_seat_is_refused(game):
 
 
 def test_replayed_command_is_refused(game):
-    signed = game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 4))
+    signed = game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 4), game.head())
     game.submit(signed)
     expect("COUNTER_REUSED", game, signed)
 
 
 def test_counter_gap(game):
     game.seats["a"].counter += 5
-    expect("COUNTER_GAP", game, game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 4)))
+    expect("COUNTER_GAP", game, game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 4), game.head()))
 
 
 def test_wrong_game_and_unknown_seat_and_malformed(game):
-    expect("WRONG_GAME", game, game.seats["a"].command("other-game", game.referee.seq, duel_cmd("pick", 4)))
+    expect("WRONG_GAME", game, game.seats["a"].command("other-game", game.referee.seq, duel_cmd("pick", 4), game.head()))
     game.seats["a"].counter -= 1
     expect("MALFORMED", game, b"\xff\xff not protobuf")
     from afteraction.engine.seat import SeatSigner
     stranger = SeatSigner("c", bytes(32))
-    expect("UNKNOWN_SEAT", game, stranger.command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 4)))
+    expect("UNKNOWN_SEAT", game, stranger.command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 4), game.head()))
 
 
 def test_illegal_command_rejection_names_the_rule(game):
@@ -120,7 +120,7 @@ def test_illegal_command_rejection_names_the_rule(game):
 def test_game_over_refuses_everything(game):
     game.run_bots(random_bot(3))
     assert game.referee.ended and game.records[-1].kind == "end"
-    expect("GAME_OVER", game, game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 1)))
+    expect("GAME_OVER", game, game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 1), game.head()))
 
 
 def test_sealed_command_hides_the_pick_and_opens_to_its_owner(game):

@@ -38,6 +38,15 @@ def submit_raw(c, signed: bytes, auth=None):
     return c.game.SubmitCommand(req, timeout=10)
 
 
+def unchecked(seat, make):
+    """Sign as a client that skips the reference client's own checks (SPEC.md 11) would: what
+    the server refuses, not what the reference client refuses to sign. ``make(signer, gid,
+    head)``; the head is the end of the log the seat has read."""
+    seat.catch_up()
+    head = seat.head()
+    return seat._sign(lambda: make(seat.signer, seat.game_id, head))
+
+
 def expect(c, gid, code, reason, fn):
     before = log_of(c, gid)
     with pytest.raises(grpc.RpcError) as e:
@@ -83,7 +92,17 @@ def test_stale_state_is_failed_precondition(game):
     a = seats["a"]
     st = c.state(gid)
     expect(c, gid, S.FAILED_PRECONDITION, "STALE_STATE",
-           lambda: submit_raw(c, a.sign_command(st.state_seq - 1, duel("pick", 3))))
+           lambda: submit_raw(c, unchecked(a, lambda s, g, h: s.command(g, st.state_seq - 1, duel("pick", 3), h))))
+
+
+def test_an_envelope_bound_to_another_history_is_wrong_history(game):
+    """Format version 2: the envelope's prev must be the hash of the log's last record (SPEC.md 7.3)."""
+    c, gid, seats = game
+    handshake(seats)
+    a = seats["a"]
+    st = c.state(gid)
+    fork = lambda s, g, h: s.command(g, st.state_seq, duel("pick", 3), type(h)(h.seq, bytes(32), h.genesis))
+    expect(c, gid, S.FAILED_PRECONDITION, "WRONG_HISTORY", lambda: submit_raw(c, unchecked(a, fork)))
 
 
 def test_handshake_errors_are_failed_precondition(game):
@@ -92,7 +111,8 @@ def test_handshake_errors_are_failed_precondition(game):
     expect(c, gid, S.FAILED_PRECONDITION, "HANDSHAKE_INCOMPLETE",
            lambda: submit_raw(c, a.sign_command(1, duel("pick", 3))))
     a.submit(a.sign_commit())
-    expect(c, gid, S.FAILED_PRECONDITION, "HANDSHAKE_INCOMPLETE", lambda: submit_raw(c, a.sign_reveal()))
+    expect(c, gid, S.FAILED_PRECONDITION, "HANDSHAKE_INCOMPLETE",
+           lambda: submit_raw(c, unchecked(a, lambda s, g, h: s.entropy_reveal(g, a.entropy, h))))
     expect(c, gid, S.FAILED_PRECONDITION, "ALREADY_COMMITTED", lambda: submit_raw(c, a.sign_commit()))
 
 
@@ -229,7 +249,10 @@ def test_play_stream_of_another_seat_refuses_commands(server, game):
 
 def test_lost_race_is_retried_and_never_forks(server, game):
     """Another process appends between this one's catch-up and its append: the
-    append conflicts, the cache is rebuilt from the store and the command retried."""
+    append conflicts, the cache is rebuilt from the store and the command retried.
+    Format version 2: a's commit is bound to the log before b's record, so on the rebuilt
+    state it is stale (STALE_STATE, which the client re-signs); it is never written after
+    b's record as if a had seen it."""
     from afteraction.service.games import GameManager
 
     c, gid, seats = game
@@ -247,13 +270,18 @@ def test_lost_race_is_retried_and_never_forks(server, game):
         return real_append(ap)
 
     mgr.store.append = racing_append
+    a_commit = a.sign_commit()
     try:
-        res = a.submit(a.sign_commit())
+        with pytest.raises(grpc.RpcError) as e:
+            submit_raw(c, a_commit)
+        assert e.value.code() == S.FAILED_PRECONDITION and error_info(e.value).reason == "STALE_STATE"
     finally:
         mgr.store.append = real_append
-    assert fired and [r.seq for r in res.records] == [2]
+    assert fired
     recs, _ = log_of(c, gid)
-    assert len(recs) == 3
+    assert len(recs) == 2  # b's commit, through the other replica
+    res = a.submit(a.sign_commit())  # re-signed at the end of the log a now verified
+    assert [r.seq for r in res.records] == [2]
     b.catch_up()  # b's commit went through the other replica
     for s in (a, b):
         s.submit(s.sign_reveal())
@@ -385,6 +413,7 @@ def test_a_tampered_store_is_internal(server, game):
 
     c, gid, seats = game
     handshake(seats)
+    signed = seats["a"].sign_command(c.state(gid).state_seq, duel("pick", 1))  # signed before the store is tampered
     server.games._live.clear()  # the next read rebuilds the game from the store
     db = sqlite3.connect(server.store_spec[len("sqlite:"):])
     raw = db.execute("SELECT record FROM records WHERE game_id=? AND seq=2", (gid,)).fetchone()[0]
@@ -395,5 +424,5 @@ def test_a_tampered_store_is_internal(server, game):
         c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=10)
     assert e.value.code() == S.INTERNAL and error_info(e.value).reason == "INTERNAL"
     with pytest.raises(grpc.RpcError) as e:
-        submit_raw(c, seats["a"].sign_command(5, duel("pick", 1)))
+        submit_raw(c, signed)
     assert e.value.code() == S.INTERNAL and error_info(e.value).reason == "INTERNAL"

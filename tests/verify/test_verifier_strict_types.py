@@ -80,7 +80,7 @@ def test_spec_1_4_sealed_event_needs_its_ciphertext_even_in_progress(duel_game, 
 
 
 def _reveal_body(g: LocalGame, seat: str, entropy: bytes) -> dict:
-    sc = envelope_pb2.SignedCommand.FromString(g.seats[seat].entropy_reveal(g.referee.game_id, entropy))
+    sc = envelope_pb2.SignedCommand.FromString(g.seats[seat].entropy_reveal(g.referee.game_id, entropy, g.head()))
     return {"seat": seat, "ctr": g.seats[seat].counter, "env": sc.envelope, "sig": sc.signature,
             "events": [{"t": "entropy-reveal", "seat": seat, "entropy": entropy}]}
 
@@ -93,7 +93,7 @@ def test_spec_5_2_revealed_entropy_is_32_bytes(length):
     gid = g.referee.game_id
     g.entropy["a"] = bytes(range(length))
     for s, k in g.seats.items():
-        g.submit(k.entropy_commit(gid, g.entropy[s]))
+        g.submit(k.entropy_commit(gid, g.entropy[s], g.head()))
     h, recs = bodies(g.bundle())
     recs.append((gid, 3, "reveal", _reveal_body(g, "a", g.entropy["a"])))
     h["records"] = len(recs)

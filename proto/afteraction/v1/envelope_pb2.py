@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from afteraction.v1 import command_pb2 as afteraction_dot_v1_dot_command__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61\x66teraction/v1/envelope.proto\x12\x0e\x61\x66teraction.v1\x1a\x1c\x61\x66teraction/v1/command.proto\"\xfc\x01\n\x0f\x43ommandEnvelope\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\t\x12\x0f\n\x07\x63ounter\x18\x03 \x01(\x04\x12\x11\n\tstate_seq\x18\x04 \x01(\x04\x12\x37\n\x0e\x65ntropy_commit\x18\n \x01(\x0b\x32\x1d.afteraction.v1.EntropyCommitH\x00\x12\x37\n\x0e\x65ntropy_reveal\x18\x0b \x01(\x0b\x32\x1d.afteraction.v1.EntropyRevealH\x00\x12*\n\x07\x63ommand\x18\x0c \x01(\x0b\x32\x17.afteraction.v1.CommandH\x00\x42\x08\n\x06\x61\x63tion\"#\n\rEntropyCommit\x12\x12\n\ncommitment\x18\x01 \x01(\x0c\" \n\rEntropyReveal\x12\x0f\n\x07\x65ntropy\x18\x01 \x01(\x0c\"4\n\rSignedCommand\x12\x10\n\x08\x65nvelope\x18\x01 \x01(\x0c\x12\x11\n\tsignature\x18\x02 \x01(\x0c\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61\x66teraction/v1/envelope.proto\x12\x0e\x61\x66teraction.v1\x1a\x1c\x61\x66teraction/v1/command.proto\"\x8a\x02\n\x0f\x43ommandEnvelope\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\t\x12\x0f\n\x07\x63ounter\x18\x03 \x01(\x04\x12\x11\n\tstate_seq\x18\x04 \x01(\x04\x12\x0c\n\x04prev\x18\x05 \x01(\x0c\x12\x37\n\x0e\x65ntropy_commit\x18\n \x01(\x0b\x32\x1d.afteraction.v1.EntropyCommitH\x00\x12\x37\n\x0e\x65ntropy_reveal\x18\x0b \x01(\x0b\x32\x1d.afteraction.v1.EntropyRevealH\x00\x12*\n\x07\x63ommand\x18\x0c \x01(\x0b\x32\x17.afteraction.v1.CommandH\x00\x42\x08\n\x06\x61\x63tion\"#\n\rEntropyCommit\x12\x12\n\ncommitment\x18\x01 \x01(\x0c\" \n\rEntropyReveal\x12\x0f\n\x07\x65ntropy\x18\x01 \x01(\x0c\"4\n\rSignedCommand\x12\x10\n\x08\x65nvelope\x18\x01 \x01(\x0c\x12\x11\n\tsignature\x18\x02 \x01(\x0c\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,11 +33,11 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'afteraction.v1.envelope_pb2
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_COMMANDENVELOPE']._serialized_start=80
-  _globals['_COMMANDENVELOPE']._serialized_end=332
-  _globals['_ENTROPYCOMMIT']._serialized_start=334
-  _globals['_ENTROPYCOMMIT']._serialized_end=369
-  _globals['_ENTROPYREVEAL']._serialized_start=371
-  _globals['_ENTROPYREVEAL']._serialized_end=403
-  _globals['_SIGNEDCOMMAND']._serialized_start=405
-  _globals['_SIGNEDCOMMAND']._serialized_end=457
+  _globals['_COMMANDENVELOPE']._serialized_end=346
+  _globals['_ENTROPYCOMMIT']._serialized_start=348
+  _globals['_ENTROPYCOMMIT']._serialized_end=383
+  _globals['_ENTROPYREVEAL']._serialized_start=385
+  _globals['_ENTROPYREVEAL']._serialized_end=417
+  _globals['_SIGNEDCOMMAND']._serialized_start=419
+  _globals['_SIGNEDCOMMAND']._serialized_end=471
 # @@protoc_insertion_point(module_scope)

@@ -7,11 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CommandEnvelope(_message.Message):
-    __slots__ = ("game_id", "seat", "counter", "state_seq", "entropy_commit", "entropy_reveal", "command")
+    __slots__ = ("game_id", "seat", "counter", "state_seq", "prev", "entropy_commit", "entropy_reveal", "command")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COUNTER_FIELD_NUMBER: _ClassVar[int]
     STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    PREV_FIELD_NUMBER: _ClassVar[int]
     ENTROPY_COMMIT_FIELD_NUMBER: _ClassVar[int]
     ENTROPY_REVEAL_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
@@ -19,10 +20,11 @@ class CommandEnvelope(_message.Message):
     seat: str
     counter: int
     state_seq: int
+    prev: bytes
     entropy_commit: EntropyCommit
     entropy_reveal: EntropyReveal
     command: _command_pb2.Command
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., counter: _Optional[int] = ..., state_seq: _Optional[int] = ..., entropy_commit: _Optional[_Union[EntropyCommit, _Mapping]] = ..., entropy_reveal: _Optional[_Union[EntropyReveal, _Mapping]] = ..., command: _Optional[_Union[_command_pb2.Command, _Mapping]] = ...) -> None: ...
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., counter: _Optional[int] = ..., state_seq: _Optional[int] = ..., prev: _Optional[bytes] = ..., entropy_commit: _Optional[_Union[EntropyCommit, _Mapping]] = ..., entropy_reveal: _Optional[_Union[EntropyReveal, _Mapping]] = ..., command: _Optional[_Union[_command_pb2.Command, _Mapping]] = ...) -> None: ...
 
 class EntropyCommit(_message.Message):
     __slots__ = ("commitment",)

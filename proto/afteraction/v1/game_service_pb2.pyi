@@ -29,14 +29,16 @@ class SeatKey(_message.Message):
     def __init__(self, seat: _Optional[str] = ..., public_key: _Optional[bytes] = ...) -> None: ...
 
 class LogRecord(_message.Message):
-    __slots__ = ("seq", "record", "record_hash")
+    __slots__ = ("seq", "record", "record_hash", "checkpoint")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
     RECORD_HASH_FIELD_NUMBER: _ClassVar[int]
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
     seq: int
     record: bytes
     record_hash: bytes
-    def __init__(self, seq: _Optional[int] = ..., record: _Optional[bytes] = ..., record_hash: _Optional[bytes] = ...) -> None: ...
+    checkpoint: str
+    def __init__(self, seq: _Optional[int] = ..., record: _Optional[bytes] = ..., record_hash: _Optional[bytes] = ..., checkpoint: _Optional[str] = ...) -> None: ...
 
 class SignedCheckpoint(_message.Message):
     __slots__ = ("size", "note")
