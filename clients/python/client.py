@@ -23,7 +23,7 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import note as _note
 from afteraction.engine.crypto.commit import commitment
 from afteraction.engine.crypto.merkle import CompactTree, verify_consistency
-from afteraction.engine.errors import AfteractionError, CryptoError
+from afteraction.engine.errors import AfteractionError, CryptoError, EncodingError
 from afteraction.engine.log.record import parse_record
 from afteraction.engine.seat import SeatSigner
 from afteraction.service.auth import CLIENT_REFRESH_MS, make_auth, now_ms
@@ -53,6 +53,10 @@ class HistoryRewritten(ClientError):
 
 class BadOpening(ClientError):
     """A private opening does not match its public commitment."""
+
+
+class BadRecord(ClientError):
+    """A record from the server that is not a well-formed record (SPEC.md 1.2-1.4)."""
 
 
 def client_error(e: grpc.RpcError) -> ClientError:
@@ -200,6 +204,21 @@ class CheckpointTracker:
             self.size, self.root, self.note = cp.size, cp.root, note
 
 
+def _bad_fields(b: dict) -> str:
+    """What is wrong with the fields of a record body a seat reads ("" if nothing)."""
+    if "ctr" in b and type(b["ctr"]) is not int:
+        return "ctr is not an integer"
+    if "sealed" in b and not (type(b["sealed"]) is dict and type(b["sealed"].get("commit")) is bytes):
+        return "sealed is not a map with bytes commit"
+    events = b.get("events", [])
+    if type(events) is not list or not all(type(ev) is dict for ev in events):
+        return "events is not an array of maps"
+    for ev in events:
+        if ev.get("t") == "sealed" and (type(ev.get("k")) is not int or type(ev.get("commit")) is not bytes):
+            return "a sealed event without an integer k and bytes commit"
+    return ""
+
+
 class Seat:
     """One seat of one game, seen from its player."""
 
@@ -228,19 +247,27 @@ class Seat:
 
     # -- what the seat learns -------------------------------------------------
     def see_record(self, r: gs.LogRecord) -> None:
-        rec = parse_record(r.record)
+        """Take the next record the server sent. A record that is not canonical or whose fields
+        the seat reads have the wrong type raises BadRecord (never a TypeError or KeyError)."""
+        try:
+            rec = parse_record(r.record)
+        except EncodingError as e:
+            raise BadRecord(f"record {r.seq} from the server: {e}") from None
         if rec.seq != self.next_seq:
             if rec.seq < self.next_seq:
                 return
             raise HistoryRewritten(f"expected record {self.next_seq}, got {rec.seq}")
+        b = rec.body
+        bad = _bad_fields(b)
+        if bad:
+            raise BadRecord(f"record {rec.seq} from the server: {bad}")
         self.next_seq += 1
         self.tree.append(rec.leaf)
-        b = rec.body
         if b.get("seat") == self.seat:
             self.log_counter = max(self.log_counter, b.get("ctr", 0))
             self.committed |= rec.kind == "commit"
             self.revealed |= rec.kind == "reveal"
-        if isinstance(b.get("sealed"), dict):
+        if "sealed" in b:
             self.commits[(rec.seq, 0)] = b["sealed"]["commit"]
         for ev in b.get("events", []):
             if ev.get("t") == "sealed":
