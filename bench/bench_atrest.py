@@ -113,6 +113,7 @@ def run() -> None:
         seals = 1 + len(appends) + 2 * sum(len(a.openings) for a in appends)
         print(f"{name}: {len(appends)} commands, {seals} values sealed per game")
     enc = plain = enc_cpu = plain_cpu = 0.0
+    sizes = {"DataKey": 0, "_Plain": 0}
     for r in range(ROUNDS):
         for i, rows in enumerate(games):
             d = tempfile.mkdtemp(prefix="aar-bench-atrest-")
@@ -126,10 +127,14 @@ def run() -> None:
                         enc, enc_cpu = enc + wall, enc_cpu + cpu
                     else:
                         plain, plain_cpu = plain + wall, plain_cpu + cpu
+                for f in os.listdir(d):
+                    sizes[f.split("-")[1].split(".")[0]] += os.path.getsize(os.path.join(d, f))
             finally:
                 shutil.rmtree(d, ignore_errors=True)
     total_cmds = ROUNDS * sum(len(g[2]) for g in games)
     print(f"store, {ROUNDS} x {'+'.join(GAMES)} ({total_cmds} commands): wall plaintext {plain:.3f} s, "
           f"encrypted {enc:.3f} s (fsync-bound); CPU plaintext {plain_cpu:.3f} s, encrypted {enc_cpu:.3f} s, "
           f"{(enc_cpu - plain_cpu) / total_cmds * 1e6:.1f} us CPU more per command")
+    print(f"store files: plaintext {sizes['_Plain']} bytes, encrypted {sizes['DataKey']} bytes "
+          f"(+{(sizes['DataKey'] - sizes['_Plain']) * 100 / sizes['_Plain']:.1f}%)")
     print(f"ratio atrest_append {plain_cpu / enc_cpu:.3f}")
