@@ -222,3 +222,31 @@ def test_spec_8_an_end_after_a_command_that_did_not_end_the_game_fails_step_11(d
     e = failure(data)
     assert e is not None and (e.step, e.seq) == ("11 (replay)", n + 1), e
     assert failure(data, replay=False) is None  # what SPEC.md 10.3 says --no-replay cannot see
+
+
+# -- the client decodes the server's records with the same code ------------------------------
+
+@pytest.mark.parametrize("edit", [
+    lambda b: b.update(events=5), lambda b: b.update(events=[1]), lambda b: b.update(ctr="1"),
+    lambda b: b.update(sealed=[]), lambda b: b.update(events=[{"t": "sealed", "k": "1", "commit": b""}]),
+], ids=["events-int", "event-int", "ctr-text", "sealed-array", "sealed-k-text"])
+def test_client_refuses_a_hostile_record_with_bad_record(duel_game, edit):
+    from afteraction.client.client import BadRecord, Seat
+    from afteraction.engine.log.record import make_record
+    from afteraction.v1 import game_service_pb2 as gs
+
+    class Stub:
+        def server_vkey(self):
+            return duel_game.server.verifier.vkey
+
+    seat = Seat(Stub(), duel_game.referee.game_id, "a", bytes(32))
+    r0, r1 = duel_game.records[0], duel_game.records[1]
+    seat.see_record(gs.LogRecord(seq=0, record=r0.raw))
+    body = copy.deepcopy(r1.body)
+    edit(body)
+    raw = make_record(r1.game, 1, r1.prev, r1.kind, body, r1.v).raw
+    with pytest.raises(BadRecord):
+        seat.see_record(gs.LogRecord(seq=1, record=raw))
+    with pytest.raises(BadRecord):
+        seat.see_record(gs.LogRecord(seq=1, record=_deep(1000)))
+    assert seat.next_seq == 1  # nothing of the refused record was taken
