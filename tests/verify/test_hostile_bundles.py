@@ -250,3 +250,20 @@ def test_client_refuses_a_hostile_record_with_bad_record(duel_game, edit):
     with pytest.raises(BadRecord):
         seat.see_record(gs.LogRecord(seq=1, record=_deep(1000)))
     assert seat.next_seq == 1  # nothing of the refused record was taken
+
+
+def test_sog_helicopter_insertion_with_lz_count_10_12_stops_at_the_event_bound(sog_game):
+    """The loop the hang came from (SOG 3.4.2 rolls lz_count LZs): even with options that escaped
+    the check, one record's work stops at Ruleset.max_events instead of running for ever."""
+    import time
+
+    from afteraction.engine.games.sog import insertion
+
+    s = copy.deepcopy(sog_game.referee.state)
+    s["options"]["lz_count"] = 10**12
+    ctx = Context.for_tests(seq=5)
+    t = time.perf_counter()
+    with pytest.raises(Rejection) as e:
+        insertion.insert_helicopter(s, ctx)
+    assert e.value.code == "TOO_MANY_EVENTS" and len(ctx.events) == ctx.max_events
+    assert time.perf_counter() - t < 60  # it ran for ever before (killed after minutes)
