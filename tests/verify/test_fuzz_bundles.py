@@ -374,3 +374,32 @@ def test_fuzz_aar_verify_exit_codes_and_one_line(games, cli_file, name, data):
         assert r["step"].split(" ")[0] in {str(i) for i in range(1, 12)}
     if code == 2:
         assert r["unreadable"] is True
+
+
+@pytest.mark.parametrize("shape", ["array-of-nils", "map-of-short-keys", "small-nested-maps"])
+def test_the_costliest_records_of_max_size_stay_within_the_memory_bound(shape):
+    """The worst a record can do to a reader's memory: 1 MiB (SPEC.md 1.2) of the values that take
+    the fewest bytes each. Decoded Python objects weigh 11x (nils), 23x (short keys) and about 55x
+    (small nested maps) the bytes: bounded per record, and only one record is held at a time."""
+    from afteraction.engine.log.record import MAX_RECORD
+
+    n = MAX_RECORD - 64
+    if shape == "array-of-nils":
+        raw = msgpack.packb([None] * (n - 10))
+    elif shape == "map-of-short-keys":
+        keys, size, i = [], 0, 0
+        while size < n - 100:
+            keys.append(format(i, "x"))
+            size += len(keys[-1]) + 2
+            i += 1
+        raw = msgpack.packb({k: None for k in sorted(keys)})
+    else:
+        raw = msgpack.packb([{"a": [None]}] * (n // 6))
+    tracemalloc.start()
+    try:
+        with pytest.raises(EncodingError):  # not a record, after decoding it whole
+            parse_record(raw)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < MEMORY_PER_BYTE * len(raw), (peak, len(raw))
