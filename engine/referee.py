@@ -333,7 +333,7 @@ class Referee:
             op = self._openings[(seq, k)]
             return {"salt": op.salt, "value": op.value}
 
-        ctx = Context(self.seq, roller, opener)
+        ctx = Context(self.seq, roller, opener, self.ruleset.max_events)
         return ctx, counter
 
     def _seal_events(self, ctx: Context) -> tuple[list[dict], dict[str, list[_commit.Opening]], dict[Ref, _commit.Opening]]:

@@ -48,8 +48,9 @@ class Context:
     """
 
     def __init__(self, seq: int, roller: Callable[[str, str], _dice.Roll],
-                 opener: Callable[[Ref], dict] | None = None) -> None:
+                 opener: Callable[[Ref], dict] | None = None, max_events: int = 10_000) -> None:
         self.seq = seq
+        self.max_events = max_events  # the ruleset's Ruleset.max_events: bounds one record's work
         self._roller = roller
         self._opener = opener
         self.events: list[tuple[dict, str | None]] = []  # (event, recipient or None for public)
@@ -70,6 +71,7 @@ class Context:
         delivered privately to seat ``to``; returns its Ref for a later reveal."""
         if not isinstance(event, dict) or "t" not in event:
             raise TypeError("an event is a dict with a type field 't'")
+        self._bound()
         self.events.append((event, to))
         if to is None:
             return None
@@ -83,9 +85,16 @@ class Context:
         if self._opener is None:
             raise RuntimeError("this context cannot open hidden values")
         opening = self._opener(ref)
+        self._bound()
         self.events.append(({"t": "open", "ref": list(ref), "salt": opening["salt"],
                              "value": opening["value"]}, None))
         return opening["value"]
+
+    def _bound(self) -> None:
+        if len(self.events) >= self.max_events:
+            # a ruleset declares how much one command may do; a command (or a replayed log's
+            # options) that would make it do more is refused, so no record's replay is unbounded
+            raise Rejection("TOO_MANY_EVENTS", f"a record holds at most {self.max_events} events (Ruleset.max_events)")
 
     @classmethod
     def for_tests(cls, seq: int = 1, faces: list[int] | None = None, key: bytes = bytes(32)) -> "Context":
@@ -125,6 +134,10 @@ class Ruleset(ABC):
     #: that does not fit raises SealedSizeError (a ruleset bug: tests/engine/test_sealed_lengths.py
     #: plays whole games of every ruleset). A seat missing here may not receive that kind at all.
     sealed_sizes: ClassVar[dict[str, dict[str, int]]] = {}
+
+    # events (rolls, hidden values, reveals included) one command or setup may emit: the bound of
+    # one record's replay; the most any game emits today is 71 (NTND), SPEC.md 10 B.12
+    max_events: ClassVar[int] = 10_000
 
     @abstractmethod
     def setup(self, scenario: str, options: dict, ctx: Context) -> Any:

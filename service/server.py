@@ -19,7 +19,8 @@ from afteraction.v1 import audit_service_pb2, audit_service_pb2_grpc, game_servi
 
 from .games import GameManager
 from .servicer import AuditServicer, GameServicer, Service
-from .store import Store, StoreError, open_store
+from . import atrest
+from .store import Store, StoreError, open_store, private_dir
 
 log = logging.getLogger("afteraction.service")
 DEFAULT_NAME = "afteraction.local"
@@ -38,7 +39,7 @@ def load_or_create_key(path: str, name: str = DEFAULT_NAME) -> Signer:
     except CryptoError as e:
         raise StoreError(f"key file {path} is not a signer key: {e}") from None
     d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(d, mode=0o700, exist_ok=True)
     signer = Signer(name, os.urandom(32))
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -65,9 +66,15 @@ class Running:
 
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
           data_dir: str = "data", workers: int = 64, name: str = DEFAULT_NAME, reuseport: bool = False) -> Running:
-    """``reuseport``: share the listening port with sibling processes (``aar serve --workers N``)."""
-    st = store if isinstance(store, Store) else open_store(store, data_dir)
-    signer = load_or_create_key(key or os.path.join(data_dir, "server.key"), name)
+    """``reuseport``: share the listening port with sibling processes (``aar serve --workers N``).
+
+    The data directory is made (or tightened to) 0700; the store's private columns are encrypted
+    under the data key beside the server key (``atrest.py``, docs/service.md)."""
+    key = key or os.path.join(data_dir, "server.key")
+    if store is None or store == "" or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
+        private_dir(data_dir)
+    signer = load_or_create_key(key, name)
+    st = store if isinstance(store, Store) else open_store(store, data_dir, atrest.beside(key))
     svc = Service(GameManager(st, signer))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-grpc"),
                          options=[("grpc.so_reuseport", 1 if reuseport else 0)])

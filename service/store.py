@@ -10,6 +10,11 @@ What is stored (docs/service.md, "Store design"):
             bytes gets the original result and the referee can be rebuilt by
             replaying them;
 - openings: private; (game, seq, k) with the owning seat, salt and value.
+- meta:     that the private columns are encrypted, and a check value of the data key.
+
+The private columns (games.secret, commands.signed, openings.salt and .value) are stored
+encrypted under the data key (``atrest.py``), which lives beside the server key and never in
+the store; the rows here and in the dataclasses below hold the plaintext.
 
 Appends are optimistic: ``append`` inserts the new records with (game, seq)
 unique and checks in the same transaction that they follow the last stored
@@ -23,6 +28,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from afteraction.engine.errors import AfteractionError
+
+from . import atrest
 
 
 class Conflict(AfteractionError):
@@ -125,11 +132,14 @@ class Store(ABC):
 
 
 class SqlStore(Store):
-    """The reads, in SQL shared by the SQLite and PostgreSQL stores (the schema is the same).
+    """The reads, in SQL shared by the SQLite and PostgreSQL stores (the schema is the same),
+    and the encryption of the private columns at rest (``atrest.py``), on both stores' writes.
 
-    A subclass sets ``PARAM`` (its driver's placeholder) and provides ``_conn()``."""
+    A subclass sets ``PARAM`` (its driver's placeholder), ``box`` (the data key) and provides
+    ``_conn()``."""
 
     PARAM = "?"
+    box: atrest.DataKey
 
     def _conn(self):
         raise NotImplementedError
@@ -137,9 +147,58 @@ class SqlStore(Store):
     def _rows(self, sql: str, args: tuple) -> list:
         return self._conn().execute(sql.replace("?", self.PARAM), args).fetchall()
 
+    # -- the private columns, encrypted -----------------------------------------
+    def _secret_out(self, game_id: str, secret: bytes) -> bytes:
+        return self.box.seal(game_id, secret, atrest.ad("secret", game_id))
+
+    def _signed_out(self, game_id: str, seat: str, counter: int, signed: bytes) -> bytes:
+        return self.box.seal(game_id, signed, atrest.ad("signed", game_id, seat, counter))
+
+    def _opening_out(self, game_id: str, o: "OpeningRow") -> tuple[bytes, bytes]:
+        return (self.box.seal(game_id, o.salt, atrest.ad("salt", game_id, o.seat, o.seq, o.k)),
+                self.box.seal(game_id, o.value, atrest.ad("value", game_id, o.seat, o.seq, o.k)))
+
+    def _command_row(self, game_id: str, r) -> CommandRow:
+        seat, counter = r[0], int(r[1])
+        signed = self.box.open(game_id, r[2], atrest.ad("signed", game_id, seat, counter))
+        return CommandRow(seat, counter, signed, bytes(r[3]), tuple(range(int(r[4]), int(r[5]) + 1)))
+
+    def _migrate(self, c) -> int:
+        """In the caller's transaction: check the data key against the store's, or encrypt a
+        plaintext store (written before encryption at rest) in place and mark it. Returns the
+        number of values encrypted. Raises StoreError if the key does not open this store."""
+        P = self.PARAM
+
+        def q(sql, args=()):
+            return c.execute(sql.replace("?", P), args)
+
+        row = q("SELECT value FROM meta WHERE key='at_rest'").fetchone()
+        if row is not None:
+            if not self.box.opens_check(bytes(row[0])):
+                raise StoreError("the data key (data.key beside the server key) does not open this store: "
+                                 "it was encrypted under another key")
+            return 0
+        n = 0
+        for gid, secret in q("SELECT game_id, secret FROM games").fetchall():
+            q("UPDATE games SET secret=? WHERE game_id=?", (self._secret_out(gid, bytes(secret)), gid))
+            n += 1
+        for gid, seat, ctr, signed in q("SELECT game_id, seat, counter, signed FROM commands").fetchall():
+            q("UPDATE commands SET signed=? WHERE game_id=? AND seat=? AND counter=?",
+              (self._signed_out(gid, seat, int(ctr), bytes(signed)), gid, seat, ctr))
+            n += 1
+        for gid, seat, seq, k, salt, value in q("SELECT game_id, seat, seq, k, salt, value FROM openings").fetchall():
+            salt_c, value_c = self._opening_out(gid, OpeningRow(seat, int(seq), int(k), bytes(salt), bytes(value)))
+            q("UPDATE openings SET salt=?, value=? WHERE game_id=? AND seq=? AND k=?", (salt_c, value_c, gid, seq, k))
+            n += 2
+        q("INSERT INTO meta (key, value) VALUES ('at_rest', ?)", (self.box.check_value(),))
+        return n
+
     def game(self, game_id: str) -> GameRow | None:
         r = self._rows("SELECT game_id, game, version, genesis, secret, ended FROM games WHERE game_id=?", (game_id,))
-        return None if not r else GameRow(r[0][0], r[0][1], r[0][2], bytes(r[0][3]), bytes(r[0][4]), bool(r[0][5]))
+        if not r:
+            return None
+        secret = self.box.open(game_id, r[0][4], atrest.ad("secret", game_id))
+        return GameRow(r[0][0], r[0][1], r[0][2], bytes(r[0][3]), secret, bool(r[0][5]))
 
     def size(self, game_id: str) -> int:
         r = self._rows("SELECT MAX(seq) FROM records WHERE game_id=?", (game_id,))
@@ -155,34 +214,48 @@ class SqlStore(Store):
     def command(self, game_id: str, seat: str, counter: int) -> CommandRow | None:
         r = self._rows("SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
                        "WHERE game_id=? AND seat=? AND counter=?", (game_id, seat, counter))
-        return _command_row(r[0]) if r else None
+        return self._command_row(game_id, r[0]) if r else None
 
     def commands(self, game_id: str, from_seq: int = 1) -> list[CommandRow]:
-        return [_command_row(r) for r in self._rows(
+        return [self._command_row(game_id, r) for r in self._rows(
             "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
             "WHERE game_id=? AND first_seq>=? ORDER BY first_seq", (game_id, from_seq))]
 
     def openings(self, game_id: str, seat: str, from_seq: int = 0, to_seq: int | None = None) -> list[OpeningRow]:
-        return [OpeningRow(r[0], int(r[1]), int(r[2]), bytes(r[3]), bytes(r[4])) for r in self._rows(
-            "SELECT seat, seq, k, salt, value FROM openings WHERE game_id=? AND seat=? AND seq>=? AND seq<? "
-            "ORDER BY seq, k", (game_id, seat, from_seq, 2**62 if to_seq is None else to_seq))]
+        out = []
+        for r in self._rows(
+                "SELECT seat, seq, k, salt, value FROM openings WHERE game_id=? AND seat=? AND seq>=? AND seq<? "
+                "ORDER BY seq, k", (game_id, seat, from_seq, 2**62 if to_seq is None else to_seq)):
+            s, seq, k = r[0], int(r[1]), int(r[2])
+            out.append(OpeningRow(s, seq, k, self.box.open(game_id, r[3], atrest.ad("salt", game_id, s, seq, k)),
+                                  self.box.open(game_id, r[4], atrest.ad("value", game_id, s, seq, k))))
+        return out
 
 
-def _command_row(r) -> CommandRow:
-    return CommandRow(r[0], int(r[1]), bytes(r[2]), bytes(r[3]), tuple(range(int(r[4]), int(r[5]) + 1)))
+def private_dir(path: str) -> None:
+    """Make ``path`` (and its parents) if missing; ``path`` itself is made or tightened to 0700."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.chmod(path, 0o700)
 
 
-def open_store(spec: str | None, data_dir: str = "data") -> Store:
-    """``sqlite:PATH`` or ``postgresql://...``; None = SQLite file under data_dir."""
+def open_store(spec: str | None, data_dir: str = "data", data_key: str | None = None) -> Store:
+    """``sqlite:PATH`` or ``postgresql://...``; None = SQLite file under data_dir (made 0700).
+
+    ``data_key``: the data key file (made on first use, 0600); default ``DATA_DIR/data.key``.
+    The server passes the one beside its server key (``atrest.beside``)."""
     if spec is None or spec == "":
-        os.makedirs(data_dir, exist_ok=True)
+        private_dir(data_dir)
         spec = "sqlite:" + os.path.join(data_dir, "afteraction.sqlite")
+    try:
+        box = atrest.load_or_create(data_key or os.path.join(data_dir, "data.key"))
+    except (OSError, atrest.AtRestError) as e:
+        raise StoreError(f"data key: {e}") from None
     if spec.startswith("sqlite:"):
         from .store_sqlite import SqliteStore
 
-        return SqliteStore(spec[len("sqlite:"):])
+        return SqliteStore(spec[len("sqlite:"):], box)
     if spec.startswith(("postgresql://", "postgres://")):
         from .store_postgres import PostgresStore
 
-        return PostgresStore(spec)
+        return PostgresStore(spec, box)
     raise StoreError(f"unknown store {spec!r}: use sqlite:PATH or postgresql://...")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 
+from . import atrest
 from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
 
 SCHEMA = """
@@ -29,27 +30,33 @@ CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
 CREATE TABLE IF NOT EXISTS openings (
   game_id TEXT NOT NULL, seat TEXT NOT NULL, seq BIGINT NOT NULL, k INTEGER NOT NULL,
   salt BYTEA NOT NULL, value BYTEA NOT NULL, PRIMARY KEY (game_id, seq, k));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BYTEA NOT NULL);
 """
 
 
 class PostgresStore(SqlStore):
     PARAM = "%s"
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, box: atrest.DataKey) -> None:
         try:
             import psycopg
         except ImportError:
             raise StoreError("the PostgreSQL store needs psycopg 3: pip install 'afteraction[postgres]'") from None
         self._psycopg = psycopg
         self.dsn = dsn
+        self.box = box
         self._local = threading.local()
         self._conns: list = []
         self._lock = threading.Lock()
         try:
             c = self._conn()
             with c.transaction():
-                c.execute("SELECT pg_advisory_xact_lock(7461727231)")  # one schema creator at a time
+                c.execute("SELECT pg_advisory_xact_lock(7461727231)")  # one schema creator (and migrator) at a time
                 c.execute(SCHEMA)
+                migrated = self._migrate(c)
+            if migrated:  # the plaintext's old row versions: rewritten away now (backups keep theirs)
+                for t in ("games", "commands", "openings"):
+                    c.execute(f"VACUUM FULL {t}")
         except psycopg.Error as e:
             raise StoreError(f"cannot open PostgreSQL store: {e}") from None
 
@@ -69,7 +76,8 @@ class PostgresStore(SqlStore):
         try:
             with c.transaction():
                 c.execute("INSERT INTO games (game_id, game, version, genesis, secret) VALUES (%s,%s,%s,%s,%s)",
-                          (game.game_id, game.game, game.version, game.genesis, game.secret))
+                          (game.game_id, game.game, game.version, game.genesis,
+                           self._secret_out(game.game_id, game.secret)))
                 c.execute("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (%s,%s,%s,%s,%s)",
                           (game.game_id, genesis.seq, genesis.raw, genesis.hash, genesis.checkpoint))
         except self._psycopg.errors.UniqueViolation:
@@ -91,11 +99,13 @@ class PostgresStore(SqlStore):
                     cmd = a.command
                     cur.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
                                 "VALUES (%s,%s,%s,%s,%s,%s,%s)",
-                                (a.game_id, cmd.seat, cmd.counter, cmd.signed, cmd.digest, cmd.seqs[0], cmd.seqs[-1]))
+                                (a.game_id, cmd.seat, cmd.counter,
+                                 self._signed_out(a.game_id, cmd.seat, cmd.counter, cmd.signed),
+                                 cmd.digest, cmd.seqs[0], cmd.seqs[-1]))
                     if a.openings:
                         cur.executemany(
                             "INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (%s,%s,%s,%s,%s,%s)",
-                            [(a.game_id, o.seat, o.seq, o.k, o.salt, o.value) for o in a.openings])
+                            [(a.game_id, o.seat, o.seq, o.k, *self._opening_out(a.game_id, o)) for o in a.openings])
                     if a.ended:
                         cur.execute("UPDATE games SET ended=TRUE WHERE game_id=%s", (a.game_id,))
         except self._psycopg.errors.UniqueViolation as e:

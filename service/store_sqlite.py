@@ -16,6 +16,7 @@ import os
 import sqlite3
 import threading
 
+from . import atrest
 from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
 
 SCHEMA = """
@@ -33,7 +34,9 @@ CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
 CREATE TABLE IF NOT EXISTS openings (
   game_id TEXT NOT NULL, seat TEXT NOT NULL, seq INTEGER NOT NULL, k INTEGER NOT NULL,
   salt BLOB NOT NULL, value BLOB NOT NULL, PRIMARY KEY (game_id, seq, k));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 """
+_SIDE = ("", "-wal", "-shm", "-journal")  # the database and the files SQLite keeps beside it
 
 
 class _Pending:
@@ -48,16 +51,31 @@ class _Pending:
 
 
 class SqliteStore(SqlStore):
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, box: atrest.DataKey) -> None:
         self.path = path
+        self.box = box
         d = os.path.dirname(os.path.abspath(path))
-        os.makedirs(d, exist_ok=True)
+        if not os.path.isdir(d):
+            os.makedirs(d, mode=0o700)  # a directory made here is private; an existing one is the operator's
+        _private_files(path)
         self._local = threading.local()
         self._conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
         try:
             c = self._connect()
             c.executescript(SCHEMA)
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                migrated = self._migrate(c)
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            if migrated:
+                # the plaintext's old pages: rewritten (VACUUM), and the WAL that held them emptied
+                c.execute("VACUUM")
+                c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            _private_files(path)
         except sqlite3.Error as e:
             raise StoreError(f"cannot open SQLite store {path}: {e}") from None
         self._cv = threading.Condition()
@@ -71,6 +89,7 @@ class SqliteStore(SqlStore):
         c = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
         c.execute("PRAGMA journal_mode=WAL")
         c.execute("PRAGMA synchronous=FULL")
+        c.execute("PRAGMA secure_delete=ON")  # freed pages are zeroed, not left holding old bytes
         c.execute("PRAGMA busy_timeout=10000")
         with self._conns_lock:
             self._conns.append(c)
@@ -88,7 +107,8 @@ class SqliteStore(SqlStore):
         try:
             c.execute("BEGIN IMMEDIATE")
             c.execute("INSERT INTO games (game_id, game, version, genesis, secret, ended) VALUES (?,?,?,?,?,0)",
-                      (game.game_id, game.game, game.version, game.genesis, game.secret))
+                      (game.game_id, game.game, game.version, game.genesis,
+                       self._secret_out(game.game_id, game.secret)))
             c.execute("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)",
                       (game.game_id, genesis.seq, genesis.raw, genesis.hash, genesis.checkpoint))
             c.execute("COMMIT")
@@ -146,7 +166,7 @@ class SqliteStore(SqlStore):
             c = self._wconn
             try:
                 c.execute("BEGIN IMMEDIATE")
-                if _insert_batch(c, [p.append for p in batch]):
+                if _insert_batch(c, [p.append for p in batch], self):
                     c.execute("COMMIT")
                     return
                 c.execute("ROLLBACK")
@@ -172,7 +192,7 @@ class SqliteStore(SqlStore):
                 if not single:
                     c.execute("SAVEPOINT one")
                 try:
-                    _insert(c, p.append)
+                    _insert(c, p.append, self)
                     if not single:
                         c.execute("RELEASE one")
                 except (sqlite3.IntegrityError, Conflict) as e:
@@ -209,7 +229,20 @@ class SqliteStore(SqlStore):
 
 
 
-def _insert(c: sqlite3.Connection, a: Append) -> None:
+def _private_files(path: str) -> None:
+    """The database and its -wal/-shm files are 0600 (SQLite gives new -wal/-shm files the
+    database's mode, so making the database 0600 before SQLite first opens it is enough; files
+    of an older store are tightened here)."""
+    if not os.path.exists(path):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for side in _SIDE:
+        try:
+            os.chmod(path + side, 0o600)
+        except FileNotFoundError:
+            pass
+
+
+def _insert(c: sqlite3.Connection, a: Append, st: SqlStore) -> None:
     first, *rest = a.records
     # the first record goes in only if it follows the stored tail (same statement: no gap, no fork)
     cur = c.execute("INSERT INTO records (game_id, seq, record, hash, checkpoint) SELECT ?,?,?,?,? "
@@ -222,16 +255,17 @@ def _insert(c: sqlite3.Connection, a: Append) -> None:
                       [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for x in rest])
     cmd = a.command
     c.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
-              "VALUES (?,?,?,?,?,?,?)", (a.game_id, cmd.seat, cmd.counter, cmd.signed, cmd.digest,
-                                         cmd.seqs[0], cmd.seqs[-1]))
+              "VALUES (?,?,?,?,?,?,?)", (a.game_id, cmd.seat, cmd.counter,
+                                         st._signed_out(a.game_id, cmd.seat, cmd.counter, cmd.signed),
+                                         cmd.digest, cmd.seqs[0], cmd.seqs[-1]))
     if a.openings:
         c.executemany("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (?,?,?,?,?,?)",
-                      [(a.game_id, o.seat, o.seq, o.k, o.salt, o.value) for o in a.openings])
+                      [(a.game_id, o.seat, o.seq, o.k, *st._opening_out(a.game_id, o)) for o in a.openings])
     if a.ended:
         c.execute("UPDATE games SET ended=1 WHERE game_id=?", (a.game_id,))
 
 
-def _insert_batch(c: sqlite3.Connection, batch: list[Append]) -> bool:
+def _insert_batch(c: sqlite3.Connection, batch: list[Append], st: SqlStore) -> bool:
     """Insert appends of distinct games in one go; False if any does not follow its game's tail."""
     cur = c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) SELECT ?,?,?,?,? "
                         "WHERE (SELECT MAX(seq) FROM records WHERE game_id=?) = ?",
@@ -244,9 +278,10 @@ def _insert_batch(c: sqlite3.Connection, batch: list[Append]) -> bool:
         c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)", rest)
     c.executemany("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
                   "VALUES (?,?,?,?,?,?,?)",
-                  [(a.game_id, a.command.seat, a.command.counter, a.command.signed, a.command.digest,
-                    a.command.seqs[0], a.command.seqs[-1]) for a in batch])
-    ops = [(a.game_id, o.seat, o.seq, o.k, o.salt, o.value) for a in batch for o in a.openings]
+                  [(a.game_id, a.command.seat, a.command.counter,
+                    st._signed_out(a.game_id, a.command.seat, a.command.counter, a.command.signed),
+                    a.command.digest, a.command.seqs[0], a.command.seqs[-1]) for a in batch])
+    ops = [(a.game_id, o.seat, o.seq, o.k, *st._opening_out(a.game_id, o)) for a in batch for o in a.openings]
     if ops:
         c.executemany("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (?,?,?,?,?,?)", ops)
     ended = [(a.game_id,) for a in batch if a.ended]

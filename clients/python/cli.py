@@ -59,17 +59,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
-            if args.json:
-                print(json.dumps(e.as_dict(), sort_keys=True))
-            else:
-                print(f"NOT VERIFIED: {_one_line(str(e))}")
-            return 1
-    if args.json:
-        d = report.as_dict()
-        print(json.dumps(d, sort_keys=True, default=_jsonable))
-    else:
-        print(_summary(report))
+            return _not_verified(args, e)
+        except Exception as e:  # noqa: BLE001 - the last resort: one precise line, never a traceback
+            return _not_verified(args, VerificationError(
+                "1 (bundle)", None, "the verifier failed unexpectedly (the log is not verified)",
+                detail=f"{type(e).__name__}: {e}"))
+    try:
+        if args.json:
+            out = json.dumps(report.as_dict(), sort_keys=True, default=_jsonable)
+        else:
+            out = _summary(report)
+    except Exception as e:  # noqa: BLE001 - e.g. a value the report cannot show
+        return _not_verified(args, VerificationError(
+            "1 (bundle)", None, "the report cannot be written (the log is not verified)",
+            detail=f"{type(e).__name__}: {e}"))
+    print(out)
     return 0
+
+
+def _not_verified(args, e: VerificationError) -> int:
+    """Exit 1: one line, or with --json one JSON object (SPEC.md 10.2)."""
+    if args.json:
+        print(json.dumps(e.as_dict(), sort_keys=True))
+    else:
+        print(f"NOT VERIFIED: {_one_line(str(e))}")
+    return 1
 
 
 def _one_line(s: str) -> str:

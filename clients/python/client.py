@@ -62,7 +62,11 @@ class BadOpening(ClientError):
     """A private opening does not match its public commitment."""
 
 
-class BadLog(HistoryRewritten):
+class BadRecord(ClientError):
+    """A record from the server that is not a well-formed record (SPEC.md 1.2-1.4)."""
+
+
+class BadLog(HistoryRewritten, BadRecord):
     """A record the server sent fails a check of the verifier (``error``: which step, which
     record, what was expected and found): another game, a genesis without this seat's key or
     with another server key or origin, a bad checkpoint, a broken chain or signature."""

@@ -5,6 +5,12 @@ Values are: None, bool, int (-2**63 .. 2**64-1), str (UTF-8), bytes, list/tuple
 their UTF-8 bytes). Floats and extension types are refused. msgpack-python
 already chooses the smallest encoding for ints, strings, binaries, arrays and
 maps; this module adds key order, the type profile and the strict decoder.
+
+Bounds (SPEC.md 1.1, rule 6): arrays and maps nest at most ``MAX_DEPTH`` deep, on
+encoding and on decoding; the decoder checks the depth without recursing past it,
+so a hostile byte string of nested arrays is refused, never a RecursionError. Sizes
+and counts are bounded by the input itself (every element takes at least one byte);
+callers bound the input (a record: ``record.MAX_RECORD``).
 """
 from __future__ import annotations
 
@@ -16,9 +22,10 @@ from ..errors import EncodingError
 
 _INT_MIN = -(2**63)
 _INT_MAX = 2**64 - 1
+MAX_DEPTH = 64  # arrays/maps inside arrays/maps; the deepest record written so far nests 8
 
 
-def _normalize(v: Any, path: str) -> Any:
+def _normalize(v: Any, path: str, depth: int = 0) -> Any:
     if v is None or v is True or v is False:
         return v
     t = type(v)
@@ -30,19 +37,21 @@ def _normalize(v: Any, path: str) -> Any:
         return v
     if t is bytearray or t is memoryview:
         return bytes(v)
+    if (t is dict or t is list or t is tuple) and depth >= MAX_DEPTH:
+        raise EncodingError(f"nested deeper than {MAX_DEPTH} arrays/maps at {path}")
     if t is dict:
         out = {}
         for k in sorted(v):
             if type(k) is not str:
                 raise EncodingError(f"map key is not a string at {path}: {k!r}")
-            out[k] = _normalize(v[k], f"{path}.{k}")
+            out[k] = _normalize(v[k], f"{path}.{k}", depth + 1)
         return out
     if t is list or t is tuple:
-        return [_normalize(x, f"{path}[{i}]") for i, x in enumerate(v)]
+        return [_normalize(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(v)]
     if isinstance(v, bool):  # subclasses of bool do not exist, kept for clarity
         return bool(v)
     if isinstance(v, int):  # IntEnum and friends: encode their value
-        return _normalize(int(v), path)
+        return _normalize(int(v), path, depth)
     if isinstance(v, str):
         return str(v)
     raise EncodingError(f"type {t.__name__} is not allowed in canonical data at {path}")
@@ -52,7 +61,7 @@ class _Refused(Exception):
     """Internal: the fast paths found a problem; the slow path explains it with a location."""
 
 
-def _norm(v: Any) -> Any:
+def _norm(v: Any, depth: int = 0) -> Any:
     """_normalize without building location strings (the common, valid case)."""
     t = type(v)
     if t is str or t is bytes or t is bool or v is None:
@@ -61,15 +70,17 @@ def _norm(v: Any) -> Any:
         if v < _INT_MIN or v > _INT_MAX:
             raise _Refused
         return v
+    if depth >= MAX_DEPTH:
+        raise _Refused
     if t is dict:
         out = {}
         for k in sorted(v):
             if type(k) is not str:
                 raise _Refused
-            out[k] = _norm(v[k])
+            out[k] = _norm(v[k], depth + 1)
         return out
     if t is list or t is tuple:
-        return [_norm(x) for x in v]
+        return [_norm(x, depth + 1) for x in v]
     raise _Refused  # bytearray, IntEnum, floats...: the slow path converts or explains
 
 
@@ -86,9 +97,14 @@ def decode(data: bytes) -> Any:
     """Decode canonical bytes; refuse anything that is not the canonical form.
 
     Non-canonical input (a larger-than-needed integer, unsorted or duplicate keys,
-    a float, an extension type, trailing bytes, str8 for bytes...) raises
-    EncodingError: the decoded value is re-encoded and must give the same bytes.
+    a float, an extension type, trailing bytes, str8 for bytes, nesting deeper than
+    MAX_DEPTH...) raises EncodingError: the decoded value is re-encoded and must give
+    the same bytes. Nothing else is raised, whatever the bytes.
     """
+    if type(data) is bytearray or type(data) is memoryview:
+        data = bytes(data)
+    elif type(data) is not bytes:
+        raise EncodingError(f"canonical data is bytes, not {type(data).__name__}")
     try:
         value = msgpack.unpackb(
             data, raw=False, use_list=True, strict_map_key=True,
@@ -96,8 +112,10 @@ def decode(data: bytes) -> Any:
         )
     except EncodingError:
         raise
+    except msgpack.StackError:  # msgpack's decoder stops at about 1000 levels
+        raise EncodingError(f"arrays/maps nested deeper than {MAX_DEPTH}") from None
     except Exception as e:  # msgpack raises a variety of exception types
-        raise EncodingError(f"not valid msgpack: {e}") from None
+        raise EncodingError(f"not valid msgpack: {type(e).__name__}: {e}") from None
     try:
         _check_decoded(value)
     except _Refused:
@@ -107,16 +125,20 @@ def decode(data: bytes) -> Any:
     # Maps were checked to be in canonical key order, so packing the decoded value as it
     # stands re-encodes it canonically: any other spelling of the same value (a larger
     # integer or length encoding, a duplicate key) gives different bytes.
-    if msgpack.packb(value, use_bin_type=True) != bytes(data):
+    if msgpack.packb(value, use_bin_type=True) != data:
         raise EncodingError("not in canonical form (re-encoding differs)")
     return value
 
 
-def _check_decoded(v: Any) -> None:
+def _check_decoded(v: Any, depth: int = 1) -> None:
     """Decoded data holds only the profile's types (no floats, no msgpack Timestamp...) and
     map keys are str in strictly increasing order (code point order = UTF-8 byte order).
-    Raises _Refused."""
+    Raises _Refused; EncodingError for nesting past MAX_DEPTH (checked first, so neither
+    this recursion nor the slow path's goes deeper than MAX_DEPTH + 1 frames; msgpack's
+    own decoder accepts about 1000 levels)."""
     t = type(v)
+    if depth > MAX_DEPTH and (t is dict or t is list):
+        raise EncodingError(f"arrays/maps nested deeper than {MAX_DEPTH}")
     if t is dict:
         prev = None
         for k, x in v.items():
@@ -124,11 +146,11 @@ def _check_decoded(v: Any) -> None:
                 raise _Refused
             prev = k
             if type(x) not in _SCALARS:
-                _check_decoded(x)
+                _check_decoded(x, depth + 1)
     elif t is list:
         for x in v:
             if type(x) not in _SCALARS:
-                _check_decoded(x)
+                _check_decoded(x, depth + 1)
     elif t not in _SCALARS:
         raise _Refused
 
@@ -140,15 +162,17 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise EncodingError(f"extension type {code} is not allowed")
 
 
-def _check_types(v: Any, path: str) -> None:
+def _check_types(v: Any, path: str, depth: int = 1) -> None:
     t = type(v)
+    if depth > MAX_DEPTH and (t is dict or t is list):
+        raise EncodingError(f"arrays/maps nested deeper than {MAX_DEPTH} at {path}")
     if t is float:
         raise EncodingError(f"float is not allowed at {path}")
     if t is dict:
         for k, x in v.items():
             if type(k) is not str:
                 raise EncodingError(f"map key is not a string at {path}: {k!r}")
-            _check_types(x, f"{path}.{k}")
+            _check_types(x, f"{path}.{k}", depth + 1)
     elif t is list:
         for i, x in enumerate(v):
-            _check_types(x, f"{path}[{i}]")
+            _check_types(x, f"{path}[{i}]", depth + 1)

@@ -24,6 +24,7 @@ VERSIONS = (1, 2)           # the versions a verifier reads (SPEC.md 1.2)
 ZERO_HASH = bytes(32)
 KINDS = ("genesis", "commit", "reveal", "command", "end")
 _FIELDS = {"v", "game", "seq", "prev", "kind", "body"}
+MAX_RECORD = 1 << 20        # bytes of one record (SPEC.md 1.2); the largest written so far is ~10 KB (NTND)
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,15 @@ def make_record(game: str, seq: int, prev: bytes, kind: str, body: dict[str, Any
         raise EncodingError(f"unsupported format version {v!r}")
     raw = canon.encode({"v": v, "game": game, "seq": seq, "prev": prev,
                         "kind": kind, "body": body})
+    if len(raw) > MAX_RECORD:  # a verifier would refuse it (SPEC.md 1.2)
+        raise EncodingError(f"record {seq} is {len(raw)} bytes, more than {MAX_RECORD}")
     return Record(game, seq, prev, kind, body, raw, record_hash(raw), v)
 
 
 def parse_record(raw: bytes) -> Record:
     """Decode record bytes, checking canonical form and the record's shape."""
+    if len(raw) > MAX_RECORD:
+        raise EncodingError(f"record of {len(raw)} bytes: at most {MAX_RECORD}")
     d = canon.decode(raw)
     if not isinstance(d, dict) or set(d) != _FIELDS:
         raise EncodingError("record is not a map with exactly the fields v, game, seq, prev, kind, body")

@@ -127,11 +127,26 @@ class Verifier:
         self.expected: list[bytes] = []  # records the replay produced ahead of the log (end record)
         self.next_roll = 0  # rolls are numbered 0, 1, 2... in log order (public and sealed alike)
         self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.5)
+        self.prev_kind: str | None = None  # kind of the previous record (an end record follows a command)
+        self.step = "2"  # the step in progress, named if a check fails unexpectedly (``add``)
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
-        """Verify the next record and its checkpoint; returns the parsed record."""
+        """Check the next record (SPEC.md 10 B) and return it parsed. Raises VerificationError,
+        and nothing else: an unexpected exception (a check this verifier lacks) is reported as a
+        failure of the step in progress at this record, never as a verified log or a crash."""
         seq = self.tree.size
+        try:
+            return self._add(raw, checkpoint)
+        except VerificationError:
+            raise
+        except Exception as e:  # RecursionError, MemoryError, a TypeError on a shape not checked...
+            raise _fail(self.step, seq, "the verifier failed on this record (the log is not verified)",
+                        detail=f"{type(e).__name__}: {e}") from None
+
+    def _add(self, raw: bytes, checkpoint: str) -> Record:
+        seq = self.tree.size
+        self.step = "2"
         try:
             rec = parse_record(raw)
         except EncodingError as e:
@@ -146,6 +161,7 @@ class Verifier:
             raise _fail("3", seq, "previous record hash", self.prev, rec.prev)
         if self.ended_at is not None:
             raise _fail("8", seq, "record after the end record", None, rec.kind)
+        self.step = "4"
         if seq == 0:
             self._genesis(rec)
             self._expectations(rec)
@@ -165,6 +181,7 @@ class Verifier:
             if self.referee is not None:
                 self._replay(rec)
         self.prev = rec.hash
+        self.prev_kind = rec.kind
         self.report.records = seq + 1
         return rec
 
@@ -189,6 +206,8 @@ class Verifier:
         if not r.ended:
             r.notes.append("game in progress: dice, sealed values and replay are verifiable after the end record")
         elif self.referee is None:
+            r.notes.append("outcome checked for its shape only: without the replay nothing shows it is the "
+                           "rules' outcome (SPEC.md 10.3)")
             if not self.want_replay:
                 r.notes.append("replay skipped (--no-replay)")
             else:
@@ -200,22 +219,25 @@ class Verifier:
         if rec.kind != "genesis":
             raise _fail("4", 0, "record 0 kind", "genesis", rec.kind)
         b = rec.body
-        try:
-            rs = b["ruleset"]
-            seats = b["seats"]
-            server = b["server"]
-            assert isinstance(rs["game"], str) and isinstance(rs["version"], str)
-            assert isinstance(b["scenario"], str) and isinstance(b["options"], dict)
-            assert isinstance(server["vkey"], str) and isinstance(server["origin"], str)
-            assert isinstance(b["secret_commit"], bytes) and len(b["secret_commit"]) == 32
-            keys = {}
-            for s in seats:
-                assert isinstance(s["name"], str) and isinstance(s["key"], bytes) and len(s["key"]) == 32
-                assert s["name"] not in keys
-                keys[s["name"]] = s["key"]
-            assert keys
-        except (KeyError, TypeError, AssertionError):
-            raise _fail("4", 0, "genesis body has the wrong shape") from None
+        rs, seats, server = b.get("ruleset"), b.get("seats"), b.get("server")
+        shape = [  # SPEC.md 1.3, genesis: (what, holds)
+            ("ruleset {game: text, version: text}", _map_of(rs, {"game": str, "version": str})),
+            ("scenario text", type(b.get("scenario")) is str),
+            ("options map of booleans, integers and texts", type(b.get("options")) is dict
+             and all(type(x) in (bool, int, str) for x in b["options"].values())),
+            ("server {vkey: text, origin: text}", _map_of(server, {"vkey": str, "origin": str})),
+            ("secret_commit bytes(32)", _bytes32(b.get("secret_commit"))),
+            ("seats: an array of at least one {name: text, key: bytes(32)}", type(seats) is list and seats != []
+             and all(_map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32 for x in seats)),
+        ]
+        for what, ok in shape:
+            if not ok:
+                raise _fail("4", 0, "genesis body has the wrong shape", what)
+        keys = {}
+        for s in seats:
+            if s["name"] in keys:
+                raise _fail("4", 0, "genesis body has the wrong shape", "unique seat names", s["name"])
+            keys[s["name"]] = s["key"]
         self._check_seat_keys(keys)
         if rec.v >= 2:
             self.sealed_sizes = _check_sealed_sizes(b.get("sealed_sizes"), keys)
@@ -235,17 +257,39 @@ class Verifier:
         self.counters = {s: 0 for s in keys}
         self.report.game = rec.game
         self.report.ruleset = f"{rs['game']}/{rs['version']}"
+        ruleset = None
+        if self.lookup is not None:
+            try:
+                ruleset = self.lookup(rs["game"], rs["version"])
+            except Rejection:
+                ruleset = None
+        if ruleset is not None:
+            self._genesis_options(ruleset, b)
+        else:
+            self.report.notes.append(f"ruleset {self.report.ruleset} is not available here: "
+                                     "genesis options and seats not checked against it")
         if self.secret is not None:
             if _commit.server_secret_commitment(rec.game, self.secret) != b["secret_commit"]:
                 raise _fail("8", 0, "the revealed server secret does not match the genesis commitment")
             self.seal_key = _commit.seal_key(self.secret, rec.game)
-            if self.want_replay and self.lookup is not None:
-                try:
-                    ruleset = self.lookup(rs["game"], rs["version"])
-                except Rejection:
-                    ruleset = None
-                if ruleset is not None:
-                    self.referee = Referee(rec, ruleset, self.secret)
+            if self.want_replay and ruleset is not None:
+                self.referee = Referee(rec, ruleset, self.secret)
+
+    def _genesis_options(self, ruleset, b: dict) -> None:
+        """Step 4 (SPEC.md 10 B.6): genesis is what CreateGame writes for this ruleset: its seats
+        in its order, its scenario, its options checked by it (the same ``check_options`` as at
+        creation, so a replay never runs on options the ruleset does not allow: SOG's lz_count
+        is 1-5, not 10**12) with every default filled in."""
+        names = [s["name"] for s in b["seats"]]
+        if names != list(ruleset.seats):
+            raise _fail("4", 0, "genesis seats are the ruleset's, in its order", list(ruleset.seats), names)
+        try:
+            opts = ruleset.check_options(b["scenario"], b["options"])
+        except Rejection as e:
+            raise _fail("4", 0, "genesis scenario and options (the ruleset refuses them)", detail=str(e)) from None
+        if canon.encode(opts) != canon.encode(b["options"]):  # bytes, not ==: True == 1
+            raise _fail("4", 0, "genesis options: every option of the ruleset, defaults filled in",
+                        repr(opts), repr(b["options"]))
 
     def _check_seat_keys(self, keys: dict[str, bytes]) -> None:
         """SPEC.md 7.4: a seat key nobody needs a private key for (small or mixed order, not
@@ -270,6 +314,7 @@ class Verifier:
                         self.origin, self.kept.origin)
 
     def _checkpoint(self, seq: int, note: str) -> None:
+        self.step = "5"
         try:
             text, _ = _note.open_note(note, [self.server])
             cp = _note.parse_checkpoint(text)
@@ -291,14 +336,15 @@ class Verifier:
     def _seat_record(self, rec: Record) -> None:
         b = rec.body
         seq = rec.seq
+        self.step = "6"
         seat, ctr = b.get("seat"), b.get("ctr")
-        if seat not in self.seat_keys or type(ctr) is not int:  # a bool is not a counter (True == 1)
+        if type(seat) is not str or seat not in self.seat_keys or type(ctr) is not int:  # a bool is not a counter (True == 1)
             raise _fail("6", seq, "seat record names an unknown seat or has no counter", None, seat)
         if ctr != self.counters[seat] + 1:
             raise _fail("6", seq, f"seat {seat} counter", self.counters[seat] + 1, ctr)
         self.counters[seat] = ctr
         events = b.get("events")
-        if not isinstance(events, list):
+        if type(events) is not list:
             raise _fail("6", seq, "record has no event list")
         if rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
             raise _fail("6", seq, "game command before the dice handshake completed")
@@ -306,13 +352,13 @@ class Verifier:
             if rec.kind != "command":
                 raise _fail("6", seq, "only game commands may be sealed")
             s = b["sealed"]
-            if not isinstance(s, dict) or not isinstance(s.get("commit"), bytes) or not isinstance(s.get("ct"), bytes):
+            if type(s) is not dict or not _bytes32(s.get("commit")) or type(s.get("ct")) is not bytes:
                 raise _fail("6", seq, "sealed command has the wrong shape")
             self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
             self.commitments[(seq, 0)] = s["commit"]
             return
         env_b, sig = b.get("env"), b.get("sig")
-        if not isinstance(env_b, bytes) or not isinstance(sig, bytes):
+        if type(env_b) is not bytes or type(sig) is not bytes:
             raise _fail("6", seq, "seat record has no envelope and signature")
         self._check_envelope(seq, rec.kind, seat, ctr, env_b, sig)
         if rec.kind == "commit":
@@ -374,25 +420,29 @@ class Verifier:
             raise _fail(step, seq, "envelope state id", seq, env.state_seq)
 
     def _openings(self, rec: Record) -> None:
-        for i, ev in enumerate(rec.body.get("events", [])):
-            if not isinstance(ev, dict):
+        self.step = "7"
+        events = rec.body.get("events", [])
+        if type(events) is not list:
+            raise _fail("7", rec.seq, "record has no event list")
+        for i, ev in enumerate(events):
+            if type(ev) is not dict:
                 raise _fail("7", rec.seq, f"event {i} is not a map")
             t = ev.get("t")
             if t == "sealed":
                 k, c = ev.get("k"), ev.get("commit")
-                if type(k) is not int or not isinstance(c, bytes) or (rec.seq, k) in self.commitments or k < 1:
+                if type(k) is not int or not _bytes32(c) or k < 1 or (rec.seq, k) in self.commitments:
                     raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
-                if not isinstance(ev.get("ct"), bytes):
+                if type(ev.get("ct")) is not bytes:
                     raise _fail("7", rec.seq, f"sealed event {i} has no ciphertext")
                 self._check_ct_length("7", rec.seq, "event", ev.get("to"), k, ev["ct"])
                 self.commitments[(rec.seq, k)] = c
             elif t == "open":
                 ref = ev.get("ref")
-                if not (isinstance(ref, list) and len(ref) == 2 and all(type(x) is int for x in ref)
+                if not (type(ref) is list and len(ref) == 2 and all(type(x) is int for x in ref)
                         and tuple(ref) in self.commitments):
                     raise _fail("7", rec.seq, f"opening {i} names no earlier commitment", None, ref)
                 salt = ev.get("salt")
-                if not isinstance(salt, bytes) or len(salt) != 32:
+                if not _bytes32(salt):
                     raise _fail("7", rec.seq, f"opening {i} has a bad salt")
                 want = self.commitments[tuple(ref)]
                 got = _commit.commitment(salt, ev.get("value"))
@@ -403,8 +453,20 @@ class Verifier:
                 self.report.rolls += 1
 
     def _end(self, rec: Record) -> None:
+        self.step = "8"
+        b = rec.body
+        if self.prev_kind != "command":  # SPEC.md 8: appended right after the command that ended the game
+            raise _fail("8", rec.seq, "an end record follows the command record that ended the game",
+                        "command", self.prev_kind)
+        if set(b) != {"secret", "outcome"}:
+            raise _fail("8", rec.seq, "end record body has exactly secret and outcome", None, sorted(b))
+        out = b["outcome"]
+        if type(out) is not dict or "winner" not in out or type(out.get("reason")) is not str \
+                or not (out["winner"] is None or (type(out["winner"]) is str and out["winner"] in self.seat_keys)):
+            raise _fail("8", rec.seq, "outcome is a map with winner (a seat of genesis or nil) and text reason",
+                        None, repr(out))
         s = rec.body.get("secret")
-        if not isinstance(s, bytes) or _commit.server_secret_commitment(self.game, s) != self.genesis.body["secret_commit"]:
+        if not _bytes32(s) or _commit.server_secret_commitment(self.game, s) != self.genesis.body["secret_commit"]:
             raise _fail("8", rec.seq, "the end record's secret does not match the genesis commitment")
         if self.secret is not None and s != self.secret:
             raise _fail("8", rec.seq, "the bundle header's secret differs from the end record's")
@@ -412,6 +474,7 @@ class Verifier:
         self.report.outcome = rec.body.get("outcome")
 
     def _sealed_and_dice(self, rec: Record) -> None:
+        self.step = "9"
         # In log order: the sealed command (k = 0), then the events, opening each sealed
         # event where it stands, so that roll indices are checked in the order they were made.
         seq = rec.seq
@@ -470,6 +533,7 @@ class Verifier:
         self.next_roll += 1
 
     def _replay(self, rec: Record) -> None:
+        self.step = "11"
         if self.expected:
             want = self.expected.pop(0)
             if want != rec.raw:
@@ -478,6 +542,8 @@ class Verifier:
                 self.report.replayed = True
             return
         b = rec.body
+        if rec.kind == "end":
+            raise _fail("11", rec.seq, "an end record the replay did not produce (the game had not ended)")
         if "sealed" in b:
             op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
                                 self._size("command", b["seat"]))
@@ -513,6 +579,15 @@ def _check_sealed_sizes(sizes, seats: dict) -> dict:
     return sizes
 
 
+def _bytes32(v) -> bool:
+    return type(v) is bytes and len(v) == 32
+
+
+def _map_of(v, fields: dict) -> bool:
+    """``v`` is a map holding at least ``fields`` (name -> exact Python type; a bool is not an int)."""
+    return type(v) is dict and all(type(v.get(k)) is t for k, t in fields.items())
+
+
 def _diff(a: bytes, b: bytes) -> str:
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
@@ -535,19 +610,25 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
         header, records = read_bundle(f)
     except EncodingError as e:
         raise _fail("1", None, "bundle", detail=str(e)) from None
-    secret = header.get("secret")
-    if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
-        raise _fail("1", None, "bundle header secret is not 32 bytes")
-    v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
-                 pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint)
-    total = header["records"]
+    secret = header.get("secret")  # read_bundle checked: absent, or 32 bytes
     try:
-        for raw, cp in records:
-            v.add(raw, cp)
-            if progress is not None:
-                progress(v.report.records, total)
-    except EncodingError as e:
-        raise _fail("1", v.tree.size, "bundle", detail=str(e)) from None
+        v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
+                     pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint)
+    except VerificationError:
+        raise
+    except Exception as e:  # never a traceback (SPEC.md 10.2)
+        raise _fail("4", None, "server key", detail=f"{type(e).__name__}: {e}") from None
+    total = header["records"]
+    while True:
+        try:
+            item = next(records, None)
+        except EncodingError as e:  # a frame that is not a record frame, cut off, or trailing bytes
+            raise _fail("1", v.tree.size, "bundle", detail=str(e)) from None
+        if item is None:
+            break
+        v.add(*item)
+        if progress is not None:
+            progress(v.report.records, total)
     if v.tree.size != total:
         raise _fail("1", v.tree.size, "record count in the header", total, v.tree.size)
     if secret is not None and v.ended_at is None:

@@ -42,9 +42,9 @@ def store(request, tmp_path):
     from afteraction.service.store import open_store
 
     if request.param == "sqlite":
-        s = open_store(f"sqlite:{tmp_path / 'store.sqlite'}")
+        s = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", str(tmp_path))
     else:
-        s = open_store(request.getfixturevalue("pg_dsn"))
+        s = open_store(request.getfixturevalue("pg_dsn"), str(tmp_path))
     try:
         yield s
     finally:

@@ -121,7 +121,7 @@ def test_reopen_keeps_everything(store, tmp_path):
     new_game(store)
     store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
     spec = f"sqlite:{store.path}" if hasattr(store, "path") else store.dsn
-    other = open_store(spec)
+    other = open_store(spec, str(tmp_path))  # the same data key (tmp_path/data.key)
     try:
         assert other.records("g1") == [rec(0), rec(1)]
         assert other.command("g1", "a", 1) == cmd("a", 1, [1])
@@ -135,7 +135,7 @@ def test_sqlite_batch_with_one_loser_commits_the_others(tmp_path):
     from afteraction.service.store import open_store
     from afteraction.service.store_sqlite import _Pending
 
-    store = open_store(f"sqlite:{tmp_path / 'b.sqlite'}")
+    store = open_store(f"sqlite:{tmp_path / 'b.sqlite'}", str(tmp_path))
     try:
         for g in ("g1", "g2", "g3"):
             new_game(store, g)

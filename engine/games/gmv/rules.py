@@ -47,10 +47,15 @@ class GmvRuleset(Ruleset):
     # fits, with room for the envelope to grow; a larger one is refused with COMMAND_TOO_LARGE)
     sealed_sizes = {"command": {"nva": 768}, "event": {"nva": 128}}
 
+    def check_options(self, scenario, options):
+        # checked at CreateGame and again by the verifier at genesis (SPEC.md 10 B.6)
+        out = super().check_options(scenario, options)
+        if not 1 <= out["turns"] <= 50:
+            raise Rejection("BAD_OPTION", "GMV: turns is 1..50")
+        return out
+
     # -- setup ----------------------------------------------------------------
     def setup(self, scenario, options, ctx: Context):
-        if not 1 <= options["turns"] <= 50:
-            raise Rejection("BAD_OPTION", "GMV: turns is 1..50")
         s = {"turn": 1, "turns": options["turns"], "side": "us", "phase": 1,
              "opts": {"defoliation_2d6": options["defoliation_2d6"]}, "next": 1, "units": {},
              "zones": {z: {"f": ZONES[z]["f"], "airbase": ZONES[z]["airbase"], "started": None,
