@@ -118,9 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
     v.set_defaults(func=cmd_verify)
     from .commands import register as register_client_and_service
+    from .explain import register as register_explain
     from .render_cmd import register as register_render
 
-    for register in (register_client_and_service, register_render, *_EXTRA):
+    for register in (register_client_and_service, register_render, register_explain, *_EXTRA):
         register(sub)
     return p
 
