@@ -120,8 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .commands import register as register_client_and_service
     from .explain import register as register_explain
     from .render_cmd import register as register_render
+    from .view import register as register_view
 
-    for register in (register_client_and_service, register_render, register_explain, *_EXTRA):
+    for register in (register_client_and_service, register_render, register_explain, register_view, *_EXTRA):
         register(sub)
     return p
 
