@@ -1,0 +1,218 @@
+"""`aar view`: the replay page of a golden log of each game, loaded in a real headless Chromium
+(Debian's `chromium`, driven by playwright on the system browser; nothing is downloaded).
+
+The tests step to a dice roll and to a reveal, assert what the page shows (the die's face,
+the "verified" marks, a hidden value sealed before and opened after), that the page logged no
+console error and fetched nothing, and take a screenshot to build/ (with AAR_DOCS_SCREENSHOTS=1
+also to docs/, where the README shows them). A log forged by the server, and a page whose
+embedded data was edited, make the page show the failed check at the right record.
+
+Without a browser these tests skip with the reason; `.ci/run` installs chromium and sets
+AAR_REQUIRE_BROWSER=1 so that they cannot skip there.
+"""
+from __future__ import annotations
+
+import base64
+import os
+import pathlib
+import shutil
+
+import pytest
+
+from afteraction.client.cli import main
+from afteraction.client.view import build, page
+from afteraction.engine.crypto import canon
+
+from .forge import change_first_roll, reforge
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "fixtures" / "golden"
+BUILD = ROOT / "build"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _chromium() -> str | None:
+    for name in (os.environ.get("AAR_CHROMIUM"), "chromium", "chromium-browser"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def _unavailable(reason: str):
+    if os.environ.get("AAR_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"AAR_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    exe = _chromium()
+    if exe is None:
+        _unavailable("no chromium on PATH (apt-get install chromium; AAR_CHROMIUM names another binary)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright Python package is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    d = tmp_path_factory.mktemp("pages")
+    out = {}
+    for name, log, seat in (("sog", "sog.aar", None), ("gmv", "gmv.aar", None), ("ntnd", "ntnd-tet.aar", None),
+                            ("ntnd-communist", "ntnd-tet.aar", "communist")):
+        f = d / f"{name}.html"
+        argv = ["view", str(GOLDEN / log), "-o", str(f)] + (["--seat", seat] if seat else [])
+        assert main(argv) == 0
+        out[name] = f
+    return out
+
+
+class Page:
+    """One loaded page, with its console errors and every request it made."""
+
+    def __init__(self, browser, path: pathlib.Path):
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.p = browser.new_page(viewport={"width": 1500, "height": 1000})
+        self.p.on("console", lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+        self.p.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.p.on("request", lambda r: self.requests.append(r.url))
+        self.url = path.resolve().as_uri()
+        self.p.goto(self.url)
+        self.p.wait_for_function('document.body.dataset.checked === "done"', timeout=60000)
+
+    def go(self, n: int):
+        self.p.evaluate(f"aar.go({n})")
+
+    def text(self, sel: str) -> str:
+        return self.p.inner_text(sel)
+
+    def shot(self, name: str):
+        BUILD.mkdir(exist_ok=True)
+        self.p.screenshot(path=str(BUILD / f"view-{name}.png"))
+        if os.environ.get("AAR_DOCS_SCREENSHOTS") == "1":
+            self.p.screenshot(path=str(ROOT / "docs" / f"view-{name}.png"), type="png")
+
+    def close(self):
+        assert self.errors == [], self.errors
+        assert self.requests == [self.url], f"the page fetched something: {self.requests}"
+        self.p.close()
+
+
+def test_sog_page_shows_a_verified_die_and_its_derivation(browser, pages):
+    pg = Page(browser, pages["sog"])
+    s = pg.text("#summary")
+    assert s.startswith("\u2714 verified in this browser: 39 records chained, 39 checkpoints") and "54 dice re-derived" in s
+    pg.go(10)  # SOG 3.5 contact roll: a d10 showing 9 (roll index 8)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    assert pg.p.get_attribute('#events .ev[data-t="roll"] .die', "data-face") == "9"
+    assert "roll 8 (d10, SOG 3.5) re-derived here: faces [9]" in pg.text("#rec")
+    pg.p.click('#events .ev[data-t="roll"] summary')
+    deriv = pg.text('#events .ev[data-t="roll"] .deriv')
+    assert "accepted, x mod 10 + 1 = 9" in deriv and "derived faces [9]; the log says [9]" in deriv
+    assert "TEAM" in pg.text("#board") and "VC1" in pg.text("#board")
+    pg.shot("sog")
+    pg.p.keyboard.press("ArrowRight")  # the keyboard steps too
+    assert pg.p.evaluate("document.body.dataset.record") == "11"
+    pg.p.keyboard.press("ArrowLeft")
+    pg.p.keyboard.press("ArrowLeft")
+    assert pg.p.evaluate("document.body.dataset.record") == "9"
+    pg.close()
+
+
+def test_ntnd_page_marker_sealed_before_and_opened_after(browser, pages):
+    """NTND: marker M31's identity (hidden value 4:31) is sealed in record 4, stays sealed for a
+    spectator until the ambush of record 44 flips it, where the opening is checked in the page."""
+    pg = Page(browser, pages["ntnd"])
+    assert "388 records chained" in pg.text("#summary") and "80 public openings" in pg.text("#summary")
+    pg.go(4)
+    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
+    assert pg.p.locator('#events .opened[data-ref="4:31"]').count() == 0
+    pg.go(44)
+    opened = pg.text('#events .opened[data-ref="4:31"]')
+    assert "marker-identity" in opened and "M31" in opened
+    assert "opening of 4:31 matches its commitment" in pg.text("#rec")
+    faces = [pg.p.get_attribute(f'#events .ev[data-t="roll"]:nth-of-type({i}) .die', "data-face") for i in (4, 5)]
+    assert faces == ["5", "3"]  # NTND 19.2.6 communist and allied combat dice
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    pg.shot("ntnd")
+    pg.go(4)  # back before the reveal: sealed again
+    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
+    pg.close()
+
+
+def test_ntnd_page_as_the_communist_seat_shows_its_own_markers(browser, pages):
+    pg = Page(browser, pages["ntnd-communist"])
+    pg.go(4)
+    assert "marker-identity" in pg.text('#events .opened[data-ref="4:31"]')
+    assert "yours" in pg.text("#events")
+    pg.close()
+
+
+def test_gmv_page_hidden_unit_sealed_until_revealed(browser, pages):
+    """GMV: the VC unit hidden in record 61 (k = 8) is sealed to the NVA seat; record 79 reveals it."""
+    pg = Page(browser, pages["gmv"])
+    s = pg.text("#summary")
+    assert "630 records chained" in s and "95 dice re-derived" in s and "sealed values checked" in s
+    pg.go(61)
+    assert pg.p.locator('#events .sealed[data-ref="61:8"]').count() == 1
+    pg.go(79)
+    assert "ca_mau" in pg.text('#events .opened[data-ref="61:8"]')
+    pg.go(65)  # the first GMV roll (bombing)
+    assert pg.p.locator('#events .ev[data-t="roll"] .die').count() >= 1
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    assert "IPC" in pg.text("#board")
+    pg.shot("gmv")
+    pg.close()
+
+
+def test_forged_roll_shows_the_failed_check_at_its_record(browser, tmp_path):
+    """The server changes SOG record 10's die and re-signs everything: the chain and the
+    checkpoints verify, the page's own re-derivation of the die does not."""
+    log = tmp_path / "forged.aar"
+    log.write_bytes(reforge(GOLDEN / "sog.aar", b"golden/sog/5", 10, change_first_roll))
+    out = tmp_path / "forged.html"
+    assert main(["view", str(log), "-o", str(out)]) == 1  # written anyway, exit 1: not verified
+    pg = Page(browser, out)
+    assert pg.text("#summary").startswith("\u2718 NOT VERIFIED by this page: 1 check(s) failed, the first at record 10")
+    pg.go(10)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
+    assert "re-derived here: faces [9], but the log says [10]" in pg.text("#rec")
+    assert pg.p.locator("#events .die.badface").count() == 1
+    pg.go(9)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    pg.shot("forged-roll")
+    pg.close()
+
+
+def test_edited_page_is_caught_by_its_own_checks(browser, tmp_path):
+    """Someone edits the page itself: a hidden value's opening (NTND marker 4:1 made another
+    unit) and one record's bytes. Each fails the page's checks at its record."""
+    data, _ = build(str(GOLDEN / "ntnd-tet.aar"), None)
+    salt, value = data["openings"]["4:1"]
+    v = canon.decode(base64.b64decode(value))
+    v["units"] = [{"id": "dummy", "name": "Dummy", "type": "dummy"}]
+    data["openings"]["4:1"] = [salt, base64.b64encode(canon.encode(v)).decode()]
+    raw = bytearray(base64.b64decode(data["records"][200][0]))
+    at = raw.index(b"\xa4prev\xc4\x20") + 7
+    raw[at] ^= 1  # a bit of record 200's prev: still canonical, the chain breaks there
+    data["records"][200][0] = base64.b64encode(bytes(raw)).decode()
+    out = tmp_path / "edited.html"
+    out.write_text(page(data), encoding="utf-8")
+    pg = Page(browser, out)
+    assert "NOT VERIFIED by this page" in pg.text("#summary") and "the first at record 4" in pg.text("#summary")
+    pg.go(4)
+    assert "sealed value 4:1 (to communist): the opening taken from the file matches" in pg.text("#rec")
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
+    pg.go(200)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false" and "hash chain broken" in pg.text("#rec")
+    assert "checkpoint does not match" in pg.text("#rec")
+    pg.close()
