@@ -455,7 +455,10 @@
       s += '<table class="kv"><tr><td>kind</td><td>' + esc(rec.kind) + "</td></tr>";
       if (r.hash) s += "<tr><td>hash</td><td><code>" + hex(r.hash) + "</code></td></tr>";
       if (rec.body && rec.body.seat !== undefined) s += "<tr><td>seat</td><td>" + esc(rec.body.seat) + " (counter " + esc(rec.body.ctr) + ")" + (rec.body.sealed ? " &mdash; sealed command" : "") + "</td></tr>";
-      if (r.env) s += "<tr><td>signed envelope</td><td><code>" + esc(show(r.env)) + "</code></td></tr>";
+      const hc = rec.body && rec.body.sealed ? hiddenAt.get(at + ":0") : null;
+      const vis = hc && hc.value !== undefined ? visibleAt(hc, at) : null;
+      if (hc && !vis) s += '<tr><td>signed envelope</td><td><span class="sealed" data-ref="' + at + ':0">SEALED command of ' + esc(hc.to) + "</span> <small>commitment <code>" + hex(hc.commit).slice(0, 16) + "\u2026</code>; opened by the end record's secret" + (DATA.secret ? "" : " (not yet: game in progress)") + "</small></td></tr>";
+      else if (r.env) s += "<tr><td>signed envelope</td><td>" + (hc ? '<span class="opened" data-ref="' + at + ':0">' : "<span>") + "<code>" + esc(show(r.env)) + "</code></span>" + (vis ? " <small>(" + esc(vis) + ")</small>" : "") + "</td></tr>";
       const d = DATA.decisions[String(at)];
       if (d) s += '<tr><td>answered</td><td><span class="file">' + esc(d.seat + " " + d.kind + ": " + d.prompt) + "</span> <small>(from the file's rules replay)</small></td></tr>";
       if (rec.kind === "end") s += "<tr><td>outcome</td><td>" + esc(show(rec.body.outcome)) + "</td></tr>";

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import os
 import pathlib
+import re
 import shutil
 
 import pytest
@@ -154,6 +155,23 @@ def test_ntnd_page_as_the_communist_seat_shows_its_own_markers(browser, pages):
     pg.go(4)
     assert "marker-identity" in pg.text('#events .opened[data-ref="4:31"]')
     assert "yours" in pg.text("#events")
+    pg.go(5)  # the communist seat's sealed recruit command: its own, so shown
+    assert "recruit" in pg.text('#rec .opened[data-ref="5:0"]') or "place" in pg.text('#rec .opened[data-ref="5:0"]')
+    pg.close()
+
+
+def test_sealed_command_is_sealed_for_a_spectator_until_the_end(browser, pages):
+    pg = Page(browser, pages["ntnd"])
+    pg.go(5)
+    assert "SEALED command of communist" in pg.text('#rec .sealed[data-ref="5:0"]')
+    assert pg.p.locator('#rec .opened[data-ref="5:0"]').count() == 0
+    assert "answered" in pg.text("#rec")
+    pg.go(387)  # the end record publishes the secret: every hidden value is open
+    m = re.match(r"(\d+) hidden values so far; (\d+) visible to a spectator", pg.text("#hidden"))
+    assert m and m.group(1) == m.group(2) and "opened by the end record" in pg.p.inner_html("#hidden")
+    pg.go(200)
+    m = re.match(r"(\d+) hidden values so far; (\d+) visible to a spectator", pg.text("#hidden"))
+    assert m and int(m.group(2)) < int(m.group(1))
     pg.close()
 
 
