@@ -112,10 +112,12 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
         board["error"] = (f"the rules replay stopped at record {w.failure.seq}: the engine's Verifier refused the "
                           f"log there ({w.failure})")
     g = w.genesis
-    openings = {}
+    openings, unopened = {}, {}
     for (seq, k), h in sorted(w.hidden.items()):
         if h.opening is not None:
             openings[f"{seq}:{k}"] = [_b64(h.opening.salt), _b64(canon.encode(h.opening.value))]
+        elif h.unseal_error is not None:
+            unopened[f"{seq}:{k}"] = h.unseal_error
     data = {
         "schema": SCHEMA_ID,
         "game": w.game,
@@ -126,11 +128,13 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
         "secret": _b64(w.secret) if w.secret is not None else None,
         "records": [[_b64(raw), cp] for raw, cp in frames],
         "openings": openings,
+        "unopened": unopened,  # sealed values the server secret does not open, with the reason
         "decisions": {str(k): jsonable(d) for k, d in w.decisions.items()},
         "board": board,
         "proto": proto_schema(),
         "cli": {"verified": w.failure is None, "verified_through": w.verified_through,
                 "failure": str(w.failure) if w.failure is not None else None,
+                "failure_seq": w.failure.seq if w.failure is not None else None,
                 "notes": list(w.report.notes) if w.report is not None else []},
     }
     return data, w

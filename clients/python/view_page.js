@@ -255,7 +255,7 @@
           if (v && isBytes(v.env)) { envBytes = v.env; sig = v.sig; }
         } else {
           hiddenAt.set(seq + ":0", { seq, k: 0, to: seat, commit: b.sealed.commit, value: undefined, cmd: true });
-          mark(seq, null, "sealed command: its envelope is hidden until the end of the game");
+          unopened(seq, seq + ":0", "sealed command: its envelope is hidden until the end of the game");
         }
       } else { envBytes = b.env; sig = b.sig; }
       if (envBytes) {
@@ -293,6 +293,7 @@
           const op = DATA.openings[key];
           let v;
           if (op) v = await checkOpening(seq, ev.k, ev.commit, b64(op[0]), b64(op[1]), secret, game, "sealed value " + key + " (to " + ev.to + ")");
+          else unopened(seq, key, null);
           hiddenAt.set(key, { seq, k: ev.k, to: ev.to, commit: ev.commit, value: v });
           if (v && v.t === "roll") { nextRoll = await checkRoll(seq, i, v, diceKey, nextRoll); }
         } else if (ev.t === "open") {
@@ -308,6 +309,14 @@
         }
       }
     }
+  }
+
+  // A sealed value without an opening in the file: not yet openable (game in progress), or the
+  // server secret does not open it (the file says why; a dishonest server resealed it).
+  function unopened(seq, key, inProgress) {
+    const why = (DATA.unopened || {})[key];
+    if (DATA.secret) mark(seq, false, "sealed value " + key + " does not open with the published server secret" + (why ? " (" + why + ", from the file)" : " (no opening in the file)"));
+    else if (inProgress) mark(seq, null, inProgress);
   }
 
   async function checkCp(seq, note, root, origin) {
@@ -512,13 +521,18 @@
     if (counts.failed) {
       sum.className = "bad";
       sum.textContent = "\u2718 NOT VERIFIED by this page: " + counts.failed + " check(s) failed, the first at record " + (firstBad < 0 ? N - 1 : firstBad);
+    } else if (!DATA.cli.verified) {
+      sum.className = "bad";
+      sum.textContent = "\u2718 NOT VERIFIED: this page's own checks passed, but aar view's verifier (the rules replay, which a browser cannot run) refused the log: " + DATA.cli.failure;
+      if (DATA.cli.failure_seq !== null) checks[Math.min(N - 1, DATA.cli.failure_seq)].push({ ok: false, what: "from the file: aar view's verifier refused this record: " + DATA.cli.failure });
     } else {
       sum.className = "ok";
       sum.textContent = "\u2714 verified in this browser: " + counts.chain + " records chained, " + counts.checkpoints + " checkpoints, " + counts.signatures + " seat signatures, " + counts.dice + " dice re-derived, " + counts.openings + " public openings, " + counts.sealed + " sealed values checked against their commitments" + (DATA.secret ? "" : " (game in progress: dice and sealed values cannot be checked before the end)");
     }
+    const first = checks.findIndex((cs) => cs.some((c) => c.ok === false));
     sum.dataset.failed = String(counts.failed);
-    sum.dataset.firstBad = String(firstBad);
-    window.aar = { go, checks, counts, rolls, firstBad };
+    sum.dataset.firstBad = String(first);
+    window.aar = { go, checks, counts, rolls, firstBad: first };
     document.body.dataset.checked = "done";
     go(cur);
   });

@@ -79,13 +79,18 @@ def pages(tmp_path_factory):
 class Page:
     """One loaded page, with its console errors and every request it made."""
 
-    def __init__(self, browser, path: pathlib.Path):
+    def __init__(self, browser):
         self.errors: list[str] = []
         self.requests: list[str] = []
-        self.p = browser.new_page(viewport={"width": 1500, "height": 1000})
+        self.p = browser.new_page(viewport={"width": 1500, "height": 1000})  # a new tab costs ~0.5 s: reused
         self.p.on("console", lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
         self.p.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         self.p.on("request", lambda r: self.requests.append(r.url))
+
+    def load(self, path: pathlib.Path):
+        """(Re)load a page in this tab; the console and request lists start afresh."""
+        self.errors.clear()
+        self.requests.clear()
         self.url = path.resolve().as_uri()
         self.p.goto(self.url)
         self.p.wait_for_function('document.body.dataset.checked === "done"', timeout=60000)
@@ -103,13 +108,21 @@ class Page:
             self.p.screenshot(path=str(ROOT / "docs" / f"view-{name}.png"), type="png")
 
     def close(self):
+        """Every page of a test: no console error, no request but the page's own file."""
         assert self.errors == [], self.errors
         assert self.requests == [self.url], f"the page fetched something: {self.requests}"
-        self.p.close()
 
 
-def test_sog_page_shows_a_verified_die_and_its_derivation(browser, pages):
-    pg = Page(browser, pages["sog"])
+@pytest.fixture(scope="module")
+def tab(browser):
+    t = Page(browser)
+    yield t
+    t.p.close()
+
+
+def test_sog_page_shows_a_verified_die_and_its_derivation(tab, pages):
+    pg = tab
+    pg.load(pages["sog"])
     s = pg.text("#summary")
     assert s.startswith("\u2714 verified in this browser: 39 records chained, 39 checkpoints") and "54 dice re-derived" in s
     pg.go(10)  # SOG 3.5 contact roll: a d10 showing 9 (roll index 8)
@@ -129,10 +142,11 @@ def test_sog_page_shows_a_verified_die_and_its_derivation(browser, pages):
     pg.close()
 
 
-def test_ntnd_page_marker_sealed_before_and_opened_after(browser, pages):
+def test_ntnd_page_marker_sealed_before_and_opened_after(tab, pages):
     """NTND: marker M31's identity (hidden value 4:31) is sealed in record 4, stays sealed for a
     spectator until the ambush of record 44 flips it, where the opening is checked in the page."""
-    pg = Page(browser, pages["ntnd"])
+    pg = tab
+    pg.load(pages["ntnd"])
     assert "388 records chained" in pg.text("#summary") and "80 public openings" in pg.text("#summary")
     pg.go(4)
     assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
@@ -150,8 +164,9 @@ def test_ntnd_page_marker_sealed_before_and_opened_after(browser, pages):
     pg.close()
 
 
-def test_ntnd_page_as_the_communist_seat_shows_its_own_markers(browser, pages):
-    pg = Page(browser, pages["ntnd-communist"])
+def test_ntnd_page_as_the_communist_seat_shows_its_own_markers(tab, pages):
+    pg = tab
+    pg.load(pages["ntnd-communist"])
     pg.go(4)
     assert "marker-identity" in pg.text('#events .opened[data-ref="4:31"]')
     assert "yours" in pg.text("#events")
@@ -160,8 +175,9 @@ def test_ntnd_page_as_the_communist_seat_shows_its_own_markers(browser, pages):
     pg.close()
 
 
-def test_sealed_command_is_sealed_for_a_spectator_until_the_end(browser, pages):
-    pg = Page(browser, pages["ntnd"])
+def test_sealed_command_is_sealed_for_a_spectator_until_the_end(tab, pages):
+    pg = tab
+    pg.load(pages["ntnd"])
     pg.go(5)
     assert "SEALED command of communist" in pg.text('#rec .sealed[data-ref="5:0"]')
     assert pg.p.locator('#rec .opened[data-ref="5:0"]').count() == 0
@@ -175,9 +191,10 @@ def test_sealed_command_is_sealed_for_a_spectator_until_the_end(browser, pages):
     pg.close()
 
 
-def test_gmv_page_hidden_unit_sealed_until_revealed(browser, pages):
+def test_gmv_page_hidden_unit_sealed_until_revealed(tab, pages):
     """GMV: the VC unit hidden in record 61 (k = 8) is sealed to the NVA seat; record 79 reveals it."""
-    pg = Page(browser, pages["gmv"])
+    pg = tab
+    pg.load(pages["gmv"])
     s = pg.text("#summary")
     assert "630 records chained" in s and "95 dice re-derived" in s and "sealed values checked" in s
     pg.go(61)
@@ -192,14 +209,15 @@ def test_gmv_page_hidden_unit_sealed_until_revealed(browser, pages):
     pg.close()
 
 
-def test_forged_roll_shows_the_failed_check_at_its_record(browser, tmp_path):
+def test_forged_roll_shows_the_failed_check_at_its_record(tab, tmp_path):
     """The server changes SOG record 10's die and re-signs everything: the chain and the
     checkpoints verify, the page's own re-derivation of the die does not."""
     log = tmp_path / "forged.aar"
     log.write_bytes(reforge(GOLDEN / "sog.aar", b"golden/sog/5", 10, change_first_roll))
     out = tmp_path / "forged.html"
     assert main(["view", str(log), "-o", str(out)]) == 1  # written anyway, exit 1: not verified
-    pg = Page(browser, out)
+    pg = tab
+    pg.load(out)
     assert pg.text("#summary").startswith("\u2718 NOT VERIFIED by this page: 1 check(s) failed, the first at record 10")
     pg.go(10)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
@@ -211,7 +229,7 @@ def test_forged_roll_shows_the_failed_check_at_its_record(browser, tmp_path):
     pg.close()
 
 
-def test_edited_page_is_caught_by_its_own_checks(browser, tmp_path):
+def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
     """Someone edits the page itself: a hidden value's opening (NTND marker 4:1 made another
     unit) and one record's bytes. Each fails the page's checks at its record."""
     data, _ = build(str(GOLDEN / "ntnd-tet.aar"), None)
@@ -225,7 +243,8 @@ def test_edited_page_is_caught_by_its_own_checks(browser, tmp_path):
     data["records"][200][0] = base64.b64encode(bytes(raw)).decode()
     out = tmp_path / "edited.html"
     out.write_text(page(data), encoding="utf-8")
-    pg = Page(browser, out)
+    pg = tab
+    pg.load(out)
     assert "NOT VERIFIED by this page" in pg.text("#summary") and "the first at record 4" in pg.text("#summary")
     pg.go(4)
     assert "sealed value 4:1 (to communist): the opening taken from the file matches" in pg.text("#rec")
@@ -233,4 +252,30 @@ def test_edited_page_is_caught_by_its_own_checks(browser, tmp_path):
     pg.go(200)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false" and "hash chain broken" in pg.text("#rec")
     assert "checkpoint does not match" in pg.text("#rec")
+    pg.close()
+
+
+# fixtures/logs/README.md: where each tampered duel log fails. The page finds each itself at that
+# record, except a forged outcome, which only re-executing the rules catches (the page shows the
+# verdict of aar view's verifier for it), and a truncated tail, whose missing record 11 the page
+# reports at the last record it has (10).
+TAMPERED = {"dropped-record-8": 8, "duplicated-record-6": 7, "flipped-bit-sealed-7": 7, "flipped-byte-record-6": 6,
+            "forged-checkpoint-signature-4": 4, "forged-seat-signature-6": 6, "resealed-by-server-7": 7,
+            "swapped-records-6-7": 6, "truncated-tail": 10, "wrong-outcome-11": 11, "wrong-reveal-8": 8,
+            "wrong-roll-10": 10, "wrong-secret-header": 0}
+
+
+def test_every_tampered_fixture_log_fails_in_the_page_at_its_record(tab, tmp_path):
+    pg = tab
+    for name, seq in TAMPERED.items():
+        out = tmp_path / f"{name}.html"
+        assert main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / f"{name}.aar"), "-o", str(out)]) == 1
+        pg.load(out)
+        assert pg.text("#summary").startswith("\u2718 NOT VERIFIED"), name
+        assert pg.p.evaluate("aar.firstBad") == seq, name
+        pg.go(seq)
+        assert pg.p.get_attribute("#rec-status", "data-ok") == "false", name
+        if name != "wrong-outcome-11":
+            assert "NOT VERIFIED by this page" in pg.text("#summary"), name
+        assert pg.errors == [] and pg.requests == [pg.url], name
     pg.close()
