@@ -307,3 +307,20 @@ def test_game_in_progress_page_checks_what_it_can(tab, tmp_path):
     pg.go(5)
     assert "SEALED command of communist" in pg.text("#rec") and "not yet: game in progress" in pg.text("#rec")
     pg.close()
+
+
+def test_sealed_roll_stays_sealed_for_a_spectator_and_is_re_derived(tab, tmp_path):
+    from .test_sealed_rolls import secret_die_log
+
+    out = tmp_path / "p.html"
+    assert main(["view", str(secret_die_log(tmp_path / "secret-die.aar")), "-o", str(out)]) == 0
+    pg = tab
+    pg.load(out)
+    assert pg.text("#summary").startswith("\u2714 verified in this browser") and "dice re-derived" in pg.text("#summary")
+    seq = next(int(k.split(":")[0]) for k, d in pg.p.evaluate("aar.rolls").items() if d["i"] == 0)
+    pg.go(seq)
+    assert pg.p.locator(f'#events .sealed[data-ref="{seq}:2"]').count() == 1
+    assert "roll 0 (d6, TEST a's secret die) re-derived here" in pg.text("#rec")
+    pg.go(11)  # the end record: its secret opens the die for everyone
+    assert 'rule: "TEST a\'s secret die", t: "roll"}</span> (opened by the end record' in pg.p.inner_html("#hidden")
+    pg.close()
