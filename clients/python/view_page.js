@@ -409,8 +409,17 @@
     if (B.error && B.frames.slice(at).every((f) => !f) && at > 0) extra = '<div class="note">' + esc(B.error) + "</div>";
     return B.base + keys.map((k) => layers[k]).join("") + B.tail + extra;
   }
-  function dieHtml(d, faces) {
-    return faces.map((f) => '<span class="die' + (d && d.ok === false ? " badface" : "") + '" data-face="' + f + '">' + f + "</span>").join("");
+  // Six-sided dice are drawn with pips, the others as a numbered face; data-face is the face.
+  const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
+                 5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] };
+  function dieHtml(d, faces, die) {
+    const six = die === "d6" || die === "2d6" || die === "d66";
+    return faces.map((f) => {
+      const cls = "die" + (d && d.ok === false ? " badface" : "");
+      if (!six || !PIPS[f]) return '<span class="' + cls + '" data-face="' + f + '" title="' + f + '">' + f + "</span>";
+      const dots = PIPS[f].map(([x, y]) => '<circle cx="' + (x * 6 + 1) + '" cy="' + (y * 6 + 1) + '" r="2.3"/>').join("");
+      return '<span class="' + cls + '" data-face="' + f + '" title="' + f + '"><svg width="22" height="22" viewBox="0 0 26 26" aria-label="' + f + '">' + dots + "</svg></span>";
+    }).join("");
   }
   function derivHtml(d) {
     if (!d || !d.steps.length) return '<div class="deriv na">not derivable here without the server secret</div>';
@@ -432,14 +441,14 @@
       let s = '<div class="ev" data-t="' + esc(ev.t) + '">' + i + ". <b>" + esc(ev.t) + "</b> ";
       if (ev.t === "roll") {
         const d = rolls[at + ":" + i];
-        s += dieHtml(d, ev.faces) + " = " + esc(ev.result) + " " + esc(ev.die) + " roll " + esc(ev.i) + " (" + esc(ev.rule) + ") " + markHtml(d ? d.ok : null);
+        s += dieHtml(d, ev.faces, ev.die) + " = " + esc(ev.result) + " " + esc(ev.die) + " roll " + esc(ev.i) + " (" + esc(ev.rule) + ") " + markHtml(d ? d.ok : null);
         s += "<details><summary>derivation</summary>" + derivHtml(d) + "</details>";
       } else if (ev.t === "sealed") {
         const h = hiddenAt.get(at + ":" + ev.k);
         const vis = h && h.value !== undefined ? visibleAt(h, cur) : null;
         if (vis) {
           s += '<span class="opened" data-ref="' + at + ":" + ev.k + '">to ' + esc(ev.to) + ": " + esc(show(h.value)) + "</span> <small>(" + esc(vis) + "; opening checked against the commitment " + markHtml(true) + ")</small>";
-          if (h.value && h.value.t === "roll") { const d = rolls[at + ":" + i]; s += " " + dieHtml(d, h.value.faces) + "<details><summary>derivation</summary>" + derivHtml(d) + "</details>"; }
+          if (h.value && h.value.t === "roll") { const d = rolls[at + ":" + i]; s += " " + dieHtml(d, h.value.faces, h.value.die) + "<details><summary>derivation</summary>" + derivHtml(d) + "</details>"; }
         } else {
           s += '<span class="sealed" data-ref="' + at + ":" + ev.k + '">SEALED to ' + esc(ev.to) + "</span> <small>commitment <code>" + hex(ev.commit).slice(0, 16) + "\u2026</code></small>";
         }
