@@ -21,10 +21,11 @@ import shutil
 import pytest
 
 from afteraction.client.cli import main
-from afteraction.client.view import build, page
+from afteraction.client.view import page
 from afteraction.engine.crypto import canon
 
 from .forge import change_first_roll, reforge
+from .golden_pages import golden_data
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "fixtures" / "golden"
@@ -65,14 +66,14 @@ def browser():
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
+    """The SOG page through the command line; the others from the session's cached builds."""
     d = tmp_path_factory.mktemp("pages")
-    out = {}
-    for name, log, seat in (("sog", "sog.aar", None), ("gmv", "gmv.aar", None), ("ntnd", "ntnd-tet.aar", None),
+    out = {"sog": d / "sog.html"}
+    assert main(["view", str(GOLDEN / "sog.aar"), "-o", str(out["sog"])]) == 0
+    for name, log, seat in (("gmv", "gmv.aar", None), ("ntnd", "ntnd-tet.aar", None),
                             ("ntnd-communist", "ntnd-tet.aar", "communist")):
-        f = d / f"{name}.html"
-        argv = ["view", str(GOLDEN / log), "-o", str(f)] + (["--seat", seat] if seat else [])
-        assert main(argv) == 0
-        out[name] = f
+        out[name] = d / f"{name}.html"
+        out[name].write_text(page(golden_data(log, seat)), encoding="utf-8")
     return out
 
 
@@ -232,7 +233,7 @@ def test_forged_roll_shows_the_failed_check_at_its_record(tab, tmp_path):
 def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
     """Someone edits the page itself: a hidden value's opening (NTND marker 4:1 made another
     unit) and one record's bytes. Each fails the page's checks at its record."""
-    data, _ = build(str(GOLDEN / "ntnd-tet.aar"), None)
+    data = golden_data("ntnd-tet.aar")
     salt, value = data["openings"]["4:1"]
     v = canon.decode(base64.b64decode(value))
     v["units"] = [{"id": "dummy", "name": "Dummy", "type": "dummy"}]

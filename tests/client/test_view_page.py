@@ -11,7 +11,7 @@ import re
 
 from afteraction.client.cli import main
 from afteraction.client.logwalk import load
-from afteraction.client.view import build, page
+from .golden_pages import golden_data
 from afteraction.engine.log.bundle import read_bundle, write_bundle
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "golden"
@@ -38,7 +38,7 @@ def test_page_is_self_contained_and_embeds_the_log_verbatim(tmp_path):
 
 
 def test_boards_are_layer_diffs_not_one_picture_per_record():
-    d, _ = build(str(GOLDEN / "ntnd-tet.aar"), None)
+    d = golden_data("ntnd-tet.aar")
     b = d["board"]
     assert b["base"].startswith("<svg") and len(b["frames"]) == len(d["records"]) == 388
     assert b["frames"][0] is None and b["frames"][4]  # genesis and handshake: no state; record 4 starts
@@ -59,8 +59,8 @@ def test_boards_are_layer_diffs_not_one_picture_per_record():
 
 
 def test_seat_views_differ_only_by_what_the_seat_may_see():
-    spec, _ = build(str(GOLDEN / "gmv.aar"), None)
-    nva, _ = build(str(GOLDEN / "gmv.aar"), "nva")
+    spec = golden_data("gmv.aar")
+    nva = golden_data("gmv.aar", "nva")
     s = json.dumps(spec["board"]["frames"])
     n = json.dumps(nva["board"]["frames"])
     assert "NVA hidden" in n and "NVA hidden" not in s
