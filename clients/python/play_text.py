@@ -146,8 +146,18 @@ def cost_or_odds(game: str, cmd, view: dict) -> str:
             if sq and sq == view.get("team_at"):
                 return "hold: the team stays where it is"
             if board.parse(sq):
-                t = board.TERRAIN[board.square(*board.parse(sq))]
-                return f"into {t.replace('_', ' ')}; then an enemy contact roll, d10 + DRMs (SOG 3.5)"
+                from afteraction.engine.games.sog import movement
+
+                sq = board.square(*board.parse(sq))
+                t = board.TERRAIN[sq]
+                drm = movement.contact_drm(view, sq)["total"]  # the view holds the VC counters and the team
+                odds: dict[str, int] = {}
+                for face in range(1, 11):
+                    r = movement.contact_result(face + drm)
+                    odds[r] = odds.get(r, 0) + 10
+                shown = ", ".join(f"{r} {odds[r]}%" for r in ("none", "evaded", "contacted", "ambush") if r in odds)
+                return (f"into {t.replace('_', ' ')}; if the contact roll is made (SOG 3.5: not into the target, "
+                        f"an LZ or the PZ), d10 {drm:+d}: {shown}")
     except (AttributeError, KeyError, ValueError, ImportError):
         return ""
     return ""

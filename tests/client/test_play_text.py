@@ -48,7 +48,10 @@ def test_sog_moves_in_words_with_terrain_and_the_contact_roll():
     legal = rs.legal_commands(s, seat)
     text = [P.choice_line("sog", i, c, view) for i, c in enumerate(legal, 1)]
     assert any("hold: the team stays where it is" in t for t in text)
-    assert any("move: square 6-E  (into clear; then an enemy contact roll, d10 + DRMs (SOG 3.5))" in t for t in text)
+    # SOG 3.5.1: clear terrain +3, a whole team, no VC there: d10 + 3 -> 6-7 evaded, 8-9 contact, 10+ ambush
+    assert any(t.endswith("move: square 6-E  (into clear; if the contact roll is made (SOG 3.5: not into the "
+                          "target, an LZ or the PZ), d10 +3: none 20%, evaded 20%, contacted 20%, ambush 40%)")
+               for t in text), text
 
 
 def test_ntnd_summary_and_changes_since_the_last_prompt():
