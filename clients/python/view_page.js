@@ -235,6 +235,11 @@
       await checkCp(seq, r.cp, root, origin);
       if (seq === 0) continue;
       const b = rec.body;
+      if (endSeq !== null) mark(seq, false, "a record after the end record " + endSeq + " (SPEC.md 8)");
+      if (rec.kind === "genesis") mark(seq, false, "a second genesis record");
+      const handshakeDone = seatOrder.every((s) => entropy[s]);
+      if (rec.kind === "command" && !handshakeDone) mark(seq, false, "a game command before the dice handshake completed (SPEC.md 5.2)");
+      if (rec.kind === "commit" && Object.keys(entropy).length) mark(seq, false, "an entropy commit after a reveal (SPEC.md 5.2)");
       if (rec.kind === "end") {
         endSeq = seq;
         if (secret) mark(seq, isBytes(b.secret) && eq(b.secret, secret), "the end record publishes the secret the file carries");

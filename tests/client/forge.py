@@ -15,6 +15,14 @@ from afteraction.engine.log.record import ZERO_HASH, make_record, parse_record
 
 
 def reforge(bundle_path, seed: bytes, seq: int, edit: Callable[[dict], None]) -> bytes:
+    def one(recs):
+        edit(recs[seq][1])
+        return recs
+    return reforge_records(bundle_path, seed, one)
+
+
+def reforge_records(bundle_path, seed: bytes, change: Callable[[list], list]) -> bytes:
+    """``change`` gets and returns the list of [kind, body] of every record (to edit, drop, add)."""
     with open(bundle_path, "rb") as f:
         header, frames = read_bundle(f)
         frames = list(frames)
@@ -22,12 +30,10 @@ def reforge(bundle_path, seed: bytes, seq: int, edit: Callable[[dict], None]) ->
     recs = [parse_record(raw) for raw, _ in frames]
     assert recs[0].body["server"]["vkey"] == server.verifier.vkey, "not this seed's server key"
     origin = recs[0].body["server"]["origin"]
+    game, v = recs[0].game, recs[0].v
     tree, prev, out = CompactTree(), ZERO_HASH, []
-    for r in recs:
-        body = r.body
-        if r.seq == seq:
-            edit(body)
-        nr = make_record(r.game, r.seq, prev, r.kind, body, r.v)
+    for seq, (kind, body) in enumerate(change([[r.kind, r.body] for r in recs])):
+        nr = make_record(game, seq, prev, kind, body, v)
         tree.append(nr.leaf)
         out.append((nr.raw, checkpoint_note(server, origin, tree.size, tree.root())))
         prev = nr.hash

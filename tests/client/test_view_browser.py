@@ -24,7 +24,7 @@ from afteraction.client.cli import main
 from afteraction.client.view import page
 from afteraction.engine.crypto import canon
 
-from .forge import change_first_roll, reforge
+from .forge import change_first_roll, reforge, reforge_records
 from .golden_pages import golden_data
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -324,4 +324,26 @@ def test_sealed_roll_stays_sealed_for_a_spectator_and_is_re_derived(tab, tmp_pat
     assert "roll 0 (d6, TEST a's secret die) re-derived here" in pg.text("#rec")
     pg.go(11)  # the end record: its secret opens the die for everyone
     assert 'rule: "TEST a\'s secret die", t: "roll"}</span> (opened by the end record' in pg.p.inner_html("#hidden")
+    pg.close()
+
+
+def test_record_order_forged_by_the_server(tab, tmp_path):
+    """Re-signed by the server, so chain and checkpoints hold: a record after the end record, and
+    a game command moved before the last entropy reveal, each fail the page's order checks."""
+    def after_end(recs):
+        return recs + [recs[-1]]
+
+    def command_first(recs):
+        return recs[:3] + [recs[5], recs[3], recs[4]] + recs[6:]
+
+    for change, seq, what in ((after_end, 39, "a record after the end record 38"),
+                              (command_first, 3, "a game command before the dice handshake completed")):
+        log, out = tmp_path / "f.aar", tmp_path / "f.html"
+        log.write_bytes(reforge_records(GOLDEN / "sog.aar", b"golden/sog/5", change))
+        assert main(["view", str(log), "-o", str(out)]) == 1
+        pg = tab
+        pg.load(out)
+        assert pg.p.evaluate("aar.firstBad") == seq
+        pg.go(seq)
+        assert what in pg.text("#rec")
     pg.close()
