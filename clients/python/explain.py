@@ -345,14 +345,15 @@ def find_roll(w: Walk, k: int) -> tuple[int, dict, int | None]:
 
 
 def explain(path: str, record: int | None = None, roll: int | None = None,
-            hidden: tuple[int, int] | None = None) -> dict:
+            hidden: tuple[int, int] | None = None, server_key: str | None = None) -> dict:
     header, frames = load(path)
-    w = walk(header, frames)
+    w = walk(header, frames, pinned_vkey=server_key)
     g = w.genesis
     out = {"schema": SCHEMA_ID, "file": path, "game": w.game,
            "ruleset": (f"{g.body['ruleset']['game']}/{g.body['ruleset']['version']}" if g else None),
            "format_version": g.v if g else None, "seats": [{"name": s, "key": k.hex()} for s, k in w.seat_keys().items()],
-           "server_key": header.get("server_vkey"), "verification": verdict(w)}
+           "server_key": header.get("server_vkey"), "server_key_pinned": server_key is not None,
+           "verification": verdict(w)}
     if record is not None:
         out["record"] = record_part(w, record)
     if roll is not None:
@@ -392,6 +393,8 @@ def text(d: dict) -> str:
     else:
         L.append(f"{_mark(False)} NOT VERIFIED: {v['failure']['message']}")
         L.append(f"         (records 0..{v['verified_through']} were accepted before the failure)")
+    L.append(f"  server key: {d['server_key']}" + (" (pinned)" if d["server_key_pinned"] else
+                                                   " (from the bundle; pin it with --server-key)"))
     for n in v["notes"]:
         L.append(f"  note: {n}")
     if "record" in d:
@@ -513,7 +516,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print("aar explain: say what to explain: --record N, --roll K or --hidden SEQ:K", file=sys.stderr)
         return 2
     try:
-        d = explain(args.file, args.record, args.roll, args.hidden)
+        if args.server_key is not None:
+            from afteraction.engine.crypto.note import parse_vkey
+
+            parse_vkey(args.server_key)  # CryptoError: not a server key (exit 2)
+        d = explain(args.file, args.record, args.roll, args.hidden, args.server_key)
     except (Unreadable, AfteractionError) as e:
         if args.json:
             print(json.dumps({"schema": SCHEMA_ID, "error": str(e)}))
@@ -543,6 +550,9 @@ def register(sub) -> None:
     p.add_argument("--roll", type=int, metavar="K", help="derive roll number K (the i of its roll event, from 0)")
     p.add_argument("--hidden", type=_ref, metavar="SEQ:K",
                    help="the hidden value at position SEQ:K (a sealed event's record and k; SEQ:0 a sealed command)")
+    p.add_argument("--server-key", metavar="VKEY",
+                   help="the server's verifier key (name+id+key) you trust, as for aar verify (default: the "
+                        "bundle's own key, and the output says so)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (schema docs/explain.schema.json) instead of text (default: text)")
     p.set_defaults(func=cmd_explain)

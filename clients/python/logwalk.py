@@ -100,10 +100,12 @@ class Walk:
 
 
 def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
-         on_record: Callable[[int, Verifier], None] | None = None) -> Walk:
+         on_record: Callable[[int, Verifier], None] | None = None,
+         pinned_vkey: str | None = None) -> Walk:
     """Verify the whole bundle with the engine's Verifier, stopping at the first failure,
     and index what explain/view need. ``on_record(seq, verifier)`` runs after each record
-    the Verifier accepted (the referee then holds the state after it)."""
+    the Verifier accepted (the referee then holds the state after it). ``pinned_vkey``: the
+    server key the reviewer trusts (as ``aar verify --server-key``)."""
     records: list[Record | None] = []
     for raw, _ in frames:
         try:
@@ -112,7 +114,7 @@ def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
             records.append(None)
     w = Walk(header, frames, records)
     try:
-        v = Verifier(header["server_vkey"], None, header.get("secret"), replay, registry.get, header["game"])
+        v = Verifier(header["server_vkey"], pinned_vkey, header.get("secret"), replay, registry.get, header["game"])
     except VerificationError as e:
         w.failure = e
         _index_hidden(w)

@@ -195,3 +195,20 @@ def test_usage_errors(capsys, tmp_path):
     rc, _, err = run(capsys, TAMPERED / "bad-magic.aar", "--record", 1)
     assert rc == 2 and "not a readable bundle" in err
     assert main(["explain", str(GOLDEN / "sog.aar"), "--hidden", "x"]) == 2
+
+
+def test_server_key_pinning(capsys):
+    from afteraction.engine.log.bundle import read_bundle
+
+    with open(GOLDEN / "sog.aar", "rb") as f:
+        vkey = read_bundle(f)[0]["server_vkey"]
+    rc, d = run_json(capsys, GOLDEN / "sog.aar", "--record", 4, "--server-key", vkey)
+    assert rc == 0 and d["server_key_pinned"]
+    with open(GOLDEN / "gmv.aar", "rb") as f:
+        other = read_bundle(f)[0]["server_vkey"]
+    rc, d = run_json(capsys, GOLDEN / "sog.aar", "--record", 4, "--server-key", other)
+    assert rc == 1 and d["verification"]["failure"]["check"] == "server key differs from the pinned key"
+    rc, _, err = run(capsys, GOLDEN / "sog.aar", "--record", 4, "--server-key", "nonsense")
+    assert rc == 2
+    rc, out, _ = run(capsys, GOLDEN / "sog.aar", "--record", 4)
+    assert "(from the bundle; pin it with --server-key)" in out
