@@ -149,9 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_verify)
     from .commands import register as register_client_and_service
     from .evidence import register as register_evidence
+    from .explain import register as register_explain
     from .render_cmd import register as register_render
+    from .view import register as register_view
 
-    for register in (register_client_and_service, register_render, register_evidence, *_EXTRA):
+    for register in (register_client_and_service, register_render, register_evidence, register_explain,
+                     register_view, *_EXTRA):
         register(sub)
     return p
 

@@ -100,15 +100,28 @@ def describe(cmd) -> str:
 
 
 def cmd_play(args) -> int:
+    from . import play_text
+
     c, seat = _seat(args)
+    last: list[str] = []
 
     def choose(name, legal):
         st = seat.state()
+        view = json.loads(st.view_json)
         print(f"\n== {st.game} game {args.game_id}, seat {name}, state {st.state_seq} ==")
-        print(json.dumps(json.loads(st.view_json), indent=2, sort_keys=True))
+        if args.json:  # the machine forms: the whole view, the commands as protobuf text
+            print(json.dumps(view, indent=2, sort_keys=True))
+        else:
+            lines = play_text.summary(st.game, view)
+            new = play_text.changes(last, lines) if last else []
+            print("\n".join(lines))
+            if new:
+                print("changed since the last prompt:")
+                print("\n".join(f"  * {x.strip()}" for x in new))
+            last[:] = lines
         print(f"decision: {st.decision.prompt}")
         for i, cmd in enumerate(legal, 1):
-            print(f"  {i:3d}. {describe(cmd)}")
+            print(f"  {i:3d}. {describe(cmd)}" if args.json else play_text.choice_line(st.game, i, cmd, view))
         while True:
             try:
                 raw = input(f"choice 1-{len(legal)}> ").strip()
@@ -229,62 +242,83 @@ def cmd_demo(args) -> int:
     return run_demo(args.game, args.seed, args.out)
 
 
+SEATS = "seats: sog: sog, nva; gmv: us, nva; ntnd: communist, allied; duel: a, b"
+
+
+def _parser(sub, name: str, help_: str, example: str):
+    import argparse
+
+    return sub.add_parser(name, help=help_, description=help_[:1].upper() + help_[1:] + ".",
+                          formatter_class=argparse.RawDescriptionHelpFormatter,
+                          epilog=f"{SEATS}\nexample: {example}")
+
+
 def register(sub) -> None:
-    p = sub.add_parser("keygen", help="make a seat key (Ed25519) file")
-    p.add_argument("-o", "--out", default="seat.key", help="key file to write (default seat.key)")
+    p = _parser(sub, "keygen", "make a seat key (Ed25519) file", "aar keygen -o alice.key")
+    p.add_argument("-o", "--out", default="seat.key", help="key file to write, mode 0600 (default seat.key)")
     p.set_defaults(func=cmd_keygen)
 
-    p = sub.add_parser("new", help="create a game on a server")
-    p.add_argument("--server", default=DEFAULT_SERVER)
-    p.add_argument("--game", required=True, help="ruleset: sog, gmv, ntnd, duel")
-    p.add_argument("--scenario", default="")
-    p.add_argument("--options", help="options as a JSON object")
+    p = _parser(sub, "new", "create a game on a server; prints its game id",
+                "aar new --game gmv --seat us=us.key --seat nva=nva.key")
+    p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
+    p.add_argument("--game", required=True, help="ruleset: sog, gmv, ntnd, duel (required)")
+    p.add_argument("--scenario", default="", help="scenario (default: the ruleset's first: sog mission, "
+                                                 "gmv 1965, ntnd tet, duel standard)")
+    p.add_argument("--options", help="ruleset options as a JSON object (default: the ruleset's defaults)")
     p.add_argument("--seat", action="append", default=[], required=True,
-                   help="SEAT=KEYFILE or SEAT=PUBLIC_KEY_HEX, once per seat")
+                   help="SEAT=KEYFILE or SEAT=PUBLIC_KEY_HEX, once per seat of the game (required)")
     p.set_defaults(func=cmd_new)
 
-    for name, fn, hlp in (("play", cmd_play, "play a seat interactively in the terminal"),
-                          ("bot", cmd_bot, "play a seat with a random bot")):
-        p = sub.add_parser(name, help=hlp)
-        p.add_argument("--server", default=DEFAULT_SERVER)
-        p.add_argument("--game-id", required=True)
-        p.add_argument("--seat", required=True)
-        p.add_argument("--key", required=True, help="the seat's key file (aar keygen)")
+    for name, fn, hlp, ex in (
+            ("play", cmd_play, "play a seat interactively in the terminal: a board summary, what changed, "
+                               "each choice in words with its cost or odds where the rules give them",
+             "aar play --game-id 90d0168a0be25ea9 --seat us --key us.key"),
+            ("bot", cmd_bot, "play a seat with a random bot", "aar bot --game-id 90d0168a0be25ea9 --seat nva "
+                                                              "--key nva.key --seed 7")):
+        p = _parser(sub, name, hlp, ex)
+        p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
+        p.add_argument("--game-id", required=True, help="the game id `aar new` printed (required)")
+        p.add_argument("--seat", required=True, help="the seat to play (required; see the seat names below)")
+        p.add_argument("--key", required=True, help="the seat's key file from aar keygen (required)")
         p.add_argument("--server-key", help="the server's verifier key to expect (default: the one it names)")
         p.add_argument("--checkpoint", metavar="FILE",
                        help="where to keep the latest checkpoint this seat verified, for `aar verify --checkpoint` "
                             "(default KEYFILE.GAME_ID.checkpoint)")
         if name == "bot":
-            p.add_argument("--seed", help="bot seed (default random)")
-            p.add_argument("--quiet", action="store_true")
+            p.add_argument("--seed", help="bot seed, any text (default: random)")
+            p.add_argument("--quiet", action="store_true", help="no progress line (default: progress every 10 commands)")
+        else:
+            p.add_argument("--json", action="store_true",
+                           help="machine forms: the whole view as JSON and the choices as protobuf text "
+                                "(default: a summary and words)")
         p.set_defaults(func=fn)
 
-    p = sub.add_parser("watch", help="follow a game's public log, checking every checkpoint")
-    p.add_argument("game_id")
-    p.add_argument("--server", default=DEFAULT_SERVER)
-    p.add_argument("--from", dest="from_seq", type=int, default=0,
-                   help="print from this record on (every record is verified from genesis)")
+    p = _parser(sub, "watch", "follow a game's public log, checking every checkpoint",
+                "aar watch 90d0168a0be25ea9 --from 0")
+    p.add_argument("game_id", help="the game id")
+    p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
+    p.add_argument("--from", dest="from_seq", type=int, default=0, help="first record to show (default 0; every record is verified from genesis)")
     p.add_argument("--server-key", help="the server's verifier key to expect (default: the one it names)")
     p.set_defaults(func=cmd_watch)
 
-    p = sub.add_parser("export", help="download a game's .aar log")
-    p.add_argument("game_id")
-    p.add_argument("-o", "--out", required=True)
-    p.add_argument("--server", default=DEFAULT_SERVER)
+    p = _parser(sub, "export", "download a game's .aar log", "aar export 90d0168a0be25ea9 -o game.aar")
+    p.add_argument("game_id", help="the game id")
+    p.add_argument("-o", "--out", required=True, help="the .aar file to write (required)")
+    p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("serve", help="run the gRPC server")
-    p.add_argument("--listen", default=DEFAULT_SERVER)
+    p = _parser(sub, "serve", "run the gRPC server", "aar serve --listen 127.0.0.1:50051 --data-dir data")
+    p.add_argument("--listen", default=DEFAULT_SERVER, help=f"HOST:PORT to listen on (default {DEFAULT_SERVER})")
     p.add_argument("--store", help="sqlite:PATH or postgresql://... (default: SQLite under --data-dir)")
     p.add_argument("--key", help="server signing key file (default DATA_DIR/server.key; made on first start)")
-    p.add_argument("--data-dir", default="data")
+    p.add_argument("--data-dir", default="data", help="where the default store and key live (default ./data)")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the listening port (SO_REUSEPORT) and the store (default 1)")
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("demo", help="two bots play a whole game over gRPC; the log is exported and verified")
-    p.add_argument("--game", default=None, help="ruleset (default sog if available, else duel)")
-    p.add_argument("--seed", type=int, default=1)
+    p = _parser(sub, "demo", "two bots play a whole game over gRPC; the log is exported and verified",
+                "aar demo --game ntnd --seed 2")
+    p.add_argument("--game", default=None, help="ruleset: sog, gmv, ntnd, duel (default sog if available, else duel)")
+    p.add_argument("--seed", type=int, default=1, help="bot seed (default 1)")
     p.add_argument("--out", default="demo-out", help="data directory (default ./demo-out)")
     p.set_defaults(func=cmd_demo)
-

@@ -1,10 +1,12 @@
 """``aar render GAME|FILE [--at SEQ] [--seat SEAT [--key KEYFILE]] [--server HOST:PORT] -o map.svg``:
-draw an NTND game's map as a seat (or a spectator) sees it.
+draw a game's board as a seat (or a spectator) sees it: the NTND map, the SOG mission map, the
+GMV zone board (each game's ``engine/games/<game>/render.py``).
 
 FILE (an exported bundle of an ended game): the bundle carries the server secret,
 so the game is replayed by the verifier (every record checked on the way) up to
-SEQ and the ruleset's view for the seat is drawn: the Allied seat and spectators
-see inverted markers only, never what they hold.
+SEQ and the ruleset's view for the seat is drawn: each seat's picture holds only what
+its view holds (NTND: the Allied seat and spectators see inverted markers only; GMV: the US seat
+and spectators see no hidden NVA unit).
 
 GAME (a game id on a server, live or ended): the seat's view is fetched with
 GetState, authenticated with the seat's key (``--seat S --key FILE``), or the
@@ -57,18 +59,41 @@ def cmd_render(args: argparse.Namespace) -> int:
     if ref is None or ref.state is None:
         print("aar render: no game state yet at that record (the dice handshake comes first)", file=sys.stderr)
         return 2
-    if ref.ruleset.game != "ntnd":
-        print(f"aar render: drawing is implemented for ntnd, not {ref.ruleset.game}", file=sys.stderr)
+    game = ref.ruleset.game
+    seat = _seat_of(args, ref.ruleset)
+    if seat is False:
         return 2
-    from afteraction.engine.games.ntnd.render import render_svg
-
-    seat = None if args.seat in (None, "spectator") else args.seat
+    render_svg = _renderer(game)
+    if render_svg is None:
+        return 2
     svg = render_svg(ref.ruleset.view(ref.state, seat),
-                     title=f"NTND game {ref.game_id} after record {at} as seen by {seat or 'a spectator'}")
+                     title=f"{game.upper()} game {ref.game_id} after record {at} as seen by {seat or 'a spectator'}")
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(svg)
     print(f"wrote {args.output} (record {at}, seat {seat or 'spectator'})")
     return 0
+
+
+def _seat_of(args, ruleset):
+    """The seat named by --seat (None for a spectator), or False after printing why not."""
+    if args.seat in (None, "spectator"):
+        return None
+    if args.seat not in ruleset.seats:
+        print(f"aar render: {ruleset.game} has seats {', '.join(ruleset.seats)} (or spectator), not {args.seat!r}",
+              file=sys.stderr)
+        return False
+    return args.seat
+
+
+def _renderer(game: str):
+    """The game's ``render_svg``, or None (printed why) for a game that has no drawing."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"afteraction.engine.games.{game}.render").render_svg
+    except ModuleNotFoundError:
+        print(f"aar render: drawing is implemented for sog, gmv and ntnd, not {game}", file=sys.stderr)
+        return None
 
 
 def _render_live(args: argparse.Namespace) -> int:
@@ -94,16 +119,14 @@ def _render_live(args: argparse.Namespace) -> int:
     except ClientError as e:
         print(f"aar render: {args.game} is neither a readable file nor a game on {args.server}: {e}", file=sys.stderr)
         return 2
-    if res.game != "ntnd":
-        print(f"aar render: drawing is implemented for ntnd, not {res.game or 'this game'}", file=sys.stderr)
+    render_svg = _renderer(res.game or "this game")
+    if render_svg is None:
         return 2
     view = canon.decode(res.view)
     if not isinstance(view, dict) or set(view) == {"handshake"}:
         print("aar render: no game state yet (the dice handshake comes first)", file=sys.stderr)
         return 2
-    from afteraction.engine.games.ntnd.render import render_svg
-
-    svg = render_svg(view, title=f"NTND game {args.game} at record {res.state_seq} as seen by "
+    svg = render_svg(view, title=f"{res.game.upper()} game {args.game} at record {res.state_seq} as seen by "
                                  f"{res.seat or 'a spectator'}")
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(svg)
@@ -112,11 +135,17 @@ def _render_live(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    r = sub.add_parser("render", help="draw an NTND game's map as a seat saw it (SVG)")
+    r = sub.add_parser(
+        "render", help="draw a game's board (NTND, SOG, GMV) as a seat saw it at a record (SVG)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Draw the board as one seat (or a spectator) saw it after one record: from an exported "
+                    "bundle of an ended game (replayed and verified up to that record), or live from a server.",
+        epilog="seats: sog: sog, nva; gmv: us, nva; ntnd: communist, allied; every game: spectator\n"
+               "example: aar render fixtures/golden/gmv.aar --at 100 --seat nva -o gmv.svg")
     r.add_argument("game", help="an exported .aar bundle of an ended game, or a game id on --server")
-    r.add_argument("--at", type=int, default=None, help="record sequence number (default: the last)")
-    r.add_argument("--seat", default=None, help="communist, allied or spectator (default: spectator)")
-    r.add_argument("--key", help="GAME: the seat's key file (aar keygen) to read its private view")
+    r.add_argument("--at", type=int, default=None, help="FILE: record sequence number to draw after (default: the last)")
+    r.add_argument("--seat", default=None, help="whose view: a seat of the game or spectator (default: spectator)")
+    r.add_argument("--key", help="GAME: the seat's key file (aar keygen) to read its private view (no default)")
     r.add_argument("--server", default="127.0.0.1:50051", help="GAME: the server (default 127.0.0.1:50051)")
-    r.add_argument("-o", "--output", required=True, help="SVG file to write")
+    r.add_argument("-o", "--output", required=True, help="SVG file to write (required)")
     r.set_defaults(func=cmd_render)

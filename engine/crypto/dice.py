@@ -32,20 +32,35 @@ def derive_dice_key(server_secret: bytes, game_id: str, seat_entropy: list[tuple
     """dice_key = HMAC(server_secret, "aar1/dice-key" 0x00 || lp(game) || (lp(seat) || entropy)* in seat order)."""
     if len(server_secret) != 32:
         raise CryptoError("server secret must be 32 bytes")
+    return tagged_hmac(server_secret, TAG_DICE_KEY, dice_key_message(game_id, seat_entropy))
+
+
+def dice_key_message(game_id: str, seat_entropy: list[tuple[str, bytes]]) -> bytes:
+    """The HMAC message of the dice key (after the tag): lp(game) || (lp(seat) || entropy)*."""
     msg = lp(game_id.encode())
     for seat, ent in seat_entropy:
         if len(ent) != 32:
             raise CryptoError(f"entropy of seat {seat} must be 32 bytes")
         msg += lp(seat.encode()) + ent
-    return tagged_hmac(server_secret, TAG_DICE_KEY, msg)
+    return msg
+
+
+def roll_message(index: int, die: str, k: int, attempt: int) -> bytes:
+    """The HMAC message of one block (after the tag): u64(index) || lp(die) || u8(k) || u32(attempt)."""
+    return u64(index) + lp(die.encode()) + bytes([k]) + struct.pack(">I", attempt)
+
+
+def accept_limit(n: int) -> int:
+    """Candidates below 2^64 - (2^64 mod n) are accepted (SPEC.md 5.4)."""
+    return _TWO64 - (_TWO64 % n)
 
 
 def draw_face(key: bytes, index: int, die: str, k: int, n: int) -> int:
     """Face ``k`` (0-based) of roll ``index`` of die code ``die``, uniform in 1..n."""
-    limit = _TWO64 - (_TWO64 % n)
+    limit = accept_limit(n)
     attempt = 0
     while True:
-        block = tagged_hmac(key, TAG_ROLL, u64(index) + lp(die.encode()) + bytes([k]) + struct.pack(">I", attempt))
+        block = tagged_hmac(key, TAG_ROLL, roll_message(index, die, k, attempt))
         for j in range(4):
             x = int.from_bytes(block[8 * j: 8 * j + 8], "big")
             if x < limit:

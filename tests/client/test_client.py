@@ -127,8 +127,9 @@ def test_aar_demo_plays_exports_and_verifies(tmp_path, capsys):
 
 
 def test_aar_play_is_interactive_on_a_scripted_terminal(server, tmp_path, capsys, monkeypatch):
-    """`aar play` shows the seat's view and numbered legal choices, refuses a
-    non-choice and plays what is typed; the other seat is a bot."""
+    """`aar play --json` shows the seat's view and numbered legal choices (machine forms), refuses a
+    non-choice and plays what is typed; the other seat is a bot. (The default, human form:
+    tests/client/test_play_text.py.)"""
     import io
 
     from afteraction.engine.bots import random_bot
@@ -146,7 +147,7 @@ def test_aar_play_is_interactive_on_a_scripted_terminal(server, tmp_path, capsys
     t.start()
     # three rounds, a picks each time: a word and an out-of-range number are refused, then "6" three times
     monkeypatch.setattr("sys.stdin", io.StringIO("pick six\n9\n6\n6\n6\n"))
-    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka, "--json"]) == 0
     t.join(30)
     out = capsys.readouterr().out
     assert out.count("decision: round") == 3 and '"score"' in out  # the seat's view and the prompt

@@ -8,6 +8,10 @@ hair flattened so that no float enters the engine).
 
     from afteraction.engine.games.ntnd.render import render_svg
     svg = render_svg(NtndRuleset().view(state, "allied"))
+
+The picture is the static map (``base``) with ``layers(view)`` drawn over it: one SVG fragment
+per location holding pieces, and the caption, each under a key, drawn in key order. The replay
+page (``aar view``) stores the map once and, per record, only the layers that changed.
 """
 from __future__ import annotations
 
@@ -54,11 +58,15 @@ def _abbrev(u: dict) -> str:
     return (" ".join(words[:2]))[:14]
 
 
-def render_svg(view: dict, title: str | None = None) -> str:
+def _size() -> tuple[int, int]:
     m = load_map()
-    cols, rows = m.columns, m.rows
-    width = LEFT * 2 + R * 2 + (cols - 1) * DX
-    height = TOP + DY * rows + H + 40
+    return LEFT * 2 + R * 2 + (m.columns - 1) * DX, TOP + DY * m.rows + H + 40
+
+
+def base() -> tuple[str, str]:
+    """The map without pieces: (SVG opening and static drawing, closing tag)."""
+    m = load_map()
+    width, height = _size()
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#f7f7f2"/>']
@@ -103,12 +111,18 @@ def render_svg(view: dict, title: str | None = None) -> str:
         out.append(f'<text x="{x}" y="{y - 12}" font-size="{8 if t.is_city else 6}" text-anchor="middle" '
                    f'fill="#111">{escape(t.name)}</text>')
     # off-board zones
-    zone_pos = {}
     for i, z in enumerate(ZONE_ORDER):
         x, y, w, hh = _zone_box(i, width)
-        zone_pos[z] = (x, y, w, hh)
         out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{hh}" fill="#e5e0f0" stroke="#554" rx="4"/>')
         out.append(f'<text x="{x + 4}" y="{y + 11}" font-size="9" font-weight="bold">{escape(m.zones[z].name)}</text>')
+    return "\n".join(out) + "\n", "</svg>\n"
+
+
+def layers(view: dict, title: str | None = None) -> dict[str, str]:
+    """The pieces, one fragment per location (key ``loc:<id>``), and the caption (key ``~caption``)."""
+    m = load_map()
+    width, height = _size()
+    zone_pos = {z: _zone_box(i, width) for i, z in enumerate(ZONE_ORDER)}
     # pieces, grouped by location
     by_loc: dict[str, list[tuple[str, str, str]]] = {}
     hidden = view.get("hidden", {})
@@ -119,28 +133,35 @@ def render_svg(view: dict, title: str | None = None) -> str:
         label = f'{mk["id"]}?' if inside is None else f'{mk["id"]}:' + "+".join(_abbrev(x)[:6] for x in inside)
         tip = "inverted (identity hidden)" if inside is None else ", ".join(f'{x["id"]} {x["type"]}' for x in inside)
         by_loc.setdefault(mk["loc"], []).append(("marker", label[:14], f'{mk["id"]}: {tip}'))
+    out: dict[str, str] = {}
     for loc in sorted(by_loc):
         items = by_loc[loc]
+        frag = []
         if loc in zone_pos:
             x, y, w, hh = zone_pos[loc]
             for i, (side, label, tip) in enumerate(items[:4]):
-                out.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip))
+                frag.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip))
             if len(items) > 4:
-                out.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">+{len(items) - 4} more</text>')
-            continue
-        if loc not in m.hexes:
-            continue
-        cx, cy = centre(loc)
-        for i, (side, label, tip) in enumerate(items[:3]):
-            out.append(_chip(cx - 17, cy - 4 + i * 7, 34, 7, side, label, tip))
-        if len(items) > 3:
-            out.append(f'<text x="{cx + 12}" y="{cy + 16}" font-size="6">+{len(items) - 3}</text>')
+                frag.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">+{len(items) - 4} more</text>')
+        elif loc in m.hexes:
+            cx, cy = centre(loc)
+            for i, (side, label, tip) in enumerate(items[:3]):
+                frag.append(_chip(cx - 17, cy - 4 + i * 7, 34, 7, side, label, tip))
+            if len(items) > 3:
+                frag.append(f'<text x="{cx + 12}" y="{cy + 16}" font-size="6">+{len(items) - 3}</text>')
+        if frag:
+            out[f"loc:{loc}"] = "\n".join(frag) + "\n"
     # caption
     cap = title or (f"No Trumpets No Drums - {view.get('turn_label', '')} - {view.get('phase_title', '')} - "
                     f"political points {view.get('pp', '')}")
-    out.append(f'<text x="{LEFT}" y="{height - 14}" font-size="12">{escape(cap)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    out["~caption"] = f'<text x="{LEFT}" y="{height - 14}" font-size="12">{escape(cap)}</text>\n'
+    return out
+
+
+def render_svg(view: dict, title: str | None = None) -> str:
+    head, tail = base()
+    parts = layers(view, title)
+    return head + "".join(parts[k] for k in sorted(parts)) + tail
 
 
 def _chip(x: int, y: int, w: int, h: int, side: str, label: str, tip: str) -> str:

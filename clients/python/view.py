@@ -1,0 +1,195 @@
+"""``aar view LOG -o replay.html [--seat SEAT]``: one self-contained page to replay a game and
+check its crypto in the browser.
+
+The page is one HTML file: inline CSS and JavaScript (``view_page.html``, ``view_page.js``,
+shipped as package data), no network, no external file, so it opens from an email attachment.
+It embeds:
+
+- the log itself, record bytes and checkpoint notes exactly as in the bundle, and the bundle
+  header's server key and secret: the page checks these itself (WebCrypto SHA-256, HMAC,
+  Ed25519): the hash chain, every checkpoint's signature, size and Merkle root, every seat
+  signature, the entropy handshake, the server secret against genesis, every die re-derived,
+  every public opening against its commitment;
+- the openings of the sealed values (salt and canonical value bytes), which this command takes
+  from the ciphertexts with the server secret: ChaCha20-Poly1305 is not in WebCrypto, so the page
+  checks each against its commitment (SHA-256) and its salt against the server secret (HMAC)
+  instead of decrypting;
+- the rules replay, done here by the engine's Verifier (the page cannot run the rules): the
+  board after every record as the chosen seat (or a spectator) saw it, drawn by the game's
+  render module as a static base plus per-record diffs of its layers, and the decision each
+  command answered. The page says that it takes these from the file.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import importlib
+import json
+import sys
+from importlib import resources
+
+from afteraction.engine.crypto import canon
+from afteraction.engine.errors import AfteractionError
+from afteraction.v1 import envelope_pb2
+
+from .logwalk import Unreadable, jsonable, load, walk
+
+SCHEMA_ID = "afteraction/view/1"
+
+
+def _b64(b: bytes) -> str:
+    return base64.b64encode(b).decode()
+
+
+def proto_schema() -> dict:
+    """Field numbers -> (name, type, message) of CommandEnvelope and everything it contains, from
+    the descriptors, so the page decodes whatever fields the envelope has without a list here."""
+    seen: dict[str, dict] = {}
+
+    def visit(m):
+        if m.full_name in seen:
+            return
+        seen[m.full_name] = {str(f.number): [f.name, f.type, f.message_type.full_name if f.message_type else None]
+                             for f in m.fields}
+        for f in m.fields:
+            if f.message_type is not None:
+                visit(f.message_type)
+
+    visit(envelope_pb2.CommandEnvelope.DESCRIPTOR)
+    return {"root": envelope_pb2.CommandEnvelope.DESCRIPTOR.full_name, "messages": seen}
+
+
+def build(path: str, seat: str | None) -> tuple[dict, object]:
+    header, frames = load(path)
+    board = {"frames": [], "base": None, "tail": None, "error": None}
+    state = {"prev": {}, "mod": None, "ruleset": None}
+
+    def on_record(seq, v):
+        ref = v.referee
+        while len(board["frames"]) < seq:
+            board["frames"].append(None)
+        if ref is None or ref.state is None:
+            board["frames"].append(None)
+            return
+        if state["mod"] is None:
+            state["ruleset"] = ref.ruleset
+            try:
+                state["mod"] = importlib.import_module(f"afteraction.engine.games.{ref.ruleset.game}.render")
+            except ModuleNotFoundError:
+                state["mod"] = False
+            if state["mod"]:
+                board["base"], board["tail"] = state["mod"].base()
+            else:  # a ruleset without a picture (the duel): its view as text
+                board["base"], board["tail"] = '<pre class="view">', "</pre>"
+        if seat is not None and seat not in ref.ruleset.seats:
+            raise Unreadable(f"{ref.ruleset.game} has seats {', '.join(ref.ruleset.seats)} (or spectator), "
+                             f"not {seat!r}")
+        view = ref.ruleset.view(ref.state, seat)
+        if state["mod"]:
+            layers = state["mod"].layers(view, f"{ref.ruleset.game.upper()} after record {seq} as seen by "
+                                               f"{seat or 'a spectator'}")
+        else:
+            from html import escape
+
+            layers = {"view": escape(json.dumps(jsonable(view), sort_keys=True, indent=1))}
+        prev = state["prev"]
+        diff = {k: val for k, val in layers.items() if prev.get(k) != val}
+        diff.update({k: None for k in prev if k not in layers})
+        board["frames"].append(diff)
+        state["prev"] = layers
+
+    w = walk(header, frames, on_record=on_record)
+    if w.genesis is not None and seat is not None:
+        seats = [s["name"] for s in w.genesis.body.get("seats", [])]
+        if seat not in seats:
+            raise Unreadable(f"this game has seats {', '.join(seats)} (or spectator), not {seat!r}")
+    while len(board["frames"]) < len(frames):
+        board["frames"].append(None)
+    if w.secret is None:
+        board["error"] = ("game in progress: the bundle has no server secret, so the rules cannot be replayed "
+                          "offline (the state depends on sealed values): no board pictures")
+    elif w.failure is not None:
+        board["error"] = (f"the rules replay stopped at record {w.failure.seq}: the engine's Verifier refused the "
+                          f"log there ({w.failure})")
+    g = w.genesis
+    openings, unopened = {}, {}
+    for (seq, k), h in sorted(w.hidden.items()):
+        if h.opening is not None:
+            openings[f"{seq}:{k}"] = [_b64(h.opening.salt), _b64(canon.encode(h.opening.value))]
+        elif h.unseal_error is not None:
+            unopened[f"{seq}:{k}"] = h.unseal_error
+    data = {
+        "schema": SCHEMA_ID,
+        "game": w.game,
+        "ruleset": f"{g.body['ruleset']['game']}/{g.body['ruleset']['version']}" if g else None,
+        "seat": seat,
+        "server_vkey": header.get("server_vkey"),
+        "header_records": header.get("records"),
+        "secret": _b64(w.secret) if w.secret is not None else None,
+        "records": [[_b64(raw), cp] for raw, cp in frames],
+        "openings": openings,
+        "unopened": unopened,  # sealed values the server secret does not open, with the reason
+        "decisions": {str(k): jsonable(d) for k, d in w.decisions.items()},
+        "board": board,
+        "proto": proto_schema(),
+        "cli": {"verified": w.failure is None, "verified_through": w.verified_through,
+                "failure": str(w.failure) if w.failure is not None else None,
+                "failure_seq": w.failure.seq if w.failure is not None else None,
+                "notes": list(w.report.notes) if w.report is not None else []},
+    }
+    return data, w
+
+
+def page(data: dict) -> str:
+    pkg = resources.files("afteraction.client")
+    html = (pkg / "view_page.html").read_text(encoding="utf-8")
+    js = (pkg / "view_page.js").read_text(encoding="utf-8")
+    blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    # inside <script>: "</" could close the element and "<!--" open a comment; \u escapes keep the JSON equal
+    blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    title = f"afteraction replay: {data['ruleset']} game {data['game']}"
+    from html import escape
+
+    return (html.replace("%%TITLE%%", escape(title))
+                .replace("/*%%DATA%%*/", blob)
+                .replace("/*%%SCRIPT%%*/", js.replace("</script", "<\\/script")))
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    seat = None if args.seat in (None, "spectator") else args.seat
+    try:
+        data, w = build(args.file, seat)
+    except (Unreadable, AfteractionError) as e:
+        print(f"aar view: {e}", file=sys.stderr)
+        return 2
+    text = page(data)
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(text)
+    size = len(text.encode())
+    print(f"wrote {args.output}: {size} bytes, {len(data['records'])} records, as seen by {seat or 'a spectator'}")
+    if w.failure is not None:
+        print(f"warning: the log does NOT verify: {w.failure}; the page shows where its own checks fail",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "view", help="write one self-contained HTML page that replays a log and checks its crypto in the browser",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Write a replay page of an .aar log: the board at every record (slider, step buttons, "
+                    "arrow keys), the events beside it, dice with their derivation, hidden values sealed until "
+                    "the record that opens them. The page checks the hash chain, the checkpoint signatures, the "
+                    "seat signatures, every die and every opening itself (WebCrypto); it takes the rules replay "
+                    "(the pictures) and the decrypted sealed values from the file and says so. No network, no "
+                    "external files: it opens from an email attachment. Exit 0, or 1 if the log does not "
+                    "verify (the page is written anyway and shows the failed check), 2 if unreadable.",
+        epilog="seats: sog: sog, nva; gmv: us, nva; ntnd: communist, allied; duel: a, b; every game: spectator\n"
+               "example: aar view fixtures/golden/ntnd-tet.aar --seat communist -o replay.html")
+    p.add_argument("file", help="an exported .aar bundle (ended or in progress)")
+    p.add_argument("-o", "--output", required=True, help="the HTML file to write (required)")
+    p.add_argument("--seat", default=None,
+                   help="whose view to show: a seat of the game sees its own hidden values from the moment they are "
+                        "made; spectator (the default) sees them only when a record opens them")
+    p.set_defaults(func=cmd_view)

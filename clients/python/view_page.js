@@ -1,0 +1,555 @@
+"use strict";
+// The replay page of `aar view` (clients/python/view.py). Everything below runs in the browser,
+// offline. It checks the log itself with WebCrypto (SPEC.md sections 1-7, 10): canonical record
+// encoding, the hash chain, every checkpoint (Ed25519 signature, origin, size, Merkle root), every
+// seat signature and envelope, the entropy handshake, the server secret, every die, every opening.
+// It takes from the file, and says so: the rules replay (board pictures, decisions) and the
+// decrypted sealed values (ChaCha20-Poly1305 is not in WebCrypto; each is checked against its
+// commitment and its salt against the server secret instead).
+(function () {
+  const DATA = JSON.parse(document.getElementById("aar-data").textContent);
+  const te = new TextEncoder(), td = new TextDecoder("utf-8", { fatal: true });
+  const subtle = crypto.subtle;
+
+  // -- bytes ----------------------------------------------------------------------------
+  const b64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+  const toB64 = (b) => btoa(String.fromCharCode(...b));
+  const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  const cat = (...xs) => { const n = xs.reduce((a, x) => a + x.length, 0); const o = new Uint8Array(n); let i = 0; for (const x of xs) { o.set(x, i); i += x.length; } return o; };
+  const eq = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const u32 = (n) => { const o = new Uint8Array(4); new DataView(o.buffer).setUint32(0, n); return o; };
+  const u64 = (n) => { const o = new Uint8Array(8); new DataView(o.buffer).setBigUint64(0, BigInt(n)); return o; };
+  const lp = (b) => cat(u32(b.length), b);
+  const utf8 = (s) => te.encode(s);
+  const isBytes = (v) => v instanceof Uint8Array;
+
+  // -- canonical msgpack (SPEC.md 1.1): a strict decoder is "decode, re-encode, compare" ------
+  function decode(buf) {
+    let p = 0;
+    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const need = (n) => { if (p + n > buf.length) throw new Error("truncated msgpack"); };
+    const take = (n) => { need(n); const s = buf.subarray(p, p + n); p += n; return s; };
+    const int = (v) => (typeof v === "bigint" && v >= -(2n ** 53n) && v <= 2n ** 53n) ? Number(v) : v;
+    function str(n) { return td.decode(take(n)); }
+    function arr(n) { const a = []; for (let i = 0; i < n; i++) a.push(val()); return a; }
+    function map(n) { const m = Object.create(null); for (let i = 0; i < n; i++) { const k = val(); if (typeof k !== "string") throw new Error("map key is not text"); if (k in m) throw new Error("duplicate map key"); m[k] = val(); } return m; }
+    function val() {
+      need(1); const b = buf[p++];
+      if (b <= 0x7f) return b;
+      if (b >= 0xe0) return b - 256;
+      if ((b & 0xf0) === 0x80) return map(b & 0x0f);
+      if ((b & 0xf0) === 0x90) return arr(b & 0x0f);
+      if ((b & 0xe0) === 0xa0) return str(b & 0x1f);
+      switch (b) {
+        case 0xc0: return null; case 0xc2: return false; case 0xc3: return true;
+        case 0xc4: { need(1); const n = buf[p++]; return take(n).slice(); }
+        case 0xc5: { need(2); const n = dv.getUint16(p); p += 2; return take(n).slice(); }
+        case 0xc6: { need(4); const n = dv.getUint32(p); p += 4; return take(n).slice(); }
+        case 0xcc: need(1); return dv.getUint8(p++);
+        case 0xcd: { need(2); const v = dv.getUint16(p); p += 2; return v; }
+        case 0xce: { need(4); const v = dv.getUint32(p); p += 4; return v; }
+        case 0xcf: { need(8); const v = dv.getBigUint64(p); p += 8; return int(v); }
+        case 0xd0: need(1); return dv.getInt8(p++);
+        case 0xd1: { need(2); const v = dv.getInt16(p); p += 2; return v; }
+        case 0xd2: { need(4); const v = dv.getInt32(p); p += 4; return v; }
+        case 0xd3: { need(8); const v = dv.getBigInt64(p); p += 8; return int(v); }
+        case 0xd9: { need(1); return str(dv.getUint8(p++)); }
+        case 0xda: { need(2); const n = dv.getUint16(p); p += 2; return str(n); }
+        case 0xdb: { need(4); const n = dv.getUint32(p); p += 4; return str(n); }
+        case 0xdc: { need(2); const n = dv.getUint16(p); p += 2; return arr(n); }
+        case 0xdd: { need(4); const n = dv.getUint32(p); p += 4; return arr(n); }
+        case 0xde: { need(2); const n = dv.getUint16(p); p += 2; return map(n); }
+        case 0xdf: { need(4); const n = dv.getUint32(p); p += 4; return map(n); }
+      }
+      throw new Error("byte 0x" + b.toString(16) + " is outside the canonical profile");
+    }
+    const v = val();
+    if (p !== buf.length) throw new Error("trailing bytes");
+    return v;
+  }
+  function encode(v) {
+    const out = [];
+    const push = (...bs) => { for (const b of bs) out.push(b); };
+    const be = (n, bytes) => { const o = []; let x = BigInt(n); for (let i = 0; i < bytes; i++) { o.unshift(Number(x & 255n)); x >>= 8n; } push(...o); };
+    function enc(v) {
+      if (v === null) return push(0xc0);
+      if (v === false) return push(0xc2);
+      if (v === true) return push(0xc3);
+      if (typeof v === "number" || typeof v === "bigint") {
+        const n = BigInt(v);
+        if (n >= 0n) {
+          if (n <= 127n) return push(Number(n));
+          if (n <= 0xffn) return push(0xcc), be(n, 1);
+          if (n <= 0xffffn) return push(0xcd), be(n, 2);
+          if (n <= 0xffffffffn) return push(0xce), be(n, 4);
+          return push(0xcf), be(n, 8);
+        }
+        if (n >= -32n) return push(Number(n + 256n));
+        if (n >= -128n) return push(0xd0), be(BigInt.asUintN(8, n), 1);
+        if (n >= -32768n) return push(0xd1), be(BigInt.asUintN(16, n), 2);
+        if (n >= -2147483648n) return push(0xd2), be(BigInt.asUintN(32, n), 4);
+        return push(0xd3), be(BigInt.asUintN(64, n), 8);
+      }
+      if (typeof v === "string") {
+        const b = utf8(v), n = b.length;
+        if (n <= 31) push(0xa0 | n); else if (n <= 0xff) push(0xd9, n); else if (n <= 0xffff) push(0xda), be(n, 2); else push(0xdb), be(n, 4);
+        return push(...b);
+      }
+      if (isBytes(v)) {
+        const n = v.length;
+        if (n <= 0xff) push(0xc4, n); else if (n <= 0xffff) push(0xc5), be(n, 2); else push(0xc6), be(n, 4);
+        for (const x of v) out.push(x);
+        return;
+      }
+      if (Array.isArray(v)) {
+        const n = v.length;
+        if (n <= 15) push(0x90 | n); else if (n <= 0xffff) push(0xdc), be(n, 2); else push(0xdd), be(n, 4);
+        for (const x of v) enc(x);
+        return;
+      }
+      const keys = Object.keys(v).map((k) => [utf8(k), k]).sort((a, b) => { const x = a[0], y = b[0]; for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i]; return x.length - y.length; });
+      const n = keys.length;
+      if (n <= 15) push(0x80 | n); else if (n <= 0xffff) push(0xde), be(n, 2); else push(0xdf), be(n, 4);
+      for (const [, k] of keys) { enc(k); enc(v[k]); }
+    }
+    enc(v);
+    return Uint8Array.from(out);
+  }
+  function strictDecode(buf) { const v = decode(buf); if (!eq(encode(v), buf)) throw new Error("not canonical: the re-encoding differs"); return v; }
+
+  // -- crypto (WebCrypto) -----------------------------------------------------------------
+  const sha256 = async (b) => new Uint8Array(await subtle.digest("SHA-256", b));
+  const tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
+  const taggedHash = (tag, data) => sha256(tagged(tag, data));
+  const hmacKeys = new Map();
+  async function hmac(key, msg) {
+    const id = hex(key);
+    let k = hmacKeys.get(id);
+    if (!k) { k = await subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]); hmacKeys.set(id, k); }
+    return new Uint8Array(await subtle.sign("HMAC", k, msg));
+  }
+  const taggedHmac = (key, tag, data) => hmac(key, tagged(tag, data));
+  const edKeys = new Map();
+  async function ed25519(pub, sig, msg) {
+    const id = hex(pub);
+    let k = edKeys.get(id);
+    if (!k) { k = await subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]); edKeys.set(id, k); }
+    try { return await subtle.verify({ name: "Ed25519" }, k, sig, msg); } catch (e) { return false; }
+  }
+
+  // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
+  function pbDecode(buf, msgName) {
+    const fields = (DATA.proto.messages[msgName]) || {};
+    const out = {}; let p = 0;
+    const varint = () => { let x = 0n, s = 0n; for (;;) { if (p >= buf.length) throw new Error("truncated varint"); const b = buf[p++]; x |= BigInt(b & 0x7f) << s; s += 7n; if (!(b & 0x80)) return x; } };
+    while (p < buf.length) {
+      const key = Number(varint()), num = key >>> 3, wt = key & 7;
+      const f = fields[String(num)], name = f ? f[0] : ("#" + num), type = f ? f[1] : 0;
+      let v;
+      if (wt === 0) { const x = varint(); v = (type === 8) ? x !== 0n : (type === 17 || type === 18) ? ((x >> 1n) ^ -(x & 1n)) : (type === 5 || type === 3) ? BigInt.asIntN(64, x) : x; v = (typeof v === "bigint" && v <= 2n ** 53n && v >= -(2n ** 53n)) ? Number(v) : v; }
+      else if (wt === 2) { const n = Number(varint()); if (p + n > buf.length) throw new Error("truncated field"); const b = buf.subarray(p, p + n); p += n; v = type === 9 ? td.decode(b) : type === 11 ? pbDecode(b, f[2]) : b.slice(); }
+      else if (wt === 1) { p += 8; v = "(64-bit)"; } else if (wt === 5) { p += 4; v = "(32-bit)"; }
+      else throw new Error("wire type " + wt);
+      if (name in out) { out[name] = [].concat(out[name], [v]); } else out[name] = v;
+    }
+    return out;
+  }
+
+  // -- notes and checkpoints (SPEC.md 4.2) --------------------------------------------------
+  function parseVkey(s) {
+    const i = s.indexOf("+"), j = s.indexOf("+", i + 1);
+    if (i < 1 || j < 0) throw new Error("not a verifier key");
+    const raw = b64(s.slice(j + 1));
+    if (raw.length !== 33 || raw[0] !== 1) throw new Error("not an Ed25519 verifier key");
+    return { name: s.slice(0, i), id: s.slice(i + 1, j), pub: raw.slice(1) };
+  }
+  async function checkNote(note, server) {
+    const cut = note.lastIndexOf("\n\n");
+    if (cut < 0) throw new Error("no signature block");
+    const text = note.slice(0, cut + 1), sigs = note.slice(cut + 2);
+    let signed = false;
+    for (const line of sigs.split("\n")) {
+      if (!line) continue;
+      if (!line.startsWith("\u2014 ")) throw new Error("bad signature line");
+      const [name, sig64] = line.slice(2).split(" ");
+      const raw = b64(sig64);
+      if (name !== server.name || hex(raw.slice(0, 4)) !== server.id) continue;
+      if (!(await ed25519(server.pub, raw.slice(4), utf8(text)))) throw new Error("the server's signature does not verify");
+      signed = true;
+    }
+    if (!signed) throw new Error("not signed by the server key");
+    const lines = text.split("\n");
+    return { origin: lines[0], size: lines[1], root: lines[2] };
+  }
+
+  // -- the checks --------------------------------------------------------------------------
+  const R = DATA.records.map(([raw, cp]) => ({ raw: b64(raw), cp }));
+  const N = R.length;
+  const checks = R.map(() => []);     // per record: {ok, what, by: "page"|"file"}
+  const rolls = {};                   // "seq:eventIndex" -> derivation
+  const hiddenAt = new Map();         // "seq:k" -> {seq, k, to, commit, value, openedAt, okCommit}
+  const openRecords = new Map();      // "seq:k" -> first record with a public open
+  const counts = { chain: 0, checkpoints: 0, signatures: 0, dice: 0, openings: 0, sealed: 0, failed: 0 };
+  let endSeq = null, genesis = null;
+  const mark = (seq, ok, what) => { checks[seq].push({ ok, what }); if (ok === false) counts.failed++; };
+
+  async function checkAll() {
+    const server = parseVkey(DATA.server_vkey);
+    const secret = DATA.secret ? b64(DATA.secret) : null;
+    let prev = new Uint8Array(32), game = null, origin = null, diceKey = null, nextRoll = 0;
+    const seats = {}, seatOrder = [], entCommit = {}, entropy = {}, counter = {}, commitments = new Map();
+    const tree = [];  // compact Merkle tree: [size, hash] of perfect subtrees, left to right
+    const serverKeyId = hex((await sha256(cat(utf8(server.name), new Uint8Array([10, 1]), server.pub))).slice(0, 4));
+    for (let seq = 0; seq < N; seq++) {
+      const r = R[seq];
+      const h = await taggedHash("aar1/record", r.raw);
+      r.hash = h;
+      // Merkle tree and checkpoint (SPEC.md 4)
+      let node = await sha256(cat(new Uint8Array([0]), h)), size = 1;
+      while (tree.length && tree[tree.length - 1][0] === size) { const [, l] = tree.pop(); node = await sha256(cat(new Uint8Array([1]), l, node)); size *= 2; }
+      tree.push([size, node]);
+      let root = tree[tree.length - 1][1];
+      for (let i = tree.length - 2; i >= 0; i--) root = await sha256(cat(new Uint8Array([1]), tree[i][1], root));
+      let rec;
+      try { rec = strictDecode(r.raw); } catch (e) {
+        mark(seq, false, "record bytes are not canonical msgpack: " + e.message);
+        await checkCp(seq, r.cp, root, origin);
+        prev = h;  // the next record's chain check still runs
+        continue;
+      }
+      r.rec = rec;
+      // chain (SPEC.md 3)
+      const chainOk = rec.seq === seq && isBytes(rec.prev) && eq(rec.prev, prev) && (seq === 0 || rec.game === game);
+      mark(seq, chainOk, chainOk ? "hash chain: seq " + seq + ", prev = hash of record " + (seq - 1) : "hash chain broken: seq " + rec.seq + ", prev " + (isBytes(rec.prev) ? hex(rec.prev).slice(0, 16) : "?") + "... does not follow record " + (seq - 1));
+      if (chainOk) counts.chain++;
+      prev = h;
+      if (seq === 0) {
+        genesis = rec; game = rec.game; origin = rec.body.server.origin;
+        for (const s of rec.body.seats) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
+        mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey && serverKeyId === server.id, "genesis names the server key of the file (key id " + server.id + " recomputed)");
+        if (secret) {
+          const c = await taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
+          mark(0, eq(c, rec.body.secret_commit), "the published server secret matches genesis's secret_commit (SPEC.md 5.1)");
+        }
+      }
+      await checkCp(seq, r.cp, root, origin);
+      if (seq === 0) continue;
+      const b = rec.body;
+      if (endSeq !== null) mark(seq, false, "a record after the end record " + endSeq + " (SPEC.md 8)");
+      if (rec.kind === "genesis") mark(seq, false, "a second genesis record");
+      const handshakeDone = seatOrder.every((s) => entropy[s]);
+      if (rec.kind === "command" && !handshakeDone) mark(seq, false, "a game command before the dice handshake completed (SPEC.md 5.2)");
+      if (rec.kind === "commit" && Object.keys(entropy).length) mark(seq, false, "an entropy commit after a reveal (SPEC.md 5.2)");
+      if (rec.kind === "end") {
+        endSeq = seq;
+        if (secret) mark(seq, isBytes(b.secret) && eq(b.secret, secret), "the end record publishes the secret the file carries");
+        continue;
+      }
+      // seats (SPEC.md 7)
+      const seat = b.seat;
+      mark(seq, seat in seats && b.ctr === counter[seat] + 1, "seat " + seat + " counter " + b.ctr + " follows " + counter[seat]);
+      if (seat in seats) counter[seat] = b.ctr;
+      let env = null, envBytes = null, sig = null;
+      if (b.sealed) {
+        commitments.set(seq + ":0", b.sealed.commit);
+        const op = DATA.openings[seq + ":0"];
+        if (op) {
+          const [salt, vb] = [b64(op[0]), b64(op[1])];
+          const v = await checkOpening(seq, 0, b.sealed.commit, salt, vb, secret, game, "the sealed command");
+          hiddenAt.set(seq + ":0", { seq, k: 0, to: seat, commit: b.sealed.commit, value: v, cmd: true });
+          if (v && isBytes(v.env)) { envBytes = v.env; sig = v.sig; }
+        } else {
+          hiddenAt.set(seq + ":0", { seq, k: 0, to: seat, commit: b.sealed.commit, value: undefined, cmd: true });
+          unopened(seq, seq + ":0", "sealed command: its envelope is hidden until the end of the game");
+        }
+      } else { envBytes = b.env; sig = b.sig; }
+      if (envBytes) {
+        const ok = seat in seats && await ed25519(seats[seat], sig, cat(utf8("aar1/command"), new Uint8Array([0]), envBytes));
+        mark(seq, ok, "Ed25519 signature of seat " + seat + " over its envelope (genesis key)");
+        if (ok) counts.signatures++;
+        try { env = pbDecode(envBytes, DATA.proto.root); } catch (e) { mark(seq, false, "envelope does not parse: " + e.message); }
+        if (env) {
+          const okEnv = env.game_id === game && env.seat === seat && env.counter === b.ctr && (rec.kind !== "command" || env.state_seq === seq);
+          mark(seq, okEnv, "envelope names this game, seat, counter" + (rec.kind === "command" ? " and state " + seq : ""));
+          r.env = env;
+        }
+      }
+      if (rec.kind === "commit" && env && env.entropy_commit) {
+        entCommit[seat] = env.entropy_commit.commitment;
+        mark(seq, eq(b.events[0].commit, entCommit[seat]), "entropy-commit event = the signed commitment");
+      }
+      if (rec.kind === "reveal" && env && env.entropy_reveal) {
+        const e = env.entropy_reveal.entropy;
+        // v >= 2: the commitment also covers the genesis record's hash (SPEC.md 5.2)
+        const g = genesis.v >= 2 ? R[0].hash : new Uint8Array(0);
+        const c = await taggedHash("aar1/seat-entropy", cat(lp(utf8(game)), lp(utf8(seat)), g, e));
+        mark(seq, entCommit[seat] && eq(c, entCommit[seat]), "entropy of " + seat + " matches its commitment (SPEC.md 5.2)");
+        entropy[seat] = e;
+        if (seatOrder.every((s) => entropy[s]) && secret) {
+          diceKey = await taggedHmac(secret, "aar1/dice-key", cat(lp(utf8(game)), ...seatOrder.map((s) => cat(lp(utf8(s)), entropy[s]))));
+          r.diceKey = diceKey;
+        }
+      }
+      // events: sealed values, openings, dice
+      const evs = Array.isArray(b.events) ? b.events : [];
+      for (let i = 0; i < evs.length; i++) {
+        const ev = evs[i];
+        if (ev.t === "sealed") {
+          const key = seq + ":" + ev.k;
+          commitments.set(key, ev.commit);
+          const op = DATA.openings[key];
+          let v;
+          if (op) v = await checkOpening(seq, ev.k, ev.commit, b64(op[0]), b64(op[1]), secret, game, "sealed value " + key + " (to " + ev.to + ")");
+          else unopened(seq, key, null);
+          hiddenAt.set(key, { seq, k: ev.k, to: ev.to, commit: ev.commit, value: v });
+          if (v && v.t === "roll") { nextRoll = await checkRoll(seq, i, v, diceKey, nextRoll); }
+        } else if (ev.t === "open") {
+          const key = ev.ref[0] + ":" + ev.ref[1];
+          const c = commitments.get(key);
+          const got = await taggedHash("aar1/commit", cat(ev.salt, encode(ev.value)));
+          const ok = !!c && eq(c, got);
+          mark(seq, ok, "opening of " + key + " matches its commitment (SHA-256 of salt || canonical value)");
+          if (ok) counts.openings++;
+          if (!openRecords.has(key)) openRecords.set(key, seq);
+        } else if (ev.t === "roll") {
+          nextRoll = await checkRoll(seq, i, ev, diceKey, nextRoll);
+        }
+      }
+    }
+  }
+
+  // A sealed value without an opening in the file: not yet openable (game in progress), or the
+  // server secret does not open it (the file says why; a dishonest server resealed it).
+  function unopened(seq, key, inProgress) {
+    const why = (DATA.unopened || {})[key];
+    if (DATA.secret) mark(seq, false, "sealed value " + key + " does not open with the published server secret" + (why ? " (" + why + ", from the file)" : " (no opening in the file)"));
+    else if (inProgress) mark(seq, null, inProgress);
+  }
+
+  async function checkCp(seq, note, root, origin) {
+    try {
+      const cp = await checkNote(note, parseVkey(DATA.server_vkey));
+      const ok = cp.origin === origin && cp.size === String(seq + 1) && cp.root === toB64(root);
+      mark(seq, ok, ok ? "checkpoint " + (seq + 1) + " signed by the server (Ed25519), origin, size and Merkle root recomputed" : "checkpoint does not match: origin/size/root differ from the recomputed tree");
+      if (ok) counts.checkpoints++;
+    } catch (e) { mark(seq, false, "checkpoint: " + e.message); }
+  }
+
+  async function checkOpening(seq, k, commit, salt, valueBytes, secret, game, what) {
+    let v;
+    try { v = strictDecode(valueBytes); } catch (e) { mark(seq, false, what + ": the opening in the file is not canonical"); return undefined; }
+    const got = await taggedHash("aar1/commit", cat(salt, valueBytes));
+    let ok = eq(got, commit);
+    if (secret) ok = ok && eq(salt, await taggedHmac(secret, "aar1/salt", cat(lp(utf8(game)), u64(seq), u32(k))));
+    mark(seq, ok, what + ": the opening taken from the file matches the commitment" + (secret ? " and its salt is the server secret's" : ""));
+    if (ok) counts.sealed++;
+    return ok ? v : undefined;
+  }
+
+  const DICE = { d3: [3, 1], d6: [6, 1], d10: [10, 1], d12: [12, 1], "2d6": [6, 2], "2d10": [10, 2], d66: [6, 2] };
+  async function checkRoll(seq, idx, ev, key, next) {
+    const d = { seq, i: ev.i, die: ev.die, rule: ev.rule, logged: ev.faces, result: ev.result, faces: [], steps: [], ok: null };
+    rolls[seq + ":" + idx] = d;
+    if (!key) { mark(seq, null, "roll " + ev.i + ": cannot be re-derived without the server secret (game in progress)"); return next; }
+    if (!(ev.die in DICE) || ev.i !== next) { d.ok = false; mark(seq, false, "roll index " + ev.i + " (expected " + next + ") or die " + ev.die); return next + 1; }
+    const [n, count] = DICE[ev.die];
+    const limit = (1n << 64n) - ((1n << 64n) % BigInt(n));
+    for (let k = 0; k < count; k++) {
+      let face = null;
+      for (let attempt = 0; face === null; attempt++) {
+        const msg = cat(u64(ev.i), lp(utf8(ev.die)), new Uint8Array([k]), u32(attempt));
+        const block = await taggedHmac(key, "aar1/roll", msg);
+        const cands = [];
+        for (let j = 0; j < 4; j++) {
+          const x = new DataView(block.buffer).getBigUint64(8 * j);
+          const acc = x < limit && face === null;
+          if (acc) face = Number(x % BigInt(n)) + 1;
+          cands.push({ x: x.toString(16).padStart(16, "0"), ok: x < limit, acc });
+        }
+        d.steps.push({ k, attempt, msg: hex(msg), block: hex(block), cands, n, limit: limit.toString(16) });
+      }
+      d.faces.push(face);
+    }
+    const result = ev.die === "d66" ? 10 * d.faces[0] + d.faces[1] : d.faces.reduce((a, x) => a + x, 0);
+    d.ok = JSON.stringify(d.faces) === JSON.stringify(ev.faces) && result === ev.result;
+    mark(seq, d.ok, "roll " + ev.i + " (" + ev.die + ", " + ev.rule + ") re-derived here: faces " + JSON.stringify(d.faces) + (d.ok ? "" : ", but the log says " + JSON.stringify(ev.faces)));
+    if (d.ok) counts.dice++;
+    return next + 1;
+  }
+
+  // -- display -----------------------------------------------------------------------------
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  function show(v) {
+    if (isBytes(v)) return hex(v).length > 24 ? hex(v).slice(0, 24) + "\u2026" : hex(v);
+    if (typeof v === "bigint") return v.toString();
+    if (Array.isArray(v)) return "[" + v.map(show).join(", ") + "]";
+    if (v && typeof v === "object") return "{" + Object.keys(v).map((k) => k + ": " + show(v[k])).join(", ") + "}";
+    return JSON.stringify(v);
+  }
+  const markHtml = (ok) => ok === true ? '<span class="ok">\u2714</span>' : ok === false ? '<span class="bad">\u2718</span>' : '<span class="na">\u2013</span>';
+  // A hidden value is visible at record `at` to the chosen seat from its creation, to everyone
+  // from the record that opens it (a public open event, or the end record's secret).
+  function visibleAt(h, at) {
+    const key = h.seq + ":" + h.k;
+    if (DATA.seat && h.to === DATA.seat && at >= h.seq) return "yours";
+    if (openRecords.has(key) && at >= openRecords.get(key)) return "opened in record " + openRecords.get(key);
+    if (endSeq !== null && at >= endSeq) return "opened by the end record's secret";
+    return null;
+  }
+  let layers = {}, layersAt = -1;
+  function boardAt(at) {
+    const B = DATA.board;
+    if (!B || !B.base) return '<div class="note">' + esc((B && B.error) || "no picture") + "</div>";
+    if (at < layersAt) { layers = {}; layersAt = -1; }
+    for (let s = layersAt + 1; s <= at; s++) {
+      const f = B.frames[s];
+      if (!f) continue;
+      for (const k of Object.keys(f)) { if (f[k] === null) delete layers[k]; else layers[k] = f[k]; }
+    }
+    layersAt = at;
+    const keys = Object.keys(layers);
+    if (!keys.length) return '<div class="note">no board yet at this record (the dice handshake comes first)</div>';
+    const bytes = (s) => Array.from(utf8(s));
+    keys.sort((a, b) => { const x = bytes(a), y = bytes(b); for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i]; return x.length - y.length; });
+    let extra = "";
+    if (B.error && B.frames.slice(at).every((f) => !f) && at > 0) extra = '<div class="note">' + esc(B.error) + "</div>";
+    return B.base + keys.map((k) => layers[k]).join("") + B.tail + extra;
+  }
+  // Six-sided dice are drawn with pips, the others as a numbered face; data-face is the face.
+  const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
+                 5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] };
+  function dieHtml(d, faces, die) {
+    const six = die === "d6" || die === "2d6" || die === "d66";
+    return faces.map((f) => {
+      const cls = "die" + (d && d.ok === false ? " badface" : "");
+      if (!six || !PIPS[f]) return '<span class="' + cls + '" data-face="' + f + '" title="' + f + '">' + f + "</span>";
+      const dots = PIPS[f].map(([x, y]) => '<circle cx="' + (x * 6 + 1) + '" cy="' + (y * 6 + 1) + '" r="2.3"/>').join("");
+      return '<span class="' + cls + '" data-face="' + f + '" title="' + f + '"><svg width="22" height="22" viewBox="0 0 26 26" aria-label="' + f + '">' + dots + "</svg></span>";
+    }).join("");
+  }
+  function derivHtml(d) {
+    if (!d || !d.steps.length) return '<div class="deriv na">not derivable here without the server secret</div>';
+    let s = '<div class="deriv">dice key = HMAC-SHA256(server secret, "aar1/dice-key" 0x00 || lp(game) || (lp(seat) || entropy)...) &mdash; computed here from the secret and the entropy of the reveal records<br>';
+    for (const st of d.steps) {
+      s += "face " + st.k + " attempt " + st.attempt + ": block = HMAC-SHA256(dice key, \"aar1/roll\" 0x00 || <code>" + st.msg + "</code>)<br>= <code>" + st.block + "</code><br>";
+      s += st.cands.map((c, j) => "x" + j + " = <code>" + c.x + "</code> " + (c.acc ? "&lt; " + st.limit + ": accepted, x mod " + st.n + " + 1 = <b>" + (Number(BigInt("0x" + c.x) % BigInt(st.n)) + 1) + "</b>" : c.ok ? "(not needed)" : "rejected (&ge; limit)")).join("<br>") + "<br>";
+    }
+    s += "derived faces " + JSON.stringify(d.faces) + "; the log says " + JSON.stringify(d.logged) + " " + markHtml(d.ok) + "</div>";
+    return s;
+  }
+  function eventsHtml(at) {
+    const r = R[at];
+    if (!r.rec) return '<div class="bad">this record could not be decoded</div>';
+    const b = r.rec.body;
+    const evs = Array.isArray(b.events) ? b.events : [];
+    if (!evs.length) return '<div class="na">no events</div>';
+    return evs.map((ev, i) => {
+      let s = '<div class="ev" data-t="' + esc(ev.t) + '">' + i + ". <b>" + esc(ev.t) + "</b> ";
+      if (ev.t === "roll") {
+        const d = rolls[at + ":" + i];
+        s += dieHtml(d, ev.faces, ev.die) + " = " + esc(ev.result) + " " + esc(ev.die) + " roll " + esc(ev.i) + " (" + esc(ev.rule) + ") " + markHtml(d ? d.ok : null);
+        s += "<details><summary>derivation</summary>" + derivHtml(d) + "</details>";
+      } else if (ev.t === "sealed") {
+        const h = hiddenAt.get(at + ":" + ev.k);
+        const vis = h && h.value !== undefined ? visibleAt(h, cur) : null;
+        if (vis) {
+          s += '<span class="opened" data-ref="' + at + ":" + ev.k + '">to ' + esc(ev.to) + ": " + esc(show(h.value)) + "</span> <small>(" + esc(vis) + "; opening checked against the commitment " + markHtml(true) + ")</small>";
+          if (h.value && h.value.t === "roll") { const d = rolls[at + ":" + i]; s += " " + dieHtml(d, h.value.faces, h.value.die) + "<details><summary>derivation</summary>" + derivHtml(d) + "</details>"; }
+        } else {
+          s += '<span class="sealed" data-ref="' + at + ":" + ev.k + '">SEALED to ' + esc(ev.to) + "</span> <small>commitment <code>" + hex(ev.commit).slice(0, 16) + "\u2026</code></small>";
+        }
+      } else if (ev.t === "open") {
+        const key = ev.ref[0] + ":" + ev.ref[1];
+        s += '<span class="opened" data-ref="' + key + '">opens ' + key + ": " + esc(show(ev.value)) + "</span>";
+      } else {
+        const o = {}; for (const k of Object.keys(ev)) if (k !== "t") o[k] = ev[k];
+        s += esc(show(o));
+      }
+      return s + "</div>";
+    }).join("");
+  }
+  function recHtml(at) {
+    const r = R[at], rec = r.rec;
+    let s = "";
+    const cs = checks[at];
+    const bad = cs.filter((c) => c.ok === false).length;
+    s += '<div id="rec-status" class="' + (bad ? "bad" : "ok") + '" data-ok="' + (bad ? "false" : "true") + '">' + (bad ? "\u2718 " + bad + " check(s) FAILED at this record" : "\u2714 verified here: every check of this record passed") + "</div><ul>";
+    s += cs.map((c) => "<li>" + markHtml(c.ok) + " " + esc(c.what) + "</li>").join("") + "</ul>";
+    if (rec) {
+      s += '<table class="kv"><tr><td>kind</td><td>' + esc(rec.kind) + "</td></tr>";
+      if (r.hash) s += "<tr><td>hash</td><td><code>" + hex(r.hash) + "</code></td></tr>";
+      if (rec.body && rec.body.seat !== undefined) s += "<tr><td>seat</td><td>" + esc(rec.body.seat) + " (counter " + esc(rec.body.ctr) + ")" + (rec.body.sealed ? " &mdash; sealed command" : "") + "</td></tr>";
+      const hc = rec.body && rec.body.sealed ? hiddenAt.get(at + ":0") : null;
+      const vis = hc && hc.value !== undefined ? visibleAt(hc, at) : null;
+      if (hc && !vis) s += '<tr><td>signed envelope</td><td><span class="sealed" data-ref="' + at + ':0">SEALED command of ' + esc(hc.to) + "</span> <small>commitment <code>" + hex(hc.commit).slice(0, 16) + "\u2026</code>; opened by the end record's secret" + (DATA.secret ? "" : " (not yet: game in progress)") + "</small></td></tr>";
+      else if (r.env) s += "<tr><td>signed envelope</td><td>" + (hc ? '<span class="opened" data-ref="' + at + ':0">' : "<span>") + "<code>" + esc(show(r.env)) + "</code></span>" + (vis ? " <small>(" + esc(vis) + ")</small>" : "") + "</td></tr>";
+      const d = DATA.decisions[String(at)];
+      if (d) s += '<tr><td>answered</td><td><span class="file">' + esc(d.seat + " " + d.kind + ": " + d.prompt) + "</span> <small>(from the file's rules replay)</small></td></tr>";
+      if (rec.kind === "end") s += "<tr><td>outcome</td><td>" + esc(show(rec.body.outcome)) + "</td></tr>";
+      s += "</table>";
+    }
+    return s;
+  }
+  function hiddenHtml(at) {
+    const hs = Array.from(hiddenAt.values()).filter((h) => h.seq <= at);
+    if (!hs.length) return '<div class="na">none yet</div>';
+    const open = hs.filter((h) => h.value !== undefined && visibleAt(h, at));
+    let s = "<div>" + hs.length + " hidden values so far; " + open.length + " visible to " + (DATA.seat || "a spectator") + " at this record</div>";
+    s += "<details><summary>list</summary><ul>" + hs.slice(-200).map((h) => { const v = h.value !== undefined ? visibleAt(h, at) : null; return "<li>" + h.seq + ":" + h.k + " to " + esc(h.to) + ": " + (v ? '<span class="opened">' + esc(show(h.value)).slice(0, 160) + "</span> (" + esc(v) + ")" : '<span class="sealed">sealed</span>'); }).join("") + "</ul></details>";
+    return s;
+  }
+  let cur = 0;
+  function go(at) {
+    cur = Math.max(0, Math.min(N - 1, at));
+    $("slider").value = String(cur);
+    const rec = R[cur].rec;
+    $("pos").textContent = "record " + cur + " / " + (N - 1) + (rec ? " \u2014 " + rec.kind : "");
+    $("board").innerHTML = boardAt(cur);
+    $("rechead").textContent = "Record " + cur;
+    $("rec").innerHTML = recHtml(cur);
+    $("events").innerHTML = eventsHtml(cur);
+    $("hidden").innerHTML = hiddenHtml(cur);
+    document.body.dataset.record = String(cur);
+  }
+  function init() {
+    $("slider").max = String(N - 1);
+    $("meta").textContent = "game " + DATA.game + " \u00b7 " + DATA.ruleset + " \u00b7 " + N + " records \u00b7 as seen by " + (DATA.seat || "a spectator") + " \u00b7 server key " + DATA.server_vkey + " (compare it with the one your league publishes)";
+    $("slider").addEventListener("input", () => go(Number($("slider").value)));
+    $("first").onclick = () => go(0); $("last").onclick = () => go(N - 1);
+    $("prev").onclick = () => go(cur - 1); $("next").onclick = () => go(cur + 1);
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowRight") { go(cur + 1); e.preventDefault(); }
+      else if (e.key === "ArrowLeft") { go(cur - 1); e.preventDefault(); }
+      else if (e.key === "Home") go(0); else if (e.key === "End") go(N - 1);
+    });
+    $("what").innerHTML = "<ul>" +
+      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root, every seat's Ed25519 signature and envelope, the entropy handshake, the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment.</li>" +
+      '<li><span class="file">\u2691</span> <b>taken from the file</b>: the rules replay (the board pictures and the decisions, computed by <code>aar view</code> with the engine\'s verifier), and the opened sealed values (decrypted by <code>aar view</code>; ChaCha20-Poly1305 is not in WebCrypto): each is checked here against its commitment (SHA-256) and its salt against the server secret (HMAC).</li>' +
+      "<li>The command line's own verdict: " + (DATA.cli.verified ? "verified" : "NOT VERIFIED: " + esc(DATA.cli.failure)) + ".</li></ul>";
+    go(0);
+  }
+  init();
+  checkAll().catch((e) => { counts.failed++; checks[0].push({ ok: false, what: "checking stopped: " + e.message }); }).finally(() => {
+    const firstBad = checks.findIndex((cs) => cs.some((c) => c.ok === false));
+    const sum = $("summary");
+    if (DATA.header_records !== N) { counts.failed++; checks[N - 1].push({ ok: false, what: "the header announces " + DATA.header_records + " records, the file holds " + N }); }
+    if (counts.failed) {
+      sum.className = "bad";
+      sum.textContent = "\u2718 NOT VERIFIED by this page: " + counts.failed + " check(s) failed, the first at record " + (firstBad < 0 ? N - 1 : firstBad);
+    } else if (!DATA.cli.verified) {
+      sum.className = "bad";
+      sum.textContent = "\u2718 NOT VERIFIED: this page's own checks passed, but aar view's verifier (the rules replay, which a browser cannot run) refused the log: " + DATA.cli.failure;
+      if (DATA.cli.failure_seq !== null) checks[Math.min(N - 1, DATA.cli.failure_seq)].push({ ok: false, what: "from the file: aar view's verifier refused this record: " + DATA.cli.failure });
+    } else {
+      sum.className = "ok";
+      sum.textContent = "\u2714 verified in this browser: " + counts.chain + " records chained, " + counts.checkpoints + " checkpoints, " + counts.signatures + " seat signatures, " + counts.dice + " dice re-derived, " + counts.openings + " public openings, " + counts.sealed + " sealed values checked against their commitments" + (DATA.secret ? "" : " (game in progress: dice and sealed values cannot be checked before the end)");
+    }
+    const first = checks.findIndex((cs) => cs.some((c) => c.ok === false));
+    sum.dataset.failed = String(counts.failed);
+    sum.dataset.firstBad = String(first);
+    window.aar = { go, checks, counts, rolls, firstBad: first };
+    document.body.dataset.checked = "done";
+    go(cur);
+  });
+})();

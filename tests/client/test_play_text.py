@@ -1,0 +1,85 @@
+"""`aar play` speaks to a person: a compact board summary per game (money, units by zone), what
+changed since the last prompt, and each choice in words with its cost or odds where the rules
+give them (GMV Phase 1 unit costs; SOG moves: terrain and the SOG 3.5 contact roll)."""
+from __future__ import annotations
+
+import io
+import pathlib
+import threading
+
+from afteraction.client import cli
+from afteraction.client import play_text as P
+from afteraction.client.client import Client, Seat
+from afteraction.client.logwalk import load
+from afteraction.engine import registry
+from afteraction.engine.games.gmv import units
+from afteraction.engine.log.verify import Verifier
+
+GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "golden"
+
+
+def _at(name: str, at: int):
+    h, f = load(str(GOLDEN / name))
+    v = Verifier(h["server_vkey"], None, h["secret"], True, registry.get, h["game"])
+    for raw, cp in f[:at + 1]:
+        v.add(raw, cp)
+    rs, s = v.referee.ruleset, v.referee.state
+    d = rs.pending(s)
+    return rs, s, d.seat, rs.view(s, d.seat)
+
+
+def test_gmv_phase_1_summary_money_units_by_zone_and_costs():
+    rs, s, seat, view = _at("gmv.aar", 5)
+    lines = P.summary("gmv", view)
+    m = view["money"]["us"]
+    assert f"money US: {m['ipc']} IPC, {m['rec']} R-rating IPC" in lines[1]
+    assert any(line.startswith("  da_nang: US ") for line in lines)
+    assert not any("NVA hidden" in x for x in lines) and "money NVA" not in "\n".join(lines)  # the US seat's view
+    legal = rs.legal_commands(s, seat)
+    words = [P.choice_line("gmv", i, c, view) for i, c in enumerate(legal, 1)]
+    assert words[0] == f"    1. buy: unit type inf  (costs {units.cost('inf')} IPC (GMV Phase 1))"
+    assert "{" not in "".join(words)  # no protobuf text
+
+
+def test_sog_moves_in_words_with_terrain_and_the_contact_roll():
+    rs, s, seat, view = _at("sog.aar", 9)
+    lines = P.summary("sog", view)
+    assert lines[1].startswith(f"team at {view['team_at']} (12 men), target {view['target']}")
+    legal = rs.legal_commands(s, seat)
+    text = [P.choice_line("sog", i, c, view) for i, c in enumerate(legal, 1)]
+    assert any("hold: the team stays where it is" in t for t in text)
+    # SOG 3.5.1: clear terrain +3, a whole team, no VC there: d10 + 3 -> 6-7 evaded, 8-9 contact, 10+ ambush
+    assert any(t.endswith("move: square 6-E  (into clear; if the contact roll is made (SOG 3.5: not into the "
+                          "target, an LZ or the PZ), d10 +3: none 20%, evaded 20%, contacted 20%, ambush 40%)")
+               for t in text), text
+
+
+def test_ntnd_summary_and_changes_since_the_last_prompt():
+    _, _, _, before = _at("ntnd-tet.aar", 40)
+    _, _, _, after = _at("ntnd-tet.aar", 60)
+    a, b = P.summary("ntnd", before), P.summary("ntnd", after)
+    assert b[0].startswith(after["turn_label"]) and "pieces:" in b[1]
+    ch = P.changes(a, b)
+    assert ch and all(x in b for x in ch) and P.changes(b, b) == []
+
+
+def test_aar_play_speaks_words_by_default(server, tmp_path, capsys, monkeypatch):
+    from afteraction.client.commands import read_seat_key
+    from afteraction.engine.bots import random_bot
+
+    ka, kb = str(tmp_path / "a.key"), str(tmp_path / "b.key")
+    for k in (ka, kb):
+        assert cli.main(["keygen", "-o", k]) == 0
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}", "--seat", f"b={kb}"]) == 0
+    gid = capsys.readouterr().out.strip().splitlines()[0]
+    bot = Seat(Client(server.target), gid, "b", read_seat_key(kb))
+    t = threading.Thread(target=lambda: bot.play(random_bot(b"b")), daemon=True)
+    t.start()
+    monkeypatch.setattr("sys.stdin", io.StringIO("6\n6\n6\n"))
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    t.join(30)
+    out = capsys.readouterr().out
+    assert "    6. pick: number 6" in out and "duel { pick" not in out
+    assert "round: 1" in out and "changed since the last prompt:" in out and "  * round: 2" in out
+    bot.client.close()

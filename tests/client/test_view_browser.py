@@ -1,0 +1,349 @@
+"""`aar view`: the replay page of a golden log of each game, loaded in a real headless Chromium
+(Debian's `chromium`, driven by playwright on the system browser; nothing is downloaded).
+
+The tests step to a dice roll and to a reveal, assert what the page shows (the die's face,
+the "verified" marks, a hidden value sealed before and opened after), that the page logged no
+console error and fetched nothing, and take a screenshot to build/ (with AAR_DOCS_SCREENSHOTS=1
+also to docs/, where the README shows them). A log forged by the server, and a page whose
+embedded data was edited, make the page show the failed check at the right record.
+
+Without a browser these tests skip with the reason; `.ci/run` installs chromium and sets
+AAR_REQUIRE_BROWSER=1 so that they cannot skip there.
+"""
+from __future__ import annotations
+
+import base64
+import os
+import pathlib
+import re
+import shutil
+
+import pytest
+
+from afteraction.client.cli import main
+from afteraction.client.view import page
+from afteraction.engine.crypto import canon
+
+from .forge import change_first_roll, reforge, reforge_records
+from .golden_pages import golden_data
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "fixtures" / "golden"
+BUILD = ROOT / "build"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _chromium() -> str | None:
+    for name in (os.environ.get("AAR_CHROMIUM"), "chromium", "chromium-browser"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def _unavailable(reason: str):
+    if os.environ.get("AAR_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"AAR_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    exe = _chromium()
+    if exe is None:
+        _unavailable("no chromium on PATH (apt-get install chromium; AAR_CHROMIUM names another binary)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright Python package is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """The SOG page through the command line; the others from the session's cached builds."""
+    d = tmp_path_factory.mktemp("pages")
+    out = {"sog": d / "sog.html"}
+    assert main(["view", str(GOLDEN / "sog.aar"), "-o", str(out["sog"])]) == 0
+    for name, log, seat in (("gmv", "gmv.aar", None), ("ntnd", "ntnd-tet.aar", None),
+                            ("ntnd-communist", "ntnd-tet.aar", "communist")):
+        out[name] = d / f"{name}.html"
+        out[name].write_text(page(golden_data(log, seat)), encoding="utf-8")
+    return out
+
+
+class Page:
+    """One loaded page, with its console errors and every request it made."""
+
+    def __init__(self, browser):
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.p = browser.new_page(viewport={"width": 1500, "height": 1000})  # a new tab costs ~0.5 s: reused
+        self.p.on("console", lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+        self.p.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.p.on("request", lambda r: self.requests.append(r.url))
+
+    def load(self, path: pathlib.Path):
+        """(Re)load a page in this tab; the console and request lists start afresh."""
+        self.errors.clear()
+        self.requests.clear()
+        self.url = path.resolve().as_uri()
+        self.p.goto(self.url)
+        self.p.wait_for_function('document.body.dataset.checked === "done"', timeout=60000)
+
+    def go(self, n: int):
+        self.p.evaluate(f"aar.go({n})")
+
+    def text(self, sel: str) -> str:
+        return self.p.inner_text(sel)
+
+    def shot(self, name: str):
+        BUILD.mkdir(exist_ok=True)
+        self.p.screenshot(path=str(BUILD / f"view-{name}.png"))
+        if os.environ.get("AAR_DOCS_SCREENSHOTS") == "1":
+            self.p.screenshot(path=str(ROOT / "docs" / f"view-{name}.png"), type="png")
+
+    def close(self):
+        """Every page of a test: no console error, no request but the page's own file."""
+        assert self.errors == [], self.errors
+        assert self.requests == [self.url], f"the page fetched something: {self.requests}"
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    t = Page(browser)
+    yield t
+    t.p.close()
+
+
+def test_sog_page_shows_a_verified_die_and_its_derivation(tab, pages):
+    pg = tab
+    pg.load(pages["sog"])
+    s = pg.text("#summary")
+    assert s.startswith("\u2714 verified in this browser: 39 records chained, 39 checkpoints") and "54 dice re-derived" in s
+    pg.go(10)  # SOG 3.5 contact roll: a d10 showing 9 (roll index 8)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    assert pg.p.get_attribute('#events .ev[data-t="roll"] .die', "data-face") == "9"
+    assert "roll 8 (d10, SOG 3.5) re-derived here: faces [9]" in pg.text("#rec")
+    pg.p.click('#events .ev[data-t="roll"] summary')
+    deriv = pg.text('#events .ev[data-t="roll"] .deriv')
+    assert "accepted, x mod 10 + 1 = 9" in deriv and "derived faces [9]; the log says [9]" in deriv
+    assert "TEAM" in pg.text("#board") and "VC1" in pg.text("#board")
+    pg.shot("sog")
+    pg.p.keyboard.press("ArrowRight")  # the keyboard steps too
+    assert pg.p.evaluate("document.body.dataset.record") == "11"
+    pg.p.keyboard.press("ArrowLeft")
+    pg.p.keyboard.press("ArrowLeft")
+    assert pg.p.evaluate("document.body.dataset.record") == "9"
+    pg.close()
+
+
+def test_ntnd_page_marker_sealed_before_and_opened_after(tab, pages):
+    """NTND: marker M31's identity (hidden value 4:31) is sealed in record 4, stays sealed for a
+    spectator until the ambush of record 44 flips it, where the opening is checked in the page."""
+    pg = tab
+    pg.load(pages["ntnd"])
+    assert "388 records chained" in pg.text("#summary") and "80 public openings" in pg.text("#summary")
+    pg.go(4)
+    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
+    assert pg.p.locator('#events .opened[data-ref="4:31"]').count() == 0
+    pg.go(44)
+    opened = pg.text('#events .opened[data-ref="4:31"]')
+    assert "marker-identity" in opened and "M31" in opened
+    assert "opening of 4:31 matches its commitment" in pg.text("#rec")
+    faces = [pg.p.get_attribute(f'#events .ev[data-t="roll"]:nth-of-type({i}) .die', "data-face") for i in (4, 5)]
+    assert faces == ["5", "3"]  # NTND 19.2.6 communist and allied combat dice
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    pg.shot("ntnd")
+    pg.go(4)  # back before the reveal: sealed again
+    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
+    pg.close()
+
+
+def test_ntnd_page_as_the_communist_seat_shows_its_own_markers(tab, pages):
+    pg = tab
+    pg.load(pages["ntnd-communist"])
+    pg.go(4)
+    assert "marker-identity" in pg.text('#events .opened[data-ref="4:31"]')
+    assert "yours" in pg.text("#events")
+    pg.go(5)  # the communist seat's sealed recruit command: its own, so shown
+    assert "recruit" in pg.text('#rec .opened[data-ref="5:0"]') or "place" in pg.text('#rec .opened[data-ref="5:0"]')
+    pg.close()
+
+
+def test_sealed_command_is_sealed_for_a_spectator_until_the_end(tab, pages):
+    pg = tab
+    pg.load(pages["ntnd"])
+    pg.go(5)
+    assert "SEALED command of communist" in pg.text('#rec .sealed[data-ref="5:0"]')
+    assert pg.p.locator('#rec .opened[data-ref="5:0"]').count() == 0
+    assert "answered" in pg.text("#rec")
+    pg.go(387)  # the end record publishes the secret: every hidden value is open
+    m = re.match(r"(\d+) hidden values so far; (\d+) visible to a spectator", pg.text("#hidden"))
+    assert m and m.group(1) == m.group(2) and "opened by the end record" in pg.p.inner_html("#hidden")
+    pg.go(200)
+    m = re.match(r"(\d+) hidden values so far; (\d+) visible to a spectator", pg.text("#hidden"))
+    assert m and int(m.group(2)) < int(m.group(1))
+    pg.close()
+
+
+def test_gmv_page_hidden_unit_sealed_until_revealed(tab, pages):
+    """GMV: the VC unit hidden in record 61 (k = 8) is sealed to the NVA seat; record 79 reveals it."""
+    pg = tab
+    pg.load(pages["gmv"])
+    s = pg.text("#summary")
+    assert "630 records chained" in s and "95 dice re-derived" in s and "sealed values checked" in s
+    pg.go(61)
+    assert pg.p.locator('#events .sealed[data-ref="61:8"]').count() == 1
+    pg.go(79)
+    assert "ca_mau" in pg.text('#events .opened[data-ref="61:8"]')
+    pg.go(65)  # the first GMV roll (bombing)
+    assert pg.p.locator('#events .ev[data-t="roll"] .die').count() >= 1
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    assert "IPC" in pg.text("#board")
+    pg.shot("gmv")
+    pg.close()
+
+
+def test_forged_roll_shows_the_failed_check_at_its_record(tab, tmp_path):
+    """The server changes SOG record 10's die and re-signs everything: the chain and the
+    checkpoints verify, the page's own re-derivation of the die does not."""
+    log = tmp_path / "forged.aar"
+    log.write_bytes(reforge(GOLDEN / "sog.aar", b"golden/sog/5", 10, change_first_roll))
+    out = tmp_path / "forged.html"
+    assert main(["view", str(log), "-o", str(out)]) == 1  # written anyway, exit 1: not verified
+    pg = tab
+    pg.load(out)
+    assert pg.text("#summary").startswith("\u2718 NOT VERIFIED by this page: 1 check(s) failed, the first at record 10")
+    pg.go(10)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
+    assert "re-derived here: faces [9], but the log says [10]" in pg.text("#rec")
+    assert pg.p.locator("#events .die.badface").count() == 1
+    pg.go(9)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    pg.shot("forged-roll")
+    pg.close()
+
+
+def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
+    """Someone edits the page itself: a hidden value's opening (NTND marker 4:1 made another
+    unit) and one record's bytes. Each fails the page's checks at its record."""
+    data = golden_data("ntnd-tet.aar")
+    salt, value = data["openings"]["4:1"]
+    v = canon.decode(base64.b64decode(value))
+    v["units"] = [{"id": "dummy", "name": "Dummy", "type": "dummy"}]
+    data["openings"]["4:1"] = [salt, base64.b64encode(canon.encode(v)).decode()]
+    raw = bytearray(base64.b64decode(data["records"][200][0]))
+    at = raw.index(b"\xa4prev\xc4\x20") + 7
+    raw[at] ^= 1  # a bit of record 200's prev: still canonical, the chain breaks there
+    data["records"][200][0] = base64.b64encode(bytes(raw)).decode()
+    out = tmp_path / "edited.html"
+    out.write_text(page(data), encoding="utf-8")
+    pg = tab
+    pg.load(out)
+    assert "NOT VERIFIED by this page" in pg.text("#summary") and "the first at record 4" in pg.text("#summary")
+    pg.go(4)
+    assert "sealed value 4:1 (to communist): the opening taken from the file matches" in pg.text("#rec")
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
+    pg.go(200)
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false" and "hash chain broken" in pg.text("#rec")
+    assert "checkpoint does not match" in pg.text("#rec")
+    pg.close()
+
+
+# fixtures/logs/README.md: where each tampered duel log fails. The page finds each itself at that
+# record, except a forged outcome, which only re-executing the rules catches (the page shows the
+# verdict of aar view's verifier for it), and a truncated tail, whose missing record 11 the page
+# reports at the last record it has (10).
+TAMPERED = {"dropped-record-8": 8, "duplicated-record-6": 7, "flipped-bit-sealed-7": 7, "flipped-byte-record-6": 6,
+            "forged-checkpoint-signature-4": 4, "forged-seat-signature-6": 6, "resealed-by-server-7": 7,
+            "swapped-records-6-7": 6, "truncated-tail": 10, "wrong-outcome-11": 11, "wrong-reveal-8": 8,
+            "wrong-roll-10": 10, "wrong-secret-header": 0}
+
+
+def test_every_tampered_fixture_log_fails_in_the_page_at_its_record(tab, tmp_path):
+    pg = tab
+    for name, seq in TAMPERED.items():
+        out = tmp_path / f"{name}.html"
+        assert main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / f"{name}.aar"), "-o", str(out)]) == 1
+        pg.load(out)
+        assert pg.text("#summary").startswith("\u2718 NOT VERIFIED"), name
+        assert pg.p.evaluate("aar.firstBad") == seq, name
+        pg.go(seq)
+        assert pg.p.get_attribute("#rec-status", "data-ok") == "false", name
+        if name != "wrong-outcome-11":
+            assert "NOT VERIFIED by this page" in pg.text("#summary"), name
+        assert pg.errors == [] and pg.requests == [pg.url], name
+    pg.close()
+
+
+def test_game_in_progress_page_checks_what_it_can(tab, tmp_path):
+    """The first 50 records of the NTND log, exported without the secret: chain, checkpoints and
+    signatures are checked; dice and sealed values are marked as not checkable, not as failed."""
+    import io
+
+    from afteraction.engine.log.bundle import read_bundle, write_bundle
+
+    with open(GOLDEN / "ntnd-tet.aar", "rb") as f:
+        header, frames = read_bundle(f)
+        frames = list(frames)[:50]
+    buf = io.BytesIO()
+    write_bundle(buf, header["game"], header["server_vkey"], frames, len(frames), None)
+    log, out = tmp_path / "progress.aar", tmp_path / "progress.html"
+    log.write_bytes(buf.getvalue())
+    assert main(["view", str(log), "-o", str(out)]) == 0
+    pg = tab
+    pg.load(out)
+    s = pg.text("#summary")
+    assert s.startswith("\u2714 verified in this browser: 50 records chained, 50 checkpoints") and "game in progress" in s
+    pg.go(44)
+    assert "cannot be re-derived without the server secret" in pg.text("#rec")
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
+    assert "game in progress" in pg.text("#board")
+    pg.go(5)
+    assert "SEALED command of communist" in pg.text("#rec") and "not yet: game in progress" in pg.text("#rec")
+    pg.close()
+
+
+def test_sealed_roll_stays_sealed_for_a_spectator_and_is_re_derived(tab, tmp_path):
+    from .test_sealed_rolls import secret_die_log
+
+    out = tmp_path / "p.html"
+    assert main(["view", str(secret_die_log(tmp_path / "secret-die.aar")), "-o", str(out)]) == 0
+    pg = tab
+    pg.load(out)
+    assert pg.text("#summary").startswith("\u2714 verified in this browser") and "dice re-derived" in pg.text("#summary")
+    seq = next(int(k.split(":")[0]) for k, d in pg.p.evaluate("aar.rolls").items() if d["i"] == 0)
+    pg.go(seq)
+    assert pg.p.locator(f'#events .sealed[data-ref="{seq}:2"]').count() == 1
+    assert "roll 0 (d6, TEST a's secret die) re-derived here" in pg.text("#rec")
+    pg.go(11)  # the end record: its secret opens the die for everyone
+    assert 'rule: "TEST a\'s secret die", t: "roll"}</span> (opened by the end record' in pg.p.inner_html("#hidden")
+    pg.close()
+
+
+def test_record_order_forged_by_the_server(tab, tmp_path):
+    """Re-signed by the server, so chain and checkpoints hold: a record after the end record, and
+    a game command moved before the last entropy reveal, each fail the page's order checks."""
+    def after_end(recs):
+        return recs + [recs[-1]]
+
+    def command_first(recs):
+        return recs[:3] + [recs[5], recs[3], recs[4]] + recs[6:]
+
+    for change, seq, what in ((after_end, 39, "a record after the end record 38"),
+                              (command_first, 3, "a game command before the dice handshake completed")):
+        log, out = tmp_path / "f.aar", tmp_path / "f.html"
+        log.write_bytes(reforge_records(GOLDEN / "sog.aar", b"golden/sog/5", change))
+        assert main(["view", str(log), "-o", str(out)]) == 1
+        pg = tab
+        pg.load(out)
+        assert pg.p.evaluate("aar.firstBad") == seq
+        pg.go(seq)
+        assert what in pg.text("#rec")
+    pg.close()

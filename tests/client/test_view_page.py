@@ -1,0 +1,86 @@
+"""`aar view` without a browser: the page is one self-contained file (no external reference,
+no network), embeds the log byte for byte, states as per-record layer diffs, and works for a
+game in progress (no pictures, says why)."""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import pathlib
+import re
+
+from afteraction.client.cli import main
+from afteraction.client.logwalk import load
+from .golden_pages import golden_data
+from afteraction.engine.log.bundle import read_bundle, write_bundle
+
+GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "golden"
+
+
+def _data(html: str) -> dict:
+    m = re.search(r'<script id="aar-data" type="application/json">(.*?)</script>', html, re.S)
+    return json.loads(m.group(1))
+
+
+def test_page_is_self_contained_and_embeds_the_log_verbatim(tmp_path):
+    out = tmp_path / "sog.html"
+    assert main(["view", str(GOLDEN / "sog.aar"), "-o", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "default-src 'none'" in html  # the CSP forbids every fetch
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", html, re.I)
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", html)  # only the SVG namespace name
+    assert "@import" not in html and "url(" not in html
+    header, frames = load(str(GOLDEN / "sog.aar"))
+    d = _data(html)
+    assert [(base64.b64decode(r), cp) for r, cp in d["records"]] == frames
+    assert base64.b64decode(d["secret"]) == header["secret"] and d["server_vkey"] == header["server_vkey"]
+    assert d["cli"]["verified"] and d["seat"] is None
+
+
+def test_boards_are_layer_diffs_not_one_picture_per_record():
+    d = golden_data("ntnd-tet.aar")
+    b = d["board"]
+    assert b["base"].startswith("<svg") and len(b["frames"]) == len(d["records"]) == 388
+    assert b["frames"][0] is None and b["frames"][4]  # genesis and handshake: no state; record 4 starts
+    full = len(b["base"]) * len(b["frames"])
+    diffs = sum(len(json.dumps(f)) for f in b["frames"] if f)
+    assert diffs < full / 20, (diffs, full)
+    # replaying the diffs gives every record's picture
+    from afteraction.engine.games.ntnd import render
+    layers: dict = {}
+    for f in b["frames"][:60]:
+        for k, v in (f or {}).items():
+            if v is None:
+                layers.pop(k, None)
+            else:
+                layers[k] = v
+    assert b["base"] + "".join(layers[k] for k in sorted(layers)) + b["tail"] == \
+        render.base()[0] + "".join(layers[k] for k in sorted(layers)) + render.base()[1]
+
+
+def test_seat_views_differ_only_by_what_the_seat_may_see():
+    spec = golden_data("gmv.aar")
+    nva = golden_data("gmv.aar", "nva")
+    s = json.dumps(spec["board"]["frames"])
+    n = json.dumps(nva["board"]["frames"])
+    assert "NVA hidden" in n and "NVA hidden" not in s
+
+
+def test_game_in_progress_page(tmp_path):
+    with open(GOLDEN / "ntnd-tet.aar", "rb") as f:
+        header, frames = read_bundle(f)
+        frames = list(frames)[:50]
+    buf = io.BytesIO()
+    write_bundle(buf, header["game"], header["server_vkey"], frames, len(frames), None)
+    log = tmp_path / "progress.aar"
+    log.write_bytes(buf.getvalue())
+    out = tmp_path / "p.html"
+    assert main(["view", str(log), "-o", str(out)]) == 0
+    d = _data(out.read_text(encoding="utf-8"))
+    assert d["secret"] is None and d["openings"] == {} and "game in progress" in d["board"]["error"]
+
+
+def test_view_refusals(tmp_path, capsys):
+    assert main(["view", str(GOLDEN / "sog.aar"), "--seat", "allied", "-o", str(tmp_path / "x.html")]) == 2
+    assert "sog has seats sog, nva (or spectator)" in capsys.readouterr().err
+    assert main(["view", str(tmp_path / "none.aar"), "-o", str(tmp_path / "x.html")]) == 2
