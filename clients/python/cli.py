@@ -14,8 +14,31 @@ def _progress(done: int, total: int) -> None:
         print(f"\rverifying: {done}/{total} records", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
+def pinned_seat_keys(items: list[str] | None) -> dict[str, bytes]:
+    """``--seat-key SEAT=HEX`` values (aar verify, aar evidence) as seat -> public key; ValueError
+    with the message for the user on a malformed item, a seat given twice, or a key the key rule
+    of SPEC.md 7.4 refuses (no genesis may name it, so pinning it is a usage error)."""
     from afteraction.engine.crypto.ed25519 import key_problem
+
+    keys: dict[str, bytes] = {}
+    for item in items or []:
+        seat, sep, hexkey = item.partition("=")
+        try:
+            key = bytes.fromhex(hexkey)
+        except ValueError:
+            key = b""
+        if not sep or not seat or len(key) != 32:
+            raise ValueError(f"--seat-key {item[:80]!r}: expected SEAT=HEX with a 32-byte Ed25519 public key in hex")
+        if seat in keys:
+            raise ValueError(f"--seat-key: seat {seat!r} given twice")
+        why = key_problem(key)
+        if why is not None:
+            raise ValueError(f"--seat-key {seat}: weak key: the public key {why} (SPEC.md 7.4)")
+        keys[seat] = key
+    return keys
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
     from afteraction.engine.crypto.note import parse_vkey
     from afteraction.engine.errors import CryptoError
     from afteraction.engine.log.verify import verify_bundle
@@ -25,21 +48,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             parse_vkey(args.server_key)
         except CryptoError as e:  # a key that cannot be a server key is a usage error, not a failed log
             return _usage(args, f"--server-key: {e}")
-    seat_keys: dict[str, bytes] = {}
-    for item in args.seat_key or []:
-        seat, sep, hexkey = item.partition("=")
-        try:
-            key = bytes.fromhex(hexkey)
-        except ValueError:
-            key = b""
-        if not sep or not seat or len(key) != 32:
-            return _usage(args, f"--seat-key {item!r}: expected SEAT=HEX with a 32-byte Ed25519 public key in hex")
-        if seat in seat_keys:
-            return _usage(args, f"--seat-key: seat {seat!r} given twice")
-        why = key_problem(key)
-        if why is not None:  # SPEC.md 7.4: no genesis may name it, so pinning it is a usage error
-            return _usage(args, f"--seat-key {seat}: weak key: the public key {why} (SPEC.md 7.4)")
-        seat_keys[seat] = key
+    try:
+        seat_keys = pinned_seat_keys(args.seat_key)
+    except ValueError as e:
+        return _usage(args, str(e))
     kept = None
     if args.checkpoint is not None:
         try:

@@ -185,17 +185,13 @@ def evidence(a, b, keys: dict[str, bytes]) -> tuple[int, list[str]]:
 
 
 def cmd_evidence(args) -> int:
-    keys: dict[str, bytes] = {}
-    for item in args.seat_key or []:
-        seat, sep, hexkey = item.partition("=")
-        try:
-            key = bytes.fromhex(hexkey)
-        except ValueError:
-            key = b""
-        if not sep or not seat or len(key) != 32:
-            print(f"aar evidence: --seat-key {item!r}: expected SEAT=HEX (32-byte key)", file=sys.stderr)
-            return 2
-        keys[seat] = key
+    from .cli import pinned_seat_keys
+
+    try:
+        keys = pinned_seat_keys(args.seat_key)
+    except ValueError as e:
+        print(f"aar evidence: {e}", file=sys.stderr)
+        return 2
     from afteraction.engine.errors import AfteractionError
 
     try:
