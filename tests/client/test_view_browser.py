@@ -23,6 +23,8 @@ import pytest
 from afteraction.client.cli import main
 from afteraction.client.view import page
 from afteraction.engine.crypto import canon
+from afteraction.engine.log.bundle import read_bundle
+from afteraction.engine.log.record import parse_record
 
 from .forge import change_first_roll, reforge, reforge_records
 from .golden_pages import golden_data
@@ -143,25 +145,55 @@ def test_sog_page_shows_a_verified_die_and_its_derivation(tab, pages):
     pg.close()
 
 
+def _first_ambush(log: pathlib.Path = GOLDEN / "ntnd-tet.aar") -> dict:
+    """The first NTND record whose ambush flips a marker placed at setup (record 4) and rolls the
+    combat dice, found in the log (a re-recorded golden log moves it): its seq, the marker's
+    hidden-value ref and name, and the indices and faces of its roll events."""
+    with open(log, "rb") as f:
+        _, frames = read_bundle(f)
+        for raw, _ in frames:
+            r = parse_record(raw)
+            evs = r.body.get("events", []) if r.kind == "command" else []
+            if not any(e["t"] == "ambush" for e in evs):
+                continue
+            opens = [e for e in evs if e["t"] == "open" and e["ref"][0] == 4 and e["value"]["t"] == "marker-identity"]
+            rolls = [(i, e["faces"]) for i, e in enumerate(evs) if e["t"] == "roll" and "19.2.6" in e["rule"]]
+            if opens and len(rolls) == 2:
+                return {"seq": r.seq, "ref": "%d:%d" % tuple(opens[0]["ref"]), "marker": opens[0]["value"]["marker"],
+                        "rolls": rolls}
+    raise AssertionError("no ambush that flips a setup marker in the log")
+
+
 def test_ntnd_page_marker_sealed_before_and_opened_after(tab, pages):
-    """NTND: marker M31's identity (hidden value 4:31) is sealed in record 4, stays sealed for a
-    spectator until the ambush of record 44 flips it, where the opening is checked in the page."""
+    """NTND: a marker's identity (hidden value 4:k) is sealed in record 4, stays sealed for a
+    spectator until the ambush that flips it (the first one of the log), where the opening is
+    checked in the page."""
+    amb = _first_ambush()
+    ref, seq = amb["ref"], amb["seq"]
+    with open(GOLDEN / "ntnd-tet.aar", "rb") as f:
+        header, frames = read_bundle(f)
+        opens = sum(e["t"] == "open" for raw, _ in frames for e in parse_record(raw).body.get("events", []))
     pg = tab
     pg.load(pages["ntnd"])
-    assert "388 records chained" in pg.text("#summary") and "80 public openings" in pg.text("#summary")
+    s = pg.text("#summary")
+    assert f"{header['records']} records chained" in s and f" {opens} public openings" in s
     pg.go(4)
-    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
-    assert pg.p.locator('#events .opened[data-ref="4:31"]').count() == 0
-    pg.go(44)
-    opened = pg.text('#events .opened[data-ref="4:31"]')
-    assert "marker-identity" in opened and "M31" in opened
-    assert "opening of 4:31 matches its commitment" in pg.text("#rec")
-    faces = [pg.p.get_attribute(f'#events .ev[data-t="roll"]:nth-of-type({i}) .die', "data-face") for i in (4, 5)]
-    assert faces == ["5", "3"]  # NTND 19.2.6 communist and allied combat dice
+    assert pg.p.locator(f'#events .sealed[data-ref="{ref}"]').count() == 1
+    assert pg.p.locator(f'#events .opened[data-ref="{ref}"]').count() == 0
+    pg.go(seq - 1)  # just before the ambush: still sealed
+    assert pg.p.locator(f'#events .opened[data-ref="{ref}"]').count() == 0
+    pg.go(seq)
+    opened = pg.text(f'#events .opened[data-ref="{ref}"]')
+    assert "marker-identity" in opened and amb["marker"] in opened
+    assert f"opening of {ref} matches its commitment" in pg.text("#rec")
+    # NTND 19.2.6 communist and allied combat dice; nth-of-type counts from 1, event indices from 0
+    faces = [pg.p.get_attribute(f'#events .ev[data-t="roll"]:nth-of-type({i + 1}) .die', "data-face")
+             for i, _ in amb["rolls"]]
+    assert faces == [str(f[0]) for _, f in amb["rolls"]]
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
     pg.shot("ntnd")
     pg.go(4)  # back before the reveal: sealed again
-    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
+    assert pg.p.locator(f'#events .sealed[data-ref="{ref}"]').count() == 1
     pg.close()
 
 
@@ -183,7 +215,8 @@ def test_sealed_command_is_sealed_for_a_spectator_until_the_end(tab, pages):
     assert "SEALED command of communist" in pg.text('#rec .sealed[data-ref="5:0"]')
     assert pg.p.locator('#rec .opened[data-ref="5:0"]').count() == 0
     assert "answered" in pg.text("#rec")
-    pg.go(387)  # the end record publishes the secret: every hidden value is open
+    pg.p.keyboard.press("End")  # the end record publishes the secret: every hidden value is open
+    assert pg.text("#pos").endswith("\u2014 end")
     m = re.match(r"(\d+) hidden values so far; (\d+) visible to a spectator", pg.text("#hidden"))
     assert m and m.group(1) == m.group(2) and "opened by the end record" in pg.p.inner_html("#hidden")
     pg.go(200)
