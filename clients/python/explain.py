@@ -348,8 +348,8 @@ def find_roll(w: Walk, k: int) -> tuple[int, dict, int | None]:
 
 def explain(path: str, record: int | None = None, roll: int | None = None,
             hidden: tuple[int, int] | None = None, server_key: str | None = None) -> dict:
-    header, frames = load(path)
-    w = walk(header, frames, pinned_vkey=server_key)
+    header, frames, tail_error = load(path)
+    w = walk(header, frames, pinned_vkey=server_key, tail_error=tail_error)
     g = w.genesis
     out = {"schema": SCHEMA_ID, "file": path, "game": w.game,
            "ruleset": (f"{g.body['ruleset']['game']}/{g.body['ruleset']['version']}" if g else None),

@@ -189,6 +189,19 @@ def test_envelope_fields_are_read_generically():
     assert want <= set(got) and got["entropy_commit"] == {"commitment": "00" * 32}
 
 
+def test_a_bundle_that_breaks_off_fails_as_aar_verify_says(capsys):
+    """SPEC.md 10.2: a frame cut off, or bytes after the last complete frame, is not an unreadable
+    bundle (exit 2) but a failure of step 1 at the record after the last complete frame (exit 1);
+    explain still explains the records before it."""
+    for name in ("truncated-tail", "trailing-partial-frame"):
+        assert main(["verify", "--json", str(TAMPERED / f"{name}.aar")]) == 1
+        want = json.loads(capsys.readouterr().out)
+        rc, d = run_json(capsys, TAMPERED / f"{name}.aar", "--record", 3)
+        f = d["verification"]["failure"]
+        assert rc == 1 and (f["step"], f["seq"]) == (want["step"], want["seq"]) and f["step"].startswith("1 "), name
+        assert d["record"]["kind"] == "reveal" and all(oks(d["record"]["checks"])), name
+
+
 def test_usage_errors(capsys, tmp_path):
     rc, _, err = run(capsys, GOLDEN / "sog.aar")
     assert rc == 2 and "--record N, --roll K or --hidden" in err
