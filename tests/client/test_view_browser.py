@@ -252,11 +252,18 @@ def test_forged_roll_shows_the_failed_check_at_its_record(tab, tmp_path):
     assert main(["view", str(log), "-o", str(out)]) == 1  # written anyway, exit 1: not verified
     pg = tab
     pg.load(out)
-    assert pg.text("#summary").startswith("\u2718 NOT VERIFIED by this page: 1 check(s) failed, the first at record 10")
+    # the first failure is record 10's die; more follow (format v2): record 10's bytes, so its
+    # hash, changed, and every later seat envelope names the original history in its prev
+    assert re.match("\u2718 NOT VERIFIED by this page: \\d+ check\\(s\\) failed, the first at record 10$", pg.text("#summary"))
     pg.go(10)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
     assert "re-derived here: faces [9], but the log says [10]" in pg.text("#rec")
     assert pg.p.locator("#events .die.badface").count() == 1
+    assert "1 check(s) FAILED at this record" in pg.text("#rec")  # only the die
+    pg.go(11)
+    assert "envelope bound to the history its seat verified: its prev is the hash of record 10 (SPEC.md 7.1), " \
+        "but it is" in pg.text("#rec")
+    assert pg.p.locator("#events .die.badface").count() == 0
     pg.go(9)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
     pg.shot("forged-roll")
@@ -289,29 +296,94 @@ def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
     pg.close()
 
 
-# fixtures/logs/README.md: where each tampered duel log fails. The page finds each itself at that
-# record, except a forged outcome, which only re-executing the rules catches (the page shows the
-# verdict of aar view's verifier for it), and a truncated tail, whose missing record 11 the page
-# reports at the last record it has (10).
-TAMPERED = {"dropped-record-8": 8, "duplicated-record-6": 7, "flipped-bit-sealed-7": 7, "flipped-byte-record-6": 6,
-            "forged-checkpoint-signature-4": 4, "forged-seat-signature-6": 6, "resealed-by-server-7": 7,
-            "swapped-records-6-7": 6, "truncated-tail": 10, "wrong-outcome-11": 11, "wrong-reveal-8": 8,
-            "wrong-roll-10": 10, "wrong-secret-header": 0}
+def _tampered_table() -> dict[str, tuple[int, int | None]]:
+    """fixtures/logs/README.md's table of the tampered logs: name -> (aar verify exit, seq), so a
+    variant added there is covered here without a change."""
+    rows = {}
+    for line in (ROOT / "fixtures" / "logs" / "README.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| `tampered/([\w.-]+)\.aar` \| (\d) \| [^|]+ \| (\d+|-) \|", line)
+        if m:
+            rows[m.group(1)] = (int(m.group(2)), None if m.group(3) == "-" else int(m.group(3)))
+    return rows
+
+
+# Where the page puts the first failure when it is not the README's record, and why:
+PAGE_SEQ = {
+    # the file holds records 0..10 (record 11 is cut off): the page finds the header's count of 12
+    # wrong at the last record it has
+    "truncated-tail": 10,
+    # the bytes after the last complete frame (record 11) never reach the page: it shows aar view's
+    # verdict (step 1 at 12) at its last record
+    "trailing-partial-frame": 11,
+}
+# The checks the page cannot make itself (it cannot run the rules, nor see bytes outside the
+# frames): it shows aar view's verifier's verdict at the record ("from the file"), summary
+# "NOT VERIFIED: this page's own checks passed, but aar view's verifier ... refused the log".
+FROM_THE_FILE = {
+    "wrong-outcome-11",        # only re-executing the rules (step 11) catches it
+    "genesis-option-bool-0",   # the ruleset's option check (SPEC.md 10 B.6)
+    "trailing-partial-frame",  # the reader's (SPEC.md 9)
+}
+
+# The page's own reason, where the README's step is one the page checks in its own words
+WHY = {
+    "deep-nesting-record-0": "nested deeper than 64 (SPEC.md 1.1 rule 6)",
+    "seat-is-a-list-1": "envelope names this game, seat, counter",
+    "end-after-handshake-5": "the end record follows a command record (SPEC.md 8), not a reveal record",
+    "winner-not-a-seat-11": "\u2718 the outcome names a winner that is a seat of genesis",
+    "v2-unpadded-sealed-event-5": "ciphertext length 85 but the declared event size for a 80 + 16",
+    "v2-nonzero-padding-7": "the padding after the 190-byte plaintext is not all zero bytes, from the file",
+    "truncated-tail": "the header announces 12 records, the file holds 11",
+    "trailing-partial-frame": "the bundle ends inside a frame",
+}
 
 
 def test_every_tampered_fixture_log_fails_in_the_page_at_its_record(tab, tmp_path):
+    table = _tampered_table()
+    assert len(table) >= 24 and all(name in table for name in PAGE_SEQ.keys() | FROM_THE_FILE)
     pg = tab
-    for name, seq in TAMPERED.items():
+    for name, (exit_code, seq) in table.items():
         out = tmp_path / f"{name}.html"
-        assert main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / f"{name}.aar"), "-o", str(out)]) == 1
+        # aar view exits as aar verify does (SPEC.md 10.2): 2 for an unreadable bundle, no page
+        assert main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / f"{name}.aar"), "-o", str(out)]) \
+            == exit_code, name
+        if exit_code == 2:
+            assert not out.exists(), name
+            continue
+        seq = PAGE_SEQ.get(name, seq)
         pg.load(out)
         assert pg.text("#summary").startswith("\u2718 NOT VERIFIED"), name
         assert pg.p.evaluate("aar.firstBad") == seq, name
         pg.go(seq)
         assert pg.p.get_attribute("#rec-status", "data-ok") == "false", name
-        if name != "wrong-outcome-11":
-            assert "NOT VERIFIED by this page" in pg.text("#summary"), name
+        by_page = "NOT VERIFIED by this page" in pg.text("#summary")
+        assert by_page == (name not in FROM_THE_FILE), name
+        if not by_page:
+            assert "from the file: aar view's" in pg.text("#rec"), name
+        assert WHY.get(name, "") in pg.text("#rec"), name
         assert pg.errors == [] and pg.requests == [pg.url], name
+    pg.close()
+
+
+def test_v2_ciphertext_lengths_and_envelope_binding_are_checked_by_the_page(tab, tmp_path):
+    """Format v2, checked in the browser without the secret: a sealed value's ciphertext has its
+    kind's declared size + 16 (SPEC.md 6.5), and a seat's envelope carries the hash of the record
+    before it (7.1), so a record the server rewrote breaks the next seat's envelope binding."""
+    pg = tab
+    out = tmp_path / "unpadded.html"
+    main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / "v2-unpadded-sealed-event-5.aar"), "-o", str(out)])
+    pg.load(out)
+    pg.go(5)
+    assert "sealed value 5:1: ciphertext length 85 but the declared event size for a 80 + 16" in pg.text("#rec")
+    out = tmp_path / "padding.html"
+    main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / "v2-nonzero-padding-7.aar"), "-o", str(out)])
+    pg.load(out)
+    pg.go(7)  # re-encrypted at the declared size: the length is right, only the secret shows the padding
+    assert "sealed command: ciphertext length 272 = the declared command size for a 256 + 16" in pg.text("#rec")
+    pg.go(8)  # record 7's bytes changed, so its hash: the next seat's envelope names the original one
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
+    assert "envelope bound to the history its seat verified: its prev is the hash of record 7 (SPEC.md 7.1), " \
+        "but it is" in pg.text("#rec")
     pg.close()
 
 
@@ -342,6 +414,9 @@ def test_game_in_progress_page_checks_what_it_can(tab, tmp_path):
     assert "game in progress" in pg.text("#board")
     pg.go(5)
     assert "SEALED command of communist" in pg.text("#rec") and "not yet: game in progress" in pg.text("#rec")
+    # what a v2 log shows of a sealed value before the end, its length, is checked (SPEC.md 6.5, 10.1)
+    assert re.search(r"sealed command: ciphertext length (\d+) = the declared command size for communist "
+                     r"(\d+) \+ 16", pg.text("#rec"))
     pg.close()
 
 
