@@ -247,6 +247,8 @@ def submitter_from(w: Walk, seq: int, body: dict, env_b, sig, sealed: bool) -> d
 
 
 def record_part(w: Walk, seq: int) -> dict:
+    if not w.frames:
+        raise Unreadable("the log holds no complete record to explain")
     if not 0 <= seq < len(w.frames):
         raise Unreadable(f"--record must be between 0 and {len(w.frames) - 1}")
     raw, cp = w.frames[seq]

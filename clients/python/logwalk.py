@@ -26,8 +26,8 @@ class Unreadable(AfteractionError):
 
 def load(path: str) -> tuple[dict, list[tuple[bytes, str]], str | None]:
     """(header, [(record bytes, checkpoint)], tail error) of a bundle file; Unreadable if it is
-    none. Unreadable is what ``aar verify`` exits 2 for (SPEC.md 10.2: no magic, a bad header, no
-    record); a bundle whose record frames break off (a frame cut off, bytes after the last
+    none, as ``aar verify`` exits 2 for (SPEC.md 10.2: no magic, a bad header; ``walk`` raises it
+    for a bundle of no record at all); a bundle whose record frames break off (a frame cut off, bytes after the last
     complete frame, a frame that is not a record frame) is readable up to there, and fails step 1
     at the record after the last complete frame (exit 1): its complete frames come back with the
     reader's message as the tail error, and ``walk(..., tail_error=)`` reports it."""
@@ -50,8 +50,6 @@ def load(path: str) -> tuple[dict, list[tuple[bytes, str]], str | None]:
     secret = header.get("secret")
     if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
         raise Unreadable(f"{path}: the bundle header's secret is not 32 bytes")
-    if not frames:
-        raise Unreadable(f"{path}: the bundle holds no complete record" + (f" ({tail_error})" if tail_error else ""))
     return header, frames, tail_error
 
 
@@ -162,6 +160,9 @@ def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
             w.report = v.finish()
         except VerificationError as e:
             w.failure = e
+    if w.failure is not None and w.failure.step.startswith("1 ") and w.failure.seq is None:
+        # what aar verify exits 2 for (SPEC.md 10.2): a bundle with no record at all
+        raise Unreadable(f"not a readable bundle: {w.failure}")
     _index_hidden(w)
     return w
 

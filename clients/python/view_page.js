@@ -563,6 +563,14 @@
       "<li>The command line's own verdict: " + (DATA.cli.verified ? "verified" : "NOT VERIFIED: " + esc(DATA.cli.failure)) + ".</li></ul>";
     go(0);
   }
+  if (!N) {  // a bundle whose first record frame breaks off (aar view exits 1, as aar verify)
+    const sum = $("summary");
+    sum.className = "bad";
+    sum.textContent = "\u2718 NOT VERIFIED: the file holds no complete record; aar view's verifier: " + DATA.cli.failure;
+    window.aar = { go: () => {}, checks, counts, rolls, firstBad: -1 };
+    document.body.dataset.checked = "done";
+    return;
+  }
   init();
   checkAll().catch((e) => { counts.failed++; checks[0].push({ ok: false, what: "checking stopped: " + e.message }); }).finally(() => {
     const firstBad = checks.findIndex((cs) => cs.some((c) => c.ok === false));

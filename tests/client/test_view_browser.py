@@ -365,6 +365,41 @@ def test_every_tampered_fixture_log_fails_in_the_page_at_its_record(tab, tmp_pat
     pg.close()
 
 
+def test_a_bundle_without_a_complete_record_exits_as_aar_verify(tab, tmp_path):
+    """SPEC.md 10.2: no record at all is unreadable (exit 2, no page); a first record frame cut
+    off, or a header announcing records the file lacks, fails step 1 at record 0 (exit 1): the
+    page is written and says so."""
+    import io
+
+    from afteraction.engine.log.bundle import write_bundle
+
+    src = ROOT / "fixtures" / "logs" / "tampered" / "truncated-tail.aar"
+    with open(src, "rb") as f:
+        header, frames = read_bundle(f)
+        first = next(frames)
+    buf = io.BytesIO()
+    write_bundle(buf, header["game"], header["server_vkey"], [first], 12, header["secret"])
+    whole = buf.getvalue()
+    head = len(whole) - len(canon.encode({"t": "record", "raw": first[0], "checkpoint": first[1]}))
+    cases = {"cut-first-frame": whole[:-30], "none-of-12": whole[:head]}
+    buf = io.BytesIO()
+    write_bundle(buf, header["game"], header["server_vkey"], [], 0, None)
+    cases["no-record"] = buf.getvalue()
+    pg = tab
+    for name, data in cases.items():
+        log, out = tmp_path / f"{name}.aar", tmp_path / f"{name}.html"
+        log.write_bytes(data)
+        want = main(["verify", str(log)])
+        assert main(["view", str(log), "-o", str(out)]) == want == (2 if name == "no-record" else 1), name
+        if want == 2:
+            assert not out.exists()
+            continue
+        pg.load(out)
+        assert pg.text("#summary").startswith("\u2718 NOT VERIFIED: the file holds no complete record"), name
+        assert "step 1 (bundle) failed at record 0" in pg.text("#summary"), name
+    pg.close()
+
+
 def test_v2_ciphertext_lengths_and_envelope_binding_are_checked_by_the_page(tab, tmp_path):
     """Format v2, checked in the browser without the secret: a sealed value's ciphertext has its
     kind's declared size + 16 (SPEC.md 6.5), and a seat's envelope carries the hash of the record
