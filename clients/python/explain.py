@@ -247,6 +247,8 @@ def submitter_from(w: Walk, seq: int, body: dict, env_b, sig, sealed: bool) -> d
 
 
 def record_part(w: Walk, seq: int) -> dict:
+    if not w.frames:
+        raise Unreadable("the log holds no complete record to explain")
     if not 0 <= seq < len(w.frames):
         raise Unreadable(f"--record must be between 0 and {len(w.frames) - 1}")
     raw, cp = w.frames[seq]
@@ -348,8 +350,8 @@ def find_roll(w: Walk, k: int) -> tuple[int, dict, int | None]:
 
 def explain(path: str, record: int | None = None, roll: int | None = None,
             hidden: tuple[int, int] | None = None, server_key: str | None = None) -> dict:
-    header, frames = load(path)
-    w = walk(header, frames, pinned_vkey=server_key)
+    header, frames, tail_error = load(path)
+    w = walk(header, frames, pinned_vkey=server_key, tail_error=tail_error)
     g = w.genesis
     out = {"schema": SCHEMA_ID, "file": path, "game": w.game,
            "ruleset": (f"{g.body['ruleset']['game']}/{g.body['ruleset']['version']}" if g else None),

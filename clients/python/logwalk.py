@@ -24,24 +24,33 @@ class Unreadable(AfteractionError):
     """The file is not a bundle at all (exit 2)."""
 
 
-def load(path: str) -> tuple[dict, list[tuple[bytes, str]]]:
-    """(header, [(record bytes, checkpoint)]) of a bundle file; Unreadable if it is none."""
+def load(path: str) -> tuple[dict, list[tuple[bytes, str]], str | None]:
+    """(header, [(record bytes, checkpoint)], tail error) of a bundle file; Unreadable if it is
+    none, as ``aar verify`` exits 2 for (SPEC.md 10.2: no magic, a bad header; ``walk`` raises it
+    for a bundle of no record at all); a bundle whose record frames break off (a frame cut off, bytes after the last
+    complete frame, a frame that is not a record frame) is readable up to there, and fails step 1
+    at the record after the last complete frame (exit 1): its complete frames come back with the
+    reader's message as the tail error, and ``walk(..., tail_error=)`` reports it."""
     try:
         f = open(path, "rb")
     except OSError as e:
         raise Unreadable(f"cannot read {path}: {e.strerror}") from None
+    frames: list[tuple[bytes, str]] = []
+    tail_error = None
     with f:
         try:
             header, records = read_bundle(f)
-            frames = list(records)
         except EncodingError as e:
             raise Unreadable(f"{path} is not a readable bundle: {e}") from None
+        try:
+            for item in records:
+                frames.append(item)
+        except EncodingError as e:
+            tail_error = str(e)
     secret = header.get("secret")
     if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
         raise Unreadable(f"{path}: the bundle header's secret is not 32 bytes")
-    if not frames:
-        raise Unreadable(f"{path}: the bundle holds no records")
-    return header, frames
+    return header, frames, tail_error
 
 
 @dataclass
@@ -101,11 +110,13 @@ class Walk:
 
 def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
          on_record: Callable[[int, Verifier], None] | None = None,
-         pinned_vkey: str | None = None) -> Walk:
+         pinned_vkey: str | None = None, tail_error: str | None = None) -> Walk:
     """Verify the whole bundle with the engine's Verifier, stopping at the first failure,
     and index what explain/view need. ``on_record(seq, verifier)`` runs after each record
     the Verifier accepted (the referee then holds the state after it). ``pinned_vkey``: the
-    server key the reviewer trusts (as ``aar verify --server-key``)."""
+    server key the reviewer trusts (as ``aar verify --server-key``). ``tail_error``: the
+    bundle's frames broke off after ``frames`` (``load``): once they verified, step 1 fails at
+    the next record, as in ``verify_bundle``."""
     records: list[Record | None] = []
     for raw, _ in frames:
         try:
@@ -139,6 +150,8 @@ def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
         w.verified_through = seq
         if on_record is not None:
             on_record(seq, v)
+    if w.failure is None and tail_error is not None:
+        w.failure = VerificationError("1 (bundle)", v.tree.size, "bundle", detail=tail_error)
     if w.failure is None:
         try:
             if v.tree.size != header["records"]:
@@ -147,6 +160,9 @@ def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
             w.report = v.finish()
         except VerificationError as e:
             w.failure = e
+    if w.failure is not None and w.failure.step.startswith("1 ") and w.failure.seq is None:
+        # what aar verify exits 2 for (SPEC.md 10.2): a bundle with no record at all
+        raise Unreadable(f"not a readable bundle: {w.failure}")
     _index_hidden(w)
     return w
 

@@ -60,7 +60,7 @@ def proto_schema() -> dict:
 
 
 def build(path: str, seat: str | None) -> tuple[dict, object]:
-    header, frames = load(path)
+    header, frames, tail_error = load(path)
     board = {"frames": [], "base": None, "tail": None, "error": None}
     state = {"prev": {}, "mod": None, "ruleset": None}
 
@@ -98,7 +98,7 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
         board["frames"].append(diff)
         state["prev"] = layers
 
-    w = walk(header, frames, on_record=on_record)
+    w = walk(header, frames, on_record=on_record, tail_error=tail_error)
     if w.genesis is not None and seat is not None:
         seats = [s["name"] for s in w.genesis.body.get("seats", [])]
         if seat not in seats:

@@ -2,7 +2,8 @@
 // The replay page of `aar view` (clients/python/view.py). Everything below runs in the browser,
 // offline. It checks the log itself with WebCrypto (SPEC.md sections 1-7, 10): canonical record
 // encoding, the hash chain, every checkpoint (Ed25519 signature, origin, size, Merkle root), every
-// seat signature and envelope, the entropy handshake, the server secret, every die, every opening.
+// seat signature and envelope (v2: its state_seq and prev), the entropy handshake, (v2) every
+// ciphertext's padded length, the end record, the server secret, every die, every opening.
 // It takes from the file, and says so: the rules replay (board pictures, decisions) and the
 // decrypted sealed values (ChaCha20-Poly1305 is not in WebCrypto; each is checked against its
 // commitment and its salt against the server secret instead).
@@ -31,8 +32,11 @@
     const take = (n) => { need(n); const s = buf.subarray(p, p + n); p += n; return s; };
     const int = (v) => (typeof v === "bigint" && v >= -(2n ** 53n) && v <= 2n ** 53n) ? Number(v) : v;
     function str(n) { return td.decode(take(n)); }
-    function arr(n) { const a = []; for (let i = 0; i < n; i++) a.push(val()); return a; }
-    function map(n) { const m = Object.create(null); for (let i = 0; i < n; i++) { const k = val(); if (typeof k !== "string") throw new Error("map key is not text"); if (k in m) throw new Error("duplicate map key"); m[k] = val(); } return m; }
+    // SPEC.md 1.1 rule 6: arrays and maps nest at most 64 deep; refused before recursing further
+    let depth = 0;
+    const enter = () => { if (++depth > 64) throw new Error("arrays/maps nested deeper than 64 (SPEC.md 1.1 rule 6)"); };
+    function arr(n) { enter(); const a = []; for (let i = 0; i < n; i++) a.push(val()); depth--; return a; }
+    function map(n) { enter(); const m = Object.create(null); for (let i = 0; i < n; i++) { const k = val(); if (typeof k !== "string") throw new Error("map key is not text"); if (k in m) throw new Error("duplicate map key"); m[k] = val(); } depth--; return m; }
     function val() {
       need(1); const b = buf[p++];
       if (b <= 0x7f) return b;
@@ -193,6 +197,24 @@
   let endSeq = null, genesis = null;
   const mark = (seq, ok, what) => { checks[seq].push({ ok, what }); if (ok === false) counts.failed++; };
 
+  // SPEC.md 1.2: a record is a map of exactly the six fields, of their types (the body a map)
+  const isInt = (x) => typeof x === "number" && Number.isInteger(x);
+  function shape(rec) {
+    const keys = rec && typeof rec === "object" && !Array.isArray(rec) && !isBytes(rec) ? Object.keys(rec).sort().join(",") : null;
+    if (keys !== "body,game,kind,prev,seq,v") throw new Error("not a map of exactly body, game, kind, prev, seq, v (SPEC.md 1.2)");
+    if (!isInt(rec.v) || typeof rec.game !== "string" || typeof rec.kind !== "string" || !isBytes(rec.prev) || rec.prev.length !== 32 || !isInt(rec.seq) || !rec.body || typeof rec.body !== "object" || Array.isArray(rec.body) || isBytes(rec.body))
+      throw new Error("a field of the wrong type (SPEC.md 1.2)");
+  }
+  // SPEC.md 6.5 (v >= 2): every ciphertext of a kind is its declared size + 16 bytes; public, so
+  // checked here before any secret is known (kind "command" for the seat that sent it, "event" for its `to`)
+  function ctLength(seq, what, kind, seat, ct) {
+    if (!genesis || genesis.v < 2) return;
+    const sizes = genesis.body.sealed_sizes && genesis.body.sealed_sizes[kind];
+    const size = sizes && typeof seat === "string" && Object.prototype.hasOwnProperty.call(sizes, seat) ? sizes[seat] : null;
+    const ok = isInt(size) && isBytes(ct) && ct.length === size + 16;
+    mark(seq, ok, what + ": ciphertext length " + (isBytes(ct) ? ct.length : "?") + (ok ? " = " : " but ") + "the declared " + kind + " size for " + seat + (size === null ? " (none declared)" : " " + size) + " + 16 (SPEC.md 6.5)");
+  }
+
   async function checkAll() {
     const server = parseVkey(DATA.server_vkey);
     const secret = DATA.secret ? b64(DATA.secret) : null;
@@ -211,8 +233,8 @@
       let root = tree[tree.length - 1][1];
       for (let i = tree.length - 2; i >= 0; i--) root = await sha256(cat(new Uint8Array([1]), tree[i][1], root));
       let rec;
-      try { rec = strictDecode(r.raw); } catch (e) {
-        mark(seq, false, "record bytes are not canonical msgpack: " + e.message);
+      try { rec = strictDecode(r.raw); shape(rec); } catch (e) {
+        mark(seq, false, "record bytes are not a canonical record: " + e.message);
         await checkCp(seq, r.cp, root, origin);
         prev = h;  // the next record's chain check still runs
         continue;
@@ -242,6 +264,11 @@
       if (rec.kind === "commit" && Object.keys(entropy).length) mark(seq, false, "an entropy commit after a reveal (SPEC.md 5.2)");
       if (rec.kind === "end") {
         endSeq = seq;
+        const before = R[seq - 1].rec;
+        mark(seq, !!before && before.kind === "command", "the end record follows a command record (SPEC.md 8)" + (before && before.kind !== "command" ? ", not a " + before.kind + " record" : ""));
+        const o = b.outcome;
+        const okOutcome = !!o && typeof o === "object" && !Array.isArray(o) && !isBytes(o) && typeof o.reason === "string" && (o.winner === null || (typeof o.winner === "string" && o.winner in seats));
+        mark(seq, okOutcome, "the outcome names a winner that is a seat of genesis (or none: a draw) and a reason (SPEC.md 1.3)");
         if (secret) mark(seq, isBytes(b.secret) && eq(b.secret, secret), "the end record publishes the secret the file carries");
         continue;
       }
@@ -252,6 +279,7 @@
       let env = null, envBytes = null, sig = null;
       if (b.sealed) {
         commitments.set(seq + ":0", b.sealed.commit);
+        ctLength(seq, "sealed command", "command", seat, b.sealed.ct);
         const op = DATA.openings[seq + ":0"];
         if (op) {
           const [salt, vb] = [b64(op[0]), b64(op[1])];
@@ -269,8 +297,13 @@
         if (ok) counts.signatures++;
         try { env = pbDecode(envBytes, DATA.proto.root); } catch (e) { mark(seq, false, "envelope does not parse: " + e.message); }
         if (env) {
-          const okEnv = env.game_id === game && env.seat === seat && env.counter === b.ctr && (rec.kind !== "command" || env.state_seq === seq);
-          mark(seq, okEnv, "envelope names this game, seat, counter" + (rec.kind === "command" ? " and state " + seq : ""));
+          const v2 = genesis.v >= 2;
+          const okEnv = env.game_id === game && env.seat === seat && env.counter === b.ctr && ((rec.kind !== "command" && !v2) || env.state_seq === seq);
+          mark(seq, okEnv, "envelope names this game, seat, counter" + (rec.kind === "command" || v2 ? " and state " + seq : ""));
+          if (v2) {
+            const okPrev = isBytes(env.prev) && eq(env.prev, rec.prev);
+            mark(seq, okPrev, "envelope bound to the history its seat verified: its prev is the hash of record " + (seq - 1) + " (SPEC.md 7.1)" + (okPrev ? "" : ", but it is " + (isBytes(env.prev) ? hex(env.prev).slice(0, 16) + "\u2026" : "missing")));
+          }
           r.env = env;
         }
       }
@@ -297,6 +330,7 @@
         if (ev.t === "sealed") {
           const key = seq + ":" + ev.k;
           commitments.set(key, ev.commit);
+          ctLength(seq, "sealed value " + key, "event", ev.to, ev.ct);
           const op = DATA.openings[key];
           let v;
           if (op) v = await checkOpening(seq, ev.k, ev.commit, b64(op[0]), b64(op[1]), secret, game, "sealed value " + key + " (to " + ev.to + ")");
@@ -524,10 +558,18 @@
       else if (e.key === "Home") go(0); else if (e.key === "End") go(N - 1);
     });
     $("what").innerHTML = "<ul>" +
-      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root, every seat's Ed25519 signature and envelope, the entropy handshake, the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment.</li>" +
+      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root, every seat's Ed25519 signature and envelope (format v2: bound to the record's position and to the hash of the record before it), the entropy handshake, (v2) every sealed value's ciphertext length against the size genesis declares for its kind, the end record's place and outcome, the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment.</li>" +
       '<li><span class="file">\u2691</span> <b>taken from the file</b>: the rules replay (the board pictures and the decisions, computed by <code>aar view</code> with the engine\'s verifier), and the opened sealed values (decrypted by <code>aar view</code>; ChaCha20-Poly1305 is not in WebCrypto): each is checked here against its commitment (SHA-256) and its salt against the server secret (HMAC).</li>' +
       "<li>The command line's own verdict: " + (DATA.cli.verified ? "verified" : "NOT VERIFIED: " + esc(DATA.cli.failure)) + ".</li></ul>";
     go(0);
+  }
+  if (!N) {  // a bundle whose first record frame breaks off (aar view exits 1, as aar verify)
+    const sum = $("summary");
+    sum.className = "bad";
+    sum.textContent = "\u2718 NOT VERIFIED: the file holds no complete record; aar view's verifier: " + DATA.cli.failure;
+    window.aar = { go: () => {}, checks, counts, rolls, firstBad: -1 };
+    document.body.dataset.checked = "done";
+    return;
   }
   init();
   checkAll().catch((e) => { counts.failed++; checks[0].push({ ok: false, what: "checking stopped: " + e.message }); }).finally(() => {
@@ -540,7 +582,7 @@
     } else if (!DATA.cli.verified) {
       sum.className = "bad";
       sum.textContent = "\u2718 NOT VERIFIED: this page's own checks passed, but aar view's verifier (the rules replay, which a browser cannot run) refused the log: " + DATA.cli.failure;
-      if (DATA.cli.failure_seq !== null) checks[Math.min(N - 1, DATA.cli.failure_seq)].push({ ok: false, what: "from the file: aar view's verifier refused this record: " + DATA.cli.failure });
+      if (DATA.cli.failure_seq !== null) checks[Math.min(N - 1, DATA.cli.failure_seq)].push({ ok: false, what: DATA.cli.failure_seq >= N ? "from the file: aar view's reader refused the rest of the bundle, after this record (the last complete one): " + DATA.cli.failure : "from the file: aar view's verifier refused this record: " + DATA.cli.failure });
     } else {
       sum.className = "ok";
       sum.textContent = "\u2714 verified in this browser: " + counts.chain + " records chained, " + counts.checkpoints + " checkpoints, " + counts.signatures + " seat signatures, " + counts.dice + " dice re-derived, " + counts.openings + " public openings, " + counts.sealed + " sealed values checked against their commitments" + (DATA.secret ? "" : " (game in progress: dice and sealed values cannot be checked before the end)");

@@ -19,7 +19,7 @@ GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 
 
 def _at(name: str, at: int):
-    h, f = load(str(GOLDEN / name))
+    h, f, _ = load(str(GOLDEN / name))
     v = Verifier(h["server_vkey"], None, h["secret"], True, registry.get, h["game"])
     for raw, cp in f[:at + 1]:
         v.add(raw, cp)

@@ -18,7 +18,7 @@ GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 
 
 def _state_at(name: str, at: int):
-    header, frames = load(str(GOLDEN / name))
+    header, frames, _ = load(str(GOLDEN / name))
     v = Verifier(header["server_vkey"], None, header["secret"], True, registry.get, header["game"])
     for raw, cp in frames[:at + 1]:
         v.add(raw, cp)

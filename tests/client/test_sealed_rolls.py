@@ -16,6 +16,9 @@ from afteraction.engine.local import LocalGame
 
 class SecretDieDuel(DuelRuleset):
     game = "duel-secret-die"
+    # SPEC.md 6.5: the events for a now include the secret die {salt, value: roll event}, 109 bytes
+    # padded at roll index 0 and at most 113 with a 32-bit index (duel's pick event is at most 77)
+    sealed_sizes = {"command": DuelRuleset.sealed_sizes["command"], "event": {"a": 128}}
 
     def apply(self, s, seat, command, ctx):
         s = super().apply(s, seat, command, ctx)

@@ -23,6 +23,8 @@ import pytest
 from afteraction.client.cli import main
 from afteraction.client.view import page
 from afteraction.engine.crypto import canon
+from afteraction.engine.log.bundle import read_bundle
+from afteraction.engine.log.record import parse_record
 
 from .forge import change_first_roll, reforge, reforge_records
 from .golden_pages import golden_data
@@ -143,25 +145,55 @@ def test_sog_page_shows_a_verified_die_and_its_derivation(tab, pages):
     pg.close()
 
 
+def _first_ambush(log: pathlib.Path = GOLDEN / "ntnd-tet.aar") -> dict:
+    """The first NTND record whose ambush flips a marker placed at setup (record 4) and rolls the
+    combat dice, found in the log (a re-recorded golden log moves it): its seq, the marker's
+    hidden-value ref and name, and the indices and faces of its roll events."""
+    with open(log, "rb") as f:
+        _, frames = read_bundle(f)
+        for raw, _ in frames:
+            r = parse_record(raw)
+            evs = r.body.get("events", []) if r.kind == "command" else []
+            if not any(e["t"] == "ambush" for e in evs):
+                continue
+            opens = [e for e in evs if e["t"] == "open" and e["ref"][0] == 4 and e["value"]["t"] == "marker-identity"]
+            rolls = [(i, e["faces"]) for i, e in enumerate(evs) if e["t"] == "roll" and "19.2.6" in e["rule"]]
+            if opens and len(rolls) == 2:
+                return {"seq": r.seq, "ref": "%d:%d" % tuple(opens[0]["ref"]), "marker": opens[0]["value"]["marker"],
+                        "rolls": rolls}
+    raise AssertionError("no ambush that flips a setup marker in the log")
+
+
 def test_ntnd_page_marker_sealed_before_and_opened_after(tab, pages):
-    """NTND: marker M31's identity (hidden value 4:31) is sealed in record 4, stays sealed for a
-    spectator until the ambush of record 44 flips it, where the opening is checked in the page."""
+    """NTND: a marker's identity (hidden value 4:k) is sealed in record 4, stays sealed for a
+    spectator until the ambush that flips it (the first one of the log), where the opening is
+    checked in the page."""
+    amb = _first_ambush()
+    ref, seq = amb["ref"], amb["seq"]
+    with open(GOLDEN / "ntnd-tet.aar", "rb") as f:
+        header, frames = read_bundle(f)
+        opens = sum(e["t"] == "open" for raw, _ in frames for e in parse_record(raw).body.get("events", []))
     pg = tab
     pg.load(pages["ntnd"])
-    assert "388 records chained" in pg.text("#summary") and "80 public openings" in pg.text("#summary")
+    s = pg.text("#summary")
+    assert f"{header['records']} records chained" in s and f" {opens} public openings" in s
     pg.go(4)
-    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
-    assert pg.p.locator('#events .opened[data-ref="4:31"]').count() == 0
-    pg.go(44)
-    opened = pg.text('#events .opened[data-ref="4:31"]')
-    assert "marker-identity" in opened and "M31" in opened
-    assert "opening of 4:31 matches its commitment" in pg.text("#rec")
-    faces = [pg.p.get_attribute(f'#events .ev[data-t="roll"]:nth-of-type({i}) .die', "data-face") for i in (4, 5)]
-    assert faces == ["5", "3"]  # NTND 19.2.6 communist and allied combat dice
+    assert pg.p.locator(f'#events .sealed[data-ref="{ref}"]').count() == 1
+    assert pg.p.locator(f'#events .opened[data-ref="{ref}"]').count() == 0
+    pg.go(seq - 1)  # just before the ambush: still sealed
+    assert pg.p.locator(f'#events .opened[data-ref="{ref}"]').count() == 0
+    pg.go(seq)
+    opened = pg.text(f'#events .opened[data-ref="{ref}"]')
+    assert "marker-identity" in opened and amb["marker"] in opened
+    assert f"opening of {ref} matches its commitment" in pg.text("#rec")
+    # NTND 19.2.6 communist and allied combat dice; nth-of-type counts from 1, event indices from 0
+    faces = [pg.p.get_attribute(f'#events .ev[data-t="roll"]:nth-of-type({i + 1}) .die', "data-face")
+             for i, _ in amb["rolls"]]
+    assert faces == [str(f[0]) for _, f in amb["rolls"]]
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
     pg.shot("ntnd")
     pg.go(4)  # back before the reveal: sealed again
-    assert pg.p.locator('#events .sealed[data-ref="4:31"]').count() == 1
+    assert pg.p.locator(f'#events .sealed[data-ref="{ref}"]').count() == 1
     pg.close()
 
 
@@ -183,7 +215,8 @@ def test_sealed_command_is_sealed_for_a_spectator_until_the_end(tab, pages):
     assert "SEALED command of communist" in pg.text('#rec .sealed[data-ref="5:0"]')
     assert pg.p.locator('#rec .opened[data-ref="5:0"]').count() == 0
     assert "answered" in pg.text("#rec")
-    pg.go(387)  # the end record publishes the secret: every hidden value is open
+    pg.p.keyboard.press("End")  # the end record publishes the secret: every hidden value is open
+    assert pg.text("#pos").endswith("\u2014 end")
     m = re.match(r"(\d+) hidden values so far; (\d+) visible to a spectator", pg.text("#hidden"))
     assert m and m.group(1) == m.group(2) and "opened by the end record" in pg.p.inner_html("#hidden")
     pg.go(200)
@@ -219,11 +252,18 @@ def test_forged_roll_shows_the_failed_check_at_its_record(tab, tmp_path):
     assert main(["view", str(log), "-o", str(out)]) == 1  # written anyway, exit 1: not verified
     pg = tab
     pg.load(out)
-    assert pg.text("#summary").startswith("\u2718 NOT VERIFIED by this page: 1 check(s) failed, the first at record 10")
+    # the first failure is record 10's die; more follow (format v2): record 10's bytes, so its
+    # hash, changed, and every later seat envelope names the original history in its prev
+    assert re.match("\u2718 NOT VERIFIED by this page: \\d+ check\\(s\\) failed, the first at record 10$", pg.text("#summary"))
     pg.go(10)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
     assert "re-derived here: faces [9], but the log says [10]" in pg.text("#rec")
     assert pg.p.locator("#events .die.badface").count() == 1
+    assert "1 check(s) FAILED at this record" in pg.text("#rec")  # only the die
+    pg.go(11)
+    assert "envelope bound to the history its seat verified: its prev is the hash of record 10 (SPEC.md 7.1), " \
+        "but it is" in pg.text("#rec")
+    assert pg.p.locator("#events .die.badface").count() == 0
     pg.go(9)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
     pg.shot("forged-roll")
@@ -256,29 +296,129 @@ def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
     pg.close()
 
 
-# fixtures/logs/README.md: where each tampered duel log fails. The page finds each itself at that
-# record, except a forged outcome, which only re-executing the rules catches (the page shows the
-# verdict of aar view's verifier for it), and a truncated tail, whose missing record 11 the page
-# reports at the last record it has (10).
-TAMPERED = {"dropped-record-8": 8, "duplicated-record-6": 7, "flipped-bit-sealed-7": 7, "flipped-byte-record-6": 6,
-            "forged-checkpoint-signature-4": 4, "forged-seat-signature-6": 6, "resealed-by-server-7": 7,
-            "swapped-records-6-7": 6, "truncated-tail": 10, "wrong-outcome-11": 11, "wrong-reveal-8": 8,
-            "wrong-roll-10": 10, "wrong-secret-header": 0}
+def _tampered_table() -> dict[str, tuple[int, int | None]]:
+    """fixtures/logs/README.md's table of the tampered logs: name -> (aar verify exit, seq), so a
+    variant added there is covered here without a change."""
+    rows = {}
+    for line in (ROOT / "fixtures" / "logs" / "README.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| `tampered/([\w.-]+)\.aar` \| (\d) \| [^|]+ \| (\d+|-) \|", line)
+        if m:
+            rows[m.group(1)] = (int(m.group(2)), None if m.group(3) == "-" else int(m.group(3)))
+    return rows
+
+
+# Where the page puts the first failure when it is not the README's record, and why:
+PAGE_SEQ = {
+    # the file holds records 0..10 (record 11 is cut off): the page finds the header's count of 12
+    # wrong at the last record it has
+    "truncated-tail": 10,
+    # the bytes after the last complete frame (record 11) never reach the page: it shows aar view's
+    # verdict (step 1 at 12) at its last record
+    "trailing-partial-frame": 11,
+}
+# The checks the page cannot make itself (it cannot run the rules, nor see bytes outside the
+# frames): it shows aar view's verifier's verdict at the record ("from the file"), summary
+# "NOT VERIFIED: this page's own checks passed, but aar view's verifier ... refused the log".
+FROM_THE_FILE = {
+    "wrong-outcome-11",        # only re-executing the rules (step 11) catches it
+    "genesis-option-bool-0",   # the ruleset's option check (SPEC.md 10 B.6)
+    "trailing-partial-frame",  # the reader's (SPEC.md 9)
+}
+
+# The page's own reason, where the README's step is one the page checks in its own words
+WHY = {
+    "deep-nesting-record-0": "nested deeper than 64 (SPEC.md 1.1 rule 6)",
+    "seat-is-a-list-1": "envelope names this game, seat, counter",
+    "end-after-handshake-5": "the end record follows a command record (SPEC.md 8), not a reveal record",
+    "winner-not-a-seat-11": "\u2718 the outcome names a winner that is a seat of genesis",
+    "v2-unpadded-sealed-event-5": "ciphertext length 85 but the declared event size for a 80 + 16",
+    "v2-nonzero-padding-7": "the padding after the 190-byte plaintext is not all zero bytes, from the file",
+    "truncated-tail": "the header announces 12 records, the file holds 11",
+    "trailing-partial-frame": "the bundle ends inside a frame",
+}
 
 
 def test_every_tampered_fixture_log_fails_in_the_page_at_its_record(tab, tmp_path):
+    table = _tampered_table()
+    assert len(table) >= 24 and all(name in table for name in PAGE_SEQ.keys() | FROM_THE_FILE)
     pg = tab
-    for name, seq in TAMPERED.items():
+    for name, (exit_code, seq) in table.items():
         out = tmp_path / f"{name}.html"
-        assert main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / f"{name}.aar"), "-o", str(out)]) == 1
+        # aar view exits as aar verify does (SPEC.md 10.2): 2 for an unreadable bundle, no page
+        assert main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / f"{name}.aar"), "-o", str(out)]) \
+            == exit_code, name
+        if exit_code == 2:
+            assert not out.exists(), name
+            continue
+        seq = PAGE_SEQ.get(name, seq)
         pg.load(out)
         assert pg.text("#summary").startswith("\u2718 NOT VERIFIED"), name
         assert pg.p.evaluate("aar.firstBad") == seq, name
         pg.go(seq)
         assert pg.p.get_attribute("#rec-status", "data-ok") == "false", name
-        if name != "wrong-outcome-11":
-            assert "NOT VERIFIED by this page" in pg.text("#summary"), name
+        by_page = "NOT VERIFIED by this page" in pg.text("#summary")
+        assert by_page == (name not in FROM_THE_FILE), name
+        if not by_page:
+            assert "from the file: aar view's" in pg.text("#rec"), name
+        assert WHY.get(name, "") in pg.text("#rec"), name
         assert pg.errors == [] and pg.requests == [pg.url], name
+    pg.close()
+
+
+def test_a_bundle_without_a_complete_record_exits_as_aar_verify(tab, tmp_path):
+    """SPEC.md 10.2: no record at all is unreadable (exit 2, no page); a first record frame cut
+    off, or a header announcing records the file lacks, fails step 1 at record 0 (exit 1): the
+    page is written and says so."""
+    import io
+
+    from afteraction.engine.log.bundle import write_bundle
+
+    src = ROOT / "fixtures" / "logs" / "tampered" / "truncated-tail.aar"
+    with open(src, "rb") as f:
+        header, frames = read_bundle(f)
+        first = next(frames)
+    buf = io.BytesIO()
+    write_bundle(buf, header["game"], header["server_vkey"], [first], 12, header["secret"])
+    whole = buf.getvalue()
+    head = len(whole) - len(canon.encode({"t": "record", "raw": first[0], "checkpoint": first[1]}))
+    cases = {"cut-first-frame": whole[:-30], "none-of-12": whole[:head]}
+    buf = io.BytesIO()
+    write_bundle(buf, header["game"], header["server_vkey"], [], 0, None)
+    cases["no-record"] = buf.getvalue()
+    pg = tab
+    for name, data in cases.items():
+        log, out = tmp_path / f"{name}.aar", tmp_path / f"{name}.html"
+        log.write_bytes(data)
+        want = main(["verify", str(log)])
+        assert main(["view", str(log), "-o", str(out)]) == want == (2 if name == "no-record" else 1), name
+        if want == 2:
+            assert not out.exists()
+            continue
+        pg.load(out)
+        assert pg.text("#summary").startswith("\u2718 NOT VERIFIED: the file holds no complete record"), name
+        assert "step 1 (bundle) failed at record 0" in pg.text("#summary"), name
+    pg.close()
+
+
+def test_v2_ciphertext_lengths_and_envelope_binding_are_checked_by_the_page(tab, tmp_path):
+    """Format v2, checked in the browser without the secret: a sealed value's ciphertext has its
+    kind's declared size + 16 (SPEC.md 6.5), and a seat's envelope carries the hash of the record
+    before it (7.1), so a record the server rewrote breaks the next seat's envelope binding."""
+    pg = tab
+    out = tmp_path / "unpadded.html"
+    main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / "v2-unpadded-sealed-event-5.aar"), "-o", str(out)])
+    pg.load(out)
+    pg.go(5)
+    assert "sealed value 5:1: ciphertext length 85 but the declared event size for a 80 + 16" in pg.text("#rec")
+    out = tmp_path / "padding.html"
+    main(["view", str(ROOT / "fixtures" / "logs" / "tampered" / "v2-nonzero-padding-7.aar"), "-o", str(out)])
+    pg.load(out)
+    pg.go(7)  # re-encrypted at the declared size: the length is right, only the secret shows the padding
+    assert "sealed command: ciphertext length 272 = the declared command size for a 256 + 16" in pg.text("#rec")
+    pg.go(8)  # record 7's bytes changed, so its hash: the next seat's envelope names the original one
+    assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
+    assert "envelope bound to the history its seat verified: its prev is the hash of record 7 (SPEC.md 7.1), " \
+        "but it is" in pg.text("#rec")
     pg.close()
 
 
@@ -301,12 +441,17 @@ def test_game_in_progress_page_checks_what_it_can(tab, tmp_path):
     pg.load(out)
     s = pg.text("#summary")
     assert s.startswith("\u2714 verified in this browser: 50 records chained, 50 checkpoints") and "game in progress" in s
-    pg.go(44)
+    amb = _first_ambush()
+    assert amb["seq"] < 50, "the first ambush's combat dice must fall in the exported prefix"
+    pg.go(amb["seq"])
     assert "cannot be re-derived without the server secret" in pg.text("#rec")
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
     assert "game in progress" in pg.text("#board")
     pg.go(5)
     assert "SEALED command of communist" in pg.text("#rec") and "not yet: game in progress" in pg.text("#rec")
+    # what a v2 log shows of a sealed value before the end, its length, is checked (SPEC.md 6.5, 10.1)
+    assert re.search(r"sealed command: ciphertext length (\d+) = the declared command size for communist "
+                     r"(\d+) \+ 16", pg.text("#rec"))
     pg.close()
 
 
