@@ -63,7 +63,7 @@ def cmd_new(args) -> int:
             except ValueError:
                 return _err(f"aar new: {val!r} is neither a key file nor a hex public key")
     options = json.loads(args.options) if args.options else None
-    with Client(args.server) as c:
+    with Client(args.server, tls_ca=args.tls_ca) as c:
         res = c.create_game(args.game, keys, args.scenario or "", options)
     print(res.game_id)
     print(f"server key: {res.server_vkey}", file=sys.stderr)
@@ -73,7 +73,7 @@ def cmd_new(args) -> int:
 def _seat(args):
     from .client import Client, Seat
 
-    c = Client(args.server)
+    c = Client(args.server, tls_ca=args.tls_ca)
     seat = Seat(c, args.game_id, args.seat, read_seat_key(args.key), entropy=_entropy(args))
     return c, seat
 
@@ -179,7 +179,7 @@ def cmd_watch(args) -> int:
     def show(r):
         print(f"{r.seq:6d} {record_line(r.record)}", flush=True)
 
-    with Client(args.server) as c:
+    with Client(args.server, tls_ca=args.tls_ca) as c:
         tr = c.watch(args.game_id, show, args.from_seq)
     print(f"checkpoint {tr.size} verified and consistent", file=sys.stderr)
     return 0
@@ -188,7 +188,7 @@ def cmd_watch(args) -> int:
 def cmd_export(args) -> int:
     from .client import Client
 
-    with Client(args.server) as c:
+    with Client(args.server, tls_ca=args.tls_ca) as c:
         data = c.export(args.game_id)
         with open(args.out, "wb") as f:
             f.write(data)
@@ -208,13 +208,14 @@ def cmd_serve(args) -> int:
     if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
         from afteraction.service.workers import serve_workers, wait_workers
 
-        w = serve_workers(args.workers, args.listen, args.store, args.key, args.data_dir)
-        print(f"afteraction server listening on {host}:{w.port}", flush=True)
+        w = serve_workers(args.workers, args.listen, args.store, args.key, args.data_dir,
+                          args.tls_cert, args.tls_key)
+        print(f"afteraction server listening on {host}:{w.port}{' (TLS)' if args.tls_cert else ''}", flush=True)
         print(f"server key: {w.vkey}", flush=True)
         print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
         return wait_workers(w)
-    run = start(args.listen, args.store, args.key, args.data_dir)
-    print(f"afteraction server listening on {host}:{run.port}", flush=True)
+    run = start(args.listen, args.store, args.key, args.data_dir, tls_cert=args.tls_cert, tls_key=args.tls_key)
+    print(f"afteraction server listening on {host}:{run.port}{' (TLS)' if run.tls else ''}", flush=True)
     print(f"server key: {run.vkey}", flush=True)
     print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
     serve_forever(run)
@@ -227,6 +228,10 @@ def cmd_demo(args) -> int:
     return run_demo(args.game, args.seed, args.out)
 
 
+def _tls_ca(p) -> None:
+    p.add_argument("--tls-ca", help="PEM CA certificate(s): connect with TLS and trust these (aar serve --tls-cert)")
+
+
 def register(sub) -> None:
     p = sub.add_parser("keygen", help="make a seat key (Ed25519) file")
     p.add_argument("-o", "--out", default="seat.key", help="key file to write (default seat.key)")
@@ -234,6 +239,7 @@ def register(sub) -> None:
 
     p = sub.add_parser("new", help="create a game on a server")
     p.add_argument("--server", default=DEFAULT_SERVER)
+    _tls_ca(p)
     p.add_argument("--game", required=True, help="ruleset: sog, gmv, ntnd, duel")
     p.add_argument("--scenario", default="")
     p.add_argument("--options", help="options as a JSON object")
@@ -245,6 +251,7 @@ def register(sub) -> None:
                           ("bot", cmd_bot, "play a seat with a random bot")):
         p = sub.add_parser(name, help=hlp)
         p.add_argument("--server", default=DEFAULT_SERVER)
+        _tls_ca(p)
         p.add_argument("--game-id", required=True)
         p.add_argument("--seat", required=True)
         p.add_argument("--key", required=True, help="the seat's key file (aar keygen)")
@@ -256,6 +263,7 @@ def register(sub) -> None:
     p = sub.add_parser("watch", help="follow a game's public log, checking every checkpoint")
     p.add_argument("game_id")
     p.add_argument("--server", default=DEFAULT_SERVER)
+    _tls_ca(p)
     p.add_argument("--from", dest="from_seq", type=int, default=0)
     p.set_defaults(func=cmd_watch)
 
@@ -263,6 +271,7 @@ def register(sub) -> None:
     p.add_argument("game_id")
     p.add_argument("-o", "--out", required=True)
     p.add_argument("--server", default=DEFAULT_SERVER)
+    _tls_ca(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("serve", help="run the gRPC server")
@@ -272,6 +281,8 @@ def register(sub) -> None:
     p.add_argument("--data-dir", default="data")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the listening port (SO_REUSEPORT) and the store (default 1)")
+    p.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key) instead of plaintext")
+    p.add_argument("--tls-key", help="PEM private key of --tls-cert")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("demo", help="two bots play a whole game over gRPC; the log is exported and verified")
