@@ -18,6 +18,7 @@ MAX_STREAMS_PER_CONNECTION = 128       # HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS 
 MAX_STREAMS = 4096                     # open Watch/Play/ExportBundle streams per server process
 MAX_PENDING_CALLS = 512                # unary calls in progress per server process
 EXECUTOR_THREADS = 16                  # threads running the blocking work (store, referee) per process
+STREAM_WORK_SLOTS = 8                  # of which streams' reads may hold at most this many at once
 KEEPALIVE_TIME_MS = 60_000             # the server pings an idle connection this often
 KEEPALIVE_TIMEOUT_MS = 20_000          # ... and closes it if the ping is not answered in this time
 MIN_CLIENT_PING_INTERVAL_MS = 10_000   # clients pinging more often are sent GOAWAY (after 2 strikes)
@@ -66,6 +67,8 @@ TABLE: tuple[Limit, ...] = (
     Limit("MAX_PENDING_CALLS", "unary calls in progress per server process", f"`{_RE}`/`OVERLOADED`"),
     Limit("EXECUTOR_THREADS", "threads doing the blocking work (store, referee) per server process; streams "
           "wait without holding one", "calls queue (bounded by `MAX_PENDING_CALLS`)"),
+    Limit("STREAM_WORK_SLOTS", "of those threads, how many streams' store reads may use at once (the rest stay "
+          "free for unary calls)", "stream reads wait their turn, holding no thread"),
     Limit("KEEPALIVE_TIME_MS", "the server pings a connection that has been silent this long (ms)", "-"),
     Limit("KEEPALIVE_TIMEOUT_MS", "an unanswered keepalive ping closes the connection after (ms)",
           "the connection is closed; open streams end `UNAVAILABLE`"),
@@ -104,8 +107,8 @@ def value(name: str) -> int | float:
     return globals()[name]
 
 
-def _fmt(v) -> str:
-    if isinstance(v, int) and v >= KiB and v % KiB == 0 and v != MAX_SEQ and not str(v).endswith("000"):
+def _fmt(name: str, v) -> str:
+    if name.endswith("_BYTES") and v % KiB == 0:
         return f"{v // MiB} MiB" if v % MiB == 0 else f"{v // KiB} KiB"
     if v == MAX_SEQ:
         return "2^63-1"
@@ -116,7 +119,7 @@ def markdown() -> str:
     """docs/service.md's "Limits" table."""
     rows = ["| limit | value | what | past it |", "|---|---|---|---|"]
     for lim in TABLE:
-        rows.append(f"| `{lim.name}` | {_fmt(value(lim.name))} | {lim.what} | {lim.past} |")
+        rows.append(f"| `{lim.name}` | {_fmt(lim.name, value(lim.name))} | {lim.what} | {lim.past} |")
     return "\n".join(rows) + "\n"
 
 

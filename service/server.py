@@ -164,7 +164,7 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool):
         raise StoreError(f"cannot listen on {listen}")
     await server.start()
     poller = asyncio.get_running_loop().create_task(
-        svc.feeds.poll_forever(svc.run, svc.sizes))
+        svc.feeds.poll_forever(svc.run_stream, svc.sizes))
     return server, port, hs, poller
 
 

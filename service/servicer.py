@@ -85,7 +85,7 @@ def parse(cls, raw: bytes, what: str = "request"):
         msg = cls.FromString(raw)
     except (DecodeError, ValueError, RuntimeError):  # includes invalid UTF-8 in a string field
         raise Refusal("MALFORMED", f"the {what} is not a serialized {cls.DESCRIPTOR.full_name} "
-                      "(or a string field is not UTF-8)", message=cls.DESCRIPTOR.full_name) from None
+                      "(or a string field is not UTF-8)", type=cls.DESCRIPTOR.full_name) from None
     check_fields(msg)
     return msg
 
@@ -127,6 +127,7 @@ class Service:
         self.feeds = Feeds()
         self.pending = 0     # unary calls in progress (loop thread only)
         self.streams = 0     # open streams (loop thread only)
+        self.stream_slots = None
         games.on_append = self._appended
 
     def _appended(self, gid: str) -> None:
@@ -134,8 +135,8 @@ class Service:
             self.loop.call_soon_threadsafe(self.feeds.notify, gid)
 
     async def run(self, fn, *args):
-        """``fn(*args)`` in the thread pool. A call whose client leaves stops waiting, but
-        the work finishes (an append is never cut in half) and still counts as pending."""
+        """A unary call's ``fn(*args)`` in the thread pool. A call whose client leaves stops waiting,
+        but the work finishes (an append is never cut in half) and still counts as pending."""
         if self.pending >= limits.MAX_PENDING_CALLS:
             raise Refusal("OVERLOADED", f"the server has {self.pending} calls in progress; retry later",
                           limit=limits.MAX_PENDING_CALLS)
@@ -146,6 +147,14 @@ class Service:
             self.pending -= 1
         fut.add_done_callback(done)
         return await asyncio.shield(fut)
+
+    async def run_stream(self, fn, *args):
+        """A stream's ``fn(*args)`` in the thread pool: streams wait for one of STREAM_WORK_SLOTS
+        (holding no thread meanwhile), so they never take more than that share of the pool."""
+        if self.stream_slots is None:
+            self.stream_slots = asyncio.Semaphore(limits.STREAM_WORK_SLOTS)
+        async with self.stream_slots:
+            return await self.loop.run_in_executor(self.pool, fn, *args)
 
     def open_stream(self) -> None:
         if self.streams >= limits.MAX_STREAMS:
@@ -292,8 +301,8 @@ class GameServicer:
         if first.WhichOneof("kind") != "join":
             raise Rejection("BAD_ARGUMENT", "the first message of Play is a join")
         gid = first.join.game_id
-        seat = await svc.run(svc.authenticate, gid, first.join.auth)
-        size, _ = await svc.run(svc.log_size, gid)
+        seat = await svc.run_stream(svc.authenticate, gid, first.join.auth)
+        size, _ = await svc.run_stream(svc.log_size, gid)
         in_log("from_seq", first.join.from_seq, size, gid)
         wake = svc.feeds.subscribe(gid)
         results: asyncio.Queue = asyncio.Queue(maxsize=8)
@@ -343,7 +352,7 @@ class GameServicer:
         svc = self.svc
         req = parse(gs.WatchRequest, raw)
         gid = req.game_id
-        size, ended = await svc.run(svc.log_size, gid)   # NOT_FOUND early
+        size, ended = await svc.run_stream(svc.log_size, gid)   # NOT_FOUND early
         in_log("from_seq", req.from_seq, size, gid)
         if ended and req.from_seq == size:
             return  # everything of an ended game was sent already: OK
@@ -469,7 +478,7 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
         done = []
         while results is not None and not results.empty():
             done.append(results.get_nowait())
-        recs, ops, ended, prompt = await svc.run(_snapshot, svc, gid, sent, seat)
+        recs, ops, ended, prompt = await svc.run_stream(_snapshot, svc, gid, sent, seat)
         for r in recs:
             yield gs.PlayResponse(record=record_pb(r))
             for o in ops.get(r.seq, ()):
@@ -553,7 +562,7 @@ class AuditServicer:
 
     async def ExportBundle(self, raw, context):
         req = parse(au.ExportBundleRequest, raw)
-        data = await self.svc.run(self.export, req.game_id)
+        data = await self.svc.run_stream(self.export, req.game_id)
         for i in range(0, len(data), CHUNK):
             yield au.ExportBundleResponse(chunk=data[i:i + CHUNK])
 
