@@ -11,7 +11,7 @@ from concurrent import futures
 from dataclasses import dataclass
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health, health_pb2
 
 from afteraction.engine.crypto.note import Signer, parse_skey
 from afteraction.engine.errors import CryptoError
@@ -19,7 +19,7 @@ from afteraction.v1 import audit_service_pb2, game_service_pb2
 
 from . import limits
 from .games import GameManager
-from .reflection import add_reflection
+from .reflection import add_health, add_reflection
 from .servicer import AuditServicer, GameServicer, Service, unknown_rpc_handler
 from .store import Store, StoreError, open_store
 
@@ -151,10 +151,10 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool):
         grpc.method_handlers_generic_handler(SERVICES[1], AuditServicer(svc).handlers()),
     ))
     hs = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(hs, server)
+    add_health(server, svc, hs)
     for s in (*SERVICES, ""):
         await hs.set(s, health_pb2.HealthCheckResponse.SERVING)
-    add_reflection(server, (*SERVICES, health.SERVICE_NAME))
+    add_reflection(server, svc, (*SERVICES, health.SERVICE_NAME))
     server.add_generic_rpc_handlers((unknown_rpc_handler(),))
     try:
         port = server.add_secure_port(listen, creds) if creds is not None else server.add_insecure_port(listen)

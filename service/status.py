@@ -53,6 +53,7 @@ _BY_CODE = {
     "OVERLOADED": grpc.StatusCode.RESOURCE_EXHAUSTED,
     "OUT_OF_RANGE": grpc.StatusCode.OUT_OF_RANGE,
     "UNKNOWN_GAME": grpc.StatusCode.NOT_FOUND,
+    "UNKNOWN_SERVICE": grpc.StatusCode.NOT_FOUND,   # a health check of a service this server does not have
     "DEADLINE": grpc.StatusCode.DEADLINE_EXCEEDED,
     "SHUTTING_DOWN": grpc.StatusCode.UNAVAILABLE,
     "STORE_UNAVAILABLE": grpc.StatusCode.UNAVAILABLE,

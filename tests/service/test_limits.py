@@ -422,3 +422,31 @@ def test_the_protos_name_every_rulesets_seats_scenarios_and_options():
         body = line.group(1)
         for s in (*rs.seats, *rs.scenarios, *rs.options):
             assert f'"{s}"' in body, f"{g}: {s} missing from game_service.proto"
+
+
+def test_gmv_proto_names_every_unit_type_and_zone_itself():
+    """A reader of proto/ alone finds GMV's unit types and zone ids (no pointer into engine/)."""
+    import json
+
+    from afteraction.engine.games.gmv.units import UNITS
+    from conftest import REPO
+
+    head = (REPO / "proto/afteraction/v1/gmv.proto").read_text().split("message GmvCommand", 1)[0]
+    zones = [z["id"] for z in json.loads((REPO / "engine/games/gmv/data/map.json").read_text())["zones"]]
+    for name in (*UNITS, *zones):
+        assert f'"{name}"' in head, name
+    assert "engine/" not in head
+
+
+def test_health_and_reflection_refuse_with_details_too(game):
+    c, gid, seats = game
+    from grpc_health.v1 import health_pb2
+
+    refused(lambda: raw_unary(c.channel, "/grpc.health.v1.Health/Check")(b"\xff\xff", timeout=10),
+            S.INVALID_ARGUMENT, "MALFORMED")
+    refused(lambda: raw_unary(c.channel, "/grpc.health.v1.Health/Check")(
+        health_pb2.HealthCheckRequest(service="nosuch").SerializeToString(), timeout=10), S.NOT_FOUND, "UNKNOWN_SERVICE")
+    for pkg in ("grpc.reflection.v1", "grpc.reflection.v1alpha"):
+        call = c.channel.stream_stream(f"/{pkg}.ServerReflection/ServerReflectionInfo", request_serializer=None,
+                                       response_deserializer=None)
+        refused(lambda: list(call(iter([b"\xff\xff"]), timeout=10)), S.INVALID_ARGUMENT, "MALFORMED")
