@@ -112,6 +112,39 @@ def run() -> None:
                 p.wait()
 
 
+def steps(counts=(32, 63, 64, 65, 100)) -> None:
+    """In-process: open idle Watch streams one by one; does GetState answer within 3 s at each count?
+    ``python bench/bench_streams.py --steps`` (with PYTHONPATH pointing at another checkout's
+    afteraction package, the same on older code)."""
+    import grpc
+
+    from afteraction.client.client import Client
+    from afteraction.engine.seat import SeatSigner
+    from afteraction.service.server import start
+    from afteraction.v1 import game_service_pb2 as gs
+
+    with tempfile.TemporaryDirectory(prefix="aar-bench-steps-") as d:
+        run_ = start("127.0.0.1:0", f"sqlite:{d}/s.sqlite", None, d)
+        t = f"127.0.0.1:{run_.port}"
+        c, w = Client(t), Client(t)
+        gid = c.create_game("duel", {s: SeatSigner(s, bytes([i + 1]) * 32).public for i, s in enumerate("ab")}).game_id
+        calls = []
+        for n in counts:
+            while len(calls) < n:
+                calls.append(w.game.Watch(gs.WatchRequest(game_id=gid), timeout=60))
+                next(calls[-1])
+            time.sleep(0.3)
+            t0 = time.perf_counter()
+            try:
+                c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=3)
+                print(f"{n} idle Watch streams: GetState answered in {1000 * (time.perf_counter() - t0):.1f} ms")
+            except grpc.RpcError as e:
+                print(f"{n} idle Watch streams: GetState {e.code().name} after {time.perf_counter() - t0:.1f} s")
+        for x in calls:
+            x.cancel()
+        run_.stop(1)
+
+
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    run()
+    steps() if "--steps" in sys.argv else run()

@@ -17,6 +17,7 @@ MiB = 1024 * KiB
 MAX_STREAMS_PER_CONNECTION = 128       # HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS the server announces
 MAX_STREAMS = 4096                     # open Watch/Play/ExportBundle streams per server process
 MAX_PENDING_CALLS = 512                # unary calls in progress per server process
+MAX_EXPORTS = 16                       # ExportBundle calls in progress per process (each holds its bundle)
 EXECUTOR_THREADS = 16                  # threads running the blocking work (store, referee) per process
 STREAM_WORK_SLOTS = 8                  # of which streams' reads may hold at most this many at once
 KEEPALIVE_TIME_MS = 60_000             # the server pings an idle connection this often
@@ -65,6 +66,8 @@ TABLE: tuple[Limit, ...] = (
     Limit("MAX_STREAMS", "open `Watch`, `Play` and `ExportBundle` streams per server process",
           f"`{_RE}`/`TOO_MANY_STREAMS`"),
     Limit("MAX_PENDING_CALLS", "unary calls in progress per server process", f"`{_RE}`/`OVERLOADED`"),
+    Limit("MAX_EXPORTS", "`ExportBundle` calls in progress per server process (each builds its bundle in memory)",
+          f"`{_RE}`/`OVERLOADED`"),
     Limit("EXECUTOR_THREADS", "threads doing the blocking work (store, referee) per server process; streams "
           "wait without holding one", "calls queue (bounded by `MAX_PENDING_CALLS`)"),
     Limit("STREAM_WORK_SLOTS", "of those threads, how many streams' store reads may use at once (the rest stay "

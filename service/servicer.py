@@ -128,6 +128,7 @@ class Service:
         self.pending = 0     # unary calls in progress (loop thread only)
         self.streams = 0     # open streams (loop thread only)
         self.stream_slots = None
+        self.exports = 0     # ExportBundle calls in progress (loop thread only)
         games.on_append = self._appended
 
     def _appended(self, gid: str) -> None:
@@ -193,7 +194,7 @@ def unary(svc: Service, rpc: str, cls, fn, blocking: bool = True):
         try:
             req = parse(cls, raw)
             return await svc.run(fn, req, context) if blocking else fn(req, context)
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
         except Exception as e:  # noqa: BLE001 -- every error becomes a status with details
             st = status_of(e, rpc)
@@ -214,7 +215,7 @@ def streaming(svc: Service, rpc: str, body):
         try:
             async for m in body(req, context):
                 yield m
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
         except Exception as e:  # noqa: BLE001
             st = status_of(e, rpc)
@@ -562,9 +563,16 @@ class AuditServicer:
 
     async def ExportBundle(self, raw, context):
         req = parse(au.ExportBundleRequest, raw)
-        data = await self.svc.run_stream(self.export, req.game_id)
-        for i in range(0, len(data), CHUNK):
-            yield au.ExportBundleResponse(chunk=data[i:i + CHUNK])
+        svc = self.svc
+        if svc.exports >= limits.MAX_EXPORTS:  # each one holds its bundle in memory while it is sent
+            raise Refusal("OVERLOADED", f"{svc.exports} exports are in progress; retry later", limit=limits.MAX_EXPORTS)
+        svc.exports += 1
+        try:
+            data = await svc.run_stream(self.export, req.game_id)
+            for i in range(0, len(data), CHUNK):
+                yield au.ExportBundleResponse(chunk=data[i:i + CHUNK])
+        finally:
+            svc.exports -= 1
 
     def export(self, gid: str) -> bytes:
         with self.games.locked(gid) as live:

@@ -450,3 +450,12 @@ def test_health_and_reflection_refuse_with_details_too(game):
         call = c.channel.stream_stream(f"/{pkg}.ServerReflection/ServerReflectionInfo", request_serializer=None,
                                        response_deserializer=None)
         refused(lambda: list(call(iter([b"\xff\xff"]), timeout=10)), S.INVALID_ARGUMENT, "MALFORMED")
+
+
+def test_exports_past_their_limit_are_overloaded(game, monkeypatch):
+    c, gid, seats = game
+    monkeypatch.setattr(limits, "MAX_EXPORTS", 0)
+    refused(lambda: list(c.audit.ExportBundle(au.ExportBundleRequest(game_id=gid), timeout=10)),
+            S.RESOURCE_EXHAUSTED, "OVERLOADED")
+    monkeypatch.setattr(limits, "MAX_EXPORTS", 16)
+    assert c.export(gid)
