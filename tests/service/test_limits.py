@@ -459,3 +459,32 @@ def test_exports_past_their_limit_are_overloaded(game, monkeypatch):
             S.RESOURCE_EXHAUSTED, "OVERLOADED")
     monkeypatch.setattr(limits, "MAX_EXPORTS", 16)
     assert c.export(gid)
+
+
+def test_random_bytes_to_every_rpc_get_ok_or_a_status_with_details(game):
+    """The contract the fault suite builds on (tests/faults/ fuzzes it harder)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    c, gid, seats = game
+    paths = [f"/{s}/{m}" for s, ms in UNARY.items() for m in ms]
+    before = log_of(c, gid)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(paths + SERVER_STREAMS + ["/afteraction.v1.GameService/Play"]), st.binary(max_size=300))
+    def one(path, raw):
+        try:
+            if path in SERVER_STREAMS:
+                list(raw_stream(c.channel, path)(raw, timeout=10))
+            elif path.endswith("/Play"):
+                list(c.channel.stream_stream(path, request_serializer=None, response_deserializer=None)(
+                    iter([raw]), timeout=10))
+            else:
+                raw_unary(c.channel, path)(raw, timeout=10)
+        except grpc.RpcError as e:
+            info = error_info(e)
+            assert info is not None and info.domain == "afteraction", (path, raw, e.code(), e.details())
+            assert e.code() not in (S.UNKNOWN, S.INTERNAL), (path, raw, e.code(), e.details())
+
+    one()
+    assert log_of(c, gid) == before
