@@ -15,7 +15,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
-from .servicer import Service, parse, streaming, unary
+from .calls import parse, streaming, unary
+from .servicer import Service
 from .status import Refusal, quote
 
 V1 = "grpc.reflection.v1.ServerReflection"

@@ -20,7 +20,8 @@ from afteraction.v1 import audit_service_pb2, game_service_pb2
 from . import limits
 from .games import GameManager
 from .reflection import add_health, add_reflection
-from .servicer import AuditServicer, GameServicer, Service, unknown_rpc_handler
+from .calls import unknown_rpc_handler
+from .servicer import AuditServicer, GameServicer, Service
 from .store import Store, StoreError, open_store
 
 log = logging.getLogger("afteraction.service")
