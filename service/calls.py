@@ -110,14 +110,17 @@ def _ser(m) -> bytes:
     return m.SerializeToString()
 
 
-
 def unknown_rpc_handler():
     """A catch-all generic handler: any method no service here has gets UNIMPLEMENTED/UNKNOWN_RPC with details."""
-    async def handler(request_iterator, context):
-        await abort(context, rich_status("UNKNOWN_RPC", "no such method on this server"))
-        yield b""  # pragma: no cover -- makes this an async generator
+    def make(method: str):
+        async def handler(request_iterator, context):
+            await abort(context, rich_status("UNKNOWN_RPC", f"no method {quote(method)} on this server", {"rpc": method}))
+            yield b""  # pragma: no cover -- makes this an async generator
+        return handler
 
     class _Unknown(grpc.GenericRpcHandler):
         def service(self, handler_call_details):
-            return grpc.stream_stream_rpc_method_handler(handler, None, None)
+            m = handler_call_details.method
+            m = m.decode(errors="replace") if isinstance(m, bytes) else str(m)
+            return grpc.stream_stream_rpc_method_handler(make(m), None, None)
     return _Unknown()

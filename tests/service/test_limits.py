@@ -94,7 +94,9 @@ def test_an_unknown_method_is_unimplemented_with_details(game):
     c, gid, seats = game
     refused(lambda: raw_unary(c.channel, "/afteraction.v1.GameService/NoSuch")(b"", timeout=10),
             S.UNIMPLEMENTED, "UNKNOWN_RPC")
-    refused(lambda: raw_unary(c.channel, "/nosuch.Service/X")(b"", timeout=10), S.UNIMPLEMENTED, "UNKNOWN_RPC")
+    err, info = refused(lambda: raw_unary(c.channel, "/nosuch.Service/X")(b"", timeout=10),
+                        S.UNIMPLEMENTED, "UNKNOWN_RPC")
+    assert info.metadata["rpc"] == "/nosuch.Service/X"
 
 
 @pytest.mark.parametrize("size", [100 * 1024, 5 * 1024 * 1024])
