@@ -160,6 +160,11 @@ class Client:
                     failures = 0
                 if ended:
                     return tracker
+                st = self.state(game_id)
+                if st.ended and nxt >= st.state_seq:  # resumed past the end record: nothing was left to send
+                    cp = self.call(self.audit.GetCheckpoint, au.GetCheckpointRequest(game_id=game_id)).checkpoint
+                    tracker.update(cp.note, tree)
+                    return tracker
                 # the stream ended before the game did (a server shutting down): resume
                 if failures >= retries:
                     raise ClientError(f"the Watch stream of game {game_id} keeps ending before the game does")

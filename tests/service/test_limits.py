@@ -490,3 +490,13 @@ def test_random_bytes_to_every_rpc_get_ok_or_a_status_with_details(game):
 
     one()
     assert log_of(c, gid) == before
+
+
+def test_client_watch_from_the_end_of_an_ended_game_returns_at_once(server):
+    from .test_e2e import play_bots
+
+    c, gid, seats = play_bots(server.target, "duel", "tail")
+    n = c.state(gid).state_seq
+    seen = []
+    tracker = c.watch(gid, seen.append, from_seq=n, retries=0)
+    assert seen == [] and tracker.size == n
