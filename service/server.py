@@ -80,6 +80,9 @@ class Running:
         await self.health.enter_graceful_shutdown()
         self.service.feeds.wake_all()
         await self.server.stop(grace)
+        poller = getattr(self.service, "poller", None)
+        if poller is not None:
+            poller.cancel()
 
 
 def server_options(reuseport: bool) -> list[tuple[str, int]]:
