@@ -8,7 +8,7 @@ import os
 import signal
 import threading
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health, health_pb2
@@ -61,6 +61,8 @@ class Running:
     thread: threading.Thread = None
     pool: futures.ThreadPoolExecutor = None
     tls: bool = False
+    _stop_lock: threading.Lock = field(default_factory=threading.Lock)
+    _stopped: bool = False
 
     def call(self, coro, timeout: float | None = None):
         """Run ``coro`` on the server's event loop from another thread; its result."""
@@ -68,13 +70,20 @@ class Running:
 
     def stop(self, grace: float = 10.0) -> None:
         """Refuse new commands, end open streams (UNAVAILABLE/SHUTTING_DOWN), let in-flight
-        commands finish (and reach the disk), close the store."""
-        self.service.stopping.set()
-        self.call(self._stop(grace))
-        self.pool.shutdown(wait=True)   # a command whose client left still finishes its append
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.store.close()
+        commands finish (and reach the disk), close the store. Safe to call from several
+        threads at once: later callers wait for the first one's stop to finish."""
+        with self._stop_lock:
+            if self._stopped:
+                return
+            self.service.stopping.set()
+            try:
+                self.call(self._stop(grace), grace + 10)
+            finally:
+                self.pool.shutdown(wait=True)   # a command whose client left still finishes its append
+                self.loop.call_soon_threadsafe(self.loop.stop)
+                self.thread.join(10)
+                self.store.close()
+                self._stopped = True
 
     async def _stop(self, grace: float) -> None:
         await self.health.enter_graceful_shutdown()
