@@ -33,10 +33,12 @@ from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2
 from google.protobuf.message import DecodeError
 
+from . import limits
+from .status import Refusal, quote
 from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store
 
 APPEND_ATTEMPTS = 3
-MAX_LIVE = 256   # games kept caught up in memory; older ones are rebuilt from the store on demand
+MAX_LIVE = limits.MAX_LIVE_GAMES   # games kept caught up in memory (LRU); older ones are rebuilt from the store
 
 
 class Internal(AfteractionError):
@@ -100,9 +102,11 @@ class GameManager:
         self.signer = CheckpointSigner(signer.name, signer.seed)
         self.vkey = signer.verifier.vkey
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
+        # one lock per game *in use*: an entry lives while a caller holds or waits for it,
+        # so probes for games that do not exist leave nothing behind
+        self._locks: dict[str, list] = {}
         self._meta = threading.Lock()
-        self._listeners: dict[str, set] = {}
+        self.on_append = lambda gid: None   # the server wakes its streams (service/feeds.py)
 
     # -- creation -------------------------------------------------------------
     def create(self, game: str, version: str | None, scenario: str | None, options: dict,
@@ -120,17 +124,26 @@ class GameManager:
         return gid, row
 
     # -- the cache ------------------------------------------------------------
-    def _lock_for(self, gid: str) -> threading.Lock:
+    @contextmanager
+    def _game_lock(self, gid: str) -> Iterator[None]:
         with self._meta:
-            lk = self._locks.get(gid)
-            if lk is None:
-                lk = self._locks[gid] = threading.Lock()
-            return lk
+            ent = self._locks.get(gid)
+            if ent is None:
+                ent = self._locks[gid] = [threading.Lock(), 0]
+            ent[1] += 1
+        try:
+            with ent[0]:
+                yield
+        finally:
+            with self._meta:
+                ent[1] -= 1
+                if ent[1] == 0:
+                    del self._locks[gid]
 
     def _load(self, gid: str) -> LiveGame:
         row = self.store.game(gid)
         if row is None:
-            raise Rejection("UNKNOWN_GAME", f"no game {gid!r}")
+            raise Refusal("UNKNOWN_GAME", f"no game {quote(gid)}", game_id=gid)
         genesis = parse_record(row.genesis)
         rs = registry.get(row.game, row.version)
         ref = Referee(genesis, rs, row.secret)
@@ -166,7 +179,7 @@ class GameManager:
     def locked(self, gid: str, fresh: bool = True) -> Iterator[LiveGame]:
         """The game's cache under the game's lock, caught up with the store
         (``fresh=False``: as cached; ``submit`` checks freshness itself)."""
-        with self._lock_for(gid):
+        with self._game_lock(gid):
             live = self._live.get(gid)
             try:
                 if live is None:
@@ -182,12 +195,14 @@ class GameManager:
                         if gid in self._live:
                             self._live.move_to_end(gid)
             except Internal:
-                self._live.pop(gid, None)
+                with self._meta:
+                    self._live.pop(gid, None)
                 raise
             yield live
 
     def _invalidate(self, gid: str) -> None:
-        self._live.pop(gid, None)
+        with self._meta:
+            self._live.pop(gid, None)
 
     # -- commands -------------------------------------------------------------
     def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
@@ -196,8 +211,7 @@ class GameManager:
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
             raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
-        if not env.game_id:
-            raise Rejection("MALFORMED", "the envelope names no game")
+        check_envelope(sc, env)
         digest = hashlib.sha256(signed).digest()
         for attempt in range(APPEND_ATTEMPTS):
             # The cache is not caught up with the store first (one query saved on every command):
@@ -221,6 +235,10 @@ class GameManager:
                 rows: list[RecordRow] = []
                 try:
                     for r in acc.records:
+                        if len(r.raw) > limits.MAX_RECORD_BYTES:
+                            raise Refusal("RECORD_TOO_LARGE", f"the command would make a record of {len(r.raw)} "
+                                          f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
+                                          limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
                         live.tree.append(r.leaf)
                         rows.append(RecordRow(r.seq, r.raw, r.hash,
                                               checkpoint_note(self.signer, live.origin, live.tree.size, live.tree.root())))
@@ -238,7 +256,7 @@ class GameManager:
                     raise
                 live.leaves.extend(r.leaf for r in acc.records)
                 nxt = ref.pending()
-            self._notify(env.game_id)
+            self.on_append(env.game_id)
             return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt)
         raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
 
@@ -261,21 +279,6 @@ class GameManager:
         ops = self.store.openings(gid, prior.seat, prior.seqs[0], prior.seqs[-1] + 1)
         return Submitted(prior.seat, prior.counter, recs, ops, duplicate=True)
 
-    # -- streams --------------------------------------------------------------
-    def listen(self, gid: str, q) -> None:
-        with self._meta:
-            self._listeners.setdefault(gid, set()).add(q)
-
-    def unlisten(self, gid: str, q) -> None:
-        with self._meta:
-            self._listeners.get(gid, set()).discard(q)
-
-    def _notify(self, gid: str) -> None:
-        with self._meta:
-            qs = list(self._listeners.get(gid, ()))
-        for q in qs:
-            q.put(None)
-
     # -- reads ----------------------------------------------------------------
     def seat_keys(self, gid: str) -> dict[str, bytes]:
         with self.locked(gid) as live:
@@ -294,3 +297,24 @@ class GameManager:
         if d.seat != seat:
             return None
         return d, ref.ruleset.legal_commands(ref.state, seat)
+
+
+def check_envelope(sc, env) -> None:
+    """The service's bounds on a parsed SignedCommand (service/limits.py), before the referee sees it."""
+    if len(sc.envelope) > limits.MAX_ENVELOPE_BYTES:
+        raise Refusal("FIELD_TOO_LONG", f"the envelope is {len(sc.envelope)} bytes; the limit is "
+                      f"{limits.MAX_ENVELOPE_BYTES}", field="envelope", limit=limits.MAX_ENVELOPE_BYTES,
+                      size=len(sc.envelope))
+    if not env.game_id:
+        raise Rejection("MALFORMED", "the envelope names no game")
+    for name, v, n in (("game_id", env.game_id, limits.MAX_GAME_ID_CHARS), ("seat", env.seat, limits.MAX_NAME_CHARS)):
+        if len(v) > n:
+            raise Refusal("FIELD_TOO_LONG", f"the envelope's {name} is {len(v)} characters; the limit is {n}",
+                          field=f"envelope.{name}", limit=n, size=len(v))
+    if not 1 <= env.counter <= limits.MAX_SEQ:
+        raise Refusal("OUT_OF_RANGE", f"the envelope's counter is {env.counter}; counters run from 1 "
+                      f"(a seat's first envelope) to {limits.MAX_SEQ}", field="envelope.counter",
+                      min=1, max=limits.MAX_SEQ)
+    if env.state_seq > limits.MAX_SEQ:
+        raise Refusal("OUT_OF_RANGE", f"the envelope's state_seq is past {limits.MAX_SEQ}",
+                      field="envelope.state_seq", max=limits.MAX_SEQ)

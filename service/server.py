@@ -1,25 +1,27 @@
-"""Running the service: key file, store, gRPC server with health and reflection,
-graceful shutdown. ``aar serve`` and ``aar demo`` call ``start``."""
+"""Running the service: key file, store, gRPC (grpc.aio) server with health, reflection
+(v1 and v1alpha), optional TLS, graceful shutdown. ``aar serve`` and ``aar demo`` call ``start``."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
 import threading
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health, health_pb2
 
 from afteraction.engine.crypto.note import Signer, parse_skey
 from afteraction.engine.errors import CryptoError
-from afteraction.v1 import audit_service_pb2, audit_service_pb2_grpc, game_service_pb2, game_service_pb2_grpc
+from afteraction.v1 import audit_service_pb2, game_service_pb2
 
+from . import atrest, limits
+from .calls import unknown_rpc_handler
 from .games import GameManager
+from .reflection import add_health, add_reflection
 from .servicer import AuditServicer, GameServicer, Service
-from . import atrest
 from .store import Store, StoreError, open_store, private_dir
 
 log = logging.getLogger("afteraction.service")
@@ -49,48 +51,136 @@ def load_or_create_key(path: str, name: str = DEFAULT_NAME) -> Signer:
 
 @dataclass
 class Running:
-    server: grpc.Server
+    server: grpc.aio.Server
     port: int
     service: Service
     store: Store
-    health: health.HealthServicer
+    health: object          # grpc_health's aio HealthServicer
     vkey: str
+    loop: asyncio.AbstractEventLoop = None
+    thread: threading.Thread = None
+    pool: futures.ThreadPoolExecutor = None
+    tls: bool = False
+    _stop_lock: threading.Lock = field(default_factory=threading.Lock)
+    _stopped: bool = False
+
+    def call(self, coro, timeout: float | None = None):
+        """Run ``coro`` on the server's event loop from another thread; its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def stop(self, grace: float = 10.0) -> None:
-        """Refuse new commands, let in-flight ones finish (and reach the disk), close the store."""
-        self.service.stopping.set()
-        self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
-        self.store.close()
+        """Refuse new commands, end open streams (UNAVAILABLE/SHUTTING_DOWN), let in-flight
+        commands finish (and reach the disk), close the store. Safe to call from several
+        threads at once: later callers wait for the first one's stop to finish."""
+        with self._stop_lock:
+            if self._stopped:
+                return
+            self.service.stopping.set()
+            try:
+                self.call(self._stop(grace), grace + 10)
+            finally:
+                self.pool.shutdown(wait=True)   # a command whose client left still finishes its append
+                self.loop.call_soon_threadsafe(self.loop.stop)
+                self.thread.join(10)
+                self.store.close()
+                self._stopped = True
+
+    async def _stop(self, grace: float) -> None:
+        await self.health.enter_graceful_shutdown()
+        self.service.feeds.wake_all()
+        await self.server.stop(grace)
+        poller = getattr(self.service, "poller", None)
+        if poller is not None:
+            poller.cancel()
+
+
+def server_options(reuseport: bool) -> list[tuple[str, int]]:
+    """The gRPC channel arguments that carry service/limits.py's transport limits."""
+    return [
+        ("grpc.so_reuseport", 1 if reuseport else 0),
+        ("grpc.max_concurrent_streams", limits.MAX_STREAMS_PER_CONNECTION),
+        ("grpc.max_receive_message_length", limits.TRANSPORT_MAX_RECEIVE_BYTES),
+        ("grpc.max_send_message_length", 4 * limits.MAX_RESPONSE_BYTES),
+        ("grpc.keepalive_time_ms", limits.KEEPALIVE_TIME_MS),
+        ("grpc.keepalive_timeout_ms", limits.KEEPALIVE_TIMEOUT_MS),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", limits.MIN_CLIENT_PING_INTERVAL_MS),
+        ("grpc.http2.max_ping_strikes", 2),
+        ("grpc.max_connection_idle_ms", limits.MAX_CONNECTION_IDLE_MS),
+    ]
+
+
+def read_tls(cert: str | None, key: str | None):
+    """Server credentials from PEM files, or None for plaintext."""
+    if not cert and not key:
+        return None
+    if not (cert and key):
+        raise StoreError("TLS needs both --tls-cert and --tls-key")
+    try:
+        with open(cert, "rb") as f:
+            chain = f.read()
+        with open(key, "rb") as f:
+            pkey = f.read()
+    except OSError as e:
+        raise StoreError(f"cannot read the TLS certificate or key: {e.strerror}") from None
+    return grpc.ssl_server_credentials([(pkey, chain)])
 
 
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
-          data_dir: str = "data", workers: int = 64, name: str = DEFAULT_NAME, reuseport: bool = False) -> Running:
-    """``reuseport``: share the listening port with sibling processes (``aar serve --workers N``).
+          data_dir: str = "data", workers: int = limits.EXECUTOR_THREADS, name: str = DEFAULT_NAME,
+          reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None) -> Running:
+    """A grpc.aio server on its own event-loop thread; the blocking work runs in a pool of
+    ``workers`` threads. ``reuseport``: share the listening port with sibling processes
+    (``aar serve --workers N``). ``tls_cert``/``tls_key``: PEM files; plaintext without them.
 
     The data directory is made (or tightened to) 0700; the store's private columns are encrypted
     under the data key beside the server key (``atrest.py``, docs/service.md)."""
+    creds = read_tls(tls_cert, tls_key)
     key = key or os.path.join(data_dir, "server.key")
     if store is None or store == "" or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
         private_dir(data_dir)
     signer = load_or_create_key(key, name)
     st = store if isinstance(store, Store) else open_store(store, data_dir, atrest.beside(key))
-    svc = Service(GameManager(st, signer))
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-grpc"),
-                         options=[("grpc.so_reuseport", 1 if reuseport else 0)])
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(GameServicer(svc), server)
-    audit_service_pb2_grpc.add_AuditServiceServicer_to_server(AuditServicer(svc), server)
-    hs = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(hs, server)
-    for s in (*SERVICES, ""):
-        hs.set(s, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(listen)
-    if port == 0:
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="aar-grpc-loop", daemon=True)
+    thread.start()
+    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
+    svc = Service(GameManager(st, signer), pool, loop)
+    try:
+        server, port, hs, poller = asyncio.run_coroutine_threadsafe(
+            _start(svc, listen, creds, reuseport), loop).result(30)
+    except BaseException:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        pool.shutdown()
         st.close()
+        raise
+    svc.poller = poller
+    return Running(server, port, svc, st, hs, signer.verifier.vkey, loop, thread, pool, creds is not None)
+
+
+async def _start(svc: Service, listen: str, creds, reuseport: bool):
+    server = grpc.aio.server(options=server_options(reuseport))
+    server.add_generic_rpc_handlers((
+        grpc.method_handlers_generic_handler(SERVICES[0], GameServicer(svc).handlers()),
+        grpc.method_handlers_generic_handler(SERVICES[1], AuditServicer(svc).handlers()),
+    ))
+    hs = health.aio.HealthServicer()
+    add_health(server, svc, hs)
+    for s in (*SERVICES, ""):
+        await hs.set(s, health_pb2.HealthCheckResponse.SERVING)
+    add_reflection(server, svc, (*SERVICES, health.SERVICE_NAME))
+    server.add_generic_rpc_handlers((unknown_rpc_handler(),))
+    try:
+        port = server.add_secure_port(listen, creds) if creds is not None else server.add_insecure_port(listen)
+    except RuntimeError:
+        port = 0
+    if port == 0:
         raise StoreError(f"cannot listen on {listen}")
-    server.start()
-    return Running(server, port, svc, st, hs, signer.verifier.vkey)
+    await server.start()
+    poller = asyncio.get_running_loop().create_task(
+        svc.feeds.poll_forever(svc.run_stream, svc.sizes))
+    return server, port, hs, poller
 
 
 def wait_for_stop(done: threading.Event) -> None:

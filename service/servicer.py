@@ -1,32 +1,43 @@
-"""gRPC servicers: thin translation between proto messages and service/games.py."""
+"""gRPC servicers (grpc.aio): thin translation between proto messages and service/games.py.
+
+Every handler is registered with a raw (bytes) request deserializer and parses
+the request itself (``parse``): bytes that do not parse, or that pass a limit of
+service/limits.py, are answered with a precise status and an ErrorInfo like
+every other error. The blocking work (store, referee) runs in a bounded thread
+pool (``Service.run``); streams wait on the event loop, holding no thread, so
+open streams cannot starve unary calls.
+"""
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
-import queue
 import threading
 
 import grpc
 
+from afteraction.engine import registry
 from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import merkle
 from afteraction.engine.errors import CryptoError, Rejection
 from afteraction.engine.log.bundle import write_bundle
+from afteraction.engine.log.record import parse_record
 from afteraction.v1 import audit_service_pb2 as au
-from afteraction.v1 import audit_service_pb2_grpc as au_grpc
+from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs
-from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
+from . import limits
 from .auth import AuthChecker
-from .games import GameManager, Internal
-from .status import rich_status, status_for
-from .store import RecordRow, StoreError
+from .calls import _ser, in_log, parse, streaming, unary
+from .feeds import Feeds
+from .games import GameManager
+from .status import Refusal, quote, status_for, status_of
+from .store import RecordRow
 
 log = logging.getLogger("afteraction.service")
-POLL_S = 1.0          # streams re-check the store this often (appends by other processes)
-CHUNK = 64 * 1024
-MAX_RESPONSE_BYTES = 2 * 1024 * 1024
+CHUNK = limits.EXPORT_CHUNK_BYTES
+MAX_RESPONSE_BYTES = limits.MAX_RESPONSE_BYTES
 
 
 def to_json(v) -> str:
@@ -47,46 +58,104 @@ def record_pb(r: RecordRow) -> gs.LogRecord:
     return gs.LogRecord(seq=r.seq, record=r.raw, record_hash=r.hash, checkpoint=r.checkpoint)
 
 
+def checkpoint_pb(r: RecordRow) -> gs.SignedCheckpoint:
+    return gs.SignedCheckpoint(size=r.seq + 1, note=r.checkpoint)
+
+
 def opening_pb(o) -> gs.SeatOpening:
     return gs.SeatOpening(seq=o.seq, k=o.k, salt=o.salt, value=o.value, value_json=to_json(canon.decode(o.value)))
 
 
-def _guard(fn):
-    """Map every error to a status with ErrorInfo; never a traceback to the caller."""
-    def wrapper(self, request, context):
-        try:
-            return fn(self, request, context)
-        except Rejection as e:
-            context.abort_with_status(rich_status(e.code, e.message))
-        except Internal as e:
-            log.error("internal error: %s", e)
-            context.abort_with_status(rich_status("INTERNAL", "the stored log and the referee disagree"))
-        except StoreError as e:
-            log.error("store error: %s", e)
-            context.abort_with_status(rich_status("STORE_UNAVAILABLE", "the store is unavailable; retry"))
-    wrapper.__name__ = fn.__name__
-    return wrapper
-
-
 class Service:
-    """State shared by both servicers."""
+    """State shared by both servicers: the games, the thread pool, the stream feeds and counters."""
 
-    def __init__(self, games: GameManager) -> None:
+    def __init__(self, games: GameManager, pool=None, loop=None) -> None:
         self.games = games
-        self.auth = AuthChecker()
+        self.auth = AuthChecker(cache_size=limits.AUTH_CACHE_ENTRIES)
         self.stopping = threading.Event()
+        self.pool = pool
+        self.loop = loop
+        self.feeds = Feeds()
+        self.pending = 0     # unary calls in progress (loop thread only)
+        self.streams = 0     # open streams (loop thread only)
+        self.stream_slots = None
+        self.exports = 0     # ExportBundle calls in progress (loop thread only)
+        games.on_append = self._appended
+
+    def _appended(self, gid: str) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.feeds.notify, gid)
+
+    async def run(self, fn, *args):
+        """A unary call's ``fn(*args)`` in the thread pool. A call whose client leaves stops waiting,
+        but the work finishes (an append is never cut in half) and still counts as pending."""
+        if self.pending >= limits.MAX_PENDING_CALLS:
+            raise Refusal("OVERLOADED", f"the server has {self.pending} calls in progress; retry later",
+                          limit=limits.MAX_PENDING_CALLS)
+        self.pending += 1
+        fut = self.loop.run_in_executor(self.pool, fn, *args)
+
+        def done(_):
+            self.pending -= 1
+        fut.add_done_callback(done)
+        return await asyncio.shield(fut)
+
+    async def run_stream(self, fn, *args):
+        """A stream's ``fn(*args)`` in the thread pool: streams wait for one of STREAM_WORK_SLOTS
+        (holding no thread meanwhile), so they never take more than that share of the pool."""
+        if self.stream_slots is None:
+            self.stream_slots = asyncio.Semaphore(limits.STREAM_WORK_SLOTS)
+        async with self.stream_slots:
+            return await self.loop.run_in_executor(self.pool, fn, *args)
+
+    def open_stream(self) -> None:
+        if self.streams >= limits.MAX_STREAMS:
+            raise Refusal("TOO_MANY_STREAMS", f"the server has {self.streams} streams open; the limit is "
+                          f"{limits.MAX_STREAMS}", limit=limits.MAX_STREAMS)
+        if self.stopping.is_set():
+            raise Refusal("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
+        self.streams += 1
+
+    def close_stream(self) -> None:
+        self.streams -= 1
 
     def authenticate(self, gid: str, auth: gs.SeatAuth, live=None) -> str:
         keys = live.referee.seat_keys if live is not None else self.games.seat_keys(gid)
         return self.auth.check(auth, gid, keys)
 
+    def log_size(self, gid: str) -> tuple[int, bool]:
+        """(size, ended) of a known game, caught up with the store; UNKNOWN_GAME otherwise."""
+        with self.games.locked(gid) as live:
+            return live.size, live.referee.ended
 
-class GameServicer(gs_grpc.GameServiceServicer):
+    def sizes(self, gids: list[str]) -> dict[str, int]:
+        return {g: self.games.store.size(g) for g in gids}
+
+
+class GameServicer:
     def __init__(self, svc: Service) -> None:
         self.svc = svc
         self.games = svc.games
 
-    @_guard
+    def handlers(self) -> dict:
+        s = self.svc
+        return {
+            "CreateGame": grpc.unary_unary_rpc_method_handler(
+                unary(s, "CreateGame", gs.CreateGameRequest, self.CreateGame), None, _ser),
+            "SubmitCommand": grpc.unary_unary_rpc_method_handler(
+                unary(s, "SubmitCommand", gs.SubmitCommandRequest, self.SubmitCommand), None, _ser),
+            "Play": grpc.stream_stream_rpc_method_handler(streaming(s, "Play", self.Play), None, _ser),
+            "Watch": grpc.unary_stream_rpc_method_handler(streaming(s, "Watch", self.Watch), None, _ser),
+            "GetState": grpc.unary_unary_rpc_method_handler(
+                unary(s, "GetState", gs.GetStateRequest, self.GetState), None, _ser),
+            "ListLegalCommands": grpc.unary_unary_rpc_method_handler(
+                unary(s, "ListLegalCommands", gs.ListLegalCommandsRequest, self.ListLegalCommands), None, _ser),
+            "GetServerKey": grpc.unary_unary_rpc_method_handler(
+                unary(s, "GetServerKey", gs.GetServerKeyRequest, self.GetServerKey, blocking=False), None, _ser),
+            "ListRulesets": grpc.unary_unary_rpc_method_handler(
+                unary(s, "ListRulesets", gs.ListRulesetsRequest, self.ListRulesets, blocking=False), None, _ser),
+        }
+
     def CreateGame(self, request, context):
         try:
             options = json.loads(request.options_json) if request.options_json else {}
@@ -97,14 +166,13 @@ class GameServicer(gs_grpc.GameServiceServicer):
         keys = {}
         for s in request.seats:
             if s.seat in keys:
-                raise Rejection("BAD_SEATS", f"seat {s.seat} given twice")
+                raise Rejection("BAD_SEATS", f"seat {quote(s.seat)} given twice")
             keys[s.seat] = bytes(s.public_key)
         gid, row = self.games.create(request.game, request.version, request.scenario, options, keys)
         return gs.CreateGameResponse(game_id=gid, genesis=record_pb(row),
                                      checkpoint=gs.SignedCheckpoint(size=1, note=row.checkpoint),
                                      server_vkey=self.games.vkey)
 
-    @_guard
     def SubmitCommand(self, request, context):
         if self.svc.stopping.is_set():
             raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
@@ -113,7 +181,7 @@ class GameServicer(gs_grpc.GameServiceServicer):
         if res.duplicate and res.openings:
             ok = False
             if request.HasField("auth"):
-                gid = request.command and _gid_of(request.command)
+                gid = _gid_of(request.command)
                 ok = self.svc.authenticate(gid, request.auth) == res.seat
             if not ok:
                 del out.openings[:]
@@ -122,88 +190,90 @@ class GameServicer(gs_grpc.GameServiceServicer):
 
     def _result(self, res) -> gs.SubmitCommandResponse:
         out = gs.SubmitCommandResponse(records=[record_pb(r) for r in res.records],
-                                       checkpoint=gs.SignedCheckpoint(size=res.records[-1].seq + 1,
-                                                                      note=res.records[-1].checkpoint),
+                                       checkpoint=checkpoint_pb(res.records[-1]),
                                        openings=[opening_pb(o) for o in res.openings], duplicate=res.duplicate)
         if res.next_decision is not None:
             out.next_decision.CopyFrom(decision_pb(res.next_decision))
         return out
 
-    def Play(self, request_iterator, context):
+    # -- streams -------------------------------------------------------------------
+    async def Play(self, request_iterator, context):
+        svc = self.svc
         try:
-            first = next(request_iterator)
-        except StopIteration:
+            first_raw = await request_iterator.__anext__()
+        except StopAsyncIteration:
             return
+        first = parse(gs.PlayRequest, first_raw, "first message")
+        if first.WhichOneof("kind") != "join":
+            raise Rejection("BAD_ARGUMENT", "the first message of Play is a join")
+        gid = first.join.game_id
+        seat = await svc.run_stream(svc.authenticate, gid, first.join.auth)
+        size, _ = await svc.run_stream(svc.log_size, gid)
+        in_log("from_seq", first.join.from_seq, size, gid)
+        wake = svc.feeds.subscribe(gid)
+        results: asyncio.Queue = asyncio.Queue(maxsize=8)
+        reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake))
         try:
-            if first.WhichOneof("kind") != "join":
-                raise Rejection("BAD_ARGUMENT", "the first message of Play is a join")
-            gid = first.join.game_id
-            seat = self.svc.authenticate(gid, first.join.auth)
-        except Rejection as e:
-            context.abort_with_status(rich_status(e.code, e.message))
-        except (Internal, StoreError):
-            context.abort_with_status(rich_status("STORE_UNAVAILABLE", "the store is unavailable; retry"))
-        q: queue.Queue = queue.Queue()
-        self.games.listen(gid, q)
-        reader = threading.Thread(target=self._play_reader, args=(request_iterator, gid, seat, q, context),
-                                  daemon=True, name="aar-play-reader")
-        reader.start()
-        try:
-            yield from _follow(self.svc, gid, first.join.from_seq, q, context, seat)
+            async for m in _follow(svc, gid, first.join.from_seq, wake, seat, results):
+                yield m
         finally:
-            self.games.unlisten(gid, q)
+            reader.cancel()
+            svc.feeds.unsubscribe(gid, wake)
 
-    def _play_reader(self, it, gid, seat, q, context) -> None:
+    async def _play_reader(self, it, gid, seat, results: asyncio.Queue, wake: asyncio.Event) -> None:
         try:
-            for req in it:
-                if req.WhichOneof("kind") != "command":
-                    q.put(gs.PlayResponse(rejected=gs.CommandRejected(
-                        code=status_for("BAD_ARGUMENT").value[0], reason="BAD_ARGUMENT",
-                        message="after the join, Play takes commands only")))
-                    continue
-                q.put(self._play_command(req.command, gid, seat))
-        except grpc.RpcError:
-            pass
-        except Exception:  # the stream was cancelled under us
+            async for raw in it:
+                try:
+                    req = parse(gs.PlayRequest, raw, "message")
+                    if req.WhichOneof("kind") != "command":
+                        raise Rejection("BAD_ARGUMENT", "after the join, Play takes commands only")
+                    resp = await self.svc.run(self._play_command, req.command, gid, seat)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
+                    resp = _rejected(e, 0)
+                await results.put(resp)
+                wake.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 -- the client went away
             log.debug("play reader ended", exc_info=True)
 
     def _play_command(self, cmd, gid, seat) -> gs.PlayResponse:
-        from afteraction.v1 import envelope_pb2
-
         counter = 0
         try:
             env = envelope_pb2.CommandEnvelope.FromString(cmd.envelope)
             counter = env.counter
             if env.seat != seat or env.game_id != gid:
-                raise Rejection("WRONG_SEAT", f"this Play stream is seat {seat}'s in game {gid}")
+                raise Rejection("WRONG_SEAT", f"this Play stream is seat {quote(seat)}'s in game {quote(gid)}")
             if self.svc.stopping.is_set():
                 raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
             res = self.games.submit(cmd.SerializeToString())
             return gs.PlayResponse(accepted=gs.CommandAccepted(counter=res.counter, seqs=[r.seq for r in res.records],
                                                                duplicate=res.duplicate))
         except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
-            code, msg = _code_of(e)
-            return gs.PlayResponse(rejected=gs.CommandRejected(counter=counter, code=status_for(code).value[0],
-                                                               reason=code, message=msg))
+            return _rejected(e, counter if counter <= limits.MAX_SEQ else 0)
 
-    def Watch(self, request, context):
+    async def Watch(self, raw, context):
+        svc = self.svc
+        req = parse(gs.WatchRequest, raw)
+        gid = req.game_id
+        size, ended = await svc.run_stream(svc.log_size, gid)   # NOT_FOUND early
+        in_log("from_seq", req.from_seq, size, gid)
+        if ended and req.from_seq == size:
+            return  # everything of an ended game was sent already: OK
+        wake = svc.feeds.subscribe(gid)
         try:
-            self.games.seat_keys(request.game_id)  # NOT_FOUND early
-        except Rejection as e:
-            context.abort_with_status(rich_status(e.code, e.message))
-        q: queue.Queue = queue.Queue()
-        self.games.listen(request.game_id, q)
-        try:
-            for item in _follow(self.svc, request.game_id, request.from_seq, q, context, None):
+            async for item in _follow(svc, gid, req.from_seq, wake, None, None):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
                 elif k == "checkpoint":
                     yield gs.WatchResponse(checkpoint=item.checkpoint)
         finally:
-            self.games.unlisten(request.game_id, q)
+            svc.feeds.unsubscribe(gid, wake)
 
-    @_guard
+    # -- reads -----------------------------------------------------------------------
     def GetState(self, request, context):
         with self.games.locked(request.game_id) as live:
             seat = self.svc.authenticate(request.game_id, request.auth, live) if request.HasField("auth") else None
@@ -219,7 +289,6 @@ class GameServicer(gs_grpc.GameServiceServicer):
                 out.outcome_json = to_json(ref.ruleset.outcome(ref.state))
         return out
 
-    @_guard
     def ListLegalCommands(self, request, context):
         with self.games.locked(request.game_id) as live:
             seat = self.svc.authenticate(request.game_id, request.auth, live)
@@ -232,14 +301,29 @@ class GameServicer(gs_grpc.GameServiceServicer):
                 out.commands.extend(turn[1])
         return out
 
-    @_guard
     def GetServerKey(self, request, context):
         return gs.GetServerKeyResponse(vkey=self.games.vkey)
 
+    def ListRulesets(self, request, context):
+        return rulesets_pb()
+
+
+_RULESETS: list = []
+
+
+def rulesets_pb() -> gs.ListRulesetsResponse:
+    """Every ruleset this server runs, with its seats, scenarios and options (built once)."""
+    if not _RULESETS:
+        out = []
+        for game, version in registry.available():
+            rs = registry.get(game, version)
+            out.append(gs.RulesetInfo(game=game, version=version, seats=list(rs.seats),
+                                      scenarios=list(rs.scenarios), options_json=to_json(dict(rs.options))))
+        _RULESETS.append(gs.ListRulesetsResponse(rulesets=out))
+    return _RULESETS[0]
+
 
 def _gid_of(cmd) -> str:
-    from afteraction.v1 import envelope_pb2
-
     return envelope_pb2.CommandEnvelope.FromString(cmd.envelope).game_id
 
 
@@ -250,79 +334,100 @@ def _deadline_ok(context):
     return ok
 
 
-def _code_of(e: Exception) -> tuple[str, str]:
-    if isinstance(e, Rejection):
-        return e.code, e.message
-    if isinstance(e, StoreError):
-        return "STORE_UNAVAILABLE", "the store is unavailable; retry"
-    log.error("internal error in Play: %r", e)
-    return "INTERNAL", "internal error"
+def _rejected(e: Exception, counter: int) -> gs.PlayResponse:
+    """A refusal inside a Play stream (the stream goes on); unexpected errors are logged with an incident id."""
+    from .store import StoreError
+
+    st = status_of(e, "Play")
+    reason = e.code if isinstance(e, Rejection) else "STORE_UNAVAILABLE" if isinstance(e, StoreError) else "INTERNAL"
+    return gs.PlayResponse(rejected=gs.CommandRejected(counter=counter, code=status_for(reason).value[0],
+                                                       reason=reason, message=st.details))
 
 
-def _follow(svc: Service, gid: str, from_seq: int, q: queue.Queue, context, seat: str | None):
-    """Yield PlayResponses: records from ``from_seq`` (then live ones), the seat's
-    openings, checkpoints, command results and decision prompts, until the game
-    has ended and everything was sent, the client leaves, or the server stops."""
+def _snapshot(svc: Service, gid: str, sent: int, seat: str | None):
+    """What a stream sends next: (records from ``sent``, the seat's openings by seq, ended, prompt)."""
     games = svc.games
+    recs = games.store.records(gid, sent, limits.STREAM_BATCH)
+    ops: dict[int, list] = {}
+    nxt = recs[-1].seq + 1 if recs else sent
+    if seat is None:  # Watch: the end record closes the log (SPEC.md 8)
+        ended = bool(recs) and parse_record(recs[-1].raw).kind == "end"
+        return recs, ops, ended, None
+    if recs:
+        for o in games.store.openings(gid, seat, sent, nxt):
+            ops.setdefault(o.seq, []).append(o)
+    with games.locked(gid) as live:
+        ended = live.referee.ended and nxt >= live.size
+        turn = games.seat_turn(live, seat) if nxt >= live.size else None
+        prompt = None
+        if turn is not None:
+            prompt = gs.PlayResponse(your_decision=gs.YourDecision(
+                state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1]))
+    return recs, ops, ended, prompt
+
+
+async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
+                  results: asyncio.Queue | None):
+    """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
+    in it and the checkpoint after it; command results and decision prompts (Play); until the end
+    record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN)."""
     sent = from_seq
     last_prompt = None
-    q.put(None)  # send what is there at once
-    while context.is_active() and not svc.stopping.is_set():
-        results = []
-        try:
-            item = q.get(timeout=POLL_S)
-            while True:
-                if item is not None:
-                    results.append(item)
-                item = q.get_nowait()
-        except queue.Empty:
-            pass
-        try:
-            recs = games.store.records(gid, sent, 500)
-            for r in recs:
-                yield gs.PlayResponse(record=record_pb(r))
-            if recs:
-                if seat is not None:
-                    for o in games.store.openings(gid, seat, sent, recs[-1].seq + 1):
-                        yield gs.PlayResponse(opening=opening_pb(o))
-                sent = recs[-1].seq + 1
-                yield gs.PlayResponse(checkpoint=gs.SignedCheckpoint(size=sent, note=recs[-1].checkpoint))
-                if len(recs) == 500:
-                    q.put(None)  # more to send: come back at once
-            for res in results:
-                yield res
-                if res.WhichOneof("kind") == "rejected":
-                    last_prompt = None
-            with games.locked(gid) as live:
-                ended = live.referee.ended and sent >= live.size
-                turn = games.seat_turn(live, seat) if seat is not None and sent >= live.size else None
-                prompt = None
-                if turn is not None:
-                    prompt = gs.PlayResponse(your_decision=gs.YourDecision(
-                        state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1]))
-            if prompt is not None and (last_prompt is None or last_prompt != (sent, prompt.your_decision.decision.kind)):
-                last_prompt = (sent, prompt.your_decision.decision.kind)
-                yield prompt
-            if ended:
-                return
-        except (Rejection, Internal, StoreError) as e:
-            code, msg = (e.code, e.message) if isinstance(e, Rejection) else ("STORE_UNAVAILABLE", str(e))
-            context.abort_with_status(rich_status(code, msg))
-    if svc.stopping.is_set() and context.is_active():  # not a finished stream: tell the client to resume elsewhere
-        context.abort_with_status(rich_status("SHUTTING_DOWN", "the server is shutting down; resume on another replica"))
+    while True:
+        if svc.stopping.is_set():  # not a finished stream: tell the client to resume elsewhere
+            raise Rejection("SHUTTING_DOWN", "the server is shutting down; resume on another replica")
+        wake.clear()
+        done = []
+        while results is not None and not results.empty():
+            done.append(results.get_nowait())
+        recs, ops, ended, prompt = await svc.run_stream(_snapshot, svc, gid, sent, seat)
+        for r in recs:
+            yield gs.PlayResponse(record=record_pb(r))
+            for o in ops.get(r.seq, ()):
+                yield gs.PlayResponse(opening=opening_pb(o))
+            yield gs.PlayResponse(checkpoint=checkpoint_pb(r))
+        if recs:
+            sent = recs[-1].seq + 1
+        for res in done:
+            yield res
+            if res.WhichOneof("kind") == "rejected":
+                last_prompt = None
+        if prompt is not None and (last_prompt is None or last_prompt != (sent, prompt.your_decision.decision.kind)):
+            last_prompt = (sent, prompt.your_decision.decision.kind)
+            yield prompt
+        if ended:
+            return
+        if len(recs) == limits.STREAM_BATCH:
+            continue  # more to send at once
+        await wake.wait()
 
 
-class AuditServicer(au_grpc.AuditServiceServicer):
+class AuditServicer:
     def __init__(self, svc: Service) -> None:
         self.svc = svc
         self.games = svc.games
 
-    @_guard
+    def handlers(self) -> dict:
+        s = self.svc
+        u = grpc.unary_unary_rpc_method_handler
+        return {
+            "GetRecords": u(unary(s, "GetRecords", au.GetRecordsRequest, self.GetRecords), None, _ser),
+            "GetCheckpoint": u(unary(s, "GetCheckpoint", au.GetCheckpointRequest, self.GetCheckpoint), None, _ser),
+            "GetInclusionProof": u(unary(s, "GetInclusionProof", au.GetInclusionProofRequest,
+                                         self.GetInclusionProof), None, _ser),
+            "GetConsistencyProof": u(unary(s, "GetConsistencyProof", au.GetConsistencyProofRequest,
+                                           self.GetConsistencyProof), None, _ser),
+            "ExportBundle": grpc.unary_stream_rpc_method_handler(
+                streaming(s, "ExportBundle", self.ExportBundle), None, _ser),
+            "GetReveal": u(unary(s, "GetReveal", au.GetRevealRequest, self.GetReveal), None, _ser),
+        }
+
     def GetRecords(self, request, context):
-        limit = request.limit or 1000
+        limit = request.limit or limits.MAX_RECORDS_PER_CALL
         with self.games.locked(request.game_id) as live:
             size = live.size
-        recs = self.games.store.records(request.game_id, request.from_seq, min(limit, 1000))
+        in_log("from_seq", request.from_seq, size, request.game_id)
+        recs = self.games.store.records(request.game_id, request.from_seq, min(limit, limits.MAX_RECORDS_PER_CALL))
         out = au.GetRecordsResponse(size=size)
         total = 0
         for r in recs:  # stay well under gRPC's default 4 MiB message limit; the caller asks again
@@ -332,41 +437,43 @@ class AuditServicer(au_grpc.AuditServiceServicer):
             out.records.append(record_pb(r))
         return out
 
-    @_guard
     def GetCheckpoint(self, request, context):
         with self.games.locked(request.game_id):
             last = self.games.store.latest(request.game_id)
-        return au.GetCheckpointResponse(checkpoint=gs.SignedCheckpoint(size=last.seq + 1, note=last.checkpoint))
+        return au.GetCheckpointResponse(checkpoint=checkpoint_pb(last))
 
-    @_guard
     def GetInclusionProof(self, request, context):
         with self.games.locked(request.game_id) as live:
             leaves = list(live.leaves)
         size = request.tree_size or len(leaves)
         if not request.seq < size <= len(leaves):
-            raise Rejection("OUT_OF_RANGE", f"need seq < tree_size <= {len(leaves)}")
+            raise Refusal("OUT_OF_RANGE", f"need seq < tree_size <= {len(leaves)}", size=len(leaves))
         return au.GetInclusionProofResponse(tree_size=size, hashes=merkle.inclusion_proof(leaves[:size], request.seq))
 
-    @_guard
     def GetConsistencyProof(self, request, context):
         with self.games.locked(request.game_id) as live:
             leaves = list(live.leaves)
         to = request.to_size or len(leaves)
         if not 0 < request.from_size <= to <= len(leaves):
-            raise Rejection("OUT_OF_RANGE", f"need 0 < from_size <= to_size <= {len(leaves)}")
+            raise Refusal("OUT_OF_RANGE", f"need 0 < from_size <= to_size <= {len(leaves)}", size=len(leaves))
         try:
             proof = merkle.consistency_proof(leaves[:to], request.from_size)
         except CryptoError as e:
             raise Rejection("OUT_OF_RANGE", str(e)) from None
         return au.GetConsistencyProofResponse(from_size=request.from_size, to_size=to, hashes=proof)
 
-    def ExportBundle(self, request, context):
+    async def ExportBundle(self, raw, context):
+        req = parse(au.ExportBundleRequest, raw)
+        svc = self.svc
+        if svc.exports >= limits.MAX_EXPORTS:  # each one holds its bundle in memory while it is sent
+            raise Refusal("OVERLOADED", f"{svc.exports} exports are in progress; retry later", limit=limits.MAX_EXPORTS)
+        svc.exports += 1
         try:
-            data = self.export(request.game_id)
-        except Rejection as e:
-            context.abort_with_status(rich_status(e.code, e.message))
-        for i in range(0, len(data), CHUNK):
-            yield au.ExportBundleResponse(chunk=data[i:i + CHUNK])
+            data = await svc.run_stream(self.export, req.game_id)
+            for i in range(0, len(data), CHUNK):
+                yield au.ExportBundleResponse(chunk=data[i:i + CHUNK])
+        finally:
+            svc.exports -= 1
 
     def export(self, gid: str) -> bytes:
         with self.games.locked(gid) as live:
@@ -385,7 +492,6 @@ class AuditServicer(au_grpc.AuditServiceServicer):
         write_bundle(out, gid, vkey, items(), size, secret)
         return out.getvalue()
 
-    @_guard
     def GetReveal(self, request, context):
         with self.games.locked(request.game_id) as live:
             if not live.referee.ended:

@@ -6,11 +6,19 @@ machine-readable reason; docs/service.md lists them.
 """
 from __future__ import annotations
 
+import logging
+import os
+
 import grpc
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from afteraction.engine.errors import Rejection
+
+from . import limits
+
+log = logging.getLogger("afteraction.service")
 DOMAIN = "afteraction"
 
 _BY_CODE = {
@@ -39,8 +47,16 @@ _BY_CODE = {
     "BAD_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
     "COMMAND_TOO_LARGE": grpc.StatusCode.INVALID_ARGUMENT,  # SPEC.md 6.5: larger than its padded size
     "UNKNOWN_RULESET": grpc.StatusCode.INVALID_ARGUMENT,
+    "FIELD_TOO_LONG": grpc.StatusCode.INVALID_ARGUMENT,
+    "RECORD_TOO_LARGE": grpc.StatusCode.INVALID_ARGUMENT,
+    "UNKNOWN_RPC": grpc.StatusCode.UNIMPLEMENTED,
+    # limits of the server (service/limits.py)
+    "REQUEST_TOO_LARGE": grpc.StatusCode.RESOURCE_EXHAUSTED,
+    "TOO_MANY_STREAMS": grpc.StatusCode.RESOURCE_EXHAUSTED,
+    "OVERLOADED": grpc.StatusCode.RESOURCE_EXHAUSTED,
     "OUT_OF_RANGE": grpc.StatusCode.OUT_OF_RANGE,
     "UNKNOWN_GAME": grpc.StatusCode.NOT_FOUND,
+    "UNKNOWN_SERVICE": grpc.StatusCode.NOT_FOUND,   # a health check of a service this server does not have
     "DEADLINE": grpc.StatusCode.DEADLINE_EXCEEDED,
     "SHUTTING_DOWN": grpc.StatusCode.UNAVAILABLE,
     "STORE_UNAVAILABLE": grpc.StatusCode.UNAVAILABLE,
@@ -57,11 +73,64 @@ def status_for(code: str) -> grpc.StatusCode:
     return _BY_CODE.get(code, DEFAULT)
 
 
-def rich_status(code: str, message: str) -> grpc.Status:
+class Refusal(Rejection):
+    """A Rejection raised by the service itself, with ErrorInfo metadata (e.g. the limit and the size)."""
+
+    def __init__(self, code: str, message: str, **metadata) -> None:
+        super().__init__(code, message)
+        self.metadata = {k: str(v) for k, v in metadata.items()}
+
+
+def quote(s) -> str:
+    """A caller's input, quoted for an error message: at most limits.QUOTE_CHARS of it."""
+    if isinstance(s, (bytes, bytearray)):
+        s = bytes(s).hex()
+    s = str(s)
+    n = limits.QUOTE_CHARS
+    return repr(s[:n]) + ("..." if len(s) > n else "")
+
+
+def _cut(s: str, n: int) -> str:
+    return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def rich_status(code: str, message: str, metadata: dict | None = None) -> grpc.Status:
+    """The status of reason ``code``: google.rpc.Status with ErrorInfo(reason, domain, metadata)
+    in grpc-status-details-bin; message and metadata values cut to the limits."""
     sc = status_for(code)
+    md = {str(k)[:limits.MAX_METADATA_VALUE_CHARS]: _cut(str(v), limits.MAX_METADATA_VALUE_CHARS)
+          for k, v in (metadata or {}).items()}
     detail = any_pb2.Any()
-    detail.Pack(error_details_pb2.ErrorInfo(reason=code, domain=DOMAIN))
-    return rpc_status.to_status(status_pb2.Status(code=sc.value[0], message=message, details=[detail]))
+    detail.Pack(error_details_pb2.ErrorInfo(reason=code, domain=DOMAIN, metadata=md))
+    return rpc_status.to_status(status_pb2.Status(code=sc.value[0], message=_cut(message, limits.MAX_ERROR_MESSAGE_CHARS),
+                                                  details=[detail]))
+
+
+def incident_id() -> str:
+    return os.urandom(8).hex()
+
+
+def status_of(e: BaseException, rpc: str = "") -> grpc.Status:
+    """The status a caller gets for ``e``: a Rejection's own code; a store failure
+    STORE_UNAVAILABLE; anything else INTERNAL with an incident id that is also logged.
+    No driver or library message reaches the caller."""
+    from .games import Internal
+    from .store import StoreError
+
+    md = {"rpc": rpc} if rpc else {}
+    if isinstance(e, Rejection):
+        md.update(getattr(e, "metadata", {}))
+        return rich_status(e.code, e.message, md)
+    inc = incident_id()
+    md["incident"] = inc
+    if isinstance(e, StoreError):
+        log.error("incident %s: %s: store error: %s", inc, rpc, e)
+        return rich_status("STORE_UNAVAILABLE", f"the store is unavailable; retry (incident {inc})", md)
+    if isinstance(e, Internal):
+        log.error("incident %s: %s: %s", inc, rpc, e)
+        return rich_status("INTERNAL", f"the stored log and the referee disagree (incident {inc})", md)
+    log.error("incident %s: %s: unexpected %s", inc, rpc, type(e).__name__, exc_info=e)
+    return rich_status("INTERNAL", f"internal error (incident {inc})", md)
 
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:

@@ -69,7 +69,8 @@ class Workers:
                 p.wait()
 
 
-def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_dir: str) -> Workers:
+def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_dir: str,
+                  tls_cert: str | None = None, tls_key: str | None = None) -> Workers:
     """Start ``n`` worker processes on ``listen`` (port 0: one free port chosen here)."""
     from . import atrest
     from .server import DEFAULT_NAME, load_or_create_key
@@ -91,6 +92,8 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
                    "--key", key, "--data-dir", data_dir]
             if store:
                 cmd += ["--store", store]
+            if tls_cert or tls_key:
+                cmd += ["--tls-cert", tls_cert or "", "--tls-key", tls_key or ""]
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
                                           env=dict(os.environ, PYTHONUNBUFFERED="1")))
         for p in procs:
@@ -135,6 +138,8 @@ def _worker_main(argv: list[str]) -> int:
     ap.add_argument("--store")
     ap.add_argument("--key", required=True)
     ap.add_argument("--data-dir", default="data")
+    ap.add_argument("--tls-cert")
+    ap.add_argument("--tls-key")
     a = ap.parse_args(argv)
     _die_with_parent()
     logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s[{os.getpid()}] %(message)s")
@@ -143,7 +148,7 @@ def _worker_main(argv: list[str]) -> int:
     from .store import StoreError
 
     try:
-        run = start(a.listen, a.store, a.key, a.data_dir, reuseport=True)
+        run = start(a.listen, a.store, a.key, a.data_dir, reuseport=True, tls_cert=a.tls_cert, tls_key=a.tls_key)
     except (RuntimeError, StoreError) as e:  # e.g. the port is held by a process without SO_REUSEPORT
         print(f"worker {os.getpid()}: {e}", file=sys.stderr)
         return 1

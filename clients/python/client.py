@@ -93,10 +93,19 @@ def new_seat_key() -> bytes:
 
 
 class Client:
-    def __init__(self, target: str, timeout: float = 30.0) -> None:
+    def __init__(self, target: str, timeout: float = 30.0, tls_ca: str | bytes | None = None,
+                 options: list | None = None) -> None:
+        """``tls_ca``: a PEM CA file (or its bytes) to connect with TLS; plaintext without it."""
         self.target = target
         self.timeout = timeout
-        self.channel = grpc.insecure_channel(target)
+        if tls_ca is None:
+            self.channel = grpc.insecure_channel(target, options=options)
+        else:
+            if isinstance(tls_ca, str):
+                with open(tls_ca, "rb") as f:
+                    tls_ca = f.read()
+            self.channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=tls_ca),
+                                               options=options)
         self.game = gs_grpc.GameServiceStub(self.channel)
         self.audit = au_grpc.AuditServiceStub(self.channel)
         self._vkey: str | None = None

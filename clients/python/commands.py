@@ -63,7 +63,7 @@ def cmd_new(args) -> int:
             except ValueError:
                 return _err(f"aar new: {val!r} is neither a key file nor a hex public key")
     options = json.loads(args.options) if args.options else None
-    with Client(args.server) as c:
+    with Client(args.server, tls_ca=args.tls_ca) as c:
         res = c.create_game(args.game, keys, args.scenario or "", options)
     print(res.game_id)
     print(f"server key: {res.server_vkey}", file=sys.stderr)
@@ -73,7 +73,7 @@ def cmd_new(args) -> int:
 def _seat(args):
     from .client import Client, Seat
 
-    c = Client(args.server)
+    c = Client(args.server, tls_ca=args.tls_ca)
     seat = Seat(c, args.game_id, args.seat, read_seat_key(args.key), entropy=_entropy(args),
                 server_vkey=args.server_key, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint")
     return c, seat
@@ -193,7 +193,7 @@ def cmd_watch(args) -> int:
     def show(r):
         print(f"{r.seq:6d} {record_line(r.record)}", flush=True)
 
-    with Client(args.server) as c:
+    with Client(args.server, tls_ca=args.tls_ca) as c:
         v = c.watch(args.game_id, show, args.from_seq, server_vkey=args.server_key)
     print(f"{v.tree.size} records and their checkpoints verified (aar verify's steps 1-8; "
           f"export the log to check the dice and the replay)", file=sys.stderr)
@@ -203,7 +203,7 @@ def cmd_watch(args) -> int:
 def cmd_export(args) -> int:
     from .client import Client
 
-    with Client(args.server) as c:
+    with Client(args.server, tls_ca=args.tls_ca) as c:
         data = c.export(args.game_id)
         with open(args.out, "wb") as f:
             f.write(data)
@@ -223,13 +223,14 @@ def cmd_serve(args) -> int:
     if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
         from afteraction.service.workers import serve_workers, wait_workers
 
-        w = serve_workers(args.workers, args.listen, args.store, args.key, args.data_dir)
-        print(f"afteraction server listening on {host}:{w.port}", flush=True)
+        w = serve_workers(args.workers, args.listen, args.store, args.key, args.data_dir,
+                          args.tls_cert, args.tls_key)
+        print(f"afteraction server listening on {host}:{w.port}{' (TLS)' if args.tls_cert else ''}", flush=True)
         print(f"server key: {w.vkey}", flush=True)
         print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
         return wait_workers(w)
-    run = start(args.listen, args.store, args.key, args.data_dir)
-    print(f"afteraction server listening on {host}:{run.port}", flush=True)
+    run = start(args.listen, args.store, args.key, args.data_dir, tls_cert=args.tls_cert, tls_key=args.tls_key)
+    print(f"afteraction server listening on {host}:{run.port}{' (TLS)' if run.tls else ''}", flush=True)
     print(f"server key: {run.vkey}", flush=True)
     print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
     serve_forever(run)
@@ -253,6 +254,10 @@ def _parser(sub, name: str, help_: str, example: str):
                           epilog=f"{SEATS}\nexample: {example}")
 
 
+def _tls_ca(p) -> None:
+    p.add_argument("--tls-ca", help="PEM CA certificate(s): connect with TLS and trust these (aar serve --tls-cert)")
+
+
 def register(sub) -> None:
     p = _parser(sub, "keygen", "make a seat key (Ed25519) file", "aar keygen -o alice.key")
     p.add_argument("-o", "--out", default="seat.key", help="key file to write, mode 0600 (default seat.key)")
@@ -261,6 +266,7 @@ def register(sub) -> None:
     p = _parser(sub, "new", "create a game on a server; prints its game id",
                 "aar new --game gmv --seat us=us.key --seat nva=nva.key")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
+    _tls_ca(p)
     p.add_argument("--game", required=True, help="ruleset: sog, gmv, ntnd, duel (required)")
     p.add_argument("--scenario", default="", help="scenario (default: the ruleset's first: sog mission, "
                                                  "gmv 1965, ntnd tet, duel standard)")
@@ -277,6 +283,7 @@ def register(sub) -> None:
                                                               "--key nva.key --seed 7")):
         p = _parser(sub, name, hlp, ex)
         p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
+        _tls_ca(p)
         p.add_argument("--game-id", required=True, help="the game id `aar new` printed (required)")
         p.add_argument("--seat", required=True, help="the seat to play (required; see the seat names below)")
         p.add_argument("--key", required=True, help="the seat's key file from aar keygen (required)")
@@ -297,6 +304,7 @@ def register(sub) -> None:
                 "aar watch 90d0168a0be25ea9 --from 0")
     p.add_argument("game_id", help="the game id")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
+    _tls_ca(p)
     p.add_argument("--from", dest="from_seq", type=int, default=0, help="first record to show (default 0; every record is verified from genesis)")
     p.add_argument("--server-key", help="the server's verifier key to expect (default: the one it names)")
     p.set_defaults(func=cmd_watch)
@@ -305,6 +313,7 @@ def register(sub) -> None:
     p.add_argument("game_id", help="the game id")
     p.add_argument("-o", "--out", required=True, help="the .aar file to write (required)")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
+    _tls_ca(p)
     p.set_defaults(func=cmd_export)
 
     p = _parser(sub, "serve", "run the gRPC server", "aar serve --listen 127.0.0.1:50051 --data-dir data")
@@ -314,6 +323,8 @@ def register(sub) -> None:
     p.add_argument("--data-dir", default="data", help="where the default store and key live (default ./data)")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes sharing the listening port (SO_REUSEPORT) and the store (default 1)")
+    p.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key) instead of plaintext")
+    p.add_argument("--tls-key", help="PEM private key of --tls-cert")
     p.set_defaults(func=cmd_serve)
 
     p = _parser(sub, "demo", "two bots play a whole game over gRPC; the log is exported and verified",

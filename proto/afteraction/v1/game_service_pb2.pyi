@@ -261,3 +261,27 @@ class GetServerKeyResponse(_message.Message):
     VKEY_FIELD_NUMBER: _ClassVar[int]
     vkey: str
     def __init__(self, vkey: _Optional[str] = ...) -> None: ...
+
+class ListRulesetsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class RulesetInfo(_message.Message):
+    __slots__ = ("game", "version", "seats", "scenarios", "options_json")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SCENARIOS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    version: str
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    scenarios: _containers.RepeatedScalarFieldContainer[str]
+    options_json: str
+    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., scenarios: _Optional[_Iterable[str]] = ..., options_json: _Optional[str] = ...) -> None: ...
+
+class ListRulesetsResponse(_message.Message):
+    __slots__ = ("rulesets",)
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
+    rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
+    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...

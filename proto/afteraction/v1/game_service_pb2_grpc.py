@@ -72,6 +72,11 @@ class GameServiceStub:
                 request_serializer=afteraction_dot_v1_dot_game__service__pb2.GetServerKeyRequest.SerializeToString,
                 response_deserializer=afteraction_dot_v1_dot_game__service__pb2.GetServerKeyResponse.FromString,
                 _registered_method=True)
+        self.ListRulesets = channel.unary_unary(
+                '/afteraction.v1.GameService/ListRulesets',
+                request_serializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsRequest.SerializeToString,
+                response_deserializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -130,6 +135,14 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListRulesets(self, request, context):
+        """The rulesets this server runs: for each, the seat names CreateGame must
+        be given, its scenarios and its options with their defaults.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -167,6 +180,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetServerKey,
                     request_deserializer=afteraction_dot_v1_dot_game__service__pb2.GetServerKeyRequest.FromString,
                     response_serializer=afteraction_dot_v1_dot_game__service__pb2.GetServerKeyResponse.SerializeToString,
+            ),
+            'ListRulesets': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRulesets,
+                    request_deserializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsRequest.FromString,
+                    response_serializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -361,6 +379,33 @@ class GameService:
             '/afteraction.v1.GameService/GetServerKey',
             afteraction_dot_v1_dot_game__service__pb2.GetServerKeyRequest.SerializeToString,
             afteraction_dot_v1_dot_game__service__pb2.GetServerKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRulesets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/afteraction.v1.GameService/ListRulesets',
+            afteraction_dot_v1_dot_game__service__pb2.ListRulesetsRequest.SerializeToString,
+            afteraction_dot_v1_dot_game__service__pb2.ListRulesetsResponse.FromString,
             options,
             channel_credentials,
             insecure,

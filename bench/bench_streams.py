@@ -1,0 +1,152 @@
+"""Idle streams against unary calls: GetState latency with 1,000 idle Watch streams
+open, against the same server with none, measured in the same run (issue 12).
+
+`aar serve` runs in its own process (SQLite store in a temp dir). One duel game
+is created and its handshake played. Then, alternating: a window of sequential
+GetState calls with no stream open (the baseline), and a window with STREAMS idle
+Watch streams of that game open (spread over connections of
+MAX_STREAMS_PER_CONNECTION-sized groups, as separate clients would be); each
+window's p50/p99 is printed. The line ``ratio watch_idle_getstate_p99 VALUE`` is
+loaded p99 / unloaded p99 (pooled over the windows): the target is <= 2; the
+p50 ratio before it is the steadier figure on a shared machine.
+Run: ``python -m bench streams`` or ``python bench/bench_streams.py``.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+STREAMS = 1000
+PER_CONNECTION = 100
+CALLS = 1000       # GetState calls per window
+ROUNDS = 4         # alternating unloaded/loaded windows
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def _window(c, gid) -> list[float]:
+    from afteraction.v1 import game_service_pb2 as gs
+
+    req = gs.GetStateRequest(game_id=gid)
+    out = []
+    for _ in range(CALLS):
+        t = time.perf_counter()
+        c.game.GetState(req, timeout=30)
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def _open_streams(target: str, gid: str):
+    from afteraction.client.client import Client
+    from afteraction.v1 import game_service_pb2 as gs
+
+    clients = [Client(target, options=OWN_CONNECTION) for _ in range(STREAMS // PER_CONNECTION)]
+    calls = []
+    for cl in clients:
+        for _ in range(PER_CONNECTION):
+            calls.append(cl.game.Watch(gs.WatchRequest(game_id=gid), timeout=600))
+    for it in calls:  # each stream has sent what there is (the handshake) and now waits: idle
+        for _ in range(10):
+            next(it)
+    return clients, calls
+
+
+def run() -> None:
+    from afteraction.client.client import Client, Seat
+    from afteraction.engine.local import derive_bytes
+    from afteraction.engine.seat import SeatSigner
+
+    with tempfile.TemporaryDirectory(prefix="aar-bench-streams-") as d:
+        p = subprocess.Popen([sys.executable, "-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+                              "--data-dir", d], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        try:
+            target = p.stdout.readline().split("listening on ")[1].split()[0]
+            c = Client(target, options=OWN_CONNECTION)
+            keys = {s: derive_bytes(b"bench-streams", s) for s in ("a", "b")}
+            gid = c.create_game("duel", {s: SeatSigner(s, k).public for s, k in keys.items()}).game_id
+            seats = [Seat(c, gid, s, k) for s, k in keys.items()]
+            for s in seats:
+                s.submit(s.sign_commit())
+            for s in seats:
+                s.submit(s.sign_reveal())
+            _window(c, gid)  # warm-up
+            base, loaded = [], []
+            for _ in range(ROUNDS):
+                w = _window(c, gid)
+                base += w
+                print(f"unloaded      calls={len(w)}  p50_ms={_pct(w, .5):7.3f}  p99_ms={_pct(w, .99):7.3f}",
+                      flush=True)
+                t = time.perf_counter()
+                clients, calls = _open_streams(target, gid)
+                opened = time.perf_counter() - t
+                time.sleep(1.0)  # let the opening settle: the streams are idle from here on
+                w = _window(c, gid)
+                loaded += w
+                print(f"streams={len(calls)}  calls={len(w)}  p50_ms={_pct(w, .5):7.3f}  p99_ms={_pct(w, .99):7.3f}"
+                      f"  (opened in {opened:.1f} s)", flush=True)
+                for x in calls:
+                    x.cancel()
+                for cl in clients:
+                    cl.close()
+                time.sleep(0.5)
+            print(f"pooled: unloaded p99 {_pct(base, .99):.3f} ms (p50 {statistics.median(base):.3f}), "
+                  f"with {STREAMS} idle Watch streams p99 {_pct(loaded, .99):.3f} ms "
+                  f"(p50 {statistics.median(loaded):.3f})")
+            print(f"ratio watch_idle_getstate_p50 {statistics.median(loaded) / statistics.median(base):.3f}")
+            ratio = _pct(loaded, .99) / _pct(base, .99)
+            print(f"ratio watch_idle_getstate_p99 {ratio:.3f}")
+            c.close()
+        finally:
+            p.terminate()
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+def steps(counts=(32, 63, 64, 65, 100)) -> None:
+    """In-process: open idle Watch streams one by one; does GetState answer within 3 s at each count?
+    ``python bench/bench_streams.py --steps`` (with PYTHONPATH pointing at another checkout's
+    afteraction package, the same on older code)."""
+    import grpc
+
+    from afteraction.client.client import Client
+    from afteraction.engine.seat import SeatSigner
+    from afteraction.service.server import start
+    from afteraction.v1 import game_service_pb2 as gs
+
+    with tempfile.TemporaryDirectory(prefix="aar-bench-steps-") as d:
+        run_ = start("127.0.0.1:0", f"sqlite:{d}/s.sqlite", None, d)
+        t = f"127.0.0.1:{run_.port}"
+        c, w = Client(t), Client(t)
+        gid = c.create_game("duel", {s: SeatSigner(s, bytes([i + 1]) * 32).public for i, s in enumerate("ab")}).game_id
+        calls = []
+        for n in counts:
+            while len(calls) < n:
+                calls.append(w.game.Watch(gs.WatchRequest(game_id=gid), timeout=60))
+                next(calls[-1])
+            time.sleep(0.3)
+            t0 = time.perf_counter()
+            try:
+                c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=3)
+                print(f"{n} idle Watch streams: GetState answered in {1000 * (time.perf_counter() - t0):.1f} ms")
+            except grpc.RpcError as e:
+                print(f"{n} idle Watch streams: GetState {e.code().name} after {time.perf_counter() - t0:.1f} s")
+        for x in calls:
+            x.cancel()
+        run_.stop(1)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    steps() if "--steps" in sys.argv else run()

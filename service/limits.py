@@ -1,0 +1,130 @@
+"""Every bound of the service, in one place: the code reads these constants and
+docs/service.md's "Limits" table is generated from ``TABLE`` (``python -m
+afteraction.service.limits`` prints it; tests/service/test_limits.py checks the
+doc against it).
+
+Past a limit the caller gets a precise status with an ErrorInfo (service/status.py)
+and nothing is stored.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KiB = 1024
+MiB = 1024 * KiB
+
+# -- connections and streams ------------------------------------------------------
+MAX_STREAMS_PER_CONNECTION = 128       # HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS the server announces
+MAX_STREAMS = 4096                     # open Watch/Play/ExportBundle streams per server process
+MAX_PENDING_CALLS = 512                # unary calls in progress per server process
+MAX_EXPORTS = 16                       # ExportBundle calls in progress per process (each holds its bundle)
+EXECUTOR_THREADS = 16                  # threads running the blocking work (store, referee) per process
+STREAM_WORK_SLOTS = 8                  # of which streams' reads may hold at most this many at once
+KEEPALIVE_TIME_MS = 60_000             # the server pings an idle connection this often
+KEEPALIVE_TIMEOUT_MS = 20_000          # ... and closes it if the ping is not answered in this time
+MIN_CLIENT_PING_INTERVAL_MS = 10_000   # clients pinging more often are sent GOAWAY (after 2 strikes)
+MAX_CONNECTION_IDLE_MS = 300_000       # a connection with no open call for this long is closed (GOAWAY)
+STREAM_POLL_S = 1.0                    # open streams re-check the store this often (appends by other processes)
+
+# -- sizes ----------------------------------------------------------------------
+MAX_REQUEST_BYTES = 64 * KiB           # one request message (one message of a Play stream)
+TRANSPORT_MAX_RECEIVE_BYTES = 8 * MiB  # gRPC's own cap; past it gRPC refuses before our code runs
+MAX_RESPONSE_BYTES = 2 * MiB           # GetRecords stops adding records past this (ask again)
+MAX_ENVELOPE_BYTES = 8 * KiB           # a SignedCommand's envelope
+MAX_RECORD_BYTES = 256 * KiB           # a record a command produces
+MAX_FIELD_BYTES = 1 * KiB              # any other string or bytes field of a request
+MAX_GAME_ID_CHARS = 64                 # a game id in a request (the server makes 16 hex digits)
+MAX_NAME_CHARS = 64                    # a seat, ruleset, version or scenario name
+MAX_OPTIONS_JSON_BYTES = 4 * KiB       # CreateGame's options_json
+MAX_SEATS = 16                         # seats of a CreateGame request
+MAX_RECORDS_PER_CALL = 1000            # GetRecords returns at most this many records
+STREAM_BATCH = 500                     # records read from the store at once by a stream
+EXPORT_CHUNK_BYTES = 64 * KiB          # ExportBundle's chunk size
+MAX_SEQ = 2**63 - 1                    # sequence numbers, tree sizes, counters (a signed 64-bit store column)
+
+# -- caches -----------------------------------------------------------------------
+MAX_LIVE_GAMES = 256                   # games kept caught up in memory (LRU); others are rebuilt from the store
+AUTH_CACHE_ENTRIES = 4096              # verified SeatAuth tokens remembered (cleared when full)
+
+# -- error messages ---------------------------------------------------------------
+QUOTE_CHARS = 64                       # at most this much of a caller's input is quoted in an error
+MAX_ERROR_MESSAGE_CHARS = 512          # an error message is cut to this length
+MAX_METADATA_VALUE_CHARS = 64          # an ErrorInfo metadata value is cut to this length
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str        # the constant above
+    what: str
+    past: str        # what a caller meets past it
+
+
+_RE = "RESOURCE_EXHAUSTED"
+TABLE: tuple[Limit, ...] = (
+    Limit("MAX_STREAMS_PER_CONNECTION", "concurrent calls on one HTTP/2 connection",
+          "the client's gRPC queues or refuses further streams (HTTP/2 flow control, no call is answered with an error)"),
+    Limit("MAX_STREAMS", "open `Watch`, `Play` and `ExportBundle` streams per server process",
+          f"`{_RE}`/`TOO_MANY_STREAMS`"),
+    Limit("MAX_PENDING_CALLS", "unary calls in progress per server process", f"`{_RE}`/`OVERLOADED`"),
+    Limit("MAX_EXPORTS", "`ExportBundle` calls in progress per server process (each builds its bundle in memory)",
+          f"`{_RE}`/`OVERLOADED`"),
+    Limit("EXECUTOR_THREADS", "threads doing the blocking work (store, referee) per server process; streams "
+          "wait without holding one", "calls queue (bounded by `MAX_PENDING_CALLS`)"),
+    Limit("STREAM_WORK_SLOTS", "of those threads, how many streams' store reads may use at once (the rest stay "
+          "free for unary calls)", "stream reads wait their turn, holding no thread"),
+    Limit("KEEPALIVE_TIME_MS", "the server pings a connection that has been silent this long (ms)", "-"),
+    Limit("KEEPALIVE_TIMEOUT_MS", "an unanswered keepalive ping closes the connection after (ms)",
+          "the connection is closed; open streams end `UNAVAILABLE`"),
+    Limit("MIN_CLIENT_PING_INTERVAL_MS", "the shortest interval between a client's pings (ms)",
+          "`GOAWAY` (`ENHANCE_YOUR_CALM`) after two strikes"),
+    Limit("MAX_CONNECTION_IDLE_MS", "a connection with no call open is closed after (ms)",
+          "`GOAWAY`; the client reconnects on its next call"),
+    Limit("STREAM_POLL_S", "streams check the store for appends by other processes every (s)", "-"),
+    Limit("MAX_REQUEST_BYTES", "one request message (one message of a `Play` stream)",
+          f"`{_RE}`/`REQUEST_TOO_LARGE`"),
+    Limit("TRANSPORT_MAX_RECEIVE_BYTES", "gRPC's own cap on a received message",
+          f"`{_RE}` from gRPC itself, **without** ErrorInfo (gRPC refuses before the service sees the message)"),
+    Limit("MAX_RESPONSE_BYTES", "`GetRecords` adds no record past this many bytes", "fewer records; ask again"),
+    Limit("MAX_ENVELOPE_BYTES", "a `SignedCommand.envelope`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_RECORD_BYTES", "a record a command would produce", "`INVALID_ARGUMENT`/`RECORD_TOO_LARGE`"),
+    Limit("MAX_FIELD_BYTES", "any other string or bytes field of a request",
+          "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_GAME_ID_CHARS", "a game id (in a request or an envelope)", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_NAME_CHARS", "a seat, ruleset, version or scenario name", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_OPTIONS_JSON_BYTES", "`CreateGameRequest.options_json`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_SEATS", "seats in a `CreateGameRequest`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_RECORDS_PER_CALL", "records in one `GetRecords` answer", "fewer records; ask again"),
+    Limit("STREAM_BATCH", "records a stream reads from the store at once", "the stream sends the rest next"),
+    Limit("EXPORT_CHUNK_BYTES", "one `ExportBundle` message", "-"),
+    Limit("MAX_SEQ", "sequence numbers, tree sizes and counters in a request; also every `from_seq`, `seq` "
+          "or size must lie within the log", "`OUT_OF_RANGE`/`OUT_OF_RANGE`"),
+    Limit("MAX_LIVE_GAMES", "games kept in memory (LRU); the rest are rebuilt from the store on demand", "-"),
+    Limit("AUTH_CACHE_ENTRIES", "verified `SeatAuth` tokens remembered", "the cache is cleared"),
+    Limit("QUOTE_CHARS", "characters of a caller's input quoted in an error message", "cut, with `...`"),
+    Limit("MAX_ERROR_MESSAGE_CHARS", "an error message", "cut"),
+    Limit("MAX_METADATA_VALUE_CHARS", "an ErrorInfo metadata value", "cut"),
+)
+
+
+def value(name: str) -> int | float:
+    return globals()[name]
+
+
+def _fmt(name: str, v) -> str:
+    if name.endswith("_BYTES") and v % KiB == 0:
+        return f"{v // MiB} MiB" if v % MiB == 0 else f"{v // KiB} KiB"
+    if v == MAX_SEQ:
+        return "2^63-1"
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def markdown() -> str:
+    """docs/service.md's "Limits" table."""
+    rows = ["| limit | value | what | past it |", "|---|---|---|---|"]
+    for lim in TABLE:
+        rows.append(f"| `{lim.name}` | {_fmt(lim.name, value(lim.name))} | {lim.what} | {lim.past} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")
