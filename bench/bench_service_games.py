@@ -171,7 +171,7 @@ def bench_game(game: str, svc_target: str, echo_target: str, cmds_per_game: dict
         try:
             for _ in range(rounds):
                 per_driver = rate_guess * (base.WINDOW_S + base.WARMUP_S + 0.2) / n
-                want = int(2 * per_driver / cmds_per_game[game]) + 1  # twice the guess: few run dry
+                want = int(2 * per_driver / cmds_per_game[game]) + 2  # twice the guess and two more: few run dry
                 threads = [threading.Thread(target=d.top_up, args=(want,)) for d in drivers]
                 for t in threads:
                     t.start()

@@ -22,8 +22,8 @@ from .load import BotGame, client
 from .procs import Serve
 
 GAMES = 4
-KILL_AFTER = 30    # races (all games together) before server B is killed ...
-DOWN_RACES = 8     # ... and this many more while it is down, then it is started again
+KILL_AFTER = 20    # races (all games together) before server B is killed ...
+DOWN_RACES = 6     # ... and this many more while it is down, then it is started again (a SOG game has 10+)
 S = grpc.StatusCode
 
 
