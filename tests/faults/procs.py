@@ -60,6 +60,13 @@ class Serve:
             except ProcessLookupError:
                 pass
             self.p.wait(30)
+        self._close_files()
+
+    def _close_files(self) -> None:
+        if self.p is not None and self.p.stdout is not None and not self.p.stdout.closed:
+            self.p.stdout.close()
+        if getattr(self, "errlog", None) is not None and not self.errlog.closed:
+            self.errlog.close()
 
     def stop(self) -> None:
         """SIGTERM (a graceful stop), SIGKILL to the group if it does not exit in time."""
@@ -77,8 +84,7 @@ class Serve:
             pass
         if self.p.poll() is None:
             self.p.wait(30)
-        self.p.stdout.close()
-        self.errlog.close()
+        self._close_files()
 
     def restart(self) -> "Serve":
         self.stop()
