@@ -26,6 +26,7 @@ from .store import Store, StoreError, open_store, private_dir
 
 log = logging.getLogger("afteraction.service")
 DEFAULT_NAME = "afteraction.local"
+STOP_SLACK_S = 10.0  # after the grace period, how long stop() waits for the server to report its shutdown
 SERVICES = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
             audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"].full_name)
 
@@ -77,7 +78,7 @@ class Running:
                 return
             self.service.stopping.set()
             try:
-                self.call(self._stop(grace), grace + 10)
+                self.call(self._stop(grace), grace + STOP_SLACK_S)
             finally:
                 self.pool.shutdown(wait=True)   # a command whose client left still finishes its append
                 self.loop.call_soon_threadsafe(self.loop.stop)

@@ -36,3 +36,19 @@ def test_bench_verify_runs_on_a_small_log_and_prints_its_ratio(monkeypatch, tmp_
     assert RATIO.match(out[-1]) and out[-1].startswith("ratio verify_crypto "), out
     assert float(out[-1].split()[2]) > 0
     assert len(list(tmp_path.glob("aar-bench-verify-26-*.aar"))) == 1  # cached where asked
+
+
+def test_bench_service_games_runs_in_quick_mode_and_prints_its_ratios():
+    """The real-games service benchmark end to end (aar serve, the echo, SOG and GMV drivers, the
+    idle Watch streams) in its quick configuration: every ratio line is there and parses."""
+    import subprocess
+
+    p = subprocess.run([sys.executable, str(REPO / "bench" / "bench_service_games.py"), "--quick"],
+                       capture_output=True, text=True, timeout=240)
+    assert p.returncode == 0, p.stderr[-2000:]
+    ratios = dict(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("ratio "))
+    assert set(ratios) == {"service_sog_vs_echo", "service_gmv_vs_echo", "sog_p99_ms_at_100",
+                           "getstate_p99_watch1000_vs_idle"}, p.stdout
+    assert all(RATIO.match(f"ratio {k} {v}") for k, v in ratios.items())
+    assert float(ratios["service_sog_vs_echo"]) > 0 and float(ratios["service_gmv_vs_echo"]) > 0
+    assert any(line.startswith("sog ") and "games=3" in line for line in p.stdout.splitlines()), p.stdout

@@ -1,0 +1,318 @@
+"""Service benchmark on real games: SOG and GMV bot games through the real gRPC service
+(`aar serve --workers 2`, SQLite, every signature checked, every acknowledged command fsynced
+before its reply) at 1, 10 and 100 concurrent games, beside the bare gRPC echo of
+``bench_service`` (own process, the same request and response sizes as that game's
+commands, the same call pattern), measured in the same run in alternating windows.
+
+One command = ListLegalCommands (seat-authenticated) + SubmitCommand (a signed envelope),
+as a bot plays it. Each game is played over its own connection, as separate players'
+clients are. Games are created and their entropy handshake done before a window (a pool per
+driver, topped up between windows); a driver whose game ends goes on with the next one of
+its pool, so windows measure moves, at any number of games. Default options: SOG's one
+mission, GMV's 8 turns (~700 commands a game).
+
+Then the stream-exhaustion figure (issue 12 item 1): GetState's p50/p99 on an idle server,
+and again with 1,000 idle Watch streams open (50 per connection over 20 connections);
+a GetState not answered within 2 s is reported as such.
+
+Prints one line per configuration, then ``ratio service_sog_vs_echo`` and
+``ratio service_gmv_vs_echo`` (commands/s, 10 games), ``ratio sog_p99_ms_at_100`` (the p99
+in ms at 100 SOG games) and ``ratio getstate_p99_watch1000_vs_idle``.
+Run: ``python -m bench service_games`` or ``python bench/bench_service_games.py [--quick]``.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+if __package__ in (None, ""):  # run as a script
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    __package__ = "bench"
+
+from . import bench_service as base  # noqa: E402  (the echo server, its driver and the Meter)
+
+GAME_NAMES = ("sog", "gmv")
+GAMES = (1, 10, 100)
+RATIO_AT, P99_AT = 10, 100  # the ratios are read at 10 games, the p99 target at 100
+ROUNDS_PER_CONFIG = 3
+ROUNDS_AT_10 = 5
+WORKERS = 2             # the windows (1.2 s measured after 0.4 s of warm-up) are bench_service's
+STREAMS = 1000
+STREAM_CONNECTIONS = 20
+PROBES = 200
+PROBE_DEADLINE_S = 2.0
+EXPECT_CMDS_S = 800.0   # first guess of the service's commands/s, to size the first pools
+
+
+def quick() -> None:
+    """A small configuration for tests/test_bench.py: the same code paths in a few seconds."""
+    global GAMES, RATIO_AT, P99_AT, ROUNDS_PER_CONFIG, ROUNDS_AT_10, WORKERS, STREAMS, STREAM_CONNECTIONS, PROBES
+    GAMES, RATIO_AT, P99_AT, ROUNDS_PER_CONFIG, ROUNDS_AT_10 = (1, 3), 3, 3, 1, 1
+    base.WINDOW_S, base.WARMUP_S = 0.3, 0.1
+    WORKERS, STREAMS, STREAM_CONNECTIONS, PROBES = 1, 20, 2, 20
+
+
+class Driver:
+    """One concurrent game slot: its own connection, a pool of games ready to play."""
+
+    def __init__(self, target: str, game: str) -> None:
+        import grpc
+
+        from afteraction.v1 import game_service_pb2_grpc as gs_grpc
+
+        self.game = game
+        self.ch = grpc.insecure_channel(target, options=base.OWN_CONNECTION)
+        self.stub = gs_grpc.GameServiceStub(self.ch)
+        self.pool: list = []
+        self.current = None
+        self.created = self.ended = self.inline = 0
+
+    def new_game(self):
+        from afteraction.engine import registry
+        from afteraction.engine.seat import Head, SeatSigner
+        from afteraction.service.auth import make_auth
+        from afteraction.v1 import envelope_pb2
+        from afteraction.v1 import game_service_pb2 as gs
+
+        seeds = {s: os.urandom(32) for s in registry.get(self.game).seats}
+        signers = {s: SeatSigner(s, seeds[s]) for s in seeds}
+        created = self.stub.CreateGame(gs.CreateGameRequest(game=self.game, seats=[
+            gs.SeatKey(seat=s, public_key=signers[s].public) for s in signers]), timeout=60)
+        gid = created.game_id
+        # the driver plays both seats and sees every record: it binds each envelope to the log's
+        # end (format version 2) from the records in the replies, without verifying them
+        head = Head(1, created.genesis.record_hash, created.genesis.record_hash)
+        ent = {s: os.urandom(32) for s in signers}
+        res = None
+        for step in ("entropy_commit", "entropy_reveal"):
+            for s, sg in signers.items():
+                signed = getattr(sg, step)(gid, ent[s], head)
+                res = self.stub.SubmitCommand(gs.SubmitCommandRequest(
+                    command=envelope_pb2.SignedCommand.FromString(signed)), timeout=60)
+                head = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head.genesis)
+        self.created += 1
+        # [gid, signers, auths, seat to move, seat seeds, head of the log]
+        return [gid, signers, {s: make_auth(seeds[s], gid, s) for s in seeds}, res.next_decision.seat, seeds, head]
+
+    def top_up(self, n: int) -> None:
+        while len(self.pool) < n:
+            self.pool.append(self.new_game())
+        if self.current is None:
+            self.current = self.pool.pop(0)
+
+    def next_game(self) -> None:
+        self.ended += 1
+        if self.pool:
+            self.current = self.pool.pop(0)
+        else:  # the pool ran dry inside a window: counted, so a reader knows
+            self.inline += 1
+            self.current = self.new_game()
+
+    def close(self) -> None:
+        self.ch.close()
+
+
+def run_service(drivers: list[Driver], m: base.Meter) -> list[int]:
+    from afteraction.engine.bots import Prng
+    from afteraction.engine.seat import Head
+    from afteraction.v1 import envelope_pb2
+    from afteraction.v1 import game_service_pb2 as gs
+
+    t_start = time.perf_counter() + 0.2
+    start, end = t_start + base.WARMUP_S, t_start + base.WARMUP_S + base.WINDOW_S
+
+    def drive(d: Driver):
+        prng = Prng(os.urandom(8))
+        while time.perf_counter() < t_start:
+            time.sleep(0.001)
+        while time.perf_counter() < end:
+            gid, signers, auths, seat, _, head = d.current
+            t0 = time.perf_counter()
+            lreq = gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat])
+            lg = d.stub.ListLegalCommands(lreq, timeout=60)
+            signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)), head)
+            sreq = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
+            res = d.stub.SubmitCommand(sreq, timeout=60)
+            t1 = time.perf_counter()
+            m.add(t0, t1, start, end)
+            with m.lock:
+                if m.n_sized < 400:
+                    m.sizes = [a + b for a, b in zip(m.sizes, (lreq.ByteSize(), lg.ByteSize(), sreq.ByteSize(),
+                                                               res.ByteSize()))]
+                    m.n_sized += 1
+            if res.records:
+                d.current[5] = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head.genesis)
+            if res.HasField("next_decision") and res.next_decision.seat:
+                d.current[3] = res.next_decision.seat
+            else:
+                d.next_game()
+
+    ts = [threading.Thread(target=drive, args=(d,)) for d in drivers]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return [s // max(1, m.n_sized) for s in m.sizes]
+
+
+def _refresh_auth(drivers: list[Driver]) -> None:
+    """Seat tokens are good for 5 minutes: renew those of the games in use between configurations."""
+    from afteraction.service.auth import make_auth
+
+    for d in drivers:
+        for g in [d.current, *d.pool]:
+            g[2] = {s: make_auth(g[4][s], g[0], s) for s in g[4]}
+
+
+def bench_game(game: str, svc_target: str, echo_target: str, cmds_per_game: dict) -> dict:
+    out = {}
+    rate_guess = EXPECT_CMDS_S
+    for n in GAMES:
+        drivers = [Driver(svc_target, game) for _ in range(n)]
+        m, me = base.Meter(), base.Meter()
+        rounds = ROUNDS_AT_10 if n == RATIO_AT else ROUNDS_PER_CONFIG
+        sizes = [0, 0, 0, 0]
+        try:
+            for _ in range(rounds):
+                per_driver = rate_guess * (base.WINDOW_S + base.WARMUP_S + 0.2) / n
+                want = int(2 * per_driver / cmds_per_game[game]) + 2  # twice the guess and two more: few run dry
+                threads = [threading.Thread(target=d.top_up, args=(want,)) for d in drivers]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                _refresh_auth(drivers)
+                n_before = len(m.lat)
+                sizes = run_service(drivers, m)
+                rate_guess = max(50.0, (len(m.lat) - n_before) / base.WINDOW_S * 1.5)
+                base.run_echo(echo_target, n, sizes, me)
+        finally:
+            for d in drivers:
+                d.close()
+        rs = base._line(f"{game}", n, m, rounds)
+        re_ = base._line("echo", n, me, rounds)
+        ended = sum(d.ended for d in drivers)
+        inline = sum(d.inline for d in drivers)
+        print(f"         {game} games={n}: {ended} games ended inside the windows"
+              f"{f', {inline} created inside a window (pool ran dry)' if inline else ''}; "
+              f"message sizes legal {sizes[0]}/{sizes[1]} submit {sizes[2]}/{sizes[3]} bytes", flush=True)
+        q = statistics.quantiles(m.lat, n=100) if len(m.lat) >= 2 else [0.0] * 99
+        out[n] = (rs, re_, q[49] * 1000, q[98] * 1000)
+    return out
+
+
+def bench_streams(target: str) -> tuple[float, float | None, str]:
+    """GetState p99 idle and with STREAMS idle Watch streams; (idle p99, loaded p99 or None, note)."""
+    import grpc
+
+    from afteraction.v1 import game_service_pb2 as gs
+    from afteraction.v1 import game_service_pb2_grpc as gs_grpc
+
+    d = Driver(target, "sog")
+    d.top_up(1)
+    gid = d.current[0]
+    req = gs.GetStateRequest(game_id=gid)
+
+    def probe(deadline: float):
+        lat, missed = [], 0
+        for _ in range(PROBES):
+            t0 = time.perf_counter()
+            try:
+                d.stub.GetState(req, timeout=deadline)
+            except grpc.RpcError as e:
+                if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                    raise
+                missed += 1
+                if missed >= 3:
+                    break
+                continue
+            lat.append(time.perf_counter() - t0)
+        return lat, missed
+
+    idle, _ = probe(30)
+    p99_idle = statistics.quantiles(idle, n=100)[98]
+    chans = [grpc.insecure_channel(target, options=base.OWN_CONNECTION) for _ in range(STREAM_CONNECTIONS)]
+    calls = []
+    try:
+        for i in range(STREAMS):
+            calls.append(gs_grpc.GameServiceStub(chans[i % STREAM_CONNECTIONS]).Watch(
+                gs.WatchRequest(game_id=gid), timeout=600))
+        time.sleep(2.0)  # let them open; nobody reads them: idle streams
+        refused = sum(1 for c in calls if c.done() and c.code() != grpc.StatusCode.OK)
+        lat, missed = probe(PROBE_DEADLINE_S)
+    finally:
+        for c in calls:
+            c.cancel()
+        for ch in chans:
+            ch.close()
+        d.close()
+    q_idle = statistics.quantiles(idle, n=100)
+    print(f"getstate idle                 p50_ms={q_idle[49] * 1000:7.2f}  p99_ms={p99_idle * 1000:7.2f}", flush=True)
+    note = f"{refused} of {STREAMS} Watch streams refused"
+    if missed or len(lat) < 2:
+        print(f"getstate with {STREAMS} idle Watch streams: {missed} of {len(lat) + missed} calls not answered "
+              f"within {PROBE_DEADLINE_S:.0f} s ({note})", flush=True)
+        return p99_idle, None, note
+    q = statistics.quantiles(lat, n=100)
+    print(f"getstate with {STREAMS} Watch  p50_ms={q[49] * 1000:7.2f}  p99_ms={q[98] * 1000:7.2f}  ({note})", flush=True)
+    return p99_idle, q[98], note
+
+
+def _cmds_per_game() -> dict:
+    """Mean commands per game of each ruleset's default options (random bots, a few seeded games)."""
+    from afteraction.engine.bots import random_bot
+    from afteraction.engine.local import LocalGame
+
+    out = {}
+    for game in GAME_NAMES:
+        n = []
+        for i in range(2 if game == "gmv" else 10):
+            g = LocalGame.create(game, seed=f"bench-svc-{game}-{i}".encode())
+            g.handshake()
+            n.append(g.run_bots(random_bot(i)))
+        out[game] = max(1, sum(n) // len(n))
+    return out
+
+
+def run() -> None:
+    t0 = time.monotonic()
+    cpg = _cmds_per_game()
+    with tempfile.TemporaryDirectory(prefix="aar-bench-games-") as d:
+        svc, svc_target = base._spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+                                       "--workers", str(WORKERS),
+                                       "--store", f"sqlite:{os.path.join(d, 'bench.sqlite')}", "--data-dir", d])
+        echo, echo_target = base._spawn([os.path.abspath(base.__file__), "--echo-server"])
+        try:
+            print(f"service benchmark on real games: random bots through `aar serve --workers {WORKERS}` "
+                  "(SQLite, WAL, synchronous=FULL) vs a bare gRPC echo with the same message sizes; "
+                  "one command = ListLegalCommands + SubmitCommand; each game on its own connection; "
+                  f"mean commands per game of a few seeded games: {cpg}", flush=True)
+            figures = {g: bench_game(g, svc_target, echo_target, cpg) for g in GAME_NAMES}
+            p99_idle, p99_loaded, _ = bench_streams(svc_target)
+        finally:
+            base._stop(svc)
+            base._stop(echo)
+    print(f"bench_service_games took {time.monotonic() - t0:.1f} s")
+    ratios = {g: (f[RATIO_AT][0] / f[RATIO_AT][1] if f[RATIO_AT][1] else 0.0) for g, f in figures.items()}
+    sog_p99_100 = figures["sog"][P99_AT][3]
+    stream_ratio = p99_loaded / p99_idle if p99_loaded is not None else PROBE_DEADLINE_S / p99_idle
+    print(f"targets: service_sog_vs_echo >= 0.33 at {RATIO_AT} games: {ratios['sog']:.3f}; "
+          f"p99 at {P99_AT} SOG games < 250 ms: {sog_p99_100:.1f} ms; GetState p99 with {STREAMS} Watch streams "
+          f"<= 2x idle: {'not answered' if p99_loaded is None else f'{stream_ratio:.2f}x'}")
+    if p99_loaded is None:
+        print(f"(getstate_p99_watch1000_vs_idle below is a lower bound: the {PROBE_DEADLINE_S:.0f} s deadline "
+              "over the idle p99)")
+    print(f"ratio service_sog_vs_echo {ratios['sog']:.3f}")
+    print(f"ratio service_gmv_vs_echo {ratios['gmv']:.3f}")
+    print(f"ratio sog_p99_ms_at_100 {sog_p99_100:.1f}")
+    print(f"ratio getstate_p99_watch1000_vs_idle {stream_ratio:.2f}")
+
+
+if __name__ == "__main__":
+    if "--quick" in sys.argv[1:]:
+        quick()
+    run()

@@ -1,0 +1,193 @@
+"""Where the service's time goes (docs/service.md, "Benchmark on real games"). Not a
+benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the profile text.
+
+    python bench/profile_service.py cpu sog [--workers 2] [--games 10] [--commit-times]
+        `aar serve` on a temp SQLite store, ``--games`` bot games for one window of
+        bench_service_games: commands, p50/p99, the server's CPU per command (/proc, the
+        parent's and its workers' together) and this client's; ``--commit-times`` also times
+        every ``SqliteStore._commit`` in the server processes (a sitecustomize wrapper) and
+        prints their distribution.
+    python bench/profile_service.py inproc duel sog gmv
+        ``GameManager`` without gRPC on one thread under cProfile: the legal commands and
+        the submit per command, and the top functions by own time.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import glob
+import io
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench import bench_service as base  # noqa: E402
+from bench import bench_service_games as bg  # noqa: E402
+
+WRAPPER = '''
+import atexit, os, time
+try:
+    from afteraction.service import store_sqlite as _s
+    _orig, _times = _s.SqliteStore._commit, []
+    def _commit(self, batch):
+        t0 = time.perf_counter()
+        try:
+            return _orig(self, batch)
+        finally:
+            _times.append((time.perf_counter() - t0, len(batch)))
+    _s.SqliteStore._commit = _commit
+    def _dump():
+        if _times:
+            with open(os.path.join(os.environ["AAR_PROFILE_DIR"], "commits-%d.txt" % os.getpid()), "w") as f:
+                f.writelines("%.6f %d\\n" % t for t in _times)
+    atexit.register(_dump)
+except ImportError:
+    pass
+'''
+
+
+def _cpu(pid: int) -> float:
+    total = 0.0
+    for p in [pid] + [int(c) for c in _children(pid)]:
+        try:
+            f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _children(pid: int) -> list[str]:
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                if int(open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(d)
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+def cpu(game: str, workers: int, games: int, commit_times: bool) -> None:
+    with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
+        env_before = dict(os.environ)
+        if commit_times:
+            with open(os.path.join(d, "sitecustomize.py"), "w") as f:
+                f.write(WRAPPER)
+            os.environ["PYTHONPATH"] = d + os.pathsep + os.environ.get("PYTHONPATH", "")
+            os.environ["AAR_PROFILE_DIR"] = d
+        try:
+            svc, target = base._spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+                                       "--store", f"sqlite:{d}/p.sqlite", "--data-dir", d, "--workers", str(workers)])
+        finally:
+            os.environ.clear()
+            os.environ.update(env_before)
+        try:
+            drivers = [bg.Driver(target, game) for _ in range(games)]
+            for dr in drivers:
+                dr.top_up(3 if game != "gmv" else 1)
+            m = base.Meter()
+            c0, me0 = _cpu(svc.pid), time.process_time()
+            t0 = time.perf_counter()
+            bg.run_service(drivers, m)
+            dt = time.perf_counter() - t0
+            c1, me1 = _cpu(svc.pid), time.process_time()
+            for dr in drivers:
+                dr.close()
+        finally:
+            base._stop(svc)
+        n = len(m.lat)
+        q = statistics.quantiles(m.lat, n=100)
+        run_n = n * dt / base.WINDOW_S  # commands over the whole run (warm-up included), at the window's rate
+        print(f"{game} games={games} workers={workers}: {n} commands in the {base.WINDOW_S} s window "
+              f"({n / base.WINDOW_S:.0f}/s), p50 {q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms; "
+              f"server CPU {1000 * (c1 - c0) / run_n:.2f} ms/command, client CPU {1000 * (me1 - me0) / run_n:.2f} "
+              "ms/command (approximate: over the whole run)")
+        if commit_times:
+            rows = []
+            for f in glob.glob(os.path.join(d, "commits-*.txt")):
+                rows += [tuple(map(float, ln.split())) for ln in open(f)]
+            t = sorted(r[0] for r in rows)
+            if len(t) >= 2:
+                qc = statistics.quantiles(t, n=100)
+                print(f"  SqliteStore._commit: {len(t)} commits, {sum(r[1] for r in rows) / len(rows):.2f} appends each, "
+                      f"p50 {qc[49] * 1000:.1f} p90 {qc[89] * 1000:.1f} p99 {qc[98] * 1000:.1f} max {t[-1] * 1000:.1f} ms")
+
+
+def inproc(games: list[str]) -> None:
+    from afteraction.engine import registry
+    from afteraction.engine.bots import Prng
+    from afteraction.engine.crypto.note import Signer
+    from afteraction.engine.seat import SeatSigner
+    from afteraction.service.games import GameManager
+    from afteraction.service.store import open_store
+
+    with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
+        st = open_store(f"sqlite:{d}/p.sqlite")
+        gm = GameManager(st, Signer("profile", os.urandom(32)))
+
+        def play(game: str, ncmds: int):
+            n, t_legal, t_sub, prng = 0, 0.0, 0.0, Prng(b"profile")
+            while n < ncmds:
+                seats = registry.get(game).seats
+                sg = {s: SeatSigner(s, os.urandom(32)) for s in seats}
+                gid, _ = gm.create(game, None, None, {}, {s: sg[s].public for s in seats})
+                ent = {s: os.urandom(32) for s in seats}
+                for step in ("entropy_commit", "entropy_reveal"):
+                    for s in seats:
+                        res = gm.submit(getattr(sg[s], step)(gid, ent[s]))
+                while res.next_decision is not None and n < ncmds:
+                    seat = res.next_decision.seat
+                    t0 = time.perf_counter()
+                    with gm.locked(gid) as live:
+                        turn, seq = gm.seat_turn(live, seat), live.referee.seq
+                    t1 = time.perf_counter()
+                    signed = sg[seat].command(gid, seq, prng.choice(list(turn[1])))
+                    t2 = time.perf_counter()
+                    res = gm.submit(signed)
+                    t_legal += t1 - t0
+                    t_sub += time.perf_counter() - t2
+                    n += 1
+            return n, t_legal, t_sub
+
+        try:
+            for game in games:
+                play(game, 50)
+                pr = cProfile.Profile()
+                pr.enable()
+                n, tl, ts = play(game, 400)
+                pr.disable()
+                print(f"{game}: legal commands {1000 * tl / n:.3f} ms, submit {1000 * ts / n:.3f} ms per command "
+                      "(in-process, one thread, the fsync included)")
+                out = io.StringIO()
+                pstats.Stats(pr, stream=out).sort_stats("tottime").print_stats(10)
+                print("\n".join(out.getvalue().splitlines()[6:18]))
+        finally:
+            st.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    c = sub.add_parser("cpu")
+    c.add_argument("game")
+    c.add_argument("--workers", type=int, default=1)
+    c.add_argument("--games", type=int, default=10)
+    c.add_argument("--commit-times", action="store_true")
+    i = sub.add_parser("inproc")
+    i.add_argument("games", nargs="+")
+    a = ap.parse_args()
+    if a.what == "cpu":
+        cpu(a.game, a.workers, a.games, a.commit_times)
+    else:
+        inproc(a.games)
+
+
+if __name__ == "__main__":
+    main()
