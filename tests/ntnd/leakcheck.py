@@ -127,3 +127,38 @@ def check_allied_commands(s: dict, p: dict, limit: int = 40) -> int:
         if x[2] is not None and y[2] is not None:
             assert x[2] == y[2], f"the Allied view or public decision after an Allied command depends on the markers' contents: {c}"
     return len(commands)
+
+
+# ---------------------------------------------------------------------------
+# The owner's side (issue 26): the public footprint of a Communist action
+# ---------------------------------------------------------------------------
+
+def owner_footprint(s: dict, c, seat: str = "communist") -> tuple:
+    """What the Allied seat and a spectator learn when ``seat`` (the owner of the hidden units) plays
+    ``c`` on ``s``: accepted or not, the public events, the sealed events up to their sealed value
+    (to whom, in order: SPEC.md 6.5 pads every sealed value of a kind to one size), and after it the
+    Allied and spectator views, the public decision and the Allied legal commands."""
+    ctx = Context.for_tests()
+    try:
+        n = RS.apply(RS.copy_state(s), seat, c, ctx)
+    except Rejection as e:
+        return ("refused", e.code)
+    public = canon([ev for ev, to in ctx.events if to is None])
+    sealed = [to for _, to in ctx.events if to is not None]
+    d = RS.pending(n)
+    after = canon([RS.view(n, ALLIED), RS.view(n, None), d and d.as_dict(),
+                   [x.SerializeToString(deterministic=True).hex() for x in RS.legal_commands(n, ALLIED)]])
+    return ("accepted", public, sealed, after)
+
+
+def check_owner_action(s: dict, p: dict, c, seat: str = "communist") -> None:
+    """``s`` and ``p`` differ only in hidden content (the same views, decision and Allied commands,
+    checked first); the owner's command ``c`` leaves the same public footprint on both."""
+    check_views(s, p)
+    a, b = RS.legal_commands(s, ALLIED), RS.legal_commands(p, ALLIED)
+    assert [x.SerializeToString(deterministic=True) for x in a] == [x.SerializeToString(deterministic=True) for x in b]
+    x, y = owner_footprint(s, c, seat), owner_footprint(p, c, seat)
+    assert x[0] == y[0] == "accepted", (x[:2], y[:2])
+    assert x[1] == y[1], f"the public events of {c} depend on hidden content:\n{x[1]}\n{y[1]}"
+    assert x[2] == y[2], f"the sealed events of {c} (kind/to/count) depend on hidden content: {x[2]} / {y[2]}"
+    assert x[3] == y[3], f"the views, decision or Allied commands after {c} depend on hidden content"

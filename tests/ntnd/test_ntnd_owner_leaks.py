@@ -1,0 +1,47 @@
+"""Issue 26: the public footprint of the Communist player's own hidden actions is the same whatever
+the markers hold (docs/rules/ntnd.md "What the opponent can see"). Each test builds two positions
+the rules make indistinguishable to the Allied seat and a spectator, differing only in hidden content,
+plays the same Communist command on both through the game's own path, and compares what is public."""
+from __future__ import annotations
+
+from afteraction.engine.games.ntnd import operations
+from afteraction.engine.games.ntnd.rules import cmd
+from afteraction.engine.ruleset import Context
+
+from .leakcheck import check_owner_action
+from .mapplay import at, blank, put
+
+
+def _marker(s, uids, loc):
+    for u in uids:
+        put(s, u, loc)
+    return operations.make_marker(s, list(uids), loc, Context.for_tests(), "test")
+
+
+def _ops(extra: list[str], lead: str, loc: str, face_up: list[str] = ()) -> dict:
+    s = blank()
+    for u in face_up:
+        put(s, u, loc)
+    _marker(s, [lead] + extra, loc)
+    return at(s, "c_ops")
+
+
+def test_ntnd_6_1_1_promoting_an_inverted_cadre_does_not_show_its_markers_size():
+    """Leak 1: {cadre, dummy} and {cadre} under one marker, a face-up supply with them: the promotion
+    publishes the same marker events and leaves the same number of markers."""
+    s = _ops(["dummy-1"], "vc-cadre-1", "1812", face_up=["sup-ashau"])
+    p = _ops([], "vc-cadre-1", "1812", face_up=["sup-ashau"])
+    check_owner_action(s, p, cmd("promote", piece="vc-cadre-1", supply="sup-ashau", to="regiment"))
+
+
+def test_ntnd_6_1_1_promoting_with_the_supply_in_the_cadres_marker():
+    s = _ops(["sup-ashau", "dummy-1"], "vc-cadre-1", "1812")
+    p = _ops(["sup-ashau"], "vc-cadre-1", "1812")
+    check_owner_action(s, p, cmd("promote", piece="vc-cadre-1", supply="sup-ashau", to="sapper"))
+
+
+def test_ntnd_6_1_3_breaking_down_an_inverted_division_does_not_show_its_markers_size():
+    """Leak 2: {division, supply} vs {division}."""
+    s = _ops(["sup-ashau"], "nva-320", "1812")
+    p = _ops([], "nva-320", "1812")
+    check_owner_action(s, p, cmd("break_down", piece="nva-320"))
