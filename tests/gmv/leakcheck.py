@@ -249,3 +249,50 @@ def check_record(body: dict, command, hidden_after: dict[str, str]) -> int:
         named = set(_strings(d)) & set(hidden_after)
         assert not named, f"a public command names units that stay hidden: {sorted(named)}"
     return check_openings(public)
+
+
+# ---------------------------------------------------------------------------
+# The owner's side (issue 26): the public footprint of an NVA action
+# ---------------------------------------------------------------------------
+
+def _opening_context(s: dict, faces=None) -> Context:
+    """A test context whose openings are the real committed values of ``s``'s hidden units (as in a
+    log), so that what an "open" event publishes is compared too."""
+    ctx = Context.for_tests(faces=faces)
+    values = {tuple(u["ref"]): {"t": "hidden", "id": u["id"], "type": u["type"], "zone": u["zone"]}
+              for u in board.units(s, hidden=True) if u["ref"] is not None}
+    ctx._opener = lambda ref: {"salt": bytes(32), "value": values.get(tuple(ref))}
+    return ctx
+
+
+def owner_footprint(s: dict, commands: list, seat: str = "nva", faces=None) -> tuple:
+    """What the US seat and a spectator learn when ``seat`` plays ``commands`` on ``s``: per command
+    whether it is sealed and accepted, its public events (openings with their values), its sealed
+    events up to their value (to whom: SPEC.md 6.5 pads each kind to one size); then the US and
+    spectator views, the public decision and the US legal commands."""
+    trace = []
+    for c in commands:
+        ctx = _opening_context(s, faces)
+        try:
+            s = RS.apply(RS.copy_state(s), seat, c, ctx)
+        except Rejection as e:
+            trace.append(("refused", RS.is_private(s, seat, c) or e.code))
+            continue
+        trace.append((RS.is_private(s, seat, c), [ev for ev, to in ctx.events if to is None],
+                      [to for _, to in ctx.events if to is not None]))
+    d = RS.pending(s)
+    after = [RS.view(s, "us"), RS.view(s, None), d and d.as_dict(),
+             [x.SerializeToString(deterministic=True).hex() for x in RS.legal_commands(s, "us")]]
+    return canon(trace), canon(after)
+
+
+def check_owner_action(s: dict, p: dict, commands: list, q: list | None = None, seat: str = "nva") -> None:
+    """``s`` and ``p`` differ only in hidden content (their US and spectator views and the US legal
+    commands are checked equal first); the owner's ``commands`` (on ``p``: ``q``, the same action
+    class, e.g. a hidden move and no move) leave the same public footprint on both."""
+    check_views(s, p)
+    a, b = RS.legal_commands(s, "us"), RS.legal_commands(p, "us")
+    assert [x.SerializeToString(deterministic=True) for x in a] == [x.SerializeToString(deterministic=True) for x in b]
+    x, y = owner_footprint(s, commands, seat), owner_footprint(p, commands if q is None else q, seat)
+    assert x[0] == y[0], f"the public trace of the NVA's action depends on hidden content:\n{x[0]}\n{y[0]}"
+    assert x[1] == y[1], f"the views, decision or US commands after the NVA's action depend on hidden content:\n{x[1]}\n{y[1]}"
