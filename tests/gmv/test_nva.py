@@ -74,7 +74,9 @@ def test_gmv_nva_3_attack_reveals_attacking_hidden_units_and_starts_combat():
     s, ctx = play(s, "nva", cmd("attack", unit_ids=[a], zone="binh_dinh"))
     assert not s["units"][a]["hidden"] and s["units"][a]["zone"] == "binh_dinh" and s["units"][a]["revealed"] == 2
     assert s["units"][k]["hidden"]
-    assert events(ctx, "open") and s["battle"]["att"] == "nva"
+    # revealed in the zone attacked; where it stood on the hidden board stays sealed (issue 26)
+    assert not events(ctx, "open") and s["kept"] and s["battle"]["att"] == "nva"
+    assert [(e["id"], e["zone"]) for e in events(ctx, "revealed")] == [(a, "binh_dinh")]
     assert RS.pending(s).kind == "support" and RS.pending(s).seat == "nva"
 
 

@@ -113,7 +113,8 @@ def _attack(s: dict, ids: list[str], z: str, ctx: Context) -> None:
     if not board.exposed(s, z, "us"):
         raise Rejection("NO_ENEMY", f"{rule}: an attack needs American units in {z}")
     for u in us:
-        board.reveal(s, u, ctx, "attack")
+        if u["hidden"]:
+            board.reveal_entering(s, u, z, ctx, "attack")  # revealed in z, not where it stood (issue 26)
         u["zone"] = z
         u["acted"] = True
         u["revealed"] = s["turn"]

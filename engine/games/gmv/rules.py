@@ -37,7 +37,9 @@ PRIVATE_NVA = ("infiltrate", "hidden_move", "hot_lz", "reveal", "buy", "place")
 
 class GmvRuleset(Ruleset):
     game = "gmv"
-    version = "1"
+    # 2: issue 26: hidden units leaving the hidden board into a zone (attack, support) are revealed
+    # there and their commitments opened only at the end, so version 1 logs no longer replay
+    version = "2"
     seats = ("us", "nva")
     scenarios = ("1965",)
     options = {"turns": _SETUP["turns"], "defoliation_2d6": False}
@@ -61,7 +63,8 @@ class GmvRuleset(Ruleset):
              "zones": {z: {"f": ZONES[z]["f"], "airbase": ZONES[z]["airbase"], "started": None,
                            "lz": False, "positions": False} for z in ZONES},
              "money": json.loads(json.dumps(_SETUP["money"])), "pool": {"us": [], "nva": []},
-             "marks": [], "cursor": 0, "stack": [], "battle": None, "over": None, "hidden_moves": 0}
+             "marks": [], "cursor": 0, "stack": [], "battle": None, "over": None, "hidden_moves": 0,
+             "kept": []}
         for key, side, hidden in (("us", "us", False), ("nva", "nva", False), ("nva_hidden", "nva", True)):
             for z, t, n in _SETUP[key]:
                 for _ in range(n):
@@ -173,6 +176,7 @@ class GmvRuleset(Ruleset):
                 s["over"] = out
                 for u in board.units(s, hidden=True):
                     board.reveal(s, u, ctx, "end of the game", mark=False)
+                board.open_kept(s, ctx)
                 ctx.emit({"t": "game-over", **out})
 
     # -- interface --------------------------------------------------------------
@@ -217,6 +221,7 @@ class GmvRuleset(Ruleset):
         n["money"] = {k: dict(m) for k, m in s["money"].items()}
         n["pool"] = {k: list(p) for k, p in s["pool"].items()}
         n["marks"] = [dict(m) for m in s["marks"]]
+        n["kept"] = [list(r) for r in s["kept"]]
         n["stack"] = json.loads(json.dumps(s["stack"]))
         n["battle"] = json.loads(json.dumps(s["battle"])) if s["battle"] is not None else None
         n["opts"] = dict(s["opts"])
