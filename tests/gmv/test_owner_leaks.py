@@ -40,3 +40,12 @@ def test_gmv_combat_hidden_infantry_support_does_not_show_where_it_stood():
         x["battle"]["ask"] = "nva"  # the US called for no support
     assert RS.pending(s).seat == "nva" and RS.pending(s).kind == "support"
     check_owner_action(s, p, [cmd("support", unit_ids=[a])])
+
+
+def test_gmv_nva_3_the_hidden_turn_leaves_one_trace_whether_or_not_a_unit_moved():
+    """Leak 7: the NVA's hidden turn (phase 4) with a hidden unit moving, or none: the US sees one
+    sealed order, the same public events and the same view (hidden_moves) after it."""
+    s = empty(side="nva", phase=4)
+    (a,) = add(s, "inf", "nva", "kontum", hidden=True)
+    s["units"][a]["ref"] = [7, 0]
+    check_owner_action(s, s, [cmd("hidden_move", unit_ids=[a], to_zone="pleiku")], q=[cmd("hidden_move")])
