@@ -137,7 +137,8 @@ def _alternatives(s: dict, c) -> list:
         if u is None:
             return []
         zs = land_adj(u["zone"]) + ([u["zone"]] if action == "infiltrate" else [])
-        return [cmd(action, unit_ids=list(m.unit_ids), to_zone=z) for z in zs if z != m.to_zone]
+        stay = [cmd("hidden_move")] if action == "hidden_move" else []  # issue 26: moving or not
+        return [cmd(action, unit_ids=list(m.unit_ids), to_zone=z) for z in zs if z != m.to_zone] + stay
     if action == "buy":
         return [cmd("buy", unit_type=t) for t in BUY["nva"] if t != m.unit_type]
     if action == "place":

@@ -26,8 +26,9 @@ ACTIONS = {
     ("us", 1): ("buy", "end_phase"), ("nva", 1): ("buy", "end_phase"),
     ("us", 2): ("bomb", "defoliate", "end_phase"),
     ("us", 3): ("patrol", "build", "airlift", "move", "end_phase"),
-    ("nva", 3): ("recruit", "infiltrate", "hidden_move", "attack", "move", "end_phase"),
-    ("us", 4): ("move", "end_phase"), ("nva", 4): ("move", "hidden_move", "end_phase"),
+    ("nva", 3): ("recruit", "infiltrate", "attack", "move", "end_phase"),
+    # the NVA's phase 4 ends with its one sealed hidden-move order (issue 26, nva.hidden_move)
+    ("us", 4): ("move", "end_phase"), ("nva", 4): ("move", "hidden_move"),
     ("us", 5): ("place", "end_phase"), ("nva", 5): ("place", "end_phase"),
 }
 INTERRUPT = {"hot_lz": "hot_lz", "reveal": "reveal", "bomb_casualties": "casualties",
@@ -237,7 +238,8 @@ HANDLERS = {
     "defoliate": lambda self, s, seat, m, ctx: bombing.defoliate(s, seat, m, ctx),
     "recruit": lambda self, s, seat, m, ctx: nva.recruit(s, seat, m, ctx),
     "infiltrate": lambda self, s, seat, m, ctx: nva.infiltrate(s, seat, m, ctx),
-    "hidden_move": lambda self, s, seat, m, ctx: nva.hidden_move(s, seat, m, ctx),
+    "hidden_move": lambda self, s, seat, m, ctx: (nva.hidden_move(s, seat, m, ctx),
+                                                  GmvRuleset._end_phase(self, s, seat, m, ctx)),
     "attack": lambda self, s, seat, m, ctx: nva.attack(s, seat, m, ctx),
     "patrol": lambda self, s, seat, m, ctx: us.patrol(s, seat, m, ctx),
     "build": lambda self, s, seat, m, ctx: us.build(s, seat, m, ctx),
