@@ -133,12 +133,12 @@ def check_allied_commands(s: dict, p: dict, limit: int = 40) -> int:
 # The owner's side (issue 26): the public footprint of a Communist action
 # ---------------------------------------------------------------------------
 
-def owner_footprint(s: dict, c, seat: str = "communist") -> tuple:
+def owner_footprint(s: dict, c, seat: str = "communist", faces=None) -> tuple:
     """What the Allied seat and a spectator learn when ``seat`` (the owner of the hidden units) plays
     ``c`` on ``s``: accepted or not, the public events, the sealed events up to their sealed value
     (to whom, in order: SPEC.md 6.5 pads every sealed value of a kind to one size), and after it the
     Allied and spectator views, the public decision and the Allied legal commands."""
-    ctx = Context.for_tests()
+    ctx = Context.for_tests(faces=faces)
     try:
         n = RS.apply(RS.copy_state(s), seat, c, ctx)
     except Rejection as e:
@@ -162,3 +162,21 @@ def check_owner_action(s: dict, p: dict, c, seat: str = "communist") -> None:
     assert x[1] == y[1], f"the public events of {c} depend on hidden content:\n{x[1]}\n{y[1]}"
     assert x[2] == y[2], f"the sealed events of {c} (kind/to/count) depend on hidden content: {x[2]} / {y[2]}"
     assert x[3] == y[3], f"the views, decision or Allied commands after {c} depend on hidden content"
+
+
+def check_owner_sequence(s: dict, p: dict, steps: list, faces=None) -> None:
+    """``steps``: (seat, command) played in turn on ``s`` and on ``p`` (differing only in hidden
+    content) while each is the pending decision's seat; before each step the pending decision, the
+    views and the Allied commands are equal, and each step's footprint is the same on both."""
+    for i, (seat, c) in enumerate(steps):
+        check_views(s, p)
+        if RS.pending(s) is None or RS.pending(s).seat != seat:
+            raise AssertionError(f"step {i}: the pending decision is not {seat}'s: {RS.pending(s)}")
+        x, y = owner_footprint(s, c, seat, faces), owner_footprint(p, c, seat, faces)
+        assert x[0] == y[0] == "accepted", (i, c, x[:2], y[:2])
+        assert x[1:] == y[1:], f"step {i} ({seat} {c}): the public footprint depends on hidden content:\n{x[1]}\n{y[1]}"
+        s, p = _applied(s, seat, c, faces), _applied(p, seat, c, faces)
+
+
+def _applied(s: dict, seat: str, c, faces=None) -> dict:
+    return RS.apply(RS.copy_state(s), seat, c, Context.for_tests(faces=faces))

@@ -8,7 +8,7 @@ from afteraction.engine.games.ntnd import operations
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
-from .leakcheck import check_owner_action
+from .leakcheck import check_owner_action, check_owner_sequence
 from .mapplay import at, blank, put
 
 
@@ -45,3 +45,34 @@ def test_ntnd_6_1_3_breaking_down_an_inverted_division_does_not_show_its_markers
     s = _ops(["sup-ashau"], "nva-320", "1812")
     p = _ops([], "nva-320", "1812")
     check_owner_action(s, p, cmd("break_down", piece="nva-320"))
+
+
+def _supply_pair():
+    """An NVA division at 1814 attacks the US brigade at 1714; a face-up supply unit at 1914 and a
+    marker at 1815 (nearer) holding a supply unit (s) or a dummy (p): the same to the Allied seat."""
+    out = []
+    for inside in ("sup-353", "dummy-1"):
+        s = blank()
+        put(s, "us-1-4", "1714")
+        put(s, "nva-304", "1814")
+        put(s, "sup-ashau", "1914")
+        _marker(s, [inside], "1815")
+        out.append(s)
+    return out
+
+
+def _attack_commands(s):
+    """A Communist turn from its movement phase: no moves, announce the attack on 1714, done (no
+    Allied reaction is possible; the battle is fought); the spent supply chosen by the owner
+    (18.6.2): the face-up one, legal in both positions."""
+    return [("communist", cmd("done")), ("communist", cmd("attack", target="1714", attackers=["nva-304"])),
+            ("communist", cmd("done")), ("communist", cmd("losses", units=["sup-ashau"]))]
+
+
+def test_ntnd_18_6_2_an_nva_attack_spends_the_supply_unit_its_owner_chooses():
+    """Leak 3: the engine spent the nearest supply unit, a hidden one included, and published its
+    elimination: {supply} under the marker vs {dummy} gave different public events. The owner
+    chooses (a decision asked after every Communist attack with NVA attackers, 18.6.2)."""
+    s, p = _supply_pair()
+    s, p = at(s, "c_move"), at(p, "c_move")
+    check_owner_sequence(s, p, _attack_commands(s), faces=[3, 3])
