@@ -76,3 +76,38 @@ def test_ntnd_18_6_2_an_nva_attack_spends_the_supply_unit_its_owner_chooses():
     s, p = _supply_pair()
     s, p = at(s, "c_move"), at(p, "c_move")
     check_owner_sequence(s, p, _attack_commands(s), faces=[3, 3])
+
+
+def test_ntnd_18_6_2_the_owner_may_spend_the_hidden_supply_and_must_spend_one():
+    import pytest
+
+    from afteraction.engine.errors import Rejection
+
+    from .mapplay import RS, legal, play
+    s, _ = _supply_pair()
+    s = at(s, "c_move")
+    for seat, c in _attack_commands(s)[:3]:
+        s, _ = play(s, seat, c, faces=[3, 3])
+    d = RS.pending(s)
+    assert d.kind == "supply" and "eligible" not in d.as_dict().get("data", d.as_dict())  # options: the owner's
+    offered = sorted(tuple(c.ntnd.losses.units) for c in legal(s, "communist"))
+    assert offered == [("sup-353",), ("sup-ashau",)]   # the marker's supply (nearer) or the face-up one
+    for bad in ([], ["sup-353", "sup-ashau"], ["sup-china"]):
+        with pytest.raises(Rejection, match="NTND 18.6.2"):
+            RS.apply(RS.copy_state(s), "communist", cmd("losses", units=bad), Context.for_tests())
+    s, ev = play(s, "communist", cmd("losses", units=["sup-353"]))
+    assert s["units"]["sup-353"]["status"] == "mix" and s["units"]["sup-ashau"]["status"] == "map"
+
+
+def test_ntnd_18_6_2_the_supply_question_is_asked_when_a_free_source_supplies_too():
+    """North Vietnam supplies for free (18.1.2): the decision is still asked (its presence must not
+    tell whether a hidden supply unit was in range) and its one answer names nothing."""
+    from .mapplay import RS, legal, play
+    s = blank()
+    put(s, "us-1-4", "1714")
+    put(s, "nva-304", "1814")
+    s = at(s, "c_move")
+    for seat, c in _attack_commands(s)[:3]:
+        s, _ = play(s, seat, c, faces=[3, 3])
+    assert RS.pending(s).kind == "supply"
+    assert [list(c.ntnd.losses.units) for c in legal(s, "communist")] == [[]]

@@ -141,6 +141,9 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
     if kind == "overstack_losses":
         battles.apply_overstack_losses(s, list(msg.units), ctx)   # 19.3.2
         return
+    if kind == "supply":
+        battles.apply_supply(s, list(msg.units), ctx)   # 18.6.2
+        return
     if kind == "retreat":
         if action == "done":
             battles.apply_retreat(s, d["unit"], None, ctx)
