@@ -111,3 +111,30 @@ def test_ntnd_18_6_2_the_supply_question_is_asked_when_a_free_source_supplies_to
         s, _ = play(s, seat, c, faces=[3, 3])
     assert RS.pending(s).kind == "supply"
     assert [list(c.ntnd.losses.units) for c in legal(s, "communist")] == [[]]
+
+
+def _move_pair(a: list[str], b: list[str], loc: str, face_up: dict[str, str] = {}):
+    out = []
+    for inside in (a, b):
+        s = blank()
+        for u, h in face_up.items():
+            put(s, u, h)
+        mid = _marker(s, inside, loc)
+        out.append(at(s, "c_move"))
+    return out, mid
+
+
+def test_ntnd_8_a_markers_path_is_its_owners_choice_whatever_its_size():
+    """Leak 4: one dummy or two dummies at 1813 moving to 1811 past a face-up VC regiment at 1812:
+    the engine fixed [1812, 1811] for one and the detour [1713, 1712, 1811] for two (it does not pass
+    a stack through a hex it would over-stack). The owner chooses the path: the detour is legal for
+    both and the public sees the path chosen."""
+    (s, p), mid = _move_pair(["dummy-1"], ["dummy-1", "dummy-2"], "1813", {"vc-dak-to": "1812"})
+    check_owner_action(s, p, cmd("move", piece=mid, path=["1713", "1712", "1811"]))
+
+
+def test_ntnd_8_a_markers_path_does_not_tell_a_guerrilla_from_an_nva_unit():
+    """Leak 5: an inverted VC cadre and an inverted NVA division at 1813 moving to 1409 got different
+    engine-chosen paths; the cadre's route is legal for the division too, and the owner chooses."""
+    (s, p), mid = _move_pair(["vc-cadre-1"], ["nva-304"], "1813")
+    check_owner_action(s, p, cmd("move", piece=mid, path=["1713", "1712", "1611", "1610", "1510", "1409"]))
