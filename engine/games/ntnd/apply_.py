@@ -9,7 +9,7 @@ so the question itself reveals nothing).
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import battles, corps, movement, operations, reaction, recruitment, sea
+from . import battles, corps, movement, operations, paths, reaction, recruitment, sea
 from .map import load_map
 from .state import ALLIED, COMMUNIST
 
@@ -190,7 +190,7 @@ def _move(s, seat, piece, path, ctx):
         raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} is not a piece of yours on the map")
     if piece in moved:
         raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} has already moved this phase")
-    err = movement.check_path(s, piece, path)
+    err = paths.check_path(s, piece, path)
     if err:
         raise Rejection("ILLEGAL_MOVE", err)
     moved.append(piece)
