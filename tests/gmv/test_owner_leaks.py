@@ -49,3 +49,21 @@ def test_gmv_nva_3_the_hidden_turn_leaves_one_trace_whether_or_not_a_unit_moved(
     (a,) = add(s, "inf", "nva", "kontum", hidden=True)
     s["units"][a]["ref"] = [7, 0]
     check_owner_action(s, s, [cmd("hidden_move", unit_ids=[a], to_zone="pleiku")], q=[cmd("hidden_move")])
+
+
+def test_gmv_nva_3_a_hidden_move_order_of_20_single_unit_groups_fits_the_padded_size():
+    """docs/rules/gmv.md "Padded sizes": the turn's one hidden-move order (issue 26) holds 20 groups
+    of one unit each with the longest ids and zone names, with 64 bytes for the envelope to grow;
+    larger orders are refused with COMMAND_TOO_LARGE (units moving together form one group)."""
+    from afteraction.engine.crypto.commit import padded_length
+    from afteraction.engine.games.gmv.zones import ZONES
+    from afteraction.v1 import command_pb2, gmv_pb2
+
+    from tests.engine.test_sealed_lengths import _envelope_value
+    z = max(ZONES, key=len)
+
+    def size(n):
+        c = command_pb2.Command(gmv=gmv_pb2.GmvCommand(hidden_move=gmv_pb2.GmvHiddenMove(
+            groups=[gmv_pb2.GmvHiddenGroup(unit_ids=["u99999"], to_zone=z) for _ in range(n)])))
+        return padded_length(_envelope_value(c, "nva")) + 64
+    assert size(20) <= RS.sealed_sizes["command"]["nva"] < size(21)
