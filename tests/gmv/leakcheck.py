@@ -20,7 +20,14 @@ per zone, a type list, a differently worded rejection):
 - ``check_record``: the public events and public command body of a record
   never name a unit that is hidden after it together with its zone, and a
   public command body names no unit that stays hidden; every opened commitment
-  is the revealed unit's current zone and type (``check_openings``).
+  is the revealed unit's current zone and type (``check_openings``); the openings the
+  end of the game makes of commitments kept when units left the hidden board into a zone
+  are followed by ``origins-opened`` instead.
+- ``check_owner_action`` (issue 26): the owner's side. Two positions that differ only in
+  hidden content, or two choices of one action class (a hidden move and none), the NVA's
+  commands on both: the public events (openings with what they publish), the sealed events
+  by recipient and count, the US and spectator views, the decision and the US legal
+  commands after them are equal (tests/gmv/test_owner_leaks.py, test_owner_property.py).
 """
 from __future__ import annotations
 

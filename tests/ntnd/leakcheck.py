@@ -15,6 +15,12 @@ encoded (an id, a type, a count of units, a differently worded rejection, a skip
   hidden stacks (19.3.2 offers over-stacking hexes), and the eliminations an over-stacking retreat
   costs are the Communist player's own (sealed) command, whose public decision before it carries
   neither the count nor the candidates (views.decision_view).
+- ``check_owner_action`` / ``check_owner_sequence`` (issue 26): the owner's side. Two positions
+  that differ only in what the markers hold (equal views, decision and Allied commands), the same
+  Communist command(s) on both: the public events, the sealed events by recipient and count (their
+  values are padded to one size per kind, SPEC.md 6.5), the views, the public decision and the
+  Allied legal commands after it are equal (tests/ntnd/test_ntnd_owner_leaks.py,
+  test_ntnd_owner_property.py).
 """
 from __future__ import annotations
 
