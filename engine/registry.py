@@ -10,7 +10,7 @@ from .ruleset import Ruleset
 # (game, version) -> "module:Class"; the latest version of each game is listed last.
 _RULESETS: dict[tuple[str, str], str] = {
     ("sog", "1"): "afteraction.engine.games.sog.rules:SogRuleset",
-    ("gmv", "1"): "afteraction.engine.games.gmv.rules:GmvRuleset",
+    ("gmv", "2"): "afteraction.engine.games.gmv.rules:GmvRuleset",  # 2: issue 26 (v1 logs no longer replay)
     ("ntnd", "2"): "afteraction.engine.games.ntnd.rules:NtndRuleset",  # 2: issue 25 rule fixes
     ("duel", "1"): "afteraction.engine.games.duel.rules:DuelRuleset",
 }

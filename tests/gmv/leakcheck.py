@@ -20,7 +20,14 @@ per zone, a type list, a differently worded rejection):
 - ``check_record``: the public events and public command body of a record
   never name a unit that is hidden after it together with its zone, and a
   public command body names no unit that stays hidden; every opened commitment
-  is the revealed unit's current zone and type (``check_openings``).
+  is the revealed unit's current zone and type (``check_openings``); the openings the
+  end of the game makes of commitments kept when units left the hidden board into a zone
+  are followed by ``origins-opened`` instead.
+- ``check_owner_action`` (issue 26): the owner's side. Two positions that differ only in
+  hidden content, or two choices of one action class (a hidden move and none), the NVA's
+  commands on both: the public events (openings with what they publish), the sealed events
+  by recipient and count, the US and spectator views, the decision and the US legal
+  commands after them are equal (tests/gmv/test_owner_leaks.py, test_owner_property.py).
 """
 from __future__ import annotations
 
@@ -137,7 +144,8 @@ def _alternatives(s: dict, c) -> list:
         if u is None:
             return []
         zs = land_adj(u["zone"]) + ([u["zone"]] if action == "infiltrate" else [])
-        return [cmd(action, unit_ids=list(m.unit_ids), to_zone=z) for z in zs if z != m.to_zone]
+        stay = [cmd("hidden_move")] if action == "hidden_move" else []  # issue 26: moving or not
+        return [cmd(action, unit_ids=list(m.unit_ids), to_zone=z) for z in zs if z != m.to_zone] + stay
     if action == "buy":
         return [cmd("buy", unit_type=t) for t in BUY["nva"] if t != m.unit_type]
     if action == "place":
@@ -223,6 +231,14 @@ def check_openings(events: list[dict]) -> int:
         if e.get("t") != "open":
             continue
         v = e["value"]
+        j = i
+        while j < len(events) and events[j].get("t") == "open":
+            j += 1
+        if j < len(events) and events[j].get("t") == "origins-opened":
+            # the end of the game opens the commitments kept when units left the hidden board into a
+            # zone (board.reveal_entering): where they stood, which the replay checks; not a reveal
+            n += 1
+            continue
         nxt = events[i + 1] if i + 1 < len(events) else {}
         assert nxt.get("t") == "revealed", f"an opening not followed by its reveal: {e}"
         got = {k: nxt[k] for k in ("id", "type", "zone")}
@@ -249,3 +265,50 @@ def check_record(body: dict, command, hidden_after: dict[str, str]) -> int:
         named = set(_strings(d)) & set(hidden_after)
         assert not named, f"a public command names units that stay hidden: {sorted(named)}"
     return check_openings(public)
+
+
+# ---------------------------------------------------------------------------
+# The owner's side (issue 26): the public footprint of an NVA action
+# ---------------------------------------------------------------------------
+
+def _opening_context(s: dict, faces=None) -> Context:
+    """A test context whose openings are the real committed values of ``s``'s hidden units (as in a
+    log), so that what an "open" event publishes is compared too."""
+    ctx = Context.for_tests(faces=faces)
+    values = {tuple(u["ref"]): {"t": "hidden", "id": u["id"], "type": u["type"], "zone": u["zone"]}
+              for u in board.units(s, hidden=True) if u["ref"] is not None}
+    ctx._opener = lambda ref: {"salt": bytes(32), "value": values.get(tuple(ref))}
+    return ctx
+
+
+def owner_footprint(s: dict, commands: list, seat: str = "nva", faces=None) -> tuple:
+    """What the US seat and a spectator learn when ``seat`` plays ``commands`` on ``s``: per command
+    whether it is sealed and accepted, its public events (openings with their values), its sealed
+    events up to their value (to whom: SPEC.md 6.5 pads each kind to one size); then the US and
+    spectator views, the public decision and the US legal commands."""
+    trace = []
+    for c in commands:
+        ctx = _opening_context(s, faces)
+        try:
+            s = RS.apply(RS.copy_state(s), seat, c, ctx)
+        except Rejection as e:
+            trace.append(("refused", RS.is_private(s, seat, c) or e.code))
+            continue
+        trace.append((RS.is_private(s, seat, c), [ev for ev, to in ctx.events if to is None],
+                      [to for _, to in ctx.events if to is not None]))
+    d = RS.pending(s)
+    after = [RS.view(s, "us"), RS.view(s, None), d and d.as_dict(),
+             [x.SerializeToString(deterministic=True).hex() for x in RS.legal_commands(s, "us")]]
+    return canon(trace), canon(after)
+
+
+def check_owner_action(s: dict, p: dict, commands: list, q: list | None = None, seat: str = "nva") -> None:
+    """``s`` and ``p`` differ only in hidden content (their US and spectator views and the US legal
+    commands are checked equal first); the owner's ``commands`` (on ``p``: ``q``, the same action
+    class, e.g. a hidden move and no move) leave the same public footprint on both."""
+    check_views(s, p)
+    a, b = RS.legal_commands(s, "us"), RS.legal_commands(p, "us")
+    assert [x.SerializeToString(deterministic=True) for x in a] == [x.SerializeToString(deterministic=True) for x in b]
+    x, y = owner_footprint(s, commands, seat), owner_footprint(p, commands if q is None else q, seat)
+    assert x[0] == y[0], f"the public trace of the NVA's action depends on hidden content:\n{x[0]}\n{y[0]}"
+    assert x[1] == y[1], f"the views, decision or US commands after the NVA's action depend on hidden content:\n{x[1]}\n{y[1]}"

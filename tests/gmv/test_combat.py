@@ -90,7 +90,9 @@ def test_gmv_support_waits_one_round_and_artillery_stops_when_in_zone_units_die(
     (h,) = add(s, "vc", "nva", "a_shau", hidden=True)
     s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="hue"))
     s, ctx = play(s, "nva", cmd("support", unit_ids=[art, h]))
-    assert not s["units"][h]["hidden"] and events(ctx, "open")
+    # revealed entering Hue, its commitment (A Shau) kept for the end of the game (issue 26)
+    assert not s["units"][h]["hidden"] and not events(ctx, "open") and s["kept"]
+    assert [(e["id"], e["zone"]) for e in events(ctx, "revealed")] == [(h, "hue")]
     s, _ = play(s, "us", cmd("support"), faces=[6, 6])  # round 1: only n and i fire
     b = s["battle"]
     assert b["round"] == 2 and {e["id"]: e["entry"] for e in b["sup"]} == {art: 2}

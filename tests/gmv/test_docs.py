@@ -66,3 +66,52 @@ def test_gmv_doc_where_column_names_existing_code():
                 continue
             assert re.search(rf"^\s*(def|class) {re.escape(tok)}\b|^{re.escape(tok)}\b[^=\n]*=", src, re.M), \
                 f"{rule!r}: {tok} is not defined in {current.name}"
+
+
+def _opponent_rows() -> dict[str, list[str]]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## What the opponent can see", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            out[cells[0].strip("`")] = re.findall(r"`([\w-]+)`", cells[1])
+    return out
+
+
+def test_gmv_docs_what_the_opponent_can_see_matches_the_engine():
+    """docs/rules/gmv.md "What the opponent can see": the public events listed for each hidden
+    action are the ones the engine emits (issue 26), in order of first appearance, without the
+    game's clock (dice, rounds, phases)."""
+    from afteraction.engine.games.gmv import combat
+    from afteraction.engine.ruleset import Context
+
+    from .util import RS, add, cmd, empty, events, play
+
+    def kinds(ctx):
+        out = []
+        for e in events(ctx, private=False):
+            if e["t"] not in out and e["t"] not in ("roll", "round", "phase"):
+                out.append(e["t"])
+        return out
+
+    got = {}
+    s = empty(side="nva")
+    (a,) = add(s, "inf", "nva", "kontum")
+    got["infiltrate"] = kinds(play(s, "nva", cmd("infiltrate", unit_ids=[a], to_zone="pleiku"))[1])
+    s = empty(side="nva", phase=4)
+    (a,) = add(s, "inf", "nva", "kontum", hidden=True)
+    got["hidden_move"] = kinds(play(s, "nva", cmd("hidden_move", unit_ids=[a], to_zone="pleiku"))[1])
+    assert kinds(play(s, "nva", cmd("hidden_move"))[1]) == got["hidden_move"]
+    s = empty(side="nva")
+    add(s, "inf", "us", "pleiku")
+    (a,) = add(s, "inf", "nva", "kontum", hidden=True)
+    got["attack"] = kinds(play(s, "nva", cmd("attack", unit_ids=[a], zone="pleiku"))[1])
+    s = empty(side="us")
+    add(s, "inf", "us", "pleiku")
+    add(s, "inf", "nva", "pleiku")
+    (a,) = add(s, "inf", "nva", "kontum", hidden=True)
+    combat.start(s, "pleiku", "us", Context.for_tests(), "attack")
+    s["battle"]["ask"] = "nva"
+    got["support"] = kinds(play(s, "nva", cmd("support", unit_ids=[a]))[1])
+    assert _opponent_rows() == got

@@ -34,6 +34,7 @@ def test_gmv_nva_2_infiltration_hides_then_one_move_then_no_action():
     hid = events(ctx, "hidden", private=True)
     assert {(e["id"], e["zone"]) for e in hid} == {(a, "kontum"), (b, "kontum")}
     assert s["units"][a]["ref"] is not None
+    s["phase"] = 4  # the hidden moves of the turn are phase 4's order (issue 26)
     with pytest.raises(Rejection, match="already"):
         play(s, "nva", cmd("hidden_move", unit_ids=[a], to_zone="pleiku"))
     assert RS.view(s, "us")["hidden_count"] == 2
@@ -51,19 +52,43 @@ def test_gmv_nva_2_revealed_unit_waits_one_turn_to_reinfiltrate():
 
 
 def test_gmv_nva_3_hidden_move_is_sealed_one_move_any_jungle():
-    s = empty(side="nva")
+    s = empty(side="nva", phase=4)
     (a,) = add(s, "inf", "nva", "kontum", hidden=True)  # F4: NVA are not hampered
     c = cmd("hidden_move", unit_ids=[a], to_zone="laos_south")
     assert RS.is_private(s, "nva", c)
     s2, ctx = play(s, "nva", c)
     assert s2["units"][a]["zone"] == "laos_south"
-    assert events(ctx, private=False) == [{"t": "hidden-move", "n": 1}]
+    assert events(ctx, private=False)[0] == {"t": "hidden-move", "n": 1}
     # the new zone is committed (a later reveal opens it, not the old zone)
     assert events(ctx, "hidden", private=True) == [{"t": "hidden", "id": a, "type": "inf", "zone": "laos_south"}]
+    assert s2["phase"] == 5  # the order ends the NVA's phase 4
+    s2["phase"] = 4
     with pytest.raises(Rejection, match="already"):
         play(s2, "nva", cmd("hidden_move", unit_ids=[a], to_zone="kontum"))
     with pytest.raises(Rejection, match="adjacent"):
         play(s, "nva", cmd("hidden_move", unit_ids=[a], to_zone="saigon"))
+
+
+def test_gmv_nva_3_one_hidden_move_order_moves_several_groups_or_none():
+    """Issue 26: the turn's hidden moves are one sealed order (groups), possibly empty."""
+    from afteraction.engine.games.gmv.legal import _c
+    from afteraction.v1 import gmv_pb2
+    s = empty(side="nva", phase=4)
+    (a,) = add(s, "inf", "nva", "kontum", hidden=True)
+    (b,) = add(s, "art", "nva", "hue", hidden=True)
+    c = _c("hidden_move", unit_ids=[a], to_zone="pleiku")
+    c.gmv.hidden_move.groups.append(gmv_pb2.GmvHiddenGroup(unit_ids=[b], to_zone="quang_tri"))
+    s2, ctx = play(s, "nva", c)
+    assert (s2["units"][a]["zone"], s2["units"][b]["zone"]) == ("pleiku", "quang_tri")
+    s3, ctx3 = play(s, "nva", cmd("hidden_move"))
+    assert (s3["units"][a]["zone"], s3["units"][b]["zone"]) == ("kontum", "hue")
+    assert events(ctx, private=False) == events(ctx3, private=False) == [{"t": "hidden-move", "n": 1}] + \
+        [{"t": "phase", "turn": 2, "side": "nva", "phase": 5}]
+    c.gmv.hidden_move.groups.append(gmv_pb2.GmvHiddenGroup(unit_ids=[a], to_zone="kontum"))
+    with pytest.raises(Rejection, match="already"):
+        play(s, "nva", c)  # a unit moves once
+    with pytest.raises(Rejection, match="takes"):
+        play(s, "nva", cmd("end_phase"))
 
 
 def test_gmv_nva_3_attack_reveals_attacking_hidden_units_and_starts_combat():
@@ -74,7 +99,9 @@ def test_gmv_nva_3_attack_reveals_attacking_hidden_units_and_starts_combat():
     s, ctx = play(s, "nva", cmd("attack", unit_ids=[a], zone="binh_dinh"))
     assert not s["units"][a]["hidden"] and s["units"][a]["zone"] == "binh_dinh" and s["units"][a]["revealed"] == 2
     assert s["units"][k]["hidden"]
-    assert events(ctx, "open") and s["battle"]["att"] == "nva"
+    # revealed in the zone attacked; where it stood on the hidden board stays sealed (issue 26)
+    assert not events(ctx, "open") and s["kept"] and s["battle"]["att"] == "nva"
+    assert [(e["id"], e["zone"]) for e in events(ctx, "revealed")] == [(a, "binh_dinh")]
     assert RS.pending(s).kind == "support" and RS.pending(s).seat == "nva"
 
 

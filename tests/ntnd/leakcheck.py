@@ -15,6 +15,12 @@ encoded (an id, a type, a count of units, a differently worded rejection, a skip
   hidden stacks (19.3.2 offers over-stacking hexes), and the eliminations an over-stacking retreat
   costs are the Communist player's own (sealed) command, whose public decision before it carries
   neither the count nor the candidates (views.decision_view).
+- ``check_owner_action`` / ``check_owner_sequence`` (issue 26): the owner's side. Two positions
+  that differ only in what the markers hold (equal views, decision and Allied commands), the same
+  Communist command(s) on both: the public events, the sealed events by recipient and count (their
+  values are padded to one size per kind, SPEC.md 6.5), the views, the public decision and the
+  Allied legal commands after it are equal (tests/ntnd/test_ntnd_owner_leaks.py,
+  test_ntnd_owner_property.py).
 """
 from __future__ import annotations
 
@@ -127,3 +133,56 @@ def check_allied_commands(s: dict, p: dict, limit: int = 40) -> int:
         if x[2] is not None and y[2] is not None:
             assert x[2] == y[2], f"the Allied view or public decision after an Allied command depends on the markers' contents: {c}"
     return len(commands)
+
+
+# ---------------------------------------------------------------------------
+# The owner's side (issue 26): the public footprint of a Communist action
+# ---------------------------------------------------------------------------
+
+def owner_footprint(s: dict, c, seat: str = "communist", faces=None) -> tuple:
+    """What the Allied seat and a spectator learn when ``seat`` (the owner of the hidden units) plays
+    ``c`` on ``s``: accepted or not, the public events, the sealed events up to their sealed value
+    (to whom, in order: SPEC.md 6.5 pads every sealed value of a kind to one size), and after it the
+    Allied and spectator views, the public decision and the Allied legal commands."""
+    ctx = Context.for_tests(faces=faces)
+    try:
+        n = RS.apply(RS.copy_state(s), seat, c, ctx)
+    except Rejection as e:
+        return ("refused", e.code)
+    public = canon([ev for ev, to in ctx.events if to is None])
+    sealed = [to for _, to in ctx.events if to is not None]
+    d = RS.pending(n)
+    after = canon([RS.view(n, ALLIED), RS.view(n, None), d and d.as_dict(),
+                   [x.SerializeToString(deterministic=True).hex() for x in RS.legal_commands(n, ALLIED)]])
+    return ("accepted", public, sealed, after)
+
+
+def check_owner_action(s: dict, p: dict, c, seat: str = "communist") -> None:
+    """``s`` and ``p`` differ only in hidden content (the same views, decision and Allied commands,
+    checked first); the owner's command ``c`` leaves the same public footprint on both."""
+    check_views(s, p)
+    a, b = RS.legal_commands(s, ALLIED), RS.legal_commands(p, ALLIED)
+    assert [x.SerializeToString(deterministic=True) for x in a] == [x.SerializeToString(deterministic=True) for x in b]
+    x, y = owner_footprint(s, c, seat), owner_footprint(p, c, seat)
+    assert x[0] == y[0] == "accepted", (x[:2], y[:2])
+    assert x[1] == y[1], f"the public events of {c} depend on hidden content:\n{x[1]}\n{y[1]}"
+    assert x[2] == y[2], f"the sealed events of {c} (kind/to/count) depend on hidden content: {x[2]} / {y[2]}"
+    assert x[3] == y[3], f"the views, decision or Allied commands after {c} depend on hidden content"
+
+
+def check_owner_sequence(s: dict, p: dict, steps: list, faces=None) -> None:
+    """``steps``: (seat, command) played in turn on ``s`` and on ``p`` (differing only in hidden
+    content) while each is the pending decision's seat; before each step the pending decision, the
+    views and the Allied commands are equal, and each step's footprint is the same on both."""
+    for i, (seat, c) in enumerate(steps):
+        check_views(s, p)
+        if RS.pending(s) is None or RS.pending(s).seat != seat:
+            raise AssertionError(f"step {i}: the pending decision is not {seat}'s: {RS.pending(s)}")
+        x, y = owner_footprint(s, c, seat, faces), owner_footprint(p, c, seat, faces)
+        assert x[0] == y[0] == "accepted", (i, c, x[:2], y[:2])
+        assert x[1:] == y[1:], f"step {i} ({seat} {c}): the public footprint depends on hidden content:\n{x[1]}\n{y[1]}"
+        s, p = _applied(s, seat, c, faces), _applied(p, seat, c, faces)
+
+
+def _applied(s: dict, seat: str, c, faces=None) -> dict:
+    return RS.apply(RS.copy_state(s), seat, c, Context.for_tests(faces=faces))

@@ -48,3 +48,49 @@ def test_ntnd_docs_counts_line_adds_up():
     line = (f"Counts over {sum(c.values())} rule numbers: background: {c['background']}, done (part 1): "
             f"{c['done (part 1)']}, part 2: {c['part 2']}, partly (part 1): {c['partly (part 1)']}.")
     assert line in DOC
+
+
+def _opponent_rows() -> dict[str, list[str]]:
+    section = DOC.split("## What the opponent can see", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            out[cells[0].strip("`")] = re.findall(r"`([\w-]+)`", cells[1])
+    return out
+
+
+def test_ntnd_docs_what_the_opponent_can_see_matches_the_engine():
+    """docs/rules/ntnd.md "What the opponent can see": the public events listed for each Communist
+    action on inverted units are the ones the engine emits (issue 26), in order of first appearance,
+    up to the next decision, without the game's clock (phases, dice) and what the battle does next."""
+    from afteraction.engine.games.ntnd.rules import cmd
+    from afteraction.engine.ruleset import Context
+
+    from .mapplay import RS, at, blank, play, put
+    from .test_ntnd_owner_leaks import _attack_commands, _marker, _ops, _supply_pair
+
+    def kinds(s, seat, c, faces=None):
+        ctx = Context.for_tests(faces=faces)
+        RS.apply(RS.copy_state(s), seat, c, ctx)
+        out = []
+        for e, to in ctx.events:
+            if to is None and e["t"] not in out and e["t"] not in ("phase", "phase-note", "roll"):
+                out.append(e["t"])
+        return out
+
+    got = {}
+    s = blank()
+    put(s, "vc-cadre-1", "1812")
+    got["invert"] = kinds(at(s, "c_ops"), "communist", cmd("invert", location="1812", units=["vc-cadre-1"]))
+    got["promote"] = kinds(_ops(["dummy-1"], "vc-cadre-1", "1812", face_up=["sup-ashau"]), "communist",
+                           cmd("promote", piece="vc-cadre-1", supply="sup-ashau", to="regiment"))
+    got["break_down"] = kinds(_ops(["sup-ashau"], "nva-320", "1812"), "communist", cmd("break_down", piece="nva-320"))
+    s = blank()
+    mid = _marker(s, ["dummy-1"], "1813")
+    got["move"] = kinds(at(s, "c_move"), "communist", cmd("move", piece=mid, path=["1713"]))
+    s = at(_supply_pair()[0], "c_move")
+    for seat, c in _attack_commands(s)[:3]:
+        s, _ = play(s, seat, c, faces=[6, 1])
+    got["supply"] = kinds(s, "communist", cmd("losses", units=["sup-ashau"]))[:1]  # a face-up one
+    assert _opponent_rows() == got

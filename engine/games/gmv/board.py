@@ -95,6 +95,32 @@ def reveal(s: dict, u: dict, ctx: Context, why: str, mark: bool = True) -> None:
     ctx.emit({"t": "revealed", "id": u["id"], "type": u["type"], "zone": u["zone"], "why": why})
 
 
+def reveal_entering(s: dict, u: dict, zone: str, ctx: Context, why: str) -> None:
+    """A hidden unit leaves the hidden board into ``zone`` (an attack, or infantry entering a battle as
+    support): it is revealed there, by the rules ("all attacking units ... are revealed", text 004
+    Phase 3 NVA 3), but where it stood on the hidden board is not (issue 26): its latest commitment
+    is not opened now but kept to be opened at the end of the game (``open_kept``), when the verifier
+    replays the game from every opening. The referee checked the move's legality during play."""
+    if not u["hidden"]:
+        u["zone"] = zone
+        return
+    s["kept"].append(list(u["ref"]))
+    u["hidden"] = False
+    u["ref"] = None
+    u["revealed"] = s["turn"]
+    u["zone"] = zone
+    ctx.emit({"t": "revealed", "id": u["id"], "type": u["type"], "zone": zone, "why": why})
+
+
+def open_kept(s: dict, ctx: Context) -> None:
+    """The end of the game: open the commitments kept by ``reveal_entering``, in the order kept."""
+    kept, s["kept"] = s["kept"], []
+    for ref in kept:
+        ctx.reveal(tuple(ref))
+    if kept:
+        ctx.emit({"t": "origins-opened", "n": len(kept)})
+
+
 def kill(s: dict, u: dict, ctx: Context, why: str) -> None:
     if u["hidden"]:
         reveal(s, u, ctx, why)

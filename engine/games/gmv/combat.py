@@ -117,8 +117,13 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
     down: list[str] = []
     for u, role in plan:
         carrier = u.pop("_carrier", None)
-        if u["hidden"]:
-            board.reveal(s, u, ctx, "support")
+        origin = u["zone"]
+        if u["hidden"] and role == "ground" and origin != b["zone"]:
+            # inbound infantry "enter an adjacent zone freely" (text 004, call for support): revealed
+            # entering the battle, not where it stood on the hidden board (issue 26)
+            board.reveal_entering(s, u, b["zone"], ctx, "support")
+        elif u["hidden"]:
+            board.reveal(s, u, ctx, "support")  # artillery fires from its zone, shown there; or in the zone
         if seat == s["side"]:
             u["acted"] = True
         if carrier in down:  # its helicopter was shot down on the way
@@ -129,7 +134,8 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
                 down.append(u["id"])
                 board.kill(s, u, ctx, "AA")
                 continue
-        b["sup"].append({"id": u["id"], "side": seat, "role": role, "entry": 2})
+        b["sup"].append({"id": u["id"], "side": seat, "role": role, "entry": 2}
+                        | ({"from": origin} if u["zone"] != origin else {}))
     ctx.emit({"t": "support", "seat": seat, "zone": b["zone"], "ids": board.sorted_ids(ids)})
     if seat == b["att"]:
         b["ask"] = b["dfn"]
@@ -256,6 +262,8 @@ def after_round(s: dict, ctx: Context) -> None:
             if e["id"] in s["units"] and e["side"] not in b["covers"]:
                 s["units"][e["id"]]["zone"] = z
                 b["in"][e["side"]].append(e["id"])
+            elif e["id"] in s["units"] and e.get("from"):
+                s["units"][e["id"]]["zone"] = e["from"]  # its side withdrew before it entered: it stays home
     empty = any(not _alive(s, b["in"][x]) for x in ("us", "nva"))
     if r == 1 and wiped and air_inbound:
         b["air_leave"] = 2

@@ -105,6 +105,8 @@ def legal_commands(rs, s: dict, seat: str) -> list:
                 out.append(_c("place", unit_type=t, zone=z))
         if out:
             return out
+    if p == 4 and seat == "nva":
+        return out  # phase 4 ends with the hidden-move order (issue 26)
     out.append(_c("end_phase"))
     return out
 
@@ -210,7 +212,6 @@ def _nva_actions(s):
             out.append(_c("infiltrate", unit_ids=ids, to_zone=t))
         if len(ids) > 1:
             out.append(_c("infiltrate", unit_ids=ids[:1], to_zone=z))
-    out += _hidden_moves(hidden)
     for z in LAND:
         if not board.exposed(s, z, "us"):
             continue
@@ -230,7 +231,14 @@ def _nva_actions(s):
 
 
 def _hidden_moves(hidden):
-    out = []
+    """Phase 4's sealed order (nva.hidden_move): no move, each single unit, each zone's whole group."""
+    out = [_c("hidden_move")]
+    by_zone: dict[str, list[str]] = {}
+    for u in hidden:
+        by_zone.setdefault(u["zone"], []).append(u["id"])
+    for z in sorted(by_zone, key=order):
+        if len(by_zone[z]) > 1:
+            out += [_c("hidden_move", unit_ids=by_zone[z], to_zone=a) for a in land_adj(z)]
     for u in hidden:
         for a in land_adj(u["zone"]):
             out.append(_c("hidden_move", unit_ids=[u["id"]], to_zone=a))

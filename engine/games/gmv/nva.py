@@ -69,22 +69,27 @@ def infiltrate(s: dict, seat: str, msg, ctx: Context) -> None:
 
 def hidden_move(s: dict, seat: str, msg, ctx: Context) -> None:
     """3. Combat Move (and Phase 4): hidden infantry and artillery move 1 zone per
-    turn through any zone, unseen."""
+    turn through any zone, unseen. The project's reading (issue 26): the hidden moves of a
+    turn are one sealed order that ends the NVA's phase 4, given every turn even when no unit
+    moves, so the log shows one order per turn and never whether or how many units moved (a
+    hidden move in phase 3 could do nothing a phase-4 one cannot: a moved unit may not act)."""
     rule = "GMV Phase 3 NVA 3 hidden move"
-    us = board.get_units(s, msg.unit_ids, "nva", rule)
-    z = us[0]["zone"]
-    for u in us:
-        if not u["hidden"] or u["zone"] != z:
-            raise Rejection("BAD_UNIT", f"{rule}: hidden units in one zone move together")
-        if u["acted"]:
-            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already moved or acted this turn")
-    to = msg.to_zone
-    board.check_zone(to, rule)
-    if to not in land_adj(z):
-        raise Rejection("TOO_FAR", f"{rule}: one move per turn, to an adjacent land zone")
-    for u in us:
-        u["zone"] = to
-        u["acted"] = True
+    groups = ([(list(msg.unit_ids), msg.to_zone)] if msg.unit_ids or msg.to_zone else []) + \
+        [(list(g.unit_ids), g.to_zone) for g in msg.groups]
+    for ids, to in groups:
+        us = board.get_units(s, ids, "nva", rule)
+        z = us[0]["zone"]
+        for u in us:
+            if not u["hidden"] or u["zone"] != z:
+                raise Rejection("BAD_UNIT", f"{rule}: hidden units in one zone move together")
+            if u["acted"]:
+                raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already moved or acted this turn")
+        board.check_zone(to, rule)
+        if to not in land_adj(z):
+            raise Rejection("TOO_FAR", f"{rule}: one move per turn, to an adjacent land zone")
+        for u in us:
+            u["zone"] = to
+            u["acted"] = True
     s["hidden_moves"] += 1
     ctx.emit({"t": "hidden-move", "n": s["hidden_moves"]})
     board.commit_hidden(s, ctx)
@@ -113,7 +118,8 @@ def _attack(s: dict, ids: list[str], z: str, ctx: Context) -> None:
     if not board.exposed(s, z, "us"):
         raise Rejection("NO_ENEMY", f"{rule}: an attack needs American units in {z}")
     for u in us:
-        board.reveal(s, u, ctx, "attack")
+        if u["hidden"]:
+            board.reveal_entering(s, u, z, ctx, "attack")  # revealed in z, not where it stood (issue 26)
         u["zone"] = z
         u["acted"] = True
         u["revealed"] = s["turn"]

@@ -26,8 +26,9 @@ ACTIONS = {
     ("us", 1): ("buy", "end_phase"), ("nva", 1): ("buy", "end_phase"),
     ("us", 2): ("bomb", "defoliate", "end_phase"),
     ("us", 3): ("patrol", "build", "airlift", "move", "end_phase"),
-    ("nva", 3): ("recruit", "infiltrate", "hidden_move", "attack", "move", "end_phase"),
-    ("us", 4): ("move", "end_phase"), ("nva", 4): ("move", "hidden_move", "end_phase"),
+    ("nva", 3): ("recruit", "infiltrate", "attack", "move", "end_phase"),
+    # the NVA's phase 4 ends with its one sealed hidden-move order (issue 26, nva.hidden_move)
+    ("us", 4): ("move", "end_phase"), ("nva", 4): ("move", "hidden_move"),
     ("us", 5): ("place", "end_phase"), ("nva", 5): ("place", "end_phase"),
 }
 INTERRUPT = {"hot_lz": "hot_lz", "reveal": "reveal", "bomb_casualties": "casualties",
@@ -37,7 +38,9 @@ PRIVATE_NVA = ("infiltrate", "hidden_move", "hot_lz", "reveal", "buy", "place")
 
 class GmvRuleset(Ruleset):
     game = "gmv"
-    version = "1"
+    # 2: issue 26: hidden units leaving the hidden board into a zone (attack, support) are revealed
+    # there and their commitments opened only at the end, so version 1 logs no longer replay
+    version = "2"
     seats = ("us", "nva")
     scenarios = ("1965",)
     options = {"turns": _SETUP["turns"], "defoliation_2d6": False}
@@ -61,7 +64,8 @@ class GmvRuleset(Ruleset):
              "zones": {z: {"f": ZONES[z]["f"], "airbase": ZONES[z]["airbase"], "started": None,
                            "lz": False, "positions": False} for z in ZONES},
              "money": json.loads(json.dumps(_SETUP["money"])), "pool": {"us": [], "nva": []},
-             "marks": [], "cursor": 0, "stack": [], "battle": None, "over": None, "hidden_moves": 0}
+             "marks": [], "cursor": 0, "stack": [], "battle": None, "over": None, "hidden_moves": 0,
+             "kept": []}
         for key, side, hidden in (("us", "us", False), ("nva", "nva", False), ("nva_hidden", "nva", True)):
             for z, t, n in _SETUP[key]:
                 for _ in range(n):
@@ -173,6 +177,7 @@ class GmvRuleset(Ruleset):
                 s["over"] = out
                 for u in board.units(s, hidden=True):
                     board.reveal(s, u, ctx, "end of the game", mark=False)
+                board.open_kept(s, ctx)
                 ctx.emit({"t": "game-over", **out})
 
     # -- interface --------------------------------------------------------------
@@ -217,6 +222,7 @@ class GmvRuleset(Ruleset):
         n["money"] = {k: dict(m) for k, m in s["money"].items()}
         n["pool"] = {k: list(p) for k, p in s["pool"].items()}
         n["marks"] = [dict(m) for m in s["marks"]]
+        n["kept"] = [list(r) for r in s["kept"]]
         n["stack"] = json.loads(json.dumps(s["stack"]))
         n["battle"] = json.loads(json.dumps(s["battle"])) if s["battle"] is not None else None
         n["opts"] = dict(s["opts"])
@@ -232,7 +238,8 @@ HANDLERS = {
     "defoliate": lambda self, s, seat, m, ctx: bombing.defoliate(s, seat, m, ctx),
     "recruit": lambda self, s, seat, m, ctx: nva.recruit(s, seat, m, ctx),
     "infiltrate": lambda self, s, seat, m, ctx: nva.infiltrate(s, seat, m, ctx),
-    "hidden_move": lambda self, s, seat, m, ctx: nva.hidden_move(s, seat, m, ctx),
+    "hidden_move": lambda self, s, seat, m, ctx: (nva.hidden_move(s, seat, m, ctx),
+                                                  GmvRuleset._end_phase(self, s, seat, m, ctx)),
     "attack": lambda self, s, seat, m, ctx: nva.attack(s, seat, m, ctx),
     "patrol": lambda self, s, seat, m, ctx: us.patrol(s, seat, m, ctx),
     "build": lambda self, s, seat, m, ctx: us.build(s, seat, m, ctx),

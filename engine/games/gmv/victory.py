@@ -36,6 +36,7 @@ def immediate(s: dict) -> dict | None:
 def final(s: dict, ctx: Context) -> dict:
     for u in board.units(s, hidden=True):
         board.reveal(s, u, ctx, "end of the game", mark=False)
+    board.open_kept(s, ctx)
     pts = {"us": 0, "nva": 0}
     for z in SOUTH:
         h = holder(s, z)

@@ -9,7 +9,7 @@ so the question itself reveals nothing).
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import battles, corps, movement, operations, reaction, recruitment, sea
+from . import battles, corps, movement, operations, paths, reaction, recruitment, sea
 from .map import load_map
 from .state import ALLIED, COMMUNIST
 
@@ -141,6 +141,9 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
     if kind == "overstack_losses":
         battles.apply_overstack_losses(s, list(msg.units), ctx)   # 19.3.2
         return
+    if kind == "supply":
+        battles.apply_supply(s, list(msg.units), ctx)   # 18.6.2
+        return
     if kind == "retreat":
         if action == "done":
             battles.apply_retreat(s, d["unit"], None, ctx)
@@ -187,7 +190,7 @@ def _move(s, seat, piece, path, ctx):
         raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} is not a piece of yours on the map")
     if piece in moved:
         raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} has already moved this phase")
-    err = movement.check_path(s, piece, path)
+    err = paths.check_path(s, piece, path)
     if err:
         raise Rejection("ILLEGAL_MOVE", err)
     moved.append(piece)

@@ -21,7 +21,7 @@ from .operations import flip_marker, make_marker, remove_from_marker
 from .politics import eliminate
 from .special import armor_shock_active, armor_shock_trigger
 from .state import ALLIED, COMMUNIST
-from .supply import communist_supply_trace
+from .supply import apply_supply, communist_supply_trace, nva_supply_needs, supply_covers, supply_step  # noqa: F401 (rules, apply_)
 from .units import load_counters
 
 
@@ -201,8 +201,8 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     cb.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})
-    _spend_nva_supply(s, side, attackers, ctx)
-    _queue(s, "battle", side, target, attackers, res)
+    needs = nva_supply_needs(s, side, attackers, ctx)
+    _queue(s, "battle", side, target, attackers, res, None if needs is None else {"supply_needs": needs})
 
 
 def _no_support(s: dict, uids, attacking: bool) -> set:
@@ -229,25 +229,12 @@ def _aa_vs_airmobile(s: dict, uids: list[str]) -> bool:
     return False
 
 
-def _spend_nva_supply(s, side, attackers, ctx):
-    """18.6.2: a supply unit that supplies an NVA attack is eliminated after the attack."""
-    if side != COMMUNIST:
-        return
-    used = set()
-    for a in attackers:
-        u = s["units"][a]
-        if u["nat"] == "NVA":
-            ok, sup = communist_supply_trace(s, u)
-            if ok and sup:
-                used.add(sup)
-    for sup in sorted(used):
-        eliminate(s, sup, ctx, "NTND 18.6.2")
-
-
 def _queue(s, kind, side, target, attackers, res: cb.CombatResult, extra=None):
     todo = [f"loss:{i}" for i in range(len(res.losses))]
     todo += [f"retreat:{sd}" for sd, _ in res.retreat_order]
     todo.append("advance" if kind == "battle" else "ambush-end")
+    if extra and "supply_needs" in extra:
+        todo.insert(0, "supply")  # 18.6.2, the owner's choice (supply_step)
     s["battle"] = {"kind": kind, "side": side, "target": target, "attackers": list(attackers), "todo": todo,
                    "result": {"winner": res.winner, "band": res.band,
                               "order": [list(x) for x in res.retreat_order],
@@ -302,10 +289,11 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     res = amb.fight_ambush(sit, ctx)
     ctx.emit({"t": "battle", "target": loc, "ambush": True, **res.to_event()})
     # 20.6: supplied NVA ambushers used supplies: the supply units are spent as for an attack (18.6.2)
-    _spend_nva_supply(s, COMMUNIST, [x for x in inv_units if x not in unsupplied
-                                     and s["units"][x]["status"] == "map"], ctx)
+    needs = nva_supply_needs(s, COMMUNIST, [x for x in inv_units if x not in unsupplied
+                                             and s["units"][x]["status"] == "map"], ctx)
     survivors_com = [x for x in inv_units if s["units"][x]["status"] == "map"]
-    _queue(s, "ambush", COMMUNIST, loc, survivors_com, res, {"ambushed": uid})
+    _queue(s, "ambush", COMMUNIST, loc, survivors_com, res,
+           {"ambushed": uid} | ({} if needs is None else {"supply_needs": needs}))
 
 
 # ---------------------------------------------------------------------------
@@ -384,6 +372,8 @@ def next_decision(s: dict, ctx) -> dict | None:
                 b["todo"].pop(0)
                 continue
             return {"seat": req["side"], "kind": "losses", "count": req["count"], "eligible": elig}
+        if step == "supply":
+            return supply_step(s, b)
         if step.startswith("overstack:"):
             v = violation_at(s, b["overstack_side"], step[10:])
             if v is None:

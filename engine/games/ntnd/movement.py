@@ -79,6 +79,7 @@ class Env:
         self._enemy: dict = {}
         self._types_at: dict = {}
         self.searches: dict = {}   # uids -> (best (rolls, cost) per hex, prev, allowance) of the last ground search
+        self.walks: dict = {}      # (uids, trail) -> the step rules of the last ground search (walk_ok)
 
     def zoc(self, owner: str) -> frozenset:
         if owner not in self._zoc:
@@ -406,6 +407,7 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
                 and stacking_problem(s, COMMUNIST, h, mv["uids"], env) is not None}
         if full:
             allowed = allowed - full
+    env.walks[(tuple(mv["uids"]), trail)] = (start, enemy, allow, zoc, zoi, inv, graph, allowed, double, river_stop)
     # Dijkstra on (rolls, cost)
     best: dict[str, tuple[int, int]] = {start: (0, 0)}
     prev: dict[str, str] = {}
@@ -469,24 +471,6 @@ def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, l
             continue
         out[h] = [h]
     return out
-
-
-def check_path(s: dict, piece: str, path: list[str]) -> str | None:
-    """None if ``path`` is the path ``reachable`` gives for its destination.
-
-    The engine fixes one path per destination (fewest infiltration rolls, then
-    fewest MP, then the search order over sorted hex ids): a player picks the
-    destination, the referee the route (docs/rules/ntnd.md, 8)."""
-    if not path:
-        return "NTND 8: a move needs a path"
-    from .sea import sea_key
-    reach = reachable(s, piece)
-    dest = sea_key(list(path))
-    if dest not in reach:
-        return f"NTND 8: {path[-1]} is not reachable by {piece} this phase (allowance, terrain, ZOC, stacking, 5.3, 8.9, 8.6)"
-    if list(path) != reach[dest]:
-        return f"NTND 8: the path to {dest} is {'-'.join(reach[dest])} (the referee fixes one path per destination)"
-    return None
 
 
 # ---------------------------------------------------------------------------

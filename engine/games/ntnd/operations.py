@@ -59,22 +59,29 @@ def reveal_all(s: dict, ctx, why: str = "end of game") -> None:
     ctx.emit({"t": "all-markers-opened", "rule": why})
 
 
-def remove_from_marker(s: dict, uid: str, ctx) -> None:
-    """A unit leaves its marker without a flip (promotion spends an inverted cadre or supply):
-    the marker is opened and the rest re-inverted into a new marker, so no stale identity remains."""
-    u = s["units"][uid]
-    mid = u["mk"]
+def remove_from_marker(s: dict, uid: str | list[str], ctx, join: list[str] = (), rule: str = "NTND 6.1") -> str | None:
+    """Units leave their marker without a flip (promotion spends an inverted cadre or supply, 6.1; a
+    supply spent, 18.6.2; a unit eliminated by its owner, 19.3.2), and ``join`` (new units at the
+    marker's hex, face down) enter it: the marker's commitment is kept to be opened at the end, and
+    the rest and the new units are re-inverted into one new marker, so no stale identity remains and
+    the public sees one marker replaced by one marker however many units it held (issue 26). If
+    nothing is left (the marker held only the leaving units and none join), the marker is gone.
+    Returns the new marker's id or None."""
+    leaving = [uid] if isinstance(uid, str) else list(uid)
+    mid = s["units"][leaving[0]]["mk"]
     if mid is None:
-        return
+        return None
     mk = s["markers"][mid]
-    rest = [x for x in mk["units"] if x != uid]
-    # the commitment must be opened eventually; keep it for the end instead of revealing now
+    assert all(s["units"][x]["mk"] == mid for x in leaving)
+    rest = [x for x in mk["units"] if x not in leaving] + list(join)
     s["sealed"].append(mk["ref"])
     del s["markers"][mid]
-    ctx.emit({"t": "marker-gone", "marker": mid, "loc": mk["loc"], "rule": "NTND 6.1"})
-    u["inv"], u["mk"] = False, None
+    ctx.emit({"t": "marker-gone", "marker": mid, "loc": mk["loc"], "rule": rule})
+    for x in leaving:
+        s["units"][x]["inv"], s["units"][x]["mk"] = False, None
     if rest:
-        make_marker(s, rest, mk["loc"], ctx, "NTND 6.1")
+        return make_marker(s, sorted(rest), mk["loc"], ctx, rule)
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -122,15 +129,20 @@ def promote(s: dict, cadre: str, supply: str, to: str, ctx) -> None:
     nat = CADRES[c["type"]]
     new = first_in_mix(s, PROMOTE[to][nat])
     loc, was_inv = c["loc"], c["inv"]
-    for uid in (cadre, supply):
-        if s["units"][uid]["inv"]:
-            remove_from_marker(s, uid, ctx)
-        s["units"][uid].update(status="mix", loc=None)
+    sup = s["units"][supply]
     n = s["units"][new]
     n.update(status="map", loc=loc, inv=False, mk=None)
     if was_inv:
-        make_marker(s, [new], loc, ctx, "NTND 6.1")
-    else:
+        # 6.1.1: "replace the cadre with a regiment": the regiment takes the cadre's place under the
+        # same (re-committed) marker, with the supply too if it was there (issue 26: one marker out,
+        # one marker in, whatever else the marker held)
+        here = [cadre] + ([supply] if sup["inv"] and sup["mk"] == c["mk"] else [])
+        remove_from_marker(s, here, ctx, join=[new])
+    if sup["inv"]:
+        remove_from_marker(s, supply, ctx)
+    for uid in (cadre, supply):
+        s["units"][uid].update(status="mix", loc=None, inv=False, mk=None)
+    if not was_inv:
         ctx.emit({"t": "promoted", "unit": new, "type": n["type"], "loc": loc, "rule": "NTND 6.1"})
 
 
@@ -161,15 +173,14 @@ def break_down(s: dict, uid: str, ctx) -> None:
     u = s["units"][uid]
     loc, was_inv = u["loc"], u["inv"]
     nat = {"SV": "VC", "LA": "PL", "CA": "KR"}[m.hex(loc).country].lower()
-    if was_inv:
-        remove_from_marker(s, uid, ctx)
-    u.update(status="mix", loc=None)
     new = [first_in_mix(s, f"{nat}_cadre"), first_in_mix(s, f"{nat}_regiment")]
     for x in new:
         s["units"][x].update(status="map", loc=loc, inv=False, mk=None)
     if was_inv:
-        make_marker(s, new, loc, ctx, "NTND 6.1.3")
-    else:
+        # the cadre and regiment replace the division under its (re-committed) marker (issue 26)
+        remove_from_marker(s, uid, ctx, join=new, rule="NTND 6.1.3")
+    u.update(status="mix", loc=None, inv=False, mk=None)
+    if not was_inv:
         ctx.emit({"t": "broken-down", "unit": uid, "into": new, "loc": loc, "rule": "NTND 6.1.3"})
 
 

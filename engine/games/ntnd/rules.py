@@ -267,6 +267,8 @@ def _battle_decision(bd: dict) -> dict:
         prompt = f"NTND 19.2.6: choose {bd['count']} unit(s) to eliminate"
     elif kind == "overstack_losses":  # no count: it may depend on what an inverted marker holds
         prompt = f"NTND 19.3.2: the retreat over-stacked {bd['loc']}: eliminate the units in violation (8.10)"
+    elif kind == "supply":
+        prompt = "NTND 18.6.2: name the supply units that supplied your NVA attackers (eliminated)"
     elif kind == "retreat":
         prompt = f"NTND 19.3: retreat {bd['unit']} one hex" + (" (or stay: a tie)" if bd["mode"] == "may" else "")
     else:
@@ -375,6 +377,9 @@ def _legal(s: dict, d: dict) -> list:
     if kind == "continue":
         from .apply_ import resume_path
         return [cmd("move", piece=d["unit"], path=resume_path(s, s["resume"]))] + done
+    if kind == "supply":
+        from .battles import supply_covers
+        return [cmd("losses", units=c) for c in supply_covers(s["battle"])]
     if kind in ("losses", "overstack_losses"):
         import itertools
         return [cmd("losses", units=list(c)) for c in itertools.combinations(d["eligible"], d["count"])]
@@ -442,7 +447,7 @@ def _dispatch(s: dict, d: dict, action: str, msg, ctx) -> None:
     allowed = {"recruit": ("place", "done"), "operations": ("promote", "break_down", "invert", "flip", "done"),
                "move": ("move", "done"), "announce": ("attack", "done"), "combat": ("attack", "done"),
                "reaction": ("move", "done"), "reinforce": ("place", "relocate", "reassign", "done"),
-               "ambush": ("ambush", "done"), "losses": ("losses",), "overstack_losses": ("losses",), "continue": ("move", "done"), "occupy": ("move", "done"),
+               "ambush": ("ambush", "done"), "losses": ("losses",), "overstack_losses": ("losses",), "supply": ("losses",), "continue": ("move", "done"), "occupy": ("move", "done"),
                "interdict": ("attack", "done"), "retreat": ("retreat", "done"),
                "advance": ("advance", "done")}
     if action not in allowed.get(kind, ()):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import heapq
 
+from ...errors import Rejection
+
 from .map import load_map
 from .movement import Q, _step_q, enemy_locs, zoc_hexes, zoi_hexes
 from .state import ALLIED, COMMUNIST
@@ -113,15 +115,25 @@ def allied_in_supply(s: dict, u: dict, blocked: frozenset | None = None) -> bool
 def communist_supply_trace(s: dict, u: dict) -> tuple[bool, str | None]:
     """(in supply, supply unit used or None). 18.1.2: up to six MP to North Vietnam (free), a VC base
     (free, 28.9.2, VC units in South Vietnam) or a supply unit (18.6.2: spent if it supplies an
-    NVA attack). Prefers free sources, then the nearest supply unit (lowest id on ties)."""
+    NVA attack). Prefers free sources, then the nearest supply unit (lowest id on ties). Which unit
+    an attack spends is the Communist player's choice among ``communist_supply_sources`` (issue 26)."""
+    free, sups = communist_supply_sources(s, u)
+    if free:
+        return True, None
+    return (True, sups[0]) if sups else (False, None)
+
+
+def communist_supply_sources(s: dict, u: dict) -> tuple[bool, list[str]]:
+    """(a free source reaches ``u``, the supply units that can supply it, nearest first, lowest id on
+    ties): the same trace as ``communist_supply_trace``, every supply unit in range."""
     m = load_map()
     if always_in_supply(s, u):
-        return True, None
+        return True, []
     loc = u["loc"]
     if m.is_zone(loc):
         sups = sorted(x["id"] for x in s["units"].values() if x["status"] == "map" and x["loc"] == loc
                       and x["type"] == "communist_supply")
-        return (True, sups[0]) if sups else (False, None)  # 18.7.3
+        return False, sups  # 18.7.3
     blocked = enemy_locs(s, COMMUNIST) | zoc_hexes(s, ALLIED) | zoi_hexes(s)
     supplies: dict[str, list[str]] = {}
     bases = set()
@@ -142,11 +154,11 @@ def communist_supply_trace(s: dict, u: dict) -> tuple[bool, str | None]:
             continue
         hx = m.hexes[h]
         if hx.country == "NV":
-            return True, None
+            return True, []
         if h in bases and u["type"].startswith("vc_") and hx.country == "SV":
-            return True, None
+            return True, []
         if h in supplies:
-            found_sup.append((cost, sorted(supplies[h])[0]))
+            found_sup += [(cost, x) for x in sorted(supplies[h])]
         for n in m.hex_neighbours(h):
             if n in blocked and n != loc:
                 continue
@@ -161,9 +173,7 @@ def communist_supply_trace(s: dict, u: dict) -> tuple[bool, str | None]:
             if nc <= SUPPLY_RANGE_Q and nc < best.get(n, SUPPLY_RANGE_Q + 1):
                 best[n] = nc
                 heapq.heappush(heap, (nc, n))
-    if found_sup:
-        return True, sorted(found_sup)[0][1]
-    return False, None
+    return False, [x for _, x in sorted(found_sup)]
 
 
 def in_supply(s: dict, u: dict) -> bool:
@@ -184,3 +194,71 @@ def out_of_supply(s: dict, side: str) -> list[str]:
         if not ok:
             out.append(uid)
     return out
+
+
+# ---------------------------------------------------------------------------
+# 18.6.2 the supply unit an NVA attack spends: the owner's choice (issue 26)
+# ---------------------------------------------------------------------------
+
+def nva_supply_needs(s, side, attackers, ctx):
+    """18.6.2: a supply unit that supplies an NVA attack is eliminated after the attack. Which one is
+    the Communist player's choice (issue 26: the engine picked the nearest, a hidden one included, and
+    published it): the needs are noted here, at the fight, and the battle's first step asks the owner
+    (``supply_step``), after every Communist attack with an NVA attacker (a public fact), so the
+    question says nothing of what the markers hold."""
+    if side != COMMUNIST:
+        return None
+    needs, nva = [], False
+    for a in attackers:
+        u = s["units"][a]
+        if u["nat"] == "NVA" and u["status"] == "map":
+            nva = True
+            free, sups = communist_supply_sources(s, u)
+            if not free and sups:
+                needs.append(sups)
+    return needs if nva else None
+
+
+def supply_step(s: dict, b: dict) -> dict:
+    """The decision of the step ``supply``: the Communist player names the supply units spent; the
+    options ("eligible") are his alone (views.decision_view)."""
+    elig = sorted({x for n in b["supply_needs"] for x in n})
+    return {"seat": COMMUNIST, "kind": "supply", "eligible": elig}
+
+
+def supply_covers(b: dict) -> list[list[str]]:
+    """Representative answers (rules._legal): for each candidate, the cover that prefers it, then
+    each need's nearest; none when nothing needs a supply unit."""
+    needs = b["supply_needs"]
+    out: list[list[str]] = []
+    for first in [None] + sorted({x for n in needs for x in n}):
+        pick: list[str] = []
+        for n in needs:
+            if not set(n) & set(pick):
+                pick.append(first if first in n else n[0])
+        for x in sorted(pick, key=lambda y: y == first):  # none to spare (apply_supply)
+            rest = [y for y in pick if y != x]
+            if all(set(n) & set(rest) for n in needs):
+                pick = rest
+        pick = sorted(pick)
+        if pick not in out:
+            out.append(pick)
+    return out
+
+
+def apply_supply(s: dict, chosen: list[str], ctx) -> None:
+    """18.6.2: eliminate the named supply units: every NVA attacker that needed one has one of them in
+    range, and each named unit supplied one."""
+    b = s["battle"]
+    needs = b["supply_needs"]
+    def covers(xs):
+        return all(set(n) & set(xs) for n in needs)
+    if len(set(chosen)) != len(chosen) or not covers(chosen) \
+            or any(covers([x for x in chosen if x != c]) for c in chosen):
+        raise Rejection("ILLEGAL_SUPPLY", "NTND 18.6.2: name the supply units that supplied the NVA attackers "
+                        "(one in range of each attacker without a free source, none to spare)")
+    b["todo"].pop(0)
+    b.pop("supply_needs")
+    for sup in sorted(chosen):
+        from .politics import eliminate
+        eliminate(s, sup, ctx, "NTND 18.6.2")

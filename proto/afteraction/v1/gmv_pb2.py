@@ -24,15 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61\x66teraction/v1/gmv.proto\x12\x0e\x61\x66teraction.v1\"\xe4\x06\n\nGmvCommand\x12\x30\n\tend_phase\x18\x01 \x01(\x0b\x32\x1b.afteraction.v1.GmvEndPhaseH\x00\x12%\n\x03\x62uy\x18\x02 \x01(\x0b\x32\x16.afteraction.v1.GmvBuyH\x00\x12)\n\x05place\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.GmvPlaceH\x00\x12\'\n\x04\x62omb\x18\x04 \x01(\x0b\x32\x17.afteraction.v1.GmvBombH\x00\x12\x31\n\tdefoliate\x18\x05 \x01(\x0b\x32\x1c.afteraction.v1.GmvDefoliateH\x00\x12-\n\x07recruit\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.GmvRecruitH\x00\x12\x33\n\ninfiltrate\x18\x07 \x01(\x0b\x32\x1d.afteraction.v1.GmvInfiltrateH\x00\x12\x34\n\x0bhidden_move\x18\x08 \x01(\x0b\x32\x1d.afteraction.v1.GmvHiddenMoveH\x00\x12+\n\x06\x61ttack\x18\t \x01(\x0b\x32\x19.afteraction.v1.GmvAttackH\x00\x12+\n\x06patrol\x18\n \x01(\x0b\x32\x19.afteraction.v1.GmvPatrolH\x00\x12)\n\x05\x62uild\x18\x0b \x01(\x0b\x32\x18.afteraction.v1.GmvBuildH\x00\x12-\n\x07\x61irlift\x18\x0c \x01(\x0b\x32\x1a.afteraction.v1.GmvAirliftH\x00\x12\'\n\x04move\x18\r \x01(\x0b\x32\x17.afteraction.v1.GmvMoveH\x00\x12-\n\x07support\x18\x0e \x01(\x0b\x32\x1a.afteraction.v1.GmvSupportH\x00\x12\x33\n\ncasualties\x18\x0f \x01(\x0b\x32\x1d.afteraction.v1.GmvCasualtiesH\x00\x12\x38\n\rbattle_choice\x18\x10 \x01(\x0b\x32\x1f.afteraction.v1.GmvBattleChoiceH\x00\x12*\n\x06hot_lz\x18\x11 \x01(\x0b\x32\x18.afteraction.v1.GmvHotLzH\x00\x12+\n\x06reveal\x18\x12 \x01(\x0b\x32\x19.afteraction.v1.GmvRevealH\x00\x42\x08\n\x06\x61\x63tion\"\r\n\x0bGmvEndPhase\"\x1b\n\x06GmvBuy\x12\x11\n\tunit_type\x18\x01 \x01(\t\"+\n\x08GmvPlace\x12\x11\n\tunit_type\x18\x01 \x01(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"*\n\x07GmvBomb\x12\x11\n\tbomber_id\x18\x01 \x01(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"/\n\x0cGmvDefoliate\x12\x11\n\tbomber_id\x18\x01 \x01(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"\x1d\n\nGmvRecruit\x12\x0f\n\x07unit_id\x18\x01 \x01(\t\"2\n\rGmvInfiltrate\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0f\n\x07to_zone\x18\x02 \x01(\t\"2\n\rGmvHiddenMove\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0f\n\x07to_zone\x18\x02 \x01(\t\"+\n\tGmvAttack\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"\x1d\n\tGmvPatrol\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"P\n\x08GmvBuild\x12\x0f\n\x07unit_id\x18\x01 \x01(\t\x12\x33\n\x0bimprovement\x18\x02 \x01(\x0e\x32\x1e.afteraction.v1.GmvImprovement\"7\n\x0bGmvHeliLoad\x12\x15\n\rhelicopter_id\x18\x01 \x01(\t\x12\x11\n\tcargo_ids\x18\x02 \x03(\t\"x\n\nGmvAirlift\x12*\n\x05loads\x18\x01 \x03(\x0b\x32\x1b.afteraction.v1.GmvHeliLoad\x12\x11\n\tdrop_zone\x18\x02 \x01(\t\x12\x11\n\tbase_zone\x18\x03 \x01(\t\x12\x18\n\x10helicopters_stay\x18\x04 \x01(\x08\")\n\x07GmvMove\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"\x1e\n\nGmvSupport\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"!\n\rGmvCasualties\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"G\n\x0fGmvBattleChoice\x12\x10\n\x08withdraw\x18\x01 \x01(\x08\x12\x0f\n\x07to_zone\x18\x02 \x01(\t\x12\x11\n\tcover_ids\x18\x03 \x03(\t\"\x1c\n\x08GmvHotLz\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"\x1d\n\tGmvReveal\x12\x10\n\x08unit_ids\x18\x01 \x03(\t*\x85\x01\n\x0eGmvImprovement\x12\x1f\n\x1bGMV_IMPROVEMENT_UNSPECIFIED\x10\x00\x12\x16\n\x12GMV_IMPROVEMENT_LZ\x10\x01\x12\x1d\n\x19GMV_IMPROVEMENT_POSITIONS\x10\x02\x12\x1b\n\x17GMV_IMPROVEMENT_AIRBASE\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61\x66teraction/v1/gmv.proto\x12\x0e\x61\x66teraction.v1\"\xe4\x06\n\nGmvCommand\x12\x30\n\tend_phase\x18\x01 \x01(\x0b\x32\x1b.afteraction.v1.GmvEndPhaseH\x00\x12%\n\x03\x62uy\x18\x02 \x01(\x0b\x32\x16.afteraction.v1.GmvBuyH\x00\x12)\n\x05place\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.GmvPlaceH\x00\x12\'\n\x04\x62omb\x18\x04 \x01(\x0b\x32\x17.afteraction.v1.GmvBombH\x00\x12\x31\n\tdefoliate\x18\x05 \x01(\x0b\x32\x1c.afteraction.v1.GmvDefoliateH\x00\x12-\n\x07recruit\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.GmvRecruitH\x00\x12\x33\n\ninfiltrate\x18\x07 \x01(\x0b\x32\x1d.afteraction.v1.GmvInfiltrateH\x00\x12\x34\n\x0bhidden_move\x18\x08 \x01(\x0b\x32\x1d.afteraction.v1.GmvHiddenMoveH\x00\x12+\n\x06\x61ttack\x18\t \x01(\x0b\x32\x19.afteraction.v1.GmvAttackH\x00\x12+\n\x06patrol\x18\n \x01(\x0b\x32\x19.afteraction.v1.GmvPatrolH\x00\x12)\n\x05\x62uild\x18\x0b \x01(\x0b\x32\x18.afteraction.v1.GmvBuildH\x00\x12-\n\x07\x61irlift\x18\x0c \x01(\x0b\x32\x1a.afteraction.v1.GmvAirliftH\x00\x12\'\n\x04move\x18\r \x01(\x0b\x32\x17.afteraction.v1.GmvMoveH\x00\x12-\n\x07support\x18\x0e \x01(\x0b\x32\x1a.afteraction.v1.GmvSupportH\x00\x12\x33\n\ncasualties\x18\x0f \x01(\x0b\x32\x1d.afteraction.v1.GmvCasualtiesH\x00\x12\x38\n\rbattle_choice\x18\x10 \x01(\x0b\x32\x1f.afteraction.v1.GmvBattleChoiceH\x00\x12*\n\x06hot_lz\x18\x11 \x01(\x0b\x32\x18.afteraction.v1.GmvHotLzH\x00\x12+\n\x06reveal\x18\x12 \x01(\x0b\x32\x19.afteraction.v1.GmvRevealH\x00\x42\x08\n\x06\x61\x63tion\"\r\n\x0bGmvEndPhase\"\x1b\n\x06GmvBuy\x12\x11\n\tunit_type\x18\x01 \x01(\t\"+\n\x08GmvPlace\x12\x11\n\tunit_type\x18\x01 \x01(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"*\n\x07GmvBomb\x12\x11\n\tbomber_id\x18\x01 \x01(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"/\n\x0cGmvDefoliate\x12\x11\n\tbomber_id\x18\x01 \x01(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"\x1d\n\nGmvRecruit\x12\x0f\n\x07unit_id\x18\x01 \x01(\t\"2\n\rGmvInfiltrate\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0f\n\x07to_zone\x18\x02 \x01(\t\"b\n\rGmvHiddenMove\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0f\n\x07to_zone\x18\x02 \x01(\t\x12.\n\x06groups\x18\x03 \x03(\x0b\x32\x1e.afteraction.v1.GmvHiddenGroup\"3\n\x0eGmvHiddenGroup\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0f\n\x07to_zone\x18\x02 \x01(\t\"+\n\tGmvAttack\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0c\n\x04zone\x18\x02 \x01(\t\"\x1d\n\tGmvPatrol\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"P\n\x08GmvBuild\x12\x0f\n\x07unit_id\x18\x01 \x01(\t\x12\x33\n\x0bimprovement\x18\x02 \x01(\x0e\x32\x1e.afteraction.v1.GmvImprovement\"7\n\x0bGmvHeliLoad\x12\x15\n\rhelicopter_id\x18\x01 \x01(\t\x12\x11\n\tcargo_ids\x18\x02 \x03(\t\"x\n\nGmvAirlift\x12*\n\x05loads\x18\x01 \x03(\x0b\x32\x1b.afteraction.v1.GmvHeliLoad\x12\x11\n\tdrop_zone\x18\x02 \x01(\t\x12\x11\n\tbase_zone\x18\x03 \x01(\t\x12\x18\n\x10helicopters_stay\x18\x04 \x01(\x08\")\n\x07GmvMove\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"\x1e\n\nGmvSupport\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"!\n\rGmvCasualties\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"G\n\x0fGmvBattleChoice\x12\x10\n\x08withdraw\x18\x01 \x01(\x08\x12\x0f\n\x07to_zone\x18\x02 \x01(\t\x12\x11\n\tcover_ids\x18\x03 \x03(\t\"\x1c\n\x08GmvHotLz\x12\x10\n\x08unit_ids\x18\x01 \x03(\t\"\x1d\n\tGmvReveal\x12\x10\n\x08unit_ids\x18\x01 \x03(\t*\x85\x01\n\x0eGmvImprovement\x12\x1f\n\x1bGMV_IMPROVEMENT_UNSPECIFIED\x10\x00\x12\x16\n\x12GMV_IMPROVEMENT_LZ\x10\x01\x12\x1d\n\x19GMV_IMPROVEMENT_POSITIONS\x10\x02\x12\x1b\n\x17GMV_IMPROVEMENT_AIRBASE\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'afteraction.v1.gmv_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GMVIMPROVEMENT']._serialized_start=1814
-  _globals['_GMVIMPROVEMENT']._serialized_end=1947
+  _globals['_GMVIMPROVEMENT']._serialized_start=1915
+  _globals['_GMVIMPROVEMENT']._serialized_end=2048
   _globals['_GMVCOMMAND']._serialized_start=45
   _globals['_GMVCOMMAND']._serialized_end=913
   _globals['_GMVENDPHASE']._serialized_start=915
@@ -50,27 +50,29 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GMVINFILTRATE']._serialized_start=1128
   _globals['_GMVINFILTRATE']._serialized_end=1178
   _globals['_GMVHIDDENMOVE']._serialized_start=1180
-  _globals['_GMVHIDDENMOVE']._serialized_end=1230
-  _globals['_GMVATTACK']._serialized_start=1232
-  _globals['_GMVATTACK']._serialized_end=1275
-  _globals['_GMVPATROL']._serialized_start=1277
-  _globals['_GMVPATROL']._serialized_end=1306
-  _globals['_GMVBUILD']._serialized_start=1308
-  _globals['_GMVBUILD']._serialized_end=1388
-  _globals['_GMVHELILOAD']._serialized_start=1390
-  _globals['_GMVHELILOAD']._serialized_end=1445
-  _globals['_GMVAIRLIFT']._serialized_start=1447
-  _globals['_GMVAIRLIFT']._serialized_end=1567
-  _globals['_GMVMOVE']._serialized_start=1569
-  _globals['_GMVMOVE']._serialized_end=1610
-  _globals['_GMVSUPPORT']._serialized_start=1612
-  _globals['_GMVSUPPORT']._serialized_end=1642
-  _globals['_GMVCASUALTIES']._serialized_start=1644
-  _globals['_GMVCASUALTIES']._serialized_end=1677
-  _globals['_GMVBATTLECHOICE']._serialized_start=1679
-  _globals['_GMVBATTLECHOICE']._serialized_end=1750
-  _globals['_GMVHOTLZ']._serialized_start=1752
-  _globals['_GMVHOTLZ']._serialized_end=1780
-  _globals['_GMVREVEAL']._serialized_start=1782
-  _globals['_GMVREVEAL']._serialized_end=1811
+  _globals['_GMVHIDDENMOVE']._serialized_end=1278
+  _globals['_GMVHIDDENGROUP']._serialized_start=1280
+  _globals['_GMVHIDDENGROUP']._serialized_end=1331
+  _globals['_GMVATTACK']._serialized_start=1333
+  _globals['_GMVATTACK']._serialized_end=1376
+  _globals['_GMVPATROL']._serialized_start=1378
+  _globals['_GMVPATROL']._serialized_end=1407
+  _globals['_GMVBUILD']._serialized_start=1409
+  _globals['_GMVBUILD']._serialized_end=1489
+  _globals['_GMVHELILOAD']._serialized_start=1491
+  _globals['_GMVHELILOAD']._serialized_end=1546
+  _globals['_GMVAIRLIFT']._serialized_start=1548
+  _globals['_GMVAIRLIFT']._serialized_end=1668
+  _globals['_GMVMOVE']._serialized_start=1670
+  _globals['_GMVMOVE']._serialized_end=1711
+  _globals['_GMVSUPPORT']._serialized_start=1713
+  _globals['_GMVSUPPORT']._serialized_end=1743
+  _globals['_GMVCASUALTIES']._serialized_start=1745
+  _globals['_GMVCASUALTIES']._serialized_end=1778
+  _globals['_GMVBATTLECHOICE']._serialized_start=1780
+  _globals['_GMVBATTLECHOICE']._serialized_end=1851
+  _globals['_GMVHOTLZ']._serialized_start=1853
+  _globals['_GMVHOTLZ']._serialized_end=1881
+  _globals['_GMVREVEAL']._serialized_start=1883
+  _globals['_GMVREVEAL']._serialized_end=1912
 # @@protoc_insertion_point(module_scope)

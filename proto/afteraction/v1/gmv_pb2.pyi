@@ -107,6 +107,16 @@ class GmvInfiltrate(_message.Message):
     def __init__(self, unit_ids: _Optional[_Iterable[str]] = ..., to_zone: _Optional[str] = ...) -> None: ...
 
 class GmvHiddenMove(_message.Message):
+    __slots__ = ("unit_ids", "to_zone", "groups")
+    UNIT_IDS_FIELD_NUMBER: _ClassVar[int]
+    TO_ZONE_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
+    unit_ids: _containers.RepeatedScalarFieldContainer[str]
+    to_zone: str
+    groups: _containers.RepeatedCompositeFieldContainer[GmvHiddenGroup]
+    def __init__(self, unit_ids: _Optional[_Iterable[str]] = ..., to_zone: _Optional[str] = ..., groups: _Optional[_Iterable[_Union[GmvHiddenGroup, _Mapping]]] = ...) -> None: ...
+
+class GmvHiddenGroup(_message.Message):
     __slots__ = ("unit_ids", "to_zone")
     UNIT_IDS_FIELD_NUMBER: _ClassVar[int]
     TO_ZONE_FIELD_NUMBER: _ClassVar[int]

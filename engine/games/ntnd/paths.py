@@ -1,0 +1,60 @@
+"""No Trumpets No Drums rule 8: the path of a move, the mover's choice (issue 26).
+
+``movement.reachable`` gives one path per destination, the one the legal commands offer; a ground
+move may take any other path that is legal step by step for the real contents of the moving piece
+(``walk_ok``, with the step rules of ``movement._ground_reach``), so an inverted marker's route is
+the Communist player's choice and never shows what the marker holds.
+"""
+from __future__ import annotations
+
+from .movement import Env, mover, movement_kind, reachable
+
+
+def check_path(s: dict, piece: str, path: list[str]) -> str | None:
+    """None if ``path`` is a legal path of ``piece`` this phase.
+
+    ``reachable`` gives one path per destination (fewest infiltration rolls, then fewest MP, then the
+    search order over sorted hex ids), the one ``legal_commands`` offers. A ground move over the map
+    may take any other path to a reachable destination that is legal step by step for the real
+    contents (``walk_ok``): the owner chooses the route, and an inverted marker's route is the
+    Communist player's choice, never the engine's reading of what it holds (issue 26). Sea, zone,
+    airmobile and trail moves keep the offered path."""
+    if not path:
+        return "NTND 8: a move needs a path"
+    from .sea import sea_key
+    env = Env(s)
+    reach = reachable(s, piece, env)
+    dest = sea_key(list(path))
+    if dest not in reach:
+        return f"NTND 8: {path[-1]} is not reachable by {piece} this phase (allowance, terrain, ZOC, stacking, 5.3, 8.9, 8.6)"
+    if list(path) == reach[dest] or walk_ok(env, mover(s, piece), list(path)):
+        return None
+    return (f"NTND 8: {'-'.join(path)} is not a legal path for {piece} (allowance, terrain, ZOC, stacking on the way); "
+            f"one legal path to {dest} is {'-'.join(reach[dest])}")
+
+
+def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
+    """8.2-8.5, 8.10: ``path`` is a legal ground walk over the map for ``mv``, step by step, with the
+    rules of its last ground search (``_ground_reach``, the one model of a step): adjacent land hexes
+    it may enter, no enemy unit, within its allowance (8.5.3 doubling in a ZOI for face-up Communist
+    units), not leaving an enemy ZOC (face up) or a patrolled river hex (14.1.3), no hex twice."""
+    rules = env.walks.get((tuple(mv["uids"]), False))
+    if rules is None or movement_kind(mv) != "ground" or not path:
+        return False
+    start, enemy, allow, zoc, zoi, inv, graph, allowed, double, river_stop = rules
+    if len(set(path)) != len(path) or start in path:
+        return False
+    here, cost = start, 0
+    for n in path:
+        if here != start and ((not inv and here in zoc) or here in river_stop):
+            return False
+        step = dict(graph.get(here, ())).get(n)
+        if step is None or n in enemy or n not in allowed:
+            return False
+        if double != 1 and n in zoi:
+            step *= double
+        cost += step
+        if cost > allow:
+            return False
+        here = n
+    return True
