@@ -160,8 +160,13 @@ class GameManager:
             return
         if n < live.size:
             raise Internal(f"game {gid}: the store has {n} records, the cache {live.size}")
+        # Commands first, then records: another server may append between the two reads, and
+        # a command and its records are written in one transaction, so every command read here
+        # has its records in the second read (records read first could miss a command's records,
+        # which looked like a replay mismatch: INTERNAL under a two-server race on PostgreSQL).
+        commands = list(self.store.commands(gid, live.size))
         stored = {r.seq: r for r in self.store.records(gid, live.size)}
-        for cmd in self.store.commands(gid, live.size):
+        for cmd in commands:
             try:
                 acc = live.referee.accept(cmd.signed)
             except Rejection as e:
@@ -172,7 +177,7 @@ class GameManager:
                     raise Internal(f"game {gid}: record {r.seq} differs from the replayed one")
                 live.tree.append(r.leaf)
                 live.leaves.append(r.leaf)
-        if live.size != n:
+        if live.size < n:  # more is fine: commands appended after the size was read
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
 
     @contextmanager

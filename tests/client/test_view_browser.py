@@ -13,6 +13,7 @@ AAR_REQUIRE_BROWSER=1 so that they cannot skip there.
 from __future__ import annotations
 
 import base64
+import io
 import os
 import pathlib
 import re
@@ -225,17 +226,38 @@ def test_sealed_command_is_sealed_for_a_spectator_until_the_end(tab, pages):
     pg.close()
 
 
+def _first_opened_nva_value(log: pathlib.Path = GOLDEN / "gmv.aar") -> tuple[int, int, int, dict, int, int]:
+    """In the GMV log: the first value sealed to the NVA seat that a later record opens, as
+    (sealed at, k, opened at, value), the first record with a public roll, and the record count
+    (searched, so that a re-recorded golden log does not break the test)."""
+    _, frames = read_bundle(io.BytesIO(log.read_bytes()))
+    recs = [parse_record(raw) for raw, _ in frames]
+    sealed, found, first_roll = set(), None, None
+    for r in recs:
+        for ev in r.body.get("events", []):
+            if ev.get("t") == "sealed" and ev.get("to") == "nva":
+                sealed.add((r.seq, ev["k"]))
+            elif ev.get("t") == "open" and tuple(ev["ref"]) in sealed and found is None:
+                found = (*ev["ref"], r.seq, ev["value"])
+            elif ev.get("t") == "roll" and first_roll is None:
+                first_roll = r.seq
+    assert found is not None and first_roll is not None
+    return (*found, first_roll, len(recs))
+
+
 def test_gmv_page_hidden_unit_sealed_until_revealed(tab, pages):
-    """GMV: the VC unit hidden in record 61 (k = 8) is sealed to the NVA seat; record 79 reveals it."""
+    """GMV: the first hidden unit sealed to the NVA seat is shown sealed in its record and
+    opened, with its zone, in the record that reveals it; a roll shows as a die."""
+    seq, k, opened_at, value, first_roll, n = _first_opened_nva_value()
     pg = tab
     pg.load(pages["gmv"])
     s = pg.text("#summary")
-    assert "630 records chained" in s and "95 dice re-derived" in s and "sealed values checked" in s
-    pg.go(61)
-    assert pg.p.locator('#events .sealed[data-ref="61:8"]').count() == 1
-    pg.go(79)
-    assert "ca_mau" in pg.text('#events .opened[data-ref="61:8"]')
-    pg.go(65)  # the first GMV roll (bombing)
+    assert f"{n} records chained" in s and "dice re-derived" in s and "sealed values checked" in s
+    pg.go(seq)
+    assert pg.p.locator(f'#events .sealed[data-ref="{seq}:{k}"]').count() == 1
+    pg.go(opened_at)
+    assert value["zone"] in pg.text(f'#events .opened[data-ref="{seq}:{k}"]')
+    pg.go(first_roll)  # the first GMV roll
     assert pg.p.locator('#events .ev[data-t="roll"] .die').count() >= 1
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
     assert "IPC" in pg.text("#board")
