@@ -37,7 +37,7 @@ from ..crypto import dice as _dice
 from ..crypto import note as _note
 from ..crypto.merkle import CompactTree
 from ..errors import AfteractionError, CryptoError, EncodingError, Rejection, VerificationError
-from ..referee import Referee, seat_key_problem, verify_command_signature
+from ..referee import Referee, is_deterministic_encoding, seat_key_problem, verify_command_signature
 from .bundle import read_bundle
 from .record import ZERO_HASH, Record, parse_record
 
@@ -230,9 +230,18 @@ class Verifier:
             ("seats: an array of at least one {name: text, key: bytes(32)}", type(seats) is list and seats != []
              and all(_map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32 for x in seats)),
         ]
+        want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
+        shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
+            ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want),  # a
+            # missing sealed_sizes is named by its own check below
+            ("ruleset and server have exactly their two keys", type(rs) is dict and set(rs) == {"game", "version"}
+             and type(server) is dict and set(server) == {"vkey", "origin"}),
+            ("every seat has exactly the keys name and key", type(seats) is list
+             and all(type(x) is dict and set(x) == {"name", "key"} for x in seats)),
+        ]
         for what, ok in shape:
             if not ok:
-                raise _fail("4", 0, "genesis body has the wrong shape", what)
+                raise _fail("4", 0, "genesis body has the wrong shape", what, sorted(b) if "exactly" in what else None)
         keys = {}
         for s in seats:
             if s["name"] in keys:
@@ -348,11 +357,16 @@ class Verifier:
             raise _fail("6", seq, "record has no event list")
         if rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
             raise _fail("6", seq, "game command before the dice handshake completed")
+        want = SEALED_BODY_KEYS if "sealed" in b and rec.kind == "command" else SEAT_BODY_KEYS
+        if set(b) != want:  # SPEC.md 1.3: exactly these keys (an extra key is not ignored)
+            raise _fail("6", seq, f"{rec.kind} record body has exactly the keys {', '.join(sorted(want))}",
+                        sorted(want), sorted(b))
         if "sealed" in b:
             if rec.kind != "command":
                 raise _fail("6", seq, "only game commands may be sealed")
             s = b["sealed"]
-            if type(s) is not dict or not _bytes32(s.get("commit")) or type(s.get("ct")) is not bytes:
+            if type(s) is not dict or set(s) != {"commit", "ct"} or not _bytes32(s.get("commit")) \
+                    or type(s.get("ct")) is not bytes:
                 raise _fail("6", seq, "sealed command has the wrong shape")
             self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
             self.commitments[(seq, 0)] = s["commit"]
@@ -402,6 +416,8 @@ class Verifier:
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
         except Exception:
             raise _fail(step, seq, "envelope does not parse") from None
+        if self.genesis.v >= 2 and not is_deterministic_encoding(env, env_b):  # SPEC.md 7.1: one encoding
+            raise _fail(step, seq, "envelope is the deterministic protobuf encoding of its fields (v >= 2)")
         want_action = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
         if env.game_id != self.game or env.seat != seat or env.counter != ctr \
                 or env.WhichOneof("action") != want_action:
@@ -428,7 +444,15 @@ class Verifier:
             if type(ev) is not dict:
                 raise _fail("7", rec.seq, f"event {i} is not a map")
             t = ev.get("t")
+            if type(t) is not str:  # SPEC.md 1.4: every event names its type
+                raise _fail("7", rec.seq, f"event {i} has no text t")
+            if t in EVENT_KEYS and set(ev) != EVENT_KEYS[t]:
+                raise _fail("7", rec.seq, f"{t} event {i} has exactly the keys {', '.join(sorted(EVENT_KEYS[t]))}",
+                            sorted(EVENT_KEYS[t]), sorted(ev))
             if t == "sealed":
+                if type(ev.get("to")) is not str or ev["to"] not in self.seat_keys:
+                    raise _fail("7", rec.seq, f"sealed event {i} is for no seat of genesis", sorted(self.seat_keys),
+                                ev.get("to"))
                 k, c = ev.get("k"), ev.get("commit")
                 if type(k) is not int or not _bytes32(c) or k < 1 or (rec.seq, k) in self.commitments:
                     raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
@@ -563,6 +587,14 @@ class Verifier:
         self.expected = produced[1:]
 
 
+#: SPEC.md 1.3: the keys of a genesis body (v >= 2 adds sealed_sizes) and of a seat record's body
+GENESIS_KEYS = frozenset({"ruleset", "scenario", "options", "seats", "server", "secret_commit"})
+SEAT_BODY_KEYS = frozenset({"seat", "ctr", "env", "sig", "events"})
+SEALED_BODY_KEYS = frozenset({"seat", "ctr", "sealed", "events"})
+#: SPEC.md 1.4: the core events whose keys are checked at step 7 (rolls: at step 10, by their bytes)
+EVENT_KEYS = {"sealed": frozenset({"t", "to", "k", "commit", "ct"}),
+              "open": frozenset({"t", "ref", "salt", "value"})}
+
 #: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
 MAX_SEALED_SIZE = 65536
 
@@ -629,6 +661,8 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
         v.add(*item)
         if progress is not None:
             progress(v.report.records, total)
+    if v.tree.size == 0:  # before 10 C.14: a bundle with no record is unreadable (exit 2), secret or not
+        raise _fail("1", None, "bundle holds no records")
     if v.tree.size != total:
         raise _fail("1", v.tree.size, "record count in the header", total, v.tree.size)
     if secret is not None and v.ended_at is None:
