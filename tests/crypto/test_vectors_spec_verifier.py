@@ -164,6 +164,44 @@ def pb_fields(b: bytes) -> dict[int, list]:
     return out
 
 
+def deterministic_envelope(b: bytes) -> bool:
+    """SPEC 7.1 (v >= 2), the envelope's own fields: known field numbers in ascending order, each
+    once, minimal varints, no scalar at its default value. (The nested Command is held to the same
+    rule by the schema of command.proto, which this verifier does not read; the reference checks it.)"""
+    i, last = 0, 0
+
+    def varint():
+        nonlocal i
+        start = i
+        val = shift = 0
+        while True:
+            c = b[i]
+            i += 1
+            val |= (c & 0x7F) << shift
+            shift += 7
+            if not c & 0x80:
+                if i - start > 1 and c == 0:
+                    raise ValueError("non-minimal varint")
+                return val
+    try:
+        while i < len(b):
+            key = varint()
+            field, wt = key >> 3, key & 7
+            if field <= last or field not in (1, 2, 3, 4, 5, 10, 11, 12) or wt != (0 if field in (3, 4) else 2):
+                return False
+            last = field
+            n = varint()
+            if wt == 2:
+                i += n
+                if i > len(b):
+                    return False
+            if n == 0 and field < 10:  # a default scalar is omitted (proto3); an empty action message is not
+                return False
+        return True
+    except (IndexError, ValueError):
+        return False
+
+
 def envelope(b: bytes) -> dict:
     f = pb_fields(b)
     env = {"game_id": f.get(1, [b""])[-1].decode(), "seat": f.get(2, [b""])[-1].decode(),
@@ -235,6 +273,8 @@ def verify(data: bytes) -> dict:
         raise Fail(1, n, "frame") from None
     if up.tell() != len(data) - len(magic):  # SPEC 9: the file ends where its last frame ends
         raise Fail(1, n, "bytes after the last complete frame")
+    if n == 0:  # 10.2 / 10 C.16: no record is unreadable, before 10 C.14's missing end
+        raise Fail(1, None, "no record")
     if n != header["records"]:
         raise Fail(1, n, "record count")
     if secret is not None and st["ended"] is None:
@@ -271,6 +311,9 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         st["genesis_hash"] = th("aar1/record", raw)
         if kind != "genesis" or b["server"]["vkey"] != header["server_vkey"] or game != header["game"]:
             raise Fail(4, 0, "genesis")
+        keys = {"ruleset", "scenario", "options", "seats", "server", "secret_commit"}
+        if set(b) != keys | ({"sealed_sizes"} if rec["v"] >= 2 else set()):  # 1.3: exactly these keys
+            raise Fail(4, 0, "genesis keys")
         st.update(game=game, origin=b["server"]["origin"], ruleset_game=b["ruleset"]["game"], scenario=b["scenario"], seats=[s["name"] for s in b["seats"]],
                   keys={s["name"]: s["key"] for s in b["seats"]}, secret_commit=b["secret_commit"])
         st["ctr"] = {s: 0 for s in st["seats"]}
@@ -302,6 +345,12 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
     else:
         _seat_record(b, n, kind, st)
     for ev in b.get("events", []):
+        if type(ev.get("t")) is not str:  # 1.4: every event names its type
+            raise Fail(7, n, "event without t")
+        if ev["t"] == "sealed" and (set(ev) != {"t", "to", "k", "commit", "ct"} or ev["to"] not in st["seats"]):
+            raise Fail(7, n, "sealed event keys / to")
+        if ev["t"] == "open" and set(ev) != {"t", "ref", "salt", "value"}:
+            raise Fail(7, n, "open event keys")
         if ev["t"] == "sealed":
             if (n, ev["k"]) in st["commitments"] or ev["k"] < 1:
                 raise Fail(7, n, "sealed k")
@@ -325,6 +374,8 @@ def _seat_record(b, n, kind, st) -> None:
     st["ctr"][seat] = ctr
     if kind == "command" and len(st["entropy"]) != len(st["seats"]):
         raise Fail(6, n, "before handshake")
+    if set(b) != ({"seat", "ctr", "sealed", "events"} if "sealed" in b else {"seat", "ctr", "env", "sig", "events"}):
+        raise Fail(6, n, "body keys")  # 1.3: exactly these keys
     if "sealed" in b:
         if kind != "command":
             raise Fail(6, n, "sealed kind")
@@ -361,7 +412,12 @@ def _check_envelope(env_b, sig, seat, ctr, kind, n, st, step) -> dict:
         Ed25519PublicKey.from_public_bytes(st["keys"][seat]).verify(sig, b"aar1/command\x00" + env_b)
     except InvalidSignature:
         raise Fail(step, n, "seat signature") from None
-    env = envelope(env_b)
+    try:
+        env = envelope(env_b)
+    except (ValueError, IndexError):  # 1.1: a string field that is not UTF-8: the envelope does not parse
+        raise Fail(step, n, "envelope does not parse") from None
+    if st["v"] >= 2 and not deterministic_envelope(env_b):  # 7.1: one command, one encoding
+        raise Fail(step, n, "envelope not deterministically encoded")
     want = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
     if (env["game_id"], env["seat"], env["counter"], env["action"]) != (st["game"], seat, ctr, want):
         raise Fail(step, n, "envelope fields")
