@@ -66,7 +66,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 detail=f"{type(e).__name__}: {e}"))
     try:
         if args.json:
-            out = json.dumps(report.as_dict(), sort_keys=True, default=_jsonable)
+            out = json.dumps(dict(report.as_dict(), unreadable=False), sort_keys=True, default=_jsonable)
         else:
             out = _summary(report)
     except Exception as e:  # noqa: BLE001 - e.g. a value the report cannot show
@@ -80,10 +80,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _not_verified(args, e: VerificationError) -> int:
     """Exit 1: one line, or with --json one JSON object (SPEC.md 10.2)."""
     if args.json:
-        print(json.dumps(e.as_dict(), sort_keys=True))
+        print(json.dumps(_failure_object(e, unreadable=False), sort_keys=True, default=_jsonable))
     else:
         print(f"NOT VERIFIED: {_one_line(str(e))}")
     return 1
+
+
+def _failure_object(e: VerificationError, unreadable: bool) -> dict:
+    """The --json object of a failure (docs/verify.schema.json): the report's fields as far as
+    verification got (a default report when no verifier ran), then the failure's own."""
+    from afteraction.engine.log.verify import Report
+    report = getattr(e, "report", None) or Report(verified=False)
+    d = report.as_dict()
+    d.update(e.as_dict())
+    d["unreadable"] = unreadable
+    return d
 
 
 def _one_line(s: str) -> str:
@@ -94,17 +105,17 @@ def _one_line(s: str) -> str:
 
 def _usage(args, message: str) -> int:
     """Exit 2 (usage error or unreadable input); with --json also a machine-readable object."""
-    if args.json:
-        print(json.dumps({"verified": False, "unreadable": True, "message": message}, sort_keys=True))
+    if args.json:  # the bundle was not read: no step, no record
+        e = VerificationError("0 (usage)", None, message)
+        print(json.dumps(dict(_failure_object(e, unreadable=True), step=None, message=message),
+                         sort_keys=True, default=_jsonable))
     print(f"aar verify: {_one_line(message)}", file=sys.stderr)
     return 2
 
 
 def _unreadable(args, e: VerificationError) -> int:
     if args.json:
-        d = e.as_dict()
-        d["unreadable"] = True
-        print(json.dumps(d, sort_keys=True))
+        print(json.dumps(_failure_object(e, unreadable=True), sort_keys=True, default=_jsonable))
     else:
         print(f"aar verify: unreadable bundle: {_one_line(str(e))}", file=sys.stderr)
     return 2

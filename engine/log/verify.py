@@ -650,6 +650,15 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
         raise
     except Exception as e:  # never a traceback (SPEC.md 10.2)
         raise _fail("4", None, "server key", detail=f"{type(e).__name__}: {e}") from None
+    try:
+        return _verify_frames(v, header, records, secret, progress)
+    except VerificationError as e:
+        v.report.verified = False
+        e.report = v.report  # what was verified before the failure (aar verify --json carries it)
+        raise
+
+
+def _verify_frames(v: Verifier, header: dict, records, secret, progress) -> Report:
     total = header["records"]
     while True:
         try:

@@ -498,28 +498,21 @@ def test_spec_only_encoder_reproduces_canonical_vectors():
 
 
 def _fixture_rows():
-    readme = REPO / "fixtures" / "logs" / "README.md"
-    if not readme.exists():
-        return []
+    """Every bundle of the conformance manifest, with the verdict of a verifier without the
+    ruleset (this one: no replay, no option check) where the manifest gives one."""
+    m = json.loads((REPO / "fixtures" / "conformance.json").read_text())
     rows = []
-    for line in readme.read_text().splitlines():
-        if line.startswith("| `") and ".aar`" in line:
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            step = None if cells[2] == "-" else int(cells[2].split()[0])
-            seq = None if cells[3] == "-" else int(cells[3])
-            rows.append((cells[0].strip("`"), int(cells[1]), step, seq))
+    for b in m["bundles"]:
+        v = b.get("without_ruleset", b)
+        step = None if v["step"] is None else int(v["step"].split()[0])
+        rows.append((b["file"], v["exit"], step, v["seq"]))
     return rows
-
-
-NEEDS_THE_RULESET = {"tampered/genesis-option-bool-0.aar"}
 
 
 @pytest.mark.parametrize("name,code,step,seq", _fixture_rows())
 def test_spec_only_verifier_agrees_with_the_fixture_logs(name, code, step, seq):
-    data = (REPO / "fixtures" / "logs" / name).read_bytes()
-    # step 11 (replay), and genesis checked against the ruleset's own option check (10 B.6), are
-    # beyond a verifier without the ruleset
-    if code == 0 or step == 11 or name in NEEDS_THE_RULESET:
+    data = (REPO / name).read_bytes()
+    if code == 0:
         assert verify(data)["records"] > 0
         return
     with pytest.raises(Fail) as e:
