@@ -336,7 +336,13 @@ class AuditServicer(au_grpc.AuditServiceServicer):
     def GetCheckpoint(self, request, context):
         with self.games.locked(request.game_id):
             last = self.games.store.latest(request.game_id)
-        return au.GetCheckpointResponse(checkpoint=gs.SignedCheckpoint(size=last.seq + 1, note=last.checkpoint))
+        note = self.games.cosigned_note(request.game_id, last.seq + 1, last.checkpoint)  # SPEC.md 4.5
+        return au.GetCheckpointResponse(checkpoint=gs.SignedCheckpoint(size=last.seq + 1, note=note))
+
+    @_guard
+    def AddCosignature(self, request, context):
+        note = self.games.add_cosignature(request.game_id, request.seat, request.size, request.line)
+        return au.AddCosignatureResponse(checkpoint=gs.SignedCheckpoint(size=request.size, note=note))
 
     @_guard
     def GetInclusionProof(self, request, context):
@@ -380,7 +386,9 @@ class AuditServicer(au_grpc.AuditServiceServicer):
             seq = 0
             while seq < size:
                 for r in self.games.store.records(gid, seq, min(1000, size - seq)):
-                    yield r.raw, r.checkpoint
+                    # the final checkpoint with the seats' cosignatures of it (SPEC.md 4.5, 9)
+                    yield r.raw, (self.games.cosigned_note(gid, size, r.checkpoint) if r.seq == size - 1
+                                  else r.checkpoint)
                     seq = r.seq + 1
         write_bundle(out, gid, vkey, items(), size, secret)
         return out.getvalue()

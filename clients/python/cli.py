@@ -55,7 +55,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
                                    progress=None if args.json else _progress,
-                                   pinned_seat_keys=seat_keys, kept_checkpoint=kept)
+                                   pinned_seat_keys=seat_keys, kept_checkpoint=kept,
+                                   require_cosigned=args.require_cosigned)
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
@@ -132,6 +133,7 @@ def _summary(r) -> str:
     lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
     lines.append("  seat keys: " + (f"pinned for {', '.join(r.pinned_seats)}" if r.pinned_seats
                                     else "from the bundle (pin them with --seat-key SEAT=HEX)"))
+    lines.append("  cosigned the final checkpoint: " + (", ".join(r.cosigned) if r.cosigned else "no seat"))
     if r.kept_checkpoint:
         lines.append(f"  kept checkpoint: the log holds its tree size {r.kept_checkpoint} with the same root")
     if r.ended:
@@ -156,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a checkpoint a seat kept (aar play/bot write KEYFILE.GAME_ID.checkpoint): the log must "
                         "hold its tree size with the same root")
     v.add_argument("--json", action="store_true", help="machine-readable report")
+    v.add_argument("--require-cosigned", action="store_true",
+                   help="fail unless every seat cosigned the final checkpoint (SPEC.md 4.5)")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
     v.set_defaults(func=cmd_verify)
     from .commands import register as register_client_and_service

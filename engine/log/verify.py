@@ -35,6 +35,7 @@ from ..crypto import canon
 from ..crypto import commit as _commit
 from ..crypto import dice as _dice
 from ..crypto import note as _note
+from ..crypto.cosign import seat_cosignatures
 from ..crypto.merkle import CompactTree
 from ..errors import AfteractionError, CryptoError, EncodingError, Rejection, VerificationError
 from ..referee import Referee, is_deterministic_encoding, seat_key_problem, verify_command_signature
@@ -63,6 +64,7 @@ class Report:
     pinned: bool = False
     pinned_seats: list[str] = field(default_factory=list)  # seats whose genesis key matched a pinned key
     kept_checkpoint: int = 0  # tree size of a checkpoint kept by a seat that the log matched (0: none given)
+    cosigned: list[str] = field(default_factory=list)  # seats whose cosignature the last checkpoint carries (4.5)
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
@@ -81,7 +83,7 @@ class Verifier:
                  header_game: str | None = None, *,
                  pinned_seat_keys: dict[str, bytes] | None = None,
                  expected_game: str | None = None, expected_origin: str | None = None,
-                 kept_checkpoint: str | None = None) -> None:
+                 kept_checkpoint: str | None = None, require_cosigned: bool = False) -> None:
         """``expected_game``, ``expected_origin``: what a seat's client knows before it reads the log
         (the game it joined, the origin its server uses), checked at step 4. ``kept_checkpoint``: a
         checkpoint note a seat kept (SPEC.md 11); the log must hold its tree size with its root
@@ -105,6 +107,7 @@ class Verifier:
             except CryptoError as e:
                 raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
         self.last_checkpoint = ""  # the note of the last record verified
+        self.require_cosigned = require_cosigned
         self.secret = secret
         self.want_replay = replay
         self.header_game = header_game
@@ -202,6 +205,9 @@ class Verifier:
         if self.expected:
             raise _fail("11", self.tree.size, "replay produced a record the log does not have",
                         None, None, "the log ends early")
+        if self.require_cosigned and r.cosigned != sorted(self.seat_keys):
+            raise _fail("5", self.tree.size - 1, "the final checkpoint is cosigned by every seat (--require-cosigned)",
+                        sorted(self.seat_keys), r.cosigned)
         r.ended = self.ended_at is not None
         if not r.ended:
             r.notes.append("game in progress: dice, sealed values and replay are verifiable after the end record")
@@ -336,6 +342,10 @@ class Verifier:
         root = self.tree.root()
         if cp.root != root:
             raise _fail("5", seq, "checkpoint root", root, cp.root)
+        try:  # SPEC.md 4.5: every seat cosignature the note carries verifies
+            self.report.cosigned = sorted(seat_cosignatures(note, self.origin, self.seat_keys))
+        except CryptoError as e:
+            raise _fail("5", seq, "seat cosignature of the checkpoint", detail=str(e)) from None
         if self.kept is not None and self.kept.size == seq + 1:
             if self.kept.root != root:
                 raise _fail("5", seq, "root of the tree differs from the checkpoint a seat kept "
@@ -630,7 +640,7 @@ def _diff(a: bytes, b: bytes) -> str:
 def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,
                   progress: Callable[[int, int], None] | None = None,
                   pinned_seat_keys: dict[str, bytes] | None = None,
-                  kept_checkpoint: str | None = None) -> Report:
+                  kept_checkpoint: str | None = None, require_cosigned: bool = False) -> Report:
     """Verify a bundle file object. Raises VerificationError on the first failure.
 
     ``pinned_seat_keys`` (seat name -> 32-byte Ed25519 public key): genesis must list
@@ -645,7 +655,8 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     secret = header.get("secret")  # read_bundle checked: absent, or 32 bytes
     try:
         v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
-                     pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint)
+                     pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint,
+                     require_cosigned=require_cosigned)
     except VerificationError:
         raise
     except Exception as e:  # never a traceback (SPEC.md 10.2)
