@@ -135,6 +135,29 @@ def open_checkpoint(note: str, name: str, key_id: bytes, pub: bytes) -> tuple[st
     return origin, int(size), base64.b64decode(root, validate=True)
 
 
+def seat_cosignatures_valid(note: str, st: dict) -> bool:
+    """SPEC 4.5: every line named <origin>/seat/<seat> with that seat's cosigner key ID (type 0x04)
+    is 76 bytes and verifies over "cosignature/v1\\ntime <t>\\n" || text; one per seat."""
+    i = note.rfind("\n\n")
+    text, block = note[: i + 1], note[i + 2:]
+    seen = set()
+    for line in block[:-1].split("\n"):
+        n, _, b64 = line[2:].partition(" ")
+        raw = base64.b64decode(b64, validate=True)
+        for seat, pub in st["keys"].items():
+            name = f"{st['origin']}/seat/{seat}"
+            if n == name and raw[:4] == hashlib.sha256(name.encode() + b"\n\x04" + pub).digest()[:4]:
+                if len(raw) != 76 or seat in seen:
+                    return False
+                msg = b"cosignature/v1\ntime " + str(int.from_bytes(raw[4:12], "big")).encode() + b"\n" + text.encode()
+                try:
+                    Ed25519PublicKey.from_public_bytes(pub).verify(raw[12:], msg)
+                except InvalidSignature:
+                    return False
+                seen.add(seat)
+    return True
+
+
 # -- SPEC 7.1: the envelope, read with a minimal protobuf parser -----------------------------
 def pb_fields(b: bytes) -> dict[int, list]:
     out: dict[int, list] = {}
@@ -329,6 +352,8 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         raise Fail(5, n, "checkpoint signature") from None
     if origin != st["origin"] or size != n + 1 or root != mth(leaves):
         raise Fail(5, n, "checkpoint")
+    if not seat_cosignatures_valid(frame["checkpoint"], st):
+        raise Fail(5, n, "seat cosignature")
     if n == 0:
         return
     if kind == "end":

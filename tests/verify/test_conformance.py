@@ -69,6 +69,9 @@ def test_aar_verify_gives_the_manifest_verdict(capsys, case):
     _check(code, obj, case)
     code, obj = _verify(capsys, "--no-replay", str(REPO / case["file"]))
     _check(code, obj, case.get("no_replay", case))
+    if "require_cosigned" in case:
+        code, obj = _verify(capsys, "--require-cosigned", str(REPO / case["file"]))
+        _check(code, obj, case["require_cosigned"])
 
 
 @pytest.mark.parametrize("case", MANIFEST["vkeys"], ids=[c["why"] for c in MANIFEST["vkeys"]])
