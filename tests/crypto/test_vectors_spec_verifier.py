@@ -413,6 +413,8 @@ def _seat_record(b, n, kind, st) -> None:
         if seat in st["commits"] or st["entropy"]:
             raise Fail(6, n, "commit order")
         st["commits"][seat] = pb_fields(env["payload"])[1][-1]
+        if len(st["commits"][seat]) != 32:  # 5.2 / 10 B.9.6
+            raise Fail(6, n, "entropy commitment length")
         if len(st["commits"]) == len(st["seats"]):
             st["committed_at"] = n + 1
         if b["events"] != [{"t": "entropy-commit", "seat": seat, "commit": st["commits"][seat]}]:
@@ -421,6 +423,8 @@ def _seat_record(b, n, kind, st) -> None:
         if len(st["commits"]) != len(st["seats"]) or seat in st["entropy"]:
             raise Fail(6, n, "reveal order")
         e = pb_fields(env["payload"])[1][-1]
+        if len(e) != 32:
+            raise Fail(6, n, "entropy length")
         g = st["genesis_hash"] if st["v"] >= 2 else b""  # 5.2: v2 covers the genesis hash
         if th("aar1/seat-entropy", lp(st["game"]) + lp(seat) + g + e) != st["commits"][seat]:
             raise Fail(6, n, "entropy")
