@@ -102,3 +102,12 @@ def test_a_failure_carries_the_report_as_far_as_it_got(capsys):
     assert code == 1 and obj["seq"] == 10
     assert obj["records"] == 10 and obj["ruleset"] == "duel/1" and obj["game"]
     assert obj["sealed"] > 0 and obj["server_vkey"].startswith("afteraction.test+")
+
+
+@pytest.mark.parametrize("case", MANIFEST["evidence"], ids=[c["what"] for c in MANIFEST["evidence"]])
+def test_aar_evidence_gives_the_manifest_verdict(capsys, case):
+    """SPEC.md 7.1, "History binding": what two envelopes or bundles prove, as `aar evidence` says."""
+    code = main(["evidence", str(REPO / case["a"]), str(REPO / case["b"])])
+    out = capsys.readouterr().out
+    assert code == case["exit"], out
+    assert out.rstrip().splitlines()[-1].startswith("INCONSISTENT" if case["exit"] else "consistent")
