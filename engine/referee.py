@@ -33,6 +33,17 @@ def verify_command_signature(public_key: bytes, envelope: bytes, signature: byte
     return verify_signature(public_key, command_signing_bytes(envelope), signature)  # SPEC.md 7.4
 
 
+def is_deterministic_encoding(message, raw: bytes) -> bool:
+    """SPEC.md 7.1 (v >= 2): ``raw`` is the one encoding of the message it parses to: protobuf's
+    deterministic serialization of that message without unknown fields (each field once, in
+    field-number order, default scalars omitted, minimal varints). So one command has one
+    encoding, and two envelopes that differ in bytes differ in content."""
+    m = type(message)()
+    m.CopyFrom(message)
+    m.DiscardUnknownFields()
+    return m.SerializeToString(deterministic=True) == raw
+
+
 def seat_key_problem(seat_keys: dict[str, bytes]) -> tuple[str, str, str] | None:
     """The first seat key of genesis that SPEC.md 7.4 refuses, as (code, seat, message), or
     None: a key that is not a canonical prime-order point (anyone could sign for a small-order
@@ -173,6 +184,9 @@ class Referee:
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
             raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
+        if self.version >= 2 and not is_deterministic_encoding(env, sc.envelope):
+            raise Rejection("MALFORMED", "the envelope is not the deterministic protobuf encoding of its fields "
+                            "(unknown, repeated or out-of-order fields, non-minimal varints: SPEC.md 7.1)")
         if env.game_id != self.game_id:
             raise Rejection("WRONG_GAME", "the envelope names another game")
         if env.seat not in self.seat_keys:

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from afteraction.engine import registry
-from afteraction.engine.crypto import canon
+from afteraction.engine.crypto import canon, cosign
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import Signer
-from afteraction.engine.errors import AfteractionError, Rejection
+from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
 from afteraction.engine.local import checkpoint_note
 from afteraction.engine.log.record import parse_record
 from afteraction.engine.referee import Referee
@@ -39,6 +39,9 @@ from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow,
 
 APPEND_ATTEMPTS = 3
 MAX_LIVE = limits.MAX_LIVE_GAMES   # games kept caught up in memory (LRU); older ones are rebuilt from the store
+
+
+#: the longest seat cosignature line AddCosignature takes (a real one is about 150 bytes + the origin)
 
 
 class Internal(AfteractionError):
@@ -303,6 +306,33 @@ class GameManager:
             return None
         return d, ref.ruleset.legal_commands(ref.state, seat)
 
+    # -- seat cosignatures (SPEC.md 4.5) --------------------------------------
+    def add_cosignature(self, gid: str, seat: str, size: int, line: str) -> str:
+        """Check and store ``seat``'s cosignature line of checkpoint ``size``; return that
+        checkpoint with every seat cosignature stored for it. Bad input stores nothing."""
+        with self.locked(gid) as live:
+            keys = dict(live.referee.seat_keys)
+            origin, n = live.origin, live.size
+        if seat not in keys:
+            raise Rejection("UNKNOWN_SEAT", f"no seat {seat!r} in this game")
+        if not 0 < size <= n:
+            raise Rejection("OUT_OF_RANGE", f"need 0 < size <= {n}")
+        note = self.store.records(gid, size - 1, 1)[0].checkpoint
+        if not line.endswith("\n") or line.count("\n") != 1:
+            raise Rejection("BAD_COSIGNATURE", "a cosignature is one signature line ending in a newline")
+        try:
+            seats = cosign.seat_cosignatures(cosign.add_cosignatures(note, [line]), origin, {seat: keys[seat]})
+        except CryptoError as e:
+            raise Rejection("BAD_COSIGNATURE", f"not a valid cosignature of checkpoint {size} by seat {seat}: {e}") from None
+        if seat not in seats:
+            raise Rejection("BAD_COSIGNATURE", f"the line is not seat {seat}'s cosignature (name {cosign.cosigner_name(origin, seat)!r}, "
+                                               "key type 0x04, the seat's genesis key)")
+        self.store.add_cosignature(gid, size, seat, line)
+        return self.cosigned_note(gid, size, note)
+
+    def cosigned_note(self, gid: str, size: int, note: str) -> str:
+        """The server's checkpoint note of ``size`` with the stored seat cosignature lines."""
+        return cosign.add_cosignatures(note, [line for _, line in self.store.cosignatures(gid, size)])
 
 def check_envelope(sc, env) -> None:
     """The service's bounds on a parsed SignedCommand (service/limits.py), before the referee sees it."""

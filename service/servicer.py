@@ -420,6 +420,7 @@ class AuditServicer:
             "ExportBundle": grpc.unary_stream_rpc_method_handler(
                 streaming(s, "ExportBundle", self.ExportBundle), None, _ser),
             "GetReveal": u(unary(s, "GetReveal", au.GetRevealRequest, self.GetReveal), None, _ser),
+            "AddCosignature": u(unary(s, "AddCosignature", au.AddCosignatureRequest, self.AddCosignature), None, _ser),
         }
 
     def GetRecords(self, request, context):
@@ -440,7 +441,12 @@ class AuditServicer:
     def GetCheckpoint(self, request, context):
         with self.games.locked(request.game_id):
             last = self.games.store.latest(request.game_id)
-        return au.GetCheckpointResponse(checkpoint=checkpoint_pb(last))
+        note = self.games.cosigned_note(request.game_id, last.seq + 1, last.checkpoint)  # SPEC.md 4.5
+        return au.GetCheckpointResponse(checkpoint=gs.SignedCheckpoint(size=last.seq + 1, note=note))
+
+    def AddCosignature(self, request, context):
+        note = self.games.add_cosignature(request.game_id, request.seat, request.size, request.line)
+        return au.AddCosignatureResponse(checkpoint=gs.SignedCheckpoint(size=request.size, note=note))
 
     def GetInclusionProof(self, request, context):
         with self.games.locked(request.game_id) as live:
@@ -487,7 +493,9 @@ class AuditServicer:
             seq = 0
             while seq < size:
                 for r in self.games.store.records(gid, seq, min(1000, size - seq)):
-                    yield r.raw, r.checkpoint
+                    # the final checkpoint with the seats' cosignatures of it (SPEC.md 4.5, 9)
+                    yield r.raw, (self.games.cosigned_note(gid, size, r.checkpoint) if r.seq == size - 1
+                                  else r.checkpoint)
                     seq = r.seq + 1
         write_bundle(out, gid, vkey, items(), size, secret)
         return out.getvalue()

@@ -37,6 +37,7 @@ _BY_CODE = {
     # requests that cannot be right in any state
     "MALFORMED": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_ARGUMENT": grpc.StatusCode.INVALID_ARGUMENT,
+    "BAD_COSIGNATURE": grpc.StatusCode.INVALID_ARGUMENT,  # SPEC.md 4.5: not the seat's cosignature
     "WRONG_GAME": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_SEATS": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_SEAT_KEY": grpc.StatusCode.INVALID_ARGUMENT,

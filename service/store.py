@@ -10,6 +10,8 @@ What is stored (docs/service.md, "Store design"):
             bytes gets the original result and the referee can be rebuilt by
             replaying them;
 - openings: private; (game, seq, k) with the owning seat, salt and value.
+- cosignatures: public; (game, tree size, seat) UNIQUE, the seat's C2SP cosignature line of
+            the checkpoint of that size (SPEC.md 4.5), verified before it is stored.
 - meta:     that the private columns are encrypted, and a check value of the data key.
 
 The private columns (games.secret, commands.signed, openings.salt and .value) are stored
@@ -121,6 +123,15 @@ class Store(ABC):
     def openings(self, game_id: str, seat: str, from_seq: int = 0, to_seq: int | None = None) -> list[OpeningRow]:
         """The seat's openings for records from_seq <= seq (< to_seq), ordered by (seq, k)."""
 
+    @abstractmethod
+    def add_cosignature(self, game_id: str, size: int, seat: str, line: str) -> None:
+        """Durably store a seat's cosignature line of checkpoint ``size``; the first one a seat
+        gives for a size stays (another is ignored)."""
+
+    @abstractmethod
+    def cosignatures(self, game_id: str, size: int) -> list[tuple[str, str]]:
+        """(seat, line) of the cosignatures of checkpoint ``size``, ordered by seat."""
+
     def latest(self, game_id: str) -> RecordRow | None:
         """The last record (with the latest checkpoint)."""
         n = self.size(game_id)
@@ -220,6 +231,14 @@ class SqlStore(Store):
         return [self._command_row(game_id, r) for r in self._rows(
             "SELECT seat, counter, signed, digest, first_seq, last_seq FROM commands "
             "WHERE game_id=? AND first_seq>=? ORDER BY first_seq", (game_id, from_seq))]
+
+    def add_cosignature(self, game_id: str, size: int, seat: str, line: str) -> None:
+        self._rows("INSERT INTO cosignatures (game_id, size, seat, line) VALUES (?,?,?,?) "
+                   "ON CONFLICT (game_id, size, seat) DO NOTHING RETURNING seat", (game_id, size, seat, line))
+
+    def cosignatures(self, game_id: str, size: int) -> list[tuple[str, str]]:
+        return sorted((r[0], r[1]) for r in self._rows(
+            "SELECT seat, line FROM cosignatures WHERE game_id=? AND size=?", (game_id, size)))
 
     def openings(self, game_id: str, seat: str, from_seq: int = 0, to_seq: int | None = None) -> list[OpeningRow]:
         out = []

@@ -30,6 +30,9 @@ CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
 CREATE TABLE IF NOT EXISTS openings (
   game_id TEXT NOT NULL, seat TEXT NOT NULL, seq BIGINT NOT NULL, k INTEGER NOT NULL,
   salt BYTEA NOT NULL, value BYTEA NOT NULL, PRIMARY KEY (game_id, seq, k));
+CREATE TABLE IF NOT EXISTS cosignatures (
+  game_id TEXT NOT NULL, size BIGINT NOT NULL, seat TEXT NOT NULL, line TEXT NOT NULL,
+  PRIMARY KEY (game_id, size, seat));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BYTEA NOT NULL);
 """
 

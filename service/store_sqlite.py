@@ -34,6 +34,9 @@ CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
 CREATE TABLE IF NOT EXISTS openings (
   game_id TEXT NOT NULL, seat TEXT NOT NULL, seq INTEGER NOT NULL, k INTEGER NOT NULL,
   salt BLOB NOT NULL, value BLOB NOT NULL, PRIMARY KEY (game_id, seq, k));
+CREATE TABLE IF NOT EXISTS cosignatures (
+  game_id TEXT NOT NULL, size INTEGER NOT NULL, seat TEXT NOT NULL, line TEXT NOT NULL,
+  PRIMARY KEY (game_id, size, seat));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 """
 _SIDE = ("", "-wal", "-shm", "-journal")  # the database and the files SQLite keeps beside it

@@ -67,7 +67,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
                                    progress=None if args.json else _progress,
-                                   pinned_seat_keys=seat_keys, kept_checkpoint=kept)
+                                   pinned_seat_keys=seat_keys, kept_checkpoint=kept,
+                                   require_cosigned=args.require_cosigned)
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
@@ -78,7 +79,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 detail=f"{type(e).__name__}: {e}"))
     try:
         if args.json:
-            out = json.dumps(report.as_dict(), sort_keys=True, default=_jsonable)
+            out = json.dumps(dict(report.as_dict(), unreadable=False), sort_keys=True, default=_jsonable)
         else:
             out = _summary(report)
     except Exception as e:  # noqa: BLE001 - e.g. a value the report cannot show
@@ -92,10 +93,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _not_verified(args, e: VerificationError) -> int:
     """Exit 1: one line, or with --json one JSON object (SPEC.md 10.2)."""
     if args.json:
-        print(json.dumps(e.as_dict(), sort_keys=True))
+        print(json.dumps(_failure_object(e, unreadable=False), sort_keys=True, default=_jsonable))
     else:
         print(f"NOT VERIFIED: {_one_line(str(e))}")
     return 1
+
+
+def _failure_object(e: VerificationError, unreadable: bool) -> dict:
+    """The --json object of a failure (docs/verify.schema.json): the report's fields as far as
+    verification got (a default report when no verifier ran), then the failure's own."""
+    from afteraction.engine.log.verify import Report
+    report = getattr(e, "report", None) or Report(verified=False)
+    d = report.as_dict()
+    d.update(e.as_dict())
+    d["unreadable"] = unreadable
+    return d
 
 
 def _one_line(s: str) -> str:
@@ -106,17 +118,17 @@ def _one_line(s: str) -> str:
 
 def _usage(args, message: str) -> int:
     """Exit 2 (usage error or unreadable input); with --json also a machine-readable object."""
-    if args.json:
-        print(json.dumps({"verified": False, "unreadable": True, "message": message}, sort_keys=True))
+    if args.json:  # the bundle was not read: no step, no record
+        e = VerificationError("0 (usage)", None, message)
+        print(json.dumps(dict(_failure_object(e, unreadable=True), step=None, message=message),
+                         sort_keys=True, default=_jsonable))
     print(f"aar verify: {_one_line(message)}", file=sys.stderr)
     return 2
 
 
 def _unreadable(args, e: VerificationError) -> int:
     if args.json:
-        d = e.as_dict()
-        d["unreadable"] = True
-        print(json.dumps(d, sort_keys=True))
+        print(json.dumps(_failure_object(e, unreadable=True), sort_keys=True, default=_jsonable))
     else:
         print(f"aar verify: unreadable bundle: {_one_line(str(e))}", file=sys.stderr)
     return 2
@@ -133,6 +145,7 @@ def _summary(r) -> str:
     lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
     lines.append("  seat keys: " + (f"pinned for {', '.join(r.pinned_seats)}" if r.pinned_seats
                                     else "from the bundle (pin them with --seat-key SEAT=HEX)"))
+    lines.append("  cosigned the final checkpoint: " + (", ".join(r.cosigned) if r.cosigned else "no seat"))
     if r.kept_checkpoint:
         lines.append(f"  kept checkpoint: the log holds its tree size {r.kept_checkpoint} with the same root")
     if r.ended:
@@ -157,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a checkpoint a seat kept (aar play/bot write KEYFILE.GAME_ID.checkpoint): the log must "
                         "hold its tree size with the same root")
     v.add_argument("--json", action="store_true", help="machine-readable report")
+    v.add_argument("--require-cosigned", action="store_true",
+                   help="fail unless every seat cosigned the final checkpoint (SPEC.md 4.5)")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
     v.set_defaults(func=cmd_verify)
     from .commands import register as register_client_and_service

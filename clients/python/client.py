@@ -26,6 +26,7 @@ from typing import Callable
 import grpc
 
 from afteraction.engine.crypto import canon
+from afteraction.engine.crypto import cosign as _cosign
 from afteraction.engine.crypto import note as _note
 from afteraction.engine.crypto.commit import commitment
 from afteraction.engine.crypto.merkle import CompactTree, verify_consistency
@@ -252,10 +253,12 @@ class Seat:
     """One seat of one game, seen from its player."""
 
     def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
-                 server_vkey: str | None = None, checkpoint_file: str | None = None) -> None:
+                 server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True) -> None:
         """``server_vkey``: the server key to expect (pinned; default: the key the server
         names). ``checkpoint_file``: where this seat keeps the latest checkpoint it verified
-        (SPEC.md 11); a checkpoint already there must be matched by the log."""
+        (SPEC.md 11); a checkpoint already there must be matched by the log. ``cosign``: once
+        the seat has verified the end record, it cosigns the final checkpoint and gives the
+        cosignature to the server (SPEC.md 4.5)."""
         self.client = client
         self.game_id = game_id
         self.signer = SeatSigner(seat, seed)
@@ -270,6 +273,8 @@ class Seat:
         self._verifier: Verifier | None = None
         self._bad: BadLog | None = None  # the first check the server's log failed: nothing is signed after it
         self._auth: gs.SeatAuth | None = None
+        self.cosign = cosign
+        self.cosigned_size = 0  # the tree size of the last checkpoint this seat cosigned
 
     # -- what the seat has verified ---------------------------------------------
     @property
@@ -337,6 +342,20 @@ class Seat:
         if rec.kind == "end":
             self.outcome = b.get("outcome")
             self.keep_checkpoint()
+            if self.cosign:
+                self.cosign_checkpoint()
+
+    def cosign_checkpoint(self) -> str:
+        """Cosign the last checkpoint this seat verified and give the cosignature to the server
+        (SPEC.md 4.5): once both seats cosigned the final checkpoint, not even the holder of the
+        server key can present another log of this game. Returns the line."""
+        v = self.verifier
+        text = _note.split_note(v.last_checkpoint)[0]
+        line = _cosign.cosign(text, v.origin, self.seat, self.signer.seed, int(time.time()))
+        self.client.call(self.client.audit.AddCosignature, au.AddCosignatureRequest(
+            game_id=self.game_id, seat=self.seat, size=v.tree.size, line=line))
+        self.cosigned_size = v.tree.size
+        return line
 
     def keep_checkpoint(self) -> None:
         """Write the latest verified checkpoint to ``checkpoint_file`` (atomically), so that

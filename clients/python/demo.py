@@ -110,11 +110,12 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
         print(f"  dice rolled:    {rep.rolls}")
         print(f"  hidden values:  {rep.sealed} sealed in the log, {opened_privately} opened privately to their owners, "
               f"{rep.opened} revealed during play")
+        print(f"  cosigned by:    {', '.join(rep.cosigned) or 'no seat'} (the final checkpoint, SPEC.md 4.5)")
     print(f"  verification:   {verdict}")
     print(f"  log:            {path}")
     print(f"  store:          {os.path.join(out, 'afteraction.sqlite')} (server key {os.path.join(out, 'server.key')})")
     aar = sys.argv[0] if os.path.basename(sys.argv[0]) == "aar" else "aar"  # e.g. .venv/bin/aar from make demo
     if os.path.isabs(aar):
         aar = os.path.relpath(aar)
-    print(f"  check it again: {aar} verify {path} --server-key '{run.vkey}'")
+    print(f"  check it again: {aar} verify {path} --server-key '{run.vkey}' --require-cosigned")
     return 0 if rep is not None else 1

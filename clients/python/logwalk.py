@@ -17,7 +17,7 @@ from afteraction.engine.crypto import commit as _commit
 from afteraction.engine.errors import AfteractionError, EncodingError, VerificationError
 from afteraction.engine.log.bundle import read_bundle
 from afteraction.engine.log.record import Record, parse_record
-from afteraction.engine.log.verify import Verifier
+from afteraction.engine.log.verify import Verifier, check_end_of_log
 
 
 class Unreadable(AfteractionError):
@@ -117,6 +117,8 @@ def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
     server key the reviewer trusts (as ``aar verify --server-key``). ``tail_error``: the
     bundle's frames broke off after ``frames`` (``load``): once they verified, step 1 fails at
     the next record, as in ``verify_bundle``."""
+    if not frames and tail_error is None:  # SPEC.md 10 C: no record at all is unreadable (exit 2)
+        raise Unreadable("not a readable bundle: the bundle holds no records")
     records: list[Record | None] = []
     for raw, _ in frames:
         try:
@@ -154,9 +156,7 @@ def walk(header: dict, frames: list[tuple[bytes, str]], *, replay: bool = True,
         w.failure = VerificationError("1 (bundle)", v.tree.size, "bundle", detail=tail_error)
     if w.failure is None:
         try:
-            if v.tree.size != header["records"]:
-                raise VerificationError("1 (bundle)", v.tree.size, "record count in the header",
-                                        header["records"], v.tree.size)
+            check_end_of_log(v, header)  # the record count, the secret against the end (SPEC.md 10 C)
             w.report = v.finish()
         except VerificationError as e:
             w.failure = e

@@ -23,6 +23,9 @@
   const lp = (b) => cat(u32(b.length), b);
   const utf8 = (s) => te.encode(s);
   const isBytes = (v) => v instanceof Uint8Array;
+  // a map with exactly these keys (SPEC.md 1.3: every body, and the sealed/open events, have exactly their keys)
+  const isMap = (v) => !!v && typeof v === "object" && !Array.isArray(v) && !isBytes(v);
+  const exactKeys = (v, keys) => isMap(v) && Object.keys(v).length === keys.length && keys.every((k) => k in v);
 
   // -- canonical msgpack (SPEC.md 1.1): a strict decoder is "decode, re-encode, compare" ------
   function decode(buf) {
@@ -247,6 +250,10 @@
       prev = h;
       if (seq === 0) {
         genesis = rec; game = rec.game; origin = rec.body.server.origin;
+        const gkeys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"].concat(rec.v >= 2 ? ["sealed_sizes"] : []);
+        mark(0, exactKeys(rec.body, gkeys), "the genesis body has exactly the keys of SPEC.md 1.3 (" + gkeys.join(", ") + ")");
+        mark(0, isMap(rec.body.options) && Object.values(rec.body.options).every((x) => typeof x === "boolean" || typeof x === "string" || Number.isInteger(x)),
+             "every genesis option is a boolean, an integer or a text (SPEC.md 1.3)");
         for (const s of rec.body.seats) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
         mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey && serverKeyId === server.id, "genesis names the server key of the file (key id " + server.id + " recomputed)");
         if (secret) {
@@ -273,6 +280,9 @@
         continue;
       }
       // seats (SPEC.md 7)
+      const bkeys = b.sealed ? ["seat", "ctr", "sealed", "events"] : ["seat", "ctr", "env", "sig", "events"];
+      mark(seq, exactKeys(b, bkeys) && (!b.sealed || exactKeys(b.sealed, ["commit", "ct"])),
+           "the " + rec.kind + " body has exactly the keys " + bkeys.join(", ") + " (SPEC.md 1.3)");
       const seat = b.seat;
       mark(seq, seat in seats && b.ctr === counter[seat] + 1, "seat " + seat + " counter " + b.ctr + " follows " + counter[seat]);
       if (seat in seats) counter[seat] = b.ctr;
@@ -309,6 +319,7 @@
       }
       if (rec.kind === "commit" && env && env.entropy_commit) {
         entCommit[seat] = env.entropy_commit.commitment;
+        mark(seq, isBytes(entCommit[seat]) && entCommit[seat].length === 32, "the entropy commitment is 32 bytes (SPEC.md 5.2)");
         mark(seq, eq(b.events[0].commit, entCommit[seat]), "entropy-commit event = the signed commitment");
       }
       if (rec.kind === "reveal" && env && env.entropy_reveal) {
@@ -327,6 +338,10 @@
       const evs = Array.isArray(b.events) ? b.events : [];
       for (let i = 0; i < evs.length; i++) {
         const ev = evs[i];
+        if (!isMap(ev) || typeof ev.t !== "string") { mark(seq, false, "event " + i + " is not a map with a text t (SPEC.md 1.4)"); continue; }
+        if (ev.t === "sealed") mark(seq, exactKeys(ev, ["t", "to", "k", "commit", "ct"]) && ev.to in seats,
+                                   "sealed event " + i + " has exactly t, to, k, commit, ct and is for a seat of genesis (SPEC.md 1.4)");
+        if (ev.t === "open") mark(seq, exactKeys(ev, ["t", "ref", "salt", "value"]), "opening " + i + " has exactly t, ref, salt, value (SPEC.md 1.4)");
         if (ev.t === "sealed") {
           const key = seq + ":" + ev.k;
           commitments.set(key, ev.commit);

@@ -84,10 +84,9 @@ def parse_vkey(vkey: str) -> Verifier:
     name, hid, b64 = parts
     if not valid_key_name(name) or not re.fullmatch(r"[0-9a-f]{8}", hid):
         raise CryptoError(f"malformed verifier key {vkey!r}")
-    try:
-        raw = base64.b64decode(b64, validate=True)
-    except (binascii.Error, ValueError):
-        raise CryptoError(f"malformed verifier key {vkey!r}: bad base64") from None
+    raw = _b64_strict(b64)  # SPEC.md 4.2: one spelling per key, so comparing vkey strings compares keys
+    if raw is None:
+        raise CryptoError(f"malformed verifier key {vkey!r}: not canonical base64")
     if len(raw) != 33 or raw[0] != ALG_ED25519:
         raise CryptoError(f"verifier key {vkey!r}: not an Ed25519 key (type 0x01, 32 bytes)")
     kid = bytes.fromhex(hid)

@@ -35,9 +35,10 @@ from ..crypto import canon
 from ..crypto import commit as _commit
 from ..crypto import dice as _dice
 from ..crypto import note as _note
+from ..crypto.cosign import seat_cosignatures
 from ..crypto.merkle import CompactTree
 from ..errors import AfteractionError, CryptoError, EncodingError, Rejection, VerificationError
-from ..referee import Referee, seat_key_problem, verify_command_signature
+from ..referee import Referee, is_deterministic_encoding, seat_key_problem, verify_command_signature
 from .bundle import read_bundle
 from .record import ZERO_HASH, Record, parse_record
 
@@ -63,6 +64,7 @@ class Report:
     pinned: bool = False
     pinned_seats: list[str] = field(default_factory=list)  # seats whose genesis key matched a pinned key
     kept_checkpoint: int = 0  # tree size of a checkpoint kept by a seat that the log matched (0: none given)
+    cosigned: list[str] = field(default_factory=list)  # seats whose cosignature the last checkpoint carries (4.5)
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
@@ -81,7 +83,7 @@ class Verifier:
                  header_game: str | None = None, *,
                  pinned_seat_keys: dict[str, bytes] | None = None,
                  expected_game: str | None = None, expected_origin: str | None = None,
-                 kept_checkpoint: str | None = None) -> None:
+                 kept_checkpoint: str | None = None, require_cosigned: bool = False) -> None:
         """``expected_game``, ``expected_origin``: what a seat's client knows before it reads the log
         (the game it joined, the origin its server uses), checked at step 4. ``kept_checkpoint``: a
         checkpoint note a seat kept (SPEC.md 11); the log must hold its tree size with its root
@@ -105,6 +107,7 @@ class Verifier:
             except CryptoError as e:
                 raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
         self.last_checkpoint = ""  # the note of the last record verified
+        self.require_cosigned = require_cosigned
         self.secret = secret
         self.want_replay = replay
         self.header_game = header_game
@@ -202,6 +205,9 @@ class Verifier:
         if self.expected:
             raise _fail("11", self.tree.size, "replay produced a record the log does not have",
                         None, None, "the log ends early")
+        if self.require_cosigned and r.cosigned != sorted(self.seat_keys):
+            raise _fail("5", self.tree.size - 1, "the final checkpoint is cosigned by every seat (--require-cosigned)",
+                        sorted(self.seat_keys), r.cosigned)
         r.ended = self.ended_at is not None
         if not r.ended:
             r.notes.append("game in progress: dice, sealed values and replay are verifiable after the end record")
@@ -230,9 +236,18 @@ class Verifier:
             ("seats: an array of at least one {name: text, key: bytes(32)}", type(seats) is list and seats != []
              and all(_map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32 for x in seats)),
         ]
+        want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
+        shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
+            ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want),  # a
+            # missing sealed_sizes is named by its own check below
+            ("ruleset and server have exactly their two keys", type(rs) is dict and set(rs) == {"game", "version"}
+             and type(server) is dict and set(server) == {"vkey", "origin"}),
+            ("every seat has exactly the keys name and key", type(seats) is list
+             and all(type(x) is dict and set(x) == {"name", "key"} for x in seats)),
+        ]
         for what, ok in shape:
             if not ok:
-                raise _fail("4", 0, "genesis body has the wrong shape", what)
+                raise _fail("4", 0, "genesis body has the wrong shape", what, sorted(b) if "exactly" in what else None)
         keys = {}
         for s in seats:
             if s["name"] in keys:
@@ -327,6 +342,10 @@ class Verifier:
         root = self.tree.root()
         if cp.root != root:
             raise _fail("5", seq, "checkpoint root", root, cp.root)
+        try:  # SPEC.md 4.5: every seat cosignature the note carries verifies
+            self.report.cosigned = sorted(seat_cosignatures(note, self.origin, self.seat_keys))
+        except CryptoError as e:
+            raise _fail("5", seq, "seat cosignature of the checkpoint", detail=str(e)) from None
         if self.kept is not None and self.kept.size == seq + 1:
             if self.kept.root != root:
                 raise _fail("5", seq, "root of the tree differs from the checkpoint a seat kept "
@@ -348,11 +367,16 @@ class Verifier:
             raise _fail("6", seq, "record has no event list")
         if rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
             raise _fail("6", seq, "game command before the dice handshake completed")
+        want = SEALED_BODY_KEYS if "sealed" in b and rec.kind == "command" else SEAT_BODY_KEYS
+        if set(b) != want:  # SPEC.md 1.3: exactly these keys (an extra key is not ignored)
+            raise _fail("6", seq, f"{rec.kind} record body has exactly the keys {', '.join(sorted(want))}",
+                        sorted(want), sorted(b))
         if "sealed" in b:
             if rec.kind != "command":
                 raise _fail("6", seq, "only game commands may be sealed")
             s = b["sealed"]
-            if type(s) is not dict or not _bytes32(s.get("commit")) or type(s.get("ct")) is not bytes:
+            if type(s) is not dict or set(s) != {"commit", "ct"} or not _bytes32(s.get("commit")) \
+                    or type(s.get("ct")) is not bytes:
                 raise _fail("6", seq, "sealed command has the wrong shape")
             self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
             self.commitments[(seq, 0)] = s["commit"]
@@ -402,6 +426,8 @@ class Verifier:
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
         except Exception:
             raise _fail(step, seq, "envelope does not parse") from None
+        if self.genesis.v >= 2 and not is_deterministic_encoding(env, env_b):  # SPEC.md 7.1: one encoding
+            raise _fail(step, seq, "envelope is the deterministic protobuf encoding of its fields (v >= 2)")
         want_action = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
         if env.game_id != self.game or env.seat != seat or env.counter != ctr \
                 or env.WhichOneof("action") != want_action:
@@ -428,7 +454,15 @@ class Verifier:
             if type(ev) is not dict:
                 raise _fail("7", rec.seq, f"event {i} is not a map")
             t = ev.get("t")
+            if type(t) is not str:  # SPEC.md 1.4: every event names its type
+                raise _fail("7", rec.seq, f"event {i} has no text t")
+            if t in EVENT_KEYS and set(ev) != EVENT_KEYS[t]:
+                raise _fail("7", rec.seq, f"{t} event {i} has exactly the keys {', '.join(sorted(EVENT_KEYS[t]))}",
+                            sorted(EVENT_KEYS[t]), sorted(ev))
             if t == "sealed":
+                if type(ev.get("to")) is not str or ev["to"] not in self.seat_keys:
+                    raise _fail("7", rec.seq, f"sealed event {i} is for no seat of genesis", sorted(self.seat_keys),
+                                ev.get("to"))
                 k, c = ev.get("k"), ev.get("commit")
                 if type(k) is not int or not _bytes32(c) or k < 1 or (rec.seq, k) in self.commitments:
                     raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
@@ -563,6 +597,14 @@ class Verifier:
         self.expected = produced[1:]
 
 
+#: SPEC.md 1.3: the keys of a genesis body (v >= 2 adds sealed_sizes) and of a seat record's body
+GENESIS_KEYS = frozenset({"ruleset", "scenario", "options", "seats", "server", "secret_commit"})
+SEAT_BODY_KEYS = frozenset({"seat", "ctr", "env", "sig", "events"})
+SEALED_BODY_KEYS = frozenset({"seat", "ctr", "sealed", "events"})
+#: SPEC.md 1.4: the core events whose keys are checked at step 7 (rolls: at step 10, by their bytes)
+EVENT_KEYS = {"sealed": frozenset({"t", "to", "k", "commit", "ct"}),
+              "open": frozenset({"t", "ref", "salt", "value"})}
+
 #: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
 MAX_SEALED_SIZE = 65536
 
@@ -598,7 +640,7 @@ def _diff(a: bytes, b: bytes) -> str:
 def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,
                   progress: Callable[[int, int], None] | None = None,
                   pinned_seat_keys: dict[str, bytes] | None = None,
-                  kept_checkpoint: str | None = None) -> Report:
+                  kept_checkpoint: str | None = None, require_cosigned: bool = False) -> Report:
     """Verify a bundle file object. Raises VerificationError on the first failure.
 
     ``pinned_seat_keys`` (seat name -> 32-byte Ed25519 public key): genesis must list
@@ -613,11 +655,21 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     secret = header.get("secret")  # read_bundle checked: absent, or 32 bytes
     try:
         v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
-                     pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint)
+                     pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint,
+                     require_cosigned=require_cosigned)
     except VerificationError:
         raise
     except Exception as e:  # never a traceback (SPEC.md 10.2)
         raise _fail("4", None, "server key", detail=f"{type(e).__name__}: {e}") from None
+    try:
+        return _verify_frames(v, header, records, secret, progress)
+    except VerificationError as e:
+        v.report.verified = False
+        e.report = v.report  # what was verified before the failure (aar verify --json carries it)
+        raise
+
+
+def _verify_frames(v: Verifier, header: dict, records, secret, progress) -> Report:
     total = header["records"]
     while True:
         try:
@@ -629,10 +681,18 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
         v.add(*item)
         if progress is not None:
             progress(v.report.records, total)
-    if v.tree.size != total:
-        raise _fail("1", v.tree.size, "record count in the header", total, v.tree.size)
-    if secret is not None and v.ended_at is None:
-        raise _fail("8", v.tree.size, "the header carries a secret but the log has no end record")
-    if secret is None and v.ended_at is not None:
-        raise _fail("1", v.ended_at, "the log ended but the header does not carry the secret")
+    check_end_of_log(v, header)
     return v.finish()
+
+
+def check_end_of_log(v: Verifier, header: dict) -> None:
+    """SPEC.md 10 C, in its order, once every record frame was read: the record count of the
+    header, and the header's secret against the end record."""
+    if v.tree.size == 0:  # before 10 C.14: a bundle with no record is unreadable (exit 2), secret or not
+        raise _fail("1", None, "bundle holds no records")
+    if v.tree.size != header["records"]:
+        raise _fail("1", v.tree.size, "record count in the header", header["records"], v.tree.size)
+    if header.get("secret") is not None and v.ended_at is None:
+        raise _fail("8", v.tree.size, "the header carries a secret but the log has no end record")
+    if header.get("secret") is None and v.ended_at is not None:
+        raise _fail("1", v.ended_at, "the log ended but the header does not carry the secret")

@@ -152,3 +152,49 @@ def test_registry_knows_duel_and_refuses_unknown():
     with pytest.raises(Rejection) as e:
         registry.get("chess")
     assert e.value.code == "UNKNOWN_RULESET"
+
+
+def _resigned(game, signed: bytes, env_bytes: bytes) -> bytes:
+    """``env_bytes`` signed by seat a (the bytes as given, not re-serialized)."""
+    from afteraction.engine.referee import command_signing_bytes
+    sig = game.seats["a"]._key.sign(command_signing_bytes(env_bytes))
+    return envelope_pb2.SignedCommand(envelope=env_bytes, signature=sig).SerializeToString()
+
+
+@pytest.mark.parametrize("how", ["duplicate field", "unknown field", "non-minimal varint", "out of order",
+                                 "explicit default", "unknown field in the command"])
+def test_spec_7_1_v2_envelope_bytes_are_its_deterministic_encoding(game, how):
+    """SPEC.md 7.1 (v >= 2): one command, one encoding; every other encoding of the same
+    envelope, validly signed by its seat, is MALFORMED and changes nothing."""
+    signed = game.seats["a"].command(game.referee.game_id, game.referee.seq, duel_cmd("pick", 4), game.head())
+    game.seats["a"].counter -= 1
+    raw = envelope_pb2.SignedCommand.FromString(signed).envelope
+    env = envelope_pb2.CommandEnvelope.FromString(raw)
+    ctr = bytes([0x18, env.counter])
+    assert raw.count(ctr) == 1
+    other = {
+        "duplicate field": raw + ctr,
+        "unknown field": raw + bytes([0xF8, 0x07, 0x01]),  # field 127, varint 1
+        "non-minimal varint": raw.replace(ctr, bytes([0x18, 0x80 | env.counter, 0x00])),
+        "out of order": ctr + raw.replace(ctr, b""),
+        "explicit default": bytes([0x18, 0x00]) + raw,  # counter 0 written out, then the real one
+    }.get(how)
+    if how == "unknown field in the command":
+        cmd = env.command.SerializeToString(deterministic=True) + bytes([0xF8, 0x07, 0x01])
+        inner = bytes([0x62, len(cmd)]) + cmd  # field 12 (command), length-delimited
+        e2 = envelope_pb2.CommandEnvelope()
+        e2.CopyFrom(env)
+        e2.ClearField("command")
+        other = e2.SerializeToString(deterministic=True) + inner
+    assert envelope_pb2.CommandEnvelope.FromString(other).command == env.command or how.startswith("unknown")
+    assert other != raw
+    expect("MALFORMED", game, _resigned(game, signed, other))
+    game.submit(_resigned(game, signed, raw))  # the deterministic bytes of the same envelope are accepted
+
+
+def test_spec_7_1_v1_envelope_bytes_are_not_checked():
+    g = LocalGame.create("duel", seed=b"referee-v1", version=1)
+    g.handshake()
+    signed = g.seats["a"].command(g.referee.game_id, g.referee.seq, duel_cmd("pick", 4), g.head())
+    raw = envelope_pb2.SignedCommand.FromString(signed).envelope
+    g.submit(_resigned(g, signed, raw + bytes([0xF8, 0x07, 0x01])))

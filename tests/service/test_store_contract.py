@@ -150,3 +150,18 @@ def test_sqlite_batch_with_one_loser_commits_the_others(tmp_path):
         assert store.records("g2", 1) == [rec(1)] and store.game("g3").ended
     finally:
         store.close()
+
+
+def test_cosignatures_first_per_seat_and_size_stays(store):
+    """SPEC.md 4.5: the store keeps one cosignature line per (game, size, seat), the first."""
+    gid = "g1"
+    new_game(store)
+    assert store.cosignatures(gid, 1) == []
+    store.add_cosignature(gid, 1, "b", "line b\n")
+    store.add_cosignature(gid, 1, "a", "line a\n")
+    store.add_cosignature(gid, 1, "a", "another line a\n")  # ignored
+    store.add_cosignature(gid, 2, "a", "line a at 2\n")
+    assert store.cosignatures(gid, 1) == [("a", "line a\n"), ("b", "line b\n")]
+    assert store.cosignatures(gid, 2) == [("a", "line a at 2\n")]
+    new_game(store, "g2")
+    assert store.cosignatures("g2", 1) == []

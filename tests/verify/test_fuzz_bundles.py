@@ -116,7 +116,8 @@ class _StubClient:
 def _client_sees(g: LocalGame, raws: list[bytes]) -> None:
     """The client's decoding of the server's records: its own errors only."""
     first = g.referee.seat_order[0]
-    seat = Seat(_StubClient(g.server.verifier.vkey), g.referee.game_id, first, g.seats[first].seed)
+    seat = Seat(_StubClient(g.server.verifier.vkey), g.referee.game_id, first, g.seats[first].seed,
+                cosign=False)  # no server to give a cosignature to
     for i, raw in enumerate(raws):
         try:
             parse_record(raw)

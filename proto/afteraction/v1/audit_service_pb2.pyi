@@ -98,3 +98,21 @@ class GetRevealResponse(_message.Message):
     SECRET_FIELD_NUMBER: _ClassVar[int]
     secret: bytes
     def __init__(self, secret: _Optional[bytes] = ...) -> None: ...
+
+class AddCosignatureRequest(_message.Message):
+    __slots__ = ("game_id", "seat", "size", "line")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: str
+    size: int
+    line: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., size: _Optional[int] = ..., line: _Optional[str] = ...) -> None: ...
+
+class AddCosignatureResponse(_message.Message):
+    __slots__ = ("checkpoint",)
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    checkpoint: _game_service_pb2.SignedCheckpoint
+    def __init__(self, checkpoint: _Optional[_Union[_game_service_pb2.SignedCheckpoint, _Mapping]] = ...) -> None: ...

@@ -65,6 +65,11 @@ class AuditServiceStub:
                 request_serializer=afteraction_dot_v1_dot_audit__service__pb2.GetRevealRequest.SerializeToString,
                 response_deserializer=afteraction_dot_v1_dot_audit__service__pb2.GetRevealResponse.FromString,
                 _registered_method=True)
+        self.AddCosignature = channel.unary_unary(
+                '/afteraction.v1.AuditService/AddCosignature',
+                request_serializer=afteraction_dot_v1_dot_audit__service__pb2.AddCosignatureRequest.SerializeToString,
+                response_deserializer=afteraction_dot_v1_dot_audit__service__pb2.AddCosignatureResponse.FromString,
+                _registered_method=True)
 
 
 class AuditServiceServicer:
@@ -113,6 +118,14 @@ class AuditServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AddCosignature(self, request, context):
+        """A seat's cosignature of a checkpoint it verified (SPEC.md 4.5): checked, stored, and served
+        with that checkpoint by GetCheckpoint and ExportBundle.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuditServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -145,6 +158,11 @@ def add_AuditServiceServicer_to_server(servicer, server):
                     servicer.GetReveal,
                     request_deserializer=afteraction_dot_v1_dot_audit__service__pb2.GetRevealRequest.FromString,
                     response_serializer=afteraction_dot_v1_dot_audit__service__pb2.GetRevealResponse.SerializeToString,
+            ),
+            'AddCosignature': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddCosignature,
+                    request_deserializer=afteraction_dot_v1_dot_audit__service__pb2.AddCosignatureRequest.FromString,
+                    response_serializer=afteraction_dot_v1_dot_audit__service__pb2.AddCosignatureResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -310,6 +328,33 @@ class AuditService:
             '/afteraction.v1.AuditService/GetReveal',
             afteraction_dot_v1_dot_audit__service__pb2.GetRevealRequest.SerializeToString,
             afteraction_dot_v1_dot_audit__service__pb2.GetRevealResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddCosignature(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/afteraction.v1.AuditService/AddCosignature',
+            afteraction_dot_v1_dot_audit__service__pb2.AddCosignatureRequest.SerializeToString,
+            afteraction_dot_v1_dot_audit__service__pb2.AddCosignatureResponse.FromString,
             options,
             channel_credentials,
             insecure,
