@@ -41,7 +41,7 @@ def measure(game: str, games: int) -> None:
             d = g.referee.pending()
             c = bot(d.seat, rs.legal_commands(g.referee.state, d.seat))
             private = rs.is_private(g.referee.state, d.seat, c)
-            signed = g.seats[d.seat].command(g.referee.game_id, g.referee.seq, c)
+            signed = g.seats[d.seat].command(g.referee.game_id, g.referee.seq, c, g.head())
             t0 = time.perf_counter()
             acc = g.submit(signed)
             dt = time.perf_counter() - t0
