@@ -26,7 +26,6 @@ not yet verifiable.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import BinaryIO, Callable
 
 from afteraction.v1 import envelope_pb2
@@ -37,43 +36,12 @@ from ..crypto import dice as _dice
 from ..crypto import note as _note
 from ..crypto.cosign import seat_cosignatures
 from ..crypto.merkle import CompactTree
-from ..errors import AfteractionError, CryptoError, EncodingError, Rejection, VerificationError
-from ..referee import Referee, is_deterministic_encoding, seat_key_problem, verify_command_signature
+from ..errors import CryptoError, EncodingError, Rejection, VerificationError
+from ..referee import Referee, is_deterministic_encoding, verify_command_signature
 from .bundle import read_bundle
+from .genesis import EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, bytes32, genesis_options, genesis_shape
 from .record import ZERO_HASH, Record, parse_record
-
-STEPS = {
-    "1": "bundle", "2": "encoding", "3": "chain", "4": "genesis", "5": "checkpoint",
-    "6": "seats", "7": "openings", "8": "end", "9": "sealed", "10": "dice", "11": "replay",
-}
-
-
-@dataclass
-class Report:
-    verified: bool = True
-    game: str = ""
-    ruleset: str = ""
-    records: int = 0
-    ended: bool = False
-    outcome: dict | None = None
-    rolls: int = 0
-    sealed: int = 0
-    opened: int = 0
-    replayed: bool = False
-    server_vkey: str = ""
-    pinned: bool = False
-    pinned_seats: list[str] = field(default_factory=list)  # seats whose genesis key matched a pinned key
-    kept_checkpoint: int = 0  # tree size of a checkpoint kept by a seat that the log matched (0: none given)
-    cosigned: list[str] = field(default_factory=list)  # seats whose cosignature the last checkpoint carries (4.5)
-    notes: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
-
-
-def _fail(step: str, seq: int | None, check: str, expected=None, found=None, detail: str = "") -> VerificationError:
-    return VerificationError(f"{step} ({STEPS[step]})", seq, check, expected, found, detail)
-
+from .steps import STEPS, Report, _fail  # noqa: F401 (STEPS and Report are part of this module's API)
 
 class Verifier:
     """Streaming verifier: feed records in order with ``add``, then ``finish``."""
@@ -225,37 +193,10 @@ class Verifier:
         if rec.kind != "genesis":
             raise _fail("4", 0, "record 0 kind", "genesis", rec.kind)
         b = rec.body
-        rs, seats, server = b.get("ruleset"), b.get("seats"), b.get("server")
-        shape = [  # SPEC.md 1.3, genesis: (what, holds)
-            ("ruleset {game: text, version: text}", _map_of(rs, {"game": str, "version": str})),
-            ("scenario text", type(b.get("scenario")) is str),
-            ("options map of booleans, integers and texts", type(b.get("options")) is dict
-             and all(type(x) in (bool, int, str) for x in b["options"].values())),
-            ("server {vkey: text, origin: text}", _map_of(server, {"vkey": str, "origin": str})),
-            ("secret_commit bytes(32)", _bytes32(b.get("secret_commit"))),
-            ("seats: an array of at least one {name: text, key: bytes(32)}", type(seats) is list and seats != []
-             and all(_map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32 for x in seats)),
-        ]
-        want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
-        shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
-            ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want),  # a
-            # missing sealed_sizes is named by its own check below
-            ("ruleset and server have exactly their two keys", type(rs) is dict and set(rs) == {"game", "version"}
-             and type(server) is dict and set(server) == {"vkey", "origin"}),
-            ("every seat has exactly the keys name and key", type(seats) is list
-             and all(type(x) is dict and set(x) == {"name", "key"} for x in seats)),
-        ]
-        for what, ok in shape:
-            if not ok:
-                raise _fail("4", 0, "genesis body has the wrong shape", what, sorted(b) if "exactly" in what else None)
-        keys = {}
-        for s in seats:
-            if s["name"] in keys:
-                raise _fail("4", 0, "genesis body has the wrong shape", "unique seat names", s["name"])
-            keys[s["name"]] = s["key"]
-        self._check_seat_keys(keys)
+        keys, sizes = genesis_shape(rec)
         if rec.v >= 2:
-            self.sealed_sizes = _check_sealed_sizes(b.get("sealed_sizes"), keys)
+            self.sealed_sizes = sizes
+        rs, server = b["ruleset"], b["server"]
         if server["vkey"] != self.report.server_vkey:
             raise _fail("4", 0, "server key in genesis", self.report.server_vkey, server["vkey"])
         if self.header_game is not None and rec.game != self.header_game:
@@ -279,7 +220,7 @@ class Verifier:
             except Rejection:
                 ruleset = None
         if ruleset is not None:
-            self._genesis_options(ruleset, b)
+            genesis_options(ruleset, b)
         else:
             self.report.notes.append(f"ruleset {self.report.ruleset} is not available here: "
                                      "genesis options and seats not checked against it")
@@ -289,33 +230,6 @@ class Verifier:
             self.seal_key = _commit.seal_key(self.secret, rec.game)
             if self.want_replay and ruleset is not None:
                 self.referee = Referee(rec, ruleset, self.secret)
-
-    def _genesis_options(self, ruleset, b: dict) -> None:
-        """Step 4 (SPEC.md 10 B.6): genesis is what CreateGame writes for this ruleset: its seats
-        in its order, its scenario, its options checked by it (the same ``check_options`` as at
-        creation, so a replay never runs on options the ruleset does not allow: SOG's lz_count
-        is 1-5, not 10**12) with every default filled in."""
-        names = [s["name"] for s in b["seats"]]
-        if names != list(ruleset.seats):
-            raise _fail("4", 0, "genesis seats are the ruleset's, in its order", list(ruleset.seats), names)
-        try:
-            opts = ruleset.check_options(b["scenario"], b["options"])
-        except Rejection as e:
-            raise _fail("4", 0, "genesis scenario and options (the ruleset refuses them)", detail=str(e)) from None
-        if canon.encode(opts) != canon.encode(b["options"]):  # bytes, not ==: True == 1
-            raise _fail("4", 0, "genesis options: every option of the ruleset, defaults filled in",
-                        repr(opts), repr(b["options"]))
-
-    def _check_seat_keys(self, keys: dict[str, bytes]) -> None:
-        """SPEC.md 7.4: a seat key nobody needs a private key for (small or mixed order, not
-        canonical), or one two seats share, would let anyone (or the other seat) sign for it."""
-        bad = seat_key_problem(keys)
-        if bad is not None:
-            code, seat, message = bad
-            if code == "WEAK_SEAT_KEY":
-                raise _fail("4", 0, f"seat {seat} key is weak", "a canonical point of the prime-order subgroup",
-                            keys[seat], message)
-            raise _fail("4", 0, f"seat {seat} key is shared", "a key of its own", keys[seat], message)
 
     def _expectations(self, rec: Record) -> None:
         """Step 4, what a seat knew before it read the log: its game, its server's origin."""
@@ -375,7 +289,7 @@ class Verifier:
             if rec.kind != "command":
                 raise _fail("6", seq, "only game commands may be sealed")
             s = b["sealed"]
-            if type(s) is not dict or set(s) != {"commit", "ct"} or not _bytes32(s.get("commit")) \
+            if type(s) is not dict or set(s) != {"commit", "ct"} or not bytes32(s.get("commit")) \
                     or type(s.get("ct")) is not bytes:
                 raise _fail("6", seq, "sealed command has the wrong shape")
             self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
@@ -464,7 +378,7 @@ class Verifier:
                     raise _fail("7", rec.seq, f"sealed event {i} is for no seat of genesis", sorted(self.seat_keys),
                                 ev.get("to"))
                 k, c = ev.get("k"), ev.get("commit")
-                if type(k) is not int or not _bytes32(c) or k < 1 or (rec.seq, k) in self.commitments:
+                if type(k) is not int or not bytes32(c) or k < 1 or (rec.seq, k) in self.commitments:
                     raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
                 if type(ev.get("ct")) is not bytes:
                     raise _fail("7", rec.seq, f"sealed event {i} has no ciphertext")
@@ -476,7 +390,7 @@ class Verifier:
                         and tuple(ref) in self.commitments):
                     raise _fail("7", rec.seq, f"opening {i} names no earlier commitment", None, ref)
                 salt = ev.get("salt")
-                if not _bytes32(salt):
+                if not bytes32(salt):
                     raise _fail("7", rec.seq, f"opening {i} has a bad salt")
                 want = self.commitments[tuple(ref)]
                 got = _commit.commitment(salt, ev.get("value"))
@@ -500,7 +414,7 @@ class Verifier:
             raise _fail("8", rec.seq, "outcome is a map with winner (a seat of genesis or nil) and text reason",
                         None, repr(out))
         s = rec.body.get("secret")
-        if not _bytes32(s) or _commit.server_secret_commitment(self.game, s) != self.genesis.body["secret_commit"]:
+        if not bytes32(s) or _commit.server_secret_commitment(self.game, s) != self.genesis.body["secret_commit"]:
             raise _fail("8", rec.seq, "the end record's secret does not match the genesis commitment")
         if self.secret is not None and s != self.secret:
             raise _fail("8", rec.seq, "the bundle header's secret differs from the end record's")
@@ -595,39 +509,6 @@ class Verifier:
         if produced[0] != rec.raw:
             raise _fail("11", rec.seq, "record differs from the replayed one", _diff(produced[0], rec.raw), None)
         self.expected = produced[1:]
-
-
-#: SPEC.md 1.3: the keys of a genesis body (v >= 2 adds sealed_sizes) and of a seat record's body
-GENESIS_KEYS = frozenset({"ruleset", "scenario", "options", "seats", "server", "secret_commit"})
-SEAT_BODY_KEYS = frozenset({"seat", "ctr", "env", "sig", "events"})
-SEALED_BODY_KEYS = frozenset({"seat", "ctr", "sealed", "events"})
-#: SPEC.md 1.4: the core events whose keys are checked at step 7 (rolls: at step 10, by their bytes)
-EVENT_KEYS = {"sealed": frozenset({"t", "to", "k", "commit", "ct"}),
-              "open": frozenset({"t", "ref", "salt", "value"})}
-
-#: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
-MAX_SEALED_SIZE = 65536
-
-
-def _check_sealed_sizes(sizes, seats: dict) -> dict:
-    """Step 4, v >= 2: genesis's ``sealed_sizes`` is {"command": {seat: int}, "event": {seat: int}}
-    naming seats of genesis, each size 4 .. MAX_SEALED_SIZE."""
-    ok = isinstance(sizes, dict) and set(sizes) == {"command", "event"} and all(
-        isinstance(m, dict) and all(s in seats and type(n) is int and 4 <= n <= MAX_SEALED_SIZE
-                                    for s, n in m.items()) for m in sizes.values())
-    if not ok:
-        raise _fail("4", 0, "genesis sealed_sizes (v >= 2: {command: {seat: size}, event: {seat: size}}, "
-                    f"sizes 4..{MAX_SEALED_SIZE})", None, sizes)
-    return sizes
-
-
-def _bytes32(v) -> bool:
-    return type(v) is bytes and len(v) == 32
-
-
-def _map_of(v, fields: dict) -> bool:
-    """``v`` is a map holding at least ``fields`` (name -> exact Python type; a bool is not an int)."""
-    return type(v) is dict and all(type(v.get(k)) is t for k, t in fields.items())
 
 
 def _diff(a: bytes, b: bytes) -> str:
