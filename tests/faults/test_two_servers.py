@@ -15,9 +15,8 @@ import pytest
 
 from afteraction.engine.bots import Prng
 from afteraction.service.status import error_info
-from afteraction.v1 import envelope_pb2
-from afteraction.v1 import game_service_pb2 as gs
 
+from service.test_races import race, submit  # the same concurrent-submit helpers (tests/ is on the path)
 from .load import BotGame, client
 from .procs import Serve
 
@@ -25,30 +24,6 @@ GAMES = 4
 KILL_AFTER = 20    # races (all games together) before server B is killed ...
 DOWN_RACES = 6     # ... and this many more while it is down, then it is started again (a SOG game has 10+)
 S = grpc.StatusCode
-
-
-def submit(c, signed: bytes):
-    return c.game.SubmitCommand(gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed)),
-                                timeout=30)
-
-
-def race(*calls):
-    out: list = [None] * len(calls)
-    gate = threading.Barrier(len(calls))
-
-    def run(i, fn):
-        gate.wait()
-        try:
-            out[i] = fn()
-        except grpc.RpcError as e:
-            out[i] = e
-
-    ts = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join(60)
-    return out
 
 
 class Pair:
