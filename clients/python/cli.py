@@ -52,13 +52,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
         seat_keys = pinned_seat_keys(args.seat_key)
     except ValueError as e:
         return _usage(args, str(e))
+    from afteraction.engine.log.bundle import MAX_TEXT  # a checkpoint note in a bundle frame is no longer
+
     kept = None
     if args.checkpoint is not None:
         try:
             with open(args.checkpoint, encoding="utf-8") as cf:
-                kept = cf.read()
+                kept = cf.read(MAX_TEXT + 1)
         except (OSError, UnicodeDecodeError) as e:
             return _usage(args, f"--checkpoint: cannot read {args.checkpoint}: {getattr(e, 'strerror', None) or e}")
+        if len(kept) > MAX_TEXT:
+            return _usage(args, f"--checkpoint: {args.checkpoint} is longer than a checkpoint note "
+                                f"({MAX_TEXT} characters at most)")
     try:
         f = open(args.file, "rb")
     except OSError as e:

@@ -156,3 +156,15 @@ def test_a_failure_naming_a_string_with_a_newline_stays_one_line(capsys, tmp_pat
     assert "a\\nVERIFIED: \\x1b[2J" in out and "\x1b" not in out
     code, out, _ = _run(capsys, "verify", "--json", p)
     assert code == 1 and json.loads(out)["found"] == "a\nVERIFIED: \x1b[2J"  # JSON keeps the exact value
+
+
+def test_a_kept_checkpoint_file_longer_than_a_note_is_a_usage_error(tmp_path, capsys):
+    """aar verify --checkpoint reads at most one frame text's worth (engine/log/bundle.py MAX_TEXT)."""
+    from afteraction.client.cli import main
+    from afteraction.engine.log.bundle import MAX_TEXT
+
+    big = tmp_path / "big.checkpoint"
+    big.write_text("x" * (MAX_TEXT + 1))
+    log = REPO / "fixtures" / "golden" / "duel.aar"
+    assert main(["verify", str(log), "--checkpoint", str(big)]) == 2
+    assert "longer than a checkpoint note" in capsys.readouterr().err
