@@ -6,17 +6,8 @@ from __future__ import annotations
 
 from ..crypto import canon
 from ..errors import Rejection
-from ..referee import seat_key_problem
-from .record import Record
+from ..protocol import GENESIS_KEYS, Record, seat_key_problem
 from .steps import _fail
-
-#: SPEC.md 1.3: the keys of a genesis body (v >= 2 adds sealed_sizes) and of a seat record's body
-GENESIS_KEYS = frozenset({"ruleset", "scenario", "options", "seats", "server", "secret_commit"})
-SEAT_BODY_KEYS = frozenset({"seat", "ctr", "env", "sig", "events"})
-SEALED_BODY_KEYS = frozenset({"seat", "ctr", "sealed", "events"})
-#: SPEC.md 1.4: the core events whose keys are checked at step 7 (rolls: at step 10, by their bytes)
-EVENT_KEYS = {"sealed": frozenset({"t", "to", "k", "commit", "ct"}),
-              "open": frozenset({"t", "ref", "salt", "value"})}
 
 #: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
 MAX_SEALED_SIZE = 65536
