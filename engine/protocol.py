@@ -91,11 +91,8 @@ def parse_record(raw: bytes) -> Record:
 
 
 # -- record bodies (SPEC.md 1.3) --------------------------------------------------------------
-#: the keys of a genesis body (v >= 2 adds sealed_sizes) and of a seat record's body
+#: the keys of a genesis body (v >= 2 adds sealed_sizes: the referee's ``sealed_sizes``)
 GENESIS_KEYS = frozenset({"ruleset", "scenario", "options", "seats", "server", "secret_commit"})
-SEAT_BODY_KEYS = frozenset({"seat", "ctr", "env", "sig", "events"})
-SEALED_BODY_KEYS = frozenset({"seat", "ctr", "sealed", "events"})
-END_BODY_KEYS = frozenset({"secret", "outcome"})
 #: the envelope action each seat record kind carries (SPEC.md 7.1)
 ACTION_OF_KIND = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}
 
@@ -126,12 +123,13 @@ def end_body(secret: bytes, outcome: dict) -> dict:
     return {"secret": secret, "outcome": outcome}
 
 
+#: the keys of the other bodies: the constructors' (the verifier checks them exactly)
+SEAT_BODY_KEYS = frozenset(seat_body("", 0, b"", b"", []))
+SEALED_BODY_KEYS = frozenset(sealed_body("", 0, b"", b"", []))
+END_BODY_KEYS = frozenset(end_body(b"", {}))
+
+
 # -- core events (SPEC.md 1.4) and openings (SPEC.md 6) ---------------------------------------
-#: the core events whose exact keys the verifier checks at step 7 (rolls: at step 10, by their bytes)
-EVENT_KEYS = {"sealed": frozenset({"t", "to", "k", "commit", "ct"}),
-              "open": frozenset({"t", "ref", "salt", "value"})}
-
-
 def entropy_commit_event(seat: str, commit: bytes) -> dict:
     return {"t": "entropy-commit", "seat": seat, "commit": commit}
 
@@ -153,6 +151,10 @@ def sealed_event(to: str, k: int, commit: bytes, ct: bytes) -> dict:
 def open_event(ref, salt: bytes, value) -> dict:
     """The published opening of the committed value ``ref`` = (seq, k) (SPEC.md 6.4)."""
     return {"t": "open", "ref": list(ref), "salt": salt, "value": value}
+
+
+#: the core events whose exact keys the verifier checks at step 7 (rolls: at step 10, by their bytes)
+EVENT_KEYS = {"sealed": frozenset(sealed_event("", 0, b"", b"")), "open": frozenset(open_event((0, 0), b"", None))}
 
 
 # -- envelopes and keys (SPEC.md 7) -----------------------------------------------------------
