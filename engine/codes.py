@@ -190,7 +190,8 @@ class Code(StrEnum):
     ILLEGAL_PURCHASE = ("ILLEGAL_PURCHASE", _PRE, "rules", "NTND 4.2.3/4.2.5: a replacement purchase the rule does "
                                                            "not allow")
     ILLEGAL_REASSIGN = ("ILLEGAL_REASSIGN", _PRE, "rules", "NTND 5.7: a corps reassignment the rule does not allow")
-    ILLEGAL_RELOCATION = ("ILLEGAL_RELOCATION", _PRE, "rules", "NTND 5.8: a firebase relocation the rule does not allow")
+    ILLEGAL_RELOCATION = ("ILLEGAL_RELOCATION", _PRE, "rules",
+                          "NTND 5.8: a firebase relocation the rule does not allow")
     ILLEGAL_RETREAT = ("ILLEGAL_RETREAT", _PRE, "rules", "NTND 19.3: a retreat the rule does not allow")
     ILLEGAL_SUPPLY = ("ILLEGAL_SUPPLY", _PRE, "rules", "NTND 18.6.2: not the supply units that supplied the attackers")
     OVERSTACKED = ("OVERSTACKED", _PRE, "rules", "NTND 8.10: the placement would over-stack the hex")
@@ -217,7 +218,8 @@ class Code(StrEnum):
     ILLEGAL_TEAM = ("ILLEGAL_TEAM", _PRE, "rules", "SOG 3.2: a team the team rules do not allow")
     ILLEGAL_INSERTION = ("ILLEGAL_INSERTION", _PRE, "rules", "SOG 3.4: an insertion the rule does not allow")
     ILLEGAL_LZ = ("ILLEGAL_LZ", _PRE, "rules", "SOG 3.4.3: no such LZ on the map")
-    ILLEGAL_ABORT = ("ILLEGAL_ABORT", _PRE, "rules", "SOG 3.9: a mission aborts only before the team reaches the Target")
+    ILLEGAL_ABORT = ("ILLEGAL_ABORT", _PRE, "rules",
+                     "SOG 3.9: a mission aborts only before the team reaches the Target")
     ILLEGAL_EXTRACTION = ("ILLEGAL_EXTRACTION", _PRE, "rules", "SOG 3.7: an extraction the rule does not allow")
     ILLEGAL_PANEL = ("ILLEGAL_PANEL", _PRE, "rules", "SOG 3.1.1/4.2.1: the Ambush is fought on map panel 2 or 3")
     ILLEGAL_LEADER = ("ILLEGAL_LEADER", _PRE, "rules", "SOG 4.1.1: 1C joins squad 1, squad 2 or none")
