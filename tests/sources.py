@@ -78,10 +78,11 @@ def asserts(folder: str) -> list[str]:
             for n in ast.walk(parse(p)) if isinstance(n, ast.Assert)]
 
 
-def imports_of(path: pathlib.Path) -> list[tuple[str, int, bool]]:
-    """The modules ``path`` imports, as (absolute module name, line, at module level). A
-    ``from X import y`` names X and also X.y (y may be a submodule); relative imports are
-    resolved against the module's package. Imports inside ``if TYPE_CHECKING:`` are left out."""
+def imports_of(path: pathlib.Path) -> list[tuple[str, int]]:
+    """The modules ``path`` imports anywhere (a lazy import inside a function too), as (absolute
+    module name, line). A ``from X import y`` names X and also X.y (y may be a submodule);
+    relative imports are resolved against the module's package. Imports inside
+    ``if TYPE_CHECKING:`` are left out (they never run)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = parse(path)
@@ -89,14 +90,12 @@ def imports_of(path: pathlib.Path) -> list[tuple[str, int, bool]]:
     for n in ast.walk(tree):
         if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test):
             skip |= {id(x) for b in n.body for x in ast.walk(b)}
-    top = {id(x) for stmt in tree.body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-           for x in _module_level(stmt)}
     out = []
     for n in ast.walk(tree):
         if id(n) in skip:
             continue
         if isinstance(n, ast.Import):
-            out += [(a.name, n.lineno, id(n) in top) for a in n.names]
+            out += [(a.name, n.lineno) for a in n.names]
         elif isinstance(n, ast.ImportFrom):
             if n.level:
                 base = package.split(".")
@@ -104,17 +103,6 @@ def imports_of(path: pathlib.Path) -> list[tuple[str, int, bool]]:
                 mod = ".".join(base + ([n.module] if n.module else []))
             else:
                 mod = n.module
-            out.append((mod, n.lineno, id(n) in top))
-            out += [(f"{mod}.{a.name}", n.lineno, id(n) in top) for a in n.names if a.name != "*"]
+            out.append((mod, n.lineno))
+            out += [(f"{mod}.{a.name}", n.lineno) for a in n.names if a.name != "*"]
     return out
-
-
-def _module_level(stmt: ast.stmt):
-    """The nodes of a top-level statement that run at import (not inside a def; a class body runs)."""
-    stack = [stmt]
-    while stack:
-        n = stack.pop()
-        yield n
-        for c in ast.iter_child_nodes(n):
-            if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                stack.append(c)

@@ -47,7 +47,7 @@ def _graph(folders=("engine", "service", "clients/python")) -> dict[str, dict[st
     for p in paths:
         m = module_name(p)
         deps: dict[str, int] = {}
-        for target, line, _ in imports_of(p):
+        for target, line in imports_of(p):
             # the longest prefix that is a module here: ``from x import y`` names x.y or a name of x
             t = target
             while t and t not in names:
