@@ -47,14 +47,6 @@ def cmd_new(args) -> int:
 
     from .keys import seat_public_arg
 
-    keys = {}
-    for item in args.seat:
-        seat, _, val = item.partition("=")
-        if not seat or not val:
-            return _err(f"aar new: --seat takes SEAT=PUBLIC_KEY_HEX or SEAT=KEYFILE, not {item[:80]!r}")
-        if seat in keys:
-            return _err(f"aar new: --seat {seat[:40]!r} given twice")
-        keys[seat] = seat_public_arg(val, f"aar new: --seat {seat[:40]}")
     options = None
     if args.options:
         try:
@@ -62,7 +54,15 @@ def cmd_new(args) -> int:
         except ValueError as e:
             return _err(f"aar new: --options is not JSON ({e.msg} at character {e.pos})")
         if not isinstance(options, dict):
-            return _err("aar new: --options must be a JSON object, e.g. '{\"variant\": 1}'")
+            return _err("aar new: --options must be a JSON object, e.g. '{\"rounds\": 5}'")
+    keys = {}
+    for item in args.seat:
+        seat, _, val = item.partition("=")
+        if not seat or not val:
+            return _err(f"aar new: --seat takes SEAT=PUBLIC_KEY_HEX or SEAT=KEYFILE, not {item[:80]!r}")
+        if seat in keys:
+            return _err(f"aar new: --seat {seat[:40]!r} given twice")
+        keys[seat] = seat_public_arg(val, f"--seat {seat[:40]}")
     from .games_cmd import match_arg
 
     try:

@@ -222,7 +222,12 @@ _EXTRA: list = []
 def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     try:
-        args = p.parse_args(argv)
+        args, extra = p.parse_known_args(argv)
+        if extra:  # named by the subcommand, not by the top-level parser
+            prog = f"aar {' '.join(x for x in (getattr(args, 'command', None), getattr(args, 'key_command', None)) if x)}"
+            print(f"{prog}: unrecognized arguments: {_one_line(' '.join(extra))[:200]} (see {prog} --help)",
+                  file=sys.stderr)
+            return 2
     except SystemExit as e:
         return 2 if e.code else 0
     try:

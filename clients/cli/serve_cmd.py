@@ -39,7 +39,7 @@ def parse_listen(value: str) -> tuple[str, int]:
 
 def redact(spec: str) -> str:
     """A store spec as it may be printed or logged: a PostgreSQL URL's password replaced by ***."""
-    return re.sub(r"^(postgres(?:ql)?://[^:/@]*:)[^@]*@", r"\1***@", spec)
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@]*:)[^@]*@", r"\1***@", spec)
 
 
 def check_store(spec: str | None) -> None:
