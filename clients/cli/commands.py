@@ -130,16 +130,27 @@ def cmd_play(args) -> int:
                 print("\n".join(f"  * {x.strip()}" for x in new))
             last[:] = lines
         print(f"decision: {st.decision.prompt}")
+        space = play_text.answer_space(st.decision.data_json)
+        if space:
+            print(f"the rules allow any answer this describes (type ? to see it again): {space}")
         for i, cmd in enumerate(legal, 1):
             print(f"  {i:3d}. {describe(cmd)}" if args.json else play_text.choice_line(st.game, i, cmd, view))
+        example = describe(legal[0]) if legal else ""
         while True:
             try:
-                raw = input(f"choice 1-{len(legal)}> ").strip()
+                raw = input(f"choice 1-{len(legal)} or a command> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
             if raw.isdigit() and 1 <= int(raw) <= len(legal):
                 return legal[int(raw) - 1]
-            print("type the number of a choice")
+            if raw == "?":
+                print(play_text.answer_space(st.decision.data_json, pretty=True) or "this decision describes no more")
+                continue
+            cmd, why = play_text.parse_answer(raw, st.game, type(legal[0]) if legal else None)
+            if cmd is not None:
+                return cmd  # any answer: the referee judges it (a refusal names the rule, then we ask again)
+            print(f"type the number of a choice, ? for what the rules allow, or a command as protobuf text "
+                  f"(e.g. {example}): {why}")
 
     def show(s, m):
         k = m.WhichOneof("kind")
@@ -149,9 +160,27 @@ def cmd_play(args) -> int:
             print(f"  (private to you) {m.opening.value_json}")
         elif k == "rejected":
             print(f"refused: {m.rejected.reason}: {m.rejected.message}")
+        elif k == "accepted":
+            waiting(s)
+
+    def waiting(s) -> None:
+        """After our command: whose turn it is now, if not ours (the stream is quiet meanwhile)."""
+        st = s.state()
+        if not st.ended and st.HasField("decision") and st.decision.seat not in (args.seat, "*"):
+            print(f"waiting for seat {st.decision.seat}: {st.decision.prompt}", flush=True)
+
+    from afteraction.client.client import ClientError
 
     with c:
-        out = seat.play(choose, show)
+        waiting(seat)
+        while True:
+            try:
+                out = seat.play(choose, show)
+                break
+            except ClientError as e:  # our answer refused by the referee: it said why; the game waits still
+                if not str(e).startswith("command refused:") or e.reason in ("", "UNKNOWN_GAME", "WRONG_SEAT"):
+                    raise
+                print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
     return 0
 
