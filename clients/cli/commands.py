@@ -309,7 +309,10 @@ def register(sub) -> None:
 
     for name, fn, hlp, ex in (
             ("play", cmd_play, "play a seat interactively in the terminal: a board summary, what changed, "
-                               "each choice in words with its cost or odds where the rules give them",
+                               "each choice in words with its cost or odds where the rules give them; type a "
+                               "choice's number, or any answer the decision allows as a command in protobuf text "
+                               "(e.g. 'pick { number: 3 }'; ? shows what the rules allow); a refused answer shows "
+                               "the rule and is asked again; between your turns it says whose turn it is",
              "aar play --game-id 90d0168a0be25ea9 --seat us --key us.key"),
             ("bot", cmd_bot, "play a seat with a random bot", "aar bot --game-id 90d0168a0be25ea9 --seat nva "
                                                               "--key nva.key --seed 7")):

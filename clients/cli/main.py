@@ -237,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BaseException as e:  # noqa: BLE001 - never a traceback: one line, exit 2
-        print(f"aar {args.command}: {_one_line(error_line(e))}", file=sys.stderr)
+        from .serve_cmd import redact_urls
+
+        print(f"aar {args.command}: {_one_line(redact_urls(error_line(e)))}", file=sys.stderr)
         return 2
 
 

@@ -42,6 +42,11 @@ def redact(spec: str) -> str:
     return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@]*:)[^@]*@", r"\1***@", spec)
 
 
+def redact_urls(text: str) -> str:
+    """Any URL's password in a message replaced by *** (a database driver's error may quote its DSN)."""
+    return re.sub(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+
+
 def check_store(spec: str | None) -> None:
     if spec is None:
         return

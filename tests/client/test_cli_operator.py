@@ -276,3 +276,8 @@ def test_serve_says_where_its_store_and_key_are_and_whether_it_made_them(tmp_pat
     assert again[2].endswith("(existing)") and again[3].endswith("(existing)")
     default = _serve_once(tmp_path)  # no --data-dir: the fixed default ($AAR_DATA_DIR here)
     assert default[2] == f"key file: {tmp_path / 'default-dir' / 'server.key'} (created now: publish this verifier key)"
+
+
+def test_a_url_password_in_any_error_is_redacted():
+    assert S.redact_urls('connection to "postgresql://league:s3cret@db/aar" failed') == \
+        'connection to "postgresql://league:***@db/aar" failed'
