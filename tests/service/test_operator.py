@@ -157,3 +157,22 @@ def test_aar_games_status_and_watch_show_whose_turn_and_the_outcome(server, caps
     assert code == 0 and gid in out and " ended " in out
     code, out, _ = _run(capsys, "watch", gid, "--server", server.target, "--from", "999")
     assert code == 0 and out.strip() == f"game over: {json.dumps(outcome, sort_keys=True)}"
+
+
+def test_aar_new_writes_match_data_and_aar_games_lists_it(server, tmp_path, capsys):
+    ka, kb = tmp_path / "a.key", tmp_path / "b.key"
+    for k in (ka, kb):
+        assert main(["keygen", "-o", str(k)]) == 0
+    capsys.readouterr()
+    code, out, _ = _run(capsys, "new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}",
+                        "--seat", f"b={kb}", "--label", "League 2026, round 3", "--player", "a=Alice",
+                        "--player", "b=Bob", "--date", "2026-12-01")
+    assert code == 0
+    gid = out.strip()
+    code, out, _ = _run(capsys, "games", "--server", server.target)
+    assert code == 0 and gid in out and '"League 2026, round 3"; players a: Alice, b: Bob; 2026-12-01' in out
+    code, out, _ = _run(capsys, "status", gid, "--server", server.target)
+    assert code == 0 and "match: " in out and "seats: a, b" in out
+    code, out, err = _run(capsys, "new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}",
+                          "--seat", f"b={kb}", "--player", "c=Carol")
+    assert code == 2 and "'c' is not a seat of this game" in err and len(err.strip().splitlines()) == 1
