@@ -176,3 +176,13 @@ def test_aar_new_writes_match_data_and_aar_games_lists_it(server, tmp_path, caps
     code, out, err = _run(capsys, "new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}",
                           "--seat", f"b={kb}", "--player", "c=Carol")
     assert code == 2 and "'c' is not a seat of this game" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.postgres
+def test_a_missing_postgres_database_is_one_line_without_the_password(pg_dsn, tmp_path, capsys):
+    base = pg_dsn.rsplit("/", 1)[0].replace("postgresql://postgres@", "postgresql://postgres:hunter2@")
+    code = main(["serve", "--store", f"{base}/no_such_database_here", "--data-dir", str(tmp_path / "dd"),
+                 "--listen", "127.0.0.1:0"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "hunter2" not in err
+    assert "no_such_database_here" in err and "Traceback" not in err
