@@ -9,6 +9,9 @@ from ..errors import Rejection
 from ..protocol import GENESIS_KEYS, Record, seat_key_problem
 from .steps import _fail
 
+#: SPEC.md 1.3, v >= 2: the keys a genesis body may also have (match data, engine/match.py)
+OPTIONAL_GENESIS_KEYS = frozenset({"match"})
+
 #: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
 MAX_SEALED_SIZE = 65536
 
@@ -52,8 +55,11 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
          and bad_seat is None, bad_seat if seats != [] else seats),
     ]
     want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
+    optional = OPTIONAL_GENESIS_KEYS if rec.v >= 2 else frozenset()
     shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
-        ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want, sorted(b)),  # a
+        ("exactly the keys " + ", ".join(sorted(want)) + (" (and optionally " + ", ".join(sorted(optional)) + ")"
+                                                         if optional else ""),
+         (set(b) - optional) | (want - GENESIS_KEYS) == want, sorted(b)),  # a
         # missing sealed_sizes is named by its own check below
         ("ruleset and server have exactly their two keys", type(rs) is dict and set(rs) == {"game", "version"}
          and type(server) is dict and set(server) == {"vkey", "origin"}, [_keys(rs), _keys(server)]),
@@ -70,6 +76,12 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
             raise _fail("4", 0, "genesis body has the wrong shape", "unique seat names", s["name"])
         keys[s["name"]] = s["key"]
     check_seat_keys(keys)
+    if "match" in b and rec.v >= 2:
+        from ..match import match_problem
+
+        why = match_problem(b["match"], keys)
+        if why is not None:
+            raise _fail("4", 0, "genesis match data has the wrong shape", why, None)
     sizes = check_sealed_sizes(b.get("sealed_sizes"), keys) if rec.v >= 2 else None
     return keys, sizes
 
