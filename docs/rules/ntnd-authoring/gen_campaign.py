@@ -330,7 +330,7 @@ DATED_RULES = [
     on("28.5", "January/February", 1969, "two ARVN Rangers may change corps per turn"),
     on("28.6.1", "May/June", 1970, "the Thai 333 Ranger appears", until=("May/June", 1970)),
     on("8.4", "January/February", 1971, "improved Ho Chi Minh Trail: supply units 15 movement points"),
-    on("11.9", "January/February", 1972, "Operation Linebacker"),
+    on("11.9.1", "January/February", 1972, "Operation Linebacker (11.9)"),
 ]
 
 ELECTIONS = [

@@ -133,13 +133,17 @@ ev(16, "rally_round_the_flag", "Rally round the flag", False,
 # Row 2x (Communist die 2): South Vietnam and the neutral states.
 ev(21, "saigon_coup", "Coup in Saigon", False,
    [fx("arvn_demoralized", "next_turn"),
-    fx("no_sv_replacement_points", "next_allied_reinforcement")],
+    fx("no_sv_replacement_points", "next_allied_reinforcement"),
+    fx("political_points", "now", dice=1, sign=-1, roller="allied")],
    "repeated changes of government after November 1963 (Khanh ousted, February 1965; Ky and Thieu, June 1965)",
-   "repeatable: ARVN paralysed for a turn (25.2) and no SV points (4.2.2) while the generals quarrel")
+   "repeatable: ARVN paralysed for a turn (25.2), no SV points (4.2.2) while the generals quarrel, and an "
+   "American public asking what it is fighting for (one die)")
 ev(22, "buddhist_struggle", "Buddhist Struggle Movement", True,
-   [fx("hearts_and_minds", "now", area="I", boxes=1, toward="communist")],
-   "the Struggle Movement in Hue and Da Nang, March-June 1966 (I Corps units in revolt)",
-   "once; it was an I Corps crisis, so the I Corps marker moves")
+   [fx("hearts_and_minds", "now", area="I", boxes=1, toward="communist"),
+    fx("political_points", "now", dice=1, sign=-1, roller="allied")],
+   "the Struggle Movement in Hue and Da Nang, March-June 1966 (I Corps units in revolt, monks' self-immolations "
+   "on American television)",
+   "once; it was an I Corps crisis, so the I Corps marker moves; one die for the pictures at home")
 ev(23, "sihanoukville_route", "Sihanouk opens Sihanoukville", True,
    [fx("persistent_supply", "persistent", country="CA", town="Kompong Som", while_neutral=True)],
    "from 1966 Chinese arms landed at Sihanoukville (Kompong Som) and were trucked to the sanctuaries "
