@@ -376,6 +376,31 @@ def test_ntnd_4_3_campaign_withdrawals(camp):
             seen.add(uid)
 
 
+# ---------------------------------------------------------------- the authoring documents tell the truth
+
+def _doc(name: str) -> str:
+    return (ROOT / "docs/rules/ntnd-authoring" / name).read_text()
+
+
+def test_ntnd_21_random_events_doc_lists_the_table(events):
+    rows = re.findall(r"^\| (\d\d) \| `(\w+)` \| ?(\*?) ?\|", _doc("random-events.md"), re.M)
+    assert [(int(r), i, o == "*") for r, i, o in rows] == [(e.roll, e.id, e.once) for e in events.entries.values()]
+
+
+def test_ntnd_4_2_1_campaign_doc_lists_the_schedule_and_withdrawals(camp):
+    doc = _doc("campaign.md")
+    rows = re.findall(r"^\| (\d+) \| [A-Za-z/]+ \d{4} \| .*?\(`([\w-]+)`, (\w+)\) \|", doc, re.M)
+    assert [(int(t), i, ty) for t, i, ty in rows] == [
+        (w["turn"], u["id"], u["type"]) for w in camp["reinforcements"]["allied"] for u in w["units"]]
+    binding = re.findall(r"^\| (\d+) \| [A-Za-z/]+ \d{4} \| `([\w-]+)` \| ([\d.]+) \|", doc, re.M)
+    assert [(int(t), i, r) for t, i, r in binding] == [
+        (w["turn"], w["unit"], w["rule"]) for w in camp["reinforcements"]["allied_withdrawals"]]
+    dated = re.findall(r"^\| ([\d.]+) \| (\d+) (?:on|only) \| ", doc, re.M)
+    assert [(r, int(t)) for r, t in dated] == [(d["rule"], d["from_turn"]) for d in camp["dated_rules"]]
+    n_allied, n_air, n_comm = (len(camp["setup"][k]) for k in ("allied", "allied_air_available", "communist"))
+    assert f"**Allied ({n_allied} + {n_air} air).**" in doc and f"**Communist ({n_comm}).**" in doc
+
+
 # ---------------------------------------------------------------- the short campaign
 
 def test_ntnd_campaign_short_is_the_campaigns_first_turns(camp, short):

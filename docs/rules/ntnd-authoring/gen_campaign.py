@@ -260,7 +260,7 @@ WITHDRAWALS = [
     {"turn": turn_of("November/December", 1971), "unit": "anzac-1atf", "rule": "4.3.1",
      "regardless_of_location": True, "history": "1 ATF left Nui Dat, 7 November 1971"},
     {"turn": turn_of("January/February", 1972), "unit": "thai-bp", "rule": "4.3.1",
-     "regardless_of_location": True, "history": "Thai forces home by February 1972"},
+     "regardless_of_location": True, "history": "Thai forces withdrawn 1971-72, the last early in 1972"},
     {"turn": turn_of("January/February", 1972), "unit": "rok-2mar", "rule": "4.3.1",
      "regardless_of_location": True, "history": "Blue Dragon Brigade left, February 1972"},
     {"turn": turn_of("March/April", 1973), "unit": "rok-cap", "rule": "4.3.1", "regardless_of_location": True,
