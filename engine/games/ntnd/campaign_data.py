@@ -237,8 +237,9 @@ def _check_campaign(sc: dict) -> None:
           "24.2: full Vietnamization before January/February 1966")
     rules = sc["scenario_rules"]
     _need(tuple(rules["hearts_and_minds_boxes"]) == H_AND_M_BOXES, f, "Hearts and Minds boxes")
-    _need(set(rules["hearts_and_minds"]) == set(AREAS) and set(rules["hearts_and_minds"].values()) <= set(H_AND_M_BOXES),
-          f, "a Hearts and Minds start for every corps and country (7)")
+    start = rules["hearts_and_minds"]
+    _need(set(start) == set(AREAS) and set(start.values()) <= set(H_AND_M_BOXES), f,
+          "a Hearts and Minds start for every corps and country (7)")
     _need(sc["victory"]["initial_political_points"] == 100, f, "political track start (authored: 100)")
 
 
