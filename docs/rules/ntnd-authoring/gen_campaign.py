@@ -3,7 +3,8 @@
 The rule text names the campaign game (2: up to 63 bimonthly turns, elections on turns 23 and 47) and
 the Allied Reinforcement Schedule (4.2.1, 4.3.1) but prints neither; the set-up, the schedules, the
 starting tracks and the end-of-game thresholds are the afteraction project's own (campaign.md here).
-    python3 gen_campaign.py /tmp/scenario_campaign.json /tmp/scenario_campaign_short.json
+    python3 gen_campaign.py /tmp/scenario_campaign.json /tmp/scenario_campaign_short.json [campaign.md]
+(with campaign.md, its tables between <!-- table:NAME --> and <!-- end --> are rewritten from the data)
 """
 import json
 import os
@@ -74,7 +75,7 @@ al("us-9mar", "us_marine_regiment", "9th Marines (9th MEB)", "1810", "I")
 al("arvn-reg-51", "arvn_infantry_regiment", "ARVN 51st Regiment", "1810", "I")
 al("arvn-mil-danang", "arvn_militia", "Quang Nam RF/PF", "1810")
 al("arvn-1div", "arvn_infantry_division", "ARVN 1st Division", "1609", "I")
-al("arvn-acr-1", "arvn_armored_cav_regiment", "ARVN 7th Armored Cavalry", "1509", "I")
+al("arvn-acr-1", "arvn_armored_cav_regiment", "ARVN armored cavalry (I Corps)", "1509", "I")
 al("arvn-2div", "arvn_infantry_division", "ARVN 2nd Division", "2013", "I")
 al("arvn-rgr-1", "arvn_ranger", "ARVN I Corps Rangers", "1912", "I")
 al("us-gb-1", "us_green_beret", "5th SFG Co C (A Shau)", "1610")
@@ -83,7 +84,7 @@ al("us-fleet", "us_fleet", "Task Force 77 / Seventh Fleet", "1709")
 al("arvn-22div", "arvn_infantry_division", "ARVN 22nd Division", "2117", "II")
 al("arvn-23div", "arvn_infantry_division", "ARVN 23rd Division", "1819", "II")
 al("arvn-reg-42", "arvn_infantry_regiment", "ARVN 42nd Regiment", "1715", "II")
-al("arvn-acr-2", "arvn_armored_cav_regiment", "ARVN 3rd Armored Cavalry", "1716", "II")
+al("arvn-acr-2", "arvn_armored_cav_regiment", "ARVN armored cavalry (II Corps)", "1716", "II")
 al("arvn-rgr-2", "arvn_ranger", "ARVN 2nd Ranger Group", "1921", "II")
 al("us-gb-2", "us_green_beret", "5th SFG Co B (Pleiku)", "1816")
 al("us-gb-3", "us_green_beret", "5th SFG Co B (Plei Me)", "1717")
@@ -92,7 +93,7 @@ al("arvn-5div", "arvn_infantry_division", "ARVN 5th Division", "1423", "III")
 al("arvn-18div", "arvn_infantry_division", "ARVN 18th Division (10th until 1967)", "1524", "III")
 al("arvn-25div", "arvn_infantry_division", "ARVN 25th Division", "1324", "III")
 al("arvn-abn-1", "arvn_airborne_brigade", "ARVN 1st Airborne Bde", "1424")
-al("arvn-mar-1", "arvn_marine_brigade", "VNMC Bde A", "1424", "III")
+al("arvn-mar-1", "arvn_marine_brigade", "VNMC brigade", "1424", "III")
 al("arvn-rgr-3", "arvn_ranger", "ARVN III Corps Rangers", "1424", "III")
 al("arvn-fb-saigon", "arvn_firebase", "Saigon artillery", "1424")
 al("arvn-mil-saigon", "arvn_militia", "Gia Dinh RF/PF", "1424")
@@ -188,10 +189,10 @@ rf("March/April", 1966, "us-1-25", "us_infantry_brigade", "1st Bde, 25th Infantr
 rf("March/April", 1966, "us-2-25", "us_infantry_brigade", "2nd Bde, 25th Infantry Div", "III", "Cu Chi, spring 1966")
 rf("March/April", 1966, "us-5sfm", "us_5sfm", "5th SFG Mobile Strike Force", "II", "Mike Forces, 1966")
 rf("May/June", 1966, "us-5mar", "us_marine_regiment", "5th Marines", "I", "May 1966")
-rf("May/June", 1966, "us-heli-2", "us_helicopter", "1st Aviation Bde", "air", "formed May 1966")
+rf("May/June", 1966, "us-heli-2", "us_helicopter", "1st Aviation Bde", "air", "formed 1966")
 rf("May/June", 1966, "anzac-1atf", "anzac_task_force", "1st Australian Task Force", "III", "Nui Dat, June 1966")
 rf("May/June", 1966, "seato-fb", "seato_firebase", "Nui Dat", "5.6.2", "1 ATF base, June 1966")
-rf("May/June", 1966, "arvn-mar-2", "arvn_marine_brigade", "VNMC Bde B", "III", "second VNMC brigade, 1966")
+rf("May/June", 1966, "arvn-mar-2", "arvn_marine_brigade", "VNMC second brigade", "III", "Marine Corps expansion, 1966 (date approximate)")
 rf("July/August", 1966, "us-2-4", "us_infantry_brigade", "2nd Bde, 4th Infantry Div", "II", "Pleiku, August 1966")
 rf("July/August", 1966, "us-196-amer", "us_infantry_brigade", "196th Bde, Americal Div", "I",
    "arrived August 1966 (Tay Ninh); to Chu Lai with Task Force Oregon, April 1967")
@@ -211,11 +212,11 @@ rf("January/February", 1967, "us-2-9", "us_infantry_brigade", "2nd Bde, 9th Infa
 rf("January/February", 1967, "us-3-9", "us_infantry_brigade", "3rd Bde, 9th Infantry Div", "IV", "January 1967")
 rf("January/February", 1967, "us-pb-2", "us_patrol_boat", "Task Force 117 (Mobile Riverine Force)", "IV",
    "February 1967")
-rf("March/April", 1967, "us-26mar", "us_marine_regiment", "26th Marines", "I", "regiment complete, April 1967")
+rf("March/April", 1967, "us-26mar", "us_marine_regiment", "26th Marines", "I", "regiment in country by spring 1967 (first battalion August 1966)")
 rf("March/April", 1967, "us-fb-khesanh", "us_firebase", "Khe Sanh Combat Base", "5.6.2", "1967")
 rf("March/April", 1967, "us-heli-3", "us_helicopter", "1st Aviation Bde (second group)", "air", "1967")
 rf("March/April", 1967, "us-sac-2", "us_sac_wing", "B-52 wing (U Tapao)", "air", "U Tapao, April 1967")
-rf("March/April", 1967, "arvn-acr-3", "arvn_armored_cav_regiment", "ARVN 1st Armored Cavalry", "III", "1967")
+rf("March/April", 1967, "arvn-acr-3", "arvn_armored_cav_regiment", "ARVN armored cavalry (III Corps)", "III", "armored cavalry squadrons added, 1967")
 rf("March/April", 1967, "arvn-fb-2", "arvn_firebase", "ARVN corps artillery", "5.6.2", "1967")
 rf("September/October", 1967, "us-198-amer", "us_infantry_brigade", "198th Bde, Americal Div", "I", "October 1967")
 rf("September/October", 1967, "thai-qc", "thai_infantry_regiment", "Queen's Cobra Regiment", "III",
@@ -227,7 +228,7 @@ rf("November/December", 1967, "us-3-101", "us_airmobile_brigade", "3rd Bde, 101s
    "Operation Eagle Thrust, December 1967")
 rf("January/February", 1968, "us-3-82", "us_infantry_brigade", "3rd Bde, 82nd Airborne Div", "I",
    "flown in after Tet, 14 February 1968")
-rf("January/February", 1968, "us-heli-4", "us_helicopter", "164th Aviation Group", "air", "1968")
+rf("January/February", 1968, "us-heli-4", "us_helicopter", "164th Aviation Group (Delta)", "air", "formed late 1967")
 rf("May/June", 1968, "arvn-abn-2", "arvn_airborne_brigade", "ARVN 2nd Airborne Bde", "III",
    "Airborne Division expanded, 1968")
 rf("July/August", 1968, "us-1-5mech", "us_mech_brigade", "1st Bde, 5th Infantry Div (Mech)", "I", "July 1968")
@@ -239,7 +240,7 @@ rf("January/February", 1970, "arvn-ftr-2", "arvn_fighter_wing", "VNAF wing (expa
    "VNAF doubled 1969-72")
 rf("January/February", 1970, "arvn-heli-1", "arvn_helicopter", "VNAF helicopter wing", "air",
    "UH-1 squadrons handed over 1970")
-rf("January/February", 1970, "arvn-acr-4", "arvn_armored_cav_regiment", "ARVN armored cavalry (1970)", "IV", "1970")
+rf("January/February", 1970, "arvn-acr-4", "arvn_armored_cav_regiment", "ARVN armored cavalry (IV Corps)", "IV", "armor expanded, 1970")
 rf("January/February", 1970, "arvn-fb-3", "arvn_firebase", "ARVN corps artillery (1970)", "5.6.2", "1970")
 rf("March/April", 1970, "arvn-rgr-5", "arvn_ranger", "ARVN Border Rangers (II Corps)", "II",
    "CIDG camps converted to Border Ranger battalions, 1970")
@@ -286,16 +287,16 @@ uw("September/October", 1969, ["us-3mar"], "Keystone Cardinal, October 1969")
 uw("November/December", 1969, ["us-4mar", "us-3-82"], "Keystone Cardinal, November-December 1969")
 uw("March/April", 1970, ["us-1-1", "us-2-1", "us-3-1", "us-26mar", "us-3-4"], "Keystone Bluejay, February-April 1970")
 uw("September/October", 1970, ["us-199", "us-3-9", "us-7mar"], "Keystone Robin Alpha, October 1970")
-uw("November/December", 1970, ["us-1-4", "us-2-4", "us-1-25", "us-3-25"], "Keystone Robin Alpha, December 1970")
+uw("November/December", 1970, ["us-1-4", "us-2-4", "us-1-25", "us-3-25"], "Keystone Robin Bravo, December 1970")
 uw("March/April", 1971, ["us-11acr", "us-1-1cav", "us-2-1cav", "us-2-25", "us-5mar", "us-gb-1", "us-gb-2",
                          "us-gb-3", "us-gb-4", "us-gb-5", "us-5sfm"],
    "Keystone Robin Charlie; 5th Special Forces Group left 5 March 1971")
 uw("May/June", 1971, ["us-1mar"], "1st Marine Division left, May 1971")
 uw("July/August", 1971, ["us-173", "us-1-5mech", "us-pb-1", "us-pb-2"], "Keystone Oriole Alpha, August 1971")
-uw("November/December", 1971, ["us-11-amer", "us-198-amer"], "Americal Division inactivated, November 1971")
-uw("January/February", 1972, ["us-1-101", "us-2-101", "us-3-101"], "101st Airborne left, December 1971-March 1972")
+uw("November/December", 1971, ["us-11-amer", "us-198-amer"], "Keystone Oriole Bravo: the Americal's 11th and 198th Brigades, November 1971")
+uw("January/February", 1972, ["us-1-101", "us-2-101", "us-3-101"], "Keystone Oriole Charlie and Mallard: 101st Airborne, December 1971-March 1972")
 uw("May/June", 1972, ["us-3-1cav", "us-196-amer", "us-fb-laikhe", "us-fb-pleiku", "us-fb-khesanh"],
-   "last ground combat brigades, June-August 1972")
+   "Keystone Pheasant and Wren: the last ground combat brigades, June-August 1972")
 uw("July/August", 1973, ["us-ftr-1", "us-ftr-2", "us-ftr-3", "us-ftr-4", "us-ftr-5", "us-cv-1", "us-cv-2",
                          "us-sac-1", "us-sac-2", "us-sac-3", "us-heli-1", "us-heli-2", "us-heli-3", "us-heli-4",
                          "us-soa", "us-fleet"],
@@ -479,6 +480,42 @@ SHORT = {
     },
 }
 
+
+
+def doc_tables() -> dict[str, str]:
+    """The tables of campaign.md, from the data (so the document cannot drift from it)."""
+    T = {t["number"]: f'{t["months"]} {t["year"]}' for t in TURNS}
+    out = {"dated": ["| rule | turns | text's date | what |", "|---|---|---|---|"]}
+    for r in DATED_RULES:
+        out["dated"].append(f'| {r["rule"]} | {r["from_turn"]} {"only" if "until_turn" in r else "on"} | '
+                            f'{r["text_date"]} | {r["what"]} |')
+    out["schedule"] = ["| turn | date | unit (`id`, type) | enters | history |", "|---|---|---|---|---|"]
+    for w in REINFORCEMENTS:
+        for u in w["units"]:
+            out["schedule"].append(f'| {w["turn"]} | {T[w["turn"]]} | {u["name"]} (`{u["id"]}`, {u["type"]}) | '
+                                   f'{u["enter"]} | {u["history"]} |')
+    out["withdrawals"] = ["| turn | date | unit | rule | history |", "|---|---|---|---|---|"]
+    for w in WITHDRAWALS:
+        out["withdrawals"].append(f'| {w["turn"]} | {T[w["turn"]]} | `{w["unit"]}` | {w["rule"]} | {w["history"]} |')
+    out["us_withdrawals"] = ["| turn | date | units | history |", "|---|---|---|---|"]
+    for w in US_WITHDRAWALS:
+        out["us_withdrawals"].append(f'| {w["turn"]} | {T[w["turn"]]} | {", ".join("`" + x + "`" for x in w["units"])} '
+                                     f'| {"; ".join(w["history"])} |')
+    return {k: "\n".join(v) for k, v in out.items()}
+
+
+def splice(doc: str) -> str:
+    import re
+    for name, table in doc_tables().items():
+        pat = re.compile(rf"(<!-- table:{name} -->\n).*?(\n<!-- end -->)", re.S)
+        assert pat.search(doc), name
+        doc = pat.sub(lambda m: m.group(1) + table + m.group(2), doc)
+    return doc
+
+
 open(sys.argv[1], "w").write(dumps(CAMPAIGN, width=160) + "\n")
 open(sys.argv[2], "w").write(dumps(SHORT, width=160) + "\n")
+if len(sys.argv) > 3:  # campaign.md: rewrite its tables in place
+    text = open(sys.argv[3]).read()
+    open(sys.argv[3], "w").write(splice(text))
 print("allied", len(A), "air", len(AIR), "communist", len(C), "scheduled", sum(len(v) for v in SCHEDULE.values()))
