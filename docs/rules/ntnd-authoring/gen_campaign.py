@@ -351,8 +351,8 @@ AID = {
         {"source": "china", "rule": "27.2", "die": "d6", "aid_begins_if_at_least": 5},
         {"source": "soviet", "rule": "27.3", "die": "d6", "aid_begins_if_at_least": 5},
     ],
-    "chart_note": "authored: one roll per source (14.2.2 modifies only the Soviet roll); a natural 5 or 6 starts "
-                  "aid, so full Vietnamization (-2) shuts it unless the Allies invade the North (+2)",
+    "chart_note": "authored: one roll per source (14.2.2 modifies only the Soviet roll); aid begins on a modified 5 "
+                  "or more, so full Vietnamization's -2 shuts it unless the Allies invade the North (+2)",
     "modifiers": [
         {"rule": "27.1.1, 24.2.9", "if": "full Vietnamization in progress", "change": -2},
         {"rule": "27.1.1, 24.3.4", "if": "partial Vietnamization or an election withdrawal (23.3) in progress",
