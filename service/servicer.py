@@ -256,17 +256,23 @@ class GameServicer:
         req = parse(gs.WatchRequest, raw)
         gid = req.game_id
         size, ended = await svc.run_stream(svc.log_size, gid)   # NOT_FOUND early
+        # with a SeatAuth: that seat's openings and prompts too (a browser's Play: docs/service.md)
+        seat = await svc.run_stream(svc.authenticate, gid, req.auth) if req.HasField("auth") else None
         in_log("from_seq", req.from_seq, size, gid)
         if ended and req.from_seq == size:
             return  # everything of an ended game was sent already: OK
         wake = svc.feeds.subscribe(gid)
         try:
-            async for item in _follow(svc, gid, req.from_seq, wake, None, None):
+            async for item in _follow(svc, gid, req.from_seq, wake, seat, None):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
                 elif k == "checkpoint":
                     yield gs.WatchResponse(checkpoint=item.checkpoint)
+                elif k == "opening":
+                    yield gs.WatchResponse(opening=item.opening)
+                elif k == "your_decision":
+                    yield gs.WatchResponse(your_decision=item.your_decision)
         finally:
             svc.feeds.unsubscribe(gid, wake)
 
