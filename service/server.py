@@ -138,12 +138,12 @@ def read_tls(cert: str | None, key: str | None):
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
           data_dir: str = "data", workers: int = limits.EXECUTOR_THREADS, name: str = DEFAULT_NAME,
           reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None,
-          web_listen: str | None = None, web_origins: tuple[str, ...] = (), web_static: str | None = None) -> Running:
+          web_listen: str | None = None, web_origins: tuple[str, ...] = (), web_page=None) -> Running:
     """A grpc.aio server on its own event-loop thread; the blocking work runs in a pool of
     ``workers`` threads. ``reuseport``: share the listening port with sibling processes
     (``aar serve --workers N``). ``tls_cert``/``tls_key``: PEM files; plaintext without them.
     ``web_listen``: also serve the RPCs over Connect and gRPC-Web there (service/web.py), with CORS
-    for ``web_origins`` only and the files of ``web_static`` (the web client) at ``/``.
+    for ``web_origins`` only; ``web_page``: the ASGI app of every other path there (the web client).
 
     The data directory is made (or tightened to) 0700; the store's private columns are encrypted
     under the data key beside the server key (``atrest.py``, docs/service.md)."""
@@ -160,7 +160,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     svc = Service(GameManager(st, signer), pool, loop)
     try:
         server, port, hs, poller, web = asyncio.run_coroutine_threadsafe(
-            _start(svc, listen, creds, reuseport, web_listen, web_origins, web_static), loop).result(30)
+            _start(svc, listen, creds, reuseport, web_listen, web_origins, web_page), loop).result(30)
     except BaseException:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
@@ -171,7 +171,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     return Running(server, port, svc, st, hs, signer.verifier.vkey, loop, thread, pool, creds is not None, web)
 
 
-async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=None, web_origins=(), web_static=None):
+async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=None, web_origins=(), web_page=None):
     server = grpc.aio.server(options=server_options(reuseport))
     game, audit = GameServicer(svc), AuditServicer(svc)
     server.add_generic_rpc_handlers((
@@ -197,7 +197,7 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
         descs = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"],
                  audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"])
         app = WebApp(svc, [(SERVICES[0], descs[0], game.methods()), (SERVICES[1], descs[1], audit.methods())],
-                     web_origins, web_static)
+                     web_origins, web_page)
         try:
             web = WebServer(app, web_listen)
         except OSError as e:

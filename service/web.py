@@ -20,8 +20,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import mimetypes
-import os
 import socket
 
 from connectrpc.code import Code
@@ -44,7 +42,6 @@ log = logging.getLogger("afteraction.service")
 EXPOSE = "grpc-status, grpc-message, grpc-status-details-bin, connect-content-encoding, content-encoding"
 ALLOW_HEADERS = ("content-type, connect-protocol-version, connect-timeout-ms, connect-accept-encoding, "
                  "connect-content-encoding, grpc-timeout, x-grpc-web, x-user-agent, accept-encoding")
-STATIC_MAX_BYTES = 4 * limits.MiB   # a static file of the web client larger than this is not served
 
 
 # -- codecs: google.protobuf messages on connectrpc's wire ------------------------------
@@ -159,15 +156,16 @@ class _Rpc(ConnectASGIApplication):
 
 class WebApp:
     """The ASGI application of ``--web-listen``: the RPCs (Connect, gRPC-Web), CORS for the
-    origins given (none by default: same-origin pages only), and the web client's static files."""
+    origins given (none by default: same-origin pages only); every other path goes to ``fallback``
+    (an ASGI app: ``aar serve`` gives the web client's page, clients/cli/webpage.py), else 404."""
 
-    def __init__(self, svc, services, origins=(), static_dir: str | None = None) -> None:
+    def __init__(self, svc, services, origins=(), fallback=None) -> None:
         eps = endpoints(svc, services)
         self.paths = frozenset(eps)
         self.rpc = _Rpc(service=svc, endpoints=lambda _s: eps, read_max_bytes=limits.TRANSPORT_MAX_RECEIVE_BYTES,
                         codecs=[RawProtoCodec(), JsonCodec()])
         self.origins = frozenset(o.rstrip("/") for o in origins)
-        self.static_dir = os.path.realpath(static_dir) if static_dir else None
+        self.fallback = fallback
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -192,7 +190,7 @@ class WebApp:
             if allowed:
                 send = self._with_cors(send, origin)
             return await self.rpc(scope, receive, send)
-        await self._static(scope, send, path)
+        await self._fallback(scope, receive, send)
 
     def _cors(self, origin: str) -> list:
         return [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin"),
@@ -234,25 +232,13 @@ class WebApp:
         await send({"type": "http.response.start", "status": 501, "headers": hs})
         await send({"type": "http.response.body", "body": body})
 
-    async def _static(self, scope, send, path):
-        status, body, ctype = 404, b"not found\n", "text/plain"
-        if self.static_dir and scope["method"] in ("GET", "HEAD"):
-            rel = "index.html" if path in ("", "/") else path.lstrip("/")
-            full = os.path.realpath(os.path.join(self.static_dir, rel))
-            if full.startswith(self.static_dir + os.sep) and os.path.isfile(full) \
-                    and os.path.getsize(full) <= STATIC_MAX_BYTES:
-                with open(full, "rb") as f:
-                    body = f.read()
-                status = 200
-                ctype = mimetypes.guess_type(full)[0] or "application/octet-stream"
-                if full.endswith(".js"):
-                    ctype = "text/javascript"
-        hs = [(b"content-type", ctype.encode()), (b"content-length", str(len(body)).encode()),
-              (b"x-content-type-options", b"nosniff"),
-              (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'"),
-              (b"cache-control", b"no-cache")]
-        await send({"type": "http.response.start", "status": status, "headers": hs})
-        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+    async def _fallback(self, scope, receive, send):
+        if self.fallback is not None:
+            return await self.fallback(scope, receive, send)
+        body = b"not found\n"
+        await send({"type": "http.response.start", "status": 404,
+                    "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
 
 
 def _pct(s: str) -> str:

@@ -220,6 +220,12 @@ def cmd_serve(args) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     host = args.listen.rsplit(":", 1)[0]
+    if args.web_origin and not args.web_listen:
+        print("aar serve: --web-origin needs --web-listen", file=sys.stderr)
+        return 2
+    if args.web_listen and args.workers > 1:
+        print("aar serve: --web-listen runs in one process: not with --workers", file=sys.stderr)
+        return 2
     if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
         from afteraction.service.workers import serve_workers, wait_workers
 
@@ -229,8 +235,17 @@ def cmd_serve(args) -> int:
         print(f"server key: {w.vkey}", flush=True)
         print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
         return wait_workers(w)
-    run = start(args.listen, args.store, args.key, args.data_dir, tls_cert=args.tls_cert, tls_key=args.tls_key)
+    page = None
+    if args.web_listen:
+        from .webpage import WebPage
+
+        page = WebPage()
+    run = start(args.listen, args.store, args.key, args.data_dir, tls_cert=args.tls_cert, tls_key=args.tls_key,
+                web_listen=args.web_listen, web_origins=tuple(args.web_origin or ()), web_page=page)
     print(f"afteraction server listening on {host}:{run.port}{' (TLS)' if run.tls else ''}", flush=True)
+    if run.web is not None:
+        web = f"{run.web.host}:{run.web_port}"
+        print(f"web (Connect, gRPC-Web; no TLS) on {web}: play at http://{web}/", flush=True)
     print(f"server key: {run.vkey}", flush=True)
     print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
     serve_forever(run)
@@ -325,6 +340,12 @@ def register(sub) -> None:
                    help="server processes sharing the listening port (SO_REUSEPORT) and the store (default 1)")
     p.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key) instead of plaintext")
     p.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    p.add_argument("--web-listen", metavar="HOST:PORT",
+                   help="also serve browsers there: the RPCs over Connect and gRPC-Web (Play excepted) and the "
+                        "web client at / (plain HTTP; docs/service.md 'Browsers')")
+    p.add_argument("--web-origin", action="append", metavar="ORIGIN",
+                   help="an origin (scheme://host[:port]) whose pages may call the web port (CORS); repeat for "
+                        "several; none by default")
     p.set_defaults(func=cmd_serve)
 
     p = _parser(sub, "demo", "two bots play a whole game over gRPC; the log is exported and verified",

@@ -5,11 +5,11 @@ import pytest
 
 
 class WebServer:
-    def __init__(self, tmp_path, origins=(), static=None):
+    def __init__(self, tmp_path, origins=(), page=None):
         from afteraction.service.server import start
 
         self.run = start("127.0.0.1:0", f"sqlite:{tmp_path / 'store.sqlite'}", None, str(tmp_path),
-                         web_listen="127.0.0.1:0", web_origins=tuple(origins), web_static=static)
+                         web_listen="127.0.0.1:0", web_origins=tuple(origins), web_page=page)
         self.target = f"127.0.0.1:{self.run.port}"
         self.web_port = self.run.web_port
         self.base = f"http://127.0.0.1:{self.web_port}"
