@@ -312,6 +312,7 @@ export class WebSeat {
   private async submitRetrying(signed: SignedCommand): Promise<void> {
     try { await this.submit(signed); } catch (e) {
       const reason = reasonOf(e);
+      console.warn(`submit refused: ${reason}: ${(e as Error).message}`);
       // the log moved on (another seat's command, or this one's already in): the next prompt says what to do
       if (["STALE_STATE", "COUNTER_GAP", "COUNTER_REUSED", "LOST_RACE", "WRONG_HISTORY"].includes(reason)) return;
       throw e;
