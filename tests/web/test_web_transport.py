@@ -220,3 +220,33 @@ def test_both_ports_share_one_store(web_server):
     gid, _, _ = _duel(c, b"store")
     with Client(web_server.target) as native:
         assert native.state(gid).state_seq == c.state(gid).state_seq == 1
+
+
+def test_unary_calls_on_one_connection_are_not_held_by_nagle(web_server):
+    """Responses go out as headers then body: without TCP_NODELAY on the accepted sockets each
+    call waits ~40 ms for the delayed ACK (measured: 44 ms a call before the fix, under 1 ms after)."""
+    import http.client
+    import time
+
+    conn = http.client.HTTPConnection("127.0.0.1", web_server.web_port, timeout=30)
+    conn.request("POST", "/afteraction.v1.GameService/GetServerKey", b"", {"Content-Type": "application/proto"})
+    conn.getresponse().read()
+    t = time.perf_counter()
+    for _ in range(10):
+        conn.request("POST", "/afteraction.v1.GameService/GetServerKey", b"", {"Content-Type": "application/proto"})
+        assert conn.getresponse().read()
+    assert time.perf_counter() - t < 0.3   # 10 x 44 ms with the delayed ACK
+    conn.close()
+
+
+def test_bench_web_runs_in_quick_mode_and_prints_its_ratios():
+    import pathlib
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    p = subprocess.run([sys.executable, str(root / "bench" / "bench_web.py"), "--quick"], capture_output=True,
+                       text=True, timeout=240)
+    assert p.returncode == 0, p.stderr[-2000:]
+    ratios = dict(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("ratio "))
+    assert set(ratios) == {"web_vs_grpc", "web_p99_ms", "grpc_p99_ms"}, p.stdout
+    assert float(ratios["web_vs_grpc"]) > 0
