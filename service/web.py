@@ -69,10 +69,10 @@ class JsonCodec:
         return json.dumps(json_format.MessageToDict(message), separators=(",", ":")).encode()
 
     def decode(self, data, message_class) -> bytes:
-        if len(data) > 4 * limits.MAX_REQUEST_BYTES:  # JSON is longer than its binary; past 4x it cannot fit
+        n = limits.WEB_MAX_JSON_REQUEST_BYTES
+        if len(data) > n:  # JSON is longer than its binary: this cap first, MAX_REQUEST_BYTES after
             raise connect_error(status_of(Refusal(
-                "REQUEST_TOO_LARGE", f"the JSON request is {len(data)} bytes; the limit is "
-                f"{4 * limits.MAX_REQUEST_BYTES}", limit=4 * limits.MAX_REQUEST_BYTES, size=len(data))))
+                "REQUEST_TOO_LARGE", f"the JSON request is {len(data)} bytes; the limit is {n}", limit=n, size=len(data))))
         try:
             msg = json_format.Parse(bytes(data).decode("utf-8") or "{}", message_class())
         except (json_format.ParseError, UnicodeDecodeError, ValueError, DecodeError) as e:
@@ -274,8 +274,8 @@ class WebServer:
         self.port = self.sock.getsockname()[1]
         self.host = host
         cfg = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, ws="none",
-                             http="h11", timeout_keep_alive=int(limits.KEEPALIVE_TIMEOUT_MS / 1000),
-                             timeout_graceful_shutdown=10)
+                             http="h11", timeout_keep_alive=limits.WEB_KEEPALIVE_S,
+                             limit_concurrency=limits.WEB_MAX_CONNECTIONS, timeout_graceful_shutdown=10)
         self.server = uvicorn.Server(cfg)
         self.task = None
 
