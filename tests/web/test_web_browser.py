@@ -71,14 +71,14 @@ def site(tmp_path):
         s.stop()
 
 
-def _open(browser, base: str, errors: list):
+def _open(browser, base: str, errors: list, query: str = ""):
     # bypass_csp: playwright evaluates its own test expressions as strings, which the page's CSP refuses
     ctx = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 900}, bypass_csp=True)
     page = ctx.new_page()
     page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    page.goto(base + "/")
+    page.goto(base + "/" + query)
     page.wait_for_function("document.getElementById('pubkey').textContent.length === 64")
     return ctx, page
 
@@ -231,16 +231,19 @@ def _click_first_until(pages, done, timeout=60):
 
 def test_a_duel_the_seat_holds_its_opening_and_the_spectator_none(browser, site):
     """The duel hides seat a's pick: its page checks the opening against the commitment and shows
-    it; the spectator's stream has no opening (its page stops on one) and its view no pick."""
+    it; the spectator's stream has no opening (its page stops on one) and its view no pick.
+    Seat a's page speaks Connect, seat b's gRPC-Web."""
+    grpc_web: list = []
     errors: list = []
     ca, a = _open(browser, site.base, errors)
-    cb, b = _open(browser, site.base, errors)
+    cb, b = _open(browser, site.base, errors, "?protocol=grpc-web")   # seat b's page speaks gRPC-Web
     cs, spec = _open(browser, site.base, errors)
     try:
         gid = _create(a, b, "duel", "a")
         _join(b, gid)
         spec.fill("#join-id", gid)
         spec.click("#spectate")
+        b.on("request", lambda r: grpc_web.append(r.headers.get("content-type", "")))
         a.wait_for_selector("button.choice", timeout=20000)   # a's first pick: nothing hidden yet
         a.click("button.choice")
         a.wait_for_function("document.getElementById('status').dataset.openings >= '1'", timeout=20000)
@@ -262,6 +265,7 @@ def test_a_duel_the_seat_holds_its_opening_and_the_spectator_none(browser, site)
         assert spec.locator("#openings li").count() == 0
         BUILD.mkdir(exist_ok=True)
         a.screenshot(path=str(BUILD / "web-duel.png"), full_page=True)
+        assert any(t.startswith("application/grpc-web") for t in grpc_web), grpc_web
         assert not _unexpected(errors), errors
     finally:
         for c in (ca, cb, cs):

@@ -250,3 +250,48 @@ def test_bench_web_runs_in_quick_mode_and_prints_its_ratios():
     ratios = dict(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("ratio "))
     assert set(ratios) == {"web_vs_grpc", "web_p99_ms", "grpc_p99_ms"}, p.stdout
     assert float(ratios["web_vs_grpc"]) > 0
+
+
+def test_the_web_port_serves_the_servicers_tables_less_play(web_server):
+    """One table per servicer feeds both transports: every method but the bidirectional Play is on
+    the web port, and nothing else is."""
+    from afteraction.service.servicer import AuditServicer, GameServicer
+
+    svc = web_server.run.service
+    want = {f"/afteraction.v1.GameService/{m.name}" for m in GameServicer(svc).methods() if m.name != "Play"}
+    want |= {f"/afteraction.v1.AuditService/{m.name}" for m in AuditServicer(svc).methods()}
+    assert web_server.run.web.server.config.app.paths == want
+
+
+def test_aar_serve_web_listen_prints_where_to_point_a_browser(tmp_path):
+    import re
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
+                          "--web-listen", "127.0.0.1:0", "--data-dir", str(tmp_path / "d")],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = None
+        for line in p.stdout:
+            m = re.search(r"play at (http://127\.0\.0\.1:[0-9]+/)", line)
+            if m:
+                url = m.group(1)
+                break
+        assert url
+        page = urllib.request.urlopen(url, timeout=30).read().decode()
+        assert '<script type="module" src="app.js">' in page
+        assert urllib.request.urlopen(url + "app.js", timeout=30).headers["Content-Type"] == "text/javascript"
+        key = urllib.request.urlopen(urllib.request.Request(url + "afteraction.v1.GameService/GetServerKey", b"{}",
+                                                            {"Content-Type": "application/json"}), timeout=30)
+        assert json.loads(key.read())["vkey"].startswith("afteraction.local+")
+    finally:
+        p.terminate()
+        p.wait(30)
+
+
+@pytest.mark.parametrize("args", [["--web-origin", "http://x.example"],
+                                  ["--web-listen", "127.0.0.1:0", "--workers", "2"]])
+def test_aar_serve_web_flags_usage_errors(args, tmp_path, capsys):
+    from afteraction.cli.main import main
+
+    assert main(["serve", "--listen", "127.0.0.1:0", "--data-dir", str(tmp_path), *args]) == 2
