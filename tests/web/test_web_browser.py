@@ -310,3 +310,53 @@ def test_a_tampered_opening_from_the_server_is_caught(browser, site, monkeypatch
     finally:
         for c in (ca, cb):
             c.close()
+
+
+def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
+    """GMV (one turn): the browser plays the NVA, whose units and moves are hidden (its page
+    checks each opening), the reference Python client's random bot the US over gRPC Play."""
+    import threading
+
+    from afteraction.cli.main import main
+    from afteraction.client.client import Client, Seat
+    from afteraction.engine.bots import random_bot
+    from afteraction.engine.seat import SeatSigner
+
+    errors: list = []
+    ctx, page = _open(browser, site.base, errors)
+    seed = os.urandom(32)
+    try:
+        page.select_option("#new-game", "gmv")
+        page.select_option("#new-seat", "nva")
+        page.fill("#opponent-key", SeatSigner("us", seed).public.hex())
+        page.fill("#new-options", '{"turns": 1}')
+        page.click("#create")
+        page.wait_for_function("location.hash.startsWith('#game=')")
+        gid = page.url.split("#game=")[1]
+        result: dict = {}
+
+        def bot():
+            try:
+                with Client(site.target) as c:
+                    result["outcome"] = Seat(c, gid, "us", seed).play(random_bot(3))
+            except Exception as e:  # noqa: BLE001 -- reported by the assertion below
+                result["error"] = e
+        t = threading.Thread(target=bot, daemon=True)
+        t.start()
+        _click_first_until([page], lambda: not t.is_alive(), timeout=120)
+        assert "error" not in result, result
+        page.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=30000)
+        size = site.run.service.games.store.size(gid)
+        page.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=30000)
+        st = _status(page)
+        assert st["cls"] == "ok" and int(st["openings"]) >= 1, st
+        assert page.locator("#board svg").count() == 1
+        with page.expect_download() as dl:
+            page.click("#export")
+        dl.value.save_as(tmp_path / "gmv.aar")
+        assert main(["verify", str(tmp_path / "gmv.aar"), "--server-key", site.run.vkey]) == 0
+        BUILD.mkdir(exist_ok=True)
+        page.screenshot(path=str(BUILD / "web-gmv.png"), full_page=True)
+        assert not _unexpected(errors), errors
+    finally:
+        ctx.close()

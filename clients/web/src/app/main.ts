@@ -56,7 +56,11 @@ async function lobby() {
   const gsel = $<HTMLSelectElement>("new-game"), ssel = $<HTMLSelectElement>("new-seat");
   const latest = new Map(rs.map((r) => [r.game, r]));
   gsel.innerHTML = [...latest.keys()].map((g) => `<option value="${esc(g)}">${esc(g)}</option>`).join("");
-  const seats = () => { ssel.innerHTML = latest.get(gsel.value)!.seats.map((s) => `<option>${esc(s)}</option>`).join(""); };
+  const seats = () => {
+    const info = latest.get(gsel.value)!;
+    ssel.innerHTML = info.seats.map((s) => `<option>${esc(s)}</option>`).join("");
+    $<HTMLInputElement>("new-options").placeholder = info.optionsJson;   // the defaults
+  };
   gsel.onchange = seats;
   seats();
   $("create").onclick = () => act(async () => {
@@ -64,7 +68,8 @@ async function lobby() {
     const theirs = fromHex($<HTMLInputElement>("opponent-key").value.trim().toLowerCase());
     if (theirs.length !== 32) throw new Error("the opponent's public key is 64 hex digits (their page shows it)");
     const seatsPb = info.seats.map((s) => ({ seat: s, publicKey: s === ssel.value ? key.publicRaw : theirs }));
-    const res = await clients.game.createGame({ game: info.game, seats: seatsPb });
+    const optionsJson = $<HTMLInputElement>("new-options").value.trim();
+    const res = await clients.game.createGame({ game: info.game, seats: seatsPb, optionsJson });
     location.hash = "game=" + res.gameId;
   });
   $("join").onclick = () => { location.hash = "game=" + $<HTMLInputElement>("join-id").value.trim(); };
