@@ -360,3 +360,66 @@ def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
         assert not _unexpected(errors), errors
     finally:
         ctx.close()
+
+
+def _flip_record(real):
+    def lying(r):
+        m = real(r)
+        if m.seq == 3:   # seat a's reveal, as every later reader gets it
+            m.record = m.record[:-1] + bytes([m.record[-1] ^ 1])
+        return m
+    return lying
+
+
+def _other_root(real, signer):
+    """The checkpoint after record 3 with another root, signed with the server's own key: what a
+    server key holder rewriting history would serve."""
+    from afteraction.engine.crypto.note import parse_checkpoint
+    from afteraction.engine.local import checkpoint_note
+
+    def forge(note: str) -> str:
+        cp = parse_checkpoint(note.partition("\n\n")[0] + "\n")
+        return checkpoint_note(signer, cp.origin, cp.size, bytes(32)) if cp.size == 4 else note
+
+    def lying(r):
+        m = real(r)
+        if hasattr(m, "note"):
+            m.note = forge(m.note)
+        else:
+            m.checkpoint = forge(m.checkpoint)
+        return m
+    return lying
+
+
+@pytest.mark.parametrize("what,fn,expect", [
+    ("record", "record_pb", "record 3"),
+    ("checkpoint", "checkpoint_pb", "checkpoint 4's root is not the root of the records"),
+])
+def test_a_server_that_rewrites_the_log_is_caught(browser, site, monkeypatch, what, fn, expect):
+    """A server that changes one byte of a record, or serves a checkpoint with another root signed
+    with its own key: every page stops at that record and signs nothing more."""
+    import afteraction.service.servicer as servicer
+
+    real = getattr(servicer, fn)
+    signer = site.run.service.games.signer
+    monkeypatch.setattr(servicer, fn, _flip_record(real) if what == "record" else _other_root(real, signer))
+    if what == "checkpoint":
+        monkeypatch.setattr(servicer, "record_pb", _other_root(servicer.record_pb, signer))
+    errors: list = []
+    ca, a = _open(browser, site.base, errors)
+    cb, b = _open(browser, site.base, errors)
+    try:
+        gid = _create(a, b, "duel", "a")
+        _join(b, gid)
+        for p in (a, b):
+            p.wait_for_function("document.getElementById('status').className === 'bad'", timeout=20000)
+            st = _status(p)
+            assert "does not verify" in st["error"] and expect in st["error"], st
+            assert p.query_selector("button.choice") is None
+        # nothing past the handshake was signed: no game command in the log
+        from afteraction.client.client import Client
+        with Client(site.target) as c:
+            assert c.state(gid).state_seq <= 5
+    finally:
+        for c in (ca, cb):
+            c.close()

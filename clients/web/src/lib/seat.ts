@@ -50,7 +50,7 @@ export class LogVerifier {
 
   get size(): number { return this.tree.size; }
 
-  private fail(m: string): never { throw new BadLog(`record ${this.size}: ${m}`); }
+  private fail(m: string, seq = this.size): never { throw new BadLog(`record ${seq}: ${m}`); }
 
   async add(raw: Uint8Array, note: string): Promise<Rec> {
     const seq = this.size;
@@ -138,11 +138,12 @@ export class LogVerifier {
 
   /** A checkpoint signed by the server, of this game's origin, whose root is the root of the records verified. */
   async checkCheckpoint(note: string): Promise<void> {
+    const last = this.size - 1;   // the checkpoint comes after the last record verified
     let cp;
-    try { cp = await openCheckpoint(note, this.server); } catch (e) { this.fail("checkpoint: " + (e as Error).message); }
-    if (cp.origin !== this.origin) this.fail("a checkpoint of another origin");
-    if (cp.size > this.size) this.fail(`a checkpoint of ${cp.size} records, past the ${this.size} verified`);
-    if (cp.root !== this.roots[cp.size - 1]) this.fail(`checkpoint ${cp.size}'s root is not the root of the records (a rewritten log)`);
+    try { cp = await openCheckpoint(note, this.server); } catch (e) { this.fail("checkpoint: " + (e as Error).message, last); }
+    if (cp.origin !== this.origin) this.fail("a checkpoint of another origin", last);
+    if (cp.size > this.size) this.fail(`a checkpoint of ${cp.size} records, past the ${this.size} verified`, last);
+    if (cp.root !== this.roots[cp.size - 1]) this.fail(`checkpoint ${cp.size}'s root is not the root of the records (a rewritten log)`, cp.size - 1);
     if (cp.size === this.size) this.lastCheckpoint = note;
     this.checked.checkpoints++;
   }
