@@ -9,7 +9,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	@# setuptools' editable install always prints an "Editable installation." notice (InformationOnly,
+	@# not a problem of this project): that one notice is filtered; any real packaging warning still shows.
+	PYTHONWARNINGS="ignore:Editable installation:UserWarning" $(PY) -m pip install -q -e '.[dev]'
 	@# buf (proto lint, STANDARD) comes from the npm registry; without npm its test is skipped.
 	@if command -v npm >/dev/null 2>&1; then \
 	  npm install --no-save --no-package-lock --silent --prefix . @bufbuild/buf@1.75.0 \

@@ -138,7 +138,7 @@ class Referee:
     @staticmethod
     def new_genesis(game_id: str, ruleset: Ruleset, scenario: str, options: dict,
                     seat_keys: dict[str, bytes], server_vkey: str, origin: str, secret: bytes,
-                    version: int = FORMAT_VERSION) -> Record:
+                    version: int = FORMAT_VERSION, match: dict | None = None) -> Record:
         opts = ruleset.check_options(scenario, options)
         if sorted(seat_keys) != sorted(ruleset.seats):
             raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)}")
@@ -155,6 +155,13 @@ class Referee:
                             _commit.server_secret_commitment(game_id, secret))
         if version >= 2:  # SPEC.md 6.5: the padded size of every kind of hidden value
             body["sealed_sizes"] = sealed_sizes(ruleset, game_id)
+        if match is not None:  # SPEC.md 1.3: optional, v >= 2
+            from .match import match_problem
+
+            why = "match data needs format v2" if version < 2 else match_problem(match, ruleset.seats)
+            if why is not None:
+                raise Rejection("BAD_ARGUMENT", why)
+            body["match"] = match
         return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)
 
     # -- queries --------------------------------------------------------------

@@ -41,6 +41,16 @@ def check_fields(msg, prefix: str = "") -> None:
     for fd, v in msg.ListFields():
         name = prefix + fd.name
         repeated = fd.is_repeated
+        if fd.type == _MSG and fd.message_type.GetOptions().map_entry:  # a map<string, string> (MatchInfo.players)
+            if len(v) > limits.MAX_SEATS:
+                raise Refusal("FIELD_TOO_LONG", f"{name} has {len(v)} entries; the limit is {limits.MAX_SEATS}",
+                              field=name, limit=limits.MAX_SEATS, size=len(v))
+            for k, x in v.items():
+                for part, n in ((k, limits.MAX_NAME_CHARS), (x, limits.MAX_NAME_CHARS)):
+                    if len(part) > n:
+                        raise Refusal("FIELD_TOO_LONG", f"an entry of {name} is {len(part)} characters; the limit "
+                                      f"is {n}", field=name, limit=n, size=len(part))
+            continue
         items = list(v) if repeated else [v]
         if repeated and len(items) > _REPEATED_LIMITS.get(fd.name, limits.MAX_SEATS):
             n = _REPEATED_LIMITS.get(fd.name, limits.MAX_SEATS)

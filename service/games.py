@@ -113,13 +113,13 @@ class GameManager:
 
     # -- creation -------------------------------------------------------------
     def create(self, game: str, version: str | None, scenario: str | None, options: dict,
-               seat_keys: dict[str, bytes]) -> tuple[str, RecordRow]:
+               seat_keys: dict[str, bytes], match: dict | None = None) -> tuple[str, RecordRow]:
         rs = registry.get(game, version or None)
         gid = os.urandom(8).hex()
         secret = os.urandom(32)
         origin = f"{self.signer.name}/game/{gid}"
         genesis = Referee.new_genesis(gid, rs, scenario or rs.scenarios[0], options, seat_keys,
-                                      self.vkey, origin, secret)
+                                      self.vkey, origin, secret, match=match)
         tree = CompactTree()
         tree.append(genesis.leaf)
         row = RecordRow(0, genesis.raw, genesis.hash, checkpoint_note(self.signer, origin, 1, tree.root()))

@@ -38,6 +38,9 @@ MAX_NAME_CHARS = 64                    # a seat, ruleset, version or scenario na
 MAX_OPTIONS_JSON_BYTES = 4 * KiB       # CreateGame's options_json
 MAX_SEATS = 16                         # seats of a CreateGame request
 MAX_RECORDS_PER_CALL = 1000            # GetRecords returns at most this many records
+MAX_LIST_GAMES = 100                   # games in one ListGames page (page_size)
+LIST_GAMES_DEFAULT = 50                # ListGames page_size 0
+MAX_PAGE_TOKEN = 64                    # ListGames page_token characters (a game id)
 STREAM_BATCH = 500                     # records read from the store at once by a stream
 EXPORT_CHUNK_BYTES = 64 * KiB          # ExportBundle's chunk size
 MAX_SEQ = 2**63 - 1                    # sequence numbers, tree sizes, counters (a signed 64-bit store column)
@@ -99,6 +102,9 @@ TABLE: tuple[Limit, ...] = (
     Limit("MAX_OPTIONS_JSON_BYTES", "`CreateGameRequest.options_json`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
     Limit("MAX_SEATS", "seats in a `CreateGameRequest`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
     Limit("MAX_RECORDS_PER_CALL", "records in one `GetRecords` answer", "fewer records; ask again"),
+    Limit("MAX_LIST_GAMES", "games in one `ListGames` page (`page_size`)", "`INVALID_ARGUMENT`/`BAD_ARGUMENT`"),
+    Limit("LIST_GAMES_DEFAULT", "games in a `ListGames` page when `page_size` is 0", "-"),
+    Limit("MAX_PAGE_TOKEN", "characters of a `ListGames` `page_token` (a game id)", "`INVALID_ARGUMENT`/`BAD_ARGUMENT`"),
     Limit("STREAM_BATCH", "records a stream reads from the store at once", "the stream sends the rest next"),
     Limit("EXPORT_CHUNK_BYTES", "one `ExportBundle` message", "-"),
     Limit("MAX_SEQ", "sequence numbers, tree sizes and counters in a request; also every `from_seq`, `seq` "

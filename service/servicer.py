@@ -22,11 +22,12 @@ from afteraction.engine.crypto import merkle
 from afteraction.engine.errors import CryptoError, Rejection
 from afteraction.engine.log.bundle import write_bundle
 from afteraction.engine.log.record import parse_record
+from afteraction.engine.match import match_value
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs
 
-from . import limits
+from . import events, limits
 from .auth import AuthChecker
 from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, parse
 from .feeds import Feeds
@@ -148,6 +149,7 @@ class GameServicer:
             Method("ListLegalCommands", UNARY, gs.ListLegalCommandsRequest, self.ListLegalCommands),
             Method("GetServerKey", UNARY, gs.GetServerKeyRequest, self.GetServerKey, blocking=False),
             Method("ListRulesets", UNARY, gs.ListRulesetsRequest, self.ListRulesets, blocking=False),
+            Method("ListGames", UNARY, gs.ListGamesRequest, self.ListGames),
         ]
 
     def handlers(self) -> dict:
@@ -165,15 +167,45 @@ class GameServicer:
             if s.seat in keys:
                 raise Rejection("BAD_SEATS", f"seat {quote(s.seat)} given twice")
             keys[s.seat] = bytes(s.public_key)
-        gid, row = self.games.create(request.game, request.version, request.scenario, options, keys)
+        match = None
+        if request.HasField("match"):
+            m = request.match
+            match = match_value(m.label, dict(m.players), m.date)
+            if match is None:
+                raise Rejection("BAD_ARGUMENT", "match is set but has no label, players or date")
+        gid, row = self.games.create(request.game, request.version, request.scenario, options, keys, match)
+        events.game_event("created", game=gid, ruleset=request.game, scenario=parse_record(row.raw).body["scenario"],
+                          seats=sorted(keys), match=match)
         return gs.CreateGameResponse(game_id=gid, genesis=record_pb(row),
                                      checkpoint=gs.SignedCheckpoint(size=1, note=row.checkpoint),
                                      server_vkey=self.games.vkey)
 
+    def ListGames(self, request, context):
+        size = request.page_size or limits.LIST_GAMES_DEFAULT
+        if size > limits.MAX_LIST_GAMES:
+            raise Rejection("BAD_ARGUMENT", f"page_size is at most {limits.MAX_LIST_GAMES}")
+        if request.status not in (gs.GAME_STATUS_UNSPECIFIED, gs.GAME_STATUS_IN_PROGRESS, gs.GAME_STATUS_ENDED):
+            raise Rejection("BAD_ARGUMENT", f"status {request.status} is not a GameStatus")
+        token = request.page_token
+        if len(token) > limits.MAX_PAGE_TOKEN or not all(c in "0123456789abcdef" for c in token):
+            raise Rejection("BAD_ARGUMENT", "page_token is a next_page_token of ListGames")
+        ended = {gs.GAME_STATUS_IN_PROGRESS: False, gs.GAME_STATUS_ENDED: True}.get(request.status)
+        rows = self.games.store.list_games(token, size + 1, ended)
+        out = gs.ListGamesResponse(games=[_summary(*r) for r in rows[:size]])
+        if len(rows) > size:
+            out.next_page_token = rows[size - 1][0]
+        return out
+
     def SubmitCommand(self, request, context):
         if self.svc.stopping.is_set():
             raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
-        res = self.games.submit(request.command.SerializeToString(), _deadline_ok(context))
+        try:
+            res = self.games.submit(request.command.SerializeToString(), _deadline_ok(context))
+        except Exception as e:
+            env = _envelope_or_none(request.command.envelope)
+            events.refused(e, "SubmitCommand", *((env.game_id, env.seat, env.counter) if env else ()))
+            raise
+        events.submitted(res, _gid_of(request.command))
         out = self._result(res)
         if res.duplicate and res.openings:
             ok = False
@@ -246,9 +278,11 @@ class GameServicer:
             if self.svc.stopping.is_set():
                 raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
             res = self.games.submit(cmd.SerializeToString())
+            events.submitted(res, gid)
             return gs.PlayResponse(accepted=gs.CommandAccepted(counter=res.counter, seqs=[r.seq for r in res.records],
                                                                duplicate=res.duplicate))
         except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
+            events.refused(e, "Play", gid, seat, counter)
             return _rejected(e, counter if counter <= limits.MAX_SEQ else 0)
 
     async def Watch(self, raw, context):
@@ -328,6 +362,23 @@ def rulesets_pb() -> gs.ListRulesetsResponse:
 
 def _gid_of(cmd) -> str:
     return envelope_pb2.CommandEnvelope.FromString(cmd.envelope).game_id
+
+
+def _summary(gid: str, genesis: bytes, ended: bool, records: int) -> gs.GameSummary:
+    b = parse_record(genesis).body
+    out = gs.GameSummary(game_id=gid, game=b["ruleset"]["game"], version=b["ruleset"]["version"],
+                         scenario=b["scenario"], ended=ended, records=records, seats=[s["name"] for s in b["seats"]])
+    m = b.get("match")
+    if m is not None:
+        out.match.CopyFrom(gs.MatchInfo(label=m.get("label", ""), players=m.get("players", {}), date=m.get("date", "")))
+    return out
+
+
+def _envelope_or_none(raw: bytes):
+    try:
+        return envelope_pb2.CommandEnvelope.FromString(raw)
+    except Exception:  # noqa: BLE001 - a refusal of an unparsable envelope is logged without its game
+        return None
 
 
 def _deadline_ok(context):

@@ -132,6 +132,11 @@ class Store(ABC):
     def cosignatures(self, game_id: str, size: int) -> list[tuple[str, str]]:
         """(seat, line) of the cosignatures of checkpoint ``size``, ordered by seat."""
 
+    def list_games(self, after: str = "", limit: int = 50, ended: bool | None = None) -> list[tuple[str, bytes, bool, int]]:
+        """(game id, genesis record, ended, number of records) of up to ``limit`` games with ids
+        greater than ``after``, ordered by id; ``ended`` True/False keeps only those ended / not."""
+        raise NotImplementedError
+
     def latest(self, game_id: str) -> RecordRow | None:
         """The last record (with the latest checkpoint)."""
         n = self.size(game_id)
@@ -210,6 +215,15 @@ class SqlStore(Store):
             return None
         secret = self.box.open(game_id, r[0][4], atrest.ad("secret", game_id))
         return GameRow(r[0][0], r[0][1], r[0][2], bytes(r[0][3]), secret, bool(r[0][5]))
+
+    def list_games(self, after: str = "", limit: int = 50, ended: bool | None = None) -> list[tuple[str, bytes, bool, int]]:
+        sql = ("SELECT g.game_id, g.genesis, g.ended, (SELECT MAX(r.seq) FROM records r WHERE r.game_id=g.game_id) "
+               "FROM games g WHERE g.game_id>?")
+        args: tuple = (after,)
+        if ended is not None:
+            sql, args = sql + " AND g.ended=?", args + (ended,)
+        rows = self._rows(sql + " ORDER BY g.game_id LIMIT ?", args + (limit,))
+        return [(r[0], bytes(r[1]), bool(r[2]), 0 if r[3] is None else int(r[3]) + 1) for r in rows]
 
     def size(self, game_id: str) -> int:
         r = self._rows("SELECT MAX(seq) FROM records WHERE game_id=?", (game_id,))

@@ -70,7 +70,7 @@ class Workers:
 
 
 def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_dir: str,
-                  tls_cert: str | None = None, tls_key: str | None = None) -> Workers:
+                  tls_cert: str | None = None, tls_key: str | None = None, name: str | None = None) -> Workers:
     """Start ``n`` worker processes on ``listen`` (port 0: one free port chosen here)."""
     from . import atrest
     from .server import DEFAULT_NAME, load_or_create_key
@@ -79,7 +79,7 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
     key = key or os.path.join(data_dir, "server.key")
     if not store or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
         private_dir(data_dir)
-    signer = load_or_create_key(key, DEFAULT_NAME)  # made once, here, not raced by the workers
+    signer = load_or_create_key(key, name or DEFAULT_NAME)  # made once, here, not raced by the workers
     open_store(store, data_dir, atrest.beside(key)).close()  # schema, data key and migration once
     host, _, port = listen.rpartition(":")
     port_n = int(port) if port else 0

@@ -16,21 +16,16 @@ def _err(msg: str) -> int:
 
 # -- keys ------------------------------------------------------------------------
 def read_seat_key(path: str) -> bytes:
-    with open(path) as f:
-        raw = f.read().strip()
-    try:
-        seed = bytes.fromhex(raw)
-    except ValueError:
-        seed = b""
-    if len(seed) != 32:
-        raise SystemExit(_err(f"{path}: not a seat key (64 hex digits, made by `aar keygen`)"))
-    return seed
+    """A seat key file's seed (keys.py; KeyArgError, a one-line usage error, when it is not one)."""
+    from .keys import read_seat_seed
+
+    return read_seat_seed(path, "--key")
 
 
 def public_key(seed: bytes) -> bytes:
-    from afteraction.engine.seat import SeatSigner
+    from .keys import seat_public
 
-    return SeatSigner("", seed).public
+    return seat_public(seed)
 
 
 def cmd_keygen(args) -> int:
@@ -50,21 +45,32 @@ def cmd_keygen(args) -> int:
 def cmd_new(args) -> int:
     from afteraction.client.client import Client
 
+    from .keys import seat_public_arg
+
+    options = None
+    if args.options:
+        try:
+            options = json.loads(args.options)
+        except ValueError as e:
+            return _err(f"aar new: --options is not JSON ({e.msg} at character {e.pos})")
+        if not isinstance(options, dict):
+            return _err("aar new: --options must be a JSON object, e.g. '{\"rounds\": 5}'")
     keys = {}
     for item in args.seat:
         seat, _, val = item.partition("=")
         if not seat or not val:
-            return _err(f"aar new: --seat takes SEAT=PUBLIC_KEY_HEX or SEAT=KEYFILE, not {item!r}")
-        if os.path.exists(val):
-            keys[seat] = public_key(read_seat_key(val))
-        else:
-            try:
-                keys[seat] = bytes.fromhex(val)
-            except ValueError:
-                return _err(f"aar new: {val!r} is neither a key file nor a hex public key")
-    options = json.loads(args.options) if args.options else None
+            return _err(f"aar new: --seat takes SEAT=PUBLIC_KEY_HEX or SEAT=KEYFILE, not {item[:80]!r}")
+        if seat in keys:
+            return _err(f"aar new: --seat {seat[:40]!r} given twice")
+        keys[seat] = seat_public_arg(val, f"--seat {seat[:40]}")
+    from .games_cmd import match_arg
+
+    try:
+        match = match_arg(args)
+    except ValueError as e:
+        return _err(f"aar new: {e}")
     with Client(args.server, tls_ca=args.tls_ca) as c:
-        res = c.create_game(args.game, keys, args.scenario or "", options)
+        res = c.create_game(args.game, keys, args.scenario or "", options, match=match)
     print(res.game_id)
     print(f"server key: {res.server_vkey}", file=sys.stderr)
     return 0
@@ -73,9 +79,13 @@ def cmd_new(args) -> int:
 def _seat(args):
     from afteraction.client.client import Client, Seat
 
+    from .keys import server_vkey_arg
+
+    seed = read_seat_key(args.key)
+    vkey = server_vkey_arg(args.server_key) if args.server_key is not None else None
     c = Client(args.server, tls_ca=args.tls_ca)
-    seat = Seat(c, args.game_id, args.seat, read_seat_key(args.key), entropy=_entropy(args),
-                server_vkey=args.server_key, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint")
+    seat = Seat(c, args.game_id, args.seat, seed, entropy=_entropy(args),
+                server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint")
     return c, seat
 
 
@@ -120,16 +130,27 @@ def cmd_play(args) -> int:
                 print("\n".join(f"  * {x.strip()}" for x in new))
             last[:] = lines
         print(f"decision: {st.decision.prompt}")
+        space = play_text.answer_space(st.decision.data_json)
+        if space:
+            print(f"the rules allow any answer this describes (type ? to see it again): {space}")
         for i, cmd in enumerate(legal, 1):
             print(f"  {i:3d}. {describe(cmd)}" if args.json else play_text.choice_line(st.game, i, cmd, view))
+        example = describe(legal[0]) if legal else ""
         while True:
             try:
-                raw = input(f"choice 1-{len(legal)}> ").strip()
+                raw = input(f"choice 1-{len(legal)} or a command> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
             if raw.isdigit() and 1 <= int(raw) <= len(legal):
                 return legal[int(raw) - 1]
-            print("type the number of a choice")
+            if raw == "?":
+                print(play_text.answer_space(st.decision.data_json, pretty=True) or "this decision describes no more")
+                continue
+            cmd, why = play_text.parse_answer(raw, st.game, type(legal[0]) if legal else None)
+            if cmd is not None:
+                return cmd  # any answer: the referee judges it (a refusal names the rule, then we ask again)
+            print(f"type the number of a choice, ? for what the rules allow, or a command as protobuf text "
+                  f"(e.g. {example}): {why}")
 
     def show(s, m):
         k = m.WhichOneof("kind")
@@ -139,9 +160,27 @@ def cmd_play(args) -> int:
             print(f"  (private to you) {m.opening.value_json}")
         elif k == "rejected":
             print(f"refused: {m.rejected.reason}: {m.rejected.message}")
+        elif k == "accepted":
+            waiting(s)
+
+    def waiting(s) -> None:
+        """After our command: whose turn it is now, if not ours (the stream is quiet meanwhile)."""
+        st = s.state()
+        if not st.ended and st.HasField("decision") and st.decision.seat not in (args.seat, "*"):
+            print(f"waiting for seat {st.decision.seat}: {st.decision.prompt}", flush=True)
+
+    from afteraction.client.client import ClientError
 
     with c:
-        out = seat.play(choose, show)
+        waiting(seat)
+        while True:
+            try:
+                out = seat.play(choose, show)
+                break
+            except ClientError as e:  # our answer refused by the referee: it said why; the game waits still
+                if not str(e).startswith("command refused:") or e.reason in ("", "UNKNOWN_GAME", "WRONG_SEAT"):
+                    raise
+                print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
     return 0
 
@@ -190,11 +229,24 @@ def cmd_bot(args) -> int:
 def cmd_watch(args) -> int:
     from afteraction.client.client import Client
 
-    def show(r):
-        print(f"{r.seq:6d} {record_line(r.record)}", flush=True)
+    from afteraction.engine.log.record import parse_record
 
+    end = []
+
+    def show(r):  # every record (each verified), shown from --from on
+        if r.seq >= args.from_seq:
+            print(f"{r.seq:6d} {record_line(r.record)}", flush=True)
+        rec = parse_record(r.record)
+        if rec.kind == "end":
+            end.append(rec.body.get("outcome"))
+
+    from .keys import server_vkey_arg
+
+    vkey = server_vkey_arg(args.server_key) if args.server_key is not None else None
     with Client(args.server, tls_ca=args.tls_ca) as c:
-        v = c.watch(args.game_id, show, args.from_seq, server_vkey=args.server_key)
+        v = c.watch(args.game_id, show, 0, server_vkey=vkey)
+    if end:
+        print(f"game over: {json.dumps(end[0], sort_keys=True, default=str)}", flush=True)
     print(f"{v.tree.size} records and their checkpoints verified (aar verify's steps 1-8; "
           f"export the log to check the dice and the replay)", file=sys.stderr)
     return 0
@@ -212,46 +264,7 @@ def cmd_export(args) -> int:
     return 0
 
 
-# -- the server --------------------------------------------------------------------
-def cmd_serve(args) -> int:
-    import logging
-
-    from afteraction.service.server import serve_forever, start
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    host = args.listen.rsplit(":", 1)[0]
-    if args.web_origin and not args.web_listen:
-        print("aar serve: --web-origin needs --web-listen", file=sys.stderr)
-        return 2
-    if args.web_listen and args.workers > 1:
-        print("aar serve: --web-listen runs in one process: not with --workers", file=sys.stderr)
-        return 2
-    if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
-        from afteraction.service.workers import serve_workers, wait_workers
-
-        w = serve_workers(args.workers, args.listen, args.store, args.key, args.data_dir,
-                          args.tls_cert, args.tls_key)
-        print(f"afteraction server listening on {host}:{w.port}{' (TLS)' if args.tls_cert else ''}", flush=True)
-        print(f"server key: {w.vkey}", flush=True)
-        print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
-        return wait_workers(w)
-    page = None
-    if args.web_listen:
-        from .webpage import WebPage
-
-        page = WebPage()
-    run = start(args.listen, args.store, args.key, args.data_dir, tls_cert=args.tls_cert, tls_key=args.tls_key,
-                web_listen=args.web_listen, web_origins=tuple(args.web_origin or ()), web_page=page)
-    print(f"afteraction server listening on {host}:{run.port}{' (TLS)' if run.tls else ''}", flush=True)
-    if run.web is not None:
-        web = f"{run.web.host}:{run.web_port}"
-        print(f"web (Connect, gRPC-Web; no TLS) on {web}: play at http://{web}/", flush=True)
-    print(f"server key: {run.vkey}", flush=True)
-    print(f"store: {args.store or os.path.join(args.data_dir, 'afteraction.sqlite')}", flush=True)
-    serve_forever(run)
-    return 0
-
-
+# -- the server: serve_cmd.py ---------------------------------------------------------
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -288,11 +301,18 @@ def register(sub) -> None:
     p.add_argument("--options", help="ruleset options as a JSON object (default: the ruleset's defaults)")
     p.add_argument("--seat", action="append", default=[], required=True,
                    help="SEAT=KEYFILE or SEAT=PUBLIC_KEY_HEX, once per seat of the game (required)")
+    p.add_argument("--label", help="match label written into genesis, 1-128 characters (default none)")
+    p.add_argument("--player", action="append", metavar="SEAT=NAME",
+                   help="a player's name for a seat, 1-64 characters, written into genesis; repeatable (default none)")
+    p.add_argument("--date", help="the match date YYYY-MM-DD written into genesis (default none)")
     p.set_defaults(func=cmd_new)
 
     for name, fn, hlp, ex in (
             ("play", cmd_play, "play a seat interactively in the terminal: a board summary, what changed, "
-                               "each choice in words with its cost or odds where the rules give them",
+                               "each choice in words with its cost or odds where the rules give them; type a "
+                               "choice's number, or any answer the decision allows as a command in protobuf text "
+                               "(e.g. 'pick { number: 3 }'; ? shows what the rules allow); a refused answer shows "
+                               "the rule and is asked again; between your turns it says whose turn it is",
              "aar play --game-id 90d0168a0be25ea9 --seat us --key us.key"),
             ("bot", cmd_bot, "play a seat with a random bot", "aar bot --game-id 90d0168a0be25ea9 --seat nva "
                                                               "--key nva.key --seed 7")):
@@ -324,6 +344,10 @@ def register(sub) -> None:
     p.add_argument("--server-key", help="the server's verifier key to expect (default: the one it names)")
     p.set_defaults(func=cmd_watch)
 
+    from .games_cmd import register as register_games
+
+    register_games(sub, _parser, _tls_ca, DEFAULT_SERVER)
+
     p = _parser(sub, "export", "download a game's .aar log", "aar export 90d0168a0be25ea9 -o game.aar")
     p.add_argument("game_id", help="the game id")
     p.add_argument("-o", "--out", required=True, help="the .aar file to write (required)")
@@ -331,22 +355,9 @@ def register(sub) -> None:
     _tls_ca(p)
     p.set_defaults(func=cmd_export)
 
-    p = _parser(sub, "serve", "run the gRPC server", "aar serve --listen 127.0.0.1:50051 --data-dir data")
-    p.add_argument("--listen", default=DEFAULT_SERVER, help=f"HOST:PORT to listen on (default {DEFAULT_SERVER})")
-    p.add_argument("--store", help="sqlite:PATH or postgresql://... (default: SQLite under --data-dir)")
-    p.add_argument("--key", help="server signing key file (default DATA_DIR/server.key; made on first start)")
-    p.add_argument("--data-dir", default="data", help="where the default store and key live (default ./data)")
-    p.add_argument("--workers", type=int, default=1,
-                   help="server processes sharing the listening port (SO_REUSEPORT) and the store (default 1)")
-    p.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key) instead of plaintext")
-    p.add_argument("--tls-key", help="PEM private key of --tls-cert")
-    p.add_argument("--web-listen", metavar="HOST:PORT",
-                   help="also serve browsers there: the RPCs over Connect and gRPC-Web (Play excepted) and the "
-                        "web client at / (plain HTTP; docs/service.md 'Browsers')")
-    p.add_argument("--web-origin", action="append", metavar="ORIGIN",
-                   help="an origin (scheme://host[:port]) whose pages may call the web port (CORS); repeat for "
-                        "several; none by default")
-    p.set_defaults(func=cmd_serve)
+    from .serve_cmd import register_serve
+
+    register_serve(_parser(sub, "serve", "run the gRPC server", "aar serve --listen 127.0.0.1:50051 --data-dir data"))
 
     p = _parser(sub, "demo", "two bots play a whole game over gRPC; the log is exported and verified",
                 "aar demo --game ntnd --seed 2")

@@ -33,6 +33,9 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
     note = ""
     if game is None:
         game, note = default_game()
+    from afteraction.engine import registry
+
+    registry.get(game)  # an unknown game is a one-line Rejection before anything starts
     if note:
         print(f"note: {note}")
     os.makedirs(out, exist_ok=True)

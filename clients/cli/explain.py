@@ -521,11 +521,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.server_key is not None:
-            from afteraction.engine.crypto.note import parse_vkey
+            from .keys import server_vkey_arg
 
-            parse_vkey(args.server_key)  # CryptoError: not a server key (exit 2)
+            args.server_key = server_vkey_arg(args.server_key)  # KeyArgError: not a server key (exit 2)
         d = explain(args.file, args.record, args.roll, args.hidden, args.server_key)
-    except (Unreadable, AfteractionError) as e:
+    except (Unreadable, AfteractionError, ValueError) as e:  # ValueError: keys.KeyArgError
         if args.json:
             print(json.dumps({"schema": SCHEMA_ID, "error": str(e)}))
         print(f"aar explain: {_printable(str(e))}", file=sys.stderr)

@@ -15,20 +15,23 @@ def _progress(done: int, total: int) -> None:
 
 
 def pinned_seat_keys(items: list[str] | None) -> dict[str, bytes]:
-    """``--seat-key SEAT=HEX`` values (aar verify, aar evidence) as seat -> public key; ValueError
-    with the message for the user on a malformed item, a seat given twice, or a key the key rule
-    of SPEC.md 7.4 refuses (no genesis may name it, so pinning it is a usage error)."""
+    """``--seat-key SEAT=HEX`` or ``SEAT=KEYFILE`` values (aar verify, aar evidence) as seat -> public
+    key; ValueError with the message for the user on a malformed item, a seat given twice, or a key
+    the key rule of SPEC.md 7.4 refuses (no genesis may name it, so pinning it is a usage error)."""
     from afteraction.engine.crypto.ed25519 import key_problem
+
+    from .keys import KeyArgError, seat_public_arg
 
     keys: dict[str, bytes] = {}
     for item in items or []:
-        seat, sep, hexkey = item.partition("=")
+        seat, sep, val = item.partition("=")
+        if not sep or not seat:
+            raise ValueError(f"--seat-key {_one_line(item[:80])!r}: expected SEAT=HEX (a 32-byte Ed25519 public "
+                             f"key in hex) or SEAT=KEYFILE")
         try:
-            key = bytes.fromhex(hexkey)
-        except ValueError:
-            key = b""
-        if not sep or not seat or len(key) != 32:
-            raise ValueError(f"--seat-key {item[:80]!r}: expected SEAT=HEX with a 32-byte Ed25519 public key in hex")
+            key = seat_public_arg(val, f"--seat-key {_one_line(seat[:40])}")
+        except KeyArgError as e:
+            raise ValueError(str(e)) from None
         if seat in keys:
             raise ValueError(f"--seat-key: seat {seat!r} given twice")
         why = key_problem(key)
@@ -39,15 +42,15 @@ def pinned_seat_keys(items: list[str] | None) -> dict[str, bytes]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from afteraction.engine.crypto.note import parse_vkey
-    from afteraction.engine.errors import CryptoError
     from afteraction.engine.log.verify import verify_bundle
 
+    from .keys import KeyArgError, server_vkey_arg
+
     if args.server_key is not None:
-        try:
-            parse_vkey(args.server_key)
-        except CryptoError as e:  # a key that cannot be a server key is a usage error, not a failed log
-            return _usage(args, f"--server-key: {e}")
+        try:  # a key that cannot be a server key is a usage error, not a failed log; never echoed
+            args.server_key = server_vkey_arg(args.server_key)
+        except KeyArgError as e:
+            return _usage(args, str(e))
     try:
         seat_keys = pinned_seat_keys(args.seat_key)
     except ValueError as e:
@@ -146,10 +149,21 @@ def _jsonable(v):
 
 
 def _summary(r) -> str:
-    lines = [f"VERIFIED: game {r.game} ({r.ruleset}), {r.records} records"]
+    from .games_cmd import match_line
+
+    head = f"game {r.game} ({r.ruleset}), {r.records} records"
+    if r.pinned:
+        lines = [f"VERIFIED: {head}"]
+    else:  # nothing ties the log to a server the reader trusts: say so on the line people read
+        lines = [f"VERIFIED, BUT UNPINNED (no --server-key: consistent with itself, not tied to a known server): {head}"]
     lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
+    if r.match:
+        lines.append(f"  match: {match_line(r.match)}")
+    for seat, key in sorted(r.seat_keys.items()):
+        lines.append(f"  seat {seat}: public key {key.hex()}" + (" (pinned)" if seat in r.pinned_seats
+                                                               else " (from the bundle)"))
     lines.append("  seat keys: " + (f"pinned for {', '.join(r.pinned_seats)}" if r.pinned_seats
-                                    else "from the bundle (pin them with --seat-key SEAT=HEX)"))
+                                    else "from the bundle (pin them with --seat-key SEAT=HEX or SEAT=KEYFILE)"))
     lines.append("  cosigned the final checkpoint: " + (", ".join(r.cosigned) if r.cosigned else "no seat"))
     if r.kept_checkpoint:
         lines.append(f"  kept checkpoint: the log holds its tree size {r.kept_checkpoint} with the same root")
@@ -162,15 +176,24 @@ def _summary(r) -> str:
     return "\n".join(_one_line(line) for line in lines)
 
 
+class Parser(argparse.ArgumentParser):
+    """A usage error is one line (what is wrong, and where the help is), exit 2; every
+    subcommand's parser is of this class too (argparse makes subparsers of the parent's class)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {_one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="aar", description="afteraction: audited wargames")
+    p = Parser(prog="aar", description="afteraction: audited wargames")
     sub = p.add_subparsers(dest="command", required=True)
     v = sub.add_parser("verify", help="verify an exported .aar log offline")
     v.add_argument("file")
-    v.add_argument("--server-key", help="the server's verifier key (name+id+key) to pin")
-    v.add_argument("--seat-key", action="append", metavar="SEAT=HEX",
-                   help="pin a seat's Ed25519 public key (64 hex digits); repeatable; genesis must list "
-                        "the seat with exactly this key")
+    v.add_argument("--server-key", metavar="KEY|FILE",
+                   help="the server's verifier key (NAME+ID+KEY) to pin, or a file holding it (or server.key)")
+    v.add_argument("--seat-key", action="append", metavar="SEAT=HEX|SEAT=FILE",
+                   help="pin a seat's Ed25519 public key (64 hex digits, or a seat key file); repeatable; "
+                        "genesis must list the seat with exactly this key")
     v.add_argument("--checkpoint", metavar="FILE",
                    help="a checkpoint a seat kept (aar play/bot write KEYFILE.GAME_ID.checkpoint): the log must "
                         "hold its tree size with the same root")
@@ -182,10 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .commands import register as register_client_and_service
     from .evidence import register as register_evidence
     from .explain import register as register_explain
+    from .keys import register as register_keys
     from .render_cmd import register as register_render
     from .view import register as register_view
 
-    for register in (register_client_and_service, register_render, register_evidence, register_explain,
+    for register in (register_client_and_service, register_keys, register_render, register_evidence, register_explain,
                      register_view, *_EXTRA):
         register(sub)
     return p
@@ -198,16 +222,47 @@ _EXTRA: list = []
 def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     try:
-        args = p.parse_args(argv)
+        args, extra = p.parse_known_args(argv)
+        if extra:  # named by the subcommand, not by the top-level parser
+            prog = f"aar {' '.join(x for x in (getattr(args, 'command', None), getattr(args, 'key_command', None)) if x)}"
+            print(f"{prog}: unrecognized arguments: {_one_line(' '.join(extra))[:200]} (see {prog} --help)",
+                  file=sys.stderr)
+            return 2
     except SystemExit as e:
         return 2 if e.code else 0
     try:
         return args.func(args)
-    except AfteractionError as e:
-        print(f"aar {args.command}: {e}", file=sys.stderr)
-        return 2
+    except SystemExit as e:  # a subcommand's own exit (its message already printed)
+        return e.code if isinstance(e.code, int) else 2
     except KeyboardInterrupt:
         return 130
+    except BaseException as e:  # noqa: BLE001 - never a traceback: one line, exit 2
+        from .serve_cmd import redact_urls
+
+        print(f"aar {args.command}: {_one_line(redact_urls(error_line(e)))}", file=sys.stderr)
+        return 2
+
+
+def error_line(e: BaseException) -> str:
+    """What went wrong, in one line for the user: the server's refusal (its code, reason and
+    message), a file that cannot be read, a bad key, or (last) the exception's type and text."""
+    import grpc
+
+    from .keys import KeyArgError
+
+    if isinstance(e, (AfteractionError, KeyArgError)):
+        return str(e)
+    if isinstance(e, grpc.RpcError) and hasattr(e, "code"):
+        code = e.code()
+        if code == grpc.StatusCode.UNAVAILABLE:
+            return f"the server is unreachable ({e.details()})"
+        return f"the server refused: {code.name}: {e.details()}"
+    if isinstance(e, OSError):
+        where = f"{e.filename}: " if e.filename else ""
+        return f"{where}{e.strerror or e}"
+    if isinstance(e, (ValueError, TypeError, KeyError)):
+        return f"bad input: {e}"
+    return f"unexpected error ({type(e).__name__}: {e})"
 
 
 if __name__ == "__main__":

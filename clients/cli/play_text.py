@@ -166,3 +166,49 @@ def cost_or_odds(game: str, cmd, view: dict) -> str:
 def choice_line(game: str, i: int, cmd, view: dict) -> str:
     extra = cost_or_odds(game, cmd, view)
     return f"  {i:3d}. {in_words(cmd)}" + (f"  ({extra})" if extra else "")
+
+
+# -- any answer the rules allow ----------------------------------------------------------
+MAX_ANSWER_CHARS = 8192  # a typed command (the envelope that carries it is at most 8 KiB)
+
+
+def answer_space(data_json: str, pretty: bool = False) -> str:
+    """The decision's described data (what the rules allow), as JSON text; '' when it has none."""
+    import json
+
+    if not data_json:
+        return ""
+    try:
+        data = json.loads(data_json)
+    except ValueError:
+        return data_json
+    if data in ({}, None, []):
+        return ""
+    return json.dumps(data, indent=2 if pretty else None, sort_keys=True)
+
+
+def parse_answer(raw: str, game: str, cls=None):
+    """(Command, '') for a typed command in protobuf text, with or without the game's wrapper
+    (``duel { pick { number: 6 } }`` or ``pick { number: 6 }``), or (None, why)."""
+    from google.protobuf import text_format
+
+    if cls is None:
+        from afteraction.v1 import command_pb2
+
+        cls = command_pb2.Command
+    if not raw:
+        return None, "nothing typed"
+    if len(raw) > MAX_ANSWER_CHARS:
+        return None, f"longer than {MAX_ANSWER_CHARS} characters"
+    errors = []
+    wrapped = raw.split("{", 1)[0].strip() == game  # typed with the game's wrapper
+    for text in ((raw,) if wrapped else (f"{game} {{ {raw} }}", raw)):
+        try:
+            cmd = cls()
+            text_format.Parse(text, cmd)
+        except (text_format.ParseError, ValueError) as e:
+            errors.append(str(e))
+            continue
+        if cmd.ByteSize():
+            return cmd, ""
+    return None, errors[0] if errors else "an empty command"

@@ -66,12 +66,34 @@ def cmd_render(args: argparse.Namespace) -> int:
     render_svg = _renderer(game)
     if render_svg is None:
         return 2
-    svg = render_svg(ref.ruleset.view(ref.state, seat),
-                     title=f"{game.upper()} game {ref.game_id} after record {at} as seen by {seat or 'a spectator'}")
+    who = seat or "a spectator"
+    shown = seat
+    if ref.ended:  # after the end the secret is public and every hidden value opened: everyone sees them
+        shown = revealed_seat(records[:at + 1], ref.ruleset.seats) or seat
+        who += " (the game has ended: what was hidden is shown)"
+    svg = render_svg(ref.ruleset.view(ref.state, shown),
+                     title=f"{game.upper()} game {ref.game_id} after record {at} as seen by {who}")
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(svg)
     print(f"wrote {args.output} (record {at}, seat {seat or 'spectator'})")
     return 0
+
+
+def revealed_seat(records, seats) -> str | None:
+    """The one seat that held hidden values in this log (private events sealed to it, or sealed
+    commands of its own), whose view after the end is everyone's: all of it is public then
+    (the server secret opens every sealed value). None when no seat, or more than one, held any."""
+    from afteraction.engine.log.record import parse_record
+
+    holders = set()
+    for raw, _ in records:
+        b = parse_record(raw).body
+        if "sealed" in b and b.get("seat") in seats:
+            holders.add(b["seat"])
+        for e in b.get("events", []) if isinstance(b.get("events"), list) else []:
+            if isinstance(e, dict) and e.get("t") == "sealed" and e.get("to") in seats:
+                holders.add(e["to"])
+    return holders.pop() if len(holders) == 1 else None
 
 
 def _seat_of(args, ruleset):

@@ -250,8 +250,16 @@
       prev = h;
       if (seq === 0) {
         genesis = rec; game = rec.game; origin = rec.body.server.origin;
-        const gkeys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"].concat(rec.v >= 2 ? ["sealed_sizes"] : []);
+        const gkeys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"].concat(rec.v >= 2 ? ["sealed_sizes"] : [])
+          .concat(rec.v >= 2 && isMap(rec.body) && "match" in rec.body ? ["match"] : []);  // match: optional (v >= 2)
         mark(0, exactKeys(rec.body, gkeys), "the genesis body has exactly the keys of SPEC.md 1.3 (" + gkeys.join(", ") + ")");
+        if (gkeys.includes("match")) {
+          const m = rec.body.match;
+          mark(0, isMap(m) && Object.keys(m).length > 0 && Object.keys(m).every((k) => ["label", "players", "date"].includes(k))
+               && (!("players" in m) || (isMap(m.players) && Object.keys(m.players).length > 0
+                   && Object.keys(m.players).every((s) => rec.body.seats.some((x) => x.name === s) && typeof m.players[s] === "string"))),
+               "genesis match data has the keys of SPEC.md 1.3 (label, players of its seats, date)");
+        }
         mark(0, isMap(rec.body.options) && Object.values(rec.body.options).every((x) => typeof x === "boolean" || typeof x === "string" || Number.isInteger(x)),
              "every genesis option is a boolean, an integer or a text (SPEC.md 1.3)");
         for (const s of rec.body.seats) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }

@@ -132,13 +132,21 @@ class Client:
         return self._vkey
 
     def create_game(self, game: str, seat_keys: dict[str, bytes], scenario: str = "", options: dict | None = None,
-                    version: str = "") -> gs.CreateGameResponse:
+                    version: str = "", match: gs.MatchInfo | None = None) -> gs.CreateGameResponse:
+        """``match``: the match data to write into genesis (label, player names by seat, date)."""
         import json
 
         req = gs.CreateGameRequest(game=game, version=version, scenario=scenario,
                                    options_json=json.dumps(options) if options else "",
                                    seats=[gs.SeatKey(seat=s, public_key=k) for s, k in seat_keys.items()])
+        if match is not None:
+            req.match.CopyFrom(match)
         return self.call(self.game.CreateGame, req)
+
+    def list_games(self, status: int = 0, page_size: int = 0, page_token: str = "") -> gs.ListGamesResponse:
+        """One page of the server's games (``status``: a gs.GameStatus; 0 = every game)."""
+        return self.call(self.game.ListGames, gs.ListGamesRequest(status=status, page_size=page_size,
+                                                                    page_token=page_token))
 
     def state(self, game_id: str, auth: gs.SeatAuth | None = None) -> gs.GetStateResponse:
         req = gs.GetStateRequest(game_id=game_id)

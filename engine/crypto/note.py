@@ -78,6 +78,8 @@ class Signer:
 
 
 def parse_vkey(vkey: str) -> Verifier:
+    if vkey.startswith("PRIVATE+KEY+"):  # a signer key pasted where a verifier key goes: never echoed
+        raise CryptoError("malformed verifier key: this is a private signer key (not shown), not a verifier key")
     parts = vkey.split("+", 2)
     if len(parts) != 3:
         raise CryptoError(f"malformed verifier key {vkey!r}")

@@ -12,6 +12,8 @@ from .steps import _fail
 
 #: SPEC.md 1.3: the keys of a genesis body (v >= 2 adds sealed_sizes) and of a seat record's body
 GENESIS_KEYS = frozenset({"ruleset", "scenario", "options", "seats", "server", "secret_commit"})
+#: SPEC.md 1.3, v >= 2: the keys a genesis body may also have (match data, engine/match.py)
+OPTIONAL_GENESIS_KEYS = frozenset({"match"})
 SEAT_BODY_KEYS = frozenset({"seat", "ctr", "env", "sig", "events"})
 SEALED_BODY_KEYS = frozenset({"seat", "ctr", "sealed", "events"})
 #: SPEC.md 1.4: the core events whose keys are checked at step 7 (rolls: at step 10, by their bytes)
@@ -59,8 +61,11 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
          and all(map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32 for x in seats)),
     ]
     want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
+    optional = OPTIONAL_GENESIS_KEYS if rec.v >= 2 else frozenset()
     shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
-        ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want),  # a
+        ("exactly the keys " + ", ".join(sorted(want)) + (" (and optionally " + ", ".join(sorted(optional)) + ")"
+                                                         if optional else ""),
+         (set(b) - optional) | (want - GENESIS_KEYS) == want),  # a
         # missing sealed_sizes is named by its own check below
         ("ruleset and server have exactly their two keys", type(rs) is dict and set(rs) == {"game", "version"}
          and type(server) is dict and set(server) == {"vkey", "origin"}),
@@ -76,6 +81,12 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
             raise _fail("4", 0, "genesis body has the wrong shape", "unique seat names", s["name"])
         keys[s["name"]] = s["key"]
     check_seat_keys(keys)
+    if "match" in b and rec.v >= 2:
+        from ..match import match_problem
+
+        why = match_problem(b["match"], keys)
+        if why is not None:
+            raise _fail("4", 0, "genesis match data has the wrong shape", why, None)
     sizes = check_sealed_sizes(b.get("sealed_sizes"), keys) if rec.v >= 2 else None
     return keys, sizes
 

@@ -29,6 +29,8 @@ class Report:
     kept_checkpoint: int = 0  # tree size of a checkpoint kept by a seat that the log matched (0: none given)
     cosigned: list[str] = field(default_factory=list)  # seats whose cosignature the last checkpoint carries (4.5)
     notes: list[str] = field(default_factory=list)
+    seat_keys: dict[str, bytes] = field(default_factory=dict)  # each seat's public key, from genesis
+    match: dict | None = None  # genesis's match data (SPEC.md 1.3, v >= 2), None when it has none
 
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -38,3 +40,18 @@ def _fail(step: str, seq: int | None, check: str, expected=None, found=None, det
     return VerificationError(f"{step} ({STEPS[step]})", seq, check, expected, found, detail)
 
 
+
+
+def describe_record(rec) -> str:
+    """What a record is, in words, for a failure message: "a command record of seat b with a
+    roll event", "the genesis record", "the end record"."""
+    if rec.kind in ("genesis", "end"):
+        return f"the {rec.kind} record"
+    b = rec.body if isinstance(rec.body, dict) else {}
+    seat = b.get("seat")
+    who = f" of seat {seat}" if isinstance(seat, str) else ""
+    kinds = sorted({e.get("t") for e in b.get("events", []) if isinstance(e, dict) and isinstance(e.get("t"), str)}) \
+        if isinstance(b.get("events"), list) else []
+    sealed = " (a sealed command)" if "sealed" in b else ""
+    evs = f" with {', '.join(kinds)} event{'s' if len(kinds) > 1 else ''}" if kinds else ""
+    return f"a {rec.kind} record{who}{sealed}{evs}"

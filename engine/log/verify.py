@@ -41,7 +41,7 @@ from ..referee import Referee, is_deterministic_encoding, verify_command_signatu
 from .bundle import read_bundle
 from .genesis import EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, bytes32, genesis_options, genesis_shape
 from .record import ZERO_HASH, Record, parse_record
-from .steps import STEPS, Report, _fail  # noqa: F401 (STEPS and Report are part of this module's API)
+from .steps import STEPS, Report, _fail, describe_record  # noqa: F401 (STEPS and Report are part of this module's API)
 
 class Verifier:
     """Streaming verifier: feed records in order with ``add``, then ``finish``."""
@@ -139,7 +139,7 @@ class Verifier:
         elif rec.kind == "genesis":
             raise _fail("4", seq, "second genesis record")
         self.tree.append(rec.leaf)
-        self._checkpoint(seq, checkpoint)
+        self._checkpoint(seq, checkpoint, rec)
         self.last_checkpoint = checkpoint
         if seq > 0:
             if rec.kind == "end":
@@ -210,6 +210,8 @@ class Verifier:
         self.genesis = rec
         self.origin = server["origin"]
         self.seat_keys = keys
+        self.report.seat_keys = dict(keys)
+        self.report.match = b.get("match")
         self.counters = {s: 0 for s in keys}
         self.report.game = rec.game
         self.report.ruleset = f"{rs['game']}/{rs['version']}"
@@ -242,7 +244,7 @@ class Verifier:
             raise _fail("5", 0, "origin of the checkpoint a seat kept (a checkpoint of another log)",
                         self.origin, self.kept.origin)
 
-    def _checkpoint(self, seq: int, note: str) -> None:
+    def _checkpoint(self, seq: int, note: str, rec=None) -> None:
         self.step = "5"
         try:
             text, _ = _note.open_note(note, [self.server])
@@ -254,8 +256,11 @@ class Verifier:
         if cp.size != seq + 1:
             raise _fail("5", seq, "checkpoint tree size", seq + 1, cp.size)
         root = self.tree.root()
-        if cp.root != root:
-            raise _fail("5", seq, "checkpoint root", root, cp.root)
+        if cp.root != root:  # earlier records matched their own checkpoints: this one changed after signing
+            what = f", {describe_record(rec)}," if rec is not None else ""
+            raise _fail("5", seq, f"checkpoint root: record {seq}{what} was changed after the server signed "
+                        f"its checkpoint (tree size {seq + 1}): the signed root no longer covers its bytes",
+                        root, cp.root)
         try:  # SPEC.md 4.5: every seat cosignature the note carries verifies
             self.report.cosigned = sorted(seat_cosignatures(note, self.origin, self.seat_keys))
         except CryptoError as e:

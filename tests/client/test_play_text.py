@@ -83,3 +83,52 @@ def test_aar_play_speaks_words_by_default(server, tmp_path, capsys, monkeypatch)
     assert "    6. pick: number 6" in out and "duel { pick" not in out
     assert "round: 1" in out and "changed since the last prompt:" in out and "  * round: 2" in out
     bot.client.close()
+
+
+def test_aar_play_takes_any_answer_and_a_wrong_one_is_refused_naming_the_rule(server, tmp_path, capsys, monkeypatch):
+    """Issue 22: not only the numbered choices: any command typed as protobuf text (with or
+    without the game's wrapper) goes to the referee; one it refuses shows the rule and the game
+    asks again; a typing error asks again without sending anything; `aar play` says whose turn it is."""
+    from afteraction.cli.commands import read_seat_key
+    from afteraction.engine.bots import random_bot
+
+    ka, kb = str(tmp_path / "a.key"), str(tmp_path / "b.key")
+    for k in (ka, kb):
+        assert cli.main(["keygen", "-o", k]) == 0
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}", "--seat", f"b={kb}"]) == 0
+    gid = capsys.readouterr().out.strip().splitlines()[0]
+    bot = Seat(Client(server.target), gid, "b", read_seat_key(kb))
+    rb = random_bot(b"b")
+
+    def slow(seat, legal):  # a player who thinks: `aar play` says it waits for b meanwhile
+        import time
+
+        time.sleep(0.3)
+        return rb(seat, legal)
+    t = threading.Thread(target=lambda: bot.play(slow), daemon=True)
+    t.start()
+    answers = ["pick { number: 99 }",            # refused by the referee: DUEL numbers are 1-6
+               "pick { numbr: 3 }",              # not a command: asked again, nothing sent
+               "?",
+               "pick { number: 3 }",             # any answer, without the wrapper
+               "duel { pick { number: 4 } }",    # with it
+               "5"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    t.join(30)
+    out = capsys.readouterr().out
+    assert "refused: ILLEGAL_COMMAND: DUEL: numbers are 1-6; answer again" in out
+    assert "type the number of a choice, ? for what the rules allow, or a command as protobuf text" in out
+    assert "waiting for seat b:" in out and "game over:" in out
+    assert out.count("(private to you)") == 3 and '"number":3' in out and '"number":4' in out and '"number":5' in out
+    bot.client.close()
+
+
+def test_parse_answer_and_the_answer_space():
+    cmd, why = P.parse_answer("pick { number: 6 }", "duel")
+    assert why == "" and cmd.duel.pick.number == 6
+    assert P.parse_answer("x" * (P.MAX_ANSWER_CHARS + 1), "duel") == (None, f"longer than {P.MAX_ANSWER_CHARS} characters")
+    assert P.parse_answer("nonsense {", "duel")[0] is None
+    assert P.answer_space("") == "" and P.answer_space("{}") == ""
+    assert P.answer_space('{"b": 1, "a": [1, 2]}') == '{"a": [1, 2], "b": 1}'

@@ -541,3 +541,34 @@ def test_record_order_forged_by_the_server(tab, tmp_path):
         pg.go(seq)
         assert what in pg.text("#rec")
     pg.close()
+
+
+def test_a_log_with_match_data_verifies_in_the_page(tab, server, tmp_path):
+    """Issue 22: genesis's optional match key (v2) is one of the keys the page accepts, its shape checked."""
+    import threading
+
+    from afteraction.client.client import Client, Seat
+    from afteraction.engine.bots import random_bot
+    from afteraction.engine.seat import SeatSigner
+    from afteraction.v1 import game_service_pb2 as gs
+
+    keys = {s: bytes([i + 3]) * 32 for i, s in enumerate("ab")}
+    with Client(server.target) as c:
+        res = c.create_game("duel", {s: SeatSigner(s, k).public for s, k in keys.items()},
+                            match=gs.MatchInfo(label="Round 1", players={"a": "Ann", "b": "Bo"}, date="2026-12-01"))
+        seats = [Seat(Client(server.target), res.game_id, s, keys[s]) for s in "ab"]
+        threads = [threading.Thread(target=s.play, args=(random_bot(s.seat.encode()),), daemon=True) for s in seats]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        log = tmp_path / "match.aar"
+        log.write_bytes(c.export(res.game_id))
+    for s in seats:
+        s.client.close()
+    out = tmp_path / "match.html"
+    assert main(["view", str(log), "-o", str(out)]) == 0
+    pg = tab
+    pg.load(out)
+    assert pg.text("#summary").startswith("\u2714 verified in this browser"), pg.text("#summary")
+    pg.close()

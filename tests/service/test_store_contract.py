@@ -165,3 +165,14 @@ def test_cosignatures_first_per_seat_and_size_stays(store):
     assert store.cosignatures(gid, 2) == [("a", "line a at 2\n")]
     new_game(store, "g2")
     assert store.cosignatures("g2", 1) == []
+
+
+def test_list_games_pages_by_id_and_filters_by_ended(store):
+    for gid in ("g3", "g1", "g2"):
+        new_game(store, gid)
+    store.append(Append("g2", [rec(1)], cmd("a", 1, [1]), ended=True))
+    assert store.list_games() == [("g1", b"genesis", False, 1), ("g2", b"genesis", True, 2), ("g3", b"genesis", False, 1)]
+    assert [g[0] for g in store.list_games("g1", 1)] == ["g2"]
+    assert [g[0] for g in store.list_games("", 50, True)] == ["g2"]
+    assert [g[0] for g in store.list_games("", 50, False)] == ["g1", "g3"]
+    assert store.list_games("g3") == []

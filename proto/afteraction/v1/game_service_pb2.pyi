@@ -1,12 +1,22 @@
 from afteraction.v1 import command_pb2 as _command_pb2
 from afteraction.v1 import envelope_pb2 as _envelope_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
+    GAME_STATUS_IN_PROGRESS: _ClassVar[GameStatus]
+    GAME_STATUS_ENDED: _ClassVar[GameStatus]
+GAME_STATUS_UNSPECIFIED: GameStatus
+GAME_STATUS_IN_PROGRESS: GameStatus
+GAME_STATUS_ENDED: GameStatus
 
 class SeatAuth(_message.Message):
     __slots__ = ("seat", "issued_at_ms", "nonce", "signature")
@@ -75,18 +85,37 @@ class Decision(_message.Message):
     def __init__(self, seat: _Optional[str] = ..., kind: _Optional[str] = ..., prompt: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game", "version", "scenario", "options_json", "seats")
+    __slots__ = ("game", "version", "scenario", "options_json", "seats", "match")
     GAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SCENARIO_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
     game: str
     version: str
     scenario: str
     options_json: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatKey]
-    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., scenario: _Optional[str] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatKey, _Mapping]]] = ...) -> None: ...
+    match: MatchInfo
+    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., scenario: _Optional[str] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatKey, _Mapping]]] = ..., match: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
+
+class MatchInfo(_message.Message):
+    __slots__ = ("label", "players", "date")
+    class PlayersEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    players: _containers.ScalarMap[str, str]
+    date: str
+    def __init__(self, label: _Optional[str] = ..., players: _Optional[_Mapping[str, str]] = ..., date: _Optional[str] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id", "genesis", "checkpoint", "server_vkey")
@@ -291,3 +320,41 @@ class ListRulesetsResponse(_message.Message):
     RULESETS_FIELD_NUMBER: _ClassVar[int]
     rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("status", "page_size", "page_token")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    status: GameStatus
+    page_size: int
+    page_token: str
+    def __init__(self, status: _Optional[_Union[GameStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class GameSummary(_message.Message):
+    __slots__ = ("game_id", "game", "version", "scenario", "ended", "records", "seats", "match")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SCENARIO_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    game: str
+    version: str
+    scenario: str
+    ended: bool
+    records: int
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    match: MatchInfo
+    def __init__(self, game_id: _Optional[str] = ..., game: _Optional[str] = ..., version: _Optional[str] = ..., scenario: _Optional[str] = ..., ended: _Optional[bool] = ..., records: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., match: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSummary]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -77,6 +77,11 @@ class GameServiceStub:
                 request_serializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsRequest.SerializeToString,
                 response_deserializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsResponse.FromString,
                 _registered_method=True)
+        self.ListGames = channel.unary_unary(
+                '/afteraction.v1.GameService/ListGames',
+                request_serializer=afteraction_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
+                response_deserializer=afteraction_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -145,6 +150,14 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListGames(self, request, context):
+        """The games this server holds, a page at a time, ordered by game id,
+        optionally only those in progress or only those ended (public data only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -187,6 +200,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ListRulesets,
                     request_deserializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsRequest.FromString,
                     response_serializer=afteraction_dot_v1_dot_game__service__pb2.ListRulesetsResponse.SerializeToString,
+            ),
+            'ListGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGames,
+                    request_deserializer=afteraction_dot_v1_dot_game__service__pb2.ListGamesRequest.FromString,
+                    response_serializer=afteraction_dot_v1_dot_game__service__pb2.ListGamesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -408,6 +426,33 @@ class GameService:
             '/afteraction.v1.GameService/ListRulesets',
             afteraction_dot_v1_dot_game__service__pb2.ListRulesetsRequest.SerializeToString,
             afteraction_dot_v1_dot_game__service__pb2.ListRulesetsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/afteraction.v1.GameService/ListGames',
+            afteraction_dot_v1_dot_game__service__pb2.ListGamesRequest.SerializeToString,
+            afteraction_dot_v1_dot_game__service__pb2.ListGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -2,8 +2,8 @@
 // @generated from file afteraction/v1/game_service.proto (package afteraction.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Command } from "./command_pb";
 import { file_afteraction_v1_command } from "./command_pb";
 import type { SignedCommand } from "./envelope_pb";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/game_service.proto.
  */
 export const file_afteraction_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSKCAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkinAEKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEioKB2dlbmVzaXMYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmQSNAoKY2hlY2twb2ludBgDIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnQSEwoLc2VydmVyX3ZrZXkYBCABKAkibgoUU3VibWl0Q29tbWFuZFJlcXVlc3QSLgoHY29tbWFuZBgBIAEoCzIdLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENvbW1hbmQSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIocCChVTdWJtaXRDb21tYW5kUmVzcG9uc2USKgoHcmVjb3JkcxgBIAMoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAIgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBItCghvcGVuaW5ncxgDIAMoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nEi8KDW5leHRfZGVjaXNpb24YBCABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhIRCglkdXBsaWNhdGUYBSABKAgSGQoRb3BlbmluZ3Nfd2l0aGhlbGQYBiABKAgiVQoIUGxheUpvaW4SDwoHZ2FtZV9pZBgBIAEoCRImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgSEAoIZnJvbV9zZXEYAyABKAQicQoLUGxheVJlcXVlc3QSKAoEam9pbhgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlBsYXlKb2luSAASMAoHY29tbWFuZBgCIAEoCzIdLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENvbW1hbmRIAEIGCgRraW5kIlEKD0NvbW1hbmRSZWplY3RlZBIPCgdjb3VudGVyGAEgASgEEgwKBGNvZGUYAiABKAUSDgoGcmVhc29uGAMgASgJEg8KB21lc3NhZ2UYBCABKAkiQwoPQ29tbWFuZEFjY2VwdGVkEg8KB2NvdW50ZXIYASABKAQSDAoEc2VxcxgCIAMoBBIRCglkdXBsaWNhdGUYAyABKAgifgoMWW91ckRlY2lzaW9uEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEi8KDmxlZ2FsX2NvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZCLMAgoMUGxheVJlc3BvbnNlEisKBnJlY29yZBgBIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZEgAEi4KB29wZW5pbmcYAiABKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZ0gAEjYKCmNoZWNrcG9pbnQYAyABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50SAASNQoNeW91cl9kZWNpc2lvbhgEIAEoCzIcLmFmdGVyYWN0aW9uLnYxLllvdXJEZWNpc2lvbkgAEjMKCGFjY2VwdGVkGAUgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZEFjY2VwdGVkSAASMwoIcmVqZWN0ZWQYBiABKAsyHy5hZnRlcmFjdGlvbi52MS5Db21tYW5kUmVqZWN0ZWRIAEIGCgRraW5kIlkKDFdhdGNoUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCGZyb21fc2VxGAIgASgEEiYKBGF1dGgYAyABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCLjAQoNV2F0Y2hSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABI2CgpjaGVja3BvaW50GAIgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEi4KB29wZW5pbmcYAyABKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZ0gAEjUKDXlvdXJfZGVjaXNpb24YBCABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IAEIGCgRraW5kIkoKD0dldFN0YXRlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCKzAQoQR2V0U3RhdGVSZXNwb25zZRIRCglzdGF0ZV9zZXEYASABKAQSDAoEdmlldxgCIAEoDBIRCgl2aWV3X2pzb24YAyABKAkSKgoIZGVjaXNpb24YBCABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhINCgVlbmRlZBgFIAEoCBIUCgxvdXRjb21lX2pzb24YBiABKAkSDAoEc2VhdBgHIAEoCRIMCgRnYW1lGAggASgJIlMKGExpc3RMZWdhbENvbW1hbmRzUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCKFAQoZTGlzdExlZ2FsQ29tbWFuZHNSZXNwb25zZRIRCglzdGF0ZV9zZXEYASABKAQSKgoIZGVjaXNpb24YAiABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhIpCghjb21tYW5kcxgDIAMoCzIXLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmQiFQoTR2V0U2VydmVyS2V5UmVxdWVzdCIkChRHZXRTZXJ2ZXJLZXlSZXNwb25zZRIMCgR2a2V5GAEgASgJIhUKE0xpc3RSdWxlc2V0c1JlcXVlc3QiZAoLUnVsZXNldEluZm8SDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEg0KBXNlYXRzGAMgAygJEhEKCXNjZW5hcmlvcxgEIAMoCRIUCgxvcHRpb25zX2pzb24YBSABKAkiRQoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USLQoIcnVsZXNldHMYASADKAsyGy5hZnRlcmFjdGlvbi52MS5SdWxlc2V0SW5mbzK+BQoLR2FtZVNlcnZpY2USUwoKQ3JlYXRlR2FtZRIhLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0GiIuYWZ0ZXJhY3Rpb24udjEuQ3JlYXRlR2FtZVJlc3BvbnNlElwKDVN1Ym1pdENvbW1hbmQSJC5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVxdWVzdBolLmFmdGVyYWN0aW9uLnYxLlN1Ym1pdENvbW1hbmRSZXNwb25zZRJFCgRQbGF5EhsuYWZ0ZXJhY3Rpb24udjEuUGxheVJlcXVlc3QaHC5hZnRlcmFjdGlvbi52MS5QbGF5UmVzcG9uc2UoATABEkYKBVdhdGNoEhwuYWZ0ZXJhY3Rpb24udjEuV2F0Y2hSZXF1ZXN0Gh0uYWZ0ZXJhY3Rpb24udjEuV2F0Y2hSZXNwb25zZTABEk0KCEdldFN0YXRlEh8uYWZ0ZXJhY3Rpb24udjEuR2V0U3RhdGVSZXF1ZXN0GiAuYWZ0ZXJhY3Rpb24udjEuR2V0U3RhdGVSZXNwb25zZRJoChFMaXN0TGVnYWxDb21tYW5kcxIoLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWdhbENvbW1hbmRzUmVxdWVzdBopLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWdhbENvbW1hbmRzUmVzcG9uc2USWQoMR2V0U2VydmVyS2V5EiMuYWZ0ZXJhY3Rpb24udjEuR2V0U2VydmVyS2V5UmVxdWVzdBokLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlc3BvbnNlElkKDExpc3RSdWxlc2V0cxIjLmFmdGVyYWN0aW9uLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXNwb25zZWIGcHJvdG8z", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
+  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSKsAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkSKAoFbWF0Y2gYBiABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8ikQEKCU1hdGNoSW5mbxINCgVsYWJlbBgBIAEoCRI3CgdwbGF5ZXJzGAIgAygLMiYuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvLlBsYXllcnNFbnRyeRIMCgRkYXRlGAMgASgJGi4KDFBsYXllcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIpwBChJDcmVhdGVHYW1lUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIqCgdnZW5lc2lzGAIgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkEjQKCmNoZWNrcG9pbnQYAyABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50EhMKC3NlcnZlcl92a2V5GAQgASgJIm4KFFN1Ym1pdENvbW1hbmRSZXF1ZXN0Ei4KB2NvbW1hbmQYASABKAsyHS5hZnRlcmFjdGlvbi52MS5TaWduZWRDb21tYW5kEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCKHAgoVU3VibWl0Q29tbWFuZFJlc3BvbnNlEioKB3JlY29yZHMYASADKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmQSNAoKY2hlY2twb2ludBgCIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnQSLQoIb3BlbmluZ3MYAyADKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZxIvCg1uZXh0X2RlY2lzaW9uGAQgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SEQoJZHVwbGljYXRlGAUgASgIEhkKEW9wZW5pbmdzX3dpdGhoZWxkGAYgASgIIlUKCFBsYXlKb2luEg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoEhAKCGZyb21fc2VxGAMgASgEInEKC1BsYXlSZXF1ZXN0EigKBGpvaW4YASABKAsyGC5hZnRlcmFjdGlvbi52MS5QbGF5Sm9pbkgAEjAKB2NvbW1hbmQYAiABKAsyHS5hZnRlcmFjdGlvbi52MS5TaWduZWRDb21tYW5kSABCBgoEa2luZCJRCg9Db21tYW5kUmVqZWN0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRjb2RlGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIkMKD0NvbW1hbmRBY2NlcHRlZBIPCgdjb3VudGVyGAEgASgEEgwKBHNlcXMYAiADKAQSEQoJZHVwbGljYXRlGAMgASgIIn4KDFlvdXJEZWNpc2lvbhIRCglzdGF0ZV9zZXEYASABKAQSKgoIZGVjaXNpb24YAiABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhIvCg5sZWdhbF9jb21tYW5kcxgDIAMoCzIXLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmQizAIKDFBsYXlSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABIuCgdvcGVuaW5nGAIgASgLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmdIABI2CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEjUKDXlvdXJfZGVjaXNpb24YBCABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IABIzCghhY2NlcHRlZBgFIAEoCzIfLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmRBY2NlcHRlZEgAEjMKCHJlamVjdGVkGAYgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZFJlamVjdGVkSABCBgoEa2luZCJZCgxXYXRjaFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIQCghmcm9tX3NlcRgCIAEoBBImCgRhdXRoGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgi4wEKDVdhdGNoUmVzcG9uc2USKwoGcmVjb3JkGAEgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkSAASNgoKY2hlY2twb2ludBgCIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnRIABIuCgdvcGVuaW5nGAMgASgLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmdIABI1Cg15b3VyX2RlY2lzaW9uGAQgASgLMhwuYWZ0ZXJhY3Rpb24udjEuWW91ckRlY2lzaW9uSABCBgoEa2luZCJKCg9HZXRTdGF0ZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgiswEKEEdldFN0YXRlUmVzcG9uc2USEQoJc3RhdGVfc2VxGAEgASgEEgwKBHZpZXcYAiABKAwSEQoJdmlld19qc29uGAMgASgJEioKCGRlY2lzaW9uGAQgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SDQoFZW5kZWQYBSABKAgSFAoMb3V0Y29tZV9qc29uGAYgASgJEgwKBHNlYXQYByABKAkSDAoEZ2FtZRgIIAEoCSJTChhMaXN0TGVnYWxDb21tYW5kc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgihQEKGUxpc3RMZWdhbENvbW1hbmRzUmVzcG9uc2USEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SKQoIY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kIhUKE0dldFNlcnZlcktleVJlcXVlc3QiJAoUR2V0U2VydmVyS2V5UmVzcG9uc2USDAoEdmtleRgBIAEoCSIVChNMaXN0UnVsZXNldHNSZXF1ZXN0ImQKC1J1bGVzZXRJbmZvEgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgVzZWF0cxgDIAMoCRIRCglzY2VuYXJpb3MYBCADKAkSFAoMb3B0aW9uc19qc29uGAUgASgJIkUKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEi0KCHJ1bGVzZXRzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuUnVsZXNldEluZm8iZQoQTGlzdEdhbWVzUmVxdWVzdBIqCgZzdGF0dXMYASABKA4yGi5hZnRlcmFjdGlvbi52MS5HYW1lU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIqgBCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCRIQCghzY2VuYXJpbxgEIAEoCRINCgVlbmRlZBgFIAEoCBIPCgdyZWNvcmRzGAYgASgEEg0KBXNlYXRzGAcgAygJEigKBW1hdGNoGAggASgLMhkuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvIlgKEUxpc3RHYW1lc1Jlc3BvbnNlEioKBWdhbWVzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuR2FtZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKl0KCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhUKEUdBTUVfU1RBVFVTX0VOREVEEAIykAYKC0dhbWVTZXJ2aWNlElMKCkNyZWF0ZUdhbWUSIS5hZnRlcmFjdGlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBoiLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJcCg1TdWJtaXRDb21tYW5kEiQuYWZ0ZXJhY3Rpb24udjEuU3VibWl0Q29tbWFuZFJlcXVlc3QaJS5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVzcG9uc2USRQoEUGxheRIbLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXF1ZXN0GhwuYWZ0ZXJhY3Rpb24udjEuUGxheVJlc3BvbnNlKAEwARJGCgVXYXRjaBIcLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVxdWVzdBodLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVzcG9uc2UwARJNCghHZXRTdGF0ZRIfLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVxdWVzdBogLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVzcG9uc2USaAoRTGlzdExlZ2FsQ29tbWFuZHMSKC5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1JlcXVlc3QaKS5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlElkKDEdldFNlcnZlcktleRIjLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5HZXRTZXJ2ZXJLZXlSZXNwb25zZRJZCgxMaXN0UnVsZXNldHMSIy5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USUAoJTGlzdEdhbWVzEiAuYWZ0ZXJhY3Rpb24udjEuTGlzdEdhbWVzUmVxdWVzdBohLmFmdGVyYWN0aW9uLnYxLkxpc3RHYW1lc1Jlc3BvbnNlYgZwcm90bzM", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
 
 /**
  * Proof that the caller holds a seat's key, for reads of that seat's private
@@ -305,6 +305,14 @@ export type CreateGameRequest = Message<"afteraction.v1.CreateGameRequest"> & {
    * @generated from field: repeated afteraction.v1.SeatKey seats = 5;
    */
   seats: SeatKey[];
+
+  /**
+   * Optional match data written into genesis (its "match" key, SPEC.md 1.3):
+   * unset = none.
+   *
+   * @generated from field: afteraction.v1.MatchInfo match = 6;
+   */
+  match?: MatchInfo | undefined;
 };
 
 /**
@@ -313,6 +321,45 @@ export type CreateGameRequest = Message<"afteraction.v1.CreateGameRequest"> & {
  */
 export const CreateGameRequestSchema: GenMessage<CreateGameRequest> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_game_service, 6);
+
+/**
+ * Which match a game is, as the organiser names it: public, in genesis,
+ * shown by aar verify. Bounds: docs/service.md "Limits".
+ *
+ * @generated from message afteraction.v1.MatchInfo
+ */
+export type MatchInfo = Message<"afteraction.v1.MatchInfo"> & {
+  /**
+   * The match's label (e.g. "League 2026, round 3, table 2"): 1-128
+   * printable characters; empty = none.
+   *
+   * @generated from field: string label = 1;
+   */
+  label: string;
+
+  /**
+   * Player names by seat: each key a seat of the game, each name 1-64
+   * printable characters; seats without a name are left out.
+   *
+   * @generated from field: map<string, string> players = 2;
+   */
+  players: { [key: string]: string };
+
+  /**
+   * The date of the match as YYYY-MM-DD (the organiser's, not checked
+   * against any clock); empty = none.
+   *
+   * @generated from field: string date = 3;
+   */
+  date: string;
+};
+
+/**
+ * Describes the message afteraction.v1.MatchInfo.
+ * Use `create(MatchInfoSchema)` to create a new message.
+ */
+export const MatchInfoSchema: GenMessage<MatchInfo> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 7);
 
 /**
  * Response of GameService.CreateGame.
@@ -354,7 +401,7 @@ export type CreateGameResponse = Message<"afteraction.v1.CreateGameResponse"> & 
  * Use `create(CreateGameResponseSchema)` to create a new message.
  */
 export const CreateGameResponseSchema: GenMessage<CreateGameResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 7);
+  messageDesc(file_afteraction_v1_game_service, 8);
 
 /**
  * Request of GameService.SubmitCommand.
@@ -383,7 +430,7 @@ export type SubmitCommandRequest = Message<"afteraction.v1.SubmitCommandRequest"
  * Use `create(SubmitCommandRequestSchema)` to create a new message.
  */
 export const SubmitCommandRequestSchema: GenMessage<SubmitCommandRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 8);
+  messageDesc(file_afteraction_v1_game_service, 9);
 
 /**
  * Response of GameService.SubmitCommand.
@@ -439,7 +486,7 @@ export type SubmitCommandResponse = Message<"afteraction.v1.SubmitCommandRespons
  * Use `create(SubmitCommandResponseSchema)` to create a new message.
  */
 export const SubmitCommandResponseSchema: GenMessage<SubmitCommandResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 9);
+  messageDesc(file_afteraction_v1_game_service, 10);
 
 /**
  * Opening message of a Play stream.
@@ -474,7 +521,7 @@ export type PlayJoin = Message<"afteraction.v1.PlayJoin"> & {
  * Use `create(PlayJoinSchema)` to create a new message.
  */
 export const PlayJoinSchema: GenMessage<PlayJoin> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 10);
+  messageDesc(file_afteraction_v1_game_service, 11);
 
 /**
  * Client message of GameService.Play.
@@ -511,7 +558,7 @@ export type PlayRequest = Message<"afteraction.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 11);
+  messageDesc(file_afteraction_v1_game_service, 12);
 
 /**
  * A command refused inside a Play stream (the stream goes on).
@@ -553,7 +600,7 @@ export type CommandRejected = Message<"afteraction.v1.CommandRejected"> & {
  * Use `create(CommandRejectedSchema)` to create a new message.
  */
 export const CommandRejectedSchema: GenMessage<CommandRejected> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 12);
+  messageDesc(file_afteraction_v1_game_service, 13);
 
 /**
  * A command accepted inside a Play stream.
@@ -588,7 +635,7 @@ export type CommandAccepted = Message<"afteraction.v1.CommandAccepted"> & {
  * Use `create(CommandAcceptedSchema)` to create a new message.
  */
 export const CommandAcceptedSchema: GenMessage<CommandAccepted> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 13);
+  messageDesc(file_afteraction_v1_game_service, 14);
 
 /**
  * The pending decision belongs to this seat.
@@ -623,7 +670,7 @@ export type YourDecision = Message<"afteraction.v1.YourDecision"> & {
  * Use `create(YourDecisionSchema)` to create a new message.
  */
 export const YourDecisionSchema: GenMessage<YourDecision> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 14);
+  messageDesc(file_afteraction_v1_game_service, 15);
 
 /**
  * Server message of GameService.Play.
@@ -692,7 +739,7 @@ export type PlayResponse = Message<"afteraction.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 15);
+  messageDesc(file_afteraction_v1_game_service, 16);
 
 /**
  * Request of GameService.Watch.
@@ -727,7 +774,7 @@ export type WatchRequest = Message<"afteraction.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 16);
+  messageDesc(file_afteraction_v1_game_service, 17);
 
 /**
  * Server message of GameService.Watch.
@@ -780,7 +827,7 @@ export type WatchResponse = Message<"afteraction.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 17);
+  messageDesc(file_afteraction_v1_game_service, 18);
 
 /**
  * Request of GameService.GetState.
@@ -808,7 +855,7 @@ export type GetStateRequest = Message<"afteraction.v1.GetStateRequest"> & {
  * Use `create(GetStateRequestSchema)` to create a new message.
  */
 export const GetStateRequestSchema: GenMessage<GetStateRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 18);
+  messageDesc(file_afteraction_v1_game_service, 19);
 
 /**
  * Response of GameService.GetState.
@@ -878,7 +925,7 @@ export type GetStateResponse = Message<"afteraction.v1.GetStateResponse"> & {
  * Use `create(GetStateResponseSchema)` to create a new message.
  */
 export const GetStateResponseSchema: GenMessage<GetStateResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 19);
+  messageDesc(file_afteraction_v1_game_service, 20);
 
 /**
  * Request of GameService.ListLegalCommands.
@@ -906,7 +953,7 @@ export type ListLegalCommandsRequest = Message<"afteraction.v1.ListLegalCommands
  * Use `create(ListLegalCommandsRequestSchema)` to create a new message.
  */
 export const ListLegalCommandsRequestSchema: GenMessage<ListLegalCommandsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 20);
+  messageDesc(file_afteraction_v1_game_service, 21);
 
 /**
  * Response of GameService.ListLegalCommands.
@@ -941,7 +988,7 @@ export type ListLegalCommandsResponse = Message<"afteraction.v1.ListLegalCommand
  * Use `create(ListLegalCommandsResponseSchema)` to create a new message.
  */
 export const ListLegalCommandsResponseSchema: GenMessage<ListLegalCommandsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 21);
+  messageDesc(file_afteraction_v1_game_service, 22);
 
 /**
  * Request of GameService.GetServerKey.
@@ -956,7 +1003,7 @@ export type GetServerKeyRequest = Message<"afteraction.v1.GetServerKeyRequest"> 
  * Use `create(GetServerKeyRequestSchema)` to create a new message.
  */
 export const GetServerKeyRequestSchema: GenMessage<GetServerKeyRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 22);
+  messageDesc(file_afteraction_v1_game_service, 23);
 
 /**
  * Response of GameService.GetServerKey.
@@ -977,7 +1024,7 @@ export type GetServerKeyResponse = Message<"afteraction.v1.GetServerKeyResponse"
  * Use `create(GetServerKeyResponseSchema)` to create a new message.
  */
 export const GetServerKeyResponseSchema: GenMessage<GetServerKeyResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 23);
+  messageDesc(file_afteraction_v1_game_service, 24);
 
 /**
  * Request of GameService.ListRulesets.
@@ -992,7 +1039,7 @@ export type ListRulesetsRequest = Message<"afteraction.v1.ListRulesetsRequest"> 
  * Use `create(ListRulesetsRequestSchema)` to create a new message.
  */
 export const ListRulesetsRequestSchema: GenMessage<ListRulesetsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 24);
+  messageDesc(file_afteraction_v1_game_service, 25);
 
 /**
  * One ruleset a server runs.
@@ -1042,7 +1089,7 @@ export type RulesetInfo = Message<"afteraction.v1.RulesetInfo"> & {
  * Use `create(RulesetInfoSchema)` to create a new message.
  */
 export const RulesetInfoSchema: GenMessage<RulesetInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 25);
+  messageDesc(file_afteraction_v1_game_service, 26);
 
 /**
  * Response of GameService.ListRulesets.
@@ -1063,7 +1110,175 @@ export type ListRulesetsResponse = Message<"afteraction.v1.ListRulesetsResponse"
  * Use `create(ListRulesetsResponseSchema)` to create a new message.
  */
 export const ListRulesetsResponseSchema: GenMessage<ListRulesetsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 26);
+  messageDesc(file_afteraction_v1_game_service, 27);
+
+/**
+ * Request of GameService.ListGames.
+ *
+ * @generated from message afteraction.v1.ListGamesRequest
+ */
+export type ListGamesRequest = Message<"afteraction.v1.ListGamesRequest"> & {
+  /**
+   * Only games of this status; unspecified = every game.
+   *
+   * @generated from field: afteraction.v1.GameStatus status = 1;
+   */
+  status: GameStatus;
+
+  /**
+   * At most this many games in the page: 1-100; 0 = 50.
+   *
+   * @generated from field: uint32 page_size = 2;
+   */
+  pageSize: number;
+
+  /**
+   * The next_page_token of the previous page (at most 64 characters);
+   * empty = the first page.
+   *
+   * @generated from field: string page_token = 3;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message afteraction.v1.ListGamesRequest.
+ * Use `create(ListGamesRequestSchema)` to create a new message.
+ */
+export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 28);
+
+/**
+ * One game in ListGamesResponse: what anyone may know of it.
+ *
+ * @generated from message afteraction.v1.GameSummary
+ */
+export type GameSummary = Message<"afteraction.v1.GameSummary"> & {
+  /**
+   * The game id.
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * Ruleset name.
+   *
+   * @generated from field: string game = 2;
+   */
+  game: string;
+
+  /**
+   * Ruleset version.
+   *
+   * @generated from field: string version = 3;
+   */
+  version: string;
+
+  /**
+   * Scenario.
+   *
+   * @generated from field: string scenario = 4;
+   */
+  scenario: string;
+
+  /**
+   * True once the game has ended.
+   *
+   * @generated from field: bool ended = 5;
+   */
+  ended: boolean;
+
+  /**
+   * Number of records in its log (the next record's sequence number).
+   *
+   * @generated from field: uint64 records = 6;
+   */
+  records: bigint;
+
+  /**
+   * Seat names in the ruleset's order.
+   *
+   * @generated from field: repeated string seats = 7;
+   */
+  seats: string[];
+
+  /**
+   * The match data of its genesis; unset when it has none.
+   *
+   * @generated from field: afteraction.v1.MatchInfo match = 8;
+   */
+  match?: MatchInfo | undefined;
+};
+
+/**
+ * Describes the message afteraction.v1.GameSummary.
+ * Use `create(GameSummarySchema)` to create a new message.
+ */
+export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 29);
+
+/**
+ * Response of GameService.ListGames.
+ *
+ * @generated from message afteraction.v1.ListGamesResponse
+ */
+export type ListGamesResponse = Message<"afteraction.v1.ListGamesResponse"> & {
+  /**
+   * The page of games, ordered by game id.
+   *
+   * @generated from field: repeated afteraction.v1.GameSummary games = 1;
+   */
+  games: GameSummary[];
+
+  /**
+   * Pass as page_token for the next page; empty when this is the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message afteraction.v1.ListGamesResponse.
+ * Use `create(ListGamesResponseSchema)` to create a new message.
+ */
+export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 30);
+
+/**
+ * Which games ListGames returns.
+ *
+ * @generated from enum afteraction.v1.GameStatus
+ */
+export enum GameStatus {
+  /**
+   * Every game.
+   *
+   * @generated from enum value: GAME_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Games that have not ended.
+   *
+   * @generated from enum value: GAME_STATUS_IN_PROGRESS = 1;
+   */
+  IN_PROGRESS = 1,
+
+  /**
+   * Games that have ended (their outcome is in their end record).
+   *
+   * @generated from enum value: GAME_STATUS_ENDED = 2;
+   */
+  ENDED = 2,
+}
+
+/**
+ * Describes the enum afteraction.v1.GameStatus.
+ */
+export const GameStatusSchema: GenEnum<GameStatus> = /*@__PURE__*/
+  enumDesc(file_afteraction_v1_game_service, 0);
 
 /**
  * Playing a game over the wire (docs/service.md). Every command is a
@@ -1156,6 +1371,17 @@ export const GameService: GenService<{
     methodKind: "unary";
     input: typeof ListRulesetsRequestSchema;
     output: typeof ListRulesetsResponseSchema;
+  },
+  /**
+   * The games this server holds, a page at a time, ordered by game id,
+   * optionally only those in progress or only those ended (public data only).
+   *
+   * @generated from rpc afteraction.v1.GameService.ListGames
+   */
+  listGames: {
+    methodKind: "unary";
+    input: typeof ListGamesRequestSchema;
+    output: typeof ListGamesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_afteraction_v1_game_service, 0);

@@ -1,0 +1,142 @@
+"""Key files and key arguments of the `aar` command line (docs/service.md "Key files"):
+
+- a seat key file (``aar keygen``): the 32-byte Ed25519 seed as 64 hex digits and a newline, mode 0600;
+- the server key file (``server.key``, made by ``aar serve``): the C2SP signer key text
+  ``PRIVATE+KEY+NAME+ID+BASE64``, mode 0600.
+
+Wherever a command asks for a key it takes the key's text or a file holding it; a private key is
+read only to derive its public half and is never printed, not even in an error.
+`aar key show FILE` prints the public half of either kind of file."""
+from __future__ import annotations
+
+import os
+
+MAX_KEY_FILE = 4096  # characters read from a key file at most: any key file is far shorter
+PRIVATE_PREFIX = "PRIVATE+KEY+"
+
+
+class KeyArgError(ValueError):
+    """A key argument or key file that cannot be used: the message never holds key material."""
+
+
+def read_text(path: str, what: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = f.read(MAX_KEY_FILE + 1)
+    except UnicodeDecodeError:
+        raise KeyArgError(f"{what}: {path} is not a text key file") from None
+    except OSError as e:
+        raise KeyArgError(f"{what}: cannot read {path}: {e.strerror or e}") from None
+    if len(raw) > MAX_KEY_FILE:
+        raise KeyArgError(f"{what}: {path} is longer than any key file ({MAX_KEY_FILE} characters at most)")
+    return raw.strip()
+
+
+def seed_from_text(raw: str) -> bytes | None:
+    try:
+        seed = bytes.fromhex(raw)
+    except ValueError:
+        return None
+    return seed if len(seed) == 32 else None
+
+
+def read_seat_seed(path: str, what: str = "seat key") -> bytes:
+    """The seed of a seat key file (64 hex digits, ``aar keygen``)."""
+    seed = seed_from_text(read_text(path, what))
+    if seed is None:
+        raise KeyArgError(f"{what}: {path} is not a seat key file (64 hex digits, made by `aar keygen`)")
+    return seed
+
+
+def seat_public(seed: bytes) -> bytes:
+    from afteraction.engine.seat import SeatSigner
+
+    return SeatSigner("", seed).public
+
+
+def seat_public_arg(value: str, what: str) -> bytes:
+    """A seat's public key given as 64 hex digits or as a seat key file (its public half)."""
+    if os.path.isfile(value):
+        return seat_public(read_seat_seed(value, what))
+    try:
+        key = bytes.fromhex(value)
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise KeyArgError(f"{what}: expected a 32-byte Ed25519 public key in hex (64 digits) or a seat key file")
+    return key
+
+
+def server_vkey_arg(value: str, what: str = "--server-key") -> str:
+    """The server's verifier key (NAME+ID+BASE64) given as its text, a file holding it, or the
+    server's own ``server.key`` (its verifier half); checked (SPEC.md 4.2, 7.4); never echoed if private."""
+    from afteraction.engine.crypto.note import parse_skey, parse_vkey
+    from afteraction.engine.errors import CryptoError
+
+    text = value.strip()
+    if text.startswith(PRIVATE_PREFIX):
+        raise KeyArgError(f"{what}: that is a server's private signing key, not its verifier key (not shown); "
+                          f"keep it secret and print its verifier key with `aar key show server.key`")
+    if os.path.isfile(value):
+        text = read_text(value, what)
+        if text.startswith(PRIVATE_PREFIX):
+            try:
+                return parse_skey(text).verifier.vkey
+            except CryptoError:
+                raise KeyArgError(f"{what}: {value} is not a valid server key file") from None
+    try:
+        return parse_vkey(text).vkey
+    except CryptoError as e:
+        why = str(e).split(": ", 1)[1] if ": " in str(e) else "malformed"
+        raise KeyArgError(f"{what}: not a server verifier key (NAME+ID+BASE64, as `aar serve` prints it, or a "
+                          f"file holding one): {why}") from None
+
+
+def describe_key_file(path: str) -> list[str]:
+    """`aar key show`: the public half of a seat key file, a server key file or a verifier key file."""
+    from afteraction.engine.crypto.note import parse_skey, parse_vkey
+    from afteraction.engine.errors import CryptoError
+
+    text = read_text(path, "aar key show")
+    seed = seed_from_text(text)
+    if seed is not None:
+        return [f"seat key file {path}", f"public key: {seat_public(seed).hex()}"]
+    if text.startswith(PRIVATE_PREFIX):
+        try:
+            s = parse_skey(text)
+        except CryptoError:
+            raise KeyArgError(f"aar key show: {path} looks like a server key file but is malformed") from None
+        return [f"server key file {path} (key name {s.name})", f"verifier key: {s.verifier.vkey}"]
+    try:
+        v = parse_vkey(text)
+    except CryptoError:
+        raise KeyArgError(f"aar key show: {path} is neither a seat key file (64 hex digits), a server key "
+                          f"file (PRIVATE+KEY+...) nor a verifier key") from None
+    return [f"verifier key file {path} (key name {v.name})", f"verifier key: {v.vkey}"]
+
+
+def cmd_key_show(args) -> int:
+    import sys
+
+    try:
+        lines = describe_key_file(args.file)
+    except KeyArgError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0
+
+
+def register(sub) -> None:
+    import argparse
+
+    p = sub.add_parser("key", help="show the public half of a key file",
+                       description="Show the public half of a key file (never the private key).")
+    ks = p.add_subparsers(dest="key_command", required=True)
+    s = ks.add_parser("show", help="print a seat key file's public key or server.key's verifier key",
+                      description="Print a seat key file's public key, or the verifier key of a server key "
+                                  "file (server.key) or of a verifier key file. The private key is never printed.",
+                      formatter_class=argparse.RawDescriptionHelpFormatter,
+                      epilog="example: aar key show alice.key; aar key show data/server.key")
+    s.add_argument("file", help="a seat key file (aar keygen), server.key (aar serve) or a verifier key file")
+    s.set_defaults(func=cmd_key_show)
