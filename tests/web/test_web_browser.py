@@ -314,7 +314,8 @@ def test_a_tampered_opening_from_the_server_is_caught(browser, site, monkeypatch
 
 def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
     """GMV (one turn): the browser plays the NVA, whose units and moves are hidden (its page
-    checks each opening), the reference Python client's random bot the US over gRPC Play."""
+    checks each opening), the reference Python client's random bot the US over gRPC Play; a
+    spectator's page follows the game with no opening."""
     import threading
 
     from afteraction.cli.main import main
@@ -333,6 +334,9 @@ def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
         page.click("#create")
         page.wait_for_function("location.hash.startsWith('#game=')")
         gid = page.url.split("#game=")[1]
+        cs, spec = _open(browser, site.base, errors)
+        spec.fill("#join-id", gid)
+        spec.click("#spectate")
         result: dict = {}
 
         def bot():
@@ -351,6 +355,10 @@ def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
         st = _status(page)
         assert st["cls"] == "ok" and int(st["openings"]) >= 1, st
         assert page.locator("#board svg").count() == 1
+        # the spectator followed the whole game without one opening or prompt (its page stops on one)
+        spec.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=30000)
+        assert _status(spec)["cls"] == "ok" and spec.locator("#openings li").count() == 0
+        cs.close()
         with page.expect_download() as dl:
             page.click("#export")
         dl.value.save_as(tmp_path / "gmv.aar")
