@@ -184,12 +184,20 @@ def test_two_browsers_play_a_whole_sog_game(browser, site, tmp_path):
             assert st["cls"] == "ok" and st["error"] == "", st
         # the opponent's moves arrived, in words
         assert sog.locator("#moves li").count() >= size - 1
-        # the page's export verifies with aar verify
+        # both pages cosigned the final checkpoint (SPEC.md 4.5); the page's export verifies with
+        # aar verify, cosignatures required
+        for p in (sog, nva):
+            p.wait_for_function(f"document.getElementById('game').dataset.cosigned === '{size}'", timeout=20000)
         with sog.expect_download() as dl:
             sog.click("#export")
         path = tmp_path / "game.aar"
         dl.value.save_as(path)
-        assert main(["verify", str(path), "--server-key", site.run.vkey]) == 0
+        assert main(["verify", str(path), "--server-key", site.run.vkey, "--require-cosigned"]) == 0
+        # a reload of a finished game: every record checked again, against the kept checkpoint
+        nva.reload()
+        nva.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=30000)
+        nva.wait_for_function(f"document.getElementById('game').dataset.cosigned === '{size}'", timeout=20000)
+        assert _status(nva)["cls"] == "ok", _status(nva)
         # the key is not extractable: WebCrypto refuses to export the private key
         refused = sog.evaluate("""async () => { const r = indexedDB.open('afteraction-keys', 1);
             const db = await new Promise((ok) => { r.onsuccess = () => ok(r.result); });
@@ -266,6 +274,17 @@ def test_a_duel_the_seat_holds_its_opening_and_the_spectator_none(browser, site)
         BUILD.mkdir(exist_ok=True)
         a.screenshot(path=str(BUILD / "web-duel.png"), full_page=True)
         assert any(t.startswith("application/grpc-web") for t in grpc_web), grpc_web
+        # the checkpoint seat a's browser kept (SPEC.md 11): a log that differs from it is refused on
+        # reload, even one whose checkpoints the server's own key signs
+        from afteraction.engine.local import checkpoint_note
+
+        kept = a.evaluate(f"localStorage.getItem('aar-checkpoint:{gid}:a')")
+        assert kept and kept.split("\n")[1] == str(site.run.service.games.store.size(gid))
+        forged = checkpoint_note(site.run.service.games.signer, f"afteraction.local/game/{gid}", 4, bytes(32))
+        a.evaluate(f"localStorage.setItem('aar-checkpoint:{gid}:a', {json.dumps(forged)})")
+        a.reload()
+        a.wait_for_function("document.getElementById('status').className === 'bad'", timeout=20000)
+        assert "differs from checkpoint 4 this browser kept" in _status(a)["error"], _status(a)
         assert not _unexpected(errors), errors
     finally:
         for c in (ca, cb, cs):

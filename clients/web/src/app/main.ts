@@ -124,7 +124,7 @@ async function redraw(seat: WebSeat | null, gameId: string, v: LogVerifier) {
 async function recordWords(rec: Rec): Promise<string | null> {
   const cmd = commandOf(rec);
   if (!cmd) return null;
-  return (await ui(gameName || rec.game, {}, [cmd]).catch(() => null))?.choices[0] ?? null;
+  return (await ui(gameName, {}, [cmd]).catch(() => null))?.choices[0] ?? null;
 }
 
 // the moves in the order they arrived (their words come back from /ui/board one by one)
@@ -150,6 +150,7 @@ async function openGame(gameId: string, spectate: boolean) {
   const first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 });
   const probe = new LogVerifier(server, gameId);
   await probe.add(first.records[0].record, first.records[0].checkpoint);
+  gameName = String((probe.genesis!.body.ruleset as Record<string, unknown>).game);   // the ruleset, for words
   const mine = spectate ? undefined : Object.keys(probe.seatKeys).find((s) => hex(probe.seatKeys[s]) === key.id);
   $("role").textContent = mine ? `you play seat ${mine}` : "you are a spectator";
   $("game").dataset.role = mine ?? "spectator";
@@ -157,7 +158,11 @@ async function openGame(gameId: string, spectate: boolean) {
   const refresh = (seat: WebSeat | null, v: LogVerifier) => { pending = pending.then(() => redraw(seat, gameId, v)).catch((e) => status(String(e), "bad")); };
   if (!mine) return spectateGame(gameId, refresh);
   const ent = entropyFor(gameId, mine);
-  const seat = new WebSeat(clients, gameId, mine, key, server, ent);
+  const keptSlot = `aar-checkpoint:${gameId}:${mine}`;   // the latest checkpoint this seat verified (SPEC.md 11)
+  const seat = new WebSeat(clients, gameId, mine, key, server, ent, localStorage.getItem(keptSlot) ?? undefined);
+  seat.keep = (note) => { if (note) localStorage.setItem(keptSlot, note); };
+  const cosSlot = `aar-cosigned:${gameId}:${mine}`;      // cosigned once: a reload does not cosign again
+  seat.cosignedSize = Number(localStorage.getItem(cosSlot) ?? 0);
   seat.onEvent = (e) => {
     if (e.kind === "record") {
       addRecordLine(e.rec);
@@ -189,6 +194,8 @@ async function openGame(gameId: string, spectate: boolean) {
   };
   try {
     await seat.play(choose);
+    localStorage.setItem(cosSlot, String(seat.cosignedSize));
+    $("game").dataset.cosigned = String(seat.cosignedSize);
     refresh(seat, seat.v);
     await pending;
   } catch (e) {

@@ -14,8 +14,8 @@ import {
   GameService, SeatAuthSchema, type LogRecord, type SeatAuth, type SeatOpening, type SubmitCommandResponse,
   type YourDecision,
 } from "../gen/afteraction/v1/game_service_pb.js";
-import { cat, eq, hex, isBytes, lp, u64, utf8 } from "./bytes.js";
-import { CompactTree, ed25519Verify, openCheckpoint, taggedHash, type ServerKey } from "./crypto.js";
+import { cat, eq, hex, isBytes, lp, toB64, u64, utf8 } from "./bytes.js";
+import { CompactTree, ed25519Verify, openCheckpoint, sha256, taggedHash, type ServerKey } from "./crypto.js";
 import { encode, strictDecode, type Value } from "./msgpack.js";
 import { sign, type SeatKey } from "./keys.js";
 
@@ -46,7 +46,9 @@ export class LogVerifier {
   lastCheckpoint = "";
   checked = { records: 0, checkpoints: 0, signatures: 0, openings: 0 };
 
-  constructor(readonly server: ServerKey, readonly gameId: string, readonly me?: { seat: string; pub: Uint8Array }) {}
+  /** ``kept``: a checkpoint this seat verified before (SPEC.md 11); the log must reach it with the same root. */
+  constructor(readonly server: ServerKey, readonly gameId: string, readonly me?: { seat: string; pub: Uint8Array },
+              readonly kept?: string) {}
 
   get size(): number { return this.tree.size; }
 
@@ -67,6 +69,13 @@ export class LogVerifier {
     await this.tree.append(hash);
     this.roots.push(await this.tree.root());
     this.prev = hash;
+    if (this.kept) {
+      let k;
+      try { k = await openCheckpoint(this.kept, this.server); } catch { this.fail("the checkpoint this browser kept is not the server's"); }
+      if (k.size === this.size && k.root !== this.roots[k.size - 1])
+        this.fail(`the log differs from checkpoint ${k.size} this browser kept: the server rewrote its history (SPEC.md 11)`);
+      if (this.ended && k.size > this.size) this.fail(`the log ended before checkpoint ${k.size} this browser kept`);
+    }
     await this.checkCheckpoint(note);
     this.checked.records++;
     return rec;
@@ -166,9 +175,13 @@ export class WebSeat {
   private entropy: Uint8Array;
   onEvent: (e: SeatEvent) => void = () => {};
 
+  cosignedSize = 0;
+  /** Where this seat keeps the latest checkpoint it verified (SPEC.md 11); the page uses localStorage. */
+  keep: (note: string) => void = () => {};
+
   constructor(readonly clients: Clients, readonly gameId: string, readonly seat: string, readonly key: SeatKey,
-              readonly server: ServerKey, entropy?: Uint8Array) {
-    this.v = new LogVerifier(server, gameId, { seat, pub: key.publicRaw });
+              readonly server: ServerKey, entropy?: Uint8Array, kept?: string) {
+    this.v = new LogVerifier(server, gameId, { seat, pub: key.publicRaw }, kept);
     this.entropy = entropy ?? crypto.getRandomValues(new Uint8Array(32));
   }
 
@@ -207,7 +220,25 @@ export class WebSeat {
     });
   }
 
-  seeCheckpoint(note: string): Promise<void> { return this.serial(() => this.v.checkCheckpoint(note)); }
+  seeCheckpoint(note: string): Promise<void> {
+    return this.serial(async () => { await this.v.checkCheckpoint(note); this.keep(this.v.lastCheckpoint); });
+  }
+
+  /** Cosign the last checkpoint this seat verified and give the line to the server (SPEC.md 4.5):
+   * once every seat cosigned the final checkpoint, not even the server key's holder can present
+   * another log of this game. C2SP tlog-cosignature/v1, as engine/crypto/cosign.py. */
+  async cosign(): Promise<string> {
+    const note = this.v.lastCheckpoint;
+    const text = note.slice(0, note.lastIndexOf("\n\n") + 1);
+    const name = `${this.v.origin}/seat/${this.seat}`;
+    const ts = Math.floor(Date.now() / 1000);
+    const keyId = (await sha256(cat(utf8(name), new Uint8Array([0x0a, 0x04]), this.key.publicRaw))).slice(0, 4);
+    const sig = await sign(this.key, cat(utf8(`cosignature/v1\ntime ${ts}\n`), utf8(text)));
+    const line = `\u2014 ${name} ${toB64(cat(keyId, u64(ts), sig))}\n`;
+    await this.clients.audit.addCosignature({ gameId: this.gameId, seat: this.seat, size: BigInt(this.v.size), line });
+    this.cosignedSize = this.v.size;
+    return line;
+  }
 
   async catchUp(): Promise<void> {
     for (;;) {
@@ -307,6 +338,8 @@ export class WebSeat {
         await new Promise((r) => setTimeout(r, 200 * 2 ** failures));
       }
     }
+    this.keep(this.v.lastCheckpoint);
+    if (this.cosignedSize < this.v.size) await this.cosign();
     return this.v.outcome;
   }
 
