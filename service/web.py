@@ -185,6 +185,14 @@ class WebApp:
             await send({"type": "http.response.body", "body": b""})
             return
         if path.startswith("/afteraction.v1."):
+            ctype = headers.get(b"content-type", b"").decode("latin-1")
+            if ctype.startswith("application/grpc") and not ctype.startswith("application/grpc-web"):
+                # native gRPC needs HTTP/2 trailers, which this HTTP/1.1 port has not: the gRPC port has
+                body = b"native gRPC is served on the gRPC port (--listen); this port speaks Connect and gRPC-Web\n"
+                await send({"type": "http.response.start", "status": 415,
+                            "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
             if path not in self.paths:   # Play (bidi) and unknown methods: the same refusal as native gRPC
                 return await self._unknown(scope, receive, send, path, origin if allowed else None)
             if allowed:

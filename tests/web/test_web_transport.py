@@ -295,3 +295,12 @@ def test_aar_serve_web_flags_usage_errors(args, tmp_path, capsys):
     from afteraction.cli.main import main
 
     assert main(["serve", "--listen", "127.0.0.1:0", "--data-dir", str(tmp_path), *args]) == 2
+
+
+def test_native_grpc_on_the_web_port_is_told_where_to_go(web_server):
+    web = Web("127.0.0.1", web_server.web_port)
+    conn, r = web.post("/afteraction.v1.GameService/GetServerKey", b"\x00\x00\x00\x00\x00", "application/grpc")
+    try:
+        assert r.status == 415 and b"gRPC port" in r.read()
+    finally:
+        conn.close()
