@@ -176,10 +176,10 @@ def test_two_browsers_play_a_whole_sog_game(browser, site, tmp_path):
         clicks = _play_by_clicks(site, {"sog": sog, "nva": nva}, gid)
         assert clicks >= 10
         for p in (sog, nva, spec):
-            p.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=30000)
+            p.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=60000)
         size = site.run.service.games.store.size(gid)
         for p in (sog, nva, spec):
-            p.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=30000)
+            p.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=60000)
             st = _status(p)
             assert st["cls"] == "ok" and st["error"] == "", st
         # the opponent's moves arrived, in words
@@ -187,7 +187,7 @@ def test_two_browsers_play_a_whole_sog_game(browser, site, tmp_path):
         # both pages cosigned the final checkpoint (SPEC.md 4.5); the page's export verifies with
         # aar verify, cosignatures required
         for p in (sog, nva):
-            p.wait_for_function(f"document.getElementById('game').dataset.cosigned === '{size}'", timeout=20000)
+            p.wait_for_function(f"document.getElementById('game').dataset.cosigned === '{size}'", timeout=40000)
         with sog.expect_download() as dl:
             sog.click("#export")
         path = tmp_path / "game.aar"
@@ -195,8 +195,8 @@ def test_two_browsers_play_a_whole_sog_game(browser, site, tmp_path):
         assert main(["verify", str(path), "--server-key", site.run.vkey, "--require-cosigned"]) == 0
         # a reload of a finished game: every record checked again, against the kept checkpoint
         nva.reload()
-        nva.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=30000)
-        nva.wait_for_function(f"document.getElementById('game').dataset.cosigned === '{size}'", timeout=20000)
+        nva.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=60000)
+        nva.wait_for_function(f"document.getElementById('game').dataset.cosigned === '{size}'", timeout=40000)
         assert _status(nva)["cls"] == "ok", _status(nva)
         # the key is not extractable: WebCrypto refuses to export the private key
         refused = sog.evaluate("""async () => { const r = indexedDB.open('afteraction-keys', 1);
@@ -252,9 +252,9 @@ def test_a_duel_the_seat_holds_its_opening_and_the_spectator_none(browser, site)
         spec.fill("#join-id", gid)
         spec.click("#spectate")
         b.on("request", lambda r: grpc_web.append(r.headers.get("content-type", "")))
-        a.wait_for_selector("button.choice", timeout=20000)   # a's first pick: nothing hidden yet
+        a.wait_for_selector("button.choice", timeout=40000)   # a's first pick: nothing hidden yet
         a.click("button.choice")
-        a.wait_for_function("document.getElementById('status').dataset.openings >= '1'", timeout=20000)
+        a.wait_for_function("document.getElementById('status').dataset.openings >= '1'", timeout=40000)
         # mid-game: the spectator's view has no pick in it
         from afteraction.client.client import Client
         with Client(site.target) as c:
@@ -267,7 +267,7 @@ def test_a_duel_the_seat_holds_its_opening_and_the_spectator_none(browser, site)
         _click_first_until([a, b], lambda: site.run.service.games.store.size(gid) and
                            a.evaluate("document.getElementById('game').dataset.ended === '1'"))
         for p in (a, b, spec):
-            p.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=20000)
+            p.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=40000)
             assert _status(p)["cls"] == "ok", _status(p)
         assert a.locator("#openings li").count() >= 1 and b.locator("#openings li").count() == 0
         assert spec.locator("#openings li").count() == 0
@@ -283,7 +283,7 @@ def test_a_duel_the_seat_holds_its_opening_and_the_spectator_none(browser, site)
         forged = checkpoint_note(site.run.service.games.signer, f"afteraction.local/game/{gid}", 4, bytes(32))
         a.evaluate(f"localStorage.setItem('aar-checkpoint:{gid}:a', {json.dumps(forged)})")
         a.reload()
-        a.wait_for_function("document.getElementById('status').className === 'bad'", timeout=20000)
+        a.wait_for_function("document.getElementById('status').className === 'bad'", timeout=40000)
         assert "differs from checkpoint 4 this browser kept" in _status(a)["error"], _status(a)
         assert not _unexpected(errors), errors
     finally:
@@ -309,9 +309,9 @@ def test_a_tampered_opening_from_the_server_is_caught(browser, site, monkeypatch
     try:
         gid = _create(a, b, "duel", "a")
         _join(b, gid)
-        a.wait_for_selector("button.choice", timeout=20000)
+        a.wait_for_selector("button.choice", timeout=40000)
         a.click("button.choice")
-        a.wait_for_function("document.getElementById('status').className === 'bad'", timeout=20000)
+        a.wait_for_function("document.getElementById('status').className === 'bad'", timeout=40000)
         st = _status(a)
         assert "does not match its public commitment" in st["error"], st
         size = site.run.service.games.store.size(gid)
@@ -368,14 +368,14 @@ def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
         t.start()
         _click_first_until([page], lambda: not t.is_alive(), timeout=120)
         assert "error" not in result, result
-        page.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=30000)
+        page.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=60000)
         size = site.run.service.games.store.size(gid)
-        page.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=30000)
+        page.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=60000)
         st = _status(page)
         assert st["cls"] == "ok" and int(st["openings"]) >= 1, st
         assert page.locator("#board svg").count() == 1
         # the spectator followed the whole game without one opening or prompt (its page stops on one)
-        spec.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=30000)
+        spec.wait_for_function(f"document.getElementById('status').dataset.records === '{size}'", timeout=60000)
         assert _status(spec)["cls"] == "ok" and spec.locator("#openings li").count() == 0
         cs.close()
         with page.expect_download() as dl:
@@ -439,7 +439,7 @@ def test_a_server_that_rewrites_the_log_is_caught(browser, site, monkeypatch, wh
         gid = _create(a, b, "duel", "a")
         _join(b, gid)
         for p in (a, b):
-            p.wait_for_function("document.getElementById('status').className === 'bad'", timeout=20000)
+            p.wait_for_function("document.getElementById('status').className === 'bad'", timeout=40000)
             st = _status(p)
             assert "does not verify" in st["error"] and expect in st["error"], st
             assert p.query_selector("button.choice") is None

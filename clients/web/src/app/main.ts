@@ -154,8 +154,22 @@ async function openGame(gameId: string, spectate: boolean) {
   const mine = spectate ? undefined : Object.keys(probe.seatKeys).find((s) => hex(probe.seatKeys[s]) === key.id);
   $("role").textContent = mine ? `you play seat ${mine}` : "you are a spectator";
   $("game").dataset.role = mine ?? "spectator";
-  let pending: Promise<void> = Promise.resolve();
-  const refresh = (seat: WebSeat | null, v: LogVerifier) => { pending = pending.then(() => redraw(seat, gameId, v)).catch((e) => status(String(e), "bad")); };
+  // One redraw at a time, and at most one more after it however many records arrived meanwhile
+  // (the board is the state now, not per record); the checks' counts are shown at once.
+  let pending: Promise<void> = Promise.resolve(), dirty = false, drawing = false;
+  const refresh = (seat: WebSeat | null, v: LogVerifier) => {
+    showVerified(v);
+    dirty = true;
+    if (drawing) return;
+    drawing = true;
+    pending = (async () => {
+      while (dirty) {
+        dirty = false;
+        try { await redraw(seat, gameId, v); } catch (e) { status(String(e), "bad"); }
+      }
+      drawing = false;
+    })();
+  };
   if (!mine) return spectateGame(gameId, refresh);
   const ent = entropyFor(gameId, mine);
   const keptSlot = `aar-checkpoint:${gameId}:${mine}`;   // the latest checkpoint this seat verified (SPEC.md 11)
