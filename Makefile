@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test proto bench vectors clean
+.PHONY: demo test proto bench vectors clean web
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ $(STAMP): pyproject.toml
 	  npm install --no-save --no-package-lock --silent --prefix . @bufbuild/buf@1.75.0 \
 	  || echo "buf could not be installed: the buf lint test will be skipped"; \
 	else echo "npm not found: the buf lint test will be skipped"; fi
+	@# the web client's build tools (clients/web/package-lock.json): its freshness test needs them
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --silent --prefix clients/web || echo "clients/web could not be installed: its build test will be skipped"; \
+	fi
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -33,6 +37,12 @@ proto: $(STAMP)
 # tampered logs in fixtures/logs/ come from fixtures/make_logs.py and are never regenerated silently.
 vectors: $(STAMP)
 	$(PY) fixtures/make_vectors.py
+
+# Regenerate the web client's TypeScript from proto/ and rebuild its bundle (clients/web/static/app.js,
+# committed so that pip installs need no npm; tests/web/test_web_build.py fails when it is stale).
+web: $(STAMP)
+	cd clients/web && npm ci --silent && npx buf generate ../../proto --template buf.gen.yaml \
+	  && npx tsc --noEmit -p . && node build.mjs
 
 bench: $(STAMP)
 	$(PY) -m bench

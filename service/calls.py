@@ -4,6 +4,7 @@ reflection.py (health, reflection)."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -77,29 +78,37 @@ def in_log(name: str, v: int, size: int, gid: str) -> None:
                       field=name, size=size)
 
 
-def unary(svc, rpc: str, cls, fn, blocking: bool = True):
-    """An async unary handler: parse, run ``fn(request, context)`` in the pool, map every error."""
-    async def handler(raw: bytes, context):
+class CallFailed(Exception):
+    """A call's refusal as a status with ErrorInfo (``st``), for the transport to send its own way."""
+
+    def __init__(self, st: grpc.Status) -> None:
+        super().__init__(st.details)
+        self.status = st
+
+
+def unary_core(svc, rpc: str, cls, fn, blocking: bool = True):
+    """The transport-independent unary call: parse the raw request, run ``fn(request, context)``
+    (in the pool when ``blocking``), map every error to CallFailed. Both transports call this:
+    grpc.aio (``unary``) and Connect/gRPC-Web (service/web.py)."""
+    async def core(raw: bytes, context):
         try:
             req = parse(cls, raw)
             return await svc.run(fn, req, context) if blocking else fn(req, context)
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
         except Exception as e:  # noqa: BLE001 -- every error becomes a status with details
-            st = status_of(e, rpc)
-        await abort(context, st)
-    handler.__name__ = rpc
-    return handler
+            raise CallFailed(status_of(e, rpc)) from None
+    return core
 
 
-def streaming(svc, rpc: str, body):
-    """An async streaming handler around the async generator ``body(request(s), context)``:
-    counts against MAX_STREAMS and maps every error to a status with details."""
-    async def handler(req, context):
+def streaming_core(svc, rpc: str, body):
+    """The transport-independent streaming call around the async generator ``body(request(s), context)``:
+    counts against MAX_STREAMS and maps every error to CallFailed (after what was yielded)."""
+    async def core(req, context):
         try:
             svc.open_stream()
         except Refusal as e:
-            await abort(context, status_of(e, rpc))
+            raise CallFailed(status_of(e, rpc)) from None
         st = None
         try:
             async for m in body(req, context):
@@ -111,6 +120,36 @@ def streaming(svc, rpc: str, body):
         finally:
             svc.close_stream()
         if st is not None:
+            raise CallFailed(st)
+    return core
+
+
+def unary(svc, rpc: str, cls, fn, blocking: bool = True):
+    """An async grpc.aio unary handler around ``unary_core``."""
+    core = unary_core(svc, rpc, cls, fn, blocking)
+
+    async def handler(raw: bytes, context):
+        try:
+            return await core(raw, context)
+        except CallFailed as e:
+            st = e.status
+        await abort(context, st)
+    handler.__name__ = rpc
+    return handler
+
+
+def streaming(svc, rpc: str, body):
+    """An async grpc.aio streaming handler around ``streaming_core``."""
+    core = streaming_core(svc, rpc, body)
+
+    async def handler(req, context):
+        st = None
+        try:
+            async for m in core(req, context):
+                yield m
+        except CallFailed as e:
+            st = e.status
+        if st is not None:
             await abort(context, st)
     handler.__name__ = rpc
     return handler
@@ -118,6 +157,35 @@ def streaming(svc, rpc: str, body):
 
 def _ser(m) -> bytes:
     return m.SerializeToString()
+
+
+UNARY, SERVER_STREAM, BIDI = "unary", "server_stream", "bidi"
+
+
+@dataclass(frozen=True)
+class Method:
+    """One RPC: its name, shape, request message and the function (or async generator) behind it.
+    A unary ``fn(request, context)`` gets the parsed request; a stream's ``fn`` the raw bytes (or
+    their iterator) and parses them itself."""
+    name: str
+    kind: str
+    request: type
+    fn: object
+    blocking: bool = True
+
+
+def grpc_handlers(svc, methods: list[Method]) -> dict:
+    """The grpc.aio method handlers of a service's table."""
+    out = {}
+    for m in methods:
+        if m.kind == UNARY:
+            out[m.name] = grpc.unary_unary_rpc_method_handler(
+                unary(svc, m.name, m.request, m.fn, m.blocking), None, _ser)
+        elif m.kind == SERVER_STREAM:
+            out[m.name] = grpc.unary_stream_rpc_method_handler(streaming(svc, m.name, m.fn), None, _ser)
+        else:
+            out[m.name] = grpc.stream_stream_rpc_method_handler(streaming(svc, m.name, m.fn), None, _ser)
+    return out
 
 
 def unknown_rpc_handler():

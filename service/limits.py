@@ -45,6 +45,11 @@ STREAM_BATCH = 500                     # records read from the store at once by 
 EXPORT_CHUNK_BYTES = 64 * KiB          # ExportBundle's chunk size
 MAX_SEQ = 2**63 - 1                    # sequence numbers, tree sizes, counters (a signed 64-bit store column)
 
+# -- the web port (service/web.py: Connect and gRPC-Web over HTTP/1.1) -------------
+WEB_MAX_CONNECTIONS = 4096             # open HTTP connections (and calls) on the web port per process
+WEB_KEEPALIVE_S = 20                   # an idle keep-alive HTTP connection of the web port is closed after
+WEB_MAX_JSON_REQUEST_BYTES = 256 * KiB  # a request in the JSON codec (checked before it is parsed)
+
 # -- caches -----------------------------------------------------------------------
 MAX_LIVE_GAMES = 256                   # games kept caught up in memory (LRU); others are rebuilt from the store
 AUTH_CACHE_ENTRIES = 4096              # verified SeatAuth tokens remembered (cleared when full)
@@ -104,6 +109,12 @@ TABLE: tuple[Limit, ...] = (
     Limit("EXPORT_CHUNK_BYTES", "one `ExportBundle` message", "-"),
     Limit("MAX_SEQ", "sequence numbers, tree sizes and counters in a request; also every `from_seq`, `seq` "
           "or size must lie within the log", "`OUT_OF_RANGE`/`OUT_OF_RANGE`"),
+    Limit("WEB_MAX_CONNECTIONS", "open HTTP connections on the web port (`--web-listen`) per server process",
+          "HTTP 503 from the HTTP server, **without** ErrorInfo (refused before a call starts)"),
+    Limit("WEB_KEEPALIVE_S", "an idle keep-alive connection of the web port is closed after (s)",
+          "the connection is closed; the browser opens another"),
+    Limit("WEB_MAX_JSON_REQUEST_BYTES", "a web-port request in the JSON codec, before it is parsed (then "
+          "`MAX_REQUEST_BYTES` applies to its binary form)", f"`{_RE}`/`REQUEST_TOO_LARGE`"),
     Limit("MAX_LIVE_GAMES", "games kept in memory (LRU); the rest are rebuilt from the store on demand", "-"),
     Limit("AUTH_CACHE_ENTRIES", "verified `SeatAuth` tokens remembered", "the cache is cleared"),
     Limit("QUOTE_CHARS", "characters of a caller's input quoted in an error message", "cut, with `...`"),

@@ -62,6 +62,7 @@ class Running:
     thread: threading.Thread = None
     pool: futures.ThreadPoolExecutor = None
     tls: bool = False
+    web: object = None      # the web transport (service/web.py WebServer), when started
     _stop_lock: threading.Lock = field(default_factory=threading.Lock)
     _stopped: bool = False
 
@@ -86,10 +87,17 @@ class Running:
                 self.store.close()
                 self._stopped = True
 
+    @property
+    def web_port(self) -> int | None:
+        return self.web.port if self.web is not None else None
+
     async def _stop(self, grace: float) -> None:
         await self.health.enter_graceful_shutdown()
         self.service.feeds.wake_all()
-        await self.server.stop(grace)
+        if self.web is not None:
+            await asyncio.gather(self.server.stop(grace), self.web.stop(grace))
+        else:
+            await self.server.stop(grace)
         poller = getattr(self.service, "poller", None)
         if poller is not None:
             poller.cancel()
@@ -129,10 +137,13 @@ def read_tls(cert: str | None, key: str | None):
 
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
           data_dir: str = "data", workers: int = limits.EXECUTOR_THREADS, name: str = DEFAULT_NAME,
-          reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None) -> Running:
+          reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None,
+          web_listen: str | None = None, web_origins: tuple[str, ...] = (), web_page=None) -> Running:
     """A grpc.aio server on its own event-loop thread; the blocking work runs in a pool of
     ``workers`` threads. ``reuseport``: share the listening port with sibling processes
     (``aar serve --workers N``). ``tls_cert``/``tls_key``: PEM files; plaintext without them.
+    ``web_listen``: also serve the RPCs over Connect and gRPC-Web there (service/web.py), with CORS
+    for ``web_origins`` only; ``web_page``: the ASGI app of every other path there (the web client).
 
     The data directory is made (or tightened to) 0700; the store's private columns are encrypted
     under the data key beside the server key (``atrest.py``, docs/service.md)."""
@@ -148,8 +159,8 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
     svc = Service(GameManager(st, signer), pool, loop)
     try:
-        server, port, hs, poller = asyncio.run_coroutine_threadsafe(
-            _start(svc, listen, creds, reuseport), loop).result(30)
+        server, port, hs, poller, web = asyncio.run_coroutine_threadsafe(
+            _start(svc, listen, creds, reuseport, web_listen, web_origins, web_page), loop).result(30)
     except BaseException:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
@@ -157,14 +168,15 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
         st.close()
         raise
     svc.poller = poller
-    return Running(server, port, svc, st, hs, signer.verifier.vkey, loop, thread, pool, creds is not None)
+    return Running(server, port, svc, st, hs, signer.verifier.vkey, loop, thread, pool, creds is not None, web)
 
 
-async def _start(svc: Service, listen: str, creds, reuseport: bool):
+async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=None, web_origins=(), web_page=None):
     server = grpc.aio.server(options=server_options(reuseport))
+    game, audit = GameServicer(svc), AuditServicer(svc)
     server.add_generic_rpc_handlers((
-        grpc.method_handlers_generic_handler(SERVICES[0], GameServicer(svc).handlers()),
-        grpc.method_handlers_generic_handler(SERVICES[1], AuditServicer(svc).handlers()),
+        grpc.method_handlers_generic_handler(SERVICES[0], game.handlers()),
+        grpc.method_handlers_generic_handler(SERVICES[1], audit.handlers()),
     ))
     hs = health.aio.HealthServicer()
     add_health(server, svc, hs)
@@ -178,10 +190,25 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool):
         port = 0
     if port == 0:
         raise StoreError(f"cannot listen on {listen}")
+    web = None
+    if web_listen:   # the same methods, over Connect and gRPC-Web (service/web.py)
+        from .web import WebApp, WebServer
+
+        descs = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"],
+                 audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"])
+        app = WebApp(svc, [(SERVICES[0], descs[0], game.methods()), (SERVICES[1], descs[1], audit.methods())],
+                     web_origins, web_page)
+        try:
+            web = WebServer(app, web_listen)
+        except OSError as e:
+            await server.stop(0)
+            raise StoreError(str(e)) from None
     await server.start()
+    if web is not None:
+        await web.start()
     poller = asyncio.get_running_loop().create_task(
         svc.feeds.poll_forever(svc.run_stream, svc.sizes))
-    return server, port, hs, poller
+    return server, port, hs, poller, web
 
 
 def wait_for_stop(done: threading.Event) -> None:

@@ -15,7 +15,6 @@ import json
 import logging
 import threading
 
-import grpc
 
 from afteraction.engine import registry
 from afteraction.engine.crypto import canon
@@ -30,7 +29,7 @@ from afteraction.v1 import game_service_pb2 as gs
 
 from . import events, limits
 from .auth import AuthChecker
-from .calls import _ser, in_log, parse, streaming, unary
+from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, parse
 from .feeds import Feeds
 from .games import GameManager
 from .status import Refusal, quote, status_for, status_of
@@ -138,26 +137,23 @@ class GameServicer:
         self.svc = svc
         self.games = svc.games
 
+    def methods(self) -> list[Method]:
+        """Every RPC of GameService: the one table both transports serve (grpc.aio here, Connect and
+        gRPC-Web in service/web.py, which leaves out the bidirectional Play)."""
+        return [
+            Method("CreateGame", UNARY, gs.CreateGameRequest, self.CreateGame),
+            Method("SubmitCommand", UNARY, gs.SubmitCommandRequest, self.SubmitCommand),
+            Method("Play", BIDI, gs.PlayRequest, self.Play),
+            Method("Watch", SERVER_STREAM, gs.WatchRequest, self.Watch),
+            Method("GetState", UNARY, gs.GetStateRequest, self.GetState),
+            Method("ListLegalCommands", UNARY, gs.ListLegalCommandsRequest, self.ListLegalCommands),
+            Method("GetServerKey", UNARY, gs.GetServerKeyRequest, self.GetServerKey, blocking=False),
+            Method("ListRulesets", UNARY, gs.ListRulesetsRequest, self.ListRulesets, blocking=False),
+            Method("ListGames", UNARY, gs.ListGamesRequest, self.ListGames),
+        ]
+
     def handlers(self) -> dict:
-        s = self.svc
-        return {
-            "CreateGame": grpc.unary_unary_rpc_method_handler(
-                unary(s, "CreateGame", gs.CreateGameRequest, self.CreateGame), None, _ser),
-            "SubmitCommand": grpc.unary_unary_rpc_method_handler(
-                unary(s, "SubmitCommand", gs.SubmitCommandRequest, self.SubmitCommand), None, _ser),
-            "Play": grpc.stream_stream_rpc_method_handler(streaming(s, "Play", self.Play), None, _ser),
-            "Watch": grpc.unary_stream_rpc_method_handler(streaming(s, "Watch", self.Watch), None, _ser),
-            "GetState": grpc.unary_unary_rpc_method_handler(
-                unary(s, "GetState", gs.GetStateRequest, self.GetState), None, _ser),
-            "ListLegalCommands": grpc.unary_unary_rpc_method_handler(
-                unary(s, "ListLegalCommands", gs.ListLegalCommandsRequest, self.ListLegalCommands), None, _ser),
-            "GetServerKey": grpc.unary_unary_rpc_method_handler(
-                unary(s, "GetServerKey", gs.GetServerKeyRequest, self.GetServerKey, blocking=False), None, _ser),
-            "ListRulesets": grpc.unary_unary_rpc_method_handler(
-                unary(s, "ListRulesets", gs.ListRulesetsRequest, self.ListRulesets, blocking=False), None, _ser),
-            "ListGames": grpc.unary_unary_rpc_method_handler(
-                unary(s, "ListGames", gs.ListGamesRequest, self.ListGames), None, _ser),
-        }
+        return grpc_handlers(self.svc, self.methods())
 
     def CreateGame(self, request, context):
         try:
@@ -294,17 +290,23 @@ class GameServicer:
         req = parse(gs.WatchRequest, raw)
         gid = req.game_id
         size, ended = await svc.run_stream(svc.log_size, gid)   # NOT_FOUND early
+        # with a SeatAuth: that seat's openings and prompts too (a browser's Play: docs/service.md)
+        seat = await svc.run_stream(svc.authenticate, gid, req.auth) if req.HasField("auth") else None
         in_log("from_seq", req.from_seq, size, gid)
         if ended and req.from_seq == size:
             return  # everything of an ended game was sent already: OK
         wake = svc.feeds.subscribe(gid)
         try:
-            async for item in _follow(svc, gid, req.from_seq, wake, None, None):
+            async for item in _follow(svc, gid, req.from_seq, wake, seat, None):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
                 elif k == "checkpoint":
                     yield gs.WatchResponse(checkpoint=item.checkpoint)
+                elif k == "opening":
+                    yield gs.WatchResponse(opening=item.opening)
+                elif k == "your_decision":
+                    yield gs.WatchResponse(your_decision=item.your_decision)
         finally:
             svc.feeds.unsubscribe(gid, wake)
 
@@ -459,21 +461,20 @@ class AuditServicer:
         self.svc = svc
         self.games = svc.games
 
+    def methods(self) -> list[Method]:
+        """Every RPC of AuditService (both transports serve them all)."""
+        return [
+            Method("GetRecords", UNARY, au.GetRecordsRequest, self.GetRecords),
+            Method("GetCheckpoint", UNARY, au.GetCheckpointRequest, self.GetCheckpoint),
+            Method("GetInclusionProof", UNARY, au.GetInclusionProofRequest, self.GetInclusionProof),
+            Method("GetConsistencyProof", UNARY, au.GetConsistencyProofRequest, self.GetConsistencyProof),
+            Method("ExportBundle", SERVER_STREAM, au.ExportBundleRequest, self.ExportBundle),
+            Method("GetReveal", UNARY, au.GetRevealRequest, self.GetReveal),
+            Method("AddCosignature", UNARY, au.AddCosignatureRequest, self.AddCosignature),
+        ]
+
     def handlers(self) -> dict:
-        s = self.svc
-        u = grpc.unary_unary_rpc_method_handler
-        return {
-            "GetRecords": u(unary(s, "GetRecords", au.GetRecordsRequest, self.GetRecords), None, _ser),
-            "GetCheckpoint": u(unary(s, "GetCheckpoint", au.GetCheckpointRequest, self.GetCheckpoint), None, _ser),
-            "GetInclusionProof": u(unary(s, "GetInclusionProof", au.GetInclusionProofRequest,
-                                         self.GetInclusionProof), None, _ser),
-            "GetConsistencyProof": u(unary(s, "GetConsistencyProof", au.GetConsistencyProofRequest,
-                                           self.GetConsistencyProof), None, _ser),
-            "ExportBundle": grpc.unary_stream_rpc_method_handler(
-                streaming(s, "ExportBundle", self.ExportBundle), None, _ser),
-            "GetReveal": u(unary(s, "GetReveal", au.GetRevealRequest, self.GetReveal), None, _ser),
-            "AddCosignature": u(unary(s, "AddCosignature", au.AddCosignatureRequest, self.AddCosignature), None, _ser),
-        }
+        return grpc_handlers(self.svc, self.methods())
 
     def GetRecords(self, request, context):
         limit = request.limit or limits.MAX_RECORDS_PER_CALL

@@ -91,6 +91,18 @@ def cmd_serve(args) -> int:
         if bool(args.tls_cert) != bool(args.tls_key):
             raise ServeFlagError("--tls-cert and --tls-key go together")
         check_store(args.store)
+        web_listen = None
+        if args.web_origin and not args.web_listen:
+            raise ServeFlagError("--web-origin needs --web-listen")
+        if args.web_listen:
+            if args.workers > 1:
+                raise ServeFlagError("--web-listen runs in one process: not with --workers")
+            wh, wp = parse_listen(args.web_listen)
+            web_listen = f"{wh}:{wp}"
+            for o in args.web_origin or ():
+                if not re.fullmatch(r"https?://[A-Za-z0-9.\-_\[\]:]+", o.rstrip("/")):
+                    raise ServeFlagError(f"--web-origin {o[:80]!r}: an origin is scheme://host[:port] "
+                                         "(e.g. https://ui.example.org), no path")
         data_dir = args.data_dir or default_data_dir()
         key = args.key or os.path.join(data_dir, "server.key")
         kstate = key_state(key, args.key_name)
@@ -110,8 +122,17 @@ def cmd_serve(args) -> int:
         return wait_workers(w)
     from afteraction.service.server import serve_forever, start
 
-    run = start(listen, args.store, key, data_dir, name=args.key_name, tls_cert=args.tls_cert, tls_key=args.tls_key)
+    page = None
+    if web_listen:  # the web client's page and board drawings beside the web RPCs (docs/service.md "Browsers")
+        from .webpage import WebPage
+
+        page = WebPage()
+    run = start(listen, args.store, key, data_dir, name=args.key_name, tls_cert=args.tls_cert, tls_key=args.tls_key,
+                web_listen=web_listen, web_origins=tuple(o.rstrip("/") for o in args.web_origin or ()), web_page=page)
     _started(host, run.port, run.tls, run.vkey, key, kstate, args.store, store_path, sstate, data_dir)
+    if run.web is not None:
+        web = f"{web_listen.rsplit(':', 1)[0]}:{run.web_port}"
+        print(f"web (Connect, gRPC-Web; plain HTTP) on {web}: play at http://{web}/", flush=True)
     serve_forever(run)
     return 0
 
@@ -147,4 +168,10 @@ def register_serve(p) -> None:
                    help="server processes sharing the listening port (SO_REUSEPORT) and the store (default 1)")
     p.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key) instead of plaintext")
     p.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    p.add_argument("--web-listen", metavar="HOST:PORT",
+                   help="also serve browsers there: the RPCs over Connect and gRPC-Web (Play excepted) and the "
+                        "web client at / (plain HTTP; docs/service.md 'Browsers')")
+    p.add_argument("--web-origin", action="append", metavar="ORIGIN",
+                   help="an origin (scheme://host[:port]) whose pages may call the web port (CORS); repeat for "
+                        "several; none by default")
     p.set_defaults(func=cmd_serve)

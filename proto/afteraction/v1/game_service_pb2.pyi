@@ -220,20 +220,26 @@ class PlayResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("game_id", "from_seq")
+    __slots__ = ("game_id", "from_seq", "auth")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     from_seq: int
-    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ...) -> None: ...
+    auth: SeatAuth
+    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
 
 class WatchResponse(_message.Message):
-    __slots__ = ("record", "checkpoint")
+    __slots__ = ("record", "checkpoint", "opening", "your_decision")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
+    YOUR_DECISION_FIELD_NUMBER: _ClassVar[int]
     record: LogRecord
     checkpoint: SignedCheckpoint
-    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ...) -> None: ...
+    opening: SeatOpening
+    your_decision: YourDecision
+    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ...) -> None: ...
 
 class GetStateRequest(_message.Message):
     __slots__ = ("game_id", "auth")

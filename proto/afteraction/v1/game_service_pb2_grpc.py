@@ -113,7 +113,9 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Watch(self, request, context):
-        """Public records from any sequence number (resume), then live ones.
+        """Public records from any sequence number (resume), then live ones. With a
+        SeatAuth, also that seat's openings and decision prompts, as Play sends them:
+        with SubmitCommand, what a browser (no bidirectional streams) plays with.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,276 @@
+// The page a person plays with (served by `aar serve --web-listen`): a seat key kept in this
+// browser, create or join a game, the board, the pending decision's legal choices in words, click
+// to choose, the opponent's moves as they arrive; every record, checkpoint and opening checked here.
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { CommandSchema, type Command } from "../gen/afteraction/v1/command_pb.js";
+import { CommandEnvelopeSchema } from "../gen/afteraction/v1/envelope_pb.js";
+import type { YourDecision } from "../gen/afteraction/v1/game_service_pb.js";
+import { b64, fromHex, hex, isBytes, toB64 } from "../lib/bytes.js";
+import { connect } from "../lib/client.js";
+import { parseVkey, type ServerKey } from "../lib/crypto.js";
+import { seatKey, type SeatKey } from "../lib/keys.js";
+import { LogVerifier, reasonOf, WebSeat, type Rec } from "../lib/seat.js";
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const params = new URLSearchParams(location.search);
+const clients = connect(location.origin, params.get("protocol") === "grpc-web" ? "grpc-web" : "connect");
+let key: SeatKey, server: ServerKey;
+let gameName = "";
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+function status(text: string, cls: "ok" | "bad" | "busy" = "ok") {
+  const s = $("status");
+  s.textContent = text;
+  s.className = cls;
+  if (cls === "bad") s.dataset.error = text;
+}
+
+async function ui(game: string, view: unknown, commands: Command[]): Promise<{ svg: string; summary: string[]; choices: string[] }> {
+  const r = await fetch("/ui/board", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game, view, commands: commands.map((c) => toB64(toBinary(CommandSchema, c))) }),
+  });
+  if (!r.ok) throw new Error("the board could not be drawn: " + (await r.text()));
+  return r.json();
+}
+
+// -- the server key: pinned in this browser on first sight -----------------------------------
+async function pinServerKey(): Promise<ServerKey> {
+  const got = (await clients.game.getServerKey({})).vkey;
+  const slot = "aar-server-key:" + location.origin;
+  const pinned = localStorage.getItem(slot);
+  if (pinned && pinned !== got && params.get("trust") !== "new") {
+    throw new Error(`this server now signs with ${got}, not the key this browser pinned (${pinned}); open with ?trust=new only if you know why`);
+  }
+  localStorage.setItem(slot, got);
+  $("server-key").textContent = got;
+  return parseVkey(got);
+}
+
+// -- lobby -----------------------------------------------------------------------------------
+async function lobby() {
+  const rs = (await clients.game.listRulesets({})).rulesets;
+  const gsel = $<HTMLSelectElement>("new-game"), ssel = $<HTMLSelectElement>("new-seat");
+  const latest = new Map(rs.map((r) => [r.game, r]));
+  gsel.innerHTML = [...latest.keys()].map((g) => `<option value="${esc(g)}">${esc(g)}</option>`).join("");
+  const seats = () => {
+    const info = latest.get(gsel.value)!;
+    ssel.innerHTML = info.seats.map((s) => `<option>${esc(s)}</option>`).join("");
+    $<HTMLInputElement>("new-options").placeholder = info.optionsJson;   // the defaults
+  };
+  gsel.onchange = seats;
+  seats();
+  $("create").onclick = () => act(async () => {
+    const info = latest.get(gsel.value)!;
+    const theirs = fromHex($<HTMLInputElement>("opponent-key").value.trim().toLowerCase());
+    if (theirs.length !== 32) throw new Error("the opponent's public key is 64 hex digits (their page shows it)");
+    const seatsPb = info.seats.map((s) => ({ seat: s, publicKey: s === ssel.value ? key.publicRaw : theirs }));
+    const optionsJson = $<HTMLInputElement>("new-options").value.trim();
+    const res = await clients.game.createGame({ game: info.game, seats: seatsPb, optionsJson });
+    location.hash = "game=" + res.gameId;
+  });
+  $("join").onclick = () => { location.hash = "game=" + $<HTMLInputElement>("join-id").value.trim(); };
+  $("spectate").onclick = () => { location.hash = "watch=" + $<HTMLInputElement>("join-id").value.trim(); };
+}
+
+async function act(f: () => Promise<void>) {
+  try { await f(); } catch (e) { status(`${(e as Error).message} ${reasonOf(e)}`.trim(), "bad"); }
+}
+
+// -- a game ------------------------------------------------------------------------------------
+const moves: string[] = [];
+function describeRecord(rec: Rec, words: string | null): string {
+  const b = rec.body as Record<string, unknown>;
+  const who = typeof b.seat === "string" ? b.seat : "";
+  if (rec.kind === "genesis") return `record 0: game ${rec.game} created`;
+  if (rec.kind === "commit") return `record ${rec.seq}: ${who} committed to its dice entropy`;
+  if (rec.kind === "reveal") return `record ${rec.seq}: ${who} revealed its dice entropy`;
+  if (rec.kind === "end") return `record ${rec.seq}: the game ended`;
+  if (b.sealed) return `record ${rec.seq}: ${who} made a hidden (sealed) move`;
+  return `record ${rec.seq}: ${who}: ${words ?? "a move"}`;
+}
+
+function commandOf(rec: Rec): Command | null {
+  const env = (rec.body as Record<string, unknown>).env;
+  if (!isBytes(env)) return null;
+  const e = fromBinary(CommandEnvelopeSchema, env);
+  return e.action.case === "command" ? e.action.value : null;
+}
+
+function showVerified(v: LogVerifier) {
+  const c = v.checked;
+  const s = $("status");
+  if (s.className === "bad") return;
+  status(`checked in this browser: ${c.records} records (hash chain, signatures, envelopes), ${c.checkpoints} server checkpoints (signature, Merkle root), ${c.openings} private openings against their commitments`);
+  s.dataset.records = String(c.records);
+  s.dataset.openings = String(c.openings);
+}
+
+async function redraw(seat: WebSeat | null, gameId: string, v: LogVerifier) {
+  const st = await clients.game.getState({ gameId, auth: seat ? await seat.auth() : undefined });
+  gameName = st.game;
+  const view = JSON.parse(st.viewJson);
+  const pic = await ui(st.game, view, []);
+  $("board").innerHTML = pic.svg;
+  $("summary").innerHTML = pic.summary.map((l) => `<div>${esc(l)}</div>`).join("");
+  $("prompt").textContent = st.ended ? `game over: ${st.outcomeJson}` : st.decision ? `waiting for ${st.decision.seat}: ${st.decision.prompt}` : "";
+  if (st.ended) { $("game").dataset.ended = "1"; $("outcome").textContent = st.outcomeJson; }
+  showVerified(v);
+}
+
+async function recordWords(rec: Rec): Promise<string | null> {
+  const cmd = commandOf(rec);
+  if (!cmd) return null;
+  return (await ui(gameName, {}, [cmd]).catch(() => null))?.choices[0] ?? null;
+}
+
+// the moves in the order they arrived (their words come back from /ui/board one by one)
+let movesChain: Promise<void> = Promise.resolve();
+function addRecordLine(rec: Rec) {
+  const words = recordWords(rec);
+  movesChain = movesChain.then(async () => addMove(describeRecord(rec, await words)));
+}
+
+function addMove(line: string) {
+  moves.push(line);
+  const li = document.createElement("li");
+  li.textContent = line;
+  $("moves").prepend(li);
+}
+
+async function openGame(gameId: string, spectate: boolean) {
+  $("lobby").hidden = true;
+  $("game").hidden = false;
+  $("game-id").textContent = gameId;
+  $("export").onclick = () => act(() => exportLog(gameId));
+  // the genesis names the seats' keys: this browser's key makes it a seat, else a spectator
+  const first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 });
+  const probe = new LogVerifier(server, gameId);
+  await probe.add(first.records[0].record, first.records[0].checkpoint);
+  gameName = String((probe.genesis!.body.ruleset as Record<string, unknown>).game);   // the ruleset, for words
+  const mine = spectate ? undefined : Object.keys(probe.seatKeys).find((s) => hex(probe.seatKeys[s]) === key.id);
+  $("role").textContent = mine ? `you play seat ${mine}` : "you are a spectator";
+  $("game").dataset.role = mine ?? "spectator";
+  // One redraw at a time, and at most one more after it however many records arrived meanwhile
+  // (the board is the state now, not per record); the checks' counts are shown at once.
+  let pending: Promise<void> = Promise.resolve(), dirty = false, drawing = false;
+  const refresh = (seat: WebSeat | null, v: LogVerifier) => {
+    showVerified(v);
+    dirty = true;
+    if (drawing) return;
+    drawing = true;
+    pending = (async () => {
+      while (dirty) {
+        dirty = false;
+        try { await redraw(seat, gameId, v); } catch (e) { status(String(e), "bad"); }
+      }
+      drawing = false;
+    })();
+  };
+  if (!mine) return spectateGame(gameId, refresh);
+  const ent = entropyFor(gameId, mine);
+  const keptSlot = `aar-checkpoint:${gameId}:${mine}`;   // the latest checkpoint this seat verified (SPEC.md 11)
+  const seat = new WebSeat(clients, gameId, mine, key, server, ent, localStorage.getItem(keptSlot) ?? undefined);
+  seat.keep = (note) => { if (note) localStorage.setItem(keptSlot, note); };
+  const cosSlot = `aar-cosigned:${gameId}:${mine}`;      // cosigned once: a reload does not cosign again
+  seat.cosignedSize = Number(localStorage.getItem(cosSlot) ?? 0);
+  seat.onEvent = (e) => {
+    if (e.kind === "record") {
+      addRecordLine(e.rec);
+      refresh(seat, seat.v);
+    } else if (e.kind === "opening") {
+      const li = document.createElement("li");
+      li.textContent = `record ${e.seq} value ${e.k}: ${e.valueJson} (opening checked against its commitment)`;
+      $("openings").append(li);
+    }
+  };
+  const choose = async (d: YourDecision): Promise<Command | null> => {
+    await pending;
+    const st = await clients.game.getState({ gameId, auth: await seat.auth() });
+    const words = (await ui(st.game, JSON.parse(st.viewJson), d.legalCommands)).choices;
+    $("prompt").textContent = `your decision: ${d.decision?.prompt ?? ""}`;
+    const box = $("choices");
+    box.innerHTML = "";
+    return new Promise((resolve) => {
+      d.legalCommands.forEach((c, i) => {
+        const b = document.createElement("button");
+        b.className = "choice";
+        b.textContent = words[i] ?? `choice ${i + 1}`;
+        b.dataset.i = String(i);
+        b.dataset.command = toB64(toBinary(CommandSchema, c));
+        b.onclick = () => { box.innerHTML = ""; $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
+        box.append(b);
+      });
+    });
+  };
+  try {
+    await seat.play(choose);
+    localStorage.setItem(cosSlot, String(seat.cosignedSize));
+    $("game").dataset.cosigned = String(seat.cosignedSize);
+    refresh(seat, seat.v);
+    await pending;
+  } catch (e) {
+    $("choices").innerHTML = "";
+    status(`STOPPED, nothing more is signed: ${(e as Error).message}`, "bad");
+  }
+}
+
+async function spectateGame(gameId: string, refresh: (s: null, v: LogVerifier) => void) {
+  const v = new LogVerifier(server, gameId);
+  try {
+    for await (const m of clients.game.watch({ gameId, fromSeq: 0n })) {
+      if (m.kind.case === "record") {
+        const rec = await v.add(m.kind.value.record, m.kind.value.checkpoint);
+        addRecordLine(rec);
+        refresh(null, v);
+      } else if (m.kind.case === "checkpoint") await v.checkCheckpoint(m.kind.value.note);
+      else throw new Error(`a spectator's stream carried a ${m.kind.case}: the server leaks`);
+    }
+  } catch (e) { status(`STOPPED: ${(e as Error).message}`, "bad"); }
+}
+
+// The seat's dice entropy must outlive a reload between its commitment and its reveal: kept in this
+// origin's storage per game and seat (it is public once revealed, and useless to anyone without the
+// seat's non-extractable key).
+function entropyFor(gameId: string, seat: string): Uint8Array {
+  const slot = `aar-entropy:${gameId}:${seat}`;
+  const got = localStorage.getItem(slot);
+  if (got) return b64(got);
+  const e = crypto.getRandomValues(new Uint8Array(32));
+  localStorage.setItem(slot, toB64(e));
+  return e;
+}
+
+async function exportLog(gameId: string) {
+  const parts: Uint8Array[] = [];
+  for await (const m of clients.audit.exportBundle({ gameId })) parts.push(m.chunk);
+  const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: "application/octet-stream" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `${gameId}.aar`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+async function main() {
+  try {
+    key = await seatKey(params.get("key") ?? "default");
+    $("pubkey").textContent = key.id;
+    server = await pinServerKey();
+    await lobby();
+  } catch (e) { status((e as Error).message, "bad"); return; }
+  const route = () => {
+    const h = new URLSearchParams(location.hash.slice(1));
+    if (h.get("game")) void openGame(h.get("game")!, false);
+    else if (h.get("watch")) void openGame(h.get("watch")!, true);
+  };
+  window.addEventListener("hashchange", () => { if ($("game").hidden) route(); else location.reload(); });
+  status("ready: create a game or join one");
+  route();
+}
+
+void main();
+void create;
