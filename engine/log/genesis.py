@@ -4,6 +4,7 @@ padded sizes (v >= 2, SPEC.md 6.5), and genesis against its ruleset (the same op
 at creation). ``engine/log/verify.py`` calls them in that order."""
 from __future__ import annotations
 
+from .. import endings as _endings
 from ..crypto import canon
 from ..errors import Rejection
 from ..referee import seat_key_problem
@@ -59,6 +60,8 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
          and all(map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32 for x in seats)),
     ]
     want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
+    timed = rec.v >= 2 and ("clock" in b or "at" in b)  # SPEC.md 8.2: an optional time control, v >= 2
+    want |= {"clock", "at"} if timed else set()
     shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
         ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want),  # a
         # missing sealed_sizes is named by its own check below
@@ -76,6 +79,10 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
             raise _fail("4", 0, "genesis body has the wrong shape", "unique seat names", s["name"])
         keys[s["name"]] = s["key"]
     check_seat_keys(keys)
+    if timed:
+        why = _endings.control_problem(b.get("clock")) or _endings.time_problem(b.get("at"))
+        if why is not None:
+            raise _fail("4", 0, "genesis clock and at (SPEC.md 8.2)", None, None, why)
     sizes = check_sealed_sizes(b.get("sealed_sizes"), keys) if rec.v >= 2 else None
     return keys, sizes
 
