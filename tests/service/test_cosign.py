@@ -9,7 +9,7 @@ import io
 import grpc
 import pytest
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.crypto import cosign
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import split_note

@@ -16,7 +16,7 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine import referee as referee_mod
 from afteraction.engine import registry
 from afteraction.engine.bots import random_bot

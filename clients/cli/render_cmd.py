@@ -101,7 +101,7 @@ def _render_live(args: argparse.Namespace) -> int:
     from afteraction.engine.crypto import canon
     from afteraction.service.auth import make_auth
 
-    from .client import Client, ClientError
+    from afteraction.client.client import Client, ClientError
     from .commands import read_seat_key
 
     if args.at is not None:
