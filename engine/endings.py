@@ -265,8 +265,10 @@ def accept(ref, env, sc):
 
 def end(ref, cause: dict):
     """Append the end record of an engine ending: the secret, the outcome, the cause."""
-    rec = ref._append("end", {"secret": ref._secret, "outcome": outcome(cause, ref.seat_order), "cause": cause})
+    out = outcome(cause, ref.seat_order)
+    rec = ref._append("end", {"secret": ref._secret, "outcome": out, "cause": cause})
     ref.ended = True
+    ref.ending = (out, cause)
     return rec
 
 

@@ -139,6 +139,7 @@ class Referee:
         self.clock = _endings.Clock.of(b) if self.version >= 2 else None
         self.offer: tuple[int, str, str | None] | None = None
         self._at: int | None = None
+        self.ending: tuple[dict, dict] | None = None  # (outcome, cause) of an engine ending
 
     # -- creation -------------------------------------------------------------
     @staticmethod

@@ -30,6 +30,7 @@ from afteraction.v1 import game_service_pb2 as gs
 from . import limits
 from .auth import AuthChecker
 from .calls import _ser, in_log, parse, streaming, unary
+from .clocks import clocks_pb, control_of
 from .feeds import Feeds
 from .games import GameManager
 from .status import Refusal, quote, status_for, status_of
@@ -168,7 +169,8 @@ class GameServicer:
             if s.seat in keys:
                 raise Rejection("BAD_SEATS", f"seat {quote(s.seat)} given twice")
             keys[s.seat] = bytes(s.public_key)
-        gid, row = self.games.create(request.game, request.version, request.scenario, options, keys)
+        gid, row = self.games.create(request.game, request.version, request.scenario, options, keys,
+                                     control_of(request))
         return gs.CreateGameResponse(game_id=gid, genesis=record_pb(row),
                                      checkpoint=gs.SignedCheckpoint(size=1, note=row.checkpoint),
                                      server_vkey=self.games.vkey)
@@ -270,6 +272,9 @@ class GameServicer:
                     yield gs.WatchResponse(record=item.record)
                 elif k == "checkpoint":
                     yield gs.WatchResponse(checkpoint=item.checkpoint)
+                    clocks = await svc.run_stream(self._clocks, gid)
+                    if clocks is not None:  # SPEC.md 8.2: each seat's time left
+                        yield gs.WatchResponse(clocks=clocks)
         finally:
             svc.feeds.unsubscribe(gid, wake)
 
@@ -285,9 +290,17 @@ class GameServicer:
             d = ref.pending()
             if d is not None:
                 out.decision.CopyFrom(decision_pb(d))
-            if ref.ended:
-                out.outcome_json = to_json(ref.ruleset.outcome(ref.state))
+            if ref.ended:  # an engine ending (SPEC.md 8.1) has its own outcome and cause
+                out.outcome_json = to_json(ref.ending[0] if ref.ending else ref.ruleset.outcome(ref.state))
+                out.cause_json = to_json(ref.ending[1]) if ref.ending else ""
+            clocks = clocks_pb(ref, self.games.now())
+            if clocks is not None:
+                out.clocks.CopyFrom(clocks)
         return out
+
+    def _clocks(self, gid: str):
+        with self.games.locked(gid) as live:
+            return clocks_pb(live.referee, self.games.now())
 
     def ListLegalCommands(self, request, context):
         with self.games.locked(request.game_id) as live:

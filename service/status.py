@@ -46,6 +46,8 @@ _BY_CODE = {
     "UNKNOWN_SCENARIO": grpc.StatusCode.INVALID_ARGUMENT,
     "UNKNOWN_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
     "BAD_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
+    "BAD_CLOCK": grpc.StatusCode.INVALID_ARGUMENT,   # SPEC.md 8.2: a time control outside its bounds
+    "BAD_RESULT": grpc.StatusCode.INVALID_ARGUMENT,  # SPEC.md 8.1: an offer for a winner that is no seat
     "COMMAND_TOO_LARGE": grpc.StatusCode.INVALID_ARGUMENT,  # SPEC.md 6.5: larger than its padded size
     "UNKNOWN_RULESET": grpc.StatusCode.INVALID_ARGUMENT,
     "FIELD_TOO_LONG": grpc.StatusCode.INVALID_ARGUMENT,
@@ -65,7 +67,7 @@ _BY_CODE = {
 }
 # WRONG_SERVER_KEY (a replica with another key than the game's genesis) is FAILED_PRECONDITION too.
 # Everything else a referee or ruleset raises (STALE_STATE, WRONG_HISTORY, HANDSHAKE_*, GAME_OVER,
-# ILLEGAL_*, COUNTER_GAP, ALREADY_COMMITTED, BAD_REVEAL, NOT_ENDED, ...) is a
+# ILLEGAL_*, COUNTER_GAP, ALREADY_COMMITTED, BAD_REVEAL, NOT_ENDED, NO_OFFER, TIME_EXPIRED, ...) is a
 # command that does not fit the current state: FAILED_PRECONDITION.
 DEFAULT = grpc.StatusCode.FAILED_PRECONDITION
 

@@ -132,12 +132,16 @@ class Client:
         return self._vkey
 
     def create_game(self, game: str, seat_keys: dict[str, bytes], scenario: str = "", options: dict | None = None,
-                    version: str = "") -> gs.CreateGameResponse:
+                    version: str = "", clock: dict | None = None) -> gs.CreateGameResponse:
+        """``clock``: a time control, ``{"decision_ms": ..., "total_ms": ..., "abandon_ms": ...}`` (any
+        of them; 0 or absent = not set, docs/service.md "Time controls")."""
         import json
 
         req = gs.CreateGameRequest(game=game, version=version, scenario=scenario,
                                    options_json=json.dumps(options) if options else "",
                                    seats=[gs.SeatKey(seat=s, public_key=k) for s, k in seat_keys.items()])
+        if clock is not None:
+            req.clock.CopyFrom(gs.TimeControl(**clock))
         return self.call(self.game.CreateGame, req)
 
     def state(self, game_id: str, auth: gs.SeatAuth | None = None) -> gs.GetStateResponse:
@@ -439,6 +443,35 @@ class Seat:
                                 f"verified ends at state {self.next_seq}")
         head = self.head()
         return self._sign(lambda: self.signer.command(self.game_id, state_seq, command, head))
+
+    # -- endings (SPEC.md 8.1): any time before the end, out of turn, at the end of the verified log
+    def _sign_ending(self, make) -> gs.SubmitCommandResponse:
+        self.catch_up()
+        head = self.head()
+        if head is None:
+            raise RefusedToSign("ending commands need a format version 2 game")
+        return self.submit(self._sign(lambda: make(head)))
+
+    def resign(self) -> gs.SubmitCommandResponse:
+        """Resign: the game ends at once, the other seat wins."""
+        return self._sign_ending(lambda h: self.signer.resign(self.game_id, h))
+
+    def offer(self, winner: str | None = None) -> gs.SubmitCommandResponse:
+        """Offer a result: ``winner`` a seat, None for a draw. It lapses at the next record."""
+        return self._sign_ending(lambda h: self.signer.offer(self.game_id, h, winner))
+
+    def standing_offer(self) -> tuple[int, str, str | None] | None:
+        """(seq, seat, winner) of an offer by another seat in the last record verified, or None."""
+        self.catch_up()
+        o = self.verifier.ends.offer if self.verifier.ends is not None else None
+        return o if o is not None and o[1] != self.seat else None
+
+    def accept(self, offer: int | None = None, winner: str | None = None) -> gs.SubmitCommandResponse:
+        """Accept the offer standing in the last record (``offer``, ``winner``: what it must be)."""
+        o = self.standing_offer()
+        if o is None or (offer is not None and offer != o[0]) or (offer is not None and winner != o[2]):
+            raise RefusedToSign(f"seat {self.seat}: no such offer stands in the last record it verified")
+        return self._sign_ending(lambda h: self.signer.accept(self.game_id, h, o[0], o[2]))
 
     def submit(self, signed: bytes, retries: int = 3) -> gs.SubmitCommandResponse:
         """Submit; on a lost reply (UNAVAILABLE, DEADLINE_EXCEEDED) send the same bytes again."""
