@@ -90,9 +90,9 @@ class Running:
         await self.health.enter_graceful_shutdown()
         self.service.feeds.wake_all()
         await self.server.stop(grace)
-        poller = getattr(self.service, "poller", None)
-        if poller is not None:
-            poller.cancel()
+        for task in (getattr(self.service, "poller", None), getattr(self.service, "sweeper", None)):
+            if task is not None:
+                task.cancel()
 
 
 def server_options(reuseport: bool) -> list[tuple[str, int]]:
@@ -181,7 +181,19 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool):
     await server.start()
     poller = asyncio.get_running_loop().create_task(
         svc.feeds.poll_forever(svc.run_stream, svc.sizes))
+    svc.sweeper = asyncio.get_running_loop().create_task(sweep_forever(svc))
     return server, port, hs, poller
+
+
+async def sweep_forever(svc: Service) -> None:
+    """The timer of time controls (SPEC.md 8.2): every CLOCK_SWEEP_S, end the cached games whose
+    deadline passed (any other game ends at its next request)."""
+    while True:
+        await asyncio.sleep(limits.CLOCK_SWEEP_S)
+        try:
+            await svc.run_stream(svc.games.sweep)
+        except Exception as e:  # noqa: BLE001 -- the store is down: the next sweep tries again
+            log.warning("clock sweep failed: %s", type(e).__name__)
 
 
 def wait_for_stop(done: threading.Event) -> None:
