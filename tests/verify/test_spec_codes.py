@@ -7,7 +7,7 @@ import re
 
 from conftest import REPO
 
-CORE = ["engine/referee.py", "engine/ruleset.py", "engine/registry.py"]
+CORE = ["engine/referee.py", "engine/endings.py", "engine/ruleset.py", "engine/registry.py"]
 _RAISE = re.compile(r'raise\s+Rejection\(\s*"([A-Z_]+)"')
 
 
