@@ -100,6 +100,8 @@ def describe(cmd) -> str:
 
 
 def cmd_play(args) -> int:
+    from afteraction.client.client import Ending
+
     from . import play_text
 
     c, seat = _seat(args)
@@ -122,14 +124,27 @@ def cmd_play(args) -> int:
         print(f"decision: {st.decision.prompt}")
         for i, cmd in enumerate(legal, 1):
             print(f"  {i:3d}. {describe(cmd)}" if args.json else play_text.choice_line(st.game, i, cmd, view))
+        print("    r. resign (the other seat wins)\n    d. offer a draw (it lapses at the next record)")
+        clocks = {x.seat: x for x in st.clocks.seats}
+        if name in clocks and clocks[name].left_ms >= 0:
+            print(f"time left for this decision: {clocks[name].left_ms / 1000:.0f} s")
         while True:
             try:
-                raw = input(f"choice 1-{len(legal)}> ").strip()
+                raw = input(f"choice 1-{len(legal)}, r or d> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
             if raw.isdigit() and 1 <= int(raw) <= len(legal):
                 return legal[int(raw) - 1]
-            print("type the number of a choice")
+            if raw in ("r", "d") and input("sure? [y/N] ").strip().lower() == "y":
+                return Ending("resign") if raw == "r" else Ending("offer")
+            print("type the number of a choice, r or d")
+
+    def on_offer(o) -> bool:
+        what = "a draw" if o[2] is None else f"seat {o[2]} wins"
+        try:
+            return input(f"seat {o[1]} offers a result: {what}. Accept? [y/N] ").strip().lower() == "y"
+        except EOFError:
+            return False
 
     def show(s, m):
         k = m.WhichOneof("kind")
@@ -141,7 +156,7 @@ def cmd_play(args) -> int:
             print(f"refused: {m.rejected.reason}: {m.rejected.message}")
 
     with c:
-        out = seat.play(choose, show)
+        out = seat.play(choose, show, on_offer=on_offer)
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
     return 0
 
@@ -238,6 +253,11 @@ def cmd_serve(args) -> int:
 
 
 def cmd_demo(args) -> int:
+    if args.end:  # SPEC.md 8.1-8.2: a game that ends by resignation, agreement, time-out, abandonment
+        from .demo import default_game
+        from .demo_end import run_demo_end
+
+        return run_demo_end(args.game or default_game()[0], args.end, args.seed, args.out)
     from .demo import run_demo
 
     return run_demo(args.game, args.seed, args.out)
@@ -332,4 +352,7 @@ def register(sub) -> None:
     p.add_argument("--game", default=None, help="ruleset: sog, gmv, ntnd, duel (default sog if available, else duel)")
     p.add_argument("--seed", type=int, default=1, help="bot seed (default 1)")
     p.add_argument("--out", default="demo-out", help="data directory (default ./demo-out)")
+    p.add_argument("--end", choices=("resign", "agree", "timeout", "abandon"),
+                   help="play a few moves, then end the game this way (SPEC.md 8.1-8.2; the server's clock "
+                        "is driven by the demo, nothing waits) and print the outcome and its cause")
     p.set_defaults(func=cmd_demo)

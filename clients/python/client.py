@@ -21,6 +21,7 @@ import io
 import os
 import queue
 import time
+from dataclasses import dataclass
 from typing import Callable
 
 import grpc
@@ -44,6 +45,14 @@ RESUMABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grp
 # refusals inside a Play stream after which the server prompts again (or the stream resumes);
 # WRONG_HISTORY is not one: the seat signed against a history the server's log does not have
 TRANSIENT = ("STALE_STATE", "COUNTER_GAP", "LOST_RACE", "SHUTTING_DOWN", "STORE_UNAVAILABLE", "DEADLINE")
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What ``choose`` may return instead of a command (SPEC.md 8.1): ``Ending("resign")``,
+    ``Ending("offer", winner)`` (winner None: a draw)."""
+    kind: str
+    winner: str | None = None
 
 
 class ClientError(AfteractionError):
@@ -512,13 +521,22 @@ class Seat:
             if self.revealed:
                 return None
             return self.sign_reveal() if self.committed else self.sign_commit()
-        return self.sign_command(prompt.state_seq, choose(self.seat, list(prompt.legal_commands)))
+        choice = choose(self.seat, list(prompt.legal_commands))
+        if isinstance(choice, Ending):  # signed at the same end of the log as a command would be
+            head = self.head()
+            make = (lambda: self.signer.resign(self.game_id, head)) if choice.kind == "resign" else \
+                (lambda: self.signer.offer(self.game_id, head, choice.winner))
+            return self._sign(make)
+        return self.sign_command(prompt.state_seq, choice)
 
     # -- the Play stream --------------------------------------------------------
     def play(self, choose: Callable[[str, list], object], on_message: Callable | None = None,
-             retries: int = 8) -> dict | None:
+             retries: int = 8, on_offer: Callable | None = None) -> dict | None:
         """Play this seat to the end of the game over the Play stream, resuming
-        after a broken stream. ``choose(seat, legal)`` picks a command. Returns the outcome."""
+        after a broken stream. ``choose(seat, legal)`` picks a command (or an ``Ending``).
+        ``on_offer((seq, seat, winner))``: called when another seat's offer stands in the last
+        record; True accepts it (SPEC.md 8.1). Returns the outcome."""
+        asked = [-1]
         failures = 0
         while self.outcome is None:
             reqs: queue.Queue = queue.Queue()
@@ -548,6 +566,16 @@ class Seat:
                         self.see_opening(m.opening)
                     elif k == "checkpoint":
                         self.see_checkpoint(m.checkpoint.note)
+                        o = self.verifier.ends.offer if on_offer and self.verifier.ends else None
+                        if o is not None and o[1] != self.seat and o[0] > asked[0]:
+                            asked[0] = o[0]
+                            if on_offer(o):
+                                from afteraction.v1 import envelope_pb2
+
+                                head = self.head()
+                                signed = self._sign(lambda: self.signer.accept(self.game_id, head, o[0], o[2]))
+                                in_flight.append(self.next_seq)
+                                reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
                     elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
                         from afteraction.v1 import envelope_pb2
 
