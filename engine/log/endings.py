@@ -13,6 +13,8 @@ a time-out names), and that no deadline had passed before any record (step 11).
 """
 from __future__ import annotations
 
+from afteraction.v1 import envelope_pb2
+
 from .. import endings as E
 from ..crypto import canon
 from ..errors import Rejection
@@ -35,6 +37,17 @@ class EndingsCheck:
     def body_keys(self) -> set:
         """SPEC.md 1.3: a seat record of a game with a clock also has ``at``."""
         return {"at"} if self.clock is not None else set()
+
+    def is_resignation(self, body: dict) -> bool:
+        """A public command record whose envelope resigns (SPEC.md 8.1: the one command record that
+        may stand before the handshake is complete). Its envelope is checked like any other after."""
+        if self.v < 2 or type(body.get("env")) is not bytes:
+            return False
+        try:
+            env = envelope_pb2.CommandEnvelope.FromString(body["env"])
+        except Exception:  # noqa: BLE001 -- not an envelope: the checks of step 6 say so
+            return False
+        return env.WhichOneof("action") == "ending" and env.ending.WhichOneof("kind") == "resign"
 
     def _at(self, rec: Record, step: str) -> int | None:
         if self.clock is None:

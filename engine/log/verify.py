@@ -286,7 +286,7 @@ class Verifier:
         events = b.get("events")
         if type(events) is not list:
             raise _fail("6", seq, "record has no event list")
-        if rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
+        if rec.kind == "command" and len(self.entropy) != len(self.seat_keys) and not self.ends.is_resignation(b):
             raise _fail("6", seq, "game command before the dice handshake completed")
         want = (SEALED_BODY_KEYS if "sealed" in b and rec.kind == "command" else SEAT_BODY_KEYS) | self.ends.body_keys()
         if set(b) != want:  # SPEC.md 1.3: exactly these keys (an extra key is not ignored)

@@ -30,6 +30,16 @@ def genesis(b: dict, st: dict) -> None:
     st["clock"] = dict(c, last_at=at, acted=(0, at), since=None, used={})
 
 
+def is_resignation(b: dict, st: dict) -> bool:
+    """10 B.9.3: a resignation may stand before the handshake is complete (8.1)."""
+    from .test_vectors_spec_verifier import envelope, pb_fields
+    try:
+        env = envelope(b["env"])
+        return st["v"] >= 2 and env["action"] == "ending" and 1 in pb_fields(env["payload"])
+    except (KeyError, ValueError, IndexError, TypeError):
+        return False
+
+
 def body_keys(st: dict) -> set:
     return {"at"} if st.get("clock") else set()
 

@@ -406,7 +406,7 @@ def _seat_record(b, n, kind, st) -> None:
     if type(seat) is not str or seat not in st["keys"] or type(ctr) is not int or ctr != st["ctr"][seat] + 1:
         raise Fail(6, n, "counter")
     st["ctr"][seat] = ctr
-    if kind == "command" and len(st["entropy"]) != len(st["seats"]):
+    if kind == "command" and len(st["entropy"]) != len(st["seats"]) and not spec_endings.is_resignation(b, st):
         raise Fail(6, n, "before handshake")
     if set(b) != ({"seat", "ctr", "sealed", "events"} if "sealed" in b else {"seat", "ctr", "env", "sig", "events"}) \
             | spec_endings.body_keys(st):
