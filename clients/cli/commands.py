@@ -109,6 +109,8 @@ def cmd_play(args) -> int:
 
     def choose(name, legal):
         st = seat.state()
+        if st.ended or st.decision.seat != name:  # the prompt was overtaken (an offer accepted, a time-out)
+            return None
         view = json.loads(st.view_json)
         print(f"\n== {st.game} game {args.game_id}, seat {name}, state {st.state_seq} ==")
         if args.json:  # the machine forms: the whole view, the commands as protobuf text

@@ -522,6 +522,8 @@ class Seat:
                 return None
             return self.sign_reveal() if self.committed else self.sign_commit()
         choice = choose(self.seat, list(prompt.legal_commands))
+        if choice is None:  # the chooser saw the game move on (e.g. ended): wait for the next prompt
+            return None
         if isinstance(choice, Ending):  # signed at the same end of the log as a command would be
             head = self.head()
             make = (lambda: self.signer.resign(self.game_id, head)) if choice.kind == "resign" else \

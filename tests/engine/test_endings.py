@@ -248,3 +248,19 @@ def test_docs_service_md_gives_the_time_control_bounds_of_engine_endings():
     assert nums["total_ms"][:3] == [0, E.MIN_LIMIT_MS, E.MAX_TOTAL_MS]
     assert nums["abandon_ms"][:2] == [E.MIN_LIMIT_MS, E.MAX_ABANDON_MS]
     assert str(f"{E.DEFAULT_ABANDON_MS:,}") in text
+
+
+@pytest.mark.parametrize("game", ["sog", "gmv", "ntnd"])
+def test_docs_rules_give_each_game_the_engines_outcome_of_each_ending(game):
+    from afteraction.engine import registry
+
+    text = (REPO / "docs" / "rules" / f"{game}.md").read_text()
+    seats = list(registry.get(game).seats)
+    assert "## Endings every game has" in text
+    for s in seats:
+        for cause in ({"kind": "resign", "seat": s}, {"kind": "timeout", "seat": s, "control": "decision"}):
+            o = E.outcome(cause, seats)
+            assert f"`{o['winner']}`, `{o['reason']}`" in text, (game, cause)
+    for cause in ({"kind": "agree", "winner": None}, {"kind": "agree", "winner": seats[0]}, {"kind": "abandon"}):
+        o = E.outcome(cause, seats)
+        assert f"{'nil' if o['winner'] is None else '`' + o['winner'] + '`'}, `{o['reason']}`" in text, cause
