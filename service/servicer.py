@@ -266,15 +266,14 @@ class GameServicer:
             return  # everything of an ended game was sent already: OK
         wake = svc.feeds.subscribe(gid)
         try:
-            async for item in _follow(svc, gid, req.from_seq, wake, None, None):
+            async for item in _follow(svc, gid, req.from_seq, wake, None, None, self._clocks):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
                 elif k == "checkpoint":
                     yield gs.WatchResponse(checkpoint=item.checkpoint)
-                    clocks = await svc.run_stream(self._clocks, gid)
-                    if clocks is not None:  # SPEC.md 8.2: each seat's time left
-                        yield gs.WatchResponse(clocks=clocks)
+                elif k == "clocks":  # SPEC.md 8.2: each seat's time left, after a batch of records
+                    yield item
         finally:
             svc.feeds.unsubscribe(gid, wake)
 
@@ -299,8 +298,10 @@ class GameServicer:
         return out
 
     def _clocks(self, gid: str):
-        with self.games.locked(gid) as live:
-            return clocks_pb(live.referee, self.games.now())
+        """A Watch's clocks message after a batch of records (the cached referee: no store query)."""
+        with self.games.locked(gid, fresh=False) as live:
+            c = clocks_pb(live.referee, self.games.now())
+        return None if c is None else gs.WatchResponse(clocks=c)
 
     def ListLegalCommands(self, request, context):
         with self.games.locked(request.game_id) as live:
@@ -380,7 +381,7 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None):
 
 
 async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
-                  results: asyncio.Queue | None):
+                  results: asyncio.Queue | None, tail=None):
     """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
     in it and the checkpoint after it; command results and decision prompts (Play); until the end
     record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN)."""
@@ -401,6 +402,9 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
             yield gs.PlayResponse(checkpoint=checkpoint_pb(r))
         if recs:
             sent = recs[-1].seq + 1
+            t = await svc.run_stream(tail, gid) if tail is not None and not ended else None
+            if t is not None:
+                yield t
         for res in done:
             yield res
             if res.WhichOneof("kind") == "rejected":

@@ -182,11 +182,12 @@ class Client:
                         expected_origin=f"{name}/game/{game_id}", **kw)
 
     def watch(self, game_id: str, on_record: Callable[[gs.LogRecord], None] | None = None, from_seq: int = 0,
-              retries: int = 5, server_vkey: str | None = None) -> Verifier:
+              retries: int = 5, server_vkey: str | None = None, on_clocks: Callable | None = None) -> Verifier:
         """Follow the public log to its end record (resuming after a broken
         stream, or one that ended before the game did), verifying every record
         and its checkpoint from genesis on as ``aar verify`` does (records before
-        ``from_seq`` are verified but not passed to ``on_record``)."""
+        ``from_seq`` are verified but not passed to ``on_record``). ``on_clocks(gs.Clocks)``: each seat's
+        time left, after each checkpoint of a game with a time control (SPEC.md 8.2)."""
         v = self.log_verifier(game_id, server_vkey)
         nxt = 0
         failures = 0
@@ -205,6 +206,9 @@ class Client:
                         nxt += 1
                         if on_record and m.record.seq >= from_seq:
                             on_record(m.record)
+                    elif m.WhichOneof("kind") == "clocks":
+                        if on_clocks:
+                            on_clocks(m.clocks)
                     else:
                         try:
                             v.check_checkpoint(m.checkpoint.note)

@@ -4,6 +4,7 @@ agreed result, a time-out and an abandonment, each exported and verified by ``aa
 from __future__ import annotations
 
 import json
+import threading
 
 import grpc
 import pytest
@@ -68,7 +69,16 @@ def test_resignation_over_the_service_verifies_with_its_cause(server, game, tmp_
     handshake(seats)
     play(seats, fake, 2)
     first, second = registry.get(game).seats
+    watched, clocks = [], []
+    w = threading.Thread(target=lambda: watched.append(c.watch(gid, on_clocks=clocks.append)), daemon=True)
+    w.start()
+    for _ in range(400):  # until the watcher has read the log so far and the clocks after it
+        if clocks:
+            break
+        w.join(0.05)
     seats[second].resign()  # out of turn or not: any seat, any time
+    w.join(30)
+    assert watched and watched[0].ended_at is not None and {x.seat for x in clocks[0].seats} == set(seats)
     out = verified_cause(c, gid, tmp_path, capsys)
     assert out["cause"] == {"kind": "resign", "seat": second}
     assert out["outcome"] == {"winner": first, "reason": f"seat {second} resigned"}
@@ -150,3 +160,30 @@ def test_bad_clock_and_bad_offers_are_refused_with_their_reasons(server):
     with pytest.raises(ClientError) as e:
         seats["b"].submit(seats["b"]._sign(lambda: seats["b"].signer.accept(gid, head, head.seq - 2, "b")))
     assert e.value.reason == "NO_OFFER" and e.value.code == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_watch_gives_each_seats_time_left_and_a_rebuilt_cache_replays_the_times(server):
+    c, gid, seats, fake = new_game(server, "duel", clock={"decision_ms": 10_000, "total_ms": 25_000})
+    handshake(seats)
+    play(seats, fake, 1, step_ms=4_000)  # a spent 4 s of its 25
+    clocks = []
+    fake.t += 2_000  # b has thought for 2 s
+    from afteraction.v1 import game_service_pb2 as gs
+
+    it = c.game.Watch(gs.WatchRequest(game_id=gid), timeout=10)
+    for m in it:
+        if m.WhichOneof("kind") == "clocks":
+            clocks.append(m.clocks)
+            break
+    it.cancel()
+    left = {x.seat: x for x in clocks[0].seats}
+    assert clocks[0].now_ms == fake.t
+    assert (left["b"].running, left["b"].left_ms, left["b"].total_left_ms) == (True, 8_000, 23_000)
+    assert (left["a"].running, left["a"].left_ms, left["a"].total_left_ms) == (False, 10_000, 21_000)
+    server.games._live.clear()  # the next use rebuilds the referee from the store, with the stored times
+    fake.t += 8_001
+    assert json.loads(c.state(gid).cause_json) == {"kind": "timeout", "seat": "b", "control": "decision",
+                                                   "since": 5, "deadline": T0 + 4_000 + 10_000}
+    server.games._live.clear()  # and a game ended by time loads again (the end record has no command)
+    st = c.state(gid)
+    assert st.ended and json.loads(st.cause_json)["kind"] == "timeout"
