@@ -63,8 +63,10 @@ def cmd_new(args) -> int:
             except ValueError:
                 return _err(f"aar new: {val!r} is neither a key file nor a hex public key")
     options = json.loads(args.options) if args.options else None
+    clock = {k: v for k, v in (("decision_ms", args.decision_ms), ("total_ms", args.total_ms),
+                               ("abandon_ms", args.abandon_ms)) if v}  # SPEC.md 8.2
     with Client(args.server, tls_ca=args.tls_ca) as c:
-        res = c.create_game(args.game, keys, args.scenario or "", options)
+        res = c.create_game(args.game, keys, args.scenario or "", options, clock=clock or None)
     print(res.game_id)
     print(f"server key: {res.server_vkey}", file=sys.stderr)
     return 0
@@ -295,6 +297,11 @@ def register(sub) -> None:
     p.add_argument("--options", help="ruleset options as a JSON object (default: the ruleset's defaults)")
     p.add_argument("--seat", action="append", default=[], required=True,
                    help="SEAT=KEYFILE or SEAT=PUBLIC_KEY_HEX, once per seat of the game (required)")
+    p.add_argument("--decision-ms", type=int, default=0, help="time control: the longest one decision may take, "
+                   "in ms (default none; docs/service.md 'Endings and time controls')")
+    p.add_argument("--total-ms", type=int, default=0, help="time control: each seat's total clock, in ms (default none)")
+    p.add_argument("--abandon-ms", type=int, default=0, help="the game ends abandoned after this long without any "
+                   "seat acting, in ms (default: the server's, 14 days)")
     p.set_defaults(func=cmd_new)
 
     for name, fn, hlp, ex in (

@@ -75,3 +75,22 @@ def test_aar_demo_end_plays_verifies_and_prints_the_cause(end, tmp_path, capsys)
     assert cli.main(["demo", "--end", end, "--game", "duel", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert f"ended by {end}" in out and f'"kind":"{end}"' in out and "VERIFIED (replayed byte for byte)" in out
+
+
+def test_aar_new_writes_the_time_control_into_genesis(server, tmp_path, capsys):
+    from afteraction.engine.log.record import parse_record
+    from afteraction.v1 import audit_service_pb2 as au
+
+    k = str(tmp_path / "k.key")
+    assert cli.main(["keygen", "-o", k]) == 0
+    k2 = str(tmp_path / "k2.key")
+    assert cli.main(["keygen", "-o", k2]) == 0
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={k}", "--seat", f"b={k2}",
+                     "--decision-ms", "86400000", "--total-ms", "604800000"]) == 0
+    gid = capsys.readouterr().out.split()[0]
+    with Client(server.target) as c:
+        genesis = parse_record(c.audit.GetRecords(au.GetRecordsRequest(game_id=gid)).records[0].record)
+    assert genesis.body["clock"] == {"decision": 86_400_000, "total": 604_800_000, "abandon": 1_209_600_000}
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={k}", "--seat", f"b={k2}",
+                     "--decision-ms", "5"]) != 0
