@@ -129,13 +129,15 @@ def read_tls(cert: str | None, key: str | None):
 
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
           data_dir: str = "data", workers: int = limits.EXECUTOR_THREADS, name: str = DEFAULT_NAME,
-          reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None) -> Running:
+          reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None,
+          now=None) -> Running:
     """A grpc.aio server on its own event-loop thread; the blocking work runs in a pool of
     ``workers`` threads. ``reuseport``: share the listening port with sibling processes
     (``aar serve --workers N``). ``tls_cert``/``tls_key``: PEM files; plaintext without them.
 
     The data directory is made (or tightened to) 0700; the store's private columns are encrypted
-    under the data key beside the server key (``atrest.py``, docs/service.md)."""
+    under the data key beside the server key (``atrest.py``, docs/service.md). ``now``: the service's
+    clock, a function giving milliseconds since the epoch (SPEC.md 8.2; default the wall clock)."""
     creds = read_tls(tls_cert, tls_key)
     key = key or os.path.join(data_dir, "server.key")
     if store is None or store == "" or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
@@ -146,7 +148,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     thread = threading.Thread(target=loop.run_forever, name="aar-grpc-loop", daemon=True)
     thread.start()
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
-    svc = Service(GameManager(st, signer), pool, loop)
+    svc = Service(GameManager(st, signer, **({} if now is None else {"now": now})), pool, loop)
     try:
         server, port, hs, poller = asyncio.run_coroutine_threadsafe(
             _start(svc, listen, creds, reuseport), loop).result(30)

@@ -25,9 +25,8 @@ def run_demo_end(game: str, end: str, seed: int, out: str) -> int:
     from afteraction.service.server import start
 
     os.makedirs(out, exist_ok=True)
-    run = start("127.0.0.1:0", None, None, out)
     clock = [time.time_ns() // 1_000_000]
-    run.service.games.now = lambda: clock[0]  # the demo's clock: moved on below, never slept
+    run = start("127.0.0.1:0", None, None, out, now=lambda: clock[0])  # the demo's clock: moved on below
     target = f"127.0.0.1:{run.port}"
     print(f"server: {target} (embedded, its clock driven by the demo)")
     try:
