@@ -21,6 +21,7 @@ import copy
 from dataclasses import dataclass, field
 
 from .errors import Rejection
+from .protocol import end_body
 
 SECOND_MS = 1_000
 DAY_MS = 86_400_000
@@ -221,10 +222,9 @@ def stamp(ref, now: int | None) -> int | None:
     return at
 
 
-def accept(ref, env, sc):
-    """An ending envelope (SPEC.md 8.1), after the referee's checks 1-6 and the time stamp."""
-    from .referee import Accepted
-
+def accept(ref, env, sc) -> list:
+    """An ending envelope (SPEC.md 8.1), after the referee's checks 1-6 and the time stamp: the
+    records it makes (the command record, and the end record of a resignation or acceptance)."""
     if ref.version < 2:
         raise Rejection("MALFORMED", "ending commands (resign, offer, accept) need format version 2")
     ref._check_history(env)
@@ -252,32 +252,28 @@ def accept(ref, env, sc):
         cause = {"kind": "agree", "offer": a.offer, "winner": o[2]}
     else:
         cause = {"kind": "resign", "seat": env.seat}
-    body = ref._base_body(env, sc)
-    body["events"] = evs
-    records = [ref._append("command", body)]
+    records = [ref._append("command", ref._base_body(env, sc, evs))]
     ref.counters[env.seat] = env.counter
     if kind == "offer":
         ref.offer = (records[0].seq, env.seat, env.ending.offer.winner or None)
     if cause is not None:
         records.append(end(ref, cause))
-    return Accepted(records, seat=env.seat, counter=env.counter)
+    return records
 
 
 def end(ref, cause: dict):
     """Append the end record of an engine ending: the secret, the outcome, the cause."""
     out = outcome(cause, ref.seat_order)
-    rec = ref._append("end", {"secret": ref._secret, "outcome": out, "cause": cause})
+    rec = ref._append("end", dict(end_body(ref._secret, out), cause=cause))
     ref.ended = True
     ref.ending = (out, cause)
     return rec
 
 
-def expire(ref, now: int):
+def expire(ref, now: int) -> list | None:
     """Referee.expire: if a deadline has passed at ``now``, end the game by it (the end record,
     with the time-out or the abandonment as cause); else None. The service calls it before every
     command and on its timer; the verifier's replay with the end record's ``at``."""
-    from .referee import Accepted
-
     if ref.clock is None or ref.ended:
         return None
     at = ref.clock.stamp(now)
@@ -285,4 +281,4 @@ def expire(ref, now: int):
     if cause is None:
         return None
     ref._at = at
-    return Accepted([end(ref, cause)])
+    return [end(ref, cause)]

@@ -18,7 +18,7 @@ from afteraction.v1 import envelope_pb2
 from .. import endings as E
 from ..crypto import canon
 from ..errors import Rejection
-from .record import Record
+from ..protocol import Record
 from .steps import _fail
 
 CAUSE_KEYS = {"resign": {"kind", "seat"}, "agree": {"kind", "offer", "winner"},

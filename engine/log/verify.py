@@ -37,11 +37,13 @@ from ..crypto import note as _note
 from ..crypto.cosign import seat_cosignatures
 from ..crypto.merkle import CompactTree
 from ..errors import CryptoError, EncodingError, Rejection, VerificationError
-from ..referee import Referee, is_deterministic_encoding, verify_command_signature
+from ..protocol import (ACTION_OF_KIND, END_BODY_KEYS, EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, ZERO_HASH, Record,
+                        entropy_commit_event, entropy_reveal_event, is_deterministic_encoding, parse_record,
+                        start_event, verify_command_signature)
+from ..referee import Referee
 from .bundle import read_bundle
 from .endings import EndingsCheck
-from .genesis import EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, bytes32, genesis_options, genesis_shape
-from .record import ZERO_HASH, Record, parse_record
+from .genesis import bytes32, genesis_options, genesis_shape
 from .steps import STEPS, Report, _fail  # noqa: F401 (STEPS and Report are part of this module's API)
 
 class Verifier:
@@ -315,7 +317,7 @@ class Verifier:
             self.entropy_commits[seat] = env.entropy_commit.commitment
             if len(self.entropy_commits) == len(self.seat_keys):
                 self.committed_at = seq + 1
-            if events != [{"t": "entropy-commit", "seat": seat, "commit": env.entropy_commit.commitment}]:
+            if events != [entropy_commit_event(seat, env.entropy_commit.commitment)]:
                 raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
         elif rec.kind == "reveal":
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
@@ -328,10 +330,10 @@ class Verifier:
             if _commit.seat_entropy_commitment(self.game, seat, e, genesis) != self.entropy_commits[seat]:
                 raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
             self.entropy[seat] = e
-            want = [{"t": "entropy-reveal", "seat": seat, "entropy": e}]
+            want = [entropy_reveal_event(seat, e)]
             if len(self.entropy) == len(self.seat_keys):  # the last reveal starts the game (SPEC.md 5.2)
                 g = self.genesis.body
-                want.append({"t": "start", "game": g["ruleset"]["game"], "scenario": g["scenario"]})
+                want.append(start_event(g["ruleset"]["game"], g["scenario"]))
             if events[:len(want)] != want or (len(want) == 1 and len(events) != 1):
                 raise _fail("6", seq, "the entropy-reveal/start events differ from the signed envelope")
             if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
@@ -349,7 +351,7 @@ class Verifier:
             raise _fail(step, seq, "envelope does not parse") from None
         if self.genesis.v >= 2 and not is_deterministic_encoding(env, env_b):  # SPEC.md 7.1: one encoding
             raise _fail(step, seq, "envelope is the deterministic protobuf encoding of its fields (v >= 2)")
-        want_action = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
+        want_action = ACTION_OF_KIND[kind]
         if kind == "command" and step == "6" and self.genesis.v >= 2 and env.WhichOneof("action") == "ending":
             want_action = "ending"  # SPEC.md 8.1: resign, offer, accept (public command records)
         self._env = env

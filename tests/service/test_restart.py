@@ -220,7 +220,7 @@ def test_a_stream_cut_by_shutdown_ends_unavailable_not_ok(server):
     it ends UNAVAILABLE/SHUTTING_DOWN so clients know to resume."""
     import grpc
 
-    from afteraction.service.status import error_info
+    from afteraction.client.client import error_info
     from afteraction.v1 import game_service_pb2 as gs
 
     c, gid, seats = new_duel(server.target)
