@@ -21,7 +21,6 @@ import io
 import os
 import queue
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 import grpc
@@ -42,6 +41,8 @@ from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import audit_service_pb2_grpc as au_grpc
 from afteraction.v1 import game_service_pb2 as gs
 from afteraction.v1 import game_service_pb2_grpc as gs_grpc
+
+from .endings import Ending, SeatEndings  # noqa: F401 (Ending is part of this module's API)
 
 RESUMABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED)
 # refusals inside a Play stream after which the server prompts again (or the stream resumes):
@@ -71,14 +72,6 @@ def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
             d.Unpack(info)
             return info
     return None
-
-
-@dataclass(frozen=True)
-class Ending:
-    """What ``choose`` may return instead of a command (SPEC.md 8.1): ``Ending("resign")``,
-    ``Ending("offer", winner)`` (winner None: a draw)."""
-    kind: str
-    winner: str | None = None
 
 
 class ClientError(AfteractionError):
@@ -292,8 +285,10 @@ class CheckpointTracker:
             self.size, self.root, self.note = cp.size, cp.root, note
 
 
-class Seat:
-    """One seat of one game, seen from its player."""
+class Seat(SeatEndings):
+    """One seat of one game, seen from its player (its ending commands: clients/python/endings.py)."""
+
+    Refused = RefusedToSign
 
     def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
                  server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True) -> None:
@@ -482,35 +477,6 @@ class Seat:
                                 f"verified ends at state {self.next_seq}")
         head = self.head()
         return self._sign(lambda: self.signer.command(self.game_id, state_seq, command, head))
-
-    # -- endings (SPEC.md 8.1): any time before the end, out of turn, at the end of the verified log
-    def _sign_ending(self, make) -> gs.SubmitCommandResponse:
-        self.catch_up()
-        head = self.head()
-        if head is None:
-            raise RefusedToSign("ending commands need a format version 2 game")
-        return self.submit(self._sign(lambda: make(head)))
-
-    def resign(self) -> gs.SubmitCommandResponse:
-        """Resign: the game ends at once, the other seat wins."""
-        return self._sign_ending(lambda h: self.signer.resign(self.game_id, h))
-
-    def offer(self, winner: str | None = None) -> gs.SubmitCommandResponse:
-        """Offer a result: ``winner`` a seat, None for a draw. It lapses at the next record."""
-        return self._sign_ending(lambda h: self.signer.offer(self.game_id, h, winner))
-
-    def standing_offer(self) -> tuple[int, str, str | None] | None:
-        """(seq, seat, winner) of an offer by another seat in the last record verified, or None."""
-        self.catch_up()
-        o = self.verifier.ends.offer if self.verifier.ends is not None else None
-        return o if o is not None and o[1] != self.seat else None
-
-    def accept(self, offer: int | None = None, winner: str | None = None) -> gs.SubmitCommandResponse:
-        """Accept the offer standing in the last record (``offer``, ``winner``: what it must be)."""
-        o = self.standing_offer()
-        if o is None or (offer is not None and offer != o[0]) or (offer is not None and winner != o[2]):
-            raise RefusedToSign(f"seat {self.seat}: no such offer stands in the last record it verified")
-        return self._sign_ending(lambda h: self.signer.accept(self.game_id, h, o[0], o[2]))
 
     def submit(self, signed: bytes, retries: int = 3) -> gs.SubmitCommandResponse:
         """Submit; on a lost reply (UNAVAILABLE, DEADLINE_EXCEEDED) send the same bytes again."""
