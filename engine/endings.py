@@ -21,7 +21,7 @@ import copy
 from dataclasses import dataclass, field
 
 from .errors import Rejection
-from .protocol import end_body
+from .protocol import accept_event, end_body, offer_event, resign_event
 
 SECOND_MS = 1_000
 DAY_MS = 86_400_000
@@ -36,9 +36,6 @@ DEFAULT_ABANDON_MS = 14 * DAY_MS
 MAX_TIME_MS = 2 ** 53
 
 CLOCK_KEYS = frozenset({"decision", "total", "abandon"})
-CAUSES = ("resign", "agree", "timeout", "abandon")
-#: the core events of the ending commands (SPEC.md 1.4); rulesets never use these names
-ENDING_EVENTS = ("resign", "offer", "accept")
 
 
 def control(decision_ms: int = 0, total_ms: int = 0, abandon_ms: int = 0) -> dict:
@@ -99,11 +96,11 @@ def events(env) -> list[dict]:
     e = env.ending
     kind = e.WhichOneof("kind")
     if kind == "resign":
-        return [{"t": "resign", "seat": env.seat}]
+        return [resign_event(env.seat)]
     if kind == "offer":
-        return [{"t": "offer", "seat": env.seat, "winner": e.offer.winner or None}]
+        return [offer_event(env.seat, e.offer.winner or None)]
     if kind == "accept":
-        return [{"t": "accept", "seat": env.seat, "offer": e.accept.offer, "winner": e.accept.winner or None}]
+        return [accept_event(env.seat, e.accept.offer, e.accept.winner or None)]
     raise Rejection("MALFORMED", "the ending carries no kind (resign, offer or accept)")
 
 

@@ -18,12 +18,9 @@ from afteraction.v1 import envelope_pb2
 from .. import endings as E
 from ..crypto import canon
 from ..errors import Rejection
-from ..protocol import Record
+from ..protocol import CAUSE_KEYS, Record
 from .steps import _fail
 
-CAUSE_KEYS = {"resign": {"kind", "seat"}, "agree": {"kind", "offer", "winner"},
-              "timeout": {"kind", "seat", "control", "since", "deadline"},
-              "abandon": {"kind", "since", "deadline"}}
 
 
 class EndingsCheck:
