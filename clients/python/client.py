@@ -285,6 +285,12 @@ class CheckpointTracker:
             self.size, self.root, self.note = cp.size, cp.root, note
 
 
+def _signed_pb(signed: bytes):
+    from afteraction.v1 import envelope_pb2
+
+    return envelope_pb2.SignedCommand.FromString(signed)
+
+
 class Seat(SeatEndings):
     """One seat of one game, seen from its player (its ending commands: clients/python/endings.py)."""
 
@@ -489,7 +495,9 @@ class Seat(SeatEndings):
                 break
             except grpc.RpcError as e:
                 if e.code() not in RESUMABLE or attempt == retries:
-                    raise client_error(e) from None
+                    err = client_error(e)
+                    self.keep_refused(err.reason, signed)  # SPEC.md 8.2: the seat's evidence, kept
+                    raise err from None
                 req.auth.CopyFrom(self.auth())  # a retry may be a duplicate: ask for the openings again
                 time.sleep(0.1 * 2 ** attempt)
         if self.next_seq < res.records[0].seq:
@@ -534,7 +542,7 @@ class Seat(SeatEndings):
         after a broken stream. ``choose(seat, legal)`` picks a command (or an ``Ending``).
         ``on_offer((seq, seat, winner))``: called when another seat's offer stands in the last
         record; True accepts it (SPEC.md 8.1). Returns the outcome."""
-        asked = [-1]
+        asked, sent = [-1], [None]
         failures = 0
         while self.outcome is None:
             reqs: queue.Queue = queue.Queue()
@@ -564,23 +572,20 @@ class Seat(SeatEndings):
                         self.see_opening(m.opening)
                     elif k == "checkpoint":
                         self.see_checkpoint(m.checkpoint.note)
-                        o = self.verifier.ends.offer if on_offer and self.verifier.ends else None
-                        if o is not None and o[1] != self.seat and o[0] > asked[0]:
-                            asked[0] = o[0]
-                            if on_offer(o):
-                                from afteraction.v1 import envelope_pb2
-
-                                head = self.head()
-                                signed = self._sign(lambda: self.signer.accept(self.game_id, head, o[0], o[2]))
-                                in_flight.append(self.next_seq)
-                                reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+                        signed = self._answer_offer(on_offer, asked)  # SPEC.md 8.1
+                        if signed is not None:
+                            in_flight.append(self.next_seq)
+                            reqs.put(gs.PlayRequest(command=_signed_pb(signed)))
                     elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
                         from afteraction.v1 import envelope_pb2
 
                         signed = self.decide(m.your_decision, choose)
                         if signed is not None:
                             in_flight.append(self.next_seq)  # where sign_* signed it
+                            sent[0] = signed
                             reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+                    elif k == "rejected" and self.keep_refused(m.rejected.reason, sent[0]):
+                        pass  # the game ended first (a time-out): its end record ends this loop
                     elif k == "rejected" and m.rejected.reason not in TRANSIENT:
                         raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
                                           m.rejected.code, m.rejected.reason)

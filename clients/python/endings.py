@@ -18,6 +18,33 @@ class SeatEndings:
     """Needs the Seat's ``catch_up``, ``head``, ``_sign``, ``submit``, ``signer``, ``verifier``,
     ``game_id``, ``seat`` and ``Refused`` (its RefusedToSign)."""
 
+    def _answer_offer(self, on_offer, asked: list):
+        """The signed acceptance of another seat's offer standing in the last record verified, if
+        ``on_offer((seq, seat, winner))`` says so (asked once per offer), else None."""
+        o = self.verifier.ends.offer if on_offer and self.verifier.ends is not None else None
+        if o is None or o[1] == self.seat or o[0] <= asked[0]:
+            return None
+        asked[0] = o[0]
+        if not on_offer(o):
+            return None
+        head = self.head()
+        return self._sign(lambda: self.signer.accept(self.game_id, head, o[0], o[2]))
+
+    def keep_refused(self, reason: str, signed: bytes | None) -> bool:
+        """A command refused because the game had ended first (a time-out or abandonment written
+        before it, SPEC.md 8.2): not an error, the end record follows. Its signed envelope is the
+        seat's evidence of its answer at that position: kept beside the checkpoint file as
+        ``<checkpoint_file>.refused-<counter>`` (``aar evidence`` reads it)."""
+        if reason not in ("GAME_OVER", "TIME_EXPIRED"):
+            return False
+        if signed and self.checkpoint_file:
+            from afteraction.v1 import envelope_pb2
+
+            env = envelope_pb2.CommandEnvelope.FromString(envelope_pb2.SignedCommand.FromString(signed).envelope)
+            with open(f"{self.checkpoint_file}.refused-{env.counter}", "wb") as f:
+                f.write(signed)
+        return True
+
     def _sign_ending(self, make):
         self.catch_up()
         head = self.head()

@@ -187,3 +187,30 @@ def test_watch_gives_each_seats_time_left_and_a_rebuilt_cache_replays_the_times(
     server.games._live.clear()  # and a game ended by time loads again (the end record has no command)
     st = c.state(gid)
     assert st.ended and json.loads(st.cause_json)["kind"] == "timeout"
+
+
+def test_a_seat_timed_out_keeps_its_refused_envelope_and_aar_evidence_reads_it(server, tmp_path, capsys):
+    """SPEC.md 8.2: a seat's signed answer, refused because the server ended the game first, is
+    kept beside its checkpoint file; against the exported log it shows the position it answered at
+    (the end record's seq, with the same prev: the same history), which is all it can show."""
+    c, gid, seats, fake = new_game(server, "duel", clock={"decision_ms": 5_000})
+    a = seats["a"]
+    a.checkpoint_file = str(tmp_path / "a.checkpoint")
+    handshake(seats)
+    lg = a.legal()
+    signed = a.sign_command(lg.state_seq, lg.commands[0])
+    fake.t += 5_001
+    with pytest.raises(ClientError) as e:
+        a.submit(signed)
+    assert e.value.reason == "GAME_OVER"
+    kept = tmp_path / f"a.checkpoint.refused-{a.log_counter + 1}"
+    assert kept.read_bytes() == signed
+    bundle = tmp_path / "g.aar"
+    bundle.write_bytes(c.export(gid))
+    capsys.readouterr()
+    code = aar(["evidence", str(kept), str(bundle)])
+    out = capsys.readouterr().out
+    # the same history (no fork): the envelope answers at seq 5, where the end record stands instead
+    assert code == 0 and f"consistent: the bundle's record {lg.state_seq - 1} is the one seat a signed against" in out, out
+    end = verified_cause(c, gid, tmp_path, capsys)
+    assert end["cause"]["kind"] == "timeout" and end["records"] == lg.state_seq + 1
