@@ -85,11 +85,20 @@ class Code(StrEnum):
                          "a sealed command larger than its seat's padded size (SPEC.md 6.5)")
     TOO_MANY_EVENTS = ("TOO_MANY_EVENTS", _PRE, "core",
                        "the command would make more events than the ruleset's max_events (SPEC.md 10 B.6)")
+    # -- the endings every game has (SPEC.md 8.1-8.2, engine/endings.py) --------------------
+    NO_OFFER = ("NO_OFFER", _PRE, "core",
+                "an acceptance of an offer that is not in the last record, is the seat's own, or is for another "
+                "result (an offer lapses at the next record, SPEC.md 8.1)")
+    BAD_RESULT = ("BAD_RESULT", _ARG, "core", "an offer whose winner is not a seat of the game (SPEC.md 8.1)")
+    TIME_EXPIRED = ("TIME_EXPIRED", _PRE, "core",
+                    "a deadline of the game's time control passed: the server ends the game (SPEC.md 8.2)")
     # -- game creation and a referee's start (SPEC.md 7.3, 7.4) ------------------------------
     UNKNOWN_RULESET = ("UNKNOWN_RULESET", _ARG, "core", "no ruleset (game, version) in the registry")
     UNKNOWN_SCENARIO = ("UNKNOWN_SCENARIO", _ARG, "core", "the ruleset has no such scenario")
     UNKNOWN_OPTION = ("UNKNOWN_OPTION", _ARG, "core", "the ruleset has no such option")
     BAD_OPTION = ("BAD_OPTION", _ARG, "core", "an option of the wrong type or outside what the ruleset allows")
+    BAD_CLOCK = ("BAD_CLOCK", _ARG, "core",
+                 "a time control outside its bounds, or in format version 1 (SPEC.md 8.2, docs/service.md)")
     BAD_SEATS = ("BAD_SEATS", _ARG, "core", "the seats given are not the ruleset's (or one is given twice)")
     BAD_SEAT_KEY = ("BAD_SEAT_KEY", _ARG, "core", "a seat key that is not 32 bytes")
     WEAK_SEAT_KEY = ("WEAK_SEAT_KEY", _ARG, "core",

@@ -42,7 +42,10 @@ class LocalGame:
     @classmethod
     def create(cls, game: str, seed: bytes = b"seed", scenario: str | None = None, options: dict | None = None,
                game_id: str | None = None, server_name: str = "afteraction.test",
-               ruleset: Ruleset | None = None, version: int | None = None) -> "LocalGame":
+               ruleset: Ruleset | None = None, version: int | None = None,
+               clock: dict | None = None, now: int | None = None) -> "LocalGame":
+        """``clock``: a time control (engine/endings.py ``control``), ``now`` the creation time; the
+        game's time is then ``self.now``, which the caller sets (no clock is read)."""
         from .crypto.merkle import CompactTree
 
         rs = ruleset or registry.get(game)
@@ -53,9 +56,10 @@ class LocalGame:
         genesis = Referee.new_genesis(
             gid, rs, scenario or rs.scenarios[0], options or {}, {s: k.public for s, k in seats.items()},
             server.verifier.vkey, f"{server_name}/game/{gid}", secret,
-            **({} if version is None else {"version": version}))
+            **({} if version is None else {"version": version}), clock=clock, now=now)
         g = cls(Referee(genesis, rs, secret), server, seats,
                 {s: derive_bytes(seed, f"entropy/{s}") for s in rs.seats})
+        g.now = now
         g.tree = CompactTree()
         g._store([genesis])
         return g
@@ -67,9 +71,18 @@ class LocalGame:
             self.checkpoints.append(checkpoint_note(self.server, self.referee.genesis.body["server"]["origin"],
                                                     self.tree.size, self.tree.root()))
 
+    now: int | None = None  # the game's time (ms) for a game with a clock; the caller advances it
+
     def submit(self, signed: bytes) -> Accepted:
-        acc = self.referee.accept(signed)
+        acc = self.referee.accept(signed, now=self.now)
         self._store(acc.records)
+        return acc
+
+    def expire(self) -> Accepted | None:
+        """End the game by time-out or abandonment if a deadline passed before ``self.now``."""
+        acc = self.referee.expire(self.now)
+        if acc is not None:
+            self._store(acc.records)
         return acc
 
     def head(self) -> Head | None:

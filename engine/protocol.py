@@ -153,6 +153,27 @@ def open_event(ref, salt: bytes, value) -> dict:
     return {"t": "open", "ref": list(ref), "salt": salt, "value": value}
 
 
+def resign_event(seat: str) -> dict:
+    """The event of a resignation's command record (v >= 2, SPEC.md 8.1)."""
+    return {"t": "resign", "seat": seat}
+
+
+def offer_event(seat: str, winner: str | None) -> dict:
+    """An offered result: ``winner`` a seat, None for a draw (SPEC.md 8.1)."""
+    return {"t": "offer", "seat": seat, "winner": winner}
+
+
+def accept_event(seat: str, offer: int, winner: str | None) -> dict:
+    """The acceptance of the offer in record ``offer`` (SPEC.md 8.1)."""
+    return {"t": "accept", "seat": seat, "offer": offer, "winner": winner}
+
+
+#: the end record's ``cause`` of an ending every game has (SPEC.md 8.3): its kinds, their exact keys
+CAUSE_KEYS = {"resign": frozenset({"kind", "seat"}), "agree": frozenset({"kind", "offer", "winner"}),
+              "timeout": frozenset({"kind", "seat", "control", "since", "deadline"}),
+              "abandon": frozenset({"kind", "since", "deadline"})}
+
+
 #: the core events whose exact keys the verifier checks at step 7 (rolls: at step 10, by their bytes)
 EVENT_KEYS = {"sealed": frozenset(sealed_event("", 0, b"", b"")), "open": frozenset(open_event((0, 0), b"", None))}
 

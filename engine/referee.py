@@ -15,6 +15,7 @@ from google.protobuf.message import DecodeError
 
 from afteraction.v1 import envelope_pb2
 
+from . import endings as _endings
 from .crypto import commit as _commit
 from .crypto import dice as _dice
 from .errors import Rejection
@@ -86,12 +87,19 @@ class Referee:
         self.sealed_sizes: dict | None = b.get("sealed_sizes") if self.version >= 2 else None
         if self.version >= 2 and not isinstance(self.sealed_sizes, dict):
             raise Rejection("BAD_GENESIS", "a v2 genesis declares sealed_sizes (SPEC.md 6.5)")
+        # -- endings (engine/endings.py, SPEC.md 8.1-8.2): genesis's clock, the standing offer,
+        # the time of the record being written
+        self.clock = _endings.Clock.of(b) if self.version >= 2 else None
+        self.offer: tuple[int, str, str | None] | None = None
+        self._at: int | None = None
+        self.ending: tuple[dict, dict] | None = None  # (outcome, cause) of an engine ending
 
     # -- creation -------------------------------------------------------------
     @staticmethod
     def new_genesis(game_id: str, ruleset: Ruleset, scenario: str, options: dict,
                     seat_keys: dict[str, bytes], server_vkey: str, origin: str, secret: bytes,
-                    version: int = FORMAT_VERSION, match: dict | None = None) -> Record:
+                    version: int = FORMAT_VERSION, match: dict | None = None, clock: dict | None = None,
+                    now: int | None = None) -> Record:
         opts = ruleset.check_options(scenario, options)
         if sorted(seat_keys) != sorted(ruleset.seats):
             raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)}")
@@ -115,6 +123,11 @@ class Referee:
             if why is not None:
                 raise Rejection("BAD_ARGUMENT", why)
             body["match"] = match
+        if clock is not None:  # -- endings: a time control and the creation time (SPEC.md 8.2, v >= 2)
+            why = _endings.control_problem(clock) or _endings.time_problem(now)
+            if version < 2 or why is not None:
+                raise Rejection("BAD_CLOCK", why or "time controls need format version 2")
+            body["clock"], body["at"] = clock, now
         return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)
 
     # -- queries --------------------------------------------------------------
@@ -133,12 +146,17 @@ class Referee:
         return self._openings[ref]
 
     # -- the pipeline ---------------------------------------------------------
-    def accept(self, signed: bytes, signature_checked: bool = False) -> Accepted:
+    def expire(self, now: int) -> Accepted | None:
+        """End the game by time-out or abandonment if a deadline passed before ``now`` (SPEC.md 8.2)."""
+        records = _endings.expire(self, now)
+        return None if records is None else Accepted(records)
+
+    def accept(self, signed: bytes, signature_checked: bool = False, now: int | None = None) -> Accepted:
         """Accept one serialized SignedCommand or raise Rejection (nothing changes).
 
         ``signature_checked`` is for the verifier's replay only: it has already
         verified this exact envelope's signature (step 6 or 9), so it is not
-        verified a second time."""
+        verified a second time. ``now``: the service's time, for a game with a clock (SPEC.md 8.2)."""
         try:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
@@ -161,6 +179,9 @@ class Referee:
         if self.ended:
             raise Rejection("GAME_OVER", "the game has ended")
         action = env.WhichOneof("action")
+        self._at = _endings.stamp(self, now)  # -- endings: the record's time, or TIME_EXPIRED
+        if action == "ending":
+            return Accepted(_endings.accept(self, env, sc), seat=env.seat, counter=env.counter)
         if action == "entropy_commit":
             return self._entropy_commit(env, sc)
         if action == "entropy_reveal":
@@ -225,6 +246,8 @@ class Referee:
         self.entropy = entropy
         self.counters[env.seat] = env.counter
         if dice_key is not None:
+            if self.clock is not None:  # -- endings: the first decision starts here
+                self.clock.game_step(rec.seq, self._at, None)
             self.dice_key, self.state, self.rolls = dice_key, new_state, rolls
             self._openings.update(new_opens)
         return Accepted([rec], openings, seat=env.seat, counter=env.counter)
@@ -260,6 +283,8 @@ class Referee:
             body = self._base_body(env, sc, events)
         out = self.ruleset.outcome(state)
         records = [self._append("command", body)]
+        if self.clock is not None:  # -- endings: the seat's decision ends, the next one starts
+            self.clock.game_step(records[0].seq, self._at, env.seat)
         self.state = state
         self.rolls = counter["i"]
         self.counters[env.seat] = env.counter
@@ -336,7 +361,15 @@ class Referee:
         return size
 
     def _append(self, kind: str, body: dict) -> Record:
+        if self.clock is not None:  # -- endings: the server's time on every record (SPEC.md 8.2)
+            body["at"] = self._at
         rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
         self.seq += 1
         self.prev = rec.hash
+        self.offer = None  # -- endings: an offer lapses at the next record (SPEC.md 8.1)
+        if self.clock is not None:
+            if kind == "end":
+                self.clock.last_at = self._at
+            else:
+                self.clock.seat_record(rec.seq, self._at)
         return rec

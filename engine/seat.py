@@ -68,6 +68,27 @@ class SeatSigner:
         env.command.CopyFrom(command)
         return self.sign(env)
 
+    # -- endings (SPEC.md 8.1): out of turn, bound to the end of the log like every v2 envelope
+    def resign(self, game_id: str, head: Head) -> bytes:
+        env = _envelope(game_id, head)
+        env.ending.resign.SetInParent()
+        return self.sign(env)
+
+    def offer(self, game_id: str, head: Head, winner: str | None = None) -> bytes:
+        """Offer a result: ``winner`` a seat, or None for a draw."""
+        env = _envelope(game_id, head)
+        env.ending.offer.SetInParent()
+        env.ending.offer.winner = winner or ""
+        return self.sign(env)
+
+    def accept(self, game_id: str, head: Head, offer: int, winner: str | None = None) -> bytes:
+        """Accept the offer of record ``offer`` (the record before ``head``) for ``winner``."""
+        env = _envelope(game_id, head)
+        env.ending.accept.SetInParent()
+        env.ending.accept.offer = offer
+        env.ending.accept.winner = winner or ""
+        return self.sign(env)
+
 
 def _envelope(game_id: str, head: Head | None) -> envelope_pb2.CommandEnvelope:
     env = envelope_pb2.CommandEnvelope(game_id=game_id)

@@ -17,12 +17,13 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from afteraction.engine import registry
+from afteraction.engine import endings, registry
 from afteraction.engine.crypto import canon, cosign
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import Signer
@@ -99,8 +100,15 @@ def opening_row(seat: str, op) -> OpeningRow:
     return OpeningRow(seat, op.seq, op.k, op.salt, canon.encode(op.value))
 
 
+def wall_clock_ms() -> int:
+    """The service's clock (the one input of time, SPEC.md 8.2): milliseconds since the Unix epoch."""
+    return time.time_ns() // 1_000_000
+
+
 class GameManager:
-    def __init__(self, store: Store, signer: Signer) -> None:
+    def __init__(self, store: Store, signer: Signer, now=wall_clock_ms) -> None:
+        #: the clock, injectable (tests set a function returning their time; nothing here sleeps)
+        self.now = now
         self.store = store
         self.signer = CheckpointSigner(signer.name, signer.seed)
         self.vkey = signer.verifier.vkey
@@ -113,13 +121,18 @@ class GameManager:
 
     # -- creation -------------------------------------------------------------
     def create(self, game: str, version: str | None, scenario: str | None, options: dict,
-               seat_keys: dict[str, bytes], match: dict | None = None) -> tuple[str, RecordRow]:
+               seat_keys: dict[str, bytes], match: dict | None = None,
+               clock: dict | None = None) -> tuple[str, RecordRow]:
+        """``match``: the match data for genesis (engine/match.py). ``clock``: the time control
+        (engine/endings.py ``control``); None: none, with the default abandonment limit (every
+        game of this service has a clock, SPEC.md 8.2)."""
         rs = registry.get(game, version or None)
         gid = os.urandom(8).hex()
         secret = os.urandom(32)
         origin = f"{self.signer.name}/game/{gid}"
         genesis = Referee.new_genesis(gid, rs, scenario or rs.scenarios[0], options, seat_keys,
-                                      self.vkey, origin, secret, match=match)
+                                      self.vkey, origin, secret, match=match, clock=clock or endings.control(),
+                                      now=self.now())
         tree = CompactTree()
         tree.append(genesis.leaf)
         row = RecordRow(0, genesis.raw, genesis.hash, checkpoint_note(self.signer, origin, 1, tree.root()))
@@ -169,10 +182,12 @@ class GameManager:
         # which looked like a replay mismatch: INTERNAL under a two-server race on PostgreSQL).
         commands = list(self.store.commands(gid, live.size))
         stored = {r.seq: r for r in self.store.records(gid, live.size)}
+        timed = live.referee.clock is not None
         for cmd in commands:
-            try:
-                acc = live.referee.accept(cmd.signed)
-            except Rejection as e:
+            try:  # the time the record was written with (SPEC.md 8.2), for a game with a clock
+                at = parse_record(stored[cmd.seqs[0]].raw).body.get("at") if timed else None
+                acc = live.referee.accept(cmd.signed, now=at)
+            except (Rejection, KeyError) as e:
                 raise Internal(f"game {gid}: a stored command is refused on replay: {e}") from None
             for r in acc.records:
                 s = stored.get(r.seq)
@@ -180,6 +195,13 @@ class GameManager:
                     raise Internal(f"game {gid}: record {r.seq} differs from the replayed one")
                 live.tree.append(r.leaf)
                 live.leaves.append(r.leaf)
+        if timed and live.size in stored and live.size == n - 1:  # a time-out or abandonment: no command
+            end = stored[live.size]
+            acc = live.referee.expire(parse_record(end.raw).body.get("at"))
+            if acc is None or acc.records[0].raw != end.raw:
+                raise Internal(f"game {gid}: record {end.seq} differs from the replayed one")
+            live.tree.append(acc.records[0].leaf)
+            live.leaves.append(acc.records[0].leaf)
         if live.size < n:  # more is fine: commands appended after the size was read
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
 
@@ -206,7 +228,52 @@ class GameManager:
                 with self._meta:
                     self._live.pop(gid, None)
                 raise
-            yield live
+            yield self._expire(gid, live)
+
+    # -- endings by time (SPEC.md 8.2) --------------------------------------------------
+    def _expire(self, gid: str, live: LiveGame) -> LiveGame:
+        """Under the game's lock, on every use of the game: if a deadline of its clock has passed,
+        write the end record (time-out or abandonment) before anything else happens."""
+        for _ in range(APPEND_ATTEMPTS):
+            ref = live.referee
+            if ref.clock is None or ref.ended:
+                return live
+            now = self.now()
+            if ref.clock.expired(ref.clock.stamp(now), endings.pending_seat(ref)) is None:
+                return live
+            acc = ref.expire(now)
+            rows = []
+            for r in acc.records:
+                live.tree.append(r.leaf)
+                rows.append(RecordRow(r.seq, r.raw, r.hash,
+                                      checkpoint_note(self.signer, live.origin, live.tree.size, live.tree.root())))
+            try:
+                self.store.append(Append(gid, rows, None, [], ended=True))
+            except Conflict:  # another replica wrote first: judge again on the store's log
+                live = self._load(gid)
+                with self._meta:
+                    self._live[gid] = live
+                continue
+            except BaseException:
+                self._invalidate(gid)
+                raise
+            live.leaves.extend(r.leaf for r in acc.records)
+            self.on_append(gid)
+            return live
+        return live
+
+    def sweep(self) -> int:
+        """End every cached game whose deadline has passed (the server's timer; a game not in the
+        cache is ended by its next request). Returns how many games were looked at."""
+        with self._meta:
+            gids = list(self._live)
+        for gid in gids:
+            try:
+                with self.locked(gid, fresh=False):
+                    pass
+            except Exception:  # noqa: BLE001 -- one bad game must not stop the timer
+                continue
+        return len(gids)
 
     def _invalidate(self, gid: str) -> None:
         with self._meta:
@@ -280,7 +347,7 @@ class GameManager:
         if ref.genesis.body["server"]["vkey"] != self.vkey:
             raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
                                                 "every replica must use the key named in its genesis")
-        return ref.accept(signed)   # raises Rejection; the cache is unchanged then
+        return ref.accept(signed, now=self.now())   # raises Rejection; the cache is unchanged then
 
     def _replayed(self, gid: str, prior: CommandRow) -> Submitted:
         recs = [r for r in self.store.records(gid, prior.seqs[0], len(prior.seqs))]

@@ -25,6 +25,7 @@ KEEPALIVE_TIMEOUT_MS = 20_000          # ... and closes it if the ping is not an
 MIN_CLIENT_PING_INTERVAL_MS = 10_000   # clients pinging more often are sent GOAWAY (after 2 strikes)
 MAX_CONNECTION_IDLE_MS = 300_000       # a connection with no open call for this long is closed (GOAWAY)
 STREAM_POLL_S = 1.0                    # open streams re-check the store this often (appends by other processes)
+CLOCK_SWEEP_S = 1.0                    # the timer of time controls ends cached games past a deadline this often
 
 # -- sizes ----------------------------------------------------------------------
 MAX_REQUEST_BYTES = 64 * KiB           # one request message (one message of a Play stream)
@@ -88,6 +89,8 @@ TABLE: tuple[Limit, ...] = (
     Limit("MAX_CONNECTION_IDLE_MS", "a connection with no call open is closed after (ms)",
           "`GOAWAY`; the client reconnects on its next call"),
     Limit("STREAM_POLL_S", "streams check the store for appends by other processes every (s)", "-"),
+    Limit("CLOCK_SWEEP_S", "the server ends the games in its cache whose time control deadline passed every (s); "
+          "any other game ends at its next request", "-"),
     Limit("MAX_REQUEST_BYTES", "one request message (one message of a `Play` stream)",
           f"`{_RE}`/`REQUEST_TOO_LARGE`"),
     Limit("TRANSPORT_MAX_RECEIVE_BYTES", "gRPC's own cap on a received message",

@@ -98,9 +98,9 @@ class Running:
             await asyncio.gather(self.server.stop(grace), self.web.stop(grace))
         else:
             await self.server.stop(grace)
-        poller = getattr(self.service, "poller", None)
-        if poller is not None:
-            poller.cancel()
+        for task in (getattr(self.service, "poller", None), getattr(self.service, "sweeper", None)):
+            if task is not None:
+                task.cancel()
 
 
 def server_options(reuseport: bool) -> list[tuple[str, int]]:
@@ -138,7 +138,7 @@ def read_tls(cert: str | None, key: str | None):
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
           data_dir: str = "data", workers: int = limits.EXECUTOR_THREADS, name: str = DEFAULT_NAME,
           reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None,
-          web_listen: str | None = None, web_origins: tuple[str, ...] = (), web_page=None) -> Running:
+          web_listen: str | None = None, web_origins: tuple[str, ...] = (), web_page=None, now=None) -> Running:
     """A grpc.aio server on its own event-loop thread; the blocking work runs in a pool of
     ``workers`` threads. ``reuseport``: share the listening port with sibling processes
     (``aar serve --workers N``). ``tls_cert``/``tls_key``: PEM files; plaintext without them.
@@ -146,7 +146,8 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     for ``web_origins`` only; ``web_page``: the ASGI app of every other path there (the web client).
 
     The data directory is made (or tightened to) 0700; the store's private columns are encrypted
-    under the data key beside the server key (``atrest.py``, docs/service.md)."""
+    under the data key beside the server key (``atrest.py``, docs/service.md). ``now``: the service's
+    clock, a function giving milliseconds since the epoch (SPEC.md 8.2; default the wall clock)."""
     creds = read_tls(tls_cert, tls_key)
     key = key or os.path.join(data_dir, "server.key")
     if store is None or store == "" or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
@@ -157,7 +158,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     thread = threading.Thread(target=loop.run_forever, name="aar-grpc-loop", daemon=True)
     thread.start()
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
-    svc = Service(GameManager(st, signer), pool, loop)
+    svc = Service(GameManager(st, signer, **({} if now is None else {"now": now})), pool, loop)
     try:
         server, port, hs, poller, web = asyncio.run_coroutine_threadsafe(
             _start(svc, listen, creds, reuseport, web_listen, web_origins, web_page), loop).result(30)
@@ -208,7 +209,19 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
         await web.start()
     poller = asyncio.get_running_loop().create_task(
         svc.feeds.poll_forever(svc.run_stream, svc.sizes))
+    svc.sweeper = asyncio.get_running_loop().create_task(sweep_forever(svc))
     return server, port, hs, poller, web
+
+
+async def sweep_forever(svc: Service) -> None:
+    """The timer of time controls (SPEC.md 8.2): every CLOCK_SWEEP_S, end the cached games whose
+    deadline passed (any other game ends at its next request)."""
+    while True:
+        await asyncio.sleep(limits.CLOCK_SWEEP_S)
+        try:
+            await svc.run_stream(svc.games.sweep)
+        except Exception as e:  # noqa: BLE001 -- the store is down: the next sweep tries again
+            log.warning("clock sweep failed: %s", type(e).__name__)
 
 
 def wait_for_stop(done: threading.Event) -> None:

@@ -30,6 +30,7 @@ from afteraction.v1 import game_service_pb2 as gs
 from . import events, limits
 from .auth import AuthChecker
 from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, parse
+from .clocks import clocks_pb, control_of
 from .feeds import Feeds
 from .games import GameManager
 from .status import Refusal, quote, status_for, status_of
@@ -173,7 +174,8 @@ class GameServicer:
             match = match_value(m.label, dict(m.players), m.date)
             if match is None:
                 raise Rejection("BAD_ARGUMENT", "match is set but has no label, players or date")
-        gid, row = self.games.create(request.game, request.version, request.scenario, options, keys, match)
+        gid, row = self.games.create(request.game, request.version, request.scenario, options, keys,
+                                     match=match, clock=control_of(request))
         events.game_event("created", game=gid, ruleset=request.game, scenario=parse_record(row.raw).body["scenario"],
                           seats=sorted(keys), match=match)
         return gs.CreateGameResponse(game_id=gid, genesis=record_pb(row),
@@ -297,7 +299,7 @@ class GameServicer:
             return  # everything of an ended game was sent already: OK
         wake = svc.feeds.subscribe(gid)
         try:
-            async for item in _follow(svc, gid, req.from_seq, wake, seat, None):
+            async for item in _follow(svc, gid, req.from_seq, wake, seat, None, self._clocks):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
@@ -307,6 +309,8 @@ class GameServicer:
                     yield gs.WatchResponse(opening=item.opening)
                 elif k == "your_decision":
                     yield gs.WatchResponse(your_decision=item.your_decision)
+                elif k == "clocks":  # SPEC.md 8.2: each seat's time left, after a batch of records
+                    yield item
         finally:
             svc.feeds.unsubscribe(gid, wake)
 
@@ -322,9 +326,19 @@ class GameServicer:
             d = ref.pending()
             if d is not None:
                 out.decision.CopyFrom(decision_pb(d))
-            if ref.ended:
-                out.outcome_json = to_json(ref.ruleset.outcome(ref.state))
+            if ref.ended:  # an engine ending (SPEC.md 8.1) has its own outcome and cause
+                out.outcome_json = to_json(ref.ending[0] if ref.ending else ref.ruleset.outcome(ref.state))
+                out.cause_json = to_json(ref.ending[1]) if ref.ending else ""
+            clocks = clocks_pb(ref, self.games.now())
+            if clocks is not None:
+                out.clocks.CopyFrom(clocks)
         return out
+
+    def _clocks(self, gid: str):
+        """A Watch's clocks message after a batch of records (the cached referee: no store query)."""
+        with self.games.locked(gid, fresh=False) as live:
+            c = clocks_pb(live.referee, self.games.now())
+        return None if c is None else gs.WatchResponse(clocks=c)
 
     def ListLegalCommands(self, request, context):
         with self.games.locked(request.game_id) as live:
@@ -421,7 +435,7 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None):
 
 
 async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
-                  results: asyncio.Queue | None):
+                  results: asyncio.Queue | None, tail=None):
     """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
     in it and the checkpoint after it; command results and decision prompts (Play); until the end
     record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN)."""
@@ -442,6 +456,9 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
             yield gs.PlayResponse(checkpoint=checkpoint_pb(r))
         if recs:
             sent = recs[-1].seq + 1
+            t = await svc.run_stream(tail, gid) if tail is not None and not ended else None
+            if t is not None:
+                yield t
         for res in done:
             yield res
             if res.WhichOneof("kind") == "rejected":

@@ -80,10 +80,11 @@ class OpeningRow:
 
 @dataclass
 class Append:
-    """One accepted command: its records, the command and the openings it created."""
+    """One accepted command: its records, the command and the openings it created. ``command`` is
+    None for the end record of a time-out or abandonment (SPEC.md 8.2), which no seat sent."""
     game_id: str
     records: list[RecordRow]
-    command: CommandRow
+    command: CommandRow | None
     openings: list[OpeningRow] = field(default_factory=list)
     ended: bool = False
 

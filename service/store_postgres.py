@@ -100,11 +100,12 @@ class PostgresStore(SqlStore):
                         "INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (%s,%s,%s,%s,%s)",
                         [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for x in a.records])
                     cmd = a.command
-                    cur.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
-                                "VALUES (%s,%s,%s,%s,%s,%s,%s)",
-                                (a.game_id, cmd.seat, cmd.counter,
-                                 self._signed_out(a.game_id, cmd.seat, cmd.counter, cmd.signed),
-                                 cmd.digest, cmd.seqs[0], cmd.seqs[-1]))
+                    if cmd is not None:  # None: a time-out or abandonment (SPEC.md 8.2)
+                        cur.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, "
+                                    "last_seq) VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                                    (a.game_id, cmd.seat, cmd.counter,
+                                     self._signed_out(a.game_id, cmd.seat, cmd.counter, cmd.signed),
+                                     cmd.digest, cmd.seqs[0], cmd.seqs[-1]))
                     if a.openings:
                         cur.executemany(
                             "INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (%s,%s,%s,%s,%s,%s)",

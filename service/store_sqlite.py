@@ -257,10 +257,11 @@ def _insert(c: sqlite3.Connection, a: Append, st: SqlStore) -> None:
         c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)",
                       [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for x in rest])
     cmd = a.command
-    c.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
-              "VALUES (?,?,?,?,?,?,?)", (a.game_id, cmd.seat, cmd.counter,
-                                         st._signed_out(a.game_id, cmd.seat, cmd.counter, cmd.signed),
-                                         cmd.digest, cmd.seqs[0], cmd.seqs[-1]))
+    if cmd is not None:  # None: a time-out or abandonment (SPEC.md 8.2)
+        c.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
+                  "VALUES (?,?,?,?,?,?,?)", (a.game_id, cmd.seat, cmd.counter,
+                                             st._signed_out(a.game_id, cmd.seat, cmd.counter, cmd.signed),
+                                             cmd.digest, cmd.seqs[0], cmd.seqs[-1]))
     if a.openings:
         c.executemany("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (?,?,?,?,?,?)",
                       [(a.game_id, o.seat, o.seq, o.k, *st._opening_out(a.game_id, o)) for o in a.openings])
@@ -283,7 +284,8 @@ def _insert_batch(c: sqlite3.Connection, batch: list[Append], st: SqlStore) -> b
                   "VALUES (?,?,?,?,?,?,?)",
                   [(a.game_id, a.command.seat, a.command.counter,
                     st._signed_out(a.game_id, a.command.seat, a.command.counter, a.command.signed),
-                    a.command.digest, a.command.seqs[0], a.command.seqs[-1]) for a in batch])
+                    a.command.digest, a.command.seqs[0], a.command.seqs[-1]) for a in batch
+                   if a.command is not None])
     ops = [(a.game_id, o.seat, o.seq, o.k, *st._opening_out(a.game_id, o)) for a in batch for o in a.openings]
     if ops:
         c.executemany("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (?,?,?,?,?,?)", ops)

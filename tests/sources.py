@@ -12,7 +12,8 @@ from conftest import REPO
 #: top-level folder -> import name (pyproject.toml's package-dir)
 PACKAGES = {"engine": "afteraction.engine", "service": "afteraction.service",
             "clients/python": "afteraction.client",
-            "clients/cli": "afteraction.cli", "proto/afteraction/v1": "afteraction.v1"}
+            "clients/cli": "afteraction.cli",
+            "clients/web/static": "afteraction.webclient", "proto/afteraction/v1": "afteraction.v1"}
 #: the constructors whose first argument is a rejection code
 REFUSALS = ("Rejection", "Refusal")
 #: service functions that take a code as their first argument

@@ -69,8 +69,10 @@ def cmd_new(args) -> int:
         match = match_arg(args)
     except ValueError as e:
         return _err(f"aar new: {e}")
+    clock = {k: v for k, v in (("decision_ms", args.decision_ms), ("total_ms", args.total_ms),
+                               ("abandon_ms", args.abandon_ms)) if v}  # SPEC.md 8.2
     with Client(args.server, tls_ca=args.tls_ca) as c:
-        res = c.create_game(args.game, keys, args.scenario or "", options, match=match)
+        res = c.create_game(args.game, keys, args.scenario or "", options, match=match, clock=clock or None)
     print(res.game_id)
     print(f"server key: {res.server_vkey}", file=sys.stderr)
     return 0
@@ -110,6 +112,8 @@ def describe(cmd) -> str:
 
 
 def cmd_play(args) -> int:
+    from afteraction.client.client import Ending
+
     from . import play_text
 
     c, seat = _seat(args)
@@ -117,6 +121,8 @@ def cmd_play(args) -> int:
 
     def choose(name, legal):
         st = seat.state()
+        if st.ended or st.decision.seat != name:  # the prompt was overtaken (an offer accepted, a time-out)
+            return None
         view = json.loads(st.view_json)
         print(f"\n== {st.game} game {args.game_id}, seat {name}, state {st.state_seq} ==")
         if args.json:  # the machine forms: the whole view, the commands as protobuf text
@@ -136,21 +142,36 @@ def cmd_play(args) -> int:
         for i, cmd in enumerate(legal, 1):
             print(f"  {i:3d}. {describe(cmd)}" if args.json else play_text.choice_line(st.game, i, cmd, view))
         example = describe(legal[0]) if legal else ""
+        print("    r. resign (the other seat wins)\n    d. offer a draw (it lapses at the next record)")
+        clocks = {x.seat: x for x in st.clocks.seats}
+        if name in clocks and clocks[name].left_ms >= 0:
+            print(f"time left for this decision: {clocks[name].left_ms / 1000:.0f} s")
         while True:
             try:
-                raw = input(f"choice 1-{len(legal)} or a command> ").strip()
+                raw = input(f"choice 1-{len(legal)}, r, d or a command> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
             if raw.isdigit() and 1 <= int(raw) <= len(legal):
                 return legal[int(raw) - 1]
+            if raw in ("r", "d"):
+                if input("sure? [y/N] ").strip().lower() == "y":
+                    return Ending("resign") if raw == "r" else Ending("offer")
+                continue
             if raw == "?":
                 print(play_text.answer_space(st.decision.data_json, pretty=True) or "this decision describes no more")
                 continue
             cmd, why = play_text.parse_answer(raw, st.game, type(legal[0]) if legal else None)
             if cmd is not None:
                 return cmd  # any answer: the referee judges it (a refusal names the rule, then we ask again)
-            print(f"type the number of a choice, ? for what the rules allow, or a command as protobuf text "
-                  f"(e.g. {example}): {why}")
+            print(f"type the number of a choice, r (resign), d (offer a draw), ? for what the rules allow, "
+                  f"or a command as protobuf text (e.g. {example}): {why}")
+
+    def on_offer(o) -> bool:
+        what = "a draw" if o[2] is None else f"seat {o[2]} wins"
+        try:
+            return input(f"seat {o[1]} offers a result: {what}. Accept? [y/N] ").strip().lower() == "y"
+        except EOFError:
+            return False
 
     def show(s, m):
         k = m.WhichOneof("kind")
@@ -175,7 +196,7 @@ def cmd_play(args) -> int:
         waiting(seat)
         while True:
             try:
-                out = seat.play(choose, show)
+                out = seat.play(choose, show, on_offer=on_offer)
                 break
             except ClientError as e:  # our answer refused by the referee: it said why; the game waits still
                 if not str(e).startswith("command refused:") or e.reason in ("", "UNKNOWN_GAME", "WRONG_SEAT"):
@@ -266,6 +287,11 @@ def cmd_export(args) -> int:
 
 # -- the server: serve_cmd.py ---------------------------------------------------------
 def cmd_demo(args) -> int:
+    if args.end:  # SPEC.md 8.1-8.2: a game that ends by resignation, agreement, time-out, abandonment
+        from .demo import default_game
+        from .demo_end import run_demo_end
+
+        return run_demo_end(args.game or default_game()[0], args.end, args.seed, args.out)
     from .demo import run_demo
 
     return run_demo(args.game, args.seed, args.out)
@@ -305,6 +331,11 @@ def register(sub) -> None:
     p.add_argument("--player", action="append", metavar="SEAT=NAME",
                    help="a player's name for a seat, 1-64 characters, written into genesis; repeatable (default none)")
     p.add_argument("--date", help="the match date YYYY-MM-DD written into genesis (default none)")
+    p.add_argument("--decision-ms", type=int, default=0, help="time control: the longest one decision may take, "
+                   "in ms (default none; docs/service.md 'Endings and time controls')")
+    p.add_argument("--total-ms", type=int, default=0, help="time control: each seat's total clock, in ms (default none)")
+    p.add_argument("--abandon-ms", type=int, default=0, help="the game ends abandoned after this long without any "
+                   "seat acting, in ms (default: the server's, 14 days)")
     p.set_defaults(func=cmd_new)
 
     for name, fn, hlp, ex in (
@@ -364,4 +395,7 @@ def register(sub) -> None:
     p.add_argument("--game", default=None, help="ruleset: sog, gmv, ntnd, duel (default sog if available, else duel)")
     p.add_argument("--seed", type=int, default=1, help="bot seed (default 1)")
     p.add_argument("--out", default="demo-out", help="data directory (default ./demo-out)")
+    p.add_argument("--end", choices=("resign", "agree", "timeout", "abandon"),
+                   help="play a few moves, then end the game this way (SPEC.md 8.1-8.2; the server's clock "
+                        "is driven by the demo, nothing waits) and print the outcome and its cause")
     p.set_defaults(func=cmd_demo)

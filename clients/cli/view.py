@@ -143,7 +143,7 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
 def page(data: dict) -> str:
     pkg = resources.files("afteraction.cli")
     html = (pkg / "view_page.html").read_text(encoding="utf-8")
-    js = (pkg / "view_page.js").read_text(encoding="utf-8")
+    js = (pkg / "view_endings.js").read_text(encoding="utf-8") + (pkg / "view_page.js").read_text(encoding="utf-8")
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
     # inside <script>: "</" could close the element and "<!--" open a comment; \u escapes keep the JSON equal
     blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

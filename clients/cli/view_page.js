@@ -197,7 +197,7 @@
   const hiddenAt = new Map();         // "seq:k" -> {seq, k, to, commit, value, openedAt, okCommit}
   const openRecords = new Map();      // "seq:k" -> first record with a public open
   const counts = { chain: 0, checkpoints: 0, signatures: 0, dice: 0, openings: 0, sealed: 0, failed: 0 };
-  let endSeq = null, genesis = null;
+  let endSeq = null, genesis = null, ends = null;
   const mark = (seq, ok, what) => { checks[seq].push({ ok, what }); if (ok === false) counts.failed++; };
 
   // SPEC.md 1.2: a record is a map of exactly the six fields, of their types (the body a map)
@@ -250,8 +250,9 @@
       prev = h;
       if (seq === 0) {
         genesis = rec; game = rec.game; origin = rec.body.server.origin;
-        const gkeys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"].concat(rec.v >= 2 ? ["sealed_sizes"] : [])
-          .concat(rec.v >= 2 && isMap(rec.body) && "match" in rec.body ? ["match"] : []);  // match: optional (v >= 2)
+        const gkeys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"].concat(rec.v >= 2 ? ["sealed_sizes"] : [],
+          rec.v >= 2 && isMap(rec.body) && "match" in rec.body ? ["match"] : [],  // match: optional (v >= 2)
+          rec.v >= 2 && isMap(rec.body) && ("clock" in rec.body || "at" in rec.body) ? ["clock", "at"] : []);
         mark(0, exactKeys(rec.body, gkeys), "the genesis body has exactly the keys of SPEC.md 1.3 (" + gkeys.join(", ") + ")");
         if (gkeys.includes("match")) {
           const m = rec.body.match;
@@ -263,6 +264,7 @@
         mark(0, isMap(rec.body.options) && Object.values(rec.body.options).every((x) => typeof x === "boolean" || typeof x === "string" || Number.isInteger(x)),
              "every genesis option is a boolean, an integer or a text (SPEC.md 1.3)");
         for (const s of rec.body.seats) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
+        ends = window.aarEndings(mark, seatOrder, rec);  // SPEC.md 8.1-8.3 (view_endings.js)
         mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey && serverKeyId === server.id, "genesis names the server key of the file (key id " + server.id + " recomputed)");
         if (secret) {
           const c = await taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
@@ -275,12 +277,12 @@
       if (endSeq !== null) mark(seq, false, "a record after the end record " + endSeq + " (SPEC.md 8)");
       if (rec.kind === "genesis") mark(seq, false, "a second genesis record");
       const handshakeDone = seatOrder.every((s) => entropy[s]);
-      if (rec.kind === "command" && !handshakeDone) mark(seq, false, "a game command before the dice handshake completed (SPEC.md 5.2)");
+      if (rec.kind === "command" && !handshakeDone && !ends.isResign(b)) mark(seq, false, "a game command before the dice handshake completed (SPEC.md 5.2)");
       if (rec.kind === "commit" && Object.keys(entropy).length) mark(seq, false, "an entropy commit after a reveal (SPEC.md 5.2)");
       if (rec.kind === "end") {
         endSeq = seq;
         const before = R[seq - 1].rec;
-        mark(seq, !!before && before.kind === "command", "the end record follows a command record (SPEC.md 8)" + (before && before.kind !== "command" ? ", not a " + before.kind + " record" : ""));
+        r.cause = ends.end(seq, b, before && before.kind, exactKeys);  // keys, the record before, the cause
         const o = b.outcome;
         const okOutcome = !!o && typeof o === "object" && !Array.isArray(o) && !isBytes(o) && typeof o.reason === "string" && (o.winner === null || (typeof o.winner === "string" && o.winner in seats));
         mark(seq, okOutcome, "the outcome names a winner that is a seat of genesis (or none: a draw) and a reason (SPEC.md 1.3)");
@@ -288,7 +290,7 @@
         continue;
       }
       // seats (SPEC.md 7)
-      const bkeys = b.sealed ? ["seat", "ctr", "sealed", "events"] : ["seat", "ctr", "env", "sig", "events"];
+      const bkeys = (b.sealed ? ["seat", "ctr", "sealed", "events"] : ["seat", "ctr", "env", "sig", "events"]).concat(ends.bodyKeys);
       mark(seq, exactKeys(b, bkeys) && (!b.sealed || exactKeys(b.sealed, ["commit", "ct"])),
            "the " + rec.kind + " body has exactly the keys " + bkeys.join(", ") + " (SPEC.md 1.3)");
       const seat = b.seat;
@@ -342,6 +344,7 @@
           r.diceKey = diceKey;
         }
       }
+      ends.seat(seq, rec.kind, b, b.sealed ? null : env, rec.kind === "reveal" && !handshakeDone && seatOrder.every((s) => entropy[s]), handshakeDone);
       // events: sealed values, openings, dice
       const evs = Array.isArray(b.events) ? b.events : [];
       for (let i = 0; i < evs.length; i++) {
@@ -581,7 +584,7 @@
       else if (e.key === "Home") go(0); else if (e.key === "End") go(N - 1);
     });
     $("what").innerHTML = "<ul>" +
-      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root, every seat's Ed25519 signature and envelope (format v2: bound to the record's position and to the hash of the record before it), the entropy handshake, (v2) every sealed value's ciphertext length against the size genesis declares for its kind, the end record's place and outcome, the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment.</li>" +
+      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root, every seat's Ed25519 signature and envelope (format v2: bound to the record's position and to the hash of the record before it), the entropy handshake, (v2) every sealed value's ciphertext length against the size genesis declares for its kind, the end record's place and outcome, (v2) the endings every game has (each record's time under a time control, resignations, offers and acceptances, the end record's cause: SPEC.md 8.1-8.3), the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment.</li>" +
       '<li><span class="file">\u2691</span> <b>taken from the file</b>: the rules replay (the board pictures and the decisions, computed by <code>aar view</code> with the engine\'s verifier), and the opened sealed values (decrypted by <code>aar view</code>; ChaCha20-Poly1305 is not in WebCrypto): each is checked here against its commitment (SHA-256) and its salt against the server secret (HMAC).</li>' +
       "<li>The command line's own verdict: " + (DATA.cli.verified ? "verified" : "NOT VERIFIED: " + esc(DATA.cli.failure)) + ".</li></ul>";
     go(0);

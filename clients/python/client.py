@@ -42,6 +42,8 @@ from afteraction.v1 import audit_service_pb2_grpc as au_grpc
 from afteraction.v1 import game_service_pb2 as gs
 from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
+from .endings import Ending, SeatEndings  # noqa: F401 (Ending is part of this module's API)
+
 RESUMABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED)
 # refusals inside a Play stream after which the server prompts again (or the stream resumes):
 # the codes of engine/codes.py marked retry; WRONG_HISTORY is not one: the seat signed against a
@@ -158,8 +160,11 @@ class Client:
         return self._vkey
 
     def create_game(self, game: str, seat_keys: dict[str, bytes], scenario: str = "", options: dict | None = None,
-                    version: str = "", match: gs.MatchInfo | None = None) -> gs.CreateGameResponse:
-        """``match``: the match data to write into genesis (label, player names by seat, date)."""
+                    version: str = "", match: gs.MatchInfo | None = None,
+                    clock: dict | None = None) -> gs.CreateGameResponse:
+        """``match``: the match data to write into genesis (label, player names by seat, date).
+        ``clock``: a time control, ``{"decision_ms": ..., "total_ms": ..., "abandon_ms": ...}`` (any
+        of them; 0 or absent = not set, docs/service.md "Time controls")."""
         import json
 
         req = gs.CreateGameRequest(game=game, version=version, scenario=scenario,
@@ -167,6 +172,8 @@ class Client:
                                    seats=[gs.SeatKey(seat=s, public_key=k) for s, k in seat_keys.items()])
         if match is not None:
             req.match.CopyFrom(match)
+        if clock is not None:
+            req.clock.CopyFrom(gs.TimeControl(**clock))
         return self.call(self.game.CreateGame, req)
 
     def list_games(self, status: int = 0, page_size: int = 0, page_token: str = "") -> gs.ListGamesResponse:
@@ -203,11 +210,12 @@ class Client:
                         expected_origin=f"{name}/game/{game_id}", **kw)
 
     def watch(self, game_id: str, on_record: Callable[[gs.LogRecord], None] | None = None, from_seq: int = 0,
-              retries: int = 5, server_vkey: str | None = None) -> Verifier:
+              retries: int = 5, server_vkey: str | None = None, on_clocks: Callable | None = None) -> Verifier:
         """Follow the public log to its end record (resuming after a broken
         stream, or one that ended before the game did), verifying every record
         and its checkpoint from genesis on as ``aar verify`` does (records before
-        ``from_seq`` are verified but not passed to ``on_record``)."""
+        ``from_seq`` are verified but not passed to ``on_record``). ``on_clocks(gs.Clocks)``: each seat's
+        time left, after each checkpoint of a game with a time control (SPEC.md 8.2)."""
         v = self.log_verifier(game_id, server_vkey)
         nxt = 0
         failures = 0
@@ -226,6 +234,9 @@ class Client:
                         nxt += 1
                         if on_record and m.record.seq >= from_seq:
                             on_record(m.record)
+                    elif m.WhichOneof("kind") == "clocks":
+                        if on_clocks:
+                            on_clocks(m.clocks)
                     else:
                         try:
                             v.check_checkpoint(m.checkpoint.note)
@@ -283,8 +294,16 @@ class CheckpointTracker:
             self.size, self.root, self.note = cp.size, cp.root, note
 
 
-class Seat:
-    """One seat of one game, seen from its player."""
+def _signed_pb(signed: bytes):
+    from afteraction.v1 import envelope_pb2
+
+    return envelope_pb2.SignedCommand.FromString(signed)
+
+
+class Seat(SeatEndings):
+    """One seat of one game, seen from its player (its ending commands: clients/python/endings.py)."""
+
+    Refused = RefusedToSign
 
     def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
                  server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True) -> None:
@@ -485,7 +504,9 @@ class Seat:
                 break
             except grpc.RpcError as e:
                 if e.code() not in RESUMABLE or attempt == retries:
-                    raise client_error(e) from None
+                    err = client_error(e)
+                    self.keep_refused(err.reason, signed)  # SPEC.md 8.2: the seat's evidence, kept
+                    raise err from None
                 req.auth.CopyFrom(self.auth())  # a retry may be a duplicate: ask for the openings again
                 time.sleep(0.1 * 2 ** attempt)
         if self.next_seq < res.records[0].seq:
@@ -513,13 +534,24 @@ class Seat:
             if self.revealed:
                 return None
             return self.sign_reveal() if self.committed else self.sign_commit()
-        return self.sign_command(prompt.state_seq, choose(self.seat, list(prompt.legal_commands)))
+        choice = choose(self.seat, list(prompt.legal_commands))
+        if choice is None:  # the chooser saw the game move on (e.g. ended): wait for the next prompt
+            return None
+        if isinstance(choice, Ending):  # signed at the same end of the log as a command would be
+            head = self.head()
+            make = (lambda: self.signer.resign(self.game_id, head)) if choice.kind == "resign" else \
+                (lambda: self.signer.offer(self.game_id, head, choice.winner))
+            return self._sign(make)
+        return self.sign_command(prompt.state_seq, choice)
 
     # -- the Play stream --------------------------------------------------------
     def play(self, choose: Callable[[str, list], object], on_message: Callable | None = None,
-             retries: int = 8) -> dict | None:
+             retries: int = 8, on_offer: Callable | None = None) -> dict | None:
         """Play this seat to the end of the game over the Play stream, resuming
-        after a broken stream. ``choose(seat, legal)`` picks a command. Returns the outcome."""
+        after a broken stream. ``choose(seat, legal)`` picks a command (or an ``Ending``).
+        ``on_offer((seq, seat, winner))``: called when another seat's offer stands in the last
+        record; True accepts it (SPEC.md 8.1). Returns the outcome."""
+        asked, sent = [-1], [None]
         failures = 0
         while self.outcome is None:
             reqs: queue.Queue = queue.Queue()
@@ -549,13 +581,20 @@ class Seat:
                         self.see_opening(m.opening)
                     elif k == "checkpoint":
                         self.see_checkpoint(m.checkpoint.note)
+                        signed = self._answer_offer(on_offer, asked)  # SPEC.md 8.1
+                        if signed is not None:
+                            in_flight.append(self.next_seq)
+                            reqs.put(gs.PlayRequest(command=_signed_pb(signed)))
                     elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
                         from afteraction.v1 import envelope_pb2
 
                         signed = self.decide(m.your_decision, choose)
                         if signed is not None:
                             in_flight.append(self.next_seq)  # where sign_* signed it
+                            sent[0] = signed
                             reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+                    elif k == "rejected" and self.keep_refused(m.rejected.reason, sent[0]):
+                        pass  # the game ended first (a time-out): its end record ends this loop
                     elif k == "rejected" and m.rejected.reason not in TRANSIENT:
                         raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
                                           m.rejected.code, m.rejected.reason)

@@ -4,6 +4,7 @@ padded sizes (v >= 2, SPEC.md 6.5), and genesis against its ruleset (the same op
 at creation). ``engine/log/verify.py`` calls them in that order."""
 from __future__ import annotations
 
+from .. import endings as _endings
 from ..crypto import canon
 from ..errors import Rejection
 from ..protocol import GENESIS_KEYS, Record, seat_key_problem
@@ -56,6 +57,8 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
     ]
     want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
     optional = OPTIONAL_GENESIS_KEYS if rec.v >= 2 else frozenset()
+    timed = rec.v >= 2 and ("clock" in b or "at" in b)  # SPEC.md 8.2: an optional time control, v >= 2
+    want |= {"clock", "at"} if timed else set()
     shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
         ("exactly the keys " + ", ".join(sorted(want)) + (" (and optionally " + ", ".join(sorted(optional)) + ")"
                                                          if optional else ""),
@@ -82,6 +85,10 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
         why = match_problem(b["match"], keys)
         if why is not None:
             raise _fail("4", 0, "genesis match data has the wrong shape", why, None)
+    if timed:
+        why = _endings.control_problem(b.get("clock")) or _endings.time_problem(b.get("at"))
+        if why is not None:
+            raise _fail("4", 0, "genesis clock and at (SPEC.md 8.2)", None, None, why)
     sizes = check_sealed_sizes(b.get("sealed_sizes"), keys) if rec.v >= 2 else None
     return keys, sizes
 

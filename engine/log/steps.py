@@ -28,6 +28,7 @@ class Report:
     pinned_seats: list[str] = field(default_factory=list)  # seats whose genesis key matched a pinned key
     kept_checkpoint: int = 0  # tree size of a checkpoint kept by a seat that the log matched (0: none given)
     cosigned: list[str] = field(default_factory=list)  # seats whose cosignature the last checkpoint carries (4.5)
+    cause: dict | None = None  # how the game ended (SPEC.md 8.3): the end record's cause, {"kind": "rules"}, None
     notes: list[str] = field(default_factory=list)
     seat_keys: dict[str, bytes] = field(default_factory=dict)  # each seat's public key, from genesis
     match: dict | None = None  # genesis's match data (SPEC.md 1.3, v >= 2), None when it has none

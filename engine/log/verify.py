@@ -42,6 +42,7 @@ from ..protocol import (ACTION_OF_KIND, END_BODY_KEYS, EVENT_KEYS, SEALED_BODY_K
                         start_event, verify_command_signature)
 from ..referee import Referee
 from .bundle import read_bundle
+from .endings import EndingsCheck
 from .genesis import bytes32, genesis_options, genesis_shape
 from .steps import STEPS, Report, _fail, describe_record  # noqa: F401 (STEPS and Report are part of this module's API)
 
@@ -102,6 +103,8 @@ class Verifier:
         self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.5)
         self.prev_kind: str | None = None  # kind of the previous record (an end record follows a command)
         self.step = "2"  # the step in progress, named if a check fails unexpectedly (``add``)
+        self.ends: EndingsCheck | None = None  # SPEC.md 8.1-8.3: times, ending commands, the end's cause
+        self._env = None  # the public envelope of the seat record being checked
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -147,7 +150,10 @@ class Verifier:
             if rec.kind == "end":
                 self._end(rec)
             else:
+                self._env, started = None, len(self.entropy) == len(self.seat_keys)
                 self._seat_record(rec)
+                self.ends.seat_record(rec, self._env, rec.kind == "reveal" and not started
+                                      and len(self.entropy) == len(self.seat_keys), started)
             self._openings(rec)
             if self.secret is not None:
                 self._sealed_and_dice(rec)
@@ -210,6 +216,7 @@ class Verifier:
                 raise _fail("4", 0, f"seat {seat} key differs from the pinned key", key, keys[seat])
         self.game = rec.game
         self.genesis = rec
+        self.ends = EndingsCheck(rec)
         self.origin = server["origin"]
         self.seat_keys = keys
         self.report.seat_keys = dict(keys)
@@ -286,9 +293,9 @@ class Verifier:
         events = b.get("events")
         if type(events) is not list:
             raise _fail("6", seq, "record has no event list")
-        if rec.kind == "command" and len(self.entropy) != len(self.seat_keys):
+        if rec.kind == "command" and len(self.entropy) != len(self.seat_keys) and not self.ends.is_resignation(b):
             raise _fail("6", seq, "game command before the dice handshake completed")
-        want = SEALED_BODY_KEYS if "sealed" in b and rec.kind == "command" else SEAT_BODY_KEYS
+        want = (SEALED_BODY_KEYS if "sealed" in b and rec.kind == "command" else SEAT_BODY_KEYS) | self.ends.body_keys()
         if set(b) != want:  # SPEC.md 1.3: exactly these keys (an extra key is not ignored)
             raise _fail("6", seq, f"{rec.kind} record body has exactly the keys {', '.join(sorted(want))}",
                         sorted(want), sorted(b))
@@ -350,6 +357,9 @@ class Verifier:
         if self.genesis.v >= 2 and not is_deterministic_encoding(env, env_b):  # SPEC.md 7.1: one encoding
             raise _fail(step, seq, "envelope is the deterministic protobuf encoding of its fields (v >= 2)")
         want_action = ACTION_OF_KIND[kind]
+        if kind == "command" and step == "6" and self.genesis.v >= 2 and env.WhichOneof("action") == "ending":
+            want_action = "ending"  # SPEC.md 8.1: resign, offer, accept (public command records)
+        self._env = env
         if env.game_id != self.game or env.seat != seat or env.counter != ctr \
                 or env.WhichOneof("action") != want_action:
             raise _fail(step, seq, "envelope does not match the record (game, seat, counter, action)")
@@ -410,11 +420,8 @@ class Verifier:
     def _end(self, rec: Record) -> None:
         self.step = "8"
         b = rec.body
-        if self.prev_kind != "command":  # SPEC.md 8: appended right after the command that ended the game
-            raise _fail("8", rec.seq, "an end record follows the command record that ended the game",
-                        "command", self.prev_kind)
-        if set(b) != END_BODY_KEYS:
-            raise _fail("8", rec.seq, "end record body has exactly secret and outcome", None, sorted(b))
+        # the record before, the body's keys, the cause and its outcome (SPEC.md 8, 8.3)
+        self.report.cause = self.ends.end(rec, self.prev_kind)
         out = b["outcome"]
         if type(out) is not dict or "winner" not in out or type(out.get("reason")) is not str \
                 or not (out["winner"] is None or (type(out["winner"]) is str and out["winner"] in self.seat_keys)):
@@ -497,8 +504,14 @@ class Verifier:
                 self.report.replayed = True
             return
         b = rec.body
-        if rec.kind == "end":
-            raise _fail("11", rec.seq, "an end record the replay did not produce (the game had not ended)")
+        if rec.kind == "end":  # SPEC.md 8.2: a time-out or abandonment at the end record's time
+            acc = self.referee.expire(b["at"]) if self.ends.clock is not None else None
+            if acc is None:
+                raise _fail("11", rec.seq, "an end record the replay did not produce (the game had not ended)")
+            if acc.records[0].raw != rec.raw:
+                raise _fail("11", rec.seq, "record differs from the replayed one", _diff(acc.records[0].raw, rec.raw))
+            self.report.replayed = True
+            return
         if "sealed" in b:
             op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
                                 self._size("command", b["seat"]))
@@ -507,7 +520,7 @@ class Verifier:
             env_b, sig = b["env"], b["sig"]
         signed = envelope_pb2.SignedCommand(envelope=env_b, signature=sig).SerializeToString()
         try:
-            acc = self.referee.accept(signed, signature_checked=True)  # verified in step 6 / 9
+            acc = self.referee.accept(signed, signature_checked=True, now=b.get("at"))  # verified in step 6 / 9
         except Rejection as e:
             raise _fail("11", rec.seq, "the ruleset refuses the logged command", detail=str(e)) from None
         except Exception as e:  # a ruleset bug must not pass as a verified game

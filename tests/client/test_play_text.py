@@ -119,7 +119,7 @@ def test_aar_play_takes_any_answer_and_a_wrong_one_is_refused_naming_the_rule(se
     t.join(30)
     out = capsys.readouterr().out
     assert "refused: ILLEGAL_COMMAND: DUEL: numbers are 1-6; answer again" in out
-    assert "type the number of a choice, ? for what the rules allow, or a command as protobuf text" in out
+    assert "type the number of a choice, r (resign), d (offer a draw), ? for what the rules allow, or a command as protobuf text" in out
     assert "waiting for seat b:" in out and "game over:" in out
     assert out.count("(private to you)") == 3 and '"number":3' in out and '"number":4' in out and '"number":5' in out
     bot.client.close()

@@ -22,6 +22,8 @@ from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
+from . import spec_endings  # SPEC 8.1-8.3, in its own file
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -210,7 +212,7 @@ def deterministic_envelope(b: bytes) -> bool:
         while i < len(b):
             key = varint()
             field, wt = key >> 3, key & 7
-            if field <= last or field not in (1, 2, 3, 4, 5, 10, 11, 12) or wt != (0 if field in (3, 4) else 2):
+            if field <= last or field not in (1, 2, 3, 4, 5, 10, 11, 12, 13) or wt != (0 if field in (3, 4) else 2):
                 return False
             last = field
             n = varint()
@@ -230,7 +232,7 @@ def envelope(b: bytes) -> dict:
     env = {"game_id": f.get(1, [b""])[-1].decode(), "seat": f.get(2, [b""])[-1].decode(),
            "counter": f.get(3, [0])[-1], "state_seq": f.get(4, [0])[-1], "prev": f.get(5, [b""])[-1],
            "action": None}
-    for num, name in ((10, "entropy_commit"), (11, "entropy_reveal"), (12, "command")):
+    for num, name in ((10, "entropy_commit"), (11, "entropy_reveal"), (12, "command"), (13, "ending")):
         if num in f:
             env["action"], env["payload"] = name, f[num][-1]
     return env
@@ -335,7 +337,7 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         if kind != "genesis" or b["server"]["vkey"] != header["server_vkey"] or game != header["game"]:
             raise Fail(4, 0, "genesis")
         keys = {"ruleset", "scenario", "options", "seats", "server", "secret_commit"}
-        if set(b) != keys | ({"sealed_sizes"} if rec["v"] >= 2 else set()):  # 1.3: exactly these keys
+        if set(b) != keys | ({"sealed_sizes"} if rec["v"] >= 2 else set()) | spec_endings.genesis_keys(b, rec["v"]):
             raise Fail(4, 0, "genesis keys")
         if not all(type(x) in (bool, int, str) for x in b["options"].values()):  # 1.3
             raise Fail(4, 0, "option values are booleans, integers or texts")
@@ -343,6 +345,7 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
                   keys={s["name"]: s["key"] for s in b["seats"]}, secret_commit=b["secret_commit"])
         st["ctr"] = {s: 0 for s in st["seats"]}
         st["sizes"] = b["sealed_sizes"] if rec["v"] >= 2 else None  # SPEC 6.2
+        spec_endings.genesis(b, st)
         if secret is not None and th("aar1/server-secret", lp(game) + secret) != b["secret_commit"]:
             raise Fail(8, 0, "secret")
     elif kind == "genesis":
@@ -360,7 +363,8 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         return
     if kind == "end":
         out = b.get("outcome")
-        if st.get("prev_kind") != "command" or set(b) != {"secret", "outcome"} or not isinstance(out, dict) \
+        spec_endings.end(b, n, st, enc)  # keys, the record before, the cause (10 B.8)
+        if not isinstance(out, dict) \
                 or "winner" not in out or not (out["winner"] is None or out["winner"] in st["seats"]) \
                 or type(out.get("reason")) is not str:
             raise Fail(8, n, "end record: after a command, secret and a well-formed outcome (10 B.8)")
@@ -370,7 +374,10 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
             raise Fail(8, n, "header secret")
         st["ended"] = n
     else:
+        st["env"], started = None, len(st["entropy"]) == len(st["seats"])
         _seat_record(b, n, kind, st)
+        spec_endings.seat_record(b, n, kind, st["env"], st, kind == "reveal" and not started and
+                                 len(st["entropy"]) == len(st["seats"]), started, enc)
     for ev in b.get("events", []):
         if type(ev.get("t")) is not str:  # 1.4: every event names its type
             raise Fail(7, n, "event without t")
@@ -399,9 +406,10 @@ def _seat_record(b, n, kind, st) -> None:
     if type(seat) is not str or seat not in st["keys"] or type(ctr) is not int or ctr != st["ctr"][seat] + 1:
         raise Fail(6, n, "counter")
     st["ctr"][seat] = ctr
-    if kind == "command" and len(st["entropy"]) != len(st["seats"]):
+    if kind == "command" and len(st["entropy"]) != len(st["seats"]) and not spec_endings.is_resignation(b, st):
         raise Fail(6, n, "before handshake")
-    if set(b) != ({"seat", "ctr", "sealed", "events"} if "sealed" in b else {"seat", "ctr", "env", "sig", "events"}):
+    if set(b) != ({"seat", "ctr", "sealed", "events"} if "sealed" in b else {"seat", "ctr", "env", "sig", "events"}) \
+            | spec_endings.body_keys(st):
         raise Fail(6, n, "body keys")  # 1.3: exactly these keys
     if "sealed" in b:
         if kind != "command":
@@ -450,6 +458,9 @@ def _check_envelope(env_b, sig, seat, ctr, kind, n, st, step) -> dict:
     if st["v"] >= 2 and not deterministic_envelope(env_b):  # 7.1: one command, one encoding
         raise Fail(step, n, "envelope not deterministically encoded")
     want = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
+    if kind == "command" and step == 6 and st["v"] >= 2 and env["action"] == "ending":
+        want = "ending"  # SPEC 8.1
+    st["env"] = env
     if (env["game_id"], env["seat"], env["counter"], env["action"]) != (st["game"], seat, ctr, want):
         raise Fail(step, n, "envelope fields")
     if st["v"] >= 2:  # 7.1-7.2: every envelope binds its position and the hash before it

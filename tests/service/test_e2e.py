@@ -58,7 +58,8 @@ def test_full_bot_game_over_grpc_exports_verifies_and_replays(server, game):
     store = server.games.store
     row = store.game(gid)
     ref = Referee(parse_record(row.genesis), registry.get(row.game, row.version), row.secret)
-    produced = [r.raw for cmd in store.commands(gid) for r in ref.accept(cmd.signed).records]
+    at = {r.seq: parse_record(r.raw).body.get("at") for r in store.records(gid, 1)}  # the server's times
+    produced = [r.raw for cmd in store.commands(gid) for r in ref.accept(cmd.signed, now=at[cmd.seqs[0]]).records]
     assert produced == [r.raw for r in store.records(gid, 1)]
 
 

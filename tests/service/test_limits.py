@@ -285,7 +285,7 @@ def test_a_thousand_idle_watch_streams_do_not_starve_unary_calls(server, game):
         assert time.monotonic() - t0 < 10
         handshake(seats)  # and a command reaches every stream
         for it in calls[:: per]:
-            kinds = [next(it).WhichOneof("kind") for _ in range(4)]
+            kinds = [k for k in (next(it).WhichOneof("kind") for _ in range(6)) if k != "clocks"][:4]
             assert kinds == ["record", "checkpoint", "record", "checkpoint"]
     finally:
         for x in calls:

@@ -9,7 +9,7 @@ from sources import code_uses
 
 from afteraction.engine.codes import Code
 
-CORE = ("engine/referee.py", "engine/ruleset.py", "engine/registry.py", "engine/protocol.py")
+CORE = ("engine/referee.py", "engine/endings.py", "engine/ruleset.py", "engine/registry.py", "engine/protocol.py")
 
 
 def _raised_by_core() -> dict[str, str]:

@@ -14,7 +14,7 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import status_pb2
 
-from afteraction.service.status import error_info
+from afteraction.client.client import error_info
 
 CONNECT_CODES = {c.name.lower(): c for c in grpc.StatusCode}
 CONNECT_CODES["canceled"] = grpc.StatusCode.CANCELLED

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from afteraction.v1 import command_pb2 as afteraction_dot_v1_dot_command__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61\x66teraction/v1/envelope.proto\x12\x0e\x61\x66teraction.v1\x1a\x1c\x61\x66teraction/v1/command.proto\"\x8a\x02\n\x0f\x43ommandEnvelope\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\t\x12\x0f\n\x07\x63ounter\x18\x03 \x01(\x04\x12\x11\n\tstate_seq\x18\x04 \x01(\x04\x12\x0c\n\x04prev\x18\x05 \x01(\x0c\x12\x37\n\x0e\x65ntropy_commit\x18\n \x01(\x0b\x32\x1d.afteraction.v1.EntropyCommitH\x00\x12\x37\n\x0e\x65ntropy_reveal\x18\x0b \x01(\x0b\x32\x1d.afteraction.v1.EntropyRevealH\x00\x12*\n\x07\x63ommand\x18\x0c \x01(\x0b\x32\x17.afteraction.v1.CommandH\x00\x42\x08\n\x06\x61\x63tion\"#\n\rEntropyCommit\x12\x12\n\ncommitment\x18\x01 \x01(\x0c\" \n\rEntropyReveal\x12\x0f\n\x07\x65ntropy\x18\x01 \x01(\x0c\"4\n\rSignedCommand\x12\x10\n\x08\x65nvelope\x18\x01 \x01(\x0c\x12\x11\n\tsignature\x18\x02 \x01(\x0c\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61\x66teraction/v1/envelope.proto\x12\x0e\x61\x66teraction.v1\x1a\x1c\x61\x66teraction/v1/command.proto\"\xb4\x02\n\x0f\x43ommandEnvelope\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\t\x12\x0f\n\x07\x63ounter\x18\x03 \x01(\x04\x12\x11\n\tstate_seq\x18\x04 \x01(\x04\x12\x0c\n\x04prev\x18\x05 \x01(\x0c\x12\x37\n\x0e\x65ntropy_commit\x18\n \x01(\x0b\x32\x1d.afteraction.v1.EntropyCommitH\x00\x12\x37\n\x0e\x65ntropy_reveal\x18\x0b \x01(\x0b\x32\x1d.afteraction.v1.EntropyRevealH\x00\x12*\n\x07\x63ommand\x18\x0c \x01(\x0b\x32\x17.afteraction.v1.CommandH\x00\x12(\n\x06\x65nding\x18\r \x01(\x0b\x32\x16.afteraction.v1.EndingH\x00\x42\x08\n\x06\x61\x63tion\"\x8c\x01\n\x06\x45nding\x12(\n\x06resign\x18\x01 \x01(\x0b\x32\x16.afteraction.v1.ResignH\x00\x12&\n\x05offer\x18\x02 \x01(\x0b\x32\x15.afteraction.v1.OfferH\x00\x12(\n\x06\x61\x63\x63\x65pt\x18\x03 \x01(\x0b\x32\x16.afteraction.v1.AcceptH\x00\x42\x06\n\x04kind\"\x08\n\x06Resign\"\x17\n\x05Offer\x12\x0e\n\x06winner\x18\x01 \x01(\t\"\'\n\x06\x41\x63\x63\x65pt\x12\r\n\x05offer\x18\x01 \x01(\x04\x12\x0e\n\x06winner\x18\x02 \x01(\t\"#\n\rEntropyCommit\x12\x12\n\ncommitment\x18\x01 \x01(\x0c\" \n\rEntropyReveal\x12\x0f\n\x07\x65ntropy\x18\x01 \x01(\x0c\"4\n\rSignedCommand\x12\x10\n\x08\x65nvelope\x18\x01 \x01(\x0c\x12\x11\n\tsignature\x18\x02 \x01(\x0c\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,11 +33,19 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'afteraction.v1.envelope_pb2
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_COMMANDENVELOPE']._serialized_start=80
-  _globals['_COMMANDENVELOPE']._serialized_end=346
-  _globals['_ENTROPYCOMMIT']._serialized_start=348
-  _globals['_ENTROPYCOMMIT']._serialized_end=383
-  _globals['_ENTROPYREVEAL']._serialized_start=385
-  _globals['_ENTROPYREVEAL']._serialized_end=417
-  _globals['_SIGNEDCOMMAND']._serialized_start=419
-  _globals['_SIGNEDCOMMAND']._serialized_end=471
+  _globals['_COMMANDENVELOPE']._serialized_end=388
+  _globals['_ENDING']._serialized_start=391
+  _globals['_ENDING']._serialized_end=531
+  _globals['_RESIGN']._serialized_start=533
+  _globals['_RESIGN']._serialized_end=541
+  _globals['_OFFER']._serialized_start=543
+  _globals['_OFFER']._serialized_end=566
+  _globals['_ACCEPT']._serialized_start=568
+  _globals['_ACCEPT']._serialized_end=607
+  _globals['_ENTROPYCOMMIT']._serialized_start=609
+  _globals['_ENTROPYCOMMIT']._serialized_end=644
+  _globals['_ENTROPYREVEAL']._serialized_start=646
+  _globals['_ENTROPYREVEAL']._serialized_end=678
+  _globals['_SIGNEDCOMMAND']._serialized_start=680
+  _globals['_SIGNEDCOMMAND']._serialized_end=732
 # @@protoc_insertion_point(module_scope)

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CommandEnvelope(_message.Message):
-    __slots__ = ("game_id", "seat", "counter", "state_seq", "prev", "entropy_commit", "entropy_reveal", "command")
+    __slots__ = ("game_id", "seat", "counter", "state_seq", "prev", "entropy_commit", "entropy_reveal", "command", "ending")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COUNTER_FIELD_NUMBER: _ClassVar[int]
@@ -16,6 +16,7 @@ class CommandEnvelope(_message.Message):
     ENTROPY_COMMIT_FIELD_NUMBER: _ClassVar[int]
     ENTROPY_REVEAL_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
+    ENDING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: str
     counter: int
@@ -24,7 +25,36 @@ class CommandEnvelope(_message.Message):
     entropy_commit: EntropyCommit
     entropy_reveal: EntropyReveal
     command: _command_pb2.Command
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., counter: _Optional[int] = ..., state_seq: _Optional[int] = ..., prev: _Optional[bytes] = ..., entropy_commit: _Optional[_Union[EntropyCommit, _Mapping]] = ..., entropy_reveal: _Optional[_Union[EntropyReveal, _Mapping]] = ..., command: _Optional[_Union[_command_pb2.Command, _Mapping]] = ...) -> None: ...
+    ending: Ending
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., counter: _Optional[int] = ..., state_seq: _Optional[int] = ..., prev: _Optional[bytes] = ..., entropy_commit: _Optional[_Union[EntropyCommit, _Mapping]] = ..., entropy_reveal: _Optional[_Union[EntropyReveal, _Mapping]] = ..., command: _Optional[_Union[_command_pb2.Command, _Mapping]] = ..., ending: _Optional[_Union[Ending, _Mapping]] = ...) -> None: ...
+
+class Ending(_message.Message):
+    __slots__ = ("resign", "offer", "accept")
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
+    OFFER_FIELD_NUMBER: _ClassVar[int]
+    ACCEPT_FIELD_NUMBER: _ClassVar[int]
+    resign: Resign
+    offer: Offer
+    accept: Accept
+    def __init__(self, resign: _Optional[_Union[Resign, _Mapping]] = ..., offer: _Optional[_Union[Offer, _Mapping]] = ..., accept: _Optional[_Union[Accept, _Mapping]] = ...) -> None: ...
+
+class Resign(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Offer(_message.Message):
+    __slots__ = ("winner",)
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    winner: str
+    def __init__(self, winner: _Optional[str] = ...) -> None: ...
+
+class Accept(_message.Message):
+    __slots__ = ("offer", "winner")
+    OFFER_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    offer: int
+    winner: str
+    def __init__(self, offer: _Optional[int] = ..., winner: _Optional[str] = ...) -> None: ...
 
 class EntropyCommit(_message.Message):
     __slots__ = ("commitment",)

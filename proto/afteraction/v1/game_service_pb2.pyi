@@ -85,20 +85,22 @@ class Decision(_message.Message):
     def __init__(self, seat: _Optional[str] = ..., kind: _Optional[str] = ..., prompt: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game", "version", "scenario", "options_json", "seats", "match")
+    __slots__ = ("game", "version", "scenario", "options_json", "seats", "match", "clock")
     GAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SCENARIO_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     game: str
     version: str
     scenario: str
     options_json: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatKey]
     match: MatchInfo
-    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., scenario: _Optional[str] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatKey, _Mapping]]] = ..., match: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
+    clock: TimeControl
+    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., scenario: _Optional[str] = ..., options_json: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatKey, _Mapping]]] = ..., match: _Optional[_Union[MatchInfo, _Mapping]] = ..., clock: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
 
 class MatchInfo(_message.Message):
     __slots__ = ("label", "players", "date")
@@ -116,6 +118,38 @@ class MatchInfo(_message.Message):
     players: _containers.ScalarMap[str, str]
     date: str
     def __init__(self, label: _Optional[str] = ..., players: _Optional[_Mapping[str, str]] = ..., date: _Optional[str] = ...) -> None: ...
+
+class TimeControl(_message.Message):
+    __slots__ = ("decision_ms", "total_ms", "abandon_ms")
+    DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_MS_FIELD_NUMBER: _ClassVar[int]
+    ABANDON_MS_FIELD_NUMBER: _ClassVar[int]
+    decision_ms: int
+    total_ms: int
+    abandon_ms: int
+    def __init__(self, decision_ms: _Optional[int] = ..., total_ms: _Optional[int] = ..., abandon_ms: _Optional[int] = ...) -> None: ...
+
+class SeatClock(_message.Message):
+    __slots__ = ("seat", "left_ms", "running", "total_left_ms")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    left_ms: int
+    running: bool
+    total_left_ms: int
+    def __init__(self, seat: _Optional[str] = ..., left_ms: _Optional[int] = ..., running: _Optional[bool] = ..., total_left_ms: _Optional[int] = ...) -> None: ...
+
+class Clocks(_message.Message):
+    __slots__ = ("now_ms", "seats", "abandon_left_ms")
+    NOW_MS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    ABANDON_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    now_ms: int
+    seats: _containers.RepeatedCompositeFieldContainer[SeatClock]
+    abandon_left_ms: int
+    def __init__(self, now_ms: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatClock, _Mapping]]] = ..., abandon_left_ms: _Optional[int] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id", "genesis", "checkpoint", "server_vkey")
@@ -230,16 +264,18 @@ class WatchRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
 
 class WatchResponse(_message.Message):
-    __slots__ = ("record", "checkpoint", "opening", "your_decision")
+    __slots__ = ("record", "checkpoint", "clocks", "opening", "your_decision")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     OPENING_FIELD_NUMBER: _ClassVar[int]
     YOUR_DECISION_FIELD_NUMBER: _ClassVar[int]
     record: LogRecord
     checkpoint: SignedCheckpoint
+    clocks: Clocks
     opening: SeatOpening
     your_decision: YourDecision
-    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ...) -> None: ...
+    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ...) -> None: ...
 
 class GetStateRequest(_message.Message):
     __slots__ = ("game_id", "auth")
@@ -250,7 +286,7 @@ class GetStateRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
 
 class GetStateResponse(_message.Message):
-    __slots__ = ("state_seq", "view", "view_json", "decision", "ended", "outcome_json", "seat", "game")
+    __slots__ = ("state_seq", "view", "view_json", "decision", "ended", "outcome_json", "seat", "game", "clocks", "cause_json")
     STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -259,6 +295,8 @@ class GetStateResponse(_message.Message):
     OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    CAUSE_JSON_FIELD_NUMBER: _ClassVar[int]
     state_seq: int
     view: bytes
     view_json: str
@@ -267,7 +305,9 @@ class GetStateResponse(_message.Message):
     outcome_json: str
     seat: str
     game: str
-    def __init__(self, state_seq: _Optional[int] = ..., view: _Optional[bytes] = ..., view_json: _Optional[str] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., ended: _Optional[bool] = ..., outcome_json: _Optional[str] = ..., seat: _Optional[str] = ..., game: _Optional[str] = ...) -> None: ...
+    clocks: Clocks
+    cause_json: str
+    def __init__(self, state_seq: _Optional[int] = ..., view: _Optional[bytes] = ..., view_json: _Optional[str] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., ended: _Optional[bool] = ..., outcome_json: _Optional[str] = ..., seat: _Optional[str] = ..., game: _Optional[str] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., cause_json: _Optional[str] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
     __slots__ = ("game_id", "auth")

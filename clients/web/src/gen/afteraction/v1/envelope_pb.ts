@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/envelope.proto.
  */
 export const file_afteraction_v1_envelope: GenFile = /*@__PURE__*/
-  fileDesc("Ch1hZnRlcmFjdGlvbi92MS9lbnZlbG9wZS5wcm90bxIOYWZ0ZXJhY3Rpb24udjEiigIKD0NvbW1hbmRFbnZlbG9wZRIPCgdnYW1lX2lkGAEgASgJEgwKBHNlYXQYAiABKAkSDwoHY291bnRlchgDIAEoBBIRCglzdGF0ZV9zZXEYBCABKAQSDAoEcHJldhgFIAEoDBI3Cg5lbnRyb3B5X2NvbW1pdBgKIAEoCzIdLmFmdGVyYWN0aW9uLnYxLkVudHJvcHlDb21taXRIABI3Cg5lbnRyb3B5X3JldmVhbBgLIAEoCzIdLmFmdGVyYWN0aW9uLnYxLkVudHJvcHlSZXZlYWxIABIqCgdjb21tYW5kGAwgASgLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZEgAQggKBmFjdGlvbiIjCg1FbnRyb3B5Q29tbWl0EhIKCmNvbW1pdG1lbnQYASABKAwiIAoNRW50cm9weVJldmVhbBIPCgdlbnRyb3B5GAEgASgMIjQKDVNpZ25lZENvbW1hbmQSEAoIZW52ZWxvcGUYASABKAwSEQoJc2lnbmF0dXJlGAIgASgMYgZwcm90bzM", [file_afteraction_v1_command]);
+  fileDesc("Ch1hZnRlcmFjdGlvbi92MS9lbnZlbG9wZS5wcm90bxIOYWZ0ZXJhY3Rpb24udjEitAIKD0NvbW1hbmRFbnZlbG9wZRIPCgdnYW1lX2lkGAEgASgJEgwKBHNlYXQYAiABKAkSDwoHY291bnRlchgDIAEoBBIRCglzdGF0ZV9zZXEYBCABKAQSDAoEcHJldhgFIAEoDBI3Cg5lbnRyb3B5X2NvbW1pdBgKIAEoCzIdLmFmdGVyYWN0aW9uLnYxLkVudHJvcHlDb21taXRIABI3Cg5lbnRyb3B5X3JldmVhbBgLIAEoCzIdLmFmdGVyYWN0aW9uLnYxLkVudHJvcHlSZXZlYWxIABIqCgdjb21tYW5kGAwgASgLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZEgAEigKBmVuZGluZxgNIAEoCzIWLmFmdGVyYWN0aW9uLnYxLkVuZGluZ0gAQggKBmFjdGlvbiKMAQoGRW5kaW5nEigKBnJlc2lnbhgBIAEoCzIWLmFmdGVyYWN0aW9uLnYxLlJlc2lnbkgAEiYKBW9mZmVyGAIgASgLMhUuYWZ0ZXJhY3Rpb24udjEuT2ZmZXJIABIoCgZhY2NlcHQYAyABKAsyFi5hZnRlcmFjdGlvbi52MS5BY2NlcHRIAEIGCgRraW5kIggKBlJlc2lnbiIXCgVPZmZlchIOCgZ3aW5uZXIYASABKAkiJwoGQWNjZXB0Eg0KBW9mZmVyGAEgASgEEg4KBndpbm5lchgCIAEoCSIjCg1FbnRyb3B5Q29tbWl0EhIKCmNvbW1pdG1lbnQYASABKAwiIAoNRW50cm9weVJldmVhbBIPCgdlbnRyb3B5GAEgASgMIjQKDVNpZ25lZENvbW1hbmQSEAoIZW52ZWxvcGUYASABKAwSEQoJc2lnbmF0dXJlGAIgASgMYgZwcm90bzM", [file_afteraction_v1_command]);
 
 /**
  * What a seat signs. The exact serialized bytes of a CommandEnvelope are signed
@@ -90,6 +90,15 @@ export type CommandEnvelope = Message<"afteraction.v1.CommandEnvelope"> & {
      */
     value: Command;
     case: "command";
+  } | {
+    /**
+     * Format version 2: an ending every game has, accepted out of turn: resign,
+     * offer a result, accept an offer (SPEC.md 8.1; engine/endings.py).
+     *
+     * @generated from field: afteraction.v1.Ending ending = 13;
+     */
+    value: Ending;
+    case: "ending";
   } | { case: undefined; value?: undefined };
 };
 
@@ -99,6 +108,117 @@ export type CommandEnvelope = Message<"afteraction.v1.CommandEnvelope"> & {
  */
 export const CommandEnvelopeSchema: GenMessage<CommandEnvelope> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_envelope, 0);
+
+/**
+ * An ending command (SPEC.md 8.1). Any seat, whether or not the pending decision
+ * is its own; the envelope's state_seq and prev bind it like every envelope.
+ *
+ * @generated from message afteraction.v1.Ending
+ */
+export type Ending = Message<"afteraction.v1.Ending"> & {
+  /**
+   * Which ending.
+   *
+   * @generated from oneof afteraction.v1.Ending.kind
+   */
+  kind: {
+    /**
+     * The seat gives up: the other seat wins.
+     *
+     * @generated from field: afteraction.v1.Resign resign = 1;
+     */
+    value: Resign;
+    case: "resign";
+  } | {
+    /**
+     * The seat offers a result; the other seat may accept it in the next record.
+     *
+     * @generated from field: afteraction.v1.Offer offer = 2;
+     */
+    value: Offer;
+    case: "offer";
+  } | {
+    /**
+     * The seat accepts the offer standing in the record just before.
+     *
+     * @generated from field: afteraction.v1.Accept accept = 3;
+     */
+    value: Accept;
+    case: "accept";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message afteraction.v1.Ending.
+ * Use `create(EndingSchema)` to create a new message.
+ */
+export const EndingSchema: GenMessage<Ending> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_envelope, 1);
+
+/**
+ * Resignation by the envelope's seat. No fields: the signature says who resigns.
+ *
+ * @generated from message afteraction.v1.Resign
+ */
+export type Resign = Message<"afteraction.v1.Resign"> & {
+};
+
+/**
+ * Describes the message afteraction.v1.Resign.
+ * Use `create(ResignSchema)` to create a new message.
+ */
+export const ResignSchema: GenMessage<Resign> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_envelope, 2);
+
+/**
+ * A result offered to the other seat.
+ *
+ * @generated from message afteraction.v1.Offer
+ */
+export type Offer = Message<"afteraction.v1.Offer"> & {
+  /**
+   * The seat the result names as winner; empty for a draw.
+   *
+   * @generated from field: string winner = 1;
+   */
+  winner: string;
+};
+
+/**
+ * Describes the message afteraction.v1.Offer.
+ * Use `create(OfferSchema)` to create a new message.
+ */
+export const OfferSchema: GenMessage<Offer> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_envelope, 3);
+
+/**
+ * Acceptance of an offer. Both fields repeat what the accepting seat agrees to,
+ * so its signature covers the offer's place and the result.
+ *
+ * @generated from message afteraction.v1.Accept
+ */
+export type Accept = Message<"afteraction.v1.Accept"> & {
+  /**
+   * The seq of the offer record (it must be the record just before this one).
+   *
+   * @generated from field: uint64 offer = 1;
+   */
+  offer: bigint;
+
+  /**
+   * The offered winner, exactly as in the offer; empty for a draw.
+   *
+   * @generated from field: string winner = 2;
+   */
+  winner: string;
+};
+
+/**
+ * Describes the message afteraction.v1.Accept.
+ * Use `create(AcceptSchema)` to create a new message.
+ */
+export const AcceptSchema: GenMessage<Accept> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_envelope, 4);
 
 /**
  * Commitment to a seat's entropy (SPEC.md 5.2).
@@ -121,7 +241,7 @@ export type EntropyCommit = Message<"afteraction.v1.EntropyCommit"> & {
  * Use `create(EntropyCommitSchema)` to create a new message.
  */
 export const EntropyCommitSchema: GenMessage<EntropyCommit> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_envelope, 1);
+  messageDesc(file_afteraction_v1_envelope, 5);
 
 /**
  * The entropy a seat committed to.
@@ -142,7 +262,7 @@ export type EntropyReveal = Message<"afteraction.v1.EntropyReveal"> & {
  * Use `create(EntropyRevealSchema)` to create a new message.
  */
 export const EntropyRevealSchema: GenMessage<EntropyReveal> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_envelope, 2);
+  messageDesc(file_afteraction_v1_envelope, 6);
 
 /**
  * A CommandEnvelope with its Ed25519 signature.
@@ -170,5 +290,5 @@ export type SignedCommand = Message<"afteraction.v1.SignedCommand"> & {
  * Use `create(SignedCommandSchema)` to create a new message.
  */
 export const SignedCommandSchema: GenMessage<SignedCommand> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_envelope, 3);
+  messageDesc(file_afteraction_v1_envelope, 7);
 

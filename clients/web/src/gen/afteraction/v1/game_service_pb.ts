@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/game_service.proto.
  */
 export const file_afteraction_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSKsAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkSKAoFbWF0Y2gYBiABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8ikQEKCU1hdGNoSW5mbxINCgVsYWJlbBgBIAEoCRI3CgdwbGF5ZXJzGAIgAygLMiYuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvLlBsYXllcnNFbnRyeRIMCgRkYXRlGAMgASgJGi4KDFBsYXllcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIpwBChJDcmVhdGVHYW1lUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIqCgdnZW5lc2lzGAIgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkEjQKCmNoZWNrcG9pbnQYAyABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50EhMKC3NlcnZlcl92a2V5GAQgASgJIm4KFFN1Ym1pdENvbW1hbmRSZXF1ZXN0Ei4KB2NvbW1hbmQYASABKAsyHS5hZnRlcmFjdGlvbi52MS5TaWduZWRDb21tYW5kEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCKHAgoVU3VibWl0Q29tbWFuZFJlc3BvbnNlEioKB3JlY29yZHMYASADKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmQSNAoKY2hlY2twb2ludBgCIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnQSLQoIb3BlbmluZ3MYAyADKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZxIvCg1uZXh0X2RlY2lzaW9uGAQgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SEQoJZHVwbGljYXRlGAUgASgIEhkKEW9wZW5pbmdzX3dpdGhoZWxkGAYgASgIIlUKCFBsYXlKb2luEg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoEhAKCGZyb21fc2VxGAMgASgEInEKC1BsYXlSZXF1ZXN0EigKBGpvaW4YASABKAsyGC5hZnRlcmFjdGlvbi52MS5QbGF5Sm9pbkgAEjAKB2NvbW1hbmQYAiABKAsyHS5hZnRlcmFjdGlvbi52MS5TaWduZWRDb21tYW5kSABCBgoEa2luZCJRCg9Db21tYW5kUmVqZWN0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRjb2RlGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIkMKD0NvbW1hbmRBY2NlcHRlZBIPCgdjb3VudGVyGAEgASgEEgwKBHNlcXMYAiADKAQSEQoJZHVwbGljYXRlGAMgASgIIn4KDFlvdXJEZWNpc2lvbhIRCglzdGF0ZV9zZXEYASABKAQSKgoIZGVjaXNpb24YAiABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhIvCg5sZWdhbF9jb21tYW5kcxgDIAMoCzIXLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmQizAIKDFBsYXlSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABIuCgdvcGVuaW5nGAIgASgLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmdIABI2CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEjUKDXlvdXJfZGVjaXNpb24YBCABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IABIzCghhY2NlcHRlZBgFIAEoCzIfLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmRBY2NlcHRlZEgAEjMKCHJlamVjdGVkGAYgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZFJlamVjdGVkSABCBgoEa2luZCJZCgxXYXRjaFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIQCghmcm9tX3NlcRgCIAEoBBImCgRhdXRoGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgi4wEKDVdhdGNoUmVzcG9uc2USKwoGcmVjb3JkGAEgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkSAASNgoKY2hlY2twb2ludBgCIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnRIABIuCgdvcGVuaW5nGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmdIABI1Cg15b3VyX2RlY2lzaW9uGAUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuWW91ckRlY2lzaW9uSABCBgoEa2luZCJKCg9HZXRTdGF0ZVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgiswEKEEdldFN0YXRlUmVzcG9uc2USEQoJc3RhdGVfc2VxGAEgASgEEgwKBHZpZXcYAiABKAwSEQoJdmlld19qc29uGAMgASgJEioKCGRlY2lzaW9uGAQgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SDQoFZW5kZWQYBSABKAgSFAoMb3V0Y29tZV9qc29uGAYgASgJEgwKBHNlYXQYByABKAkSDAoEZ2FtZRgIIAEoCSJTChhMaXN0TGVnYWxDb21tYW5kc1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgihQEKGUxpc3RMZWdhbENvbW1hbmRzUmVzcG9uc2USEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SKQoIY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kIhUKE0dldFNlcnZlcktleVJlcXVlc3QiJAoUR2V0U2VydmVyS2V5UmVzcG9uc2USDAoEdmtleRgBIAEoCSIVChNMaXN0UnVsZXNldHNSZXF1ZXN0ImQKC1J1bGVzZXRJbmZvEgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgVzZWF0cxgDIAMoCRIRCglzY2VuYXJpb3MYBCADKAkSFAoMb3B0aW9uc19qc29uGAUgASgJIkUKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEi0KCHJ1bGVzZXRzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuUnVsZXNldEluZm8iZQoQTGlzdEdhbWVzUmVxdWVzdBIqCgZzdGF0dXMYASABKA4yGi5hZnRlcmFjdGlvbi52MS5HYW1lU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIqgBCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCRIQCghzY2VuYXJpbxgEIAEoCRINCgVlbmRlZBgFIAEoCBIPCgdyZWNvcmRzGAYgASgEEg0KBXNlYXRzGAcgAygJEigKBW1hdGNoGAggASgLMhkuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvIlgKEUxpc3RHYW1lc1Jlc3BvbnNlEioKBWdhbWVzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuR2FtZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKl0KCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhUKEUdBTUVfU1RBVFVTX0VOREVEEAIykAYKC0dhbWVTZXJ2aWNlElMKCkNyZWF0ZUdhbWUSIS5hZnRlcmFjdGlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBoiLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJcCg1TdWJtaXRDb21tYW5kEiQuYWZ0ZXJhY3Rpb24udjEuU3VibWl0Q29tbWFuZFJlcXVlc3QaJS5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVzcG9uc2USRQoEUGxheRIbLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXF1ZXN0GhwuYWZ0ZXJhY3Rpb24udjEuUGxheVJlc3BvbnNlKAEwARJGCgVXYXRjaBIcLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVxdWVzdBodLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVzcG9uc2UwARJNCghHZXRTdGF0ZRIfLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVxdWVzdBogLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVzcG9uc2USaAoRTGlzdExlZ2FsQ29tbWFuZHMSKC5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1JlcXVlc3QaKS5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlElkKDEdldFNlcnZlcktleRIjLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5HZXRTZXJ2ZXJLZXlSZXNwb25zZRJZCgxMaXN0UnVsZXNldHMSIy5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USUAoJTGlzdEdhbWVzEiAuYWZ0ZXJhY3Rpb24udjEuTGlzdEdhbWVzUmVxdWVzdBohLmFmdGVyYWN0aW9uLnYxLkxpc3RHYW1lc1Jlc3BvbnNlYgZwcm90bzM", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
+  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSLYAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkSKAoFbWF0Y2gYBiABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8SKgoFY2xvY2sYByABKAsyGy5hZnRlcmFjdGlvbi52MS5UaW1lQ29udHJvbCKRAQoJTWF0Y2hJbmZvEg0KBWxhYmVsGAEgASgJEjcKB3BsYXllcnMYAiADKAsyJi5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8uUGxheWVyc0VudHJ5EgwKBGRhdGUYAyABKAkaLgoMUGxheWVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSAoLVGltZUNvbnRyb2wSEwoLZGVjaXNpb25fbXMYASABKAQSEAoIdG90YWxfbXMYAiABKAQSEgoKYWJhbmRvbl9tcxgDIAEoBCJSCglTZWF0Q2xvY2sSDAoEc2VhdBgBIAEoCRIPCgdsZWZ0X21zGAIgASgDEg8KB3J1bm5pbmcYAyABKAgSFQoNdG90YWxfbGVmdF9tcxgEIAEoAyJbCgZDbG9ja3MSDgoGbm93X21zGAEgASgEEigKBXNlYXRzGAIgAygLMhkuYWZ0ZXJhY3Rpb24udjEuU2VhdENsb2NrEhcKD2FiYW5kb25fbGVmdF9tcxgDIAEoAyKcAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSKgoHZ2VuZXNpcxgCIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBITCgtzZXJ2ZXJfdmtleRgEIAEoCSJuChRTdWJtaXRDb21tYW5kUmVxdWVzdBIuCgdjb21tYW5kGAEgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZBImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgihwIKFVN1Ym1pdENvbW1hbmRSZXNwb25zZRIqCgdyZWNvcmRzGAEgAygLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkEjQKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50Ei0KCG9wZW5pbmdzGAMgAygLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmcSLwoNbmV4dF9kZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEhEKCWR1cGxpY2F0ZRgFIAEoCBIZChFvcGVuaW5nc193aXRoaGVsZBgGIAEoCCJVCghQbGF5Sm9pbhIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBIQCghmcm9tX3NlcRgDIAEoBCJxCgtQbGF5UmVxdWVzdBIoCgRqb2luGAEgASgLMhguYWZ0ZXJhY3Rpb24udjEuUGxheUpvaW5IABIwCgdjb21tYW5kGAIgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZEgAQgYKBGtpbmQiUQoPQ29tbWFuZFJlamVjdGVkEg8KB2NvdW50ZXIYASABKAQSDAoEY29kZRgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHbWVzc2FnZRgEIAEoCSJDCg9Db21tYW5kQWNjZXB0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRzZXFzGAIgAygEEhEKCWR1cGxpY2F0ZRgDIAEoCCJ+CgxZb3VyRGVjaXNpb24SEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SLwoObGVnYWxfY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kIswCCgxQbGF5UmVzcG9uc2USKwoGcmVjb3JkGAEgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkSAASLgoHb3BlbmluZxgCIAEoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nSAASNgoKY2hlY2twb2ludBgDIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnRIABI1Cg15b3VyX2RlY2lzaW9uGAQgASgLMhwuYWZ0ZXJhY3Rpb24udjEuWW91ckRlY2lzaW9uSAASMwoIYWNjZXB0ZWQYBSABKAsyHy5hZnRlcmFjdGlvbi52MS5Db21tYW5kQWNjZXB0ZWRIABIzCghyZWplY3RlZBgGIAEoCzIfLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmRSZWplY3RlZEgAQgYKBGtpbmQiWQoMV2F0Y2hSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEAoIZnJvbV9zZXEYAiABKAQSJgoEYXV0aBgDIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIo0CCg1XYXRjaFJlc3BvbnNlEisKBnJlY29yZBgBIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZEgAEjYKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50SAASKAoGY2xvY2tzGAMgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzSAASLgoHb3BlbmluZxgEIAEoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nSAASNQoNeW91cl9kZWNpc2lvbhgFIAEoCzIcLmFmdGVyYWN0aW9uLnYxLllvdXJEZWNpc2lvbkgAQgYKBGtpbmQiSgoPR2V0U3RhdGVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIu8BChBHZXRTdGF0ZVJlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIMCgR2aWV3GAIgASgMEhEKCXZpZXdfanNvbhgDIAEoCRIqCghkZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEg0KBWVuZGVkGAUgASgIEhQKDG91dGNvbWVfanNvbhgGIAEoCRIMCgRzZWF0GAcgASgJEgwKBGdhbWUYCCABKAkSJgoGY2xvY2tzGAkgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzEhIKCmNhdXNlX2pzb24YCiABKAkiUwoYTGlzdExlZ2FsQ29tbWFuZHNSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIoUBChlMaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEikKCGNvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZCIVChNHZXRTZXJ2ZXJLZXlSZXF1ZXN0IiQKFEdldFNlcnZlcktleVJlc3BvbnNlEgwKBHZrZXkYASABKAkiFQoTTGlzdFJ1bGVzZXRzUmVxdWVzdCJkCgtSdWxlc2V0SW5mbxIMCgRnYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDQoFc2VhdHMYAyADKAkSEQoJc2NlbmFyaW9zGAQgAygJEhQKDG9wdGlvbnNfanNvbhgFIAEoCSJFChRMaXN0UnVsZXNldHNSZXNwb25zZRItCghydWxlc2V0cxgBIAMoCzIbLmFmdGVyYWN0aW9uLnYxLlJ1bGVzZXRJbmZvImUKEExpc3RHYW1lc1JlcXVlc3QSKgoGc3RhdHVzGAEgASgOMhouYWZ0ZXJhY3Rpb24udjEuR2FtZVN0YXR1cxIRCglwYWdlX3NpemUYAiABKA0SEgoKcGFnZV90b2tlbhgDIAEoCSKoAQoLR2FtZVN1bW1hcnkSDwoHZ2FtZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAkSEAoIc2NlbmFyaW8YBCABKAkSDQoFZW5kZWQYBSABKAgSDwoHcmVjb3JkcxgGIAEoBBINCgVzZWF0cxgHIAMoCRIoCgVtYXRjaBgIIAEoCzIZLmFmdGVyYWN0aW9uLnYxLk1hdGNoSW5mbyJYChFMaXN0R2FtZXNSZXNwb25zZRIqCgVnYW1lcxgBIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkdhbWVTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSpdCgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXR0FNRV9TVEFUVVNfSU5fUFJPR1JFU1MQARIVChFHQU1FX1NUQVRVU19FTkRFRBACMpAGCgtHYW1lU2VydmljZRJTCgpDcmVhdGVHYW1lEiEuYWZ0ZXJhY3Rpb24udjEuQ3JlYXRlR2FtZVJlcXVlc3QaIi5hZnRlcmFjdGlvbi52MS5DcmVhdGVHYW1lUmVzcG9uc2USXAoNU3VibWl0Q29tbWFuZBIkLmFmdGVyYWN0aW9uLnYxLlN1Ym1pdENvbW1hbmRSZXF1ZXN0GiUuYWZ0ZXJhY3Rpb24udjEuU3VibWl0Q29tbWFuZFJlc3BvbnNlEkUKBFBsYXkSGy5hZnRlcmFjdGlvbi52MS5QbGF5UmVxdWVzdBocLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXNwb25zZSgBMAESRgoFV2F0Y2gSHC5hZnRlcmFjdGlvbi52MS5XYXRjaFJlcXVlc3QaHS5hZnRlcmFjdGlvbi52MS5XYXRjaFJlc3BvbnNlMAESTQoIR2V0U3RhdGUSHy5hZnRlcmFjdGlvbi52MS5HZXRTdGF0ZVJlcXVlc3QaIC5hZnRlcmFjdGlvbi52MS5HZXRTdGF0ZVJlc3BvbnNlEmgKEUxpc3RMZWdhbENvbW1hbmRzEiguYWZ0ZXJhY3Rpb24udjEuTGlzdExlZ2FsQ29tbWFuZHNSZXF1ZXN0GikuYWZ0ZXJhY3Rpb24udjEuTGlzdExlZ2FsQ29tbWFuZHNSZXNwb25zZRJZCgxHZXRTZXJ2ZXJLZXkSIy5hZnRlcmFjdGlvbi52MS5HZXRTZXJ2ZXJLZXlSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuR2V0U2VydmVyS2V5UmVzcG9uc2USWQoMTGlzdFJ1bGVzZXRzEiMuYWZ0ZXJhY3Rpb24udjEuTGlzdFJ1bGVzZXRzUmVxdWVzdBokLmFmdGVyYWN0aW9uLnYxLkxpc3RSdWxlc2V0c1Jlc3BvbnNlElAKCUxpc3RHYW1lcxIgLmFmdGVyYWN0aW9uLnYxLkxpc3RHYW1lc1JlcXVlc3QaIS5hZnRlcmFjdGlvbi52MS5MaXN0R2FtZXNSZXNwb25zZWIGcHJvdG8z", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
 
 /**
  * Proof that the caller holds a seat's key, for reads of that seat's private
@@ -313,6 +313,15 @@ export type CreateGameRequest = Message<"afteraction.v1.CreateGameRequest"> & {
    * @generated from field: afteraction.v1.MatchInfo match = 6;
    */
   match?: MatchInfo | undefined;
+
+  /**
+   * The game's time control, written into genesis (SPEC.md 8.2, docs/service.md
+   * "Time controls"). Unset: no time control; the server's default abandonment
+   * limit still applies.
+   *
+   * @generated from field: afteraction.v1.TimeControl clock = 7;
+   */
+  clock?: TimeControl | undefined;
 };
 
 /**
@@ -362,6 +371,120 @@ export const MatchInfoSchema: GenMessage<MatchInfo> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_game_service, 7);
 
 /**
+ * A time control (SPEC.md 8.2). Every field is milliseconds; 0 = not set.
+ *
+ * @generated from message afteraction.v1.TimeControl
+ */
+export type TimeControl = Message<"afteraction.v1.TimeControl"> & {
+  /**
+   * The longest a seat may take over one decision of the game.
+   *
+   * @generated from field: uint64 decision_ms = 1;
+   */
+  decisionMs: bigint;
+
+  /**
+   * Each seat's total clock for all its decisions.
+   *
+   * @generated from field: uint64 total_ms = 2;
+   */
+  totalMs: bigint;
+
+  /**
+   * The game ends as abandoned when no seat has acted for this long; 0 = the
+   * server's default (docs/service.md).
+   *
+   * @generated from field: uint64 abandon_ms = 3;
+   */
+  abandonMs: bigint;
+};
+
+/**
+ * Describes the message afteraction.v1.TimeControl.
+ * Use `create(TimeControlSchema)` to create a new message.
+ */
+export const TimeControlSchema: GenMessage<TimeControl> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 8);
+
+/**
+ * One seat's clock at the server's time of the reply (SPEC.md 8.2).
+ *
+ * @generated from message afteraction.v1.SeatClock
+ */
+export type SeatClock = Message<"afteraction.v1.SeatClock"> & {
+  /**
+   * The seat.
+   *
+   * @generated from field: string seat = 1;
+   */
+  seat: string;
+
+  /**
+   * Milliseconds left for the seat's current (or next) decision: the sooner of
+   * its per-decision and total limits; -1 if the game has neither.
+   *
+   * @generated from field: int64 left_ms = 2;
+   */
+  leftMs: bigint;
+
+  /**
+   * True while the pending decision is this seat's (its time is running).
+   *
+   * @generated from field: bool running = 3;
+   */
+  running: boolean;
+
+  /**
+   * Milliseconds of the total clock left (-1 if there is no total clock).
+   *
+   * @generated from field: int64 total_left_ms = 4;
+   */
+  totalLeftMs: bigint;
+};
+
+/**
+ * Describes the message afteraction.v1.SeatClock.
+ * Use `create(SeatClockSchema)` to create a new message.
+ */
+export const SeatClockSchema: GenMessage<SeatClock> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 9);
+
+/**
+ * Every seat's clock and the game's abandonment deadline.
+ *
+ * @generated from message afteraction.v1.Clocks
+ */
+export type Clocks = Message<"afteraction.v1.Clocks"> & {
+  /**
+   * The server's time of this message, milliseconds since the Unix epoch.
+   *
+   * @generated from field: uint64 now_ms = 1;
+   */
+  nowMs: bigint;
+
+  /**
+   * One entry per seat, in genesis order.
+   *
+   * @generated from field: repeated afteraction.v1.SeatClock seats = 2;
+   */
+  seats: SeatClock[];
+
+  /**
+   * Milliseconds until the game is abandoned if no seat acts.
+   *
+   * @generated from field: int64 abandon_left_ms = 3;
+   */
+  abandonLeftMs: bigint;
+};
+
+/**
+ * Describes the message afteraction.v1.Clocks.
+ * Use `create(ClocksSchema)` to create a new message.
+ */
+export const ClocksSchema: GenMessage<Clocks> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 10);
+
+/**
  * Response of GameService.CreateGame.
  *
  * @generated from message afteraction.v1.CreateGameResponse
@@ -401,7 +524,7 @@ export type CreateGameResponse = Message<"afteraction.v1.CreateGameResponse"> & 
  * Use `create(CreateGameResponseSchema)` to create a new message.
  */
 export const CreateGameResponseSchema: GenMessage<CreateGameResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 8);
+  messageDesc(file_afteraction_v1_game_service, 11);
 
 /**
  * Request of GameService.SubmitCommand.
@@ -430,7 +553,7 @@ export type SubmitCommandRequest = Message<"afteraction.v1.SubmitCommandRequest"
  * Use `create(SubmitCommandRequestSchema)` to create a new message.
  */
 export const SubmitCommandRequestSchema: GenMessage<SubmitCommandRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 9);
+  messageDesc(file_afteraction_v1_game_service, 12);
 
 /**
  * Response of GameService.SubmitCommand.
@@ -486,7 +609,7 @@ export type SubmitCommandResponse = Message<"afteraction.v1.SubmitCommandRespons
  * Use `create(SubmitCommandResponseSchema)` to create a new message.
  */
 export const SubmitCommandResponseSchema: GenMessage<SubmitCommandResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 10);
+  messageDesc(file_afteraction_v1_game_service, 13);
 
 /**
  * Opening message of a Play stream.
@@ -521,7 +644,7 @@ export type PlayJoin = Message<"afteraction.v1.PlayJoin"> & {
  * Use `create(PlayJoinSchema)` to create a new message.
  */
 export const PlayJoinSchema: GenMessage<PlayJoin> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 11);
+  messageDesc(file_afteraction_v1_game_service, 14);
 
 /**
  * Client message of GameService.Play.
@@ -558,7 +681,7 @@ export type PlayRequest = Message<"afteraction.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 12);
+  messageDesc(file_afteraction_v1_game_service, 15);
 
 /**
  * A command refused inside a Play stream (the stream goes on).
@@ -600,7 +723,7 @@ export type CommandRejected = Message<"afteraction.v1.CommandRejected"> & {
  * Use `create(CommandRejectedSchema)` to create a new message.
  */
 export const CommandRejectedSchema: GenMessage<CommandRejected> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 13);
+  messageDesc(file_afteraction_v1_game_service, 16);
 
 /**
  * A command accepted inside a Play stream.
@@ -635,7 +758,7 @@ export type CommandAccepted = Message<"afteraction.v1.CommandAccepted"> & {
  * Use `create(CommandAcceptedSchema)` to create a new message.
  */
 export const CommandAcceptedSchema: GenMessage<CommandAccepted> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 14);
+  messageDesc(file_afteraction_v1_game_service, 17);
 
 /**
  * The pending decision belongs to this seat.
@@ -670,7 +793,7 @@ export type YourDecision = Message<"afteraction.v1.YourDecision"> & {
  * Use `create(YourDecisionSchema)` to create a new message.
  */
 export const YourDecisionSchema: GenMessage<YourDecision> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 15);
+  messageDesc(file_afteraction_v1_game_service, 18);
 
 /**
  * Server message of GameService.Play.
@@ -739,7 +862,7 @@ export type PlayResponse = Message<"afteraction.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 16);
+  messageDesc(file_afteraction_v1_game_service, 19);
 
 /**
  * Request of GameService.Watch.
@@ -774,7 +897,7 @@ export type WatchRequest = Message<"afteraction.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 17);
+  messageDesc(file_afteraction_v1_game_service, 20);
 
 /**
  * Server message of GameService.Watch.
@@ -805,8 +928,16 @@ export type WatchResponse = Message<"afteraction.v1.WatchResponse"> & {
     case: "checkpoint";
   } | {
     /**
+     * Each seat's time left, sent after each batch of records (after their
+     * checkpoints) while a game with a time control runs (SPEC.md 8.2).
+     *
+     * @generated from field: afteraction.v1.Clocks clocks = 3;
+     */
+    value: Clocks;
+    case: "clocks";
+  } | {
+    /**
      * The authenticated seat's opening of a hidden value in the record just sent.
-     * (Field 3 is left to the time controls' clocks message of the endings work.)
      *
      * @generated from field: afteraction.v1.SeatOpening opening = 4;
      */
@@ -828,7 +959,7 @@ export type WatchResponse = Message<"afteraction.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 18);
+  messageDesc(file_afteraction_v1_game_service, 21);
 
 /**
  * Request of GameService.GetState.
@@ -856,7 +987,7 @@ export type GetStateRequest = Message<"afteraction.v1.GetStateRequest"> & {
  * Use `create(GetStateRequestSchema)` to create a new message.
  */
 export const GetStateRequestSchema: GenMessage<GetStateRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 19);
+  messageDesc(file_afteraction_v1_game_service, 22);
 
 /**
  * Response of GameService.GetState.
@@ -919,6 +1050,21 @@ export type GetStateResponse = Message<"afteraction.v1.GetStateResponse"> & {
    * @generated from field: string game = 8;
    */
   game: string;
+
+  /**
+   * Each seat's time left (set when the game has a time control, SPEC.md 8.2).
+   *
+   * @generated from field: afteraction.v1.Clocks clocks = 9;
+   */
+  clocks?: Clocks | undefined;
+
+  /**
+   * Once ended: how, as the end record's cause as JSON ({"kind": "resign", ...});
+   * empty when the rules ended the game or it has not ended.
+   *
+   * @generated from field: string cause_json = 10;
+   */
+  causeJson: string;
 };
 
 /**
@@ -926,7 +1072,7 @@ export type GetStateResponse = Message<"afteraction.v1.GetStateResponse"> & {
  * Use `create(GetStateResponseSchema)` to create a new message.
  */
 export const GetStateResponseSchema: GenMessage<GetStateResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 20);
+  messageDesc(file_afteraction_v1_game_service, 23);
 
 /**
  * Request of GameService.ListLegalCommands.
@@ -954,7 +1100,7 @@ export type ListLegalCommandsRequest = Message<"afteraction.v1.ListLegalCommands
  * Use `create(ListLegalCommandsRequestSchema)` to create a new message.
  */
 export const ListLegalCommandsRequestSchema: GenMessage<ListLegalCommandsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 21);
+  messageDesc(file_afteraction_v1_game_service, 24);
 
 /**
  * Response of GameService.ListLegalCommands.
@@ -989,7 +1135,7 @@ export type ListLegalCommandsResponse = Message<"afteraction.v1.ListLegalCommand
  * Use `create(ListLegalCommandsResponseSchema)` to create a new message.
  */
 export const ListLegalCommandsResponseSchema: GenMessage<ListLegalCommandsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 22);
+  messageDesc(file_afteraction_v1_game_service, 25);
 
 /**
  * Request of GameService.GetServerKey.
@@ -1004,7 +1150,7 @@ export type GetServerKeyRequest = Message<"afteraction.v1.GetServerKeyRequest"> 
  * Use `create(GetServerKeyRequestSchema)` to create a new message.
  */
 export const GetServerKeyRequestSchema: GenMessage<GetServerKeyRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 23);
+  messageDesc(file_afteraction_v1_game_service, 26);
 
 /**
  * Response of GameService.GetServerKey.
@@ -1025,7 +1171,7 @@ export type GetServerKeyResponse = Message<"afteraction.v1.GetServerKeyResponse"
  * Use `create(GetServerKeyResponseSchema)` to create a new message.
  */
 export const GetServerKeyResponseSchema: GenMessage<GetServerKeyResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 24);
+  messageDesc(file_afteraction_v1_game_service, 27);
 
 /**
  * Request of GameService.ListRulesets.
@@ -1040,7 +1186,7 @@ export type ListRulesetsRequest = Message<"afteraction.v1.ListRulesetsRequest"> 
  * Use `create(ListRulesetsRequestSchema)` to create a new message.
  */
 export const ListRulesetsRequestSchema: GenMessage<ListRulesetsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 25);
+  messageDesc(file_afteraction_v1_game_service, 28);
 
 /**
  * One ruleset a server runs.
@@ -1090,7 +1236,7 @@ export type RulesetInfo = Message<"afteraction.v1.RulesetInfo"> & {
  * Use `create(RulesetInfoSchema)` to create a new message.
  */
 export const RulesetInfoSchema: GenMessage<RulesetInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 26);
+  messageDesc(file_afteraction_v1_game_service, 29);
 
 /**
  * Response of GameService.ListRulesets.
@@ -1111,7 +1257,7 @@ export type ListRulesetsResponse = Message<"afteraction.v1.ListRulesetsResponse"
  * Use `create(ListRulesetsResponseSchema)` to create a new message.
  */
 export const ListRulesetsResponseSchema: GenMessage<ListRulesetsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 27);
+  messageDesc(file_afteraction_v1_game_service, 30);
 
 /**
  * Request of GameService.ListGames.
@@ -1147,7 +1293,7 @@ export type ListGamesRequest = Message<"afteraction.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 28);
+  messageDesc(file_afteraction_v1_game_service, 31);
 
 /**
  * One game in ListGamesResponse: what anyone may know of it.
@@ -1217,7 +1363,7 @@ export type GameSummary = Message<"afteraction.v1.GameSummary"> & {
  * Use `create(GameSummarySchema)` to create a new message.
  */
 export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 29);
+  messageDesc(file_afteraction_v1_game_service, 32);
 
 /**
  * Response of GameService.ListGames.
@@ -1245,7 +1391,7 @@ export type ListGamesResponse = Message<"afteraction.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 30);
+  messageDesc(file_afteraction_v1_game_service, 33);
 
 /**
  * Which games ListGames returns.

@@ -1,0 +1,96 @@
+"""`aar play` offers resign and a draw, and asks about an opponent's offer; `aar demo --end` plays
+a game that ends each way (SPEC.md 8.1-8.2), over a real server on port 0."""
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+
+from afteraction.cli import main as cli
+from afteraction.client.client import Client, Ending, Seat
+from afteraction.engine.bots import random_bot
+
+
+def _new(server, tmp_path, capsys):
+    from afteraction.cli.commands import read_seat_key
+
+    ka, kb = str(tmp_path / "a.key"), str(tmp_path / "b.key")
+    for k in (ka, kb):
+        assert cli.main(["keygen", "-o", k]) == 0
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}", "--seat", f"b={kb}"]) == 0
+    gid = capsys.readouterr().out.strip().splitlines()[0]
+    return gid, ka, Seat(Client(server.target), gid, "b", read_seat_key(kb))
+
+
+def test_aar_play_resigns_when_the_seat_types_r(server, tmp_path, capsys, monkeypatch):
+    gid, ka, bot = _new(server, tmp_path, capsys)
+    t = threading.Thread(target=lambda: bot.play(random_bot(b"b")), daemon=True)
+    t.start()
+    monkeypatch.setattr("sys.stdin", io.StringIO("r\ny\n"))
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    t.join(30)
+    out = capsys.readouterr().out
+    assert "r. resign" in out and "d. offer a draw" in out
+    assert 'game over: {"reason": "seat a resigned", "winner": "b"}' in out
+    bot.client.close()
+
+
+def test_aar_play_offers_a_draw_that_the_other_seat_accepts(server, tmp_path, capsys, monkeypatch):
+    gid, ka, bot = _new(server, tmp_path, capsys)
+    t = threading.Thread(target=lambda: bot.play(random_bot(b"b"), on_offer=lambda o: o[2] is None), daemon=True)
+    t.start()
+    monkeypatch.setattr("sys.stdin", io.StringIO("d\ny\n"))
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    t.join(30)
+    assert 'game over: {"reason": "agreed draw", "winner": null}' in capsys.readouterr().out
+    bot.client.close()
+
+
+def test_aar_play_asks_about_the_opponents_offer(server, tmp_path, capsys, monkeypatch):
+    gid, ka, bot = _new(server, tmp_path, capsys)
+    calls, done = [], threading.Event()
+
+    def choose(seat, legal):  # b offers on its first decision, then waits for a's answer
+        calls.append(1)
+        if len(calls) == 1:
+            return Ending("offer", "b")
+        done.wait(30)
+        return None
+    t = threading.Thread(target=lambda: bot.play(choose), daemon=True)
+    t.start()
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\ny\n"))  # a picks 1, then accepts b's offer
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    done.set()
+    t.join(30)
+    out = capsys.readouterr().out
+    assert "seat b offers a result: seat b wins. Accept?" in out
+    assert 'game over: {"reason": "agreed result: seat b wins", "winner": "b"}' in out
+    bot.client.close()
+
+
+@pytest.mark.parametrize("end", ["resign", "agree", "timeout", "abandon"])
+def test_aar_demo_end_plays_verifies_and_prints_the_cause(end, tmp_path, capsys):
+    assert cli.main(["demo", "--end", end, "--game", "duel", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"ended by {end}" in out and f'"kind":"{end}"' in out and "VERIFIED (replayed byte for byte)" in out
+
+
+def test_aar_new_writes_the_time_control_into_genesis(server, tmp_path, capsys):
+    from afteraction.engine.log.record import parse_record
+    from afteraction.v1 import audit_service_pb2 as au
+
+    k = str(tmp_path / "k.key")
+    assert cli.main(["keygen", "-o", k]) == 0
+    k2 = str(tmp_path / "k2.key")
+    assert cli.main(["keygen", "-o", k2]) == 0
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={k}", "--seat", f"b={k2}",
+                     "--decision-ms", "86400000", "--total-ms", "604800000"]) == 0
+    gid = capsys.readouterr().out.split()[0]
+    with Client(server.target) as c:
+        genesis = parse_record(c.audit.GetRecords(au.GetRecordsRequest(game_id=gid)).records[0].record)
+    assert genesis.body["clock"] == {"decision": 86_400_000, "total": 604_800_000, "abandon": 1_209_600_000}
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={k}", "--seat", f"b={k2}",
+                     "--decision-ms", "5"]) != 0
