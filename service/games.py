@@ -24,11 +24,10 @@ from typing import Iterator
 
 from afteraction.engine import registry
 from afteraction.engine.crypto import canon, cosign
-from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
-from afteraction.engine.local import checkpoint_note
 from afteraction.engine.log.record import parse_record
+from afteraction.engine.log.writer import Entry, LogWriter, cached
 from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2
 from google.protobuf.message import DecodeError
@@ -50,12 +49,16 @@ class Internal(AfteractionError):
 
 @dataclass
 class LiveGame:
-    """Cached per game: the referee caught up to the store, and the Merkle leaves."""
+    """Cached per game: the referee caught up to the store, its log writer (tree, checkpoint
+    signer) and the Merkle leaves (for proofs)."""
     row: GameRow
     referee: Referee
-    origin: str
-    tree: CompactTree
+    writer: LogWriter
     leaves: list[bytes] = field(default_factory=list)
+
+    @property
+    def origin(self) -> str:
+        return self.writer.origin
 
     @property
     def size(self) -> int:
@@ -72,37 +75,18 @@ class Submitted:
     next_decision: object = None    # the Decision the game waits for now (None once ended)
 
 
-class CheckpointSigner(Signer):
-    """The server's Signer with its Ed25519 key object and key ID computed once
-    (checkpoint signing is on every append's path)."""
-
-    @property
-    def _key(self):
-        k = self.__dict__.get("_cached_key")
-        if k is None:
-            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-            k = Ed25519PrivateKey.from_private_bytes(self.seed)
-            object.__setattr__(self, "_cached_key", k)
-        return k
-
-    @property
-    def key_id(self) -> bytes:
-        kid = self.__dict__.get("_cached_kid")
-        if kid is None:
-            kid = Signer.key_id.fget(self)
-            object.__setattr__(self, "_cached_kid", kid)
-        return kid
-
-
 def opening_row(seat: str, op) -> OpeningRow:
     return OpeningRow(seat, op.seq, op.k, op.salt, canon.encode(op.value))
+
+
+def record_rows(entries: list[Entry]) -> list[RecordRow]:
+    return [RecordRow(e.record.seq, e.record.raw, e.record.hash, e.checkpoint) for e in entries]
 
 
 class GameManager:
     def __init__(self, store: Store, signer: Signer) -> None:
         self.store = store
-        self.signer = CheckpointSigner(signer.name, signer.seed)
+        self.signer = cached(signer)
         self.vkey = signer.verifier.vkey
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         # one lock per game *in use*: an entry lives while a caller holds or waits for it,
@@ -120,11 +104,13 @@ class GameManager:
         origin = f"{self.signer.name}/game/{gid}"
         genesis = Referee.new_genesis(gid, rs, scenario or rs.scenarios[0], options, seat_keys,
                                       self.vkey, origin, secret)
-        tree = CompactTree()
-        tree.append(genesis.leaf)
-        row = RecordRow(0, genesis.raw, genesis.hash, checkpoint_note(self.signer, origin, 1, tree.root()))
-        self.store.create_game(GameRow(gid, rs.game, rs.version, genesis.raw, secret), row)
-        return gid, row
+        rows: list[RecordRow] = []
+
+        def keep(entries: list[Entry]) -> None:
+            rows.extend(record_rows(entries))
+            self.store.create_game(GameRow(gid, rs.game, rs.version, genesis.raw, secret), rows[0])
+        LogWriter(self.signer, origin, keep).append([genesis])
+        return gid, rows[0]
 
     # -- the cache ------------------------------------------------------------
     @contextmanager
@@ -150,9 +136,9 @@ class GameManager:
         genesis = parse_record(row.genesis)
         rs = registry.get(row.game, row.version)
         ref = Referee(genesis, rs, row.secret)
-        tree = CompactTree()
-        tree.append(genesis.leaf)
-        live = LiveGame(row, ref, genesis.body["server"]["origin"], tree, [genesis.leaf])
+        writer = LogWriter(self.signer, genesis.body["server"]["origin"])
+        writer.follow([genesis])
+        live = LiveGame(row, ref, writer, [genesis.leaf])
         self._catch_up(live)
         return live
 
@@ -178,7 +164,7 @@ class GameManager:
                 s = stored.get(r.seq)
                 if s is None or s.raw != r.raw:
                     raise Internal(f"game {gid}: record {r.seq} differs from the replayed one")
-                live.tree.append(r.leaf)
+                live.writer.follow([r])
                 live.leaves.append(r.leaf)
         if live.size < n:  # more is fine: commands appended after the size was read
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
@@ -241,21 +227,22 @@ class GameManager:
                 if isinstance(acc, Submitted):
                     return acc
                 rows: list[RecordRow] = []
+                openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+
+                def keep(entries: list[Entry]) -> None:
+                    rows.extend(record_rows(entries))
+                    if not deadline_ok():
+                        raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                    self.store.append(Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, signed, digest,
+                                                                           tuple(r.seq for r in rows)),
+                                             openings, ended=ref.ended))
                 try:
                     for r in acc.records:
                         if len(r.raw) > limits.MAX_RECORD_BYTES:
                             raise Refusal("RECORD_TOO_LARGE", f"the command would make a record of {len(r.raw)} "
                                           f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
                                           limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
-                        live.tree.append(r.leaf)
-                        rows.append(RecordRow(r.seq, r.raw, r.hash,
-                                              checkpoint_note(self.signer, live.origin, live.tree.size, live.tree.root())))
-                    openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
-                    if not deadline_ok():
-                        raise Rejection("DEADLINE", "the deadline passed before the command was stored")
-                    self.store.append(Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, signed, digest,
-                                                                           tuple(r.seq for r in rows)),
-                                             openings, ended=ref.ended))
+                    live.writer.append(acc.records, keep)
                 except Conflict:
                     self._invalidate(env.game_id)
                     continue
