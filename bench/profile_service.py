@@ -124,13 +124,18 @@ def inproc(games: list[str]) -> None:
     from afteraction.engine import registry
     from afteraction.engine.bots import Prng
     from afteraction.engine.crypto.note import Signer
-    from afteraction.engine.seat import SeatSigner
+    from afteraction.engine.seat import Head, SeatSigner
     from afteraction.service.games import GameManager
     from afteraction.service.store import open_store
 
     with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
         st = open_store(f"sqlite:{d}/p.sqlite")
         gm = GameManager(st, Signer("profile", os.urandom(32)))
+
+        def head(gid: str) -> Head:  # the log's end, which a version 2 envelope binds
+            with gm.locked(gid) as live:
+                r = live.referee
+                return Head(r.seq, r.prev, r.genesis.hash)
 
         def play(game: str, ncmds: int):
             n, t_legal, t_sub, prng = 0, 0.0, 0.0, Prng(b"profile")
@@ -141,14 +146,16 @@ def inproc(games: list[str]) -> None:
                 ent = {s: os.urandom(32) for s in seats}
                 for step in ("entropy_commit", "entropy_reveal"):
                     for s in seats:
-                        res = gm.submit(getattr(sg[s], step)(gid, ent[s]))
+                        res = gm.submit(getattr(sg[s], step)(gid, ent[s], head(gid)))
                 while res.next_decision is not None and n < ncmds:
                     seat = res.next_decision.seat
                     t0 = time.perf_counter()
                     with gm.locked(gid) as live:
                         turn, seq = gm.seat_turn(live, seat), live.referee.seq
+                        r = live.referee
+                        hd = Head(r.seq, r.prev, r.genesis.hash)
                     t1 = time.perf_counter()
-                    signed = sg[seat].command(gid, seq, prng.choice(list(turn[1])))
+                    signed = sg[seat].command(gid, seq, prng.choice(list(turn[1])), hd)
                     t2 = time.perf_counter()
                     res = gm.submit(signed)
                     t_legal += t1 - t0

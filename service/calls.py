@@ -9,6 +9,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from . import limits
+from .games import WouldWait
 from .status import Refusal, quote, rich_status, status_of
 
 
@@ -67,11 +68,19 @@ def in_log(name: str, v: int, size: int, gid: str) -> None:
                       field=name, size=size)
 
 
-def unary(svc, rpc: str, cls, fn, blocking: bool = True):
-    """An async unary handler: parse, run ``fn(request, context)`` in the pool, map every error."""
+def unary(svc, rpc: str, cls, fn, blocking: bool | str = True):
+    """An async unary handler: parse, run ``fn(request, context)`` in the pool, map every error.
+    ``blocking="try"``: a read first tried on the event loop (``GameManager.inline``), in the
+    pool only if it would wait (one thread hop less per call in the common case)."""
     async def handler(raw: bytes, context):
         try:
             req = parse(cls, raw)
+            if blocking == "try":
+                try:
+                    with svc.games.inline():
+                        return fn(req, context)
+                except WouldWait:
+                    pass
             return await svc.run(fn, req, context) if blocking else fn(req, context)
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise

@@ -47,6 +47,14 @@ class Internal(AfteractionError):
     """The store and the referee disagree: a bug or a tampered store."""
 
 
+class WouldWait(Exception):
+    """Raised by ``locked`` in a call tried on the event loop (``GameManager.inline``) when
+    the call would wait or do more than one indexed store read: run it in the pool instead."""
+
+
+_INLINE = threading.local()
+
+
 @dataclass
 class LiveGame:
     """Cached per game: the referee caught up to the store, its log writer (tree, checkpoint
@@ -170,9 +178,46 @@ class GameManager:
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
 
     @contextmanager
+    def inline(self) -> Iterator[None]:
+        """Try a read on the event loop: inside, ``locked`` raises WouldWait rather than wait for
+        a game's lock, load a game or catch it up (it still checks the store's size)."""
+        _INLINE.on = True
+        try:
+            yield
+        finally:
+            _INLINE.on = False
+
+    @contextmanager
+    def _locked_now(self, gid: str, fresh: bool) -> Iterator[LiveGame]:
+        """``locked`` without waiting: the cached game if its lock is free and (``fresh``) the
+        store holds nothing newer; WouldWait otherwise."""
+        with self._meta:
+            live = self._live.get(gid)
+            ent = self._locks.get(gid)
+            if live is None or ent is not None:  # not cached, or another call holds or waits for the lock
+                raise WouldWait(gid)
+            ent = self._locks[gid] = [threading.Lock(), 1]
+            ent[0].acquire()
+            self._live.move_to_end(gid)
+        try:
+            if fresh and self.store.size(gid) != live.size:
+                raise WouldWait(gid)
+            yield live
+        finally:
+            with self._meta:
+                ent[0].release()
+                ent[1] -= 1
+                if ent[1] == 0:
+                    del self._locks[gid]
+
+    @contextmanager
     def locked(self, gid: str, fresh: bool = True) -> Iterator[LiveGame]:
         """The game's cache under the game's lock, caught up with the store
         (``fresh=False``: as cached; ``submit`` checks freshness itself)."""
+        if getattr(_INLINE, "on", False):
+            with self._locked_now(gid, fresh) as live:
+                yield live
+            return
         with self._game_lock(gid):
             live = self._live.get(gid)
             try:

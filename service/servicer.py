@@ -83,7 +83,10 @@ class Service:
         games.on_append = self._appended
 
     def _appended(self, gid: str) -> None:
-        if self.loop is not None:
+        # Only a game someone watches costs a wake-up of the loop. Safe unlocked: a stream subscribes
+        # before its first read of the store, and this runs after the append is stored, so a stream
+        # that subscribed too late to be seen here reads the new records on its first read.
+        if self.loop is not None and self.feeds.is_watched(gid):
             self.loop.call_soon_threadsafe(self.feeds.notify, gid)
 
     async def run(self, fn, *args):
@@ -149,7 +152,8 @@ class GameServicer:
             "GetState": grpc.unary_unary_rpc_method_handler(
                 unary(s, "GetState", gs.GetStateRequest, self.GetState), None, _ser),
             "ListLegalCommands": grpc.unary_unary_rpc_method_handler(
-                unary(s, "ListLegalCommands", gs.ListLegalCommandsRequest, self.ListLegalCommands), None, _ser),
+                unary(s, "ListLegalCommands", gs.ListLegalCommandsRequest, self.ListLegalCommands,
+                      blocking="try"), None, _ser),
             "GetServerKey": grpc.unary_unary_rpc_method_handler(
                 unary(s, "GetServerKey", gs.GetServerKeyRequest, self.GetServerKey, blocking=False), None, _ser),
             "ListRulesets": grpc.unary_unary_rpc_method_handler(
