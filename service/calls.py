@@ -71,10 +71,13 @@ def in_log(name: str, v: int, size: int, gid: str) -> None:
 def unary(svc, rpc: str, cls, fn, blocking: bool | str = True):
     """An async unary handler: parse, run ``fn(request, context)`` in the pool, map every error.
     ``blocking="try"``: a read first tried on the event loop (``GameManager.inline``), in the
-    pool only if it would wait (one thread hop less per call in the common case)."""
+    pool only if it would wait (one thread hop less per call in the common case);
+    ``blocking="async"``: ``fn`` is a coroutine function run on the loop."""
     async def handler(raw: bytes, context):
         try:
             req = parse(cls, raw)
+            if blocking == "async":   # a coroutine function, on the loop
+                return await fn(req, context)
             if blocking == "try":
                 try:
                     with svc.games.inline():

@@ -14,6 +14,7 @@ read it catches up from the store by replaying stored signed commands through
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import threading
@@ -102,6 +103,7 @@ class GameManager:
         self._locks: dict[str, list] = {}
         self._meta = threading.Lock()
         self.on_append = lambda gid: None   # the server wakes its streams (service/feeds.py)
+        self.async_appends = type(store).append_async is not Store.append_async  # submit_async's path
 
     # -- creation -------------------------------------------------------------
     def create(self, game: str, version: str | None, scenario: str | None, options: dict,
@@ -187,28 +189,36 @@ class GameManager:
         finally:
             _INLINE.on = False
 
-    @contextmanager
-    def _locked_now(self, gid: str, fresh: bool) -> Iterator[LiveGame]:
-        """``locked`` without waiting: the cached game if its lock is free and (``fresh``) the
-        store holds nothing newer; WouldWait otherwise."""
+    def _hold_now(self, gid: str) -> tuple[LiveGame, list]:
+        """The cached game with its lock taken, without waiting: WouldWait if it is not cached or
+        another call holds or waits for its lock. ``_release`` gives the lock back."""
         with self._meta:
             live = self._live.get(gid)
-            ent = self._locks.get(gid)
-            if live is None or ent is not None:  # not cached, or another call holds or waits for the lock
+            if live is None or gid in self._locks:
                 raise WouldWait(gid)
             ent = self._locks[gid] = [threading.Lock(), 1]
             ent[0].acquire()
             self._live.move_to_end(gid)
+        return live, ent
+
+    def _release(self, gid: str, ent: list) -> None:
+        with self._meta:
+            ent[0].release()
+            ent[1] -= 1
+            if ent[1] == 0:
+                del self._locks[gid]
+
+    @contextmanager
+    def _locked_now(self, gid: str, fresh: bool) -> Iterator[LiveGame]:
+        """``locked`` without waiting: the cached game if its lock is free and (``fresh``) the
+        store holds nothing newer; WouldWait otherwise."""
+        live, ent = self._hold_now(gid)
         try:
             if fresh and self.store.size(gid) != live.size:
                 raise WouldWait(gid)
             yield live
         finally:
-            with self._meta:
-                ent[0].release()
-                ent[1] -= 1
-                if ent[1] == 0:
-                    del self._locks[gid]
+            self._release(gid, ent)
 
     @contextmanager
     def locked(self, gid: str, fresh: bool = True) -> Iterator[LiveGame]:
@@ -244,14 +254,18 @@ class GameManager:
             self._live.pop(gid, None)
 
     # -- commands -------------------------------------------------------------
-    def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
+    @staticmethod
+    def _parse(signed: bytes):
         try:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
             raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
         check_envelope(sc, env)
-        digest = hashlib.sha256(signed).digest()
+        return env, hashlib.sha256(signed).digest()
+
+    def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
+        env, digest = self._parse(signed)
         for attempt in range(APPEND_ATTEMPTS):
             # The cache is not caught up with the store first (one query saved on every command):
             # an append on a stale cache conflicts and is retried on a rebuilt one, and a refusal
@@ -282,11 +296,7 @@ class GameManager:
                                                                            tuple(r.seq for r in rows)),
                                              openings, ended=ref.ended))
                 try:
-                    for r in acc.records:
-                        if len(r.raw) > limits.MAX_RECORD_BYTES:
-                            raise Refusal("RECORD_TOO_LARGE", f"the command would make a record of {len(r.raw)} "
-                                          f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
-                                          limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
+                    check_records(acc.records)
                     live.writer.append(acc.records, keep)
                 except Conflict:
                     self._invalidate(env.game_id)
@@ -299,6 +309,79 @@ class GameManager:
             self.on_append(env.game_id)
             return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt)
         raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
+
+    async def submit_async(self, signed: bytes, deadline_ok, run) -> Submitted:
+        """``submit`` on the event loop, for a store with ``append_async``: parse, accept, sign and
+        queue the append here, then wait (holding no thread) for the store's writer to make it
+        durable; the game's lock is held until then, so nobody reads what is not on disk. Whenever
+        this would wait for something else (the game not cached, its lock taken, a stale cache, a
+        lost race), the command goes to ``run(self.submit, ...)``, the pool's path, instead."""
+        if not self.async_appends:
+            return await run(self.submit, signed, deadline_ok)
+        loop = asyncio.get_running_loop()
+        env, digest = self._parse(signed)
+        gid = env.game_id
+        try:
+            live, ent = self._hold_now(gid)
+        except WouldWait:
+            return await run(self.submit, signed, deadline_ok)
+        pending = None
+        try:
+            ref = live.referee
+            try:
+                acc = self._accept(live, env, signed, digest)
+            except Rejection:
+                if self.store.size(gid) == live.size:
+                    raise
+                raise WouldWait(gid) from None  # another replica appended: the pool's path catches up
+            if isinstance(acc, Submitted):  # a retry of stored bytes: its original result
+                self._release(gid, ent)
+                return acc
+            try:
+                rows: list[RecordRow] = []
+                openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+
+                def keep(entries: list[Entry]) -> None:
+                    nonlocal pending
+                    rows.extend(record_rows(entries))
+                    if not deadline_ok():
+                        raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                    pending = self.store.append_async(Append(gid, rows, CommandRow(
+                        acc.seat, acc.counter, signed, digest, tuple(r.seq for r in rows)), openings,
+                        ended=ref.ended), loop)
+                check_records(acc.records)
+                live.writer.append(acc.records, keep)
+            except BaseException:
+                self._invalidate(gid)  # the referee moved on, nothing was stored
+                raise
+        except WouldWait:
+            self._release(gid, ent)
+            return await run(self.submit, signed, deadline_ok)
+        except BaseException:
+            self._release(gid, ent)
+            raise
+        out = loop.create_future()
+        out.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved even if the caller left
+
+        def stored(f) -> None:  # on the loop, once the store's writer is done with the append
+            err = f.exception()
+            if err is None:
+                live.leaves.extend(r.leaf for r in acc.records)
+                res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat],
+                                False, ref.pending())
+            else:
+                self._invalidate(gid)
+            self._release(gid, ent)
+            if err is None:
+                self.on_append(gid)
+                out.set_result(res)
+            else:
+                out.set_exception(err)
+        pending.add_done_callback(stored)
+        try:
+            return await asyncio.shield(out)
+        except Conflict:
+            return await run(self.submit, signed, deadline_ok)
 
     def _accept(self, live: LiveGame, env, signed: bytes, digest: bytes):
         """The referee's acceptance, or the original result if these exact bytes were stored before."""
@@ -365,6 +448,14 @@ class GameManager:
     def cosigned_note(self, gid: str, size: int, note: str) -> str:
         """The server's checkpoint note of ``size`` with the stored seat cosignature lines."""
         return cosign.add_cosignatures(note, [line for _, line in self.store.cosignatures(gid, size)])
+
+def check_records(records) -> None:
+    for r in records:
+        if len(r.raw) > limits.MAX_RECORD_BYTES:
+            raise Refusal("RECORD_TOO_LARGE", f"the command would make a record of {len(r.raw)} "
+                          f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
+                          limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
+
 
 def check_envelope(sc, env) -> None:
     """The service's bounds on a parsed SignedCommand (service/limits.py), before the referee sees it."""

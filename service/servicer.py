@@ -10,6 +10,7 @@ open streams cannot starve unary calls.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -89,12 +90,28 @@ class Service:
         if self.loop is not None and self.feeds.is_watched(gid):
             self.loop.call_soon_threadsafe(self.feeds.notify, gid)
 
-    async def run(self, fn, *args):
-        """A unary call's ``fn(*args)`` in the thread pool. A call whose client leaves stops waiting,
-        but the work finishes (an append is never cut in half) and still counts as pending."""
+    def _admit(self) -> None:
         if self.pending >= limits.MAX_PENDING_CALLS:
             raise Refusal("OVERLOADED", f"the server has {self.pending} calls in progress; retry later",
                           limit=limits.MAX_PENDING_CALLS)
+
+    @contextlib.asynccontextmanager
+    async def counted(self):
+        """A call on the event loop, counted among the pending calls (MAX_PENDING_CALLS) while it runs."""
+        self._admit()
+        self.pending += 1
+        try:
+            yield
+        finally:
+            self.pending -= 1
+
+    async def run(self, fn, *args, counted: bool = False):
+        """A unary call's ``fn(*args)`` in the thread pool. A call whose client leaves stops waiting,
+        but the work finishes (an append is never cut in half) and still counts as pending.
+        ``counted``: the caller is already counted (``counted()``)."""
+        if counted:
+            return await asyncio.shield(self.loop.run_in_executor(self.pool, fn, *args))
+        self._admit()
         self.pending += 1
         fut = self.loop.run_in_executor(self.pool, fn, *args)
 
@@ -102,6 +119,9 @@ class Service:
             self.pending -= 1
         fut.add_done_callback(done)
         return await asyncio.shield(fut)
+
+    async def run_counted(self, fn, *args):
+        return await self.run(fn, *args, counted=True)
 
     async def run_stream(self, fn, *args):
         """A stream's ``fn(*args)`` in the thread pool: streams wait for one of STREAM_WORK_SLOTS
@@ -146,7 +166,7 @@ class GameServicer:
             "CreateGame": grpc.unary_unary_rpc_method_handler(
                 unary(s, "CreateGame", gs.CreateGameRequest, self.CreateGame), None, _ser),
             "SubmitCommand": grpc.unary_unary_rpc_method_handler(
-                unary(s, "SubmitCommand", gs.SubmitCommandRequest, self.SubmitCommand), None, _ser),
+                unary(s, "SubmitCommand", gs.SubmitCommandRequest, self.SubmitCommand, blocking="async"), None, _ser),
             "Play": grpc.stream_stream_rpc_method_handler(streaming(s, "Play", self.Play), None, _ser),
             "Watch": grpc.unary_stream_rpc_method_handler(streaming(s, "Watch", self.Watch), None, _ser),
             "GetState": grpc.unary_unary_rpc_method_handler(
@@ -177,19 +197,26 @@ class GameServicer:
                                      checkpoint=gs.SignedCheckpoint(size=1, note=row.checkpoint),
                                      server_vkey=self.games.vkey)
 
-    def SubmitCommand(self, request, context):
+    async def SubmitCommand(self, request, context):
+        """On the event loop (``GameManager.submit_async``; the pool when it would wait)."""
         if self.svc.stopping.is_set():
             raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
-        res = self.games.submit(request.command.SerializeToString(), _deadline_ok(context))
-        out = self._result(res)
+        async with self.svc.counted():
+            res = await self.games.submit_async(request.command.SerializeToString(), _deadline_ok(context),
+                                                self.svc.run_counted)
         if res.duplicate and res.openings:
-            ok = False
-            if request.HasField("auth"):
-                gid = _gid_of(request.command)
-                ok = self.svc.authenticate(gid, request.auth) == res.seat
-            if not ok:
-                del out.openings[:]
-                out.openings_withheld = True
+            return await self.svc.run(self._duplicate, request, res)
+        return self._result(res)
+
+    def _duplicate(self, request, res) -> gs.SubmitCommandResponse:
+        """A retry's result: its openings only to the seat that proves it is the command's."""
+        out = self._result(res)
+        ok = False
+        if request.HasField("auth"):
+            ok = self.svc.authenticate(_gid_of(request.command), request.auth) == res.seat
+        if not ok:
+            del out.openings[:]
+            out.openings_withheld = True
         return out
 
     def _result(self, res) -> gs.SubmitCommandResponse:
