@@ -4,9 +4,12 @@ store what the referee produces, and answer reads.
 The pipeline for one envelope (as boardgame.io's master does it):
 parse -> (retry of stored bytes? answer the original result) -> catch up the
 cached referee from the store -> ``Referee.accept`` (signature, seat counter,
-phase, state id, pending decision, rules) -> sign one checkpoint per record ->
-``store.append`` (durable; optimistic: a lost race invalidates the cache and is
-retried, then answered LOST_RACE/ABORTED) -> wake the streams.
+phase, state id, pending decision, rules) -> the game's ``LogWriter`` (engine/log/writer.py:
+tree, one signed checkpoint per record) -> ``store.append`` (durable; optimistic: a lost
+race invalidates the cache and is retried, then answered LOST_RACE/ABORTED) -> wake the
+streams. ``submit`` runs in a pool thread; ``submit_async`` is the same on the event loop,
+waiting for ``store.append_async`` without a thread, and hands over to ``submit``
+whenever it would wait for anything else.
 
 The referee kept in memory per game is a cache: before each append and each
 read it catches up from the store by replaying stored signed commands through

@@ -5,7 +5,8 @@ the request itself (``parse``): bytes that do not parse, or that pass a limit of
 service/limits.py, are answered with a precise status and an ErrorInfo like
 every other error. The blocking work (store, referee) runs in a bounded thread
 pool (``Service.run``); streams wait on the event loop, holding no thread, so
-open streams cannot starve unary calls.
+open streams cannot starve unary calls. ListLegalCommands and SubmitCommand run on
+the loop when they need not wait (``GameManager.inline``, ``submit_async``).
 """
 from __future__ import annotations
 
