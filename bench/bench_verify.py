@@ -57,32 +57,24 @@ def generate(path: pathlib.Path, n: int) -> None:
     """Play a duel of (n - 6) / 2 rounds and stream its bundle to ``path``."""
     from afteraction.engine.bots import random_bot
     from afteraction.engine.crypto import canon
-    from afteraction.engine.crypto.merkle import CompactTree
-    from afteraction.engine.local import LocalGame, checkpoint_note
+    from afteraction.engine.local import LocalGame
     from afteraction.engine.log.bundle import MAGIC
 
     rounds = (n - 6) // 2
     if 6 + 2 * rounds != n:
         raise ValueError("the duel log has an even number of records")
-    g = LocalGame.create("duel", seed=SEED, options={"rounds": rounds})
-    origin = g.referee.genesis.body["server"]["origin"]
     body = path.with_suffix(f".{os.getpid()}.frames.tmp")
     count = 0
     secret = None
     with open(body, "wb") as out:
-        def store(records):
+        def store(entries):  # stream instead of keeping 100,000 records in memory
             nonlocal count, secret
-            for r in records:
-                g.tree.append(r.leaf)
-                cp = checkpoint_note(g.server, origin, g.tree.size, g.tree.root())
-                out.write(canon.encode({"t": "record", "raw": r.raw, "checkpoint": cp}))
+            for e in entries:
+                out.write(canon.encode({"t": "record", "raw": e.record.raw, "checkpoint": e.checkpoint}))
                 count += 1
-                if r.kind == "end":
-                    secret = r.body["secret"]
-        g.tree = CompactTree()  # create() already stored genesis in its own tree: start over
-        store(g.records)
-        g.records = []
-        g._store = store  # stream instead of keeping 100,000 records in memory
+                if e.record.kind == "end":
+                    secret = e.record.body["secret"]
+        g = LocalGame.create("duel", seed=SEED, options={"rounds": rounds}, sink=store)
         g.handshake()
         choose = random_bot(SEED)
         rs = g.referee.ruleset

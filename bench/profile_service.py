@@ -7,6 +7,10 @@ benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the pr
         parent's and its workers' together) and this client's; ``--commit-times`` also times
         every ``SqliteStore._commit`` in the server processes (a sitecustomize wrapper) and
         prints their distribution.
+    python bench/profile_service.py ab sog --base COMMIT [--games 100] [--window 3] [--rounds 3] [--workers 2]
+        this tree's `aar serve` against the service of COMMIT (extracted with `git archive`,
+        put first on PYTHONPATH; the client, protos and bench stay this tree's) in alternating
+        windows of bench_service_games' drivers: commands/s, p50, p99 of each, and their means.
     python bench/profile_service.py inproc duel sog gmv
         ``GameManager`` without gRPC on one thread under cProfile: the legal commands and
         the submit per command, and the top functions by own time.
@@ -120,17 +124,74 @@ def cpu(game: str, workers: int, games: int, commit_times: bool) -> None:
                       f"p50 {qc[49] * 1000:.1f} p90 {qc[89] * 1000:.1f} p99 {qc[98] * 1000:.1f} max {t[-1] * 1000:.1f} ms")
 
 
+def _extract(commit: str, into: str) -> str:
+    """COMMIT's engine and service as the ``afteraction`` package under ``into`` (for PYTHONPATH)."""
+    import subprocess
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    pkg = os.path.join(into, "afteraction")
+    os.makedirs(pkg)
+    tar = subprocess.run(["git", "-C", root, "archive", commit, "engine", "service"], check=True,
+                         capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", pkg], input=tar, check=True)
+    os.symlink(os.path.join(root, "clients", "python"), os.path.join(pkg, "client"))
+    os.symlink(os.path.join(root, "proto", "afteraction", "v1"), os.path.join(pkg, "v1"))
+    return into
+
+
+def ab(game: str, base_commit: str, games: int, window: float, rounds: int, workers: int) -> None:
+    base.WINDOW_S = window
+    with tempfile.TemporaryDirectory(prefix="aar-ab-") as tmp:
+        cfgs = [(base_commit, _extract(base_commit, os.path.join(tmp, "base"))), ("this tree", None)]
+        res: dict = {label: [] for label, _ in cfgs}
+        for _ in range(rounds):
+            for label, path in cfgs:
+                env_before = dict(os.environ)
+                if path:
+                    os.environ["PYTHONPATH"] = path + os.pathsep + os.environ.get("PYTHONPATH", "")
+                d = tempfile.mkdtemp(dir=tmp)
+                try:
+                    svc, target = base._spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+                                               "--store", f"sqlite:{d}/p.sqlite", "--data-dir", d,
+                                               "--workers", str(workers)])
+                finally:
+                    os.environ.clear()
+                    os.environ.update(env_before)
+                try:
+                    drivers = [bg.Driver(target, game) for _ in range(games)]
+                    for dr in drivers:
+                        dr.top_up(max(2, int(600 * window / games / 8)))
+                    m = base.Meter()
+                    bg.run_service(drivers, m)
+                    for dr in drivers:
+                        dr.close()
+                finally:
+                    base._stop(svc)
+                q = statistics.quantiles(m.lat, n=100)
+                res[label].append((len(m.lat) / window, q[49] * 1000, q[98] * 1000))
+                print(f"{label:12s} {game} games={games}: {len(m.lat) / window:7.1f} commands/s  p50 {q[49] * 1000:6.1f}"
+                      f"  p99 {q[98] * 1000:6.1f} ms  (load {os.getloadavg()[0]:.1f})", flush=True)
+        for label, v in res.items():
+            print(f"{label:12s} mean: {sum(x[0] for x in v) / len(v):7.1f} commands/s  p50 "
+                  f"{sum(x[1] for x in v) / len(v):6.1f}  p99 {sum(x[2] for x in v) / len(v):6.1f} ms")
+
+
 def inproc(games: list[str]) -> None:
     from afteraction.engine import registry
     from afteraction.engine.bots import Prng
     from afteraction.engine.crypto.note import Signer
-    from afteraction.engine.seat import SeatSigner
+    from afteraction.engine.seat import Head, SeatSigner
     from afteraction.service.games import GameManager
     from afteraction.service.store import open_store
 
     with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
         st = open_store(f"sqlite:{d}/p.sqlite")
         gm = GameManager(st, Signer("profile", os.urandom(32)))
+
+        def head(gid: str) -> Head:  # the log's end, which a version 2 envelope binds
+            with gm.locked(gid) as live:
+                r = live.referee
+                return Head(r.seq, r.prev, r.genesis.hash)
 
         def play(game: str, ncmds: int):
             n, t_legal, t_sub, prng = 0, 0.0, 0.0, Prng(b"profile")
@@ -141,14 +202,16 @@ def inproc(games: list[str]) -> None:
                 ent = {s: os.urandom(32) for s in seats}
                 for step in ("entropy_commit", "entropy_reveal"):
                     for s in seats:
-                        res = gm.submit(getattr(sg[s], step)(gid, ent[s]))
+                        res = gm.submit(getattr(sg[s], step)(gid, ent[s], head(gid)))
                 while res.next_decision is not None and n < ncmds:
                     seat = res.next_decision.seat
                     t0 = time.perf_counter()
                     with gm.locked(gid) as live:
                         turn, seq = gm.seat_turn(live, seat), live.referee.seq
+                        r = live.referee
+                        hd = Head(r.seq, r.prev, r.genesis.hash)
                     t1 = time.perf_counter()
-                    signed = sg[seat].command(gid, seq, prng.choice(list(turn[1])))
+                    signed = sg[seat].command(gid, seq, prng.choice(list(turn[1])), hd)
                     t2 = time.perf_counter()
                     res = gm.submit(signed)
                     t_legal += t1 - t0
@@ -180,11 +243,20 @@ def main() -> None:
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--games", type=int, default=10)
     c.add_argument("--commit-times", action="store_true")
+    b = sub.add_parser("ab")
+    b.add_argument("game")
+    b.add_argument("--base", required=True)
+    b.add_argument("--games", type=int, default=100)
+    b.add_argument("--window", type=float, default=3.0)
+    b.add_argument("--rounds", type=int, default=3)
+    b.add_argument("--workers", type=int, default=2)
     i = sub.add_parser("inproc")
     i.add_argument("games", nargs="+")
     a = ap.parse_args()
     if a.what == "cpu":
         cpu(a.game, a.workers, a.games, a.commit_times)
+    elif a.what == "ab":
+        ab(a.game, a.base, a.games, a.window, a.rounds, a.workers)
     else:
         inproc(a.games)
 

@@ -9,10 +9,11 @@ from typing import Callable
 
 from . import registry
 from .crypto.hashing import tagged_hash
-from .crypto.note import Checkpoint, Signer, sign_checkpoint
+from .crypto.note import Signer
 from .errors import Rejection
 from .log.bundle import write_bundle
 from .log.record import Record
+from .log.writer import Entry, LogWriter, Sink, checkpoint_note  # noqa: F401  (checkpoint_note: tests' import)
 from .referee import Accepted, Referee
 from .ruleset import Ruleset
 from .seat import Head, SeatSigner
@@ -25,10 +26,6 @@ def derive_bytes(seed: bytes, label: str) -> bytes:
     return tagged_hash("aar1/test-material", seed + b"\x00" + label.encode())
 
 
-def checkpoint_note(signer: Signer, origin: str, size: int, root: bytes) -> str:
-    return sign_checkpoint(Checkpoint(origin, size, root), signer)
-
-
 @dataclass
 class LocalGame:
     referee: Referee
@@ -37,17 +34,29 @@ class LocalGame:
     entropy: dict[str, bytes]
     records: list[Record] = field(default_factory=list)
     checkpoints: list[str] = field(default_factory=list)
-    tree: object = None
+    writer: LogWriter = None
+
+    @classmethod
+    def start(cls, referee: Referee, server: Signer, seats: dict[str, SeatSigner], entropy: dict[str, bytes],
+              sink: Sink | None = None) -> "LocalGame":
+        """A game from its referee (genesis not yet written): writes the genesis. ``sink``: where the
+        log goes (default: ``records`` and ``checkpoints`` of this object, which ``bundle`` reads)."""
+        g = cls(referee, server, seats, entropy)
+        g.writer = LogWriter(server, referee.genesis.body["server"]["origin"], sink or g._keep)
+        g.writer.append([referee.genesis])
+        return g
+
+    def _keep(self, entries: list[Entry]) -> None:
+        self.records.extend(e.record for e in entries)
+        self.checkpoints.extend(e.checkpoint for e in entries)
 
     @classmethod
     def create(cls, game: str, seed: bytes = b"seed", scenario: str | None = None, options: dict | None = None,
                game_id: str | None = None, server_name: str = "afteraction.test",
-               ruleset: Ruleset | None = None, version: int | None = None,
+               ruleset: Ruleset | None = None, version: int | None = None, sink: Sink | None = None,
                clock: dict | None = None, now: int | None = None) -> "LocalGame":
         """``clock``: a time control (engine/endings.py ``control``), ``now`` the creation time; the
         game's time is then ``self.now``, which the caller sets (no clock is read)."""
-        from .crypto.merkle import CompactTree
-
         rs = ruleset or registry.get(game)
         server = Signer(server_name, derive_bytes(seed, "server-key"))
         seats = {s: SeatSigner(s, derive_bytes(seed, f"seat-key/{s}")) for s in rs.seats}
@@ -57,32 +66,23 @@ class LocalGame:
             gid, rs, scenario or rs.scenarios[0], options or {}, {s: k.public for s, k in seats.items()},
             server.verifier.vkey, f"{server_name}/game/{gid}", secret,
             **({} if version is None else {"version": version}), clock=clock, now=now)
-        g = cls(Referee(genesis, rs, secret), server, seats,
-                {s: derive_bytes(seed, f"entropy/{s}") for s in rs.seats})
+        g = cls.start(Referee(genesis, rs, secret), server, seats,
+                      {s: derive_bytes(seed, f"entropy/{s}") for s in rs.seats}, sink)
         g.now = now
-        g.tree = CompactTree()
-        g._store([genesis])
         return g
-
-    def _store(self, records: list[Record]) -> None:
-        for r in records:
-            self.records.append(r)
-            self.tree.append(r.leaf)
-            self.checkpoints.append(checkpoint_note(self.server, self.referee.genesis.body["server"]["origin"],
-                                                    self.tree.size, self.tree.root()))
 
     now: int | None = None  # the game's time (ms) for a game with a clock; the caller advances it
 
     def submit(self, signed: bytes) -> Accepted:
         acc = self.referee.accept(signed, now=self.now)
-        self._store(acc.records)
+        self.writer.append(acc.records)
         return acc
 
     def expire(self) -> Accepted | None:
         """End the game by time-out or abandonment if a deadline passed before ``self.now``."""
         acc = self.referee.expire(self.now)
         if acc is not None:
-            self._store(acc.records)
+            self.writer.append(acc.records)
         return acc
 
     def head(self) -> Head | None:

@@ -37,6 +37,10 @@ class Feeds:
             del self._subs[gid]
             self._sizes.pop(gid, None)
 
+    def is_watched(self, gid: str) -> bool:
+        """Whether a stream of ``gid`` is open (a dict lookup: may be asked from any thread)."""
+        return gid in self._subs
+
     def notify(self, gid: str) -> None:
         for ev in self._subs.get(gid, ()):
             ev.set()

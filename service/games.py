@@ -4,9 +4,12 @@ store what the referee produces, and answer reads.
 The pipeline for one envelope (as boardgame.io's master does it):
 parse -> (retry of stored bytes? answer the original result) -> catch up the
 cached referee from the store -> ``Referee.accept`` (signature, seat counter,
-phase, state id, pending decision, rules) -> sign one checkpoint per record ->
-``store.append`` (durable; optimistic: a lost race invalidates the cache and is
-retried, then answered LOST_RACE/ABORTED) -> wake the streams.
+phase, state id, pending decision, rules) -> the game's ``LogWriter`` (engine/log/writer.py:
+tree, one signed checkpoint per record) -> ``store.append`` (durable; optimistic: a lost
+race invalidates the cache and is retried, then answered LOST_RACE/ABORTED) -> wake the
+streams. ``submit`` runs in a pool thread; ``submit_async`` is the same on the event loop,
+waiting for ``store.append_async`` without a thread, and hands over to ``submit``
+whenever it would wait for anything else.
 
 The referee kept in memory per game is a cache: before each append and each
 read it catches up from the store by replaying stored signed commands through
@@ -14,6 +17,7 @@ read it catches up from the store by replaying stored signed commands through
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import threading
@@ -25,11 +29,10 @@ from typing import Iterator
 
 from afteraction.engine import endings, registry
 from afteraction.engine.crypto import canon, cosign
-from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
-from afteraction.engine.local import checkpoint_note
 from afteraction.engine.log.record import parse_record
+from afteraction.engine.log.writer import Entry, LogWriter, cached
 from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2
 from google.protobuf.message import DecodeError
@@ -49,14 +52,26 @@ class Internal(AfteractionError):
     """The store and the referee disagree: a bug or a tampered store."""
 
 
+class WouldWait(Exception):
+    """Raised by ``locked`` in a call tried on the event loop (``GameManager.inline``) when
+    the call would wait or do more than one indexed store read: run it in the pool instead."""
+
+
+_INLINE = threading.local()
+
+
 @dataclass
 class LiveGame:
-    """Cached per game: the referee caught up to the store, and the Merkle leaves."""
+    """Cached per game: the referee caught up to the store, its log writer (tree, checkpoint
+    signer) and the Merkle leaves (for proofs)."""
     row: GameRow
     referee: Referee
-    origin: str
-    tree: CompactTree
+    writer: LogWriter
     leaves: list[bytes] = field(default_factory=list)
+
+    @property
+    def origin(self) -> str:
+        return self.writer.origin
 
     @property
     def size(self) -> int:
@@ -73,29 +88,6 @@ class Submitted:
     next_decision: object = None    # the Decision the game waits for now (None once ended)
 
 
-class CheckpointSigner(Signer):
-    """The server's Signer with its Ed25519 key object and key ID computed once
-    (checkpoint signing is on every append's path)."""
-
-    @property
-    def _key(self):
-        k = self.__dict__.get("_cached_key")
-        if k is None:
-            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-            k = Ed25519PrivateKey.from_private_bytes(self.seed)
-            object.__setattr__(self, "_cached_key", k)
-        return k
-
-    @property
-    def key_id(self) -> bytes:
-        kid = self.__dict__.get("_cached_kid")
-        if kid is None:
-            kid = Signer.key_id.fget(self)
-            object.__setattr__(self, "_cached_kid", kid)
-        return kid
-
-
 def opening_row(seat: str, op) -> OpeningRow:
     return OpeningRow(seat, op.seq, op.k, op.salt, canon.encode(op.value))
 
@@ -103,6 +95,8 @@ def opening_row(seat: str, op) -> OpeningRow:
 def wall_clock_ms() -> int:
     """The service's clock (the one input of time, SPEC.md 8.2): milliseconds since the Unix epoch."""
     return time.time_ns() // 1_000_000
+def record_rows(entries: list[Entry]) -> list[RecordRow]:
+    return [RecordRow(e.record.seq, e.record.raw, e.record.hash, e.checkpoint) for e in entries]
 
 
 class GameManager:
@@ -110,7 +104,7 @@ class GameManager:
         #: the clock, injectable (tests set a function returning their time; nothing here sleeps)
         self.now = now
         self.store = store
-        self.signer = CheckpointSigner(signer.name, signer.seed)
+        self.signer = cached(signer)
         self.vkey = signer.verifier.vkey
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         # one lock per game *in use*: an entry lives while a caller holds or waits for it,
@@ -118,6 +112,7 @@ class GameManager:
         self._locks: dict[str, list] = {}
         self._meta = threading.Lock()
         self.on_append = lambda gid: None   # the server wakes its streams (service/feeds.py)
+        self.async_appends = type(store).append_async is not Store.append_async  # submit_async's path
 
     # -- creation -------------------------------------------------------------
     def create(self, game: str, version: str | None, scenario: str | None, options: dict,
@@ -133,11 +128,13 @@ class GameManager:
         genesis = Referee.new_genesis(gid, rs, scenario or rs.scenarios[0], options, seat_keys,
                                       self.vkey, origin, secret, match=match, clock=clock or endings.control(),
                                       now=self.now())
-        tree = CompactTree()
-        tree.append(genesis.leaf)
-        row = RecordRow(0, genesis.raw, genesis.hash, checkpoint_note(self.signer, origin, 1, tree.root()))
-        self.store.create_game(GameRow(gid, rs.game, rs.version, genesis.raw, secret), row)
-        return gid, row
+        rows: list[RecordRow] = []
+
+        def keep(entries: list[Entry]) -> None:
+            rows.extend(record_rows(entries))
+            self.store.create_game(GameRow(gid, rs.game, rs.version, genesis.raw, secret), rows[0])
+        LogWriter(self.signer, origin, keep).append([genesis])
+        return gid, rows[0]
 
     # -- the cache ------------------------------------------------------------
     @contextmanager
@@ -163,9 +160,9 @@ class GameManager:
         genesis = parse_record(row.genesis)
         rs = registry.get(row.game, row.version)
         ref = Referee(genesis, rs, row.secret)
-        tree = CompactTree()
-        tree.append(genesis.leaf)
-        live = LiveGame(row, ref, genesis.body["server"]["origin"], tree, [genesis.leaf])
+        writer = LogWriter(self.signer, genesis.body["server"]["origin"])
+        writer.follow([genesis])
+        live = LiveGame(row, ref, writer, [genesis.leaf])
         self._catch_up(live)
         return live
 
@@ -193,22 +190,69 @@ class GameManager:
                 s = stored.get(r.seq)
                 if s is None or s.raw != r.raw:
                     raise Internal(f"game {gid}: record {r.seq} differs from the replayed one")
-                live.tree.append(r.leaf)
+                live.writer.follow([r])
                 live.leaves.append(r.leaf)
         if timed and live.size in stored and live.size == n - 1:  # a time-out or abandonment: no command
             end = stored[live.size]
             acc = live.referee.expire(parse_record(end.raw).body.get("at"))
             if acc is None or acc.records[0].raw != end.raw:
                 raise Internal(f"game {gid}: record {end.seq} differs from the replayed one")
-            live.tree.append(acc.records[0].leaf)
+            live.writer.follow(acc.records)
             live.leaves.append(acc.records[0].leaf)
         if live.size < n:  # more is fine: commands appended after the size was read
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
 
     @contextmanager
+    def inline(self) -> Iterator[None]:
+        """Try a read on the event loop: inside, ``locked`` raises WouldWait rather than wait for
+        a game's lock, load a game or catch it up (it still checks the store's size)."""
+        _INLINE.on = True
+        try:
+            yield
+        finally:
+            _INLINE.on = False
+
+    def _hold_now(self, gid: str) -> tuple[LiveGame, list]:
+        """The cached game with its lock taken, without waiting: WouldWait if it is not cached or
+        another call holds or waits for its lock. ``_release`` gives the lock back."""
+        with self._meta:
+            live = self._live.get(gid)
+            if live is None or gid in self._locks:
+                raise WouldWait(gid)
+            ent = self._locks[gid] = [threading.Lock(), 1]
+            ent[0].acquire()
+            self._live.move_to_end(gid)
+        return live, ent
+
+    def _release(self, gid: str, ent: list) -> None:
+        with self._meta:
+            ent[0].release()
+            ent[1] -= 1
+            if ent[1] == 0:
+                del self._locks[gid]
+
+    @contextmanager
+    def _locked_now(self, gid: str, fresh: bool) -> Iterator[LiveGame]:
+        """``locked`` without waiting: the cached game if its lock is free and (``fresh``) the
+        store holds nothing newer; WouldWait otherwise."""
+        live, ent = self._hold_now(gid)
+        try:
+            if fresh and self.store.size(gid) != live.size:
+                raise WouldWait(gid)
+            if self._due(live, self.now()):
+                raise WouldWait(gid)  # an end record to write first (``_expire``, on the pool's path)
+            yield live
+        finally:
+            self._release(gid, ent)
+
+    @contextmanager
     def locked(self, gid: str, fresh: bool = True) -> Iterator[LiveGame]:
         """The game's cache under the game's lock, caught up with the store
         (``fresh=False``: as cached; ``submit`` checks freshness itself)."""
+        if getattr(_INLINE, "on", False):
+            with self._locked_now(gid, fresh) as live:
+                yield live
+            return
         with self._game_lock(gid):
             live = self._live.get(gid)
             try:
@@ -239,16 +283,14 @@ class GameManager:
             if ref.clock is None or ref.ended:
                 return live
             now = self.now()
-            if ref.clock.expired(ref.clock.stamp(now), endings.pending_seat(ref)) is None:
+            if not self._due(live, now):
                 return live
             acc = ref.expire(now)
-            rows = []
-            for r in acc.records:
-                live.tree.append(r.leaf)
-                rows.append(RecordRow(r.seq, r.raw, r.hash,
-                                      checkpoint_note(self.signer, live.origin, live.tree.size, live.tree.root())))
+
+            def keep(entries: list[Entry]) -> None:
+                self.store.append(Append(gid, record_rows(entries), None, [], ended=True))
             try:
-                self.store.append(Append(gid, rows, None, [], ended=True))
+                live.writer.append(acc.records, keep)
             except Conflict:  # another replica wrote first: judge again on the store's log
                 live = self._load(gid)
                 with self._meta:
@@ -261,6 +303,13 @@ class GameManager:
             self.on_append(gid)
             return live
         return live
+
+    @staticmethod
+    def _due(live: LiveGame, now: int) -> bool:
+        """True if a deadline of the game's clock has passed at ``now`` (an end record is due)."""
+        ref = live.referee
+        return (ref.clock is not None and not ref.ended
+                and ref.clock.expired(ref.clock.stamp(now), endings.pending_seat(ref)) is not None)
 
     def sweep(self) -> int:
         """End every cached game whose deadline has passed (the server's timer; a game not in the
@@ -280,14 +329,18 @@ class GameManager:
             self._live.pop(gid, None)
 
     # -- commands -------------------------------------------------------------
-    def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
+    @staticmethod
+    def _parse(signed: bytes):
         try:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
             raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
         check_envelope(sc, env)
-        digest = hashlib.sha256(signed).digest()
+        return env, hashlib.sha256(signed).digest()
+
+    def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
+        env, digest = self._parse(signed)
         for attempt in range(APPEND_ATTEMPTS):
             # The cache is not caught up with the store first (one query saved on every command):
             # an append on a stale cache conflicts and is retried on a rebuilt one, and a refusal
@@ -308,21 +361,18 @@ class GameManager:
                 if isinstance(acc, Submitted):
                     return acc
                 rows: list[RecordRow] = []
-                try:
-                    for r in acc.records:
-                        if len(r.raw) > limits.MAX_RECORD_BYTES:
-                            raise Refusal("RECORD_TOO_LARGE", f"the command would make a record of {len(r.raw)} "
-                                          f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
-                                          limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
-                        live.tree.append(r.leaf)
-                        rows.append(RecordRow(r.seq, r.raw, r.hash,
-                                              checkpoint_note(self.signer, live.origin, live.tree.size, live.tree.root())))
-                    openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+                openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+
+                def keep(entries: list[Entry]) -> None:
+                    rows.extend(record_rows(entries))
                     if not deadline_ok():
                         raise Rejection("DEADLINE", "the deadline passed before the command was stored")
                     self.store.append(Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, signed, digest,
                                                                            tuple(r.seq for r in rows)),
                                              openings, ended=ref.ended))
+                try:
+                    check_records(acc.records)
+                    live.writer.append(acc.records, keep)
                 except Conflict:
                     self._invalidate(env.game_id)
                     continue
@@ -334,6 +384,81 @@ class GameManager:
             self.on_append(env.game_id)
             return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt)
         raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
+
+    async def submit_async(self, signed: bytes, deadline_ok, run) -> Submitted:
+        """``submit`` on the event loop, for a store with ``append_async``: parse, accept, sign and
+        queue the append here, then wait (holding no thread) for the store's writer to make it
+        durable; the game's lock is held until then, so nobody reads what is not on disk. Whenever
+        this would wait for something else (the game not cached, its lock taken, a stale cache, a
+        lost race), the command goes to ``run(self.submit, ...)``, the pool's path, instead."""
+        if not self.async_appends:
+            return await run(self.submit, signed, deadline_ok)
+        loop = asyncio.get_running_loop()
+        env, digest = self._parse(signed)
+        gid = env.game_id
+        try:
+            live, ent = self._hold_now(gid)
+        except WouldWait:
+            return await run(self.submit, signed, deadline_ok)
+        pending = None
+        try:
+            ref = live.referee
+            if self._due(live, self.now()):
+                raise WouldWait(gid)  # a time-out or abandonment to write first: the pool's path does
+            try:
+                acc = self._accept(live, env, signed, digest)
+            except Rejection:
+                if self.store.size(gid) == live.size:
+                    raise
+                raise WouldWait(gid) from None  # another replica appended: the pool's path catches up
+            if isinstance(acc, Submitted):  # a retry of stored bytes: its original result
+                self._release(gid, ent)
+                return acc
+            try:
+                rows: list[RecordRow] = []
+                openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+
+                def keep(entries: list[Entry]) -> None:
+                    nonlocal pending
+                    rows.extend(record_rows(entries))
+                    if not deadline_ok():
+                        raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                    pending = self.store.append_async(Append(gid, rows, CommandRow(
+                        acc.seat, acc.counter, signed, digest, tuple(r.seq for r in rows)), openings,
+                        ended=ref.ended), loop)
+                check_records(acc.records)
+                live.writer.append(acc.records, keep)
+            except BaseException:
+                self._invalidate(gid)  # the referee moved on, nothing was stored
+                raise
+        except WouldWait:
+            self._release(gid, ent)
+            return await run(self.submit, signed, deadline_ok)
+        except BaseException:
+            self._release(gid, ent)
+            raise
+        out = loop.create_future()
+        out.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved even if the caller left
+
+        def stored(f) -> None:  # on the loop, once the store's writer is done with the append
+            err = f.exception()
+            if err is None:
+                live.leaves.extend(r.leaf for r in acc.records)
+                res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat],
+                                False, ref.pending())
+            else:
+                self._invalidate(gid)
+            self._release(gid, ent)
+            if err is None:
+                self.on_append(gid)
+                out.set_result(res)
+            else:
+                out.set_exception(err)
+        pending.add_done_callback(stored)
+        try:
+            return await asyncio.shield(out)
+        except Conflict:
+            return await run(self.submit, signed, deadline_ok)
 
     def _accept(self, live: LiveGame, env, signed: bytes, digest: bytes):
         """The referee's acceptance, or the original result if these exact bytes were stored before."""
@@ -400,6 +525,14 @@ class GameManager:
     def cosigned_note(self, gid: str, size: int, note: str) -> str:
         """The server's checkpoint note of ``size`` with the stored seat cosignature lines."""
         return cosign.add_cosignatures(note, [line for _, line in self.store.cosignatures(gid, size)])
+
+def check_records(records) -> None:
+    for r in records:
+        if len(r.raw) > limits.MAX_RECORD_BYTES:
+            raise Refusal("RECORD_TOO_LARGE", f"the command would make a record of {len(r.raw)} "
+                          f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
+                          limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
+
 
 def check_envelope(sc, env) -> None:
     """The service's bounds on a parsed SignedCommand (service/limits.py), before the referee sees it."""

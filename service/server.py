@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import signal
+import sys
 import threading
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from .store import Store, StoreError, open_store, private_dir
 log = logging.getLogger("afteraction.service")
 DEFAULT_NAME = "afteraction.local"
 STOP_SLACK_S = 10.0  # after the grace period, how long stop() waits for the server to report its shutdown
+GIL_SWITCH_S = 0.001  # sys.setswitchinterval of a server process (see start)
 SERVICES = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
             audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"].full_name)
 
@@ -149,6 +151,9 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     under the data key beside the server key (``atrest.py``, docs/service.md). ``now``: the service's
     clock, a function giving milliseconds since the epoch (SPEC.md 8.2; default the wall clock)."""
     creds = read_tls(tls_cert, tls_key)
+    # The loop thread runs the commands and the store's writer thread needs the GIL back after
+    # every SQLite statement: hand it over within GIL_SWITCH_S, not CPython's default 5 ms.
+    sys.setswitchinterval(GIL_SWITCH_S)
     key = key or os.path.join(data_dir, "server.key")
     if store is None or store == "" or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
         private_dir(data_dir)

@@ -5,11 +5,13 @@ the request itself (``parse``): bytes that do not parse, or that pass a limit of
 service/limits.py, are answered with a precise status and an ErrorInfo like
 every other error. The blocking work (store, referee) runs in a bounded thread
 pool (``Service.run``); streams wait on the event loop, holding no thread, so
-open streams cannot starve unary calls.
+open streams cannot starve unary calls. ListLegalCommands and SubmitCommand run on
+the loop when they need not wait (``GameManager.inline``, ``submit_async``).
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -84,15 +86,34 @@ class Service:
         games.on_append = self._appended
 
     def _appended(self, gid: str) -> None:
-        if self.loop is not None:
+        # Only a game someone watches costs a wake-up of the loop. Safe unlocked: a stream subscribes
+        # before its first read of the store, and this runs after the append is stored, so a stream
+        # that subscribed too late to be seen here reads the new records on its first read.
+        if self.loop is not None and self.feeds.is_watched(gid):
             self.loop.call_soon_threadsafe(self.feeds.notify, gid)
 
-    async def run(self, fn, *args):
-        """A unary call's ``fn(*args)`` in the thread pool. A call whose client leaves stops waiting,
-        but the work finishes (an append is never cut in half) and still counts as pending."""
+    def _admit(self) -> None:
         if self.pending >= limits.MAX_PENDING_CALLS:
             raise Refusal("OVERLOADED", f"the server has {self.pending} calls in progress; retry later",
                           limit=limits.MAX_PENDING_CALLS)
+
+    @contextlib.asynccontextmanager
+    async def counted(self):
+        """A call on the event loop, counted among the pending calls (MAX_PENDING_CALLS) while it runs."""
+        self._admit()
+        self.pending += 1
+        try:
+            yield
+        finally:
+            self.pending -= 1
+
+    async def run(self, fn, *args, counted: bool = False):
+        """A unary call's ``fn(*args)`` in the thread pool. A call whose client leaves stops waiting,
+        but the work finishes (an append is never cut in half) and still counts as pending.
+        ``counted``: the caller is already counted (``counted()``)."""
+        if counted:
+            return await asyncio.shield(self.loop.run_in_executor(self.pool, fn, *args))
+        self._admit()
         self.pending += 1
         fut = self.loop.run_in_executor(self.pool, fn, *args)
 
@@ -100,6 +121,9 @@ class Service:
             self.pending -= 1
         fut.add_done_callback(done)
         return await asyncio.shield(fut)
+
+    async def run_counted(self, fn, *args):
+        return await self.run(fn, *args, counted=True)
 
     async def run_stream(self, fn, *args):
         """A stream's ``fn(*args)`` in the thread pool: streams wait for one of STREAM_WORK_SLOTS
@@ -143,11 +167,12 @@ class GameServicer:
         gRPC-Web in service/web.py, which leaves out the bidirectional Play)."""
         return [
             Method("CreateGame", UNARY, gs.CreateGameRequest, self.CreateGame),
-            Method("SubmitCommand", UNARY, gs.SubmitCommandRequest, self.SubmitCommand),
+            Method("SubmitCommand", UNARY, gs.SubmitCommandRequest, self.SubmitCommand, blocking="async"),
             Method("Play", BIDI, gs.PlayRequest, self.Play),
             Method("Watch", SERVER_STREAM, gs.WatchRequest, self.Watch),
             Method("GetState", UNARY, gs.GetStateRequest, self.GetState),
-            Method("ListLegalCommands", UNARY, gs.ListLegalCommandsRequest, self.ListLegalCommands),
+            Method("ListLegalCommands", UNARY, gs.ListLegalCommandsRequest, self.ListLegalCommands,
+                   blocking="try"),
             Method("GetServerKey", UNARY, gs.GetServerKeyRequest, self.GetServerKey, blocking=False),
             Method("ListRulesets", UNARY, gs.ListRulesetsRequest, self.ListRulesets, blocking=False),
             Method("ListGames", UNARY, gs.ListGamesRequest, self.ListGames),
@@ -198,25 +223,32 @@ class GameServicer:
             out.next_page_token = rows[size - 1][0]
         return out
 
-    def SubmitCommand(self, request, context):
+    async def SubmitCommand(self, request, context):
+        """On the event loop (``GameManager.submit_async``; the pool when it would wait)."""
         if self.svc.stopping.is_set():
             raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
         try:
-            res = self.games.submit(request.command.SerializeToString(), _deadline_ok(context))
+            async with self.svc.counted():
+                res = await self.games.submit_async(request.command.SerializeToString(), _deadline_ok(context),
+                                                    self.svc.run_counted)
         except Exception as e:
             env = _envelope_or_none(request.command.envelope)
             events.refused(e, "SubmitCommand", *((env.game_id, env.seat, env.counter) if env else ()))
             raise
         events.submitted(res, _gid_of(request.command))
-        out = self._result(res)
         if res.duplicate and res.openings:
-            ok = False
-            if request.HasField("auth"):
-                gid = _gid_of(request.command)
-                ok = self.svc.authenticate(gid, request.auth) == res.seat
-            if not ok:
-                del out.openings[:]
-                out.openings_withheld = True
+            return await self.svc.run(self._duplicate, request, res)
+        return self._result(res)
+
+    def _duplicate(self, request, res) -> gs.SubmitCommandResponse:
+        """A retry's result: its openings only to the seat that proves it is the command's."""
+        out = self._result(res)
+        ok = False
+        if request.HasField("auth"):
+            ok = self.svc.authenticate(_gid_of(request.command), request.auth) == res.seat
+        if not ok:
+            del out.openings[:]
+            out.openings_withheld = True
         return out
 
     def _result(self, res) -> gs.SubmitCommandResponse:

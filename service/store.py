@@ -104,6 +104,12 @@ class Store(ABC):
     def append(self, a: Append) -> None:
         """Durably append; raises Conflict (and writes nothing) on a lost race."""
 
+    def append_async(self, a: Append, loop):
+        """Like ``append`` without blocking, called on ``loop``'s thread: an asyncio future resolved
+        once the append is durable (or failed with Conflict/StoreError); None if this store has no
+        such path (the caller then runs ``append`` in a thread)."""
+        return None
+
     @abstractmethod
     def size(self, game_id: str) -> int:
         """Number of stored records (next seq)."""

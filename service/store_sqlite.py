@@ -1,11 +1,11 @@
 """SQLite store: WAL, synchronous=FULL, group commit across games.
 
-Group commit, leader/follower: the caller of ``append`` that finds no commit
-in progress takes every append waiting at that moment (from any game), writes
-each inside its own SAVEPOINT (a lost race rolls back only that append) and
-commits them with one fsync; callers arriving meanwhile wait and the next batch
-is led by one of them. ``append`` returns after the commit that holds its data,
-so an acknowledged command is on disk.
+Group commit: one writer thread per store (per process) takes every append queued at
+that moment (from any game), writes the batch in a handful of statements (a lost race:
+redone with a SAVEPOINT per append, so only the loser fails) and commits it with one
+fsync; appends queued meanwhile go in the next batch. ``append`` (blocking) returns, and
+``append_async``'s future resolves, only after the commit that holds its data, so an
+acknowledged command is on disk.
 Readers use their own per-thread connections (WAL lets them read while the
 writer writes). Several processes may share the file: appends are checked in
 the transaction (BEGIN IMMEDIATE) against the stored tail.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 
 from . import atrest
 from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
@@ -40,16 +41,17 @@ CREATE TABLE IF NOT EXISTS cosignatures (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 """
 _SIDE = ("", "-wal", "-shm", "-journal")  # the database and the files SQLite keeps beside it
+BUSY_TIMEOUT_S = 10.0      # how long a writer waits for another process's write lock (then: StoreError)
+BUSY_POLL_S = (0.0002, 0.002)  # the group commit's leader retries the write lock this often (first, at most)
 
 
 class _Pending:
-    __slots__ = ("append", "done", "lead", "wake", "error")
+    __slots__ = ("append", "wake", "error", "future")
 
-    def __init__(self, a: Append) -> None:
+    def __init__(self, a: Append, future=None) -> None:
         self.append = a
-        self.done = False      # its batch was committed (or failed: ``error``)
-        self.lead = False      # promoted: it commits the next batch
-        self.wake = threading.Event()  # set once: done, or promoted to lead
+        self.wake = None if future is not None else threading.Event()  # a blocking append waits on it
+        self.future = future   # an asyncio future (append_async), resolved on its loop
         self.error: BaseException | None = None
 
 
@@ -84,8 +86,12 @@ class SqliteStore(SqlStore):
         self._cv = threading.Condition()
         self._queue: list[_Pending] = []
         self._closed = False
-        self._writing = False          # a leader is committing a batch
-        self._wconn = self._connect()  # used only by the current leader
+        self._wconn = self._connect()  # used only by the writer thread
+        # The writer waits for another process's write lock itself (``_begin``): SQLite's own busy
+        # handler sleeps in steps growing to 100 ms, which made the p99 of `--workers 2`.
+        self._wconn.execute("PRAGMA busy_timeout=0")
+        self._writer = threading.Thread(target=self._write_forever, name="aar-store-writer", daemon=True)
+        self._writer.start()
 
     # -- connections ----------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -120,44 +126,47 @@ class SqliteStore(SqlStore):
             raise Conflict(f"game {game.game_id} exists") from None
 
     def append(self, a: Append) -> None:
-        """Leader/follower group commit: the first caller to find no commit in
-        progress becomes the leader, takes every append waiting (from any game)
-        and commits them in one transaction; the others wait, each on its own
-        event (woken once: when its batch is on disk, or when it is promoted to
-        lead the next batch). No extra thread sits on the path."""
+        """Queue the append for the writer thread and wait until its batch is on disk."""
         p = _Pending(a)
+        self._enqueue(p)
+        p.wake.wait()
+        if p.error is not None:
+            raise p.error
+
+    def append_async(self, a: Append, loop):
+        """Queue the append for the writer thread; an asyncio future of ``loop`` (call this on
+        the loop's thread) that is resolved once the batch holding it is on disk, or fails with
+        its error (Conflict, StoreError). The writer resolves a whole batch's futures with one
+        wake-up of the loop."""
+        p = _Pending(a, loop.create_future())
+        self._enqueue(p)
+        return p.future
+
+    def _enqueue(self, p: _Pending) -> None:
         with self._cv:
             if self._closed:
                 raise StoreError("store is closed")
             self._queue.append(p)
-            if not self._writing:
-                self._writing = p.lead = True
-        if not p.lead:
-            p.wake.wait()
-        if p.lead:
-            with self._cv:
-                batch, self._queue = self._queue, []
-            self._lead(batch)
-        if p.error is not None:
-            raise p.error
+            if len(self._queue) == 1:
+                self._cv.notify_all()
 
-    def _lead(self, batch: list[_Pending]) -> None:
-        """Commit a batch, wake its appends, and hand the lead to the first append
-        that queued meanwhile (or release it)."""
-        try:
-            self._commit(batch)
-        finally:
-            for q in batch:
-                q.done = True
-                q.wake.set()
+    def _write_forever(self) -> None:
+        """The one writer of this process: take every append queued (from any game), commit them
+        as one batch (one transaction, one fsync), tell each, repeat; after close, drain and stop."""
+        while True:
             with self._cv:
-                if self._queue:
-                    nxt = self._queue[0]
-                    nxt.lead = True
-                    nxt.wake.set()
-                else:
-                    self._writing = False
-                    self._cv.notify_all()  # only close() waits on the condition
+                while not self._queue and not self._closed:
+                    self._cv.wait()
+                if not self._queue:
+                    return
+                batch, self._queue = self._queue, []
+            try:
+                self._commit(batch)
+            except BaseException as e:  # noqa: BLE001 -- nothing of the batch is acknowledged
+                for p in batch:
+                    p.error = p.error or StoreError(f"SQLite append failed: {e}")
+            finally:
+                _finish(batch)
 
     def _commit(self, batch: list[_Pending]) -> None:
         """Commit a batch. Fast path: the whole batch in a handful of statements
@@ -168,7 +177,7 @@ class SqliteStore(SqlStore):
         if len({p.append.game_id for p in batch}) == len(batch):  # one append per game: the service's case
             c = self._wconn
             try:
-                c.execute("BEGIN IMMEDIATE")
+                _begin(c)
                 if _insert_batch(c, [p.append for p in batch], self):
                     c.execute("COMMIT")
                     return
@@ -189,7 +198,7 @@ class SqliteStore(SqlStore):
     def _commit_each(self, batch: list[_Pending]) -> None:
         c = self._wconn
         try:
-            c.execute("BEGIN IMMEDIATE")
+            _begin(c)
             single = len(batch) == 1  # no savepoint needed: a conflict rolls back the whole transaction
             for p in batch:
                 if not single:
@@ -218,9 +227,9 @@ class SqliteStore(SqlStore):
     # -- reads ----------------------------------------------------------------
     def close(self) -> None:
         with self._cv:
-            self._closed = True
-            while self._writing:  # let the batches in progress (and those queued behind them) reach the disk
-                self._cv.wait()
+            self._closed = True  # the writer commits what is queued (it reaches the disk), then stops
+            self._cv.notify_all()
+        self._writer.join()
         with self._conns_lock:
             for c in self._conns:
                 try:
@@ -230,6 +239,47 @@ class SqliteStore(SqlStore):
             self._conns.clear()
         self._local = threading.local()
 
+
+def _finish(batch: list[_Pending]) -> None:
+    """Tell a committed (or failed) batch: wake the blocking appends, and resolve the asyncio
+    futures with one call per event loop."""
+    by_loop: dict = {}
+    for p in batch:
+        if p.future is None:
+            p.wake.set()
+        else:
+            by_loop.setdefault(p.future.get_loop(), []).append(p)
+    for loop, ps in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_resolve, ps)
+        except RuntimeError:  # the loop is closed (shutdown): the data is on disk or not, nobody waits
+            pass
+
+
+def _resolve(ps: list[_Pending]) -> None:
+    for p in ps:
+        if not p.future.done():
+            if p.error is None:
+                p.future.set_result(None)
+            else:
+                p.future.set_exception(p.error)
+
+
+def _begin(c: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE on a connection without a busy handler: while another process holds the
+    write lock, poll for it every BUSY_POLL_S (a few tenths of a millisecond, growing to 2 ms),
+    so the lock is taken within about 2 ms of its release; sqlite3.OperationalError after
+    BUSY_TIMEOUT_S."""
+    delay, give_up = BUSY_POLL_S[0], time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            c.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as e:
+            if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY or time.monotonic() > give_up:
+                raise
+        time.sleep(delay)
+        delay = min(2 * delay, BUSY_POLL_S[1])
 
 
 def _private_files(path: str) -> None:

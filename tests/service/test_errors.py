@@ -15,6 +15,7 @@ from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs
 
 from .conftest import handshake, new_duel
+from .inject import appends_through
 
 S = grpc.StatusCode
 
@@ -269,14 +270,11 @@ def test_lost_race_is_retried_and_never_forks(server, game):
             other.submit(b_commit)  # the other replica wins the race for this seq
         return real_append(ap)
 
-    mgr.store.append = racing_append
     a_commit = a.sign_commit()
-    try:
+    with appends_through(mgr.store, racing_append):
         with pytest.raises(grpc.RpcError) as e:
             submit_raw(c, a_commit)
         assert e.value.code() == S.FAILED_PRECONDITION and error_info(e.value).reason == "STALE_STATE"
-    finally:
-        mgr.store.append = real_append
     assert fired
     recs, _ = log_of(c, gid)
     assert len(recs) == 2  # b's commit, through the other replica
@@ -293,16 +291,12 @@ def test_persistent_conflict_is_aborted(server, game):
 
     c, gid, seats = game
     mgr = server.games
-    real_append = mgr.store.append
 
     def always_lose(ap):
         raise Conflict("simulated: another writer always wins")
 
-    mgr.store.append = always_lose
-    try:
+    with appends_through(mgr.store, always_lose):
         expect(c, gid, S.ABORTED, "LOST_RACE", lambda: submit_raw(c, seats["a"].sign_commit()))
-    finally:
-        mgr.store.append = real_append
     seats["a"].submit(seats["a"].sign_commit())  # the cache was rebuilt and is consistent
 
 
@@ -393,16 +387,12 @@ def test_a_failing_store_is_unavailable_and_stores_nothing(server, game):
 
     c, gid, seats = game
     store = server.games.store
-    real_append = store.append
 
     def broken(ap):
         raise StoreError("simulated: disk gone")
 
-    store.append = broken
-    try:
+    with appends_through(store, broken):
         expect(c, gid, S.UNAVAILABLE, "STORE_UNAVAILABLE", lambda: submit_raw(c, seats["a"].sign_commit()))
-    finally:
-        store.append = real_append
     seats["a"].submit(seats["a"].sign_commit())  # the cache was dropped with the failed append; it works again
 
 

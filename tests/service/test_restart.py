@@ -16,6 +16,7 @@ from afteraction.engine.bots import random_bot
 from afteraction.v1 import audit_service_pb2 as au
 
 from .conftest import handshake, new_duel
+from .inject import appends_through
 
 
 def bot_moves(c, gid, seats, n: int, bot) -> None:
@@ -134,17 +135,17 @@ def test_graceful_stop_finishes_an_in_flight_append(server):
         time.sleep(0.5)
         return real_append(ap)
 
-    store.append = slow_append
     from afteraction.v1 import envelope_pb2
     from afteraction.v1 import game_service_pb2 as gs
 
     result = {}
     req = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(a.sign_commit()))
     t = threading.Thread(target=lambda: result.setdefault("res", c.game.SubmitCommand(req, timeout=10)))
-    t.start()
-    assert entered.wait(10)
-    server.stop()  # graceful: waits for the in-flight command
-    t.join(10)
+    with appends_through(store, slow_append):
+        t.start()
+        assert entered.wait(10)
+        server.stop()  # graceful: waits for the in-flight command
+        t.join(10)
     assert [r.seq for r in result["res"].records] == [1]
     server.start()
     with Client(server.target) as c2:

@@ -23,7 +23,6 @@ from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto import ed25519 as E
 from afteraction.engine.crypto import note as note_mod
-from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import Rejection, VerificationError
 from afteraction.engine.local import LocalGame, derive_bytes
@@ -91,9 +90,7 @@ def _play(game: str, seed: bytes, forged_seat: str | None = None, server: Signer
     secret = derive_bytes(seed, "server-secret")
     genesis = Referee.new_genesis(gid, rs, rs.scenarios[0], {}, {s: k.public for s, k in seats.items()},
                                   server.verifier.vkey, f"afteraction.test/game/{gid}", secret)
-    g = LocalGame(Referee(genesis, rs, secret), server, seats, {s: derive_bytes(seed, f"entropy/{s}") for s in rs.seats})
-    g.tree = CompactTree()
-    g._store([genesis])
+    g = LocalGame.start(Referee(genesis, rs, secret), server, seats, {s: derive_bytes(seed, f"entropy/{s}") for s in rs.seats})
     g.handshake()
     g.run_bots(random_bot(seed))
     assert g.referee.ended
