@@ -20,8 +20,6 @@ ENGINE, SERVICE, CLIENT = "afteraction.engine", "afteraction.service", "afteract
 #: sorted modules of one strongly connected component. Strict xfail: when the merged ports
 #: remove them, the test below turns red and this list must be emptied.
 KNOWN_GAME_CYCLES = [
-    ["gmv.combat", "gmv.us"],
-    ["gmv.noncombat", "gmv.nva"],
     ["ntnd.movement", "ntnd.offboard", "ntnd.sea"],
     ["ntnd.dummies", "ntnd.operations", "ntnd.recruitment"],
 ]
