@@ -9,8 +9,9 @@ so the question itself reveals nothing).
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import battles, corps, movement, operations, paths, reaction, recruitment, sea
+from . import battles, corps, movement, operations, paths, reach, reaction, recruitment, sea
 from .map import load_map
+from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 
 
@@ -133,7 +134,6 @@ def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
             if len(set(chosen)) != d["count"] or len(chosen) != d["count"] or any(c not in d["eligible"] for c in chosen):
                 raise Rejection("ILLEGAL_LOSSES", f"NTND 8.10.2: eliminate {d['count']} of the over-stacked units")
             for c in chosen:
-                from .politics import eliminate
                 eliminate(s, c, ctx, "NTND 8.10.2")
             return
         battles.apply_loss(s, list(msg.units), ctx)
@@ -224,7 +224,7 @@ def _inland_allowance(s, piece, port) -> int:
     """8.6.4.1: quarter-MPs left after marching to ``port`` (None: starting there) and embarking,
     which costs half the allowance: allowance - march - allowance/2, rounded down."""
     env = movement.Env(s)
-    movement.reachable(s, piece, env)
+    reach.reachable(s, piece, env)
     best, _, allow = env.searches[tuple(movement.mover(s, piece)["uids"])]
     march = best[port][1] if port is not None and port in best else 0
     return max(0, (allow - 2 * march) // 2)
@@ -244,7 +244,6 @@ def _sea_move(s, seat, piece, path, ctx):
                 r = ctx.roll("d6", f"NTND 8.6.2 supply infiltration past Allied naval units into {h} (4-6)")
                 if r.result < 4:
                     ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked, "by": "sea"})
-                    from .politics import eliminate
                     uids = movement.mover(s, piece)["uids"]
                     if piece in s["markers"]:
                         operations.flip_marker(s, piece, ctx, "NTND 8.6.2")
@@ -290,7 +289,7 @@ def _walk(s, side, piece, path, ctx):
     kind = movement.movement_kind(movement.mover(s, piece))
     for i, h in enumerate(path):
         if inv and (h in zoc or h in zoi):
-            need = movement.infiltration_target(h)
+            need = reach.infiltration_target(h)
             r = ctx.roll("d6", f"NTND 8.5.2 infiltration into {h} (success on {need}-6)")
             if r.result < need:
                 ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
@@ -404,7 +403,6 @@ def _interdict(s, unit, target, ctx):
     """8.6.3: on 4-6 a supply unit not accompanied by Communist ground combat units is destroyed
     (dummies do not accompany); otherwise nothing happens. An inverted stack searched successfully
     is turned face up (its supply unit found)."""
-    from .politics import eliminate
     key = f"{s['turn']}:{unit}"
     s["flags"].setdefault("searched", {}).setdefault(key, []).append(target)
     r = ctx.roll("d6", f"NTND 8.6.3 {unit} searches {target} for supply units (4-6)")

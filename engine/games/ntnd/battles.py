@@ -16,7 +16,8 @@ from . import combat as cb
 from . import retreat as rt
 from .firebases import supporters
 from .map import load_map
-from .movement import enemy_locs, may_enter, stacking_problem, violation_at
+from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
+from .reach import _airmobile_reach
 from .operations import flip_marker, make_marker, remove_from_marker
 from .politics import eliminate
 from .special import armor_shock_active, armor_shock_trigger
@@ -329,7 +330,6 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
             out.append(n)
     if u["side"] == ALLIED and cu.airmobile and not m.is_zone(u["loc"]):
         # 19.3.5: an airmobile unit may instead retreat to a friendly-held town or city within range
-        from .movement import _airmobile_reach, mover
         held = {x["loc"] for x in s["units"].values() if x["status"] == "map" and x["side"] == ALLIED and x["id"] != uid}
         for h in sorted(_airmobile_reach(s, mover(s, uid))):
             if h in out or h not in held or not m.hexes[h].town:

@@ -1,13 +1,15 @@
 """No Trumpets No Drums rule 8: the path of a move, the mover's choice (issue 26).
 
-``movement.reachable`` gives one path per destination, the one the legal commands offer; a ground
+``reach.reachable`` gives one path per destination, the one the legal commands offer; a ground
 move may take any other path that is legal step by step for the real contents of the moving piece
-(``walk_ok``, with the step rules of ``movement._ground_reach``), so an inverted marker's route is
+(``walk_ok``, with the step rules of ``reach._ground_reach``), so an inverted marker's route is
 the Communist player's choice and never shows what the marker holds.
 """
 from __future__ import annotations
 
-from .movement import Env, mover, movement_kind, reachable
+from .movement import Env, mover, movement_kind
+from .reach import reachable
+from .sea import sea_key
 
 
 def check_path(s: dict, piece: str, path: list[str]) -> str | None:
@@ -21,7 +23,6 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
     airmobile and trail moves keep the offered path."""
     if not path:
         return "NTND 8: a move needs a path"
-    from .sea import sea_key
     env = Env(s)
     reach = reachable(s, piece, env)
     dest = sea_key(list(path))
@@ -35,7 +36,7 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
 
 def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
     """8.2-8.5, 8.10: ``path`` is a legal ground walk over the map for ``mv``, step by step, with the
-    rules of its last ground search (``_ground_reach``, the one model of a step): adjacent land hexes
+    rules of its last ground search (``reach._ground_reach``, the one model of a step): adjacent land hexes
     it may enter, no enemy unit, within its allowance (8.5.3 doubling in a ZOI for face-up Communist
     units), not leaving an enemy ZOC (face up) or a patrolled river hex (14.1.3), no hex twice."""
     rules = env.walks.get((tuple(mv["uids"]), False))

@@ -12,7 +12,7 @@ from afteraction.v1 import command_pb2, ntnd_pb2
 
 from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
-from . import battles, corps, movement, operations, politics, reaction, recruitment, setup as _setup
+from . import battles, corps, movement, operations, politics, reach, reaction, recruitment, setup as _setup
 from .map import load_map
 from .sequence import PHASES, phase_of, turn_label
 from .state import ALLIED, COMMUNIST, SEATS, copy_state
@@ -433,7 +433,7 @@ def move_options(s: dict) -> list[tuple[str, list[str]]]:
     for p in pieces:
         if p in moved:
             continue
-        for key, path in sorted(movement.reachable(s, p, env).items()):
+        for key, path in sorted(reach.reachable(s, p, env).items()):
             out.append((p, path))
     return out
 

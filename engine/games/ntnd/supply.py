@@ -14,9 +14,9 @@ from __future__ import annotations
 import heapq
 
 from ...errors import Rejection
-
 from .map import load_map
 from .movement import Q, _step_q, enemy_locs, zoc_hexes, zoi_hexes
+from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
@@ -260,5 +260,4 @@ def apply_supply(s: dict, chosen: list[str], ctx) -> None:
     b["todo"].pop(0)
     b.pop("supply_needs")
     for sup in sorted(chosen):
-        from .politics import eliminate
         eliminate(s, sup, ctx, "NTND 18.6.2")
