@@ -46,9 +46,11 @@ class Rejection(AfteractionError):
     A rejection never changes state and never carries a hidden value.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, rule: str | None = None, input: object = None) -> None:
         self.code = code
         self.message = message
+        self.rule = rule    # the rule refused under ("SOG 3.5"), when the refusal names one
+        self.input = input  # the offending input (the action, field or value sent), when known
         super().__init__(f"{code}: {message}")
 
 

@@ -1,15 +1,23 @@
 """The interface every game implements, and the context through which it rolls
 dice and hides values (SPEC.md sections 5-6).
 
-A ruleset is pure: ``setup`` and ``apply`` compute a new state from the old one
-and the command; randomness comes only from ``ctx.roll``; a hidden value reaches
-the log only through ``ctx.emit(event, to=seat)`` (committed and sealed) and is
+A ruleset is pure: ``setup`` and the apply functions of its decision table compute a new state
+from the old one and the command; randomness comes only from ``ctx.roll``; a hidden value
+reaches the log only through ``ctx.emit(event, to=seat)`` (committed and sealed) and is
 published only through ``ctx.reveal(ref)``.
 
+What a ruleset writes: ``setup``, ``pending`` (the decision it waits for), its decision table
+``decisions`` (engine/decisions.py: every decision kind once, with its rule, its answers and
+their apply functions, its legal-answer enumerator, which answers are sealed), ``advance`` (the
+automatic steps after an answer), ``view`` and ``outcome``. What it does not write: dispatch,
+validation of who may answer what, legal-command plumbing, sealing flags and state copies:
+``apply``, ``legal_commands``, ``is_private``, ``copy_state`` and ``digest`` below do those for
+every ruleset, through the table and engine/snapshot.py.
+
 Conventions:
-- state is any Python object the ruleset likes; ``copy_state`` must return an
-  independent copy (the referee applies commands to a copy, so a Rejection
-  raised half-way changes nothing);
+- state is state data (engine/snapshot.py: dicts, lists, tuples of None, bool, int, str, bytes,
+  Fraction); the referee applies each command to ``copy_state(state)`` (engine/snapshot.copy)
+  and keeps the copy only if no Rejection was raised, so a rejection changes nothing;
 - events and views are canonical data (dicts with str keys, lists, ints, str,
   bytes, bool, None; no floats: use ints or ``[numerator, denominator]`` pairs);
 - commands are ``afteraction.v1.Command`` protobuf messages;
@@ -18,12 +26,13 @@ Conventions:
 """
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
+from . import snapshot
 from .crypto import dice as _dice
+from .decisions import DecisionTable
 from .errors import Rejection
 
 Ref = tuple[int, int]  # (record seq, k): names a committed hidden value
@@ -147,20 +156,41 @@ class Ruleset(ABC):
     def pending(self, state: Any) -> Decision | None:
         """The decision the game waits for; None once the game is over."""
 
-    @abstractmethod
+    #: the decision table (engine/decisions.py): every decision kind ``pending`` may return
+    decisions: ClassVar[DecisionTable]
+
+    def advance(self, state: Any, ctx: Context) -> None:
+        """The automatic steps after every accepted answer (a turn's queue, battles' automatic
+        parts...) until a seat must decide again or the game ends. Default: nothing."""
+
+    # -- the machine: the same for every ruleset (do not override) -------------
     def legal_commands(self, state: Any, seat: str) -> list:
-        """Commands (afteraction.v1.Command) that answer the pending decision for ``seat``.
+        """Commands (afteraction.v1.Command) that answer the pending decision for ``seat``:
+        the enumerator its decision kind declares. Empty if the seat has no decision. For a
+        described space (``DecisionKind.complete`` False) a representative subset; the kind's
+        ``space`` and the decision's data describe the rest, and its docs/rules document says so."""
+        return self.decisions.legal(state, self.pending(state), seat)
 
-        Empty if the seat has no decision. For huge spaces a ruleset may return a
-        representative subset and validate the rest in ``apply``; it says so in
-        its docs/rules document.
-        """
-
-    @abstractmethod
     def apply(self, state: Any, seat: str, command: Any, ctx: Context) -> Any:
-        """Apply ``command`` (already checked to come from the pending seat) to
-        ``state`` (a copy the ruleset may mutate) and return the new state, or
-        raise Rejection."""
+        """Answer the pending decision with ``command`` from ``seat`` on ``state`` (a copy: see
+        ``copy_state``) and return the new state, or raise Rejection: the decision table
+        validates and dispatches (engine/decisions.py), then ``advance`` runs."""
+        self.decisions.answer(state, self.pending(state), seat, command, ctx)
+        self.advance(state, ctx)
+        return state
+
+    def is_private(self, state: Any, seat: str, command: Any) -> bool:
+        """True if the command itself reveals hidden information and must be sealed: the
+        pending decision kind's ``sealed`` declaration."""
+        return self.decisions.sealed(self.pending(state), seat, command)
+
+    def copy_state(self, state: Any) -> Any:
+        """The one copy of every ruleset (engine/snapshot.py)."""
+        return snapshot.copy(state)
+
+    def digest(self, state: Any) -> bytes:
+        """The canonical digest of a state (engine/snapshot.py)."""
+        return snapshot.digest(state)
 
     @abstractmethod
     def view(self, state: Any, seat: str | None) -> dict:
@@ -169,13 +199,6 @@ class Ruleset(ABC):
     @abstractmethod
     def outcome(self, state: Any) -> dict | None:
         """None while the game goes on; then {"winner": seat or None, "reason": str, ...}."""
-
-    def is_private(self, state: Any, seat: str, command: Any) -> bool:
-        """True if the command itself reveals hidden information and must be sealed."""
-        return False
-
-    def copy_state(self, state: Any) -> Any:
-        return copy.deepcopy(state)
 
     def demo_bot(self, seed: Any, view_of: Callable[[str], dict]) -> Callable[[str, list], Any]:
         """The bot ``aar demo`` seats: a player whose game is worth watching.

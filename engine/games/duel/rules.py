@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from afteraction.v1 import command_pb2
 
+from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
 
@@ -21,6 +22,45 @@ def _cmd(action: str, number: int) -> command_pb2.Command:
     return c
 
 
+def _number(n: int) -> int:
+    if not 1 <= n <= 6:
+        raise Rejection("ILLEGAL_COMMAND", "DUEL: numbers are 1-6", rule="DUEL", input=n)
+    return n
+
+
+def pick(s, seat, msg, ctx: Context) -> None:
+    """a picks a number in secret: a private event committed to a, a public "picked"."""
+    n = _number(msg.number)
+    s["pick"] = n
+    s["pick_ref"] = ctx.emit({"t": "pick", "round": s["round"], "number": n}, to="a")
+    ctx.emit({"t": "picked", "round": s["round"]})
+
+
+def guess(s, seat, msg, ctx: Context) -> None:
+    """b guesses; the pick is revealed; 2 for b if right, else a d6: 1 for a on 4-6, for b on 1-3."""
+    n = _number(msg.number)
+    revealed = ctx.reveal(tuple(s["pick_ref"]))
+    ctx.emit({"t": "guess", "round": s["round"], "number": n})
+    if n == revealed["number"]:
+        s["score"]["b"] += 2
+    elif ctx.roll("d6", "DUEL tie-break").result >= 4:
+        s["score"]["a"] += 1
+    else:
+        s["score"]["b"] += 1
+    s["round"] += 1
+    s["pick"] = s["pick_ref"] = None
+
+
+def _numbers(action: str):
+    return lambda s, d: [_cmd(action, n) for n in range(1, 7)]
+
+
+DECISIONS = DecisionTable("duel", "the duel (DUEL)", [
+    DecisionKind("pick", "DUEL", {"pick": pick}, _numbers("pick"), "a number 1-6, sealed", sealed=True),
+    DecisionKind("guess", "DUEL", {"guess": guess}, _numbers("guess"), "a number 1-6"),
+])
+
+
 class DuelRuleset(Ruleset):
     game = "duel"
     version = "1"
@@ -30,6 +70,7 @@ class DuelRuleset(Ruleset):
     # SPEC.md 6.5: a pick envelope pads to 164 bytes at the largest counters (2^21), 92 left for the
     # envelope to grow; the pick event to 77 with a 32-bit round (tests/engine/test_sealed_lengths.py)
     sealed_sizes = {"command": {"a": 256}, "event": {"a": 80}}
+    decisions = DECISIONS
 
     def setup(self, scenario, options, ctx: Context):
         return {"round": 1, "rounds": options["rounds"], "score": {"a": 0, "b": 0},
@@ -41,42 +82,6 @@ class DuelRuleset(Ruleset):
         if s["pick"] is None:
             return Decision("a", "pick", f"round {s['round']}: pick a number 1-6 in secret")
         return Decision("b", "guess", f"round {s['round']}: guess a's number")
-
-    def legal_commands(self, s, seat):
-        d = self.pending(s)
-        if d is None or d.seat != seat:
-            return []
-        return [_cmd(d.kind, n) for n in range(1, 7)]
-
-    def is_private(self, s, seat, command):
-        return command.duel.WhichOneof("action") == "pick"
-
-    def apply(self, s, seat, command, ctx: Context):
-        if command.WhichOneof("game") != "duel":
-            raise Rejection("WRONG_GAME_COMMAND", "this is a duel")
-        action = command.duel.WhichOneof("action")
-        want = self.pending(s).kind
-        if action != want:
-            raise Rejection("ILLEGAL_COMMAND", f"DUEL: the pending decision is {want}")
-        n = getattr(command.duel, action).number
-        if not 1 <= n <= 6:
-            raise Rejection("ILLEGAL_COMMAND", "DUEL: numbers are 1-6")
-        if action == "pick":
-            s["pick"] = n
-            s["pick_ref"] = ctx.emit({"t": "pick", "round": s["round"], "number": n}, to="a")
-            ctx.emit({"t": "picked", "round": s["round"]})
-            return s
-        revealed = ctx.reveal(tuple(s["pick_ref"]))
-        ctx.emit({"t": "guess", "round": s["round"], "number": n})
-        if n == revealed["number"]:
-            s["score"]["b"] += 2
-        elif ctx.roll("d6", "DUEL tie-break").result >= 4:
-            s["score"]["a"] += 1
-        else:
-            s["score"]["b"] += 1
-        s["round"] += 1
-        s["pick"] = s["pick_ref"] = None
-        return s
 
     def view(self, s, seat):
         v = {"round": s["round"], "score": dict(s["score"]), "picked": s["pick"] is not None}

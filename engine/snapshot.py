@@ -1,0 +1,82 @@
+"""The one copy and the one digest of a game state, for every ruleset (issue 11 step 2).
+
+A ruleset's state is *state data*: dicts, lists and tuples of ``None``, ``bool``, ``int``,
+``str``, ``bytes`` and ``fractions.Fraction`` (dict keys: ``str`` or ``int``). Nothing else: no
+floats, sets, objects or callables (a set's iteration order could reach output; an object
+could hide state from the copy).
+
+``copy(state)`` is how "a rejection changes nothing" holds for every ruleset: the referee (via
+``Ruleset.copy_state``) applies each command to ``copy(state)`` and keeps the copy only if no
+Rejection was raised, so a rejection raised half-way through a rule leaves the live state as it
+was, whatever keys the rule touched. No ruleset has a copy of its own (no key lists, no pickle,
+no JSON round trip). The atoms are immutable, so they are shared; only containers are rebuilt.
+``copy`` does not check types (it is on every command's path): ``digest`` does.
+
+``digest(state)`` is the canonical 32-byte SHA-256 of a state: a type-tagged, length-prefixed
+encoding, dict entries in insertion order (iteration order reaches events, so two states that
+iterate differently are different states). It raises ``StateTypeError`` on anything that is not
+state data. Tests compare it (before/after a rejection, play against replay); checkpoints may.
+"""
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+
+#: the immutable leaf types a state may hold (shared by a copy, not rebuilt)
+ATOMS = frozenset({type(None), bool, int, str, bytes, Fraction})
+
+
+class StateTypeError(TypeError):
+    """A state holds something that is not state data (a ruleset bug)."""
+
+
+def copy(x):
+    """An independent copy of state data: every dict, list and tuple rebuilt, atoms shared."""
+    t = type(x)
+    if t is dict:
+        return {k: v if type(v) in ATOMS else copy(v) for k, v in x.items()}
+    if t is list:
+        return [v if type(v) in ATOMS else copy(v) for v in x]
+    if t is tuple:
+        return tuple(v if type(v) in ATOMS else copy(v) for v in x)
+    return x  # an atom (or, unchecked here, a foreign object: digest refuses those)
+
+
+def digest(state) -> bytes:
+    """The canonical SHA-256 of state data (see the module docstring)."""
+    out: list[bytes] = []
+    _encode(state, out, "state")
+    return hashlib.sha256(b"aar1/state\x00" + b"".join(out)).digest()
+
+
+def _encode(x, out: list[bytes], path: str) -> None:
+    t = type(x)
+    if x is None:
+        out.append(b"n")
+    elif t is bool:
+        out.append(b"t" if x else b"f")
+    elif t is int:
+        out.append(b"i%d;" % x)
+    elif t is str:
+        b = x.encode("utf-8")
+        out.append(b"s%d:" % len(b))
+        out.append(b)
+    elif t is bytes:
+        out.append(b"b%d:" % len(x))
+        out.append(x)
+    elif t is Fraction:
+        out.append(b"q%d/%d;" % (x.numerator, x.denominator))
+    elif t is list or t is tuple:
+        out.append(b"%s%d;" % (b"l" if t is list else b"u", len(x)))
+        for i, v in enumerate(x):
+            _encode(v, out, f"{path}[{i}]")
+    elif t is dict:
+        out.append(b"d%d;" % len(x))
+        for k, v in x.items():
+            if type(k) not in (str, int):
+                raise StateTypeError(f"{path}: a dict key of type {type(k).__name__} (state keys are str or int)")
+            _encode(k, out, path)
+            _encode(v, out, f"{path}[{k!r}]")
+    else:
+        raise StateTypeError(f"{path}: a {t.__name__} is not state data (None, bool, int, str, bytes, "
+                             "Fraction, and lists, tuples and dicts of them)")
