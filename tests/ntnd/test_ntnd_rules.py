@@ -47,7 +47,7 @@ def test_ntnd_3_turn_sequence_seven_communist_and_eight_allied_phases():
 
 
 def test_ntnd_3_part2_phases_are_steps_that_say_they_do_nothing_yet():
-    from afteraction.engine.games.ntnd.rules import _enter
+    from afteraction.engine.games.ntnd.flow import enter as _enter
     s = blank()
     s["step"] = [p.id for p in PHASES].index("c_hearts")
     ctx = Context.for_tests()
@@ -266,15 +266,23 @@ def test_ntnd_4_2_7_purchased_firebases_are_placed_at_once_other_units_next_turn
         recruitment._payer(s, s["units"][u]["nat"]) for u, _ in recruitment.purchase_options(s))
 
 
-def test_ntnd_copy_state_is_independent():
-    from afteraction.engine.games.ntnd.state import copy_state
+def test_ntnd_state_is_state_data_and_the_engines_copy_of_it_is_independent():
+    """The one copy (engine/snapshot.py) covers every key: the old hand list of keys shared
+    neutral, the scenario and the political points between the live state and the copy a command was applied to."""
+    from afteraction.engine import snapshot
+    from afteraction.engine.games.ntnd.rules import NtndRuleset
     s = initial_state("tet", Context.for_tests())
     s["battle"] = {"todo": ["advance"]}
-    c = copy_state(s)
+    before = snapshot.digest(s)
+    c = NtndRuleset().copy_state(s)
+    assert snapshot.digest(c) == before
     c["battle"]["todo"].pop()
     c["units"]["us-1-1"]["loc"] = "0101"
     c["phase"]["x"] = 1
-    assert s["battle"]["todo"] == ["advance"] and s["units"]["us-1-1"]["loc"] == "1323" and "x" not in s["phase"]
+    c["scenario"]["id"] = "other"
+    c["neutral"].append("XX")
+    c["flags"]["x"] = 1
+    assert snapshot.digest(s) == before and s["units"]["us-1-1"]["loc"] == "1323"
 
 
 def test_ntnd_5_3_units_in_another_corps_zone_are_out_of_supply():

@@ -157,7 +157,7 @@ def test_ntnd_8_6_4_amphibious_landing_moves_the_fleet_and_is_limited_to_two_uni
 
 
 def test_ntnd_8_8_2_reaction_one_hex_and_8_8_2_2_allied_units_may_occupy_after_combat():
-    from afteraction.engine.games.ntnd.apply_ import _reaction, occupy_options
+    from afteraction.engine.games.ntnd.apply_ import occupy_options, react
     from afteraction.engine.games.ntnd.rules import cmd
     m = movement.load_map()
     s = blank()
@@ -168,7 +168,7 @@ def test_ntnd_8_8_2_reaction_one_hex_and_8_8_2_2_allied_units_may_occupy_after_c
     opts = reaction.communist_reaction_options(s)
     assert opts and all(m_ == mid and m.adjacent("1814", h) for m_, h in opts)
     away = next(h for _, h in opts if not m.adjacent(h, "1714"))
-    _reaction(s, "communist", cmd("move", piece=mid, path=[away]).ntnd.move, Context.for_tests())
+    react(s, "communist", cmd("move", piece=mid, path=[away]).ntnd.move, Context.for_tests())
     s["phase"] = {"id": "a_combat"}
     assert occupy_options(s) == [("us-1-4", "1814")]
 
@@ -228,7 +228,7 @@ def test_ntnd_8_7_units_retreat_onto_the_fleet_and_land_next_turn():
 
 
 def test_ntnd_8_9_1_guerrillas_left_abroad_after_their_movement_phase_are_eliminated():
-    from afteraction.engine.games.ntnd.rules import _stranded
+    from afteraction.engine.games.ntnd.flow import stranded as _stranded
     s = blank()
     m = movement.load_map()
     lao = next(h for h, x in sorted(m.hexes.items()) if x.country == "LA" and x.is_land
@@ -250,7 +250,7 @@ def test_ntnd_8_6_4_1_marines_may_march_to_a_port_then_embark():
     reach = paths_reach.reachable(s, "us-5mar")
     sea = [p for k, p in reach.items() if k.startswith("sea:")]
     assert sea and all(p.index("sea") >= 1 and m.hexes[p[p.index("sea") - 1]].town for p in sea)
-    from afteraction.engine.games.ntnd.apply_ import _move
+    from afteraction.engine.games.ntnd.apply_ import move as _move
     _move(s, "allied", "us-5mar", sea[0], Context.for_tests())
     assert s["units"]["us-5mar"]["loc"] == sea[0][-1] == s["units"]["us-fleet"]["loc"]
 
@@ -272,7 +272,7 @@ def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
     """8.6.4.1: "move to the coastal city or town, pay to embark, and then spend their remaining points
     to move inland": starting in the port, half the allowance is left after the landing; a second
     landing is not offered; a unit that marched to the port first has less left."""
-    from afteraction.engine.games.ntnd.apply_ import _move
+    from afteraction.engine.games.ntnd.apply_ import move as _move
     s = blank()
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
@@ -298,7 +298,7 @@ def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
 
 
 def test_ntnd_8_6_4_1_no_inland_move_after_landing_in_an_enemy_zoc():
-    from afteraction.engine.games.ntnd.apply_ import _move
+    from afteraction.engine.games.ntnd.apply_ import move as _move
     s = blank()
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
@@ -347,7 +347,7 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
 
 
 def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_ends():
-    from afteraction.engine.games.ntnd import rules
+    from afteraction.engine.games.ntnd import flow
     from afteraction.engine.games.ntnd.sequence import PHASES
     s = blank()
     put(s, "us-fleet", "1709")
@@ -357,7 +357,7 @@ def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_en
     s["step"] = next(i for i, p in enumerate(PHASES) if p.id == "a_move")
     s["phase"] = {"id": "a_move"}
     ctx = Context.for_tests()
-    rules._next_phase(s, ctx)
+    flow.next_phase(s, ctx)
     assert s["units"]["us-5mar"]["status"] == "dead"
 
 

@@ -22,7 +22,7 @@ from .operations import flip_marker, make_marker, remove_from_marker
 from .politics import eliminate
 from .special import armor_shock_active, armor_shock_trigger
 from .state import ALLIED, COMMUNIST
-from .supply import apply_supply, communist_supply_trace, nva_supply_needs, supply_covers, supply_step  # noqa: F401 (rules, apply_)
+from .supply import communist_supply_trace, nva_supply_needs, supply_step
 from .units import load_counters
 
 

@@ -1,6 +1,6 @@
 """No Trumpets No Drums, rule 19 (Combat): the mathematics, as pure functions.
 
-Nothing here reads or writes game state: the rules code (rules.py) turns the
+Nothing here reads or writes game state: the rules code (battles.py) turns the
 state into the small frozen inputs below, calls these functions, and carries
 out what they return (asking the owners for their choices). No floats: morale
 averages are ``fractions.Fraction`` ("fractions are retained", 19.2.1).

@@ -227,7 +227,7 @@ def supply_step(s: dict, b: dict) -> dict:
 
 
 def supply_covers(b: dict) -> list[list[str]]:
-    """Representative answers (rules._legal): for each candidate, the cover that prefers it, then
+    """Representative answers (answers._supply_legal): for each candidate, the cover that prefers it, then
     each need's nearest; none when nothing needs a supply unit."""
     needs = b["supply_needs"]
     out: list[list[str]] = []
