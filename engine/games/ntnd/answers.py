@@ -16,6 +16,7 @@ public ``Decision`` the machine passes.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from afteraction.v1 import command_pb2, ntnd_pb2
 
@@ -36,9 +37,22 @@ _MSG = {"done": ntnd_pb2.NtndDone, "place": ntnd_pb2.NtndPlace, "move": ntnd_pb2
         "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate}
 
 
+_REPEATED = {(a, f.name) for a, msg in _MSG.items() for f in msg.DESCRIPTOR.fields
+             if f.is_repeated}
+
+
 def cmd(action: str, **fields) -> command_pb2.Command:
-    """Build a Command carrying one NtndCommand action."""
-    return command_pb2.Command(ntnd=ntnd_pb2.NtndCommand(**{action: _MSG[action](**fields)}))
+    """Build a Command carrying one NtndCommand action (fields set in place: 2.5x faster than nested
+    constructors, which matters for the thousands of moves of a movement phase)."""
+    c = command_pb2.Command()
+    m = getattr(c.ntnd, action)
+    m.SetInParent()
+    for k, v in fields.items():
+        if (action, k) in _REPEATED:
+            getattr(m, k).extend(v)
+        else:
+            setattr(m, k, v)
+    return c
 
 
 DONE = cmd("done")
@@ -138,8 +152,53 @@ def move_options(s: dict) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _move_legal(s, d) -> list:
-    return [cmd("move", piece=p, path=path) for p, path in move_options(s)] + _done()
+class MoveCommands(Sequence):
+    """The legal answers of a movement decision, as a sequence of Commands: every (piece, path) is
+    enumerated up front (``move_options``); each Command is built when it is read. A Tet movement
+    phase offers thousands of moves and a player sends one; building them all took longer than the
+    searches (issue 15). Reading every item (a list of them, the service's ListLegalCommands) gives
+    the same Commands, in the same order, as building them eagerly."""
+
+    __slots__ = ("_opts", "_tail", "_made")
+
+    def __init__(self, opts: list[tuple[str, list[str]]], tail: list) -> None:
+        self._opts = opts
+        self._tail = tail
+        self._made: dict[int, command_pb2.Command] = {}
+
+    def __len__(self) -> int:
+        return len(self._opts) + len(self._tail)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("legal command index out of range")
+        if i >= len(self._opts):
+            return self._tail[i - len(self._opts)]
+        c = self._made.get(i)
+        if c is None:
+            p, path = self._opts[i]   # cmd("move", piece=p, path=path), unrolled
+            c = command_pb2.Command()
+            m = c.ntnd.move
+            m.piece = p
+            m.path.extend(path)
+            self._made[i] = c
+        return c
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (list, tuple, Sequence)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None
+
+
+def _move_legal(s, d) -> MoveCommands:
+    return MoveCommands(move_options(s), _done())
 
 
 def _move_move(s, seat, msg, ctx) -> None:

@@ -76,6 +76,9 @@ class Env:
         self._zoi = None
         self._enemy: dict = {}
         self._types_at: dict = {}
+        self._full: dict = {}
+        self.memo: dict = {}       # derived sets of this state the searches share (reach._ground_reach)
+        self._river = None
         self.searches: dict = {}   # uids -> (best (rolls, cost) per hex, prev, allowance) of the last ground search
         self.walks: dict = {}      # (uids, trail) -> the step rules of the last ground search (walk_ok)
 
@@ -102,6 +105,28 @@ class Env:
                     d.setdefault(u["loc"], []).append((u["id"], u["type"]))
             self._types_at[side] = d
         return self._types_at[side]
+
+    def full_hexes(self, side: str, types: tuple[str, ...]) -> frozenset:
+        """8.10.1: the hexes holding ``side``'s units that a stack of these unit types (sorted; standing
+        elsewhere) may not join: ``stacking_problem`` for every occupied hex at once."""
+        key = (side, types)
+        if key not in self._full:
+            m = load_map()
+            out = set()
+            for loc, here in self.types_at(side).items():
+                if m.is_zone(loc):
+                    continue
+                town = m.hexes[loc].town
+                if _stack_verdict(side, bool(town and town.name == "Saigon"),
+                                  tuple(sorted([t for _, t in here] + list(types)))) is not None:
+                    out.add(loc)
+            self._full[key] = frozenset(out)
+        return self._full[key]
+
+    def river_stop(self) -> frozenset:
+        if self._river is None:
+            self._river = patrolled_river(self.s)
+        return self._river
 
 
 @lru_cache(maxsize=1)

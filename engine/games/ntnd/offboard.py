@@ -14,6 +14,8 @@ Luang Prabang, Vientiane; data/map.json).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .map import load_map
 from .movement import may_enter, stacking_problem
 from .state import ALLIED
@@ -22,6 +24,7 @@ from .units import load_counters
 NON_CLEAR = True  # 9.2: for infiltration (8.5.2) a zone is a non-clear location
 
 
+@lru_cache(maxsize=None)
 def touches_zone(loc: str) -> bool:
     m = load_map()
     return m.is_zone(loc) or any(m.is_zone(n) for n in m.neighbours(loc))

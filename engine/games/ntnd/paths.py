@@ -42,7 +42,7 @@ def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
     rules = env.walks.get((tuple(mv["uids"]), False))
     if rules is None or movement_kind(mv) != "ground" or not path:
         return False
-    start, enemy, allow, zoc, zoi, inv, graph, allowed, double, river_stop = rules
+    start, blocked, allow, zoc, zoi, inv, graph, allowed, double, river_stop = rules
     if len(set(path)) != len(path) or start in path:
         return False
     here, cost = start, 0
@@ -50,7 +50,7 @@ def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
         if here != start and ((not inv and here in zoc) or here in river_stop):
             return False
         step = dict(graph.get(here, ())).get(n)
-        if step is None or n in enemy or n not in allowed:
+        if step is None or n in blocked or n not in allowed:
             return False
         if double != 1 and n in zoi:
             step *= double

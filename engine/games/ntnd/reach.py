@@ -17,7 +17,7 @@ from functools import lru_cache
 from . import offboard
 from .map import load_map
 from .movement import (Q, Env, allowance_q, is_monsoon, may_enter, mover, movement_kind,
-                       nbrs, patrolled_river, path_to, region_neighbours, region_of, stacking_problem, _step_q)
+                       nbrs, path_to, region_neighbours, region_of, _stack_verdict, _step_q)
 from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -97,6 +97,64 @@ def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: t
     return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
 
 
+#: memoised ground searches kept (``_search``): a Tet movement phase asks about 50 per state
+SEARCH_CACHE = 4096
+
+
+@lru_cache(maxsize=None)
+def _allowed_on(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...],
+                trail: bool) -> frozenset:
+    """``_allowed``, restricted to the 8.4 trail hexes for the improved-trail search."""
+    allowed = _allowed(type_ids, side, corps, neutral)
+    return allowed & trail_hexes() if trail else allowed
+
+
+@lru_cache(maxsize=SEARCH_CACHE)
+def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int, face_up_zoc: frozenset,
+            river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset):
+    """The ground search: Dijkstra on (infiltration rolls, quarter-MP cost), then one path per
+    destination (sorted) through the predecessor map. A pure function of its arguments, all of them
+    hashable facts of the state (``_ground_reach`` derives them), so it is memoised: successive
+    states of one movement phase mostly ask the same searches again (issue 15). Its results are
+    shared: callers read them and never mutate them."""
+    graph = _graph(*graph_key)
+    allowed = _allowed_on(*allowed_key)
+    best: dict[str, tuple[int, int]] = {start: (0, 0)}
+    prev: dict[str, str] = {}
+    trail: dict[str, tuple[str, ...]] = {start: ()}   # the path to each hex, built as it is settled
+    heap = [(0, 0, start)]
+    pop, push, get = heapq.heappop, heapq.heappush, best.get
+    doubling = double != 1
+    while heap:
+        rolls, cost, here = pop(heap)
+        if best[here] != (rolls, cost):
+            continue
+        if here != start:
+            trail[here] = trail[prev[here]] + (here,)   # its predecessor was settled before it
+            if here in face_up_zoc or here in river_stop:
+                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
+        for n, step in graph[here]:
+            if n in blocked or n not in allowed:
+                continue
+            if doubling and n in zoi:
+                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
+            nc = cost + step
+            if nc > allow:
+                continue
+            nr = rolls + 1 if n in roll_hexes else rolls
+            b = get(n)
+            if b is None or (nr, nc) < b:
+                best[n] = (nr, nc)
+                prev[n] = here
+                push(heap, (nr, nc, n))
+    return best, prev, tuple((d, trail[d]) for d in sorted(best) if d != start)
+
+
+def clear_caches() -> None:
+    """Forget the memoised searches (benchmarks measure cold searches; results never depend on it)."""
+    _search.cache_clear()
+
+
 def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:
     m = load_map()
     side, start = mv["side"], mv["loc"]
@@ -112,65 +170,53 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
     zoc = env.zoc(foe)
     zoi = env.zoi() if side == COMMUNIST else frozenset()
     inv = mv["inv"]
-    graph = _graph(tuple(sorted({t.movement_class for t in mv["types"]})), inv)
+    graph_key = (tuple(sorted({t.movement_class for t in mv["types"]})), inv)
+    graph = _graph(*graph_key)
     corps = mv["corps"]
     if side == ALLIED and corps and region_of(start) != corps and all(t.id in AMPHIBIOUS_TYPES for t in mv["types"]):
         corps = None  # 8.6.4.3: landed out of its corps, it moves with the fleet or back home by land
-    allowed = _allowed(tuple(sorted(t.id for t in mv["types"])), side, corps, tuple(s["neutral"]))
-    if trail:
-        allowed = allowed & trail_hexes()
+    allowed_key = (tuple(sorted(t.id for t in mv["types"])), side, corps, tuple(s["neutral"]), trail)
+    allowed = _allowed_on(*allowed_key)
     double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
+    blocked = enemy   # hexes the piece may not enter on its way (with ``allowed``, the hexes it may stand in)
     re = s["flags"].get("reassigned")
     if side == ALLIED and re and re.get("turn") == s["turn"] and set(mv["uids"]) & set(re["units"]):
         # 5.7: a group changing corps may not move next to any enemy unit this turn
-        near_enemy = {n for e in enemy if not m.is_zone(e) for n in nbrs(e)}
-        allowed = allowed - near_enemy
-    roll_hexes = (zoc | zoi) if inv and side == COMMUNIST else frozenset()
-    river_stop = patrolled_river(s) if side == COMMUNIST else frozenset()
+        blocked = blocked | {n for e in enemy if not m.is_zone(e) for n in nbrs(e)}
+    if inv and side == COMMUNIST:
+        roll_hexes = env.memo.get("roll_hexes")
+        if roll_hexes is None:
+            roll_hexes = env.memo["roll_hexes"] = zoc | zoi
+    else:
+        roll_hexes = frozenset()
+    river_stop = env.river_stop() if side == COMMUNIST else frozenset()
+    alone_bad = None
     if side == COMMUNIST:
         # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
         # through a hex it could not stop in (stacking, see docs)
-        full = {h for h in env.types_at(COMMUNIST) if not m.is_zone(h) and h != start
-                and stacking_problem(s, COMMUNIST, h, mv["uids"], env) is not None}
-        if full:
-            allowed = allowed - full
-    env.walks[(tuple(mv["uids"]), trail)] = (start, enemy, allow, zoc, zoi, inv, graph, allowed, double, river_stop)
-    # Dijkstra on (rolls, cost)
-    best: dict[str, tuple[int, int]] = {start: (0, 0)}
-    prev: dict[str, str] = {}
-    heap = [(0, 0, start)]
-    while heap:
-        rolls, cost, here = heapq.heappop(heap)
-        if best[here] != (rolls, cost):
-            continue
-        if here != start and ((not inv and here in zoc) or here in river_stop):
-            continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
-        for n, step in graph[here]:
-            if n in enemy or n not in allowed:
-                continue
-            if double != 1 and n in zoi:
-                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
-            nc = cost + step
-            if nc > allow:
-                continue
-            nr = rolls + 1 if n in roll_hexes else rolls
-            b = best.get(n)
-            if b is None or (nr, nc) < b:
-                best[n] = (nr, nc)
-                prev[n] = here
-                heapq.heappush(heap, (nr, nc, n))
-    for dest in sorted(best):
-        if dest == start:
-            continue
+        types_key = tuple(sorted(s["units"][x]["type"] for x in mv["uids"]))
+        key = ("blocked", types_key)
+        if key not in env.memo:
+            env.memo[key] = blocked | env.full_hexes(COMMUNIST, types_key)
+        blocked = env.memo[key]
+        if len(types_key) > 1:  # may the stack stand alone in an empty hex (8.10.1; Saigon's own limit)?
+            alone_bad = {saigon: _stack_verdict(COMMUNIST, saigon, types_key) is not None for saigon in (False, True)}
+    env.walks[(tuple(mv["uids"]), trail)] = (start, blocked, allow, zoc, zoi, inv, graph, allowed, double, river_stop)
+    face_up_zoc = zoc if not inv else frozenset()
+    best, prev, paths = _search(start, graph_key, allowed_key, blocked, allow, face_up_zoc, river_stop,
+                                zoi if double != 1 else frozenset(), double, roll_hexes)
+    occupied = env.types_at(COMMUNIST) if alone_bad else ()
+    hexes = m.hexes
+    for dest, path in paths:
         # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
         # Communist player is held to the limit while moving, so no 8.10.2 elimination ever has to
         # name units of a hidden stack (project choice, docs/rules/ntnd.md; only a 19.3.2 retreat may).
-        if side == COMMUNIST and stacking_problem(s, side, dest, mv["uids"], env) is not None:
-            continue
-        path = [dest]
-        while path[-1] in prev and prev[path[-1]] != start:
-            path.append(prev[path[-1]])
-        out[dest] = list(reversed(path))
+        # Occupied hexes it may not join are blocked above; an empty one takes the stack alone.
+        if alone_bad and dest not in occupied:
+            town = hexes[dest].town
+            if alone_bad[bool(town and town.name == "Saigon")]:
+                continue
+        out[dest] = list(path)
     env.searches[tuple(mv["uids"])] = (best, prev, allow)
     return out
 
