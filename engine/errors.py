@@ -41,17 +41,23 @@ class VerificationError(AfteractionError):
 
 
 class Rejection(AfteractionError):
-    """A command the rules (or the referee) refuse. Stable ``code``; ``message`` names the rule.
+    """A command the rules (or the referee, or the service) refuse.
 
-    A rejection never changes state and never carries a hidden value.
+    ``code``: one of ``engine/codes.py``'s ``Code`` (a ``Code`` or its name; stored as the plain
+    name); ``message``: names the rule; ``rule``: the rule's number (e.g. "NTND 19.2.6"), when the
+    raise site gives it; ``input``: the offending input (the sender's own command or a part of it).
+
+    A rejection never changes state and never carries a hidden value: ``message`` and ``rule``
+    may reach the sender and the logs; ``input`` is the sender's own and goes back to nobody
+    else (it is not in ``str(e)``, ``e.args``, the service's ErrorInfo or a verifier's report).
     """
 
     def __init__(self, code: str, message: str, *, rule: str | None = None, input: object = None) -> None:
-        self.code = code
+        self.code = str(code)
         self.message = message
-        self.rule = rule    # the rule refused under ("SOG 3.5"), when the refusal names one
-        self.input = input  # the offending input (the action, field or value sent), when known
-        super().__init__(f"{code}: {message}")
+        self.rule = rule
+        self.input = input
+        super().__init__(f"{self.code}: {message}")
 
 
 def _short(v: object) -> object:

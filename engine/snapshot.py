@@ -24,21 +24,33 @@ from fractions import Fraction
 
 #: the immutable leaf types a state may hold (shared by a copy, not rebuilt)
 ATOMS = frozenset({type(None), bool, int, str, bytes, Fraction})
+_all_atoms = ATOMS.issuperset  # stops at the first non-atom, iterating in C
 
 
 class StateTypeError(TypeError):
     """A state holds something that is not state data (a ruleset bug)."""
 
 
-def copy(x):
-    """An independent copy of state data: every dict, list and tuple rebuilt, atoms shared."""
-    t = type(x)
+def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map):
+    """An independent copy of state data: every dict and list rebuilt, atoms (and tuples of
+    atoms, immutable too) shared."""
+    t = _type(x)
     if t is dict:
-        return {k: v if type(v) in ATOMS else copy(v) for k, v in x.items()}
+        if _all_atoms(_map(_type, x.values())):  # the common leaf record (a unit...): one C-level copy
+            return x.copy()
+        out = x.copy()
+        for k, v in x.items():
+            if _type(v) not in _atoms:
+                out[k] = copy(v)
+        return out
     if t is list:
-        return [v if type(v) in ATOMS else copy(v) for v in x]
+        if _all_atoms(_map(_type, x)):
+            return x[:]
+        return [v if _type(v) in _atoms else copy(v) for v in x]
     if t is tuple:
-        return tuple(v if type(v) in ATOMS else copy(v) for v in x)
+        if _all_atoms(_map(_type, x)):
+            return x
+        return tuple([v if _type(v) in _atoms else copy(v) for v in x])
     return x  # an atom (or, unchecked here, a foreign object: digest refuses those)
 
 

@@ -105,7 +105,7 @@ def test_gmv_phase1_purchases_set_aside_until_phase5_placement():
     assert sorted(s["units"]) == before and s["pool"]["us"] == ["inf"]
     for p in (2, 3, 4):
         assert s["phase"] == p
-        with pytest.raises(Rejection, match="takes"):
+        with pytest.raises(Rejection, match="ILLEGAL_COMMAND: GMV Phase .*answered by"):
             play(s, "us", cmd("place", unit_type="inf", zone="saigon"))
         s, _ = play(s, "us", cmd("end_phase"))
     s, _ = play(s, "us", cmd("place", unit_type="inf", zone="saigon"))

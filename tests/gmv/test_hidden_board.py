@@ -12,6 +12,7 @@ from afteraction.engine.games.gmv import board, noncombat, nva
 from afteraction.engine.games.gmv.rules import GmvRuleset
 
 from .test_games import play_checked
+from .util import plant
 
 SEED = b"gmv-plant"
 
@@ -54,7 +55,7 @@ def test_gmv_hidden_board_plant_public_event_names_hidden_destination(monkeypatc
     def hidden_move(s, seat, msg, ctx):
         orig(s, seat, msg, ctx)
         ctx.emit({"t": "hint", "zone": msg.to_zone})  # a bare zone: no unit id next to it
-    monkeypatch.setattr(nva, "hidden_move", hidden_move)
+    plant(monkeypatch, nva, "hidden_move", hidden_move)
     _fails("public events tell")
 
 
@@ -64,7 +65,7 @@ def test_gmv_hidden_board_plant_public_event_pairs_hidden_unit_and_zone(monkeypa
     def infiltrate(s, seat, msg, ctx):
         orig(s, seat, msg, ctx)
         ctx.emit({"t": "hint", "id": msg.unit_ids[0], "zone": msg.to_zone})
-    monkeypatch.setattr(nva, "infiltrate", infiltrate)
+    plant(monkeypatch, nva, "infiltrate", infiltrate)
     _fails("public event places a hidden unit|public events tell")
 
 
@@ -75,7 +76,7 @@ def test_gmv_hidden_board_plant_rejection_depends_on_hidden_units(monkeypatch):
         if seat == "us" and msg.path and board.units(s, msg.path[-1], "nva", hidden=True):
             raise Rejection("ILLEGAL_MOVE", "GMV: the jungle is too quiet")
         return orig(s, seat, msg, ctx)
-    monkeypatch.setattr(noncombat, "move", move)
+    plant(monkeypatch, noncombat, "move", move)
     _fails("American command's fate depends on the hidden board")
 
 
@@ -120,8 +121,7 @@ def _commit_only_new(orig):
 
 
 def test_gmv_hidden_board_plant_us_legal_commands_avoid_hidden_units(monkeypatch):
-    from afteraction.engine.games.gmv import legal
-    orig = legal.legal_commands
+    orig = GmvRuleset.legal_commands
 
     def legal_commands(rs, s, seat):
         out = orig(rs, s, seat)
@@ -130,7 +130,7 @@ def test_gmv_hidden_board_plant_us_legal_commands_avoid_hidden_units(monkeypatch
         return [c for c in out if not (c.gmv.WhichOneof("action") == "patrol"
                                        and board.units(s, s["units"][c.gmv.patrol.unit_ids[0]]["zone"], "nva",
                                                        hidden=True))]
-    monkeypatch.setattr(legal, "legal_commands", legal_commands)
+    monkeypatch.setattr(GmvRuleset, "legal_commands", legal_commands)
     _fails("legal commands depend on the hidden board")
 
 
@@ -185,6 +185,6 @@ def test_gmv_hidden_board_plant_patrol_event_tells_hidden_numbers_or_types(monke
         def planted(s, seat, msg, ctx, leak=leak):
             orig(s, seat, msg, ctx)
             ctx.emit({"t": "hint", "x": leak(board.units(s, "da_nang", "nva", hidden=True))})
-        monkeypatch.setattr(us, "patrol", planted)
+        plant(monkeypatch, us, "patrol", planted)
         with pytest.raises(AssertionError, match="public events depend on the hidden board"):
             check_us_commands(s, patrol)

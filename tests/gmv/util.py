@@ -9,6 +9,17 @@ from afteraction.engine.ruleset import Context
 RS = GmvRuleset()
 
 
+def plant(monkeypatch, module, name: str, fn) -> None:
+    """Replace the rule function ``module.name`` by ``fn`` for one test, where the rules call it
+    and where the decision table (decisions.py) names it as an answer's apply function."""
+    orig = getattr(module, name)
+    monkeypatch.setattr(module, name, fn)
+    for kind in RS.decisions.kinds:
+        for action, apply in kind.answers.items():
+            if apply is orig:
+                monkeypatch.setitem(kind.answers, action, fn)
+
+
 def empty(side: str = "us", phase: int = 3, turn: int = 2) -> dict:
     """The setup state with every unit removed, at (turn, side, phase)."""
     s = RS.setup("1965", dict(RS.options), Context.for_tests())

@@ -3,7 +3,7 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.sog import board, enemy
-from afteraction.engine.games.sog.rules import sample_results
+from afteraction.engine.games.sog.decisions import sample_results
 
 from .util import RS, confirm, dispute, do, extraction, in_play, leader, move, of, panel, place_team, result
 

@@ -409,9 +409,21 @@ def finish(s: dict, ctx: Context) -> None:
     s["battle"] = None
     ctx.emit({"t": "battle-end", "zone": z, "winner": winner, "rounds": b["round"]})
     if b["heli"]:
-        from .us import heli_return
         heli_return(s, [h for h in b["heli"]["ids"] if h in s["units"] and s["units"][h]["zone"] == z],
                     z, b["heli"]["base"], ctx)
+
+
+def heli_return(s: dict, helis: list[str], frm: str, base: str, ctx: Context) -> None:
+    """Helicopters fly back from ``frm`` to their base under AA fire (an airlift, a hot LZ, the
+    end of a battle they stayed at)."""
+    path = flight_path(frm, base)
+    for h in helis:
+        if h not in s["units"]:
+            continue
+        if aa_fire(s, ctx, path, [h], "GMV Phase 3 US 3 airlift (return)"):
+            board.kill(s, s["units"][h], ctx, "AA")
+        else:
+            s["units"][h]["zone"] = base
 
 
 def casualty_options(s: dict, side: str) -> list[list[str]]:

@@ -1,4 +1,5 @@
-"""Legal commands for each GMV decision (used by bots and clients).
+"""The legal-answer enumerators of GMV's decision kinds (decisions.py), one per kind: each takes
+(state, pending Decision) and returns Commands. Used by bots and clients (ListLegalCommands).
 
 The spaces of some decisions are large (which units move together, which
 casualties); for those this returns a representative legal subset, and
@@ -11,7 +12,8 @@ casualties); for those this returns a representative legal subset, and
 - casualties and reveals: cheapest-first, dearest-first, first and last by id;
 - support: none, each single unit, all candidates;
 - hot LZ: hold fire, each single hidden infantry, all of them.
-Every list answers the pending decision and is never empty.
+Every list answers the pending decision and is never empty. Buying, bombing, placement and the
+withdrawal choice are listed completely.
 """
 from __future__ import annotations
 
@@ -47,68 +49,84 @@ def _subsets(ids: list[str], n: int, s: dict) -> list[list[str]]:
     return out
 
 
-def legal_commands(rs, s: dict, seat: str) -> list:
-    d = rs.pending(s)
-    if d is None or d.seat != seat:
-        return []
-    k = d.kind
-    if k == "hot_lz":
-        z = s["stack"][0]["zone"]
-        hid = [u["id"] for u in board.units(s, z, "nva", hidden=True) if u["type"] in INFANTRY]
-        opts = [[]] + [[h] for h in hid] + ([hid] if len(hid) > 1 else [])
-        return [_c("hot_lz", unit_ids=o) for o in opts]
-    if k == "reveal":
-        top = s["stack"][0]
-        hid = [u["id"] for u in board.units(s, top["zone"], "nva", hidden=True)]
-        return [_c("reveal", unit_ids=o) for o in _subsets(hid, min(top["n"], len(hid)), s)]
-    if k == "bomb_casualties":
-        top = s["stack"][0]
-        p = [u["id"] for u in board.units(s, top["zone"], "nva")]
-        return [_c("casualties", unit_ids=o) for o in _subsets(p, min(top["hits"], len(p)), s)]
-    if k == "support":
-        cand = combat.support_candidates(s, seat)
-        opts = [[]] + [[c] for c in cand] + ([cand] if len(cand) > 1 else [])
-        for h in cand:  # helicopters carrying infantry in ("carried in by helicopter")
-            u = s["units"][h]
-            if u["type"] == "heli":
-                inf = [x["id"] for x in board.units(s, u["zone"], "us") if x["type"] in INFANTRY
-                       and x["id"] not in cand and not (s["side"] == "us" and x["acted"])
-                       and x["id"] not in s["battle"]["in"]["us"]]
-                if inf:
-                    opts.append(board.sorted_ids([h] + inf[:2]))
-        return [_c("support", unit_ids=o) for o in opts]
-    if k == "casualties":
-        return [_c("casualties", unit_ids=o) for o in combat.casualty_options(s, seat)]
-    if k == "withdraw":
-        out = [_c("battle_choice", withdraw=False)]
-        for t in combat.withdraw_targets(s, seat):
-            out.append(_c("battle_choice", withdraw=True, to_zone=t))
-        return out
-    p = s["phase"]
-    out = []
-    if p == 1:
-        m = s["money"][seat]
-        for t in BUY[seat]:
-            if m["rec" if t == NATIVE[seat] else "ipc"] >= cost(t):
-                out.append(_c("buy", unit_type=t))
-    elif p == 2 and seat == "us":
-        out += _bombing(s)
-    elif p == 3 and seat == "us":
-        out += _us_actions(s)
-    elif p == 3:
-        out += _nva_actions(s)
-    elif p == 4:
-        out += _moves4(s, seat)
-    elif p == 5:
-        for t in economy.placeable(s, seat):
-            for z in economy.place_zones(s, seat, t):
-                out.append(_c("place", unit_type=t, zone=z))
-        if out:
-            return out
-    if p == 4 and seat == "nva":
-        return out  # phase 4 ends with the hidden-move order (issue 26)
-    out.append(_c("end_phase"))
+# -- the interruptions ------------------------------------------------------------------------
+def hot_lz(s: dict, d) -> list:
+    """Hold fire, each single hidden infantry, all of them."""
+    z = s["stack"][0]["zone"]
+    hid = [u["id"] for u in board.units(s, z, "nva", hidden=True) if u["type"] in INFANTRY]
+    opts = [[]] + [[h] for h in hid] + ([hid] if len(hid) > 1 else [])
+    return [_c("hot_lz", unit_ids=o) for o in opts]
+
+
+def reveal(s: dict, d) -> list:
+    top = s["stack"][0]
+    hid = [u["id"] for u in board.units(s, top["zone"], "nva", hidden=True)]
+    return [_c("reveal", unit_ids=o) for o in _subsets(hid, min(top["n"], len(hid)), s)]
+
+
+def bomb_casualties(s: dict, d) -> list:
+    top = s["stack"][0]
+    p = [u["id"] for u in board.units(s, top["zone"], "nva")]
+    return [_c("casualties", unit_ids=o) for o in _subsets(p, min(top["hits"], len(p)), s)]
+
+
+def support(s: dict, d) -> list:
+    seat = d.seat
+    cand = combat.support_candidates(s, seat)
+    opts = [[]] + [[c] for c in cand] + ([cand] if len(cand) > 1 else [])
+    for h in cand:  # helicopters carrying infantry in ("carried in by helicopter")
+        u = s["units"][h]
+        if u["type"] == "heli":
+            inf = [x["id"] for x in board.units(s, u["zone"], "us") if x["type"] in INFANTRY
+                   and x["id"] not in cand and not (s["side"] == "us" and x["acted"])
+                   and x["id"] not in s["battle"]["in"]["us"]]
+            if inf:
+                opts.append(board.sorted_ids([h] + inf[:2]))
+    return [_c("support", unit_ids=o) for o in opts]
+
+
+def casualties(s: dict, d) -> list:
+    return [_c("casualties", unit_ids=o) for o in combat.casualty_options(s, d.seat)]
+
+
+def withdraw(s: dict, d) -> list:
+    out = [_c("battle_choice", withdraw=False)]
+    for t in combat.withdraw_targets(s, d.seat):
+        out.append(_c("battle_choice", withdraw=True, to_zone=t))
     return out
+
+
+# -- the phases ----------------------------------------------------------------------------------
+def buy(s: dict, d) -> list:
+    seat = d.seat
+    m = s["money"][seat]
+    return [_c("buy", unit_type=t) for t in BUY[seat] if m["rec" if t == NATIVE[seat] else "ipc"] >= cost(t)] + [_c("end_phase")]
+
+
+def bombing(s: dict, d) -> list:
+    return _bombing(s) + [_c("end_phase")]
+
+
+def us_actions(s: dict, d) -> list:
+    return _us_actions(s) + [_c("end_phase")]
+
+
+def nva_actions(s: dict, d) -> list:
+    return _nva_actions(s) + [_c("end_phase")]
+
+
+def us_moves(s: dict, d) -> list:
+    return _moves4(s, "us") + [_c("end_phase")]
+
+
+def nva_moves(s: dict, d) -> list:
+    return _moves4(s, "nva")  # phase 4 ends with the hidden-move order (issue 26)
+
+
+def placement(s: dict, d) -> list:
+    seat = d.seat
+    out = [_c("place", unit_type=t, zone=z) for t in economy.placeable(s, seat) for z in economy.place_zones(s, seat, t)]
+    return out or [_c("end_phase")]  # GMV Phase 5: what can be placed must be (MUST_PLACE)
 
 
 def _fresh(s, seat, zone=None, hidden=False):

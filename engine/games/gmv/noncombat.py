@@ -17,16 +17,11 @@ from ...errors import Rejection
 from ...ruleset import Context
 from . import board
 from .units import FLYING, moves
-from .zones import ZONES, dist, land_adj
+from .zones import ZONES, dist, land_adj, swamp, us_entry
 
 
 def move(s: dict, seat: str, msg, ctx: Context) -> None:
-    if s["phase"] == 3:
-        if seat == "us":
-            from .us import combat_move
-            return combat_move(s, msg, ctx)
-        from .nva import exposed_combat_move
-        return exposed_combat_move(s, msg, ctx)
+    """A Phase 4 move (Phase 3 moves are us.combat_move and nva.exposed_combat_move)."""
     rule = "GMV Phase 4 non-combat move"
     us = board.get_units(s, msg.unit_ids, seat, rule)
     path = list(msg.path)
@@ -59,7 +54,6 @@ def move(s: dict, seat: str, msg, ctx: Context) -> None:
             if dist(z0, dest) > moves(u["type"]):
                 raise Rejection("TOO_FAR", f"{rule}: {u['type']} moves {moves(u['type'])}")
     else:
-        from .us import ground_path_ok
         for u in us:
             if not ground_path_ok(s, u["type"], z0, path, ("yes",)):
                 raise Rejection("ILLEGAL_MOVE", f"{rule}: {u['type']} cannot move {z0} -> {' -> '.join(path)} "
@@ -70,6 +64,21 @@ def move(s: dict, seat: str, msg, ctx: Context) -> None:
         u["zone"] = dest
         u["acted"] = True
     ctx.emit({"t": "move", "seat": "us", "ids": [u["id"] for u in us], "path": path, "combat": False})
+
+
+def ground_path_ok(s: dict, t: str, start: str, path: list[str], allowed: tuple[str, ...]) -> bool:
+    """The American ground path rule of Phase 3 combat moves (``allowed`` entries "yes", "combat")
+    and Phase 4 moves ("yes"): tanks/APCs 2 moves only through open (F0, non-swamp) zones; others 1."""
+    if not path or len(path) > moves(t):
+        return False
+    prev = start
+    for i, z in enumerate(path):
+        if z not in land_adj(prev) or us_entry(s, t, z) not in allowed:
+            return False
+        if i < len(path) - 1 and (s["zones"][z]["f"] > 0 or swamp(z) or board.exposed(s, z, "nva")):
+            return False
+        prev = z
+    return True
 
 
 def move_exposed_nva(s: dict, us: list[dict], z: str, rule: str, ctx: Context) -> None:
@@ -92,7 +101,6 @@ def move_exposed_nva(s: dict, us: list[dict], z: str, rule: str, ctx: Context) -
 
 def ground_targets(s: dict, seat: str, u: dict) -> list[list[str]]:
     """Legal paths (representative: 1-step, and 2-step for tanks) for ``u`` in Phase 4."""
-    from .us import ground_path_ok
     out = []
     for a in land_adj(u["zone"]):
         if seat == "nva":

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from ...ruleset import Context
-from . import board, combat
+from . import board, combat, noncombat
+from . import us as us_actions
 from .units import HIDEABLE, INFANTRY
 from .zones import ZONES, adj, land_adj
 
@@ -127,7 +128,7 @@ def _attack(s: dict, ids: list[str], z: str, ctx: Context) -> None:
     combat.start(s, z, "nva", ctx, "attack")
 
 
-def exposed_combat_move(s: dict, msg, ctx: Context) -> None:
+def exposed_combat_move(s: dict, seat: str, msg, ctx: Context) -> None:
     """An exposed NVA move in Phase 3: into American units it is an attack."""
     rule = "GMV Phase 3 NVA 3 combat move"
     if len(msg.path) != 1:
@@ -140,13 +141,11 @@ def exposed_combat_move(s: dict, msg, ctx: Context) -> None:
             raise Rejection("BAD_UNIT", f"{rule}: hidden units use hidden_move or attack")
     if board.exposed(s, z, "us"):
         return _attack(s, list(msg.unit_ids), z, ctx)
-    from .noncombat import move_exposed_nva
-    move_exposed_nva(s, us, z, rule, ctx)
+    noncombat.move_exposed_nva(s, us, z, rule, ctx)
 
 
 def hot_lz_answer(s: dict, seat: str, msg, ctx: Context) -> None:
     """Hot LZ: hidden infantry in the drop zone may fire (d6 each, 1 hits)."""
-    from .us import hot_lz_resolve
     top = s["stack"][0]
     rule = "GMV Phase 3 US 3 hot LZ"
     ids = list(msg.unit_ids)
@@ -158,12 +157,11 @@ def hot_lz_answer(s: dict, seat: str, msg, ctx: Context) -> None:
             raise Rejection("BAD_UNIT", f"{rule}: firing units are your hidden infantry in {top['zone']}")
         firing.append(u)
     s["stack"].pop(0)
-    hot_lz_resolve(s, top, firing, ctx)
+    us_actions.hot_lz_resolve(s, top, firing, ctx)
 
 
 def reveal_answer(s: dict, seat: str, msg, ctx: Context) -> None:
     """Patrol: the NVA reveals the number of hidden units the d3 says (all if fewer)."""
-    from .us import patrol_battle
     top = s["stack"][0]
     rule = "GMV Phase 3 US 1 patrol"
     hid = [u["id"] for u in board.units(s, top["zone"], "nva", hidden=True)]
@@ -174,4 +172,4 @@ def reveal_answer(s: dict, seat: str, msg, ctx: Context) -> None:
     s["stack"].pop(0)
     for uid in board.sorted_ids(ids):
         board.reveal(s, s["units"][uid], ctx, "patrol")
-    patrol_battle(s, top["zone"], ctx)
+    us_actions.patrol_battle(s, top["zone"], ctx)

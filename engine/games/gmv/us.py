@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from ...ruleset import Context
-from . import board, combat
+from . import board, combat, noncombat
 from .bombing import aa_fire
 from .units import FLYING, cargo_class, heli_capacity, moves
-from .zones import ZONES, dist, flight_path, land_adj, order, swamp, us_airlift_ok, us_entry
+from .zones import ZONES, dist, flight_path, order, us_airlift_ok
 
 IMPROVEMENT = {1: "lz", 2: "positions", 3: "airbase"}
 
@@ -179,37 +179,12 @@ def hot_lz_resolve(s: dict, top: dict, firing: list[dict], ctx: Context) -> None
     helis = [ld["heli"] for ld in loads]
     fight = bool(board.exposed(s, d, "nva"))
     if not (fight and top["stay"]):
-        heli_return(s, helis, d, top["base"], ctx)
+        combat.heli_return(s, helis, d, top["base"], ctx)
     if fight:
         combat.start(s, d, "us", ctx, "hot LZ", heli={"ids": helis, "base": top["base"]} if top["stay"] else None)
 
 
-def heli_return(s: dict, helis: list[str], frm: str, base: str, ctx: Context) -> None:
-    path = flight_path(frm, base)
-    for h in helis:
-        if h not in s["units"]:
-            continue
-        if aa_fire(s, ctx, path, [h], "GMV Phase 3 US 3 airlift (return)"):
-            board.kill(s, s["units"][h], ctx, "AA")
-        else:
-            s["units"][h]["zone"] = base
-
-
-def ground_path_ok(s: dict, t: str, start: str, path: list[str], allowed: tuple[str, ...]) -> bool:
-    """Tanks/APCs: 2 moves only through open (F0, non-swamp) zones; others 1 move."""
-    if not path or len(path) > moves(t):
-        return False
-    prev = start
-    for i, z in enumerate(path):
-        if z not in land_adj(prev) or us_entry(s, t, z) not in allowed:
-            return False
-        if i < len(path) - 1 and (s["zones"][z]["f"] > 0 or swamp(z) or board.exposed(s, z, "nva")):
-            return False
-        prev = z
-    return True
-
-
-def combat_move(s: dict, msg, ctx: Context) -> None:
+def combat_move(s: dict, seat: str, msg, ctx: Context) -> None:
     """4. Combat Move: into a zone the F-ratings allow (as combat), attacking revealed units there."""
     rule = "GMV Phase 3 US 4 combat move"
     us = board.get_units(s, msg.unit_ids, "us", rule)
@@ -221,7 +196,7 @@ def combat_move(s: dict, msg, ctx: Context) -> None:
     for u in us:
         if u["zone"] != z0 or u["type"] in FLYING:
             raise Rejection("BAD_UNIT", f"{rule}: ground units from one zone (aircraft support, helicopters airlift)")
-        if not ground_path_ok(s, u["type"], z0, path, ("yes", "combat")):
+        if not noncombat.ground_path_ok(s, u["type"], z0, path, ("yes", "combat")):
             raise Rejection("ILLEGAL_MOVE", f"{rule}: {u['type']} cannot move {z0} -> {' -> '.join(path)} "
                             "(F-ratings, swamp, moves)")
     dest = path[-1]

@@ -28,6 +28,17 @@ def foot_rows(s: dict) -> list[int]:
     return [r for r in board.ROWS if board.square(r, 1) != t and not board.adjacent(board.square(r, 1), t)]
 
 
+def insert(s: dict, method: int, row: int, ctx) -> None:
+    """SOG 3.4: on foot (3.4.1, method 1, at ``row`` of column A) or by helicopter (3.4.2, method 2)."""
+    if method == 1:
+        insert_foot(s, row, ctx)
+    elif method == 2:
+        insert_helicopter(s, ctx)
+    else:
+        raise Rejection("ILLEGAL_INSERTION", "SOG 3.4: insertion is on foot (3.4.1) or by helicopter (3.4.2)",
+                        rule="SOG 3.4", input=method)
+
+
 def insert_foot(s: dict, row: int, ctx) -> None:
     if row not in foot_rows(s):
         raise Rejection("ILLEGAL_INSERTION",

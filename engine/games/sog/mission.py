@@ -1,7 +1,8 @@
-"""SOG 3 and 3.1-3.1.3: the mission objective and the action fought at the target."""
+"""SOG 3, 3.1-3.1.3 and 3.2-3.3: the mission objective, the team organised and the Target placed,
+and the action fought at the target."""
 from __future__ import annotations
 
-from . import tactical
+from . import insertion, tactical
 
 OBJECTIVES = ("trail", "sanctuary", "snatch")
 OBJECTIVE_NAMES = {"trail": "Trail Interdiction", "sanctuary": "Sanctuary Interdiction", "snatch": "Prisoner Snatch"}
@@ -21,6 +22,14 @@ def roll_objective(s: dict, ctx) -> None:
     s["objective"] = objective_of(r)
     ctx.emit({"t": "objective", "objective": s["objective"], "name": OBJECTIVE_NAMES[s["objective"]],
               "rule": "SOG 3.1"})
+
+
+def organise(s: dict, team: dict, ctx) -> None:
+    """SOG 3.2-3.3: the team organised (checked by team.team_from_command), then the Target placed."""
+    s["team"] = team
+    ctx.emit({"t": "team-organised", "team": s["team"], "rule": "SOG 3.2"})
+    insertion.place_target(s, ctx)  # SOG 3.3
+    s["phase"] = "insertion"
 
 
 def ambush_at_target(square: str, cause: str) -> dict:
