@@ -287,21 +287,28 @@ def mover(s: dict, piece: str) -> dict:
 def allowance_q(s: dict, mv: dict) -> int:
     """NTND 8.2 allowance in quarters: the slowest unit of the piece; 8.2.1 monsoon halving for
     face-up units; 18.2.1.3 halved if out of supply at the start of the movement phase."""
-    counters = load_counters()
-    best = None
     oos = bool(set(mv["uids"]) & set(s["phase"].get("out_of_supply", ())))
-    for t in mv["types"]:
-        mc = counters.movement_classes[t.movement_class]
-        if t.id == "communist_dummy" or (mv["inv"] and mc.allowance is not None and mc.allowance > 0):
-            a = Fraction(mc.allowance if t.id != "communist_dummy" else 10)
-        else:
-            a = mc.allowance_for(monsoon=is_monsoon(s), inverted=mv["inv"], out_of_supply=oos)
-        q = UNLIMITED if a is None else int(a * Q)
-        best = q if best is None else min(best, q)
+    best = _allowance_q(tuple(t.id for t in mv["types"]), mv["inv"], is_monsoon(s), oos)
     landed = s["phase"].get("landed", {})
     if len(mv["uids"]) == 1 and mv["uids"][0] in landed:  # 8.6.4.1: what the landing left
         best = min(best or 0, landed[mv["uids"][0]])
     return best or 0
+
+
+@lru_cache(maxsize=None)
+def _allowance_q(type_ids: tuple[str, ...], inv: bool, monsoon: bool, oos: bool) -> int | None:
+    counters = load_counters()
+    best = None
+    for tid in type_ids:
+        t = counters.type(tid)
+        mc = counters.movement_classes[t.movement_class]
+        if t.id == "communist_dummy" or (inv and mc.allowance is not None and mc.allowance > 0):
+            a = Fraction(mc.allowance if t.id != "communist_dummy" else 10)
+        else:
+            a = mc.allowance_for(monsoon=monsoon, inverted=inv, out_of_supply=oos)
+        q = UNLIMITED if a is None else int(a * Q)
+        best = q if best is None else min(best, q)
+    return best
 
 
 def movement_kind(mv: dict) -> str:

@@ -236,14 +236,8 @@ def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, l
         here = region_of(start)
         regions = {here, *region_neighbours().get(here, ())}
         cands = [h for h in m.land_hexes() if region_of(h) in regions]
-    out = {}
-    for h in cands:
-        if h == start or h in enemy:
-            continue
-        if may_enter(s, mv["types"], mv["side"], mv["corps"], h) is not None:
-            continue
-        out[h] = [h]
-    return out
+    ok = _allowed(tuple(sorted(t.id for t in mv["types"])), mv["side"], mv["corps"], tuple(s["neutral"]))
+    return {h: [h] for h in cands if h != start and h not in enemy and h in ok}   # ok: may_enter, memoised
 
 
 def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
