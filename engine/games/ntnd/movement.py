@@ -153,22 +153,37 @@ def zoc_hexes(s: dict, owner: str) -> frozenset:
     neutral country (8.5.1: the designation option is part 2 with 10.2).
     """
     m = load_map()
-    neutral = set(s["neutral"])
-    out = set()
+    neutral = tuple(s["neutral"])
+    out: set = set()
     for u in s["units"].values():
         if u["status"] != "map" or u["side"] != owner or u["inv"] or m.is_zone(u["loc"]):
             continue
-        if not utype(u).has_printed_zoc:
+        if _type_facts(u["type"])[0]:
+            out |= _zoc_around(u["loc"], neutral)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=None)
+def _type_facts(type_id: str) -> tuple[bool, int, bool]:
+    """(projects a ZOC 8.5.1, ZOI range 8.5.3, is an air unit) of a unit type: fixed by counters.json."""
+    t = load_counters().type(type_id)
+    return bool(t.has_printed_zoc), t.zoi_range or 0, t.category == "air"
+
+
+@lru_cache(maxsize=None)
+def _zoc_around(loc: str, neutral: tuple[str, ...]) -> frozenset:
+    """The ZOC of one unit at hex ``loc``: the hex and its land neighbours, not across a border into or
+    out of a neutral country (8.5.1); fixed by the map and the neutral countries."""
+    m = load_map()
+    here = m.hex(loc).country
+    out = {loc}
+    for n in nbrs(loc):
+        h = m.hexes[n]
+        if not h.is_land:
             continue
-        here = m.hex(u["loc"]).country
-        out.add(u["loc"])
-        for n in nbrs(u["loc"]):
-            h = m.hexes[n]
-            if not h.is_land:
-                continue
-            if h.country != here and (h.country in neutral or here in neutral):
-                continue
-            out.add(n)
+        if h.country != here and (h.country in neutral or here in neutral):
+            continue
+        out.add(n)
     return frozenset(out)
 
 
@@ -179,7 +194,7 @@ def zoi_hexes(s: dict) -> frozenset:
     for u in s["units"].values():
         if u["status"] != "map" or u["side"] != ALLIED or m.is_zone(u["loc"]):
             continue
-        r = utype(u).zoi_range
+        r = _type_facts(u["type"])[1]
         if r:
             out.update(land_within(u["loc"], r))
     return frozenset(out)
@@ -257,7 +272,7 @@ def enemy_locs(s: dict, side: str) -> frozenset:
     """Locations holding any unit of the other side (inverted markers included)."""
     return frozenset(u["loc"] for u in s["units"].values()
                      if u["status"] == "map" and u["side"] != side and u["loc"] is not None
-                     and utype(u).category != "air")
+                     and not _type_facts(u["type"])[2])
 
 
 # ---------------------------------------------------------------------------
