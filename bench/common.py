@@ -62,7 +62,7 @@ def verify_throughput(bundles: list[bytes], replay: bool, *, clock: Callable[[],
     for j, b in enumerate(bundles):
         header, records = parse(b) if time_parsing else parsed[j]
         v = Verifier(header["server_vkey"], None, header.get("secret"), replay=replay,
-                     ruleset_lookup=registry.get, header_game=header["game"])
+                     ruleset_lookup=registry.get, header_game=header["game"], replay_in_place=True)  # as verify_bundle
         for raw, cp in records:
             v.add(raw, cp)
         rep = v.finish()

@@ -173,12 +173,14 @@ class Referee:
         return self._openings[ref]
 
     # -- the pipeline ---------------------------------------------------------
-    def accept(self, signed: bytes, signature_checked: bool = False) -> Accepted:
+    def accept(self, signed: bytes, signature_checked: bool = False, in_place: bool = False) -> Accepted:
         """Accept one serialized SignedCommand or raise Rejection (nothing changes).
 
         ``signature_checked`` is for the verifier's replay only: it has already
         verified this exact envelope's signature (step 6 or 9), so it is not
-        verified a second time."""
+        verified a second time. ``in_place`` too: the command is applied to the live
+        state without the copy that makes a rejection change nothing, so after a
+        Rejection this referee must be discarded (the replay fails at the first one)."""
         try:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
@@ -206,7 +208,7 @@ class Referee:
         if action == "entropy_reveal":
             return self._entropy_reveal(env, sc)
         if action == "command":
-            return self._command(env, sc)
+            return self._command(env, sc, in_place)
         raise Rejection("MALFORMED", "the envelope carries no action")
 
     def _base_body(self, env, sc) -> dict:
@@ -272,7 +274,7 @@ class Referee:
             self._openings.update(new_opens)
         return Accepted([rec], openings, seat=env.seat, counter=env.counter)
 
-    def _command(self, env, sc) -> Accepted:
+    def _command(self, env, sc, in_place: bool = False) -> Accepted:
         if not self.started:
             raise Rejection("HANDSHAKE_INCOMPLETE", "the dice handshake must complete before play (SPEC.md 5.2)")
         if env.state_seq != self.seq:
@@ -291,7 +293,7 @@ class Referee:
                 raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
                                 "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
-        state = self.ruleset.apply(self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
+        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
             op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,

@@ -51,11 +51,14 @@ class Verifier:
                  header_game: str | None = None, *,
                  pinned_seat_keys: dict[str, bytes] | None = None,
                  expected_game: str | None = None, expected_origin: str | None = None,
-                 kept_checkpoint: str | None = None, require_cosigned: bool = False) -> None:
+                 kept_checkpoint: str | None = None, require_cosigned: bool = False,
+                 replay_in_place: bool = False) -> None:
         """``expected_game``, ``expected_origin``: what a seat's client knows before it reads the log
         (the game it joined, the origin its server uses), checked at step 4. ``kept_checkpoint``: a
         checkpoint note a seat kept (SPEC.md 11); the log must hold its tree size with its root
-        (step 5)."""
+        (step 5). ``replay_in_place``: the replay applies each command to the referee's state
+        without copying it first (a rejection fails step 11 anyway); for a caller that keeps no
+        state or view of an earlier record (verify_bundle), since the state then changes under it."""
         self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None,
                              pinned_seats=sorted(pinned_seat_keys or {}))
         self.pinned_seat_keys = dict(pinned_seat_keys or {})
@@ -78,6 +81,7 @@ class Verifier:
         self.require_cosigned = require_cosigned
         self.secret = secret
         self.want_replay = replay
+        self.replay_in_place = replay_in_place
         self.header_game = header_game
         self.lookup = ruleset_lookup
         self.tree = CompactTree()
@@ -500,7 +504,8 @@ class Verifier:
             env_b, sig = b["env"], b["sig"]
         signed = envelope_pb2.SignedCommand(envelope=env_b, signature=sig).SerializeToString()
         try:
-            acc = self.referee.accept(signed, signature_checked=True)  # verified in step 6 / 9
+            # signature verified in step 6 / 9; in place: a rejection fails the verification here
+            acc = self.referee.accept(signed, signature_checked=True, in_place=self.replay_in_place)
         except Rejection as e:
             raise _fail("11", rec.seq, "the ruleset refuses the logged command", detail=str(e)) from None
         except Exception as e:  # a ruleset bug must not pass as a verified game
@@ -537,7 +542,7 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     try:
         v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
                      pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint,
-                     require_cosigned=require_cosigned)
+                     require_cosigned=require_cosigned, replay_in_place=True)
     except VerificationError:
         raise
     except Exception as e:  # never a traceback (SPEC.md 10.2)
