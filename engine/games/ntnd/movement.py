@@ -111,16 +111,14 @@ class Env:
         elsewhere) may not join: ``stacking_problem`` for every occupied hex at once."""
         key = (side, types)
         if key not in self._full:
-            m = load_map()
-            out = set()
-            for loc, here in self.types_at(side).items():
-                if m.is_zone(loc):
-                    continue
-                town = m.hexes[loc].town
-                if _stack_verdict(side, bool(town and town.name == "Saigon"),
-                                  tuple(sorted([t for _, t in here] + list(types)))) is not None:
-                    out.add(loc)
-            self._full[key] = frozenset(out)
+            here_types = self.memo.get(("here", side))
+            if here_types is None:   # per occupied hex (not zones): (Saigon?, the sorted types there)
+                m = load_map()
+                here_types = self.memo[("here", side)] = [
+                    (loc, _saigon(loc), tuple(sorted(t for _, t in here)))
+                    for loc, here in self.types_at(side).items() if not m.is_zone(loc)]
+            self._full[key] = frozenset(loc for loc, saigon, here in here_types
+                                        if _join_verdict(side, saigon, here, types))
         return self._full[key]
 
     def river_stop(self) -> frozenset:
@@ -260,6 +258,19 @@ def stacking_problem(s: dict, side: str, loc: str, adding: list[str], env: "Env 
     types += [s["units"][a]["type"] for a in adding]
     h = m.hex(loc)
     return _stack_verdict(side, bool(h.town and h.town.name == "Saigon"), tuple(sorted(types)))
+
+
+@lru_cache(maxsize=None)
+def _saigon(loc: str) -> bool:
+    """8.10.1.2: Saigon's own stacking limit."""
+    town = load_map().hexes[loc].town
+    return bool(town and town.name == "Saigon")
+
+
+@lru_cache(maxsize=8192)
+def _join_verdict(side: str, saigon: bool, here: tuple[str, ...], adding: tuple[str, ...]) -> bool:
+    """Would units of types ``adding`` over-stack a hex holding ``here`` (both sorted)?"""
+    return _stack_verdict(side, saigon, tuple(sorted(here + adding))) is not None
 
 
 @lru_cache(maxsize=4096)

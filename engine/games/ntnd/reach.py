@@ -97,6 +97,14 @@ def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: t
     return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
 
 
+@lru_cache(maxsize=None)
+def _graph_within(graph_key: tuple, allowed_key: tuple) -> dict[str, tuple[tuple[str, int], ...]]:
+    """``_graph`` with only the steps into hexes these units may stand in (``_allowed_on``): what the
+    map and the unit types fix, computed once per kind of piece."""
+    allowed = _allowed_on(*allowed_key)
+    return {h: tuple(e for e in edges if e[0] in allowed) for h, edges in _graph(*graph_key).items()}
+
+
 #: memoised ground searches kept (``_search``): a Tet movement phase asks about 50 per state
 SEARCH_CACHE = 4096
 
@@ -117,8 +125,7 @@ def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset
     hashable facts of the state (``_ground_reach`` derives them), so it is memoised: successive
     states of one movement phase mostly ask the same searches again (issue 15). Its results are
     shared: callers read them and never mutate them."""
-    graph = _graph(*graph_key)
-    allowed = _allowed_on(*allowed_key)
+    graph = _graph_within(graph_key, allowed_key)
     best: dict[str, tuple[int, int]] = {start: (0, 0)}
     prev: dict[str, str] = {}
     trail: dict[str, tuple[str, ...]] = {start: ()}   # the path to each hex, built as it is settled
@@ -134,7 +141,7 @@ def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset
             if here in face_up_zoc or here in river_stop:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         for n, step in graph[here]:
-            if n in blocked or n not in allowed:
+            if n in blocked:
                 continue
             if doubling and n in zoi:
                 step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
