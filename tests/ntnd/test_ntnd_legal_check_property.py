@@ -44,6 +44,8 @@ def test_ntnd_8_every_offered_move_passes_the_one_move_check_and_no_other_destin
             continue
         offered: dict[str, set] = {}
         opts = move_options(s)
+        if not opts:
+            continue
         for piece, path in opts:
             offered.setdefault(piece, set()).add(path[-1] if "sea" not in path else "sea:" + path[-1])
         for k in sorted({prng.below(len(opts)) for _ in range(25)}):   # a sample: the check is one search
@@ -67,6 +69,7 @@ def test_ntnd_3_every_enumerated_answer_is_accepted_and_changes_nothing_when_ref
     prng = Prng(f"answers-{seed}".encode())
     for i, (rs, s, d) in enumerate(_positions(seed, 90)):
         legal = rs.legal_commands(s, d.seat)
+        assert len(legal) > 0, d.kind   # a seat that must decide always has an answer
         for j in sorted({prng.below(len(legal)) for _ in range(3)}):
             rs.apply(rs.copy_state(s), d.seat, legal[j], Context.for_tests(faces=[4, 4, 4, 4]))
         if d.kind == "move" and len(legal) > 1:
