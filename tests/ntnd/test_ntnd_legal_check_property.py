@@ -96,3 +96,18 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
         reach.clear_caches()
         assert [(p, list(path)) for p, path in move_options(s)] == warm
         assert list(rs.legal_commands(s, d.seat)) == list(rs.legal_commands(s, d.seat))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
+    """out_of_supply shares one state's facts (sources, blocked hexes, supply-line components) among
+    all units; each unit's own trace, computed alone, gives the same answer."""
+    from afteraction.engine.games.ntnd import supply
+    for i, (rs, s, d) in enumerate(_positions(seed, 90)):
+        if i % 15:
+            continue
+        for side in ("allied", "communist"):
+            alone = [uid for uid in sorted(s["units"]) if s["units"][uid]["status"] == "map"
+                     and s["units"][uid]["side"] == side and not supply.in_supply(s, s["units"][uid])]
+            assert supply.out_of_supply(s, side) == alone
