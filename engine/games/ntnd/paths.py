@@ -24,8 +24,8 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
     if not path:
         return "NTND 8: a move needs a path"
     env = Env(s)
-    reach = reachable(s, piece, env)
     dest = sea_key(list(path))
+    reach = reachable(s, piece, env, by_sea=dest.startswith("sea:"))
     if dest not in reach:
         return f"NTND 8: {path[-1]} is not reachable by {piece} this phase (allowance, terrain, ZOC, stacking, 5.3, 8.9, 8.6)"
     if list(path) == reach[dest] or walk_ok(env, mover(s, piece), list(path)):

@@ -37,8 +37,10 @@ def infiltration_chance(loc: str) -> Fraction:
     return Fraction(7 - infiltration_target(loc), 6)
 
 
-def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str]]:
-    """Destination -> path for one piece this phase (empty for immobile pieces)."""
+def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) -> dict[str, list[str]]:
+    """Destination -> path for one piece this phase (empty for immobile pieces). ``by_sea`` False
+    leaves out the sea moves (8.6, keys "sea:<hex>"), which no land key can be: for the referee's
+    check of a move over land."""
     env = env or Env(s)
     mv = mover(s, piece)
     kind = movement_kind(mv)
@@ -58,7 +60,8 @@ def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str
             out.setdefault(k, p)
         out = dict(sorted(out.items()))
         _ground_reach(s, mv, env)   # keep the ordinary search for sea_reach
-    out.update(sea_reach(s, piece, mv, env))
+    if by_sea:
+        out.update(sea_reach(s, piece, mv, env))
     return out
 
 
