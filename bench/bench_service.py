@@ -212,7 +212,7 @@ def _line(name: str, n: int, m: Meter, rounds: int) -> float:
 def run() -> None:
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="aar-bench-") as d:
-        svc, svc_target = _spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+        svc, svc_target = _spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                   "--workers", str(WORKERS),
                                   "--store", f"sqlite:{os.path.join(d, 'bench.sqlite')}", "--data-dir", d])
         echo, echo_target = _spawn([os.path.abspath(__file__), "--echo-server"])

@@ -282,7 +282,7 @@ def run() -> None:
     t0 = time.monotonic()
     cpg = _cmds_per_game()
     with tempfile.TemporaryDirectory(prefix="aar-bench-games-") as d:
-        svc, svc_target = base._spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+        svc, svc_target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                        "--workers", str(WORKERS),
                                        "--store", f"sqlite:{os.path.join(d, 'bench.sqlite')}", "--data-dir", d])
         echo, echo_target = base._spawn([os.path.abspath(base.__file__), "--echo-server"])

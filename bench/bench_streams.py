@@ -65,7 +65,7 @@ def run() -> None:
     from afteraction.engine.seat import SeatSigner
 
     with tempfile.TemporaryDirectory(prefix="aar-bench-streams-") as d:
-        p = subprocess.Popen([sys.executable, "-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+        p = subprocess.Popen([sys.executable, "-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                               "--data-dir", d], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                              env=dict(os.environ, PYTHONUNBUFFERED="1"))
         try:

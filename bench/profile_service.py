@@ -83,7 +83,7 @@ def cpu(game: str, workers: int, games: int, commit_times: bool) -> None:
             os.environ["PYTHONPATH"] = d + os.pathsep + os.environ.get("PYTHONPATH", "")
             os.environ["AAR_PROFILE_DIR"] = d
         try:
-            svc, target = base._spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+            svc, target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                        "--store", f"sqlite:{d}/p.sqlite", "--data-dir", d, "--workers", str(workers)])
         finally:
             os.environ.clear()

@@ -17,48 +17,13 @@ from afteraction.v1 import envelope_pb2
 
 from .crypto import commit as _commit
 from .crypto import dice as _dice
-from .crypto.hashing import TAG_COMMAND, tag_prefix
-from .crypto.ed25519 import key_problem, verify_signature
 from .errors import Rejection
-from .log.record import FORMAT_VERSION, ZERO_HASH, Record, make_record
+from .protocol import (FORMAT_VERSION, ZERO_HASH, Record, end_body, entropy_commit_event, entropy_reveal_event,
+                       genesis_body, is_deterministic_encoding, make_record, sealed_body, sealed_event, seat_body,
+                       seat_key_problem, start_event, verify_command_signature)
+# imported from here by engine/seat.py, clients and tests (defined in engine/protocol.py)
+from .protocol import command_signing_bytes  # noqa: F401
 from .ruleset import Context, Decision, Ref, Ruleset
-
-
-def command_signing_bytes(envelope: bytes) -> bytes:
-    """What a seat signs (SPEC.md 7.1): "aar1/command" 0x00 || envelope bytes."""
-    return tag_prefix(TAG_COMMAND) + envelope
-
-
-def verify_command_signature(public_key: bytes, envelope: bytes, signature: bytes) -> bool:
-    return verify_signature(public_key, command_signing_bytes(envelope), signature)  # SPEC.md 7.4
-
-
-def is_deterministic_encoding(message, raw: bytes) -> bool:
-    """SPEC.md 7.1 (v >= 2): ``raw`` is the one encoding of the message it parses to: protobuf's
-    deterministic serialization of that message without unknown fields (each field once, in
-    field-number order, default scalars omitted, minimal varints). So one command has one
-    encoding, and two envelopes that differ in bytes differ in content."""
-    m = type(message)()
-    m.CopyFrom(message)
-    m.DiscardUnknownFields()
-    return m.SerializeToString(deterministic=True) == raw
-
-
-def seat_key_problem(seat_keys: dict[str, bytes]) -> tuple[str, str, str] | None:
-    """The first seat key of genesis that SPEC.md 7.4 refuses, as (code, seat, message), or
-    None: a key that is not a canonical prime-order point (anyone could sign for a small-order
-    one) is WEAK_SEAT_KEY; a key another seat has too is SHARED_SEAT_KEY (either seat could act
-    for the other)."""
-    first: dict[bytes, str] = {}
-    for s, k in seat_keys.items():
-        why = key_problem(k)
-        if why is not None:
-            return "WEAK_SEAT_KEY", s, f"seat {s}: the public key {why}; refused (SPEC.md 7.4)"
-        if k in first:
-            return ("SHARED_SEAT_KEY", s,
-                    f"seat {s}: the public key is also seat {first[k]}'s; every seat needs its own key (SPEC.md 7.4)")
-        first[k] = s
-    return None
 
 
 @dataclass
@@ -69,18 +34,6 @@ class Accepted:
     openings: dict[str, list[_commit.Opening]] = field(default_factory=dict)
     seat: str = ""
     counter: int = 0
-
-
-def genesis_body(ruleset: Ruleset, scenario: str, options: dict, seat_keys: dict[str, bytes],
-                 server_vkey: str, origin: str, secret_commit: bytes) -> dict:
-    return {
-        "ruleset": {"game": ruleset.game, "version": ruleset.version},
-        "scenario": scenario,
-        "options": options,
-        "seats": [{"name": s, "key": seat_keys[s]} for s in ruleset.seats],
-        "server": {"vkey": server_vkey, "origin": origin},
-        "secret_commit": secret_commit,
-    }
 
 
 #: the game id length the rulesets' sealed command sizes are declared for (the service's ids
@@ -211,8 +164,8 @@ class Referee:
             return self._command(env, sc, in_place)
         raise Rejection("MALFORMED", "the envelope carries no action")
 
-    def _base_body(self, env, sc) -> dict:
-        return {"seat": env.seat, "ctr": env.counter, "env": sc.envelope, "sig": sc.signature}
+    def _base_body(self, env, sc, events: list) -> dict:
+        return seat_body(env.seat, env.counter, sc.envelope, sc.signature, events)
 
     def _entropy_commit(self, env, sc) -> Accepted:
         if self.started:
@@ -223,8 +176,7 @@ class Referee:
         c = env.entropy_commit.commitment
         if len(c) != 32:
             raise Rejection("MALFORMED", "an entropy commitment is 32 bytes")
-        body = self._base_body(env, sc)
-        body["events"] = [{"t": "entropy-commit", "seat": env.seat, "commit": c}]
+        body = self._base_body(env, sc, [entropy_commit_event(env.seat, c)])
         rec = self._append("commit", body)
         self.entropy_commits[env.seat] = c
         if len(self.entropy_commits) == len(self.seat_order):
@@ -249,8 +201,7 @@ class Referee:
         genesis = self.genesis.hash if self.version >= 2 else None
         if len(e) != 32 or _commit.seat_entropy_commitment(self.game_id, env.seat, e, genesis) != self.entropy_commits[env.seat]:
             raise Rejection("BAD_REVEAL", f"the entropy does not match seat {env.seat}'s commitment")
-        body = self._base_body(env, sc)
-        events: list[dict] = [{"t": "entropy-reveal", "seat": env.seat, "entropy": e}]
+        events: list[dict] = [entropy_reveal_event(env.seat, e)]
         entropy = dict(self.entropy)
         entropy[env.seat] = e
         openings: dict[str, list[_commit.Opening]] = {}
@@ -261,12 +212,11 @@ class Referee:
             dice_key = _dice.derive_dice_key(self._secret, self.game_id, [(s, entropy[s]) for s in self.seat_order])
             ctx, counter = self._context(dice_key)
             new_state = self.ruleset.setup(self.scenario, self.options, ctx)
-            events.append({"t": "start", "game": self.ruleset.game, "scenario": self.scenario})
+            events.append(start_event(self.ruleset.game, self.scenario))
             evs, openings, new_opens = self._seal_events(ctx)
             events += evs
             rolls = counter["i"]
-        body["events"] = events
-        rec = self._append("reveal", body)
+        rec = self._append("reveal", self._base_body(env, sc, events))
         self.entropy = entropy
         self.counters[env.seat] = env.counter
         if dice_key is not None:
@@ -298,12 +248,11 @@ class Referee:
         if private:
             op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,
                                      {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat))
-            body = {"seat": env.seat, "ctr": env.counter, "sealed": {"commit": c, "ct": ct}}
+            body = sealed_body(env.seat, env.counter, c, ct, events)
             openings.setdefault(env.seat, []).insert(0, op)
             new_opens[(self.seq, 0)] = op
         else:
-            body = self._base_body(env, sc)
-        body["events"] = events
+            body = self._base_body(env, sc, events)
         out = self.ruleset.outcome(state)
         records = [self._append("command", body)]
         self.state = state
@@ -311,7 +260,7 @@ class Referee:
         self.counters[env.seat] = env.counter
         self._openings.update(new_opens)
         if out is not None:
-            records.append(self._append("end", {"secret": self._secret, "outcome": out}))
+            records.append(self._append("end", end_body(self._secret, out)))
             self.ended = True
         return Accepted(records, openings, seat=env.seat, counter=env.counter)
 
@@ -365,7 +314,7 @@ class Referee:
                 raise ValueError(f"private event for unknown seat {to!r}")
             k += 1
             op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to))
-            out.append({"t": "sealed", "to": to, "k": k, "commit": c, "ct": ct})
+            out.append(sealed_event(to, k, c, ct))
             openings.setdefault(to, []).append(op)
             new_opens[(self.seq, k)] = op
         return out, openings, new_opens

@@ -9,7 +9,8 @@ whose issued_at_ms lies within WINDOW_MS of its own clock. A token may be reused
 for its lifetime; verified tokens are cached (a cache only: any replica verifies
 any token from the genesis keys, nothing is held that one process must own).
 Commands are not authenticated this way: each SignedCommand carries its own
-signature (SPEC.md 7).
+signature (SPEC.md 7). The token's bytes and signing are engine/protocol.py's (the client
+signs with the same functions); this module checks tokens.
 """
 from __future__ import annotations
 
@@ -17,19 +18,12 @@ import os
 import threading
 import time
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from afteraction.engine.crypto.ed25519 import verify_signature
-from afteraction.engine.crypto.hashing import TAG_AUTH, lp, tag_prefix, u64
 from afteraction.engine.errors import Rejection
+from afteraction.engine.protocol import auth_message, seat_auth
 from afteraction.v1 import game_service_pb2 as gs
 
 WINDOW_MS = 5 * 60 * 1000   # a token is good for five minutes either side of the server clock
-CLIENT_REFRESH_MS = 60 * 1000
-
-
-def auth_message(game_id: str, seat: str, issued_at_ms: int, nonce: bytes) -> bytes:
-    return tag_prefix(TAG_AUTH) + lp(game_id.encode()) + lp(seat.encode()) + u64(issued_at_ms) + lp(nonce)
 
 
 def now_ms() -> int:
@@ -38,10 +32,10 @@ def now_ms() -> int:
 
 def make_auth(seed: bytes, game_id: str, seat: str, issued_at_ms: int | None = None,
               nonce: bytes | None = None) -> gs.SeatAuth:
-    t = now_ms() if issued_at_ms is None else issued_at_ms
-    n = os.urandom(16) if nonce is None else nonce
-    sig = Ed25519PrivateKey.from_private_bytes(seed).sign(auth_message(game_id, seat, t, n))
-    return gs.SeatAuth(seat=seat, issued_at_ms=t, nonce=n, signature=sig)
+    """A token signed now (for the service's tests and benchmarks; the client has its own
+    clock and calls engine/protocol.py's ``seat_auth`` the same way)."""
+    return seat_auth(seed, game_id, seat, now_ms() if issued_at_ms is None else issued_at_ms,
+                     os.urandom(16) if nonce is None else nonce)
 
 
 class AuthChecker:

@@ -2,7 +2,9 @@
 
 Every error the service returns carries ErrorInfo(reason=<code>, domain=DOMAIN)
 in the rich status details (grpc-status-details-bin), so clients read the
-machine-readable reason; docs/service.md lists them.
+machine-readable reason. The codes, their statuses and meanings are engine/codes.py's
+``Code`` (docs/service.md's table is generated from it); a client reads the ErrorInfo
+with ``afteraction.client.client.error_info``.
 """
 from __future__ import annotations
 
@@ -14,59 +16,17 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from afteraction.engine.codes import DOMAIN, Code
 from afteraction.engine.errors import Rejection
 
 from . import limits
 
 log = logging.getLogger("afteraction.service")
-DOMAIN = "afteraction"
 
-_BY_CODE = {
-    # authentication
-    "BAD_SIGNATURE": grpc.StatusCode.UNAUTHENTICATED,
-    "BAD_AUTH": grpc.StatusCode.UNAUTHENTICATED,
-    "AUTH_EXPIRED": grpc.StatusCode.UNAUTHENTICATED,
-    "AUTH_REQUIRED": grpc.StatusCode.UNAUTHENTICATED,
-    # seats
-    "NOT_YOUR_DECISION": grpc.StatusCode.PERMISSION_DENIED,
-    "UNKNOWN_SEAT": grpc.StatusCode.PERMISSION_DENIED,
-    "WRONG_SEAT": grpc.StatusCode.PERMISSION_DENIED,
-    # retries
-    "COUNTER_REUSED": grpc.StatusCode.ALREADY_EXISTS,
-    "LOST_RACE": grpc.StatusCode.ABORTED,
-    # requests that cannot be right in any state
-    "MALFORMED": grpc.StatusCode.INVALID_ARGUMENT,
-    "BAD_ARGUMENT": grpc.StatusCode.INVALID_ARGUMENT,
-    "BAD_COSIGNATURE": grpc.StatusCode.INVALID_ARGUMENT,  # SPEC.md 4.5: not the seat's cosignature
-    "WRONG_GAME": grpc.StatusCode.INVALID_ARGUMENT,
-    "BAD_SEATS": grpc.StatusCode.INVALID_ARGUMENT,
-    "BAD_SEAT_KEY": grpc.StatusCode.INVALID_ARGUMENT,
-    "WEAK_SEAT_KEY": grpc.StatusCode.INVALID_ARGUMENT,
-    "SHARED_SEAT_KEY": grpc.StatusCode.INVALID_ARGUMENT,
-    "UNKNOWN_SCENARIO": grpc.StatusCode.INVALID_ARGUMENT,
-    "UNKNOWN_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
-    "BAD_OPTION": grpc.StatusCode.INVALID_ARGUMENT,
-    "COMMAND_TOO_LARGE": grpc.StatusCode.INVALID_ARGUMENT,  # SPEC.md 6.5: larger than its padded size
-    "UNKNOWN_RULESET": grpc.StatusCode.INVALID_ARGUMENT,
-    "FIELD_TOO_LONG": grpc.StatusCode.INVALID_ARGUMENT,
-    "RECORD_TOO_LARGE": grpc.StatusCode.INVALID_ARGUMENT,
-    "UNKNOWN_RPC": grpc.StatusCode.UNIMPLEMENTED,
-    # limits of the server (service/limits.py)
-    "REQUEST_TOO_LARGE": grpc.StatusCode.RESOURCE_EXHAUSTED,
-    "TOO_MANY_STREAMS": grpc.StatusCode.RESOURCE_EXHAUSTED,
-    "OVERLOADED": grpc.StatusCode.RESOURCE_EXHAUSTED,
-    "OUT_OF_RANGE": grpc.StatusCode.OUT_OF_RANGE,
-    "UNKNOWN_GAME": grpc.StatusCode.NOT_FOUND,
-    "UNKNOWN_SERVICE": grpc.StatusCode.NOT_FOUND,   # a health check of a service this server does not have
-    "DEADLINE": grpc.StatusCode.DEADLINE_EXCEEDED,
-    "SHUTTING_DOWN": grpc.StatusCode.UNAVAILABLE,
-    "STORE_UNAVAILABLE": grpc.StatusCode.UNAVAILABLE,
-    "INTERNAL": grpc.StatusCode.INTERNAL,
-}
-# WRONG_SERVER_KEY (a replica with another key than the game's genesis) is FAILED_PRECONDITION too.
-# Everything else a referee or ruleset raises (STALE_STATE, WRONG_HISTORY, HANDSHAKE_*, GAME_OVER,
-# ILLEGAL_*, COUNTER_GAP, ALREADY_COMMITTED, BAD_REVEAL, NOT_ENDED, ...) is a
-# command that does not fit the current state: FAILED_PRECONDITION.
+#: reason -> gRPC status, from the one enum of codes (engine/codes.py)
+_BY_CODE = {c.value: grpc.StatusCode[c.status] for c in Code}
+#: a code no ``Code`` names (tests/engine/test_codes.py fails on any such code raised in
+#: engine/ or service/): a command that does not fit the current state
 DEFAULT = grpc.StatusCode.FAILED_PRECONDITION
 
 
@@ -112,15 +72,18 @@ def incident_id() -> str:
 
 
 def status_of(e: BaseException, rpc: str = "") -> grpc.Status:
-    """The status a caller gets for ``e``: a Rejection's own code; a store failure
-    STORE_UNAVAILABLE; anything else INTERNAL with an incident id that is also logged.
-    No driver or library message reaches the caller."""
+    """The status a caller gets for ``e``: a Rejection's own code (and its rule, metadata
+    ``rule``); a store failure STORE_UNAVAILABLE; anything else INTERNAL with an incident id
+    that is also logged. No driver or library message reaches the caller, and neither does a
+    Rejection's ``input`` (the sender has it; nobody else may see it)."""
     from .games import Internal
     from .store import StoreError
 
     md = {"rpc": rpc} if rpc else {}
     if isinstance(e, Rejection):
         md.update(getattr(e, "metadata", {}))
+        if e.rule:
+            md["rule"] = e.rule
         return rich_status(e.code, e.message, md)
     inc = incident_id()
     md["incident"] = inc
@@ -132,16 +95,3 @@ def status_of(e: BaseException, rpc: str = "") -> grpc.Status:
         return rich_status("INTERNAL", f"the stored log and the referee disagree (incident {inc})", md)
     log.error("incident %s: %s: unexpected %s", inc, rpc, type(e).__name__, exc_info=e)
     return rich_status("INTERNAL", f"internal error (incident {inc})", md)
-
-
-def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    """The ErrorInfo of a failed call (client side), or None."""
-    st = rpc_status.from_call(err) if hasattr(err, "trailing_metadata") else None
-    if st is None:
-        return None
-    for d in st.details:
-        if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            d.Unpack(info)
-            return info
-    return None

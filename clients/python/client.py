@@ -24,7 +24,10 @@ import time
 from typing import Callable
 
 import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
+from afteraction.engine.codes import RETRY
 from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import cosign as _cosign
 from afteraction.engine.crypto import note as _note
@@ -32,18 +35,41 @@ from afteraction.engine.crypto.commit import commitment
 from afteraction.engine.crypto.merkle import CompactTree, verify_consistency
 from afteraction.engine.errors import AfteractionError, CryptoError, VerificationError
 from afteraction.engine.log.verify import Verifier
+from afteraction.engine.protocol import seat_auth
 from afteraction.engine.seat import Head, SeatSigner
-from afteraction.service.auth import CLIENT_REFRESH_MS, make_auth, now_ms
-from afteraction.service.status import error_info
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import audit_service_pb2_grpc as au_grpc
 from afteraction.v1 import game_service_pb2 as gs
 from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
 RESUMABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED)
-# refusals inside a Play stream after which the server prompts again (or the stream resumes);
-# WRONG_HISTORY is not one: the seat signed against a history the server's log does not have
-TRANSIENT = ("STALE_STATE", "COUNTER_GAP", "LOST_RACE", "SHUTTING_DOWN", "STORE_UNAVAILABLE", "DEADLINE")
+# refusals inside a Play stream after which the server prompts again (or the stream resumes):
+# the codes of engine/codes.py marked retry; WRONG_HISTORY is not one: the seat signed against a
+# history the server's log does not have
+TRANSIENT = RETRY
+CLIENT_REFRESH_MS = 60 * 1000  # a SeatAuth is signed afresh after a minute (the server takes five)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def make_auth(seed: bytes, game_id: str, seat: str) -> gs.SeatAuth:
+    """A SeatAuth for ``seat`` signed now (docs/service.md; the bytes are engine/protocol.py's)."""
+    return seat_auth(seed, game_id, seat, now_ms(), os.urandom(16))
+
+
+def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo of a failed call (its ``reason`` is a code of engine/codes.py), or None."""
+    st = rpc_status.from_call(err) if hasattr(err, "trailing_metadata") else None
+    if st is None:
+        return None
+    for d in st.details:
+        if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            d.Unpack(info)
+            return info
+    return None
 
 
 class ClientError(AfteractionError):

@@ -6,17 +6,8 @@ from __future__ import annotations
 
 from ..crypto import canon
 from ..errors import Rejection
-from ..referee import seat_key_problem
-from .record import Record
+from ..protocol import GENESIS_KEYS, Record, seat_key_problem
 from .steps import _fail
-
-#: SPEC.md 1.3: the keys of a genesis body (v >= 2 adds sealed_sizes) and of a seat record's body
-GENESIS_KEYS = frozenset({"ruleset", "scenario", "options", "seats", "server", "secret_commit"})
-SEAT_BODY_KEYS = frozenset({"seat", "ctr", "env", "sig", "events"})
-SEALED_BODY_KEYS = frozenset({"seat", "ctr", "sealed", "events"})
-#: SPEC.md 1.4: the core events whose keys are checked at step 7 (rolls: at step 10, by their bytes)
-EVENT_KEYS = {"sealed": frozenset({"t", "to", "k", "commit", "ct"}),
-              "open": frozenset({"t", "ref", "salt", "value"})}
 
 #: the largest padded size genesis may declare for a kind of hidden value (SPEC.md 6.5)
 MAX_SEALED_SIZE = 65536
@@ -48,28 +39,31 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
     padded sizes; the first failing check is a step-4 VerificationError."""
     b = rec.body
     rs, seats, server = b.get("ruleset"), b.get("seats"), b.get("server")
-    shape = [  # SPEC.md 1.3, genesis: (what, holds)
-        ("ruleset {game: text, version: text}", map_of(rs, {"game": str, "version": str})),
-        ("scenario text", type(b.get("scenario")) is str),
+    bad_seat = next((x for x in seats if not (map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32)),
+                    None) if type(seats) is list else seats
+    shape = [  # SPEC.md 1.3, genesis: (what, holds, what was found instead)
+        ("ruleset {game: text, version: text}", map_of(rs, {"game": str, "version": str}), rs),
+        ("scenario text", type(b.get("scenario")) is str, b.get("scenario")),
         ("options map of booleans, integers and texts", type(b.get("options")) is dict
-         and all(type(x) in (bool, int, str) for x in b["options"].values())),
-        ("server {vkey: text, origin: text}", map_of(server, {"vkey": str, "origin": str})),
-        ("secret_commit bytes(32)", bytes32(b.get("secret_commit"))),
+         and all(type(x) in (bool, int, str) for x in b["options"].values()), b.get("options")),
+        ("server {vkey: text, origin: text}", map_of(server, {"vkey": str, "origin": str}), server),
+        ("secret_commit bytes(32)", bytes32(b.get("secret_commit")), b.get("secret_commit")),
         ("seats: an array of at least one {name: text, key: bytes(32)}", type(seats) is list and seats != []
-         and all(map_of(x, {"name": str, "key": bytes}) and len(x["key"]) == 32 for x in seats)),
+         and bad_seat is None, bad_seat if seats != [] else seats),
     ]
     want = GENESIS_KEYS | ({"sealed_sizes"} if rec.v >= 2 else set())
     shape += [  # SPEC.md 1.3: exactly these keys, in the body and in its maps (no extra key is ignored)
-        ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want),  # a
+        ("exactly the keys " + ", ".join(sorted(want)), set(b) | (want - GENESIS_KEYS) == want, sorted(b)),  # a
         # missing sealed_sizes is named by its own check below
         ("ruleset and server have exactly their two keys", type(rs) is dict and set(rs) == {"game", "version"}
-         and type(server) is dict and set(server) == {"vkey", "origin"}),
+         and type(server) is dict and set(server) == {"vkey", "origin"}, [_keys(rs), _keys(server)]),
         ("every seat has exactly the keys name and key", type(seats) is list
-         and all(type(x) is dict and set(x) == {"name", "key"} for x in seats)),
+         and all(type(x) is dict and set(x) == {"name", "key"} for x in seats),
+         [_keys(x) for x in seats] if type(seats) is list else seats),
     ]
-    for what, ok in shape:
+    for what, ok, found in shape:
         if not ok:
-            raise _fail("4", 0, "genesis body has the wrong shape", what, sorted(b) if "exactly" in what else None)
+            raise _fail("4", 0, "genesis body has the wrong shape", what, _cut(found))
     keys = {}
     for s in seats:
         if s["name"] in keys:
@@ -78,6 +72,18 @@ def genesis_shape(rec: Record) -> tuple[dict[str, bytes], dict | None]:
     check_seat_keys(keys)
     sizes = check_sealed_sizes(b.get("sealed_sizes"), keys) if rec.v >= 2 else None
     return keys, sizes
+
+
+def _keys(v):
+    return sorted(v) if type(v) is dict else v
+
+
+def _cut(v, n: int = 120):
+    """What a failed check found, for its message: short values as they are, others cut."""
+    if v is None or type(v) in (bool, int, str) and len(repr(v)) <= n or type(v) is bytes and len(v) <= 64:
+        return v  # (a failure shows bytes in hex)
+    r = repr(v)
+    return r if len(r) <= n else r[:n - 3] + "..."
 
 
 def genesis_options(ruleset, b: dict) -> None:

@@ -37,10 +37,12 @@ from ..crypto import note as _note
 from ..crypto.cosign import seat_cosignatures
 from ..crypto.merkle import CompactTree
 from ..errors import CryptoError, EncodingError, Rejection, VerificationError
-from ..referee import Referee, is_deterministic_encoding, verify_command_signature
+from ..protocol import (ACTION_OF_KIND, END_BODY_KEYS, EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, ZERO_HASH, Record,
+                        entropy_commit_event, entropy_reveal_event, is_deterministic_encoding, parse_record,
+                        start_event, verify_command_signature)
+from ..referee import Referee
 from .bundle import read_bundle
-from .genesis import EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, bytes32, genesis_options, genesis_shape
-from .record import ZERO_HASH, Record, parse_record
+from .genesis import bytes32, genesis_options, genesis_shape
 from .steps import STEPS, Report, _fail  # noqa: F401 (STEPS and Report are part of this module's API)
 
 class Verifier:
@@ -312,7 +314,7 @@ class Verifier:
             self.entropy_commits[seat] = env.entropy_commit.commitment
             if len(self.entropy_commits) == len(self.seat_keys):
                 self.committed_at = seq + 1
-            if events != [{"t": "entropy-commit", "seat": seat, "commit": env.entropy_commit.commitment}]:
+            if events != [entropy_commit_event(seat, env.entropy_commit.commitment)]:
                 raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
         elif rec.kind == "reveal":
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
@@ -325,10 +327,10 @@ class Verifier:
             if _commit.seat_entropy_commitment(self.game, seat, e, genesis) != self.entropy_commits[seat]:
                 raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
             self.entropy[seat] = e
-            want = [{"t": "entropy-reveal", "seat": seat, "entropy": e}]
+            want = [entropy_reveal_event(seat, e)]
             if len(self.entropy) == len(self.seat_keys):  # the last reveal starts the game (SPEC.md 5.2)
                 g = self.genesis.body
-                want.append({"t": "start", "game": g["ruleset"]["game"], "scenario": g["scenario"]})
+                want.append(start_event(g["ruleset"]["game"], g["scenario"]))
             if events[:len(want)] != want or (len(want) == 1 and len(events) != 1):
                 raise _fail("6", seq, "the entropy-reveal/start events differ from the signed envelope")
             if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
@@ -346,7 +348,7 @@ class Verifier:
             raise _fail(step, seq, "envelope does not parse") from None
         if self.genesis.v >= 2 and not is_deterministic_encoding(env, env_b):  # SPEC.md 7.1: one encoding
             raise _fail(step, seq, "envelope is the deterministic protobuf encoding of its fields (v >= 2)")
-        want_action = {"commit": "entropy_commit", "reveal": "entropy_reveal", "command": "command"}[kind]
+        want_action = ACTION_OF_KIND[kind]
         if env.game_id != self.game or env.seat != seat or env.counter != ctr \
                 or env.WhichOneof("action") != want_action:
             raise _fail(step, seq, "envelope does not match the record (game, seat, counter, action)")
@@ -410,7 +412,7 @@ class Verifier:
         if self.prev_kind != "command":  # SPEC.md 8: appended right after the command that ended the game
             raise _fail("8", rec.seq, "an end record follows the command record that ended the game",
                         "command", self.prev_kind)
-        if set(b) != {"secret", "outcome"}:
+        if set(b) != END_BODY_KEYS:
             raise _fail("8", rec.seq, "end record body has exactly secret and outcome", None, sorted(b))
         out = b["outcome"]
         if type(out) is not dict or "winner" not in out or type(out.get("reason")) is not str \

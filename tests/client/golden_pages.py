@@ -6,7 +6,7 @@ import copy
 import functools
 import pathlib
 
-from afteraction.client.view import build
+from afteraction.cli.view import build
 
 GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 

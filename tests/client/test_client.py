@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from afteraction.client import cli
+from afteraction.cli import main as cli
 from afteraction.client.client import BadOpening, CheckpointTracker, Client, HistoryRewritten, Seat, new_seat_key
 from afteraction.engine.crypto.merkle import CompactTree, consistency_proof, leaf_hash
 from afteraction.engine.crypto.note import Signer
@@ -140,7 +140,7 @@ def test_aar_play_is_interactive_on_a_scripted_terminal(server, tmp_path, capsys
     capsys.readouterr()
     assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}", "--seat", f"b={kb}"]) == 0
     gid = capsys.readouterr().out.strip().splitlines()[0]
-    from afteraction.client.commands import read_seat_key
+    from afteraction.cli.commands import read_seat_key
 
     bot = Seat(Client(server.target), gid, "b", read_seat_key(kb))
     t = threading.Thread(target=lambda: bot.play(random_bot(b"b")), daemon=True)

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from afteraction.client import cli
+from afteraction.cli import main as cli
 from afteraction.client.client import BadLog, Client, RefusedToSign, Seat, new_seat_key
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto.merkle import CompactTree

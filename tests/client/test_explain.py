@@ -9,8 +9,8 @@ import pathlib
 import jsonschema
 import pytest
 
-from afteraction.client.cli import main
-from afteraction.client.logwalk import envelope_fields
+from afteraction.cli.main import main
+from afteraction.cli.logwalk import envelope_fields
 from afteraction.engine.log.bundle import read_bundle, write_bundle
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.v1 import envelope_pb2

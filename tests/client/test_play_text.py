@@ -7,10 +7,10 @@ import io
 import pathlib
 import threading
 
-from afteraction.client import cli
-from afteraction.client import play_text as P
+from afteraction.cli import main as cli
+from afteraction.cli import play_text as P
 from afteraction.client.client import Client, Seat
-from afteraction.client.logwalk import load
+from afteraction.cli.logwalk import load
 from afteraction.engine import registry
 from afteraction.engine.games.gmv import units
 from afteraction.engine.log.verify import Verifier
@@ -64,7 +64,7 @@ def test_ntnd_summary_and_changes_since_the_last_prompt():
 
 
 def test_aar_play_speaks_words_by_default(server, tmp_path, capsys, monkeypatch):
-    from afteraction.client.commands import read_seat_key
+    from afteraction.cli.commands import read_seat_key
     from afteraction.engine.bots import random_bot
 
     ka, kb = str(tmp_path / "a.key"), str(tmp_path / "b.key")

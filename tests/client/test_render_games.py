@@ -6,8 +6,8 @@ import pathlib
 
 import pytest
 
-from afteraction.client.cli import main
-from afteraction.client.logwalk import load
+from afteraction.cli.main import main
+from afteraction.cli.logwalk import load
 from afteraction.engine import registry
 from afteraction.engine.games.gmv import render as gmv_render
 from afteraction.engine.games.ntnd import render as ntnd_render

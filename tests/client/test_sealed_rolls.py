@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.bots import random_bot
 from afteraction.engine.games.duel.rules import DuelRuleset
 from afteraction.engine.local import LocalGame

@@ -21,8 +21,8 @@ import shutil
 
 import pytest
 
-from afteraction.client.cli import main
-from afteraction.client.view import page
+from afteraction.cli.main import main
+from afteraction.cli.view import page
 from afteraction.engine.crypto import canon
 from afteraction.engine.log.bundle import read_bundle
 from afteraction.engine.log.record import parse_record

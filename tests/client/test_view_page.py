@@ -9,8 +9,8 @@ import json
 import pathlib
 import re
 
-from afteraction.client.cli import main
-from afteraction.client.logwalk import load
+from afteraction.cli.main import main
+from afteraction.cli.logwalk import load
 from .golden_pages import golden_data
 from afteraction.engine.log.bundle import read_bundle, write_bundle
 

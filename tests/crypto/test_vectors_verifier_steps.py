@@ -9,7 +9,7 @@ import pathlib
 
 import pytest
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import commit as C
 from afteraction.engine.crypto.merkle import CompactTree

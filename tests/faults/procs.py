@@ -29,7 +29,7 @@ class Serve:
         d = self.tmp_path / "data"
         self.errlog = open(self.tmp_path / f"serve-{os.getpid()}-{id(self)}.err", "ab")
         self.p = subprocess.Popen(
-            [sys.executable, "-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+            [sys.executable, "-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
              "--store", self.store, "--data-dir", str(d), "--workers", str(self.workers)],
             stdout=subprocess.PIPE, stderr=self.errlog, text=True, start_new_session=True,
             env=dict(os.environ, PYTHONUNBUFFERED="1"))

@@ -14,7 +14,7 @@ import grpc
 import pytest
 
 from afteraction.engine.bots import Prng
-from afteraction.service.status import error_info
+from afteraction.client.client import error_info
 
 from service.test_races import race, submit  # the same concurrent-submit helpers (tests/ is on the path)
 from .load import BotGame, client

@@ -1,7 +1,7 @@
 """NTND map rendering (SVG) and the `aar render` command."""
 from __future__ import annotations
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.games.ntnd.render import render_svg
 from afteraction.engine.games.ntnd.rules import NtndRuleset
 from afteraction.engine.local import LocalGame

@@ -9,7 +9,7 @@ import io
 import grpc
 import pytest
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.crypto import cosign
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import split_note
@@ -18,7 +18,7 @@ from afteraction.engine.local import checkpoint_note
 from afteraction.engine.log.bundle import read_bundle, write_bundle
 from afteraction.engine.log.record import ZERO_HASH, make_record, parse_record
 from afteraction.engine.log.verify import verify_bundle
-from afteraction.service.status import error_info
+from afteraction.client.client import error_info
 from afteraction.v1 import audit_service_pb2 as au
 
 from .test_e2e import play_bots

@@ -8,7 +8,7 @@ import pytest
 from afteraction.engine.local import derive_bytes
 from afteraction.engine.seat import SeatSigner
 from afteraction.service.auth import make_auth, now_ms
-from afteraction.service.status import error_info
+from afteraction.client.client import error_info
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import command_pb2
 from afteraction.v1 import envelope_pb2

@@ -12,7 +12,7 @@ import pytest
 
 from afteraction.engine.referee import command_signing_bytes
 from afteraction.service import limits
-from afteraction.service.status import error_info
+from afteraction.client.client import error_info
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs

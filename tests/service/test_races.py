@@ -20,7 +20,7 @@ import pytest
 
 from afteraction.client.client import Client
 from afteraction.engine.bots import Prng
-from afteraction.service.status import error_info
+from afteraction.client.client import error_info
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs

@@ -85,7 +85,7 @@ def test_play_streams_resume_across_a_restart_on_the_same_port(server):
 
 def serve_process(tmp_path, store: str):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    p = subprocess.Popen([sys.executable, "-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+    p = subprocess.Popen([sys.executable, "-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                           "--store", store, "--data-dir", str(tmp_path / "data")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     lines = []
@@ -220,7 +220,7 @@ def test_a_stream_cut_by_shutdown_ends_unavailable_not_ok(server):
     it ends UNAVAILABLE/SHUTTING_DOWN so clients know to resume."""
     import grpc
 
-    from afteraction.service.status import error_info
+    from afteraction.client.client import error_info
     from afteraction.v1 import game_service_pb2 as gs
 
     c, gid, seats = new_duel(server.target)

@@ -57,10 +57,10 @@ def test_a_tls_server_answers_a_client_that_trusts_its_ca_and_only_over_tls(tmp_
 
 
 def test_aar_serve_with_tls_flags_and_aar_export_with_tls_ca(tmp_path, capsys):
-    from afteraction.client.cli import main
+    from afteraction.cli.main import main
 
     cert, key = make_cert(tmp_path)
-    p = subprocess.Popen([sys.executable, "-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+    p = subprocess.Popen([sys.executable, "-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                           "--data-dir", str(tmp_path / "data"), "--tls-cert", cert, "--tls-key", key],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                          env=dict(os.environ, PYTHONUNBUFFERED="1"))

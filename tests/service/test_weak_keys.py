@@ -15,7 +15,7 @@ from afteraction.engine.crypto import ed25519 as E
 from afteraction.engine.local import derive_bytes
 from afteraction.engine.seat import SeatSigner
 from afteraction.service import status
-from afteraction.service.status import error_info
+from afteraction.client.client import error_info
 from afteraction.v1 import game_service_pb2 as gs
 
 from conftest import REPO
@@ -102,7 +102,7 @@ def test_docs_list_every_reason_the_service_maps():
     for code in ("WEAK_SEAT_KEY", "SHARED_SEAT_KEY"):
         assert status.status_for(code) == grpc.StatusCode.INVALID_ARGUMENT
         row = next(line for line in table.splitlines() if f"`{code}`" in line)
-        assert re.match(r"\| `INVALID_ARGUMENT` \|", row)
+        assert re.match(rf"\| `{code}` \| `INVALID_ARGUMENT` \|", row)
 
 
 def test_seat_auth_uses_the_rule():

@@ -80,7 +80,7 @@ def alive(pid: int) -> bool:
 
 
 def test_serve_workers_2_plays_a_duel_over_many_channels_and_sigterm_stops_all(tmp_path):
-    p = subprocess.Popen([sys.executable, "-m", "afteraction.client.cli", "serve", "--workers", "2",
+    p = subprocess.Popen([sys.executable, "-m", "afteraction.cli", "serve", "--workers", "2",
                           "--listen", "127.0.0.1:0", "--store", f"sqlite:{tmp_path / 'store.sqlite'}",
                           "--data-dir", str(tmp_path)],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.local import derive_bytes
 from afteraction.engine.log.bundle import read_bundle
 from afteraction.engine.log.record import parse_record
@@ -160,7 +160,7 @@ def test_a_failure_naming_a_string_with_a_newline_stays_one_line(capsys, tmp_pat
 
 def test_a_kept_checkpoint_file_longer_than_a_note_is_a_usage_error(tmp_path, capsys):
     """aar verify --checkpoint reads at most one frame text's worth (engine/log/bundle.py MAX_TEXT)."""
-    from afteraction.client.cli import main
+    from afteraction.cli.main import main
     from afteraction.engine.log.bundle import MAX_TEXT
 
     big = tmp_path / "big.checkpoint"

@@ -12,7 +12,7 @@ import sys
 import jsonschema
 import pytest
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.crypto import note
 from afteraction.engine.errors import CryptoError
 

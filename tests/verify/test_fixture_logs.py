@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 
 from conftest import REPO
 

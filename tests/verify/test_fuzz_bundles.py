@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.client.client import Client, ClientError, Seat
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto import canon

@@ -241,7 +241,7 @@ def test_v1_games_keep_the_v1_rules():
 
 
 def _run(capsys, *argv):
-    from afteraction.client import cli
+    from afteraction.cli import main as cli
 
     code = cli.main(list(argv))
     return code, capsys.readouterr().out

@@ -13,7 +13,7 @@ import pytest
 
 from afteraction.engine.local import derive_bytes
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import EncodingError, Rejection

@@ -16,7 +16,8 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from afteraction.client.cli import main
+from afteraction.cli.main import main
+from afteraction.engine import protocol as protocol_mod  # the envelope signature check
 from afteraction.engine import referee as referee_mod
 from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
@@ -75,7 +76,7 @@ def rule_off():
     """The code as it was before issue 24: any 32 bytes are a key, the library alone verifies."""
     with mock.patch.object(referee_mod, "seat_key_problem", lambda keys: None), \
             mock.patch.object(genesis_mod, "seat_key_problem", lambda keys: None), \
-            mock.patch.object(referee_mod, "verify_signature", _library_alone), \
+            mock.patch.object(protocol_mod, "verify_signature", _library_alone), \
             mock.patch.object(note_mod, "verify_signature", _library_alone), \
             mock.patch.object(note_mod, "key_problem", lambda k: None):
         yield

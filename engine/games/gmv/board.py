@@ -34,16 +34,8 @@ def new_unit(s: dict, t: str, side: str, zone: str, hidden: bool = False) -> str
 def units(s: dict, zone: str | None = None, side: str | None = None, hidden: bool | None = None) -> list[dict]:
     """Units in id order, filtered. ``s["units"]`` is kept in id order: units are
     only ever added with the next id (new_unit) or deleted, and copies keep order."""
-    out = []
-    for u in s["units"].values():
-        if zone is not None and u["zone"] != zone:
-            continue
-        if side is not None and u["side"] != side:
-            continue
-        if hidden is not None and u["hidden"] != hidden:
-            continue
-        out.append(u)
-    return out
+    return [u for u in s["units"].values() if (zone is None or u["zone"] == zone)
+            and (side is None or u["side"] == side) and (hidden is None or u["hidden"] == hidden)]
 
 
 def exposed(s: dict, zone: str, side: str) -> list[dict]:

@@ -17,7 +17,7 @@ withdrawal choice are listed completely.
 """
 from __future__ import annotations
 
-from afteraction.v1 import command_pb2
+from afteraction.v1 import command_pb2, gmv_pb2
 
 from . import board, combat, economy
 from .units import BUY, HIDEABLE, INFANTRY, NATIVE, cost, heli_capacity, moves
@@ -25,16 +25,13 @@ from .zones import LAND, ORDER, ZONES, dist, land_adj, order, us_airlift_ok, us_
 from .noncombat import air_targets, ground_targets
 
 
+#: GmvCommand action -> its message class
+_MSG = {f.name: getattr(gmv_pb2, f.message_type.name) for f in gmv_pb2.GmvCommand.DESCRIPTOR.oneofs_by_name["action"].fields}
+
+
 def _c(action: str, **kw) -> command_pb2.Command:
-    c = command_pb2.Command()
-    m = getattr(c.gmv, action)
-    m.SetInParent()
-    for k, v in kw.items():
-        if isinstance(v, list):
-            getattr(m, k).extend(v)
-        else:
-            setattr(m, k, v)
-    return c
+    """A Command carrying one GmvCommand action with these fields (built by the constructors)."""
+    return command_pb2.Command(gmv=gmv_pb2.GmvCommand(**{action: _MSG[action](**kw)}))
 
 
 def _subsets(ids: list[str], n: int, s: dict) -> list[list[str]]:

@@ -37,6 +37,7 @@ SAIGON = "saigon"
 SOUTH = [z for z in ORDER if ZONES[z]["kind"] == "south"]
 NORTH = [z for z in ORDER if ZONES[z]["kind"] == "north"]
 LAND = [z for z in ORDER if ZONES[z]["kind"] != "sea"]
+_LAND_ADJ: dict[str, list[str]] = {z: [a for a in ZONES[z]["adj"] if a != SEA] for z in ZONES}
 
 
 def adj(z: str) -> list[str]:
@@ -44,7 +45,8 @@ def adj(z: str) -> list[str]:
 
 
 def land_adj(z: str) -> list[str]:
-    return [a for a in ZONES[z]["adj"] if a != SEA]
+    """The land zones next to ``z`` (one list per zone, computed once: callers do not mutate it)."""
+    return _LAND_ADJ[z]
 
 
 def order(z: str) -> int:

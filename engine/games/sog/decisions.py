@@ -2,9 +2,10 @@
 returns, declared once with its rule, the ``SogCommand`` actions that answer it and the rule
 function each applies, and its legal-answer enumerator. docs/rules/sog.md "Decisions" lists them.
 
-Two spaces are *described* (``complete=False``): a team (``organise``: the decision's data is
-``team.limits()``) and an action's outcome (``action_result``: ``tactical.result_space``).
-``legal`` offers a representative sample of each and the apply function validates any answer.
+Three spaces are *described* (``complete=False``): a team (``organise``: the decision's data is
+``team.limits()``), an action's outcome (``action_result``: ``tactical.result_space``) and a
+dispute's free-text reason (``confirm_result``). ``legal`` offers a representative sample of each
+and the apply function validates any answer.
 """
 from __future__ import annotations
 
@@ -155,5 +156,5 @@ DECISIONS = DecisionTable("sog", SAY, [
                  space="the action's outcome: casualties, items lost, squads eliminated, prisoners, VP within "
                        "data (tactical.result_space); legal offers a sample"),
     DecisionKind("confirm_result", "SOG 3.8/5.1", {"confirm": _confirm, "dispute": _dispute}, _legal_confirm,
-                 "confirm the submitted outcome, or dispute it (any reason)"),
+                 "confirm the submitted outcome, or dispute it with any reason (legal offers one)", complete=False),
 ])

@@ -1,5 +1,5 @@
 """The `aar` subcommands of the service and the client: keygen, new, play, bot,
-watch, export, serve, demo. Registered into clients/python/cli.py."""
+watch, export, serve, demo. Registered into clients/cli/main.py."""
 from __future__ import annotations
 
 import json
@@ -48,7 +48,7 @@ def cmd_keygen(args) -> int:
 
 # -- games -----------------------------------------------------------------------
 def cmd_new(args) -> int:
-    from .client import Client
+    from afteraction.client.client import Client
 
     keys = {}
     for item in args.seat:
@@ -71,7 +71,7 @@ def cmd_new(args) -> int:
 
 
 def _seat(args):
-    from .client import Client, Seat
+    from afteraction.client.client import Client, Seat
 
     c = Client(args.server, tls_ca=args.tls_ca)
     seat = Seat(c, args.game_id, args.seat, read_seat_key(args.key), entropy=_entropy(args),
@@ -188,7 +188,7 @@ def cmd_bot(args) -> int:
 
 
 def cmd_watch(args) -> int:
-    from .client import Client
+    from afteraction.client.client import Client
 
     def show(r):
         print(f"{r.seq:6d} {record_line(r.record)}", flush=True)
@@ -201,7 +201,7 @@ def cmd_watch(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .client import Client
+    from afteraction.client.client import Client
 
     with Client(args.server, tls_ca=args.tls_ca) as c:
         data = c.export(args.game_id)

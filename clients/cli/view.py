@@ -141,7 +141,7 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
 
 
 def page(data: dict) -> str:
-    pkg = resources.files("afteraction.client")
+    pkg = resources.files("afteraction.cli")
     html = (pkg / "view_page.html").read_text(encoding="utf-8")
     js = (pkg / "view_page.js").read_text(encoding="utf-8")
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)

@@ -185,7 +185,7 @@ def evidence(a, b, keys: dict[str, bytes]) -> tuple[int, list[str]]:
 
 
 def cmd_evidence(args) -> int:
-    from .cli import pinned_seat_keys
+    from .main import pinned_seat_keys
 
     try:
         keys = pinned_seat_keys(args.seat_key)
@@ -204,7 +204,7 @@ def cmd_evidence(args) -> int:
     except AfteractionError as e:
         print(f"aar evidence: unreadable input: {e}", file=sys.stderr)
         return 2
-    from .cli import _one_line
+    from .main import _one_line
 
     for line in lines:
         print(_one_line(line))

@@ -99,9 +99,8 @@ def _renderer(game: str):
 def _render_live(args: argparse.Namespace) -> int:
     """GAME mode: GetState from the server (seat-authenticated with ``--key``, else public) and draw it."""
     from afteraction.engine.crypto import canon
-    from afteraction.service.auth import make_auth
 
-    from .client import Client, ClientError
+    from afteraction.client.client import Client, ClientError, make_auth
     from .commands import read_seat_key
 
     if args.at is not None:

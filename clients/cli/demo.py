@@ -28,7 +28,7 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
     from afteraction.engine.seat import SeatSigner
     from afteraction.service.server import start
 
-    from .client import Client, Seat, new_seat_key
+    from afteraction.client.client import Client, Seat, new_seat_key
 
     note = ""
     if game is None:
