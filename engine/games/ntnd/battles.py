@@ -268,8 +268,9 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     m = load_map()
     loc = s["units"][uid]["loc"]
     cands = ambush_candidates(s, uid)
-    if not markers or any(mk not in cands for mk in markers):
-        raise Rejection("ILLEGAL_AMBUSH", "NTND 20.2/20.3: ambushers are inverted units adjacent to the moved unit")
+    if not markers or len(set(markers)) != len(markers) or any(mk not in cands for mk in markers):
+        raise Rejection("ILLEGAL_AMBUSH", "NTND 20.2/20.3: ambushers are inverted units adjacent to the moved unit "
+                        "(each marker once)")
     inv_units = [x for mk in markers for x in s["markers"][mk]["units"]]
     ambushers = tuple(combat_unit(s, x) for x in inv_units)
     zoi = gb_zoi(s)
