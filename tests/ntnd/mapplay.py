@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from afteraction.engine.games.ntnd.rules import NtndRuleset, _advance, _enter, cmd
+from afteraction.engine.games.ntnd.flow import advance as _advance, enter as _enter
+from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.games.ntnd.sequence import INDEX
 from afteraction.engine.ruleset import Context
 
@@ -17,7 +18,7 @@ RS = NtndRuleset()
 
 
 def at(s: dict, phase: str) -> dict:
-    """Enter ``phase`` of the current turn as the game does (``rules._enter``), then run the automatic
+    """Enter ``phase`` of the current turn as the game does (``flow.enter``), then run the automatic
     steps up to the first decision."""
     s["step"] = INDEX[phase]
     s["battle"] = None

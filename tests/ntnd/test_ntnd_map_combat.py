@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 from fractions import Fraction
 
+import pytest
+
 from .mapplay import allied_attack, attack_cmd, at, battle_of, blank, cmd, communist_attack, legal, play, put, term, terms
 
 
@@ -268,3 +270,23 @@ def test_ntnd_20_7_supplied_sam_among_the_ambushers_of_an_airmobile_unit_adds_on
         att = battle_of(ev)["attacker"]
         assert att["side"] == "communist" and term(att, "NTND 20.7") == (1 if supplied else 0)
         assert term(att, "NTND 20.4.1") == 0            # flying: no terrain benefit
+
+
+def test_ntnd_20_2_an_ambush_naming_one_marker_twice_is_refused_and_changes_nothing():
+    """Found by the machine's mutated answers (tests/engine/test_machine_properties.py): a marker named
+    twice flipped twice (KeyError) instead of being refused."""
+    from afteraction.engine import snapshot
+    from afteraction.engine.errors import Rejection
+    from .test_ntnd_rules import hide
+    s = blank()
+    put(s, "us-1-1cav", "1819")
+    mk = hide(s, ["nva-3"], "1814")
+    s = at(s, "a_move")
+    s, _ = play(s, "allied", cmd("move", piece="us-1-1cav", path=["1714"]))
+    assert s["decision"]["kind"] == "ambush"
+    before = snapshot.digest(s)
+    from afteraction.engine.ruleset import Context
+    from .mapplay import RS
+    with pytest.raises(Rejection) as e:
+        RS.apply(RS.copy_state(s), "communist", cmd("ambush", markers=[mk, mk]), Context.for_tests(faces=[1, 1]))
+    assert e.value.code == "ILLEGAL_AMBUSH" and snapshot.digest(s) == before

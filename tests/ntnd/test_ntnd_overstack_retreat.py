@@ -11,7 +11,8 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd import battles, combat as cb
-from afteraction.engine.games.ntnd.rules import NtndRuleset, _advance, cmd
+from afteraction.engine.games.ntnd.flow import advance as _advance
+from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.ruleset import Context
 
 from .leakcheck import check_views, perturb

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import movement
+from afteraction.engine.games.ntnd import movement, reach as paths_reach
 from afteraction.engine.games.ntnd.paths import walk_ok
 from afteraction.engine.games.ntnd.rules import cmd
 
@@ -46,9 +46,9 @@ def test_ntnd_owner_actions_leave_one_footprint_whatever_the_markers_hold(action
         c = cmd("break_down", piece="nva-320")
     elif action == "move":
         (s, p), mid = _pair([], a or ["dummy-4"], b or ["dummy-4"], "1813", "c_move", {"vc-dak-to": "1812"})
-        reach_s = movement.reachable(s, mid)
+        reach_s = paths_reach.reachable(s, mid)
         env = movement.Env(p)
-        reach_p = movement.reachable(p, mid, env)
+        reach_p = paths_reach.reachable(p, mid, env)
         common = sorted(set(reach_s) & set(reach_p))
         assume(common)
         d = common[dest % len(common)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import corps, movement, operations, recruitment, supply
+from afteraction.engine.games.ntnd import corps, movement, operations, reach as paths_reach, recruitment, supply
 from afteraction.engine.games.ntnd.sequence import PHASES
 from afteraction.engine.games.ntnd.setup import initial_state
 from afteraction.engine.ruleset import Context
@@ -47,7 +47,7 @@ def test_ntnd_3_turn_sequence_seven_communist_and_eight_allied_phases():
 
 
 def test_ntnd_3_part2_phases_are_steps_that_say_they_do_nothing_yet():
-    from afteraction.engine.games.ntnd.rules import _enter
+    from afteraction.engine.games.ntnd.flow import enter as _enter
     s = blank()
     s["step"] = [p.id for p in PHASES].index("c_hearts")
     ctx = Context.for_tests()
@@ -85,9 +85,9 @@ def test_ntnd_5_3_corps_units_stay_within_their_corps():
     s = blank()
     put(s, "us-1-1", "1323")
     m = movement.load_map()
-    assert all(m.hex(d).corps == "III" for d in movement.reachable(s, "us-1-1"))
+    assert all(m.hex(d).corps == "III" for d in paths_reach.reachable(s, "us-1-1"))
     put(s, "us-199", "1424")  # independent brigade (5.5): may leave the corps
-    assert any(m.hex(d).corps != "III" for d in movement.reachable(s, "us-199"))
+    assert any(m.hex(d).corps != "III" for d in paths_reach.reachable(s, "us-199"))
 
 
 # --- 6 and 17 -------------------------------------------------------------------------
@@ -266,15 +266,23 @@ def test_ntnd_4_2_7_purchased_firebases_are_placed_at_once_other_units_next_turn
         recruitment._payer(s, s["units"][u]["nat"]) for u, _ in recruitment.purchase_options(s))
 
 
-def test_ntnd_copy_state_is_independent():
-    from afteraction.engine.games.ntnd.state import copy_state
+def test_ntnd_state_is_state_data_and_the_engines_copy_of_it_is_independent():
+    """The one copy (engine/snapshot.py) covers every key: the old hand list of keys shared
+    neutral, the scenario and the political points between the live state and the copy a command was applied to."""
+    from afteraction.engine import snapshot
+    from afteraction.engine.games.ntnd.rules import NtndRuleset
     s = initial_state("tet", Context.for_tests())
     s["battle"] = {"todo": ["advance"]}
-    c = copy_state(s)
+    before = snapshot.digest(s)
+    c = NtndRuleset().copy_state(s)
+    assert snapshot.digest(c) == before
     c["battle"]["todo"].pop()
     c["units"]["us-1-1"]["loc"] = "0101"
     c["phase"]["x"] = 1
-    assert s["battle"]["todo"] == ["advance"] and s["units"]["us-1-1"]["loc"] == "1323" and "x" not in s["phase"]
+    c["scenario"]["id"] = "other"
+    c["neutral"].append("XX")
+    c["flags"]["x"] = 1
+    assert snapshot.digest(s) == before and s["units"]["us-1-1"]["loc"] == "1323"
 
 
 def test_ntnd_5_3_units_in_another_corps_zone_are_out_of_supply():
@@ -297,7 +305,7 @@ def test_ntnd_5_7_a_group_changing_corps_keeps_away_from_enemy_units():
     put(s, "nva-7", "1624")
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
-    assert all(not m.adjacent(d, "1624") for d in movement.reachable(s, "us-2-1") if not d.startswith("sea:"))
+    assert all(not m.adjacent(d, "1624") for d in paths_reach.reachable(s, "us-2-1") if not d.startswith("sea:"))
 
 
 def test_ntnd_19_1_3_a_defending_stack_is_attacked_once():
@@ -373,7 +381,7 @@ def test_ntnd_15_2_1_militia_move_freely_inside_a_green_beret_zoi():
     put(s, "us-gb-3", "1717")
     field = next(h for h in m.hex_neighbours("1717") if m.hexes[h].is_land and m.hexes[h].country == "SV")
     put(s, "arvn-mil-danang", field)
-    reach = movement.reachable(s, "arvn-mil-danang")
+    reach = paths_reach.reachable(s, "arvn-mil-danang")
     assert reach and all(m.distance(d, "1717") <= 2 and m.hex(d).country == "SV" for d in reach)
     s["units"]["us-gb-3"].update(status="dead", loc=None)
-    assert movement.reachable(s, "arvn-mil-danang") == {}
+    assert paths_reach.reachable(s, "arvn-mil-danang") == {}

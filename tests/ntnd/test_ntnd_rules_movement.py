@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from afteraction.engine.games.ntnd import movement, operations, reaction, recruitment
+from afteraction.engine.games.ntnd import movement, operations, reach as paths_reach, reaction, recruitment
 from afteraction.engine.games.ntnd.apply_ import _walk
 from afteraction.engine.errors import Rejection
 from afteraction.engine.ruleset import Context
@@ -19,15 +19,15 @@ def test_ntnd_8_5_2_infiltration_odds():
     clear = next(h for h, x in sorted(m.hexes.items()) if x.is_land and x.is_clear)
     jungle = next(h for h, x in sorted(m.hexes.items()) if x.terrain == "jungle" and not x.town)
     town = next(h for h, x in sorted(m.hexes.items()) if x.town and x.terrain == "clear")
-    assert movement.infiltration_chance(clear) == Fraction(1, 3)    # 5 or 6
-    assert movement.infiltration_chance(jungle) == Fraction(1, 2)   # 4, 5 or 6
-    assert movement.infiltration_chance(town) == Fraction(1, 2)     # towns/cities count as non-clear
-    assert movement.infiltration_chance("HANOI") == Fraction(1, 2)  # 9.2 zones are non-clear
+    assert paths_reach.infiltration_chance(clear) == Fraction(1, 3)    # 5 or 6
+    assert paths_reach.infiltration_chance(jungle) == Fraction(1, 2)   # 4, 5 or 6
+    assert paths_reach.infiltration_chance(town) == Fraction(1, 2)     # towns/cities count as non-clear
+    assert paths_reach.infiltration_chance("HANOI") == Fraction(1, 2)  # 9.2 zones are non-clear
 
 
 def test_ntnd_8_5_2_failed_infiltration_stops_and_flips_in_zoc():
     s, mid, start, zoc_hex = _zoc_setup()
-    need = movement.infiltration_target(zoc_hex)
+    need = paths_reach.infiltration_target(zoc_hex)
     ctx = Context.for_tests(faces=[need - 1])
     _walk(s, "communist", mid, [zoc_hex], ctx)
     assert mid not in s["markers"]                      # flipped face up
@@ -57,7 +57,7 @@ def test_ntnd_8_5_3_failed_infiltration_into_zoi_only_does_not_flip():
 def test_ntnd_8_5_2_face_up_units_stop_on_entering_enemy_zoc():
     s, mid, start, zoc_hex = _zoc_setup()
     operations.flip_marker(s, mid, Context.for_tests(), "test")
-    reach = movement.reachable(s, "vc-qn")
+    reach = paths_reach.reachable(s, "vc-qn")
     assert zoc_hex in reach
     for dest, path in reach.items():
         assert all(h not in movement.zoc_hexes(s, "allied") for h in path[:-1])
@@ -76,30 +76,30 @@ def test_ntnd_8_2_1_monsoon_halves_face_up_allowances_not_inverted():
 def test_ntnd_8_2_2_inverted_units_pay_one_mp_per_hex():
     s = blank()
     mid = hide(s, ["nva-324b"], "1309")
-    reach = movement.reachable(s, mid)
+    reach = paths_reach.reachable(s, mid)
     assert max(len(p) for p in reach.values()) == 10
     m = movement.load_map()
     a, b = next((a, b) for a in sorted(m.hexes) for b in m.hex_neighbours(a)
                 if m.hexes[b].terrain == "mountain" and m.hexes[a].is_land and not m.road_between(a, b)
                 and not m.trail_between(a, b) and not m.river_between(a, b))
     assert movement._step_q("communist_ground", a, b) == 3 * movement.Q   # face up: the chart (authored)
-    assert movement._graph(("communist_ground",), True)[a]                 # inverted: flat 1 MP
-    assert all(q == movement.Q for _, q in movement._graph(("communist_ground",), True)[a])
+    assert paths_reach._graph(("communist_ground",), True)[a]                 # inverted: flat 1 MP
+    assert all(q == movement.Q for _, q in paths_reach._graph(("communist_ground",), True)[a])
 
 
 def test_ntnd_8_9_1_guerrillas_stay_in_their_country():
     s = blank()
     put(s, "vc-iv-3", "0927")
     m = movement.load_map()
-    assert all(m.country_of(d) == "SV" for d in movement.reachable(s, "vc-iv-3"))
+    assert all(m.country_of(d) == "SV" for d in paths_reach.reachable(s, "vc-iv-3"))
 
 
 def test_ntnd_9_1_zone_moves_take_the_whole_move():
     s = blank()
     put(s, "nva-320", "CHINA")
-    assert set(movement.reachable(s, "nva-320")) == {"HANOI", "HAIPHONG", "LUANG_PRABANG"}
+    assert set(paths_reach.reachable(s, "nva-320")) == {"HANOI", "HAIPHONG", "LUANG_PRABANG"}
     put(s, "nva-324b", "HANOI")
-    reach = movement.reachable(s, "nva-324b")
+    reach = paths_reach.reachable(s, "nva-324b")
     assert all(len(p) == 1 for p in reach.values()) and "0801" in reach and "CHINA" in reach
 
 
@@ -108,7 +108,7 @@ def test_ntnd_8_10_communist_moves_never_overstack():
     put(s, "nva-320", "1307")
     for u in ("nva-324b", "nva-304"):
         put(s, u, "1308")
-    assert "1308" not in movement.reachable(s, "nva-320")
+    assert "1308" not in paths_reach.reachable(s, "nva-320")
 
 
 def test_ntnd_8_10_2_overstacked_allied_hex_is_found():
@@ -124,7 +124,7 @@ def test_ntnd_8_10_2_overstacked_allied_hex_is_found():
 def test_ntnd_8_6_1_supply_units_move_by_sea_from_haiphong_and_8_6_2_die_past_the_fleet():
     s = blank()
     put(s, "sup-haiphong", "HAIPHONG")
-    reach = movement.reachable(s, "sup-haiphong")
+    reach = paths_reach.reachable(s, "sup-haiphong")
     sea = {k: p for k, p in reach.items() if k.startswith("sea:")}
     m = movement.load_map()
     assert sea and all(p[0] == "sea" and (m.hexes[p[-1]].coastal or m.hexes[p[-1]].major_river)
@@ -142,7 +142,7 @@ def test_ntnd_8_6_4_amphibious_landing_moves_the_fleet_and_is_limited_to_two_uni
     s["phase"] = {"id": "a_move"}
     put(s, "us-fleet", "1709")
     put(s, "us-5mar", "1810")                                # Da Nang: a coastal city
-    reach = movement.reachable(s, "us-5mar")
+    reach = paths_reach.reachable(s, "us-5mar")
     landing = sorted(k for k in reach if k.startswith("sea:"))
     assert landing
     from afteraction.engine.games.ntnd.apply_ import _sea_move
@@ -150,14 +150,14 @@ def test_ntnd_8_6_4_amphibious_landing_moves_the_fleet_and_is_limited_to_two_uni
     _sea_move(s, "allied", "us-5mar", [dest], Context.for_tests())
     assert s["units"]["us-5mar"]["loc"] == dest and s["units"]["us-fleet"]["loc"] == dest
     put(s, "us-7mar", "1810")
-    assert set(k for k in movement.reachable(s, "us-7mar") if k.startswith("sea:")) == {"sea:" + dest}
+    assert set(k for k in paths_reach.reachable(s, "us-7mar") if k.startswith("sea:")) == {"sea:" + dest}
     _sea_move(s, "allied", "us-7mar", [dest], Context.for_tests())
     put(s, "us-1mar", "1810")
-    assert not any(k.startswith("sea:") for k in movement.reachable(s, "us-1mar"))
+    assert not any(k.startswith("sea:") for k in paths_reach.reachable(s, "us-1mar"))
 
 
 def test_ntnd_8_8_2_reaction_one_hex_and_8_8_2_2_allied_units_may_occupy_after_combat():
-    from afteraction.engine.games.ntnd.apply_ import _reaction, occupy_options
+    from afteraction.engine.games.ntnd.apply_ import occupy_options, react
     from afteraction.engine.games.ntnd.rules import cmd
     m = movement.load_map()
     s = blank()
@@ -168,7 +168,7 @@ def test_ntnd_8_8_2_reaction_one_hex_and_8_8_2_2_allied_units_may_occupy_after_c
     opts = reaction.communist_reaction_options(s)
     assert opts and all(m_ == mid and m.adjacent("1814", h) for m_, h in opts)
     away = next(h for _, h in opts if not m.adjacent(h, "1714"))
-    _reaction(s, "communist", cmd("move", piece=mid, path=[away]).ntnd.move, Context.for_tests())
+    react(s, "communist", cmd("move", piece=mid, path=[away]).ntnd.move, Context.for_tests())
     s["phase"] = {"id": "a_combat"}
     assert occupy_options(s) == [("us-1-4", "1814")]
 
@@ -182,7 +182,7 @@ def test_ntnd_14_1_3_communist_units_stop_on_rivers_near_patrol_boats():
     start = next(h for h, x in sorted(m.hexes.items()) if x.is_land and x.country == "SV" and h not in stop
                  and any(n in stop for n in m.hex_neighbours(h)) and not x.town)
     put(s, "nva-9vc", start)
-    for dest, path in movement.reachable(s, "nva-9vc").items():
+    for dest, path in paths_reach.reachable(s, "nva-9vc").items():
         assert all(h not in stop for h in path[:-1])
 
 
@@ -228,13 +228,13 @@ def test_ntnd_8_7_units_retreat_onto_the_fleet_and_land_next_turn():
 
 
 def test_ntnd_8_9_1_guerrillas_left_abroad_after_their_movement_phase_are_eliminated():
-    from afteraction.engine.games.ntnd.rules import _stranded
+    from afteraction.engine.games.ntnd.flow import stranded as _stranded
     s = blank()
     m = movement.load_map()
     lao = next(h for h, x in sorted(m.hexes.items()) if x.country == "LA" and x.is_land
                and any(m.hexes[n].country == "SV" for n in m.hex_neighbours(h)))
     put(s, "vc-iv-3", lao)
-    assert all(m.country_of(d) == "SV" for d in movement.reachable(s, "vc-iv-3"))   # it may step home
+    assert all(m.country_of(d) == "SV" for d in paths_reach.reachable(s, "vc-iv-3"))   # it may step home
     _stranded(s, "communist", Context.for_tests())
     assert s["units"]["vc-iv-3"]["status"] == "mix" and s["pp"] == 100              # no points
 
@@ -247,10 +247,10 @@ def test_ntnd_8_6_4_1_marines_may_march_to_a_port_then_embark():
     inland = next(n for n in m.hex_neighbours("1810") if m.hexes[n].is_land and not m.hexes[n].town
                   and m.hexes[n].corps == "I")
     put(s, "us-5mar", inland)
-    reach = movement.reachable(s, "us-5mar")
+    reach = paths_reach.reachable(s, "us-5mar")
     sea = [p for k, p in reach.items() if k.startswith("sea:")]
     assert sea and all(p.index("sea") >= 1 and m.hexes[p[p.index("sea") - 1]].town for p in sea)
-    from afteraction.engine.games.ntnd.apply_ import _move
+    from afteraction.engine.games.ntnd.apply_ import move as _move
     _move(s, "allied", "us-5mar", sea[0], Context.for_tests())
     assert s["units"]["us-5mar"]["loc"] == sea[0][-1] == s["units"]["us-fleet"]["loc"]
 
@@ -259,9 +259,9 @@ def test_ntnd_8_4_improved_trail_from_1971_within_laos_and_north_vietnam():
     s = blank("January/February 1971")
     m = movement.load_map()
     put(s, "sup-tchepone", "1101")                       # North Vietnam, north edge
-    r71 = movement.reachable(s, "sup-tchepone")
+    r71 = paths_reach.reachable(s, "sup-tchepone")
     s["turn_label"] = "January/February 1968"
-    r68 = movement.reachable(s, "sup-tchepone")
+    r68 = paths_reach.reachable(s, "sup-tchepone")
     new = set(r71) - set(r68)
     land68 = [p for k, p in r68.items() if not k.startswith("sea:")]
     assert new and max(len(p) for p in r71.values()) == 15 and max(len(p) for p in land68) == 12
@@ -272,14 +272,14 @@ def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
     """8.6.4.1: "move to the coastal city or town, pay to embark, and then spend their remaining points
     to move inland": starting in the port, half the allowance is left after the landing; a second
     landing is not offered; a unit that marched to the port first has less left."""
-    from afteraction.engine.games.ntnd.apply_ import _move
+    from afteraction.engine.games.ntnd.apply_ import move as _move
     s = blank()
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
     put(s, "us-fleet", "1709")
     put(s, "us-5mar", "1810")                                # Da Nang
     full = movement.allowance_q(s, movement.mover(s, "us-5mar"))
-    reach = movement.reachable(s, "us-5mar")
+    reach = paths_reach.reachable(s, "us-5mar")
     dest = sorted(p[-1] for k, p in reach.items() if k.startswith("sea:") and m.hexes[p[-1]].corps == "I"
                   and p[-1] != "1810")[0]
     _move(s, "allied", "us-5mar", reach["sea:" + dest], Context.for_tests())
@@ -288,7 +288,7 @@ def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
     assert "us-5mar" not in s["phase"]["moved"]
     mv = movement.mover(s, "us-5mar")
     assert movement.allowance_q(s, mv) == full // 2
-    inland = movement.reachable(s, "us-5mar")
+    inland = paths_reach.reachable(s, "us-5mar")
     assert inland and not any(k.startswith("sea:") for k in inland)
     far = max(inland.values(), key=len)
     _move(s, "allied", "us-5mar", far, Context.for_tests())
@@ -298,20 +298,20 @@ def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
 
 
 def test_ntnd_8_6_4_1_no_inland_move_after_landing_in_an_enemy_zoc():
-    from afteraction.engine.games.ntnd.apply_ import _move
+    from afteraction.engine.games.ntnd.apply_ import move as _move
     s = blank()
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
     put(s, "us-fleet", "1709")
     put(s, "us-5mar", "1810")
-    reach = movement.reachable(s, "us-5mar")
+    reach = paths_reach.reachable(s, "us-5mar")
     dest = sorted(p[-1] for k, p in reach.items() if k.startswith("sea:") and m.hexes[p[-1]].corps == "I"
                   and p[-1] != "1810")[0]
     foe = next(n for n in sorted(m.hex_neighbours(dest)) if m.hexes[n].is_land and n != "1810"
                and m.hexes[n].country == m.hexes[dest].country)
     put(s, "nva-3", foe)                                     # a face-up NVA division: a ZOC (8.5.1)
     assert dest in movement.Env(s).zoc("communist")
-    _move(s, "allied", "us-5mar", movement.reachable(s, "us-5mar")["sea:" + dest], Context.for_tests())
+    _move(s, "allied", "us-5mar", paths_reach.reachable(s, "us-5mar")["sea:" + dest], Context.for_tests())
     assert s["units"]["us-5mar"]["loc"] == dest
     assert "us-5mar" in s["phase"]["moved"] and not s["phase"].get("landed")
 
@@ -335,7 +335,7 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
     put(s, "us-fleet", "1709")                               # the fleet left: one phase to return
     forced_returns(s, ctx)
     assert s["units"]["us-5mar"]["status"] == "map" and s["flags"]["must_return"] == ["us-5mar"]
-    assert movement.reachable(s, "us-5mar")                  # 5.3 does not pin it where it landed
+    assert paths_reach.reachable(s, "us-5mar")                  # 5.3 does not pin it where it landed
     forced_returns(s, ctx)                                   # still outside: eliminated
     assert s["units"]["us-5mar"]["status"] == "dead"
     assert any(e["rule"] == "NTND 8.6.4.3" and e["pp"] == 0 for e, _ in ctx.events)
@@ -347,7 +347,7 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
 
 
 def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_ends():
-    from afteraction.engine.games.ntnd import rules
+    from afteraction.engine.games.ntnd import flow
     from afteraction.engine.games.ntnd.sequence import PHASES
     s = blank()
     put(s, "us-fleet", "1709")
@@ -357,13 +357,13 @@ def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_en
     s["step"] = next(i for i, p in enumerate(PHASES) if p.id == "a_move")
     s["phase"] = {"id": "a_move"}
     ctx = Context.for_tests()
-    rules._next_phase(s, ctx)
+    flow.next_phase(s, ctx)
     assert s["units"]["us-5mar"]["status"] == "dead"
 
 
 def _cost_q(s, piece, dest):
     env = movement.Env(s)
-    movement.reachable(s, piece, env)
+    paths_reach.reachable(s, piece, env)
     best = env.searches[tuple(movement.mover(s, piece)["uids"])][0]
     return best[dest][1] if dest in best else None
 

@@ -34,7 +34,7 @@ DATA = {
     "8.2.6": (f"{TER} movement (authored chart)", "test_ntnd_8_2_movement_costs"),
     "8.2.7": (f"{MAP} roads, trails; {TER} movement.road/trail; {MPY} road_between/trail_between",
               "test_ntnd_8_2_7_roads_and_trails_connect, test_ntnd_8_2_movement_costs"),
-    "8.4": (f"{CNT} movement_classes.communist_supply; {TER} movement.improved_trail",
+    "8.4": (f"{CNT} movement_classes.communist_supply; {TER} reach.improved_trail",
             "test_ntnd_8_2_movement_allowances"),
     "8.5.1": (f"{CNT} unit_types[].zoc", "test_ntnd_8_5_1_zoc_follows_printed_morale"),
     "8.5.2": (f"{TER} movement.infiltration", "-"),

@@ -4,7 +4,7 @@ During the Allied movement phase, when an Allied ground unit moves adjacent to a
 Communist unit, the Communist player may declare an ambush (20.1, 20.2): the Allied unit stops,
 the ambushers flip face up, and an immediate combat is fought with 20.4's exceptions.
 
-Entry points (for rules.py)
+Entry points (for battles.py)
 ---------------------------
   ``AmbushSituation``                     the ambushers, the Allied units of the ambushed hex, its terrain
   ``may_declare_ambush(moved_unit, adjacent_inverted) -> bool``       20.1, 20.2, 20.7

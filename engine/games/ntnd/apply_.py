@@ -1,4 +1,5 @@
-"""No Trumpets No Drums: carrying out one command (the rules of the pending decision).
+"""No Trumpets No Drums: carrying out moves and the answers that move pieces (rules 8, 8.6,
+8.8, 20.2, 20.5, 3.1.4); answers.py declares which decision each answers.
 
 Moves are walked hex by hex here: 8.5.2 infiltration rolls for inverted stacks
 entering Allied ZOC/ZOI hexes (a failure stops the stack, which flips face up if
@@ -9,178 +10,62 @@ so the question itself reveals nothing).
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import battles, corps, movement, operations, paths, reaction, recruitment, sea
+from . import battles, movement, operations, paths, reach, reaction, sea
 from .map import load_map
+from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 
 
-def apply_action(s: dict, d: dict, action: str, msg, ctx) -> None:
-    kind = d["kind"]
-    ph = s["phase"]
-    if kind == "recruit":
-        if action == "done":
-            ph["done"] = True
-            ctx.emit({"t": "recruitment-done", "rule": "NTND 4.1.6: unused recruits are forfeited"})
-        else:
-            recruitment.place_recruit(s, {"kind": msg.kind, "nationality": msg.nationality,
-                                          "location": msg.location, "inverted": msg.inverted}, ctx)
-        return
-    if kind == "operations":
-        _operations(s, action, msg, ctx)
-        return
-    if kind == "move":
-        if action == "done":
-            if s["phase"]["id"] == "c_move":
-                ph["sub"] = "announce"
-            else:
-                ph["done"] = True
-            return
-        _move(s, d["seat"], msg.piece, list(msg.path), ctx)
-        return
-    if kind == "announce":
-        if action == "done":
-            ph["done"] = True
-            return
-        _announce(s, msg, ctx)
-        return
-    if kind == "combat":
-        if action == "done":
-            if occupy_options(s):
-                ph["sub"] = "occupy"
-            else:
-                ph["done"] = True
-            return
-        battles.start_battle(s, ALLIED, msg.target, list(msg.attackers), ctx)
-        return
-    if kind == "reaction":
-        if action == "done":
-            ph["done"] = True
-            return
-        _reaction(s, d["seat"], msg, ctx)
-        return
-    if kind == "reinforce":
-        if action == "done":
-            ph["done"] = True
-        elif action == "place":
-            u = s["units"].get(msg.unit)
-            if u is not None and u["side"] == ALLIED and u["status"] in ("dead", "mix"):
-                recruitment.purchase(s, msg.unit, msg.location, ctx)
-            else:
-                recruitment.place_reinforcement(s, msg.unit, msg.location, ctx)
-        elif action == "relocate":
-            corps.relocate(s, msg.unit, msg.to, ctx)
-        else:
-            corps.reassign(s, msg.group, msg.corps, ctx)
-        return
-    if kind == "ambush":
-        amb = s["ambush"]
-        if action == "done":
-            s["ambush"] = None
-            ctx.emit({"t": "no-ambush", "unit": amb["unit"]})
-            rest = list(amb["rest"])
-            if sea.SEA in rest:
-                i = rest.index(sea.SEA)
-                if i:
-                    _walk(s, ALLIED, amb["unit"], rest[:i], ctx)
-                    if s["ambush"] is not None:
-                        s["ambush"]["rest"] = rest[i:]
-                        return
-                _sea_move(s, ALLIED, amb["unit"], rest[i + 1:], ctx)
+def no_ambush(s: dict, ctx) -> None:
+    """20.2: no ambush: the Allied unit goes on along the rest of its path (by land, then by sea)."""
+    amb = s["ambush"]
+    s["ambush"] = None
+    ctx.emit({"t": "no-ambush", "unit": amb["unit"]})
+    rest = list(amb["rest"])
+    if sea.SEA in rest:
+        i = rest.index(sea.SEA)
+        if i:
+            _walk(s, ALLIED, amb["unit"], rest[:i], ctx)
+            if s["ambush"] is not None:
+                s["ambush"]["rest"] = rest[i:]
                 return
-            _walk(s, ALLIED, amb["unit"], rest, ctx)
-            return
-        battles.start_ambush(s, amb["unit"], list(msg.markers), ctx)
-        s["ambush"] = None  # 20.2: the ambushed unit stops; 20.5: if it survives it may go on moving
-        if amb["rest"]:
-            s["resume"] = {"unit": amb["unit"], "rest": list(amb["rest"])}
+        _sea_move(s, ALLIED, amb["unit"], rest[i + 1:], ctx)
         return
-    if kind == "interdict":
-        unit = s["interdict"]["unit"]
-        if action == "done":
-            s["interdict"] = None
-            return
-        if msg.target not in interdict_targets(s, unit):
-            raise Rejection("ILLEGAL_ATTACK", "NTND 8.6.3: an adjacent coastal or major-river hex with Communist "
-                            "units, each once a turn")
-        _interdict(s, unit, msg.target, ctx)
-        if not interdict_targets(s, unit):
-            s["interdict"] = None
-        return
-    if kind == "occupy":
-        if action == "done":
-            ph["done"] = True
-            return
-        if len(msg.path) != 1 or (msg.piece, msg.path[0]) not in occupy_options(s):
-            raise Rejection("ILLEGAL_MOVE", "NTND 8.8.2.2: a unit next to a hex an inverted stack left may occupy it")
-        frm = s["units"][msg.piece]["loc"]
-        _set_loc(s, msg.piece, msg.path[0])
-        s["flags"]["vacated"] = [v for v in s["flags"]["vacated"] if v["hex"] != msg.path[0]]
-        ph.setdefault("occupied", []).append(msg.piece)
-        ctx.emit({"t": "move", "piece": msg.piece, "from": frm, "path": [msg.path[0]], "rule": "NTND 8.8.2.2"})
-        return
-    if kind == "continue":
-        r = s["resume"]
-        s["resume"] = None
-        if action == "done":
-            return
-        if list(msg.path) != resume_path(s, r) or msg.piece != r["unit"]:
-            raise Rejection("ILLEGAL_MOVE", "NTND 20.5: the ambushed unit may go on along the rest of its move")
-        _walk(s, ALLIED, r["unit"], list(msg.path), ctx)
-        return
-    if kind == "losses":
-        if d.get("overstack"):
-            chosen = list(msg.units)
-            if len(set(chosen)) != d["count"] or len(chosen) != d["count"] or any(c not in d["eligible"] for c in chosen):
-                raise Rejection("ILLEGAL_LOSSES", f"NTND 8.10.2: eliminate {d['count']} of the over-stacked units")
-            for c in chosen:
-                from .politics import eliminate
-                eliminate(s, c, ctx, "NTND 8.10.2")
-            return
-        battles.apply_loss(s, list(msg.units), ctx)
-        return
-    if kind == "overstack_losses":
-        battles.apply_overstack_losses(s, list(msg.units), ctx)   # 19.3.2
-        return
-    if kind == "supply":
-        battles.apply_supply(s, list(msg.units), ctx)   # 18.6.2
-        return
-    if kind == "retreat":
-        if action == "done":
-            battles.apply_retreat(s, d["unit"], None, ctx)
-        else:
-            if msg.unit != d["unit"]:
-                raise Rejection("ILLEGAL_RETREAT", f"NTND 19.3: the unit to retreat now is {d['unit']}")
-            battles.apply_retreat(s, msg.unit, msg.to, ctx)
-        return
-    if kind == "advance":
-        battles.apply_advance(s, [] if action == "done" else list(msg.units), ctx)
-        return
-    raise Rejection("ILLEGAL_COMMAND", f"NTND: nothing answers {kind} with {action}")
+    _walk(s, ALLIED, amb["unit"], rest, ctx)
 
 
-def _operations(s, action, msg, ctx):
-    ph = s["phase"]
-    toggled = ph.setdefault("toggled", [])
-    if action == "done":
-        ph["done"] = True
-    elif action == "promote":
-        operations.promote(s, msg.piece, msg.supply, msg.to, ctx)
-    elif action == "break_down":
-        operations.break_down(s, msg.piece, ctx)
-    elif action == "invert":
-        uids = list(msg.units)
-        if set(uids) & set(toggled):
-            raise Rejection("ILLEGAL_INVERT", "NTND 6.2: a unit is inverted or flipped once per Operations phase")
-        mid = operations.invert(s, msg.location, uids, ctx)
-        toggled.extend(uids + [mid])
-    elif action == "flip":
-        if msg.marker not in s["markers"] or msg.marker in toggled:
-            raise Rejection("ILLEGAL_FLIP", "NTND 6.2: flip an inverted marker in play (once per phase)")
-        up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
-        toggled.extend(up + [msg.marker])
+def interdict(s: dict, target: str, ctx) -> None:
+    """8.6.3: the naval unit that moved searches one adjacent hex; it may search again while targets remain."""
+    unit = s["interdict"]["unit"]
+    if target not in interdict_targets(s, unit):
+        raise Rejection("ILLEGAL_ATTACK", "NTND 8.6.3: an adjacent coastal or major-river hex with Communist "
+                        "units, each once a turn")
+    _interdict(s, unit, target, ctx)
+    if not interdict_targets(s, unit):
+        s["interdict"] = None
 
 
-def _move(s, seat, piece, path, ctx):
+def occupy(s: dict, msg, ctx) -> None:
+    """8.8.2.2: an Allied unit next to a hex an inverted stack left occupies it."""
+    if len(msg.path) != 1 or (msg.piece, msg.path[0]) not in occupy_options(s):
+        raise Rejection("ILLEGAL_MOVE", "NTND 8.8.2.2: a unit next to a hex an inverted stack left may occupy it")
+    frm = s["units"][msg.piece]["loc"]
+    _set_loc(s, msg.piece, msg.path[0])
+    s["flags"]["vacated"] = [v for v in s["flags"]["vacated"] if v["hex"] != msg.path[0]]
+    s["phase"].setdefault("occupied", []).append(msg.piece)
+    ctx.emit({"t": "move", "piece": msg.piece, "from": frm, "path": [msg.path[0]], "rule": "NTND 8.8.2.2"})
+
+
+def go_on(s: dict, msg, ctx) -> None:
+    """20.5: the ambushed unit survived and goes on along the rest of its move."""
+    r = s["resume"]
+    s["resume"] = None
+    if list(msg.path) != resume_path(s, r) or msg.piece != r["unit"]:
+        raise Rejection("ILLEGAL_MOVE", "NTND 20.5: the ambushed unit may go on along the rest of its move")
+    _walk(s, ALLIED, r["unit"], list(msg.path), ctx)
+
+
+def move(s, seat, piece, path, ctx):
     ph = s["phase"]
     moved = ph.setdefault("moved", [])
     side_ok = (piece in s["markers"] and seat == COMMUNIST) or \
@@ -224,7 +109,7 @@ def _inland_allowance(s, piece, port) -> int:
     """8.6.4.1: quarter-MPs left after marching to ``port`` (None: starting there) and embarking,
     which costs half the allowance: allowance - march - allowance/2, rounded down."""
     env = movement.Env(s)
-    movement.reachable(s, piece, env)
+    reach.reachable(s, piece, env)
     best, _, allow = env.searches[tuple(movement.mover(s, piece)["uids"])]
     march = best[port][1] if port is not None and port in best else 0
     return max(0, (allow - 2 * march) // 2)
@@ -244,7 +129,6 @@ def _sea_move(s, seat, piece, path, ctx):
                 r = ctx.roll("d6", f"NTND 8.6.2 supply infiltration past Allied naval units into {h} (4-6)")
                 if r.result < 4:
                     ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked, "by": "sea"})
-                    from .politics import eliminate
                     uids = movement.mover(s, piece)["uids"]
                     if piece in s["markers"]:
                         operations.flip_marker(s, piece, ctx, "NTND 8.6.2")
@@ -290,7 +174,7 @@ def _walk(s, side, piece, path, ctx):
     kind = movement.movement_kind(movement.mover(s, piece))
     for i, h in enumerate(path):
         if inv and (h in zoc or h in zoi):
-            need = movement.infiltration_target(h)
+            need = reach.infiltration_target(h)
             r = ctx.roll("d6", f"NTND 8.5.2 infiltration into {h} (success on {need}-6)")
             if r.result < need:
                 ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
@@ -311,7 +195,7 @@ def _walk(s, side, piece, path, ctx):
     ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
 
 
-def _announce(s, msg, ctx):
+def announce(s, msg, ctx):
     opts = battles.attack_options(s, COMMUNIST)
     taken = {a["target"] for a in s["attacks"]}
     used = {x for a in s["attacks"] for x in a["attackers"]}
@@ -323,7 +207,7 @@ def _announce(s, msg, ctx):
     ctx.emit({"t": "announce", "target": msg.target, "attackers": att, "rule": "NTND 3.1.4"})
 
 
-def _reaction(s, seat, msg, ctx):
+def react(s, seat, msg, ctx):
     path = list(msg.path)
     opts = reaction.allied_reaction_options(s) if seat == ALLIED else reaction.communist_reaction_options(s)
     if len(path) != 1 or (msg.piece, path[0]) not in opts:
@@ -404,7 +288,6 @@ def _interdict(s, unit, target, ctx):
     """8.6.3: on 4-6 a supply unit not accompanied by Communist ground combat units is destroyed
     (dummies do not accompany); otherwise nothing happens. An inverted stack searched successfully
     is turned face up (its supply unit found)."""
-    from .politics import eliminate
     key = f"{s['turn']}:{unit}"
     s["flags"].setdefault("searched", {}).setdefault(key, []).append(target)
     r = ctx.roll("d6", f"NTND 8.6.3 {unit} searches {target} for supply units (4-6)")

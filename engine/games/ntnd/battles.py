@@ -16,12 +16,13 @@ from . import combat as cb
 from . import retreat as rt
 from .firebases import supporters
 from .map import load_map
-from .movement import enemy_locs, may_enter, stacking_problem, violation_at
+from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
+from .reach import _airmobile_reach
 from .operations import flip_marker, make_marker, remove_from_marker
 from .politics import eliminate
 from .special import armor_shock_active, armor_shock_trigger
 from .state import ALLIED, COMMUNIST
-from .supply import apply_supply, communist_supply_trace, nva_supply_needs, supply_covers, supply_step  # noqa: F401 (rules, apply_)
+from .supply import communist_supply_trace, nva_supply_needs, supply_step
 from .units import load_counters
 
 
@@ -267,8 +268,9 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     m = load_map()
     loc = s["units"][uid]["loc"]
     cands = ambush_candidates(s, uid)
-    if not markers or any(mk not in cands for mk in markers):
-        raise Rejection("ILLEGAL_AMBUSH", "NTND 20.2/20.3: ambushers are inverted units adjacent to the moved unit")
+    if not markers or len(set(markers)) != len(markers) or any(mk not in cands for mk in markers):
+        raise Rejection("ILLEGAL_AMBUSH", "NTND 20.2/20.3: ambushers are inverted units adjacent to the moved unit "
+                        "(each marker once)")
     inv_units = [x for mk in markers for x in s["markers"][mk]["units"]]
     ambushers = tuple(combat_unit(s, x) for x in inv_units)
     zoi = gb_zoi(s)
@@ -329,7 +331,6 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
             out.append(n)
     if u["side"] == ALLIED and cu.airmobile and not m.is_zone(u["loc"]):
         # 19.3.5: an airmobile unit may instead retreat to a friendly-held town or city within range
-        from .movement import _airmobile_reach, mover
         held = {x["loc"] for x in s["units"].values() if x["status"] == "map" and x["side"] == ALLIED and x["id"] != uid}
         for h in sorted(_airmobile_reach(s, mover(s, uid))):
             if h in out or h not in held or not m.hexes[h].town:

@@ -1,6 +1,6 @@
 """No Trumpets No Drums, rule 19 (Combat): the mathematics, as pure functions.
 
-Nothing here reads or writes game state: the rules code (rules.py) turns the
+Nothing here reads or writes game state: the rules code (battles.py) turns the
 state into the small frozen inputs below, calls these functions, and carries
 out what they return (asking the owners for their choices). No floats: morale
 averages are ``fractions.Fraction`` ("fractions are retained", 19.2.1).
@@ -35,10 +35,10 @@ from fractions import Fraction
 from typing import Iterable, Sequence
 
 from ...errors import Rejection
+from .state import ALLIED, COMMUNIST
+from .special import armor_shock_bonus, sapper_cancels_terrain
 from .units import UnitType, load_terrain
 
-ALLIED = "allied"
-COMMUNIST = "communist"
 SIDES = (ALLIED, COMMUNIST)
 
 # Roles of counters in combat (NTND 2.2, 19.2.1).
@@ -571,8 +571,6 @@ def resolve(sit: CombatSituation, attacker_die: int, defender_die: int) -> Comba
     support (19.2.2) + [defender only] terrain (19.2.3, cancelled by an attacking sapper 28.7.2) +
     numbers (19.2.4) + 12.3 AA versus airmobile (+1 Communist) + 28.8 armor shock (+1) + die.
     """
-    from .special import armor_shock_bonus, sapper_cancels_terrain
-
     a_side, d_side = sit.attacker_side, sit.defender_side
     fighting_defenders = tuple(u for u in sit.defenders if u.role != DUMMY)
     if not counted_units(fighting_defenders):

@@ -1,7 +1,7 @@
 """No Trumpets No Drums rule 17: dummy counters.
 
 17.1 In the recruitment phase every dummy in the counter mix may be placed, inverted, wherever a
-     guerrilla unit of any country could be placed (``dummy_hexes``; recruitment.place_options); each
+     guerrilla unit of any country could be placed (recruitment.dummy_hexes, recruitment.place_options); each
      goes into its own marker, committed to the Communist seat like any inverted unit.
 17.2 Dummies move as inverted guerrillas (movement: 1 MP a hex, 10 MP, not bound to a country); they
      have no combat value (combat.automatic_eliminations, ambush.AmbushSituation.fighting_ambushers);
@@ -15,12 +15,6 @@ DUMMY = "communist_dummy"
 
 def is_dummy(u: dict) -> bool:
     return u["type"] == DUMMY
-
-
-def dummy_hexes(s: dict) -> list[str]:
-    """17.1: any hex where a cadre of any guerrilla nationality could be placed (4.1.1)."""
-    from .recruitment import cadre_hexes
-    return cadre_hexes(s, None)
 
 
 def remove_revealed(s: dict, uid: str, ctx) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import combat as cb
 from .map import load_map
 from .state import COMMUNIST
+from .supply import communist_supply_trace
 from .units import load_counters
 
 
@@ -24,7 +25,6 @@ def supporters(s: dict, side: str, target: str, exclude: set, own_turn: bool) ->
     """19.2.2 fire support units of ``side`` within range of the hex under attack (13.1.1, 13.2.1,
     14.1, 14.2), with their distance; Communist artillery in its own turn must trace supply (13.4,
     18.3). Zones have no distances: no fire support there."""
-    from .supply import communist_supply_trace
     m = load_map()
     if m.is_zone(target):
         return ()

@@ -73,6 +73,7 @@ def cube_to_offset(x: int, y: int, z: int) -> tuple[int, int]:
     return q + 1, z + (q - (q & 1)) // 2 + 1
 
 
+@lru_cache(maxsize=None)
 def cube_of(hid: str) -> tuple[int, int, int]:
     return offset_to_cube(*parse_hex_id(hid))
 
@@ -84,6 +85,7 @@ def hex_distance(a: str, b: str) -> int:
     return max(abs(ax - bx), abs(ay - by), abs(az - bz))
 
 
+@lru_cache(maxsize=None)
 def grid_neighbours(hid: str) -> tuple[str, ...]:
     """The six grid positions around a hex (some may be off the map), sorted.
 
@@ -248,6 +250,16 @@ class GameMap:
             for hid in z.adjacent_hexes:
                 zone_of_hex.setdefault(hid, []).append(z.id)
         self._zones_next_to: dict[str, tuple[str, ...]] = {k: tuple(sorted(v)) for k, v in zone_of_hex.items()}
+        # what the map fixes, computed once (issue 15): the neighbours and adjacency of every location
+        self._hex_nbrs: dict[str, tuple[str, ...]] = {
+            h: tuple(n for n in grid_neighbours(h) if n in hexes) for h in hexes}
+        self._nbrs: dict[str, tuple[str, ...]] = {
+            h: self._hex_nbrs[h] + self._zones_next_to.get(h, ()) for h in hexes}
+        for zid, z in self.zones.items():
+            self._nbrs[zid] = tuple(sorted(z.adjacent_hexes)) + tuple(sorted(z.adjacent_zones))
+        self._adj: dict[str, frozenset] = {k: frozenset(v) for k, v in self._nbrs.items()}
+        self._land = tuple(h for h in hexes if hexes[h].is_land)
+        self._within: dict[tuple[str, int], tuple[str, ...]] = {}
 
     # --- locations -------------------------------------------------------
     def is_zone(self, loc: str) -> bool:
@@ -275,7 +287,7 @@ class GameMap:
         return self.hex(loc).corps
 
     def land_hexes(self) -> tuple[str, ...]:
-        return tuple(h for h in self.hexes if self.hexes[h].is_land)
+        return self._land
 
     def sea_hexes(self) -> tuple[str, ...]:
         return tuple(h for h in self.hexes if self.hexes[h].is_sea)
@@ -319,7 +331,10 @@ class GameMap:
     # --- adjacency ---------------------------------------------------------
     def hex_neighbours(self, hid: str) -> tuple[str, ...]:
         """Adjacent hexes that are on the map (land, sea or lake)."""
-        return tuple(n for n in grid_neighbours(hid) if n in self.hexes)
+        out = self._hex_nbrs.get(hid)
+        if out is None:
+            return tuple(n for n in grid_neighbours(hid) if n in self.hexes)
+        return out
 
     def zones_next_to(self, hid: str) -> tuple[str, ...]:
         """Off-board zones bordering a hex (NTND 9.1)."""
@@ -327,6 +342,9 @@ class GameMap:
 
     def neighbours(self, loc: str) -> tuple[str, ...]:
         """All locations adjacent to a hex or zone: hexes, then zones (NTND 9.1), sorted."""
+        out = self._nbrs.get(loc)
+        if out is not None:
+            return out
         if loc in self.zones:
             z = self.zones[loc]
             return tuple(sorted(z.adjacent_hexes)) + tuple(sorted(z.adjacent_zones))
@@ -336,6 +354,9 @@ class GameMap:
     def adjacent(self, a: str, b: str) -> bool:
         if a == b:
             return False
+        adj = self._adj.get(a)
+        if adj is not None and b in self._adj:
+            return b in adj
         if a in self.zones or b in self.zones:
             return b in self.neighbours(a)
         return a in self.hexes and b in self.hexes and hex_distance(a, b) == 1
@@ -350,6 +371,9 @@ class GameMap:
         """On-map hexes at distance <= radius from a hex, sorted (includes the centre)."""
         if radius < 0:
             raise ValueError("radius must be >= 0")
+        key = (center, radius)
+        if key in self._within:
+            return self._within[key]
         cx, cy, cz = cube_of(center)
         out = []
         for dx in range(-radius, radius + 1):
@@ -360,7 +384,10 @@ class GameMap:
                     hid = hex_id(col, row)
                     if hid in self.hexes:
                         out.append(hid)
-        return tuple(sorted(out))
+        out = tuple(sorted(out))
+        if center in self.hexes:
+            self._within[key] = out
+        return out
 
     # --- hexside features ----------------------------------------------------
     def river_between(self, a: str, b: str) -> str | None:

@@ -17,11 +17,9 @@ the end of each move; see docs for the reading), 9.1 zones take a whole move.
 """
 from __future__ import annotations
 
-import heapq
 from fractions import Fraction
 from functools import lru_cache
 
-from . import offboard
 from .map import load_map
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -78,6 +76,9 @@ class Env:
         self._zoi = None
         self._enemy: dict = {}
         self._types_at: dict = {}
+        self._full: dict = {}
+        self.memo: dict = {}       # derived sets of this state the searches share (reach._ground_reach)
+        self._river = None
         self.searches: dict = {}   # uids -> (best (rolls, cost) per hex, prev, allowance) of the last ground search
         self.walks: dict = {}      # (uids, trail) -> the step rules of the last ground search (walk_ok)
 
@@ -105,6 +106,26 @@ class Env:
             self._types_at[side] = d
         return self._types_at[side]
 
+    def full_hexes(self, side: str, types: tuple[str, ...]) -> frozenset:
+        """8.10.1: the hexes holding ``side``'s units that a stack of these unit types (sorted; standing
+        elsewhere) may not join: ``stacking_problem`` for every occupied hex at once."""
+        key = (side, types)
+        if key not in self._full:
+            here_types = self.memo.get(("here", side))
+            if here_types is None:   # per occupied hex (not zones): (Saigon?, the sorted types there)
+                m = load_map()
+                here_types = self.memo[("here", side)] = [
+                    (loc, _saigon(loc), tuple(sorted(t for _, t in here)))
+                    for loc, here in self.types_at(side).items() if not m.is_zone(loc)]
+            self._full[key] = frozenset(loc for loc, saigon, here in here_types
+                                        if _join_verdict(side, saigon, here, types))
+        return self._full[key]
+
+    def river_stop(self) -> frozenset:
+        if self._river is None:
+            self._river = patrolled_river(self.s)
+        return self._river
+
 
 @lru_cache(maxsize=1)
 def region_neighbours() -> dict[str, tuple[str, ...]]:
@@ -130,22 +151,37 @@ def zoc_hexes(s: dict, owner: str) -> frozenset:
     neutral country (8.5.1: the designation option is part 2 with 10.2).
     """
     m = load_map()
-    neutral = set(s["neutral"])
-    out = set()
+    neutral = tuple(s["neutral"])
+    out: set = set()
     for u in s["units"].values():
         if u["status"] != "map" or u["side"] != owner or u["inv"] or m.is_zone(u["loc"]):
             continue
-        if not utype(u).has_printed_zoc:
+        if _type_facts(u["type"])[0]:
+            out |= _zoc_around(u["loc"], neutral)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=None)
+def _type_facts(type_id: str) -> tuple[bool, int, bool]:
+    """(projects a ZOC 8.5.1, ZOI range 8.5.3, is an air unit) of a unit type: fixed by counters.json."""
+    t = load_counters().type(type_id)
+    return bool(t.has_printed_zoc), t.zoi_range or 0, t.category == "air"
+
+
+@lru_cache(maxsize=None)
+def _zoc_around(loc: str, neutral: tuple[str, ...]) -> frozenset:
+    """The ZOC of one unit at hex ``loc``: the hex and its land neighbours, not across a border into or
+    out of a neutral country (8.5.1); fixed by the map and the neutral countries."""
+    m = load_map()
+    here = m.hex(loc).country
+    out = {loc}
+    for n in nbrs(loc):
+        h = m.hexes[n]
+        if not h.is_land:
             continue
-        here = m.hex(u["loc"]).country
-        out.add(u["loc"])
-        for n in nbrs(u["loc"]):
-            h = m.hexes[n]
-            if not h.is_land:
-                continue
-            if h.country != here and (h.country in neutral or here in neutral):
-                continue
-            out.add(n)
+        if h.country != here and (h.country in neutral or here in neutral):
+            continue
+        out.add(n)
     return frozenset(out)
 
 
@@ -156,24 +192,10 @@ def zoi_hexes(s: dict) -> frozenset:
     for u in s["units"].values():
         if u["status"] != "map" or u["side"] != ALLIED or m.is_zone(u["loc"]):
             continue
-        r = utype(u).zoi_range
+        r = _type_facts(u["type"])[1]
         if r:
             out.update(land_within(u["loc"], r))
     return frozenset(out)
-
-
-def infiltration_target(loc: str) -> int:
-    """NTND 8.5.2: lowest d6 that infiltrates: 4 into towns/cities, mountain, jungle, swamp
-    (and zones, 9.2), 5 into clear hexes."""
-    m = load_map()
-    if m.is_zone(loc):
-        return 4 if offboard.NON_CLEAR else 5   # 9.2
-    return 5 if m.hex(loc).is_clear else 4
-
-
-def infiltration_chance(loc: str) -> Fraction:
-    """Probability that one infiltration roll succeeds (8.5.2 worked odds: 1/2 or 1/3)."""
-    return Fraction(7 - infiltration_target(loc), 6)
 
 
 # ---------------------------------------------------------------------------
@@ -238,6 +260,19 @@ def stacking_problem(s: dict, side: str, loc: str, adding: list[str], env: "Env 
     return _stack_verdict(side, bool(h.town and h.town.name == "Saigon"), tuple(sorted(types)))
 
 
+@lru_cache(maxsize=None)
+def _saigon(loc: str) -> bool:
+    """8.10.1.2: Saigon's own stacking limit."""
+    town = load_map().hexes[loc].town
+    return bool(town and town.name == "Saigon")
+
+
+@lru_cache(maxsize=8192)
+def _join_verdict(side: str, saigon: bool, here: tuple[str, ...], adding: tuple[str, ...]) -> bool:
+    """Would units of types ``adding`` over-stack a hex holding ``here`` (both sorted)?"""
+    return _stack_verdict(side, saigon, tuple(sorted(here + adding))) is not None
+
+
 @lru_cache(maxsize=4096)
 def _stack_verdict(side: str, saigon: bool, types: tuple[str, ...]) -> str | None:
     v = load_counters().stacking_violations(types, side, saigon=saigon)
@@ -248,7 +283,7 @@ def enemy_locs(s: dict, side: str) -> frozenset:
     """Locations holding any unit of the other side (inverted markers included)."""
     return frozenset(u["loc"] for u in s["units"].values()
                      if u["status"] == "map" and u["side"] != side and u["loc"] is not None
-                     and utype(u).category != "air")
+                     and not _type_facts(u["type"])[2])
 
 
 # ---------------------------------------------------------------------------
@@ -278,21 +313,28 @@ def mover(s: dict, piece: str) -> dict:
 def allowance_q(s: dict, mv: dict) -> int:
     """NTND 8.2 allowance in quarters: the slowest unit of the piece; 8.2.1 monsoon halving for
     face-up units; 18.2.1.3 halved if out of supply at the start of the movement phase."""
-    counters = load_counters()
-    best = None
     oos = bool(set(mv["uids"]) & set(s["phase"].get("out_of_supply", ())))
-    for t in mv["types"]:
-        mc = counters.movement_classes[t.movement_class]
-        if t.id == "communist_dummy" or (mv["inv"] and mc.allowance is not None and mc.allowance > 0):
-            a = Fraction(mc.allowance if t.id != "communist_dummy" else 10)
-        else:
-            a = mc.allowance_for(monsoon=is_monsoon(s), inverted=mv["inv"], out_of_supply=oos)
-        q = UNLIMITED if a is None else int(a * Q)
-        best = q if best is None else min(best, q)
+    best = _allowance_q(tuple(t.id for t in mv["types"]), mv["inv"], is_monsoon(s), oos)
     landed = s["phase"].get("landed", {})
     if len(mv["uids"]) == 1 and mv["uids"][0] in landed:  # 8.6.4.1: what the landing left
         best = min(best or 0, landed[mv["uids"][0]])
     return best or 0
+
+
+@lru_cache(maxsize=None)
+def _allowance_q(type_ids: tuple[str, ...], inv: bool, monsoon: bool, oos: bool) -> int | None:
+    counters = load_counters()
+    best = None
+    for tid in type_ids:
+        t = counters.type(tid)
+        mc = counters.movement_classes[t.movement_class]
+        if t.id == "communist_dummy" or (inv and mc.allowance is not None and mc.allowance > 0):
+            a = Fraction(mc.allowance if t.id != "communist_dummy" else 10)
+        else:
+            a = mc.allowance_for(monsoon=monsoon, inverted=inv, out_of_supply=oos)
+        q = UNLIMITED if a is None else int(a * Q)
+        best = q if best is None else min(best, q)
+    return best
 
 
 def movement_kind(mv: dict) -> str:
@@ -301,176 +343,6 @@ def movement_kind(mv: dict) -> str:
         if k in classes:
             return k
     return "ground"
-
-
-# ---------------------------------------------------------------------------
-# reachability
-# ---------------------------------------------------------------------------
-
-def reachable(s: dict, piece: str, env: Env | None = None) -> dict[str, list[str]]:
-    """Destination -> path for one piece this phase (empty for immobile pieces)."""
-    env = env or Env(s)
-    mv = mover(s, piece)
-    kind = movement_kind(mv)
-    if kind == "immobile" and mv["side"] == ALLIED and len(mv["types"]) == 1 \
-            and mv["types"][0].stacking_class == "militia":
-        return _militia_reach(s, mv, env)
-    if kind in ("immobile", "air", "interceptor"):
-        return {}
-    if kind in ("fleet", "patrol_boat"):
-        from .sea import boat_reach, fleet_reach
-        return (fleet_reach if kind == "fleet" else boat_reach)(s, mv, env)
-    if kind == "airmobile":
-        return _airmobile_reach(s, mv, env)
-    out = _ground_reach(s, mv, env)
-    if improved_trail(s, mv):
-        extra = _ground_reach(s, mv, env, trail=True)
-        for k, p in extra.items():
-            out.setdefault(k, p)
-        out = dict(sorted(out.items()))
-        _ground_reach(s, mv, env)   # keep the ordinary search for sea_reach
-    from .sea import sea_reach
-    out.update(sea_reach(s, piece, mv, env))
-    return out
-
-
-@lru_cache(maxsize=None)
-def _graph(classes: tuple[str, ...], flat: bool) -> dict[str, tuple[tuple[str, int], ...]]:
-    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays)."""
-    m = load_map()
-    g = {}
-    for h in m.land_hexes():
-        out = []
-        for n in nbrs(h):
-            if not m.hexes[n].is_land:
-                continue
-            if flat:
-                out.append((n, Q))  # 8.2.2: 1 MP a hex whatever the terrain (as units.entry_cost for flat movers)
-                continue
-            step = 0
-            for c in classes:
-                q = _step_q(c, h, n)
-                if q is None:
-                    step = None
-                    break
-                step = max(step, q)
-            if step is not None:
-                out.append((n, step))
-        g[h] = tuple(out)
-    return g
-
-
-@lru_cache(maxsize=None)
-def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
-    """Land hexes units of these types may stand in (may_enter), for one set of neutral countries."""
-    counters = load_counters()
-    types = [counters.type(t) for t in type_ids]
-    fake = {"neutral": list(neutral)}
-    return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
-
-
-def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:
-    m = load_map()
-    side, start = mv["side"], mv["loc"]
-    enemy = env.enemy(side)
-    allow = IMPROVED_TRAIL_MP * Q if trail else allowance_q(s, mv)
-    out: dict[str, list[str]] = {}
-    # 9.1: zone moves take the whole turn: from a zone only to an adjacent location (offboard.py)
-    if offboard.touches_zone(start):
-        out.update(offboard.zone_moves(s, mv, allow, enemy, env))
-        if m.is_zone(start):
-            return out
-    foe = COMMUNIST if side == ALLIED else ALLIED
-    zoc = env.zoc(foe)
-    zoi = env.zoi() if side == COMMUNIST else frozenset()
-    inv = mv["inv"]
-    graph = _graph(tuple(sorted({t.movement_class for t in mv["types"]})), inv)
-    from .sea import AMPHIBIOUS_TYPES
-    corps = mv["corps"]
-    if side == ALLIED and corps and region_of(start) != corps and all(t.id in AMPHIBIOUS_TYPES for t in mv["types"]):
-        corps = None  # 8.6.4.3: landed out of its corps, it moves with the fleet or back home by land
-    allowed = _allowed(tuple(sorted(t.id for t in mv["types"])), side, corps, tuple(s["neutral"]))
-    if trail:
-        allowed = allowed & trail_hexes()
-    double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
-    re = s["flags"].get("reassigned")
-    if side == ALLIED and re and re.get("turn") == s["turn"] and set(mv["uids"]) & set(re["units"]):
-        # 5.7: a group changing corps may not move next to any enemy unit this turn
-        near_enemy = {n for e in enemy if not m.is_zone(e) for n in nbrs(e)}
-        allowed = allowed - near_enemy
-    roll_hexes = (zoc | zoi) if inv and side == COMMUNIST else frozenset()
-    river_stop = patrolled_river(s) if side == COMMUNIST else frozenset()
-    if side == COMMUNIST:
-        # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
-        # through a hex it could not stop in (stacking, see docs)
-        full = {h for h in env.types_at(COMMUNIST) if not m.is_zone(h) and h != start
-                and stacking_problem(s, COMMUNIST, h, mv["uids"], env) is not None}
-        if full:
-            allowed = allowed - full
-    env.walks[(tuple(mv["uids"]), trail)] = (start, enemy, allow, zoc, zoi, inv, graph, allowed, double, river_stop)
-    # Dijkstra on (rolls, cost)
-    best: dict[str, tuple[int, int]] = {start: (0, 0)}
-    prev: dict[str, str] = {}
-    heap = [(0, 0, start)]
-    while heap:
-        rolls, cost, here = heapq.heappop(heap)
-        if best[here] != (rolls, cost):
-            continue
-        if here != start and ((not inv and here in zoc) or here in river_stop):
-            continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
-        for n, step in graph[here]:
-            if n in enemy or n not in allowed:
-                continue
-            if double != 1 and n in zoi:
-                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
-            nc = cost + step
-            if nc > allow:
-                continue
-            nr = rolls + 1 if n in roll_hexes else rolls
-            b = best.get(n)
-            if b is None or (nr, nc) < b:
-                best[n] = (nr, nc)
-                prev[n] = here
-                heapq.heappush(heap, (nr, nc, n))
-    for dest in sorted(best):
-        if dest == start:
-            continue
-        # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
-        # Communist player is held to the limit while moving, so no 8.10.2 elimination ever has to
-        # name units of a hidden stack (project choice, docs/rules/ntnd.md; only a 19.3.2 retreat may).
-        if side == COMMUNIST and stacking_problem(s, side, dest, mv["uids"], env) is not None:
-            continue
-        path = [dest]
-        while path[-1] in prev and prev[path[-1]] != start:
-            path.append(prev[path[-1]])
-        out[dest] = list(reversed(path))
-    env.searches[tuple(mv["uids"])] = (best, prev, allow)
-    return out
-
-
-def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, list[str]]:
-    """8.2 / 8.8.1.1: airmobile units fly (no terrain, no ZOC) anywhere in the corps/country they
-    are in or an adjacent one in clear weather; 9 hexes in monsoon. The path is the destination."""
-    m = load_map()
-    start = mv["loc"]
-    if m.is_zone(start):
-        return {}
-    env = env or Env(s)
-    enemy = env.enemy(mv["side"])
-    if is_monsoon(s):
-        cands = [h for h in m.hexes_within(start, 9) if m.hexes[h].is_land]
-    else:
-        here = region_of(start)
-        regions = {here, *region_neighbours().get(here, ())}
-        cands = [h for h in m.land_hexes() if region_of(h) in regions]
-    out = {}
-    for h in cands:
-        if h == start or h in enemy:
-            continue
-        if may_enter(s, mv["types"], mv["side"], mv["corps"], h) is not None:
-            continue
-        out[h] = [h]
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -533,62 +405,9 @@ def patrolled_river(s: dict) -> frozenset:
     return frozenset(out)
 
 
-def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
-    """15.2.1 / 16.3: militia and Montagnards in a Green Beret zone of influence move without limit
-    inside it (not across borders, not into enemy units, stopping on entering an enemy ZOC)."""
-    m = load_map()
-    start = mv["loc"]
-    if m.is_zone(start):
-        return {}
-    zoi = set()
-    for u in s["units"].values():
-        if u["status"] == "map" and u["type"] == "us_green_beret" and not m.is_zone(u["loc"]):
-            area = set(m.hexes_within(u["loc"], 2))
-            if start in area:
-                zoi |= area
-    if not zoi:
-        return {}
-    enemy = env.enemy(ALLIED)
-    zoc = env.zoc(COMMUNIST)
-    country = m.hex(start).country
-    prev = {start: None}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for h in frontier:
-            if h != start and h in zoc:
-                continue
-            for n in nbrs(h):
-                if n in prev or n not in zoi or n in enemy or not m.hexes[n].is_land or m.hexes[n].country != country:
-                    continue
-                prev[n] = h
-                nxt.append(n)
-        frontier = sorted(nxt)
-    return {d: path_to(prev, start, d) for d in sorted(prev) if d != start}
-
-
 def path_to(prev: dict, start: str, dest: str) -> list[str]:
     """The path from ``start`` (excluded) to ``dest`` recorded in a search's predecessor map."""
     path = [dest]
     while prev[path[-1]] != start:
         path.append(prev[path[-1]])
     return list(reversed(path))
-
-
-IMPROVED_TRAIL_MP = 15        # 8.4
-IMPROVED_TRAIL_YEAR = 1971    # "Starting in January/February 1971"
-
-
-@lru_cache(maxsize=1)
-def trail_hexes() -> frozenset:
-    """8.4: the hex part of Laos and North Vietnam."""
-    m = load_map()
-    return frozenset(h for h, x in m.hexes.items() if x.is_land and x.country in ("LA", "NV"))
-
-
-def improved_trail(s: dict, mv: dict) -> bool:
-    """8.4: from January/February 1971, supply units moving entirely within the hex part of Laos and/or
-    North Vietnam have 15 movement points (a second search restricted to those hexes)."""
-    year = int(s["turn_label"].split()[-1])
-    return (year >= IMPROVED_TRAIL_YEAR and mv["side"] == COMMUNIST and mv["loc"] in trail_hexes()
-            and all(t.id == "communist_supply" for t in mv["types"]))

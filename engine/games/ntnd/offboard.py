@@ -2,10 +2,10 @@
 Luang Prabang, Vientiane; data/map.json).
 
 9.1   a move from a zone to an adjacent zone or bordering hex, or from a hex into a zone, takes the
-      unit's whole move (``zone_moves``, called by movement._ground_reach); any number of units may
+      unit's whole move (``zone_moves``, called by reach._ground_reach); any number of units may
       stand in a zone (8.10.1.3, movement.stacking_problem); 9.1.1.1 the fleet may enter Haiphong
       (sea.fleet_reach).
-9.2   zones count as non-clear for infiltration (``NON_CLEAR``, movement.infiltration_target) and
+9.2   zones count as non-clear for infiltration (``NON_CLEAR``, reach.infiltration_target) and
       bombing (part 2), as clear for ground combat (combat.CombatSituation.in_zone).
 9.3   combat in a zone is voluntary, by the units the attacker commits there; all the defender's
       units in the zone defend together (``zone_attackers``, used by battles.attack_options); units in
@@ -14,13 +14,17 @@ Luang Prabang, Vientiane; data/map.json).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .map import load_map
+from .movement import may_enter, stacking_problem
 from .state import ALLIED
 from .units import load_counters
 
 NON_CLEAR = True  # 9.2: for infiltration (8.5.2) a zone is a non-clear location
 
 
+@lru_cache(maxsize=None)
 def touches_zone(loc: str) -> bool:
     m = load_map()
     return m.is_zone(loc) or any(m.is_zone(n) for n in m.neighbours(loc))
@@ -29,7 +33,6 @@ def touches_zone(loc: str) -> bool:
 def zone_moves(s: dict, mv: dict, allow: int, enemy, env) -> dict[str, list[str]]:
     """9.1: one-step moves into, out of or between zones (each is the whole move). From a zone these
     are the only moves; from a hex bordering a zone they are added to the ordinary ones."""
-    from .movement import may_enter, stacking_problem
     m = load_map()
     start, side = mv["loc"], mv["side"]
     out: dict[str, list[str]] = {}

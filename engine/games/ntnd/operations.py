@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...errors import Rejection
 from .dummies import is_dummy, remove_revealed
 from .map import load_map
+from .movement import _stack_verdict
 from .state import COMMUNIST, new_marker_id
 from .units import load_counters
 
@@ -72,7 +73,9 @@ def remove_from_marker(s: dict, uid: str | list[str], ctx, join: list[str] = (),
     if mid is None:
         return None
     mk = s["markers"][mid]
-    assert all(s["units"][x]["mk"] == mid for x in leaving)
+    strays = sorted(x for x in leaving if s["units"][x]["mk"] != mid)
+    if strays:  # a rules bug, not a player's error: every caller names units of one marker
+        raise ValueError(f"remove_from_marker: {', '.join(strays)} are not in marker {mid} with {leaving[0]}")
     rest = [x for x in mk["units"] if x not in leaving] + list(join)
     s["sealed"].append(mk["ref"])
     del s["markers"][mid]
@@ -156,7 +159,6 @@ def breakdown_options(s: dict) -> list[str]:
             continue
         nat = {"SV": "VC", "LA": "PL", "CA": "KR"}.get(m.hex(u["loc"]).country)
         if nat and first_in_mix(s, f"{nat.lower()}_cadre") and first_in_mix(s, f"{nat.lower()}_regiment"):
-            from .movement import _stack_verdict
             here = [x["type"] for x in s["units"].values() if x["status"] == "map" and x["side"] == COMMUNIST
                     and x["loc"] == u["loc"] and x["id"] != u["id"]]
             if _stack_verdict(COMMUNIST, False, tuple(sorted(here + [f"{nat.lower()}_cadre",

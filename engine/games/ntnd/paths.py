@@ -1,13 +1,15 @@
 """No Trumpets No Drums rule 8: the path of a move, the mover's choice (issue 26).
 
-``movement.reachable`` gives one path per destination, the one the legal commands offer; a ground
+``reach.reachable`` gives one path per destination, the one the legal commands offer; a ground
 move may take any other path that is legal step by step for the real contents of the moving piece
-(``walk_ok``, with the step rules of ``movement._ground_reach``), so an inverted marker's route is
+(``walk_ok``, with the step rules of ``reach._ground_reach``), so an inverted marker's route is
 the Communist player's choice and never shows what the marker holds.
 """
 from __future__ import annotations
 
-from .movement import Env, mover, movement_kind, reachable
+from .movement import Env, mover, movement_kind
+from .reach import reachable
+from .sea import sea_key
 
 
 def check_path(s: dict, piece: str, path: list[str]) -> str | None:
@@ -21,10 +23,9 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
     airmobile and trail moves keep the offered path."""
     if not path:
         return "NTND 8: a move needs a path"
-    from .sea import sea_key
     env = Env(s)
-    reach = reachable(s, piece, env)
     dest = sea_key(list(path))
+    reach = reachable(s, piece, env, by_sea=dest.startswith("sea:"))
     if dest not in reach:
         return f"NTND 8: {path[-1]} is not reachable by {piece} this phase (allowance, terrain, ZOC, stacking, 5.3, 8.9, 8.6)"
     if list(path) == reach[dest] or walk_ok(env, mover(s, piece), list(path)):
@@ -35,13 +36,13 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
 
 def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
     """8.2-8.5, 8.10: ``path`` is a legal ground walk over the map for ``mv``, step by step, with the
-    rules of its last ground search (``_ground_reach``, the one model of a step): adjacent land hexes
+    rules of its last ground search (``reach._ground_reach``, the one model of a step): adjacent land hexes
     it may enter, no enemy unit, within its allowance (8.5.3 doubling in a ZOI for face-up Communist
     units), not leaving an enemy ZOC (face up) or a patrolled river hex (14.1.3), no hex twice."""
     rules = env.walks.get((tuple(mv["uids"]), False))
     if rules is None or movement_kind(mv) != "ground" or not path:
         return False
-    start, enemy, allow, zoc, zoi, inv, graph, allowed, double, river_stop = rules
+    start, blocked, allow, zoc, zoi, inv, graph, allowed, double, river_stop = rules
     if len(set(path)) != len(path) or start in path:
         return False
     here, cost = start, 0
@@ -49,7 +50,7 @@ def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
         if here != start and ((not inv and here in zoc) or here in river_stop):
             return False
         step = dict(graph.get(here, ())).get(n)
-        if step is None or n in enemy or n not in allowed:
+        if step is None or n in blocked or n not in allowed:
             return False
         if double != 1 and n in zoi:
             step *= double

@@ -7,6 +7,7 @@ and the rest of the political game are part 2.
 from __future__ import annotations
 
 from .map import load_map
+from .operations import remove_from_marker
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
@@ -20,7 +21,6 @@ def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
     if u["inv"]:
         # a unit leaving a hidden stack without a flip (18.6.2 supply spent): the stack is re-committed
         # without it and the public event does not name it
-        from .operations import remove_from_marker
         mid = u["mk"]
         remove_from_marker(s, uid, ctx)
         u["status"], u["loc"] = "mix", None

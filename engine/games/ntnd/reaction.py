@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from . import combat as cb
 from .map import load_map
-from .movement import Env, _airmobile_reach, may_enter, mover, stacking_problem, utype
+from .movement import Env, may_enter, mover, stacking_problem, utype
+from .reach import _airmobile_reach
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 

@@ -7,10 +7,9 @@ to the Communist seat only); face-up recruits are public.
 from __future__ import annotations
 
 from ...errors import Rejection
-from .corps import entry_locations
-from .dummies import dummy_hexes
+from .corps import assign_on_entry, entry_locations
 from .map import load_map
-from .movement import Env, region_of, stacking_problem, zoc_hexes, zoi_hexes
+from .movement import Env, enemy_locs, region_of, stacking_problem, zoc_hexes, zoi_hexes
 from .operations import first_in_mix, make_marker
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
@@ -71,6 +70,11 @@ def cadre_hexes(s: dict, nat: str | None) -> list[str]:
         if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None and hid not in near:
             out.append(hid)
     return sorted(out)
+
+
+def dummy_hexes(s: dict) -> list[str]:
+    """17.1: any hex where a cadre of any guerrilla nationality could be placed (4.1.1)."""
+    return cadre_hexes(s, None)
 
 
 def place_options(s: dict) -> list[dict]:
@@ -203,7 +207,6 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
                         "headquarters (or another friendly city of the corps, or Saigon, if it is held)")
     u = s["units"][uid]
     if u["status"] == "sched":
-        from .corps import assign_on_entry
         assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
     u.update(status="map", loc=loc)
     s["phase"]["placed"].append(uid)
@@ -263,7 +266,6 @@ def purchase_locations(s: dict, u: dict) -> list[str]:
 
 
 def enemy_locs_(s):
-    from .movement import enemy_locs
     return enemy_locs(s, ALLIED)
 
 

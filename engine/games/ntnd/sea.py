@@ -1,12 +1,12 @@
 """No Trumpets No Drums 8.6 (sea movement): the fleet and patrol boats (8.2.3, 8.2.4, 8.6.1-8.6.2),
 Communist supply units by sea (8.6.1, 8.6.2) and Allied amphibious moves (8.6.4). Sea paths start
-with ``SEA``; their key in ``movement.reachable`` is "sea:<destination>". The moves themselves are
+with ``SEA``; their key in ``reach.reachable`` is "sea:<destination>". The moves themselves are
 carried out by apply_._sea_move (infiltration past naval units, the fleet joining a landing).
 """
 from __future__ import annotations
 
 from .map import load_map
-from .movement import UNLIMITED, Env, nbrs, path_to, stacking_problem
+from .movement import UNLIMITED, Env, nbrs, path_to, region_of, stacking_problem
 from .state import ALLIED, COMMUNIST
 
 
@@ -142,8 +142,6 @@ def forced_returns(s: dict, ctx) -> None:
     without the fleet) at the end of the next Allied movement phase, it failed to return and is
     eliminated (project reading: the text names no time limit nor penalty; 8.9.1 eliminates units
     that cannot return home, with no points, docs/rules/ntnd.md)."""
-    from .movement import region_of
-
     fleet = [u["loc"] for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
     fleet_regions = {region_of(f) for f in fleet if f is not None}
     marked = s["flags"].setdefault("must_return", [])

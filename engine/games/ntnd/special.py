@@ -17,18 +17,25 @@ otherwise acts as a VC regiment (its counters.json morale and flags).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable, Protocol
 
-if TYPE_CHECKING:  # combat.py imports this module; no import cycle at run time
-    from .combat import CombatUnit
+from .state import ALLIED, COMMUNIST
 
-COMMUNIST = "communist"
-ALLIED = "allied"
+
+class Fighter(Protocol):
+    """What these rules read of a unit in a battle (combat.CombatUnit has it; combat.py imports
+    this module, this module imports nothing of combat: no import cycle)."""
+    side: str
+    face_up: bool
+    sapper: bool
+    armor: bool
+
+
 #: 28.8 "This rule can be used only in scenarios starting in 1965, 1966, 1967 or 1968."
 ARMOR_SHOCK_YEARS = (1965, 1966, 1967, 1968)
 
 
-def sapper_cancels_terrain(attackers: Iterable["CombatUnit"], defender_side: str) -> bool:
+def sapper_cancels_terrain(attackers: Iterable[Fighter], defender_side: str) -> bool:
     """NTND 28.7.2: if a Communist force that includes a sapper attacks Allied units, the Allied
     defensive terrain modifier (including towns/cities) is not received. One sapper suffices and no
     more than one applies ("no more than one sapper may apply this bonus per attack"), so a second
@@ -50,7 +57,7 @@ def armor_shock_available(scenario_start_year: int, campaign: bool, shock_turn: 
     return campaign or scenario_start_year in ARMOR_SHOCK_YEARS
 
 
-def armor_shock_trigger(shock_turn: int | None, current_turn: int, attackers: Iterable["CombatUnit"], *,
+def armor_shock_trigger(shock_turn: int | None, current_turn: int, attackers: Iterable[Fighter], *,
                         scenario_start_year: int, campaign: bool, declare: bool = False) -> int | None:
     """NTND 28.8: the state's armor shock turn after a Communist attack by ``attackers`` on
     ``current_turn``. In a scenario (starting 1965-1968) the shock turn is "the first turn that the
@@ -74,7 +81,7 @@ def armor_shock_active(shock_turn: int | None, current_turn: int) -> bool:
     return shock_turn is not None and shock_turn == current_turn
 
 
-def armor_shock_bonus(attackers: Iterable["CombatUnit"], *, active: bool) -> int:
+def armor_shock_bonus(attackers: Iterable[Fighter], *, active: bool) -> int:
     """NTND 28.8: on the shock turn "all Communist attacks which involve at least one Tank unit gain
     an additional +1 combat modifier". Defending tanks gain nothing."""
     if not active:

@@ -1,7 +1,7 @@
 """No Trumpets No Drums: the state model.
 
-The state is plain canonical data (dicts, lists, ints, str, bool, None), so it
-copies fast (``copy_state``) and every view is built from it directly.
+The state is plain state data (dicts, lists, ints, str, bool, None: engine/snapshot.py), so the
+engine's one copy and digest apply to it and every view is built from it directly.
 
     s["units"][uid]      one record per counter of the scenario's counter mix:
         id      "C014" (Communist) / "A031" (Allied): private for inverted units
@@ -38,30 +38,6 @@ SEATS = (COMMUNIST, ALLIED)
 
 def other(seat: str) -> str:
     return ALLIED if seat == COMMUNIST else COMMUNIST
-
-
-def fast_copy(x):
-    """Deep copy of canonical data (dict/list/tuple of immutables); ~5x faster than deepcopy."""
-    if isinstance(x, dict):
-        return {k: fast_copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [fast_copy(v) for v in x]
-    if isinstance(x, tuple):
-        return tuple(fast_copy(v) for v in x)
-    return x
-
-
-def copy_state(s: dict) -> dict:
-    """Independent copy: units and markers are the bulk, copied field-wise."""
-    out = dict(s)
-    out["units"] = {k: dict(v) for k, v in s["units"].items()}
-    out["markers"] = {k: {"loc": v["loc"], "units": list(v["units"]), "ref": v["ref"]}
-                      for k, v in s["markers"].items()}
-    for k in ("phase", "attacks", "meta", "flags", "sealed", "battle", "ambush", "resume", "interdict", "decision", "rp",
-              "outcome"):
-        if k in s:
-            out[k] = fast_copy(s[k])
-    return out
 
 
 # ---------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from __future__ import annotations
 import heapq
 
 from ...errors import Rejection
-
 from .map import load_map
 from .movement import Q, _step_q, enemy_locs, zoc_hexes, zoi_hexes
+from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
@@ -46,94 +46,115 @@ def always_in_supply(s: dict, u: dict) -> bool:
     return False
 
 
-def allied_sources(s: dict, u: dict) -> set[str]:
+def allied_sources(s: dict, u: dict, pre: "_AlliedSupply | None" = None) -> set[str]:
+    """18.1.1: the supply sources of Allied unit ``u``: its corps headquarters, Allied-held cities
+    (towns too for rangers), firebases and the fleet's coast."""
     m = load_map()
-    counters = load_counters()
-    allied_locs = {x["loc"] for x in s["units"].values() if x["status"] == "map" and x["side"] == ALLIED}
-    out = set()
+    pre = pre or _AlliedSupply(s)
+    out = set(pre.common)
     if u.get("corps") in m.corps_hq:
         hq = m.corps_hq_of(u["corps"]).location
-        if hq in allied_locs:
+        if hq in pre.allied_locs:
             out.add(hq)
-    for t in m.towns():
-        if t.is_city and t.hex in allied_locs:
-            out.add(t.hex)
-        if not t.is_city and t.hex in allied_locs and counters.type(u["type"]).movement_class == "ranger":
-            out.add(t.hex)  # 18.1.1 rangers: any Allied-held town
-    for x in s["units"].values():
-        if x["status"] != "map" or x["side"] != ALLIED or m.is_zone(x["loc"]):
-            continue
-        sc = counters.type(x["type"]).stacking_class
-        if sc == "firebase":
-            out.add(x["loc"])
-        if x["type"] == "us_fleet":
-            out.update(h for h in m.hex_neighbours(x["loc"]) if m.hexes[h].coastal)  # the fleet on the coast
-            out.add(x["loc"])
+    if load_counters().type(u["type"]).movement_class == "ranger":
+        out |= pre.towns  # 18.1.1 rangers: any Allied-held town
     return out
 
 
-def allied_in_supply(s: dict, u: dict, blocked: frozenset | None = None) -> bool:
+class _AlliedSupply:
+    """What every Allied unit's supply trace shares in one state (computed once per phase check)."""
+
+    def __init__(self, s: dict, blocked: frozenset | None = None) -> None:
+        m = load_map()
+        counters = load_counters()
+        on_map = [x for x in s["units"].values() if x["status"] == "map" and x["side"] == ALLIED]
+        self.allied_locs = {x["loc"] for x in on_map}
+        common, towns = set(), set()
+        for t in m.towns():
+            if t.hex in self.allied_locs:
+                (common if t.is_city else towns).add(t.hex)
+        self.firebase_locs = set()
+        self.fleet_corps = set()
+        for x in on_map:
+            firebase = counters.type(x["type"]).stacking_class == "firebase"
+            if firebase:
+                self.firebase_locs.add(x["loc"])   # zones too (18.7.3)
+            if m.is_zone(x["loc"]):
+                continue
+            if firebase:
+                common.add(x["loc"])
+            if x["type"] == "us_fleet":
+                common.update(h for h in m.hex_neighbours(x["loc"]) if m.hexes[h].coastal)  # the fleet on the coast
+                common.add(x["loc"])
+                self.fleet_corps.add(m.hex(x["loc"]).corps)
+        self.common = frozenset(common)
+        self.towns = frozenset(towns)
+        self.blocked = blocked if blocked is not None else enemy_locs(s, ALLIED) | zoc_hexes(s, COMMUNIST)
+        self.neutral = set(s["neutral"])
+        self.component: dict[str, frozenset] = {}   # hex (not blocked) -> the hexes a trace from it reaches
+
+    def reach(self, start: str) -> frozenset:
+        """18.1: the land hexes a supply line from ``start`` reaches: not through enemy units or an
+        enemy ZOC (18.1.3), nor across a border into or out of a neutral country (18.1.4)."""
+        got = self.component.get(start)
+        if got is not None:
+            return got
+        m = load_map()
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for h in frontier:
+                for n in m.hex_neighbours(h):
+                    if n in seen or not m.hexes[n].is_land or n in self.blocked:
+                        continue
+                    if m.hexes[n].country != m.hexes[h].country and (m.hexes[n].country in self.neutral
+                                                                     or m.hexes[h].country in self.neutral):
+                        continue  # 18.1.4
+                    seen.add(n)
+                    nxt.append(n)
+            frontier = nxt
+        out = frozenset(seen)
+        if start not in self.blocked and m.hexes[start].is_land:
+            # every hex of it is an unblocked land hex and the steps are symmetric: each reaches the same set
+            for h in out:
+                self.component[h] = out
+        return out
+
+
+def allied_in_supply(s: dict, u: dict, blocked: frozenset | None = None, pre: _AlliedSupply | None = None) -> bool:
+    """18.1.1: a supply line from the unit to one of its sources (``pre``: what the units of one
+    state share, ``out_of_supply`` builds it once)."""
     m = load_map()
     if always_in_supply(s, u):
         return True
+    pre = pre or _AlliedSupply(s, blocked)
     if u.get("corps") in ("I", "II", "III", "IV") and not m.is_zone(u["loc"]):
         h = m.hex(u["loc"])
-        fleet_here = any(x["type"] == "us_fleet" and x["status"] == "map" and not m.is_zone(x["loc"])
-                         and m.hex(x["loc"]).corps == h.corps for x in s["units"].values())
-        if h.country == "SV" and h.corps != u["corps"] and not fleet_here:
+        if h.country == "SV" and h.corps != u["corps"] and h.corps not in pre.fleet_corps:
             return False  # 5.3: in another corps zone (8.6.4.3: the fleet supersedes 5.3)
     if m.is_zone(u["loc"]):
         # 18.7.3: a firebase in the same zone (air supply is part 2)
-        return any(x["status"] == "map" and x["side"] == ALLIED and x["loc"] == u["loc"]
-                   and load_counters().type(x["type"]).stacking_class == "firebase" for x in s["units"].values())
-    sources = allied_sources(s, u)
-    if blocked is None:
-        blocked = enemy_locs(s, ALLIED) | zoc_hexes(s, COMMUNIST)
-    start = u["loc"]
-    if start in sources:
-        return True
-    neutral = set(s["neutral"])
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for h in frontier:
-            for n in m.hex_neighbours(h):
-                if n in seen or not m.hexes[n].is_land or n in blocked:
-                    continue
-                if m.hexes[n].country != m.hexes[h].country and (m.hexes[n].country in neutral
-                                                                 or m.hexes[h].country in neutral):
-                    continue  # 18.1.4
-                if n in sources:
-                    return True
-                seen.add(n)
-                nxt.append(n)
-        frontier = nxt
-    return False
+        return u["loc"] in pre.firebase_locs
+    sources = allied_sources(s, u, pre)
+    return u["loc"] in sources or not pre.reach(u["loc"]).isdisjoint(sources)
 
 
-def communist_supply_trace(s: dict, u: dict) -> tuple[bool, str | None]:
+def communist_supply_trace(s: dict, u: dict, facts: tuple | None = None) -> tuple[bool, str | None]:
     """(in supply, supply unit used or None). 18.1.2: up to six MP to North Vietnam (free), a VC base
     (free, 28.9.2, VC units in South Vietnam) or a supply unit (18.6.2: spent if it supplies an
     NVA attack). Prefers free sources, then the nearest supply unit (lowest id on ties). Which unit
     an attack spends is the Communist player's choice among ``communist_supply_sources`` (issue 26)."""
-    free, sups = communist_supply_sources(s, u)
+    free, sups = communist_supply_sources(s, u, facts)
     if free:
         return True, None
     return (True, sups[0]) if sups else (False, None)
 
 
-def communist_supply_sources(s: dict, u: dict) -> tuple[bool, list[str]]:
-    """(a free source reaches ``u``, the supply units that can supply it, nearest first, lowest id on
-    ties): the same trace as ``communist_supply_trace``, every supply unit in range."""
+def _communist_supply_facts(s: dict) -> tuple[frozenset, dict[str, list[str]], set[str]]:
+    """What every Communist unit's trace shares in one state: the hexes a line may not enter (enemy
+    units, Allied ZOC and ZOI, 18.1.3), the supply units by hex, the VC bases."""
     m = load_map()
-    if always_in_supply(s, u):
-        return True, []
-    loc = u["loc"]
-    if m.is_zone(loc):
-        sups = sorted(x["id"] for x in s["units"].values() if x["status"] == "map" and x["loc"] == loc
-                      and x["type"] == "communist_supply")
-        return False, sups  # 18.7.3
     blocked = enemy_locs(s, COMMUNIST) | zoc_hexes(s, ALLIED) | zoi_hexes(s)
     supplies: dict[str, list[str]] = {}
     bases = set()
@@ -143,6 +164,22 @@ def communist_supply_sources(s: dict, u: dict) -> tuple[bool, list[str]]:
                 supplies.setdefault(x["loc"], []).append(x["id"])
             elif x["type"] == "vc_base":
                 bases.add(x["loc"])
+    return blocked, supplies, bases
+
+
+def communist_supply_sources(s: dict, u: dict, facts: tuple | None = None) -> tuple[bool, list[str]]:
+    """(a free source reaches ``u``, the supply units that can supply it, nearest first, lowest id on
+    ties): the same trace as ``communist_supply_trace``, every supply unit in range. ``facts``: the
+    state's ``_communist_supply_facts`` (``out_of_supply`` computes them once)."""
+    m = load_map()
+    if always_in_supply(s, u):
+        return True, []
+    loc = u["loc"]
+    if m.is_zone(loc):
+        sups = sorted(x["id"] for x in s["units"].values() if x["status"] == "map" and x["loc"] == loc
+                      and x["type"] == "communist_supply")
+        return False, sups  # 18.7.3
+    blocked, supplies, bases = facts or _communist_supply_facts(s)
     mclass = load_counters().type(u["type"]).movement_class
     neutral = set(s["neutral"])
     best = {loc: 0}
@@ -184,13 +221,14 @@ def in_supply(s: dict, u: dict) -> bool:
 
 def out_of_supply(s: dict, side: str) -> list[str]:
     """The phasing side's units on the map that are out of supply now (for 18.2.1.3 / 18.2.1.4)."""
-    blocked = enemy_locs(s, ALLIED) | zoc_hexes(s, COMMUNIST) if side == ALLIED else None
+    pre = _AlliedSupply(s) if side == ALLIED else None
+    facts = _communist_supply_facts(s) if side == COMMUNIST else None
     out = []
     for uid in sorted(s["units"]):
         u = s["units"][uid]
         if u["status"] != "map" or u["side"] != side:
             continue
-        ok = allied_in_supply(s, u, blocked) if side == ALLIED else communist_supply_trace(s, u)[0]
+        ok = allied_in_supply(s, u, pre=pre) if side == ALLIED else communist_supply_trace(s, u, facts)[0]
         if not ok:
             out.append(uid)
     return out
@@ -227,7 +265,7 @@ def supply_step(s: dict, b: dict) -> dict:
 
 
 def supply_covers(b: dict) -> list[list[str]]:
-    """Representative answers (rules._legal): for each candidate, the cover that prefers it, then
+    """Representative answers (answers._supply_legal): for each candidate, the cover that prefers it, then
     each need's nearest; none when nothing needs a supply unit."""
     needs = b["supply_needs"]
     out: list[list[str]] = []
@@ -260,5 +298,4 @@ def apply_supply(s: dict, chosen: list[str], ctx) -> None:
     b["todo"].pop(0)
     b.pop("supply_needs")
     for sup in sorted(chosen):
-        from .politics import eliminate
         eliminate(s, sup, ctx, "NTND 18.6.2")

@@ -1,0 +1,303 @@
+"""No Trumpets No Drums rule 8: where a piece may go this phase (``reachable``), the search the
+legal moves offer and the referee checks a move's destination against.
+
+``reachable`` gives, per destination, one path (fewest 8.5.2 infiltration rolls, then fewest MP):
+ground moves over the map (8.1-8.5, 8.9, 8.10, 5.3, 14.1.3 and the 8.4 improved trail), one-step
+zone moves (9.1, offboard.zone_moves), sea moves (8.6, sea.sea_reach, sea.fleet_reach,
+sea.boat_reach), airmobile flights (8.2, 8.8.1.1) and militia inside a Green Beret ZOI (15.2.1,
+16.3); 8.5.2's infiltration target is here too. The step rules are movement.py's; this module sits
+above movement, offboard and sea (none of them imports it).
+"""
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+from functools import lru_cache
+
+from . import offboard
+from .map import load_map
+from .movement import (Q, Env, allowance_q, is_monsoon, may_enter, mover, movement_kind,
+                       nbrs, path_to, region_neighbours, region_of, _stack_verdict, _step_q)
+from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
+from .state import ALLIED, COMMUNIST
+from .units import load_counters, load_terrain
+
+
+def infiltration_target(loc: str) -> int:
+    """NTND 8.5.2: lowest d6 that infiltrates: 4 into towns/cities, mountain, jungle, swamp
+    (and zones, 9.2), 5 into clear hexes."""
+    m = load_map()
+    if m.is_zone(loc):
+        return 4 if offboard.NON_CLEAR else 5   # 9.2
+    return 5 if m.hex(loc).is_clear else 4
+
+
+def infiltration_chance(loc: str) -> Fraction:
+    """Probability that one infiltration roll succeeds (8.5.2 worked odds: 1/2 or 1/3)."""
+    return Fraction(7 - infiltration_target(loc), 6)
+
+
+def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) -> dict[str, list[str]]:
+    """Destination -> path for one piece this phase (empty for immobile pieces). ``by_sea`` False
+    leaves out the sea moves (8.6, keys "sea:<hex>"), which no land key can be: for the referee's
+    check of a move over land."""
+    env = env or Env(s)
+    mv = mover(s, piece)
+    kind = movement_kind(mv)
+    if kind == "immobile" and mv["side"] == ALLIED and len(mv["types"]) == 1 \
+            and mv["types"][0].stacking_class == "militia":
+        return _militia_reach(s, mv, env)
+    if kind in ("immobile", "air", "interceptor"):
+        return {}
+    if kind in ("fleet", "patrol_boat"):
+        return (fleet_reach if kind == "fleet" else boat_reach)(s, mv, env)
+    if kind == "airmobile":
+        return _airmobile_reach(s, mv, env)
+    out = _ground_reach(s, mv, env)
+    if improved_trail(s, mv):
+        extra = _ground_reach(s, mv, env, trail=True)
+        for k, p in extra.items():
+            out.setdefault(k, p)
+        out = dict(sorted(out.items()))
+        _ground_reach(s, mv, env)   # keep the ordinary search for sea_reach
+    if by_sea:
+        out.update(sea_reach(s, piece, mv, env))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _graph(classes: tuple[str, ...], flat: bool) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays)."""
+    m = load_map()
+    g = {}
+    for h in m.land_hexes():
+        out = []
+        for n in nbrs(h):
+            if not m.hexes[n].is_land:
+                continue
+            if flat:
+                out.append((n, Q))  # 8.2.2: 1 MP a hex whatever the terrain (as units.entry_cost for flat movers)
+                continue
+            step = 0
+            for c in classes:
+                q = _step_q(c, h, n)
+                if q is None:
+                    step = None
+                    break
+                step = max(step, q)
+            if step is not None:
+                out.append((n, step))
+        g[h] = tuple(out)
+    return g
+
+
+@lru_cache(maxsize=None)
+def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
+    """Land hexes units of these types may stand in (may_enter), for one set of neutral countries."""
+    counters = load_counters()
+    types = [counters.type(t) for t in type_ids]
+    fake = {"neutral": list(neutral)}
+    return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
+
+
+@lru_cache(maxsize=None)
+def _graph_within(graph_key: tuple, allowed_key: tuple) -> dict[str, tuple[tuple[str, int], ...]]:
+    """``_graph`` with only the steps into hexes these units may stand in (``_allowed_on``): what the
+    map and the unit types fix, computed once per kind of piece."""
+    allowed = _allowed_on(*allowed_key)
+    return {h: tuple(e for e in edges if e[0] in allowed) for h, edges in _graph(*graph_key).items()}
+
+
+#: memoised ground searches kept (``_search``): a Tet movement phase asks about 50 per state
+SEARCH_CACHE = 4096
+
+
+@lru_cache(maxsize=None)
+def _allowed_on(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...],
+                trail: bool) -> frozenset:
+    """``_allowed``, restricted to the 8.4 trail hexes for the improved-trail search."""
+    allowed = _allowed(type_ids, side, corps, neutral)
+    return allowed & trail_hexes() if trail else allowed
+
+
+@lru_cache(maxsize=SEARCH_CACHE)
+def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int, face_up_zoc: frozenset,
+            river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset):
+    """The ground search: Dijkstra on (infiltration rolls, quarter-MP cost), then one path per
+    destination (sorted) through the predecessor map. A pure function of its arguments, all of them
+    hashable facts of the state (``_ground_reach`` derives them), so it is memoised: successive
+    states of one movement phase mostly ask the same searches again (issue 15). Its results are
+    shared: callers read them and never mutate them."""
+    graph = _graph_within(graph_key, allowed_key)
+    best: dict[str, tuple[int, int]] = {start: (0, 0)}
+    prev: dict[str, str] = {}
+    trail: dict[str, tuple[str, ...]] = {start: ()}   # the path to each hex, built as it is settled
+    heap = [(0, 0, start)]
+    pop, push, get = heapq.heappop, heapq.heappush, best.get
+    doubling = double != 1
+    while heap:
+        rolls, cost, here = pop(heap)
+        if best[here] != (rolls, cost):
+            continue
+        if here != start:
+            trail[here] = trail[prev[here]] + (here,)   # its predecessor was settled before it
+            if here in face_up_zoc or here in river_stop:
+                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
+        for n, step in graph[here]:
+            if n in blocked:
+                continue
+            if doubling and n in zoi:
+                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
+            nc = cost + step
+            if nc > allow:
+                continue
+            nr = rolls + 1 if n in roll_hexes else rolls
+            b = get(n)
+            if b is None or (nr, nc) < b:
+                best[n] = (nr, nc)
+                prev[n] = here
+                push(heap, (nr, nc, n))
+    return best, prev, tuple((d, trail[d]) for d in sorted(best) if d != start)
+
+
+def clear_caches() -> None:
+    """Forget the memoised searches (benchmarks measure cold searches; results never depend on it)."""
+    _search.cache_clear()
+
+
+def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:
+    m = load_map()
+    side, start = mv["side"], mv["loc"]
+    enemy = env.enemy(side)
+    allow = IMPROVED_TRAIL_MP * Q if trail else allowance_q(s, mv)
+    out: dict[str, list[str]] = {}
+    # 9.1: zone moves take the whole turn: from a zone only to an adjacent location (offboard.py)
+    if offboard.touches_zone(start):
+        out.update(offboard.zone_moves(s, mv, allow, enemy, env))
+        if m.is_zone(start):
+            return out
+    foe = COMMUNIST if side == ALLIED else ALLIED
+    zoc = env.zoc(foe)
+    zoi = env.zoi() if side == COMMUNIST else frozenset()
+    inv = mv["inv"]
+    graph_key = (tuple(sorted({t.movement_class for t in mv["types"]})), inv)
+    graph = _graph(*graph_key)
+    corps = mv["corps"]
+    if side == ALLIED and corps and region_of(start) != corps and all(t.id in AMPHIBIOUS_TYPES for t in mv["types"]):
+        corps = None  # 8.6.4.3: landed out of its corps, it moves with the fleet or back home by land
+    allowed_key = (tuple(sorted(t.id for t in mv["types"])), side, corps, tuple(s["neutral"]), trail)
+    allowed = _allowed_on(*allowed_key)
+    double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
+    blocked = enemy   # hexes the piece may not enter on its way (with ``allowed``, the hexes it may stand in)
+    re = s["flags"].get("reassigned")
+    if side == ALLIED and re and re.get("turn") == s["turn"] and set(mv["uids"]) & set(re["units"]):
+        # 5.7: a group changing corps may not move next to any enemy unit this turn
+        blocked = blocked | {n for e in enemy if not m.is_zone(e) for n in nbrs(e)}
+    if inv and side == COMMUNIST:
+        roll_hexes = env.memo.get("roll_hexes")
+        if roll_hexes is None:
+            roll_hexes = env.memo["roll_hexes"] = zoc | zoi
+    else:
+        roll_hexes = frozenset()
+    river_stop = env.river_stop() if side == COMMUNIST else frozenset()
+    alone_bad = None
+    if side == COMMUNIST:
+        # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
+        # through a hex it could not stop in (stacking, see docs)
+        types_key = tuple(sorted(s["units"][x]["type"] for x in mv["uids"]))
+        key = ("blocked", types_key)
+        if key not in env.memo:
+            env.memo[key] = blocked | env.full_hexes(COMMUNIST, types_key)
+        blocked = env.memo[key]
+        if len(types_key) > 1:  # may the stack stand alone in an empty hex (8.10.1; Saigon's own limit)?
+            alone_bad = {saigon: _stack_verdict(COMMUNIST, saigon, types_key) is not None for saigon in (False, True)}
+    env.walks[(tuple(mv["uids"]), trail)] = (start, blocked, allow, zoc, zoi, inv, graph, allowed, double, river_stop)
+    face_up_zoc = zoc if not inv else frozenset()
+    best, prev, paths = _search(start, graph_key, allowed_key, blocked, allow, face_up_zoc, river_stop,
+                                zoi if double != 1 else frozenset(), double, roll_hexes)
+    occupied = env.types_at(COMMUNIST) if alone_bad else ()
+    hexes = m.hexes
+    for dest, path in paths:
+        # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
+        # Communist player is held to the limit while moving, so no 8.10.2 elimination ever has to
+        # name units of a hidden stack (project choice, docs/rules/ntnd.md; only a 19.3.2 retreat may).
+        # Occupied hexes it may not join are blocked above; an empty one takes the stack alone.
+        if alone_bad and dest not in occupied:
+            town = hexes[dest].town
+            if alone_bad[bool(town and town.name == "Saigon")]:
+                continue
+        out[dest] = list(path)
+    env.searches[tuple(mv["uids"])] = (best, prev, allow)
+    return out
+
+
+def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, list[str]]:
+    """8.2 / 8.8.1.1: airmobile units fly (no terrain, no ZOC) anywhere in the corps/country they
+    are in or an adjacent one in clear weather; 9 hexes in monsoon. The path is the destination."""
+    m = load_map()
+    start = mv["loc"]
+    if m.is_zone(start):
+        return {}
+    env = env or Env(s)
+    enemy = env.enemy(mv["side"])
+    if is_monsoon(s):
+        cands = [h for h in m.hexes_within(start, 9) if m.hexes[h].is_land]
+    else:
+        here = region_of(start)
+        regions = {here, *region_neighbours().get(here, ())}
+        cands = [h for h in m.land_hexes() if region_of(h) in regions]
+    ok = _allowed(tuple(sorted(t.id for t in mv["types"])), mv["side"], mv["corps"], tuple(s["neutral"]))
+    return {h: [h] for h in cands if h != start and h not in enemy and h in ok}   # ok: may_enter, memoised
+
+
+def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
+    """15.2.1 / 16.3: militia and Montagnards in a Green Beret zone of influence move without limit
+    inside it (not across borders, not into enemy units, stopping on entering an enemy ZOC)."""
+    m = load_map()
+    start = mv["loc"]
+    if m.is_zone(start):
+        return {}
+    zoi = set()
+    for u in s["units"].values():
+        if u["status"] == "map" and u["type"] == "us_green_beret" and not m.is_zone(u["loc"]):
+            area = set(m.hexes_within(u["loc"], 2))
+            if start in area:
+                zoi |= area
+    if not zoi:
+        return {}
+    enemy = env.enemy(ALLIED)
+    zoc = env.zoc(COMMUNIST)
+    country = m.hex(start).country
+    prev = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            if h != start and h in zoc:
+                continue
+            for n in nbrs(h):
+                if n in prev or n not in zoi or n in enemy or not m.hexes[n].is_land or m.hexes[n].country != country:
+                    continue
+                prev[n] = h
+                nxt.append(n)
+        frontier = sorted(nxt)
+    return {d: path_to(prev, start, d) for d in sorted(prev) if d != start}
+
+
+IMPROVED_TRAIL_MP = 15        # 8.4
+IMPROVED_TRAIL_YEAR = 1971    # "Starting in January/February 1971"
+
+
+@lru_cache(maxsize=1)
+def trail_hexes() -> frozenset:
+    """8.4: the hex part of Laos and North Vietnam."""
+    m = load_map()
+    return frozenset(h for h, x in m.hexes.items() if x.is_land and x.country in ("LA", "NV"))
+
+
+def improved_trail(s: dict, mv: dict) -> bool:
+    """8.4: from January/February 1971, supply units moving entirely within the hex part of Laos and/or
+    North Vietnam have 15 movement points (a second search restricted to those hexes)."""
+    year = int(s["turn_label"].split()[-1])
+    return (year >= IMPROVED_TRAIL_YEAR and mv["side"] == COMMUNIST and mv["loc"] in trail_hexes()
+            and all(t.id == "communist_supply" for t in mv["types"]))

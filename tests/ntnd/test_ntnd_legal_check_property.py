@@ -1,0 +1,113 @@
+"""Issue 15: the referee checks one command without enumerating all of them (a move: the moving
+piece's own search, paths.check_path); these properties tie that check to the enumeration the legal
+commands come from, on positions of seeded random-bot games, and the memoised searches to fresh ones."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from afteraction.engine import snapshot
+from afteraction.engine.bots import Prng, random_bot
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.ntnd import paths, reach
+from afteraction.engine.games.ntnd.answers import move_options
+from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.local import LocalGame
+from afteraction.engine.ruleset import Context
+
+SETTINGS = settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _positions(seed: int, commands: int):
+    """(ruleset, state, decision) before each of the first ``commands`` commands of a random game."""
+    g = LocalGame.create("ntnd", seed=f"legal-check-{seed}".encode())
+    g.handshake()
+    rs = g.referee.ruleset
+    bot = random_bot(seed)
+    for _ in range(commands):
+        if g.referee.ended:
+            return
+        d = g.referee.pending()
+        yield rs, g.referee.state, d
+        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_every_offered_move_passes_the_one_move_check_and_no_other_destination_does(seed):
+    m = load_map()
+    prng = Prng(f"probe-{seed}".encode())
+    land = m.land_hexes()
+    checked = 0
+    for rs, s, d in _positions(seed, 110):
+        if d.kind != "move":
+            continue
+        offered: dict[str, set] = {}
+        opts = move_options(s)
+        if not opts:
+            continue
+        for piece, path in opts:
+            offered.setdefault(piece, set()).add(path[-1] if "sea" not in path else "sea:" + path[-1])
+        for k in sorted({prng.below(len(opts)) for _ in range(25)}):   # a sample: the check is one search
+            piece, path = opts[k]
+            assert paths.check_path(s, piece, path) is None, (piece, path)
+            checked += 1
+        for piece in sorted(offered)[:12]:
+            dests = offered[piece]
+            for _ in range(3):   # a destination the enumeration did not offer is refused by the check
+                h = land[prng.below(len(land))]
+                if h not in dests:
+                    assert paths.check_path(s, piece, [h]) is not None, (piece, h)
+    assert checked > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_3_every_enumerated_answer_is_accepted_and_changes_nothing_when_refused(seed):
+    """Every legal command of sampled decisions is accepted (on a copy); a move to a hex that is not
+    offered is refused with ILLEGAL_MOVE and the state's digest is unchanged."""
+    prng = Prng(f"answers-{seed}".encode())
+    for i, (rs, s, d) in enumerate(_positions(seed, 90)):
+        legal = rs.legal_commands(s, d.seat)
+        assert len(legal) > 0, d.kind   # a seat that must decide always has an answer
+        for j in sorted({prng.below(len(legal)) for _ in range(3)}):
+            rs.apply(rs.copy_state(s), d.seat, legal[j], Context.for_tests(faces=[4, 4, 4, 4]))
+        if d.kind == "move" and len(legal) > 1:
+            before = snapshot.digest(s)
+            c = rs.copy_state(s)
+            bad = legal[0].__class__()
+            bad.CopyFrom(legal[0])
+            bad.ntnd.move.path[:] = ["0101"]   # a hex id that is not on the map
+            try:
+                rs.apply(c, d.seat, bad, Context.for_tests())
+                raise AssertionError("a move to 0101 was accepted")
+            except Rejection as e:
+                assert e.code == "ILLEGAL_MOVE"
+            assert snapshot.digest(s) == before
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
+    for rs, s, d in _positions(seed, 90):
+        if d.kind != "move":
+            continue
+        warm = [(p, list(path)) for p, path in move_options(s)]
+        reach.clear_caches()
+        assert [(p, list(path)) for p, path in move_options(s)] == warm
+        assert list(rs.legal_commands(s, d.seat)) == list(rs.legal_commands(s, d.seat))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
+    """out_of_supply shares one state's facts (sources, blocked hexes, supply-line components) among
+    all units; each unit's own trace, computed alone, gives the same answer."""
+    from afteraction.engine.games.ntnd import supply
+    for i, (rs, s, d) in enumerate(_positions(seed, 90)):
+        if i % 15:
+            continue
+        for side in ("allied", "communist"):
+            alone = [uid for uid in sorted(s["units"]) if s["units"][uid]["status"] == "map"
+                     and s["units"][uid]["side"] == side and not supply.in_supply(s, s["units"][uid])]
+            assert supply.out_of_supply(s, side) == alone
