@@ -99,6 +99,8 @@ class Code(StrEnum):
     BAD_OPTION = ("BAD_OPTION", _ARG, "core", "an option of the wrong type or outside what the ruleset allows")
     BAD_CLOCK = ("BAD_CLOCK", _ARG, "core",
                  "a time control outside its bounds, or in format version 1 (SPEC.md 8.2, docs/service.md)")
+    BAD_MATCH = ("BAD_MATCH", _ARG, "core",
+                 "match data of another shape than SPEC.md 1.3 allows, or in format version 1")
     BAD_SEATS = ("BAD_SEATS", _ARG, "core", "the seats given are not the ruleset's (or one is given twice)")
     BAD_SEAT_KEY = ("BAD_SEAT_KEY", _ARG, "core", "a seat key that is not 32 bytes")
     WEAK_SEAT_KEY = ("WEAK_SEAT_KEY", _ARG, "core",

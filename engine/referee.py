@@ -121,7 +121,7 @@ class Referee:
 
             why = "match data needs format v2" if version < 2 else match_problem(match, ruleset.seats)
             if why is not None:
-                raise Rejection("BAD_ARGUMENT", why)
+                raise Rejection("BAD_MATCH", why)
             body["match"] = match
         if clock is not None:  # -- endings: a time control and the creation time (SPEC.md 8.2, v >= 2)
             why = _endings.control_problem(clock) or _endings.time_problem(now)

@@ -198,7 +198,7 @@ class GameServicer:
             m = request.match
             match = match_value(m.label, dict(m.players), m.date)
             if match is None:
-                raise Rejection("BAD_ARGUMENT", "match is set but has no label, players or date")
+                raise Rejection("BAD_MATCH", "match is set but has no label, players or date")
         gid, row = self.games.create(request.game, request.version, request.scenario, options, keys,
                                      match=match, clock=control_of(request))
         events.game_event("created", game=gid, ruleset=request.game, scenario=parse_record(row.raw).body["scenario"],

@@ -81,7 +81,7 @@ def test_match_data_of_another_shape_is_refused_at_creation_and_fails_step_4(bad
     assert why in match_problem(bad, ("a", "b"))
     with pytest.raises(Rejection) as e:
         _genesis(bad)
-    assert e.value.code == "BAD_ARGUMENT" and why in e.value.message
+    assert e.value.code == "BAD_MATCH" and why in e.value.message
     good = _genesis(GOOD)  # a forged genesis: the same check at step 4
     forged = make_record(good.game, 0, good.prev, "genesis", {**good.body, "match": bad}, 2)
     with pytest.raises(VerificationError) as v:
