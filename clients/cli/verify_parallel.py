@@ -84,6 +84,7 @@ class ReplayProcess:
         self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
         self.proc.start()
         child.close()
+        self.bundles = 0  # bundles it was given
 
     def close(self) -> None:
         self.conn.close()
@@ -109,6 +110,7 @@ class _Flight:
         self.acked = 0  # records the worker replayed
         self.failure: VerificationError | None = None
         self.done: tuple | None = None
+        p.bundles += 1
         self._send(("bundle", header["server_vkey"], header.get("secret"), header["game"]))
 
     def send(self, raw: bytes, seq: int, report: Report) -> None:
@@ -194,7 +196,7 @@ def _pipelined(v: Verifier, header: dict, records, progress, process: ReplayProc
                 rec = v.add(*item)
             except VerificationError:
                 if w is not None:
-                    w.drain()  # a replay failure at an earlier record comes first
+                    _join(v, w)  # a replay failure at an earlier record comes first
                 raise
             if w is None and rec.seq == 0 and v.referee is not None:  # genesis: the game is replayed
                 v.replay_apart = True
@@ -204,13 +206,11 @@ def _pipelined(v: Verifier, header: dict, records, progress, process: ReplayProc
             if w is not None:
                 w.send(rec.raw, rec.seq, _snapshot(v.report, rec.seq))
                 if w.failure is not None:
-                    w.drain()  # the first failure of the log: nothing after it matters
+                    _join(v, w)  # the first failure of the log: nothing after it matters
             if progress is not None:
                 progress(w.acked if w is not None else v.report.records, total)
         if w is not None:
-            w.drain()
-            v.expected, v.report.replayed = w.done[0], w.done[1]
-            v.replay_apart = False
+            _join(v, w)
         check_end_of_log(v, header)
         report = v.finish()
         if progress is not None:
@@ -227,6 +227,14 @@ def _pipelined(v: Verifier, header: dict, records, progress, process: ReplayProc
     finally:
         if own is not None:
             own.close()
+
+
+def _join(v: Verifier, w: _Flight) -> None:
+    """Every record sent replayed: the replay's state at the end of the log is the Verifier's, as if
+    it had replayed them itself (``finish`` checks it). Raises the replay failure if there is one."""
+    w.drain()
+    v.expected, v.report.replayed = w.done[0], w.done[1]
+    v.replay_apart = False
 
 
 def _worker_main(conn) -> None:
