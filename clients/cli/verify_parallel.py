@@ -85,6 +85,7 @@ class ReplayProcess:
         self.proc.start()
         child.close()
         self.bundles = 0  # bundles it was given
+        self.cpu_s = 0.0  # CPU seconds it spent on them (the benchmark's critical path)
 
     def close(self) -> None:
         self.conn.close()
@@ -159,6 +160,7 @@ class _Flight:
             self._fail(VerificationError(*msg[1]), msg[1][1])
         else:
             self.done = msg[1:]
+            self.p.cpu_s += msg[3]
 
     def _stopped(self) -> None:
         """The replay process is gone (killed, out of memory): the log is not verified."""
@@ -240,7 +242,7 @@ def _join(v: Verifier, w: _Flight) -> None:
 def _worker_main(conn) -> None:
     """The replay process. Per bundle: ("bundle", server key, secret, game), batches of records, None;
     it answers each batch with ("ok", records replayed) or, once, ("fail", error), and the None with
-    ("done", records the replay produced ahead of the log, replayed)."""
+    ("done", records the replay produced ahead of the log, replayed, its CPU seconds on the bundle)."""
     from afteraction.engine import registry
 
     while True:
@@ -249,6 +251,7 @@ def _worker_main(conn) -> None:
         except EOFError:
             return
         _, server_vkey, secret, game = msg
+        cpu = time.process_time()
         rv = Verifier(server_vkey, None, secret, True, registry.get, game)
         failed = False
         while (batch := conn.recv()) is not None:
@@ -262,7 +265,7 @@ def _worker_main(conn) -> None:
                 conn.send(("fail", (e.step, e.seq, e.check, e.expected, e.found, e.detail)))
                 continue
             conn.send(("ok", rv.report.records))
-        conn.send(("done", rv.expected, rv.report.replayed))
+        conn.send(("done", rv.expected, rv.report.replayed, time.process_time() - cpu))
 
 
 # -- progress on a terminal --------------------------------------------------------------------------
