@@ -128,7 +128,7 @@ def run() -> None:
     w0 = time.perf_counter()
     t0 = time.perf_counter()
     with vp.ReplayProcess() as process:  # started once for the chain, as for one long log
-        par_drive = vp.driver("2", True, process)
+        par_drive = vp.driver("2", process)
         t_par += time.perf_counter() - t0
         for p in paths:
             data = p.read_bytes()

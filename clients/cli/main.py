@@ -71,7 +71,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
                                    progress=progress, pinned_seat_keys=seat_keys, kept_checkpoint=kept,
                                    require_cosigned=args.require_cosigned,
-                                   drive=driver(args.jobs, not args.no_replay))
+                                   drive=driver(args.jobs))
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)

@@ -102,10 +102,7 @@ class Verifier:
         self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.5)
         self.prev_kind: str | None = None  # kind of the previous record (an end record follows a command)
         self.step = "2"  # the step in progress, named if a check fails unexpectedly (``add``)
-        # The split of the per-record work for a pipelined verifier (clients/cli/verify_parallel.py):
-        # with replay_apart, ``add`` does steps 2-10 only, and another Verifier, fed the same records
-        # after they passed them, does step 11 with ``replay_record``. Sequentially ``add`` does both.
-        self.replay_apart = False
+        self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -163,11 +160,9 @@ class Verifier:
         return rec
 
     def replay_record(self, raw: bytes) -> None:
-        """Step 11 alone, for the next record of a log whose steps 2-10 another Verifier (the same
-        arguments, ``replay_apart`` set) already passed up to this record: genesis sets up the
-        referee, every later record is replayed. Raises VerificationError, as ``add`` does."""
+        """Step 11 alone (clients/cli/verify_parallel.py), for the next record of a log whose steps
+        2-10 another Verifier (same arguments, ``replay_apart`` set) passed. Raises as ``add``."""
         seq = self.report.records
-        self.step = "11"
         try:
             rec = parse_record(raw)
             if seq == 0:
@@ -177,7 +172,7 @@ class Verifier:
         except VerificationError:
             raise
         except Exception as e:  # as in ``add``
-            raise _fail(self.step, seq, "the verifier failed on this record (the log is not verified)",
+            raise _fail("11", seq, "the verifier failed on this record (the log is not verified)",
                         detail=f"{type(e).__name__}: {e}") from None
         self.report.records = seq + 1
 
@@ -552,10 +547,9 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
 
     ``pinned_seat_keys`` (seat name -> 32-byte Ed25519 public key): genesis must list
     each of these seats with exactly this key (step 4). ``kept_checkpoint``: a checkpoint note
-    a seat kept; the log must contain its tree size with the same root (step 5). ``drive``: what
-    feeds the record frames to the Verifier, ``drive(v, header, records, progress) -> Report``
-    (default: one record after the other, all steps in this process; the pipelined driver of
-    ``aar verify`` is clients/cli/verify_parallel.py)."""
+    a seat kept; the log must contain its tree size with the same root (step 5). ``drive(v, header,
+    records, progress) -> Report`` feeds the frames to the Verifier (default ``verify_frames``; `aar
+    verify --jobs 2`: clients/cli/verify_parallel.py)."""
     from .. import registry
 
     try:
@@ -572,7 +566,7 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     except Exception as e:  # never a traceback (SPEC.md 10.2)
         raise _fail("4", None, "server key", detail=f"{type(e).__name__}: {e}") from None
     try:
-        return (drive or _verify_frames)(v, header, records, progress)
+        return (drive or verify_frames)(v, header, records, progress)
     except VerificationError as e:
         v.report.verified = False
         e.report = v.report  # what was verified before the failure (aar verify --json carries it)
@@ -587,7 +581,7 @@ def next_frame(v: Verifier, records) -> tuple[bytes, str] | None:
         raise _fail("1", v.tree.size, "bundle", detail=str(e)) from None
 
 
-def _verify_frames(v: Verifier, header: dict, records, progress) -> Report:
+def verify_frames(v: Verifier, header: dict, records, progress) -> Report:
     total = header["records"]
     while True:
         item = next_frame(v, records)

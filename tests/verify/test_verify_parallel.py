@@ -37,9 +37,9 @@ def _outcome(data: bytes, drive, **kw) -> tuple:
 
 
 def _both(data: bytes, process, **kw) -> tuple:
-    seq = _outcome(data, vp.driver(1, kw.get("replay", True)), **kw)
+    seq = _outcome(data, vp.driver(1), **kw)
     before = process.bundles
-    par = _outcome(data, vp.driver(2, kw.get("replay", True), process), **kw)
+    par = _outcome(data, vp.driver(2, process), **kw)
     assert par == seq
     return seq, process.bundles - before
 
@@ -141,7 +141,7 @@ def test_a_replay_process_that_dies_fails_the_log_and_never_verifies_it(long_due
     try:
         p.proc.kill()
         p.proc.join()
-        out = _outcome(long_duel[0], vp.driver(2, True, p))
+        out = _outcome(long_duel[0], vp.driver(2, p))
         assert out[0] == "failed" and out[1]["step"] == "11 (replay)" and "stopped" in out[1]["check"]
     finally:
         p.close()
