@@ -36,7 +36,7 @@ from typing import Callable, TextIO
 from afteraction.engine.errors import VerificationError
 from afteraction.engine.log.verify import Report, Verifier, verify_frames, check_end_of_log, next_frame
 
-PARALLEL_MIN_RECORDS = 2000  # below this the replay process's start (0.25 to 1.7 s on this loaded machine) costs more than it saves
+PARALLEL_MIN_RECORDS = 2000  # shorter logs do not repay the replay process's start (0.25-1.7 s here)
 BATCH = 128                  # records per message to the worker
 WINDOW = 32 * BATCH          # records in flight (sent, not yet acknowledged) before this process waits
 
@@ -234,13 +234,20 @@ def _worker_main(conn) -> None:
     """The replay process. Per bundle: ("bundle", server key, secret, game), batches of records, None;
     it answers each batch with ("ok", records replayed) or, once, ("fail", error), and the None with
     ("done", records the replay produced ahead of the log, replayed, its CPU seconds on the bundle)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the terminal: the other process stops it
+    try:
+        _worker_loop(conn)
+    except (EOFError, OSError):  # the other process closed the pipe (it stopped, or was interrupted)
+        pass
+
+
+def _worker_loop(conn) -> None:
     from afteraction.engine import registry
 
     while True:
-        try:
-            msg = conn.recv()
-        except EOFError:
-            return
+        msg = conn.recv()
         _, server_vkey, secret, game = msg
         cpu = time.process_time()
         rv = Verifier(server_vkey, None, secret, True, registry.get, game)
@@ -268,12 +275,11 @@ class TerminalProgress:
     DELAY_S = 1.0
     EVERY_S = 0.1
 
-    def __init__(self, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic,
-                 force: bool = False) -> None:
+    def __init__(self, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         try:
-            self.on = force or self.stream.isatty()
+            self.on = self.stream.isatty()
         except (AttributeError, ValueError):
             self.on = False
         self.start = clock()

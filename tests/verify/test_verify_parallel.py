@@ -44,7 +44,8 @@ def _both(data: bytes, process, **kw) -> tuple:
     return seq, process.bundles - before
 
 
-@pytest.mark.parametrize("case", MANIFEST["bundles"], ids=[b["file"].removeprefix("fixtures/") for b in MANIFEST["bundles"]])
+@pytest.mark.parametrize("case", MANIFEST["bundles"],
+                         ids=[b["file"].removeprefix("fixtures/") for b in MANIFEST["bundles"]])
 def test_parallel_gives_the_sequential_result_on_every_fixture_bundle(process, case):
     data = (REPO / case["file"]).read_bytes()
     out, used = _both(data, process)
