@@ -26,11 +26,12 @@ secret, --no-replay, a ruleset not available here), or with --jobs 1, verificati
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
+import subprocess
 import sys
 import time
 from collections import deque
+from multiprocessing.connection import Connection
 from typing import Callable, TextIO
 
 from afteraction.engine.errors import VerificationError
@@ -66,24 +67,41 @@ def driver(jobs: str | int | None = "auto", process: "ReplayProcess | None" = No
 
 
 # -- the pipeline ------------------------------------------------------------------------------------
+class _Duplex:
+    """Two one-way pipes as one connection (multiprocessing's message framing, pickled messages)."""
+
+    def __init__(self, inp: int, out: int) -> None:
+        self.inp = Connection(inp, writable=False)
+        self.out = Connection(out, readable=False)
+        self.recv, self.poll, self.send = self.inp.recv, self.inp.poll, self.out.send
+
+    def close(self) -> None:
+        self.out.close()
+        self.inp.close()
+
+
 class ReplayProcess:
-    """The second process: replays the records of one bundle after the other (``_worker_main``)."""
+    """The second process, `python -m afteraction.cli.verify_parallel` (not multiprocessing's spawn,
+    which re-runs the caller's main script): replays the records of one bundle after the other."""
 
     def __init__(self) -> None:
-        ctx = multiprocessing.get_context("spawn")  # not fork: the caller may hold threads (gRPC, a test run)
-        self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
-        self.proc.start()
-        child.close()
+        to_worker, from_worker = os.pipe(), os.pipe()
+        self.proc = subprocess.Popen([sys.executable, "-m", "afteraction.cli.verify_parallel",
+                                      str(to_worker[0]), str(from_worker[1])],
+                                     pass_fds=(to_worker[0], from_worker[1]), stdin=subprocess.DEVNULL)
+        os.close(to_worker[0])
+        os.close(from_worker[1])
+        self.conn = _Duplex(from_worker[0], to_worker[1])
         self.bundles = 0  # bundles it was given
         self.cpu_s = 0.0  # CPU seconds it spent on them (the benchmark's critical path)
 
     def close(self) -> None:
-        self.conn.close()
-        self.proc.join(timeout=5)
-        if self.proc.is_alive():
+        self.conn.close()  # the worker reads the end of its input and exits
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
             self.proc.kill()
-            self.proc.join()
+            self.proc.wait()
 
     def __enter__(self) -> "ReplayProcess":
         return self
@@ -156,10 +174,13 @@ class _Flight:
     def _stopped(self) -> None:
         """The replay process is gone (killed, out of memory): the log is not verified."""
         seq = self.flight[0][0] if self.flight else self.acked
-        self.p.proc.join(timeout=1)
+        try:
+            code = self.p.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
         if self.failure is None:
             self._fail(VerificationError("11 (replay)", seq, "the replay process stopped (the log is not verified)",
-                                         detail=f"exit code {self.p.proc.exitcode}"), seq)
+                                         detail=f"exit code {code}"), seq)
         self.done = ([], False)
 
     def _fail(self, e: VerificationError, seq: int) -> None:
@@ -309,3 +330,7 @@ class TerminalProgress:
             self.stream.write("\n")
             self.stream.flush()
         self.on = False
+
+
+if __name__ == "__main__":  # the replay process: its two pipe ends, from ReplayProcess
+    _worker_main(_Duplex(int(sys.argv[1]), int(sys.argv[2])))

@@ -141,7 +141,7 @@ def test_a_replay_process_that_dies_fails_the_log_and_never_verifies_it(long_due
     p = vp.ReplayProcess()
     try:
         p.proc.kill()
-        p.proc.join()
+        p.proc.wait()
         out = _outcome(long_duel[0], vp.driver(2, p))
         assert out[0] == "failed" and out[1]["step"] == "11 (replay)" and "stopped" in out[1]["check"]
     finally:
