@@ -130,11 +130,19 @@ def test_the_first_failure_wins_whichever_side_finds_it(process, long_duel, monk
     assert out[2]["records"] == out[1]["seq"]  # the report as far as the sequential verifier got
 
 
-def test_a_long_log_verifies_through_the_window(process, long_duel, monkeypatch):
+def test_a_long_log_verifies_through_the_window_and_no_more_is_in_flight(process, long_duel, monkeypatch):
     monkeypatch.setattr(vp, "BATCH", 8)
     monkeypatch.setattr(vp, "WINDOW", 32)
+    most = []
+    send = vp._Flight.send
+
+    def counting(self, *a):
+        send(self, *a)
+        most.append(len(self.flight))
+    monkeypatch.setattr(vp._Flight, "send", counting)
     out, used = _both(long_duel[0], process)
     assert used == 1 and out[0] == "verified" and out[1]["replayed"] is True and out[1]["records"] > 300
+    assert max(most) <= 32 and len(most) == out[1]["records"]  # the memory bound: WINDOW records at most
 
 
 def test_a_replay_process_that_dies_fails_the_log_and_never_verifies_it(long_duel):
