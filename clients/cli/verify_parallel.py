@@ -40,6 +40,7 @@ from afteraction.engine.log.verify import Report, Verifier, verify_frames, check
 PARALLEL_MIN_RECORDS = 2000  # shorter logs do not repay the replay process's start (0.25-1.7 s here)
 BATCH = 128                  # records per message to the worker
 WINDOW = 32 * BATCH          # records in flight (sent, not yet acknowledged) before this process waits
+PIPE_BYTES = 1024 * 1024     # the pipe to the replay process (Linux's default pipe-max-size)
 
 
 def choose_jobs(jobs: str | int | None, header: dict, replay: bool) -> int:
@@ -80,12 +81,25 @@ class _Duplex:
         self.inp.close()
 
 
+def _widen(fd: int) -> None:
+    """A batch of NTND records (about 270 KB) is larger than a default pipe (64 KB): a send would wait
+    until the replay process finished its batch and read the next, so the two would take turns.
+    With room for several batches, this process waits only when the replay is PIPE_BYTES behind."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):  # not Linux, or above /proc/sys/fs/pipe-max-size
+        pass
+
+
 class ReplayProcess:
     """The second process, `python -m afteraction.cli.verify_parallel` (not multiprocessing's spawn,
     which re-runs the caller's main script): replays the records of one bundle after the other."""
 
     def __init__(self) -> None:
         to_worker, from_worker = os.pipe(), os.pipe()
+        _widen(to_worker[1])
         self.proc = subprocess.Popen([sys.executable, "-m", "afteraction.cli.verify_parallel",
                                       str(to_worker[0]), str(from_worker[1])],
                                      pass_fds=(to_worker[0], from_worker[1]), stdin=subprocess.DEVNULL)
@@ -126,7 +140,7 @@ class _Flight:
     def send(self, raw: bytes, seq: int, report: Report) -> None:
         self.batch.append(raw)
         self.flight.append((seq, report))
-        if len(self.batch) >= BATCH:
+        if len(self.batch) >= (BATCH if seq >= BATCH else min(16, BATCH)) or seq == 0:  # start early
             self.flush()
         while len(self.flight) > WINDOW and self.failure is None:
             self._receive()
