@@ -9,11 +9,6 @@ import sys
 from afteraction.engine.errors import AfteractionError, VerificationError
 
 
-def _progress(done: int, total: int) -> None:
-    if total >= 2000 and (done % 1000 == 0 or done == total):
-        print(f"\rverifying: {done}/{total} records", end="" if done < total else "\n", file=sys.stderr, flush=True)
-
-
 def pinned_seat_keys(items: list[str] | None) -> dict[str, bytes]:
     """``--seat-key SEAT=HEX`` or ``SEAT=KEYFILE`` values (aar verify, aar evidence) as seat -> public
     key; ValueError with the message for the user on a malformed item, a seat given twice, or a key
@@ -45,6 +40,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from afteraction.engine.log.verify import verify_bundle
 
     from .keys import KeyArgError, server_vkey_arg
+    from .verify_parallel import TerminalProgress, driver
 
     if args.server_key is not None:
         try:  # a key that cannot be a server key is a usage error, not a failed log; never echoed
@@ -71,12 +67,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f = open(args.file, "rb")
     except OSError as e:
         return _usage(args, f"cannot read {args.file}: {e.strerror}")
+    progress = None if args.json else TerminalProgress()
     with f:
         try:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
-                                   progress=None if args.json else _progress,
-                                   pinned_seat_keys=seat_keys, kept_checkpoint=kept,
-                                   require_cosigned=args.require_cosigned)
+                                   progress=progress, pinned_seat_keys=seat_keys, kept_checkpoint=kept,
+                                   require_cosigned=args.require_cosigned,
+                                   drive=driver(args.jobs))
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
@@ -85,6 +82,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             return _not_verified(args, VerificationError(
                 "1 (bundle)", None, "the verifier failed unexpectedly (the log is not verified)",
                 detail=f"{type(e).__name__}: {e}"))
+        finally:
+            if progress is not None:
+                progress.close()
     try:
         if args.json:
             out = json.dumps(dict(report.as_dict(), unreadable=False), sort_keys=True, default=_jsonable)
@@ -188,6 +188,8 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="aar", description="afteraction: audited wargames")
     sub = p.add_subparsers(dest="command", required=True)
+    from .verify_parallel import PARALLEL_MIN_RECORDS
+
     v = sub.add_parser("verify", help="verify an exported .aar log offline")
     v.add_argument("file")
     v.add_argument("--server-key", metavar="KEY|FILE",
@@ -202,6 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--require-cosigned", action="store_true",
                    help="fail unless every seat cosigned the final checkpoint (SPEC.md 4.5)")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
+    v.add_argument("--jobs", choices=("auto", "1", "2"), default="auto",
+                   help="processes: 2 runs the rules replay in a second process beside the crypto checks "
+                        "(same result); 1 stays in one; auto (default) uses 2 for an ended game of at least "
+                        f"{PARALLEL_MIN_RECORDS} records on a machine with two cores")
     v.set_defaults(func=cmd_verify)
     from .commands import register as register_client_and_service
     from .evidence import register as register_evidence

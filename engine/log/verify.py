@@ -109,6 +109,7 @@ class Verifier:
         self.step = "2"  # the step in progress, named if a check fails unexpectedly (``add``)
         self.ends: EndingsCheck | None = None  # SPEC.md 8.1-8.3: times, ending commands, the end's cause
         self._env = None  # the public envelope of the seat record being checked
+        self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -161,12 +162,29 @@ class Verifier:
             self._openings(rec)
             if self.secret is not None:
                 self._sealed_and_dice(rec)
-            if self.referee is not None:
+            if self.referee is not None and not self.replay_apart:
                 self._replay(rec)
         self.prev = rec.hash
         self.prev_kind = rec.kind
         self.report.records = seq + 1
         return rec
+
+    def replay_record(self, raw: bytes) -> None:
+        """Step 11 alone (clients/cli/verify_parallel.py), for the next record of a log whose steps
+        2-10 another Verifier (same arguments, ``replay_apart`` set) passed. Raises as ``add``."""
+        seq = self.report.records
+        try:
+            rec = parse_record(raw)
+            if seq == 0:
+                self._genesis(rec)
+            elif self.referee is not None:
+                self._replay(rec)
+        except VerificationError:
+            raise
+        except Exception as e:  # as in ``add``
+            raise _fail("11", seq, "the verifier failed on this record (the log is not verified)",
+                        detail=f"{type(e).__name__}: {e}") from None
+        self.report.records = seq + 1
 
     def check_checkpoint(self, note: str) -> None:
         """Step 5 for a checkpoint received apart from its record (a client's stream): it must be
@@ -546,12 +564,15 @@ def _diff(a: bytes, b: bytes) -> str:
 def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,
                   progress: Callable[[int, int], None] | None = None,
                   pinned_seat_keys: dict[str, bytes] | None = None,
-                  kept_checkpoint: str | None = None, require_cosigned: bool = False) -> Report:
+                  kept_checkpoint: str | None = None, require_cosigned: bool = False,
+                  drive: Callable | None = None) -> Report:
     """Verify a bundle file object. Raises VerificationError on the first failure.
 
     ``pinned_seat_keys`` (seat name -> 32-byte Ed25519 public key): genesis must list
     each of these seats with exactly this key (step 4). ``kept_checkpoint``: a checkpoint note
-    a seat kept; the log must contain its tree size with the same root (step 5)."""
+    a seat kept; the log must contain its tree size with the same root (step 5). ``drive(v, header,
+    records, progress) -> Report`` feeds the frames to the Verifier (default ``verify_frames``; `aar
+    verify --jobs 2`: clients/cli/verify_parallel.py)."""
     from .. import registry
 
     try:
@@ -568,20 +589,25 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     except Exception as e:  # never a traceback (SPEC.md 10.2)
         raise _fail("4", None, "server key", detail=f"{type(e).__name__}: {e}") from None
     try:
-        return _verify_frames(v, header, records, secret, progress)
+        return (drive or verify_frames)(v, header, records, progress)
     except VerificationError as e:
         v.report.verified = False
         e.report = v.report  # what was verified before the failure (aar verify --json carries it)
         raise
 
 
-def _verify_frames(v: Verifier, header: dict, records, secret, progress) -> Report:
+def next_frame(v: Verifier, records) -> tuple[bytes, str] | None:
+    """Step 1 for the next record frame: (record bytes, checkpoint), None after the last."""
+    try:
+        return next(records, None)
+    except EncodingError as e:  # a frame that is not a record frame, cut off, or trailing bytes
+        raise _fail("1", v.tree.size, "bundle", detail=str(e)) from None
+
+
+def verify_frames(v: Verifier, header: dict, records, progress) -> Report:
     total = header["records"]
     while True:
-        try:
-            item = next(records, None)
-        except EncodingError as e:  # a frame that is not a record frame, cut off, or trailing bytes
-            raise _fail("1", v.tree.size, "bundle", detail=str(e)) from None
+        item = next_frame(v, records)
         if item is None:
             break
         v.add(*item)

@@ -1,0 +1,169 @@
+"""A campaign-length NTND log verified sequentially and on two cores (`aar verify --jobs 1 | 2`).
+
+No NTND campaign exists yet, and a Tet game cannot be made longer (no option, one scenario): a
+random-bot Tet game ends after about 650 records. So the "campaign" is Tet games chained until they
+hold RECORDS records, verified back to back the way one long log would be: sequentially, and with
+the pipelined driver of `aar verify --jobs 2` (clients/cli/verify_parallel.py) keeping ONE replay
+process for the whole chain, as one long log keeps it (its start-up is counted once, in the time).
+The games are played once and cached in the temp directory under a hash of the code that plays
+them (bench_verify's way); a larger RECORDS reuses the games already played.
+
+Measured bundle by bundle, interleaved (sequential, then pipelined, on the same bundle), so load
+changes on a shared machine hit both alike; wall clock, since two cores are the point:
+  ntnd_campaign_verify_s   wall seconds of the pipelined verification of the whole chain
+  ratio verify_parallel_vs_sequential   sequential wall time / pipelined wall time (> 1: faster)
+  ratio verify_parallel_vs_sequential_cpu   sequential CPU time / the pipeline's critical path (the
+                           CPU time of the busier of its two processes): the speed-up two free cores
+                           give. On this shared machine the wall ratio is bounded by the scheduler:
+                           Linux autogroups share one CPU share among all processes of a session.
+and the peak RSS of `aar verify --jobs 2` on the longest bundle (this process and the replay
+process), measured in a subprocess.
+
+    .venv/bin/python -m bench campaign                                 (default: 3,000 records)
+    AAR_BENCH_CAMPAIGN_RECORDS=100000 .venv/bin/python -m bench campaign    (the campaign's length;
+        playing the games the first time takes about 10 minutes here)
+    AAR_BENCH_CAMPAIGN_LOG=FILE.aar  .venv/bin/python -m bench campaign    (one real long log instead)
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+RECORDS = int(os.environ.get("AAR_BENCH_CAMPAIGN_RECORDS", "3000"))
+LOG = os.environ.get("AAR_BENCH_CAMPAIGN_LOG")
+SEED = "bench-campaign"
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _cache_dir() -> pathlib.Path:
+    """Keyed by the code that plays and writes the games (not by the verifier)."""
+    import inspect
+
+    h = hashlib.sha256(inspect.getsource(_play).encode() + SEED.encode())
+    e = REPO / "engine"
+    files = sorted([*e.glob("*.py"), *(e / "crypto").glob("*.py"),
+                    *[p for p in (e / "log").glob("*.py") if p.name != "verify.py"],
+                    *(e / "games" / "ntnd").rglob("*.py"), *(e / "games" / "ntnd" / "data").glob("*.json"),
+                    *(REPO / "proto" / "afteraction" / "v1").glob("*.proto")])
+    for p in files:
+        h.update(str(p.relative_to(REPO)).encode() + b"\0" + p.read_bytes())
+    d = pathlib.Path(tempfile.gettempdir()) / f"aar-bench-campaign-{h.hexdigest()[:16]}"
+    d.mkdir(exist_ok=True)
+    return d
+
+
+def _play(path: pathlib.Path, i: int) -> None:
+    from afteraction.engine.bots import random_bot
+    from afteraction.engine.local import LocalGame
+
+    g = LocalGame.create("ntnd", seed=f"{SEED}-{i}".encode())
+    g.handshake()
+    g.run_bots(random_bot(i))
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(g.bundle())
+    tmp.replace(path)
+
+
+def _records(path: pathlib.Path) -> int:
+    from afteraction.engine.log.bundle import read_bundle
+
+    with open(path, "rb") as f:
+        return read_bundle(f)[0]["records"]
+
+
+def campaign(n: int) -> list[pathlib.Path]:
+    """Tet games, cached, until they hold at least ``n`` records."""
+    d = _cache_dir()
+    paths, total, played, t0 = [], 0, 0, time.perf_counter()
+    while total < n:
+        p = d / f"tet-{len(paths)}.aar"
+        if not p.exists():
+            _play(p, len(paths))
+            played += 1
+        paths.append(p)
+        total += _records(p)
+    how = f"{played} played in {time.perf_counter() - t0:.0f} s, not measured" if played else "cached"
+    print(f"log: {len(paths)} Tet games in {d} ({how})")
+    return paths
+
+
+def _verify(data: bytes, drive) -> object:
+    from afteraction.engine.log.verify import verify_bundle
+
+    rep = verify_bundle(io.BytesIO(data), drive=drive)
+    if not rep.ended or not rep.replayed:
+        raise SystemExit(f"bench: a bundle of game {rep.game} did not verify completely")
+    return rep
+
+
+def peak_rss(path: pathlib.Path, jobs: str) -> tuple[int, int]:
+    """KB: (this process, the largest child: the replay process) of `aar verify --jobs JOBS FILE`."""
+    code = ("import resource, sys\n"
+            "from afteraction.cli.main import main\n"
+            f"rc = main(['verify', '--json', '--jobs', {jobs!r}, {str(path)!r}])\n"
+            "r = resource.getrusage\n"
+            "print(rc, r(resource.RUSAGE_SELF).ru_maxrss, r(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=3600)
+    rc, self_kb, child_kb = p.stderr.split()[-3:]
+    if rc != "0" or not json.loads(p.stdout)["verified"]:
+        raise SystemExit(f"bench: {path} did not verify: {p.stdout[-500:]}")
+    return int(self_kb), int(child_kb)
+
+
+def run() -> None:
+    from afteraction.cli import verify_parallel as vp
+
+    paths = [pathlib.Path(LOG)] if LOG else campaign(RECORDS)
+    seq_drive = vp.driver("1")
+    t_seq = t_par = c_seq = c_main = 0.0
+    n = 0
+    w0 = time.perf_counter()
+    t0 = time.perf_counter()
+    with vp.ReplayProcess() as process:  # started once for the chain, as for one long log
+        par_drive = vp.driver("2", process)
+        t_par += time.perf_counter() - t0
+        for p in paths:
+            data = p.read_bytes()
+            t0, c0 = time.perf_counter(), time.process_time()
+            rep = _verify(data, seq_drive)
+            t1, c1 = time.perf_counter(), time.process_time()
+            rep2 = _verify(data, par_drive)
+            t2, c2 = time.perf_counter(), time.process_time()
+            if rep2.as_dict() != rep.as_dict():
+                raise SystemExit(f"bench: the pipelined report differs on {p}")
+            t_seq += t1 - t0
+            t_par += t2 - t1
+            c_seq += c1 - c0
+            c_main += c2 - c1
+            n += rep.records
+        if process.bundles != len(paths):
+            raise SystemExit("bench: the pipelined driver did not use the replay process")
+        c_worker = process.cpu_s
+    critical = max(c_main, c_worker)
+    print(f"records: {n} in {len(paths)} bundle(s); {time.perf_counter() - w0:.1f} s wall clock for both")
+    print(f"sequential (--jobs 1): {t_seq:.2f} s wall = {n / t_seq:,.0f} records/s; {c_seq:.2f} CPU s")
+    print(f"pipelined  (--jobs 2): {t_par:.2f} s wall = {n / t_par:,.0f} records/s (one replay process, its "
+          f"start included); CPU s: {c_main:.2f} crypto steps here, {c_worker:.2f} replay process")
+    print(f"pipelined critical path (CPU of the busier process, the wall time with two free cores): "
+          f"{critical:.2f} s = {n / critical:,.0f} records/s")
+    if not LOG:
+        print(f"ntnd_campaign_verify_s {t_par:.2f} ({n} records of {len(paths)} chained Tet games, wall; "
+              f"target < 10 s for ~100,000)")
+    longest = max(paths, key=lambda p: p.stat().st_size)
+    s_kb, c_kb = peak_rss(longest, "2")
+    print(f"peak RSS of aar verify --jobs 2 on {longest.name} ({_records(longest)} records, "
+          f"{longest.stat().st_size / 1e6:.1f} MB): {s_kb / 1024:.0f} MB + replay process {c_kb / 1024:.0f} MB")
+    print(f"ratio verify_parallel_vs_sequential_cpu {c_seq / critical:.3f}")
+    print(f"ratio verify_parallel_vs_sequential {t_seq / t_par:.3f}")
+
+
+if __name__ == "__main__":
+    run()
