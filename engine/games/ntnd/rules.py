@@ -19,7 +19,7 @@ from . import views
 
 class NtndRuleset(Ruleset):
     game = "ntnd"
-    version = "2"  # 2 since the issue-25 rule fixes: a log of ntnd/1 does not replay here
+    version = "3"  # docs/rules/ntnd.md "Ruleset versions": a log of ntnd/1 or ntnd/2 does not replay here
     seats = SEATS
     scenarios = ("tet",)
     options: dict = {}
