@@ -83,11 +83,11 @@ def test_ntnd_docs_what_the_opponent_can_see_matches_the_engine():
     s = blank()
     put(s, "vc-cadre-1", "1812")
     got["invert"] = kinds(at(s, "c_ops"), "communist", cmd("invert", location="1812", units=["vc-cadre-1"]))
-    got["promote"] = kinds(_ops(["dummy-1"], "vc-cadre-1", "1812", face_up=["sup-ashau"]), "communist",
+    got["promote"] = kinds(_ops(["communist-dummy-1"], "vc-cadre-1", "1812", face_up=["sup-ashau"]), "communist",
                            cmd("promote", piece="vc-cadre-1", supply="sup-ashau", to="regiment"))
     got["break_down"] = kinds(_ops(["sup-ashau"], "nva-320", "1812"), "communist", cmd("break_down", piece="nva-320"))
     s = blank()
-    mid = _marker(s, ["dummy-1"], "1813")
+    mid = _marker(s, ["communist-dummy-1"], "1813")
     got["move"] = kinds(at(s, "c_move"), "communist", cmd("move", piece=mid, path=["1713"]))
     s = at(_supply_pair()[0], "c_move")
     for seat, c in _attack_commands(s)[:3]:

@@ -45,6 +45,9 @@ def play_checked(seed: bytes, bot=None):
     n = 0
     while not g.referee.ended:
         before = _hidden(g.referee.state)
+        # units the Allied seat sees face up now: one this command turns face down (6.2, 19.3.8) was
+        # seen going under its marker, so naming it in that command's records tells nothing new
+        shown = _strings(rs.view(g.referee.state, "allied"), set()) - before
         for mk, v in g.referee.state["markers"].items():
             hidden_types[mk] = sorted(g.referee.state["units"][u]["type"] for u in v["units"])
         d = g.referee.pending()
@@ -55,7 +58,7 @@ def play_checked(seed: bytes, bot=None):
         allied_openings += len(acc.openings.get("allied", []))
         after = _hidden(g.referee.state)
         still = before & after if not g.referee.ended else set()
-        newly = (after - before) if not g.referee.ended else set()
+        newly = (after - before - shown) if not g.referee.ended else set()
         for rec in acc.records:
             opened = set()
             for ev in rec.body.get("events", []):

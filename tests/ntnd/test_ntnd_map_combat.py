@@ -243,14 +243,14 @@ def test_ntnd_8_10_2_an_overstacked_hex_loses_units_of_the_overfull_class_only_o
     28.9.1: one VC base a hex), never from a class without a limit (Communist supply units)."""
     s = blank()
     put(s, "us-1-4", "1714")
-    for u in ("vc_base-1", "vc_base-2", "sup-353", "vc-dak-to"):
+    for u in ("vc-base-1", "vc-base-2", "sup-353", "vc-dak-to"):
         put(s, u, "1814")
     s = at(s, "c_combat")
     d = s["decision"]
     assert (d["seat"], d["kind"], d["loc"], d["count"]) == ("communist", "losses", "1814", 1)
-    assert d["eligible"] == ["vc_base-1", "vc_base-2"]
-    s, ev = play(s, "communist", cmd("losses", units=["vc_base-2"]))
-    assert s["units"]["sup-353"]["status"] == "map" and s["units"]["vc_base-2"]["status"] != "map"
+    assert d["eligible"] == ["vc-base-1", "vc-base-2"]
+    s, ev = play(s, "communist", cmd("losses", units=["vc-base-2"]))
+    assert s["units"]["sup-353"]["status"] == "map" and s["units"]["vc-base-2"]["status"] != "map"
 
 
 # --------------------------------------------------------------------------- 20.7
@@ -260,7 +260,7 @@ def test_ntnd_20_7_supplied_sam_among_the_ambushers_of_an_airmobile_unit_adds_on
     for supplied in (True, False):
         s = blank()
         put(s, "us-1-1cav", "1819")                     # airmobile, II Corps
-        mk = hide(s, ["nva-3", "nva_sam-3"], "1814")    # an NVA division (20.7 may ambush) and a SAM
+        mk = hide(s, ["nva-3", "nva-sam-3"], "1814")    # an NVA division (20.7 may ambush) and a SAM
         if supplied:
             put(s, "sup-353", "1915")                   # their supply (20.6), next to them
         s = at(s, "a_move")

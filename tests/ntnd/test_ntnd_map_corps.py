@@ -159,10 +159,10 @@ def test_ntnd_4_2_3_a_new_firebase_costs_no_political_points_one_from_the_dead_p
     put(s, "us-1-1", "1323")
     s["units"]["us-fb-laikhe"].update(status="dead", loc=None)      # eliminated earlier
     s = at(s, "a_reinforce")
-    assert _firebase_buys(s) == [("us_firebase-4", "1323")]          # the counter mix first
+    assert _firebase_buys(s) == [("us-firebase-4", "1323")]          # the counter mix first
     pp = s["pp"]
-    s, _ = play(s, "allied", cmd("place", unit="us_firebase-4", location="1323"))
-    assert s["pp"] == pp and s["units"]["us_firebase-4"]["loc"] == "1323"
+    s, _ = play(s, "allied", cmd("place", unit="us-firebase-4", location="1323"))
+    assert s["pp"] == pp and s["units"]["us-firebase-4"]["loc"] == "1323"
     put(s, "us-2-1", "1322")
     assert _firebase_buys(s) == [("us-fb-laikhe", "1322")]           # the mix is empty: the pile
     s, _ = play(s, "allied", cmd("place", unit="us-fb-laikhe", location="1322"))

@@ -29,13 +29,13 @@ def _ops(extra: list[str], lead: str, loc: str, face_up: list[str] = ()) -> dict
 def test_ntnd_6_1_1_promoting_an_inverted_cadre_does_not_show_its_markers_size():
     """Leak 1: {cadre, dummy} and {cadre} under one marker, a face-up supply with them: the promotion
     publishes the same marker events and leaves the same number of markers."""
-    s = _ops(["dummy-1"], "vc-cadre-1", "1812", face_up=["sup-ashau"])
+    s = _ops(["communist-dummy-1"], "vc-cadre-1", "1812", face_up=["sup-ashau"])
     p = _ops([], "vc-cadre-1", "1812", face_up=["sup-ashau"])
     check_owner_action(s, p, cmd("promote", piece="vc-cadre-1", supply="sup-ashau", to="regiment"))
 
 
 def test_ntnd_6_1_1_promoting_with_the_supply_in_the_cadres_marker():
-    s = _ops(["sup-ashau", "dummy-1"], "vc-cadre-1", "1812")
+    s = _ops(["sup-ashau", "communist-dummy-1"], "vc-cadre-1", "1812")
     p = _ops(["sup-ashau"], "vc-cadre-1", "1812")
     check_owner_action(s, p, cmd("promote", piece="vc-cadre-1", supply="sup-ashau", to="sapper"))
 
@@ -51,7 +51,7 @@ def _supply_pair():
     """An NVA division at 1814 attacks the US brigade at 1714; a face-up supply unit at 1914 and a
     marker at 1815 (nearer) holding a supply unit (s) or a dummy (p): the same to the Allied seat."""
     out = []
-    for inside in ("sup-353", "dummy-1"):
+    for inside in ("sup-353", "communist-dummy-1"):
         s = blank()
         put(s, "us-1-4", "1714")
         put(s, "nva-304", "1814")
@@ -129,7 +129,7 @@ def test_ntnd_8_a_markers_path_is_its_owners_choice_whatever_its_size():
     the engine fixed [1812, 1811] for one and the detour [1713, 1712, 1811] for two (it does not pass
     a stack through a hex it would over-stack). The owner chooses the path: the detour is legal for
     both and the public sees the path chosen."""
-    (s, p), mid = _move_pair(["dummy-1"], ["dummy-1", "dummy-2"], "1813", {"vc-dak-to": "1812"})
+    (s, p), mid = _move_pair(["communist-dummy-1"], ["communist-dummy-1", "communist-dummy-2"], "1813", {"vc-dak-to": "1812"})
     check_owner_action(s, p, cmd("move", piece=mid, path=["1713", "1712", "1811"]))
 
 

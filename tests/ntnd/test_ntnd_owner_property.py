@@ -16,7 +16,7 @@ from .leakcheck import check_owner_action, check_owner_sequence, owner_footprint
 from .mapplay import at, blank, put
 from .test_ntnd_owner_leaks import _attack_commands, _marker
 
-EXTRAS = ["dummy-1", "dummy-2", "dummy-3", "sup-353", "vc-cadre-2"]
+EXTRAS = ["communist-dummy-1", "communist-dummy-2", "communist-dummy-3", "sup-353", "vc-cadre-2"]
 extras = st.lists(st.sampled_from(EXTRAS), unique=True, max_size=3)
 
 
@@ -45,7 +45,7 @@ def test_ntnd_owner_actions_leave_one_footprint_whatever_the_markers_hold(action
         (s, p), _ = _pair(["nva-320"], a, b, "1812", "c_ops", {})
         c = cmd("break_down", piece="nva-320")
     elif action == "move":
-        (s, p), mid = _pair([], a or ["dummy-4"], b or ["dummy-4"], "1813", "c_move", {"vc-dak-to": "1812"})
+        (s, p), mid = _pair([], a or ["communist-dummy-4"], b or ["communist-dummy-4"], "1813", "c_move", {"vc-dak-to": "1812"})
         reach_s = paths_reach.reachable(s, mid)
         env = movement.Env(p)
         reach_p = paths_reach.reachable(p, mid, env)
@@ -58,7 +58,7 @@ def test_ntnd_owner_actions_leave_one_footprint_whatever_the_markers_hold(action
         return
     else:
         (s, p), _ = _pair([], ["sup-353"] + [x for x in a if x != "sup-353"],
-                          ["dummy-4"] + [x for x in b if x != "sup-353"], "1815", "c_move",
+                          ["communist-dummy-4"] + [x for x in b if x != "sup-353"], "1815", "c_move",
                           {"us-1-4": "1714", "nva-304": "1814", "sup-ashau": "1914"})
         check_owner_sequence(s, p, _attack_commands(s), faces=[3, 3])
         return

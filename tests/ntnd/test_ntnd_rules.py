@@ -118,10 +118,10 @@ def test_ntnd_6_2_invert_commits_identity_privately_and_flip_opens_it():
 
 def test_ntnd_17_2_dummies_are_destroyed_when_turned_face_up():
     s = blank()
-    mid = hide(s, ["dummy-1", "vc-dak-to"], "1813")
+    mid = hide(s, ["communist-dummy-1", "vc-dak-to"], "1813")
     up = operations.flip_marker(s, mid, Context.for_tests(), "test")
     assert up == ["vc-dak-to"]
-    assert s["units"]["dummy-1"]["status"] == "mix" and s["units"]["dummy-1"]["loc"] is None
+    assert s["units"]["communist-dummy-1"]["status"] == "mix" and s["units"]["communist-dummy-1"]["loc"] is None
     assert s["pp"] == 100  # no points (17.2)
 
 

@@ -45,7 +45,7 @@ def test_ntnd_20_2_an_allied_move_next_to_a_marker_pauses_for_the_ambush_questio
     s = blank()
     s["phase"] = {"id": "a_move"}
     put(s, "us-1-4", "1715")
-    mid = hide(s, ["dummy-1"], "1813")                 # a dummy: the question is asked all the same
+    mid = hide(s, ["communist-dummy-1"], "1813")                 # a dummy: the question is asked all the same
     _walk(s, "allied", "us-1-4", ["1714"], Context.for_tests())
     assert s["ambush"] == {"unit": "us-1-4", "rest": []}
     assert battles.ambush_candidates(s, "us-1-4") == [mid]

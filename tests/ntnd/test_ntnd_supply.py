@@ -32,7 +32,7 @@ def test_ntnd_18_2_other_allied_units_need_a_line_of_supply():
     assert not _supplied(s, "us-1-1")
 
 
-@pytest.mark.parametrize("uid", ["vc-cadre-1", "vc-4nva", "vc-sap-c10", "communist_supply-10", "kr-cadre-1"])
+@pytest.mark.parametrize("uid", ["vc-cadre-1", "vc-4nva", "vc-sap-c10", "communist-supply-10", "kr-cadre-1"])
 def test_ntnd_18_2_1_2_cadres_guerrillas_sappers_supply_always_in_supply(uid):
     s = blank()
     put(s, uid, FAR)

@@ -66,7 +66,9 @@ def air(uid, typ, name):
 
 def co(uid, typ, name, loc, inverted):
     assert not (inverted and not TYPES[typ]["can_invert"]), uid
-    C.append({"id": uid, "type": typ, "name": name, "location": loc, "inverted": inverted})
+    # name None: a numbered counter, named by the engine from counters.json (units.unit_name)
+    C.append({"id": uid, "type": typ, **({} if name is None else {"name": name}), "location": loc,
+               "inverted": inverted})
 
 
 # ---------------- Allied, March 1965 -------------------------------------------------------------------
@@ -141,13 +143,13 @@ co("vc-iv-1", "vc_regiment", "Dong Thap 1 Regt", "1024", True)
 co("vc-iv-3", "vc_regiment", "U Minh 10th Bn group", "0927", True)
 co("vc-iv-4", "vc_regiment", "514th Provincial Bn group", "1326", True)
 for i, loc in enumerate(["1812", "1720", "1622", "1027", "1226", "1713"], 1):
-    co(f"vc-cadre-{i}", "vc_cadre", f"VC cadre {i}", loc, True)
+    co(f"vc-cadre-{i}", "vc_cadre", None, loc, True)
 for i, loc in enumerate(["1813", "1914", "1523", "1128"], 1):
-    co(f"dummy-{i}", "communist_dummy", f"Dummy {i}", loc, True)
+    co(f"communist-dummy-{i}", "communist_dummy", None, loc, True)
 co("pl-reg-1", "pl_regiment", "Pathet Lao battalion group", "PLAIN_OF_JARS", False)
 co("pl-reg-2", "pl_regiment", "Pathet Lao (Nape-Mu Gia)", "1007", True)
-co("pl-cadre-1", "pl_cadre", "Pathet Lao cadre", "1312", True)
-co("kr-cadre-1", "kr_cadre", "Khmer Rouge cadre", "0619", True)
+co("pl-cadre-1", "pl_cadre", None, "1312", True)
+co("kr-cadre-1", "kr_cadre", None, "0619", True)
 
 # ---------------- the Allied Reinforcement Schedule (4.2.1): earliest entry turns, after history -----------
 SCHEDULE = {}

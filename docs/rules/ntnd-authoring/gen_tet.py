@@ -11,7 +11,9 @@ def al(uid, typ, name, loc, corps=None):
 
 
 def co(uid, typ, name, loc, inverted):
-    Cm.append({"id": uid, "type": typ, "name": name, "location": loc, "inverted": inverted})
+    # name None: a numbered counter, named by the engine from counters.json (units.unit_name)
+    Cm.append({"id": uid, "type": typ, **({} if name is None else {"name": name}), "location": loc,
+               "inverted": inverted})
 
 
 # ---------------- Allied, January 1968 (authored from the historical order of battle) -------------
@@ -136,13 +138,13 @@ co("vc-iv-3", "vc_regiment", "U Minh 10th Bn group", "0927", True)
 co("vc-iv-4", "vc_regiment", "514th Provincial Bn group", "1326", True)
 # cadres
 for i, loc in enumerate(["1812", "1720", "1622", "1027", "1226", "1713"], 1):
-    co(f"vc-cadre-{i}", "vc_cadre", f"VC cadre {i}", loc, True)
-co("pl-cadre-1", "pl_cadre", "Pathet Lao cadre", "1311", True)
+    co(f"vc-cadre-{i}", "vc_cadre", None, loc, True)
+co("pl-cadre-1", "pl_cadre", None, "1311", True)
 co("pl-reg-1", "pl_regiment", "Pathet Lao battalion group", "PLAIN_OF_JARS", False)
-co("kr-cadre-1", "kr_cadre", "Khmer Rouge cadre", "0619", True)
+co("kr-cadre-1", "kr_cadre", None, "0619", True)
 # dummies (4.1.2: always inverted)
 for i, loc in enumerate(["1813", "1914", "1622", "1623", "1026", "1713"], 1):
-    co(f"dummy-{i}", "communist_dummy", f"Dummy {i}", loc, True)
+    co(f"communist-dummy-{i}", "communist_dummy", None, loc, True)
 # North Vietnam and the trail
 co("nva-sam-1", "nva_sam", "SAM regiment (Hanoi)", "HANOI", False)
 co("nva-sam-2", "nva_sam", "SAM regiment (Vinh)", "1104", False)

@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 from .map import load_map
-from .units import load_counters
+from .units import load_counters, unit_name
 
 MONTHS = ("January/February", "March/April", "May/June", "July/August", "September/October", "November/December")
 MONSOON = ("May/June", "July/August")  # 8.2 note
@@ -200,6 +200,10 @@ def _check_campaign(sc: dict) -> None:
         where = f"{f} {kind} {u['id']}"
         t = counters.types.get(u["type"])
         _need(t is not None, where, f"unknown counter type {u['type']!r}")
+        try:  # the one spelling of ids and a name for every unit, as setup.py builds them
+            unit_name(u["id"], u["type"], u.get("name"))
+        except ValueError as e:
+            _need(False, where, str(e))
         if kind == "setup" and "location" in u:
             _need(gmap.on_map(u["location"]), where, f"location {u['location']} not on the map")
         if kind != "setup":

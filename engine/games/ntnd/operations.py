@@ -13,7 +13,7 @@ from .dummies import is_dummy, remove_revealed
 from .map import load_map
 from .movement import _stack_verdict
 from .state import COMMUNIST, new_marker_id
-from .units import load_counters
+from .units import counter_order, load_counters
 
 
 def _ut(s, uid):
@@ -97,8 +97,9 @@ CADRES = {"vc_cadre": "VC", "pl_cadre": "PL", "kr_cadre": "KR"}
 
 
 def first_in_mix(s: dict, type_id: str) -> str | None:
-    """The first counter of a type in the counter mix (4.4 / 6.1.4: the mix is a limit)."""
-    for uid in sorted(s["units"]):
+    """The first counter of a type in the counter mix (4.4 / 6.1.4: the mix is a limit), numbers
+    compared as numbers (units.counter_order)."""
+    for uid in sorted(s["units"], key=counter_order):
         u = s["units"][uid]
         if u["type"] == type_id and u["status"] == "mix":
             return uid

@@ -12,7 +12,7 @@ from .map import load_map
 from .movement import Env, enemy_locs, region_of, stacking_problem, zoc_hexes, zoi_hexes
 from .operations import first_in_mix, make_marker
 from .state import ALLIED, COMMUNIST
-from .units import load_counters
+from .units import counter_order, load_counters
 
 CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
 HOME = {"VC": "SV", "PL": "LA", "KR": "CA"}
@@ -277,7 +277,7 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
     seen_types = set()
     # a firebase/militia type is offered once: a counter of the mix first (a new one, no political
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
-    for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", x)):
+    for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
         u = s["units"][uid]
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
             continue

@@ -19,16 +19,16 @@ from . import views
 
 class NtndRuleset(Ruleset):
     game = "ntnd"
-    version = "2"  # 2 since the issue-25 rule fixes: a log of ntnd/1 does not replay here
+    version = "3"  # docs/rules/ntnd.md "Ruleset versions": a log of ntnd/1 or ntnd/2 does not replay here
     seats = SEATS
     scenarios = ("tet",)
     options: dict = {}
-    # SPEC.md 6.5, docs/rules/ntnd.md "Padded sizes": a marker identity pads to 4736 bytes, which holds a
-    # marker of all 98 invertible Communist counters (zones stack without limit, 8.10.1.3; 4683 bytes);
-    # a Communist command to 1664, which holds a list naming all 109 Communist units (1554 bytes) with
-    # room for the envelope to grow. The largest of 15 bot games: 328 and 292 bytes.
+    # SPEC.md 6.5, docs/rules/ntnd.md "Padded sizes": a marker identity pads to 5888 bytes, which holds a
+    # marker of all 98 invertible Communist counters (zones stack without limit, 8.10.1.3; 5834 bytes
+    # since ntnd/3 names every counter of the mix); a Communist command to 1728, which holds a list
+    # naming all 109 Communist units (1614 bytes) with room for the envelope to grow.
     # tests/engine/test_sealed_lengths.py derives both bounds from the counter data.
-    sealed_sizes = {"command": {"communist": 1664}, "event": {"communist": 4736}}
+    sealed_sizes = {"command": {"communist": 1728}, "event": {"communist": 5888}}
     decisions = DECISIONS
 
     def setup(self, scenario, options, ctx: Context):

@@ -3,7 +3,10 @@ authored by the project; see docs/rules/ntnd-data.md).
 
 Every counter of the Communist counter mix (counters.json, 4.4) gets a record:
 the scenario's set-up units under their scenario ids, the rest of the mix as
-"<type>-<n>" in the mix. Allied units are the set-up, the reinforcement
+``counter_id(type, n)`` ("kr-cadre-2") named ``counter_name(type, n)`` ("Khmer Rouge cadre 2"),
+n from one past the scenario's counters of the type to its counter_mix. A scenario entry without
+a ``name`` (the numbered cadres and dummies) has such an id and gets that name: one spelling and
+one name for set-up and mix (units.py). Allied units are the set-up, the reinforcement
 schedule (4.2.1) and the air units (kept in the available box for part 2).
 Inverted set-up units of one location form one marker (their identity is
 committed to the Communist seat in the genesis-following record).
@@ -18,7 +21,7 @@ from .map import load_map
 from .operations import make_marker
 from .sequence import turn_label
 from .state import ALLIED, COMMUNIST
-from .units import load_counters
+from .units import counter_id, load_counters, unit_name
 
 SCENARIO_FILES = {"tet": "scenario_tet.json"}
 
@@ -45,10 +48,22 @@ def group_of(u: dict) -> str:
     return name or u["id"]
 
 
-def _unit(uid, type_id, side, status, loc=None, name="", corps=None, arrive=0) -> dict:
+def _unit(uid, type_id, side, status, loc=None, name=None, corps=None, arrive=0) -> dict:
     t = load_counters().type(type_id)
+    name = unit_name(uid, type_id, name)
     return {"id": uid, "type": type_id, "nat": t.nationality, "side": side, "name": name, "group": "",
             "status": status, "loc": loc, "inv": False, "mk": None, "corps": corps, "arrive": arrive}
+
+
+def _fill_mix(units: dict, tid: str, side: str) -> None:
+    """The counters of type ``tid`` the scenario does not use, in the counter mix (4.4): with k of
+    them in the scenario, counters k+1 to counter_mix (a scenario's numbered counters are 1 to k)."""
+    used = sum(1 for u in units.values() if u["type"] == tid)
+    for n in range(used + 1, load_counters().type(tid).counter_mix + 1):
+        uid = counter_id(tid, n)
+        if uid in units:
+            raise ValueError(f"scenario unit {uid!r} takes the id of counter {n} of the {tid} mix")
+        units[uid] = _unit(uid, tid, side, "mix")
 
 
 def initial_state(scenario: str, ctx) -> dict:
@@ -57,36 +72,28 @@ def initial_state(scenario: str, ctx) -> dict:
     m = load_map()
     units: dict[str, dict] = {}
     for u in sc["setup"]["allied"]:
-        units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "map", u["location"], u["name"], u.get("corps"))
+        units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "map", u["location"], u.get("name"), u.get("corps"))
     for block in sc["reinforcements"]["allied"]:
         for u in block["units"]:
             t = counters.type(u["type"])
             attached = None if (t.airmobile or t.stacking_class != "ground_combat") else u.get("enter")
-            units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "sched", None, u["name"], attached, block["turn"])
+            units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "sched", None, u.get("name"), attached, block["turn"])
     for u in sc["setup"].get("allied_air_available", []):
-        units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "air", None, u["name"])
+        units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "air", None, u.get("name"))
     # Allied firebases and militia not in play: the counter mix they are built from (4.2.3, 4.4)
     for tid, t in counters.types.items():
         if t.side == ALLIED and t.stacking_class in ("firebase", "militia") and t.nationality in ("US", "ARVN", "SEATO"):
-            have = sum(1 for u in units.values() if u["type"] == tid)
-            for n in range(have + 1, t.counter_mix + 1):
-                uid = f"{tid}-{n}"
-                units[uid] = _unit(uid, tid, ALLIED, "mix")
+            _fill_mix(units, tid, ALLIED)
     for u in units.values():
         u["group"] = group_of(u)
-    placed: dict[str, int] = {}
     inverted: dict[str, list[str]] = {}
     for u in sc["setup"]["communist"]:
-        units[u["id"]] = _unit(u["id"], u["type"], COMMUNIST, "map", u["location"], u["name"])
-        placed[u["type"]] = placed.get(u["type"], 0) + 1
+        units[u["id"]] = _unit(u["id"], u["type"], COMMUNIST, "map", u["location"], u.get("name"))
         if u["inverted"]:
             inverted.setdefault(u["location"], []).append(u["id"])
     for tid, t in counters.types.items():
-        if t.side != COMMUNIST:
-            continue
-        for n in range(placed.get(tid, 0) + 1, t.counter_mix + 1):
-            uid = f"{tid}-{n}"
-            units[uid] = _unit(uid, tid, COMMUNIST, "mix")
+        if t.side == COMMUNIST:
+            _fill_mix(units, tid, COMMUNIST)
     start_year = sc["turns"][0]["year"]
     s = {
         "scenario": {"id": sc["id"], "name": sc["name"], "turns": sc["turns"], "victory": sc["victory"],

@@ -11,6 +11,7 @@ Deterministic: ints and ``fractions.Fraction`` only, mappings sorted by key.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -180,6 +181,48 @@ class Counters:
         if side == "communist":
             caps["vc_base"] = self.stacking["vc_base_per_hex"]
         return caps
+
+
+# --------------------------------------------------------------------------
+# Unit ids and names (the one spelling; docs/rules/ntnd-data.md "Unit ids")
+# --------------------------------------------------------------------------
+
+UNIT_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+"""Every unit id: lower-case words of letters and digits joined by hyphens (``nva-304``,
+``kr-cadre-2``); never an underscore, so a unit id is never spelled like a counter type."""
+
+
+def counter_id(type_id: str, n: int) -> str:
+    """The id of counter ``n`` (from 1) of a type without a historical designation (a counter of the
+    mix, a numbered cadre or dummy of a scenario): the type id in hyphens, then ``n``."""
+    return f"{type_id.replace('_', '-')}-{n}"
+
+
+def counter_name(type_id: str, n: int) -> str:
+    """The name of counter ``n`` of a type: its counters.json name and ``n`` ("Khmer Rouge cadre 2")."""
+    return f"{load_counters().type(type_id).name} {n}"
+
+
+def unit_name(uid: str, type_id: str, name: str | None = None) -> str:
+    """The name of a unit a scenario lists (``name`` as written) or the counter mix makes (None):
+    a unit without a written name must be a numbered counter (``counter_id``) and is named by
+    ``counter_name``. Refuses an id off the one spelling and an empty name (ValueError)."""
+    if not UNIT_ID.fullmatch(uid):
+        raise ValueError(f"unit id {uid!r} is not lower-case words joined by hyphens")
+    if name is None:
+        n = uid.rsplit("-", 1)[-1]
+        if not (n.isdigit() and uid == counter_id(type_id, int(n))):
+            raise ValueError(f"unit {uid!r} has no name and is not a numbered {type_id} counter")
+        return counter_name(type_id, int(n))
+    if not name.strip():
+        raise ValueError(f"unit {uid!r} has an empty name")
+    return name
+
+
+def counter_order(uid: str) -> tuple:
+    """Sort key of unit ids with their numbers compared as numbers (``vc-cadre-7`` before
+    ``vc-cadre-10``): the counter mix hands out its counters in this order (4.4)."""
+    return tuple((0, int(w), "") if w.isdigit() else (1, 0, w) for w in uid.split("-"))
 
 
 def _unit_type(tid: str, d: dict) -> UnitType:
