@@ -152,10 +152,11 @@ def _summary(r) -> str:
     from .games_cmd import match_line
 
     head = f"game {r.game} ({r.ruleset}), {r.records} records"
-    if r.pinned:
-        lines = [f"VERIFIED: {head}"]
-    else:  # nothing ties the log to a server the reader trusts: say so on the line people read
-        lines = [f"VERIFIED, BUT UNPINNED (no --server-key: consistent with itself, not tied to a known server): {head}"]
+    # what the verdict does not cover goes on the line people read: nothing ties the log to a
+    # server the reader trusts (unpinned), or the rules were not re-run (no replay)
+    caveats = ([] if r.pinned else ["UNPINNED (no --server-key: consistent with itself, not tied to a known server)"]) \
+        + ([] if r.replayed else ["NOT REPLAYED (the rules were not re-run: see the note below)"])
+    lines = [f"VERIFIED, BUT {' AND '.join(caveats)}: {head}" if caveats else f"VERIFIED: {head}"]
     lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
     if r.match:
         lines.append(f"  match: {match_line(r.match)}")

@@ -53,6 +53,20 @@ def test_the_first_line_says_when_nothing_was_pinned(capsys):
     assert code == 0 and out.splitlines()[0].startswith("VERIFIED, BUT UNPINNED (no --server-key")
 
 
+def test_the_first_line_says_when_the_rules_were_not_replayed(capsys):
+    from afteraction.engine.log.bundle import read_bundle
+
+    with open(LOGS / "duel-complete.aar", "rb") as f:
+        vkey = read_bundle(f)[0]["server_vkey"]
+    code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--server-key", vkey, "--no-replay")
+    first = out.splitlines()[0]
+    assert code == 0 and first.startswith("VERIFIED, BUT NOT REPLAYED (the rules were not re-run") and "UNPINNED" not in first
+    code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--no-replay")
+    assert out.splitlines()[0].startswith("VERIFIED, BUT UNPINNED (no --server-key") and " AND NOT REPLAYED (" in out
+    code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--server-key", vkey)
+    assert out.startswith("VERIFIED: ")
+
+
 def _genesis(match=None, version=2):
     rs = registry.get("duel")
     keys = {s: SeatSigner(s, bytes([i + 1]) * 32).public for i, s in enumerate(rs.seats)}
