@@ -70,7 +70,10 @@ async function lobby() {
     if (theirs.length !== 32) throw new Error("the opponent's public key is 64 hex digits (their page shows it)");
     const seatsPb = info.seats.map((s) => ({ seat: s, publicKey: s === ssel.value ? key.publicRaw : theirs }));
     const optionsJson = $<HTMLInputElement>("new-options").value.trim();
-    const res = await clients.game.createGame({ game: info.game, seats: seatsPb, optionsJson });
+    const num = (id: string) => { const n = Number($<HTMLInputElement>(id).value || 0); if (!Number.isInteger(n) || n < 0) throw new Error(`${id}: a whole number >= 0`); return n; };
+    const clock = { decisionMs: BigInt(num("clock-decision") * 1000), totalMs: BigInt(num("clock-total") * 60_000), abandonMs: 0n };
+    const timed = clock.decisionMs > 0n || clock.totalMs > 0n;   // else the server's default (its abandonment limit)
+    const res = await clients.game.createGame({ game: info.game, seats: seatsPb, optionsJson, clock: timed ? clock : undefined });
     location.hash = "game=" + res.gameId;
   });
   $("join").onclick = () => { location.hash = "game=" + $<HTMLInputElement>("join-id").value.trim(); };

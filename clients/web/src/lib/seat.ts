@@ -48,6 +48,7 @@ export class WebSeat {
   private lock: Promise<unknown> = Promise.resolve();
   private authTok: SeatAuth | null = null;
   private entropy: Uint8Array;
+  private waiters: { seq: number; resolve: (v: null) => void }[] = [];
   onEvent: (e: SeatEvent) => void = () => {};
 
   cosignedSize = 0;
@@ -80,6 +81,7 @@ export class WebSeat {
       if (Number(r.seq) > this.nextSeq) throw new BadLog(`expected record ${this.nextSeq}, got ${r.seq}`);
       const rec = await this.v.add(r.record, r.checkpoint);
       this.onEvent({ kind: "record", rec, raw: r });
+      this.waiters = this.waiters.filter((w) => (w.seq < this.nextSeq ? (w.resolve(null), false) : true));
       if (rec.kind === "end") this.onEvent({ kind: "ended", outcome: this.v.outcome, cause: this.v.cause });
     });
   }
@@ -220,19 +222,34 @@ export class WebSeat {
       if (this.v.seatOrder.some((s) => !(s in this.v.entropyCommits))) return null;
       return this.signReveal();
     }
-    const cmd = await choose(d);
+    const cmd = await Promise.race([choose(d), this.overtaken(Number(d.stateSeq))]);
     if (cmd === null || Number(d.stateSeq) < this.nextSeq || this.v.ended) return null;
     return this.signCommand(Number(d.stateSeq), cmd);
   }
 
   /** Follow the game (an authenticated Watch: records, this seat's openings, its prompts, the
-   * clocks) to its end, answering each prompt with ``choose`` through SubmitCommand (``choose``
-   * returns null for a prompt the game has moved past). Resumes a broken stream. */
+   * clocks) to its end, answering each prompt with ``choose`` through SubmitCommand. The stream is
+   * read on while ``choose`` waits (a person thinking): another seat's ending command or the
+   * game's end overtakes the prompt, ``choose``'s answer is then dropped (return null to drop it
+   * yourself). One prompt is answered at a time; a newer one waits. Resumes a broken stream. */
   async play(choose: (d: YourDecision) => Promise<Command | null>, signal?: AbortSignal): Promise<Value> {
-    let failures = 0;
+    let failures = 0, latest: YourDecision | null = null, running: Promise<void> | null = null, fatal: unknown = null;
+    let ctl = new AbortController();
+    const answer = () => {
+      if (running || !latest || fatal) return;
+      const d = latest;
+      latest = null;
+      running = (async () => {
+        const signed = await this.decide(d, choose);
+        if (signed) await this.submitRetrying(signed);
+      })().catch((e) => { fatal = e; ctl.abort(); }).finally(() => { running = null; answer(); });
+    };
     while (!this.v.ended) {
+      ctl = new AbortController();
+      const stop = () => ctl.abort();
+      signal?.addEventListener("abort", stop);
       try {
-        const stream = this.clients.game.watch({ gameId: this.gameId, fromSeq: BigInt(this.nextSeq), auth: await this.auth() }, { signal });
+        const stream = this.clients.game.watch({ gameId: this.gameId, fromSeq: BigInt(this.nextSeq), auth: await this.auth() }, { signal: ctl.signal });
         for await (const m of stream) {
           failures = 0;
           const k = m.kind;
@@ -242,20 +259,33 @@ export class WebSeat {
           else if (k.case === "clocks") this.onEvent({ kind: "clocks", clocks: k.value });
           else if (k.case === "yourDecision") {
             this.onEvent({ kind: "decision", decision: k.value });
-            const signed = await this.decide(k.value, choose);
-            if (signed) await this.submitRetrying(signed);
+            latest = k.value;
+            answer();
           }
           if (this.v.ended) break;
         }
       } catch (e) {
+        if (fatal) throw fatal;
         if (e instanceof BadLog || e instanceof BadOpening || e instanceof RefusedToSign || signal?.aborted) throw e;
         if (++failures > 6) throw e;
         await new Promise((r) => setTimeout(r, 200 * 2 ** failures));
+      } finally {
+        signal?.removeEventListener("abort", stop);
       }
+      if (fatal) throw fatal;
     }
+    latest = null;
+    await running;   // the end overtook any prompt still open
+    if (fatal) throw fatal;
     this.keep(this.v.lastCheckpoint);
     if (this.cosignedSize < this.v.size) await this.cosign();
     return this.v.outcome;
+  }
+
+  /** Resolves once the verified log has a record at ``seq`` or later (the game moved past a prompt for it). */
+  private overtaken(seq: number): Promise<null> {
+    if (this.nextSeq > seq || this.v.ended) return Promise.resolve(null);
+    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
   }
 
   private async submitRetrying(signed: SignedCommand): Promise<void> {
