@@ -8,8 +8,8 @@
 // endings every game has (SPEC.md 8.1-8.3, endings.ts): times, ending commands, the end's cause.
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CommandEnvelopeSchema, type CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
-import { cat, eq, isBytes, lp, utf8 } from "./bytes.js";
-import { CompactTree, ed25519Verify, openCheckpoint, taggedHash, type ServerKey } from "./crypto.js";
+import { b64, cat, eq, hex, isBytes, lp, utf8 } from "./bytes.js";
+import { CompactTree, ed25519Verify, openCheckpoint, sha256, taggedHash, type ServerKey } from "./crypto.js";
 import { EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, strictDecode, type Value } from "./msgpack.js";
 
@@ -54,10 +54,12 @@ export class LogVerifier {
   /** (seq, seat, winner) of the offer in the last record verified, if it is one (it lapses at the next record). */
   get standingOffer(): [number, string, Value] | null { return this.ends?.offer ?? null; }
 
-  private fail(m: string, seq = this.size): never { throw new BadLog(`record ${seq}: ${m}`); }
+  private cur = 0;   // the record being checked
+  private fail(m: string, seq = this.cur): never { throw new BadLog(`record ${seq}: ${m}`); }
 
   async add(raw: Uint8Array, note: string): Promise<Rec> {
     const seq = this.size;
+    this.cur = seq;
     if (raw.length > MAX_RECORD) this.fail(`a record of ${raw.length} bytes, over the 1 MiB limit (SPEC.md 1.2)`);
     const hash = await taggedHash("aar1/record", raw);
     let r: Value;
@@ -242,6 +244,34 @@ export class LogVerifier {
     this.outcome = o;
   }
 
+  /** SPEC.md 4.5, as engine/crypto/cosign.py seat_cosignatures: every line named and keyed as a
+   * seat's cosigner verifies (C2SP tlog-cosignature/v1), once per seat; other lines are not read. */
+  async cosignatures(note: string, text: string, last: number): Promise<string[]> {
+    const origin = this.origin || `${this.server.name}/game/${this.gameId}`;
+    const ids = new Map<string, string>();
+    for (const s of this.seatOrder) {
+      const name = `${origin}/seat/${s}`;
+      const id = (await sha256(cat(utf8(name), new Uint8Array([0x0a, 0x04]), this.seatKeys[s]))).slice(0, 4);
+      ids.set(`${name} ${hex(id)}`, s);
+    }
+    const seen: string[] = [];
+    for (const line of note.slice(note.lastIndexOf("\n\n") + 2).split("\n")) {
+      if (!line) continue;
+      const [name, sig64] = line.slice(2).split(" ");
+      let raw: Uint8Array;
+      try { raw = b64(sig64); } catch { this.fail(`a checkpoint signature line of ${name} is not base64`, last); }
+      const seat = ids.get(`${name} ${hex(raw.slice(0, 4))}`);
+      if (seat === undefined) continue;
+      if (raw.length !== 4 + 8 + 64) this.fail(`seat ${seat}'s cosignature is ${raw.length} bytes, not 76 (SPEC.md 4.5)`, last);
+      const ts = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
+      const ok = await ed25519Verify(this.seatKeys[seat], raw.slice(12), cat(utf8(`cosignature/v1\ntime ${ts}\n`), utf8(text)));
+      if (!ok) this.fail(`seat ${seat}'s cosignature of the checkpoint does not verify (SPEC.md 4.5)`, last);
+      if (seen.includes(seat)) this.fail(`seat ${seat} cosigned this checkpoint twice (SPEC.md 4.5)`, last);
+      seen.push(seat);
+    }
+    return seen;
+  }
+
   /** A checkpoint signed by the server, of this game's origin, whose root is the root of the records verified. */
   async checkCheckpoint(note: string, last = this.size - 1, own = false): Promise<void> {
     let cp;
@@ -251,6 +281,7 @@ export class LogVerifier {
     if (cp.size > this.size) this.fail(`a checkpoint of ${cp.size} records, past the ${this.size} verified`, last);
     if (own && cp.size !== this.size) this.fail(`the record's checkpoint is of ${cp.size} records, not ${this.size} (SPEC.md 4.2)`, last);
     if (cp.root !== this.roots[cp.size - 1]) this.fail(`checkpoint ${cp.size}'s root is not the root of the records (a rewritten log)`, cp.size - 1);
+    await this.cosignatures(note, cp.text, last);
     if (cp.size === this.size && !own) this.lastCheckpoint = note;   // a record's own: once its body is checked too
     this.checked.checkpoints++;
   }
