@@ -1,10 +1,11 @@
 // The page a person plays with (served by `aar serve --web-listen`): a seat key kept in this
 // browser, create or join a game, the board, the pending decision's legal choices in words, click
-// to choose, the opponent's moves as they arrive; every record, checkpoint and opening checked here.
+// to choose, the opponent's moves as they arrive, each seat's time left, resign and draw (SPEC.md
+// 8.1-8.2); every record, checkpoint and opening checked here.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CommandSchema, type Command } from "../gen/afteraction/v1/command_pb.js";
-import { CommandEnvelopeSchema } from "../gen/afteraction/v1/envelope_pb.js";
-import type { YourDecision } from "../gen/afteraction/v1/game_service_pb.js";
+import { CommandEnvelopeSchema, SignedCommandSchema } from "../gen/afteraction/v1/envelope_pb.js";
+import type { Clocks, YourDecision } from "../gen/afteraction/v1/game_service_pb.js";
 import { b64, fromHex, hex, isBytes, toB64 } from "../lib/bytes.js";
 import { connect } from "../lib/client.js";
 import { parseVkey, type ServerKey } from "../lib/crypto.js";
@@ -69,7 +70,10 @@ async function lobby() {
     if (theirs.length !== 32) throw new Error("the opponent's public key is 64 hex digits (their page shows it)");
     const seatsPb = info.seats.map((s) => ({ seat: s, publicKey: s === ssel.value ? key.publicRaw : theirs }));
     const optionsJson = $<HTMLInputElement>("new-options").value.trim();
-    const res = await clients.game.createGame({ game: info.game, seats: seatsPb, optionsJson });
+    const num = (id: string) => { const n = Number($<HTMLInputElement>(id).value || 0); if (!Number.isInteger(n) || n < 0) throw new Error(`${id}: a whole number >= 0`); return n; };
+    const clock = { decisionMs: BigInt(num("clock-decision") * 1000), totalMs: BigInt(num("clock-total") * 60_000), abandonMs: 0n };
+    const timed = clock.decisionMs > 0n || clock.totalMs > 0n;   // else the server's default (its abandonment limit)
+    const res = await clients.game.createGame({ game: info.game, seats: seatsPb, optionsJson, clock: timed ? clock : undefined });
     location.hash = "game=" + res.gameId;
   });
   $("join").onclick = () => { location.hash = "game=" + $<HTMLInputElement>("join-id").value.trim(); };
@@ -88,7 +92,15 @@ function describeRecord(rec: Rec, words: string | null): string {
   if (rec.kind === "genesis") return `record 0: game ${rec.game} created`;
   if (rec.kind === "commit") return `record ${rec.seq}: ${who} committed to its dice entropy`;
   if (rec.kind === "reveal") return `record ${rec.seq}: ${who} revealed its dice entropy`;
-  if (rec.kind === "end") return `record ${rec.seq}: the game ended`;
+  if (rec.kind === "end") {
+    const c = b.cause as Record<string, unknown> | undefined, o = b.outcome as Record<string, unknown> | undefined;
+    return `record ${rec.seq}: the game ended${o ? ": " + String(o.reason) : ""}${c ? ` (cause: ${String(c.kind)})` : ""}`;
+  }
+  const ev = Array.isArray(b.events) && b.events.length === 1 ? b.events[0] as Record<string, unknown> : null;
+  const ending = (commandOf(rec) === null && !b.sealed && rec.kind === "command") ? ev : null;   // SPEC.md 8.1
+  if (ending?.t === "resign") return `record ${rec.seq}: ${who} resigned`;
+  if (ending?.t === "offer") return `record ${rec.seq}: ${who} offered ${ending.winner === null ? "a draw" : `a win for ${String(ending.winner)}`}`;
+  if (ending?.t === "accept") return `record ${rec.seq}: ${who} accepted the offer of record ${String(ending.offer)}`;
   if (b.sealed) return `record ${rec.seq}: ${who} made a hidden (sealed) move`;
   return `record ${rec.seq}: ${who}: ${words ?? "a move"}`;
 }
@@ -109,6 +121,44 @@ function showVerified(v: LogVerifier) {
   s.dataset.openings = String(c.openings);
 }
 
+// -- each seat's time left (GetState and Watch clocks, SPEC.md 8.2): the running seat's counts down here
+let clockTimer: number | undefined;
+let lastClocks: { c: Clocks; at: number } | null = null;
+const fmt = (ms: number) => {
+  if (ms < 0) return "no limit";
+  const s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  return d ? `${d}d ${h}h ${m}m` : h ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}:${String(s % 60).padStart(2, "0")}`;
+};
+function renderClocks() {
+  if (!lastClocks) return;
+  const { c, at } = lastClocks, gone = Date.now() - at;
+  const box = $("clocks");
+  box.innerHTML = "";
+  for (const s of c.seats) {
+    const run = s.running, left = Number(s.leftMs), total = Number(s.totalLeftMs);
+    const d = document.createElement("div");
+    d.className = run ? "running" : "";
+    d.dataset.seat = s.seat;
+    d.dataset.leftMs = String(left);
+    d.textContent = `${s.seat}: ${fmt(left < 0 ? -1 : Math.max(0, left - (run ? gone : 0)))} for this decision` +
+      (total >= 0 ? `, ${fmt(Math.max(0, total - (run ? gone : 0)))} in all` : "") + (run ? " (running)" : "");
+    box.append(d);
+  }
+  const ab = Number(c.abandonLeftMs);
+  if (ab >= 0) {
+    const d = document.createElement("div");
+    d.textContent = `abandoned if no seat acts within ${fmt(Math.max(0, ab - gone))}`;
+    box.append(d);
+  }
+}
+function showClocks(c: Clocks) {
+  if (!c.seats.length) return;
+  lastClocks = { c, at: Date.now() };
+  renderClocks();
+  if (clockTimer === undefined && $("game").dataset.ended !== "1") clockTimer = window.setInterval(renderClocks, 1000);
+}
+function stopClocks() { if (clockTimer !== undefined) { clearInterval(clockTimer); clockTimer = undefined; } }
+
 async function redraw(seat: WebSeat | null, gameId: string, v: LogVerifier) {
   const st = await clients.game.getState({ gameId, auth: seat ? await seat.auth() : undefined });
   gameName = st.game;
@@ -117,7 +167,16 @@ async function redraw(seat: WebSeat | null, gameId: string, v: LogVerifier) {
   $("board").innerHTML = pic.svg;
   $("summary").innerHTML = pic.summary.map((l) => `<div>${esc(l)}</div>`).join("");
   $("prompt").textContent = st.ended ? `game over: ${st.outcomeJson}` : st.decision ? `waiting for ${st.decision.seat}: ${st.decision.prompt}` : "";
-  if (st.ended) { $("game").dataset.ended = "1"; $("outcome").textContent = st.outcomeJson; }
+  if (st.clocks) showClocks(st.clocks);
+  if (st.ended) {
+    $("game").dataset.ended = "1";
+    // the cause as this browser verified it from the end record (the server's cause_json says the same)
+    const cause = v.cause ?? (st.causeJson ? JSON.parse(st.causeJson) : { kind: "rules" });
+    $("outcome").textContent = `${st.outcomeJson} (cause: ${JSON.stringify(cause)})`;
+    $("game").dataset.cause = String((cause as Record<string, unknown>).kind);
+    $("endings").hidden = true;
+    stopClocks();
+  }
   showVerified(v);
 }
 
@@ -177,10 +236,17 @@ async function openGame(gameId: string, spectate: boolean) {
   seat.keep = (note) => { if (note) localStorage.setItem(keptSlot, note); };
   const cosSlot = `aar-cosigned:${gameId}:${mine}`;      // cosigned once: a reload does not cosign again
   seat.cosignedSize = Number(localStorage.getItem(cosSlot) ?? 0);
+  seat.keepRefused = (counter, signed) =>   // SPEC.md 8.2: the seat's evidence of an answer the game's end overtook
+    localStorage.setItem(`aar-refused:${gameId}:${mine}:${counter}`, toB64(toBinary(SignedCommandSchema, signed)));
+  let cancelChoice: ((seq: number) => void) | null = null;
   seat.onEvent = (e) => {
     if (e.kind === "record") {
       addRecordLine(e.rec);
+      cancelChoice?.(e.rec.seq);
+      showEndings(seat);
       refresh(seat, seat.v);
+    } else if (e.kind === "clocks") {
+      showClocks(e.clocks);
     } else if (e.kind === "opening") {
       const li = document.createElement("li");
       li.textContent = `record ${e.seq} value ${e.k}: ${e.valueJson} (opening checked against its commitment)`;
@@ -194,18 +260,29 @@ async function openGame(gameId: string, spectate: boolean) {
     $("prompt").textContent = `your decision: ${d.decision?.prompt ?? ""}`;
     const box = $("choices");
     box.innerHTML = "";
+    if (Number(d.stateSeq) < seat.nextSeq || seat.v.ended) return null;   // overtaken while the words came
     return new Promise((resolve) => {
+      // a record that overtakes this prompt (an ending, the clock) takes its buttons away
+      cancelChoice = (seq) => { if (seq >= Number(d.stateSeq)) { cancelChoice = null; box.innerHTML = ""; resolve(null); } };
       d.legalCommands.forEach((c, i) => {
         const b = document.createElement("button");
         b.className = "choice";
         b.textContent = words[i] ?? `choice ${i + 1}`;
         b.dataset.i = String(i);
         b.dataset.command = toB64(toBinary(CommandSchema, c));
-        b.onclick = () => { box.innerHTML = ""; $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
+        b.onclick = () => { cancelChoice = null; box.innerHTML = ""; $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
         box.append(b);
       });
     });
   };
+  // resign asks once more on the page (a second click), then signs
+  const rb = $<HTMLButtonElement>("resign");
+  rb.onclick = () => {
+    if (rb.dataset.armed !== "1") { rb.dataset.armed = "1"; rb.textContent = "Click again to resign (the other seat wins)"; return; }
+    rb.dataset.armed = ""; rb.textContent = "Resign";
+    void endingAct(() => seat.resign());
+  };
+  $("offer-draw").onclick = () => endingAct(() => seat.offer(null));
   try {
     await seat.play(choose);
     localStorage.setItem(cosSlot, String(seat.cosignedSize));
@@ -218,6 +295,38 @@ async function openGame(gameId: string, spectate: boolean) {
   }
 }
 
+// An ending command the server refuses (an offer that lapsed meanwhile: NO_OFFER) is said beside
+// the buttons; the game and its checks go on.
+async function endingAct(f: () => Promise<unknown>) {
+  try { await f(); } catch (e) {
+    const box = $("offer-box");
+    box.textContent = `refused: ${(e as Error).message} ${reasonOf(e)}`.trim();
+    box.dataset.error = box.textContent;
+  }
+}
+
+// -- resign and draw (SPEC.md 8.1): out of turn; an offer lapses at the next record ---------------
+function showEndings(seat: WebSeat) {
+  const v = seat.v;
+  $("endings").hidden = v.ended || !v.genesis || v.genesis.v < 2;
+  $("offer-draw").hidden = !v.started;
+  const box = $("offer-box");
+  box.innerHTML = "";
+  const o = v.standingOffer;
+  if (!o || v.ended) return;
+  const what = o[2] === null ? "a draw" : `a win for ${String(o[2])}`;
+  if (o[1] === seat.seat) { box.textContent = `you offered ${what} (record ${o[0]}); it lapses at the next record`; return; }
+  const p = document.createElement("span");
+  p.textContent = `${o[1]} offers ${what} (record ${o[0]}): `;
+  const yes = document.createElement("button"), no = document.createElement("button");
+  yes.id = "accept-offer"; yes.textContent = "Accept";
+  no.id = "decline-offer"; no.textContent = "Decline";
+  yes.onclick = () => { box.innerHTML = ""; void endingAct(() => seat.accept(o[0])); };
+  // declining signs nothing: the offer lapses at the next record (SPEC.md 8.1)
+  no.onclick = () => { box.textContent = `declined: ${o[1]}'s offer lapses at the next record`; };
+  box.append(p, yes, no);
+}
+
 async function spectateGame(gameId: string, refresh: (s: null, v: LogVerifier) => void) {
   const v = new LogVerifier(server, gameId);
   try {
@@ -227,6 +336,7 @@ async function spectateGame(gameId: string, refresh: (s: null, v: LogVerifier) =
         addRecordLine(rec);
         refresh(null, v);
       } else if (m.kind.case === "checkpoint") await v.checkCheckpoint(m.kind.value.note);
+      else if (m.kind.case === "clocks") showClocks(m.kind.value);   // public: every seat's time left
       else throw new Error(`a spectator's stream carried a ${m.kind.case}: the server leaks`);
     }
   } catch (e) { status(`STOPPED: ${(e as Error).message}`, "bad"); }
