@@ -15,47 +15,18 @@ import base64
 import json
 import os
 import pathlib
-import shutil
 import time
 
 import pytest
 
+from browsers import launched
 from afteraction.v1 import command_pb2
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
-def _chromium() -> str | None:
-    for name in (os.environ.get("AAR_CHROMIUM"), "chromium", "chromium-browser"):
-        if name and shutil.which(name):
-            return shutil.which(name)
-    return None
-
-
-def _unavailable(reason: str):
-    if os.environ.get("AAR_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"AAR_REQUIRE_BROWSER=1 but {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def browser():
-    exe = _chromium()
-    if exe is None:
-        _unavailable("no chromium on PATH (apt-get install chromium; AAR_CHROMIUM names another binary)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright Python package is not installed (pip install -e '.[dev]')")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launched(("--disable-quic",))
 
 
 @pytest.fixture
