@@ -88,11 +88,34 @@ def cmd_status(args) -> int:
     if st.ended:
         out = json.loads(st.outcome_json) if st.outcome_json else None
         print(f"  ended: {json.dumps(out, sort_keys=True)}")
-    elif st.HasField("decision"):
-        d = st.decision
-        who = "every seat (the entropy handshake)" if d.seat == "*" else f"seat {d.seat}"
-        print(f"  waiting for {who}: {d.kind}: {d.prompt}")
+        cause = json.loads(st.cause_json) if st.cause_json else {"kind": "rules"}  # no cause: the rules ended it
+        print(f"  cause: {json.dumps(cause, sort_keys=True)} (SPEC.md 8.3)")
+    else:
+        if st.HasField("decision"):
+            d = st.decision
+            who = "every seat (the entropy handshake)" if d.seat == "*" else f"seat {d.seat}"
+            print(f"  waiting for {who}: {d.kind}: {d.prompt}")
+        if st.HasField("clocks"):
+            for x in st.clocks.seats:
+                if x.left_ms >= 0:
+                    total = f", {_duration(x.total_left_ms)} of its total clock" if x.total_left_ms >= 0 else ""
+                    print(f"  clock seat {x.seat}: {_duration(x.left_ms)} left{total}"
+                          + (" (running)" if x.running else ""))
+            if st.clocks.abandon_left_ms >= 0:
+                print(f"  abandoned (no result) if no seat acts within {_duration(st.clocks.abandon_left_ms)}")
     return 0
+
+
+def _duration(ms: int) -> str:
+    """A time left in words: '59 s', '12 min', '3 h 20 min', '13 days 23 h' (rounded down)."""
+    s = ms // 1000
+    if s < 120:
+        return f"{s} s"
+    if s < 7200:
+        return f"{s // 60} min"
+    if s < 172800:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 86400} days {s % 86400 // 3600} h"
 
 
 def register(sub, parser, tls_ca, default_server: str) -> None:

@@ -147,12 +147,16 @@ def test_aar_games_status_and_watch_show_whose_turn_and_the_outcome(server, caps
     code, out, _ = _run(capsys, "status", gid, "--server", server.target)
     st = c.state(gid)
     assert code == 0 and f"waiting for seat {st.decision.seat}: {st.decision.kind}" in out
+    # every service game has a clock: the default abandonment limit (14 days) counts down
+    assert "abandoned (no result) if no seat acts within 13 days 23 h" in out or \
+        "abandoned (no result) if no seat acts within 14 days 0 h" in out
     code, out, _ = _run(capsys, "games", "--server", server.target, "--status", "in-progress")
     assert code == 0 and gid in out and "in progress" in out
     bot_moves(c, gid, seats, 200, random_bot(b"cli"))
     outcome = json.loads(c.state(gid).outcome_json)
     code, out, _ = _run(capsys, "status", gid, "--server", server.target)
     assert code == 0 and f"ended: {json.dumps(outcome, sort_keys=True)}" in out
+    assert 'cause: {"kind": "rules"} (SPEC.md 8.3)' in out
     code, out, _ = _run(capsys, "games", "--server", server.target, "--status", "ended")
     assert code == 0 and gid in out and " ended " in out
     code, out, _ = _run(capsys, "watch", gid, "--server", server.target, "--from", "999")
