@@ -1,9 +1,9 @@
 """SQLite store: WAL, synchronous=FULL, group commit across games.
 
 Group commit: one writer thread per store (per process) takes every append queued at
-that moment (from any game), writes the batch as one statement, its own transaction with
-one fsync (``_commit``; a lost race: redone with a SAVEPOINT per append, so only the loser
-fails); appends queued meanwhile go in the next batch. ``append`` (blocking) returns, and
+that moment (from any game), writes the batch in a handful of statements (a lost race:
+redone with a SAVEPOINT per append, so only the loser fails) and commits it with one
+fsync; appends queued meanwhile go in the next batch. ``append`` (blocking) returns, and
 ``append_async``'s future resolves, only after the commit that holds its data, so an
 acknowledged command is on disk.
 Readers use their own per-thread connections (WAL lets them read while the
@@ -12,13 +12,10 @@ the transaction (BEGIN IMMEDIATE) against the stored tail.
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
-from typing import Iterator
 
 from . import atrest
 from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
@@ -43,10 +40,9 @@ CREATE TABLE IF NOT EXISTS cosignatures (
   PRIMARY KEY (game_id, size, seat));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 """
-_SIDE = ("", "-wal", "-shm", "-journal", "-writer")  # the database, SQLite's files beside it, the writers' turn
+_SIDE = ("", "-wal", "-shm", "-journal")  # the database and the files SQLite keeps beside it
 BUSY_TIMEOUT_S = 10.0      # how long a writer waits for another process's write lock (then: StoreError)
 BUSY_POLL_S = (0.0002, 0.002)  # the group commit's leader retries the write lock this often (first, at most)
-CHECKPOINT_EVERY_S = 1.0   # the checkpointer thread copies the WAL into the database this often (if written)
 
 
 class _Pending:
@@ -94,22 +90,8 @@ class SqliteStore(SqlStore):
         # The writer waits for another process's write lock itself (``_begin``): SQLite's own busy
         # handler sleeps in steps growing to 100 ms, which made the p99 of `--workers 2`.
         self._wconn.execute("PRAGMA busy_timeout=0")
-        self._wconn.executescript(BATCH_SQL)
-        # The writers' turn (``_turn``): an flock on an empty file beside the database, taken by this
-        # process's writer around each write and waited for in the kernel (no GIL, no polling).
-        self._turn_fd = os.open(path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         self._writer = threading.Thread(target=self._write_forever, name="aar-store-writer", daemon=True)
         self._writer.start()
-        # WAL checkpoints (copying the WAL into the database, and its fsync) run in a thread of their
-        # own, not in the commit that crossed SQLite's autocheckpoint threshold: that commit's batch,
-        # and every game waiting behind it, waited for the whole checkpoint (tens of ms). Durability
-        # is the commit's fsync of the WAL either way; a checkpoint only bounds the WAL's size.
-        self._written, self._stopping = threading.Event(), threading.Event()
-        self._ckconn = self._connect()
-        self._ckconn.execute("PRAGMA busy_timeout=0")  # another process checkpointing: skip this turn
-        self._checkpointer = threading.Thread(target=self._checkpoint_forever, name="aar-store-checkpointer",
-                                              daemon=True)
-        self._checkpointer.start()
 
     # -- connections ----------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -118,7 +100,6 @@ class SqliteStore(SqlStore):
         c.execute("PRAGMA synchronous=FULL")
         c.execute("PRAGMA secure_delete=ON")  # freed pages are zeroed, not left holding old bytes
         c.execute("PRAGMA busy_timeout=10000")
-        c.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it (``_checkpoint_forever``)
         with self._conns_lock:
             self._conns.append(c)
         return c
@@ -181,68 +162,38 @@ class SqliteStore(SqlStore):
                 batch, self._queue = self._queue, []
             try:
                 self._commit(batch)
-                self._written.set()
             except BaseException as e:  # noqa: BLE001 -- nothing of the batch is acknowledged
                 for p in batch:
                     p.error = p.error or StoreError(f"SQLite append failed: {e}")
             finally:
                 _finish(batch)
 
-    @contextmanager
-    def _turn(self) -> Iterator[None]:
-        """This process's turn to write. Several processes on one store wait for each other here
-        rather than in SQLite: a writer that found SQLite's write lock taken could only poll for it
-        (every 0.2-2 ms), and the other process's writer, with a batch always ready at 100 games,
-        took the lock again between two polls: one process's commands waited 30-150 ms (up to 47
-        polls measured). A process blocked in flock is woken when the lock is released. A writer
-        outside this (another tool) is still waited for by ``_write_now``'s polling."""
-        fcntl.flock(self._turn_fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._turn_fd, fcntl.LOCK_UN)
-
-    def _checkpoint_forever(self) -> None:
-        """Every CHECKPOINT_EVERY_S while appends are committed: a PASSIVE checkpoint (it never
-        blocks the writers of this or another process; one that finds another checkpoint running
-        is skipped). Stops after close."""
-        while not self._closed:
-            self._written.wait()
-            self._written.clear()
-            if self._closed:
-                return
-            try:
-                self._ckconn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            except sqlite3.Error:
-                pass  # busy (another process checkpoints) or closing: the next turn does it
-            self._stopping.wait(CHECKPOINT_EVERY_S)
-
     def _commit(self, batch: list[_Pending]) -> None:
-        """Commit a batch. Fast path: the whole batch as ONE statement in autocommit mode (an
-        INSERT of every row into the writer's temporary view ``batch_rows``, whose triggers write
-        the tables, ``BATCH_SQL``): SQLite takes the write lock, writes, fsyncs and releases it
-        inside one call, without this thread needing the GIL in between. With a transaction of
-        several statements, each statement (and each row of an ``executemany``) took the GIL back
-        while the write lock was held, so a busy event loop in this process kept the other
-        process's writer waiting for the lock (waits of 30-120 ms measured at 100 games). If any
-        append of the batch lost a race, nothing is written and the batch is redone one append
-        per SAVEPOINT, so only the losers fail."""
+        """Commit a batch. Fast path: the whole batch in a handful of statements
+        (a statement costs a GIL round trip, so their number matters more than
+        their size). If any append of the batch lost a race, the transaction is
+        rolled back and the batch redone one append per SAVEPOINT, so only the
+        losers fail."""
         if len({p.append.game_id for p in batch}) == len(batch):  # one append per game: the service's case
-            rows = _batch_rows([p.append for p in batch], self)  # sealed and laid out before the lock
-            if len(rows) * BATCH_COLUMNS <= MAX_BATCH_PARAMS:
-                c = self._wconn
+            c = self._wconn
+            try:
+                _begin(c)
+                if _insert_batch(c, [p.append for p in batch], self):
+                    c.execute("COMMIT")
+                    return
+                c.execute("ROLLBACK")
+            except sqlite3.IntegrityError:
+                c.execute("ROLLBACK")
+            except Exception as e:  # nothing of the batch is acknowledged
                 try:
-                    with self._turn():
-                        _write_now(c, _batch_sql(len(rows)), [x for r in rows for x in r])
-                    return
-                except sqlite3.IntegrityError:
-                    pass  # a lost race (or a duplicate): nothing was written; found below
-                except Exception as e:  # nothing of the batch is acknowledged
-                    for p in batch:
-                        p.error = StoreError(f"SQLite append failed: {e}")
-                    return
-        with self._turn():
-            self._commit_each(batch)
+                    if c.in_transaction:
+                        c.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                for p in batch:
+                    p.error = StoreError(f"SQLite append failed: {e}")
+                return
+        self._commit_each(batch)
 
     def _commit_each(self, batch: list[_Pending]) -> None:
         c = self._wconn
@@ -279,10 +230,6 @@ class SqliteStore(SqlStore):
             self._closed = True  # the writer commits what is queued (it reaches the disk), then stops
             self._cv.notify_all()
         self._writer.join()
-        self._stopping.set()
-        self._written.set()
-        self._checkpointer.join()
-        os.close(self._turn_fd)
         with self._conns_lock:
             for c in self._conns:
                 try:
@@ -316,83 +263,6 @@ def _resolve(ps: list[_Pending]) -> None:
                 p.future.set_result(None)
             else:
                 p.future.set_exception(p.error)
-
-
-# The writer connection's temporary view and triggers (TEMP: in no file, this connection's only):
-# one row per record, command, opening or end of a batch; inserting them all in one statement
-# writes the batch as one transaction. kind 0 is an append's first record, written only if it
-# follows the stored tail (as in ``_insert``; otherwise the whole statement is undone).
-BATCH_SQL = """
-CREATE TEMP VIEW IF NOT EXISTS batch_rows (kind, game_id, seq, a, b, c, d, e, f) AS
-  SELECT 0, '', 0, 0, 0, 0, 0, 0, 0 WHERE 0;
-CREATE TEMP TRIGGER IF NOT EXISTS batch_first INSTEAD OF INSERT ON batch_rows WHEN NEW.kind = 0 BEGIN
-  SELECT RAISE(ABORT, 'the log is not at this seq')
-    WHERE (SELECT MAX(seq) FROM records WHERE game_id = NEW.game_id) IS NOT NEW.seq - 1;
-  INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (NEW.game_id, NEW.seq, NEW.a, NEW.b, NEW.c);
-END;
-CREATE TEMP TRIGGER IF NOT EXISTS batch_record INSTEAD OF INSERT ON batch_rows WHEN NEW.kind = 1 BEGIN
-  INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (NEW.game_id, NEW.seq, NEW.a, NEW.b, NEW.c);
-END;
-CREATE TEMP TRIGGER IF NOT EXISTS batch_command INSTEAD OF INSERT ON batch_rows WHEN NEW.kind = 2 BEGIN
-  INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq)
-    VALUES (NEW.game_id, NEW.a, NEW.b, NEW.c, NEW.d, NEW.e, NEW.f);
-END;
-CREATE TEMP TRIGGER IF NOT EXISTS batch_opening INSTEAD OF INSERT ON batch_rows WHEN NEW.kind = 3 BEGIN
-  INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (NEW.game_id, NEW.a, NEW.seq, NEW.b, NEW.c, NEW.d);
-END;
-CREATE TEMP TRIGGER IF NOT EXISTS batch_ended INSTEAD OF INSERT ON batch_rows WHEN NEW.kind = 4 BEGIN
-  UPDATE games SET ended = 1 WHERE game_id = NEW.game_id;
-END;
-"""
-BATCH_COLUMNS = 9
-MAX_BATCH_PARAMS = 32000   # SQLite's default limit on a statement's parameters is 32766 (a bigger batch: _commit_each)
-_BATCH_SQL_CACHE: dict[int, str] = {}
-
-
-def _batch_sql(n: int) -> str:
-    sql = _BATCH_SQL_CACHE.get(n)
-    if sql is None:
-        sql = "INSERT INTO batch_rows VALUES " + ",".join(["(?,?,?,?,?,?,?,?,?)"] * n)
-        if len(_BATCH_SQL_CACHE) < 256:
-            _BATCH_SQL_CACHE[n] = sql
-    return sql
-
-
-def _batch_rows(batch: list[Append], st: SqlStore) -> list[tuple]:
-    """The rows of ``batch_rows`` for appends of distinct games, in the order they are written."""
-    rows: list[tuple] = []
-    for a in batch:
-        first, *rest = a.records
-        rows.append((0, a.game_id, first.seq, first.raw, first.hash, first.checkpoint, None, None, None))
-        rows.extend((1, a.game_id, x.seq, x.raw, x.hash, x.checkpoint, None, None, None) for x in rest)
-        cmd = a.command
-        if cmd is not None:  # None: a time-out or abandonment (SPEC.md 8.2)
-            rows.append((2, a.game_id, None, cmd.seat, cmd.counter,
-                         st._signed_out(a.game_id, cmd.seat, cmd.counter, cmd.signed), cmd.digest,
-                         cmd.seqs[0], cmd.seqs[-1]))
-        rows.extend((3, a.game_id, o.seq, o.seat, o.k, *st._opening_out(a.game_id, o), None, None)
-                    for o in a.openings)
-        if a.ended:
-            rows.append((4, a.game_id, None, None, None, None, None, None, None))
-    return rows
-
-
-def _write_now(c: sqlite3.Connection, sql: str, params: list) -> None:
-    """One write statement in autocommit mode (its own transaction, fsynced before it returns),
-    retrying while another process holds the write lock as ``_begin`` does."""
-    delay, give_up = BUSY_POLL_S[0], time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            c.execute(sql, params)
-            return
-        except sqlite3.OperationalError as e:
-            code = getattr(e, "sqlite_errorcode", 0) & 0xFF
-            if code != sqlite3.SQLITE_BUSY or time.monotonic() > give_up:
-                raise
-            if e.sqlite_errorcode != sqlite3.SQLITE_BUSY:  # BUSY_SNAPSHOT: another process just wrote; at once
-                continue
-        time.sleep(delay)
-        delay = min(2 * delay, BUSY_POLL_S[1])
 
 
 def _begin(c: sqlite3.Connection) -> None:
@@ -447,3 +317,29 @@ def _insert(c: sqlite3.Connection, a: Append, st: SqlStore) -> None:
                       [(a.game_id, o.seat, o.seq, o.k, *st._opening_out(a.game_id, o)) for o in a.openings])
     if a.ended:
         c.execute("UPDATE games SET ended=1 WHERE game_id=?", (a.game_id,))
+
+
+def _insert_batch(c: sqlite3.Connection, batch: list[Append], st: SqlStore) -> bool:
+    """Insert appends of distinct games in one go; False if any does not follow its game's tail."""
+    cur = c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) SELECT ?,?,?,?,? "
+                        "WHERE (SELECT MAX(seq) FROM records WHERE game_id=?) = ?",
+                        [(a.game_id, a.records[0].seq, a.records[0].raw, a.records[0].hash, a.records[0].checkpoint,
+                          a.game_id, a.records[0].seq - 1) for a in batch])
+    if cur.rowcount != len(batch):
+        return False
+    rest = [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for a in batch for x in a.records[1:]]
+    if rest:
+        c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)", rest)
+    c.executemany("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
+                  "VALUES (?,?,?,?,?,?,?)",
+                  [(a.game_id, a.command.seat, a.command.counter,
+                    st._signed_out(a.game_id, a.command.seat, a.command.counter, a.command.signed),
+                    a.command.digest, a.command.seqs[0], a.command.seqs[-1]) for a in batch
+                   if a.command is not None])
+    ops = [(a.game_id, o.seat, o.seq, o.k, *st._opening_out(a.game_id, o)) for a in batch for o in a.openings]
+    if ops:
+        c.executemany("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (?,?,?,?,?,?)", ops)
+    ended = [(a.game_id,) for a in batch if a.ended]
+    if ended:
+        c.executemany("UPDATE games SET ended=1 WHERE game_id=?", ended)
+    return True
