@@ -135,6 +135,7 @@ def _extract(commit: str, into: str) -> str:
                          capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", pkg], input=tar, check=True)
     os.symlink(os.path.join(root, "clients", "python"), os.path.join(pkg, "client"))
+    os.symlink(os.path.join(root, "clients", "cli"), os.path.join(pkg, "cli"))  # `aar`: this tree's
     os.symlink(os.path.join(root, "proto", "afteraction", "v1"), os.path.join(pkg, "v1"))
     return into
 
@@ -151,7 +152,7 @@ def ab(game: str, base_commit: str, games: int, window: float, rounds: int, work
                     os.environ["PYTHONPATH"] = path + os.pathsep + os.environ.get("PYTHONPATH", "")
                 d = tempfile.mkdtemp(dir=tmp)
                 try:
-                    svc, target = base._spawn(["-m", "afteraction.client.cli", "serve", "--listen", "127.0.0.1:0",
+                    svc, target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                                "--store", f"sqlite:{d}/p.sqlite", "--data-dir", d,
                                                "--workers", str(workers)])
                 finally:
