@@ -100,7 +100,7 @@ def raw_work(path: pathlib.Path) -> list[tuple]:
     from afteraction.engine.crypto import commit as _commit
     from afteraction.engine.crypto.note import parse_vkey, split_note
     from afteraction.engine.log.bundle import read_bundle
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
     from afteraction.engine.referee import command_signing_bytes
 
     with open(path, "rb") as f:

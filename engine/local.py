@@ -12,7 +12,7 @@ from .crypto.hashing import tagged_hash
 from .crypto.note import Signer
 from .errors import Rejection
 from .log.bundle import write_bundle
-from .log.record import Record
+from .protocol import Record
 from .log.writer import Entry, LogWriter, Sink, checkpoint_note  # noqa: F401  (checkpoint_note: tests' import)
 from .referee import Accepted, Referee
 from .ruleset import Ruleset

@@ -20,7 +20,7 @@ def submitted(res, game: str) -> None:
     """After an accepted command: ``ended`` when it ended the game (not for a duplicate)."""
     if res.duplicate or not res.records:
         return
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
 
     rec = parse_record(res.records[-1].raw)
     if rec.kind == "end":

@@ -31,7 +31,7 @@ from afteraction.engine import endings, registry
 from afteraction.engine.crypto import canon, cosign
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.engine.log.writer import Entry, LogWriter, cached
 from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2

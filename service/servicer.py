@@ -23,7 +23,7 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import merkle
 from afteraction.engine.errors import CryptoError, Rejection
 from afteraction.engine.log.bundle import write_bundle
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.engine.match import match_value
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import envelope_pb2

@@ -208,7 +208,7 @@ def cmd_play(args) -> int:
 
 def record_line(raw: bytes) -> str:
     """One line per record: who, and its public events (sealed ones only as such)."""
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
 
     rec = parse_record(raw)
     b = rec.body
@@ -250,7 +250,7 @@ def cmd_bot(args) -> int:
 def cmd_watch(args) -> int:
     from afteraction.client.client import Client
 
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
 
     end = []
 

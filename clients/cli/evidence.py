@@ -84,7 +84,7 @@ def _load(path: str):
 
 def _bundle(path: str, data: bytes) -> Bundle:
     from afteraction.engine.log.bundle import read_bundle
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
     from afteraction.engine.log.verify import verify_bundle
 
     error = None

@@ -16,7 +16,7 @@ from afteraction.engine import registry
 from afteraction.engine.crypto import commit as _commit
 from afteraction.engine.errors import AfteractionError, EncodingError, VerificationError
 from afteraction.engine.log.bundle import read_bundle
-from afteraction.engine.log.record import Record, parse_record
+from afteraction.engine.protocol import Record, parse_record
 from afteraction.engine.log.verify import Verifier, check_end_of_log
 
 

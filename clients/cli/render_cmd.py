@@ -83,7 +83,7 @@ def revealed_seat(records, seats) -> str | None:
     """The one seat that held hidden values in this log (private events sealed to it, or sealed
     commands of its own), whose view after the end is everyone's: all of it is public then
     (the server secret opens every sealed value). None when no seat, or more than one, held any."""
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
 
     holders = set()
     for raw, _ in records:

@@ -17,7 +17,7 @@ import msgpack
 
 from ..crypto import canon
 from ..errors import EncodingError
-from .record import MAX_RECORD
+from ..protocol import MAX_RECORD
 
 MAGIC = b"aar-bundle-v1\n"
 

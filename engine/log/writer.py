@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..crypto.merkle import CompactTree
 from ..crypto.note import Checkpoint, Signer, sign_checkpoint
-from .record import Record
+from ..protocol import Record
 
 
 def checkpoint_note(signer: Signer, origin: str, size: int, root: bytes) -> str:

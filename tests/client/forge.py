@@ -11,7 +11,7 @@ from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.local import checkpoint_note, derive_bytes
 from afteraction.engine.log.bundle import read_bundle, write_bundle
-from afteraction.engine.log.record import ZERO_HASH, make_record, parse_record
+from afteraction.engine.protocol import ZERO_HASH, make_record, parse_record
 
 
 def reforge(bundle_path, seed: bytes, seq: int, edit: Callable[[dict], None]) -> bytes:

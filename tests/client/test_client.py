@@ -13,7 +13,7 @@ from afteraction.client.client import BadOpening, CheckpointTracker, Client, His
 from afteraction.engine.crypto.merkle import CompactTree, consistency_proof, leaf_hash
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.local import checkpoint_note
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.engine.seat import SeatSigner
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import game_service_pb2 as gs

@@ -15,7 +15,7 @@ from afteraction.client.client import BadLog, Client, RefusedToSign, Seat, new_s
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.local import checkpoint_note
-from afteraction.engine.log.record import make_record
+from afteraction.engine.protocol import make_record
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.referee import Referee
 from afteraction.engine import registry

@@ -78,7 +78,7 @@ def test_aar_demo_end_plays_verifies_and_prints_the_cause(end, tmp_path, capsys)
 
 
 def test_aar_new_writes_the_time_control_into_genesis(server, tmp_path, capsys):
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
     from afteraction.v1 import audit_service_pb2 as au
 
     k = str(tmp_path / "k.key")

@@ -25,7 +25,7 @@ from afteraction.cli.main import main
 from afteraction.cli.view import page
 from afteraction.engine.crypto import canon
 from afteraction.engine.log.bundle import read_bundle
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 
 from .forge import change_first_roll, reforge, reforge_records
 from .golden_pages import golden_data

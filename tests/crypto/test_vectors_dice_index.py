@@ -21,7 +21,7 @@ from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import VerificationError
 from afteraction.engine.local import checkpoint_note
 from afteraction.engine.log.bundle import MAGIC, read_bundle
-from afteraction.engine.log.record import ZERO_HASH, make_record, parse_record
+from afteraction.engine.protocol import ZERO_HASH, make_record, parse_record
 from afteraction.engine.log.verify import verify_bundle
 
 GAME = json.loads((pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "vectors" / "game.json")

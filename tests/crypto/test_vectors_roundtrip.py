@@ -31,7 +31,7 @@ from afteraction.engine.crypto import hashing as H
 from afteraction.engine.crypto import merkle as M
 from afteraction.engine.crypto import note as N
 from afteraction.engine.errors import CryptoError, EncodingError, VerificationError
-from afteraction.engine.log import record as R
+from afteraction.engine import protocol as R
 from afteraction.engine.log.bundle import read_bundle
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.referee import command_signing_bytes, verify_command_signature

@@ -153,7 +153,7 @@ def _rewrite(g: LocalGame, edit) -> bytes:
     from afteraction.engine.crypto.merkle import CompactTree
     from afteraction.engine.local import checkpoint_note
     from afteraction.engine.log.bundle import write_bundle
-    from afteraction.engine.log.record import ZERO_HASH, make_record
+    from afteraction.engine.protocol import ZERO_HASH, make_record
 
     items = [(r.kind, dict(r.body)) for r in g.records]
     edit(items)

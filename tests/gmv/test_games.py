@@ -17,7 +17,7 @@ from afteraction.engine.games.gmv.bots import gmv_bot
 from afteraction.engine.games.gmv.zones import ZONES
 from afteraction.engine.local import LocalGame, checkpoint_note
 from afteraction.engine.log.bundle import read_bundle, write_bundle
-from afteraction.engine.log.record import make_record, parse_record
+from afteraction.engine.protocol import make_record, parse_record
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.referee import command_signing_bytes
 from afteraction.v1 import envelope_pb2

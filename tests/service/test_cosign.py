@@ -16,7 +16,7 @@ from afteraction.engine.crypto.note import split_note
 from afteraction.engine.errors import VerificationError
 from afteraction.engine.local import checkpoint_note
 from afteraction.engine.log.bundle import read_bundle, write_bundle
-from afteraction.engine.log.record import ZERO_HASH, make_record, parse_record
+from afteraction.engine.protocol import ZERO_HASH, make_record, parse_record
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.client.client import error_info
 from afteraction.v1 import audit_service_pb2 as au

@@ -12,7 +12,7 @@ from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto.merkle import verify_consistency, verify_inclusion
 from afteraction.engine.crypto.note import open_checkpoint, parse_vkey
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.engine.referee import Referee
 from afteraction.engine.seat import SeatSigner
 from afteraction.v1 import audit_service_pb2 as au

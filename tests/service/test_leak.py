@@ -13,7 +13,7 @@ from afteraction.client.client import Client, Seat, new_seat_key
 from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto import canon
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.engine.seat import SeatSigner
 from afteraction.v1 import game_service_pb2 as gs
 

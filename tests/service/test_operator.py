@@ -76,7 +76,7 @@ def _create(c, match, seed=b"m"):
 
 def test_match_data_is_in_genesis_listed_and_shown_by_verify(server, tmp_path, capsys):
     from afteraction.client.client import Client
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
 
     m = gs.MatchInfo(label="League 2026, round 3", players={"a": "Alice", "b": "Bob Ng"}, date="2026-12-01")
     with Client(server.target) as c:

@@ -10,7 +10,7 @@ from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import VerificationError
 from afteraction.engine.local import checkpoint_note
 from afteraction.engine.log.bundle import MAGIC, read_bundle
-from afteraction.engine.log.record import ZERO_HASH, make_record, parse_record
+from afteraction.engine.protocol import ZERO_HASH, make_record, parse_record
 from afteraction.engine.log.verify import verify_bundle
 
 

@@ -12,7 +12,7 @@ import pytest
 from afteraction.cli.main import main
 from afteraction.engine.local import derive_bytes
 from afteraction.engine.log.bundle import read_bundle
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 
 from conftest import REPO
 

@@ -35,7 +35,7 @@ from afteraction.engine.errors import EncodingError, VerificationError
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.local import LocalGame, checkpoint_note, derive_bytes
 from afteraction.engine.log.bundle import MAGIC, write_bundle
-from afteraction.engine.log.record import KINDS, ZERO_HASH, make_record, parse_record
+from afteraction.engine.protocol import KINDS, ZERO_HASH, make_record, parse_record
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.v1 import game_service_pb2 as gs
 
@@ -386,7 +386,7 @@ def test_the_costliest_records_of_max_size_stay_within_the_memory_bound(shape):
     """The worst a record can do to a reader's memory: 1 MiB (SPEC.md 1.2) of the values that take
     the fewest bytes each. Decoded Python objects weigh 11x (nils), 23x (short keys) and about 55x
     (small nested maps) the bytes: bounded per record, and only one record is held at a time."""
-    from afteraction.engine.log.record import MAX_RECORD
+    from afteraction.engine.protocol import MAX_RECORD
 
     n = MAX_RECORD - 64
     if shape == "array-of-nils":

@@ -13,7 +13,7 @@ import pytest
 from afteraction.engine import registry
 from afteraction.engine.crypto import commit as _commit
 from afteraction.engine.log.bundle import read_bundle
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2

@@ -16,7 +16,7 @@ from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.errors import Rejection
 from afteraction.engine.local import LocalGame, checkpoint_note, derive_bytes
 from afteraction.engine.log.bundle import write_bundle
-from afteraction.engine.log.record import ZERO_HASH, make_record
+from afteraction.engine.protocol import ZERO_HASH, make_record
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2

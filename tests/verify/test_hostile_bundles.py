@@ -19,7 +19,7 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.errors import EncodingError, Rejection
 from afteraction.engine.local import LocalGame
 from afteraction.engine.log.bundle import MAGIC
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.engine.ruleset import Context
 
 from .surgery import bodies, failure, join, rechain, split
@@ -239,7 +239,7 @@ def test_client_refuses_a_hostile_record_with_bad_record(duel_game, edit):
     from afteraction.client.client import BadRecord, Client, Seat
     from afteraction.engine.crypto.merkle import CompactTree
     from afteraction.engine.local import checkpoint_note
-    from afteraction.engine.log.record import make_record
+    from afteraction.engine.protocol import make_record
     from afteraction.v1 import game_service_pb2 as gs
 
     class Stub:

@@ -14,7 +14,7 @@ from afteraction.cli.main import main
 from afteraction.engine import registry
 from afteraction.engine.errors import Rejection, VerificationError
 from afteraction.engine.log.genesis import genesis_shape
-from afteraction.engine.log.record import make_record
+from afteraction.engine.protocol import make_record
 from afteraction.engine.match import MAX_LABEL, MAX_PLAYER, match_problem
 from afteraction.engine.referee import Referee
 from afteraction.engine.seat import SeatSigner

@@ -13,7 +13,7 @@ from afteraction.engine.crypto import commit as _commit
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.duel.rules import DuelRuleset, _cmd
 from afteraction.engine.local import LocalGame
-from afteraction.engine.log.record import FORMAT_VERSION
+from afteraction.engine.protocol import FORMAT_VERSION
 
 from .surgery import bodies, failure, rechain
 
@@ -134,7 +134,7 @@ def test_v1_logs_have_no_padding_rule():
 
 
 def test_a_v2_genesis_without_sizes_is_refused_by_the_referee():
-    from afteraction.engine.log.record import make_record
+    from afteraction.engine.protocol import make_record
     from afteraction.engine.referee import Referee
     g = LocalGame.create("duel", seed=b"v2")
     body = {k: v for k, v in g.records[0].body.items() if k != "sealed_sizes"}

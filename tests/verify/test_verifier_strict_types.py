@@ -14,7 +14,7 @@ import pytest
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import EncodingError
 from afteraction.engine.local import LocalGame
-from afteraction.engine.log.record import parse_record
+from afteraction.engine.protocol import parse_record
 from afteraction.v1 import envelope_pb2
 
 from .surgery import bodies, failure, rechain

@@ -192,7 +192,7 @@ def test_issue_24_shared_seat_key_fails_step_4(duel_bundle):
 def test_issue_24_referee_refuses_a_stored_genesis_with_a_weak_key(forged_seat_log):
     """A game stored before the rule (the service reloads it into a referee): refused."""
     from afteraction.engine.log.bundle import read_bundle
-    from afteraction.engine.log.record import parse_record
+    from afteraction.engine.protocol import parse_record
 
     header, frames = read_bundle(io.BytesIO(forged_seat_log))
     genesis = parse_record(next(iter(frames))[0])
