@@ -2,6 +2,7 @@
 watch, export, serve, demo. Registered into clients/cli/main.py."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -42,6 +43,19 @@ def cmd_keygen(args) -> int:
 
 
 # -- games -----------------------------------------------------------------------
+def _ms(text: str) -> int:
+    """A time control flag: milliseconds, 0 (not set) or more; the service checks the bounds
+    (SPEC.md 8.2, BAD_CLOCK). Anything else is a usage error naming the flag's rule."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of milliseconds") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{v} is negative: milliseconds are 0 (not set) or more")
+    return v
+
+
+
 def cmd_new(args) -> int:
     from afteraction.client.client import Client
 
@@ -331,10 +345,10 @@ def register(sub) -> None:
     p.add_argument("--player", action="append", metavar="SEAT=NAME",
                    help="a player's name for a seat, 1-64 characters, written into genesis; repeatable (default none)")
     p.add_argument("--date", help="the match date YYYY-MM-DD written into genesis (default none)")
-    p.add_argument("--decision-ms", type=int, default=0, help="time control: the longest one decision may take, "
+    p.add_argument("--decision-ms", type=_ms, default=0, help="time control: the longest one decision may take, "
                    "in ms (default none; docs/service.md 'Endings and time controls')")
-    p.add_argument("--total-ms", type=int, default=0, help="time control: each seat's total clock, in ms (default none)")
-    p.add_argument("--abandon-ms", type=int, default=0, help="the game ends abandoned after this long without any "
+    p.add_argument("--total-ms", type=_ms, default=0, help="time control: each seat's total clock, in ms (default none)")
+    p.add_argument("--abandon-ms", type=_ms, default=0, help="the game ends abandoned after this long without any "
                    "seat acting, in ms (default: the server's, 14 days)")
     p.set_defaults(func=cmd_new)
 

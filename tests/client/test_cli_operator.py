@@ -101,6 +101,8 @@ def test_bad_files_are_one_line_never_a_traceback(capsys, tmp_path, bad_files):
     ["new", "--server", DEAD, "--game", "duel", "--seat", "a=zz"],
     ["new", "--server", DEAD, "--game", "duel", "--seat", "a=" + "11" * 32, "--seat", "b=" + "22" * 32],
     ["new", "--server", DEAD, "--game", "duel", "--seat", "a=" + "11" * 32, "--player", "nobody"],
+    ["new", "--server", DEAD, "--game", "duel", "--seat", "a=" + "11" * 32, "--decision-ms", "-5"],
+    ["new", "--server", DEAD, "--game", "duel", "--seat", "a=" + "11" * 32, "--abandon-ms", "soon"],
     ["games", "--server", DEAD],
     ["games", "--server", DEAD, "--limit", "0"],
     ["games", "--server", DEAD, "--status", "won"],
