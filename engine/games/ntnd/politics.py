@@ -12,6 +12,14 @@ from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
 
+def score(s: dict, ctx, delta: int, rule: str, item: str, **facts) -> None:
+    """Move the political points track by ``delta`` at once (22.2, 22.3) for ``item`` under ``rule``,
+    with a public "pp" event: the one place outside eliminations and the political phases that
+    changes ``s["pp"]``. ``facts`` are public details of the item (an area, a country, a unit id)."""
+    s["pp"] += delta
+    ctx.emit({"t": "pp", "rule": rule, "item": item, "pp": delta, "total": s["pp"], **facts})
+
+
 def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
     """Remove a unit from the map: dummies go back to the mix (17.2, no points); others to the dead
     pile with 22.4's immediate points (+1 per Communist non-supply unit, -1 per Allied unit)."""

@@ -21,7 +21,7 @@ class NtndRuleset(Ruleset):
     game = "ntnd"
     version = "3"  # docs/rules/ntnd.md "Ruleset versions": a log of ntnd/1 or ntnd/2 does not replay here
     seats = SEATS
-    scenarios = ("tet",)
+    scenarios = _setup.SCENARIOS
     options: dict = {}
     # SPEC.md 6.5, docs/rules/ntnd.md "Padded sizes": a marker identity pads to 5888 bytes, which holds a
     # marker of all 98 invertible Communist counters (zones stack without limit, 8.10.1.3; 5834 bytes

@@ -19,14 +19,15 @@ class Phase:
     rule: str
     player: str        # the phasing player
     title: str
-    part: int          # 1: refereed now; 2: a step that does nothing yet
+    part: int          # 1: refereed in every scenario; 2: only where ``feature`` is in force
     note: str = ""
+    feature: str = ""  # features.FEATURES: the rule family that makes a part-2 phase play (else skipped)
 
 
 PHASES: tuple[Phase, ...] = (
     Phase("c_recruit", "3.1.1", COMMUNIST, "Communist Recruitment", 1),
     Phase("c_hearts", "3.1.2", COMMUNIST, "Communist Hearts and Minds", 2,
-          "Hearts and Minds (7) is part 2; the Tet scenario does not use it"),
+          "Hearts and Minds (7) is part 2; the Tet scenario does not use it", "hearts_and_minds"),
     Phase("c_ops", "3.1.3", COMMUNIST, "Communist Operations", 1),
     Phase("c_move", "3.1.4", COMMUNIST, "Communist Movement and attack announcement", 1),
     Phase("a_reaction", "3.1.5", ALLIED, "Allied Reaction", 1,
@@ -36,7 +37,7 @@ PHASES: tuple[Phase, ...] = (
           "the scenario's military items of 22.4 only; Hearts and Minds points are part 2"),
     Phase("a_reinforce", "3.2.1", ALLIED, "Allied Reinforcements and Replacements", 1),
     Phase("a_hearts", "3.2.2", ALLIED, "Allied Hearts and Minds", 2,
-          "Hearts and Minds (7) is part 2; the Tet scenario does not use it"),
+          "Hearts and Minds (7) is part 2; the Tet scenario does not use it", "hearts_and_minds"),
     Phase("a_move", "3.2.3", ALLIED, "Allied Movement", 1,
           "helicopter transport assignment (11.1.4) is part 2"),
     Phase("c_reaction", "3.2.4", COMMUNIST, "Communist Reaction", 1),
@@ -46,7 +47,7 @@ PHASES: tuple[Phase, ...] = (
     Phase("a_politics", "3.2.7", ALLIED, "Allied Politics", 1,
           "the scenario's military items of 22.4 only; Hearts and Minds points are part 2"),
     Phase("a_random", "3.2.8", ALLIED, "Random Events", 2,
-          "random events (21) are part 2; the Tet scenario does not use them"),
+          "random events (21) are part 2; the Tet scenario does not use them", "random_events"),
 )
 
 INDEX = {p.id: i for i, p in enumerate(PHASES)}

@@ -17,6 +17,8 @@ import json
 from functools import lru_cache
 from importlib import resources
 
+from .campaign_data import load_campaign
+from .features import scenario_features
 from .map import load_map
 from .operations import make_marker
 from .sequence import turn_label
@@ -24,12 +26,17 @@ from .state import ALLIED, COMMUNIST
 from .units import counter_id, load_counters, unit_name
 
 SCENARIO_FILES = {"tet": "scenario_tet.json"}
+SCENARIOS = ("tet", "campaign", "campaign_short")  # the first is the default (NtndRuleset.scenarios)
 
 
 @lru_cache(maxsize=None)
 def load_scenario(name: str) -> dict:
-    text = (resources.files(__package__) / "data" / SCENARIO_FILES[name]).read_text(encoding="utf-8")
-    return json.loads(text)
+    """A scenario's data: Tet from its file; the campaign and the short campaign validated and
+    composed by campaign_data.load_campaign. Shared (cached): callers copy before changing it."""
+    if name in SCENARIO_FILES:
+        text = (resources.files(__package__) / "data" / SCENARIO_FILES[name]).read_text(encoding="utf-8")
+        return json.loads(text)
+    return load_campaign(name)
 
 
 def group_of(u: dict) -> str:
@@ -100,7 +107,7 @@ def initial_state(scenario: str, ctx) -> dict:
                      "withdrawals": sc["reinforcements"].get("allied_withdrawals", []),
                      "replacement_points": sc["reinforcements"].get("allied_replacement_points", {}).get("per_turn", {}),
                      "armor_shock": bool(sc["scenario_rules"].get("armor_shock_available")),
-                     "start_year": start_year},
+                     "start_year": start_year, "features": scenario_features(sc)},
         "turn": 1,
         "turn_label": turn_label(sc["turns"], 1),
         "step": 0,
@@ -120,6 +127,8 @@ def initial_state(scenario: str, ctx) -> dict:
         "flags": {"allied_moved": []},
         "sealed": [],
         "rp": {},
+        # 7: the Hearts and Minds marker of each corps / country (one of campaign_data.H_AND_M_BOXES)
+        "hm": dict(sorted(sc["scenario_rules"]["hearts_and_minds"].items())),
     }
     ctx.emit({"t": "scenario", "id": sc["id"], "name": sc["name"], "turns": len(sc["turns"]),
               "pp": s["pp"], "neutral": s["neutral"]})

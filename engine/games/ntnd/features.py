@@ -1,0 +1,41 @@
+"""No Trumpets No Drums: which of the game's rule families a scenario puts in force.
+
+The Tet Offensive is a purely military introduction (rule 2): none of these apply. The campaign game
+(and its short form) uses them all. A rule family is consulted only through ``in_force`` so that one
+list, set at set-up from the scenario, decides it (the scenario's ``features`` key; absent = none).
+
+    hearts_and_minds  7, 8.3, 15.3 and the control track's effects (4.1.5, 7.3.x, 7.4.x)
+    replacements      4.2.2 from the Hearts and Minds track, 4.2.4, 4.2.6 half points, 4.5.2-4.5.3 draft
+    neutrality        10 (violation, costs, joining a side), 8.9.4, 8.9.5, 28.11
+    political_table   22.2-22.4 complete (every item of the table; the Tet scenario scores its
+                      military items only)
+    random_events     21 (3.2.8)
+    elections         23
+    vietnamization    24
+    sv_morale         25
+    uprising          26 (and 28.10)
+    aid               27
+    phoenix           28.4
+    vc_bases          28.9
+    withdrawals       4.3.1 withdrawals by elections and Vietnamization (4.3.3 scheduled ones always)
+"""
+from __future__ import annotations
+
+FEATURES = ("hearts_and_minds", "replacements", "neutrality", "political_table", "random_events", "elections",
+            "vietnamization", "sv_morale", "uprising", "aid", "phoenix", "vc_bases", "withdrawals")
+
+
+def scenario_features(sc: dict) -> list[str]:
+    """The features a scenario's data puts in force (sorted, each one of FEATURES)."""
+    got = sc.get("features", [])
+    unknown = sorted(set(got) - set(FEATURES))
+    if unknown:
+        raise ValueError(f"scenario {sc.get('id')!r}: unknown features {unknown}")
+    return sorted(got)
+
+
+def in_force(s: dict, feature: str) -> bool:
+    """Whether the rule family ``feature`` applies in this game (its scenario's list)."""
+    if feature not in FEATURES:
+        raise KeyError(feature)
+    return feature in s["scenario"]["features"]
