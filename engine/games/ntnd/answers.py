@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import battles, corps, movement, operations, random_events, reach, reaction, recruitment
+from . import battles, corps, movement, operations, random_events, reach, reaction, recruitment, uprising
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -488,4 +488,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     *_per_seat("advance", "NTND 19.4", {"advance": _advance_advance, "done": _advance_done}, _advance_legal,
                "all eligible units or each alone (any subset within stacking is accepted), or done", complete=False),
     *random_events.DECISIONS_RE,
+    *uprising.DECISIONS_UP,
 ])
