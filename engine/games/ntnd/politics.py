@@ -35,8 +35,8 @@ def bounds(s: dict) -> tuple[int, int] | None:
     if not in_force(s, "political_table"):
         return None
     sd = s["scenario"]["victory"]["sudden_death"]
-    b = sd.get("bounds_before_turn_24_under_full_vietnamization")
-    if b is None or vietnamization(s)[0] != "full" or s["turn"] >= 24:
+    b = sd.get("bounds_before_turn_24_under_full_vietnamization", (1, 249))   # the rule's own numbers
+    if vietnamization(s)[0] != "full" or s["turn"] >= 24:
         return None
     return b[0], b[1]
 

@@ -132,8 +132,8 @@ def threshold(s: dict) -> int:
     """22.4: above 250 the Allies win; 24.4.3: 300 once Vietnamization has been reversed."""
     from . import politics
     sd = s["scenario"]["victory"]["sudden_death"]
-    if politics.vietnamization(s)[1] and "allied_if_above_after_reversal" in sd:
-        return sd["allied_if_above_after_reversal"]
+    if politics.vietnamization(s)[1]:
+        return sd.get("allied_if_above_after_reversal", 300)
     return sd["allied_if_above"]
 
 
