@@ -1,7 +1,7 @@
 """No Trumpets No Drums rule 26: the National Uprising, where ``uprising`` is in force.
 
-26.1: once a campaign game, not before the January/February 1967 turn (data
-scenario_campaign.json national_uprising.earliest_turn): the Communist player is asked at the
+26.1: once a campaign game, not before the January/February 1967 turn (the turn record's; data
+scenario_campaign.json national_uprising.earliest_turn agrees, a test checks it): the Communist player is asked at the
 start of each Communist Recruitment phase from then on (decision ``uprising``, sealed; asked every
 eligible turn so that the question says nothing) and declares it with ``declare_uprising``.
 The declaration is public (an "uprising" event): its effects are.
@@ -49,8 +49,16 @@ def turns_in(s: dict) -> int:
 
 def can_declare(s: dict) -> bool:
     """26.1: once, from the data's earliest turn (January/February 1967)."""
-    return in_force(s, "uprising") and not declared(s) \
-        and s["turn"] >= s["scenario"].get("national_uprising", {}).get("earliest_turn", 10 ** 6)
+    return in_force(s, "uprising") and not declared(s) and s["turn"] >= earliest_turn(s)
+
+
+def earliest_turn(s: dict) -> int:
+    """26.1: the January/February 1967 turn of the scenario's turn record (campaign: 12, as
+    scenario_campaign.json national_uprising.earliest_turn says); a scenario without it: never."""
+    for t in s["scenario"]["turns"]:
+        if t["months"] == "January/February" and t["year"] == 1967:
+            return t["number"]
+    return 10 ** 6
 
 
 def vc_basic_cap(s: dict) -> int:
