@@ -19,7 +19,7 @@ def _enter(s, phase):
     return [e for e, _ in ctx.events]
 
 
-def test_ntnd_22_4_allied_phase_scores_no_communist_units_per_corps():
+def test_ntnd_3_2_7_22_4_allied_phase_scores_no_communist_units_per_corps():
     s = camp()
     clear_communists(s)
     ev = _enter(s, "a_politics")
@@ -30,7 +30,7 @@ def test_ntnd_22_4_allied_phase_scores_no_communist_units_per_corps():
     assert s["pp"] == 100 + sum(i["pp"] for i in items) and sum(i["pp"] for i in items) >= 12
 
 
-def test_ntnd_22_3_communist_phase_scores_occupation_only():
+def test_ntnd_3_1_7_22_3_communist_phase_scores_occupation_only():
     s = camp()
     clear_communists(s)
     put(s, free(s, "vc_regiment"), "1609")                               # Hue, a city of I Corps
@@ -41,7 +41,7 @@ def test_ntnd_22_3_communist_phase_scores_occupation_only():
     assert s["pp"] == 97
 
 
-def test_ntnd_22_4_only_inverted_communists_score_2_not_3():
+def test_ntnd_22_2_22_4_only_inverted_communists_score_2_not_3():
     s = camp()
     clear_communists(s)
     m = load_map()

@@ -114,7 +114,7 @@ def _attack(s, arvn, target, die):
     return answer(s, "allied", cmd("attack", target=target, attackers=[arvn]), faces=[die, 1, 1])
 
 
-def test_ntnd_25_4_1_severe_demoralization_deserts_above_printed_morale_before_combat():
+def test_ntnd_25_4_1_25_4_2_severe_demoralization_deserts_above_printed_morale_before_combat():
     s, arvn, target, vc = _severe()
     # the table: attacking -1; one unit a side (no advantage); II Corps pro-Communist (no control)
     ev = _attack(s, arvn, target, 6)                                    # 6 - 1 = 5 > printed morale 2: deserts

@@ -48,9 +48,11 @@ def test_ntnd_26_1_declining_and_declaring_once_per_game():
     assert e.value.code == "ILLEGAL_DECLARATION" and repr(s) == before
 
 
-def test_ntnd_26_2_26_3_first_two_turns_no_basic_cadres_three_cadres_and_a_regiment_per_corps():
+def test_ntnd_26_2_26_3_26_4_first_two_turns_no_basic_cadres_three_cadres_and_a_regiment_per_corps():
     s, _ = _at_recruit(12)
+    s["phase"]["extra"] = {"II": 1}                                   # 4.5.1 / 7.4.1 recruits of the turn
     answer(s, "communist", cmd("declare_uprising"))
+    assert s["phase"]["extra"] == {"II": 1}                            # 26.4: still received
     assert s["phase"]["cadres"] == 0 and s["phase"]["nva"] == 2       # 26.2: NVA recruits still come
     assert s["phase"]["uprising"] == {c: {"cadres": 3, "regiments": 1} for c in ("I", "II", "III", "IV")}
     legal = [c.ntnd.place for c in RS.legal_commands(s, "communist") if c.ntnd.WhichOneof("action") == "place"]
