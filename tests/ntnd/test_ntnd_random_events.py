@@ -27,7 +27,7 @@ def test_ntnd_21_1_communist_die_is_tens_allied_die_ones():
     s = camp()
     ctx_ev = at_phase(s, "a_random", faces=[1, 1, 3])                    # 11: anti-war demonstrations, 1 die
     rolls = [e for e in ctx_ev if e["t"] == "roll"]
-    assert rolls[0]["rule"] == "NTND 21.1 Communist die (tens)" and rolls[1]["rule"] == "NTND 21.1 Allied die (ones)"
+    assert rolls[0]["rule"] == "NTND 21.1 (Communist die, tens)" and rolls[1]["rule"] == "NTND 21.1 (Allied die, ones)"
     re = of(ctx_ev, "random-event")[0]
     assert (re["roll"], re["entry"], re["status"]) == (11, "antiwar_protests", "occurs")
     assert of(ctx_ev, "pp")[0]["pp"] == -3 and s["pp"] == 97

@@ -1,8 +1,8 @@
 """No Trumpets No Drums rule 21: random events (the 3.2.8 phase), where ``random_events`` is in force.
 
 21.1: each player rolls his die, the Communist die the tens and the Allied die the ones. Both are
-``ctx.roll`` d6 rolls (SPEC.md 5.5 "roll" events, rules "NTND 21.1 Communist die (tens)" and
-"NTND 21.1 Allied die (ones)", in that order): the dice key mixes every seat's committed entropy
+``ctx.roll`` d6 rolls (SPEC.md 5.5 "roll" events, rules "NTND 21.1 (Communist die, tens)" and
+"NTND 21.1 (Allied die, ones)", in that order: data procedure.dice): the dice key mixes every seat's committed entropy
 (SPEC.md 5), so neither player nor the server can bias either die; "each player rolls his die" is
 kept as which die counts as whose. 11-36: the entry of data/random_events.json (authored, see
 docs/rules/ntnd-authoring/random-events.md); otherwise no event.
@@ -55,8 +55,9 @@ def superseded(s: dict, entry) -> bool:
 def start(s: dict, ctx) -> None:
     """3.2.8 / 21.1: roll, look the entry up, apply it (or stop at its Allied choice)."""
     table = load_random_events()
-    c = ctx.roll("d6", "NTND 21.1 Communist die (tens)").result
-    a = ctx.roll("d6", "NTND 21.1 Allied die (ones)").result
+    tens, ones = table.procedure["dice"]                             # data: Communist tens, Allied ones
+    c = ctx.roll(tens["die"], tens["rule"]).result
+    a = ctx.roll(ones["die"], ones["rule"]).result
     roll = 10 * c + a
     entry = table.lookup(c, a)
     ev = {"t": "random-event", "rule": "NTND 21.1", "turn": s["turn"], "roll": roll, "communist_die": c,
