@@ -152,3 +152,13 @@ def test_ntnd_4_1_7_the_division_cap_is_lifted_once_the_uprising_is_declared():
             n += 1
     assert any(p["kind"] == "nva_division" for p in recruitment.place_options(s)) == \
         any(u["type"] == "nva_division" and u["status"] == "mix" for u in s["units"].values())
+
+
+def test_ntnd_26_1_the_declaration_is_public_and_the_allied_view_shows_no_quota():
+    s, _ = _at_recruit(12)
+    ev = answer(s, "communist", cmd("declare_uprising"))
+    assert of(ev, "uprising")                                          # public events
+    for seat in ("allied", None):
+        v = RS.view(s, seat)
+        assert v["uprising"] == {"declared": 12, "turn_of_uprising": 1} and "quotas" not in v
+    assert "uprising" in RS.view(s, "communist")["quotas"]
