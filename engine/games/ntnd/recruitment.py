@@ -10,7 +10,7 @@ from ...errors import Rejection
 from .corps import assign_on_entry, entry_locations
 from .map import load_map
 from .movement import Env, enemy_locs, region_of, stacking_problem, zoc_hexes, zoi_hexes
-from . import uprising
+from . import politics, uprising
 from .operations import first_in_mix, make_marker
 from .state import ALLIED, COMMUNIST
 from .units import counter_order, load_counters
@@ -312,8 +312,7 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
     s["rp"][pool] -= 1
     pp = 0
     if POOL_OF_NAT.get(t.nationality) in ("US", "SEATO") and u["status"] == "dead" and t.nationality != "MTG":
-        pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points
-        s["pp"] += pp
+        pp = politics.add(s, -2)  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two points (24.2.10 bounds)
     if t.stacking_class in IMMEDIATE:
         u.update(status="map", loc=loc)
         ctx.emit({"t": "purchase", "unit": uid, "type": u["type"], "loc": loc, "pool": pool, "pp": pp,
