@@ -162,3 +162,17 @@ def test_ntnd_26_1_the_declaration_is_public_and_the_allied_view_shows_no_quota(
         v = RS.view(s, seat)
         assert v["uprising"] == {"declared": 12, "turn_of_uprising": 1} and "quotas" not in v
     assert "uprising" in RS.view(s, "communist")["quotas"]
+
+
+def test_ntnd_26_8_placement_rolls_under_full_vietnamization_not_after_its_reversal():
+    for viet, rolled in (("full", True), ({"kind": "full", "reversed": True}, False)):
+        s, _ = _at_recruit(12)
+        s["vietnamization"] = viet
+        answer(s, "communist", cmd("declare_uprising"))
+        m = load_map()
+        legal = [c.ntnd.place for c in RS.legal_commands(s, "communist") if c.ntnd.WhichOneof("action") == "place"]
+        p = next(p for p in legal if p.kind == "vc_regiment" and m.corps_of(p.location) == "II" and not p.inverted)
+        ev = answer(s, "communist", cmd("place", kind="vc_regiment", nationality="VC", location=p.location,
+                                        inverted=False), faces=[2])
+        assert bool([e for e in ev if e["t"] == "roll" and "26.8" in e["rule"]]) is rolled
+        assert any(e["t"] == "recruit" and e["loc"] == p.location for e in ev)     # a 2 places it

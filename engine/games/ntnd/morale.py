@@ -56,8 +56,8 @@ def _us_ground_in_sv(s: dict) -> bool:
 
 
 def _vietnamization(s: dict) -> str | None:
-    from .politics import vietnamization
-    return vietnamization(s)[0]
+    from .politics import vietnamization_in_effect
+    return vietnamization_in_effect(s)
 
 
 def severe(s: dict) -> bool:

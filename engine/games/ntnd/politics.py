@@ -36,7 +36,7 @@ def bounds(s: dict) -> tuple[int, int] | None:
         return None
     sd = s["scenario"]["victory"]["sudden_death"]
     b = sd.get("bounds_before_turn_24_under_full_vietnamization", (1, 249))   # the rule's own numbers
-    if vietnamization(s)[0] != "full" or s["turn"] >= 24:
+    if vietnamization_in_effect(s) != "full" or s["turn"] >= 24:
         return None
     return b[0], b[1]
 
@@ -60,6 +60,12 @@ def vietnamization(s: dict) -> tuple[str | None, bool]:
     if isinstance(v, dict):
         return v.get("kind"), bool(v.get("reversed") or v.get("reversals")) or bool(s.get("vietnamization_reversed"))
     return v, bool(s.get("vietnamization_reversed"))
+
+
+def vietnamization_in_effect(s: dict) -> str | None:
+    """"full" / "partial" while declared and not reversed (24.4), else None."""
+    kind, rev = vietnamization(s)
+    return None if rev else kind
 
 
 def eliminate(s: dict, uid: str, ctx, rule: str) -> None:

@@ -177,7 +177,7 @@ def place(s: dict, p: dict, ctx) -> None:
         left["regiments"] -= 1
         if left.pop("either", False):
             left["cadres"] = 0
-    full = politics.vietnamization(s)[0] == "full"
+    full = politics.vietnamization_in_effect(s) == "full"
     if full or s.get("hm", {}).get(corps) == "allied_control":
         r = ctx.roll("d6", f"NTND 26.8 uprising placement in corps {corps} (5-6: not placed)").result
         if r >= 5:
