@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import battles, corps, movement, operations, reach, reaction, recruitment
+from . import aid, battles, corps, movement, neutrality, operations, reach, reaction, recruitment
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -34,7 +34,8 @@ _MSG = {"done": ntnd_pb2.NtndDone, "place": ntnd_pb2.NtndPlace, "move": ntnd_pb2
         "promote": ntnd_pb2.NtndPromote, "break_down": ntnd_pb2.NtndBreakDown, "invert": ntnd_pb2.NtndInvert,
         "flip": ntnd_pb2.NtndFlip, "attack": ntnd_pb2.NtndAttack, "ambush": ntnd_pb2.NtndAmbush,
         "losses": ntnd_pb2.NtndLosses, "retreat": ntnd_pb2.NtndRetreat, "advance": ntnd_pb2.NtndAdvance,
-        "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate}
+        "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate, "coup": ntnd_pb2.NtndCoup,
+        "aid": ntnd_pb2.NtndAid}
 
 
 _REPEATED = {(a, f.name) for a, msg in _MSG.items() for f in msg.DESCRIPTOR.fields
@@ -121,6 +122,7 @@ def _ops_flip(s, seat, msg, ctx) -> None:
         raise Rejection("ILLEGAL_FLIP", "NTND 6.2: flip an inverted marker in play (once per phase)")
     up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
     toggled.extend(up + [msg.marker])
+    neutrality.after_flip(s, up, ctx)   # 10.5.1 (campaign)
 
 
 def _ops_done(s, seat, msg, ctx) -> None:
@@ -202,7 +204,9 @@ def _move_legal(s, d) -> MoveCommands:
 
 
 def _move_move(s, seat, msg, ctx) -> None:
+    frm = s["units"][msg.piece]["loc"] if msg.piece in s["units"] else None
     A.move(s, seat, msg.piece, list(msg.path), ctx)
+    neutrality.after_move(s, seat, msg.piece, frm, list(msg.path), ctx)   # 10.2, 10.5.1, 10.8 (campaign)
 
 
 def _move_done(s, seat, msg, ctx) -> None:
@@ -419,7 +423,9 @@ def _advance_legal(s, d) -> list:
 
 
 def _advance_advance(s, seat, msg, ctx) -> None:
+    frm = {x: s["units"][x]["loc"] for x in msg.units if x in s["units"]}
     battles.apply_advance(s, list(msg.units), ctx)
+    neutrality.after_advance(s, list(msg.units), frm, ctx)   # 10.2, 10.5.1 (campaign)
 
 
 def _advance_done(s, seat, msg, ctx) -> None:
@@ -486,4 +492,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
                "a retreat hex for the unit, or done where it may stay (a tie)"),
     *_per_seat("advance", "NTND 19.4", {"advance": _advance_advance, "done": _advance_done}, _advance_legal,
                "all eligible units or each alone (any subset within stacking is accepted), or done", complete=False),
+    *neutrality.DECISIONS_NEUTRAL, *aid.DECISIONS_AID,
 ])

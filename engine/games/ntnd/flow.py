@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import battles, movement, operations, politics, reaction, recruitment
+from . import aid, battles, extras, movement, neutrality, operations, politics, reaction, recruitment
 from .apply_ import resume_path
 from .map import load_map
 from .sea import forced_returns
@@ -36,6 +36,8 @@ def enter(s: dict, ctx) -> None:
         return
     if ph.id == "c_recruit":
         recruitment.start_communist_recruitment(s, ctx)
+        extras.apply_mods(s, ctx)                                    # 4.1.5 (campaign)
+        aid.start(s, ctx)                                            # 27.1 (campaign)
     elif ph.id == "c_ops":
         pass
     elif ph.id == "c_move":
@@ -56,6 +58,7 @@ def enter(s: dict, ctx) -> None:
     elif ph.id == "a_reinforce":
         recruitment.start_allied_reinforcement(s, ctx)
         recruitment.award_points(s, ctx)
+        neutrality.start_reinforcement(s)                            # 10.5.2 (campaign)
     elif ph.id == "a_move":
         s["flags"]["allied_moved"] = []
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.3
@@ -141,6 +144,7 @@ def next_phase(s: dict, ctx) -> None:
         s["phase"]["stack_check"] = True
         s["phase"]["done"] = True
         return
+    neutrality.phase_end(s, ph.id, ctx)                              # 10.2.2, 10.6, 10.8 (campaign)
     if ph.id == "c_reaction":
         # 8.8.2.1: inverted units still adjacent to Allied units flip face up
         for mid in reaction.markers_in_contact(s):
@@ -195,6 +199,9 @@ def _phase_decision(s: dict, ctx) -> dict | None:
     p = s["phase"]
     if p.get("done"):
         return None
+    d = neutrality.phase_decision(s) or aid.phase_decision(s)        # 10.5.2, 27.2-27.4 (campaign)
+    if d is not None:
+        return d
     if ph.id == "c_combat":
         # resolve the announced attacks in the order announced (3.1.6)
         while p["queue"]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from .corps import assign_on_entry, entry_locations
+from .extras import mobilized
 from .map import load_map
 from .movement import Env, enemy_locs, region_of, stacking_problem, zoc_hexes, zoi_hexes
 from .operations import first_in_mix, make_marker
@@ -101,7 +102,7 @@ def place_options(s: dict) -> list[dict]:
     if ph.get("nva", 0) > 0:
         divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
         for kind in NVA_RECRUITS:
-            if kind == "nva_division" and divisions >= NVA_DIVISION_CAP:
+            if kind == "nva_division" and divisions >= NVA_DIVISION_CAP and not mobilized(s):   # 28.10
                 continue
             if first_in_mix(s, kind) is not None:
                 for inv in (True, False):
@@ -132,7 +133,7 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         if ph.get("nva", 0) <= 0 or loc != "CHINA":
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.3: two NVA artillery, SAM or divisions, in China")
         if kind == "nva_division" and sum(1 for u in s["units"].values() if u["type"] == "nva_division"
-                                          and u["status"] == "map") >= NVA_DIVISION_CAP:
+                                          and u["status"] == "map") >= NVA_DIVISION_CAP and not mobilized(s):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.7: at most ten NVA divisions on the map")
         type_id = kind
     else:
