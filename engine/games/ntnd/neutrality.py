@@ -254,7 +254,7 @@ def coup(s: dict, country: str, ctx) -> None:
     r = ctx.roll("2d6", f"NTND 10.5.2 Allied coup in {country}")
     controlled = hearts.control(s, country) == "allied_control"
     cost = COUP_FACTOR[controlled] * r.result
-    s["phase"]["coup"] = []
+    s["phase"]["coup"] = [c for c in s["phase"]["coup"] if c != country]   # the other may follow
     score(s, ctx, -cost, "NTND 10.5.2", "coup", country=country, dice=r.result, controlled=controlled)
     join_allies(s, ctx, country, "NTND 10.5.2", 0, "coup")
 
