@@ -5,7 +5,7 @@ from __future__ import annotations
 from afteraction.engine.games.ntnd import battles, hearts, movement, reach
 from afteraction.engine.games.ntnd.flow import advance as _advance, enter as _enter
 from afteraction.engine.games.ntnd.rules import cmd
-from afteraction.engine.games.ntnd.sequence import INDEX
+from afteraction.engine.games.ntnd.sequence import INDEX, turn_label
 from afteraction.engine.games.ntnd.setup import initial_state
 from afteraction.engine.ruleset import Context
 
@@ -17,9 +17,10 @@ NV_HEX = "1407"                      # North Vietnam, next to 1408
 SV_IV, SVAY_RIENG = "1124", "1123"   # IV Corps swamp hex and the Cambodian town next to it
 
 
-def cblank(scenario: str = "campaign", turn: int = 2) -> dict:
-    """The campaign state with every unit off the map (Communist units in the mix, Allied scheduled far
-    ahead); Laos and Cambodia neutral, their Hearts and Minds markers neutral."""
+def cblank(scenario: str = "campaign", turn: int = 1) -> dict:
+    """The campaign state at ``turn`` with every unit off the map (Communist units in the mix, Allied
+    scheduled far ahead); Laos and Cambodia neutral, their Hearts and Minds markers neutral. Turn 1
+    (March/April 1965) is not a monsoon turn: full allowances."""
     s = initial_state(scenario, Context.for_tests())
     s["markers"] = {}
     for u in s["units"].values():
@@ -28,9 +29,7 @@ def cblank(scenario: str = "campaign", turn: int = 2) -> dict:
         if u["side"] == "allied":
             u["arrive"] = 99
     s["turn"] = turn
-    s["turn_label"] = "May/June 1965" if turn == 2 else s["scenario"]["turns"][turn - 1]["months"] + " " + \
-        str(s["scenario"]["turns"][turn - 1]["year"])
-    s["turn_label"] = "March/April 1965" if turn == 2 else s["turn_label"]   # not monsoon: full allowances
+    s["turn_label"] = turn_label(s["scenario"]["turns"], turn)
     return s
 
 
@@ -346,7 +345,7 @@ def test_ntnd_10_6_a_conquered_country_loses_its_units_for_good():
         put(s, uid, h)
     s = at(s, "a_combat")
     s, ev = play(s, "allied", cmd("done"))
-    assert s["neutrality"]["conquered"] == {"CA": 2}                      # at the end of the combat phase
+    assert s["neutrality"]["conquered"] == {"CA": 1}                      # at the end of the combat phase
     khmer = [u for u in s["units"].values() if u["type"].startswith("khmer")]
     assert khmer and all(u["status"] == "out" for u in khmer)
 
