@@ -372,3 +372,15 @@ def test_ntnd_10_8_invading_north_vietnam_costs_ten_a_turn_and_rolls_for_aid():
     s = at(s, "a_move")
     s, ev = play(s, "allied", cmd("done"))
     assert kinds(ev, "pp")[0]["pp"] == -10                    # it remained
+
+
+def test_ntnd_10_5_1_an_nva_ambush_of_a_laotian_unit_brings_laos_to_the_allies():
+    s = cblank()
+    put(s, "lao-2", "0909")
+    mid = hide(s, ["nva-304", "nva-308"], "1010")
+    s = at(s, "a_move")
+    s, _ = move(s, "allied", "lao-2", ["0910"])
+    assert s["decision"]["kind"] == "ambush"
+    s, ev = play(s, "communist", cmd("ambush", markers=[mid]), faces=[3, 3, 3, 3])
+    joined = [e for e in kinds(ev) if e["event"] == "joined"]
+    assert joined and "LA" not in s["neutral"] and hearts.control(s, "LA") == "allied_control"

@@ -291,6 +291,8 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     ctx.emit({"t": "ambush", "target": loc, "markers": markers, "rule": "NTND 20.2"})
     for mk in markers:
         flip_marker(s, mk, ctx, "NTND 20.2")
+    neutrality.on_attack(s, COMMUNIST, loc, [x for x in inv_units if s["units"][x]["status"] == "map"],
+                         [d.id for d in defenders], ctx)   # an ambush is an attack (10.5.1; face up now)
     res = amb.fight_ambush(sit, ctx)
     ctx.emit({"t": "battle", "target": loc, "ambush": True, **res.to_event()})
     # 20.6: supplied NVA ambushers used supplies: the supply units are spent as for an attack (18.6.2)
