@@ -384,3 +384,13 @@ def test_ntnd_10_5_1_an_nva_ambush_of_a_laotian_unit_brings_laos_to_the_allies()
     s, ev = play(s, "communist", cmd("ambush", markers=[mid]), faces=[3, 3, 3, 3])
     joined = [e for e in kinds(ev) if e["event"] == "joined"]
     assert joined and "LA" not in s["neutral"] and hearts.control(s, "LA") == "allied_control"
+
+
+def test_ntnd_28_11_4_laotian_guard_only_between_luang_prabang_and_vientiane():
+    s = cblank()
+    put(s, "lao-guard", "LUANG_PRABANG")
+    assert set(reach.reachable(s, "lao-guard")) == {"VIENTIANE"}
+    put(s, "lao-guard", "VIENTIANE")
+    assert set(reach.reachable(s, "lao-guard")) == {"LUANG_PRABANG"}
+    put(s, "lao-1", "VIENTIANE")
+    assert len(reach.reachable(s, "lao-1")) > 1                 # other Laotian units go anywhere in Laos
