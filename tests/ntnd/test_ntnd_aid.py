@@ -163,3 +163,42 @@ def test_ntnd_4_1_5_random_event_recruits_consumed_in_the_next_recruitment():
              and c.ntnd.place.nationality == "KR")
     s, _ = play(s, "communist", c)
     assert s["phase"]["extra"] == {"CA": 1} and s["phase"]["cadres"] == 2
+
+
+# --- a whole short campaign: the new decisions accept what they offer, nothing leaks -------------
+
+def test_ntnd_10_and_27_campaign_short_plays_to_the_end_without_leaks():
+    """random_bot and tet_bot play campaign_short to its end with neutrality and aid in force; the
+    leak check of test_ntnd_game (every public event and the Allied view against the hidden units)."""
+    from afteraction.engine.games.ntnd.bots import tet_bot
+
+    from .test_ntnd_game import play_checked
+    for seed, bot in ((b"tests/ntnd/neutral-random", None), (b"tests/ntnd/neutral-tet", tet_bot(b"neutral"))):
+        g, n, leaks, allied_openings = play_checked(seed, bot, scenario="campaign_short")
+        assert g.referee.ended and n > 50 and leaks == [] and allied_openings == 0
+        s = g.referee.state
+        assert "neutrality" in s and s["outcome"] is not None
+
+
+def test_ntnd_27_2_and_10_5_2_every_offered_answer_is_accepted_and_others_rejected():
+    from afteraction.engine.errors import Rejection
+    s = at(cblank(turn=6), "c_recruit", faces=[6, 6])
+    offered = legal(s, "communist")
+    assert len(offered) > 10
+    for c in offered[::7] + offered[-1:]:
+        RS.apply(RS.copy_state(s), "communist", c, Context.for_tests())
+    for bad in (aid_cmd("soviet", "nva_sam", "HAIPHONG"), aid_cmd("china", "nva_artillery", "CHINA"),
+                aid_cmd("china", "nva_sam", "HANOI")):
+        try:
+            RS.apply(RS.copy_state(s), "communist", bad, Context.for_tests())
+            raise AssertionError("accepted")
+        except Rejection as e:
+            assert e.code == "ILLEGAL_AID"
+    t = at(cblank(), "a_reinforce")
+    for c in legal(t, "allied"):
+        RS.apply(RS.copy_state(t), "allied", c, Context.for_tests())
+    try:
+        RS.apply(RS.copy_state(t), "allied", cmd("coup", country="NV"), Context.for_tests())
+        raise AssertionError("accepted")
+    except Rejection as e:
+        assert e.code == "ILLEGAL_COUP"
