@@ -69,6 +69,17 @@ def _phase_done(s, seat, msg, ctx) -> None:
     s["phase"]["done"] = True
 
 
+def _moved(apply):
+    """A move answer followed by neutrality's check of the borders it crossed (10.2, 10.5.1, 10.8;
+    campaign): moves (8), reaction moves (8.8.1), occupying a vacated hex (8.8.2.2), going on after an
+    ambush (20.5)."""
+    def run(s, seat, msg, ctx) -> None:
+        frm = s["units"][msg.piece]["loc"] if msg.piece in s["units"] else None
+        apply(s, seat, msg, ctx)
+        neutrality.after_move(s, seat, msg.piece, frm, list(msg.path), ctx)
+    return run
+
+
 # ---------------------------------------------------------------------------
 # 4.1 recruitment, 6 operations (Communist)
 # ---------------------------------------------------------------------------
@@ -203,10 +214,9 @@ def _move_legal(s, d) -> MoveCommands:
     return MoveCommands(move_options(s), _done())
 
 
+@_moved
 def _move_move(s, seat, msg, ctx) -> None:
-    frm = s["units"][msg.piece]["loc"] if msg.piece in s["units"] else None
     A.move(s, seat, msg.piece, list(msg.path), ctx)
-    neutrality.after_move(s, seat, msg.piece, frm, list(msg.path), ctx)   # 10.2, 10.5.1, 10.8 (campaign)
 
 
 def _move_done(s, seat, msg, ctx) -> None:
@@ -251,6 +261,7 @@ def _reaction_legal(s, d) -> list:
     return [cmd("move", piece=p, path=[t]) for p, t in opts] + _done()
 
 
+@_moved
 def _reaction_move(s, seat, msg, ctx) -> None:
     A.react(s, seat, msg, ctx)
 
@@ -349,6 +360,7 @@ def _occupy_legal(s, d) -> list:
     return [cmd("move", piece=u, path=[h]) for u, h in A.occupy_options(s)] + _done()
 
 
+@_moved
 def _occupy_move(s, seat, msg, ctx) -> None:
     A.occupy(s, msg, ctx)
 
@@ -357,6 +369,7 @@ def _continue_legal(s, d) -> list:
     return [cmd("move", piece=s["decision"]["unit"], path=A.resume_path(s, s["resume"]))] + _done()
 
 
+@_moved
 def _continue_move(s, seat, msg, ctx) -> None:
     A.go_on(s, msg, ctx)
 
