@@ -394,3 +394,37 @@ def test_ntnd_28_11_4_laotian_guard_only_between_luang_prabang_and_vientiane():
     assert set(reach.reachable(s, "lao-guard")) == {"LUANG_PRABANG"}
     put(s, "lao-1", "VIENTIANE")
     assert len(reach.reachable(s, "lao-1")) > 1                 # other Laotian units go anywhere in Laos
+
+
+def test_ntnd_28_11_2_laotian_rangers_attack_inverted_communists_in_laos():
+    # on the map: 19.1.2 turns the stack face up next to a ranger, not next to Laotian infantry (10.3.2)
+    s = cblank()
+    put(s, "lao-2", "0909")
+    mid = hide(s, ["pl-reg-1"], "0910")
+    s = at(s, "a_combat")
+    assert mid in s["markers"] and not any(tg == "0910" for tg, _ in battles.attack_options(s, "allied"))
+    s = cblank()
+    put(s, "lao-rgr-1", "0909")
+    mid = hide(s, ["pl-reg-1"], "0910")
+    s = at(s, "a_combat")
+    assert mid not in s["markers"] and ("0910", ("lao-rgr-1",)) in battles.attack_options(s, "allied")
+    # in an off-board zone (no 19.1.2 flip there): the ranger attacks the inverted stack, turned face up
+    s = cblank()
+    put(s, "lao-rgr-1", "PLAIN_OF_JARS")
+    put(s, "lao-1", "PLAIN_OF_JARS")
+    mid = hide(s, ["pl-reg-1"], "PLAIN_OF_JARS")
+    s = at(s, "a_combat")
+    assert ("PLAIN_OF_JARS", ("lao-rgr-1",)) in battles.attack_options(s, "allied")   # not the infantry
+    s, ev = play(s, "allied", cmd("attack", target="PLAIN_OF_JARS", attackers=["lao-rgr-1"]), faces=[6, 1])
+    flips = [e for e in ev if e["t"] == "flip"]
+    assert flips and flips[0]["marker"] == mid and flips[0]["rule"] == "NTND 28.11.2"
+    assert [e for e in ev if e["t"] == "battle"] and mid not in s["markers"]
+    t = blank()                                   # Tet: inverted units in a zone are never attacked (19.1)
+    lao = next(u["id"] for u in t["units"].values() if u["type"] == "lao_infantry_regiment")
+    put(t, lao, "PLAIN_OF_JARS")
+    hide(t, ["pl-reg-1"], "PLAIN_OF_JARS")
+    assert not any(tg == "PLAIN_OF_JARS" for tg, _ in battles.attack_options(t, "allied"))
+    put(t, "pl-regiment-2", "PLAIN_OF_JARS")      # the same zone with a face-up unit: attacked
+    t["markers"] = {}
+    t["units"]["pl-reg-1"].update(status="mix", loc=None, inv=False, mk=None)
+    assert any(tg == "PLAIN_OF_JARS" for tg, _ in battles.attack_options(t, "allied"))

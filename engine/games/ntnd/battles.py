@@ -145,6 +145,9 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
         if not defenders or set(defenders) & done_d:
             continue
         if any(s["units"][d]["inv"] for d in defenders):
+            hunters = neutrality.hunters(s, side, tgt, targets[(tgt, kind)])   # 28.11.1-28.11.2 (campaign)
+            if hunters:
+                out.append((tgt, hunters))
             continue
         if all(_t(s, d).id == "us_fleet" for d in defenders):
             continue
@@ -170,6 +173,8 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
                         "location once per combat phase; no unit is attacked twice (19.1.3); artillery, "
                         "firebases and patrol boats attack only alone (19.2.1)")
+    for mid in neutrality.hunted_markers(s, side, target):
+        flip_marker(s, mid, ctx, "NTND 28.11.2")   # 28.11.1-28.11.2: the attacked stack is turned face up
     zoi = gb_zoi(s)
     # 19.3.8: units that retreated into this hex earlier in the phase have no effect on this combat
     upside = set(s["phase"].get("retreated_into", {}).get(target, ()))

@@ -199,6 +199,35 @@ def may_attack_from(s: dict, uid: str) -> bool:
     return not (in_force(s, "neutrality") and _type(s, uid).nationality == "KHMER" and "CA" in s["neutral"])
 
 
+#: 28.11.2: Laotian rangers and airmobile units attack inverted Communist units in Laos (28.11.1: so do the
+#: secret-war units)
+HUNTERS = SECRET_WAR | {"lao_ranger", "lao_paracommando"}
+
+
+def hunters(s: dict, side: str, target: str, attackers: list[str]) -> tuple[str, ...]:
+    """28.11.1-28.11.2: of the Allied units that may attack ``target`` (a location holding inverted
+    Communist units, which 19.1 otherwise forbids), those that may attack it: in Laos, the secret-war
+    units and Laotian rangers and airmobile units. Depends only on where the markers are."""
+    if side != ALLIED or not in_force(s, "neutrality") or load_map().country_of(target) != "LA":
+        return ()
+    return tuple(a for a in attackers if s["units"][a]["type"] in HUNTERS)
+
+
+def may_flip(s: dict, u: dict) -> bool:
+    """19.1.2 flips inverted units next to Allied ground combat units "and may be attacked": 10.3.2, a
+    Laotian unit of a neutral Laos may not attack inverted units, so it flips none (its rangers and
+    airmobile units may, 28.11.2)."""
+    return not (in_force(s, "neutrality") and "LA" in s["neutral"] and _type(s, u["id"]).nationality == "LAO"
+                and u["type"] not in HUNTERS)
+
+
+def hunted_markers(s: dict, side: str, target: str) -> list[str]:
+    """The markers at ``target`` an Allied attack allowed by ``hunters`` turns face up first."""
+    if side != ALLIED or not in_force(s, "neutrality") or load_map().country_of(target) != "LA":
+        return []
+    return sorted((m for m, v in s["markers"].items() if v["loc"] == target), key=lambda x: int(x[1:]))
+
+
 def on_attack(s: dict, side: str, target: str, attackers: list[str], defenders: list[str], ctx) -> None:
     """A battle begins (19.2): face-up attackers attacking across a border into a neutral country
     violate it (10.2); a Communist attack on a neutral country's own units makes it join the Allies
