@@ -94,4 +94,7 @@ def test_ntnd_docs_what_the_opponent_can_see_matches_the_engine():
     for seat, c in _attack_commands(s)[:3]:
         s, _ = play(s, seat, c, faces=[6, 1])
     got["supply"] = kinds(s, "communist", cmd("losses", units=["sup-ashau"]))[:1]  # a face-up one
+    from .test_ntnd_neutrality import at as campaign_at, cblank
+    s = campaign_at(cblank(turn=6), "c_recruit", faces=[6, 1])     # 27.1: Chinese aid begins
+    got["aid"] = kinds(s, "communist", cmd("aid", source="china", kind="nva_sam", location="CHINA", inverted=True))
     assert _opponent_rows() == got
