@@ -190,12 +190,15 @@ class Code(StrEnum):
 
     # -- NTND (docs/rules/ntnd.md) -----------------------------------------------------------
     ILLEGAL_ADVANCE = ("ILLEGAL_ADVANCE", _PRE, "rules", "NTND 19.4: an advance after combat the rule does not allow")
+    ILLEGAL_AID = ("ILLEGAL_AID", _PRE, "rules", "NTND 27.2-27.4: an aid unit the due source does not give, or "
+                                               "placed where it may not go")
     ILLEGAL_AMBUSH = ("ILLEGAL_AMBUSH", _PRE, "rules", "NTND 20.2/20.3: ambushers that may not ambush this unit")
     ILLEGAL_ATTACK = ("ILLEGAL_ATTACK", _PRE, "rules", "NTND 19.1/8.6.3: an attack the combat rules do not allow")
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
     ILLEGAL_CHOICE = ("ILLEGAL_CHOICE", _PRE, "rules", "NTND 21: a choice a random event does not offer")
     ILLEGAL_DECLARATION = ("ILLEGAL_DECLARATION", _PRE, "rules",
                            "NTND 26.1: a National Uprising declared when it may not be")
+    ILLEGAL_COUP = ("ILLEGAL_COUP", _PRE, "rules", "NTND 10.5.2: a coup where or when the rule does not allow one")
     ILLEGAL_FLIP = ("ILLEGAL_FLIP", _PRE, "rules", "NTND 6.2: a flip of a marker that may not flip now")
     ILLEGAL_INVERT = ("ILLEGAL_INVERT", _PRE, "rules", "NTND 6.2: units that may not be inverted")
     ILLEGAL_LOSSES = ("ILLEGAL_LOSSES", _PRE, "rules", "NTND 8.10.2/19.3.2: not exactly the units to eliminate")

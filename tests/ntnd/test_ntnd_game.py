@@ -32,10 +32,10 @@ def _hidden(state) -> set[str]:
     return {uid for mk in state["markers"].values() for uid in mk["units"]}
 
 
-def play_checked(seed: bytes, bot=None):
+def play_checked(seed: bytes, bot=None, scenario: str | None = None):
     """One bot game, with the leak check done as it is played (the Allied view and every public event
     after each command, against the units hidden before and after that command)."""
-    g = LocalGame.create("ntnd", seed=seed)
+    g = LocalGame.create("ntnd", seed=seed, scenario=scenario)
     g.handshake()
     rs = g.referee.ruleset
     bot = bot or random_bot(seed)

@@ -65,16 +65,21 @@ def test_ntnd_21_later_ops_are_one_shot_modifiers():
     assert s["turn"] == 2 and s["sv_demoralized"] is True               # 25.1 by the event at 100 points
     assert s["pp"] == 96 and {e["op"] for e in of(ev, "random-event-op")} >= {"arvn_demoralized",
                                                                               "no_sv_replacement_points"}
+    # the recruitment modifiers are used up by the next Communist Recruitment phase, which the same
+    # advance enters (extras.apply_mods, aid.start: 4.1.5, 27)
     for faces, key in (([2, 6], "basic_cadres"), ([3, 3], "nva_recruits")):
         s = camp()
-        at_phase(s, "a_random", faces=faces)
-        assert key in s["mods"]
+        ev = at_phase(s, "a_random", faces=faces)
+        assert s["phase"]["id"] == "c_recruit" and key not in s["mods"]
+        assert [e["what"] for e in of(ev, "recruit-extra")] == [key]
     s = camp()
-    at_phase(s, "a_random", faces=[3, 1])
-    assert s["mods"]["aid_units"] == ["soviet"]
+    at_phase(s, "a_random", faces=[3, 1])                               # 31: a Soviet aid unit (27.3)
+    assert "aid_units" not in s["mods"] and s["phase"]["aid"] == ["soviet"] and RS.pending(s).kind == "aid"
     s = camp()
-    at_phase(s, "a_random", faces=[3, 4])
-    assert s["mods"]["aid_suspended"] is True
+    s["aid"] = {"begun": {"china": 1}, "deferred": []}                  # Chinese aid has begun (27.1)
+    ev = at_phase(s, "a_random", faces=[3, 4])                          # 34: aid suspended
+    assert "aid_suspended" not in s["mods"] and s["phase"]["aid"] == []
+    assert [e["sources"] for e in of(ev, "aid") if e["event"] == "suspended"] == [["china"]]
 
 
 def test_ntnd_21_hearts_and_minds_now_through_hearts_move():
@@ -112,14 +117,15 @@ def test_ntnd_21_captured_documents_reveal_the_chosen_marker():
     assert not s["units"][uid]["inv"]
 
 
-def test_ntnd_21_coup_in_phnom_penh_ends_the_port_and_leaves_neutrality_to_rule_10():
+def test_ntnd_21_coup_in_phnom_penh_ends_the_port_and_cambodia_joins_the_allies():
     s = camp()
     at_phase(s, "a_random", faces=[2, 3])                               # 23: Sihanoukville opens
     assert s["random_events"]["persistent"][0]["town"] == "Kompong Som"
-    at_phase(s, "a_random", faces=[2, 4])                               # 24: coup in Phnom Penh
+    ev = at_phase(s, "a_random", faces=[2, 4])                          # 24: coup in Phnom Penh
     assert s["random_events"]["persistent"] == [] and "sihanoukville_route" in s["random_events"]["ended"]
-    assert s["mods"]["communist_recruits"] == [{"type": "kr_cadre", "count": 2, "place": "4.1.1 placement in Cambodia"}]
-    assert s["mods"]["neutral_joins_allies"][0]["country"] == "CA"
+    # two Khmer Rouge cadres in the next Communist Recruitment phase (extras.apply_mods, 4.1.5)
+    assert [(e["what"], e["count"], e["country"]) for e in of(ev, "recruit-extra")] == [("kr_cadre", 2, "CA")]
+    assert "CA" not in s["neutral"]                                      # 10.5, 10.6: joined the Allies
 
 
 def test_ntnd_21_sihanoukville_supply_each_communist_recruitment_while_cambodia_neutral():

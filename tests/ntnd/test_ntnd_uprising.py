@@ -15,6 +15,9 @@ from .campaign_states import RS, answer, at_phase, camp, of
 
 def _at_recruit(turn):
     s = camp("campaign", turn)
+    # the uprising's own rules: Communist aid (27) off, so that its roll in a roll turn (12) and its
+    # decision do not come between the declaration and the recruits
+    s["scenario"]["features"] = [f for f in s["scenario"]["features"] if f != "aid"]
     ev = at_phase(s, "c_recruit", faces=[6] * 20)
     return s, ev
 

@@ -25,48 +25,27 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import battles, corps, movement, operations, random_events, reach, reaction, recruitment, uprising
+from . import aid, battles, corps, movement, neutrality, operations, random_events, reach, reaction, recruitment, uprising
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
 
-_MSG = {"done": ntnd_pb2.NtndDone, "place": ntnd_pb2.NtndPlace, "move": ntnd_pb2.NtndMove,
-        "promote": ntnd_pb2.NtndPromote, "break_down": ntnd_pb2.NtndBreakDown, "invert": ntnd_pb2.NtndInvert,
-        "flip": ntnd_pb2.NtndFlip, "attack": ntnd_pb2.NtndAttack, "ambush": ntnd_pb2.NtndAmbush,
-        "losses": ntnd_pb2.NtndLosses, "retreat": ntnd_pb2.NtndRetreat, "advance": ntnd_pb2.NtndAdvance,
-        "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate, "choose": ntnd_pb2.NtndChoose,
-        "declare_uprising": ntnd_pb2.NtndDeclareUprising}
-
-
-_REPEATED = {(a, f.name) for a, msg in _MSG.items() for f in msg.DESCRIPTOR.fields
-             if f.is_repeated}
-
-
-def cmd(action: str, **fields) -> command_pb2.Command:
-    """Build a Command carrying one NtndCommand action (fields set in place: 2.5x faster than nested
-    constructors, which matters for the thousands of moves of a movement phase)."""
-    c = command_pb2.Command()
-    m = getattr(c.ntnd, action)
-    m.SetInParent()
-    for k, v in fields.items():
-        if (action, k) in _REPEATED:
-            getattr(m, k).extend(v)
-        else:
-            setattr(m, k, v)
-    return c
-
-
-DONE = cmd("done")
-
-
-def _done() -> list:
-    c = command_pb2.Command()
-    c.CopyFrom(DONE)
-    return [c]
+from .kinds import DONE, _allied, _communist, _done, _per_seat, cmd  # noqa: E402,F401 (cmd: the game's command builder)
 
 
 def _phase_done(s, seat, msg, ctx) -> None:
     s["phase"]["done"] = True
+
+
+def _moved(apply):
+    """A move answer followed by neutrality's check of the borders it crossed (10.2, 10.5.1, 10.8;
+    campaign): moves (8), reaction moves (8.8.1), occupying a vacated hex (8.8.2.2), going on after an
+    ambush (20.5)."""
+    def run(s, seat, msg, ctx) -> None:
+        frm = s["units"][msg.piece]["loc"] if msg.piece in s["units"] else None
+        apply(s, seat, msg, ctx)
+        neutrality.after_move(s, seat, msg.piece, frm, list(msg.path), ctx)
+    return run
 
 
 # ---------------------------------------------------------------------------
@@ -122,6 +101,7 @@ def _ops_flip(s, seat, msg, ctx) -> None:
         raise Rejection("ILLEGAL_FLIP", "NTND 6.2: flip an inverted marker in play (once per phase)")
     up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
     toggled.extend(up + [msg.marker])
+    neutrality.after_flip(s, up, ctx)   # 10.5.1 (campaign)
 
 
 def _ops_done(s, seat, msg, ctx) -> None:
@@ -202,6 +182,7 @@ def _move_legal(s, d) -> MoveCommands:
     return MoveCommands(move_options(s), _done())
 
 
+@_moved
 def _move_move(s, seat, msg, ctx) -> None:
     A.move(s, seat, msg.piece, list(msg.path), ctx)
 
@@ -248,6 +229,7 @@ def _reaction_legal(s, d) -> list:
     return [cmd("move", piece=p, path=[t]) for p, t in opts] + _done()
 
 
+@_moved
 def _reaction_move(s, seat, msg, ctx) -> None:
     A.react(s, seat, msg, ctx)
 
@@ -346,6 +328,7 @@ def _occupy_legal(s, d) -> list:
     return [cmd("move", piece=u, path=[h]) for u, h in A.occupy_options(s)] + _done()
 
 
+@_moved
 def _occupy_move(s, seat, msg, ctx) -> None:
     A.occupy(s, msg, ctx)
 
@@ -354,6 +337,7 @@ def _continue_legal(s, d) -> list:
     return [cmd("move", piece=s["decision"]["unit"], path=A.resume_path(s, s["resume"]))] + _done()
 
 
+@_moved
 def _continue_move(s, seat, msg, ctx) -> None:
     A.go_on(s, msg, ctx)
 
@@ -420,7 +404,9 @@ def _advance_legal(s, d) -> list:
 
 
 def _advance_advance(s, seat, msg, ctx) -> None:
+    frm = {x: s["units"][x]["loc"] for x in msg.units if x in s["units"]}
     battles.apply_advance(s, list(msg.units), ctx)
+    neutrality.after_advance(s, list(msg.units), frm, ctx)   # 10.2, 10.5.1 (campaign)
 
 
 def _advance_done(s, seat, msg, ctx) -> None:
@@ -430,20 +416,6 @@ def _advance_done(s, seat, msg, ctx) -> None:
 # ---------------------------------------------------------------------------
 # the table
 # ---------------------------------------------------------------------------
-
-def _per_seat(name, rule, answers, legal, space, complete=True) -> list[DecisionKind]:
-    """One kind either seat may decide: the Communist declaration sealed, the Allied one public."""
-    return [DecisionKind(name, rule, answers, legal, space, seat=COMMUNIST, complete=complete, sealed=True),
-            DecisionKind(name, rule, answers, legal, space, seat=ALLIED, complete=complete)]
-
-
-def _communist(name, rule, answers, legal, space, complete=True) -> DecisionKind:
-    return DecisionKind(name, rule, answers, legal, space, seat=COMMUNIST, complete=complete, sealed=True)
-
-
-def _allied(name, rule, answers, legal, space, complete=True) -> DecisionKind:
-    return DecisionKind(name, rule, answers, legal, space, seat=ALLIED, complete=complete)
-
 
 DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     _communist("recruit", "NTND 4.1", {"place": _recruit_place, "done": _recruit_done}, _recruit_legal,
@@ -489,4 +461,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
                "all eligible units or each alone (any subset within stacking is accepted), or done", complete=False),
     *random_events.DECISIONS_RE,
     *uprising.DECISIONS_UP,
+    *neutrality.DECISIONS_NEUTRAL, *aid.DECISIONS_AID,
 ])

@@ -12,9 +12,10 @@ from __future__ import annotations
 from ...errors import Rejection
 from . import ambush as amb
 from . import morale as sv_morale
-from . import offboard
+from . import neutrality, offboard
 from . import combat as cb
 from . import retreat as rt
+from .features import in_force
 from .firebases import supporters
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
@@ -114,8 +115,9 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
     ph = s["phase"]
     done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
     targets: dict[tuple[str, str], list[str]] = {}
+    open_ = in_force(s, "neutrality")   # 10.2, 10.4: attacks into neutral states are allowed (and charged)
     for uid in sorted(s["units"]):
-        kind = _may_attack(s, uid, side) if uid not in done_a else None
+        kind = _may_attack(s, uid, side) if uid not in done_a and neutrality.may_attack_from(s, uid) else None
         if kind is None:
             continue
         u = s["units"][uid]
@@ -124,7 +126,7 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
         for n in m.hex_neighbours(u["loc"]):
             there = m.hexes[n].country
             if side == ALLIED and there != here and (there in s["neutral"] or here in s["neutral"]) \
-                    and t.nationality not in ("LAO", "KHMER"):
+                    and t.nationality not in ("LAO", "KHMER") and not open_:
                 continue  # 10.2: attacking across a neutral border is a violation (part 2)
             if not _bound_at_home(s, uid, side, n):
                 continue
@@ -146,10 +148,13 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
         if not defenders or set(defenders) & done_d:
             continue
         if any(s["units"][d]["inv"] for d in defenders):
+            hunters = neutrality.hunters(s, side, tgt, targets[(tgt, kind)])   # 28.11.1-28.11.2 (campaign)
+            if hunters:
+                out.append((tgt, hunters))
             continue
         if all(_t(s, d).id == "us_fleet" for d in defenders):
             continue
-        if side == COMMUNIST and m.country_of(tgt) in s["neutral"]:
+        if side == COMMUNIST and m.country_of(tgt) in s["neutral"] and not open_:
             continue  # 10.5.1 attacking a neutral is part 2
         out.append((tgt, tuple(targets[(tgt, kind)])))
     return out
@@ -171,6 +176,8 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
                         "location once per combat phase; no unit is attacked twice (19.1.3); artillery, "
                         "firebases and patrol boats attack only alone (19.2.1)")
+    for mid in neutrality.hunted_markers(s, side, target):
+        flip_marker(s, mid, ctx, "NTND 28.11.2")   # 28.11.1-28.11.2: the attacked stack is turned face up
     zoi = gb_zoi(s)
     # 19.3.8: units that retreated into this hex earlier in the phase have no effect on this combat
     upside = set(s["phase"].get("retreated_into", {}).get(target, ()))
@@ -190,6 +197,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     ph.setdefault("targets", []).append(target)
     ctx.emit({"t": "attack", "side": side, "target": target, "attackers": list(attackers),
               "defenders": defenders, "rule": "NTND 19"})
+    neutrality.on_attack(s, side, target, list(attackers), defenders, ctx)   # 10.2, 10.5.1, 28.11.3 (campaign)
     auto = cb.automatic_eliminations(dcu)
     for uid in auto:
         eliminate(s, uid, ctx, "NTND 13.3/18.6.1/17.2")
@@ -297,6 +305,8 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     ctx.emit({"t": "ambush", "target": loc, "markers": markers, "rule": "NTND 20.2"})
     for mk in markers:
         flip_marker(s, mk, ctx, "NTND 20.2")
+    neutrality.on_attack(s, COMMUNIST, loc, [x for x in inv_units if s["units"][x]["status"] == "map"],
+                         [d.id for d in defenders], ctx)   # an ambush is an attack (10.5.1; face up now)
     res = amb.fight_ambush(sit, ctx)
     ctx.emit({"t": "battle", "target": loc, "ambush": True, **res.to_event()})
     # 20.6: supplied NVA ambushers used supplies: the supply units are spent as for an attack (18.6.2)
@@ -330,9 +340,10 @@ def retreat_destinations(s: dict, uid: str) -> list[str]:
         prohibited = (not zone and not m.hexes[n].is_land)
         if cu.role == cb.PATROL_BOAT:
             prohibited = zone or not boat_may_enter(n)   # 19.3 "not prohibited to its type": 8.2.4
-        if u["side"] == ALLIED and not zone and m.hexes[n].country in ("NV",) + tuple(s["neutral"]):
-            prohibited = True  # part 1: Allied units stay out of North Vietnam and neutral states
-        if zone and u["side"] == ALLIED and m.zones[n].country in ("CN", "NV"):
+        open_ = in_force(s, "neutrality")   # 19.3.3: retreats across borders violate nothing (10.7: not China)
+        if u["side"] == ALLIED and not zone and not open_ and m.hexes[n].country in ("NV",) + tuple(s["neutral"]):
+            prohibited = True  # Tet: Allied units stay out of North Vietnam and neutral states
+        if zone and u["side"] == ALLIED and m.zones[n].country in (("CN",) if open_ else ("CN", "NV")):
             prohibited = True
         opt = rt.RetreatOption(kind=rt.ZONE if zone else rt.HEX, enemy_units=n in enemy, prohibited=prohibited,
                                under_attack=n in _under_attack(s))

@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import battles, morale, movement, operations, politics, random_events, reaction, recruitment, uprising
+from . import aid, battles, extras, morale, movement, neutrality, operations, politics, random_events, reaction, recruitment, uprising
 from .apply_ import resume_path
 from .map import load_map
 from .sea import forced_returns
@@ -41,6 +41,8 @@ def enter(s: dict, ctx) -> None:
         if in_force(s, "random_events"):
             random_events.persistent_recruits(s, ctx)               # 21 persistent ops (4.1.5)
         uprising.start_recruitment(s, ctx)                          # 26 (uprising only)
+        extras.apply_mods(s, ctx)                                    # 4.1.5 (campaign)
+        aid.start(s, ctx)                                            # 27.1 (campaign)
     elif ph.id == "c_ops":
         pass
     elif ph.id == "c_move":
@@ -63,6 +65,7 @@ def enter(s: dict, ctx) -> None:
         morale.city_desertion(s, ctx)                               # 25.3.1 (sv_morale only)
         recruitment.award_points(s, ctx)
         uprising.rally(s, ctx)                                      # 26.7 (uprising only)
+        neutrality.start_reinforcement(s)                            # 10.5.2 (campaign)
     elif ph.id == "a_move":
         s["flags"]["allied_moved"] = []
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.3
@@ -150,6 +153,7 @@ def next_phase(s: dict, ctx) -> None:
         s["phase"]["stack_check"] = True
         s["phase"]["done"] = True
         return
+    neutrality.phase_end(s, ph.id, ctx)                              # 10.2.2, 10.6, 10.8 (campaign)
     if ph.id == "c_reaction":
         # 8.8.2.1: inverted units still adjacent to Allied units flip face up
         for mid in reaction.markers_in_contact(s):
@@ -204,6 +208,11 @@ def _phase_decision(s: dict, ctx) -> dict | None:
     p = s["phase"]
     if p.get("done"):
         return None
+    if ph.id == "c_recruit" and p.get("uprising_q"):
+        return uprising.decision(s)                                  # 26.1: at the start of recruitment
+    d = neutrality.phase_decision(s) or aid.phase_decision(s)        # 10.5.2, 27.2-27.4 (campaign)
+    if d is not None:
+        return d
     if ph.id == "c_combat":
         # resolve the announced attacks in the order announced (3.1.6)
         while p["queue"]:
@@ -231,8 +240,6 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         return {"seat": ALLIED, "kind": "occupy", "prompt": "NTND 8.8.2.2: occupy hexes the inverted units left"}
     if ph.id == "a_random":
         return random_events.decision(s)
-    if ph.id == "c_recruit" and p.get("uprising_q"):
-        return uprising.decision(s)
     seat, kind, prompt = kinds[ph.id]
     if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s):
         return None

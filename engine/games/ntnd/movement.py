@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .map import load_map
+from .features import in_force
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
 
@@ -203,8 +204,31 @@ def zoi_hexes(s: dict) -> frozenset:
 # who may go where
 # ---------------------------------------------------------------------------
 
+#: in a ``neutral_key``: neutrality is refereed (10: entering a neutral country is a violation that
+#: costs points, not a closed border)
+OPEN = "10.2"
+
+
+def neutral_key(s: dict) -> tuple[str, ...]:
+    """What ``may_enter`` reads of the neutrality state, hashable (reach's memoised searches key on it):
+    the still-neutral countries, and ``OPEN`` where rule 10 is in force (the campaign). Tet: the
+    neutral countries alone, as before."""
+    n = tuple(s["neutral"])
+    return n + (OPEN,) if in_force(s, "neutrality") else n
+
+
+def neutral_state(key: tuple[str, ...]) -> dict:
+    """The part of a state ``may_enter`` reads, rebuilt from a ``neutral_key``."""
+    return {"neutral": [c for c in key if c != OPEN], "neutral_open": OPEN in key}
+
+
+def _borders_open(s: dict) -> bool:
+    return s["neutral_open"] if "neutral_open" in s else in_force(s, "neutrality")
+
+
 def may_enter(s: dict, types: list, side: str, corps: str | None, loc: str) -> str | None:
-    """None if units of these types may stand in ``loc``; else the rule that forbids it."""
+    """None if units of these types may stand in ``loc``; else the rule that forbids it. Reads only
+    ``s["neutral"]`` and whether rule 10 is in force (``neutral_key``)."""
     m = load_map()
     counters = load_counters()
     if m.is_zone(loc):
@@ -226,12 +250,20 @@ def may_enter(s: dict, types: list, side: str, corps: str | None, loc: str) -> s
                 return "NTND 8.9.1: militia may not leave their own country"
             if t.nationality in ("LAO", "KHMER") and country != home:
                 return "NTND 8.9.2: Laotian and Cambodian forces may not leave their country"
+    if side == ALLIED and _borders_open(s):
+        for t in types:
+            if t.nationality == "KHMER" and "CA" in s["neutral"]:
+                return "NTND 10.3.1: Cambodian units cannot move while Cambodia is neutral"
+            if t.id == "lao_guard" and loc not in ("LUANG_PRABANG", "VIENTIANE"):
+                return "NTND 28.11.4: the Laotian Guard moves only between Luang Prabang and Vientiane"
     if side == ALLIED:
         if country == "CN":
             return "NTND 10.7: China may not be invaded by Allied ground units"
-        if country == "NV":
+        if _borders_open(s):
+            pass  # 10.2, 10.8: Laos, Cambodia and North Vietnam may be entered, at a political cost (neutrality.py)
+        elif country == "NV":
             return "NTND 10.8: invading North Vietnam costs political points (part 2); not allowed yet"
-        if country in s["neutral"] and not all(t.nationality in ("LAO", "KHMER") for t in types):
+        elif country in s["neutral"] and not all(t.nationality in ("LAO", "KHMER") for t in types):
             return f"NTND 10.2: entering neutral {country} is a neutrality violation (part 2); not allowed yet"
         if corps is not None and country == "SV":
             here = region_of(loc)

@@ -24,6 +24,7 @@ firebase unit (not air or naval) in the town's hex.
 """
 from __future__ import annotations
 
+from . import track
 from .features import in_force
 from .map import load_map
 from .state import ALLIED, COMMUNIST
@@ -119,10 +120,9 @@ def phase_items(s: dict, allied_phase: bool) -> list[dict]:
 def political_phase(s: dict, ctx, phase_rule: str) -> None:
     """3.1.7 / 3.2.7: total the phase's items of 22.4 and move the track (24.2.10 bounds apply);
     a public "politics" event lists them (all public facts)."""
-    from . import politics
     items = phase_items(s, s["phase"]["id"] == ALLIED_PHASE)
     total = sum(i["pp"] for i in items)
-    moved = politics.add(s, total)
+    moved = track.add(s, total)
     ctx.emit({"t": "politics", "rule": phase_rule, "items": items, "pp": moved, "total": s["pp"],
               "note": "NTND 22.4 (22.3: *** items in both phases, ** items in the Allied phase); "
                       "Hearts and Minds box items: 7.3.2 / 7.4.2"})
@@ -130,9 +130,8 @@ def political_phase(s: dict, ctx, phase_rule: str) -> None:
 
 def threshold(s: dict) -> int:
     """22.4: above 250 the Allies win; 24.4.3: 300 once Vietnamization has been reversed."""
-    from . import politics
     sd = s["scenario"]["victory"]["sudden_death"]
-    if politics.vietnamization(s)[1]:
+    if track.vietnamization(s)[1]:
         return sd.get("allied_if_above_after_reversal", 300)
     return sd["allied_if_above"]
 
@@ -140,8 +139,7 @@ def threshold(s: dict) -> int:
 def sudden_death(s: dict) -> dict | None:
     """22.4: judged at the end of either player's political phase only; 24.2.10: not before the end
     of the November/December 1968 turn under Full Vietnamization."""
-    from . import politics
-    if s["phase"].get("id") not in ("c_politics", "a_politics") or politics.bounds(s) is not None:
+    if s["phase"].get("id") not in ("c_politics", "a_politics") or track.bounds(s) is not None:
         return None
     sd = s["scenario"]["victory"]["sudden_death"]
     if s["pp"] < sd["communist_if_below"]:

@@ -12,7 +12,7 @@ docs/rules/ntnd-authoring/random-events.md); otherwise no event.
 
 Every op of an entry's ``effects`` is applied in order: "now" ops here (political points through
 politics.score, Hearts and Minds through hearts.move, a marker revealed through operations.flip_marker,
-a neutral state joining the Allies through the NEUTRAL helper's neutrality.join_allies), later ops as
+a neutral state joining the Allies through neutrality.join_allies), later ops as
 one-shot modifiers in ``s["mods"]`` (docs: NTND2 interface) consumed by the phase that uses them;
 "persistent" ops in ``s["random_events"]["persistent"]``. An op that needs an Allied choice (the
 corps of ``allied_choice_sv``, the marker of ``reveal_marker``) stops at the Allied decision
@@ -24,7 +24,7 @@ from afteraction.v1 import command_pb2
 
 from ...decisions import DecisionKind
 from ...errors import Rejection
-from . import hearts, politics
+from . import hearts, neutrality, politics
 from .campaign_data import load_random_events
 from .operations import first_in_mix, flip_marker
 from .map import load_map
@@ -164,16 +164,8 @@ def apply_op(s: dict, entry, fx: dict, choice: str | None, ctx) -> None:
 
 
 def _join_allies(s: dict, country: str, ctx, rule: str) -> None:
-    """10.5, 10.6 through the NEUTRAL helper's ``neutrality.join_allies(s, country, ctx, rule)``;
-    until that module exists, the op is kept in ``s["mods"]["neutral_joins_allies"]`` for it."""
-    try:
-        from . import neutrality                                  # the NEUTRAL helper's module
-        join = neutrality.join_allies
-    except (ImportError, AttributeError):
-        _mods(s).setdefault("neutral_joins_allies", []).append(
-            {"country": country, "rule": rule, "note": "neutrality.join_allies not present: left for rule 10"})
-        return
-    join(s, country, ctx, rule)
+    """10.5, 10.6: the country joins the Allies as after a coup, at no political cost (neutrality.py)."""
+    neutrality.join_allies(s, ctx, country, rule + " (10.5, 10.6)")
 
 
 def persistent_recruits(s: dict, ctx) -> None:

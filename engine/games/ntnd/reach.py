@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from . import offboard
 from .map import load_map
-from .movement import (Q, Env, allowance_q, is_monsoon, may_enter, mover, movement_kind,
-                       nbrs, path_to, region_neighbours, region_of, _stack_verdict, _step_q)
+from .movement import (Q, Env, allowance_q, is_monsoon, may_enter, mover, movement_kind, nbrs, neutral_key,
+                       neutral_state, path_to, region_neighbours, region_of, _stack_verdict, _step_q)
 from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -93,10 +93,11 @@ def _graph(classes: tuple[str, ...], flat: bool) -> dict[str, tuple[tuple[str, i
 
 @lru_cache(maxsize=None)
 def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
-    """Land hexes units of these types may stand in (may_enter), for one set of neutral countries."""
+    """Land hexes units of these types may stand in (may_enter), for one neutrality state
+    (``movement.neutral_key``)."""
     counters = load_counters()
     types = [counters.type(t) for t in type_ids]
-    fake = {"neutral": list(neutral)}
+    fake = neutral_state(neutral)
     return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
 
 
@@ -185,7 +186,7 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
     corps = mv["corps"]
     if side == ALLIED and corps and region_of(start) != corps and all(t.id in AMPHIBIOUS_TYPES for t in mv["types"]):
         corps = None  # 8.6.4.3: landed out of its corps, it moves with the fleet or back home by land
-    allowed_key = (tuple(sorted(t.id for t in mv["types"])), side, corps, tuple(s["neutral"]), trail)
+    allowed_key = (tuple(sorted(t.id for t in mv["types"])), side, corps, neutral_key(s), trail)
     allowed = _allowed_on(*allowed_key)
     double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
     blocked = enemy   # hexes the piece may not enter on its way (with ``allowed``, the hexes it may stand in)
@@ -246,7 +247,7 @@ def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, l
         here = region_of(start)
         regions = {here, *region_neighbours().get(here, ())}
         cands = [h for h in m.land_hexes() if region_of(h) in regions]
-    ok = _allowed(tuple(sorted(t.id for t in mv["types"])), mv["side"], mv["corps"], tuple(s["neutral"]))
+    ok = _allowed(tuple(sorted(t.id for t in mv["types"])), mv["side"], mv["corps"], neutral_key(s))
     return {h: [h] for h in cands if h != start and h not in enemy and h in ok}   # ok: may_enter, memoised
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import combat as cb
+from . import neutrality
 from .map import load_map
 from .movement import Env, may_enter, mover, stacking_problem, utype
 from .reach import _airmobile_reach
@@ -65,7 +66,7 @@ def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
     neutral = set(s["neutral"])
     allied = [u for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
               and not m.is_zone(u["loc"]) and utype(u).category != "air"
-              and (not ground_only or utype(u).is_ground_combat)]
+              and (not ground_only or (utype(u).is_ground_combat and neutrality.may_flip(s, u)))]
     out = []
     for mid, mk in s["markers"].items():
         if m.is_zone(mk["loc"]):

@@ -9,14 +9,14 @@ from __future__ import annotations
 from ...errors import Rejection
 from .corps import assign_on_entry, entry_locations
 from .map import load_map
-from .movement import Env, enemy_locs, region_of, stacking_problem, zoc_hexes, zoi_hexes
+from .movement import Env, enemy_locs, region_of, stacking_problem
 from . import politics, uprising
 from .operations import first_in_mix, make_marker
+from .placement import cadre_hexes, dummy_hexes
 from .state import ALLIED, COMMUNIST
 from .units import counter_order, load_counters
 
 CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
-HOME = {"VC": "SV", "PL": "LA", "KR": "CA"}
 NVA_RECRUITS = ("nva_artillery", "nva_division", "nva_sam")   # 4.1.3
 NVA_DIVISION_CAP = 10                                          # 4.1.7 / 28.10
 SUPPLY_ZONES = ("CHINA", "HANOI", "HAIPHONG")                  # 4.1.4
@@ -52,30 +52,6 @@ def start_communist_recruitment(s: dict, ctx) -> None:
         if r.result < by_region[region]:
             extra[region] = 1
     s["phase"].update(cadres=3, extra=extra, nva=2, dummies=True)
-
-
-def cadre_hexes(s: dict, nat: str | None) -> list[str]:
-    """4.1.1: non-clear, non-town/city hexes of the guerrillas' own country (any guerrilla country
-    for dummies, 17.1), not occupied by, adjacent to, or in the ZOC/ZOI of an Allied unit."""
-    m = load_map()
-    allied = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
-              and u["loc"] is not None}
-    near = set(allied)
-    for loc in allied:
-        if not m.is_zone(loc):
-            near.update(m.hex_neighbours(loc))
-    near |= zoc_hexes(s, ALLIED) | zoi_hexes(s)
-    countries = (HOME[nat],) if nat else tuple(sorted(HOME.values()))
-    out = []
-    for hid, h in m.hexes.items():
-        if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None and hid not in near:
-            out.append(hid)
-    return sorted(out)
-
-
-def dummy_hexes(s: dict) -> list[str]:
-    """17.1: any hex where a cadre of any guerrilla nationality could be placed (4.1.1)."""
-    return cadre_hexes(s, None)
 
 
 def place_options(s: dict) -> list[dict]:

@@ -120,7 +120,7 @@ def _legal(s, d) -> list:
 # --------------------------------------------------------------------------- placement (26.3, 26.8)
 
 def _hexes(s: dict, corps: str) -> list[str]:
-    from .recruitment import cadre_hexes
+    from .placement import cadre_hexes
     m = load_map()
     return [h for h in cadre_hexes(s, "VC") if m.corps_of(h) == corps]
 
@@ -158,7 +158,7 @@ def takes(s: dict, kind: str, nat: str, loc: str) -> bool:
 def place(s: dict, p: dict, ctx) -> None:
     """Place one uprising unit (26.3), rolling for it where 26.8 inhibits placement."""
     from .movement import stacking_problem
-    from . import politics
+    from . import track
     kind, loc, inv = p["kind"], p["location"], p["inverted"]
     corps = load_map().corps_of(loc)
     if not takes(s, kind, p["nationality"], loc) or loc not in _hexes(s, corps):
@@ -177,7 +177,7 @@ def place(s: dict, p: dict, ctx) -> None:
         left["regiments"] -= 1
         if left.pop("either", False):
             left["cadres"] = 0
-    full = politics.vietnamization_in_effect(s) == "full"
+    full = track.vietnamization_in_effect(s) == "full"
     if full or s.get("hm", {}).get(corps) == "allied_control":
         r = ctx.roll("d6", f"NTND 26.8 uprising placement in corps {corps} (5-6: not placed)").result
         if r >= 5:

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61\x66teraction/v1/ntnd.proto\x12\x0e\x61\x66teraction.v1\"\x91\x06\n\x0bNtndCommand\x12(\n\x04\x64one\x18\x01 \x01(\x0b\x32\x18.afteraction.v1.NtndDoneH\x00\x12*\n\x05place\x18\x02 \x01(\x0b\x32\x19.afteraction.v1.NtndPlaceH\x00\x12(\n\x04move\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.NtndMoveH\x00\x12.\n\x07promote\x18\x04 \x01(\x0b\x32\x1b.afteraction.v1.NtndPromoteH\x00\x12\x33\n\nbreak_down\x18\x05 \x01(\x0b\x32\x1d.afteraction.v1.NtndBreakDownH\x00\x12,\n\x06invert\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.NtndInvertH\x00\x12(\n\x04\x66lip\x18\x07 \x01(\x0b\x32\x18.afteraction.v1.NtndFlipH\x00\x12,\n\x06\x61ttack\x18\x08 \x01(\x0b\x32\x1a.afteraction.v1.NtndAttackH\x00\x12,\n\x06\x61mbush\x18\t \x01(\x0b\x32\x1a.afteraction.v1.NtndAmbushH\x00\x12,\n\x06losses\x18\n \x01(\x0b\x32\x1a.afteraction.v1.NtndLossesH\x00\x12.\n\x07retreat\x18\x0b \x01(\x0b\x32\x1b.afteraction.v1.NtndRetreatH\x00\x12.\n\x07\x61\x64vance\x18\x0c \x01(\x0b\x32\x1b.afteraction.v1.NtndAdvanceH\x00\x12\x30\n\x08reassign\x18\r \x01(\x0b\x32\x1c.afteraction.v1.NtndReassignH\x00\x12\x30\n\x08relocate\x18\x0e \x01(\x0b\x32\x1c.afteraction.v1.NtndRelocateH\x00\x12,\n\x06\x63hoose\x18# \x01(\x0b\x32\x1a.afteraction.v1.NtndChooseH\x00\x12?\n\x10\x64\x65\x63lare_uprising\x18$ \x01(\x0b\x32#.afteraction.v1.NtndDeclareUprisingH\x00\x42\x08\n\x06\x61\x63tion\"\n\n\x08NtndDone\"o\n\tNtndPlace\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x13\n\x0bnationality\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x10\n\x08inverted\x18\x05 \x01(\x08\x12\r\n\x05\x63orps\x18\x06 \x01(\t\"\'\n\x08NtndMove\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"[\n\x0bNtndPromote\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0e\n\x06supply\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04unit\x18\x04 \x01(\t\x12\x13\n\x0bsupply_unit\x18\x05 \x01(\t\"\x1e\n\rNtndBreakDown\x12\r\n\x05piece\x18\x01 \x01(\t\"-\n\nNtndInvert\x12\x10\n\x08location\x18\x01 \x01(\t\x12\r\n\x05units\x18\x02 \x03(\t\"\x1a\n\x08NtndFlip\x12\x0e\n\x06marker\x18\x01 \x01(\t\"/\n\nNtndAttack\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x11\n\tattackers\x18\x02 \x03(\t\"\x1d\n\nNtndAmbush\x12\x0f\n\x07markers\x18\x01 \x03(\t\"\x1b\n\nNtndLosses\x12\r\n\x05units\x18\x01 \x03(\t\"\'\n\x0bNtndRetreat\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\x0bNtndAdvance\x12\r\n\x05units\x18\x01 \x03(\t\",\n\x0cNtndReassign\x12\r\n\x05group\x18\x01 \x01(\t\x12\r\n\x05\x63orps\x18\x02 \x01(\t\"(\n\x0cNtndRelocate\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\nNtndChoose\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\t\"\x15\n\x13NtndDeclareUprisingb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61\x66teraction/v1/ntnd.proto\x12\x0e\x61\x66teraction.v1\"\xe3\x06\n\x0bNtndCommand\x12(\n\x04\x64one\x18\x01 \x01(\x0b\x32\x18.afteraction.v1.NtndDoneH\x00\x12*\n\x05place\x18\x02 \x01(\x0b\x32\x19.afteraction.v1.NtndPlaceH\x00\x12(\n\x04move\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.NtndMoveH\x00\x12.\n\x07promote\x18\x04 \x01(\x0b\x32\x1b.afteraction.v1.NtndPromoteH\x00\x12\x33\n\nbreak_down\x18\x05 \x01(\x0b\x32\x1d.afteraction.v1.NtndBreakDownH\x00\x12,\n\x06invert\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.NtndInvertH\x00\x12(\n\x04\x66lip\x18\x07 \x01(\x0b\x32\x18.afteraction.v1.NtndFlipH\x00\x12,\n\x06\x61ttack\x18\x08 \x01(\x0b\x32\x1a.afteraction.v1.NtndAttackH\x00\x12,\n\x06\x61mbush\x18\t \x01(\x0b\x32\x1a.afteraction.v1.NtndAmbushH\x00\x12,\n\x06losses\x18\n \x01(\x0b\x32\x1a.afteraction.v1.NtndLossesH\x00\x12.\n\x07retreat\x18\x0b \x01(\x0b\x32\x1b.afteraction.v1.NtndRetreatH\x00\x12.\n\x07\x61\x64vance\x18\x0c \x01(\x0b\x32\x1b.afteraction.v1.NtndAdvanceH\x00\x12\x30\n\x08reassign\x18\r \x01(\x0b\x32\x1c.afteraction.v1.NtndReassignH\x00\x12\x30\n\x08relocate\x18\x0e \x01(\x0b\x32\x1c.afteraction.v1.NtndRelocateH\x00\x12(\n\x04\x63oup\x18\x1e \x01(\x0b\x32\x18.afteraction.v1.NtndCoupH\x00\x12&\n\x03\x61id\x18\x1f \x01(\x0b\x32\x17.afteraction.v1.NtndAidH\x00\x12,\n\x06\x63hoose\x18# \x01(\x0b\x32\x1a.afteraction.v1.NtndChooseH\x00\x12?\n\x10\x64\x65\x63lare_uprising\x18$ \x01(\x0b\x32#.afteraction.v1.NtndDeclareUprisingH\x00\x42\x08\n\x06\x61\x63tion\"\n\n\x08NtndDone\"o\n\tNtndPlace\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x13\n\x0bnationality\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x10\n\x08inverted\x18\x05 \x01(\x08\x12\r\n\x05\x63orps\x18\x06 \x01(\t\"\'\n\x08NtndMove\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"[\n\x0bNtndPromote\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0e\n\x06supply\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04unit\x18\x04 \x01(\t\x12\x13\n\x0bsupply_unit\x18\x05 \x01(\t\"\x1e\n\rNtndBreakDown\x12\r\n\x05piece\x18\x01 \x01(\t\"-\n\nNtndInvert\x12\x10\n\x08location\x18\x01 \x01(\t\x12\r\n\x05units\x18\x02 \x03(\t\"\x1a\n\x08NtndFlip\x12\x0e\n\x06marker\x18\x01 \x01(\t\"/\n\nNtndAttack\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x11\n\tattackers\x18\x02 \x03(\t\"\x1d\n\nNtndAmbush\x12\x0f\n\x07markers\x18\x01 \x03(\t\"\x1b\n\nNtndLosses\x12\r\n\x05units\x18\x01 \x03(\t\"\'\n\x0bNtndRetreat\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\x0bNtndAdvance\x12\r\n\x05units\x18\x01 \x03(\t\",\n\x0cNtndReassign\x12\r\n\x05group\x18\x01 \x01(\t\x12\r\n\x05\x63orps\x18\x02 \x01(\t\"(\n\x0cNtndRelocate\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\nNtndChoose\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\t\"\x15\n\x13NtndDeclareUprising\"\x1b\n\x08NtndCoup\x12\x0f\n\x07\x63ountry\x18\x01 \x01(\t\"K\n\x07NtndAid\x12\x0e\n\x06source\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x10\n\x08location\x18\x03 \x01(\t\x12\x10\n\x08inverted\x18\x04 \x01(\x08\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,37 +32,41 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'afteraction.v1.ntnd_pb2', _
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_NTNDCOMMAND']._serialized_start=46
-  _globals['_NTNDCOMMAND']._serialized_end=831
-  _globals['_NTNDDONE']._serialized_start=833
-  _globals['_NTNDDONE']._serialized_end=843
-  _globals['_NTNDPLACE']._serialized_start=845
-  _globals['_NTNDPLACE']._serialized_end=956
-  _globals['_NTNDMOVE']._serialized_start=958
-  _globals['_NTNDMOVE']._serialized_end=997
-  _globals['_NTNDPROMOTE']._serialized_start=999
-  _globals['_NTNDPROMOTE']._serialized_end=1090
-  _globals['_NTNDBREAKDOWN']._serialized_start=1092
-  _globals['_NTNDBREAKDOWN']._serialized_end=1122
-  _globals['_NTNDINVERT']._serialized_start=1124
-  _globals['_NTNDINVERT']._serialized_end=1169
-  _globals['_NTNDFLIP']._serialized_start=1171
-  _globals['_NTNDFLIP']._serialized_end=1197
-  _globals['_NTNDATTACK']._serialized_start=1199
-  _globals['_NTNDATTACK']._serialized_end=1246
-  _globals['_NTNDAMBUSH']._serialized_start=1248
-  _globals['_NTNDAMBUSH']._serialized_end=1277
-  _globals['_NTNDLOSSES']._serialized_start=1279
-  _globals['_NTNDLOSSES']._serialized_end=1306
-  _globals['_NTNDRETREAT']._serialized_start=1308
-  _globals['_NTNDRETREAT']._serialized_end=1347
-  _globals['_NTNDADVANCE']._serialized_start=1349
-  _globals['_NTNDADVANCE']._serialized_end=1377
-  _globals['_NTNDREASSIGN']._serialized_start=1379
-  _globals['_NTNDREASSIGN']._serialized_end=1423
-  _globals['_NTNDRELOCATE']._serialized_start=1425
-  _globals['_NTNDRELOCATE']._serialized_end=1465
-  _globals['_NTNDCHOOSE']._serialized_start=1467
-  _globals['_NTNDCHOOSE']._serialized_end=1495
-  _globals['_NTNDDECLAREUPRISING']._serialized_start=1497
-  _globals['_NTNDDECLAREUPRISING']._serialized_end=1518
+  _globals['_NTNDCOMMAND']._serialized_end=913
+  _globals['_NTNDDONE']._serialized_start=915
+  _globals['_NTNDDONE']._serialized_end=925
+  _globals['_NTNDPLACE']._serialized_start=927
+  _globals['_NTNDPLACE']._serialized_end=1038
+  _globals['_NTNDMOVE']._serialized_start=1040
+  _globals['_NTNDMOVE']._serialized_end=1079
+  _globals['_NTNDPROMOTE']._serialized_start=1081
+  _globals['_NTNDPROMOTE']._serialized_end=1172
+  _globals['_NTNDBREAKDOWN']._serialized_start=1174
+  _globals['_NTNDBREAKDOWN']._serialized_end=1204
+  _globals['_NTNDINVERT']._serialized_start=1206
+  _globals['_NTNDINVERT']._serialized_end=1251
+  _globals['_NTNDFLIP']._serialized_start=1253
+  _globals['_NTNDFLIP']._serialized_end=1279
+  _globals['_NTNDATTACK']._serialized_start=1281
+  _globals['_NTNDATTACK']._serialized_end=1328
+  _globals['_NTNDAMBUSH']._serialized_start=1330
+  _globals['_NTNDAMBUSH']._serialized_end=1359
+  _globals['_NTNDLOSSES']._serialized_start=1361
+  _globals['_NTNDLOSSES']._serialized_end=1388
+  _globals['_NTNDRETREAT']._serialized_start=1390
+  _globals['_NTNDRETREAT']._serialized_end=1429
+  _globals['_NTNDADVANCE']._serialized_start=1431
+  _globals['_NTNDADVANCE']._serialized_end=1459
+  _globals['_NTNDREASSIGN']._serialized_start=1461
+  _globals['_NTNDREASSIGN']._serialized_end=1505
+  _globals['_NTNDRELOCATE']._serialized_start=1507
+  _globals['_NTNDRELOCATE']._serialized_end=1547
+  _globals['_NTNDCHOOSE']._serialized_start=1549
+  _globals['_NTNDCHOOSE']._serialized_end=1577
+  _globals['_NTNDDECLAREUPRISING']._serialized_start=1579
+  _globals['_NTNDDECLAREUPRISING']._serialized_end=1600
+  _globals['_NTNDCOUP']._serialized_start=1602
+  _globals['_NTNDCOUP']._serialized_end=1629
+  _globals['_NTNDAID']._serialized_start=1631
+  _globals['_NTNDAID']._serialized_end=1706
 # @@protoc_insertion_point(module_scope)

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "choose", "declare_uprising")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "coup", "aid", "choose", "declare_uprising")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -22,6 +22,8 @@ class NtndCommand(_message.Message):
     ADVANCE_FIELD_NUMBER: _ClassVar[int]
     REASSIGN_FIELD_NUMBER: _ClassVar[int]
     RELOCATE_FIELD_NUMBER: _ClassVar[int]
+    COUP_FIELD_NUMBER: _ClassVar[int]
+    AID_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_FIELD_NUMBER: _ClassVar[int]
     DECLARE_UPRISING_FIELD_NUMBER: _ClassVar[int]
     done: NtndDone
@@ -38,9 +40,11 @@ class NtndCommand(_message.Message):
     advance: NtndAdvance
     reassign: NtndReassign
     relocate: NtndRelocate
+    coup: NtndCoup
+    aid: NtndAid
     choose: NtndChoose
     declare_uprising: NtndDeclareUprising
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ...) -> None: ...
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., coup: _Optional[_Union[NtndCoup, _Mapping]] = ..., aid: _Optional[_Union[NtndAid, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -163,3 +167,21 @@ class NtndChoose(_message.Message):
 class NtndDeclareUprising(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class NtndCoup(_message.Message):
+    __slots__ = ("country",)
+    COUNTRY_FIELD_NUMBER: _ClassVar[int]
+    country: str
+    def __init__(self, country: _Optional[str] = ...) -> None: ...
+
+class NtndAid(_message.Message):
+    __slots__ = ("source", "kind", "location", "inverted")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    INVERTED_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    kind: str
+    location: str
+    inverted: bool
+    def __init__(self, source: _Optional[str] = ..., kind: _Optional[str] = ..., location: _Optional[str] = ..., inverted: _Optional[bool] = ...) -> None: ...
