@@ -193,6 +193,10 @@ class Code(StrEnum):
     ILLEGAL_AMBUSH = ("ILLEGAL_AMBUSH", _PRE, "rules", "NTND 20.2/20.3: ambushers that may not ambush this unit")
     ILLEGAL_ATTACK = ("ILLEGAL_ATTACK", _PRE, "rules", "NTND 19.1/8.6.3: an attack the combat rules do not allow")
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
+    ILLEGAL_EXPEND = ("ILLEGAL_EXPEND", _PRE, "rules", "NTND 7.4/28.4.2: a unit that may not be expended for Hearts "
+                      "and Minds now")
+    ILLEGAL_ALLOCATION = ("ILLEGAL_ALLOCATION", _PRE, "rules", "NTND 7.2/7.2.1: replacement points the pool does not "
+                          "have, or an area the pool may not influence")
     ILLEGAL_FLIP = ("ILLEGAL_FLIP", _PRE, "rules", "NTND 6.2: a flip of a marker that may not flip now")
     ILLEGAL_INVERT = ("ILLEGAL_INVERT", _PRE, "rules", "NTND 6.2: units that may not be inverted")
     ILLEGAL_LOSSES = ("ILLEGAL_LOSSES", _PRE, "rules", "NTND 8.10.2/19.3.2: not exactly the units to eliminate")

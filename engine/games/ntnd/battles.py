@@ -15,6 +15,7 @@ from . import offboard
 from . import combat as cb
 from . import retreat as rt
 from .firebases import supporters
+from .hearts import militia_bonus
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
@@ -47,6 +48,8 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
              "in_zone": m.is_zone(u["loc"])}
     if zoi is not None:
         facts["in_green_beret_zoi"] = u["loc"] in zoi
+    if militia_bonus(s, u["loc"]):
+        facts["allied_controlled_area"] = True   # 7.3.3 (hearts.py; only where the track is in force)
     return cb.unit_from_type(uid, _t(s, uid), face_up=not u["inv"], **facts)
 
 

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -22,6 +22,8 @@ class NtndCommand(_message.Message):
     ADVANCE_FIELD_NUMBER: _ClassVar[int]
     REASSIGN_FIELD_NUMBER: _ClassVar[int]
     RELOCATE_FIELD_NUMBER: _ClassVar[int]
+    EXPEND_FIELD_NUMBER: _ClassVar[int]
+    ALLOCATE_FIELD_NUMBER: _ClassVar[int]
     done: NtndDone
     place: NtndPlace
     move: NtndMove
@@ -36,7 +38,9 @@ class NtndCommand(_message.Message):
     advance: NtndAdvance
     reassign: NtndReassign
     relocate: NtndRelocate
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ...) -> None: ...
+    expend: NtndExpend
+    allocate: NtndAllocate
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -149,3 +153,19 @@ class NtndRelocate(_message.Message):
     unit: str
     to: str
     def __init__(self, unit: _Optional[str] = ..., to: _Optional[str] = ...) -> None: ...
+
+class NtndExpend(_message.Message):
+    __slots__ = ("unit",)
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    def __init__(self, unit: _Optional[str] = ...) -> None: ...
+
+class NtndAllocate(_message.Message):
+    __slots__ = ("pool", "area", "points")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    AREA_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    pool: str
+    area: str
+    points: int
+    def __init__(self, pool: _Optional[str] = ..., area: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
