@@ -193,6 +193,8 @@ class Code(StrEnum):
     ILLEGAL_AMBUSH = ("ILLEGAL_AMBUSH", _PRE, "rules", "NTND 20.2/20.3: ambushers that may not ambush this unit")
     ILLEGAL_ATTACK = ("ILLEGAL_ATTACK", _PRE, "rules", "NTND 19.1/8.6.3: an attack the combat rules do not allow")
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
+    ILLEGAL_BASE = ("ILLEGAL_BASE", _PRE, "rules", "NTND 28.9.3/28.9.7: a VC base built or used where the rule "
+                    "does not allow")
     ILLEGAL_EXPEND = ("ILLEGAL_EXPEND", _PRE, "rules", "NTND 7.4/28.4.2: a unit that may not be expended for Hearts "
                       "and Minds now")
     ILLEGAL_ALLOCATION = ("ILLEGAL_ALLOCATION", _PRE, "rules", "NTND 7.2/7.2.1: replacement points the pool does not "

@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import battles, corps, hearts_phases, movement, operations, reach, reaction, recruitment
+from . import battles, corps, hearts_phases, movement, operations, reach, reaction, recruitment, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -35,7 +35,8 @@ _MSG = {"done": ntnd_pb2.NtndDone, "place": ntnd_pb2.NtndPlace, "move": ntnd_pb2
         "flip": ntnd_pb2.NtndFlip, "attack": ntnd_pb2.NtndAttack, "ambush": ntnd_pb2.NtndAmbush,
         "losses": ntnd_pb2.NtndLosses, "retreat": ntnd_pb2.NtndRetreat, "advance": ntnd_pb2.NtndAdvance,
         "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate,
-        "expend": ntnd_pb2.NtndExpend, "allocate": ntnd_pb2.NtndAllocate}
+        "expend": ntnd_pb2.NtndExpend, "allocate": ntnd_pb2.NtndAllocate, "build_base": ntnd_pb2.NtndBuildBase,
+        "upgrade": ntnd_pb2.NtndUpgrade}
 
 
 _REPEATED = {(a, f.name) for a, msg in _MSG.items() for f in msg.DESCRIPTOR.fields
@@ -94,6 +95,8 @@ def _ops_legal(s, d) -> list:
     out += [cmd("invert", location=loc, units=list(us)) for loc, us in operations.invert_options(s)
             if not set(us) & toggled]
     out += [cmd("flip", marker=mid) for mid in sorted(s["markers"], key=lambda x: int(x[1:])) if mid not in toggled]
+    out += [cmd("build_base", location=h, supplies=list(p)) for h, p in vcbases.build_options(s)]   # 28.9.3
+    out += [cmd("upgrade", regiment=r, cadre=c, supply=sp) for r, c, sp in vcbases.upgrade_options(s)]   # 28.9.7
     return out + _done()
 
 
@@ -122,6 +125,16 @@ def _ops_flip(s, seat, msg, ctx) -> None:
         raise Rejection("ILLEGAL_FLIP", "NTND 6.2: flip an inverted marker in play (once per phase)")
     up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
     toggled.extend(up + [msg.marker])
+
+
+def _ops_build_base(s, seat, msg, ctx) -> None:
+    s["phase"].setdefault("toggled", [])
+    vcbases.build(s, msg.location, list(msg.supplies), ctx)
+
+
+def _ops_upgrade(s, seat, msg, ctx) -> None:
+    s["phase"].setdefault("toggled", [])
+    vcbases.upgrade(s, msg.regiment, msg.cadre, msg.supply, ctx)
 
 
 def _ops_done(s, seat, msg, ctx) -> None:
@@ -449,9 +462,11 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     _communist("recruit", "NTND 4.1", {"place": _recruit_place, "done": _recruit_done}, _recruit_legal,
                "each placement of a recruit (cadre, dummy, NVA unit; face up or inverted), then done"),
     _communist("operations", "NTND 6", {"promote": _ops_promote, "break_down": _ops_break_down,
-                                        "invert": _ops_invert, "flip": _ops_flip, "done": _ops_done}, _ops_legal,
+                                        "invert": _ops_invert, "flip": _ops_flip, "build_base": _ops_build_base,
+                                        "upgrade": _ops_upgrade, "done": _ops_done}, _ops_legal,
                "promotions, break-downs, flips, and inverting all face-up units of a location (any subset of "
-               "them is accepted), then done", complete=False),
+               "them is accepted); in the campaign VC bases built and regiments upgraded on them (28.9.3, "
+               "28.9.7); then done", complete=False),
     *_per_seat("move", "NTND 8", {"move": _move_move, "done": _move_done}, _move_legal,
                "one path per reachable destination of each piece not yet moved, then done; any other path "
                "legal step by step for the piece's real contents is accepted (paths.check_path)", complete=False),

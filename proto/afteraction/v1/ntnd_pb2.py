@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61\x66teraction/v1/ntnd.proto\x12\x0e\x61\x66teraction.v1\"\x82\x06\n\x0bNtndCommand\x12(\n\x04\x64one\x18\x01 \x01(\x0b\x32\x18.afteraction.v1.NtndDoneH\x00\x12*\n\x05place\x18\x02 \x01(\x0b\x32\x19.afteraction.v1.NtndPlaceH\x00\x12(\n\x04move\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.NtndMoveH\x00\x12.\n\x07promote\x18\x04 \x01(\x0b\x32\x1b.afteraction.v1.NtndPromoteH\x00\x12\x33\n\nbreak_down\x18\x05 \x01(\x0b\x32\x1d.afteraction.v1.NtndBreakDownH\x00\x12,\n\x06invert\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.NtndInvertH\x00\x12(\n\x04\x66lip\x18\x07 \x01(\x0b\x32\x18.afteraction.v1.NtndFlipH\x00\x12,\n\x06\x61ttack\x18\x08 \x01(\x0b\x32\x1a.afteraction.v1.NtndAttackH\x00\x12,\n\x06\x61mbush\x18\t \x01(\x0b\x32\x1a.afteraction.v1.NtndAmbushH\x00\x12,\n\x06losses\x18\n \x01(\x0b\x32\x1a.afteraction.v1.NtndLossesH\x00\x12.\n\x07retreat\x18\x0b \x01(\x0b\x32\x1b.afteraction.v1.NtndRetreatH\x00\x12.\n\x07\x61\x64vance\x18\x0c \x01(\x0b\x32\x1b.afteraction.v1.NtndAdvanceH\x00\x12\x30\n\x08reassign\x18\r \x01(\x0b\x32\x1c.afteraction.v1.NtndReassignH\x00\x12\x30\n\x08relocate\x18\x0e \x01(\x0b\x32\x1c.afteraction.v1.NtndRelocateH\x00\x12,\n\x06\x65xpend\x18\x14 \x01(\x0b\x32\x1a.afteraction.v1.NtndExpendH\x00\x12\x30\n\x08\x61llocate\x18\x15 \x01(\x0b\x32\x1c.afteraction.v1.NtndAllocateH\x00\x42\x08\n\x06\x61\x63tion\"\n\n\x08NtndDone\"o\n\tNtndPlace\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x13\n\x0bnationality\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x10\n\x08inverted\x18\x05 \x01(\x08\x12\r\n\x05\x63orps\x18\x06 \x01(\t\"\'\n\x08NtndMove\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"[\n\x0bNtndPromote\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0e\n\x06supply\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04unit\x18\x04 \x01(\t\x12\x13\n\x0bsupply_unit\x18\x05 \x01(\t\"\x1e\n\rNtndBreakDown\x12\r\n\x05piece\x18\x01 \x01(\t\"-\n\nNtndInvert\x12\x10\n\x08location\x18\x01 \x01(\t\x12\r\n\x05units\x18\x02 \x03(\t\"\x1a\n\x08NtndFlip\x12\x0e\n\x06marker\x18\x01 \x01(\t\"/\n\nNtndAttack\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x11\n\tattackers\x18\x02 \x03(\t\"\x1d\n\nNtndAmbush\x12\x0f\n\x07markers\x18\x01 \x03(\t\"\x1b\n\nNtndLosses\x12\r\n\x05units\x18\x01 \x03(\t\"\'\n\x0bNtndRetreat\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\x0bNtndAdvance\x12\r\n\x05units\x18\x01 \x03(\t\",\n\x0cNtndReassign\x12\r\n\x05group\x18\x01 \x01(\t\x12\r\n\x05\x63orps\x18\x02 \x01(\t\"(\n\x0cNtndRelocate\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1a\n\nNtndExpend\x12\x0c\n\x04unit\x18\x01 \x01(\t\":\n\x0cNtndAllocate\x12\x0c\n\x04pool\x18\x01 \x01(\t\x12\x0c\n\x04\x61rea\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61\x66teraction/v1/ntnd.proto\x12\x0e\x61\x66teraction.v1\"\xe7\x06\n\x0bNtndCommand\x12(\n\x04\x64one\x18\x01 \x01(\x0b\x32\x18.afteraction.v1.NtndDoneH\x00\x12*\n\x05place\x18\x02 \x01(\x0b\x32\x19.afteraction.v1.NtndPlaceH\x00\x12(\n\x04move\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.NtndMoveH\x00\x12.\n\x07promote\x18\x04 \x01(\x0b\x32\x1b.afteraction.v1.NtndPromoteH\x00\x12\x33\n\nbreak_down\x18\x05 \x01(\x0b\x32\x1d.afteraction.v1.NtndBreakDownH\x00\x12,\n\x06invert\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.NtndInvertH\x00\x12(\n\x04\x66lip\x18\x07 \x01(\x0b\x32\x18.afteraction.v1.NtndFlipH\x00\x12,\n\x06\x61ttack\x18\x08 \x01(\x0b\x32\x1a.afteraction.v1.NtndAttackH\x00\x12,\n\x06\x61mbush\x18\t \x01(\x0b\x32\x1a.afteraction.v1.NtndAmbushH\x00\x12,\n\x06losses\x18\n \x01(\x0b\x32\x1a.afteraction.v1.NtndLossesH\x00\x12.\n\x07retreat\x18\x0b \x01(\x0b\x32\x1b.afteraction.v1.NtndRetreatH\x00\x12.\n\x07\x61\x64vance\x18\x0c \x01(\x0b\x32\x1b.afteraction.v1.NtndAdvanceH\x00\x12\x30\n\x08reassign\x18\r \x01(\x0b\x32\x1c.afteraction.v1.NtndReassignH\x00\x12\x30\n\x08relocate\x18\x0e \x01(\x0b\x32\x1c.afteraction.v1.NtndRelocateH\x00\x12,\n\x06\x65xpend\x18\x14 \x01(\x0b\x32\x1a.afteraction.v1.NtndExpendH\x00\x12\x30\n\x08\x61llocate\x18\x15 \x01(\x0b\x32\x1c.afteraction.v1.NtndAllocateH\x00\x12\x33\n\nbuild_base\x18\x16 \x01(\x0b\x32\x1d.afteraction.v1.NtndBuildBaseH\x00\x12.\n\x07upgrade\x18\x17 \x01(\x0b\x32\x1b.afteraction.v1.NtndUpgradeH\x00\x42\x08\n\x06\x61\x63tion\"\n\n\x08NtndDone\"o\n\tNtndPlace\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x13\n\x0bnationality\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x10\n\x08inverted\x18\x05 \x01(\x08\x12\r\n\x05\x63orps\x18\x06 \x01(\t\"\'\n\x08NtndMove\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"[\n\x0bNtndPromote\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0e\n\x06supply\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04unit\x18\x04 \x01(\t\x12\x13\n\x0bsupply_unit\x18\x05 \x01(\t\"\x1e\n\rNtndBreakDown\x12\r\n\x05piece\x18\x01 \x01(\t\"-\n\nNtndInvert\x12\x10\n\x08location\x18\x01 \x01(\t\x12\r\n\x05units\x18\x02 \x03(\t\"\x1a\n\x08NtndFlip\x12\x0e\n\x06marker\x18\x01 \x01(\t\"/\n\nNtndAttack\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x11\n\tattackers\x18\x02 \x03(\t\"\x1d\n\nNtndAmbush\x12\x0f\n\x07markers\x18\x01 \x03(\t\"\x1b\n\nNtndLosses\x12\r\n\x05units\x18\x01 \x03(\t\"\'\n\x0bNtndRetreat\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\x0bNtndAdvance\x12\r\n\x05units\x18\x01 \x03(\t\",\n\x0cNtndReassign\x12\r\n\x05group\x18\x01 \x01(\t\x12\r\n\x05\x63orps\x18\x02 \x01(\t\"(\n\x0cNtndRelocate\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1a\n\nNtndExpend\x12\x0c\n\x04unit\x18\x01 \x01(\t\":\n\x0cNtndAllocate\x12\x0c\n\x04pool\x18\x01 \x01(\t\x12\x0c\n\x04\x61rea\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\"3\n\rNtndBuildBase\x12\x10\n\x08location\x18\x01 \x01(\t\x12\x10\n\x08supplies\x18\x02 \x03(\t\">\n\x0bNtndUpgrade\x12\x10\n\x08regiment\x18\x01 \x01(\t\x12\r\n\x05\x63\x61\x64re\x18\x02 \x01(\t\x12\x0e\n\x06supply\x18\x03 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,37 +32,41 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'afteraction.v1.ntnd_pb2', _
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_NTNDCOMMAND']._serialized_start=46
-  _globals['_NTNDCOMMAND']._serialized_end=816
-  _globals['_NTNDDONE']._serialized_start=818
-  _globals['_NTNDDONE']._serialized_end=828
-  _globals['_NTNDPLACE']._serialized_start=830
-  _globals['_NTNDPLACE']._serialized_end=941
-  _globals['_NTNDMOVE']._serialized_start=943
-  _globals['_NTNDMOVE']._serialized_end=982
-  _globals['_NTNDPROMOTE']._serialized_start=984
-  _globals['_NTNDPROMOTE']._serialized_end=1075
-  _globals['_NTNDBREAKDOWN']._serialized_start=1077
-  _globals['_NTNDBREAKDOWN']._serialized_end=1107
-  _globals['_NTNDINVERT']._serialized_start=1109
-  _globals['_NTNDINVERT']._serialized_end=1154
-  _globals['_NTNDFLIP']._serialized_start=1156
-  _globals['_NTNDFLIP']._serialized_end=1182
-  _globals['_NTNDATTACK']._serialized_start=1184
-  _globals['_NTNDATTACK']._serialized_end=1231
-  _globals['_NTNDAMBUSH']._serialized_start=1233
-  _globals['_NTNDAMBUSH']._serialized_end=1262
-  _globals['_NTNDLOSSES']._serialized_start=1264
-  _globals['_NTNDLOSSES']._serialized_end=1291
-  _globals['_NTNDRETREAT']._serialized_start=1293
-  _globals['_NTNDRETREAT']._serialized_end=1332
-  _globals['_NTNDADVANCE']._serialized_start=1334
-  _globals['_NTNDADVANCE']._serialized_end=1362
-  _globals['_NTNDREASSIGN']._serialized_start=1364
-  _globals['_NTNDREASSIGN']._serialized_end=1408
-  _globals['_NTNDRELOCATE']._serialized_start=1410
-  _globals['_NTNDRELOCATE']._serialized_end=1450
-  _globals['_NTNDEXPEND']._serialized_start=1452
-  _globals['_NTNDEXPEND']._serialized_end=1478
-  _globals['_NTNDALLOCATE']._serialized_start=1480
-  _globals['_NTNDALLOCATE']._serialized_end=1538
+  _globals['_NTNDCOMMAND']._serialized_end=917
+  _globals['_NTNDDONE']._serialized_start=919
+  _globals['_NTNDDONE']._serialized_end=929
+  _globals['_NTNDPLACE']._serialized_start=931
+  _globals['_NTNDPLACE']._serialized_end=1042
+  _globals['_NTNDMOVE']._serialized_start=1044
+  _globals['_NTNDMOVE']._serialized_end=1083
+  _globals['_NTNDPROMOTE']._serialized_start=1085
+  _globals['_NTNDPROMOTE']._serialized_end=1176
+  _globals['_NTNDBREAKDOWN']._serialized_start=1178
+  _globals['_NTNDBREAKDOWN']._serialized_end=1208
+  _globals['_NTNDINVERT']._serialized_start=1210
+  _globals['_NTNDINVERT']._serialized_end=1255
+  _globals['_NTNDFLIP']._serialized_start=1257
+  _globals['_NTNDFLIP']._serialized_end=1283
+  _globals['_NTNDATTACK']._serialized_start=1285
+  _globals['_NTNDATTACK']._serialized_end=1332
+  _globals['_NTNDAMBUSH']._serialized_start=1334
+  _globals['_NTNDAMBUSH']._serialized_end=1363
+  _globals['_NTNDLOSSES']._serialized_start=1365
+  _globals['_NTNDLOSSES']._serialized_end=1392
+  _globals['_NTNDRETREAT']._serialized_start=1394
+  _globals['_NTNDRETREAT']._serialized_end=1433
+  _globals['_NTNDADVANCE']._serialized_start=1435
+  _globals['_NTNDADVANCE']._serialized_end=1463
+  _globals['_NTNDREASSIGN']._serialized_start=1465
+  _globals['_NTNDREASSIGN']._serialized_end=1509
+  _globals['_NTNDRELOCATE']._serialized_start=1511
+  _globals['_NTNDRELOCATE']._serialized_end=1551
+  _globals['_NTNDEXPEND']._serialized_start=1553
+  _globals['_NTNDEXPEND']._serialized_end=1579
+  _globals['_NTNDALLOCATE']._serialized_start=1581
+  _globals['_NTNDALLOCATE']._serialized_end=1639
+  _globals['_NTNDBUILDBASE']._serialized_start=1641
+  _globals['_NTNDBUILDBASE']._serialized_end=1692
+  _globals['_NTNDUPGRADE']._serialized_start=1694
+  _globals['_NTNDUPGRADE']._serialized_end=1756
 # @@protoc_insertion_point(module_scope)

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate", "build_base", "upgrade")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -24,6 +24,8 @@ class NtndCommand(_message.Message):
     RELOCATE_FIELD_NUMBER: _ClassVar[int]
     EXPEND_FIELD_NUMBER: _ClassVar[int]
     ALLOCATE_FIELD_NUMBER: _ClassVar[int]
+    BUILD_BASE_FIELD_NUMBER: _ClassVar[int]
+    UPGRADE_FIELD_NUMBER: _ClassVar[int]
     done: NtndDone
     place: NtndPlace
     move: NtndMove
@@ -40,7 +42,9 @@ class NtndCommand(_message.Message):
     relocate: NtndRelocate
     expend: NtndExpend
     allocate: NtndAllocate
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ...) -> None: ...
+    build_base: NtndBuildBase
+    upgrade: NtndUpgrade
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ..., build_base: _Optional[_Union[NtndBuildBase, _Mapping]] = ..., upgrade: _Optional[_Union[NtndUpgrade, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -169,3 +173,21 @@ class NtndAllocate(_message.Message):
     area: str
     points: int
     def __init__(self, pool: _Optional[str] = ..., area: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
+
+class NtndBuildBase(_message.Message):
+    __slots__ = ("location", "supplies")
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    SUPPLIES_FIELD_NUMBER: _ClassVar[int]
+    location: str
+    supplies: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, location: _Optional[str] = ..., supplies: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndUpgrade(_message.Message):
+    __slots__ = ("regiment", "cadre", "supply")
+    REGIMENT_FIELD_NUMBER: _ClassVar[int]
+    CADRE_FIELD_NUMBER: _ClassVar[int]
+    SUPPLY_FIELD_NUMBER: _ClassVar[int]
+    regiment: str
+    cadre: str
+    supply: str
+    def __init__(self, regiment: _Optional[str] = ..., cadre: _Optional[str] = ..., supply: _Optional[str] = ...) -> None: ...
