@@ -133,3 +133,20 @@ def test_ntnd_28_9_7_hidden_upgrade_keeps_the_division_in_the_marker():
     assert reg not in canon(ev) and "nva_division" not in canon(ev)
     (new,) = [m for m in s["markers"] if m != mid]
     assert [s["units"][x]["type"] for x in s["markers"][new]["units"]] == ["nva_division"]
+
+
+def test_ntnd_28_9_4_a_battle_next_to_a_base_gives_the_communist_plus_one():
+    from .mapplay import allied_attack, battle_of, term
+
+    def fight(base_at):
+        s = camp()
+        reg = put(s, first(s, "vc_regiment"), "1523")
+        if base_at:
+            s["units"][first(s, "vc_base")].update(status="map", loc=base_at)
+        inf = put(s, first(s, "us_infantry_brigade"), "1524")
+        s["units"][inf]["corps"] = "III"
+        s, ev = allied_attack(s, "1523", [inf], faces=[3, 3])
+        return battle_of(ev)
+    assert term(fight("1622")["defender"], "NTND 28.9.4") == 1       # next to the battle's hex
+    assert term(fight("1523")["defender"], "NTND 28.9.4") == 1       # in it, with other units
+    assert term(fight(None)["defender"], "NTND 28.9.4") == 0

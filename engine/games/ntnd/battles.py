@@ -16,6 +16,7 @@ from . import combat as cb
 from . import retreat as rt
 from .firebases import supporters
 from .hearts import militia_bonus
+from .vcbases import base_bonus
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
@@ -201,7 +202,8 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         attacker_support=supporters(s, side, target, _no_support(s, attackers, True), True),
         defender_support=supporters(s, foe, target, upside | _no_support(s, [d.id for d in dcu], False), False),
         armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
-        aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)))
+        aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)),
+        vc_base=base_bonus(s, target, [d.id for d in dcu]))
     cb.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})

@@ -14,6 +14,10 @@ Operations phase (the "operations" kind of answers.DECISIONS):
 Units taken from inverted markers leave them as in 6.1 (operations.remove_from_marker: one marker
 re-formed, its other units hidden); an upgraded inverted regiment's division takes its place in the
 re-formed marker, so the public learns that something happened in that marker, not what.
+
+In battle, 28.9.4 ``base_bonus``: +1 to the Communist total of a battle in or next to a base
+(battles.start_battle; the combat term is combat.resolve's). Not yet: 28.9.6 (a base eliminated
+only by a triple result, all units in the hex with it) and 28.9.8 (SAC strikes: air war).
 """
 from __future__ import annotations
 
@@ -117,3 +121,18 @@ def upgrade(s: dict, regiment: str, cadre: str, supply: str, ctx) -> str:
     if not was_inv:
         ctx.emit({"t": "promoted", "unit": div, "type": "nva_division", "loc": loc, "rule": "NTND 28.9.7"})
     return div
+
+
+def base_bonus(s: dict, target: str, defenders: list[str]) -> bool:
+    """28.9.4: a battle in or next to a VC base gives the Communist player +1 (VC and NVA alike),
+    unless the base defends by itself (the only Communist unit of the attacked hex besides dummies).
+    Bases are face up, so the bonus is a public fact."""
+    if not in_force(s, "vc_bases"):
+        return False
+    m = load_map()
+    near = [h for h in bases(s).values() if h == target or (not m.is_zone(target) and m.adjacent(h, target))]
+    if not near:
+        return False
+    comm = [d for d in defenders if s["units"][d]["side"] == COMMUNIST and s["units"][d]["type"] != "communist_dummy"]
+    alone = comm and all(s["units"][d]["type"] == "vc_base" for d in comm)
+    return not alone
