@@ -365,3 +365,30 @@ def test_ntnd_7_5_strategic_bombing_moves_the_area_marker_toward_communist_contr
     ctx = Context.for_tests()
     assert hearts.strategic_bombing(s, "IV", ctx) == "pro_communist"
     assert s["hm"] == {**{a: "neutral" for a in s["hm"]}, "IV": "pro_communist"}
+
+
+# --- leaks: the Allied side of the Hearts and Minds phases -------------------------------
+
+def _hidden_position(phase):
+    s = camp()
+    s["hm"].update(I="communist_control", III="allied_control")
+    hide(s, [first(s, "communist_supply"), first(s, "vc_cadre")], "1523")
+    hide(s, [first(s, "communist_dummy")], "1622")
+    hide(s, [first(s, "vc_regiment"), first(s, "communist_dummy", 1)], "1412")
+    put(s, first(s, "us_green_beret"), "1424")
+    return at(s, phase)
+
+
+@pytest.mark.parametrize("phase", ["c_hearts", "a_hearts", "c_recruit"])
+def test_ntnd_7_hearts_and_minds_phases_show_the_allied_seat_nothing_of_the_markers(phase):
+    """Indistinguishability (leakcheck): the markers' contents rotated, the Allied and spectator views,
+    the public decision, the Allied legal commands and the public effects of Allied commands in the
+    Hearts and Minds phases (and 7.3.4/7.4.1 recruitment) are the same."""
+    from .leakcheck import check_allied_commands, check_views, perturb
+    s = _hidden_position(phase)
+    if phase == "a_hearts":
+        s["rp"] = {"US": 2, "SV": 1}
+    p = perturb(s)
+    assert p is not None
+    check_views(s, p)
+    assert check_allied_commands(s, p)
