@@ -392,3 +392,18 @@ def test_ntnd_7_hearts_and_minds_phases_show_the_allied_seat_nothing_of_the_mark
     assert p is not None
     check_views(s, p)
     assert check_allied_commands(s, p)
+
+
+def test_ntnd_7_2_random_event_moves_come_in_the_next_allied_hearts_and_minds_phase():
+    """s["mods"]["hm_next"] (written by a random event, 21): a named area's marker moves on entering
+    the phase; "allied_choice_sv" waits for the Allied player to name a corps (done is not offered
+    until he has); the die of 7.2.2 is not rolled (random_events.json: not an expenditure)."""
+    s = camp()
+    s["hm"]["I"] = "communist_control"
+    s["mods"] = {"hm_next": [{"area": "LA", "boxes": 1, "toward": "communist"},
+                             {"area": "allied_choice_sv", "boxes": 1, "toward": "allied"}]}
+    s = at(s, "a_hearts")
+    assert s["hm"]["LA"] == "pro_communist" and "hm_next" not in s["mods"]
+    assert done() not in legal(s, A)
+    s, ev = play(s, A, cmd("allocate", pool="EVENT", area="I", points=1))
+    assert s["hm"]["I"] == "pro_communist" and not of(ev, "roll") and done() in legal(s, A)
