@@ -150,3 +150,16 @@ def test_ntnd_28_9_4_a_battle_next_to_a_base_gives_the_communist_plus_one():
     assert term(fight("1622")["defender"], "NTND 28.9.4") == 1       # next to the battle's hex
     assert term(fight("1523")["defender"], "NTND 28.9.4") == 1       # in it, with other units
     assert term(fight(None)["defender"], "NTND 28.9.4") == 0
+
+
+def test_ntnd_28_9_6_not_yet_a_base_alone_is_not_offered_as_a_target():
+    """28.9.6 (a base falls only to a triple result) is not done: until it is, a base standing alone
+    is no target (an attack would otherwise find nothing to fight and let the attackers walk in)."""
+    s = camp()
+    s["units"][first(s, "vc_base")].update(status="map", loc="1523")
+    inf = put(s, first(s, "us_infantry_brigade"), "1524")
+    s["units"][inf]["corps"] = "III"
+    s = at(s, "a_combat")
+    assert not [c for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "attack"]
+    put(s, first(s, "vc_cadre"), "1523")
+    assert [c for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "attack"]

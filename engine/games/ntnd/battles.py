@@ -148,8 +148,8 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
             continue
         if any(s["units"][d]["inv"] for d in defenders):
             continue
-        if all(_t(s, d).id == "us_fleet" for d in defenders):
-            continue
+        if all(_t(s, d).id in ("us_fleet", "vc_base") for d in defenders):
+            continue  # 14.2; a VC base alone: 28.9.6 (its only way to fall) is not done yet (vcbases.py)
         if side == COMMUNIST and m.country_of(tgt) in s["neutral"]:
             continue  # 10.5.1 attacking a neutral is part 2
         out.append((tgt, tuple(targets[(tgt, kind)])))

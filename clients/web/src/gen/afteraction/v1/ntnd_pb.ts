@@ -605,7 +605,8 @@ export const NtndExpendSchema: GenMessage<NtndExpend> = /*@__PURE__*/
  */
 export type NtndAllocate = Message<"afteraction.v1.NtndAllocate"> & {
   /**
-   * The replacement point pool: "US", "SEATO", "INDOCHINESE" or "SV" (NTND 4.2.2, 4.2.5).
+   * The replacement point pool: "US", "SEATO", "INDOCHINESE" or "SV" (NTND 4.2.2, 4.2.5); "EVENT"
+   * names the corps of a random event's Hearts and Minds move (NTND 21, "allied_choice_sv").
    *
    * @generated from field: string pool = 1;
    */
