@@ -153,8 +153,9 @@ def test_ntnd_28_9_4_a_battle_next_to_a_base_gives_the_communist_plus_one():
 
 
 def test_ntnd_28_9_6_not_yet_a_base_alone_is_not_offered_as_a_target():
-    """28.9.6 (a base falls only to a triple result) is not done: until it is, a base standing alone
-    is no target (an attack would otherwise find nothing to fight and let the attackers walk in)."""
+    """28.9.6 for a base defending by itself is not done (how its total is made is not said): until
+    it is, a base with nothing that fights is no target (an attack would otherwise find nothing to
+    fight and let the attackers walk in); with a cadre it is."""
     s = camp()
     s["units"][first(s, "vc_base")].update(status="map", loc="1523")
     inf = put(s, first(s, "us_infantry_brigade"), "1524")
@@ -163,3 +164,39 @@ def test_ntnd_28_9_6_not_yet_a_base_alone_is_not_offered_as_a_target():
     assert not [c for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "attack"]
     put(s, first(s, "vc_cadre"), "1523")
     assert [c for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "attack"]
+
+
+def _base_battle(faces, attackers=3):
+    from .mapplay import allied_attack, battle_of
+    s = camp()
+    base = first(s, "vc_base")
+    s["units"][base].update(status="map", loc=CLEAR_III)
+    cad = put(s, first(s, "vc_cadre"), CLEAR_III)
+    from afteraction.engine.games.ntnd.map import load_map
+    near = [h for h in load_map().hex_neighbours(CLEAR_III) if h in load_map().hexes and load_map().hexes[h].is_land]
+    units = sorted(u for u, x in s["units"].items() if x["type"] == "us_infantry_brigade")[:attackers]
+    for u, h in zip(units, near):
+        put(s, u, h)
+        s["units"][u]["corps"] = "III"
+    for fb, h in zip(sorted(u for u, x in s["units"].items() if x["type"] == "us_firebase"), near):
+        put(s, fb, h)   # 19.2.2 fire support, to make a triple possible
+    s, ev = allied_attack(s, CLEAR_III, None, faces=faces)
+    return s, ev, base, cad, battle_of(ev)
+
+
+def test_ntnd_28_9_6_a_triple_result_eliminates_the_base_and_every_unit_with_it():
+    s, ev, base, cad, b = _base_battle([6, 1])
+    a, d = (lambda t: t[0] / t[1])(b["attacker"]["total"]), (lambda t: t[0] / t[1])(b["defender"]["total"])
+    assert a >= 3 * d, b
+    assert [e for e in ev if e["t"] == "base-overrun"]
+    assert s["units"][base]["status"] != "map" and s["units"][cad]["status"] != "map"
+
+
+def test_ntnd_28_9_6_any_other_result_leaves_the_base():
+    s, ev, base, cad, b = _base_battle([4, 4])
+    a, d = (lambda t: t[0] / t[1])(b["attacker"]["total"]), (lambda t: t[0] / t[1])(b["defender"]["total"])
+    assert a < 3 * d
+    while s["decision"] and s["decision"]["kind"] in ("losses", "retreat", "advance"):
+        seat = s["decision"]["seat"]
+        s, _ = play(s, seat, legal(s, seat)[0])
+    assert s["units"][base]["status"] == "map" and s["units"][base]["loc"] == CLEAR_III

@@ -16,7 +16,7 @@ from . import combat as cb
 from . import retreat as rt
 from .firebases import supporters
 from .hearts import militia_bonus
-from .vcbases import base_bonus
+from .vcbases import base_bonus, overrun, unfought_base
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
@@ -148,8 +148,8 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
             continue
         if any(s["units"][d]["inv"] for d in defenders):
             continue
-        if all(_t(s, d).id in ("us_fleet", "vc_base") for d in defenders):
-            continue  # 14.2; a VC base alone: 28.9.6 (its only way to fall) is not done yet (vcbases.py)
+        if all(_t(s, d).id == "us_fleet" for d in defenders) or unfought_base(s, defenders):
+            continue  # 14.2; 28.9.6: a VC base with nothing that fights (vcbases.unfought_base)
         if side == COMMUNIST and m.country_of(tgt) in s["neutral"]:
             continue  # 10.5.1 attacking a neutral is part 2
         out.append((tgt, tuple(targets[(tgt, kind)])))
@@ -207,6 +207,10 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     cb.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})
+    if overrun(s, side, target, res.attacker_total, res.defender_total, ctx):   # 28.9.6
+        s["battle"] = {"kind": "battle", "side": side, "target": target, "attackers": list(attackers),
+                       "todo": ["advance"], "result": {"winner": side, "order": []}}
+        return
     needs = nva_supply_needs(s, side, attackers, ctx)
     _queue(s, "battle", side, target, attackers, res, None if needs is None else {"supply_needs": needs})
 

@@ -15,9 +15,13 @@ Units taken from inverted markers leave them as in 6.1 (operations.remove_from_m
 re-formed, its other units hidden); an upgraded inverted regiment's division takes its place in the
 re-formed marker, so the public learns that something happened in that marker, not what.
 
-In battle, 28.9.4 ``base_bonus``: +1 to the Communist total of a battle in or next to a base
-(battles.start_battle; the combat term is combat.resolve's). Not yet: 28.9.6 (a base eliminated
-only by a triple result, all units in the hex with it) and 28.9.8 (SAC strikes: air war).
+In battle (battles.start_battle): 28.9.4 ``base_bonus``, +1 to the Communist total of a battle in or
+next to a base (the combat term is combat.resolve's); 28.9.6 ``overrun``, an Allied ground attack
+whose total is triple the Communist one or more eliminates every unit of the base's hex, base too
+(any other result leaves the base: it is never a loss, combat.counted_units, nor retreats, 28.9.5).
+Not yet: a base defending by itself (no Communist unit that fights: ``unfought_base`` keeps such a
+hex out of the attack options; how its total is made is not said) and 28.9.8 (SAC strikes: the air
+war).
 """
 from __future__ import annotations
 
@@ -27,8 +31,10 @@ from ...errors import Rejection
 from .features import in_force
 from .map import load_map
 from .operations import first_in_mix, remove_from_marker
+from .politics import eliminate
 from .recruitment import NVA_DIVISION_CAP, uprising_active
-from .state import COMMUNIST
+from .state import ALLIED, COMMUNIST
+from .units import load_counters
 
 BASE_TERRAIN = ("mountain", "jungle", "swamp")   # 28.9.3
 
@@ -136,3 +142,29 @@ def base_bonus(s: dict, target: str, defenders: list[str]) -> bool:
     comm = [d for d in defenders if s["units"][d]["side"] == COMMUNIST and s["units"][d]["type"] != "communist_dummy"]
     alone = comm and all(s["units"][d]["type"] == "vc_base" for d in comm)
     return not alone
+
+
+def unfought_base(s: dict, defenders: list[str]) -> bool:
+    """A VC base among ``defenders`` with no Communist unit that fights there (a ground combat unit or
+    artillery; supply units, SAMs and dummies do not, 13.3, 18.6.1, 17.2): 28.9.4's "defending by
+    itself", which the project does not resolve yet; battles.attack_options offers no such target."""
+    counters = load_counters()
+    types = [counters.type(s["units"][d]["type"]) for d in defenders if s["units"][d]["side"] == COMMUNIST]
+    if not any(t.id == "vc_base" for t in types):
+        return False
+    return not any((t.category == "ground_combat" or t.stacking_class == "artillery") and t.id != "communist_dummy"
+                   for t in types)
+
+
+def overrun(s: dict, side: str, target: str, attacker_total, defender_total, ctx) -> bool:
+    """28.9.6: an Allied attack on a base's hex whose total is triple the Communist total or more
+    eliminates every unit there, the base too (eliminations as ever: politics.eliminate)."""
+    if not in_force(s, "vc_bases") or side != ALLIED or target not in bases(s).values():
+        return False
+    if attacker_total < 3 * defender_total:
+        return False
+    ctx.emit({"t": "base-overrun", "loc": target, "rule": "NTND 28.9.6"})
+    for uid in sorted(u for u, x in s["units"].items() if x["status"] == "map" and x["side"] == COMMUNIST
+                      and x["loc"] == target):
+        eliminate(s, uid, ctx, "NTND 28.9.6")
+    return True
