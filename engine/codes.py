@@ -199,6 +199,12 @@ class Code(StrEnum):
     ILLEGAL_DECLARATION = ("ILLEGAL_DECLARATION", _PRE, "rules",
                            "NTND 26.1: a National Uprising declared when it may not be")
     ILLEGAL_COUP = ("ILLEGAL_COUP", _PRE, "rules", "NTND 10.5.2: a coup where or when the rule does not allow one")
+    ILLEGAL_BASE = ("ILLEGAL_BASE", _PRE, "rules", "NTND 28.9.3/28.9.7: a VC base built or used where the rule "
+                    "does not allow")
+    ILLEGAL_EXPEND = ("ILLEGAL_EXPEND", _PRE, "rules", "NTND 7.4/28.4.2: a unit that may not be expended for Hearts "
+                      "and Minds now")
+    ILLEGAL_ALLOCATION = ("ILLEGAL_ALLOCATION", _PRE, "rules", "NTND 7.2/7.2.1: replacement points the pool does not "
+                          "have, or an area the pool may not influence")
     ILLEGAL_FLIP = ("ILLEGAL_FLIP", _PRE, "rules", "NTND 6.2: a flip of a marker that may not flip now")
     ILLEGAL_INVERT = ("ILLEGAL_INVERT", _PRE, "rules", "NTND 6.2: units that may not be inverted")
     ILLEGAL_LOSSES = ("ILLEGAL_LOSSES", _PRE, "rules", "NTND 8.10.2/19.3.2: not exactly the units to eliminate")

@@ -59,3 +59,10 @@ def answer(s: dict, seat: str, command, faces: list[int] | None = None) -> list[
 
 def of(events: list[dict], t: str) -> list[dict]:
     return [e for e in events if e.get("t") == t]
+
+
+def neutral_track(s: dict) -> dict:
+    """Every Hearts and Minds marker in the neutral box: no 7.3.2/7.4.2 points, so that a test of
+    22.4's other items sees only them."""
+    s["hm"] = {a: "neutral" for a in s["hm"]}
+    return s

@@ -96,4 +96,18 @@ def test_ntnd_docs_what_the_opponent_can_see_matches_the_engine():
     from .test_ntnd_neutrality import at as campaign_at, cblank
     s = campaign_at(cblank(turn=6), "c_recruit", faces=[6, 1])     # 27.1: Chinese aid begins
     got["aid"] = kinds(s, "communist", cmd("aid", source="china", kind="nva_sam", location="CHINA", inverted=True))
+    from .test_ntnd_hearts import camp, first, hide
+    s = camp()
+    sup = first(s, "communist_supply")
+    sup2 = first(s, "communist_supply", 1)
+    hide(s, [sup, sup2, first(s, "vc_cadre"), first(s, "communist_dummy")], "1523")
+    got["build_base"] = kinds(at(s, "c_ops"), "communist", cmd("build_base", location="1523", supplies=[sup, sup2]))
+    s = camp()
+    s["units"][first(s, "vc_base")].update(status="map", loc="1523")
+    reg, cad = first(s, "vc_regiment"), first(s, "vc_cadre")
+    hide(s, [reg, cad, sup, first(s, "communist_dummy")], "1523")
+    got["upgrade"] = kinds(at(s, "c_ops"), "communist", cmd("upgrade", regiment=reg, cadre=cad, supply=sup))
+    s = camp()
+    hide(s, [sup, first(s, "communist_dummy")], "1522")
+    got["expend"] = kinds(at(s, "c_hearts"), "communist", cmd("expend", unit=sup))
     assert _opponent_rows() == got

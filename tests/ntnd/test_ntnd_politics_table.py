@@ -8,7 +8,7 @@ from afteraction.engine.games.ntnd.operations import make_marker
 from afteraction.engine.games.ntnd.sequence import PHASES
 from afteraction.engine.ruleset import Context
 
-from .campaign_states import at_phase, camp, clear_communists, free, of, put
+from .campaign_states import at_phase, camp, clear_communists, free, neutral_track, of, put
 
 
 def _enter(s, phase):
@@ -20,7 +20,7 @@ def _enter(s, phase):
 
 
 def test_ntnd_3_2_7_22_4_allied_phase_scores_no_communist_units_per_corps():
-    s = camp()
+    s = neutral_track(camp())                                           # 7.3.2/7.4.2 are hearts' items
     clear_communists(s)
     ev = _enter(s, "a_politics")
     items = of(ev, "politics")[0]["items"]
@@ -31,7 +31,7 @@ def test_ntnd_3_2_7_22_4_allied_phase_scores_no_communist_units_per_corps():
 
 
 def test_ntnd_3_1_7_22_3_communist_phase_scores_occupation_only():
-    s = camp()
+    s = neutral_track(camp())                                           # 7.3.2/7.4.2 are hearts' items
     clear_communists(s)
     put(s, free(s, "vc_regiment"), "1609")                               # Hue, a city of I Corps
     put(s, free(s, "vc_regiment"), "1408")                               # Dong Ha, a town
@@ -72,7 +72,7 @@ def test_ntnd_22_4_all_towns_occupied_by_allied_units():
 
 
 def test_ntnd_22_4_saigon_minus_25_instead_of_the_city_penalty():
-    s = camp()
+    s = neutral_track(camp())                                           # 7.3.2/7.4.2 are hearts' items
     clear_communists(s)
     put(s, free(s, "vc_regiment"), load_map().town("Saigon").hex)
     ev = _enter(s, "c_politics")
@@ -110,7 +110,7 @@ def test_ntnd_22_4_below_zero_at_a_political_phase_the_communists_win():
 
 
 def test_ntnd_24_4_3_after_a_reversal_the_allies_need_300():
-    s = camp()
+    s = neutral_track(camp())                                           # 7.3.2/7.4.2 are hearts' items
     clear_communists(s)
     s["vietnamization"] = {"kind": "full", "reversed": True}
     s["turn"] = 30

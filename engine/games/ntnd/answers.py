@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, battles, corps, movement, neutrality, operations, random_events, reach, reaction, recruitment, uprising
+from . import aid, battles, corps, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -73,6 +73,8 @@ def _ops_legal(s, d) -> list:
     out += [cmd("invert", location=loc, units=list(us)) for loc, us in operations.invert_options(s)
             if not set(us) & toggled]
     out += [cmd("flip", marker=mid) for mid in sorted(s["markers"], key=lambda x: int(x[1:])) if mid not in toggled]
+    out += [cmd("build_base", location=h, supplies=list(p)) for h, p in vcbases.build_options(s)]   # 28.9.3
+    out += [cmd("upgrade", regiment=r, cadre=c, supply=sp) for r, c, sp in vcbases.upgrade_options(s)]   # 28.9.7
     return out + _done()
 
 
@@ -102,6 +104,16 @@ def _ops_flip(s, seat, msg, ctx) -> None:
     up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
     toggled.extend(up + [msg.marker])
     neutrality.after_flip(s, up, ctx)   # 10.5.1 (campaign)
+
+
+def _ops_build_base(s, seat, msg, ctx) -> None:
+    s["phase"].setdefault("toggled", [])
+    vcbases.build(s, msg.location, list(msg.supplies), ctx)
+
+
+def _ops_upgrade(s, seat, msg, ctx) -> None:
+    s["phase"].setdefault("toggled", [])
+    vcbases.upgrade(s, msg.regiment, msg.cadre, msg.supply, ctx)
 
 
 def _ops_done(s, seat, msg, ctx) -> None:
@@ -421,9 +433,11 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     _communist("recruit", "NTND 4.1", {"place": _recruit_place, "done": _recruit_done}, _recruit_legal,
                "each placement of a recruit (cadre, dummy, NVA unit; face up or inverted), then done"),
     _communist("operations", "NTND 6", {"promote": _ops_promote, "break_down": _ops_break_down,
-                                        "invert": _ops_invert, "flip": _ops_flip, "done": _ops_done}, _ops_legal,
+                                        "invert": _ops_invert, "flip": _ops_flip, "build_base": _ops_build_base,
+                                        "upgrade": _ops_upgrade, "done": _ops_done}, _ops_legal,
                "promotions, break-downs, flips, and inverting all face-up units of a location (any subset of "
-               "them is accepted), then done", complete=False),
+               "them is accepted); in the campaign VC bases built and regiments upgraded on them (28.9.3, "
+               "28.9.7); then done", complete=False),
     *_per_seat("move", "NTND 8", {"move": _move_move, "done": _move_done}, _move_legal,
                "one path per reachable destination of each piece not yet moved, then done; any other path "
                "legal step by step for the piece's real contents is accepted (paths.check_path)", complete=False),
@@ -462,4 +476,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     *random_events.DECISIONS_RE,
     *uprising.DECISIONS_UP,
     *neutrality.DECISIONS_NEUTRAL, *aid.DECISIONS_AID,
+    *hearts_phases.DECISIONS_HM,
 ])

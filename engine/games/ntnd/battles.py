@@ -17,6 +17,8 @@ from . import combat as cb
 from . import retreat as rt
 from .features import in_force
 from .firebases import supporters
+from .hearts import militia_bonus
+from .vcbases import base_bonus, overrun, unfought_base
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
@@ -51,6 +53,8 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
         facts["demoralized"] = True                                # 25.2 (only ARVN units use it)
     if zoi is not None:
         facts["in_green_beret_zoi"] = u["loc"] in zoi
+    if militia_bonus(s, u["loc"]):
+        facts["allied_controlled_area"] = True   # 7.3.3 (hearts.py; only where the track is in force)
     return cb.unit_from_type(uid, _t(s, uid), face_up=not u["inv"], **facts)
 
 
@@ -152,8 +156,8 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
             if hunters:
                 out.append((tgt, hunters))
             continue
-        if all(_t(s, d).id == "us_fleet" for d in defenders):
-            continue
+        if all(_t(s, d).id == "us_fleet" for d in defenders) or unfought_base(s, defenders):
+            continue  # 14.2; 28.9.6: a VC base with nothing that fights (vcbases.unfought_base)
         if side == COMMUNIST and m.country_of(tgt) in s["neutral"] and not open_:
             continue  # 10.5.1 attacking a neutral is part 2
         out.append((tgt, tuple(targets[(tgt, kind)])))
@@ -215,10 +219,15 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         attacker_support=supporters(s, side, target, _no_support(s, attackers, True), True),
         defender_support=supporters(s, foe, target, upside | _no_support(s, [d.id for d in dcu], False), False),
         armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
-        aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)))
+        aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)),
+        vc_base=base_bonus(s, target, [d.id for d in dcu]))
     cb.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})
+    if overrun(s, side, target, res.attacker_total, res.defender_total, ctx):   # 28.9.6
+        s["battle"] = {"kind": "battle", "side": side, "target": target, "attackers": list(attackers),
+                       "todo": ["advance"], "result": {"winner": side, "order": []}}
+        return
     needs = nva_supply_needs(s, side, attackers, ctx)
     _queue(s, "battle", side, target, attackers, res, None if needs is None else {"supply_needs": needs})
 

@@ -183,6 +183,7 @@ class CombatSituation:
     air_hits_on_defenders: int = 0               # ... vs Communist defenders
     aa_vs_airmobile: bool = False                # 12.3: +1 to the Communist total
     armor_shock: bool = False                    # 28.8 in effect this turn (special.armor_shock_active)
+    vc_base: bool = False                        # 28.9.4: +1 Communist (vcbases.base_bonus decides)
 
     @property
     def attacker_side(self) -> str:
@@ -591,6 +592,8 @@ def resolve(sit: CombatSituation, attacker_die: int, defender_die: int) -> Comba
     shock = armor_shock_bonus(sit.attackers, active=sit.armor_shock)
     if shock:
         a_extra.append(Term("NTND 28.8", "armor shock", Fraction(shock)))
+    if sit.vc_base:
+        (a_extra if a_side == COMMUNIST else d_extra).append(Term("NTND 28.9.4", "VC base", Fraction(1)))
     att = side_total(a_side, a_avg, a_n, fire=fire_support(sit.attacker_support, own_turn=True), terrain=0,
                      numbers=numbers_bonus(a_n, d_n), extras=a_extra, die=attacker_die)
     dfn = side_total(d_side, d_avg, d_n, fire=fire_support(sit.defender_support, own_turn=False),

@@ -1,7 +1,7 @@
 """No Trumpets No Drums rule 17: dummy counters.
 
 17.1 In the recruitment phase every dummy in the counter mix may be placed, inverted, wherever a
-     guerrilla unit of any country could be placed (recruitment.dummy_hexes, recruitment.place_options); each
+     guerrilla unit of any country could be placed (placement.cadre_hexes(s, None), less 7.3.4's closed areas, recruitment.place_options); each
      goes into its own marker, committed to the Communist seat like any inverted unit.
 17.2 Dummies move as inverted guerrillas (movement: 1 MP a hex, 10 MP, not bound to a country); they
      have no combat value (combat.automatic_eliminations, ambush.AmbushSituation.fighting_ambushers);

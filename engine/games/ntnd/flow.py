@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import aid, battles, extras, morale, movement, neutrality, operations, politics, random_events, reaction, recruitment, uprising
+from . import aid, battles, extras, hearts, hearts_phases, morale, movement, neutrality, operations, politics, random_events, reaction, recruitment, uprising
 from .apply_ import resume_path
 from .map import load_map
 from .sea import forced_returns
@@ -21,7 +21,7 @@ from .features import in_force
 
 # part-2 phases (sequence.PHASES part 2) refereed here when their feature is in force; the others are
 # announced and skipped (a "phase-skipped" event)
-PLAYED_PART2: frozenset[str] = frozenset({"a_random"})
+PLAYED_PART2: frozenset[str] = frozenset({"a_random", "c_hearts", "a_hearts"})
 
 
 def enter(s: dict, ctx) -> None:
@@ -43,6 +43,10 @@ def enter(s: dict, ctx) -> None:
         uprising.start_recruitment(s, ctx)                          # 26 (uprising only)
         extras.apply_mods(s, ctx)                                    # 4.1.5 (campaign)
         aid.start(s, ctx)                                            # 27.1 (campaign)
+    elif ph.id == "c_hearts":
+        hearts_phases.enter_communist(s, ctx)                      # 7.4
+    elif ph.id == "a_hearts":
+        hearts_phases.enter_allied(s, ctx)                         # 7.2
     elif ph.id == "c_ops":
         pass
     elif ph.id == "c_move":
@@ -59,6 +63,8 @@ def enter(s: dict, ctx) -> None:
     elif ph.id in ("c_politics", "a_politics"):
         s["attacks"] = []
         politics.political_phase(s, ctx, "NTND " + ph.rule)
+        if in_force(s, "hearts_and_minds"):
+            hearts.political_phase(s, ctx, ph.id)                  # 7.3, 7.3.2, 7.4.2
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
         recruitment.start_allied_reinforcement(s, ctx)
@@ -69,6 +75,8 @@ def enter(s: dict, ctx) -> None:
     elif ph.id == "a_move":
         s["flags"]["allied_moved"] = []
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.3
+        if hearts.local_vc_areas(s):
+            s["phase"]["local_vc"] = list(hearts.local_vc_areas(s))   # 8.3, 7.4.3
     elif ph.id == "c_reaction":
         s["flags"]["vacated"] = []
     elif ph.id == "a_random":
@@ -79,6 +87,8 @@ def enter(s: dict, ctx) -> None:
             operations.flip_marker(s, mid, ctx, "NTND 19.1.2")
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.4
         s["phase"]["stack_check"] = True                             # 8.10.2
+    if ph.id in ("c_combat", "a_combat") and hearts.allied_controlled_at_combat(s):
+        s["phase"]["hm_allied"] = list(hearts.allied_controlled_at_combat(s))   # 7.3.3
 
 
 def advance(s: dict, ctx) -> None:
@@ -232,6 +242,8 @@ def _phase_decision(s: dict, ctx) -> dict | None:
              "a_move": (ALLIED, "move", "NTND 8: move units, then done"),
              "c_reaction": (COMMUNIST, "reaction", "NTND 8.8.2: move inverted units next to Allied units one hex"),
              "a_combat": (ALLIED, "combat", "NTND 19: attack, then done")}
+    if ph.id in ("c_hearts", "a_hearts"):
+        return hearts_phases.decision(s)
     if ph.id == "c_move":
         if p["sub"] == "move":
             return {"seat": COMMUNIST, "kind": "move", "prompt": "NTND 8: move units, then done"}

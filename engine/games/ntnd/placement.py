@@ -26,8 +26,3 @@ def cadre_hexes(s: dict, nat: str | None) -> list[str]:
         if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None and hid not in near:
             out.append(hid)
     return sorted(out)
-
-
-def dummy_hexes(s: dict) -> list[str]:
-    """17.1: any hex where a cadre of any guerrilla nationality could be placed (4.1.1)."""
-    return cadre_hexes(s, None)

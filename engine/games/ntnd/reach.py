@@ -15,6 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from . import offboard
+from .hearts import area_of, local_vc_step_q
 from .map import load_map
 from .movement import (Q, Env, allowance_q, is_monsoon, may_enter, mover, movement_kind, nbrs, neutral_key,
                        neutral_state, path_to, region_neighbours, region_of, _stack_verdict, _step_q)
@@ -66,8 +67,10 @@ def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) 
 
 
 @lru_cache(maxsize=None)
-def _graph(classes: tuple[str, ...], flat: bool) -> dict[str, tuple[tuple[str, int], ...]]:
-    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays)."""
+def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays).
+    ``local_vc``: Communist Controlled areas an Allied mover pays 8.3/7.4.3 costs in (hearts.py;
+    part of the cache key; empty wherever Hearts and Minds is not in force)."""
     m = load_map()
     g = {}
     for h in m.land_hexes():
@@ -80,7 +83,7 @@ def _graph(classes: tuple[str, ...], flat: bool) -> dict[str, tuple[tuple[str, i
                 continue
             step = 0
             for c in classes:
-                q = _step_q(c, h, n)
+                q = local_vc_step_q(c, h, n) if local_vc and area_of(n) in local_vc else _step_q(c, h, n)
                 if q is None:
                     step = None
                     break
@@ -182,6 +185,8 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
     zoi = env.zoi() if side == COMMUNIST else frozenset()
     inv = mv["inv"]
     graph_key = (tuple(sorted({t.movement_class for t in mv["types"]})), inv)
+    if side == ALLIED and s["phase"].get("local_vc"):
+        graph_key += (tuple(s["phase"]["local_vc"]),)   # 8.3 / 7.4.3 (hearts.local_vc_areas)
     graph = _graph(*graph_key)
     corps = mv["corps"]
     if side == ALLIED and corps and region_of(start) != corps and all(t.id in AMPHIBIOUS_TYPES for t in mv["types"]):

@@ -7,12 +7,14 @@ to the Communist seat only); face-up recruits are public.
 from __future__ import annotations
 
 from ...errors import Rejection
+from . import hearts
 from .corps import assign_on_entry, entry_locations
+from .features import in_force
 from .map import load_map
 from .movement import Env, enemy_locs, region_of, stacking_problem
 from . import politics, uprising
 from .operations import first_in_mix, make_marker
-from .placement import cadre_hexes, dummy_hexes
+from .placement import cadre_hexes
 from .state import ALLIED, COMMUNIST
 from .units import counter_order, load_counters
 
@@ -52,6 +54,42 @@ def start_communist_recruitment(s: dict, ctx) -> None:
         if r.result < by_region[region]:
             extra[region] = 1
     s["phase"].update(cadres=3, extra=extra, nva=2, dummies=True)
+    if in_force(s, "hearts_and_minds"):
+        _hearts_and_minds_recruits(s, ctx)
+
+
+def _hearts_and_minds_recruits(s: dict, ctx) -> None:
+    """7.3.4: no guerrillas placed in areas Allied Controlled now (s["phase"]["hm_closed"]); 7.4.1
+    (4.1.5): a regiment, a cadre and a supply unit for each Communist Controlled area, placed there
+    (the cadre joins the area's 4.5.1 extras, the others ``hm_extra``)."""
+    ph = s["phase"]
+    ph["hm_closed"] = list(hearts.no_guerrilla_areas(s))
+    ph["hm_extra"] = {}
+    for area, got in hearts.extra_recruits(s).items():
+        ph["extra"][area] = ph["extra"].get(area, 0) + got["cadre"]
+        ph["hm_extra"][area] = {"regiment": got["regiment"], "supply": got["supply"]}
+        ctx.emit({"t": "recruit-extra", "area": area, "rule": "NTND 7.4.1", **got})
+
+
+#: 7.4.1: the guerrilla nationality whose regiment an area's control brings
+AREA_NAT = {"I": "VC", "II": "VC", "III": "VC", "IV": "VC", "LA": "PL", "CA": "KR"}
+
+
+def uprising_active(s: dict) -> bool:
+    """26: is a National Uprising under way (uprising.active)?"""
+    return uprising.active(s)
+
+
+def _closed(s: dict, hid: str) -> bool:
+    """7.3.4: ``hid`` lies in an area Allied Controlled at the start of this recruitment phase (no
+    guerrillas placed there; during a National Uprising they may try: ``place_recruit`` rolls)."""
+    return region_of(hid) in s["phase"].get("hm_closed", ()) and not uprising_active(s)
+
+
+def _open_cadre_hexes(s: dict, nat: str | None) -> list[str]:
+    """4.1.1's hexes (placement.cadre_hexes; nat None: any guerrilla country, the dummies of 17.1)
+    less those of areas 7.3.4 closes."""
+    return [h for h in cadre_hexes(s, nat) if not _closed(s, h)]
 
 
 def place_options(s: dict) -> list[dict]:
@@ -64,19 +102,28 @@ def place_options(s: dict) -> list[dict]:
             uid = first_in_mix(s, CADRE_OF[nat])
             if uid is None:
                 continue
-            for hid in cadre_hexes(s, nat):
+            for hid in _open_cadre_hexes(s, nat):
                 if not _cadre_quota_ok(s, hid, nat) or stacking_problem(s, COMMUNIST, hid, [uid], env):
                     continue
                 for inv in (True, False):
                     out.append({"kind": "cadre", "nationality": nat, "location": hid, "inverted": inv})
     dummy = first_in_mix(s, "communist_dummy") if ph.get("dummies") else None
     if dummy is not None:
-        for hid in dummy_hexes(s):   # 17.1
+        for hid in _open_cadre_hexes(s, None):   # 17.1
             if stacking_problem(s, COMMUNIST, hid, [dummy], env):
                 continue
             out.append({"kind": "dummy", "nationality": "", "location": hid, "inverted": True})
     if ph.get("uprising"):                                      # 26.3
         out += [p for p in uprising.place_options(s) if p not in out]
+    for area, left in sorted(ph.get("hm_extra", {}).items()):   # 7.4.1
+        for kind in ("regiment", "supply"):
+            uid = first_in_mix(s, _hm_type(area, kind)) if left[kind] else None
+            if uid is None:
+                continue
+            for hid in _open_cadre_hexes(s, AREA_NAT[area]):
+                if region_of(hid) == area and not stacking_problem(s, COMMUNIST, hid, [uid], env):
+                    out += [{"kind": kind, "nationality": AREA_NAT[area], "location": hid, "inverted": inv}
+                            for inv in (True, False)]
     if ph.get("nva", 0) > 0:
         divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
         for kind in NVA_RECRUITS:
@@ -86,6 +133,10 @@ def place_options(s: dict) -> list[dict]:
                 for inv in (True, False):
                     out.append({"kind": kind, "nationality": "NVA", "location": "CHINA", "inverted": inv})
     return out
+
+
+def _hm_type(area: str, kind: str) -> str:
+    return "communist_supply" if kind == "supply" else AREA_NAT[area].lower() + "_regiment"
 
 
 def _cadre_quota_ok(s: dict, hid: str, nat: str = "") -> bool:
@@ -102,12 +153,12 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
     if kind == "cadre":
         if nat not in CADRE_OF:
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: cadres are VC, PL or KR")
-        if loc not in cadre_hexes(s, nat) or not _cadre_quota_ok(s, loc, nat):
+        if loc not in _open_cadre_hexes(s, nat) or not _cadre_quota_ok(s, loc, nat):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: a cadre goes to a non-clear, non-town hex of its "
                             "country away from Allied units, ZOC and ZOI, within the turn's quota")
         type_id = CADRE_OF[nat]
     elif kind == "dummy":
-        if not ph.get("dummies") or loc not in dummy_hexes(s):
+        if not ph.get("dummies") or loc not in _open_cadre_hexes(s, None):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 17.1: dummies are placed where a guerrilla could be")
         type_id, inv = "communist_dummy", True
     elif kind in NVA_RECRUITS:
@@ -117,6 +168,13 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
                                           and u["status"] == "map") >= NVA_DIVISION_CAP and not uprising.declared(s):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.7: at most ten NVA divisions on the map")
         type_id = kind
+    elif kind in ("regiment", "supply") and ph.get("hm_extra"):
+        area = region_of(loc) if load_map().on_map(loc) else None
+        left = ph["hm_extra"].get(area)
+        if not left or not left[kind] or nat != AREA_NAT[area] or loc not in _open_cadre_hexes(s, nat):
+            raise Rejection("ILLEGAL_PLACEMENT", "NTND 7.4.1: the extra regiment and supply unit of a Communist "
+                            "Controlled area are placed in that area (as cadres, 4.1.1)")
+        type_id = _hm_type(area, kind)
     else:
         raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1: recruit a cadre, a dummy or an NVA unit")
     uid = first_in_mix(s, type_id)
@@ -138,6 +196,15 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
                 ph["vc_basic"] = ph.get("vc_basic", 0) + 1      # 26.5
     elif kind in NVA_RECRUITS:
         ph["nva"] -= 1
+    elif kind in ("regiment", "supply"):
+        ph["hm_extra"][region_of(loc)][kind] -= 1
+    if kind in ("cadre", "dummy") and region_of(loc) in ph.get("hm_closed", ()):
+        # 7.3.4 exception: during a National Uprising a guerrilla placed in an Allied Controlled area
+        # rolls: 5-6 it is eliminated (back to the mix, no political points)
+        r = ctx.roll("d6", f"NTND 7.3.4 guerrilla placed in Allied Controlled {region_of(loc)}: 5-6 eliminated")
+        if r.result >= 5:
+            ctx.emit({"t": "recruit-lost", "loc": loc, "rule": "NTND 7.3.4", "roll": r.result})
+            return
     s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
     if inv:
         make_marker(s, [uid], loc, ctx, "NTND 4.1")

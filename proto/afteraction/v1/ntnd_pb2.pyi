@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "coup", "aid", "choose", "declare_uprising")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate", "build_base", "upgrade", "coup", "aid", "choose", "declare_uprising")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -22,6 +22,10 @@ class NtndCommand(_message.Message):
     ADVANCE_FIELD_NUMBER: _ClassVar[int]
     REASSIGN_FIELD_NUMBER: _ClassVar[int]
     RELOCATE_FIELD_NUMBER: _ClassVar[int]
+    EXPEND_FIELD_NUMBER: _ClassVar[int]
+    ALLOCATE_FIELD_NUMBER: _ClassVar[int]
+    BUILD_BASE_FIELD_NUMBER: _ClassVar[int]
+    UPGRADE_FIELD_NUMBER: _ClassVar[int]
     COUP_FIELD_NUMBER: _ClassVar[int]
     AID_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_FIELD_NUMBER: _ClassVar[int]
@@ -40,11 +44,15 @@ class NtndCommand(_message.Message):
     advance: NtndAdvance
     reassign: NtndReassign
     relocate: NtndRelocate
+    expend: NtndExpend
+    allocate: NtndAllocate
+    build_base: NtndBuildBase
+    upgrade: NtndUpgrade
     coup: NtndCoup
     aid: NtndAid
     choose: NtndChoose
     declare_uprising: NtndDeclareUprising
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., coup: _Optional[_Union[NtndCoup, _Mapping]] = ..., aid: _Optional[_Union[NtndAid, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ...) -> None: ...
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ..., build_base: _Optional[_Union[NtndBuildBase, _Mapping]] = ..., upgrade: _Optional[_Union[NtndUpgrade, _Mapping]] = ..., coup: _Optional[_Union[NtndCoup, _Mapping]] = ..., aid: _Optional[_Union[NtndAid, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -157,6 +165,40 @@ class NtndRelocate(_message.Message):
     unit: str
     to: str
     def __init__(self, unit: _Optional[str] = ..., to: _Optional[str] = ...) -> None: ...
+
+class NtndExpend(_message.Message):
+    __slots__ = ("unit",)
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    def __init__(self, unit: _Optional[str] = ...) -> None: ...
+
+class NtndAllocate(_message.Message):
+    __slots__ = ("pool", "area", "points")
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    AREA_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    pool: str
+    area: str
+    points: int
+    def __init__(self, pool: _Optional[str] = ..., area: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
+
+class NtndBuildBase(_message.Message):
+    __slots__ = ("location", "supplies")
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    SUPPLIES_FIELD_NUMBER: _ClassVar[int]
+    location: str
+    supplies: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, location: _Optional[str] = ..., supplies: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndUpgrade(_message.Message):
+    __slots__ = ("regiment", "cadre", "supply")
+    REGIMENT_FIELD_NUMBER: _ClassVar[int]
+    CADRE_FIELD_NUMBER: _ClassVar[int]
+    SUPPLY_FIELD_NUMBER: _ClassVar[int]
+    regiment: str
+    cadre: str
+    supply: str
+    def __init__(self, regiment: _Optional[str] = ..., cadre: _Optional[str] = ..., supply: _Optional[str] = ...) -> None: ...
 
 class NtndChoose(_message.Message):
     __slots__ = ("choice",)

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/ntnd.proto.
  */
 export const file_afteraction_v1_ntnd: GenFile = /*@__PURE__*/
-  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSKiBQoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSABCCAoGYWN0aW9uIgoKCE50bmREb25lIm8KCU50bmRQbGFjZRIMCgR1bml0GAEgASgJEgwKBGtpbmQYAiABKAkSEwoLbmF0aW9uYWxpdHkYAyABKAkSEAoIbG9jYXRpb24YBCABKAkSEAoIaW52ZXJ0ZWQYBSABKAgSDQoFY29ycHMYBiABKAkiJwoITnRuZE1vdmUSDQoFcGllY2UYASABKAkSDAoEcGF0aBgCIAMoCSJbCgtOdG5kUHJvbW90ZRINCgVwaWVjZRgBIAEoCRIOCgZzdXBwbHkYAiABKAkSCgoCdG8YAyABKAkSDAoEdW5pdBgEIAEoCRITCgtzdXBwbHlfdW5pdBgFIAEoCSIeCg1OdG5kQnJlYWtEb3duEg0KBXBpZWNlGAEgASgJIi0KCk50bmRJbnZlcnQSEAoIbG9jYXRpb24YASABKAkSDQoFdW5pdHMYAiADKAkiGgoITnRuZEZsaXASDgoGbWFya2VyGAEgASgJIi8KCk50bmRBdHRhY2sSDgoGdGFyZ2V0GAEgASgJEhEKCWF0dGFja2VycxgCIAMoCSIdCgpOdG5kQW1idXNoEg8KB21hcmtlcnMYASADKAkiGwoKTnRuZExvc3NlcxINCgV1bml0cxgBIAMoCSInCgtOdG5kUmV0cmVhdBIMCgR1bml0GAEgASgJEgoKAnRvGAIgASgJIhwKC050bmRBZHZhbmNlEg0KBXVuaXRzGAEgAygJIiwKDE50bmRSZWFzc2lnbhINCgVncm91cBgBIAEoCRINCgVjb3JwcxgCIAEoCSIoCgxOdG5kUmVsb2NhdGUSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCWIGcHJvdG8z");
+  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSLnBgoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLAoGZXhwZW5kGBQgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEV4cGVuZEgAEjAKCGFsbG9jYXRlGBUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZEFsbG9jYXRlSAASMwoKYnVpbGRfYmFzZRgWIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk50bmRCdWlsZEJhc2VIABIuCgd1cGdyYWRlGBcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFVwZ3JhZGVIAEIICgZhY3Rpb24iCgoITnRuZERvbmUibwoJTnRuZFBsYWNlEgwKBHVuaXQYASABKAkSDAoEa2luZBgCIAEoCRITCgtuYXRpb25hbGl0eRgDIAEoCRIQCghsb2NhdGlvbhgEIAEoCRIQCghpbnZlcnRlZBgFIAEoCBINCgVjb3JwcxgGIAEoCSInCghOdG5kTW92ZRINCgVwaWVjZRgBIAEoCRIMCgRwYXRoGAIgAygJIlsKC050bmRQcm9tb3RlEg0KBXBpZWNlGAEgASgJEg4KBnN1cHBseRgCIAEoCRIKCgJ0bxgDIAEoCRIMCgR1bml0GAQgASgJEhMKC3N1cHBseV91bml0GAUgASgJIh4KDU50bmRCcmVha0Rvd24SDQoFcGllY2UYASABKAkiLQoKTnRuZEludmVydBIQCghsb2NhdGlvbhgBIAEoCRINCgV1bml0cxgCIAMoCSIaCghOdG5kRmxpcBIOCgZtYXJrZXIYASABKAkiLwoKTnRuZEF0dGFjaxIOCgZ0YXJnZXQYASABKAkSEQoJYXR0YWNrZXJzGAIgAygJIh0KCk50bmRBbWJ1c2gSDwoHbWFya2VycxgBIAMoCSIbCgpOdG5kTG9zc2VzEg0KBXVuaXRzGAEgAygJIicKC050bmRSZXRyZWF0EgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiHAoLTnRuZEFkdmFuY2USDQoFdW5pdHMYASADKAkiLAoMTnRuZFJlYXNzaWduEg0KBWdyb3VwGAEgASgJEg0KBWNvcnBzGAIgASgJIigKDE50bmRSZWxvY2F0ZRIMCgR1bml0GAEgASgJEgoKAnRvGAIgASgJIhoKCk50bmRFeHBlbmQSDAoEdW5pdBgBIAEoCSI6CgxOdG5kQWxsb2NhdGUSDAoEcG9vbBgBIAEoCRIMCgRhcmVhGAIgASgJEg4KBnBvaW50cxgDIAEoBSIzCg1OdG5kQnVpbGRCYXNlEhAKCGxvY2F0aW9uGAEgASgJEhAKCHN1cHBsaWVzGAIgAygJIj4KC050bmRVcGdyYWRlEhAKCHJlZ2ltZW50GAEgASgJEg0KBWNhZHJlGAIgASgJEg4KBnN1cHBseRgDIAEoCWIGcHJvdG8z");
 
 /**
  * A command of No Trumpets No Drums (docs/rules/ntnd.md). Pieces are named by
@@ -139,6 +139,40 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
      */
     value: NtndRelocate;
     case: "relocate";
+  } | {
+    /**
+     * Expend a unit in a Hearts and Minds phase: a Communist supply unit or cadre (NTND 7.4, 15.3)
+     * or an Allied Phoenix unit (NTND 28.4.2).
+     *
+     * @generated from field: afteraction.v1.NtndExpend expend = 20;
+     */
+    value: NtndExpend;
+    case: "expend";
+  } | {
+    /**
+     * Allocate Allied replacement points to a corps/country's Hearts and Minds marker (NTND 7.2,
+     * 7.2.1), or, after a corruption roll, choose which allocated points are lost (NTND 7.2.1).
+     *
+     * @generated from field: afteraction.v1.NtndAllocate allocate = 21;
+     */
+    value: NtndAllocate;
+    case: "allocate";
+  } | {
+    /**
+     * Build a VC base with two supply units (NTND 28.9.3).
+     *
+     * @generated from field: afteraction.v1.NtndBuildBase build_base = 22;
+     */
+    value: NtndBuildBase;
+    case: "buildBase";
+  } | {
+    /**
+     * Upgrade a VC regiment and cadre on a base to an NVA division (NTND 28.9.7).
+     *
+     * @generated from field: afteraction.v1.NtndUpgrade upgrade = 23;
+     */
+    value: NtndUpgrade;
+    case: "upgrade";
   } | { case: undefined; value?: undefined };
 };
 
@@ -541,4 +575,125 @@ export type NtndRelocate = Message<"afteraction.v1.NtndRelocate"> & {
  */
 export const NtndRelocateSchema: GenMessage<NtndRelocate> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 14);
+
+/**
+ * A unit expended in a Hearts and Minds phase (NTND 7.4, 28.4.2).
+ *
+ * @generated from message afteraction.v1.NtndExpend
+ */
+export type NtndExpend = Message<"afteraction.v1.NtndExpend"> & {
+  /**
+   * The unit's id: a Communist supply unit or cadre, face up or inverted (the command is sealed),
+   * or an Allied Phoenix unit.
+   *
+   * @generated from field: string unit = 1;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndExpend.
+ * Use `create(NtndExpendSchema)` to create a new message.
+ */
+export const NtndExpendSchema: GenMessage<NtndExpend> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 15);
+
+/**
+ * Replacement points of one pool for one corps/country (NTND 7.2, 7.2.1).
+ *
+ * @generated from message afteraction.v1.NtndAllocate
+ */
+export type NtndAllocate = Message<"afteraction.v1.NtndAllocate"> & {
+  /**
+   * The replacement point pool: "US", "SEATO", "INDOCHINESE" or "SV" (NTND 4.2.2, 4.2.5); "EVENT"
+   * names the corps of a random event's Hearts and Minds move (NTND 21, "allied_choice_sv").
+   *
+   * @generated from field: string pool = 1;
+   */
+  pool: string;
+
+  /**
+   * The corps/country: "I".."IV", "CA" (Cambodia) or "LA" (Laos).
+   *
+   * @generated from field: string area = 2;
+   */
+  area: string;
+
+  /**
+   * How many points (at least 1).
+   *
+   * @generated from field: int32 points = 3;
+   */
+  points: number;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndAllocate.
+ * Use `create(NtndAllocateSchema)` to create a new message.
+ */
+export const NtndAllocateSchema: GenMessage<NtndAllocate> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 16);
+
+/**
+ * A VC base built in the Communist Operations phase (NTND 28.9.3).
+ *
+ * @generated from message afteraction.v1.NtndBuildBase
+ */
+export type NtndBuildBase = Message<"afteraction.v1.NtndBuildBase"> & {
+  /**
+   * The hex (South Vietnamese mountain, jungle or swamp, with a VC unit).
+   *
+   * @generated from field: string location = 1;
+   */
+  location: string;
+
+  /**
+   * The two supply units expended there (private ids: the command is sealed).
+   *
+   * @generated from field: repeated string supplies = 2;
+   */
+  supplies: string[];
+};
+
+/**
+ * Describes the message afteraction.v1.NtndBuildBase.
+ * Use `create(NtndBuildBaseSchema)` to create a new message.
+ */
+export const NtndBuildBaseSchema: GenMessage<NtndBuildBase> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 17);
+
+/**
+ * A VC regiment and a VC cadre on a base become an NVA division, a supply unit expended (NTND 28.9.7).
+ *
+ * @generated from message afteraction.v1.NtndUpgrade
+ */
+export type NtndUpgrade = Message<"afteraction.v1.NtndUpgrade"> & {
+  /**
+   * The VC regiment's id (private when inverted: the command is sealed).
+   *
+   * @generated from field: string regiment = 1;
+   */
+  regiment: string;
+
+  /**
+   * The VC cadre's id.
+   *
+   * @generated from field: string cadre = 2;
+   */
+  cadre: string;
+
+  /**
+   * The supply unit's id.
+   *
+   * @generated from field: string supply = 3;
+   */
+  supply: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndUpgrade.
+ * Use `create(NtndUpgradeSchema)` to create a new message.
+ */
+export const NtndUpgradeSchema: GenMessage<NtndUpgrade> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 18);
 

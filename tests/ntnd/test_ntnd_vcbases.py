@@ -1,0 +1,202 @@
+"""NTND 28.9 VC Bases on a short-campaign state, through the game's path (the Communist Operations
+phase's "operations" decision, NtndRuleset.legal_commands / apply)."""
+from __future__ import annotations
+
+import pytest
+
+from afteraction.engine.errors import Rejection
+from afteraction.engine.games.ntnd import reach
+from afteraction.engine.games.ntnd.movement import Env, stacking_problem, zoc_hexes
+from afteraction.engine.ruleset import Context
+
+from .leakcheck import canon, owner_footprint
+from .mapplay import RS, at, legal, play
+from .test_ntnd_hearts import camp, first, hide, put
+
+C = "communist"
+CLEAR_III = "1324"
+
+
+def cmd(action, **kw):
+    from afteraction.engine.games.ntnd.rules import cmd as c
+    return c(action, **kw)
+
+
+def _actions(s, action):
+    return [c for c in legal(s, C) if c.ntnd.WhichOneof("action") == action]
+
+
+def base_site(s, loc="1523"):
+    a, b = first(s, "communist_supply"), first(s, "communist_supply", 1)
+    cad = first(s, "vc_cadre")
+    for u in (a, b, cad):
+        put(s, u, loc)
+    return a, b, cad
+
+
+def test_ntnd_28_9_3_two_supply_units_build_a_base_in_a_vc_held_jungle_hex():
+    s = camp()
+    a, b, cad = base_site(s)
+    s = at(s, "c_ops")
+    c = cmd("build_base", location="1523", supplies=sorted([a, b]))
+    s, ev = play(s, C, c)
+    (e,) = [e for e in ev if e["t"] == "base-built"]
+    assert s["units"][e["unit"]]["type"] == "vc_base" and s["units"][e["unit"]]["loc"] == "1523"
+    assert s["units"][a]["status"] == s["units"][b]["status"] == "mix"
+    # one base a corps: another site in III Corps is not offered
+    put(s, first(s, "communist_supply", 2), "1622")
+    put(s, first(s, "communist_supply", 3), "1622")
+    put(s, first(s, "vc_cadre", 1), "1622")
+    assert not _actions(s, "build_base")
+
+
+def test_ntnd_28_9_3_no_base_without_vc_or_out_of_the_terrain():
+    s = camp()
+    put(s, first(s, "communist_supply"), "1523")
+    put(s, first(s, "communist_supply", 1), "1523")
+    s = at(s, "c_ops")
+    assert not _actions(s, "build_base")           # no VC unit there
+    with pytest.raises(Rejection) as e:
+        RS.apply(s, C, cmd("build_base", location="1523", supplies=[first(s, "communist_supply"),
+                                                                     first(s, "communist_supply", 1)]),
+                 Context.for_tests())
+    assert e.value.code == "ILLEGAL_BASE"
+    t = camp()
+    base_site(t, CLEAR_III)                          # clear terrain
+    assert not _actions(at(t, "c_ops"), "build_base")
+
+
+def test_ntnd_28_9_3_hidden_supply_units_spent_are_not_named():
+    """Building from inverted units: the public sees the marker re-formed and the base, not the supply
+    units or what else the marker holds."""
+    def pos(extra):
+        s = camp()
+        a, b = first(s, "communist_supply"), first(s, "communist_supply", 1)
+        hide(s, [a, b, first(s, "vc_cadre"), first(s, extra)], "1523")
+        return at(s, "c_ops"), a, b
+    s1, a, b = pos("communist_dummy")
+    s2, _, _ = pos("vc_regiment")
+    c = cmd("build_base", location="1523", supplies=sorted([a, b]))
+    f1, f2 = owner_footprint(s1, c), owner_footprint(s2, c)
+    assert f1[0] == "accepted" and f1[1:] == f2[1:]
+    assert a not in f1[1] and "communist_supply" not in f1[1]
+
+
+def test_ntnd_28_9_1_bases_are_immobile_one_a_hex_outside_stacking_without_zoc():
+    s = camp()
+    a, b, cad = base_site(s)
+    s = at(s, "c_ops")
+    s, ev = play(s, C, cmd("build_base", location="1523", supplies=sorted([a, b])))
+    base = next(e["unit"] for e in ev if e["t"] == "base-built")
+    reg = put(s, first(s, "vc_regiment"), "1523")
+    assert stacking_problem(s, C, "1523", []) is None                     # base + cadre + regiment
+    other = next(u for u in sorted(s["units"]) if s["units"][u]["type"] == "vc_base" and s["units"][u]["status"] == "mix")
+    assert stacking_problem(s, C, "1523", [other]) is not None   # a second base
+    assert not {h for h in zoc_hexes(s, C)} - set(zoc_hexes(_without(s, base), C))
+    s = at(s, "c_move")
+    assert reach.reachable(s, base, Env(s)) == {} and reach.reachable(s, reg, Env(s))
+
+
+def _without(s, uid):
+    t = RS.copy_state(s)
+    t["units"][uid].update(status="mix", loc=None)
+    return t
+
+
+def test_ntnd_28_9_7_a_regiment_and_a_cadre_on_a_base_become_an_nva_division_once_a_turn():
+    s = camp()
+    a, b, cad = base_site(s)
+    s = at(s, "c_ops")
+    s, _ = play(s, C, cmd("build_base", location="1523", supplies=sorted([a, b])))
+    reg, cad2 = put(s, first(s, "vc_regiment"), "1523"), put(s, first(s, "vc_cadre", 1), "1523")
+    sup, sup2 = put(s, first(s, "communist_supply", 2), "1523"), put(s, first(s, "communist_supply", 3), "1523")
+    reg2 = put(s, first(s, "vc_regiment", 1), "1523")
+    c = cmd("upgrade", regiment=reg, cadre=cad, supply=sup)
+    s, ev = play(s, C, c)
+    (p,) = [e for e in ev if e["t"] == "promoted"]
+    assert p["type"] == "nva_division" and s["units"][p["unit"]]["loc"] == "1523"
+    assert all(s["units"][x]["status"] == "mix" for x in (reg, cad, sup))
+    assert not _actions(s, "upgrade")                 # one a turn
+    del reg2, cad2, sup2
+
+
+def test_ntnd_28_9_7_hidden_upgrade_keeps_the_division_in_the_marker():
+    s = camp()
+    s["units"][first(s, "vc_base")].update(status="map", loc="1523")
+    reg, cad, sup = first(s, "vc_regiment"), first(s, "vc_cadre"), first(s, "communist_supply")
+    mid = hide(s, [reg, cad, sup], "1523")
+    s = at(s, "c_ops")
+    ctx = Context.for_tests()
+    s = RS.apply(s, C, cmd("upgrade", regiment=reg, cadre=cad, supply=sup), ctx)
+    ev = [e for e, to in ctx.events if to is None]   # the public events
+    assert [e["t"] for e in ev if e["t"] in ("marker-gone", "marker")] == ["marker-gone", "marker"]
+    assert reg not in canon(ev) and "nva_division" not in canon(ev)
+    (new,) = [m for m in s["markers"] if m != mid]
+    assert [s["units"][x]["type"] for x in s["markers"][new]["units"]] == ["nva_division"]
+
+
+def test_ntnd_28_9_4_a_battle_next_to_a_base_gives_the_communist_plus_one():
+    from .mapplay import allied_attack, battle_of, term
+
+    def fight(base_at):
+        s = camp()
+        reg = put(s, first(s, "vc_regiment"), "1523")
+        if base_at:
+            s["units"][first(s, "vc_base")].update(status="map", loc=base_at)
+        inf = put(s, first(s, "us_infantry_brigade"), "1524")
+        s["units"][inf]["corps"] = "III"
+        s, ev = allied_attack(s, "1523", [inf], faces=[3, 3])
+        return battle_of(ev)
+    assert term(fight("1622")["defender"], "NTND 28.9.4") == 1       # next to the battle's hex
+    assert term(fight("1523")["defender"], "NTND 28.9.4") == 1       # in it, with other units
+    assert term(fight(None)["defender"], "NTND 28.9.4") == 0
+
+
+def test_ntnd_28_9_6_not_yet_a_base_alone_is_not_offered_as_a_target():
+    """28.9.6 for a base defending by itself is not done (how its total is made is not said): until
+    it is, a base with nothing that fights is no target (an attack would otherwise find nothing to
+    fight and let the attackers walk in); with a cadre it is."""
+    s = camp()
+    s["units"][first(s, "vc_base")].update(status="map", loc="1523")
+    inf = put(s, first(s, "us_infantry_brigade"), "1524")
+    s["units"][inf]["corps"] = "III"
+    s = at(s, "a_combat")
+    assert not [c for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "attack"]
+    put(s, first(s, "vc_cadre"), "1523")
+    assert [c for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "attack"]
+
+
+def _base_battle(faces, attackers=3):
+    from .mapplay import allied_attack, battle_of
+    s = camp()
+    base = first(s, "vc_base")
+    s["units"][base].update(status="map", loc=CLEAR_III)
+    cad = put(s, first(s, "vc_cadre"), CLEAR_III)
+    from afteraction.engine.games.ntnd.map import load_map
+    near = [h for h in load_map().hex_neighbours(CLEAR_III) if h in load_map().hexes and load_map().hexes[h].is_land]
+    units = sorted(u for u, x in s["units"].items() if x["type"] == "us_infantry_brigade")[:attackers]
+    for u, h in zip(units, near):
+        put(s, u, h)
+        s["units"][u]["corps"] = "III"
+    for fb, h in zip(sorted(u for u, x in s["units"].items() if x["type"] == "us_firebase"), near):
+        put(s, fb, h)   # 19.2.2 fire support, to make a triple possible
+    s, ev = allied_attack(s, CLEAR_III, None, faces=faces)
+    return s, ev, base, cad, battle_of(ev)
+
+
+def test_ntnd_28_9_6_a_triple_result_eliminates_the_base_and_every_unit_with_it():
+    s, ev, base, cad, b = _base_battle([6, 1])
+    a, d = (lambda t: t[0] / t[1])(b["attacker"]["total"]), (lambda t: t[0] / t[1])(b["defender"]["total"])
+    assert a >= 3 * d, b
+    assert [e for e in ev if e["t"] == "base-overrun"]
+    assert s["units"][base]["status"] != "map" and s["units"][cad]["status"] != "map"
+
+
+def test_ntnd_28_9_6_any_other_result_leaves_the_base():
+    s, ev, base, cad, b = _base_battle([4, 4])
+    a, d = (lambda t: t[0] / t[1])(b["attacker"]["total"]), (lambda t: t[0] / t[1])(b["defender"]["total"])
+    assert a < 3 * d
+    while s["decision"] and s["decision"]["kind"] in ("losses", "retreat", "advance"):
+        seat = s["decision"]["seat"]
+        s, _ = play(s, seat, legal(s, seat)[0])
+    assert s["units"][base]["status"] == "map" and s["units"][base]["loc"] == CLEAR_III
