@@ -193,6 +193,9 @@ class Code(StrEnum):
     ILLEGAL_AMBUSH = ("ILLEGAL_AMBUSH", _PRE, "rules", "NTND 20.2/20.3: ambushers that may not ambush this unit")
     ILLEGAL_ATTACK = ("ILLEGAL_ATTACK", _PRE, "rules", "NTND 19.1/8.6.3: an attack the combat rules do not allow")
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
+    ILLEGAL_DECLARATION = ("ILLEGAL_DECLARATION", _PRE, "rules", "NTND 24.1-24.4.4: a Vietnamization declaration or "
+                                                                 "reversal the rule does not allow now")
+    ILLEGAL_DRAFT = ("ILLEGAL_DRAFT", _PRE, "rules", "NTND 4.5.2: a second South Vietnamese draft in one turn")
     ILLEGAL_FLIP = ("ILLEGAL_FLIP", _PRE, "rules", "NTND 6.2: a flip of a marker that may not flip now")
     ILLEGAL_INVERT = ("ILLEGAL_INVERT", _PRE, "rules", "NTND 6.2: units that may not be inverted")
     ILLEGAL_LOSSES = ("ILLEGAL_LOSSES", _PRE, "rules", "NTND 8.10.2/19.3.2: not exactly the units to eliminate")
@@ -204,6 +207,9 @@ class Code(StrEnum):
     ILLEGAL_RELOCATION = ("ILLEGAL_RELOCATION", _PRE, "rules",
                           "NTND 5.8: a firebase relocation the rule does not allow")
     ILLEGAL_RETREAT = ("ILLEGAL_RETREAT", _PRE, "rules", "NTND 19.3: a retreat the rule does not allow")
+    ILLEGAL_WITHDRAWAL = ("ILLEGAL_WITHDRAWAL", _PRE, "rules", "NTND 4.3.1/23.3/24.3.1: a withdrawal the rules do "
+                                                               "not allow or ask for now, or a policy step ended "
+                                                               "before a required withdrawal")
     ILLEGAL_SUPPLY = ("ILLEGAL_SUPPLY", _PRE, "rules", "NTND 18.6.2: not the supply units that supplied the attackers")
     OVERSTACKED = ("OVERSTACKED", _PRE, "rules", "NTND 8.10: the placement would over-stack the hex")
     NTND_AMBUSH_AIRMOBILE = ("NTND_AMBUSH_AIRMOBILE", _PRE, "rules",

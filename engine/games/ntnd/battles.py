@@ -14,6 +14,7 @@ from . import ambush as amb
 from . import offboard
 from . import combat as cb
 from . import retreat as rt
+from . import vietnamization
 from .firebases import supporters
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
@@ -181,6 +182,8 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     ph.setdefault("targets", []).append(target)
     ctx.emit({"t": "attack", "side": side, "target": target, "attackers": list(attackers),
               "defenders": defenders, "rule": "NTND 19"})
+    if side == ALLIED:
+        vietnamization.attack_cost(s, attackers, ctx)                    # 24.4.6
     auto = cb.automatic_eliminations(dcu)
     for uid in auto:
         eliminate(s, uid, ctx, "NTND 13.3/18.6.1/17.2")

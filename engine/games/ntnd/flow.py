@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import battles, movement, operations, politics, reaction, recruitment
+from . import battles, elections, movement, operations, politics, reaction, recruitment, replacements
 from .apply_ import resume_path
 from .map import load_map
 from .sea import forced_returns
@@ -52,10 +52,15 @@ def enter(s: dict, ctx) -> None:
     elif ph.id in ("c_politics", "a_politics"):
         s["attacks"] = []
         politics.political_phase(s, ctx, "NTND " + ph.rule)
+        if ph.id == "a_politics":
+            elections.at_political_phase_end(s, ctx)                 # 23.1-23.2: after the phase's points
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
         recruitment.start_allied_reinforcement(s, ctx)
-        recruitment.award_points(s, ctx)
+        if replacements.policy_in_force(s):
+            replacements.start_phase(s, ctx)                         # 4.2.2, 7.3.1, 23.3, then the policy step
+        else:
+            recruitment.award_points(s, ctx)
     elif ph.id == "a_move":
         s["flags"]["allied_moved"] = []
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.3
@@ -218,6 +223,8 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         if p["sub"] == "move":
             return {"seat": COMMUNIST, "kind": "move", "prompt": "NTND 8: move units, then done"}
         return {"seat": COMMUNIST, "kind": "announce", "prompt": "NTND 3.1.4: announce attacks, then done"}
+    if ph.id == "a_reinforce" and p.get("sub") == "policy":
+        return replacements.decision(s)                              # 24, 4.5.2, 23.3 before placements
     if ph.id == "a_combat" and p.get("sub") == "occupy":
         return {"seat": ALLIED, "kind": "occupy", "prompt": "NTND 8.8.2.2: occupy hexes the inverted units left"}
     seat, kind, prompt = kinds[ph.id]

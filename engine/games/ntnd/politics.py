@@ -95,8 +95,11 @@ def sudden_death(s: dict) -> dict | None:
     if s["pp"] < v["communist_if_below"]:
         return {"winner": COMMUNIST, "reason": f"NTND 22.4: political points {s['pp']} fell below zero",
                 "pp": s["pp"]}
-    if s["pp"] > v["allied_if_above"]:
-        return {"winner": ALLIED, "reason": f"NTND 22.4: political points {s['pp']} exceed 250", "pp": s["pp"]}
+    above = v["allied_if_above"]
+    if s.get("vietnamization_reversed"):
+        above = v.get("allied_if_above_after_reversal", above)   # 24.4.3: 300 after a reversal
+    if s["pp"] > above:
+        return {"winner": ALLIED, "reason": f"NTND 22.4: political points {s['pp']} exceed {above}", "pp": s["pp"]}
     return None
 
 

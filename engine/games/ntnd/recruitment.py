@@ -13,6 +13,9 @@ from .movement import Env, enemy_locs, region_of, stacking_problem, zoc_hexes, z
 from .operations import first_in_mix, make_marker
 from .state import ALLIED, COMMUNIST
 from .units import counter_order, load_counters
+from . import vietnamization
+from .elections import peace_party
+from .features import in_force
 
 CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
 HOME = {"VC": "SV", "PL": "LA", "KR": "CA"}
@@ -50,7 +53,7 @@ def start_communist_recruitment(s: dict, ctx) -> None:
         r = ctx.roll("d6", f"NTND 4.5.1 additional recruits in {region}")
         if r.result < by_region[region]:
             extra[region] = 1
-    s["phase"].update(cadres=3, extra=extra, nva=2, dummies=True)
+    s["phase"].update(cadres=vietnamization.basic_cadres(s), extra=extra, nva=2, dummies=True)  # 4.1.1; 24.2.9
 
 
 def cadre_hexes(s: dict, nat: str | None) -> list[str]:
@@ -194,8 +197,8 @@ def reinforcement_options(s: dict) -> list[tuple[str, str]]:
         if u["status"] == "afloat":
             out += [(uid, h) for h in landing_locations(s)]
             continue
-        if u["status"] != "sched" or u["side"] != ALLIED or u["arrive"] > s["turn"]:
-            continue
+        if u["status"] != "sched" or u["side"] != ALLIED or not vietnamization.may_enter(s, u):
+            continue   # 4.2.1 (due this turn or earlier); 24.2.1, 24.4.5 caps
         for loc in entry_locations(s, u):
             out.append((uid, loc))
     return out
@@ -209,6 +212,7 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
     if u["status"] == "sched":
         assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
     u.update(status="map", loc=loc)
+    u.pop("paid", None)
     s["phase"]["placed"].append(uid)
     ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,
               "corps": u["corps"], "rule": "NTND 4.2.1"})
@@ -284,6 +288,8 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
         t = counters.type(u["type"])
         if _payer(s, t.nationality) is None:
             continue
+        if t.nationality == "US" and u["status"] == "dead" and in_force(s, "elections") and peace_party(s):
+            continue   # 23.4: after a peace-party win no American unit is ever replaced
         if t.stacking_class in IMMEDIATE:
             if u["type"] in seen_types:
                 continue  # one counter of a type stands for all of them
@@ -305,6 +311,8 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
     pp = 0
     if POOL_OF_NAT.get(t.nationality) in ("US", "SEATO") and u["status"] == "dead" and t.nationality != "MTG":
         pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points
+        if t.nationality == "US":
+            pp = vietnamization.us_replacement_pp(s, pp)   # 24.2.4: none under Full; 24.4.1-2: three after reversal
         s["pp"] += pp
     if t.stacking_class in IMMEDIATE:
         u.update(status="map", loc=loc)
@@ -312,5 +320,7 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
                   "rule": "NTND 4.2.7"})
     else:
         u.update(status="sched", arrive=s["turn"] + 1, loc=None)
+        if in_force(s, "withdrawals") and t.nationality == "US":
+            u["paid"] = True   # 23.3: "already paid for as replacements" may be withdrawn
         ctx.emit({"t": "purchase", "unit": uid, "type": u["type"], "arrive": s["turn"] + 1, "pool": pool,
                   "pp": pp, "rule": "NTND 4.2.7"})

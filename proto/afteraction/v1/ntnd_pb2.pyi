@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "declare", "draft", "withdraw")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -22,6 +22,9 @@ class NtndCommand(_message.Message):
     ADVANCE_FIELD_NUMBER: _ClassVar[int]
     REASSIGN_FIELD_NUMBER: _ClassVar[int]
     RELOCATE_FIELD_NUMBER: _ClassVar[int]
+    DECLARE_FIELD_NUMBER: _ClassVar[int]
+    DRAFT_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAW_FIELD_NUMBER: _ClassVar[int]
     done: NtndDone
     place: NtndPlace
     move: NtndMove
@@ -36,7 +39,10 @@ class NtndCommand(_message.Message):
     advance: NtndAdvance
     reassign: NtndReassign
     relocate: NtndRelocate
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ...) -> None: ...
+    declare: NtndDeclare
+    draft: NtndDraft
+    withdraw: NtndWithdraw
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., declare: _Optional[_Union[NtndDeclare, _Mapping]] = ..., draft: _Optional[_Union[NtndDraft, _Mapping]] = ..., withdraw: _Optional[_Union[NtndWithdraw, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -149,3 +155,19 @@ class NtndRelocate(_message.Message):
     unit: str
     to: str
     def __init__(self, unit: _Optional[str] = ..., to: _Optional[str] = ...) -> None: ...
+
+class NtndDeclare(_message.Message):
+    __slots__ = ("kind",)
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    def __init__(self, kind: _Optional[str] = ...) -> None: ...
+
+class NtndDraft(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class NtndWithdraw(_message.Message):
+    __slots__ = ("unit",)
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    def __init__(self, unit: _Optional[str] = ...) -> None: ...
