@@ -228,3 +228,20 @@ def test_ntnd_24_4_6_an_attack_with_us_ground_units_under_vietnamization_costs_a
     s, near = _battle_state(policy)
     s, ev = answer(s, "attack", faces=[1] * 12, target=near, attackers=["us-9mar"])
     assert [e["pp"] for e in of(ev, "pp") if e["rule"] == "NTND 24.4.6"] == ([cost] if cost else [])
+
+
+def test_ntnd_24_2_6_arvn_militia_cost_half_a_point_under_full_vietnamization():
+    s = campaign(2)
+    s["hm"].update(I="allied_control")
+    s, _ = at(s, "a_reinforce")
+    s, _ = answer(s, "declare", kind="full")
+    s, _ = answer(s, "done")
+    assert s["rp"]["SV"] == 1
+    militia = sorted((u, loc) for u, loc in recruitment.purchase_options(s) if s["units"][u]["type"] == "arvn_militia")
+    s, _ = answer(s, "place", unit=militia[0][0], location=militia[0][1])
+    assert s["rp"]["SV"] == 0 and s["rp_half"]["SV"] == 1
+    militia = sorted((u, loc) for u, loc in recruitment.purchase_options(s) if s["units"][u]["type"] == "arvn_militia"
+                     and s["units"][u]["status"] == "mix")
+    s, _ = answer(s, "place", unit=militia[0][0], location=militia[0][1])   # the saved half pays
+    assert s["rp"]["SV"] == 0 and s["rp_half"]["SV"] == 0
+    assert s["rp"]["US"] == 2                                 # the U.S. pool was not touched

@@ -234,13 +234,13 @@ def award_points(s: dict, ctx) -> None:
     ctx.emit({"t": "replacement-points", "points": dict(s["rp"]), "rule": "NTND 4.2.2"})
 
 
-def _payer(s: dict, nat: str) -> str | None:
+def _payer(s: dict, nat: str, half: bool = False) -> str | None:
     """4.2.5: a nationality's own pool, else U.S. or SEATO points given as aid (South Vietnam, Laos,
     Cambodia only). The first pool with a point left pays."""
     own = POOL_OF_NAT.get(nat)
     order = [own] + (["US", "SEATO"] if own in ("SV", "INDOCHINESE") else [])
     for p in order:
-        if s.get("rp", {}).get(p, 0) > 0:
+        if s.get("rp", {}).get(p, 0) > 0 or (half and s.get("rp_half", {}).get(p, 0)):   # 24.2.6, 4.2.6
             return p
     return None
 
@@ -286,7 +286,7 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
             continue
         t = counters.type(u["type"])
-        if _payer(s, t.nationality) is None:
+        if _payer(s, t.nationality, vietnamization.half_cost(s, u["type"])) is None:
             continue
         if t.nationality == "US" and u["status"] == "dead" and in_force(s, "elections") and peace_party(s):
             continue   # 23.4: after a peace-party win no American unit is ever replaced
@@ -306,8 +306,15 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
                         "eliminated unit (arriving next turn, 4.2.7) or a firebase/militia placed at once (5.6.1-5.6.2)")
     u = s["units"][uid]
     t = load_counters().type(u["type"])
-    pool = _payer(s, t.nationality)
-    s["rp"][pool] -= 1
+    half = vietnamization.half_cost(s, u["type"])
+    pool = _payer(s, t.nationality, half)
+    if half and s["rp_half"].get(pool, 0):
+        s["rp_half"][pool] = 0                     # 24.2.6: a saved half point pays (4.2.6)
+    elif half:
+        s["rp"][pool] -= 1                         # 24.2.6: half a point; the other half is saved (4.2.6)
+        s["rp_half"][pool] = 1
+    else:
+        s["rp"][pool] -= 1
     pp = 0
     if POOL_OF_NAT.get(t.nationality) in ("US", "SEATO") and u["status"] == "dead" and t.nationality != "MTG":
         pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points

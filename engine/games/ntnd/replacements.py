@@ -52,7 +52,7 @@ def award(s: dict, ctx) -> None:
     halves += saved
     pts["SV"] += halves // 2
     s["rp"] = dict(sorted(pts.items()))
-    s["rp_half"] = {"SV": halves % 2}
+    s["rp_half"] = {**s.get("rp_half", {}), "SV": halves % 2}
     ctx.emit({"t": "replacement-points", "points": dict(s["rp"]), "half": dict(s["rp_half"]),
               "saved_half_used": bool(saved and halves >= 2), "notes": notes, "rule": "NTND 4.2.2, 7.3.1, 4.2.6"})
 

@@ -67,6 +67,15 @@ def aid_at_once(s: dict) -> bool:
     return reversed_(s) is not None
 
 
+HALF_COST_TYPES = ("arvn_militia", "khmer_militia", "montagnard")   # 24.2.6
+
+
+def half_cost(s: dict, type_id: str) -> bool:
+    """24.2.6: under Full Vietnamization ARVN militia, Cambodian militia and Montagnards cost half a
+    replacement point (the other half is saved, 4.2.6)."""
+    return type_id in HALF_COST_TYPES and kind(s) == "full"
+
+
 def air_restricted(s: dict) -> bool:
     """24.2.8: under Full Vietnamization Allied air units over North Vietnam, China or a neutral
     country cost one political point per country per turn. Recorded here for the air rules (11), which
