@@ -245,3 +245,16 @@ def test_ntnd_24_2_6_arvn_militia_cost_half_a_point_under_full_vietnamization():
     s, _ = answer(s, "place", unit=militia[0][0], location=militia[0][1])   # the saved half pays
     assert s["rp"]["SV"] == 0 and s["rp_half"]["SV"] == 0
     assert s["rp"]["US"] == 2                                 # the U.S. pool was not touched
+
+
+def test_ntnd_24_2_10_under_full_vietnamization_the_track_stays_within_1_and_249_until_late_1968():
+    s = _declared(2, "full")
+    s, _ = answer(s, "done")
+    s["pp"] = -5
+    s, ev = at(s, "a_politics")
+    assert not s.get("outcome") and s["pp"] >= 1
+    assert [e["rule"] for e in of(ev, "pp")] == ["NTND 24.2.10"]
+    s["turn"] = 24
+    s["pp"] = -5
+    s, _ = at(s, "a_politics")
+    assert s["outcome"]["winner"] == "communist"

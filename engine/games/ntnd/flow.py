@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import battles, elections, movement, operations, politics, reaction, recruitment, replacements
+from . import battles, elections, movement, operations, politics, reaction, recruitment, replacements, vietnamization
 from .apply_ import resume_path
 from .map import load_map
 from .sea import forced_returns
@@ -121,6 +121,7 @@ def advance(s: dict, ctx) -> None:
 
 
 def _check_sudden_death(s, ctx) -> bool:
+    vietnamization.bound_track(s, ctx)                               # 24.2.10
     out = politics.sudden_death(s)
     if out is not None:
         _finish(s, ctx, out)

@@ -95,6 +95,19 @@ def us_replacement_pp(s: dict, default: int) -> int:
     return default
 
 
+def bound_track(s: dict, ctx) -> None:
+    """24.2.10: under Full Vietnamization the track stays within 1-249 until the November/December 1968
+    turn (the first election's) is over, so no sudden death before it: points past a bound are ignored
+    (applied where the game checks sudden death, after every step: flow._check_sudden_death)."""
+    last = min((e["turn"] for e in s["scenario"].get("elections", [])), default=0)
+    if kind(s) != "full" or s["turn"] > last:
+        return
+    lo, hi = s["scenario"]["victory"]["sudden_death"].get("bounds_before_turn_24_under_full_vietnamization", [1, 249])
+    if not lo <= s["pp"] <= hi:
+        from .politics import score
+        score(s, ctx, (lo if s["pp"] < lo else hi) - s["pp"], "NTND 24.2.10", "track-bounds")
+
+
 def allied_wins_above(s: dict, default: int) -> int:
     """24.4.3: after a reversal the Allied player needs 300 political points to win."""
     if reversed_(s):
