@@ -258,3 +258,24 @@ def test_ntnd_24_2_10_under_full_vietnamization_the_track_stays_within_1_and_249
     s["pp"] = -5
     s, _ = at(s, "a_politics")
     assert s["outcome"]["winner"] == "communist"
+
+
+def test_ntnd_24_3_6_air_units_are_owed_only_once_no_us_ground_unit_is_left_gunships_and_a_sac_wing_stay():
+    s = campaign(3)
+    for u in s["units"].values():
+        if u["nat"] in ("US",) and u["status"] == "map" and u["type"] != "us_marine_regiment":
+            u.update(status="dead", loc=None)
+    s["units"]["us-9mar"]["loc"] = "1611"                    # not a town: the Marines cannot leave
+    s, _ = at(s, "a_reinforce")
+    s, _ = answer(s, "declare", kind="partial")
+    assert ("done", "") in actions(s)                        # air is not owed while ground units remain
+    assert ("withdraw", "us-ftr-1") in actions(s)            # ... though it may leave
+    s["units"]["us-9mar"].update(status="dead", loc=None)
+    assert ("done", "") not in actions(s)                    # now the air units must begin to go
+    s, _ = answer(s, "withdraw", unit="us-ftr-1")
+    s, _ = answer(s, "withdraw", unit="us-ftr-2")
+    assert ("done", "") in actions(s)
+    for u in ("us-cv-1", "us-soa"):
+        s["units"][u].update(status="out")
+    s["phase"]["wd"]["done"] = []
+    assert ("done", "") in actions(s)                        # only the gunships are left: they may stay

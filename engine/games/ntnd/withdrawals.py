@@ -140,9 +140,27 @@ def missing(s: dict) -> str | None:
     if wd["seato"] and room and not any(_seato(s["units"][u]["nat"]) for u in wd["done"]) \
             and any(_seato(s["units"][u]["nat"]) for u in candidates(s)):
         return "NTND 23.6: one SEATO unit must be withdrawn this turn"
-    if regime(s) == "partial" and room and len(wd["done"]) < wd["partial"] and candidates(s):
+    if regime(s) == "partial" and room and len(wd["done"]) < wd["partial"] and owed(s):
         return "NTND 24.3.1: at least two U.S. or SEATO units must be withdrawn each turn"
     return None
+
+
+def owed(s: dict) -> list[str]:
+    """24.3.1, 24.3.6: the candidates that count toward the two-a-turn minimum: air units only once no
+    U.S. ground combat unit is left in play, and never the helicopter gunships nor one SAC wing (24.3.6:
+    "may remain in play"; the counter mix has no separate USMC air unit)."""
+    counters = load_counters()
+    cands = candidates(s)
+    ground_left = any(s["units"][u]["nat"] == "US" and counters.type(s["units"][u]["type"]).is_ground_combat
+                      for u in V.american_units_in_play(s))
+    sac = [u for u in V.american_units_in_play(s) if s["units"][u]["type"] == "us_sac_wing"][:1]
+    out = []
+    for uid in cands:
+        t = counters.type(s["units"][uid]["type"])
+        if t.category == "air" and (ground_left or t.id == "us_helicopter" or uid in sac):
+            continue
+        out.append(uid)
+    return out
 
 
 def finish(s: dict, ctx) -> None:
