@@ -279,3 +279,11 @@ def test_ntnd_24_3_6_air_units_are_owed_only_once_no_us_ground_unit_is_left_guns
         s["units"][u].update(status="out")
     s["phase"]["wd"]["done"] = []
     assert ("done", "") in actions(s)                        # only the gunships are left: they may stay
+
+
+def test_ntnd_24_1_the_policy_is_public_in_every_seats_view():
+    s = _declared(3, "partial")
+    for seat in ("communist", "allied", None):
+        v = RS.view(s, seat)
+        assert v["vietnamization"] == "partial" and v["rp_half"] == {"SV": 0}
+    assert "vietnamization" not in RS.view(RS.setup("tet", {}, Context.for_tests()), None)
