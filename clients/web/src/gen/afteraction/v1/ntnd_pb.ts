@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/ntnd.proto.
  */
 export const file_afteraction_v1_ntnd: GenFile = /*@__PURE__*/
-  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSKiBQoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSABCCAoGYWN0aW9uIgoKCE50bmREb25lIm8KCU50bmRQbGFjZRIMCgR1bml0GAEgASgJEgwKBGtpbmQYAiABKAkSEwoLbmF0aW9uYWxpdHkYAyABKAkSEAoIbG9jYXRpb24YBCABKAkSEAoIaW52ZXJ0ZWQYBSABKAgSDQoFY29ycHMYBiABKAkiJwoITnRuZE1vdmUSDQoFcGllY2UYASABKAkSDAoEcGF0aBgCIAMoCSJbCgtOdG5kUHJvbW90ZRINCgVwaWVjZRgBIAEoCRIOCgZzdXBwbHkYAiABKAkSCgoCdG8YAyABKAkSDAoEdW5pdBgEIAEoCRITCgtzdXBwbHlfdW5pdBgFIAEoCSIeCg1OdG5kQnJlYWtEb3duEg0KBXBpZWNlGAEgASgJIi0KCk50bmRJbnZlcnQSEAoIbG9jYXRpb24YASABKAkSDQoFdW5pdHMYAiADKAkiGgoITnRuZEZsaXASDgoGbWFya2VyGAEgASgJIi8KCk50bmRBdHRhY2sSDgoGdGFyZ2V0GAEgASgJEhEKCWF0dGFja2VycxgCIAMoCSIdCgpOdG5kQW1idXNoEg8KB21hcmtlcnMYASADKAkiGwoKTnRuZExvc3NlcxINCgV1bml0cxgBIAMoCSInCgtOdG5kUmV0cmVhdBIMCgR1bml0GAEgASgJEgoKAnRvGAIgASgJIhwKC050bmRBZHZhbmNlEg0KBXVuaXRzGAEgAygJIiwKDE50bmRSZWFzc2lnbhINCgVncm91cBgBIAEoCRINCgVjb3JwcxgCIAEoCSIoCgxOdG5kUmVsb2NhdGUSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCWIGcHJvdG8z");
+  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSKwBgoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLgoHZGVjbGFyZRgZIAEoCzIbLmFmdGVyYWN0aW9uLnYxLk50bmREZWNsYXJlSAASKgoFZHJhZnQYGiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kRHJhZnRIABIwCgh3aXRoZHJhdxgbIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRXaXRoZHJhd0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGwoLTnRuZERlY2xhcmUSDAoEa2luZBgBIAEoCSILCglOdG5kRHJhZnQiHAoMTnRuZFdpdGhkcmF3EgwKBHVuaXQYASABKAliBnByb3RvMw");
 
 /**
  * A command of No Trumpets No Drums (docs/rules/ntnd.md). Pieces are named by
@@ -139,6 +139,30 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
      */
     value: NtndRelocate;
     case: "relocate";
+  } | {
+    /**
+     * Declare Full or Partial Vietnamization, or reverse it (NTND 24.2, 24.3, 24.4).
+     *
+     * @generated from field: afteraction.v1.NtndDeclare declare = 25;
+     */
+    value: NtndDeclare;
+    case: "declare";
+  } | {
+    /**
+     * Declare a South Vietnamese draft (NTND 4.5.2, 4.5.3).
+     *
+     * @generated from field: afteraction.v1.NtndDraft draft = 26;
+     */
+    value: NtndDraft;
+    case: "draft";
+  } | {
+    /**
+     * Withdraw one Allied unit permanently (NTND 4.3.1, 23.3, 23.6, 24.3.1).
+     *
+     * @generated from field: afteraction.v1.NtndWithdraw withdraw = 27;
+     */
+    value: NtndWithdraw;
+    case: "withdraw";
   } | { case: undefined; value?: undefined };
 };
 
@@ -541,4 +565,61 @@ export type NtndRelocate = Message<"afteraction.v1.NtndRelocate"> & {
  */
 export const NtndRelocateSchema: GenMessage<NtndRelocate> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 14);
+
+/**
+ * Declares Vietnamization or its reversal in the Allied Reinforcement and Replacement phase.
+ *
+ * @generated from message afteraction.v1.NtndDeclare
+ */
+export type NtndDeclare = Message<"afteraction.v1.NtndDeclare"> & {
+  /**
+   * "full" (NTND 24.2), "partial" (NTND 24.3) or "reverse" (NTND 24.4).
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndDeclare.
+ * Use `create(NtndDeclareSchema)` to create a new message.
+ */
+export const NtndDeclareSchema: GenMessage<NtndDeclare> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 15);
+
+/**
+ * Declares a South Vietnamese draft: one die of extra South Vietnamese replacement points.
+ *
+ * @generated from message afteraction.v1.NtndDraft
+ */
+export type NtndDraft = Message<"afteraction.v1.NtndDraft"> & {
+};
+
+/**
+ * Describes the message afteraction.v1.NtndDraft.
+ * Use `create(NtndDraftSchema)` to create a new message.
+ */
+export const NtndDraftSchema: GenMessage<NtndDraft> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 16);
+
+/**
+ * Withdraws one Allied unit from play for good.
+ *
+ * @generated from message afteraction.v1.NtndWithdraw
+ */
+export type NtndWithdraw = Message<"afteraction.v1.NtndWithdraw"> & {
+  /**
+   * The unit's id.
+   *
+   * @generated from field: string unit = 1;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndWithdraw.
+ * Use `create(NtndWithdrawSchema)` to create a new message.
+ */
+export const NtndWithdrawSchema: GenMessage<NtndWithdraw> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 17);
 
