@@ -193,8 +193,10 @@ class Code(StrEnum):
     ILLEGAL_AMBUSH = ("ILLEGAL_AMBUSH", _PRE, "rules", "NTND 20.2/20.3: ambushers that may not ambush this unit")
     ILLEGAL_ATTACK = ("ILLEGAL_ATTACK", _PRE, "rules", "NTND 19.1/8.6.3: an attack the combat rules do not allow")
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
-    ILLEGAL_DECLARATION = ("ILLEGAL_DECLARATION", _PRE, "rules", "NTND 24.1-24.4.4: a Vietnamization declaration or "
-                                                                 "reversal the rule does not allow now")
+    ILLEGAL_CHOICE = ("ILLEGAL_CHOICE", _PRE, "rules", "NTND 21: a choice a random event does not offer")
+    ILLEGAL_DECLARATION = ("ILLEGAL_DECLARATION", _PRE, "rules",
+                           "NTND 26.1/24.1-24.4.4: a National Uprising, or a Vietnamization declaration or "
+                           "reversal, declared when it may not be")
     ILLEGAL_DRAFT = ("ILLEGAL_DRAFT", _PRE, "rules", "NTND 4.5.2: a second South Vietnamese draft in one turn")
     ILLEGAL_FLIP = ("ILLEGAL_FLIP", _PRE, "rules", "NTND 6.2: a flip of a marker that may not flip now")
     ILLEGAL_INVERT = ("ILLEGAL_INVERT", _PRE, "rules", "NTND 6.2: units that may not be inverted")

@@ -247,19 +247,6 @@ def test_ntnd_24_2_6_arvn_militia_cost_half_a_point_under_full_vietnamization():
     assert s["rp"]["US"] == 2                                 # the U.S. pool was not touched
 
 
-def test_ntnd_24_2_10_under_full_vietnamization_the_track_stays_within_1_and_249_until_late_1968():
-    s = _declared(2, "full")
-    s, _ = answer(s, "done")
-    s["pp"] = -5
-    s, ev = at(s, "a_politics")
-    assert not s.get("outcome") and s["pp"] >= 1
-    assert [e["rule"] for e in of(ev, "pp")] == ["NTND 24.2.10"]
-    s["turn"] = 24
-    s["pp"] = -5
-    s, _ = at(s, "a_politics")
-    assert s["outcome"]["winner"] == "communist"
-
-
 def test_ntnd_24_3_6_air_units_are_owed_only_once_no_us_ground_unit_is_left_gunships_and_a_sac_wing_stay():
     s = campaign(3)
     for u in s["units"].values():

@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import battles, corps, movement, operations, reach, reaction, recruitment, replacements
+from . import battles, corps, movement, operations, random_events, reach, reaction, recruitment, replacements, uprising
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -34,7 +34,8 @@ _MSG = {"done": ntnd_pb2.NtndDone, "place": ntnd_pb2.NtndPlace, "move": ntnd_pb2
         "promote": ntnd_pb2.NtndPromote, "break_down": ntnd_pb2.NtndBreakDown, "invert": ntnd_pb2.NtndInvert,
         "flip": ntnd_pb2.NtndFlip, "attack": ntnd_pb2.NtndAttack, "ambush": ntnd_pb2.NtndAmbush,
         "losses": ntnd_pb2.NtndLosses, "retreat": ntnd_pb2.NtndRetreat, "advance": ntnd_pb2.NtndAdvance,
-        "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate,
+        "reassign": ntnd_pb2.NtndReassign, "relocate": ntnd_pb2.NtndRelocate, "choose": ntnd_pb2.NtndChoose,
+        "declare_uprising": ntnd_pb2.NtndDeclareUprising,
         "declare": ntnd_pb2.NtndDeclare, "draft": ntnd_pb2.NtndDraft, "withdraw": ntnd_pb2.NtndWithdraw}
 
 
@@ -487,5 +488,7 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
                "a retreat hex for the unit, or done where it may stay (a tie)"),
     *_per_seat("advance", "NTND 19.4", {"advance": _advance_advance, "done": _advance_done}, _advance_legal,
                "all eligible units or each alone (any subset within stacking is accepted), or done", complete=False),
+    *random_events.DECISIONS_RE,
+    *uprising.DECISIONS_UP,
     *replacements.DECISIONS_ALLIED,
 ])

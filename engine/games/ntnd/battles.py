@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from . import ambush as amb
+from . import morale as sv_morale
 from . import offboard
 from . import combat as cb
 from . import retreat as rt
@@ -46,6 +47,8 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
     m = load_map()
     facts = {"out_of_supply": uid in s["phase"].get("out_of_supply", ()),
              "in_zone": m.is_zone(u["loc"])}
+    if s.get("sv_demoralized"):
+        facts["demoralized"] = True                                # 25.2 (only ARVN units use it)
     if zoi is not None:
         facts["in_green_beret_zoi"] = u["loc"] in zoi
     return cb.unit_from_type(uid, _t(s, uid), face_up=not u["inv"], **facts)
@@ -173,6 +176,12 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     # 19.3.8: units that retreated into this hex earlier in the phase have no effect on this combat
     upside = set(s["phase"].get("retreated_into", {}).get(target, ()))
     defenders = [d for d in _fighting_units(s, target, foe) if d not in upside]
+    if s.get("sv_demoralized"):                                    # 25.4.1: rolled before the combat
+        gone = sv_morale.combat_desertions(s, side, target, attackers, defenders, ctx)
+        attackers, defenders = [a for a in attackers if a not in gone], [d for d in defenders if d not in gone]
+        if not attackers:
+            ctx.emit({"t": "attack-cancelled", "target": target, "rule": "NTND 25.4.1"})
+            return
     acu = tuple(combat_unit(s, a, zoi) for a in attackers)
     dcu = tuple(combat_unit(s, d, zoi) for d in defenders)
     ph = s["phase"]

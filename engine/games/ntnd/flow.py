@@ -10,7 +10,8 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import battles, elections, movement, operations, politics, reaction, recruitment, replacements, vietnamization
+from . import (battles, elections, morale, movement, operations, politics, random_events, reaction, recruitment,
+               replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
 from .sea import forced_returns
@@ -21,7 +22,7 @@ from .features import in_force
 
 # part-2 phases (sequence.PHASES part 2) refereed here when their feature is in force; the others are
 # announced and skipped (a "phase-skipped" event)
-PLAYED_PART2: frozenset[str] = frozenset()
+PLAYED_PART2: frozenset[str] = frozenset({"a_random"})
 
 
 def enter(s: dict, ctx) -> None:
@@ -34,8 +35,13 @@ def enter(s: dict, ctx) -> None:
         ctx.emit({"t": "phase-skipped", "phase": ph.id, "rule": "NTND " + ph.rule, "note": ph.note + " (part 2)"})
         s["phase"]["done"] = True
         return
+    if ph.id in ("c_recruit", "a_reinforce"):
+        morale.start_player_turn(s, ctx)                            # 25.1 (sv_morale only)
     if ph.id == "c_recruit":
         recruitment.start_communist_recruitment(s, ctx)
+        if in_force(s, "random_events"):
+            random_events.persistent_recruits(s, ctx)               # 21 persistent ops (4.1.5)
+        uprising.start_recruitment(s, ctx)                          # 26 (uprising only)
     elif ph.id == "c_ops":
         pass
     elif ph.id == "c_move":
@@ -57,15 +63,19 @@ def enter(s: dict, ctx) -> None:
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
         recruitment.start_allied_reinforcement(s, ctx)
+        morale.city_desertion(s, ctx)                               # 25.3.1 (sv_morale only)
         if replacements.policy_in_force(s):
             replacements.start_phase(s, ctx)                         # 4.2.2, 7.3.1, 23.3, then the policy step
         else:
             recruitment.award_points(s, ctx)
+        uprising.rally(s, ctx)                                      # 26.7 (uprising only)
     elif ph.id == "a_move":
         s["flags"]["allied_moved"] = []
         s["phase"]["out_of_supply"] = out_of_supply(s, ALLIED)      # 18.2.1.3
     elif ph.id == "c_reaction":
         s["flags"]["vacated"] = []
+    elif ph.id == "a_random":
+        random_events.start(s, ctx)                                 # 3.2.8, 21
     elif ph.id == "a_combat":
         # 19.1.2: inverted units adjacent to Allied ground combat units flip face up
         for mid in reaction.markers_in_contact(s, ground_only=True):
@@ -121,7 +131,6 @@ def advance(s: dict, ctx) -> None:
 
 
 def _check_sudden_death(s, ctx) -> bool:
-    vietnamization.bound_track(s, ctx)                               # 24.2.10
     out = politics.sudden_death(s)
     if out is not None:
         _finish(s, ctx, out)
@@ -228,6 +237,10 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         return replacements.decision(s)                              # 24, 4.5.2, 23.3 before placements
     if ph.id == "a_combat" and p.get("sub") == "occupy":
         return {"seat": ALLIED, "kind": "occupy", "prompt": "NTND 8.8.2.2: occupy hexes the inverted units left"}
+    if ph.id == "a_random":
+        return random_events.decision(s)
+    if ph.id == "c_recruit" and p.get("uprising_q"):
+        return uprising.decision(s)
     seat, kind, prompt = kinds[ph.id]
     if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s):
         return None

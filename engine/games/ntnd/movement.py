@@ -153,10 +153,11 @@ def zoc_hexes(s: dict, owner: str) -> frozenset:
     m = load_map()
     neutral = tuple(s["neutral"])
     out: set = set()
+    no_arvn = bool(s.get("sv_demoralized"))   # 25.2: demoralized ARVN units have no ZOC
     for u in s["units"].values():
         if u["status"] != "map" or u["side"] != owner or u["inv"] or m.is_zone(u["loc"]):
             continue
-        if _type_facts(u["type"])[0]:
+        if _type_facts(u["type"])[0] and not (no_arvn and u["nat"] == "ARVN"):
             out |= _zoc_around(u["loc"], neutral)
     return frozenset(out)
 

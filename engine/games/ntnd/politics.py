@@ -1,11 +1,19 @@
-"""No Trumpets No Drums rule 22 as far as the Tet scenario uses it: the military
-items of 22.4 (eliminations at once, occupied towns/cities in each political
-phase), sudden death (22.4: above 250 / below 0) and the scenario's end-of-game
-thresholds (data/scenario_tet.json "victory", authored). Hearts and Minds items
-and the rest of the political game are part 2.
+"""No Trumpets No Drums rule 22: politics and victory.
+
+The Tet scenario scores the military items of 22.4 only (eliminations at once, occupied South
+Vietnamese towns/cities in each political phase), sudden death (above 250 / below 0) at any point
+and its own end-of-game thresholds (data/scenario_tet.json "victory", authored).
+
+Where ``political_table`` is in force (the campaign) the whole table of 22.4 is scored
+(politics_table.py: which item is scored where, immediate vs political-phase items, 22.3), the
+track is bounded by 24.2.10 under Full Vietnamization, sudden victory is judged at the end of a
+political phase only (22.4), with 300 after a reversal of Vietnamization (24.4.3), and the
+campaign's end-of-game rule applies (data/scenario_campaign.json victory.end_of_game).
 """
 from __future__ import annotations
 
+from . import politics_table
+from .features import in_force
 from .map import load_map
 from .operations import remove_from_marker
 from .state import ALLIED, COMMUNIST
@@ -16,8 +24,48 @@ def score(s: dict, ctx, delta: int, rule: str, item: str, **facts) -> None:
     """Move the political points track by ``delta`` at once (22.2, 22.3) for ``item`` under ``rule``,
     with a public "pp" event: the one place outside eliminations and the political phases that
     changes ``s["pp"]``. ``facts`` are public details of the item (an area, a country, a unit id)."""
-    s["pp"] += delta
+    delta = add(s, delta)
     ctx.emit({"t": "pp", "rule": rule, "item": item, "pp": delta, "total": s["pp"], **facts})
+
+
+def bounds(s: dict) -> tuple[int, int] | None:
+    """24.2.10: under Full Vietnamization the track may not go above 249 or below 1 before the end
+    of the November/December 1968 turn (data: the campaign's victory.sudden_death bounds); None when
+    no bound applies (always in the Tet scenario)."""
+    if not in_force(s, "political_table"):
+        return None
+    sd = s["scenario"]["victory"]["sudden_death"]
+    b = sd.get("bounds_before_turn_24_under_full_vietnamization", (1, 249))   # the rule's own numbers
+    if vietnamization_in_effect(s) != "full" or s["turn"] >= 24:
+        return None
+    return b[0], b[1]
+
+
+def add(s: dict, delta: int) -> int:
+    """Move the track by ``delta`` within 24.2.10's bounds ("additional points ... are ignored");
+    returns the change made. Outside the bounds' scope: ``s["pp"] += delta``."""
+    b = bounds(s)
+    new = s["pp"] + delta
+    if b is not None:
+        new = max(b[0], min(b[1], new)) if b[0] <= s["pp"] <= b[1] else s["pp"]
+    got = new - s["pp"]
+    s["pp"] = new
+    return got
+
+
+def vietnamization(s: dict) -> tuple[str | None, bool]:
+    """(kind, reversed) of 24 as the ALLIED helper's ``s["vietnamization"]`` says: None, "full",
+    "partial", or a map {"kind": ..., "reversed": bool} (also read: s["vietnamization_reversed"])."""
+    v = s.get("vietnamization")
+    if isinstance(v, dict):
+        return v.get("kind"), bool(v.get("reversed") or v.get("reversals")) or bool(s.get("vietnamization_reversed"))
+    return v, bool(s.get("vietnamization_reversed"))
+
+
+def vietnamization_in_effect(s: dict) -> str | None:
+    """"full" / "partial" while declared and not reversed (24.4), else None."""
+    kind, rev = vietnamization(s)
+    return None if rev else kind
 
 
 def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
@@ -48,7 +96,7 @@ def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
         delta = 1
     elif u["side"] == ALLIED and t.category != "air":
         delta = -1
-    s["pp"] += delta
+    delta = add(s, delta)
     ctx.emit({"t": "eliminated", "unit": uid, "type": u["type"], "rule": rule, "pp": delta})
     if u["type"] == "us_green_beret" and old_loc is not None and not load_map().is_zone(old_loc):
         # 15.2.3.2: militia and Montagnards in its ZOI outside towns/cities go back to the mix, no points
@@ -84,6 +132,9 @@ def occupation_points(s: dict) -> tuple[int, list[dict]]:
 
 
 def political_phase(s: dict, ctx, phase_rule: str) -> None:
+    if in_force(s, "political_table"):
+        politics_table.political_phase(s, ctx, phase_rule)
+        return
     total, items = occupation_points(s)
     s["pp"] += total
     ctx.emit({"t": "politics", "rule": phase_rule, "occupied": items, "pp": total, "total": s["pp"],
@@ -91,19 +142,20 @@ def political_phase(s: dict, ctx, phase_rule: str) -> None:
 
 
 def sudden_death(s: dict) -> dict | None:
+    if in_force(s, "political_table"):
+        return politics_table.sudden_death(s)
     v = s["scenario"]["victory"]["sudden_death"]
     if s["pp"] < v["communist_if_below"]:
         return {"winner": COMMUNIST, "reason": f"NTND 22.4: political points {s['pp']} fell below zero",
                 "pp": s["pp"]}
-    above = v["allied_if_above"]
-    if s.get("vietnamization_reversed"):
-        above = v.get("allied_if_above_after_reversal", above)   # 24.4.3: 300 after a reversal
-    if s["pp"] > above:
-        return {"winner": ALLIED, "reason": f"NTND 22.4: political points {s['pp']} exceed {above}", "pp": s["pp"]}
+    if s["pp"] > v["allied_if_above"]:
+        return {"winner": ALLIED, "reason": f"NTND 22.4: political points {s['pp']} exceed 250", "pp": s["pp"]}
     return None
 
 
 def final_outcome(s: dict) -> dict:
+    if in_force(s, "political_table"):
+        return politics_table.final_outcome(s)
     e = s["scenario"]["victory"]["end_of_game"]
     pp = s["pp"]
     if pp >= e["allied_victory_if_at_least"]:

@@ -10,6 +10,7 @@ from ...errors import Rejection
 from .corps import assign_on_entry, entry_locations
 from .map import load_map
 from .movement import Env, enemy_locs, region_of, stacking_problem, zoc_hexes, zoi_hexes
+from . import politics, uprising
 from .operations import first_in_mix, make_marker
 from .state import ALLIED, COMMUNIST
 from .units import counter_order, load_counters
@@ -91,7 +92,7 @@ def place_options(s: dict) -> list[dict]:
             if uid is None:
                 continue
             for hid in cadre_hexes(s, nat):
-                if not _cadre_quota_ok(s, hid) or stacking_problem(s, COMMUNIST, hid, [uid], env):
+                if not _cadre_quota_ok(s, hid, nat) or stacking_problem(s, COMMUNIST, hid, [uid], env):
                     continue
                 for inv in (True, False):
                     out.append({"kind": "cadre", "nationality": nat, "location": hid, "inverted": inv})
@@ -101,10 +102,12 @@ def place_options(s: dict) -> list[dict]:
             if stacking_problem(s, COMMUNIST, hid, [dummy], env):
                 continue
             out.append({"kind": "dummy", "nationality": "", "location": hid, "inverted": True})
+    if ph.get("uprising"):                                      # 26.3
+        out += [p for p in uprising.place_options(s) if p not in out]
     if ph.get("nva", 0) > 0:
         divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
         for kind in NVA_RECRUITS:
-            if kind == "nva_division" and divisions >= NVA_DIVISION_CAP:
+            if kind == "nva_division" and divisions >= NVA_DIVISION_CAP and not uprising.declared(s):
                 continue
             if first_in_mix(s, kind) is not None:
                 for inv in (True, False):
@@ -112,18 +115,21 @@ def place_options(s: dict) -> list[dict]:
     return out
 
 
-def _cadre_quota_ok(s: dict, hid: str) -> bool:
+def _cadre_quota_ok(s: dict, hid: str, nat: str = "") -> bool:
     ph = s["phase"]
-    return ph.get("cadres", 0) > 0 or ph.get("extra", {}).get(region_of(hid), 0) > 0
+    basic = ph.get("cadres", 0) > 0 and (nat != "VC" or ph.get("vc_basic", 0) < uprising.vc_basic_cap(s))  # 26.5
+    return basic or ph.get("extra", {}).get(region_of(hid), 0) > 0
 
 
 def place_recruit(s: dict, p: dict, ctx) -> None:
     kind, nat, loc, inv = p["kind"], p["nationality"], p["location"], p["inverted"]
     ph = s["phase"]
+    if uprising.takes(s, kind, nat, loc):
+        return uprising.place(s, p, ctx)                        # 26.3, 26.8
     if kind == "cadre":
         if nat not in CADRE_OF:
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: cadres are VC, PL or KR")
-        if loc not in cadre_hexes(s, nat) or not _cadre_quota_ok(s, loc):
+        if loc not in cadre_hexes(s, nat) or not _cadre_quota_ok(s, loc, nat):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: a cadre goes to a non-clear, non-town hex of its "
                             "country away from Allied units, ZOC and ZOI, within the turn's quota")
         type_id = CADRE_OF[nat]
@@ -135,7 +141,7 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         if ph.get("nva", 0) <= 0 or loc != "CHINA":
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.3: two NVA artillery, SAM or divisions, in China")
         if kind == "nva_division" and sum(1 for u in s["units"].values() if u["type"] == "nva_division"
-                                          and u["status"] == "map") >= NVA_DIVISION_CAP:
+                                          and u["status"] == "map") >= NVA_DIVISION_CAP and not uprising.declared(s):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.7: at most ten NVA divisions on the map")
         type_id = kind
     else:
@@ -155,6 +161,8 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
                 del ph["extra"][region]
         else:
             ph["cadres"] -= 1
+            if nat == "VC" and "uprising" in s:
+                ph["vc_basic"] = ph.get("vc_basic", 0) + 1      # 26.5
     elif kind in NVA_RECRUITS:
         ph["nva"] -= 1
     s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
@@ -320,7 +328,7 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
         pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points
         if t.nationality == "US":
             pp = vietnamization.us_replacement_pp(s, pp)   # 24.2.4: none under Full; 24.4.1-2: three after reversal
-        s["pp"] += pp
+        pp = politics.add(s, pp)  # 24.2.10 bounds
     if t.stacking_class in IMMEDIATE:
         u.update(status="map", loc=loc)
         ctx.emit({"t": "purchase", "unit": uid, "type": u["type"], "loc": loc, "pool": pool, "pp": pp,

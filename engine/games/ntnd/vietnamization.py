@@ -12,7 +12,7 @@ of Communist basic cadres (24.2.9, 24.3.4, 24.4.3: ``basic_cadres``, used by rec
 Communist Aid die modifier (24.2.9, 24.3.4: ``aid_modifier``, for the aid rule 27), U.S. replacement
 political cost (24.2.4, 24.4.1-24.4.2: ``us_replacement_pp``), U.S. entry caps (24.2.1, 24.4.5:
 ``may_enter``), election dice (24.2.7, 24.4.1-24.4.2: ``election_dice``), the Allied sudden-death
-line (24.4.3: ``allied_wins_above``), and the air restriction (24.2.8: ``air_restricted``; air
+line (24.4.3: ``allied_wins_above``; the sudden-death line itself is politics_table's), and the air restriction (24.2.8: ``air_restricted``; air
 operations (11) are not implemented yet, so nothing reads it yet).
 """
 from __future__ import annotations
@@ -93,19 +93,6 @@ def us_replacement_pp(s: dict, default: int) -> int:
     if kind(s) == "full":
         return 0
     return default
-
-
-def bound_track(s: dict, ctx) -> None:
-    """24.2.10: under Full Vietnamization the track stays within 1-249 until the November/December 1968
-    turn (the first election's) is over, so no sudden death before it: points past a bound are ignored
-    (applied where the game checks sudden death, after every step: flow._check_sudden_death)."""
-    last = min((e["turn"] for e in s["scenario"].get("elections", [])), default=0)
-    if kind(s) != "full" or s["turn"] > last:
-        return
-    lo, hi = s["scenario"]["victory"]["sudden_death"].get("bounds_before_turn_24_under_full_vietnamization", [1, 249])
-    if not lo <= s["pp"] <= hi:
-        from .politics import score
-        score(s, ctx, (lo if s["pp"] < lo else hi) - s["pp"], "NTND 24.2.10", "track-bounds")
 
 
 def allied_wins_above(s: dict, default: int) -> int:

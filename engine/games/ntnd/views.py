@@ -73,5 +73,17 @@ def build_view(s: dict, seat: str | None) -> dict:
             if u["side"] == COMMUNIST and u["status"] == "mix":
                 mix[u["type"]] = mix.get(u["type"], 0) + 1
         v["mix"] = dict(sorted(mix.items()))
-        v["quotas"] = {k: s["phase"][k] for k in ("cadres", "extra", "nva", "dummies") if k in s["phase"]}
+        v["quotas"] = {k: s["phase"][k] for k in ("cadres", "extra", "nva", "dummies", "uprising") if k in s["phase"]}
+    _political_war(s, v)
     return v
+
+
+def _political_war(s: dict, v: dict) -> None:
+    """The public state of rules 21, 25, 26 where they are in force (absent keys: Tet's view unchanged)."""
+    if "random_events" in s:
+        v["random_events"] = {"occurred": list(s["random_events"]["used"]), "ended": list(s["random_events"]["ended"])}
+    if "sv_demoralized" in s:
+        v["arvn_demoralized"] = bool(s["sv_demoralized"])                 # 25.1
+    if s.get("uprising"):
+        from .uprising import turns_in
+        v["uprising"] = {"declared": s["uprising"]["turn"], "turn_of_uprising": turns_in(s)}   # 26

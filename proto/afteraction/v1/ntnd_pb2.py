@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61\x66teraction/v1/ntnd.proto\x12\x0e\x61\x66teraction.v1\"\xb0\x06\n\x0bNtndCommand\x12(\n\x04\x64one\x18\x01 \x01(\x0b\x32\x18.afteraction.v1.NtndDoneH\x00\x12*\n\x05place\x18\x02 \x01(\x0b\x32\x19.afteraction.v1.NtndPlaceH\x00\x12(\n\x04move\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.NtndMoveH\x00\x12.\n\x07promote\x18\x04 \x01(\x0b\x32\x1b.afteraction.v1.NtndPromoteH\x00\x12\x33\n\nbreak_down\x18\x05 \x01(\x0b\x32\x1d.afteraction.v1.NtndBreakDownH\x00\x12,\n\x06invert\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.NtndInvertH\x00\x12(\n\x04\x66lip\x18\x07 \x01(\x0b\x32\x18.afteraction.v1.NtndFlipH\x00\x12,\n\x06\x61ttack\x18\x08 \x01(\x0b\x32\x1a.afteraction.v1.NtndAttackH\x00\x12,\n\x06\x61mbush\x18\t \x01(\x0b\x32\x1a.afteraction.v1.NtndAmbushH\x00\x12,\n\x06losses\x18\n \x01(\x0b\x32\x1a.afteraction.v1.NtndLossesH\x00\x12.\n\x07retreat\x18\x0b \x01(\x0b\x32\x1b.afteraction.v1.NtndRetreatH\x00\x12.\n\x07\x61\x64vance\x18\x0c \x01(\x0b\x32\x1b.afteraction.v1.NtndAdvanceH\x00\x12\x30\n\x08reassign\x18\r \x01(\x0b\x32\x1c.afteraction.v1.NtndReassignH\x00\x12\x30\n\x08relocate\x18\x0e \x01(\x0b\x32\x1c.afteraction.v1.NtndRelocateH\x00\x12.\n\x07\x64\x65\x63lare\x18\x19 \x01(\x0b\x32\x1b.afteraction.v1.NtndDeclareH\x00\x12*\n\x05\x64raft\x18\x1a \x01(\x0b\x32\x19.afteraction.v1.NtndDraftH\x00\x12\x30\n\x08withdraw\x18\x1b \x01(\x0b\x32\x1c.afteraction.v1.NtndWithdrawH\x00\x42\x08\n\x06\x61\x63tion\"\n\n\x08NtndDone\"o\n\tNtndPlace\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x13\n\x0bnationality\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x10\n\x08inverted\x18\x05 \x01(\x08\x12\r\n\x05\x63orps\x18\x06 \x01(\t\"\'\n\x08NtndMove\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"[\n\x0bNtndPromote\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0e\n\x06supply\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04unit\x18\x04 \x01(\t\x12\x13\n\x0bsupply_unit\x18\x05 \x01(\t\"\x1e\n\rNtndBreakDown\x12\r\n\x05piece\x18\x01 \x01(\t\"-\n\nNtndInvert\x12\x10\n\x08location\x18\x01 \x01(\t\x12\r\n\x05units\x18\x02 \x03(\t\"\x1a\n\x08NtndFlip\x12\x0e\n\x06marker\x18\x01 \x01(\t\"/\n\nNtndAttack\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x11\n\tattackers\x18\x02 \x03(\t\"\x1d\n\nNtndAmbush\x12\x0f\n\x07markers\x18\x01 \x03(\t\"\x1b\n\nNtndLosses\x12\r\n\x05units\x18\x01 \x03(\t\"\'\n\x0bNtndRetreat\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\x0bNtndAdvance\x12\r\n\x05units\x18\x01 \x03(\t\",\n\x0cNtndReassign\x12\r\n\x05group\x18\x01 \x01(\t\x12\r\n\x05\x63orps\x18\x02 \x01(\t\"(\n\x0cNtndRelocate\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1b\n\x0bNtndDeclare\x12\x0c\n\x04kind\x18\x01 \x01(\t\"\x0b\n\tNtndDraft\"\x1c\n\x0cNtndWithdraw\x12\x0c\n\x04unit\x18\x01 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61\x66teraction/v1/ntnd.proto\x12\x0e\x61\x66teraction.v1\"\x9f\x07\n\x0bNtndCommand\x12(\n\x04\x64one\x18\x01 \x01(\x0b\x32\x18.afteraction.v1.NtndDoneH\x00\x12*\n\x05place\x18\x02 \x01(\x0b\x32\x19.afteraction.v1.NtndPlaceH\x00\x12(\n\x04move\x18\x03 \x01(\x0b\x32\x18.afteraction.v1.NtndMoveH\x00\x12.\n\x07promote\x18\x04 \x01(\x0b\x32\x1b.afteraction.v1.NtndPromoteH\x00\x12\x33\n\nbreak_down\x18\x05 \x01(\x0b\x32\x1d.afteraction.v1.NtndBreakDownH\x00\x12,\n\x06invert\x18\x06 \x01(\x0b\x32\x1a.afteraction.v1.NtndInvertH\x00\x12(\n\x04\x66lip\x18\x07 \x01(\x0b\x32\x18.afteraction.v1.NtndFlipH\x00\x12,\n\x06\x61ttack\x18\x08 \x01(\x0b\x32\x1a.afteraction.v1.NtndAttackH\x00\x12,\n\x06\x61mbush\x18\t \x01(\x0b\x32\x1a.afteraction.v1.NtndAmbushH\x00\x12,\n\x06losses\x18\n \x01(\x0b\x32\x1a.afteraction.v1.NtndLossesH\x00\x12.\n\x07retreat\x18\x0b \x01(\x0b\x32\x1b.afteraction.v1.NtndRetreatH\x00\x12.\n\x07\x61\x64vance\x18\x0c \x01(\x0b\x32\x1b.afteraction.v1.NtndAdvanceH\x00\x12\x30\n\x08reassign\x18\r \x01(\x0b\x32\x1c.afteraction.v1.NtndReassignH\x00\x12\x30\n\x08relocate\x18\x0e \x01(\x0b\x32\x1c.afteraction.v1.NtndRelocateH\x00\x12.\n\x07\x64\x65\x63lare\x18\x19 \x01(\x0b\x32\x1b.afteraction.v1.NtndDeclareH\x00\x12*\n\x05\x64raft\x18\x1a \x01(\x0b\x32\x19.afteraction.v1.NtndDraftH\x00\x12\x30\n\x08withdraw\x18\x1b \x01(\x0b\x32\x1c.afteraction.v1.NtndWithdrawH\x00\x12,\n\x06\x63hoose\x18# \x01(\x0b\x32\x1a.afteraction.v1.NtndChooseH\x00\x12?\n\x10\x64\x65\x63lare_uprising\x18$ \x01(\x0b\x32#.afteraction.v1.NtndDeclareUprisingH\x00\x42\x08\n\x06\x61\x63tion\"\n\n\x08NtndDone\"o\n\tNtndPlace\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x13\n\x0bnationality\x18\x03 \x01(\t\x12\x10\n\x08location\x18\x04 \x01(\t\x12\x10\n\x08inverted\x18\x05 \x01(\x08\x12\r\n\x05\x63orps\x18\x06 \x01(\t\"\'\n\x08NtndMove\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x03(\t\"[\n\x0bNtndPromote\x12\r\n\x05piece\x18\x01 \x01(\t\x12\x0e\n\x06supply\x18\x02 \x01(\t\x12\n\n\x02to\x18\x03 \x01(\t\x12\x0c\n\x04unit\x18\x04 \x01(\t\x12\x13\n\x0bsupply_unit\x18\x05 \x01(\t\"\x1e\n\rNtndBreakDown\x12\r\n\x05piece\x18\x01 \x01(\t\"-\n\nNtndInvert\x12\x10\n\x08location\x18\x01 \x01(\t\x12\r\n\x05units\x18\x02 \x03(\t\"\x1a\n\x08NtndFlip\x12\x0e\n\x06marker\x18\x01 \x01(\t\"/\n\nNtndAttack\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x11\n\tattackers\x18\x02 \x03(\t\"\x1d\n\nNtndAmbush\x12\x0f\n\x07markers\x18\x01 \x03(\t\"\x1b\n\nNtndLosses\x12\r\n\x05units\x18\x01 \x03(\t\"\'\n\x0bNtndRetreat\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1c\n\x0bNtndAdvance\x12\r\n\x05units\x18\x01 \x03(\t\",\n\x0cNtndReassign\x12\r\n\x05group\x18\x01 \x01(\t\x12\r\n\x05\x63orps\x18\x02 \x01(\t\"(\n\x0cNtndRelocate\x12\x0c\n\x04unit\x18\x01 \x01(\t\x12\n\n\x02to\x18\x02 \x01(\t\"\x1b\n\x0bNtndDeclare\x12\x0c\n\x04kind\x18\x01 \x01(\t\"\x0b\n\tNtndDraft\"\x1c\n\x0cNtndWithdraw\x12\x0c\n\x04unit\x18\x01 \x01(\t\"\x1c\n\nNtndChoose\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\t\"\x15\n\x13NtndDeclareUprisingb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,39 +32,43 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'afteraction.v1.ntnd_pb2', _
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_NTNDCOMMAND']._serialized_start=46
-  _globals['_NTNDCOMMAND']._serialized_end=862
-  _globals['_NTNDDONE']._serialized_start=864
-  _globals['_NTNDDONE']._serialized_end=874
-  _globals['_NTNDPLACE']._serialized_start=876
-  _globals['_NTNDPLACE']._serialized_end=987
-  _globals['_NTNDMOVE']._serialized_start=989
-  _globals['_NTNDMOVE']._serialized_end=1028
-  _globals['_NTNDPROMOTE']._serialized_start=1030
-  _globals['_NTNDPROMOTE']._serialized_end=1121
-  _globals['_NTNDBREAKDOWN']._serialized_start=1123
-  _globals['_NTNDBREAKDOWN']._serialized_end=1153
-  _globals['_NTNDINVERT']._serialized_start=1155
-  _globals['_NTNDINVERT']._serialized_end=1200
-  _globals['_NTNDFLIP']._serialized_start=1202
-  _globals['_NTNDFLIP']._serialized_end=1228
-  _globals['_NTNDATTACK']._serialized_start=1230
-  _globals['_NTNDATTACK']._serialized_end=1277
-  _globals['_NTNDAMBUSH']._serialized_start=1279
-  _globals['_NTNDAMBUSH']._serialized_end=1308
-  _globals['_NTNDLOSSES']._serialized_start=1310
-  _globals['_NTNDLOSSES']._serialized_end=1337
-  _globals['_NTNDRETREAT']._serialized_start=1339
-  _globals['_NTNDRETREAT']._serialized_end=1378
-  _globals['_NTNDADVANCE']._serialized_start=1380
-  _globals['_NTNDADVANCE']._serialized_end=1408
-  _globals['_NTNDREASSIGN']._serialized_start=1410
-  _globals['_NTNDREASSIGN']._serialized_end=1454
-  _globals['_NTNDRELOCATE']._serialized_start=1456
-  _globals['_NTNDRELOCATE']._serialized_end=1496
-  _globals['_NTNDDECLARE']._serialized_start=1498
-  _globals['_NTNDDECLARE']._serialized_end=1525
-  _globals['_NTNDDRAFT']._serialized_start=1527
-  _globals['_NTNDDRAFT']._serialized_end=1538
-  _globals['_NTNDWITHDRAW']._serialized_start=1540
-  _globals['_NTNDWITHDRAW']._serialized_end=1568
+  _globals['_NTNDCOMMAND']._serialized_end=973
+  _globals['_NTNDDONE']._serialized_start=975
+  _globals['_NTNDDONE']._serialized_end=985
+  _globals['_NTNDPLACE']._serialized_start=987
+  _globals['_NTNDPLACE']._serialized_end=1098
+  _globals['_NTNDMOVE']._serialized_start=1100
+  _globals['_NTNDMOVE']._serialized_end=1139
+  _globals['_NTNDPROMOTE']._serialized_start=1141
+  _globals['_NTNDPROMOTE']._serialized_end=1232
+  _globals['_NTNDBREAKDOWN']._serialized_start=1234
+  _globals['_NTNDBREAKDOWN']._serialized_end=1264
+  _globals['_NTNDINVERT']._serialized_start=1266
+  _globals['_NTNDINVERT']._serialized_end=1311
+  _globals['_NTNDFLIP']._serialized_start=1313
+  _globals['_NTNDFLIP']._serialized_end=1339
+  _globals['_NTNDATTACK']._serialized_start=1341
+  _globals['_NTNDATTACK']._serialized_end=1388
+  _globals['_NTNDAMBUSH']._serialized_start=1390
+  _globals['_NTNDAMBUSH']._serialized_end=1419
+  _globals['_NTNDLOSSES']._serialized_start=1421
+  _globals['_NTNDLOSSES']._serialized_end=1448
+  _globals['_NTNDRETREAT']._serialized_start=1450
+  _globals['_NTNDRETREAT']._serialized_end=1489
+  _globals['_NTNDADVANCE']._serialized_start=1491
+  _globals['_NTNDADVANCE']._serialized_end=1519
+  _globals['_NTNDREASSIGN']._serialized_start=1521
+  _globals['_NTNDREASSIGN']._serialized_end=1565
+  _globals['_NTNDRELOCATE']._serialized_start=1567
+  _globals['_NTNDRELOCATE']._serialized_end=1607
+  _globals['_NTNDDECLARE']._serialized_start=1609
+  _globals['_NTNDDECLARE']._serialized_end=1636
+  _globals['_NTNDDRAFT']._serialized_start=1638
+  _globals['_NTNDDRAFT']._serialized_end=1649
+  _globals['_NTNDWITHDRAW']._serialized_start=1651
+  _globals['_NTNDWITHDRAW']._serialized_end=1679
+  _globals['_NTNDCHOOSE']._serialized_start=1681
+  _globals['_NTNDCHOOSE']._serialized_end=1709
+  _globals['_NTNDDECLAREUPRISING']._serialized_start=1711
+  _globals['_NTNDDECLAREUPRISING']._serialized_end=1732
 # @@protoc_insertion_point(module_scope)

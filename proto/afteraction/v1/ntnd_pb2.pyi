@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "declare", "draft", "withdraw")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "declare", "draft", "withdraw", "choose", "declare_uprising")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -25,6 +25,8 @@ class NtndCommand(_message.Message):
     DECLARE_FIELD_NUMBER: _ClassVar[int]
     DRAFT_FIELD_NUMBER: _ClassVar[int]
     WITHDRAW_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_FIELD_NUMBER: _ClassVar[int]
+    DECLARE_UPRISING_FIELD_NUMBER: _ClassVar[int]
     done: NtndDone
     place: NtndPlace
     move: NtndMove
@@ -42,7 +44,9 @@ class NtndCommand(_message.Message):
     declare: NtndDeclare
     draft: NtndDraft
     withdraw: NtndWithdraw
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., declare: _Optional[_Union[NtndDeclare, _Mapping]] = ..., draft: _Optional[_Union[NtndDraft, _Mapping]] = ..., withdraw: _Optional[_Union[NtndWithdraw, _Mapping]] = ...) -> None: ...
+    choose: NtndChoose
+    declare_uprising: NtndDeclareUprising
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., declare: _Optional[_Union[NtndDeclare, _Mapping]] = ..., draft: _Optional[_Union[NtndDraft, _Mapping]] = ..., withdraw: _Optional[_Union[NtndWithdraw, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -171,3 +175,13 @@ class NtndWithdraw(_message.Message):
     UNIT_FIELD_NUMBER: _ClassVar[int]
     unit: str
     def __init__(self, unit: _Optional[str] = ...) -> None: ...
+
+class NtndChoose(_message.Message):
+    __slots__ = ("choice",)
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
+    choice: str
+    def __init__(self, choice: _Optional[str] = ...) -> None: ...
+
+class NtndDeclareUprising(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

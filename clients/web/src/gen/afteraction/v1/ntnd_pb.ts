@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/ntnd.proto.
  */
 export const file_afteraction_v1_ntnd: GenFile = /*@__PURE__*/
-  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSKwBgoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLgoHZGVjbGFyZRgZIAEoCzIbLmFmdGVyYWN0aW9uLnYxLk50bmREZWNsYXJlSAASKgoFZHJhZnQYGiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kRHJhZnRIABIwCgh3aXRoZHJhdxgbIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRXaXRoZHJhd0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGwoLTnRuZERlY2xhcmUSDAoEa2luZBgBIAEoCSILCglOdG5kRHJhZnQiHAoMTnRuZFdpdGhkcmF3EgwKBHVuaXQYASABKAliBnByb3RvMw");
+  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSKfBwoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLgoHZGVjbGFyZRgZIAEoCzIbLmFmdGVyYWN0aW9uLnYxLk50bmREZWNsYXJlSAASKgoFZHJhZnQYGiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kRHJhZnRIABIwCgh3aXRoZHJhdxgbIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRXaXRoZHJhd0gAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGwoLTnRuZERlY2xhcmUSDAoEa2luZBgBIAEoCSILCglOdG5kRHJhZnQiHAoMTnRuZFdpdGhkcmF3EgwKBHVuaXQYASABKAkiHAoKTnRuZENob29zZRIOCgZjaG9pY2UYASABKAkiFQoTTnRuZERlY2xhcmVVcHJpc2luZ2IGcHJvdG8z");
 
 /**
  * A command of No Trumpets No Drums (docs/rules/ntnd.md). Pieces are named by
@@ -163,6 +163,23 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
      */
     value: NtndWithdraw;
     case: "withdraw";
+  } | {
+    /**
+     * Name what a random event leaves to the Allied player: a South Vietnamese corps zone or an
+     * inverted marker to reveal (NTND 21, data/random_events.json).
+     *
+     * @generated from field: afteraction.v1.NtndChoose choose = 35;
+     */
+    value: NtndChoose;
+    case: "choose";
+  } | {
+    /**
+     * Declare the National Uprising at the start of a Communist Recruitment phase (NTND 26.1).
+     *
+     * @generated from field: afteraction.v1.NtndDeclareUprising declare_uprising = 36;
+     */
+    value: NtndDeclareUprising;
+    case: "declareUprising";
   } | { case: undefined; value?: undefined };
 };
 
@@ -622,4 +639,40 @@ export type NtndWithdraw = Message<"afteraction.v1.NtndWithdraw"> & {
  */
 export const NtndWithdrawSchema: GenMessage<NtndWithdraw> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 17);
+
+/**
+ * An Allied choice a random event asks for (NTND 21).
+ *
+ * @generated from message afteraction.v1.NtndChoose
+ */
+export type NtndChoose = Message<"afteraction.v1.NtndChoose"> & {
+  /**
+   * The choice: a corps zone ("I".."IV") or a marker id ("M5"), as the decision's legal answers list.
+   *
+   * @generated from field: string choice = 1;
+   */
+  choice: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndChoose.
+ * Use `create(NtndChooseSchema)` to create a new message.
+ */
+export const NtndChooseSchema: GenMessage<NtndChoose> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 18);
+
+/**
+ * Declares the National Uprising (NTND 26.1); the Communist player's "done" declines it this turn.
+ *
+ * @generated from message afteraction.v1.NtndDeclareUprising
+ */
+export type NtndDeclareUprising = Message<"afteraction.v1.NtndDeclareUprising"> & {
+};
+
+/**
+ * Describes the message afteraction.v1.NtndDeclareUprising.
+ * Use `create(NtndDeclareUprisingSchema)` to create a new message.
+ */
+export const NtndDeclareUprisingSchema: GenMessage<NtndDeclareUprising> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 19);
 
