@@ -197,7 +197,9 @@ class Code(StrEnum):
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
     ILLEGAL_CHOICE = ("ILLEGAL_CHOICE", _PRE, "rules", "NTND 21: a choice a random event does not offer")
     ILLEGAL_DECLARATION = ("ILLEGAL_DECLARATION", _PRE, "rules",
-                           "NTND 26.1: a National Uprising declared when it may not be")
+                           "NTND 26.1/24.1-24.4.4: a National Uprising, or a Vietnamization declaration or "
+                           "reversal, declared when it may not be")
+    ILLEGAL_DRAFT = ("ILLEGAL_DRAFT", _PRE, "rules", "NTND 4.5.2: a second South Vietnamese draft in one turn")
     ILLEGAL_COUP = ("ILLEGAL_COUP", _PRE, "rules", "NTND 10.5.2: a coup where or when the rule does not allow one")
     ILLEGAL_BASE = ("ILLEGAL_BASE", _PRE, "rules", "NTND 28.9.3/28.9.7: a VC base built or used where the rule "
                     "does not allow")
@@ -216,6 +218,9 @@ class Code(StrEnum):
     ILLEGAL_RELOCATION = ("ILLEGAL_RELOCATION", _PRE, "rules",
                           "NTND 5.8: a firebase relocation the rule does not allow")
     ILLEGAL_RETREAT = ("ILLEGAL_RETREAT", _PRE, "rules", "NTND 19.3: a retreat the rule does not allow")
+    ILLEGAL_WITHDRAWAL = ("ILLEGAL_WITHDRAWAL", _PRE, "rules", "NTND 4.3.1/23.3/24.3.1: a withdrawal the rules do "
+                                                               "not allow or ask for now, or a policy step ended "
+                                                               "before a required withdrawal")
     ILLEGAL_SUPPLY = ("ILLEGAL_SUPPLY", _PRE, "rules", "NTND 18.6.2: not the supply units that supplied the attackers")
     OVERSTACKED = ("OVERSTACKED", _PRE, "rules", "NTND 8.10: the placement would over-stack the hex")
     NTND_AMBUSH_AIRMOBILE = ("NTND_AMBUSH_AIRMOBILE", _PRE, "rules",

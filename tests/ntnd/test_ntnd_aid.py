@@ -8,7 +8,7 @@ from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
 from .mapplay import RS, legal, play
-from .test_ntnd_neutrality import at, cblank, kinds
+from .test_ntnd_neutrality import at, cblank, kinds, past_policy
 from .test_ntnd_rules import put
 
 
@@ -194,7 +194,7 @@ def test_ntnd_27_2_and_10_5_2_every_offered_answer_is_accepted_and_others_reject
             raise AssertionError("accepted")
         except Rejection as e:
             assert e.code == "ILLEGAL_AID"
-    t = at(cblank(), "a_reinforce")
+    t = past_policy(at(cblank(), "a_reinforce"))
     for c in legal(t, "allied"):
         RS.apply(RS.copy_state(t), "allied", c, Context.for_tests())
     try:

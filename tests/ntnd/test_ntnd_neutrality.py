@@ -33,6 +33,14 @@ def cblank(scenario: str = "campaign", turn: int = 1) -> dict:
     return s
 
 
+def past_policy(s: dict) -> dict:
+    """The campaign's reinforcement phase opens with the Allied policy step (24, 4.5.2, 23.3): end it
+    (nothing declared) to reach 10.5.2's coup."""
+    while s["decision"] and s["decision"]["kind"] == "policy":
+        s, _ = play(s, "allied", cmd("done"))
+    return s
+
+
 def at(s: dict, phase: str, faces=None) -> dict:
     s["step"] = INDEX[phase]
     s["battle"] = None
@@ -311,7 +319,7 @@ def test_ntnd_28_11_3_one_nva_unit_a_turn_attacks_in_laos_without_a_violation():
 # --- 10.5.2 coup -------------------------------------------------------------------------------
 
 def test_ntnd_10_5_2_allied_coup_costs_five_times_the_dice_unless_controlled():
-    s = at(cblank(), "a_reinforce")
+    s = past_policy(at(cblank(), "a_reinforce"))
     assert s["decision"]["kind"] == "coup"
     assert cmd("coup", country="LA") in legal(s, "allied")
     s, ev = play(s, "allied", cmd("coup", country="LA"), faces=[3, 4])
@@ -320,7 +328,7 @@ def test_ntnd_10_5_2_allied_coup_costs_five_times_the_dice_unless_controlled():
     assert s["decision"]["kind"] == "reinforce"
     t = cblank()
     t["hm"]["CA"] = "allied_control"
-    t = at(t, "a_reinforce")
+    t = past_policy(at(t, "a_reinforce"))
     t, ev = play(t, "allied", cmd("coup", country="CA"), faces=[3, 4])
     assert kinds(ev, "pp")[0]["pp"] == -14 and "CA" not in t["neutral"]
 

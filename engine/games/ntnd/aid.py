@@ -21,6 +21,7 @@ from functools import lru_cache
 from ...decisions import DecisionKind
 from ...errors import Rejection
 from .campaign_data import load_campaign
+from . import elections, vietnamization as V
 from .features import in_force
 from .operations import first_in_mix, make_marker
 from .state import COMMUNIST
@@ -48,16 +49,14 @@ def haiphong_mined(s: dict) -> bool:
 
 
 def vietnamization(s: dict) -> str | None:
-    """24 (ALLIED helper's ``s["vietnamization"]``): "full", "partial" or None; a dict is read by its
-    ``kind``."""
-    v = s.get("vietnamization")
-    return v.get("kind") if isinstance(v, dict) else v
+    """24: the Vietnamization in effect ("full", "partial" or None: vietnamization.kind)."""
+    return V.kind(s)
 
 
 def election_withdrawal(s: dict) -> bool:
-    """23.3 (ALLIED helper's ``s["elections"]``): an American withdrawal due to elections in progress."""
-    e = s.get("elections")
-    return bool(isinstance(e, dict) and e.get("withdrawal"))
+    """27.1.1 "an American withdrawal due to elections in progress": the peace party has won (23.3)
+    and American units are still in play (the withdrawals go on each turn until none is left)."""
+    return elections.peace_party(s) and bool(V.american_units_in_play(s))
 
 
 def modifiers(s: dict, source: str, invasion: bool) -> list[dict]:
@@ -110,6 +109,11 @@ def start(s: dict, ctx) -> None:
     for d in st["deferred"]:                                   # 27.3: Haiphong mined last turn
         _place(s, "soviet", d["type"], "CHINA", d["inverted"], ctx)
     st["deferred"] = []
+    if V.aid_at_once(s):                                       # 24.4.3: aid at once after a reversal
+        for src in sorted(AID_LIST):
+            if src not in st["begun"]:
+                st["begun"][src] = s["turn"]
+                ctx.emit({"t": "aid", "rule": "NTND 24.4.3", "source": src, "event": "begun"})
     if s["turn"] in chart()["roll_turns"]:
         roll(s, ctx)
     due = [e["source"] for e in chart()["chart"] if e["source"] in st["begun"]] + [x for x in extra if x in AID_LIST]

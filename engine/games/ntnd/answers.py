@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, battles, corps, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, uprising, vcbases
+from . import aid, battles, corps, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -477,4 +477,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     *uprising.DECISIONS_UP,
     *neutrality.DECISIONS_NEUTRAL, *aid.DECISIONS_AID,
     *hearts_phases.DECISIONS_HM,
+    *replacements.DECISIONS_ALLIED,
 ])

@@ -15,6 +15,7 @@ from . import morale as sv_morale
 from . import neutrality, offboard
 from . import combat as cb
 from . import retreat as rt
+from . import vietnamization
 from .features import in_force
 from .firebases import supporters
 from .hearts import militia_bonus
@@ -202,6 +203,8 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     ctx.emit({"t": "attack", "side": side, "target": target, "attackers": list(attackers),
               "defenders": defenders, "rule": "NTND 19"})
     neutrality.on_attack(s, side, target, list(attackers), defenders, ctx)   # 10.2, 10.5.1, 28.11.3 (campaign)
+    if side == ALLIED:
+        vietnamization.attack_cost(s, attackers, ctx)                    # 24.4.6
     auto = cb.automatic_eliminations(dcu)
     for uid in auto:
         eliminate(s, uid, ctx, "NTND 13.3/18.6.1/17.2")

@@ -10,7 +10,8 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import aid, battles, extras, hearts, hearts_phases, morale, movement, neutrality, operations, politics, random_events, reaction, recruitment, uprising
+from . import (aid, battles, elections, extras, hearts, hearts_phases, morale, movement, neutrality, operations,
+               politics, random_events, reaction, recruitment, replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
 from .sea import forced_returns
@@ -65,11 +66,16 @@ def enter(s: dict, ctx) -> None:
         politics.political_phase(s, ctx, "NTND " + ph.rule)
         if in_force(s, "hearts_and_minds"):
             hearts.political_phase(s, ctx, ph.id)                  # 7.3, 7.3.2, 7.4.2
+        if ph.id == "a_politics":
+            elections.at_political_phase_end(s, ctx)                 # 23.1-23.2: after the phase's points
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
         recruitment.start_allied_reinforcement(s, ctx)
         morale.city_desertion(s, ctx)                               # 25.3.1 (sv_morale only)
-        recruitment.award_points(s, ctx)
+        if replacements.policy_in_force(s):
+            replacements.start_phase(s, ctx)                         # 4.2.2, 7.3.1, 23.3, then the policy step
+        else:
+            recruitment.award_points(s, ctx)
         uprising.rally(s, ctx)                                      # 26.7 (uprising only)
         neutrality.start_reinforcement(s)                            # 10.5.2 (campaign)
     elif ph.id == "a_move":
@@ -220,6 +226,8 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         return None
     if ph.id == "c_recruit" and p.get("uprising_q"):
         return uprising.decision(s)                                  # 26.1: at the start of recruitment
+    if ph.id == "a_reinforce" and p.get("sub") == "policy":
+        return replacements.decision(s)                              # 24, 4.5.2, 23.3 before placements
     d = neutrality.phase_decision(s) or aid.phase_decision(s)        # 10.5.2, 27.2-27.4 (campaign)
     if d is not None:
         return d

@@ -25,6 +25,7 @@ from ...decisions import DecisionKind
 from ...errors import Rejection
 from .campaign_data import AREAS
 from .features import in_force
+from . import replacements
 from .hearts import SV_CORPS, area_of, move
 from .map import load_map
 from .operations import remove_from_marker
@@ -182,7 +183,7 @@ def allied_allocate(s: dict, pool: str, area: str, points: int, ctx) -> None:
         e = p["events"].pop(0)
         move(s, area, e["toward"], e["boxes"], ctx, "NTND 21")
         return
-    s["rp"][pool] -= points
+    replacements.spend(s, pool, points, "NTND 7.2")                 # 4.2.4: the one way points are spent
     p["alloc"].append({"pool": pool, "area": area, "points": points})
     ctx.emit({"t": "hm-allocated", "pool": pool, "area": area, "points": points, "rule": "NTND 7.2.1"})
 

@@ -14,10 +14,11 @@ a deserting division, or two regiments of one hex, leave a Communist supply unit
 Readings (project): "two or more major cities" are two map cities (town kind "city") of the corps
 held by face-up Communist units (as 22.4 counts occupation); "printed morale"/"printed combat
 value" is the counter's morale (2.2); ARVN units without a printed morale (firebases) do not roll.
-The peace party's win is read from the ALLIED helper's ``s["elections"]["peace_party"]``.
+The peace party's win is elections.peace_party.
 """
 from __future__ import annotations
 
+from . import elections
 from .features import in_force
 from .map import load_map
 from .operations import first_in_mix
@@ -62,8 +63,7 @@ def _vietnamization(s: dict) -> str | None:
 
 def severe(s: dict) -> bool:
     """25.4: no U.S. ground units in South Vietnam, the peace party has won, or partial Vietnamization."""
-    el = s.get("elections")
-    peace = isinstance(el, dict) and bool(el.get("peace_party"))
+    peace = elections.peace_party(s)
     return demoralized(s) and (not _us_ground_in_sv(s) or peace or _vietnamization(s) == "partial")
 
 

@@ -17,6 +17,9 @@ from .operations import first_in_mix, make_marker
 from .placement import cadre_hexes
 from .state import ALLIED, COMMUNIST
 from .units import counter_order, load_counters
+from . import vietnamization
+from .elections import peace_party
+from .features import in_force
 
 CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
 NVA_RECRUITS = ("nva_artillery", "nva_division", "nva_sam")   # 4.1.3
@@ -53,7 +56,7 @@ def start_communist_recruitment(s: dict, ctx) -> None:
         r = ctx.roll("d6", f"NTND 4.5.1 additional recruits in {region}")
         if r.result < by_region[region]:
             extra[region] = 1
-    s["phase"].update(cadres=3, extra=extra, nva=2, dummies=True)
+    s["phase"].update(cadres=vietnamization.basic_cadres(s), extra=extra, nva=2, dummies=True)  # 4.1.1; 24.2.9
     if in_force(s, "hearts_and_minds"):
         _hearts_and_minds_recruits(s, ctx)
 
@@ -245,8 +248,8 @@ def reinforcement_options(s: dict) -> list[tuple[str, str]]:
         if u["status"] == "afloat":
             out += [(uid, h) for h in landing_locations(s)]
             continue
-        if u["status"] != "sched" or u["side"] != ALLIED or u["arrive"] > s["turn"]:
-            continue
+        if u["status"] != "sched" or u["side"] != ALLIED or not vietnamization.may_enter(s, u):
+            continue   # 4.2.1 (due this turn or earlier); 24.2.1, 24.4.5 caps
         for loc in entry_locations(s, u):
             out.append((uid, loc))
     return out
@@ -260,6 +263,7 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
     if u["status"] == "sched":
         assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
     u.update(status="map", loc=loc)
+    u.pop("paid", None)
     s["phase"]["placed"].append(uid)
     ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,
               "corps": u["corps"], "rule": "NTND 4.2.1"})
@@ -281,13 +285,13 @@ def award_points(s: dict, ctx) -> None:
     ctx.emit({"t": "replacement-points", "points": dict(s["rp"]), "rule": "NTND 4.2.2"})
 
 
-def _payer(s: dict, nat: str) -> str | None:
+def _payer(s: dict, nat: str, half: bool = False) -> str | None:
     """4.2.5: a nationality's own pool, else U.S. or SEATO points given as aid (South Vietnam, Laos,
     Cambodia only). The first pool with a point left pays."""
     own = POOL_OF_NAT.get(nat)
     order = [own] + (["US", "SEATO"] if own in ("SV", "INDOCHINESE") else [])
     for p in order:
-        if s.get("rp", {}).get(p, 0) > 0:
+        if s.get("rp", {}).get(p, 0) > 0 or (half and s.get("rp_half", {}).get(p, 0)):   # 24.2.6, 4.2.6
             return p
     return None
 
@@ -333,8 +337,10 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
             continue
         t = counters.type(u["type"])
-        if _payer(s, t.nationality) is None:
+        if _payer(s, t.nationality, vietnamization.half_cost(s, u["type"])) is None:
             continue
+        if t.nationality == "US" and u["status"] == "dead" and in_force(s, "elections") and peace_party(s):
+            continue   # 23.4: after a peace-party win no American unit is ever replaced
         if t.stacking_class in IMMEDIATE:
             if u["type"] in seen_types:
                 continue  # one counter of a type stands for all of them
@@ -351,16 +357,28 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
                         "eliminated unit (arriving next turn, 4.2.7) or a firebase/militia placed at once (5.6.1-5.6.2)")
     u = s["units"][uid]
     t = load_counters().type(u["type"])
-    pool = _payer(s, t.nationality)
-    s["rp"][pool] -= 1
+    half = vietnamization.half_cost(s, u["type"])
+    pool = _payer(s, t.nationality, half)
+    if half and s["rp_half"].get(pool, 0):
+        s["rp_half"][pool] = 0                     # 24.2.6: a saved half point pays (4.2.6)
+    elif half:
+        s["rp"][pool] -= 1                         # 24.2.6: half a point; the other half is saved (4.2.6)
+        s["rp_half"][pool] = 1
+    else:
+        s["rp"][pool] -= 1
     pp = 0
     if POOL_OF_NAT.get(t.nationality) in ("US", "SEATO") and u["status"] == "dead" and t.nationality != "MTG":
-        pp = politics.add(s, -2)  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two points (24.2.10 bounds)
+        pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points
+        if t.nationality == "US":
+            pp = vietnamization.us_replacement_pp(s, pp)   # 24.2.4: none under Full; 24.4.1-2: three after reversal
+        pp = politics.add(s, pp)  # 24.2.10 bounds
     if t.stacking_class in IMMEDIATE:
         u.update(status="map", loc=loc)
         ctx.emit({"t": "purchase", "unit": uid, "type": u["type"], "loc": loc, "pool": pool, "pp": pp,
                   "rule": "NTND 4.2.7"})
     else:
         u.update(status="sched", arrive=s["turn"] + 1, loc=None)
+        if in_force(s, "withdrawals") and t.nationality == "US":
+            u["paid"] = True   # 23.3: "already paid for as replacements" may be withdrawn
         ctx.emit({"t": "purchase", "unit": uid, "type": u["type"], "arrive": s["turn"] + 1, "pool": pool,
                   "pp": pp, "rule": "NTND 4.2.7"})

@@ -107,7 +107,9 @@ def initial_state(scenario: str, ctx) -> dict:
                      "withdrawals": sc["reinforcements"].get("allied_withdrawals", []),
                      "replacement_points": sc["reinforcements"].get("allied_replacement_points", {}).get("per_turn", {}),
                      "armor_shock": bool(sc["scenario_rules"].get("armor_shock_available")),
-                     "start_year": start_year, "features": scenario_features(sc)},
+                     "start_year": start_year, "features": scenario_features(sc),
+                     # 23.1, 24.2-24.3 (campaign only: the Tet state has neither key)
+                     **{k: sc[k] for k in ("elections", "vietnamization") if k in sc}},
         "turn": 1,
         "turn_label": turn_label(sc["turns"], 1),
         "step": 0,

@@ -23,6 +23,14 @@ engine's one copy and digest apply to it and every view is built from it directl
         units   the uids inside (private)
         ref     the Ref of the sealed identity event (opened when it flips, or at the end)
 
+Campaign keys of the Allied political war (created only where their feature is in force, so the Tet
+state has none of them): ``rp_half`` (a saved half replacement point per pool, 4.2.6), ``draft``
+({"year", "count"}, 4.5.3), ``elections`` (one record per election, 23: elections.py),
+``vietnamization`` / ``vietnamization_reversed`` / ``vietnamization_forced`` / ``election_extra_dice`` /
+``vietnamization_us_withdrawn`` (24: vietnamization.py); a unit bought and not yet arrived carries
+``paid`` (23.3); ``s["phase"]["wd"]`` holds the reinforcement phase's withdrawal obligations
+(withdrawals.py).
+
 Hidden information: an inverted unit's identity lives only in ``units`` of its
 marker and in the sealed event committed when it was placed or inverted; views
 for the Allied seat and spectators show markers by their public marker id and

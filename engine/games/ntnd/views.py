@@ -8,6 +8,8 @@ the phase's quotas.
 """
 from __future__ import annotations
 
+import copy
+
 from .sequence import phase_of
 from .state import ALLIED, COMMUNIST
 
@@ -59,6 +61,10 @@ def build_view(s: dict, seat: str | None) -> dict:
         "decision": None if d is None else decision_view(d, seat),
         "outcome": s.get("outcome"),
     }
+    # the campaign's Allied political war (23, 24, 4.2.6, 4.5.3): public, present only where set
+    for k in ("rp_half", "vietnamization", "vietnamization_reversed", "elections", "draft"):
+        if k in s:
+            v[k] = copy.deepcopy(s[k])
     if seat == COMMUNIST:
         v["hidden"] = {mid: [_unit_view(s["units"][x]) for x in mk["units"]]
                        for mid, mk in sorted(s["markers"].items())}

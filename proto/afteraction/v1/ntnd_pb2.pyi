@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate", "build_base", "upgrade", "coup", "aid", "choose", "declare_uprising")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate", "build_base", "upgrade", "declare", "draft", "withdraw", "coup", "aid", "choose", "declare_uprising")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -26,6 +26,9 @@ class NtndCommand(_message.Message):
     ALLOCATE_FIELD_NUMBER: _ClassVar[int]
     BUILD_BASE_FIELD_NUMBER: _ClassVar[int]
     UPGRADE_FIELD_NUMBER: _ClassVar[int]
+    DECLARE_FIELD_NUMBER: _ClassVar[int]
+    DRAFT_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAW_FIELD_NUMBER: _ClassVar[int]
     COUP_FIELD_NUMBER: _ClassVar[int]
     AID_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_FIELD_NUMBER: _ClassVar[int]
@@ -48,11 +51,14 @@ class NtndCommand(_message.Message):
     allocate: NtndAllocate
     build_base: NtndBuildBase
     upgrade: NtndUpgrade
+    declare: NtndDeclare
+    draft: NtndDraft
+    withdraw: NtndWithdraw
     coup: NtndCoup
     aid: NtndAid
     choose: NtndChoose
     declare_uprising: NtndDeclareUprising
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ..., build_base: _Optional[_Union[NtndBuildBase, _Mapping]] = ..., upgrade: _Optional[_Union[NtndUpgrade, _Mapping]] = ..., coup: _Optional[_Union[NtndCoup, _Mapping]] = ..., aid: _Optional[_Union[NtndAid, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ...) -> None: ...
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ..., build_base: _Optional[_Union[NtndBuildBase, _Mapping]] = ..., upgrade: _Optional[_Union[NtndUpgrade, _Mapping]] = ..., declare: _Optional[_Union[NtndDeclare, _Mapping]] = ..., draft: _Optional[_Union[NtndDraft, _Mapping]] = ..., withdraw: _Optional[_Union[NtndWithdraw, _Mapping]] = ..., coup: _Optional[_Union[NtndCoup, _Mapping]] = ..., aid: _Optional[_Union[NtndAid, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -199,6 +205,22 @@ class NtndUpgrade(_message.Message):
     cadre: str
     supply: str
     def __init__(self, regiment: _Optional[str] = ..., cadre: _Optional[str] = ..., supply: _Optional[str] = ...) -> None: ...
+
+class NtndDeclare(_message.Message):
+    __slots__ = ("kind",)
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    def __init__(self, kind: _Optional[str] = ...) -> None: ...
+
+class NtndDraft(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class NtndWithdraw(_message.Message):
+    __slots__ = ("unit",)
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    unit: str
+    def __init__(self, unit: _Optional[str] = ...) -> None: ...
 
 class NtndChoose(_message.Message):
     __slots__ = ("choice",)

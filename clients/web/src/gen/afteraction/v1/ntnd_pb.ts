@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/ntnd.proto.
  */
 export const file_afteraction_v1_ntnd: GenFile = /*@__PURE__*/
-  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSLnBgoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLAoGZXhwZW5kGBQgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEV4cGVuZEgAEjAKCGFsbG9jYXRlGBUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZEFsbG9jYXRlSAASMwoKYnVpbGRfYmFzZRgWIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk50bmRCdWlsZEJhc2VIABIuCgd1cGdyYWRlGBcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFVwZ3JhZGVIAEIICgZhY3Rpb24iCgoITnRuZERvbmUibwoJTnRuZFBsYWNlEgwKBHVuaXQYASABKAkSDAoEa2luZBgCIAEoCRITCgtuYXRpb25hbGl0eRgDIAEoCRIQCghsb2NhdGlvbhgEIAEoCRIQCghpbnZlcnRlZBgFIAEoCBINCgVjb3JwcxgGIAEoCSInCghOdG5kTW92ZRINCgVwaWVjZRgBIAEoCRIMCgRwYXRoGAIgAygJIlsKC050bmRQcm9tb3RlEg0KBXBpZWNlGAEgASgJEg4KBnN1cHBseRgCIAEoCRIKCgJ0bxgDIAEoCRIMCgR1bml0GAQgASgJEhMKC3N1cHBseV91bml0GAUgASgJIh4KDU50bmRCcmVha0Rvd24SDQoFcGllY2UYASABKAkiLQoKTnRuZEludmVydBIQCghsb2NhdGlvbhgBIAEoCRINCgV1bml0cxgCIAMoCSIaCghOdG5kRmxpcBIOCgZtYXJrZXIYASABKAkiLwoKTnRuZEF0dGFjaxIOCgZ0YXJnZXQYASABKAkSEQoJYXR0YWNrZXJzGAIgAygJIh0KCk50bmRBbWJ1c2gSDwoHbWFya2VycxgBIAMoCSIbCgpOdG5kTG9zc2VzEg0KBXVuaXRzGAEgAygJIicKC050bmRSZXRyZWF0EgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiHAoLTnRuZEFkdmFuY2USDQoFdW5pdHMYASADKAkiLAoMTnRuZFJlYXNzaWduEg0KBWdyb3VwGAEgASgJEg0KBWNvcnBzGAIgASgJIigKDE50bmRSZWxvY2F0ZRIMCgR1bml0GAEgASgJEgoKAnRvGAIgASgJIhoKCk50bmRFeHBlbmQSDAoEdW5pdBgBIAEoCSI6CgxOdG5kQWxsb2NhdGUSDAoEcG9vbBgBIAEoCRIMCgRhcmVhGAIgASgJEg4KBnBvaW50cxgDIAEoBSIzCg1OdG5kQnVpbGRCYXNlEhAKCGxvY2F0aW9uGAEgASgJEhAKCHN1cHBsaWVzGAIgAygJIj4KC050bmRVcGdyYWRlEhAKCHJlZ2ltZW50GAEgASgJEg0KBWNhZHJlGAIgASgJEg4KBnN1cHBseRgDIAEoCWIGcHJvdG8z");
+  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSKfBwoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLgoHZGVjbGFyZRgZIAEoCzIbLmFmdGVyYWN0aW9uLnYxLk50bmREZWNsYXJlSAASKgoFZHJhZnQYGiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kRHJhZnRIABIwCgh3aXRoZHJhdxgbIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRXaXRoZHJhd0gAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGwoLTnRuZERlY2xhcmUSDAoEa2luZBgBIAEoCSILCglOdG5kRHJhZnQiHAoMTnRuZFdpdGhkcmF3EgwKBHVuaXQYASABKAkiHAoKTnRuZENob29zZRIOCgZjaG9pY2UYASABKAkiFQoTTnRuZERlY2xhcmVVcHJpc2luZ2IGcHJvdG8z");
 
 /**
  * A command of No Trumpets No Drums (docs/rules/ntnd.md). Pieces are named by
@@ -141,38 +141,45 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
     case: "relocate";
   } | {
     /**
-     * Expend a unit in a Hearts and Minds phase: a Communist supply unit or cadre (NTND 7.4, 15.3)
-     * or an Allied Phoenix unit (NTND 28.4.2).
+     * Declare Full or Partial Vietnamization, or reverse it (NTND 24.2, 24.3, 24.4).
      *
-     * @generated from field: afteraction.v1.NtndExpend expend = 20;
+     * @generated from field: afteraction.v1.NtndDeclare declare = 25;
      */
-    value: NtndExpend;
-    case: "expend";
+    value: NtndDeclare;
+    case: "declare";
   } | {
     /**
-     * Allocate Allied replacement points to a corps/country's Hearts and Minds marker (NTND 7.2,
-     * 7.2.1), or, after a corruption roll, choose which allocated points are lost (NTND 7.2.1).
+     * Declare a South Vietnamese draft (NTND 4.5.2, 4.5.3).
      *
-     * @generated from field: afteraction.v1.NtndAllocate allocate = 21;
+     * @generated from field: afteraction.v1.NtndDraft draft = 26;
      */
-    value: NtndAllocate;
-    case: "allocate";
+    value: NtndDraft;
+    case: "draft";
   } | {
     /**
-     * Build a VC base with two supply units (NTND 28.9.3).
+     * Withdraw one Allied unit permanently (NTND 4.3.1, 23.3, 23.6, 24.3.1).
      *
-     * @generated from field: afteraction.v1.NtndBuildBase build_base = 22;
+     * @generated from field: afteraction.v1.NtndWithdraw withdraw = 27;
      */
-    value: NtndBuildBase;
-    case: "buildBase";
+    value: NtndWithdraw;
+    case: "withdraw";
   } | {
     /**
-     * Upgrade a VC regiment and cadre on a base to an NVA division (NTND 28.9.7).
+     * Name what a random event leaves to the Allied player: a South Vietnamese corps zone or an
+     * inverted marker to reveal (NTND 21, data/random_events.json).
      *
-     * @generated from field: afteraction.v1.NtndUpgrade upgrade = 23;
+     * @generated from field: afteraction.v1.NtndChoose choose = 35;
      */
-    value: NtndUpgrade;
-    case: "upgrade";
+    value: NtndChoose;
+    case: "choose";
+  } | {
+    /**
+     * Declare the National Uprising at the start of a Communist Recruitment phase (NTND 26.1).
+     *
+     * @generated from field: afteraction.v1.NtndDeclareUprising declare_uprising = 36;
+     */
+    value: NtndDeclareUprising;
+    case: "declareUprising";
   } | { case: undefined; value?: undefined };
 };
 
@@ -577,14 +584,49 @@ export const NtndRelocateSchema: GenMessage<NtndRelocate> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 14);
 
 /**
- * A unit expended in a Hearts and Minds phase (NTND 7.4, 28.4.2).
+ * Declares Vietnamization or its reversal in the Allied Reinforcement and Replacement phase.
  *
- * @generated from message afteraction.v1.NtndExpend
+ * @generated from message afteraction.v1.NtndDeclare
  */
-export type NtndExpend = Message<"afteraction.v1.NtndExpend"> & {
+export type NtndDeclare = Message<"afteraction.v1.NtndDeclare"> & {
   /**
-   * The unit's id: a Communist supply unit or cadre, face up or inverted (the command is sealed),
-   * or an Allied Phoenix unit.
+   * "full" (NTND 24.2), "partial" (NTND 24.3) or "reverse" (NTND 24.4).
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndDeclare.
+ * Use `create(NtndDeclareSchema)` to create a new message.
+ */
+export const NtndDeclareSchema: GenMessage<NtndDeclare> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 15);
+
+/**
+ * Declares a South Vietnamese draft: one die of extra South Vietnamese replacement points.
+ *
+ * @generated from message afteraction.v1.NtndDraft
+ */
+export type NtndDraft = Message<"afteraction.v1.NtndDraft"> & {
+};
+
+/**
+ * Describes the message afteraction.v1.NtndDraft.
+ * Use `create(NtndDraftSchema)` to create a new message.
+ */
+export const NtndDraftSchema: GenMessage<NtndDraft> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 16);
+
+/**
+ * Withdraws one Allied unit from play for good.
+ *
+ * @generated from message afteraction.v1.NtndWithdraw
+ */
+export type NtndWithdraw = Message<"afteraction.v1.NtndWithdraw"> & {
+  /**
+   * The unit's id.
    *
    * @generated from field: string unit = 1;
    */
@@ -592,108 +634,45 @@ export type NtndExpend = Message<"afteraction.v1.NtndExpend"> & {
 };
 
 /**
- * Describes the message afteraction.v1.NtndExpend.
- * Use `create(NtndExpendSchema)` to create a new message.
+ * Describes the message afteraction.v1.NtndWithdraw.
+ * Use `create(NtndWithdrawSchema)` to create a new message.
  */
-export const NtndExpendSchema: GenMessage<NtndExpend> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_ntnd, 15);
-
-/**
- * Replacement points of one pool for one corps/country (NTND 7.2, 7.2.1).
- *
- * @generated from message afteraction.v1.NtndAllocate
- */
-export type NtndAllocate = Message<"afteraction.v1.NtndAllocate"> & {
-  /**
-   * The replacement point pool: "US", "SEATO", "INDOCHINESE" or "SV" (NTND 4.2.2, 4.2.5); "EVENT"
-   * names the corps of a random event's Hearts and Minds move (NTND 21, "allied_choice_sv").
-   *
-   * @generated from field: string pool = 1;
-   */
-  pool: string;
-
-  /**
-   * The corps/country: "I".."IV", "CA" (Cambodia) or "LA" (Laos).
-   *
-   * @generated from field: string area = 2;
-   */
-  area: string;
-
-  /**
-   * How many points (at least 1).
-   *
-   * @generated from field: int32 points = 3;
-   */
-  points: number;
-};
-
-/**
- * Describes the message afteraction.v1.NtndAllocate.
- * Use `create(NtndAllocateSchema)` to create a new message.
- */
-export const NtndAllocateSchema: GenMessage<NtndAllocate> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_ntnd, 16);
-
-/**
- * A VC base built in the Communist Operations phase (NTND 28.9.3).
- *
- * @generated from message afteraction.v1.NtndBuildBase
- */
-export type NtndBuildBase = Message<"afteraction.v1.NtndBuildBase"> & {
-  /**
-   * The hex (South Vietnamese mountain, jungle or swamp, with a VC unit).
-   *
-   * @generated from field: string location = 1;
-   */
-  location: string;
-
-  /**
-   * The two supply units expended there (private ids: the command is sealed).
-   *
-   * @generated from field: repeated string supplies = 2;
-   */
-  supplies: string[];
-};
-
-/**
- * Describes the message afteraction.v1.NtndBuildBase.
- * Use `create(NtndBuildBaseSchema)` to create a new message.
- */
-export const NtndBuildBaseSchema: GenMessage<NtndBuildBase> = /*@__PURE__*/
+export const NtndWithdrawSchema: GenMessage<NtndWithdraw> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 17);
 
 /**
- * A VC regiment and a VC cadre on a base become an NVA division, a supply unit expended (NTND 28.9.7).
+ * An Allied choice a random event asks for (NTND 21).
  *
- * @generated from message afteraction.v1.NtndUpgrade
+ * @generated from message afteraction.v1.NtndChoose
  */
-export type NtndUpgrade = Message<"afteraction.v1.NtndUpgrade"> & {
+export type NtndChoose = Message<"afteraction.v1.NtndChoose"> & {
   /**
-   * The VC regiment's id (private when inverted: the command is sealed).
+   * The choice: a corps zone ("I".."IV") or a marker id ("M5"), as the decision's legal answers list.
    *
-   * @generated from field: string regiment = 1;
+   * @generated from field: string choice = 1;
    */
-  regiment: string;
-
-  /**
-   * The VC cadre's id.
-   *
-   * @generated from field: string cadre = 2;
-   */
-  cadre: string;
-
-  /**
-   * The supply unit's id.
-   *
-   * @generated from field: string supply = 3;
-   */
-  supply: string;
+  choice: string;
 };
 
 /**
- * Describes the message afteraction.v1.NtndUpgrade.
- * Use `create(NtndUpgradeSchema)` to create a new message.
+ * Describes the message afteraction.v1.NtndChoose.
+ * Use `create(NtndChooseSchema)` to create a new message.
  */
-export const NtndUpgradeSchema: GenMessage<NtndUpgrade> = /*@__PURE__*/
+export const NtndChooseSchema: GenMessage<NtndChoose> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 18);
+
+/**
+ * Declares the National Uprising (NTND 26.1); the Communist player's "done" declines it this turn.
+ *
+ * @generated from message afteraction.v1.NtndDeclareUprising
+ */
+export type NtndDeclareUprising = Message<"afteraction.v1.NtndDeclareUprising"> & {
+};
+
+/**
+ * Describes the message afteraction.v1.NtndDeclareUprising.
+ * Use `create(NtndDeclareUprisingSchema)` to create a new message.
+ */
+export const NtndDeclareUprisingSchema: GenMessage<NtndDeclareUprising> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 19);
 

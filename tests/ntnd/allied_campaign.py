@@ -1,0 +1,51 @@
+"""Campaign states for the Allied political-war tests (4.2, 4.5.2, 23, 24): a campaign game set up by
+the ruleset, moved to a turn, and put at the start of a phase with flow.enter/advance as a game does;
+commands are answered through NtndRuleset.apply (mapplay.play checks each is offered)."""
+from __future__ import annotations
+
+from afteraction.engine.games.ntnd.flow import advance, enter
+from afteraction.engine.games.ntnd.rules import cmd
+from afteraction.engine.games.ntnd.sequence import INDEX, turn_label
+from afteraction.engine.ruleset import Context
+
+from .mapplay import RS, legal, play  # noqa: F401
+
+ALLIED = "allied"
+
+
+def campaign(turn: int = 1) -> dict:
+    s = RS.setup("campaign", {}, Context.for_tests())
+    # the Allied policy rules on their own: no neutrality (10.5.2's coup is asked in the same
+    # reinforcement phase, after the policy step; its tests are test_ntnd_neutrality's)
+    s["scenario"]["features"] = [f for f in s["scenario"]["features"] if f != "neutrality"]
+    s["turn"] = turn
+    s["turn_label"] = turn_label(s["scenario"]["turns"], turn)
+    return s
+
+
+def at(s: dict, phase: str, faces: list[int] | None = None) -> tuple[dict, list[dict]]:
+    s["step"] = INDEX[phase]
+    s["battle"] = None
+    s["decision"] = None
+    ctx = Context.for_tests(faces=faces)
+    enter(s, ctx)
+    advance(s, ctx)
+    return s, [e for e, _ in ctx.events]
+
+
+def actions(s: dict) -> list[tuple[str, str]]:
+    """The policy step's offered answers as (action, argument)."""
+    out = []
+    for c in legal(s, ALLIED):
+        a = c.ntnd.WhichOneof("action")
+        m = getattr(c.ntnd, a)
+        out.append((a, getattr(m, "kind", "") or getattr(m, "unit", "")))
+    return out
+
+
+def answer(s: dict, action: str, faces: list[int] | None = None, **fields) -> tuple[dict, list[dict]]:
+    return play(s, ALLIED, cmd(action, **fields), faces)
+
+
+def of(events: list[dict], t: str) -> list[dict]:
+    return [e for e in events if e["t"] == t]
