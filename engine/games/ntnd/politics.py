@@ -101,12 +101,21 @@ def sudden_death(s: dict) -> dict | None:
 
 
 def final_outcome(s: dict) -> dict:
+    """The scenario's end-of-game victory (authored data). Tet and the short campaign: a band of political
+    points with a draw between; the campaign: the Allies win at or above the threshold with Saigon not
+    held by face-up Communist units, otherwise the Communist player."""
     e = s["scenario"]["victory"]["end_of_game"]
     pp = s["pp"]
-    if pp >= e["allied_victory_if_at_least"]:
+    tag = " (Tet scenario victory, authored)" if s["scenario"]["id"] == "tet_1968" else \
+        f" ({s['scenario']['name']} victory, authored)"
+    saigon = any(i["name"] == "Saigon" for i in occupation_points(s)[1])
+    if pp >= e["allied_victory_if_at_least"] and not (e.get("allied_victory_also_requires") and saigon):
         w, why = ALLIED, f"scenario end: {pp} political points >= {e['allied_victory_if_at_least']}"
+    elif "communist_victory_if_below" not in e:
+        w, why = COMMUNIST, (f"scenario end: Saigon is held by Communist units" if saigon else
+                             f"scenario end: {pp} political points < {e['allied_victory_if_at_least']}")
     elif pp < e["communist_victory_if_below"]:
         w, why = COMMUNIST, f"scenario end: {pp} political points < {e['communist_victory_if_below']}"
     else:
         w, why = None, f"scenario end: {pp} political points, a draw"
-    return {"winner": w, "reason": why + " (Tet scenario victory, authored)", "pp": pp}
+    return {"winner": w, "reason": why + tag, "pp": pp}
