@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...ruleset import Context, Decision, Ruleset
 from . import flow, setup as _setup
 from .answers import DECISIONS, cmd, move_options
-from .bots import tet_bot
+from .bots import ntnd_bot
 from .state import SEATS
 from . import views
 
@@ -41,8 +41,9 @@ class NtndRuleset(Ruleset):
         flow.advance(s, ctx)
 
     def demo_bot(self, seed, view_of):
-        """The Tet heuristic bot: attacks, ambushes and hides (bots.py)."""
-        return tet_bot(seed)
+        """The Tet heuristic bot (attacks, ambushes and hides) in Tet, the campaign bot in the campaign
+        (bots.py ``ntnd_bot``)."""
+        return ntnd_bot(seed, view_of)
 
     def pending(self, s):
         d = s.get("decision")
