@@ -5,6 +5,7 @@ uprising, aid received, random events, neutrality, withdrawals (the event types 
 war, docs/rules/ntnd.md); a kind that never happened prints "none".
 
     summary_lines(bundle_bytes) -> list of lines      (aar demo --game ntnd prints them)
+    summary_of([(turn, event), ...])                  (the same from public events)
 """
 from __future__ import annotations
 
@@ -70,7 +71,11 @@ def track(events: list[tuple[int, dict]]) -> list[tuple[int, int]]:
 
 
 def summary_lines(bundle: bytes) -> list[str]:
-    events = list(public_events(bundle))
+    return summary_of(list(public_events(bundle)))
+
+
+def summary_of(events: list[tuple[int, dict]]) -> list[str]:
+    """The summary of (turn, public event) pairs (``public_events``)."""
     over = next((e for _, e in reversed(events) if e["t"] == "game-over"), None)
     scen = next((e for _, e in events if e["t"] == "scenario"), {})
     last_turn = max((t for t, _ in events), default=0)

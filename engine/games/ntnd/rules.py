@@ -40,6 +40,11 @@ class NtndRuleset(Ruleset):
     def advance(self, s, ctx: Context) -> None:
         flow.advance(s, ctx)
 
+    def scenario_info(self, scenario):
+        """From the scenario's data (setup.load_scenario): its name, turn count and description."""
+        sc = _setup.load_scenario(scenario)
+        return {"title": sc["name"], "turns": len(sc["turns"]), "description": sc.get("description", "")}
+
     def demo_bot(self, seed, view_of):
         """The Tet heuristic bot (attacks, ambushes and hides) in Tet, the campaign bot in the campaign
         (bots.py ``ntnd_bot``)."""
