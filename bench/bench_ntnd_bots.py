@@ -9,7 +9,8 @@ Allied bot's purpose is to keep them up, the Communist bot's to push them down).
     AAR_BENCH_NTND_BOTS_GAMES=20 .venv/bin/python -m bench ntnd_bots
 
 Games are played in-process (engine/local.py), seeded ``bench-ntnd-bots/<pairing>/<i>``: the counts
-are the same on every run of the same code.
+are the same on every run of the same code. Ratio lines: each bot's share of wins minus the share the
+same side wins in the random-vs-random baseline (> 0: the bot does better than chance).
 """
 from __future__ import annotations
 
@@ -62,9 +63,14 @@ def run() -> None:
         wins = t[who] if who in ("communist", "allied") else None
         head = f"{wins} of {n} won by the {who} bot" if wins is not None else "baseline"
         print(f"ntnd_bots {SCENARIO} {name}: {head} (communist {t['communist']}, allied {t['allied']}, "
-              f"draws {t[None]}; final political points {min(t['pp'])}-{max(t['pp'])}, "
+              f"draws {t[None]}; final political points {min(t['pp'])} to {max(t['pp'])}, "
               f"mean {sum(t['pp']) / len(t['pp']):.1f})")
     print(f"ntnd_bots: {3 * n} games, {commands} commands in {took:.1f} s wall")
+    share = {name: t[name.split(" ")[0]] / n for name, t in tally.items() if name.split(" ")[0] != "random"}
+    base = tally["random vs random"]
+    print(f"ratio ntnd_bots_communist_wins_vs_random_baseline "
+          f"{share['communist bot vs random'] - base['communist'] / n:.3f}")
+    print(f"ratio ntnd_bots_allied_wins_vs_random_baseline {share['allied bot vs random'] - base['allied'] / n:.3f}")
 
 
 if __name__ == "__main__":

@@ -113,13 +113,16 @@ def campaign_bot(seed) -> Callable[[str, list], object]:
     """A bot for the campaign game (any scenario), one per seat or shared: deterministic (Prng), seeing only
     the legal commands. Military answers as ``tet_bot`` with one change: the Allies rarely buy back U.S. or
     SEATO units (4.2.3: two political points each), the Allies attack towns first and with the most units they can (a lone unit now and then),
+the Allies move the units they placed this turn away from their entry city first (8.10.2), neither
+side moves a unit into a hex it moved another unit to in the same phase (when it has another move),
 and both sides move into South Vietnam's towns and cities more often than not (22.4). Political answers by the action's name (TAKE): an
     action that names the bot's own side is preferred among its options; an action it has no policy for is
     taken three times in four (a sensible pick among its options, not always ``done``)."""
     tag = seed if isinstance(seed, bytes) else str(seed).encode()
     prng = Prng(b"ntnd-campaign-bot/" + tag)
     military = tet_bot(b"campaign/" + tag)
-    run = {"n": 0}
+    # commands since the last done; units this bot placed, not yet moved; where it moved units this phase
+    run = {"n": 0, "placed": set(), "into": set()}
 
     def chance(p: tuple[int, int]) -> bool:
         return prng.below(p[1]) < p[0]
@@ -158,6 +161,20 @@ and both sides move into South Vietnam's towns and cities more often than not (2
                 c = max(pool, key=lambda x: (len(x.ntnd.attack.attackers), prng.below(1 << 16)))
             else:
                 c = done[0]
+        if "move" in by and run["into"]:
+            # 8.10: do not pile units into a hex this bot already moved a unit to this phase
+            spread = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in run["into"]]
+            if spread and len(spread) < len(by["move"]):
+                keep = {id(x) for x in spread}
+                legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
+                by["move"] = spread
+        if c is None and "move" in by and run["placed"]:
+            # 8.10.2: units placed this turn may stand over-stacked at their entry city (5.4) only until the
+            # combat phase: move them away first
+            fresh = [x for x in by["move"] if x.ntnd.move.piece in run["placed"]]
+            if fresh:
+                c = fresh[prng.below(len(fresh))]
+                run["placed"].discard(c.ntnd.move.piece)
         if c is None and "move" in by and chance((2, 3)):
             into = [x for x in by["move"] if x.ntnd.move.path and x.ntnd.move.path[-1] in _sv_towns()]
             if into:                                  # 22.4: South Vietnam's towns and cities are the points
@@ -165,6 +182,12 @@ and both sides move into South Vietnam's towns and cities more often than not (2
         if c is None:
             c = military(seat, legal)
         run["n"] = 0 if _action(c) == "done" else run["n"] + 1
+        if _action(c) == "done":
+            run["into"].clear()
+        elif _action(c) == "move" and c.ntnd.move.path:
+            run["into"].add(c.ntnd.move.path[-1])
+        if _action(c) == "place" and c.ntnd.place.unit and c.ntnd.place.location:
+            run["placed"].add(c.ntnd.place.unit)
         return c
 
     return choose
