@@ -337,7 +337,7 @@ def register(sub) -> None:
     _tls_ca(p)
     p.add_argument("--game", required=True, help="ruleset: sog, gmv, ntnd, duel (required)")
     p.add_argument("--scenario", default="", help="scenario (default: the ruleset's first: sog mission, "
-                                                 "gmv 1965, ntnd tet, duel standard)")
+                                                 "gmv 1965, ntnd tet, duel standard; `aar scenarios` lists all)")
     p.add_argument("--options", help="ruleset options as a JSON object (default: the ruleset's defaults)")
     p.add_argument("--seat", action="append", default=[], required=True,
                    help="SEAT=KEYFILE or SEAT=PUBLIC_KEY_HEX, once per seat of the game (required)")
