@@ -5,7 +5,7 @@ same run. Prints how many games each pairing's bot wins (and the draws, 22.4's b
 campaign: Allied win at 100 or more points, Communist below 90) and the final political points (the
 Allied bot's purpose is to keep them up, the Communist bot's to push them down).
 
-    .venv/bin/python -m bench ntnd_bots                       (N = 6: part of `make bench`)
+    .venv/bin/python -m bench ntnd_bots                       (N = 4: part of `make bench`)
     AAR_BENCH_NTND_BOTS_GAMES=20 .venv/bin/python -m bench ntnd_bots
 
 Games are played in-process (engine/local.py), seeded ``bench-ntnd-bots/<pairing>/<i>``: the counts
@@ -21,7 +21,7 @@ SCENARIO = "campaign_short"
 
 
 def _n() -> int:
-    return int(os.environ.get("AAR_BENCH_NTND_BOTS_GAMES", "6"))
+    return int(os.environ.get("AAR_BENCH_NTND_BOTS_GAMES", "4"))
 
 
 def play(pairing: str, bots: dict, i: int, scenario: str = SCENARIO) -> tuple[str | None, int, int]:
