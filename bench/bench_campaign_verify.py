@@ -1,7 +1,8 @@
 """A campaign-length NTND log verified sequentially and on two cores (`aar verify --jobs 1 | 2`).
 
-No NTND campaign exists yet, and a Tet game cannot be made longer (no option, one scenario): a
-random-bot Tet game ends after about 650 records. So the "campaign" is Tet games chained until they
+The NTND campaign scenario exists (`campaign`, 63 turns), but a bot-played one ends by sudden death
+long before its last turn (about 1,300 records in one `aar demo --game ntnd --scenario campaign` run
+here), and a random-bot Tet game ends after about 650 records. So the "campaign" is Tet games chained until they
 hold RECORDS records, verified back to back the way one long log would be: sequentially, and with
 the pipelined driver of `aar verify --jobs 2` (clients/cli/verify_parallel.py) keeping ONE replay
 process for the whole chain, as one long log keeps it (its start-up is counted once, in the time).

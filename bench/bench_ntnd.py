@@ -15,6 +15,11 @@ Prints figures, then ratios against the crypto-only verification measured in the
 commands/s is about 0.3 of this machine's crypto rate);
 ``ratio ntnd_legal_phase_vs_crypto_record`` = the cold legal moves of the phase / the crypto-only
 time of one record (the 5 ms target is about 20 records' crypto here).
+
+Then the short campaign (campaign_short, the campaign bots on both seats), in the same run:
+``ratio ntnd_campaign_play_vs_crypto`` and ``ratio ntnd_campaign_engine_vs_crypto`` (as the Tet ones),
+``ratio ntnd_campaign_vs_tet_play`` / ``ntnd_campaign_vs_tet_replay`` = the campaign's commands/s or
+replay records/s over Tet's (random bots) measured above.
 """
 from __future__ import annotations
 
@@ -23,6 +28,8 @@ import time
 GAMES = 20
 PLAY_BUDGET_S = 6.0  # CPU seconds; verification adds about a third
 REPS = 7
+CAMPAIGN_GAMES = 6
+CAMPAIGN_BUDGET_S = 6.0  # CPU seconds of campaign_short games (about two games here)
 
 
 def _movement_phase_state():
@@ -85,6 +92,31 @@ def run() -> None:
     print(f"ratio ntnd_engine_vs_crypto {(rec_r / t_r) / crypto:.3f}")
     print(f"ratio ntnd_play_vs_crypto {play_rate / crypto:.3f}")
     print(f"ratio ntnd_legal_phase_vs_crypto_record {t_cold * crypto:.3f}")
+    _campaign(crypto, play_rate, rec_r / t_r)
+
+
+def _campaign(crypto: float, tet_play: float, tet_replay: float) -> None:
+    """The short campaign (campaign_short) played by the campaign bots (bots.campaign_bot, both seats):
+    commands/s and replay verification records/s, as ratios against the same run's crypto-only rate
+    and the Tet figures above."""
+    from afteraction.engine.games.ntnd import reach
+    from afteraction.engine.games.ntnd.bots import campaign_bot
+
+    from .common import play_random_games, verify_throughput
+
+    reach.clear_caches()
+    p = play_random_games("ntnd", CAMPAIGN_BUDGET_S, max_games=CAMPAIGN_GAMES, clock=time.process_time,
+                          scenario="campaign_short", make_bot=lambda i: campaign_bot(f"bench/{i}"))
+    rate = p.commands / p.total_s
+    print(f"ntnd campaign_short games (campaign bots): {len(p.bundles)} games, {p.commands} commands in "
+          f"{p.total_s:.2f} CPU s ({p.wall_s:.1f} s wall) = {rate:.1f} commands/s")
+    reach.clear_caches()
+    rec, t = verify_throughput(p.bundles, replay=True, clock=time.process_time)
+    print(f"ntnd campaign_short replay verification: {rec} records in {t:.2f} CPU s = {rec / t:,.0f} records/s")
+    print(f"ratio ntnd_campaign_play_vs_crypto {rate / crypto:.3f}")
+    print(f"ratio ntnd_campaign_engine_vs_crypto {(rec / t) / crypto:.3f}")
+    print(f"ratio ntnd_campaign_vs_tet_play {rate / tet_play:.3f}")
+    print(f"ratio ntnd_campaign_vs_tet_replay {(rec / t) / tet_replay:.3f}")
 
 
 if __name__ == "__main__":

@@ -20,9 +20,12 @@ class Played:
 
 
 def play_random_games(game: str, budget_s: float, *, max_games: int | None = None, first_seed: int = 0,
-                      options: dict | None = None, clock: Callable[[], float] = time.perf_counter) -> Played:
+                      options: dict | None = None, clock: Callable[[], float] = time.perf_counter,
+                      scenario: str | None = None, make_bot: Callable[[int], Callable] | None = None) -> Played:
     """Play games ``bench-<game>-<i>`` (bots seeded with ``i``) until ``max_games`` are played or
-    ``budget_s`` has passed on ``clock`` after a game (at least one game is played)."""
+    ``budget_s`` has passed on ``clock`` after a game (at least one game is played). ``scenario``: the
+    ruleset's default if None (its games are seeded ``bench-<game>-<scenario>-<i>``); ``make_bot(i)``:
+    the bot of game i (default the uniform random bot)."""
     from afteraction.engine.bots import random_bot
     from afteraction.engine.local import LocalGame
 
@@ -32,10 +35,11 @@ def play_random_games(game: str, budget_s: float, *, max_games: int | None = Non
     seeds = itertools.count(first_seed) if max_games is None else range(first_seed, first_seed + max_games)
     t0, w0 = clock(), time.perf_counter()
     for i in seeds:
-        g = LocalGame.create(game, seed=f"bench-{game}-{i}".encode(), options=options)
+        tag = f"bench-{game}-{i}" if scenario is None else f"bench-{game}-{scenario}-{i}"
+        g = LocalGame.create(game, seed=tag.encode(), options=options, scenario=scenario)
         g.handshake()
         t1 = clock()
-        commands += g.run_bots(random_bot(i))
+        commands += g.run_bots((make_bot or random_bot)(i))
         bots_s += clock() - t1
         bundles.append(g.bundle())
         if clock() - t0 > budget_s:

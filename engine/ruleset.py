@@ -200,6 +200,11 @@ class Ruleset(ABC):
     def outcome(self, state: Any) -> dict | None:
         """None while the game goes on; then {"winner": seat or None, "reason": str, ...}."""
 
+    def scenario_info(self, scenario: str) -> dict:
+        """A scenario's title, number of turns (0: not said) and one-line description, for the scenario
+        list a server serves (ListRulesets, `aar scenarios`). Default: its name only."""
+        return {"title": scenario, "turns": 0, "description": ""}
+
     def demo_bot(self, seed: Any, view_of: Callable[[str], dict]) -> Callable[[str, list], Any]:
         """The bot ``aar demo`` seats: a player whose game is worth watching.
 

@@ -395,13 +395,16 @@ _RULESETS: list = []
 
 
 def rulesets_pb() -> gs.ListRulesetsResponse:
-    """Every ruleset this server runs, with its seats, scenarios and options (built once)."""
+    """Every ruleset this server runs, with its seats, scenarios (each with its title, length and
+    description: Ruleset.scenario_info) and options (built once)."""
     if not _RULESETS:
         out = []
         for game, version in registry.available():
             rs = registry.get(game, version)
+            info = [gs.ScenarioInfo(name=sc, **rs.scenario_info(sc)) for sc in rs.scenarios]
             out.append(gs.RulesetInfo(game=game, version=version, seats=list(rs.seats),
-                                      scenarios=list(rs.scenarios), options_json=to_json(dict(rs.options))))
+                                      scenarios=list(rs.scenarios), options_json=to_json(dict(rs.options)),
+                                      scenario_info=info))
         _RULESETS.append(gs.ListRulesetsResponse(rulesets=out))
     return _RULESETS[0]
 

@@ -308,7 +308,7 @@ def cmd_demo(args) -> int:
         return run_demo_end(args.game or default_game()[0], args.end, args.seed, args.out)
     from .demo import run_demo
 
-    return run_demo(args.game, args.seed, args.out)
+    return run_demo(args.game, args.seed, args.out, args.scenario)
 
 
 SEATS = "seats: sog: sog, nva; gmv: us, nva; ntnd: communist, allied; duel: a, b"
@@ -337,7 +337,7 @@ def register(sub) -> None:
     _tls_ca(p)
     p.add_argument("--game", required=True, help="ruleset: sog, gmv, ntnd, duel (required)")
     p.add_argument("--scenario", default="", help="scenario (default: the ruleset's first: sog mission, "
-                                                 "gmv 1965, ntnd tet, duel standard)")
+                                                 "gmv 1965, ntnd tet, duel standard; `aar scenarios` lists all)")
     p.add_argument("--options", help="ruleset options as a JSON object (default: the ruleset's defaults)")
     p.add_argument("--seat", action="append", default=[], required=True,
                    help="SEAT=KEYFILE or SEAT=PUBLIC_KEY_HEX, once per seat of the game (required)")
@@ -405,8 +405,10 @@ def register(sub) -> None:
     register_serve(_parser(sub, "serve", "run the gRPC server", "aar serve --listen 127.0.0.1:50051 --data-dir data"))
 
     p = _parser(sub, "demo", "two bots play a whole game over gRPC; the log is exported and verified",
-                "aar demo --game ntnd --seed 2")
+                "aar demo --game ntnd --scenario campaign_short --seed 2")
     p.add_argument("--game", default=None, help="ruleset: sog, gmv, ntnd, duel (default sog if available, else duel)")
+    p.add_argument("--scenario", default=None, help="scenario (default: the ruleset's first; `aar scenarios GAME` "
+                                                   "lists them, e.g. ntnd tet, campaign, campaign_short)")
     p.add_argument("--seed", type=int, default=1, help="bot seed (default 1)")
     p.add_argument("--out", default="demo-out", help="data directory (default ./demo-out)")
     p.add_argument("--end", choices=("resign", "agree", "timeout", "abandon"),

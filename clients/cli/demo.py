@@ -21,7 +21,16 @@ def default_game() -> tuple[str, str]:
         return "duel", f"sog is not available here ({e.message}); playing the toy ruleset duel"
 
 
-def run_demo(game: str | None, seed: int, out: str) -> int:
+def _turn_of(view) -> str:
+    """ "turn N of M, " from a public view that names its turn and turn count (NTND), else ""."""
+    if isinstance(view, dict) and isinstance(view.get("turn"), int) and isinstance(view.get("turns"), int):
+        return f"turn {view['turn']} of {view['turns']}, "
+    if isinstance(view, dict) and isinstance(view.get("turn"), int):
+        return f"turn {view['turn']}, "
+    return ""
+
+
+def run_demo(game: str | None, seed: int, out: str, scenario: str | None = None) -> int:
     from afteraction.engine.crypto import canon
     from afteraction.engine.ruleset import Ruleset
     from afteraction.engine.errors import VerificationError
@@ -35,7 +44,11 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
         game, note = default_game()
     from afteraction.engine import registry
 
-    registry.get(game)  # an unknown game is a one-line Rejection before anything starts
+    rs0 = registry.get(game)  # an unknown game is a one-line Rejection before anything starts
+    if scenario and scenario not in rs0.scenarios:
+        print(f"aar demo: {game} has no scenario {scenario!r} (scenarios: {', '.join(rs0.scenarios)}; "
+              f"aar scenarios {game})", file=sys.stderr)
+        return 2
     if note:
         print(f"note: {note}")
     os.makedirs(out, exist_ok=True)
@@ -49,10 +62,10 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
 
             rs = registry.get(game)
             keys = {s: new_seat_key() for s in rs.seats}
-            res = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()})
+            res = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()}, scenario=scenario or "")
             gid = res.game_id
             bot_name = "random" if type(rs).demo_bot is Ruleset.demo_bot else f"{game}'s demo bot"
-            print(f"game {gid}: {game} ({rs.scenarios[0]}), seats {', '.join(rs.seats)}; bots ({bot_name}) seeded "
+            print(f"game {gid}: {game} ({scenario or rs.scenarios[0]}), seats {', '.join(rs.seats)}; bots ({bot_name}) seeded "
                   f"with {seed}")
             seats = [Seat(Client(target), gid, s, keys[s]) for s in rs.seats]
 
@@ -76,10 +89,15 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
             t0 = time.monotonic()
             for t in threads:
                 t.start()
+            turns = [""]
+            last_look = [0.0]
             while any(t.is_alive() for t in threads) and not errors:
                 time.sleep(0.25)
-                print(f"\rplaying: {commands[0]} commands, log at record {max(s.next_seq for s in seats)}",
-                      end="", file=sys.stderr, flush=True)
+                if time.monotonic() - last_look[0] > 1.0:   # the public view says the turn (no seat's secrets)
+                    last_look[0] = time.monotonic()
+                    turns[0] = _turn_of(canon.decode(c.state(gid).view))
+                print(f"\rplaying: {turns[0]}{commands[0]} commands, log at record "
+                      f"{max(s.next_seq for s in seats)}", end="", file=sys.stderr, flush=True)
             print(file=sys.stderr)
             if errors:
                 print(f"demo failed: a bot stopped: {errors[0]}", file=sys.stderr)
@@ -115,6 +133,12 @@ def run_demo(game: str | None, seed: int, out: str) -> int:
               f"{rep.opened} revealed during play")
         print(f"  cosigned by:    {', '.join(rep.cosigned) or 'no seat'} (the final checkpoint, SPEC.md 4.5)")
     print(f"  verification:   {verdict}")
+    if game == "ntnd" and rep is not None:   # what happened, from the public log only
+        from .campaign_summary import summary_lines
+
+        print("  -- the game, from its public log --")
+        for line in summary_lines(data):
+            print(f"  {line}")
     print(f"  log:            {path}")
     print(f"  store:          {os.path.join(out, 'afteraction.sqlite')} (server key {os.path.join(out, 'server.key')})")
     aar = sys.argv[0] if os.path.basename(sys.argv[0]) == "aar" else "aar"  # e.g. .venv/bin/aar from make demo

@@ -55,7 +55,7 @@ def cmd_games(args) -> int:
             for g in page.games:
                 state = "ended" if g.ended else "in progress"
                 m = match_line(g.match) if g.HasField("match") else ""
-                print(f"{g.game_id}  {g.game:<5} {g.scenario:<8} {state:<11} {g.records:6d} records"
+                print(f"{g.game_id}  {g.game:<5} {g.scenario:<14} {state:<11} {g.records:6d} records"
                       + (f"  {m}" if m else ""))
                 shown += 1
             token = page.next_page_token
@@ -63,6 +63,46 @@ def cmd_games(args) -> int:
                 break
     if shown == 0:
         print("no games" + ("" if args.status == "all" else f" {args.status.replace('-', ' ')}"), file=sys.stderr)
+    return 0
+
+
+def scenario_lines(rulesets, game: str | None) -> list[str] | None:
+    """A line per scenario of ``game`` (every game if None) from a ListRulesetsResponse; None: no such game."""
+    out = []
+    latest = {r.game: r for r in rulesets.rulesets}   # by game then version: the latest last
+    if game is not None and game not in latest:
+        return None
+    for name in sorted(latest) if game is None else [game]:
+        r = latest[name]
+        for i, sc in enumerate(r.scenario_info or [None] * len(r.scenarios)):
+            n = sc.name if sc is not None else r.scenarios[i]
+            default = " (default)" if i == 0 else ""
+            if sc is None:
+                out.append(f"{name:<5} {n:<15}{default}")
+                continue
+            turns = f", {sc.turns} turns" if sc.turns else ""
+            desc = f": {sc.description}" if sc.description else ""
+            title = sc.title if sc.title != n else ""
+            out.append(f"{name:<5} {n:<15} {title}{turns}{default}{desc}".replace(f"{n:<15} , ", f"{n:<15} "))
+    return out
+
+
+def cmd_scenarios(args) -> int:
+    if args.server:
+        from afteraction.client.client import Client
+
+        with Client(args.server, tls_ca=args.tls_ca) as c:
+            rulesets = c.list_rulesets()
+    else:  # the rulesets this installation runs: the list a server started here serves
+        from afteraction.service.servicer import rulesets_pb
+
+        rulesets = rulesets_pb()
+    lines = scenario_lines(rulesets, args.game)
+    if lines is None:
+        print(f"aar scenarios: no game {args.game!r} (games: {', '.join(sorted({r.game for r in rulesets.rulesets}))})",
+              file=sys.stderr)
+        return 2
+    print("\n".join(lines))
     return 0
 
 
@@ -125,6 +165,14 @@ def register(sub, parser, tls_ca, default_server: str) -> None:
     p.add_argument("--status", choices=sorted(STATUSES), default="all", help="which games (default all)")
     p.add_argument("--limit", type=int, default=100, help=f"at most this many games (default 100, at most {MAX_SHOWN})")
     p.set_defaults(func=cmd_games)
+
+    p = parser(sub, "scenarios", "list a game's scenarios, a line each (the list a server serves: ListRulesets)",
+               "aar scenarios ntnd")
+    p.add_argument("game", nargs="?", help="ruleset: sog, gmv, ntnd, duel (default: every game)")
+    p.add_argument("--server", default=None, help="ask this server (default: the rulesets installed here, "
+                                                 "which a server started here serves)")
+    tls_ca(p)
+    p.set_defaults(func=cmd_scenarios)
 
     p = parser(sub, "status", "show a game's state: whose turn it is and what is asked, or the outcome",
                "aar status 90d0168a0be25ea9")

@@ -181,6 +181,10 @@ class Client:
         return self.call(self.game.ListGames, gs.ListGamesRequest(status=status, page_size=page_size,
                                                                     page_token=page_token))
 
+    def list_rulesets(self) -> gs.ListRulesetsResponse:
+        """Every ruleset the server runs: seats, scenarios (with their titles and descriptions), options."""
+        return self.call(self.game.ListRulesets, gs.ListRulesetsRequest())
+
     def state(self, game_id: str, auth: gs.SeatAuth | None = None) -> gs.GetStateResponse:
         req = gs.GetStateRequest(game_id=game_id)
         if auth is not None:

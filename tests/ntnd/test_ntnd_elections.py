@@ -154,8 +154,8 @@ def test_ntnd_23_7_withdrawn_units_never_return():
 
 def test_ntnd_23_3_no_roll_once_no_american_unit_remains():
     s = _peace()
-    for u in s["units"].values():
-        if u["nat"] == "US" and u["status"] in ("map", "air"):
+    for u in s["units"].values():   # scheduled ones too: a due air unit enters the Available box (5.6)
+        if u["nat"] == "US" and u["status"] in ("map", "air", "sched"):
             u.update(status="out", loc=None)
     s, ev = at(s, "a_reinforce", faces=[6])
     assert of(ev, "withdrawal-due") == [] and s["phase"]["wd"]["peace"] == 0

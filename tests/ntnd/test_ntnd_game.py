@@ -1,5 +1,6 @@
-"""NTND whole games: random bots play the Tet Offensive scenario to its end in-process, the log
-verifies with replay, and the Allied seat never sees an inverted unit's identity before its reveal."""
+"""NTND whole games: random bots play the Tet Offensive scenario (and the short campaign) to its end
+in-process, the log verifies with replay, and the Allied seat never sees an inverted unit's identity
+before its reveal."""
 from __future__ import annotations
 
 import functools
@@ -33,8 +34,9 @@ def _hidden(state) -> set[str]:
 
 
 def play_checked(seed: bytes, bot=None, scenario: str | None = None):
-    """One bot game, with the leak check done as it is played (the Allied view and every public event
-    after each command, against the units hidden before and after that command)."""
+    """One bot game (of ``scenario``, default Tet), with the leak check done as it is played (the Allied
+    view and every public event after each command, against the units hidden before and after that
+    command)."""
     g = LocalGame.create("ntnd", seed=seed, scenario=scenario)
     g.handshake()
     rs = g.referee.ruleset
@@ -115,6 +117,18 @@ def test_ntnd_heuristic_bot_plays_to_the_end_without_leaks():
     from afteraction.engine.games.ntnd.bots import tet_bot
     g, n, leaks, allied_openings = play_checked(b"tests/ntnd/tet-bot", tet_bot(b"tests"))
     assert g.referee.ended and n > 100 and leaks == [] and allied_openings == 0
+    assert verify_bundle(io.BytesIO(g.bundle())).replayed
+
+
+@pytest.mark.parametrize("who", ["campaign bots", "random bots"])
+def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
+    """The campaign's set-up, schedule and political phases (campaign_short) under the same whole-game
+    leak check; the campaign bots play every political action offered (bots.campaign_bot)."""
+    from afteraction.engine.games.ntnd.bots import campaign_bot
+    bot = campaign_bot(b"tests/leak") if who == "campaign bots" else None
+    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign-short", bot, scenario="campaign_short")
+    assert g.referee.ended and g.referee.genesis.body["scenario"] == "campaign_short"
+    assert n > 100 and leaks == [] and allied_openings == 0
     assert verify_bundle(io.BytesIO(g.bundle())).replayed
 
 

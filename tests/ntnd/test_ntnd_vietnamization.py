@@ -262,10 +262,11 @@ def test_ntnd_24_3_6_air_units_are_owed_only_once_no_us_ground_unit_is_left_guns
     s, _ = answer(s, "withdraw", unit="us-ftr-1")
     s, _ = answer(s, "withdraw", unit="us-ftr-2")
     assert ("done", "") in actions(s)
-    for u in ("us-cv-1", "us-soa"):
+    # the turn-2 air units of the schedule reached the Available box at this phase's start (5.6)
+    for u in ("us-cv-1", "us-soa", "us-cv-2", "us-ftr-3"):
         s["units"][u].update(status="out")
     s["phase"]["wd"]["done"] = []
-    assert ("done", "") in actions(s)                        # only the gunships are left: they may stay
+    assert ("done", "") in actions(s)                        # only the gunships and one SAC wing: they may stay
 
 
 def test_ntnd_24_1_the_policy_is_public_in_every_seats_view():

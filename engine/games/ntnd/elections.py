@@ -14,19 +14,11 @@ Partial and two after a reversed Full Vietnamization (24.4.1, 24.4.2; the next e
 from __future__ import annotations
 
 from . import vietnamization as V
+from .election_results import PEACE, WAR, decided, peace_party  # noqa: F401 (read by the other rules)
 from .features import in_force
+from .units import POOL_OF_NAT
 
-WAR, PEACE = "war", "peace"
 WAR_LINE = 100   # 23.6, 23.8: "below 100 points" / "fewer than 100 points"
-
-
-def peace_party(s: dict) -> bool:
-    """Whether the peace party has won an election (23.3)."""
-    return any(e["won"] == PEACE for e in s.get("elections", []) or [])
-
-
-def decided(s: dict, year: int) -> bool:
-    return any(e["year"] == year for e in s.get("elections", []) or [])
 
 
 def _dice(s: dict, base: int) -> int:
@@ -66,6 +58,5 @@ def at_political_phase_end(s: dict, ctx) -> None:
 
 
 def _seato_in_play(s: dict) -> list[str]:
-    from .recruitment import POOL_OF_NAT
     return [uid for uid in sorted(s["units"]) if POOL_OF_NAT.get(s["units"][uid]["nat"]) == "SEATO"
             and s["units"][uid]["side"] == "allied" and s["units"][uid]["status"] in ("map", "air")]

@@ -1,4 +1,5 @@
-"""No Trumpets No Drums: which of the game's rule families a scenario puts in force.
+"""No Trumpets No Drums: which of the game's rule families a scenario puts in force (and, ``dated``,
+which of its dated rules apply this turn).
 
 The Tet Offensive is a purely military introduction (rule 2): none of these apply. The campaign game
 (and its short form) uses them all. A rule family is consulted only through ``in_force`` so that one
@@ -39,3 +40,19 @@ def in_force(s: dict, feature: str) -> bool:
     if feature not in FEATURES:
         raise KeyError(feature)
     return feature in s["scenario"]["features"]
+
+
+def dated(s: dict, rule: str) -> list[dict]:
+    """The scenario's dated rules (the campaign's ``dated_rules``: a rule that applies from a date of the
+    text, e.g. 26.1 from January/February 1967) numbered ``rule`` that are in force this turn
+    (from_turn <= turn <= until_turn). The Tet scenario has none: []."""
+    t = s["turn"]
+    return [d for d in s["scenario"].get("dated_rules", ())
+            if d["rule"] == rule and d["from_turn"] <= t <= d.get("until_turn", t)]
+
+
+def dated_events(s: dict, ctx) -> None:
+    """At the start of a turn: a public "dated-rule" event for each dated rule taking effect this turn."""
+    for d in s["scenario"].get("dated_rules", ()):
+        if d["from_turn"] == s["turn"]:
+            ctx.emit({"t": "dated-rule", "rule": "NTND " + d["rule"], "turn": s["turn"], "what": d["what"]})

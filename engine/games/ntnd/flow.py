@@ -18,7 +18,7 @@ from .sea import forced_returns
 from .sequence import PHASES, phase_of, turn_label
 from .state import ALLIED, COMMUNIST
 from .supply import out_of_supply
-from .features import in_force
+from .features import dated_events, in_force
 
 # part-2 phases (sequence.PHASES part 2) refereed here when their feature is in force; the others are
 # announced and skipped (a "phase-skipped" event)
@@ -31,6 +31,8 @@ def enter(s: dict, ctx) -> None:
     s["phase"] = {"id": ph.id}
     ctx.emit({"t": "phase", "turn": s["turn"], "label": s["turn_label"], "phase": ph.id, "rule": "NTND " + ph.rule,
               "title": ph.title})
+    if s["step"] == 0:
+        dated_events(s, ctx)   # the campaign's dated rules of this turn (none in Tet)
     if ph.part == 2 and not (ph.feature and in_force(s, ph.feature) and ph.id in PLAYED_PART2):
         ctx.emit({"t": "phase-skipped", "phase": ph.id, "rule": "NTND " + ph.rule, "note": ph.note + " (part 2)"})
         s["phase"]["done"] = True

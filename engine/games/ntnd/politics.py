@@ -115,6 +115,8 @@ def sudden_death(s: dict) -> dict | None:
 
 
 def final_outcome(s: dict) -> dict:
+    """The scenario's end-of-game victory (authored data): where political_table is in force (the
+    campaigns) politics_table.final_outcome; Tet: a band of political points with a draw between."""
     if in_force(s, "political_table"):
         return politics_table.final_outcome(s)
     e = s["scenario"]["victory"]["end_of_game"]

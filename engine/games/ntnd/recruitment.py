@@ -1,5 +1,7 @@
 """No Trumpets No Drums rule 4: Communist recruitment (4.1, 4.4, 4.5.1, 17.1) and
-Allied reinforcements (4.2.1, 4.2.7 timing, 4.3.3 the Thai QC withdrawal).
+Allied reinforcements (4.2.1, 4.2.7 timing, 4.3.3 the Thai QC withdrawal and the scenario's
+scheduled withdrawals; 5.6 air units to the Available box; 28.6.1 the Thai 333 in Laos; 5.6.2
+scheduled firebases).
 
 Communist recruits placed inverted become markers (their identity is committed
 to the Communist seat only); face-up recruits are public.
@@ -16,7 +18,7 @@ from . import politics, uprising
 from .operations import first_in_mix, make_marker
 from .placement import cadre_hexes
 from .state import ALLIED, COMMUNIST
-from .units import counter_order, load_counters
+from .units import POOL_OF_NAT, counter_order, load_counters
 from . import vietnamization
 from .elections import peace_party
 from .features import in_force
@@ -25,6 +27,7 @@ CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
 NVA_RECRUITS = ("nva_artillery", "nva_division", "nva_sam")   # 4.1.3
 NVA_DIVISION_CAP = 10                                          # 4.1.7 / 28.10
 SUPPLY_ZONES = ("CHINA", "HANOI", "HAIPHONG")                  # 4.1.4
+LA_ENTRY = ("LUANG_PRABANG", "VIENTIANE")                      # 28.6.1 / 28.11.5
 
 
 def start_communist_recruitment(s: dict, ctx) -> None:
@@ -225,9 +228,18 @@ def start_allied_reinforcement(s: dict, ctx) -> None:
     for w in s["scenario"]["withdrawals"]:
         if w["turn"] == s["turn"]:
             u = s["units"].get(w["unit"])
-            if u and u["status"] in ("map", "dead", "sched"):
+            # 4.3.3 (and the campaign's binding 4.3.1 recalls): wherever it is, the dead pile included
+            if u and u["status"] in ("map", "dead", "sched", "air", "afloat"):
                 u.update(status="out", loc=None)
                 ctx.emit({"t": "withdrawn", "unit": u["id"], "rule": "NTND " + w["rule"]})
+    # 5.6: air units of the schedule go to the Available box when due (4.2.1 "available"); the air war
+    # (11) uses them from there
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] == "sched" and u.get("enter") == "air" and u["arrive"] <= s["turn"]:
+            u["status"] = "air"
+            ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": None,
+                      "box": "available", "corps": None, "rule": "NTND 4.2.1, 5.6"})
     s["phase"]["placed"] = []
 
 
@@ -240,8 +252,8 @@ def landing_locations(s: dict) -> list[str]:
 
 
 def reinforcement_options(s: dict) -> list[tuple[str, str]]:
-    """(uid, location): scheduled units due by this turn at their entry locations (5.4); units afloat
-    with the fleet at a friendly coastal town/city (8.7)."""
+    """(uid, location): scheduled units due by this turn at their entry locations (5.4; the campaign's
+    special entries: setup.SPECIAL_ENTRY); units afloat with the fleet at a friendly coastal town/city (8.7)."""
     out = []
     for uid in sorted(s["units"]):
         u = s["units"][uid]
@@ -250,7 +262,16 @@ def reinforcement_options(s: dict) -> list[tuple[str, str]]:
             continue
         if u["status"] != "sched" or u["side"] != ALLIED or not vietnamization.may_enter(s, u):
             continue   # 4.2.1 (due this turn or earlier); 24.2.1, 24.4.5 caps
-        for loc in entry_locations(s, u):
+        enter = u.get("enter")
+        if enter == "air":
+            continue                                   # 5.6: the Available box, not the map
+        if enter == "LA_zone":
+            locs = list(LA_ENTRY)                      # 28.6.1: regardless of enemy units
+        elif enter == "5.6.2":
+            locs = purchase_locations(s, u)            # 5.6.2: with a ground combat unit of its nationality
+        else:
+            locs = entry_locations(s, u)
+        for loc in locs:
             out.append((uid, loc))
     return out
 
@@ -273,8 +294,6 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
 # Allied replacements (4.2.2-4.2.7, 5.6.1, 5.6.2)
 # ---------------------------------------------------------------------------
 
-POOL_OF_NAT = {"US": "US", "MTG": "US", "ARVN": "SV", "ROK": "SEATO", "ANZAC": "SEATO", "THAI": "SEATO",
-               "SEATO": "SEATO", "LAO": "INDOCHINESE", "KHMER": "INDOCHINESE"}
 IMMEDIATE = ("firebase", "militia")   # 4.2.7: firebases and militia are available at once
 
 

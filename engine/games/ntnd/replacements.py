@@ -114,7 +114,7 @@ def start_phase(s: dict, ctx) -> None:
 
 
 def _legal(s, d) -> list:
-    from .answers import cmd
+    from .kinds import cmd
     out = [cmd("declare", kind=k) for k in V.declare_options(s)]
     if draft_allowed(s):
         out.append(cmd("draft"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ...ruleset import Context, Decision, Ruleset
 from . import flow, setup as _setup
 from .answers import DECISIONS, cmd, move_options
-from .bots import tet_bot
+from .bots import ntnd_bot
 from .state import SEATS
 from . import views
 
@@ -40,9 +40,15 @@ class NtndRuleset(Ruleset):
     def advance(self, s, ctx: Context) -> None:
         flow.advance(s, ctx)
 
+    def scenario_info(self, scenario):
+        """From the scenario's data (setup.load_scenario): its name, turn count and description."""
+        sc = _setup.load_scenario(scenario)
+        return {"title": sc["name"], "turns": len(sc["turns"]), "description": sc.get("description", "")}
+
     def demo_bot(self, seed, view_of):
-        """The Tet heuristic bot: attacks, ambushes and hides (bots.py)."""
-        return tet_bot(seed)
+        """The Tet heuristic bot (attacks, ambushes and hides) in Tet, the campaign bot in the campaign
+        (bots.py ``ntnd_bot``)."""
+        return ntnd_bot(seed, view_of)
 
     def pending(self, s):
         d = s.get("decision")

@@ -7,7 +7,8 @@ the scenario's set-up units under their scenario ids, the rest of the mix as
 n from one past the scenario's counters of the type to its counter_mix. A scenario entry without
 a ``name`` (the numbered cadres and dummies) has such an id and gets that name: one spelling and
 one name for set-up and mix (units.py). Allied units are the set-up, the reinforcement
-schedule (4.2.1) and the air units (kept in the available box for part 2).
+schedule (4.2.1; its special entries SPECIAL_ENTRY) and the air units (kept in the available box for part 2).
+A scenario's dated rules (the campaign's, rule 2's dates) are kept in ``s["scenario"]["dated_rules"]``.
 Inverted set-up units of one location form one marker (their identity is
 committed to the Communist seat in the genesis-following record).
 """
@@ -27,6 +28,10 @@ from .units import counter_id, load_counters, unit_name
 
 SCENARIO_FILES = {"tet": "scenario_tet.json"}
 SCENARIOS = ("tet", "campaign", "campaign_short")  # the first is the default (NtndRuleset.scenarios)
+# entry codes of the Allied Reinforcement Schedule other than a corps (scenario_campaign.json meta "enter"):
+# "air" the Available box (5.6), "LA_zone" Luang Prabang or Vientiane (28.6.1), "5.6.2" a firebase placed
+# with a non-militia ground combat unit of its nationality; a unit's record keeps it ("enter")
+SPECIAL_ENTRY = ("air", "LA_zone", "5.6.2")
 
 
 @lru_cache(maxsize=None)
@@ -84,7 +89,11 @@ def initial_state(scenario: str, ctx) -> dict:
         for u in block["units"]:
             t = counters.type(u["type"])
             attached = None if (t.airmobile or t.stacking_class != "ground_combat") else u.get("enter")
+            if u.get("enter") == "LA_zone":
+                attached = "LA" if attached else None   # 28.6.1: the 333 moves and fights only in Laos
             units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "sched", None, u.get("name"), attached, block["turn"])
+            if u.get("enter") in SPECIAL_ENTRY:       # the campaign's schedule (Tet's units enter at corps HQs)
+                units[u["id"]]["enter"] = u["enter"]
     for u in sc["setup"].get("allied_air_available", []):
         units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "air", None, u.get("name"))
     # Allied firebases and militia not in play: the counter mix they are built from (4.2.3, 4.4)
@@ -109,7 +118,8 @@ def initial_state(scenario: str, ctx) -> dict:
                      "armor_shock": bool(sc["scenario_rules"].get("armor_shock_available")),
                      "start_year": start_year, "features": scenario_features(sc),
                      # 23.1, 24.2-24.3 (campaign only: the Tet state has neither key)
-                     **{k: sc[k] for k in ("elections", "vietnamization") if k in sc}},
+                     **{k: sc[k] for k in ("elections", "vietnamization") if k in sc},
+                     **({"dated_rules": sc["dated_rules"]} if sc.get("dated_rules") else {})},
         "turn": 1,
         "turn_label": turn_label(sc["turns"], 1),
         "step": 0,

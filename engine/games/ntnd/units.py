@@ -20,6 +20,10 @@ from typing import Any
 
 from .map import GameMap
 
+# 4.2.5: the replacement point pool that pays for a nationality's units
+POOL_OF_NAT = {"US": "US", "MTG": "US", "ARVN": "SV", "ROK": "SEATO", "ANZAC": "SEATO", "THAI": "SEATO",
+               "SEATO": "SEATO", "LAO": "INDOCHINESE", "KHMER": "INDOCHINESE"}
+
 SIDES = ("allied", "communist")
 CATEGORIES = ("air", "dummy", "ground_combat", "naval", "support")
 STACKING_CLASSES = ("artillery", "firebase", "green_beret", "ground_combat", "militia", "none", "patrol_boat",

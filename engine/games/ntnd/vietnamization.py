@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from .features import in_force
-from .units import load_counters
+from .units import POOL_OF_NAT, load_counters
 
 US_GROUND_CAP = 6        # 24.2.1: at most six U.S. ground combat units on the board
 REVERSAL_RATE = 6        # 24.4.5: six U.S. units a turn after a reversal
@@ -121,7 +121,7 @@ def may_enter(s: dict, u: dict) -> bool:
 
 def declare_options(s: dict) -> list[str]:
     """The declarations the Allied player may make now (24.2, 24.3, 24.4.4)."""
-    from . import elections
+    from . import election_results as elections
     out = []
     if not in_force(s, "vietnamization"):
         return out
@@ -184,7 +184,6 @@ def attack_cost(s: dict, attackers: list[str], ctx) -> None:
     if kind(s) is None:
         return
     from .politics import score
-    from .recruitment import POOL_OF_NAT
     for uid in attackers:
         u = s["units"][uid]
         if POOL_OF_NAT.get(u["nat"]) in ("US", "SEATO") and u["nat"] != "MTG" \

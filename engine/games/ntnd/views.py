@@ -45,6 +45,7 @@ def build_view(s: dict, seat: str | None) -> dict:
         "scenario": s["scenario"]["id"],
         "turn": s["turn"],
         "turn_label": s["turn_label"],
+        "turns": len(s["scenario"]["turns"]),
         "phase": ph.id,
         "phase_title": ph.title,
         "rule": "NTND " + ph.rule,

@@ -342,18 +342,32 @@ class ListRulesetsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class RulesetInfo(_message.Message):
-    __slots__ = ("game", "version", "seats", "scenarios", "options_json")
+    __slots__ = ("game", "version", "seats", "scenarios", "options_json", "scenario_info")
     GAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SCENARIOS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    SCENARIO_INFO_FIELD_NUMBER: _ClassVar[int]
     game: str
     version: str
     seats: _containers.RepeatedScalarFieldContainer[str]
     scenarios: _containers.RepeatedScalarFieldContainer[str]
     options_json: str
-    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., scenarios: _Optional[_Iterable[str]] = ..., options_json: _Optional[str] = ...) -> None: ...
+    scenario_info: _containers.RepeatedCompositeFieldContainer[ScenarioInfo]
+    def __init__(self, game: _Optional[str] = ..., version: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., scenarios: _Optional[_Iterable[str]] = ..., options_json: _Optional[str] = ..., scenario_info: _Optional[_Iterable[_Union[ScenarioInfo, _Mapping]]] = ...) -> None: ...
+
+class ScenarioInfo(_message.Message):
+    __slots__ = ("name", "title", "turns", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    turns: int
+    description: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., turns: _Optional[int] = ..., description: _Optional[str] = ...) -> None: ...
 
 class ListRulesetsResponse(_message.Message):
     __slots__ = ("rulesets",)

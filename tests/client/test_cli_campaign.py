@@ -1,0 +1,64 @@
+"""`aar scenarios` (the scenario list a server serves: ListRulesets' scenario_info) and `aar demo` of the
+NTND short campaign with its summary built from the public log only (clients/cli/campaign_summary.py)."""
+from __future__ import annotations
+
+import io
+
+from afteraction.cli import main as cli
+from afteraction.cli.campaign_summary import public_events, summary_lines, summary_of, track
+from afteraction.client.client import Client
+from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.local import LocalGame
+
+
+def test_aar_scenarios_lists_what_the_server_serves_a_line_each(server, capsys):
+    with Client(server.target) as c:
+        ntnd = [r for r in c.list_rulesets().rulesets if r.game == "ntnd"][-1]
+    assert list(ntnd.scenarios) == ["tet", "campaign", "campaign_short"]
+    assert [(i.name, i.turns) for i in ntnd.scenario_info] == [("tet", 4), ("campaign", 63), ("campaign_short", 4)]
+    assert cli.main(["scenarios", "ntnd", "--server", server.target]) == 0
+    served = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in served] == ["tet", "campaign", "campaign_short"]
+    assert "63 turns" in served[1] and "(default)" in served[0] and "Campaign Game" in served[1]
+    assert cli.main(["scenarios", "ntnd"]) == 0                # the installation's list is the same
+    assert capsys.readouterr().out.splitlines() == served
+    assert cli.main(["scenarios", "no-such-game"]) == 2
+
+
+def test_aar_demo_plays_the_short_campaign_and_summarizes_its_public_log(tmp_path, capsys):
+    assert cli.main(["demo", "--game", "ntnd", "--scenario", "campaign_short", "--seed", "2",
+                     "--out", str(tmp_path / "demo")]) == 0
+    cap = capsys.readouterr()
+    assert "turn 4 of 4" in cap.err and "verification:   VERIFIED" in cap.out
+    assert "(campaign_short)" in cap.out and "scenario:       Campaign Game: 1965 (short) (4 turns)" in cap.out
+    assert "political track (end of each turn): start 100; 1:" in cap.out
+    for head in ("elections", "uprising", "aid received", "random events"):
+        assert f"  {head}: " in cap.out
+    assert cli.main(["demo", "--game", "ntnd", "--scenario", "nope", "--out", str(tmp_path / "d2")]) == 2
+
+
+def test_the_summary_tracks_the_political_points_to_the_final_score_from_public_events_only():
+    g = LocalGame.create("ntnd", seed=b"tests/summary", scenario="campaign_short")
+    g.handshake()
+    bots = {s: campaign_bot(f"summary/{s}") for s in ("communist", "allied")}
+    g.run_bots(lambda seat, legal: bots[seat](seat, legal))
+    data = g.bundle()
+    events = list(public_events(data))
+    assert track(events)[-1] == (4, g.referee.state["pp"])
+    lines = summary_lines(data)
+    assert any(line.startswith("winner:") and "on turn 4 of 4" in line for line in lines)
+    assert "elections: none" in lines and "random events: none" in lines
+
+
+def test_the_summary_prints_each_political_event_with_its_turn_and_none_for_the_absent():
+    events = [(0, {"t": "scenario", "name": "Campaign Game", "turns": 63, "pp": 100}),
+              (23, {"t": "phase", "turn": 23}),
+              (23, {"t": "election", "rule": "NTND 23.2", "won": "peace", "dice": [3, 4, 5]}),
+              (23, {"t": "pp", "rule": "NTND 23.6", "item": "election", "pp": -10, "total": 90}),
+              (30, {"t": "phase", "turn": 30}),
+              (30, {"t": "game-over", "winner": "communist", "reason": "NTND 22.4: below zero", "pp": -1})]
+    lines = summary_of(events)
+    assert "winner:         communist on turn 30 of 63: NTND 22.4: below zero" in lines
+    assert "political track (end of each turn): start 100; 23:90 30:-1" in lines
+    assert "  turn 23: won peace, dice [3, 4, 5] (NTND 23.2)" in lines
+    assert "uprising: none" in lines and "aid received: none" in lines
