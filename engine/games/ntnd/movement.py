@@ -84,17 +84,17 @@ class Env:
 
     def zoc(self, owner: str) -> frozenset:
         if owner not in self._zoc:
-            self._zoc[owner] = zoc_hexes(self.s, owner)
+            self._zoc[owner] = interned(zoc_hexes(self.s, owner))
         return self._zoc[owner]
 
     def zoi(self) -> frozenset:
         if self._zoi is None:
-            self._zoi = zoi_hexes(self.s)
+            self._zoi = interned(zoi_hexes(self.s))
         return self._zoi
 
     def enemy(self, side: str) -> frozenset:
         if side not in self._enemy:
-            self._enemy[side] = enemy_locs(self.s, side)
+            self._enemy[side] = interned(enemy_locs(self.s, side))
         return self._enemy[side]
 
     def types_at(self, side: str) -> dict:
@@ -105,6 +105,13 @@ class Env:
                     d.setdefault(u["loc"], []).append((u["id"], u["type"]))
             self._types_at[side] = d
         return self._types_at[side]
+
+    def occupied(self, side: str) -> frozenset:
+        """The locations holding ``side``'s units (the keys of ``types_at``)."""
+        key = ("occupied", side)
+        if key not in self.memo:
+            self.memo[key] = interned(frozenset(self.types_at(side)))
+        return self.memo[key]
 
     def full_hexes(self, side: str, types: tuple[str, ...]) -> frozenset:
         """8.10.1: the hexes holding ``side``'s units that a stack of these unit types (sorted; standing
@@ -123,8 +130,23 @@ class Env:
 
     def river_stop(self) -> frozenset:
         if self._river is None:
-            self._river = patrolled_river(self.s)
+            self._river = interned(patrolled_river(self.s))
         return self._river
+
+
+#: canonical copies of the sets ``Env`` derives (``interned``), at most this many kept
+INTERNED = 4096
+_interned: dict[frozenset, frozenset] = {}
+
+
+def interned(x: frozenset) -> frozenset:
+    """The one kept frozenset equal to ``x`` (``x`` itself the first time). The memoised searches
+    (reach._search) take these sets as arguments: the states of a phase mostly derive equal sets,
+    and an equal key that is the same object is found without comparing the sets element by element
+    (issue 15). Equal sets either way: results never depend on it."""
+    if len(_interned) >= INTERNED:
+        _interned.clear()
+    return _interned.setdefault(x, x)
 
 
 @lru_cache(maxsize=1)
@@ -353,12 +375,15 @@ def first_violation(s: dict) -> dict | None:
     """8.10.2: the first over-stacked location (sorted), as {"seat", "loc", "count", "eligible"}:
     the owner eliminates ``count`` of ``eligible`` (the units of the over-full stacking class)."""
     m = load_map()
-    locs = sorted({(u["side"], u["loc"]) for u in s["units"].values()
-                   if u["status"] == "map" and not m.is_zone(u["loc"])})
-    for side, loc in locs:
-        v = violation_at(s, side, loc)
-        if v is not None:
-            return v
+    here: dict[tuple[str, str], list[str]] = {}   # (side, loc) -> its unit types: one pass over the units
+    for u in s["units"].values():
+        if u["status"] == "map" and not m.is_zone(u["loc"]):
+            here.setdefault((u["side"], u["loc"]), []).append(u["type"])
+    for side, loc in sorted(here):
+        types = here[side, loc]
+        # stacking_problem(s, side, loc, []) from the types gathered above; violation_at only where it fails
+        if _stack_verdict(side, _saigon(loc), tuple(sorted(types))) is not None:
+            return violation_at(s, side, loc)
     return None
 
 
