@@ -100,6 +100,37 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
 
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_the_search_stopped_at_a_destination_gives_the_whole_searchs_path(seed):
+    """reach.reach_one (the referee's check of a move over land: the search stopped at the goal, or
+    the memoised whole search) gives what reachable gives for that destination, offered or not,
+    from a cold memo and from a warm one."""
+    m = load_map()
+    prng = Prng(f"one-{seed}".encode())
+    land = m.land_hexes()
+    compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 110)):
+        if d.kind != "move" or i % 4:
+            continue
+        side = s["decision"]["seat"]
+        pieces = sorted(s["markers"]) if side == "communist" else []
+        pieces += sorted(u["id"] for u in s["units"].values()
+                         if u["status"] == "map" and u["side"] == side and not u["inv"])
+        for piece in sorted({pieces[prng.below(len(pieces))] for _ in range(3)}) if pieces else ():
+            reach.clear_caches()
+            offered = sorted(reach.reachable(s, piece, by_sea=False))
+            dests = sorted({offered[prng.below(len(offered))] for _ in range(6)} if offered else set())
+            dests += [land[prng.below(len(land))] for _ in range(3)]
+            for warm in (False, True):
+                for h in dests:
+                    if not warm:
+                        reach.clear_caches()
+                    assert reach.reach_one(s, piece, h) == reach.reachable(s, piece, by_sea=False).get(h), (piece, h)
+                    compared += 1
+    assert compared > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
     """out_of_supply shares one state's facts (sources, blocked hexes, supply-line components) among
     all units; each unit's own trace, computed alone, gives the same answer."""

@@ -17,7 +17,7 @@ from functools import lru_cache
 from . import offboard
 from .map import load_map
 from .movement import (Q, UNLIMITED, Env, allowance_q, interned, is_monsoon, may_enter, mover, movement_kind,
-                       nbrs, path_to, region_neighbours, region_of, _stack_verdict, _step_q)
+                       nbrs, path_to, region_neighbours, region_of, _saigon, _stack_verdict, _step_q)
 from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -63,6 +63,26 @@ def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) 
     if by_sea:
         out.update(sea_reach(s, piece, mv, env))
     return out
+
+
+def reach_one(s: dict, piece: str, dest: str, env: Env | None = None) -> list[str] | None:
+    """``reachable(s, piece, env, by_sea=False).get(dest)``: the offered path of one piece to one
+    destination over land, or None. The referee's check of a move (paths.check_path): a ground
+    piece's search stops at ``dest`` (``_dijkstra``'s goal) unless the whole search is memoised;
+    zone moves, the 8.4 trail and the other kinds of movement take ``reachable``. Like it, it
+    records the step rules in ``env.walks``, not the search in ``env.searches``."""
+    env = env or Env(s)
+    mv = mover(s, piece)
+    if movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]) or improved_trail(s, mv):
+        return reachable(s, piece, env, by_sea=False).get(dest)
+    args, alone = _ground_args(s, mv, env, False, allowance_q(s, mv))
+    if dest not in _allowed_on(*args[2]):
+        return None   # _graph_within has no step into it
+    if alone and dest not in env.occupied(COMMUNIST) and alone[_saigon(dest)]:
+        return None   # the 8.10.1 check of _destinations
+    done = _searches.get(args)
+    path = done[2].get(dest) if done is not None else _dijkstra(*args, goal=dest)
+    return None if path is None else list(path)
 
 
 @lru_cache(maxsize=None)
@@ -120,14 +140,29 @@ def _allowed_on(type_ids: tuple[str, ...], side: str, corps: str | None, neutral
     return allowed & trail_hexes() if trail else allowed
 
 
-@lru_cache(maxsize=SEARCH_CACHE)
-def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int, face_up_zoc: frozenset,
-            river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset):
-    """The ground search: Dijkstra on (infiltration rolls, quarter-MP cost), then one path per
-    destination (sorted) through the predecessor map. A pure function of its arguments, all of them
-    hashable facts of the state (``_ground_reach`` derives them), so it is memoised: successive
-    states of one movement phase mostly ask the same searches again (issue 15). Its results are
-    shared: callers read them and never mutate them."""
+_searches: dict[tuple, tuple] = {}   # the memo of ``_search``: arguments -> result, oldest dropped first
+
+
+def _search(*args):
+    """The ground search ``_dijkstra(*args)``: a pure function of its arguments, all of them hashable
+    facts of the state (``_ground_args`` derives them), so it is memoised (at most SEARCH_CACHE
+    kept): successive states of one movement phase mostly ask the same searches again (issue 15).
+    Its results are shared: callers read them and never mutate them."""
+    r = _searches.get(args)
+    if r is None:
+        if len(_searches) >= SEARCH_CACHE:
+            del _searches[next(iter(_searches))]
+        r = _searches[args] = _dijkstra(*args)
+    return r
+
+
+def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int,
+              face_up_zoc: frozenset, river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset,
+              goal: str | None = None):
+    """Dijkstra on (infiltration rolls, quarter-MP cost) from ``start``: (best (rolls, cost) per hex,
+    predecessors, destination -> path in sorted order). With a ``goal``, only the goal's path, or
+    None: the search stops when the goal is settled, and up to then it makes exactly the steps of
+    the whole search (nothing settled later can change a settled hex's path)."""
     graph = _graph_within(graph_key, allowed_key)
     # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
     # one comparison per step instead of a tuple's (issue 15)
@@ -144,6 +179,8 @@ def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset
             continue
         if here != start:
             trail[here] = trail[prev[here]] + (here,)   # its predecessor was settled before it
+            if here == goal:
+                return trail[here]
             if here in face_up_zoc or here in river_stop:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
@@ -160,8 +197,10 @@ def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset
                 best[n] = nk
                 prev[n] = here
                 push(heap, (nk, n))
+    if goal is not None:
+        return None
     return ({h: divmod(k, roll) for h, k in best.items()}, prev,
-            tuple((d, trail[d]) for d in sorted(best) if d != start))
+            {d: trail[d] for d in sorted(best) if d != start})
 
 
 #: the search's key unit for one infiltration roll: above any cost (allowances are at most
@@ -172,7 +211,7 @@ assert UNLIMITED < _ROLL
 
 def clear_caches() -> None:
     """Forget the memoised searches (benchmarks measure cold searches; results never depend on it)."""
-    _search.cache_clear()
+    _searches.clear()
     _destinations.cache_clear()
 
 
@@ -252,7 +291,7 @@ def _destinations(args: tuple, alone: tuple | None, occupied: frozenset | None) 
     the hexes holding Communist units)."""
     hexes = load_map().hexes
     out = {}
-    for dest, path in _search(*args)[2]:
+    for dest, path in _search(*args)[2].items():
         # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
         # Communist player is held to the limit while moving, so no 8.10.2 elimination ever has to
         # name units of a hidden stack (project choice, docs/rules/ntnd.md; only a 19.3.2 retreat may).
