@@ -131,6 +131,29 @@ def test_ntnd_8_the_search_stopped_at_a_destination_gives_the_whole_searchs_path
 
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_5_the_per_state_sets_of_one_pass_are_each_rules_own(seed):
+    """movement.Env derives its sets (ZOC 8.5.1, ZOI 8.5.3, enemy locations, units per location,
+    14.1.3 patrolled rivers) in one pass over the units; each equals its own function's answer."""
+    from afteraction.engine.games.ntnd import movement
+    for i, (rs, s, d) in enumerate(_positions(seed, 120)):
+        if i % 6:
+            continue
+        env = movement.Env(s)
+        for side in ("allied", "communist"):
+            assert env.zoc(side) == movement.zoc_hexes(s, side)
+            assert env.enemy(side) == movement.enemy_locs(s, side)
+            by_loc: dict = {}
+            for u in s["units"].values():
+                if u["status"] == "map" and u["side"] == side:
+                    by_loc.setdefault(u["loc"], []).append((u["id"], u["type"]))
+            assert env.types_at(side) == by_loc
+            assert env.occupied(side) == frozenset(by_loc)
+        assert env.zoi() == movement.zoi_hexes(s)
+        assert env.river_stop() == movement.patrolled_river(s)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
     """out_of_supply shares one state's facts (sources, blocked hexes, supply-line components) among
     all units; each unit's own trace, computed alone, gives the same answer."""

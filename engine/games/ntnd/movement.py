@@ -75,36 +75,70 @@ class Env:
         self._zoc: dict = {}
         self._zoi = None
         self._enemy: dict = {}
-        self._types_at: dict = {}
+        self._facts = None
         self._full: dict = {}
         self.memo: dict = {}       # derived sets of this state the searches share (reach._ground_reach)
         self._river = None
         self.searches: dict = {}   # uids -> (best (rolls, cost) per hex, prev, allowance) of the last ground search
         self.walks: dict = {}      # (uids, trail) -> the step rules of the last ground search (walk_ok)
 
+    def _scan(self) -> dict:
+        """One pass over the units for every per-state set below (issue 15): per side the locations
+        of its non-air units (``enemy_locs`` of the other side), the hexes of its face-up units that
+        project a ZOC, its units per location; the Allied ZOI centres and the patrol boats' hexes."""
+        if self._facts is None:
+            m = load_map()
+            locs: dict = {ALLIED: set(), COMMUNIST: set()}
+            zoc_at: dict = {ALLIED: set(), COMMUNIST: set()}
+            types_at: dict = {ALLIED: {}, COMMUNIST: {}}
+            zoi_at, boats = set(), set()
+            for u in self.s["units"].values():
+                if u["status"] != "map":
+                    continue
+                side, loc, typ = u["side"], u["loc"], u["type"]
+                types_at[side].setdefault(loc, []).append((u["id"], typ))
+                zoc, r, air = _type_facts(typ)
+                if loc is not None and not air:
+                    locs[side].add(loc)
+                if m.is_zone(loc):
+                    continue
+                if zoc and not u["inv"]:
+                    zoc_at[side].add(loc)
+                if r and side == ALLIED:
+                    zoi_at.add((loc, r))
+                if typ in PATROL_BOATS:
+                    boats.add(loc)
+            self._facts = {"locs": locs, "zoc_at": zoc_at, "types_at": types_at, "zoi_at": zoi_at, "boats": boats}
+        return self._facts
+
     def zoc(self, owner: str) -> frozenset:
+        """``zoc_hexes(s, owner)``."""
         if owner not in self._zoc:
-            self._zoc[owner] = interned(zoc_hexes(self.s, owner))
+            neutral = tuple(self.s["neutral"])
+            out: set = set()
+            for loc in self._scan()["zoc_at"][owner]:
+                out |= _zoc_around(loc, neutral)
+            self._zoc[owner] = interned(frozenset(out))
         return self._zoc[owner]
 
     def zoi(self) -> frozenset:
+        """``zoi_hexes(s)``."""
         if self._zoi is None:
-            self._zoi = interned(zoi_hexes(self.s))
+            out: set = set()
+            for loc, r in self._scan()["zoi_at"]:
+                out.update(land_within(loc, r))
+            self._zoi = interned(frozenset(out))
         return self._zoi
 
     def enemy(self, side: str) -> frozenset:
+        """``enemy_locs(s, side)``."""
         if side not in self._enemy:
-            self._enemy[side] = interned(enemy_locs(self.s, side))
+            self._enemy[side] = interned(frozenset(self._scan()["locs"][COMMUNIST if side == ALLIED else ALLIED]))
         return self._enemy[side]
 
     def types_at(self, side: str) -> dict:
-        if side not in self._types_at:
-            d: dict = {}
-            for u in self.s["units"].values():
-                if u["status"] == "map" and u["side"] == side:
-                    d.setdefault(u["loc"], []).append((u["id"], u["type"]))
-            self._types_at[side] = d
-        return self._types_at[side]
+        """Location -> [(uid, type)] of ``side``'s units on the map, in the state's order."""
+        return self._scan()["types_at"][side]
 
     def occupied(self, side: str) -> frozenset:
         """The locations holding ``side``'s units (the keys of ``types_at``)."""
@@ -129,8 +163,9 @@ class Env:
         return self._full[key]
 
     def river_stop(self) -> frozenset:
+        """``patrolled_river(s)``."""
         if self._river is None:
-            self._river = interned(patrolled_river(self.s))
+            self._river = interned(frozenset().union(*map(_river_near, self._scan()["boats"])))
         return self._river
 
 
@@ -412,22 +447,33 @@ def patrolled_river(s: dict) -> frozenset:
     """14.1.3: major-river hexes within two hexes of an Allied patrol boat, counted along contiguous
     river hexes: Communist ground units entering them stop."""
     m = load_map()
-    out = set()
+    out: set = set()
     for u in s["units"].values():
-        if u["status"] != "map" or u["type"] not in ("us_patrol_boat", "arvn_patrol_boat") or m.is_zone(u["loc"]):
+        if u["status"] != "map" or u["type"] not in PATROL_BOATS or m.is_zone(u["loc"]):
             continue
-        frontier = [u["loc"]]
-        seen = {u["loc"]}
-        for _ in range(2):
-            nxt = []
-            for h in frontier:
-                for n in nbrs(h):
-                    if n not in seen and m.hexes[n].major_river and m.hexes[n].is_land:
-                        seen.add(n)
-                        nxt.append(n)
-            frontier = nxt
-        out |= {h for h in seen if m.hexes[h].is_land and m.hexes[h].major_river}
+        out |= _river_near(u["loc"])
     return frozenset(out)
+
+
+PATROL_BOATS = ("us_patrol_boat", "arvn_patrol_boat")
+
+
+@lru_cache(maxsize=None)
+def _river_near(loc: str) -> frozenset:
+    """14.1.3: the major-river hexes within two hexes of a patrol boat at ``loc``, along contiguous
+    river hexes (fixed by the map)."""
+    m = load_map()
+    frontier = [loc]
+    seen = {loc}
+    for _ in range(2):
+        nxt = []
+        for h in frontier:
+            for n in nbrs(h):
+                if n not in seen and m.hexes[n].major_river and m.hexes[n].is_land:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return frozenset(h for h in seen if m.hexes[h].is_land and m.hexes[h].major_river)
 
 
 def path_to(prev: dict, start: str, dest: str) -> list[str]:

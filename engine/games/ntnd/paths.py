@@ -12,7 +12,7 @@ from .reach import reach_one, reachable
 from .sea import sea_key
 
 
-def check_path(s: dict, piece: str, path: list[str]) -> str | None:
+def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> str | None:
     """None if ``path`` is a legal path of ``piece`` this phase.
 
     ``reachable`` gives one path per destination (fewest infiltration rolls, then fewest MP, then the
@@ -23,7 +23,7 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
     airmobile and trail moves keep the offered path."""
     if not path:
         return "NTND 8: a move needs a path"
-    env = Env(s)
+    env = env or Env(s)
     dest = sea_key(list(path))
     # a move over land: this piece's search to this destination only (reach_one, issue 15)
     offered = reachable(s, piece, env).get(dest) if dest.startswith("sea:") else reach_one(s, piece, dest, env)
