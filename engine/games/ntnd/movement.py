@@ -87,20 +87,25 @@ class Env:
         of its non-air units (``enemy_locs`` of the other side), the hexes of its face-up units that
         project a ZOC, its units per location; the Allied ZOI centres and the patrol boats' hexes."""
         if self._facts is None:
-            m = load_map()
+            zones = load_map().zones   # m.is_zone(loc) is loc in zones
             locs: dict = {ALLIED: set(), COMMUNIST: set()}
             zoc_at: dict = {ALLIED: set(), COMMUNIST: set()}
             types_at: dict = {ALLIED: {}, COMMUNIST: {}}
             zoi_at, boats = set(), set()
+            facts = _type_facts
             for u in self.s["units"].values():
                 if u["status"] != "map":
                     continue
                 side, loc, typ = u["side"], u["loc"], u["type"]
-                types_at[side].setdefault(loc, []).append((u["id"], typ))
-                zoc, r, air = _type_facts(typ)
+                here = types_at[side].get(loc)
+                if here is None:
+                    types_at[side][loc] = [(u["id"], typ)]
+                else:
+                    here.append((u["id"], typ))
+                zoc, r, air = facts(typ)
                 if loc is not None and not air:
                     locs[side].add(loc)
-                if m.is_zone(loc):
+                if loc in zones:
                     continue
                 if zoc and not u["inv"]:
                     zoc_at[side].add(loc)
