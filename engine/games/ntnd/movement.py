@@ -32,7 +32,12 @@ MONSOON_MONTHS = ("May/June", "July/August")  # NTND 8.2 note
 
 def is_monsoon(s: dict) -> bool:
     """NTND 8.2 note: May/June and July/August are monsoon turns."""
-    return any(s["turn_label"].startswith(m) for m in MONSOON_MONTHS)
+    return _monsoon_label(s["turn_label"])
+
+
+@lru_cache(maxsize=None)
+def _monsoon_label(label: str) -> bool:
+    return any(label.startswith(m) for m in MONSOON_MONTHS)
 
 
 def utype(u: dict):

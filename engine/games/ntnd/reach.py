@@ -284,7 +284,11 @@ def _ground_args(s: dict, mv: dict, env: Env, trail: bool, allow: int) -> tuple[
             zoi if double != 1 else frozenset(), double, roll_hexes), alone
 
 
-@lru_cache(maxsize=SEARCH_CACHE)
+#: memoised destination lists kept (``_destinations``): a phase's current state asks about 50
+DESTINATIONS_CACHE = 1024
+
+
+@lru_cache(maxsize=DESTINATIONS_CACHE)
 def _destinations(args: tuple, alone: tuple | None, occupied: frozenset | None) -> dict[str, list[str]]:
     """Destination -> path of the ground search ``_search(*args)``, less the empty hexes a stack may
     not stop in alone (``alone``: the 8.10.1 verdicts for an ordinary hex and Saigon; ``occupied``:
