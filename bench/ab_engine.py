@@ -2,8 +2,9 @@
 by another commit's engine (its ``engine/`` and ``bench/``, exported with ``git archive``) and by
 this tree's, alternately, ``--reps`` times. Prints per tree and game the CPU seconds of play and
 of verification with and without replay, and the two ratios ``make bench`` prints
-(``<game>_engine_vs_crypto``, ``<game>_play_vs_crypto``), so a redesign can show it made no game
-slower whatever the machine's load (CPU time, not wall clock).
+(``<game>_engine_vs_crypto``, ``<game>_play_vs_crypto``), for NTND also bench_ntnd's cold and warm
+legal moves of a movement phase, so a redesign can show it made no game slower whatever the
+machine's load (CPU time, not wall clock).
 
 Run: ``.venv/bin/python bench/ab_engine.py --base b10f3c6 [--reps 3] [sog gmv ntnd]``.
 Not part of ``make bench`` (it takes minutes): a tool for a change's note.
@@ -33,10 +34,15 @@ for game, n in zip(sys.argv[2::2], sys.argv[3::2]):
     p = play_random_games(game, 1e9, max_games=int(n), clock=time.process_time)
     rr, tr = verify_throughput(p.bundles, replay=True, clock=time.process_time)
     rc, tc = verify_throughput(p.bundles, replay=False, clock=time.process_time)
+    extra = ""
+    if game == "ntnd":   # bench_ntnd's legal moves of a full Communist movement phase (ms, CPU, medians)
+        from bench.bench_ntnd import _movement_phase_enumeration
+        cold, warm, _, _ = _movement_phase_enumeration()
+        extra = f" legal_phase_cold_ms={cold * 1000:.1f} legal_phase_warm_ms={warm * 1000:.1f}"
     print(f"{game:5s} {tree.rsplit('/', 1)[-1]:5s} "
           f"commands={p.commands} play_cpu={p.total_s:.3f} replay_cpu={tr:.3f} crypto_cpu={tc:.3f} "
-          f"engine_vs_crypto={(rr / tr) / (rc / tc):.3f} play_vs_crypto={(rr / p.total_s) / (rc / tc):.3f}",
-          flush=True)
+          f"engine_vs_crypto={(rr / tr) / (rc / tc):.3f} play_vs_crypto={(rr / p.total_s) / (rc / tc):.3f}"
+          + extra, flush=True)
 '''
 
 

@@ -3,8 +3,9 @@ scenario, the time to enumerate the legal moves of a whole Communist movement ph
 piece's reachable destinations), and replay verification of the logs beside the crypto-only
 verification of the same records (``python -m bench ntnd``; bounded to about 30 s).
 
-The ground searches are memoised across states (engine/games/ntnd/reach.py ``_search``), so every
-figure says whether it starts from an empty memo: the legal moves are timed cold (memo cleared
+The ground searches and each piece's destinations are memoised across states
+(engine/games/ntnd/reach.py ``_search``, ``_destinations``; ``reach.clear_caches`` empties both),
+so every figure says whether it starts from an empty memo: the legal moves are timed cold (memo cleared
 before each repetition: the figure the target is about) and warm (the same state asked again, as
 the next command of a phase mostly does); the replay starts cold, as ``aar verify`` in a new
 process does.

@@ -40,7 +40,12 @@ def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map):
             return x.copy()
         out = x.copy()
         for k, v in x.items():
-            if _type(v) not in _atoms:
+            tv = _type(v)
+            if tv in _atoms:
+                continue
+            if tv is dict and _all_atoms(_map(_type, v.values())):
+                out[k] = v.copy()   # a leaf record (a unit...) copied here: no call per record
+            else:
                 out[k] = copy(v)
         return out
     if t is list:

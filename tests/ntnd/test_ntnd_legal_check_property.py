@@ -100,6 +100,62 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
 
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_the_search_stopped_at_a_destination_gives_the_whole_searchs_path(seed):
+    """reach.reach_one (the referee's check of a move over land: the search stopped at the goal, or
+    the memoised whole search) gives what reachable gives for that destination, offered or not,
+    from a cold memo and from a warm one."""
+    m = load_map()
+    prng = Prng(f"one-{seed}".encode())
+    land = m.land_hexes()
+    compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 110)):
+        if d.kind != "move" or i % 4:
+            continue
+        side = s["decision"]["seat"]
+        pieces = sorted(s["markers"]) if side == "communist" else []
+        pieces += sorted(u["id"] for u in s["units"].values()
+                         if u["status"] == "map" and u["side"] == side and not u["inv"])
+        for piece in sorted({pieces[prng.below(len(pieces))] for _ in range(3)}) if pieces else ():
+            reach.clear_caches()
+            offered = sorted(reach.reachable(s, piece, by_sea=False))
+            dests = sorted({offered[prng.below(len(offered))] for _ in range(6)} if offered else set())
+            dests += [land[prng.below(len(land))] for _ in range(3)]
+            for warm in (False, True):
+                for h in dests:
+                    if not warm:
+                        reach.clear_caches()
+                    assert reach.reach_one(s, piece, h) == reach.reachable(s, piece, by_sea=False).get(h), (piece, h)
+                    compared += 1
+    assert compared > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_5_the_per_state_sets_of_one_pass_are_each_rules_own(seed):
+    """movement.Env derives its sets (ZOC 8.5.1, ZOI 8.5.3, enemy locations, units per location,
+    14.1.3 patrolled rivers) in one pass over the units; each equals its own function's answer."""
+    from afteraction.engine.games.ntnd import movement
+    for i, (rs, s, d) in enumerate(_positions(seed, 120)):
+        if i % 6:
+            continue
+        env = movement.Env(s)
+        for side in ("allied", "communist"):
+            assert env.zoc(side) == movement.zoc_hexes(s, side)
+            assert env.enemy(side) == movement.enemy_locs(s, side)
+            by_loc: dict = {}
+            for u in s["units"].values():
+                if u["status"] == "map" and u["side"] == side:
+                    by_loc.setdefault(u["loc"], []).append((u["id"], u["type"]))
+            assert env.types_at(side) == by_loc
+            assert env.occupied(side) == frozenset(by_loc)
+        assert env.zoi() == movement.zoi_hexes(s)
+        assert env.river_stop() == movement.patrolled_river(s)
+        demoralized = dict(s, sv_demoralized=True)                 # 25.2: ARVN units lose their ZOC
+        assert movement.Env(demoralized).zoc("allied") == movement.zoc_hexes(demoralized, "allied")
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
     """out_of_supply shares one state's facts (sources, blocked hexes, supply-line components) among
     all units; each unit's own trace, computed alone, gives the same answer."""

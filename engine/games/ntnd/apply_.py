@@ -75,7 +75,8 @@ def move(s, seat, piece, path, ctx):
         raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} is not a piece of yours on the map")
     if piece in moved:
         raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} has already moved this phase")
-    err = paths.check_path(s, piece, path)
+    env = movement.Env(s)   # this state's sets, for the check and the walk (no unit moves in between)
+    err = paths.check_path(s, piece, path, env)
     if err:
         raise Rejection("ILLEGAL_MOVE", err)
     moved.append(piece)
@@ -100,7 +101,7 @@ def move(s, seat, piece, path, ctx):
     kind = movement.movement_kind(movement.mover(s, piece))
     if seat == ALLIED and kind == "airmobile":
         s["flags"].setdefault("air_entered", {})[piece] = s["turn"]  # 12.3
-    _walk(s, seat, piece, path, ctx)
+    _walk(s, seat, piece, path, ctx, env)
     if seat == ALLIED and kind in ("fleet", "patrol_boat") and interdict_targets(s, piece):
         s["interdict"] = {"unit": piece}
 
@@ -163,13 +164,16 @@ def _set_loc(s, piece, loc):
         s["units"][piece]["loc"] = loc
 
 
-def _walk(s, side, piece, path, ctx):
-    """Walk ``path``: infiltration (8.5.2, 8.5.3) and ambush opportunities (20.2)."""
+def _walk(s, side, piece, path, ctx, env=None):
+    """Walk ``path``: infiltration (8.5.2, 8.5.3) and ambush opportunities (20.2). ``env``: an Env of
+    the state as it is now (one is made if not given)."""
     m = load_map()
     start = movement.mover(s, piece)["loc"]
     inv = piece in s["markers"]
-    zoc = movement.zoc_hexes(s, ALLIED) if inv else frozenset()
-    zoi = movement.zoi_hexes(s) if inv else frozenset()
+    if inv:
+        env = env or movement.Env(s)
+    zoc = env.zoc(ALLIED) if inv else frozenset()
+    zoi = env.zoi() if inv else frozenset()
     walked = []
     kind = movement.movement_kind(movement.mover(s, piece))
     for i, h in enumerate(path):

@@ -98,15 +98,13 @@ def _may_attack(s: dict, uid: str, side: str) -> str | None:
     return "ground"
 
 
-def _bound_at_home(s: dict, uid: str, side: str, target: str) -> bool:
+def _bound_home(t, side: str) -> str | None:
     """8.9.1 (reading, docs): guerrillas and militia "may not participate in attacks ... in foreign
-    countries": they attack only from a hex of their own country into a hex of their own country."""
-    m = load_map()
-    t = _t(s, uid)
+    countries": they attack only from a hex of their own country into a hex of their own country.
+    The country a unit of type ``t`` is so bound to, None if it is not."""
     if not (t.guerrilla if side == COMMUNIST else t.stacking_class == "militia"):
-        return True
-    home = load_counters().nationalities[t.nationality].get("home")
-    return not home or (m.country_of(s["units"][uid]["loc"]) == home and m.country_of(target) == home)
+        return None
+    return load_counters().nationalities[t.nationality].get("home")
 
 
 def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -128,12 +126,13 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
         u = s["units"][uid]
         t = _t(s, uid)
         here = m.hex(u["loc"]).country
+        home = _bound_home(t, side)   # 8.9.1: a bound unit attacks from home into home
         for n in m.hex_neighbours(u["loc"]):
             there = m.hexes[n].country
             if side == ALLIED and there != here and (there in s["neutral"] or here in s["neutral"]) \
                     and t.nationality not in ("LAO", "KHMER") and not open_:
                 continue  # 10.2: attacking across a neutral border is a violation (part 2)
-            if not _bound_at_home(s, uid, side, n):
+            if home and not (here == home and there == home):
                 continue
             targets.setdefault((n, kind), []).append(uid)
     # 9.3: combat inside an off-board zone, by the units committed there (offboard.py)

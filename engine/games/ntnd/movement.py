@@ -33,7 +33,12 @@ MONSOON_MONTHS = ("May/June", "July/August")  # NTND 8.2 note
 
 def is_monsoon(s: dict) -> bool:
     """NTND 8.2 note: May/June and July/August are monsoon turns."""
-    return any(s["turn_label"].startswith(m) for m in MONSOON_MONTHS)
+    return _monsoon_label(s["turn_label"])
+
+
+@lru_cache(maxsize=None)
+def _monsoon_label(label: str) -> bool:
+    return any(label.startswith(m) for m in MONSOON_MONTHS)
 
 
 def utype(u: dict):
@@ -76,36 +81,83 @@ class Env:
         self._zoc: dict = {}
         self._zoi = None
         self._enemy: dict = {}
-        self._types_at: dict = {}
+        self._facts = None
         self._full: dict = {}
         self.memo: dict = {}       # derived sets of this state the searches share (reach._ground_reach)
         self._river = None
         self.searches: dict = {}   # uids -> (best (rolls, cost) per hex, prev, allowance) of the last ground search
         self.walks: dict = {}      # (uids, trail) -> the step rules of the last ground search (walk_ok)
 
+    def _scan(self) -> dict:
+        """One pass over the units for every per-state set below (issue 15): per side the locations
+        of its non-air units (``enemy_locs`` of the other side), the hexes of its face-up units that
+        project a ZOC, its units per location; the Allied ZOI centres and the patrol boats' hexes."""
+        if self._facts is None:
+            zones = load_map().zones   # m.is_zone(loc) is loc in zones
+            locs: dict = {ALLIED: set(), COMMUNIST: set()}
+            zoc_at: dict = {ALLIED: set(), COMMUNIST: set()}
+            types_at: dict = {ALLIED: {}, COMMUNIST: {}}
+            zoi_at, boats = set(), set()
+            facts = _type_facts
+            no_arvn = bool(self.s.get("sv_demoralized"))   # 25.2: demoralized ARVN units have no ZOC
+            for u in self.s["units"].values():
+                if u["status"] != "map":
+                    continue
+                side, loc, typ = u["side"], u["loc"], u["type"]
+                here = types_at[side].get(loc)
+                if here is None:
+                    types_at[side][loc] = [(u["id"], typ)]
+                else:
+                    here.append((u["id"], typ))
+                zoc, r, air = facts(typ)
+                if loc is not None and not air:
+                    locs[side].add(loc)
+                if loc in zones:
+                    continue
+                if zoc and not u["inv"] and not (no_arvn and u["nat"] == "ARVN"):
+                    zoc_at[side].add(loc)
+                if r and side == ALLIED:
+                    zoi_at.add((loc, r))
+                if typ in PATROL_BOATS:
+                    boats.add(loc)
+            self._facts = {"locs": locs, "zoc_at": zoc_at, "types_at": types_at, "zoi_at": zoi_at, "boats": boats}
+        return self._facts
+
     def zoc(self, owner: str) -> frozenset:
+        """``zoc_hexes(s, owner)``."""
         if owner not in self._zoc:
-            self._zoc[owner] = zoc_hexes(self.s, owner)
+            neutral = tuple(self.s["neutral"])
+            out: set = set()
+            for loc in self._scan()["zoc_at"][owner]:
+                out |= _zoc_around(loc, neutral)
+            self._zoc[owner] = interned(frozenset(out))
         return self._zoc[owner]
 
     def zoi(self) -> frozenset:
+        """``zoi_hexes(s)``."""
         if self._zoi is None:
-            self._zoi = zoi_hexes(self.s)
+            out: set = set()
+            for loc, r in self._scan()["zoi_at"]:
+                out.update(land_within(loc, r))
+            self._zoi = interned(frozenset(out))
         return self._zoi
 
     def enemy(self, side: str) -> frozenset:
+        """``enemy_locs(s, side)``."""
         if side not in self._enemy:
-            self._enemy[side] = enemy_locs(self.s, side)
+            self._enemy[side] = interned(frozenset(self._scan()["locs"][COMMUNIST if side == ALLIED else ALLIED]))
         return self._enemy[side]
 
     def types_at(self, side: str) -> dict:
-        if side not in self._types_at:
-            d: dict = {}
-            for u in self.s["units"].values():
-                if u["status"] == "map" and u["side"] == side:
-                    d.setdefault(u["loc"], []).append((u["id"], u["type"]))
-            self._types_at[side] = d
-        return self._types_at[side]
+        """Location -> [(uid, type)] of ``side``'s units on the map, in the state's order."""
+        return self._scan()["types_at"][side]
+
+    def occupied(self, side: str) -> frozenset:
+        """The locations holding ``side``'s units (the keys of ``types_at``)."""
+        key = ("occupied", side)
+        if key not in self.memo:
+            self.memo[key] = interned(frozenset(self.types_at(side)))
+        return self.memo[key]
 
     def full_hexes(self, side: str, types: tuple[str, ...]) -> frozenset:
         """8.10.1: the hexes holding ``side``'s units that a stack of these unit types (sorted; standing
@@ -123,9 +175,25 @@ class Env:
         return self._full[key]
 
     def river_stop(self) -> frozenset:
+        """``patrolled_river(s)``."""
         if self._river is None:
-            self._river = patrolled_river(self.s)
+            self._river = interned(frozenset().union(*map(_river_near, self._scan()["boats"])))
         return self._river
+
+
+#: canonical copies of the sets ``Env`` derives (``interned``), at most this many kept
+INTERNED = 4096
+_interned: dict[frozenset, frozenset] = {}
+
+
+def interned(x: frozenset) -> frozenset:
+    """The one kept frozenset equal to ``x`` (``x`` itself the first time). The memoised searches
+    (reach._search) take these sets as arguments: the states of a phase mostly derive equal sets,
+    and an equal key that is the same object is found without comparing the sets element by element
+    (issue 15). Equal sets either way: results never depend on it."""
+    if len(_interned) >= INTERNED:
+        _interned.clear()
+    return _interned.setdefault(x, x)
 
 
 @lru_cache(maxsize=1)
@@ -386,12 +454,15 @@ def first_violation(s: dict) -> dict | None:
     """8.10.2: the first over-stacked location (sorted), as {"seat", "loc", "count", "eligible"}:
     the owner eliminates ``count`` of ``eligible`` (the units of the over-full stacking class)."""
     m = load_map()
-    locs = sorted({(u["side"], u["loc"]) for u in s["units"].values()
-                   if u["status"] == "map" and not m.is_zone(u["loc"])})
-    for side, loc in locs:
-        v = violation_at(s, side, loc)
-        if v is not None:
-            return v
+    here: dict[tuple[str, str], list[str]] = {}   # (side, loc) -> its unit types: one pass over the units
+    for u in s["units"].values():
+        if u["status"] == "map" and not m.is_zone(u["loc"]):
+            here.setdefault((u["side"], u["loc"]), []).append(u["type"])
+    for side, loc in sorted(here):
+        types = here[side, loc]
+        # stacking_problem(s, side, loc, []) from the types gathered above; violation_at only where it fails
+        if _stack_verdict(side, _saigon(loc), tuple(sorted(types))) is not None:
+            return violation_at(s, side, loc)
     return None
 
 
@@ -420,22 +491,33 @@ def patrolled_river(s: dict) -> frozenset:
     """14.1.3: major-river hexes within two hexes of an Allied patrol boat, counted along contiguous
     river hexes: Communist ground units entering them stop."""
     m = load_map()
-    out = set()
+    out: set = set()
     for u in s["units"].values():
-        if u["status"] != "map" or u["type"] not in ("us_patrol_boat", "arvn_patrol_boat") or m.is_zone(u["loc"]):
+        if u["status"] != "map" or u["type"] not in PATROL_BOATS or m.is_zone(u["loc"]):
             continue
-        frontier = [u["loc"]]
-        seen = {u["loc"]}
-        for _ in range(2):
-            nxt = []
-            for h in frontier:
-                for n in nbrs(h):
-                    if n not in seen and m.hexes[n].major_river and m.hexes[n].is_land:
-                        seen.add(n)
-                        nxt.append(n)
-            frontier = nxt
-        out |= {h for h in seen if m.hexes[h].is_land and m.hexes[h].major_river}
+        out |= _river_near(u["loc"])
     return frozenset(out)
+
+
+PATROL_BOATS = ("us_patrol_boat", "arvn_patrol_boat")
+
+
+@lru_cache(maxsize=None)
+def _river_near(loc: str) -> frozenset:
+    """14.1.3: the major-river hexes within two hexes of a patrol boat at ``loc``, along contiguous
+    river hexes (fixed by the map)."""
+    m = load_map()
+    frontier = [loc]
+    seen = {loc}
+    for _ in range(2):
+        nxt = []
+        for h in frontier:
+            for n in nbrs(h):
+                if n not in seen and m.hexes[n].major_river and m.hexes[n].is_land:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return frozenset(h for h in seen if m.hexes[h].is_land and m.hexes[h].major_river)
 
 
 def path_to(prev: dict, start: str, dest: str) -> list[str]:

@@ -99,11 +99,10 @@ CADRES = {"vc_cadre": "VC", "pl_cadre": "PL", "kr_cadre": "KR"}
 def first_in_mix(s: dict, type_id: str) -> str | None:
     """The first counter of a type in the counter mix (4.4 / 6.1.4: the mix is a limit), numbers
     compared as numbers (units.counter_order)."""
-    for uid in sorted(s["units"], key=counter_order):
-        u = s["units"][uid]
-        if u["type"] == type_id and u["status"] == "mix":
-            return uid
-    return None
+    # the least of the matching ids (one pass, no sort: asked per option of every Operations and
+    # recruitment list, issue 15): min, like the stable sort it replaces, keeps the first of equal keys
+    return min((uid for uid, u in s["units"].items() if u["type"] == type_id and u["status"] == "mix"),
+               key=counter_order, default=None)
 
 
 def promotion_options(s: dict) -> list[tuple[str, str, str]]:

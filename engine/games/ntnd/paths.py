@@ -8,11 +8,11 @@ the Communist player's choice and never shows what the marker holds.
 from __future__ import annotations
 
 from .movement import Env, mover, movement_kind
-from .reach import reachable
+from .reach import reach_one, reachable
 from .sea import sea_key
 
 
-def check_path(s: dict, piece: str, path: list[str]) -> str | None:
+def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> str | None:
     """None if ``path`` is a legal path of ``piece`` this phase.
 
     ``reachable`` gives one path per destination (fewest infiltration rolls, then fewest MP, then the
@@ -23,15 +23,16 @@ def check_path(s: dict, piece: str, path: list[str]) -> str | None:
     airmobile and trail moves keep the offered path."""
     if not path:
         return "NTND 8: a move needs a path"
-    env = Env(s)
+    env = env or Env(s)
     dest = sea_key(list(path))
-    reach = reachable(s, piece, env, by_sea=dest.startswith("sea:"))
-    if dest not in reach:
+    # a move over land: this piece's search to this destination only (reach_one, issue 15)
+    offered = reachable(s, piece, env).get(dest) if dest.startswith("sea:") else reach_one(s, piece, dest, env)
+    if offered is None:
         return f"NTND 8: {path[-1]} is not reachable by {piece} this phase (allowance, terrain, ZOC, stacking, 5.3, 8.9, 8.6)"
-    if list(path) == reach[dest] or walk_ok(env, mover(s, piece), list(path)):
+    if list(path) == offered or walk_ok(env, mover(s, piece), list(path)):
         return None
     return (f"NTND 8: {'-'.join(path)} is not a legal path for {piece} (allowance, terrain, ZOC, stacking on the way); "
-            f"one legal path to {dest} is {'-'.join(reach[dest])}")
+            f"one legal path to {dest} is {'-'.join(offered)}")
 
 
 def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:

@@ -17,8 +17,9 @@ from functools import lru_cache
 from . import offboard
 from .hearts import area_of, local_vc_step_q
 from .map import load_map
-from .movement import (Q, Env, allowance_q, is_monsoon, may_enter, mover, movement_kind, nbrs, neutral_key,
-                       neutral_state, path_to, region_neighbours, region_of, _stack_verdict, _step_q)
+from .movement import (Q, UNLIMITED, Env, allowance_q, interned, is_monsoon, may_enter, mover, movement_kind,
+                       nbrs, neutral_key, neutral_state, path_to, region_neighbours, region_of, _saigon,
+                       _stack_verdict, _step_q)
 from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -64,6 +65,26 @@ def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) 
     if by_sea:
         out.update(sea_reach(s, piece, mv, env))
     return out
+
+
+def reach_one(s: dict, piece: str, dest: str, env: Env | None = None) -> list[str] | None:
+    """``reachable(s, piece, env, by_sea=False).get(dest)``: the offered path of one piece to one
+    destination over land, or None. The referee's check of a move (paths.check_path): a ground
+    piece's search stops at ``dest`` (``_dijkstra``'s goal) unless the whole search is memoised;
+    zone moves, the 8.4 trail and the other kinds of movement take ``reachable``. Like it, it
+    records the step rules in ``env.walks``, not the search in ``env.searches``."""
+    env = env or Env(s)
+    mv = mover(s, piece)
+    if movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]) or improved_trail(s, mv):
+        return reachable(s, piece, env, by_sea=False).get(dest)
+    args, alone = _ground_args(s, mv, env, False, allowance_q(s, mv))
+    if dest not in _allowed_on(*args[2]):
+        return None   # _graph_within has no step into it
+    if alone and dest not in env.occupied(COMMUNIST) and alone[_saigon(dest)]:
+        return None   # the 8.10.1 check of _destinations
+    done = _searches.get(args)
+    path = done[2].get(dest) if done is not None else _dijkstra(*args, goal=dest)
+    return None if path is None else list(path)
 
 
 @lru_cache(maxsize=None)
@@ -124,62 +145,107 @@ def _allowed_on(type_ids: tuple[str, ...], side: str, corps: str | None, neutral
     return allowed & trail_hexes() if trail else allowed
 
 
-@lru_cache(maxsize=SEARCH_CACHE)
-def _search(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int, face_up_zoc: frozenset,
-            river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset):
-    """The ground search: Dijkstra on (infiltration rolls, quarter-MP cost), then one path per
-    destination (sorted) through the predecessor map. A pure function of its arguments, all of them
-    hashable facts of the state (``_ground_reach`` derives them), so it is memoised: successive
-    states of one movement phase mostly ask the same searches again (issue 15). Its results are
-    shared: callers read them and never mutate them."""
+_searches: dict[tuple, tuple] = {}   # the memo of ``_search``: arguments -> result, oldest dropped first
+
+
+def _search(*args):
+    """The ground search ``_dijkstra(*args)``: a pure function of its arguments, all of them hashable
+    facts of the state (``_ground_args`` derives them), so it is memoised (at most SEARCH_CACHE
+    kept): successive states of one movement phase mostly ask the same searches again (issue 15).
+    Its results are shared: callers read them and never mutate them."""
+    r = _searches.get(args)
+    if r is None:
+        if len(_searches) >= SEARCH_CACHE:
+            del _searches[next(iter(_searches))]
+        r = _searches[args] = _dijkstra(*args)
+    return r
+
+
+def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int,
+              face_up_zoc: frozenset, river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset,
+              goal: str | None = None):
+    """Dijkstra on (infiltration rolls, quarter-MP cost) from ``start``: (best (rolls, cost) per hex,
+    predecessors, destination -> path in sorted order). With a ``goal``, only the goal's path, or
+    None: the search stops when the goal is settled, and up to then it makes exactly the steps of
+    the whole search (nothing settled later can change a settled hex's path)."""
     graph = _graph_within(graph_key, allowed_key)
-    best: dict[str, tuple[int, int]] = {start: (0, 0)}
+    # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
+    # one comparison per step instead of a tuple's (issue 15)
+    best: dict[str, int] = {start: 0}
     prev: dict[str, str] = {}
     trail: dict[str, tuple[str, ...]] = {start: ()}   # the path to each hex, built as it is settled
-    heap = [(0, 0, start)]
+    heap = [(0, start)]
     pop, push, get = heapq.heappop, heapq.heappush, best.get
     doubling = double != 1
+    roll, mask = _ROLL, _ROLL - 1
     while heap:
-        rolls, cost, here = pop(heap)
-        if best[here] != (rolls, cost):
+        key, here = pop(heap)
+        if best[here] != key:
             continue
         if here != start:
             trail[here] = trail[prev[here]] + (here,)   # its predecessor was settled before it
+            if here == goal:
+                return trail[here]
             if here in face_up_zoc or here in river_stop:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
+        left = allow - (key & mask)
         for n, step in graph[here]:
             if n in blocked:
                 continue
             if doubling and n in zoi:
                 step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
-            nc = cost + step
-            if nc > allow:
+            if step > left:
                 continue
-            nr = rolls + 1 if n in roll_hexes else rolls
+            nk = key + step + roll if n in roll_hexes else key + step
             b = get(n)
-            if b is None or (nr, nc) < b:
-                best[n] = (nr, nc)
+            if b is None or nk < b:
+                best[n] = nk
                 prev[n] = here
-                push(heap, (nr, nc, n))
-    return best, prev, tuple((d, trail[d]) for d in sorted(best) if d != start)
+                push(heap, (nk, n))
+    if goal is not None:
+        return None
+    return ({h: divmod(k, roll) for h, k in best.items()}, prev,
+            {d: trail[d] for d in sorted(best) if d != start})
+
+
+#: the search's key unit for one infiltration roll: above any cost (allowances are at most
+#: movement.UNLIMITED quarters)
+_ROLL = 1 << 32
+assert UNLIMITED < _ROLL
 
 
 def clear_caches() -> None:
     """Forget the memoised searches (benchmarks measure cold searches; results never depend on it)."""
-    _search.cache_clear()
+    _searches.clear()
+    _destinations.cache_clear()
 
 
 def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:
     m = load_map()
-    side, start = mv["side"], mv["loc"]
-    enemy = env.enemy(side)
+    start = mv["loc"]
     allow = IMPROVED_TRAIL_MP * Q if trail else allowance_q(s, mv)
     out: dict[str, list[str]] = {}
     # 9.1: zone moves take the whole turn: from a zone only to an adjacent location (offboard.py)
     if offboard.touches_zone(start):
-        out.update(offboard.zone_moves(s, mv, allow, enemy, env))
+        out.update(offboard.zone_moves(s, mv, allow, env.enemy(mv["side"]), env))
         if m.is_zone(start):
             return out
+    args, alone = _ground_args(s, mv, env, trail, allow)
+    # the paths of the search with the stacks' 8.10.1 check on stopping alone (below); a pure function
+    # of these facts too, memoised: the lists are shared, and no caller changes them
+    out.update(_destinations(args, alone, env.occupied(COMMUNIST) if alone else None))
+    best, prev, _ = _search(*args)
+    env.searches[tuple(mv["uids"])] = (best, prev, allow)
+    return out
+
+
+def _ground_args(s: dict, mv: dict, env: Env, trail: bool, allow: int) -> tuple[tuple, tuple | None]:
+    """The ground search's arguments (``_search``) for this piece in this state, and the 8.10.1
+    verdicts on a stack stopping alone in an empty hex (not Saigon, Saigon), None if it may; records
+    the step rules in ``env.walks`` (paths.walk_ok)."""
+    m = load_map()
+    side, start = mv["side"], mv["loc"]
+    enemy = env.enemy(side)
     foe = COMMUNIST if side == ALLIED else ALLIED
     zoc = env.zoc(foe)
     zoi = env.zoi() if side == COMMUNIST else frozenset()
@@ -202,38 +268,50 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
     if inv and side == COMMUNIST:
         roll_hexes = env.memo.get("roll_hexes")
         if roll_hexes is None:
-            roll_hexes = env.memo["roll_hexes"] = zoc | zoi
+            roll_hexes = env.memo["roll_hexes"] = interned(zoc | zoi)
     else:
         roll_hexes = frozenset()
     river_stop = env.river_stop() if side == COMMUNIST else frozenset()
-    alone_bad = None
+    alone = None
     if side == COMMUNIST:
         # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
         # through a hex it could not stop in (stacking, see docs)
         types_key = tuple(sorted(s["units"][x]["type"] for x in mv["uids"]))
         key = ("blocked", types_key)
         if key not in env.memo:
-            env.memo[key] = blocked | env.full_hexes(COMMUNIST, types_key)
+            env.memo[key] = interned(blocked | env.full_hexes(COMMUNIST, types_key))
         blocked = env.memo[key]
         if len(types_key) > 1:  # may the stack stand alone in an empty hex (8.10.1; Saigon's own limit)?
-            alone_bad = {saigon: _stack_verdict(COMMUNIST, saigon, types_key) is not None for saigon in (False, True)}
+            alone = tuple(_stack_verdict(COMMUNIST, saigon, types_key) is not None for saigon in (False, True))
+            if not any(alone):
+                alone = None
     env.walks[(tuple(mv["uids"]), trail)] = (start, blocked, allow, zoc, zoi, inv, graph, allowed, double, river_stop)
     face_up_zoc = zoc if not inv else frozenset()
-    best, prev, paths = _search(start, graph_key, allowed_key, blocked, allow, face_up_zoc, river_stop,
-                                zoi if double != 1 else frozenset(), double, roll_hexes)
-    occupied = env.types_at(COMMUNIST) if alone_bad else ()
-    hexes = m.hexes
-    for dest, path in paths:
+    return (start, graph_key, allowed_key, blocked, allow, face_up_zoc, river_stop,
+            zoi if double != 1 else frozenset(), double, roll_hexes), alone
+
+
+#: memoised destination lists kept (``_destinations``): a phase's current state asks about 50
+DESTINATIONS_CACHE = 1024
+
+
+@lru_cache(maxsize=DESTINATIONS_CACHE)
+def _destinations(args: tuple, alone: tuple | None, occupied: frozenset | None) -> dict[str, list[str]]:
+    """Destination -> path of the ground search ``_search(*args)``, less the empty hexes a stack may
+    not stop in alone (``alone``: the 8.10.1 verdicts for an ordinary hex and Saigon; ``occupied``:
+    the hexes holding Communist units)."""
+    hexes = load_map().hexes
+    out = {}
+    for dest, path in _search(*args)[2].items():
         # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
         # Communist player is held to the limit while moving, so no 8.10.2 elimination ever has to
         # name units of a hidden stack (project choice, docs/rules/ntnd.md; only a 19.3.2 retreat may).
         # Occupied hexes it may not join are blocked above; an empty one takes the stack alone.
-        if alone_bad and dest not in occupied:
+        if alone and dest not in occupied:
             town = hexes[dest].town
-            if alone_bad[bool(town and town.name == "Saigon")]:
+            if alone[bool(town and town.name == "Saigon")]:
                 continue
         out[dest] = list(path)
-    env.searches[tuple(mv["uids"])] = (best, prev, allow)
     return out
 
 

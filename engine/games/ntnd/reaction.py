@@ -64,18 +64,20 @@ def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
     Allied player may not attack across it in part 1); there are no all-sea hexsides on the map."""
     m = load_map()
     neutral = set(s["neutral"])
-    allied = [u for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
-              and not m.is_zone(u["loc"]) and utype(u).category != "air"
-              and (not ground_only or (utype(u).is_ground_combat and neutrality.may_flip(s, u)))]
+    allied_at = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+                 and not m.is_zone(u["loc"]) and utype(u).category != "air"
+                 and (not ground_only or (utype(u).is_ground_combat and neutrality.may_flip(s, u)))}
     out = []
     for mid, mk in s["markers"].items():
         if m.is_zone(mk["loc"]):
             continue
         c1 = m.hex(mk["loc"]).country
         contacts = []
-        for a in allied:
-            if m.adjacent(a["loc"], mk["loc"]):
-                c2 = m.hex(a["loc"]).country
+        # one Contact per adjacent hex holding such units (every unit there gives the same one, and
+        # inverted_must_flip asks whether any contact counts): the marker's six neighbours, not every unit
+        for n in m.hex_neighbours(mk["loc"]):
+            if n in allied_at:
+                c2 = m.hexes[n].country
                 border = c1 != c2 and (c1 in neutral or c2 in neutral)
                 contacts.append(cb.Contact(cb.NEUTRAL_BORDER if border else cb.OPEN))
         # one implementation of the exceptions: combat.inverted_must_flip (19.1.2), also for 8.8.2.1

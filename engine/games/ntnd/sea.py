@@ -5,6 +5,8 @@ carried out by apply_._sea_move (infiltration past naval units, the fleet joinin
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .map import load_map
 from .movement import UNLIMITED, Env, nbrs, path_to, region_of, stacking_problem
 from .state import ALLIED, COMMUNIST
@@ -27,7 +29,7 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
             return out
         if "HAIPHONG" in s["flags"].get("mined", ()) and start == "HAIPHONG":
             return out
-        ok = {h for h, x in m.hexes.items() if x.is_land and (x.coastal or x.major_river)}
+        ok = _supply_water()
         first = [h for h in m.neighbours(start) if h in ok] if start == "HAIPHONG" else None
         prev: dict[str, str] = {}
         dist = {start: 0}
@@ -77,8 +79,8 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
         pinned = s["flags"].get("amphibious", {}).get("at") if s["flags"].get("amphibious", {}).get("turn") == s["turn"] else None
         if fleet[0]["id"] in s["phase"].get("moved", ()) and pinned is None:
             return out  # 8.6.4.2: the fleet must move to the landing hex
-        for h, x in sorted(m.hexes.items()):
-            if not (x.is_land and x.coastal) or h == start or h in enemy:
+        for h, x in _coastal_land():
+            if h == start or h in enemy:
                 continue
             if pinned is not None and h != pinned:
                 continue
@@ -88,23 +90,39 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _supply_water() -> frozenset:
+    """8.6.1: the coastal and major-river land hexes supply units move along by sea (fixed by the map)."""
+    return frozenset(h for h, x in load_map().hexes.items() if x.is_land and (x.coastal or x.major_river))
+
+
+@lru_cache(maxsize=1)
+def _coastal_land() -> tuple:
+    """8.6.4: (hex id, hex) of the coastal land hexes, sorted by id (fixed by the map)."""
+    return tuple((h, x) for h, x in sorted(load_map().hexes.items()) if x.is_land and x.coastal)
+
+
+@lru_cache(maxsize=None)
+def _water(kind: str) -> frozenset:
+    """The hexes the fleet (all-sea and coastal, 8.2.3) or patrol boats (and major rivers, 8.2.4) move in."""
+    return frozenset(h for h, x in load_map().hexes.items()
+                     if x.is_sea or x.coastal or (kind == "boat" and x.major_river))
+
+
 def sea_key(path: list[str]) -> str:
     return ("sea:" + path[-1]) if SEA in path else path[-1]
 
 
 def fleet_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     """8.2.3 / 8.6.1: the fleet moves without limit along all-sea and coastal hexes (and into Haiphong)."""
-    m = load_map()
-    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal}
-    return _flood(s, mv, ok, UNLIMITED, env, extra_zone="HAIPHONG")
+    return _flood(s, mv, _water("fleet"), UNLIMITED, env, extra_zone="HAIPHONG")
 
 
 def boat_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     """8.2.4 / 8.6.1-8.6.2: patrol boats, 1 MP a hex on sea, coastal and major-river hexes,
     18 MP, ending on a coastal or major-river hex."""
     m = load_map()
-    ok = {h for h, x in m.hexes.items() if x.is_sea or x.coastal or x.major_river}
-    out = _flood(s, mv, ok, 18, env)
+    out = _flood(s, mv, _water("boat"), 18, env)
     return {d: p for d, p in out.items() if m.hexes[d].coastal or m.hexes[d].major_river}
 
 
