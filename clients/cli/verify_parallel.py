@@ -34,6 +34,7 @@ from collections import deque
 from multiprocessing.connection import Connection
 from typing import Callable, TextIO
 
+from afteraction.engine.crypto.ed25519 import verify_signature
 from afteraction.engine.errors import VerificationError
 from afteraction.engine.log.verify import Report, Verifier, verify_frames, check_end_of_log, next_frame
 
@@ -44,11 +45,10 @@ PIPE_BYTES = 1024 * 1024     # the pipe to the replay process (Linux's default p
 
 
 def choose_jobs(jobs: str | int | None, header: dict, replay: bool) -> int:
-    """1 (sequential) or 2 (pipelined). ``jobs``: "auto"/None, 1 or 2. Auto: 2 for an ended game's
-    bundle (its header carries the secret, so it is replayed) of at least PARALLEL_MIN_RECORDS
-    records on a machine with two cores or more."""
-    if not replay or header.get("secret") is None:
-        return 1  # nothing to replay: there is no second half to run beside the crypto steps
+    """1 (sequential) or 2 (pipelined). ``jobs``: "auto"/None, 1 or 2. Auto: 2 for a bundle of at
+    least PARALLEL_MIN_RECORDS records on a machine with two cores or more. Pipelined, the
+    signatures are checked ahead in a signature process (clients/cli/verify_signatures.py), and
+    an ended game's replay (``replay`` and a header with the secret) runs in a replay process."""
     if jobs in (1, "1"):
         return 1
     if jobs in (2, "2"):
@@ -56,14 +56,34 @@ def choose_jobs(jobs: str | int | None, header: dict, replay: bool) -> int:
     return 2 if header["records"] >= PARALLEL_MIN_RECORDS and (os.cpu_count() or 1) >= 2 else 1
 
 
-def driver(jobs: str | int | None = "auto", process: "ReplayProcess | None" = None) -> Callable:
-    """A ``drive`` for ``verify_bundle``: sequential or pipelined as ``choose_jobs`` says. ``process``:
-    a ReplayProcess kept for several bundles (a test, a benchmark); by default each pipelined bundle
-    starts its own and stops it at the end."""
+def driver(jobs: str | int | None = "auto", process: "ReplayProcess | None" = None,
+           signatures=None) -> Callable:
+    """A ``drive`` for ``verify_bundle``: sequential or pipelined as ``choose_jobs`` says. ``process``
+    (a ReplayProcess), ``signatures`` (a verify_signatures.SignatureProcess): kept for several
+    bundles (a test, a benchmark); by default each pipelined bundle starts its own and stops them
+    at the end."""
     def drive(v: Verifier, header: dict, records, progress) -> Report:
         if choose_jobs(jobs, header, v.want_replay) == 1:
             return verify_frames(v, header, records, progress)
-        return _pipelined(v, header, records, progress, process)
+        from .verify_signatures import Lookahead, SignatureProcess
+
+        sp = signatures if signatures is not None else SignatureProcess()
+        look = Lookahead(sp, header)
+        v.signature_check = look.check
+        ok = False
+        try:
+            report = _pipelined(v, header, look.frames(records), progress, process)
+            ok = True
+            return report
+        except VerificationError:
+            ok = True
+            raise
+        finally:
+            v.signature_check = verify_signature
+            if ok:
+                look.finish()
+            if signatures is None or not ok:  # interrupted: the process's state is unknown
+                sp.close()
     return drive
 
 
