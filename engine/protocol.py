@@ -73,11 +73,13 @@ def make_record(game: str, seq: int, prev: bytes, kind: str, body: dict[str, Any
     return Record(game, seq, prev, kind, body, raw, record_hash(raw), v)
 
 
-def parse_record(raw: bytes) -> Record:
-    """Decode record bytes, checking canonical form and the record's shape."""
+def parse_record(raw: bytes, canonical: bool = False) -> Record:
+    """Decode record bytes, checking canonical form and the record's shape. ``canonical``: the
+    bytes passed this check already (canon.decode_checked), so their canonical form is not checked
+    again."""
     if len(raw) > MAX_RECORD:
         raise EncodingError(f"record of {len(raw)} bytes: at most {MAX_RECORD}")
-    d = canon.decode(raw)
+    d = canon.decode_checked(raw) if canonical else canon.decode(raw)
     if not isinstance(d, dict) or set(d) != _FIELDS:
         raise EncodingError("record is not a map with exactly the fields v, game, seq, prev, kind, body")
     if type(d["v"]) is not int or d["v"] not in VERSIONS:  # not `true`, which == 1 in Python

@@ -21,8 +21,13 @@ one this process had after steps 2-10 of record r (kept per record in flight).
 Memory is bounded: frames are read one at a time (engine/log/bundle.py), and at most WINDOW records
 (and their report snapshots) are in flight between the processes before this one waits.
 
-Below PARALLEL_MIN_RECORDS records (the bundle header's count), or when nothing is replayed (no
-secret, --no-replay, a ruleset not available here), or with --jobs 1, verification stays sequential.
+Beside both, a signature process (clients/cli/verify_signatures.py) computes the Ed25519 verdicts
+of steps 5, 6 and 9 ahead of this process, which takes each one that has arrived instead of
+computing it (same function, same verdict); it runs also when nothing is replayed (a game in
+progress, --no-replay, a ruleset not available here).
+
+Below PARALLEL_MIN_RECORDS records (the bundle header's count), or with --jobs 1, verification
+stays sequential.
 """
 from __future__ import annotations
 
@@ -157,8 +162,8 @@ class _Flight:
         p.bundles += 1
         self._send(("bundle", header["server_vkey"], header.get("secret"), header["game"]))
 
-    def send(self, raw: bytes, seq: int, report: Report) -> None:
-        self.batch.append(raw)
+    def send(self, raw: bytes, seq: int, report: Report, opened: tuple | None = None) -> None:
+        self.batch.append((raw, opened))
         self.flight.append((seq, report))
         if len(self.batch) >= (BATCH if seq >= BATCH else min(16, BATCH)) or seq == 0:  # start early
             self.flush()
@@ -252,7 +257,9 @@ def _pipelined(v: Verifier, header: dict, records, progress, process: ReplayProc
                     process = own = ReplayProcess()
                 w = _Flight(process, header)
             if w is not None:
-                w.send(rec.raw, rec.seq, _snapshot(v.report, rec.seq))
+                o = v.opened  # a sealed command step 9 opened: the replay does not open it again
+                w.send(rec.raw, rec.seq, _snapshot(v.report, rec.seq),
+                       o[1:] if o is not None and o[0] == rec.seq else None)
                 if w.failure is not None:
                     _join(v, w)  # the first failure of the log: nothing after it matters
             if progress is not None:
@@ -311,8 +318,8 @@ def _worker_loop(conn) -> None:
             if failed:
                 continue  # keep reading: the other side may be blocked sending
             try:
-                for raw in batch:
-                    rv.replay_record(raw)
+                for raw, opened in batch:
+                    rv.replay_record(raw, opened)
             except VerificationError as e:
                 failed = True
                 conn.send(("fail", (e.step, e.seq, e.check, e.expected, e.found, e.detail)))

@@ -115,6 +115,8 @@ class Verifier:
         # `aar verify --jobs 2` gives the same function, computed ahead in a second process when it can
         self.signature_check: Callable[[bytes, bytes, bytes], bool] = verify_signature
         self._cosigners: dict = {}  # (key name, key ID) -> seat, of the seats' cosigner keys (SPEC.md 4.5)
+        self.opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed
+        #                                                     command step 9 opened, for step 11
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -174,12 +176,15 @@ class Verifier:
         self.report.records = seq + 1
         return rec
 
-    def replay_record(self, raw: bytes) -> None:
+    def replay_record(self, raw: bytes, opened: tuple[bytes, bytes] | None = None) -> None:
         """Step 11 alone (clients/cli/verify_parallel.py), for the next record of a log whose steps
-        2-10 another Verifier (same arguments, ``replay_apart`` set) passed. Raises as ``add``."""
+        2-10 another Verifier (same arguments, ``replay_apart`` set) passed; ``opened``: its
+        ``opened`` after this record (a sealed command's envelope and signature, opened in step 9).
+        Raises as ``add``."""
         seq = self.report.records
         try:
-            rec = parse_record(raw)
+            rec = parse_record(raw, canonical=True)  # step 2 passed on these bytes
+            self.opened = (seq, *opened) if opened is not None else None
             if seq == 0:
                 self._genesis(rec)
             elif self.referee is not None:
@@ -476,6 +481,7 @@ class Verifier:
             if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
                 raise _fail("9", seq, "sealed command has the wrong shape")
             self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"], step="9")
+            self.opened = (seq, v["env"], v["sig"])
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
                 op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"], self._size("event", ev.get("to")))
@@ -542,7 +548,9 @@ class Verifier:
                 raise _fail("11", rec.seq, "record differs from the replayed one", _diff(acc.records[0].raw, rec.raw))
             self.report.replayed = True
             return
-        if "sealed" in b:
+        if "sealed" in b and self.opened is not None and self.opened[0] == rec.seq:
+            env_b, sig = self.opened[1:]  # step 9 opened it: the same unseal on the same bytes
+        elif "sealed" in b:
             op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
                                 self._size("command", b["seat"]))
             env_b, sig = op.value["env"], op.value["sig"]
