@@ -198,10 +198,11 @@ def open_note(note: bytes | str, verifiers: list[Verifier]) -> tuple[str, list[N
 
 
 def verified_signatures(text: str, sigs: list[NoteSignature], verifiers: list[Verifier],
-                        check=verify_signature) -> list[NoteSignature]:
+                        check=None) -> list[NoteSignature]:
     """``open_note`` on a note already split (``split_note``): the verified signatures, or
     CryptoError. ``check(public, msg, sig) -> bool``: the signature rule of SPEC.md 7.4 (the
-    default), or a caller's way of computing that same rule (clients/cli/verify_signatures.py)."""
+    default, None), or a caller's way of computing that same rule (clients/cli/verify_signatures.py)."""
+    check = check or verify_signature
     known = {(v.name, v.key_id): v for v in verifiers}
     seen: set[tuple[str, bytes]] = set()
     good: list[NoteSignature] = []

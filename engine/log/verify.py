@@ -35,7 +35,6 @@ from ..crypto import commit as _commit
 from ..crypto import dice as _dice
 from ..crypto import note as _note
 from ..crypto.cosign import cosignatures_of, cosigner_ids
-from ..crypto.ed25519 import verify_signature
 from ..crypto.merkle import CompactTree
 from ..errors import CryptoError, EncodingError, Rejection, VerificationError
 from ..protocol import (ACTION_OF_KIND, END_BODY_KEYS, EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, ZERO_HASH, Record,
@@ -111,9 +110,10 @@ class Verifier:
         self.ends: EndingsCheck | None = None  # SPEC.md 8.1-8.3: times, ending commands, the end's cause
         self._env = None  # the public envelope of the seat record being checked
         self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
-        # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4;
-        # `aar verify --jobs 2` gives the same function, computed ahead in a second process when it can
-        self.signature_check: Callable[[bytes, bytes, bytes], bool] = verify_signature
+        # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4
+        # (None: crypto/ed25519.verify_signature); `aar verify --jobs 2` gives the same function,
+        # computed ahead in a second process when it can
+        self.signature_check: Callable[[bytes, bytes, bytes], bool] | None = None
         self._cosigners: dict = {}  # (key name, key ID) -> seat, of the seats' cosigner keys (SPEC.md 4.5)
         self.opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed
         #                                                     command step 9 opened, for step 11
