@@ -5,7 +5,11 @@ long before its last turn (about 1,300 records in one `aar demo --game ntnd --sc
 here), and a random-bot Tet game ends after about 650 records. So the "campaign" is Tet games chained until they
 hold RECORDS records, verified back to back the way one long log would be: sequentially, and with
 the pipelined driver of `aar verify --jobs 2` (clients/cli/verify_parallel.py) keeping ONE replay
-process for the whole chain, as one long log keeps it (its start-up is counted once, in the time).
+process and ONE signature process (clients/cli/verify_signatures.py) for the whole chain, as one
+long log keeps them (their start-up is counted once, in the time). Each bundle is also verified
+without the replay (steps 1-10, sequential): the crypto steps' CPU time, the rest of the
+sequential CPU time being the replay's. (Chained games pay per game what one log pays once:
+three processes each check each game's three public keys, about 1.5 ms per key here.)
 The games are played once and cached in the temp directory under a hash of the code that plays
 them (bench_verify's way); a larger RECORDS reuses the games already played.
 
@@ -14,15 +18,15 @@ changes on a shared machine hit both alike; wall clock, since two cores are the 
   ntnd_campaign_verify_s   wall seconds of the pipelined verification of the whole chain
   ratio verify_parallel_vs_sequential   sequential wall time / pipelined wall time (> 1: faster)
   ratio verify_parallel_vs_sequential_cpu   sequential CPU time / the pipeline's critical path (the
-                           CPU time of the busier of its two processes): the speed-up two free cores
+                           CPU time of the busiest of its three processes): the speed-up free cores
                            give. On this shared machine the wall ratio is bounded by the scheduler:
                            Linux autogroups share one CPU share among all processes of a session.
-and the peak RSS of `aar verify --jobs 2` on the longest bundle (this process and the replay
-process), measured in a subprocess.
+and the peak RSS of `aar verify --jobs 2` on the longest bundle (this process and the largest of
+its child processes), measured in a subprocess.
 
     .venv/bin/python -m bench campaign                                 (default: 3,000 records)
     AAR_BENCH_CAMPAIGN_RECORDS=100000 .venv/bin/python -m bench campaign    (the campaign's length;
-        playing the games the first time takes about 10 minutes here)
+        playing the 144 games the first time took 865 s here, on the shared machine)
     AAR_BENCH_CAMPAIGN_LOG=FILE.aar  .venv/bin/python -m bench campaign    (one real long log instead)
 """
 from __future__ import annotations
@@ -105,8 +109,16 @@ def _verify(data: bytes, drive) -> object:
     return rep
 
 
+def verify_bundle_crypto(data: bytes) -> None:
+    from afteraction.engine.log.verify import verify_bundle
+
+    rep = verify_bundle(io.BytesIO(data), replay=False)
+    if not rep.ended:
+        raise SystemExit(f"bench: a bundle of game {rep.game} did not verify")
+
+
 def peak_rss(path: pathlib.Path, jobs: str) -> tuple[int, int]:
-    """KB: (this process, the largest child: the replay process) of `aar verify --jobs JOBS FILE`."""
+    """KB: (this process, the largest child: replay or signature process) of `aar verify --jobs JOBS FILE`."""
     code = ("import resource, sys\n"
             "from afteraction.cli.main import main\n"
             f"rc = main(['verify', '--json', '--jobs', {jobs!r}, {str(path)!r}])\n"
@@ -121,39 +133,56 @@ def peak_rss(path: pathlib.Path, jobs: str) -> tuple[int, int]:
 
 def run() -> None:
     from afteraction.cli import verify_parallel as vp
+    from afteraction.cli import verify_signatures as vs
 
     paths = [pathlib.Path(LOG)] if LOG else campaign(RECORDS)
     seq_drive = vp.driver("1")
-    t_seq = t_par = c_seq = c_main = 0.0
-    n = 0
+    t_seq = t_par = c_seq = c_main = c_crypto = 0.0
+    n = hits = misses = 0
+    finish = vs.Lookahead.finish
+
+    def counting(look) -> None:  # how many signature verdicts came from the signature process
+        nonlocal hits, misses
+        hits, misses = hits + look.hits, misses + look.misses
+        finish(look)
+    vs.Lookahead.finish = counting
     w0 = time.perf_counter()
     t0 = time.perf_counter()
-    with vp.ReplayProcess() as process:  # started once for the chain, as for one long log
-        par_drive = vp.driver("2", process)
+    # started once for the chain, as for one long log
+    with vp.ReplayProcess() as process, vs.SignatureProcess() as sigs:
+        par_drive = vp.driver("2", process, sigs)
         t_par += time.perf_counter() - t0
         for p in paths:
             data = p.read_bytes()
-            t0, c0 = time.perf_counter(), time.process_time()
+            c0 = time.process_time()
+            verify_bundle_crypto(data)  # steps 1-10 alone, sequential: the crypto steps' CPU time
+            t0, c1 = time.perf_counter(), time.process_time()
             rep = _verify(data, seq_drive)
-            t1, c1 = time.perf_counter(), time.process_time()
+            t1, c2 = time.perf_counter(), time.process_time()
             rep2 = _verify(data, par_drive)
-            t2, c2 = time.perf_counter(), time.process_time()
+            t2, c3 = time.perf_counter(), time.process_time()
             if rep2.as_dict() != rep.as_dict():
                 raise SystemExit(f"bench: the pipelined report differs on {p}")
+            c_crypto += c1 - c0
             t_seq += t1 - t0
             t_par += t2 - t1
-            c_seq += c1 - c0
-            c_main += c2 - c1
+            c_seq += c2 - c1
+            c_main += c3 - c2
             n += rep.records
-        if process.bundles != len(paths):
-            raise SystemExit("bench: the pipelined driver did not use the replay process")
-        c_worker = process.cpu_s
-    critical = max(c_main, c_worker)
-    print(f"records: {n} in {len(paths)} bundle(s); {time.perf_counter() - w0:.1f} s wall clock for both")
+        if process.bundles != len(paths) or sigs.bundles != len(paths):
+            raise SystemExit("bench: the pipelined driver did not use the replay and signature processes")
+        c_worker, c_sigs = process.cpu_s, sigs.cpu_s
+    vs.Lookahead.finish = finish
+    critical = max(c_main, c_worker, c_sigs)
+    print(f"records: {n} in {len(paths)} bundle(s); {time.perf_counter() - w0:.1f} s wall clock for all three runs")
+    print(f"crypto steps alone (steps 1-10, --no-replay --jobs 1): {c_crypto:.2f} CPU s = "
+          f"{c_crypto / n * 1e6:.0f} us/record; the replay (sequential CPU - that): {c_seq - c_crypto:.2f} CPU s")
     print(f"sequential (--jobs 1): {t_seq:.2f} s wall = {n / t_seq:,.0f} records/s; {c_seq:.2f} CPU s")
-    print(f"pipelined  (--jobs 2): {t_par:.2f} s wall = {n / t_par:,.0f} records/s (one replay process, its "
-          f"start included); CPU s: {c_main:.2f} crypto steps here, {c_worker:.2f} replay process")
-    print(f"pipelined critical path (CPU of the busier process, the wall time with two free cores): "
+    print(f"pipelined  (--jobs 2): {t_par:.2f} s wall = {n / t_par:,.0f} records/s (one replay and one signature "
+          f"process, their start included); CPU s: {c_main:.2f} crypto steps here, {c_sigs:.2f} signature process "
+          f"({sigs.verified} signatures verified; {hits} of {hits + misses} verdicts used came from it), "
+          f"{c_worker:.2f} replay process")
+    print(f"pipelined critical path (CPU of the busiest process, the wall time with free cores): "
           f"{critical:.2f} s = {n / critical:,.0f} records/s")
     if not LOG:
         print(f"ntnd_campaign_verify_s {t_par:.2f} ({n} records of {len(paths)} chained Tet games, wall; "
@@ -161,7 +190,7 @@ def run() -> None:
     longest = max(paths, key=lambda p: p.stat().st_size)
     s_kb, c_kb = peak_rss(longest, "2")
     print(f"peak RSS of aar verify --jobs 2 on {longest.name} ({_records(longest)} records, "
-          f"{longest.stat().st_size / 1e6:.1f} MB): {s_kb / 1024:.0f} MB + replay process {c_kb / 1024:.0f} MB")
+          f"{longest.stat().st_size / 1e6:.1f} MB): {s_kb / 1024:.0f} MB + the largest child process (replay or signatures) {c_kb / 1024:.0f} MB")
     print(f"ratio verify_parallel_vs_sequential_cpu {c_seq / critical:.3f}")
     print(f"ratio verify_parallel_vs_sequential {t_seq / t_par:.3f}")
 

@@ -73,11 +73,13 @@ def make_record(game: str, seq: int, prev: bytes, kind: str, body: dict[str, Any
     return Record(game, seq, prev, kind, body, raw, record_hash(raw), v)
 
 
-def parse_record(raw: bytes) -> Record:
-    """Decode record bytes, checking canonical form and the record's shape."""
+def parse_record(raw: bytes, canonical: bool = False) -> Record:
+    """Decode record bytes, checking canonical form and the record's shape. ``canonical``: the
+    bytes passed this check already (canon.decode_checked), so their canonical form is not checked
+    again."""
     if len(raw) > MAX_RECORD:
         raise EncodingError(f"record of {len(raw)} bytes: at most {MAX_RECORD}")
-    d = canon.decode(raw)
+    d = canon.decode_checked(raw) if canonical else canon.decode(raw)
     if not isinstance(d, dict) or set(d) != _FIELDS:
         raise EncodingError("record is not a map with exactly the fields v, game, seq, prev, kind, body")
     if type(d["v"]) is not int or d["v"] not in VERSIONS:  # not `true`, which == 1 in Python
@@ -184,8 +186,9 @@ def command_signing_bytes(envelope: bytes) -> bytes:
     return tag_prefix(TAG_COMMAND) + envelope
 
 
-def verify_command_signature(public_key: bytes, envelope: bytes, signature: bytes) -> bool:
-    return verify_signature(public_key, command_signing_bytes(envelope), signature)  # SPEC.md 7.4
+def verify_command_signature(public_key: bytes, envelope: bytes, signature: bytes, check=None) -> bool:
+    """``check`` as in crypto/note.verified_signatures: the rule of SPEC.md 7.4."""
+    return (check or verify_signature)(public_key, command_signing_bytes(envelope), signature)
 
 
 def is_deterministic_encoding(message, raw: bytes) -> bool:

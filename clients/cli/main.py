@@ -206,9 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fail unless every seat cosigned the final checkpoint (SPEC.md 4.5)")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
     v.add_argument("--jobs", choices=("auto", "1", "2"), default="auto",
-                   help="processes: 2 runs the rules replay in a second process beside the crypto checks "
-                        "(same result); 1 stays in one; auto (default) uses 2 for an ended game of at least "
-                        f"{PARALLEL_MIN_RECORDS} records on a machine with two cores")
+                   help="processes: 2 computes the signature checks ahead in a second process and runs the "
+                        "rules replay in a third, beside the other checks (same result); 1 stays in one; auto "
+                        f"(default) uses 2 for a log of at least {PARALLEL_MIN_RECORDS} records on a machine "
+                        "with two cores")
     v.set_defaults(func=cmd_verify)
     from .commands import register as register_client_and_service
     from .evidence import register as register_evidence

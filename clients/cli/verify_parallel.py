@@ -21,8 +21,13 @@ one this process had after steps 2-10 of record r (kept per record in flight).
 Memory is bounded: frames are read one at a time (engine/log/bundle.py), and at most WINDOW records
 (and their report snapshots) are in flight between the processes before this one waits.
 
-Below PARALLEL_MIN_RECORDS records (the bundle header's count), or when nothing is replayed (no
-secret, --no-replay, a ruleset not available here), or with --jobs 1, verification stays sequential.
+Beside both, a signature process (clients/cli/verify_signatures.py) computes the Ed25519 verdicts
+of steps 5, 6 and 9 ahead of this process, which takes each one that has arrived instead of
+computing it (same function, same verdict); it runs also when nothing is replayed (a game in
+progress, --no-replay, a ruleset not available here).
+
+Below PARALLEL_MIN_RECORDS records (the bundle header's count), or with --jobs 1, verification
+stays sequential.
 """
 from __future__ import annotations
 
@@ -44,11 +49,10 @@ PIPE_BYTES = 1024 * 1024     # the pipe to the replay process (Linux's default p
 
 
 def choose_jobs(jobs: str | int | None, header: dict, replay: bool) -> int:
-    """1 (sequential) or 2 (pipelined). ``jobs``: "auto"/None, 1 or 2. Auto: 2 for an ended game's
-    bundle (its header carries the secret, so it is replayed) of at least PARALLEL_MIN_RECORDS
-    records on a machine with two cores or more."""
-    if not replay or header.get("secret") is None:
-        return 1  # nothing to replay: there is no second half to run beside the crypto steps
+    """1 (sequential) or 2 (pipelined). ``jobs``: "auto"/None, 1 or 2. Auto: 2 for a bundle of at
+    least PARALLEL_MIN_RECORDS records on a machine with two cores or more. Pipelined, the
+    signatures are checked ahead in a signature process (clients/cli/verify_signatures.py), and
+    an ended game's replay (``replay`` and a header with the secret) runs in a replay process."""
     if jobs in (1, "1"):
         return 1
     if jobs in (2, "2"):
@@ -56,14 +60,34 @@ def choose_jobs(jobs: str | int | None, header: dict, replay: bool) -> int:
     return 2 if header["records"] >= PARALLEL_MIN_RECORDS and (os.cpu_count() or 1) >= 2 else 1
 
 
-def driver(jobs: str | int | None = "auto", process: "ReplayProcess | None" = None) -> Callable:
-    """A ``drive`` for ``verify_bundle``: sequential or pipelined as ``choose_jobs`` says. ``process``:
-    a ReplayProcess kept for several bundles (a test, a benchmark); by default each pipelined bundle
-    starts its own and stops it at the end."""
+def driver(jobs: str | int | None = "auto", process: "ReplayProcess | None" = None,
+           signatures=None) -> Callable:
+    """A ``drive`` for ``verify_bundle``: sequential or pipelined as ``choose_jobs`` says. ``process``
+    (a ReplayProcess), ``signatures`` (a verify_signatures.SignatureProcess): kept for several
+    bundles (a test, a benchmark); by default each pipelined bundle starts its own and stops them
+    at the end."""
     def drive(v: Verifier, header: dict, records, progress) -> Report:
         if choose_jobs(jobs, header, v.want_replay) == 1:
             return verify_frames(v, header, records, progress)
-        return _pipelined(v, header, records, progress, process)
+        from .verify_signatures import Lookahead, SignatureProcess
+
+        sp = signatures if signatures is not None else SignatureProcess()
+        look = Lookahead(sp, header)
+        v.signature_check = look.check
+        ok = False
+        try:
+            report = _pipelined(v, header, look.frames(records), progress, process)
+            ok = True
+            return report
+        except VerificationError:
+            ok = True
+            raise
+        finally:
+            v.signature_check = None
+            if ok:
+                look.finish()
+            if signatures is None or not ok:  # interrupted: the process's state is unknown
+                sp.close()
     return drive
 
 
@@ -137,8 +161,8 @@ class _Flight:
         p.bundles += 1
         self._send(("bundle", header["server_vkey"], header.get("secret"), header["game"]))
 
-    def send(self, raw: bytes, seq: int, report: Report) -> None:
-        self.batch.append(raw)
+    def send(self, raw: bytes, seq: int, report: Report, opened: tuple | None = None) -> None:
+        self.batch.append((raw, opened))
         self.flight.append((seq, report))
         if len(self.batch) >= (BATCH if seq >= BATCH else min(16, BATCH)) or seq == 0:  # start early
             self.flush()
@@ -232,7 +256,9 @@ def _pipelined(v: Verifier, header: dict, records, progress, process: ReplayProc
                     process = own = ReplayProcess()
                 w = _Flight(process, header)
             if w is not None:
-                w.send(rec.raw, rec.seq, _snapshot(v.report, rec.seq))
+                o = v.opened  # a sealed command step 9 opened: the replay does not open it again
+                w.send(rec.raw, rec.seq, _snapshot(v.report, rec.seq),
+                       o[1:] if o is not None and o[0] == rec.seq else None)
                 if w.failure is not None:
                     _join(v, w)  # the first failure of the log: nothing after it matters
             if progress is not None:
@@ -285,14 +311,16 @@ def _worker_loop(conn) -> None:
         msg = conn.recv()
         _, server_vkey, secret, game = msg
         cpu = time.process_time()
-        rv = Verifier(server_vkey, None, secret, True, registry.get, game)
+        # in place, as verify_bundle's: this Verifier keeps no state or view of an earlier record, and
+        # copying the state before each command cost the replay about 40% (bench campaign, 2026-12-02)
+        rv = Verifier(server_vkey, None, secret, True, registry.get, game, replay_in_place=True)
         failed = False
         while (batch := conn.recv()) is not None:
             if failed:
                 continue  # keep reading: the other side may be blocked sending
             try:
-                for raw in batch:
-                    rv.replay_record(raw)
+                for raw, opened in batch:
+                    rv.replay_record(raw, opened)
             except VerificationError as e:
                 failed = True
                 conn.send(("fail", (e.step, e.seq, e.check, e.expected, e.found, e.detail)))

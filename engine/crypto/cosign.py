@@ -56,24 +56,35 @@ def seat_cosignatures(note: str, origin: str, seat_keys: dict[str, bytes]) -> di
     """The seats whose cosignature the note carries, with its timestamp: every line named and
     keyed as a seat's cosigner must verify (else CryptoError); other lines are not read here."""
     text, sigs = split_note(note)
-    ids = {(cosigner_name(origin, s), cosigner_key_id(origin, s, k)): s for s, k in seat_keys.items()}
+    return cosignatures_of(text, sigs, cosigner_ids(origin, seat_keys), seat_keys)
+
+
+def cosigner_ids(origin: str, seat_keys: dict[str, bytes]) -> dict[tuple[str, bytes], str]:
+    """(key name, key ID) of each seat's cosigner -> the seat (computed once per log by a verifier)."""
+    return {(cosigner_name(origin, s), cosigner_key_id(origin, s, k)): s for s, k in seat_keys.items()}
+
+
+def cosignatures_of(text: str, sigs: list[NoteSignature], ids: dict[tuple[str, bytes], str],
+                    seat_keys: dict[str, bytes], check=None) -> dict[str, int]:
+    """``seat_cosignatures`` on a note already split (``split_note``), with ``cosigner_ids``;
+    ``check`` as in note.verified_signatures."""
     out: dict[str, int] = {}
     for sig in sigs:
         seat = ids.get((sig.name, sig.key_id))
         if seat is None:
             continue
-        ts = _check(sig, text, seat_keys[seat])
+        ts = _check(sig, text, seat_keys[seat], check)
         if seat in out:
             raise CryptoError(f"seat {seat} cosigned this checkpoint twice")
         out[seat] = ts
     return out
 
 
-def _check(sig: NoteSignature, text: str, public: bytes) -> int:
+def _check(sig: NoteSignature, text: str, public: bytes, check=None) -> int:
     if len(sig.signature) != 8 + 64:
         raise CryptoError(f"cosignature by {sig.name}: {len(sig.signature) + 4} bytes, not 76")
     (ts,) = struct.unpack(">Q", sig.signature[:8])
-    if not verify_signature(public, cosignature_message(text, ts), sig.signature[8:]):
+    if not (check or verify_signature)(public, cosignature_message(text, ts), sig.signature[8:]):
         raise CryptoError(f"cosignature by {sig.name} does not verify")
     return ts
 

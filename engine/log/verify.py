@@ -34,7 +34,7 @@ from ..crypto import canon
 from ..crypto import commit as _commit
 from ..crypto import dice as _dice
 from ..crypto import note as _note
-from ..crypto.cosign import seat_cosignatures
+from ..crypto.cosign import cosignatures_of, cosigner_ids
 from ..crypto.merkle import CompactTree
 from ..errors import CryptoError, EncodingError, Rejection, VerificationError
 from ..protocol import (ACTION_OF_KIND, END_BODY_KEYS, EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, ZERO_HASH, Record,
@@ -110,6 +110,13 @@ class Verifier:
         self.ends: EndingsCheck | None = None  # SPEC.md 8.1-8.3: times, ending commands, the end's cause
         self._env = None  # the public envelope of the seat record being checked
         self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
+        # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4
+        # (None: crypto/ed25519.verify_signature); `aar verify --jobs 2` gives the same function,
+        # computed ahead in a second process when it can
+        self.signature_check: Callable[[bytes, bytes, bytes], bool] | None = None
+        self._cosigners: dict = {}  # (key name, key ID) -> seat, of the seats' cosigner keys (SPEC.md 4.5)
+        self.opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed
+        #                                                     command step 9 opened, for step 11
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -169,12 +176,15 @@ class Verifier:
         self.report.records = seq + 1
         return rec
 
-    def replay_record(self, raw: bytes) -> None:
+    def replay_record(self, raw: bytes, opened: tuple[bytes, bytes] | None = None) -> None:
         """Step 11 alone (clients/cli/verify_parallel.py), for the next record of a log whose steps
-        2-10 another Verifier (same arguments, ``replay_apart`` set) passed. Raises as ``add``."""
+        2-10 another Verifier (same arguments, ``replay_apart`` set) passed; ``opened``: its
+        ``opened`` after this record (a sealed command's envelope and signature, opened in step 9).
+        Raises as ``add``."""
         seq = self.report.records
         try:
-            rec = parse_record(raw)
+            rec = parse_record(raw, canonical=True)  # step 2 passed on these bytes
+            self.opened = (seq, *opened) if opened is not None else None
             if seq == 0:
                 self._genesis(rec)
             elif self.referee is not None:
@@ -241,6 +251,7 @@ class Verifier:
         self.ends = EndingsCheck(rec)
         self.origin = server["origin"]
         self.seat_keys = keys
+        self._cosigners = cosigner_ids(self.origin, keys)
         self.report.seat_keys = dict(keys)
         self.report.match = b.get("match")
         self.counters = {s: 0 for s in keys}
@@ -278,7 +289,8 @@ class Verifier:
     def _checkpoint(self, seq: int, note: str, rec=None) -> None:
         self.step = "5"
         try:
-            text, _ = _note.open_note(note, [self.server])
+            text, sigs = _note.split_note(note)  # once: the server's signature, then the seats'
+            _note.verified_signatures(text, sigs, [self.server], self.signature_check)
             cp = _note.parse_checkpoint(text)
         except CryptoError as e:
             raise _fail("5", seq, "checkpoint signature", detail=str(e)) from None
@@ -293,7 +305,8 @@ class Verifier:
                         f"its checkpoint (tree size {seq + 1}): the signed root no longer covers its bytes",
                         root, cp.root)
         try:  # SPEC.md 4.5: every seat cosignature the note carries verifies
-            self.report.cosigned = sorted(seat_cosignatures(note, self.origin, self.seat_keys))
+            self.report.cosigned = sorted(cosignatures_of(text, sigs, self._cosigners, self.seat_keys,
+                                                          self.signature_check))
         except CryptoError as e:
             raise _fail("5", seq, "seat cosignature of the checkpoint", detail=str(e)) from None
         if self.kept is not None and self.kept.size == seq + 1:
@@ -370,7 +383,7 @@ class Verifier:
     def _check_envelope(self, seq: int, kind: str, seat: str, ctr: int, env_b: bytes, sig: bytes,
                         step: str = "6") -> None:
         """Step 6 for a public envelope; step 9 for the envelope inside a sealed command."""
-        if not verify_command_signature(self.seat_keys[seat], env_b, sig):
+        if not verify_command_signature(self.seat_keys[seat], env_b, sig, self.signature_check):
             raise _fail(step, seq, f"signature of seat {seat}")
         try:
             env = envelope_pb2.CommandEnvelope.FromString(env_b)
@@ -468,6 +481,7 @@ class Verifier:
             if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
                 raise _fail("9", seq, "sealed command has the wrong shape")
             self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"], step="9")
+            self.opened = (seq, v["env"], v["sig"])
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
                 op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"], self._size("event", ev.get("to")))
@@ -534,7 +548,9 @@ class Verifier:
                 raise _fail("11", rec.seq, "record differs from the replayed one", _diff(acc.records[0].raw, rec.raw))
             self.report.replayed = True
             return
-        if "sealed" in b:
+        if "sealed" in b and self.opened is not None and self.opened[0] == rec.seq:
+            env_b, sig = self.opened[1:]  # step 9 opened it: the same unseal on the same bytes
+        elif "sealed" in b:
             op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
                                 self._size("command", b["seat"]))
             env_b, sig = op.value["env"], op.value["sig"]
