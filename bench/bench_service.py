@@ -79,13 +79,10 @@ class Meter:
         self.sizes = [0, 0, 0, 0]
         self.n_sized = 0
 
-    def add(self, t0: float, t1: float, start: float, end: float) -> bool:
-        """Count a command that started and ended inside the window; True if it did."""
+    def add(self, t0: float, t1: float, start: float, end: float) -> None:
         if start <= t0 and t1 <= end:
             with self.lock:
                 self.lat.append(t1 - t0)
-            return True
-        return False
 
 
 def _service_games(target: str, n: int):
@@ -172,10 +169,7 @@ def _next_seat(stub, gid, auths) -> str:
     return stub.GetState(gs.GetStateRequest(game_id=gid), timeout=30).decision.seat
 
 
-def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None, legal_share: float = 1.0) -> Meter:
-    """The echo's window: per command a call of the legal-commands sizes (in ``legal_share`` of the
-    commands, spread evenly: as often as the service's driver made ListLegalCommands calls), then
-    one of the submit sizes."""
+def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None) -> Meter:
     import grpc
 
     channels = [grpc.insecure_channel(target, options=OWN_CONNECTION) for _ in range(n)]  # as for the service
@@ -189,15 +183,11 @@ def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None, lega
     start, end = t_start + WARMUP_S, t_start + WARMUP_S + WINDOW_S
 
     def drive(call):
-        owed = 0.0
         while time.perf_counter() < t_start:
             time.sleep(0.001)
         while time.perf_counter() < end:
             t0 = time.perf_counter()
-            owed += legal_share
-            if owed > 0.999:
-                owed -= 1.0
-                call(lreq, timeout=30)
+            call(lreq, timeout=30)
             call(sreq, timeout=30)
             m.add(t0, time.perf_counter(), start, end)
 

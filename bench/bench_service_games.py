@@ -15,9 +15,12 @@ Then the stream-exhaustion figure (issue 12 item 1): GetState's p50/p99 on an id
 and again with 1,000 idle Watch streams open (50 per connection over 20 connections);
 a GetState not answered within 2 s is reported as such.
 
-Prints one line per configuration, then ``ratio service_sog_vs_echo`` and
-``ratio service_gmv_vs_echo`` (commands/s, 10 games), ``ratio sog_p99_ms_at_100`` (the p99
-in ms at 100 SOG games) and ``ratio getstate_p99_watch1000_vs_idle``.
+Prints one line per configuration and each window pair's ratio (the service's commands in
+its window over the echo's in the window right after it), then ``ratio service_sog_vs_echo``
+and ``ratio service_gmv_vs_echo`` (at 10 games: the median of the nine pairs' ratios, so one
+window that the machine's other load hit harder does not move it; the ratio of all windows
+pooled is printed beside), ``ratio sog_p99_ms_at_100`` (the p99 in ms at 100 SOG games) and
+``ratio getstate_p99_watch1000_vs_idle``.
 Run: ``python -m bench service_games`` or ``python bench/bench_service_games.py [--quick]``.
 """
 from __future__ import annotations
@@ -39,16 +42,13 @@ GAME_NAMES = ("sog", "gmv")
 GAMES = (1, 10, 100)
 RATIO_AT, P99_AT = 10, 100  # the ratios are read at 10 games, the p99 target at 100
 ROUNDS_PER_CONFIG = 3
-ROUNDS_AT_10 = 5
+ROUNDS_AT_10 = 9       # the ratios' window pairs: their median is the figure
 WORKERS = 2             # the windows (1.2 s measured after 0.4 s of warm-up) are bench_service's
 STREAMS = 1000
 STREAM_CONNECTIONS = 20
 PROBES = 200
 PROBE_DEADLINE_S = 2.0
 EXPECT_CMDS_S = 800.0   # first guess of the service's commands/s, to size the first pools
-# The driver asks SubmitCommand for the seat's next decision (want_your_decision) and calls
-# ListLegalCommands only when the reply has none; --legal-every-command: before every command.
-WANT_YOUR_DECISION = True
 
 
 def quick() -> None:
@@ -98,9 +98,8 @@ class Driver:
                     command=envelope_pb2.SignedCommand.FromString(signed)), timeout=60)
                 head = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head.genesis)
         self.created += 1
-        # [gid, signers, auths, seat to move, seat seeds, head of the log, that seat's YourDecision if known]
-        return [gid, signers, {s: make_auth(seeds[s], gid, s) for s in seeds}, res.next_decision.seat, seeds, head,
-                None]
+        # [gid, signers, auths, seat to move, seat seeds, head of the log]
+        return [gid, signers, {s: make_auth(seeds[s], gid, s) for s in seeds}, res.next_decision.seat, seeds, head]
 
     def top_up(self, n: int) -> None:
         while len(self.pool) < n:
@@ -120,9 +119,7 @@ class Driver:
         self.ch.close()
 
 
-def run_service(drivers: list[Driver], m: base.Meter) -> tuple[list[int], float]:
-    """One window of moves; (mean message sizes: legal req/resp over the commands that asked
-    ListLegalCommands, submit req/resp over all; the share of commands that asked it)."""
+def run_service(drivers: list[Driver], m: base.Meter) -> list[int]:
     from afteraction.engine.bots import Prng
     from afteraction.engine.seat import Head
     from afteraction.v1 import envelope_pb2
@@ -136,44 +133,33 @@ def run_service(drivers: list[Driver], m: base.Meter) -> tuple[list[int], float]
         while time.perf_counter() < t_start:
             time.sleep(0.001)
         while time.perf_counter() < end:
-            gid, signers, auths, seat, _, head, known = d.current
+            gid, signers, auths, seat, _, head = d.current
             t0 = time.perf_counter()
-            lreq = lg = None
-            if known is None:  # the seat's options are not in the last reply: ask for them
-                lreq = gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat])
-                lg = d.stub.ListLegalCommands(lreq, timeout=60)
-                known = (lg.state_seq, lg.commands)
-            signed = signers[seat].command(gid, known[0], prng.choice(list(known[1])), head)
-            sreq = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed),
-                                           want_your_decision=WANT_YOUR_DECISION)
+            lreq = gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat])
+            lg = d.stub.ListLegalCommands(lreq, timeout=60)
+            signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)), head)
+            sreq = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
             res = d.stub.SubmitCommand(sreq, timeout=60)
             t1 = time.perf_counter()
-            if m.add(t0, t1, start, end):
-                with m.lock:
-                    if lreq is not None:
-                        sizes[0] += lreq.ByteSize()
-                        sizes[1] += lg.ByteSize()
-                        counts[0] += 1
-                    sizes[2] += sreq.ByteSize()
-                    sizes[3] += res.ByteSize()
-                    counts[1] += 1
+            m.add(t0, t1, start, end)
+            with m.lock:
+                if m.n_sized < 400:
+                    m.sizes = [a + b for a, b in zip(m.sizes, (lreq.ByteSize(), lg.ByteSize(), sreq.ByteSize(),
+                                                               res.ByteSize()))]
+                    m.n_sized += 1
             if res.records:
                 d.current[5] = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head.genesis)
-            yd = res.your_decision
-            d.current[6] = (yd.state_seq, yd.legal_commands) if res.HasField("your_decision") else None
             if res.HasField("next_decision") and res.next_decision.seat:
                 d.current[3] = res.next_decision.seat
             else:
                 d.next_game()
 
-    sizes, counts = [0, 0, 0, 0], [0, 0]
     ts = [threading.Thread(target=drive, args=(d,)) for d in drivers]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
-    return ([sizes[0] // max(1, counts[0]), sizes[1] // max(1, counts[0]), sizes[2] // max(1, counts[1]),
-             sizes[3] // max(1, counts[1])], counts[0] / max(1, counts[1]))
+    return [s // max(1, m.n_sized) for s in m.sizes]
 
 
 def _refresh_auth(drivers: list[Driver]) -> None:
@@ -192,7 +178,7 @@ def bench_game(game: str, svc_target: str, echo_target: str, cmds_per_game: dict
         drivers = [Driver(svc_target, game) for _ in range(n)]
         m, me = base.Meter(), base.Meter()
         rounds = ROUNDS_AT_10 if n == RATIO_AT else ROUNDS_PER_CONFIG
-        sizes, share, pairs = [0, 0, 0, 0], 1.0, []
+        sizes, pairs = [0, 0, 0, 0], []
         try:
             for _ in range(rounds):
                 per_driver = rate_guess * (base.WINDOW_S + base.WARMUP_S + 0.2) / n
@@ -204,9 +190,9 @@ def bench_game(game: str, svc_target: str, echo_target: str, cmds_per_game: dict
                     t.join()
                 _refresh_auth(drivers)
                 n_svc, n_echo = len(m.lat), len(me.lat)
-                sizes, share = run_service(drivers, m)
+                sizes = run_service(drivers, m)
                 rate_guess = max(50.0, (len(m.lat) - n_svc) / base.WINDOW_S * 1.5)
-                base.run_echo(echo_target, n, sizes, me, share)  # right after: the same moment's machine
+                base.run_echo(echo_target, n, sizes, me)  # right after: the same moment's machine
                 pairs.append((len(m.lat) - n_svc) / max(1, len(me.lat) - n_echo))
         finally:
             for d in drivers:
@@ -217,10 +203,9 @@ def bench_game(game: str, svc_target: str, echo_target: str, cmds_per_game: dict
         inline = sum(d.inline for d in drivers)
         print(f"         {game} games={n}: {ended} games ended inside the windows"
               f"{f', {inline} created inside a window (pool ran dry)' if inline else ''}; "
-              f"message sizes legal {sizes[0]}/{sizes[1]} submit {sizes[2]}/{sizes[3]} bytes; "
-              f"ListLegalCommands in {share:.0%} of the commands (the echo makes that call as often)", flush=True)
-        print(f"         {game} games={n}: {game}/echo per window pair " + " ".join(f"{r:.3f}" for r in pairs)
-              + f"; median {statistics.median(pairs):.3f}, all windows pooled {rs / re_ if re_ else 0.0:.3f}",
+              f"message sizes legal {sizes[0]}/{sizes[1]} submit {sizes[2]}/{sizes[3]} bytes", flush=True)
+        print(f"         {game} games={n}: {game}/echo commands per window pair " + " ".join(f"{r:.3f}" for r in pairs)
+              + f"; median {statistics.median(pairs):.3f} (all windows pooled {rs / re_ if re_ else 0.0:.3f})",
               flush=True)
         q = statistics.quantiles(m.lat, n=100) if len(m.lat) >= 2 else [0.0] * 99
         out[n] = (rs, re_, q[49] * 1000, q[98] * 1000, statistics.median(pairs))
@@ -337,6 +322,4 @@ def run() -> None:
 if __name__ == "__main__":
     if "--quick" in sys.argv[1:]:
         quick()
-    if "--legal-every-command" in sys.argv[1:]:
-        WANT_YOUR_DECISION = False
     run()

@@ -11,9 +11,6 @@ benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the pr
         this tree's `aar serve` against the service of COMMIT (extracted with `git archive`,
         put first on PYTHONPATH; the client, protos and bench stay this tree's) in alternating
         windows of bench_service_games' drivers: commands/s, p50, p99 of each, and their means.
-    python bench/profile_service.py turn sog [--games 10] [--window 2] [--rounds 6] [--workers 2]
-        SubmitCommandRequest.want_your_decision on and off, alternating windows on one server,
-        each beside the echo with the same call pattern.
     python bench/profile_service.py inproc duel sog gmv
         ``GameManager`` without gRPC on one thread under cProfile: the legal commands and
         the submit per command, and the top functions by own time.
@@ -180,53 +177,6 @@ def ab(game: str, base_commit: str, games: int, window: float, rounds: int, work
                   f"{sum(x[1] for x in v) / len(v):6.1f}  p99 {sum(x[2] for x in v) / len(v):6.1f} ms")
 
 
-def turn(game: str, games: int, window: float, rounds: int, workers: int) -> None:
-    """The bench's drivers with and without SubmitCommandRequest.want_your_decision, in alternating
-    windows on one server (the order swapped every round), each followed by the echo's window
-    with the same call pattern and sizes: commands/s, p50, p99 and the ratio against the echo."""
-    import threading
-
-    base.WINDOW_S = window
-    with tempfile.TemporaryDirectory(prefix="aar-turn-") as d:
-        svc, target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0", "--store",
-                                   f"sqlite:{d}/p.sqlite", "--data-dir", d, "--workers", str(workers)])
-        echo, echo_target = base._spawn([os.path.abspath(base.__file__), "--echo-server"])
-        drivers = [bg.Driver(target, game) for _ in range(games)]
-        res: dict = {True: [], False: []}
-        try:
-            for r in range(rounds):
-                for want in ((True, False) if r % 2 == 0 else (False, True)):
-                    ts = [threading.Thread(target=dr.top_up, args=(max(3, int(1400 * (window + 0.6) / games / 35) + 2),))
-                          for dr in drivers]
-                    for t in ts:
-                        t.start()
-                    for t in ts:
-                        t.join()
-                    bg._refresh_auth(drivers)
-                    for dr in drivers:
-                        dr.current[6] = None
-                    bg.WANT_YOUR_DECISION = want
-                    m, me = base.Meter(), base.Meter()
-                    sizes, share = bg.run_service(drivers, m)
-                    base.run_echo(echo_target, games, sizes, me, share)
-                    q = statistics.quantiles(m.lat, n=100)
-                    res[want].append((len(m.lat) / window, len(me.lat) / window, q[49] * 1000, q[98] * 1000))
-                    print(f"want_your_decision={want!s:5} {game} games={games}: {len(m.lat) / window:6.0f} commands/s "
-                          f"p50 {q[49] * 1000:5.0f} p99 {q[98] * 1000:5.0f} ms, ListLegalCommands in {share:.0%}; echo "
-                          f"{len(me.lat) / window:6.0f}/s, ratio {len(m.lat) / max(1, len(me.lat)):.3f} "
-                          f"(load {os.getloadavg()[0]:.1f})", flush=True)
-        finally:
-            for dr in drivers:
-                dr.close()
-            base._stop(svc)
-            base._stop(echo)
-        for want, v in res.items():
-            med = statistics.median
-            print(f"want_your_decision={want!s:5} medians: {med(x[0] for x in v):6.0f} commands/s, echo "
-                  f"{med(x[1] for x in v):6.0f}/s, ratio {med(x[0] / x[1] for x in v):.3f}, p50 "
-                  f"{med(x[2] for x in v):5.0f} p99 {med(x[3] for x in v):5.0f} ms")
-
-
 def inproc(games: list[str]) -> None:
     from afteraction.engine import registry
     from afteraction.engine.bots import Prng
@@ -301,19 +251,11 @@ def main() -> None:
     b.add_argument("--window", type=float, default=3.0)
     b.add_argument("--rounds", type=int, default=3)
     b.add_argument("--workers", type=int, default=2)
-    t = sub.add_parser("turn")
-    t.add_argument("game")
-    t.add_argument("--games", type=int, default=10)
-    t.add_argument("--window", type=float, default=2.0)
-    t.add_argument("--rounds", type=int, default=6)
-    t.add_argument("--workers", type=int, default=2)
     i = sub.add_parser("inproc")
     i.add_argument("games", nargs="+")
     a = ap.parse_args()
     if a.what == "cpu":
         cpu(a.game, a.workers, a.games, a.commit_times)
-    elif a.what == "turn":
-        turn(a.game, a.games, a.window, a.rounds, a.workers)
     elif a.what == "ab":
         ab(a.game, a.base, a.games, a.window, a.rounds, a.workers)
     else:

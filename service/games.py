@@ -86,7 +86,6 @@ class Submitted:
     openings: list[OpeningRow]      # the submitting seat's
     duplicate: bool = False
     next_decision: object = None    # the Decision the game waits for now (None once ended)
-    turn: object = None             # (decision, legal commands, state_seq) if asked and the submitter's
 
 
 def opening_row(seat: str, op) -> OpeningRow:
@@ -340,7 +339,7 @@ class GameManager:
         check_envelope(sc, env)
         return env, hashlib.sha256(signed).digest()
 
-    def submit(self, signed: bytes, deadline_ok=lambda: True, want_turn: bool = False) -> Submitted:
+    def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
         env, digest = self._parse(signed)
         for attempt in range(APPEND_ATTEMPTS):
             # The cache is not caught up with the store first (one query saved on every command):
@@ -381,27 +380,26 @@ class GameManager:
                     self._invalidate(env.game_id)
                     raise
                 live.leaves.extend(r.leaf for r in acc.records)
-                nxt, turn = ref.pending(), self._turn_after(live, acc.seat, want_turn)
+                nxt = ref.pending()
             self.on_append(env.game_id)
-            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt,
-                             turn)
+            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt)
         raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
 
-    async def submit_async(self, signed: bytes, deadline_ok, run, want_turn: bool = False) -> Submitted:
+    async def submit_async(self, signed: bytes, deadline_ok, run) -> Submitted:
         """``submit`` on the event loop, for a store with ``append_async``: parse, accept, sign and
         queue the append here, then wait (holding no thread) for the store's writer to make it
         durable; the game's lock is held until then, so nobody reads what is not on disk. Whenever
         this would wait for something else (the game not cached, its lock taken, a stale cache, a
         lost race), the command goes to ``run(self.submit, ...)``, the pool's path, instead."""
         if not self.async_appends:
-            return await run(self.submit, signed, deadline_ok, want_turn)
+            return await run(self.submit, signed, deadline_ok)
         loop = asyncio.get_running_loop()
         env, digest = self._parse(signed)
         gid = env.game_id
         try:
             live, ent = self._hold_now(gid)
         except WouldWait:
-            return await run(self.submit, signed, deadline_ok, want_turn)
+            return await run(self.submit, signed, deadline_ok)
         pending = None
         try:
             ref = live.referee
@@ -435,7 +433,7 @@ class GameManager:
                 raise
         except WouldWait:
             self._release(gid, ent)
-            return await run(self.submit, signed, deadline_ok, want_turn)
+            return await run(self.submit, signed, deadline_ok)
         except BaseException:
             self._release(gid, ent)
             raise
@@ -446,12 +444,8 @@ class GameManager:
             err = f.exception()
             if err is None:
                 live.leaves.extend(r.leaf for r in acc.records)
-                try:  # never raises in practice (ListLegalCommands runs the same); a callback must not
-                    turn = self._turn_after(live, acc.seat, want_turn)
-                except Exception:  # noqa: BLE001 -- the reply goes without it: the client asks ListLegalCommands
-                    turn = None
                 res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat],
-                                False, ref.pending(), turn)
+                                False, ref.pending())
             else:
                 self._invalidate(gid)
             self._release(gid, ent)
@@ -464,13 +458,7 @@ class GameManager:
         try:
             return await asyncio.shield(out)
         except Conflict:
-            return await run(self.submit, signed, deadline_ok, want_turn)
-
-    def _turn_after(self, live: LiveGame, seat: str, want: bool):
-        """``seat_turn`` (and the state_seq) of the seat whose command was just accepted, under the
-        game's lock, if asked (SubmitCommandRequest.want_your_decision); None in the handshake."""
-        turn = self.seat_turn(live, seat) if want and live.referee.started else None
-        return None if turn is None else (*turn, live.referee.seq)
+            return await run(self.submit, signed, deadline_ok)
 
     def _accept(self, live: LiveGame, env, signed: bytes, digest: bytes):
         """The referee's acceptance, or the original result if these exact bytes were stored before."""

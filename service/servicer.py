@@ -230,7 +230,7 @@ class GameServicer:
         try:
             async with self.svc.counted():
                 res = await self.games.submit_async(request.command.SerializeToString(), _deadline_ok(context),
-                                                    self.svc.run_counted, request.want_your_decision)
+                                                    self.svc.run_counted)
         except Exception as e:
             env = _envelope_or_none(request.command.envelope)
             events.refused(e, "SubmitCommand", *((env.game_id, env.seat, env.counter) if env else ()))
@@ -257,9 +257,6 @@ class GameServicer:
                                        openings=[opening_pb(o) for o in res.openings], duplicate=res.duplicate)
         if res.next_decision is not None:
             out.next_decision.CopyFrom(decision_pb(res.next_decision))
-        if res.turn is not None:  # asked for, and the submitting seat's own (games._turn_after)
-            out.your_decision.CopyFrom(gs.YourDecision(state_seq=res.turn[2], decision=decision_pb(res.turn[0]),
-                                                       legal_commands=res.turn[1]))
         return out
 
     # -- streams -------------------------------------------------------------------

@@ -164,32 +164,28 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., genesis: _Optional[_Union[LogRecord, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., server_vkey: _Optional[str] = ...) -> None: ...
 
 class SubmitCommandRequest(_message.Message):
-    __slots__ = ("command", "auth", "want_your_decision")
+    __slots__ = ("command", "auth")
     COMMAND_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
-    WANT_YOUR_DECISION_FIELD_NUMBER: _ClassVar[int]
     command: _envelope_pb2.SignedCommand
     auth: SeatAuth
-    want_your_decision: bool
-    def __init__(self, command: _Optional[_Union[_envelope_pb2.SignedCommand, _Mapping]] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., want_your_decision: _Optional[bool] = ...) -> None: ...
+    def __init__(self, command: _Optional[_Union[_envelope_pb2.SignedCommand, _Mapping]] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
 
 class SubmitCommandResponse(_message.Message):
-    __slots__ = ("records", "checkpoint", "openings", "next_decision", "duplicate", "openings_withheld", "your_decision")
+    __slots__ = ("records", "checkpoint", "openings", "next_decision", "duplicate", "openings_withheld")
     RECORDS_FIELD_NUMBER: _ClassVar[int]
     CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
     OPENINGS_FIELD_NUMBER: _ClassVar[int]
     NEXT_DECISION_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     OPENINGS_WITHHELD_FIELD_NUMBER: _ClassVar[int]
-    YOUR_DECISION_FIELD_NUMBER: _ClassVar[int]
     records: _containers.RepeatedCompositeFieldContainer[LogRecord]
     checkpoint: SignedCheckpoint
     openings: _containers.RepeatedCompositeFieldContainer[SeatOpening]
     next_decision: Decision
     duplicate: bool
     openings_withheld: bool
-    your_decision: YourDecision
-    def __init__(self, records: _Optional[_Iterable[_Union[LogRecord, _Mapping]]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., openings: _Optional[_Iterable[_Union[SeatOpening, _Mapping]]] = ..., next_decision: _Optional[_Union[Decision, _Mapping]] = ..., duplicate: _Optional[bool] = ..., openings_withheld: _Optional[bool] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ...) -> None: ...
+    def __init__(self, records: _Optional[_Iterable[_Union[LogRecord, _Mapping]]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., openings: _Optional[_Iterable[_Union[SeatOpening, _Mapping]]] = ..., next_decision: _Optional[_Union[Decision, _Mapping]] = ..., duplicate: _Optional[bool] = ..., openings_withheld: _Optional[bool] = ...) -> None: ...
 
 class PlayJoin(_message.Message):
     __slots__ = ("game_id", "auth", "from_seq")
