@@ -43,7 +43,6 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 _SIDE = ("", "-wal", "-shm", "-journal")  # the database and the files SQLite keeps beside it
 BUSY_TIMEOUT_S = 10.0      # how long a writer waits for another process's write lock (then: StoreError)
 BUSY_POLL_S = (0.0002, 0.002)  # the group commit's leader retries the write lock this often (first, at most)
-CHECKPOINT_EVERY_S = 0.25  # the checkpointer's period while the writer commits (see _checkpoint_forever)
 
 
 class _Pending:
@@ -91,16 +90,8 @@ class SqliteStore(SqlStore):
         # The writer waits for another process's write lock itself (``_begin``): SQLite's own busy
         # handler sleeps in steps growing to 100 ms, which made the p99 of `--workers 2`.
         self._wconn.execute("PRAGMA busy_timeout=0")
-        # SQLite's automatic checkpoint runs in the connection whose commit filled the WAL: the
-        # writer, with every game of the process waiting behind it. The checkpointer does it.
-        self._wconn.execute("PRAGMA wal_autocheckpoint=0")
-        self._dirty = False  # the writer committed since the last checkpoint
-        self._stop_checkpoints = threading.Event()
         self._writer = threading.Thread(target=self._write_forever, name="aar-store-writer", daemon=True)
         self._writer.start()
-        self._checkpointer = threading.Thread(target=self._checkpoint_forever, name="aar-store-checkpoint",
-                                              daemon=True)
-        self._checkpointer.start()
 
     # -- connections ----------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -175,23 +166,7 @@ class SqliteStore(SqlStore):
                 for p in batch:
                     p.error = p.error or StoreError(f"SQLite append failed: {e}")
             finally:
-                self._dirty = True
                 _finish(batch)
-
-    def _checkpoint_forever(self) -> None:
-        """The writer's WAL checkpoints, on a connection of their own, every CHECKPOINT_EVERY_S
-        while the writer commits: PASSIVE (copies what no reader still needs, waits for nobody;
-        the WAL is reused from its start once all of it is copied), SQLite's automatic kind, here
-        beside the writer instead of inside its commit. Durability is the commit's fsync of the
-        WAL either way; a checkpoint only moves committed pages into the database file."""
-        c = self._connect()
-        while not self._stop_checkpoints.wait(CHECKPOINT_EVERY_S):
-            if self._dirty:
-                self._dirty = False
-                try:
-                    c.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                except sqlite3.Error:  # another process's checkpoint holds the lock: the next round
-                    pass
 
     def _commit(self, batch: list[_Pending]) -> None:
         """Commit a batch. Fast path: the whole batch in a handful of statements
@@ -255,8 +230,6 @@ class SqliteStore(SqlStore):
             self._closed = True  # the writer commits what is queued (it reaches the disk), then stops
             self._cv.notify_all()
         self._writer.join()
-        self._stop_checkpoints.set()
-        self._checkpointer.join()
         with self._conns_lock:
             for c in self._conns:
                 try:
