@@ -17,8 +17,10 @@ def game_event(event: str, **fields) -> None:
 
 
 def submitted(res, game: str) -> None:
-    """After an accepted command: ``ended`` when it ended the game (not for a duplicate)."""
-    if res.duplicate or not res.records:
+    """After an accepted command: ``ended`` when it ended the game (not for a duplicate). A game
+    that still waits for a decision has not ended (``Referee.pending`` is None once it has), so
+    the last record is parsed only then, not on every command."""
+    if res.duplicate or not res.records or res.next_decision is not None:
         return
     from afteraction.engine.protocol import parse_record
 

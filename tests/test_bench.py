@@ -52,3 +52,5 @@ def test_bench_service_games_runs_in_quick_mode_and_prints_its_ratios():
     assert all(RATIO.match(f"ratio {k} {v}") for k, v in ratios.items())
     assert float(ratios["service_sog_vs_echo"]) > 0 and float(ratios["service_gmv_vs_echo"]) > 0
     assert any(line.startswith("sog ") and "games=3" in line for line in p.stdout.splitlines()), p.stdout
+    pairs = [ln for ln in p.stdout.splitlines() if "sog games=3: sog/echo commands per window pair" in ln]
+    assert len(pairs) == 1 and f"median {ratios['service_sog_vs_echo']} " in pairs[0], p.stdout  # the figure
