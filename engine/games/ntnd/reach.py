@@ -211,7 +211,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 #: the search's key unit for one infiltration roll: above any cost (allowances are at most
 #: movement.UNLIMITED quarters)
 _ROLL = 1 << 32
-assert UNLIMITED < _ROLL
+if UNLIMITED >= _ROLL:   # a module-load check that survives python -O (no assert in engine code)
+    raise RuntimeError("movement.UNLIMITED must stay below reach._ROLL")
 
 
 def clear_caches() -> None:
