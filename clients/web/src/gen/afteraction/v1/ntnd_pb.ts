@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/ntnd.proto.
  */
 export const file_afteraction_v1_ntnd: GenFile = /*@__PURE__*/
-  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSKfBwoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLgoHZGVjbGFyZRgZIAEoCzIbLmFmdGVyYWN0aW9uLnYxLk50bmREZWNsYXJlSAASKgoFZHJhZnQYGiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kRHJhZnRIABIwCgh3aXRoZHJhdxgbIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRXaXRoZHJhd0gAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGwoLTnRuZERlY2xhcmUSDAoEa2luZBgBIAEoCSILCglOdG5kRHJhZnQiHAoMTnRuZFdpdGhkcmF3EgwKBHVuaXQYASABKAkiHAoKTnRuZENob29zZRIOCgZjaG9pY2UYASABKAkiFQoTTnRuZERlY2xhcmVVcHJpc2luZ2IGcHJvdG8z");
+  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSK2CQoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLAoGZXhwZW5kGBQgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEV4cGVuZEgAEjAKCGFsbG9jYXRlGBUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZEFsbG9jYXRlSAASMwoKYnVpbGRfYmFzZRgWIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk50bmRCdWlsZEJhc2VIABIuCgd1cGdyYWRlGBcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFVwZ3JhZGVIABIuCgdkZWNsYXJlGBkgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVIABIqCgVkcmFmdBgaIAEoCzIZLmFmdGVyYWN0aW9uLnYxLk50bmREcmFmdEgAEjAKCHdpdGhkcmF3GBsgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFdpdGhkcmF3SAASKAoEY291cBgeIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmRDb3VwSAASJgoDYWlkGB8gASgLMhcuYWZ0ZXJhY3Rpb24udjEuTnRuZEFpZEgAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGgoKTnRuZEV4cGVuZBIMCgR1bml0GAEgASgJIjoKDE50bmRBbGxvY2F0ZRIMCgRwb29sGAEgASgJEgwKBGFyZWEYAiABKAkSDgoGcG9pbnRzGAMgASgFIjMKDU50bmRCdWlsZEJhc2USEAoIbG9jYXRpb24YASABKAkSEAoIc3VwcGxpZXMYAiADKAkiPgoLTnRuZFVwZ3JhZGUSEAoIcmVnaW1lbnQYASABKAkSDQoFY2FkcmUYAiABKAkSDgoGc3VwcGx5GAMgASgJIhsKC050bmREZWNsYXJlEgwKBGtpbmQYASABKAkiCwoJTnRuZERyYWZ0IhwKDE50bmRXaXRoZHJhdxIMCgR1bml0GAEgASgJIhwKCk50bmRDaG9vc2USDgoGY2hvaWNlGAEgASgJIhUKE050bmREZWNsYXJlVXByaXNpbmciGwoITnRuZENvdXASDwoHY291bnRyeRgBIAEoCSJLCgdOdG5kQWlkEg4KBnNvdXJjZRgBIAEoCRIMCgRraW5kGAIgASgJEhAKCGxvY2F0aW9uGAMgASgJEhAKCGludmVydGVkGAQgASgIYgZwcm90bzM");
 
 /**
  * A command of No Trumpets No Drums (docs/rules/ntnd.md). Pieces are named by
@@ -141,6 +141,40 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
     case: "relocate";
   } | {
     /**
+     * Expend a unit in a Hearts and Minds phase: a Communist supply unit or cadre (NTND 7.4, 15.3)
+     * or an Allied Phoenix unit (NTND 28.4.2).
+     *
+     * @generated from field: afteraction.v1.NtndExpend expend = 20;
+     */
+    value: NtndExpend;
+    case: "expend";
+  } | {
+    /**
+     * Allocate Allied replacement points to a corps/country's Hearts and Minds marker (NTND 7.2,
+     * 7.2.1), or, after a corruption roll, choose which allocated points are lost (NTND 7.2.1).
+     *
+     * @generated from field: afteraction.v1.NtndAllocate allocate = 21;
+     */
+    value: NtndAllocate;
+    case: "allocate";
+  } | {
+    /**
+     * Build a VC base with two supply units (NTND 28.9.3).
+     *
+     * @generated from field: afteraction.v1.NtndBuildBase build_base = 22;
+     */
+    value: NtndBuildBase;
+    case: "buildBase";
+  } | {
+    /**
+     * Upgrade a VC regiment and cadre on a base to an NVA division (NTND 28.9.7).
+     *
+     * @generated from field: afteraction.v1.NtndUpgrade upgrade = 23;
+     */
+    value: NtndUpgrade;
+    case: "upgrade";
+  } | {
+    /**
      * Declare Full or Partial Vietnamization, or reverse it (NTND 24.2, 24.3, 24.4).
      *
      * @generated from field: afteraction.v1.NtndDeclare declare = 25;
@@ -163,6 +197,22 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
      */
     value: NtndWithdraw;
     case: "withdraw";
+  } | {
+    /**
+     * Launch an Allied coup that makes a neutral country an Allied state (NTND 10.5.2).
+     *
+     * @generated from field: afteraction.v1.NtndCoup coup = 30;
+     */
+    value: NtndCoup;
+    case: "coup";
+  } | {
+    /**
+     * Take the unit a source of Communist aid gives this turn (NTND 27.2-27.4).
+     *
+     * @generated from field: afteraction.v1.NtndAid aid = 31;
+     */
+    value: NtndAid;
+    case: "aid";
   } | {
     /**
      * Name what a random event leaves to the Allied player: a South Vietnamese corps zone or an
@@ -584,6 +634,127 @@ export const NtndRelocateSchema: GenMessage<NtndRelocate> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 14);
 
 /**
+ * A unit expended in a Hearts and Minds phase (NTND 7.4, 28.4.2).
+ *
+ * @generated from message afteraction.v1.NtndExpend
+ */
+export type NtndExpend = Message<"afteraction.v1.NtndExpend"> & {
+  /**
+   * The unit's id: a Communist supply unit or cadre, face up or inverted (the command is sealed),
+   * or an Allied Phoenix unit.
+   *
+   * @generated from field: string unit = 1;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndExpend.
+ * Use `create(NtndExpendSchema)` to create a new message.
+ */
+export const NtndExpendSchema: GenMessage<NtndExpend> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 15);
+
+/**
+ * Replacement points of one pool for one corps/country (NTND 7.2, 7.2.1).
+ *
+ * @generated from message afteraction.v1.NtndAllocate
+ */
+export type NtndAllocate = Message<"afteraction.v1.NtndAllocate"> & {
+  /**
+   * The replacement point pool: "US", "SEATO", "INDOCHINESE" or "SV" (NTND 4.2.2, 4.2.5); "EVENT"
+   * names the corps of a random event's Hearts and Minds move (NTND 21, "allied_choice_sv").
+   *
+   * @generated from field: string pool = 1;
+   */
+  pool: string;
+
+  /**
+   * The corps/country: "I".."IV", "CA" (Cambodia) or "LA" (Laos).
+   *
+   * @generated from field: string area = 2;
+   */
+  area: string;
+
+  /**
+   * How many points (at least 1).
+   *
+   * @generated from field: int32 points = 3;
+   */
+  points: number;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndAllocate.
+ * Use `create(NtndAllocateSchema)` to create a new message.
+ */
+export const NtndAllocateSchema: GenMessage<NtndAllocate> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 16);
+
+/**
+ * A VC base built in the Communist Operations phase (NTND 28.9.3).
+ *
+ * @generated from message afteraction.v1.NtndBuildBase
+ */
+export type NtndBuildBase = Message<"afteraction.v1.NtndBuildBase"> & {
+  /**
+   * The hex (South Vietnamese mountain, jungle or swamp, with a VC unit).
+   *
+   * @generated from field: string location = 1;
+   */
+  location: string;
+
+  /**
+   * The two supply units expended there (private ids: the command is sealed).
+   *
+   * @generated from field: repeated string supplies = 2;
+   */
+  supplies: string[];
+};
+
+/**
+ * Describes the message afteraction.v1.NtndBuildBase.
+ * Use `create(NtndBuildBaseSchema)` to create a new message.
+ */
+export const NtndBuildBaseSchema: GenMessage<NtndBuildBase> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 17);
+
+/**
+ * A VC regiment and a VC cadre on a base become an NVA division, a supply unit expended (NTND 28.9.7).
+ *
+ * @generated from message afteraction.v1.NtndUpgrade
+ */
+export type NtndUpgrade = Message<"afteraction.v1.NtndUpgrade"> & {
+  /**
+   * The VC regiment's id (private when inverted: the command is sealed).
+   *
+   * @generated from field: string regiment = 1;
+   */
+  regiment: string;
+
+  /**
+   * The VC cadre's id.
+   *
+   * @generated from field: string cadre = 2;
+   */
+  cadre: string;
+
+  /**
+   * The supply unit's id.
+   *
+   * @generated from field: string supply = 3;
+   */
+  supply: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndUpgrade.
+ * Use `create(NtndUpgradeSchema)` to create a new message.
+ */
+export const NtndUpgradeSchema: GenMessage<NtndUpgrade> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 18);
+
+/**
  * Declares Vietnamization or its reversal in the Allied Reinforcement and Replacement phase.
  *
  * @generated from message afteraction.v1.NtndDeclare
@@ -602,7 +773,7 @@ export type NtndDeclare = Message<"afteraction.v1.NtndDeclare"> & {
  * Use `create(NtndDeclareSchema)` to create a new message.
  */
 export const NtndDeclareSchema: GenMessage<NtndDeclare> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_ntnd, 15);
+  messageDesc(file_afteraction_v1_ntnd, 19);
 
 /**
  * Declares a South Vietnamese draft: one die of extra South Vietnamese replacement points.
@@ -617,7 +788,7 @@ export type NtndDraft = Message<"afteraction.v1.NtndDraft"> & {
  * Use `create(NtndDraftSchema)` to create a new message.
  */
 export const NtndDraftSchema: GenMessage<NtndDraft> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_ntnd, 16);
+  messageDesc(file_afteraction_v1_ntnd, 20);
 
 /**
  * Withdraws one Allied unit from play for good.
@@ -638,7 +809,7 @@ export type NtndWithdraw = Message<"afteraction.v1.NtndWithdraw"> & {
  * Use `create(NtndWithdrawSchema)` to create a new message.
  */
 export const NtndWithdrawSchema: GenMessage<NtndWithdraw> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_ntnd, 17);
+  messageDesc(file_afteraction_v1_ntnd, 21);
 
 /**
  * An Allied choice a random event asks for (NTND 21).
@@ -659,7 +830,7 @@ export type NtndChoose = Message<"afteraction.v1.NtndChoose"> & {
  * Use `create(NtndChooseSchema)` to create a new message.
  */
 export const NtndChooseSchema: GenMessage<NtndChoose> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_ntnd, 18);
+  messageDesc(file_afteraction_v1_ntnd, 22);
 
 /**
  * Declares the National Uprising (NTND 26.1); the Communist player's "done" declines it this turn.
@@ -674,5 +845,69 @@ export type NtndDeclareUprising = Message<"afteraction.v1.NtndDeclareUprising"> 
  * Use `create(NtndDeclareUprisingSchema)` to create a new message.
  */
 export const NtndDeclareUprisingSchema: GenMessage<NtndDeclareUprising> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_ntnd, 19);
+  messageDesc(file_afteraction_v1_ntnd, 23);
+
+/**
+ * An Allied coup in a neutral country.
+ *
+ * @generated from message afteraction.v1.NtndCoup
+ */
+export type NtndCoup = Message<"afteraction.v1.NtndCoup"> & {
+  /**
+   * The neutral country ("LA" Laos, "CA" Cambodia).
+   *
+   * @generated from field: string country = 1;
+   */
+  country: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndCoup.
+ * Use `create(NtndCoupSchema)` to create a new message.
+ */
+export const NtndCoupSchema: GenMessage<NtndCoup> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 24);
+
+/**
+ * One unit of Communist aid.
+ *
+ * @generated from message afteraction.v1.NtndAid
+ */
+export type NtndAid = Message<"afteraction.v1.NtndAid"> & {
+  /**
+   * The source of the aid ("china", NTND 27.2; "soviet", NTND 27.3).
+   *
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * The unit type (counters.json id: "communist_supply", "nva_sam", "vc_cadre", "pl_cadre", "kr_cadre",
+   * "nva_artillery", "nva_interceptor", "nva_tank_regiment").
+   *
+   * @generated from field: string kind = 2;
+   */
+  kind: string;
+
+  /**
+   * Where it is placed: China or Haiphong (NTND 27.2, 27.3), or a cadre hex (NTND 4.1.1).
+   *
+   * @generated from field: string location = 3;
+   */
+  location: string;
+
+  /**
+   * True to place the unit inverted (hidden).
+   *
+   * @generated from field: bool inverted = 4;
+   */
+  inverted: boolean;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndAid.
+ * Use `create(NtndAidSchema)` to create a new message.
+ */
+export const NtndAidSchema: GenMessage<NtndAid> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 25);
 
