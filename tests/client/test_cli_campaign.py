@@ -2,6 +2,8 @@
 NTND short campaign with its summary built from the public log only (clients/cli/campaign_summary.py)."""
 from __future__ import annotations
 
+import re
+
 import io
 
 from afteraction.cli import main as cli
@@ -29,11 +31,12 @@ def test_aar_demo_plays_the_short_campaign_and_summarizes_its_public_log(tmp_pat
     assert cli.main(["demo", "--game", "ntnd", "--scenario", "campaign_short", "--seed", "2",
                      "--out", str(tmp_path / "demo")]) == 0
     cap = capsys.readouterr()
-    assert "turn 4 of 4" in cap.err and "verification:   VERIFIED" in cap.out
+    # progress is shown turn by turn (the game may end early, 22.4 sudden victory)
+    assert re.search(r"turn [1-4] of 4", cap.err) and "verification:   VERIFIED" in cap.out
     assert "(campaign_short)" in cap.out and "scenario:       Campaign Game: 1965 (short) (4 turns)" in cap.out
     assert "political track (end of each turn): start 100; 1:" in cap.out
     for head in ("elections", "uprising", "aid received", "random events"):
-        assert f"  {head}: " in cap.out
+        assert f"  {head}:" in cap.out                                  # ": none" or a list under it
     assert cli.main(["demo", "--game", "ntnd", "--scenario", "nope", "--out", str(tmp_path / "d2")]) == 2
 
 
@@ -44,10 +47,13 @@ def test_the_summary_tracks_the_political_points_to_the_final_score_from_public_
     g.run_bots(lambda seat, legal: bots[seat](seat, legal))
     data = g.bundle()
     events = list(public_events(data))
-    assert track(events)[-1] == (4, g.referee.state["pp"])
+    last = g.referee.state["turn"]
+    assert track(events)[-1] == (last, g.referee.state["pp"])
     lines = summary_lines(data)
-    assert any(line.startswith("winner:") and "on turn 4 of 4" in line for line in lines)
-    assert "elections: none" in lines and "random events: none" in lines
+    assert any(line.startswith("winner:") and f"on turn {last} of 4" in line for line in lines)
+    assert "elections: none" in lines                                   # none before turn 23
+    rolled = [e for _, e in events if e.get("t") == "random-event"]
+    assert ("random events: none" in lines) == (not rolled)             # 21: as the public log has them
 
 
 def test_the_summary_prints_each_political_event_with_its_turn_and_none_for_the_absent():
