@@ -40,6 +40,17 @@ def test_ntnd_27_1_aid_rolled_each_january_february_and_then_received_every_turn
     assert not rolls(s) and s["decision"]["kind"] == "recruit"   # no roll outside the roll turns
 
 
+def test_ntnd_24_4_3_after_a_reversal_soviet_and_chinese_aid_begin_at_once():
+    s = cblank(turn=7)                                          # not a roll turn (27.1)
+    s["vietnamization_reversed"] = "full"                      # vietnamization.py's record of a reversal
+    s = at(s, "c_recruit")
+    assert not rolls(s) and sorted(s["aid"]["begun"]) == ["china", "soviet"]
+    assert [e["source"] for e in kinds(s["_events"], "aid") if e["event"] == "begun"] == ["china", "soviet"]
+    assert s["decision"]["kind"] == "aid" and s["phase"]["aid"] == ["china", "soviet"]
+    t = at(cblank(turn=7), "c_recruit")                         # no reversal: no aid without its roll
+    assert not t.get("aid", {}).get("begun") and t["decision"]["kind"] == "recruit"
+
+
 def test_ntnd_27_1_1_full_vietnamization_takes_two_partial_one():
     s = cblank(turn=6)
     s["vietnamization"] = "full"

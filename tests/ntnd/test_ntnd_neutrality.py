@@ -114,6 +114,21 @@ def test_ntnd_10_2_1_the_marker_stays_if_the_violator_controls_the_country():
     assert kinds(ev, "pp")[0]["pp"] == -2 and hearts.control(s, "LA") == "allied_control" and not kinds(ev, "hearts")
 
 
+def test_ntnd_23_5_after_a_peace_party_win_a_us_violation_costs_double():
+    s = cblank()
+    s["elections"] = [{"turn": 23, "year": 1968, "won": "peace"}]      # elections.py's record
+    uid = us(s, SV_I)
+    s = at(s, "a_move")
+    s, ev = move(s, "allied", uid, [LA_NEXT], faces=[2])
+    (pp,) = kinds(ev, "pp")
+    assert pp["pp"] == -4 and "23.5" in pp["rule"]                      # 2 x the die (10.2.1)
+    t = cblank()
+    uid = us(t, SV_I)
+    t = at(t, "a_move")
+    t, ev = move(t, "allied", uid, [LA_NEXT], faces=[2])
+    assert kinds(ev, "pp")[0]["pp"] == -2                               # no peace party: the die once
+
+
 def test_ntnd_10_2_3_charged_once_a_turn_and_each_turn_the_violation_goes_on():
     s = cblank()
     a = us(s, SV_I)

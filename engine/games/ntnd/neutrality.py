@@ -21,6 +21,7 @@ from __future__ import annotations
 from ...decisions import DecisionKind
 from ...errors import Rejection
 from . import hearts
+from .election_results import peace_party
 from .features import in_force
 from .map import load_map
 from .politics import score
@@ -75,16 +76,24 @@ def charge(s: dict, side: str, country: str, ctx, rule: str, by: str) -> bool:
         return False
     st["charged"][key] = s["turn"]
     ctx.emit({"t": "neutrality", "rule": rule, "country": country, "event": "violated", "side": side, "by": by})
+    times = 2 if side == ALLIED and _us_violator(s, by) and peace_party(s) else 1   # 23.5: double for U.S.
     if country == "NV":
-        score(s, ctx, -NV_COST, "NTND 10.8", "north-vietnam-invaded", country=country, by=by)
+        score(s, ctx, -NV_COST * times, "NTND 10.8" + (", 23.5" if times == 2 else ""), "north-vietnam-invaded",
+              country=country, by=by)
         return True
     r = ctx.roll("d6", f"NTND 10.2.1 {side} neutrality violation of {country}")
-    score(s, ctx, -r.result if side == ALLIED else r.result, "NTND 10.2.1", "neutrality-violation",
-          country=country, side=side, by=by)
+    score(s, ctx, -r.result * times if side == ALLIED else r.result,
+          "NTND 10.2.1" + (", 23.5" if times == 2 else ""), "neutrality-violation", country=country, side=side, by=by)
     own = "allied_control" if side == ALLIED else "communist_control"
     if hearts.control(s, country) != own:
         hearts.move(s, country, "communist" if side == ALLIED else "allied", 1, ctx, "NTND 10.2.1")
     return True
+
+
+def _us_violator(s: dict, by: str) -> bool:
+    """Whether the violation was made by a U.S. unit (``by`` starts with the violating unit's id)."""
+    u = s["units"].get(by.split(" ", 1)[0]) if by else None
+    return bool(u and u["nat"] == "US")
 
 
 def join_allies(s: dict, ctx, country: str, rule: str, boxes: int = 0, by: str = "") -> bool:
