@@ -19,9 +19,6 @@ the marker is in the Communist Control box (1-3: no effect).
 """
 from __future__ import annotations
 
-from afteraction.v1 import command_pb2
-
-from ...decisions import DecisionKind
 from ...errors import Rejection
 from .campaign_data import AREAS
 from .features import in_force
@@ -32,28 +29,7 @@ from .operations import remove_from_marker
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
-def cmd(action: str, **fields) -> command_pb2.Command:
-    """A Command of one NtndCommand action (answers.cmd's, for the scalar fields used here: answers.py
-    imports this module for its table, so this one cannot import answers)."""
-    c = command_pb2.Command()
-    m = getattr(c.ntnd, action)
-    m.SetInParent()
-    for k, v in fields.items():
-        setattr(m, k, v)
-    return c
-
-
-def _done() -> list:
-    return [cmd("done")]
-
-
-def _communist(name, rule, answers, legal, space, complete=True) -> DecisionKind:
-    return DecisionKind(name, rule, answers, legal, space, seat=COMMUNIST, complete=complete, sealed=True)
-
-
-def _allied(name, rule, answers, legal, space, complete=True) -> DecisionKind:
-    return DecisionKind(name, rule, answers, legal, space, seat=ALLIED, complete=complete)
-
+from .kinds import _allied, _communist, _done, cmd  # noqa: E402 (the shared command builder and kind helpers)
 
 POOL_AREAS = {"US": AREAS, "SEATO": AREAS, "INDOCHINESE": ("CA", "LA"), "SV": SV_CORPS}   # 7.2.1, 4.2.5
 CADRES = ("vc_cadre", "pl_cadre", "kr_cadre")
