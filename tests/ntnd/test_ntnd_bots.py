@@ -42,8 +42,9 @@ class _Cmd:
 
 def test_campaign_bot_takes_hearts_and_minds_moves_toward_its_own_side():
     for seat, mine in (("allied", "pro_allied"), ("communist", "pro_communist")):
-        legal = [_Cmd("hearts", area="I", to="pro_communist" if seat == "allied" else "pro_allied"),
-                 _Cmd("hearts", area="II", to=mine), cmd("done")]
+        # a choice the bot always answers (TAKE 1 in 1: "choose", a random event's), between two moves
+        legal = [_Cmd("choose", area="I", to="pro_communist" if seat == "allied" else "pro_allied"),
+                 _Cmd("choose", area="II", to=mine), cmd("done")]
         bot = campaign_bot(f"tests/{seat}")
         picks = [bot(seat, legal) for _ in range(20)]
         assert all(p is legal[1] for p in picks)
@@ -60,7 +61,7 @@ def test_campaign_bot_takes_an_unknown_action_more_often_than_it_passes_and_is_d
 
 def test_campaign_bot_declares_the_uprising_only_now_and_then_but_answers_a_forced_choice():
     bot = campaign_bot("tests/uprising")
-    legal = [_Cmd("uprising", declare=True), cmd("done")]
+    legal = [_Cmd("declare_uprising", declare=True), cmd("done")]
     declared = sum(bot("communist", legal) is legal[0] for _ in range(300))
     assert 20 <= declared <= 90                          # TAKE: one in six
     forced = [_Cmd("withdraw", unit="us-9mar"), _Cmd("withdraw", unit="us-3mar")]

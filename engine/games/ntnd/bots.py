@@ -72,12 +72,13 @@ SEATO_PREFIXES = ("us-", "rok-", "anzac-", "thai-", "seato-")   # 4.2.3: their r
 # Political actions (NtndCommand fields 20-39, docs/rules/ntnd.md) by name: how often the bot takes one
 # when it may also pass (num, den), per seat. A named action absent here is an unknown one (UNKNOWN_TAKE).
 TAKE = {
-    "communist": {"hearts": (1, 1), "aid": (1, 1), "coup": (1, 3), "uprising": (1, 6),
-                  "random_event": (1, 1), "event": (1, 1), "choose": (1, 1), "neutrality": (1, 4),
-                  "violate": (1, 4)},
-    "allied": {"hearts": (1, 1), "draft": (1, 2), "vietnamize": (1, 12), "withdraw": (1, 1), "elect": (1, 1),
-               "coup": (1, 8), "random_event": (1, 1), "event": (1, 1), "choose": (1, 1),
-               "neutrality": (1, 8), "violate": (1, 8)},
+    "communist": {"expend": (2, 3), "aid": (1, 1), "declare_uprising": (1, 6), "build_base": (1, 2),
+                  "upgrade": (1, 2), "choose": (1, 1)},
+    # the Allies: every Hearts and Minds point (7.2), rarely a draft (4.5.3: each later one costs more),
+    # a withdrawal or a Vietnamization policy only now and then (when one is owed, "done" is not offered),
+    # a coup seldom (10.5.2: x5 the dice unless the country is Allied controlled)
+    "allied": {"allocate": (1, 1), "draft": (1, 6), "declare": (1, 24), "withdraw": (1, 20), "coup": (1, 8),
+               "choose": (1, 1)},
 }
 UNKNOWN_TAKE = (3, 4)   # an action the bot has no policy for: usually taken (an action has a purpose)
 MILITARY = ("attack", "ambush", "advance", "place", "promote", "break_down", "flip", "invert", "move",
@@ -100,6 +101,14 @@ def _favours(c, seat: str) -> bool:
     mine = ("allied", "pro_allied", "allied_control") if seat == "allied" else \
         ("communist", "pro_communist", "communist_control")
     return any(s in mine for s in _strings(c))
+
+
+@lru_cache(maxsize=1)
+def _nv_hexes() -> frozenset:
+    """North Vietnam's hexes and zones (public map data): 10.8 charges Allied ground units there."""
+    m = load_map()
+    return frozenset([h for h, x in m.hexes.items() if x.country == "NV"]
+                     + [z for z, x in m.zones.items() if getattr(x, "country", None) == "NV"])
 
 
 @lru_cache(maxsize=1)
@@ -161,6 +170,15 @@ and both sides move into South Vietnam's towns and cities more often than not (2
                 c = max(pool, key=lambda x: (len(x.ntnd.attack.attackers), prng.below(1 << 16)))
             else:
                 c = done[0]
+        if seat == "allied" and "move" in by:
+            # 10.8: ten points a turn for Allied ground units in North Vietnam: keep out unless nothing else
+            out = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in _nv_hexes()]
+            if len(out) < len(by["move"]) and (out or done):
+                keep = {id(x) for x in out}
+                legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
+                by["move"] = out
+                if not out:
+                    del by["move"]
         if "move" in by and run["into"]:
             # 8.10: do not pile units into a hex this bot already moved a unit to this phase
             spread = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in run["into"]]
