@@ -5,37 +5,13 @@ campaign)."""
 from __future__ import annotations
 
 from afteraction.engine.bots import random_bot
-from afteraction.engine.local import LocalGame
 
-from .test_ntnd_game import _hidden, _strings
+from .test_ntnd_game import play_checked
 
 
 def test_ntnd_political_war_short_campaign_public_stream_names_no_hidden_unit():
-    g = LocalGame.create("ntnd", seed=b"tests/ntnd/political-war", scenario="campaign_short")
-    g.handshake()
-    rs = g.referee.ruleset
-    bot = random_bot(b"tests/ntnd/political-war")
-    leaks, kinds = [], set()
-    while not g.referee.ended:
-        before = _hidden(g.referee.state)
-        shown = _strings(rs.view(g.referee.state, "allied"), set()) - before
-        d = g.referee.pending()
-        acc = g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
-        after = _hidden(g.referee.state)
-        still = before & after if not g.referee.ended else set()
-        newly = (after - before - shown) if not g.referee.ended else set()
-        for rec in acc.records:
-            for ev in rec.body.get("events", []):
-                kinds.add(ev.get("t"))
-                if ev.get("t") in ("open", "sealed"):
-                    continue
-                bad = _strings(ev, set()) & (still | newly)
-                if bad:
-                    leaks.append((rec.seq, ev.get("t"), sorted(bad)))
-        if not g.referee.ended:
-            for seat in ("allied", None):
-                bad = _strings(rs.view(g.referee.state, seat), set()) & after
-                if bad:
-                    leaks.append(("view", seat, sorted(bad)))
+    seed = b"tests/ntnd/political-war"
+    g, _, leaks, _ = play_checked(seed, random_bot(seed), scenario="campaign_short")
+    kinds = {ev.get("t") for rec in g.records for ev in rec.body.get("events", [])}
     assert leaks == []
     assert {"random-event", "politics", "game-over"} <= kinds

@@ -112,7 +112,7 @@ def test_ntnd_22_4_below_zero_at_a_political_phase_the_communists_win():
 def test_ntnd_24_4_3_after_a_reversal_the_allies_need_300():
     s = neutral_track(camp())                                           # 7.3.2/7.4.2 are hearts' items
     clear_communists(s)
-    s["vietnamization"] = {"kind": "full", "reversed": True}
+    s["vietnamization_reversed"] = "full"                              # as vietnamization.reverse records it
     s["turn"] = 30
     s["pp"] = 280
     at_phase(s, "c_politics")

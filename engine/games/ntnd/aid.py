@@ -48,11 +48,6 @@ def haiphong_mined(s: dict) -> bool:
     return bool(s.get("haiphong_mined", False))
 
 
-def vietnamization(s: dict) -> str | None:
-    """24: the Vietnamization in effect ("full", "partial" or None: vietnamization.kind)."""
-    return V.kind(s)
-
-
 def election_withdrawal(s: dict) -> bool:
     """27.1.1 "an American withdrawal due to elections in progress": the peace party has won (23.3)
     and American units are still in play (the withdrawals go on each turn until none is left)."""
@@ -61,7 +56,7 @@ def election_withdrawal(s: dict) -> bool:
 
 def modifiers(s: dict, source: str, invasion: bool) -> list[dict]:
     """The chart's modifiers that apply to ``source``'s roll now (27.1.1, 27.1.2, 14.2.2)."""
-    v = vietnamization(s)
+    v = V.kind(s)                                              # 24: the Vietnamization in effect
     cond = {"27.1.1, 24.2.9": v == "full",
             "27.1.1, 24.3.4": v != "full" and (v == "partial" or election_withdrawal(s)),
             "27.1.2": invasion or _st_nv(s),

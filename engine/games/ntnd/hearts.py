@@ -111,17 +111,25 @@ def occupied_areas(s: dict) -> tuple[str, ...]:
     return tuple(a for a in AREAS if towns_of(a) and set(towns_of(a)) <= held.get(a, set()))
 
 
+def no_effect(ctx, area: str, rule: str, label: str) -> bool:
+    """The die the Hearts and Minds rules roll before a marker moves ("a 1, 2, 3 means ... no effect":
+    7.2.2, 7.3, 7.4, 15.3): True, with a public "hearts-no-effect" event, when it comes up 1-3."""
+    r = ctx.roll("d6", label)
+    if r.result <= 3:
+        ctx.emit({"t": "hearts-no-effect", "area": area, "rule": rule, "roll": r.result})
+        return True
+    return False
+
+
 def occupation(s: dict, ctx) -> None:
     """7.3, at the end of the Allied political phase: each fully occupied area's marker moves one box
     toward Allied Control; from the Communist Control box only on an Allied die of 4-6."""
     for a in occupied_areas(s):
         if s["hm"][a] == "allied_control":
             continue
-        if s["hm"][a] == "communist_control":
-            r = ctx.roll("d6", f"NTND 7.3 occupation of {a} (Communist Control: 1-3 no move)")
-            if r.result <= 3:
-                ctx.emit({"t": "hearts-no-effect", "area": a, "rule": "NTND 7.3", "roll": r.result})
-                continue
+        if s["hm"][a] == "communist_control" and \
+                no_effect(ctx, a, "NTND 7.3", f"NTND 7.3 occupation of {a} (Communist Control: 1-3 no move)"):
+            continue
         move(s, a, "allied", 1, ctx, "NTND 7.3")
 
 
@@ -212,4 +220,4 @@ def strategic_bombing(s: dict, area: str, ctx) -> str:
 
 __all__ = ["control", "move", "area_of", "areas_in", "track_points", "occupation", "political_phase",
            "militia_bonus", "no_guerrilla_areas", "extra_recruits", "local_vc_areas", "local_vc_step_q",
-           "strategic_bombing", "COMMUNIST", "SV_CORPS"]
+           "strategic_bombing", "no_effect", "COMMUNIST", "SV_CORPS"]

@@ -23,7 +23,7 @@ from ...errors import Rejection
 from .campaign_data import AREAS
 from .features import in_force
 from . import replacements
-from .hearts import SV_CORPS, area_of, move
+from .hearts import SV_CORPS, area_of, move, no_effect
 from .map import load_map
 from .operations import remove_from_marker
 from .state import ALLIED, COMMUNIST
@@ -85,15 +85,11 @@ def communist_expend(s: dict, uid: str, ctx) -> None:
     rolled = s["phase"]["gb_rolled"]
     if rolled.get(area, 0) < green_berets_in(s, area):
         rolled[area] = rolled.get(area, 0) + 1
-        r = ctx.roll("d6", f"NTND 15.3 Green Berets in {area}: 1-3 no effect")
-        if r.result <= 3:
-            ctx.emit({"t": "hearts-no-effect", "area": area, "rule": "NTND 15.3", "roll": r.result})
+        if no_effect(ctx, area, "NTND 15.3", f"NTND 15.3 Green Berets in {area}: 1-3 no effect"):
             return
-    if s["hm"][area] == "allied_control":
-        r = ctx.roll("d6", f"NTND 7.4 {area} is Allied Controlled: 1-3 no effect")
-        if r.result <= 3:
-            ctx.emit({"t": "hearts-no-effect", "area": area, "rule": "NTND 7.4", "roll": r.result})
-            return
+    if s["hm"][area] == "allied_control" and \
+            no_effect(ctx, area, "NTND 7.4", f"NTND 7.4 {area} is Allied Controlled: 1-3 no effect"):
+        return
     move(s, area, "communist", 1, ctx, "NTND 7.4")
 
 
@@ -233,11 +229,9 @@ def spend(s: dict, ctx) -> None:
     for a in s["phase"]["alloc"]:
         for _ in range(a["points"]):
             area = a["area"]
-            if s["hm"][area] == "communist_control":
-                r = ctx.roll("d6", f"NTND 7.2.2 {area} is Communist Controlled: 1-3 no effect")
-                if r.result <= 3:
-                    ctx.emit({"t": "hearts-no-effect", "area": area, "rule": "NTND 7.2.2", "roll": r.result})
-                    continue
+            if s["hm"][area] == "communist_control" and \
+                    no_effect(ctx, area, "NTND 7.2.2", f"NTND 7.2.2 {area} is Communist Controlled: 1-3 no effect"):
+                continue
             move(s, area, "allied", 1, ctx, "NTND 7.2.2")
     s["phase"]["done"] = True
 

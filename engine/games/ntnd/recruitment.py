@@ -81,15 +81,10 @@ def _hearts_and_minds_recruits(s: dict, ctx) -> None:
 AREA_NAT = {"I": "VC", "II": "VC", "III": "VC", "IV": "VC", "LA": "PL", "CA": "KR"}
 
 
-def uprising_active(s: dict) -> bool:
-    """26: is a National Uprising under way (uprising.active)?"""
-    return uprising.active(s)
-
-
 def _closed(s: dict, hid: str) -> bool:
     """7.3.4: ``hid`` lies in an area Allied Controlled at the start of this recruitment phase (no
     guerrillas placed there; during a National Uprising they may try: ``place_recruit`` rolls)."""
-    return region_of(hid) in s["phase"].get("hm_closed", ()) and not uprising_active(s)
+    return region_of(hid) in s["phase"].get("hm_closed", ()) and not uprising.active(s)
 
 
 def _open_cadre_hexes(s: dict, nat: str | None) -> list[str]:

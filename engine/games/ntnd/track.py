@@ -31,12 +31,9 @@ def add(s: dict, delta: int) -> int:
 
 
 def vietnamization(s: dict) -> tuple[str | None, bool]:
-    """(kind, reversed) of 24 as the ALLIED helper's ``s["vietnamization"]`` says: None, "full",
-    "partial", or a map {"kind": ..., "reversed": bool} (also read: s["vietnamization_reversed"])."""
-    v = s.get("vietnamization")
-    if isinstance(v, dict):
-        return v.get("kind"), bool(v.get("reversed") or v.get("reversals")) or bool(s.get("vietnamization_reversed"))
-    return v, bool(s.get("vietnamization_reversed"))
+    """(kind, reversed) of 24 as vietnamization.py records it: ``s["vietnamization"]`` None, "full" or
+    "partial" (None again once reversed), ``s["vietnamization_reversed"]`` the kind that was reversed."""
+    return s.get("vietnamization"), bool(s.get("vietnamization_reversed"))
 
 
 def vietnamization_in_effect(s: dict) -> str | None:

@@ -32,7 +32,8 @@ from .features import in_force
 from .map import load_map
 from .operations import first_in_mix, remove_from_marker
 from .politics import eliminate
-from .recruitment import NVA_DIVISION_CAP, uprising_active
+from .recruitment import NVA_DIVISION_CAP
+from .uprising import active as uprising_active
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
