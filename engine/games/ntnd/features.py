@@ -19,11 +19,22 @@ list, set at set-up from the scenario, decides it (the scenario's ``features`` k
     phoenix           28.4
     vc_bases          28.9
     withdrawals       4.3.1 withdrawals by elections and Vietnamization (4.3.3 scheduled ones always)
+
+Part 2b (issue 14), each built on its own branch; a scenario lists them once its rules are refereed:
+
+    air_war           11 (air units as pieces: strategic bombing, ground support, supply, transport,
+                      dogfights, carrier air, Niagara, Linebacker), 12 (anti-aircraft fire), 28.1 (SOA),
+                      and the placements and phases that use them (3.1.5, 3.2.5, 8.2.5, 8.8.1, 8.10.1.1)
+    fleet             14.2.2 mining Haiphong and its effects (the fleet's 14.1-14.2 are part 1)
+    montagnards       15's new placements, militia building and withdrawal; 16 (Montagnards)
+    special_units     28.2 Mobile Strike Force, 28.3 III Marine Regiment, 28.5 ARVN Ranger Groups,
+                      28.6 Thai 333 Ranger
 """
 from __future__ import annotations
 
 FEATURES = ("hearts_and_minds", "replacements", "neutrality", "political_table", "random_events", "elections",
-            "vietnamization", "sv_morale", "uprising", "aid", "phoenix", "vc_bases", "withdrawals")
+            "vietnamization", "sv_morale", "uprising", "aid", "phoenix", "vc_bases", "withdrawals",
+            "air_war", "fleet", "montagnards", "special_units")
 
 
 def scenario_features(sc: dict) -> list[str]:
