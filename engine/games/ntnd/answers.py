@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, battles, corps, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aid, battles, corps, fleet, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -202,7 +202,7 @@ def _move_move(s, seat, msg, ctx) -> None:
 def _move_done(s, seat, msg, ctx) -> None:
     if s["phase"]["id"] == "c_move":
         s["phase"]["sub"] = "announce"
-    else:
+    elif not fleet.end_of_movement(s):                             # 14.2.2 (fleet): the mine first
         s["phase"]["done"] = True
 
 
@@ -478,4 +478,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     *neutrality.DECISIONS_NEUTRAL, *aid.DECISIONS_AID,
     *hearts_phases.DECISIONS_HM,
     *replacements.DECISIONS_ALLIED,
+    *fleet.DECISIONS_FLEET,
 ])

@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import (aid, battles, elections, extras, hearts, hearts_phases, morale, movement, neutrality, operations,
+from . import (aid, battles, elections, extras, fleet, hearts, hearts_phases, morale, movement, neutrality, operations,
                politics, random_events, reaction, recruitment, replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
@@ -262,6 +262,8 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         return {"seat": ALLIED, "kind": "occupy", "prompt": "NTND 8.8.2.2: occupy hexes the inverted units left"}
     if ph.id == "a_random":
         return random_events.decision(s)
+    if ph.id == "a_move" and p.get("sub") == "mine":
+        return fleet.decision(s)                                     # 14.2.2: at the end of Allied movement
     seat, kind, prompt = kinds[ph.id]
     if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s):
         return None

@@ -9,7 +9,7 @@ to the Communist seat only); face-up recruits are public.
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import hearts
+from . import fleet, hearts
 from .corps import assign_on_entry, entry_locations
 from .features import in_force
 from .map import load_map
@@ -34,7 +34,16 @@ def start_communist_recruitment(s: dict, ctx) -> None:
     """Automatic parts of 3.1.1: supply units (4.1.4), the additional-recruit rolls (4.5.1);
     then the quotas the Communist player places from."""
     m = load_map()
+    for _ in range(fleet.deferred_supplies(s)):                      # 14.2.2: due at Haiphong last turn
+        uid = first_in_mix(s, "communist_supply")
+        if uid is None:
+            ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": "CHINA", "rule": "NTND 4.1.6"})
+            continue
+        s["units"][uid].update(status="map", loc="CHINA", inv=False, mk=None)
+        ctx.emit({"t": "recruit", "unit": uid, "type": "communist_supply", "loc": "CHINA", "rule": "NTND 14.2.2"})
     for z in SUPPLY_ZONES:
+        if fleet.supply_zone(s, z, ctx):
+            continue                                                 # 14.2.2: to China on the turn following
         uid = first_in_mix(s, "communist_supply")
         if uid is None:
             ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": z, "rule": "NTND 4.1.6"})
