@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, battles, corps, fleet, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aid, battles, corps, fleet, montagnards, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -255,6 +255,7 @@ def _reinforce_legal(s, d) -> list:
     out += [cmd("place", unit=u, location=loc) for u, loc in recruitment.purchase_options(s)]
     out += [cmd("relocate", unit=f, to=t) for f, t in corps.relocate_options(s)]
     out += [cmd("reassign", group=g, corps=c) for g, c in corps.reassign_options(s)]
+    out += [cmd("recall_green_beret", unit=u) for u in montagnards.recall_options(s)]      # 15.2.3
     return out + _done()
 
 
@@ -264,6 +265,10 @@ def _reinforce_place(s, seat, msg, ctx) -> None:
         recruitment.purchase(s, msg.unit, msg.location, ctx)
     else:
         recruitment.place_reinforcement(s, msg.unit, msg.location, ctx)
+
+
+def _reinforce_recall(s, seat, msg, ctx) -> None:
+    montagnards.recall(s, msg.unit, ctx)
 
 
 def _reinforce_relocate(s, seat, msg, ctx) -> None:
@@ -451,8 +456,10 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     _communist("reaction", "NTND 8.8.2", {"move": _reaction_move, "done": _phase_done}, _reaction_legal,
                "inverted markers next to Allied units moving one hex, then done"),
     _allied("reinforce", "NTND 4.2.1/5.7/5.8", {"place": _reinforce_place, "relocate": _reinforce_relocate,
-                                                "reassign": _reinforce_reassign, "done": _phase_done},
-            _reinforce_legal, "placements, purchases, firebase relocations, group reassignments, then done"),
+                                                "reassign": _reinforce_reassign,
+                                                "recall_green_beret": _reinforce_recall, "done": _phase_done},
+            _reinforce_legal, "placements, purchases (militia and Montagnards with Green Berets, 15.2), firebase "
+                              "relocations, group reassignments, Green Beret withdrawals (15.2.3), then done"),
     _communist("ambush", "NTND 20.2", {"ambush": _ambush_ambush, "done": _ambush_done}, _ambush_legal,
                "all adjacent markers together or each alone (any subset is accepted), or done (no ambush)",
                complete=False),

@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import (aid, battles, elections, extras, fleet, hearts, hearts_phases, morale, movement, neutrality, operations,
+from . import (aid, battles, elections, extras, fleet, montagnards, hearts, hearts_phases, morale, movement, neutrality, operations,
                politics, random_events, reaction, recruitment, replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
@@ -72,6 +72,7 @@ def enter(s: dict, ctx) -> None:
             elections.at_political_phase_end(s, ctx)                 # 23.1-23.2: after the phase's points
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
+        montagnards.start_reinforcement(s)                          # 15.2 counters (montagnards only)
         recruitment.start_allied_reinforcement(s, ctx)
         morale.city_desertion(s, ctx)                               # 25.3.1 (sv_morale only)
         if replacements.policy_in_force(s):

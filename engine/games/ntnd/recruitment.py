@@ -9,7 +9,7 @@ to the Communist seat only); face-up recruits are public.
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import fleet, hearts
+from . import fleet, hearts, montagnards
 from .corps import assign_on_entry, entry_locations
 from .features import in_force
 from .map import load_map
@@ -273,6 +273,8 @@ def reinforcement_options(s: dict) -> list[tuple[str, str]]:
             locs = list(LA_ENTRY)                      # 28.6.1: regardless of enemy units
         elif enter == "5.6.2":
             locs = purchase_locations(s, u)            # 5.6.2: with a ground combat unit of its nationality
+        elif u["type"] == montagnards.GB and montagnards.on(s):
+            locs = montagnards.placement_hexes(s, u)   # 15.1: any non-town hex of SV, Cambodia, Laos
         else:
             locs = entry_locations(s, u)
         for loc in locs:
@@ -289,6 +291,7 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
         assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
     u.update(status="map", loc=loc)
     u.pop("paid", None)
+    u.pop("recalled", None)                            # 15.2.3: a withdrawn Green Beret is back
     s["phase"]["placed"].append(uid)
     ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,
               "corps": u["corps"], "rule": "NTND 4.2.1"})
@@ -320,8 +323,8 @@ def _payer(s: dict, nat: str, half: bool = False) -> str | None:
 
 
 def purchase_locations(s: dict, u: dict) -> list[str]:
-    """5.6.1 militia: a town/city of South Vietnam held by a South Vietnamese unit (Laotian and
-    Cambodian militia need Green Berets in their neutral countries: not in part 1);
+    """5.6.1 militia: a town/city of South Vietnam held by a South Vietnamese unit; 15.2 (montagnards):
+    militia and Montagnards in Green Beret hexes (montagnards.build_hexes);
     5.6.2 firebases: a hex with a non-militia ground combat unit of its nationality (SEATO: any SEATO)."""
     m = load_map()
     counters = load_counters()
@@ -339,6 +342,7 @@ def purchase_locations(s: dict, u: dict) -> list[str]:
             nats = ("ROK", "ANZAC", "THAI") if t.nationality == "SEATO" else (t.nationality,)
             if xt.is_ground_combat and xt.stacking_class == "ground_combat" and xt.nationality in nats:
                 out.add(x["loc"])
+    out.update(montagnards.build_hexes(s, u))      # 15.2, 16.3: with Green Berets (montagnards only)
     enemy = enemy_locs_(s)
     return sorted(h for h in out if h not in enemy and stacking_problem(s, ALLIED, h, [u["id"]]) is None)
 
