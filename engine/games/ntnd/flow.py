@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import (aid, battles, elections, extras, fleet, montagnards, hearts, hearts_phases, morale, movement, neutrality, operations,
+from . import (aid, battles, elections, extras, fleet, montagnards, special_units, hearts, hearts_phases, morale, movement, neutrality, operations,
                politics, random_events, reaction, recruitment, replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
@@ -73,6 +73,7 @@ def enter(s: dict, ctx) -> None:
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
         montagnards.start_reinforcement(s)                          # 15.2 counters (montagnards only)
+        special_units.start_reinforcement(s)                        # 28.3.1, 28.3.2 (special_units only)
         recruitment.start_allied_reinforcement(s, ctx)
         morale.city_desertion(s, ctx)                               # 25.3.1 (sv_morale only)
         if replacements.policy_in_force(s):
@@ -173,6 +174,7 @@ def next_phase(s: dict, ctx) -> None:
         s["phase"]["done"] = True
         return
     neutrality.phase_end(s, ph.id, ctx)                              # 10.2.2, 10.6, 10.8 (campaign)
+    special_units.laos_conquered(s, ctx)                             # 28.6.2 (special_units only)
     if ph.id == "c_reaction":
         # 8.8.2.1: inverted units still adjacent to Allied units flip face up
         for mid in reaction.markers_in_contact(s):

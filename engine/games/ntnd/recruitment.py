@@ -9,7 +9,7 @@ to the Communist seat only); face-up recruits are public.
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import fleet, hearts, montagnards
+from . import fleet, hearts, montagnards, special_units
 from .corps import assign_on_entry, entry_locations
 from .features import in_force
 from .map import load_map
@@ -361,8 +361,8 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
     for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
         u = s["units"][uid]
-        if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
-            continue
+        if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or special_units.is_special(s, uid):
+            continue                                   # 28.3.1: two U.S. points (special_units.purchase)
         t = counters.type(u["type"])
         if _payer(s, t.nationality, vietnamization.half_cost(s, u["type"])) is None:
             continue
