@@ -5,7 +5,7 @@
        us_5sfm); 28.2.1: morale 3 in a Green Beret zone of influence (combat.current_morale, every
        scenario) and reaction moves (8.8.1) only into a hex of a Green Beret zone of influence
        (``reaction_ok``, read by reaction.allied_reaction_options). The zone is the one 15.2.2 reads
-       (battles.gb_zoi: Green Berets and, 28.4.2, Phoenix units).
+       (``green_beret_zoi``, as battles.gb_zoi: Green Berets and, 28.4.2, Phoenix units).
 28.3.1 The USMC III regiment (scenario_campaign.json reinforcements.allied_purchasable, rule 28.3.1) is
        recruited on any turn from its ``from_turn`` for two U.S. replacement points (replacements.spend),
        and returned the same way if eliminated (then as a U.S. unit replaced, 4.2.3: political points).
@@ -29,6 +29,7 @@ from ...errors import Rejection
 from . import politics, replacements, vietnamization
 from .elections import peace_party
 from .features import dated, in_force
+from .map import load_map
 from .state import ALLIED
 from .units import load_counters, unit_name
 
@@ -55,8 +56,20 @@ def reaction_ok(s: dict, uid: str, to: str) -> bool:
     """28.2.1: the 5SFM reacts only into a hex of a Green Beret zone of influence."""
     if not on(s) or s["units"][uid]["type"] != "us_5sfm":
         return True
-    from .battles import gb_zoi
-    return to in gb_zoi(s)
+    return to in green_beret_zoi(s)
+
+
+def green_beret_zoi(s: dict) -> frozenset:
+    """The hexes within two of a Green Beret (or, 28.4.2, a Phoenix unit: stacking class green_beret) on
+    the map, as battles.gb_zoi reads them for 15.2.2 (not imported: battles imports recruitment)."""
+    m = load_map()
+    counters = load_counters()
+    out: set[str] = set()
+    for u in s["units"].values():
+        if u["status"] == "map" and u["side"] == ALLIED and u["loc"] is not None and not m.is_zone(u["loc"]) \
+                and counters.type(u["type"]).stacking_class == "green_beret":
+            out.update(m.hexes_within(u["loc"], 2))
+    return frozenset(out)
 
 
 # ---------------------------------------------------------------------------
