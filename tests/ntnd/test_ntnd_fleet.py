@@ -58,6 +58,9 @@ def test_ntnd_14_2_2_the_fleet_mines_haiphong_at_the_end_of_the_movement_phase_i
     assert (m["roll"], m["rule"]) == (4, "NTND 14.2.2")
     assert [(e["item"], e["pp"]) for e in of(ev, "pp")] == [("haiphong-mined", -4)]
     assert s["phase"]["id"] != "a_move"                        # the movement phase is over
+    for seat in (ALLIED, "communist", None):                      # the marker is public
+        v = RS.view(s, seat)
+        assert v["haiphong_mined"] is True and v["fleet"]["mined_turn"] == 2
 
 
 def test_ntnd_14_2_2_the_allied_player_may_decline_and_nothing_changes():

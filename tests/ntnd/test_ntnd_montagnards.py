@@ -219,3 +219,28 @@ def test_ntnd_16_6_the_communist_player_never_raises_montagnards():
     with pytest.raises(Rejection):
         RS.apply(snapshot.copy(s), "communist",
                  cmd("place", kind="montagnard", nationality="MTG", location="1611"), Context.for_tests())
+
+
+def test_ntnd_15_1_15_2_16_and_28_reinforcements_show_the_allied_seat_nothing_of_the_markers():
+    """Indistinguishability (leakcheck): with the campaign's inverted markers on the map, a Green
+    Beret's placement hexes (15.1: not where Communist units stand), the militia and Montagnards it
+    builds, withdrawals and the special units' purchases offer and do the same whatever the markers
+    hold."""
+    from .leakcheck import check_allied_commands, check_views, perturb
+    s = campaign(6)
+    s["scenario"]["features"] = sorted(set(s["scenario"]["features"]) | {"montagnards", "special_units", "fleet"})
+    s["hm"].update({"I": "allied_control", "II": "allied_control", "LA": "allied_control"})
+    s, _ = at(s, "a_reinforce")
+    if s["decision"]["kind"] == "policy":
+        s, _ = play(s, ALLIED, cmd("done"))
+    s, _ = play(s, ALLIED, cmd("recall_green_beret", unit="us-gb-1"))
+    s["units"]["us-gb-1"]["arrive"] = s["turn"]
+    s["units"]["us-gb-2"]["loc"] = "1611"
+    s["rp"]["US"] = 3
+    assert s["markers"] and "us-gb-1" in _places(s)
+    marked = {mk["loc"] for mk in s["markers"].values()}
+    assert not marked & _places(s)["us-gb-1"]
+    p = perturb(s)
+    assert p is not None
+    check_views(s, p)
+    assert check_allied_commands(s, p)
