@@ -9,7 +9,7 @@ to the Communist seat only); face-up recruits are public.
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import fleet, hearts, montagnards, special_units
+from . import fleet, hearts, montagnards, replacements, special_units
 from .corps import assign_on_entry, entry_locations
 from .features import in_force
 from .map import load_map
@@ -392,7 +392,7 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
         s["rp"][pool] -= 1                         # 24.2.6: half a point; the other half is saved (4.2.6)
         s["rp_half"][pool] = 1
     else:
-        s["rp"][pool] -= 1
+        replacements.spend(s, pool, 1, "NTND 4.2.3")   # one whole point (16.5: a Montagnard, one U.S. point)
     pp = 0
     if POOL_OF_NAT.get(t.nationality) in ("US", "SEATO") and u["status"] == "dead" and t.nationality != "MTG":
         pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points
