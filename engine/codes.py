@@ -210,11 +210,15 @@ class Code(StrEnum):
     ILLEGAL_FLIP = ("ILLEGAL_FLIP", _PRE, "rules", "NTND 6.2: a flip of a marker that may not flip now")
     ILLEGAL_INVERT = ("ILLEGAL_INVERT", _PRE, "rules", "NTND 6.2: units that may not be inverted")
     ILLEGAL_LOSSES = ("ILLEGAL_LOSSES", _PRE, "rules", "NTND 8.10.2/19.3.2: not exactly the units to eliminate")
+    ILLEGAL_MINING = ("ILLEGAL_MINING", _PRE, "rules", "NTND 14.2.2: Haiphong mined when the fleet did not enter it "
+                                                       "this Allied movement phase, or mined twice")
     ILLEGAL_PLACEMENT = ("ILLEGAL_PLACEMENT", _PRE, "rules", "NTND 4-5: a unit placed where (or when) it may not enter")
     ILLEGAL_PROMOTION = ("ILLEGAL_PROMOTION", _PRE, "rules", "NTND 6.1: a cadre promotion the rule does not allow")
     ILLEGAL_PURCHASE = ("ILLEGAL_PURCHASE", _PRE, "rules", "NTND 4.2.3/4.2.5: a replacement purchase the rule does "
                                                            "not allow")
-    ILLEGAL_REASSIGN = ("ILLEGAL_REASSIGN", _PRE, "rules", "NTND 5.7: a corps reassignment the rule does not allow")
+    ILLEGAL_REASSIGN = ("ILLEGAL_REASSIGN", _PRE, "rules", "NTND 5.7/28.5: a corps reassignment (of a divisional group "
+                                                           "or an ARVN Ranger) the rule does not allow")
+    ILLEGAL_RECALL = ("ILLEGAL_RECALL", _PRE, "rules", "NTND 15.2.3: a Green Beret withdrawal the rule does not allow")
     ILLEGAL_RELOCATION = ("ILLEGAL_RELOCATION", _PRE, "rules",
                           "NTND 5.8: a firebase relocation the rule does not allow")
     ILLEGAL_RETREAT = ("ILLEGAL_RETREAT", _PRE, "rules", "NTND 19.3: a retreat the rule does not allow")

@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, battles, corps, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aid, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -202,7 +202,7 @@ def _move_move(s, seat, msg, ctx) -> None:
 def _move_done(s, seat, msg, ctx) -> None:
     if s["phase"]["id"] == "c_move":
         s["phase"]["sub"] = "announce"
-    else:
+    elif not fleet.end_of_movement(s):                             # 14.2.2 (fleet): the mine first
         s["phase"]["done"] = True
 
 
@@ -255,15 +255,28 @@ def _reinforce_legal(s, d) -> list:
     out += [cmd("place", unit=u, location=loc) for u, loc in recruitment.purchase_options(s)]
     out += [cmd("relocate", unit=f, to=t) for f, t in corps.relocate_options(s)]
     out += [cmd("reassign", group=g, corps=c) for g, c in corps.reassign_options(s)]
+    out += [cmd("recall_green_beret", unit=u) for u in montagnards.recall_options(s)]      # 15.2.3
+    out += [cmd("place", unit=u, location="") for u in special_units.purchase_options(s)]   # 28.3.1
+    out += [cmd("reassign_ranger", unit=u, corps=c) for u, c in special_units.ranger_options(s)]   # 28.5
     return out + _done()
 
 
 def _reinforce_place(s, seat, msg, ctx) -> None:
     u = s["units"].get(msg.unit)
-    if u is not None and u["side"] == ALLIED and u["status"] in ("dead", "mix"):
+    if u is not None and special_units.is_special(s, msg.unit) and u["status"] in ("dead", "mix"):
+        special_units.purchase(s, msg.unit, ctx)                   # 28.3.1 / 28.3.2
+    elif u is not None and u["side"] == ALLIED and u["status"] in ("dead", "mix"):
         recruitment.purchase(s, msg.unit, msg.location, ctx)
     else:
         recruitment.place_reinforcement(s, msg.unit, msg.location, ctx)
+
+
+def _reinforce_recall(s, seat, msg, ctx) -> None:
+    montagnards.recall(s, msg.unit, ctx)
+
+
+def _reinforce_ranger(s, seat, msg, ctx) -> None:
+    special_units.reassign_ranger(s, msg.unit, msg.corps, ctx)
 
 
 def _reinforce_relocate(s, seat, msg, ctx) -> None:
@@ -451,8 +464,12 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     _communist("reaction", "NTND 8.8.2", {"move": _reaction_move, "done": _phase_done}, _reaction_legal,
                "inverted markers next to Allied units moving one hex, then done"),
     _allied("reinforce", "NTND 4.2.1/5.7/5.8", {"place": _reinforce_place, "relocate": _reinforce_relocate,
-                                                "reassign": _reinforce_reassign, "done": _phase_done},
-            _reinforce_legal, "placements, purchases, firebase relocations, group reassignments, then done"),
+                                                "reassign": _reinforce_reassign,
+                                                "recall_green_beret": _reinforce_recall,
+                                                "reassign_ranger": _reinforce_ranger, "done": _phase_done},
+            _reinforce_legal, "placements, purchases (militia and Montagnards with Green Berets, 15.2), firebase "
+                              "relocations, group reassignments, Green Beret withdrawals (15.2.3), special units "
+                              "bought (28.3.1) and ARVN Rangers reassigned (28.5), then done"),
     _communist("ambush", "NTND 20.2", {"ambush": _ambush_ambush, "done": _ambush_done}, _ambush_legal,
                "all adjacent markers together or each alone (any subset is accepted), or done (no ambush)",
                complete=False),
@@ -478,4 +495,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     *neutrality.DECISIONS_NEUTRAL, *aid.DECISIONS_AID,
     *hearts_phases.DECISIONS_HM,
     *replacements.DECISIONS_ALLIED,
+    *fleet.DECISIONS_FLEET,
 ])

@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import (aid, battles, elections, extras, hearts, hearts_phases, morale, movement, neutrality, operations,
+from . import (aid, battles, elections, extras, fleet, montagnards, special_units, hearts, hearts_phases, morale, movement, neutrality, operations,
                politics, random_events, reaction, recruitment, replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
@@ -72,6 +72,8 @@ def enter(s: dict, ctx) -> None:
             elections.at_political_phase_end(s, ctx)                 # 23.1-23.2: after the phase's points
         s["phase"]["done"] = True
     elif ph.id == "a_reinforce":
+        montagnards.start_reinforcement(s)                          # 15.2 counters (montagnards only)
+        special_units.start_reinforcement(s)                        # 28.3.1, 28.3.2 (special_units only)
         recruitment.start_allied_reinforcement(s, ctx)
         morale.city_desertion(s, ctx)                               # 25.3.1 (sv_morale only)
         if replacements.policy_in_force(s):
@@ -172,6 +174,7 @@ def next_phase(s: dict, ctx) -> None:
         s["phase"]["done"] = True
         return
     neutrality.phase_end(s, ph.id, ctx)                              # 10.2.2, 10.6, 10.8 (campaign)
+    special_units.laos_conquered(s, ctx)                             # 28.6.2 (special_units only)
     if ph.id == "c_reaction":
         # 8.8.2.1: inverted units still adjacent to Allied units flip face up
         for mid in reaction.markers_in_contact(s):
@@ -262,6 +265,8 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         return {"seat": ALLIED, "kind": "occupy", "prompt": "NTND 8.8.2.2: occupy hexes the inverted units left"}
     if ph.id == "a_random":
         return random_events.decision(s)
+    if ph.id == "a_move" and p.get("sub") == "mine":
+        return fleet.decision(s)                                     # 14.2.2: at the end of Allied movement
     seat, kind, prompt = kinds[ph.id]
     if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s):
         return None

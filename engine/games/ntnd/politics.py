@@ -59,16 +59,23 @@ def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
         delta = -1
     delta = add(s, delta)
     ctx.emit({"t": "eliminated", "unit": uid, "type": u["type"], "rule": rule, "pp": delta})
-    if u["type"] == "us_green_beret" and old_loc is not None and not load_map().is_zone(old_loc):
-        # 15.2.3.2: militia and Montagnards in its ZOI outside towns/cities go back to the mix, no points
-        m = load_map()
-        near = set(m.hexes_within(old_loc, 2))
-        for x in sorted(s["units"]):
-            v = s["units"][x]
-            if v["status"] == "map" and v["side"] == ALLIED and v["loc"] in near and not m.hex(v["loc"]).town \
-                    and load_counters().type(v["type"]).stacking_class == "militia":
-                v.update(status="mix", loc=None)
-                ctx.emit({"t": "removed", "unit": x, "rule": "NTND 15.2.3.2"})
+    if u["type"] == "us_green_beret":
+        release_militia(s, old_loc, ctx)
+
+
+def release_militia(s: dict, old_loc: str | None, ctx) -> None:
+    """15.2.3.2 / 16.5: a Green Beret eliminated or withdrawn (montagnards.recall) from ``old_loc``: the
+    militia and Montagnards in its ZOI outside towns/cities go back to the mix, no points."""
+    if old_loc is None or load_map().is_zone(old_loc):
+        return
+    m = load_map()
+    near = set(m.hexes_within(old_loc, 2))
+    for x in sorted(s["units"]):
+        v = s["units"][x]
+        if v["status"] == "map" and v["side"] == ALLIED and v["loc"] in near and not m.hex(v["loc"]).town \
+                and load_counters().type(v["type"]).stacking_class == "militia":
+            v.update(status="mix", loc=None)
+            ctx.emit({"t": "removed", "unit": x, "rule": "NTND 15.2.3.2"})
 
 
 def occupation_points(s: dict) -> tuple[int, list[dict]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import combat as cb
-from . import neutrality
+from . import neutrality, special_units
 from .map import load_map
 from .movement import Env, may_enter, mover, stacking_problem, utype
 from .reach import _airmobile_reach
@@ -32,7 +32,8 @@ def allied_reaction_options(s: dict) -> list[tuple[str, str]]:
         reach = _airmobile_reach(s, mover(s, uid), env)
         for t in targets:
             # 8.8.1.1: "Airmobile units may not over-stack" (8.10.1; 8.10.1.2 three in Saigon)
-            if t in reach and t in allied_at and stacking_problem(s, ALLIED, t, [uid]) is None:
+            if t in reach and t in allied_at and stacking_problem(s, ALLIED, t, [uid]) is None \
+                    and special_units.reaction_ok(s, uid, t):          # 28.2.1 (special_units)
                 out.append((uid, t))
     return out
 

@@ -9,7 +9,7 @@ to the Communist seat only); face-up recruits are public.
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import hearts
+from . import fleet, hearts, montagnards, replacements, special_units
 from .corps import assign_on_entry, entry_locations
 from .features import in_force
 from .map import load_map
@@ -34,7 +34,16 @@ def start_communist_recruitment(s: dict, ctx) -> None:
     """Automatic parts of 3.1.1: supply units (4.1.4), the additional-recruit rolls (4.5.1);
     then the quotas the Communist player places from."""
     m = load_map()
+    for _ in range(fleet.deferred_supplies(s)):                      # 14.2.2: due at Haiphong last turn
+        uid = first_in_mix(s, "communist_supply")
+        if uid is None:
+            ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": "CHINA", "rule": "NTND 4.1.6"})
+            continue
+        s["units"][uid].update(status="map", loc="CHINA", inv=False, mk=None)
+        ctx.emit({"t": "recruit", "unit": uid, "type": "communist_supply", "loc": "CHINA", "rule": "NTND 14.2.2"})
     for z in SUPPLY_ZONES:
+        if fleet.supply_zone(s, z, ctx):
+            continue                                                 # 14.2.2: to China on the turn following
         uid = first_in_mix(s, "communist_supply")
         if uid is None:
             ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": z, "rule": "NTND 4.1.6"})
@@ -264,6 +273,8 @@ def reinforcement_options(s: dict) -> list[tuple[str, str]]:
             locs = list(LA_ENTRY)                      # 28.6.1: regardless of enemy units
         elif enter == "5.6.2":
             locs = purchase_locations(s, u)            # 5.6.2: with a ground combat unit of its nationality
+        elif u["type"] == montagnards.GB and montagnards.on(s):
+            locs = montagnards.placement_hexes(s, u)   # 15.1: any non-town hex of SV, Cambodia, Laos
         else:
             locs = entry_locations(s, u)
         for loc in locs:
@@ -280,6 +291,7 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
         assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
     u.update(status="map", loc=loc)
     u.pop("paid", None)
+    u.pop("recalled", None)                            # 15.2.3: a withdrawn Green Beret is back
     s["phase"]["placed"].append(uid)
     ctx.emit({"t": "reinforcement", "unit": uid, "type": u["type"], "name": u["name"], "loc": loc,
               "corps": u["corps"], "rule": "NTND 4.2.1"})
@@ -311,8 +323,8 @@ def _payer(s: dict, nat: str, half: bool = False) -> str | None:
 
 
 def purchase_locations(s: dict, u: dict) -> list[str]:
-    """5.6.1 militia: a town/city of South Vietnam held by a South Vietnamese unit (Laotian and
-    Cambodian militia need Green Berets in their neutral countries: not in part 1);
+    """5.6.1 militia: a town/city of South Vietnam held by a South Vietnamese unit; 15.2 (montagnards):
+    militia and Montagnards in Green Beret hexes (montagnards.build_hexes);
     5.6.2 firebases: a hex with a non-militia ground combat unit of its nationality (SEATO: any SEATO)."""
     m = load_map()
     counters = load_counters()
@@ -330,6 +342,7 @@ def purchase_locations(s: dict, u: dict) -> list[str]:
             nats = ("ROK", "ANZAC", "THAI") if t.nationality == "SEATO" else (t.nationality,)
             if xt.is_ground_combat and xt.stacking_class == "ground_combat" and xt.nationality in nats:
                 out.add(x["loc"])
+    out.update(montagnards.build_hexes(s, u))      # 15.2, 16.3: with Green Berets (montagnards only)
     enemy = enemy_locs_(s)
     return sorted(h for h in out if h not in enemy and stacking_problem(s, ALLIED, h, [u["id"]]) is None)
 
@@ -348,8 +361,8 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
     for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
         u = s["units"][uid]
-        if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
-            continue
+        if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or special_units.is_special(s, uid):
+            continue                                   # 28.3.1: two U.S. points (special_units.purchase)
         t = counters.type(u["type"])
         if _payer(s, t.nationality, vietnamization.half_cost(s, u["type"])) is None:
             continue
@@ -379,7 +392,7 @@ def purchase(s: dict, uid: str, loc: str, ctx) -> None:
         s["rp"][pool] -= 1                         # 24.2.6: half a point; the other half is saved (4.2.6)
         s["rp_half"][pool] = 1
     else:
-        s["rp"][pool] -= 1
+        replacements.spend(s, pool, 1, "NTND 4.2.3")   # one whole point (16.5: a Montagnard, one U.S. point)
     pp = 0
     if POOL_OF_NAT.get(t.nationality) in ("US", "SEATO") and u["status"] == "dead" and t.nationality != "MTG":
         pp = -2  # 4.2.3 / 22.4: each SEATO or U.S. unit replaced costs two political points

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .features import in_force
 from .map import load_map
 from .movement import UNLIMITED, Env, nbrs, path_to, region_of, stacking_problem
 from .state import ALLIED, COMMUNIST
@@ -27,8 +28,8 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
         # from Haiphong or a coastal/major-river hex, along coastal/major-river land hexes, 12 MP
         if start != "HAIPHONG" and (m.is_zone(start) or not (m.hexes[start].coastal or m.hexes[start].major_river)):
             return out
-        if "HAIPHONG" in s["flags"].get("mined", ()) and start == "HAIPHONG":
-            return out
+        if start == "HAIPHONG" and s.get("haiphong_mined"):
+            return out                       # 14.2.2: no Communist sea movement into or out of Haiphong
         ok = _supply_water()
         first = [h for h in m.neighbours(start) if h in ok] if start == "HAIPHONG" else None
         prev: dict[str, str] = {}
@@ -114,8 +115,10 @@ def sea_key(path: list[str]) -> str:
 
 
 def fleet_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
-    """8.2.3 / 8.6.1: the fleet moves without limit along all-sea and coastal hexes (and into Haiphong)."""
-    return _flood(s, mv, _water("fleet"), UNLIMITED, env, extra_zone="HAIPHONG")
+    """8.2.3 / 8.6.1: the fleet moves without limit along all-sea and coastal hexes (and into Haiphong).
+    14.2.2 (``fleet``): it enters the Haiphong zone to mine it whatever Communist units stand there (9.1:
+    a zone holds any number of units; 14.2: the fleet is never affected by combat)."""
+    return _flood(s, mv, _water("fleet"), UNLIMITED, env, extra_zone="HAIPHONG", zone_open=in_force(s, "fleet"))
 
 
 def boat_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
@@ -126,7 +129,7 @@ def boat_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     return {d: p for d, p in out.items() if m.hexes[d].coastal or m.hexes[d].major_river}
 
 
-def _flood(s, mv, ok, limit, env, extra_zone=None):
+def _flood(s, mv, ok, limit, env, extra_zone=None, zone_open=False):
     m = load_map()
     enemy = env.enemy(mv["side"])
     start = mv["loc"]
@@ -143,7 +146,7 @@ def _flood(s, mv, ok, limit, env, extra_zone=None):
                 if extra_zone and extra_zone in m.zones_next_to(h):
                     neigh.append(extra_zone)
             for n in neigh:
-                if n in dist or n in enemy or dist[h] + 1 > limit:
+                if n in dist or (n in enemy and not (zone_open and n == extra_zone)) or dist[h] + 1 > limit:
                     continue
                 dist[n] = dist[h] + 1
                 prev[n] = h

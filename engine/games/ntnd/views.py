@@ -63,7 +63,8 @@ def build_view(s: dict, seat: str | None) -> dict:
         "outcome": s.get("outcome"),
     }
     # the campaign's Allied political war (23, 24, 4.2.6, 4.5.3): public, present only where set
-    for k in ("rp_half", "vietnamization", "vietnamization_reversed", "elections", "draft"):
+    # 14.2.2 the mine counter and its deferred supplies (fleet.py): public, present only once laid
+    for k in ("rp_half", "vietnamization", "vietnamization_reversed", "elections", "draft", "haiphong_mined", "fleet"):
         if k in s:
             v[k] = copy.deepcopy(s[k])
     if seat == COMMUNIST:
