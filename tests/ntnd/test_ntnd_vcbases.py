@@ -200,3 +200,29 @@ def test_ntnd_28_9_6_any_other_result_leaves_the_base():
         seat = s["decision"]["seat"]
         s, _ = play(s, seat, legal(s, seat)[0])
     assert s["units"][base]["status"] == "map" and s["units"][base]["loc"] == CLEAR_III
+
+
+def test_ntnd_28_10_a_base_upgrade_past_ten_divisions_after_the_declaration():
+    """28.10/4.1.7: the ten-division cap holds "until the turn that a National Uprising has been
+    declared; thereafter" it is gone, for 28.9.7's upgrades as for recruitment (one reading:
+    recruitment.division_cap_holds). Five turns after the declaration (the uprising's four turns
+    over) an eleventh division still comes from a base; before any declaration it does not."""
+    def pos(uprising):
+        s = camp()
+        s["units"][first(s, "vc_base")].update(status="map", loc="1523")
+        for d in sorted(u for u, x in s["units"].items() if x["type"] == "nva_division")[:10]:
+            put(s, d, "HANOI")
+        reg, cad, sup = (put(s, first(s, t), "1523") for t in ("vc_regiment", "vc_cadre", "communist_supply"))
+        s["turn"] = 20
+        if uprising:
+            s["uprising"] = {"turn": 15}
+        return at(s, "c_ops"), reg, cad, sup
+    s, reg, cad, sup = pos(False)
+    assert not _actions(s, "upgrade")
+    with pytest.raises(Rejection) as e:
+        RS.apply(s, C, cmd("upgrade", regiment=reg, cadre=cad, supply=sup), Context.for_tests())
+    assert e.value.code == "ILLEGAL_BASE"
+    s, reg, cad, sup = pos(True)
+    assert _actions(s, "upgrade")
+    s, _ = play(s, C, cmd("upgrade", regiment=reg, cadre=cad, supply=sup))
+    assert sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map") == 11
