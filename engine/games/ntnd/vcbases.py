@@ -9,7 +9,7 @@ Operations phase (the "operations" kind of answers.DECISIONS):
   that holds a VC unit; at most one base a corps;
 * 28.9.7 ``upgrade``: a VC regiment and a VC cadre in a base's hex, with a supply unit there,
   become an NVA division (the supply unit expended); one a turn; it counts against the ten-division
-  limit of 4.1.7/28.10 (until a National Uprising).
+  limit of 4.1.7/28.10 (until a National Uprising is declared).
 
 Units taken from inverted markers leave them as in 6.1 (operations.remove_from_marker: one marker
 re-formed, its other units hidden); an upgraded inverted regiment's division takes its place in the
@@ -32,8 +32,7 @@ from .features import in_force
 from .map import load_map
 from .operations import first_in_mix, remove_from_marker
 from .politics import eliminate
-from .recruitment import NVA_DIVISION_CAP
-from .uprising import active as uprising_active
+from .recruitment import division_cap_holds
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
@@ -102,11 +101,11 @@ def build(s: dict, loc: str, supplies: list[str], ctx) -> str:
 
 def upgrade_options(s: dict) -> list[tuple[str, str, str]]:
     """28.9.7: (regiment, cadre, supply) in one base hex; one upgrade a turn; an NVA division in the
-    mix and (4.1.7, 28.10) fewer than ten on the map unless a National Uprising is under way."""
+    mix and (4.1.7, 28.10) fewer than ten on the map unless a National Uprising has been declared
+    (recruitment.division_cap_holds, the reading recruitment uses)."""
     if not in_force(s, "vc_bases") or s["phase"].get("base_upgrade") or first_in_mix(s, "nva_division") is None:
         return []
-    divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
-    if divisions >= NVA_DIVISION_CAP and not uprising_active(s):
+    if division_cap_holds(s):
         return []
     out = []
     for h in sorted(set(bases(s).values())):
@@ -118,7 +117,7 @@ def upgrade_options(s: dict) -> list[tuple[str, str, str]]:
 def upgrade(s: dict, regiment: str, cadre: str, supply: str, ctx) -> str:
     if (regiment, cadre, supply) not in upgrade_options(s):
         raise Rejection("ILLEGAL_BASE", "NTND 28.9.7: a VC regiment, a VC cadre and a supply unit in a base's hex "
-                        "become an NVA division, one a turn (4.1.7: at most ten on the map before an uprising)",
+                        "become an NVA division, one a turn (4.1.7: at most ten on the map until an uprising is declared)",
                         rule="NTND 28.9.7")
     loc, was_inv = s["units"][regiment]["loc"], s["units"][regiment]["inv"]
     div = first_in_mix(s, "nva_division")
