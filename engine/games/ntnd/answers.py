@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, battles, corps, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aid, allied_specials, battles, corps, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -253,6 +253,7 @@ def _reaction_move(s, seat, msg, ctx) -> None:
 def _reinforce_legal(s, d) -> list:
     out = [cmd("place", unit=u, location=loc) for u, loc in recruitment.reinforcement_options(s)]
     out += [cmd("place", unit=u, location=loc) for u, loc in recruitment.purchase_options(s)]
+    out += [cmd("place", unit=u, location=loc) for u, loc in allied_specials.options(s)]   # 28.4.1, 28.11.5
     out += [cmd("relocate", unit=f, to=t) for f, t in corps.relocate_options(s)]
     out += [cmd("reassign", group=g, corps=c) for g, c in corps.reassign_options(s)]
     return out + _done()
@@ -260,7 +261,9 @@ def _reinforce_legal(s, d) -> list:
 
 def _reinforce_place(s, seat, msg, ctx) -> None:
     u = s["units"].get(msg.unit)
-    if u is not None and u["side"] == ALLIED and u["status"] in ("dead", "mix"):
+    if allied_specials.handles(s, msg.unit) and (u is None or u["status"] in ("dead", "mix")):
+        allied_specials.buy(s, msg.unit, msg.location, ctx)                # 28.4.1, 28.11.5
+    elif u is not None and u["side"] == ALLIED and u["status"] in ("dead", "mix"):
         recruitment.purchase(s, msg.unit, msg.location, ctx)
     else:
         recruitment.place_reinforcement(s, msg.unit, msg.location, ctx)

@@ -297,6 +297,7 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
 # ---------------------------------------------------------------------------
 
 IMMEDIATE = ("firebase", "militia")   # 4.2.7: firebases and militia are available at once
+SPECIAL_PURCHASE = ("arvn_phoenix", "lao_paracommando")   # 28.4.1, 28.11.5: allied_specials, never 4.2.3's
 
 
 def award_points(s: dict, ctx) -> None:
@@ -355,7 +356,7 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
     for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
         u = s["units"][uid]
-        if u["side"] != ALLIED or u["status"] not in ("dead", "mix"):
+        if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or u["type"] in SPECIAL_PURCHASE:
             continue
         t = counters.type(u["type"])
         if _payer(s, t.nationality, vietnamization.half_cost(s, u["type"])) is None:
