@@ -21,7 +21,7 @@ from . import vietnamization
 from .features import in_force
 from .firebases import supporters
 from .hearts import militia_bonus
-from .vcbases import base_bonus, overrun, unfought_base
+from .vcbases import base_bonus, overrun
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
@@ -158,8 +158,8 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
             if hunters:
                 out.append((tgt, hunters))
             continue
-        if all(_t(s, d).id == "us_fleet" for d in defenders) or unfought_base(s, defenders):
-            continue  # 14.2; 28.9.6: a VC base with nothing that fights (vcbases.unfought_base)
+        if all(_t(s, d).id == "us_fleet" for d in defenders):
+            continue  # 14.2
         if side == COMMUNIST and m.country_of(tgt) in s["neutral"] and not open_:
             continue  # 10.5.1 attacking a neutral is part 2
         out.append((tgt, tuple(targets[(tgt, kind)])))

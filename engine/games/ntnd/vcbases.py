@@ -18,10 +18,14 @@ re-formed marker, so the public learns that something happened in that marker, n
 In battle (battles.start_battle): 28.9.4 ``base_bonus``, +1 to the Communist total of a battle in or
 next to a base (the combat term is combat.resolve's); 28.9.6 ``overrun``, an Allied ground attack
 whose total is triple the Communist one or more eliminates every unit of the base's hex, base too
-(any other result leaves the base: it is never a loss, combat.counted_units, nor retreats, 28.9.5).
-Not yet: a base defending by itself (no Communist unit that fights: ``unfought_base`` keeps such a
-hex out of the attack options; how its total is made is not said) and 28.9.8 (SAC strikes: the air
-war).
+(any other result leaves the base: it is never a loss, combat.loss_requirement, nor retreats,
+28.9.5, retreat.retreat_plan). A base defending by itself (no Communist unit that fights with it)
+is attacked like any hex: the text does not say how its total is made, so (project reading) it
+stands in as the hex's only unit, as a lone firebase does (combat.counted_units), with morale 0
+(its printed morale is none) and without 28.9.4's +1 ("unless the Base unit is defending by
+itself"): terrain, numbers and the die make its total; a triple Allied total eliminates it, any
+other result leaves it, and an Allied force that loses suffers 19.2.6 as against any defender.
+28.9.8 (SAC strikes) waits for the air war (11).
 """
 from __future__ import annotations
 
@@ -34,7 +38,6 @@ from .operations import first_in_mix, remove_from_marker
 from .politics import eliminate
 from .recruitment import division_cap_holds
 from .state import ALLIED, COMMUNIST
-from .units import load_counters
 
 BASE_TERRAIN = ("mountain", "jungle", "swamp")   # 28.9.3
 
@@ -142,18 +145,6 @@ def base_bonus(s: dict, target: str, defenders: list[str]) -> bool:
     comm = [d for d in defenders if s["units"][d]["side"] == COMMUNIST and s["units"][d]["type"] != "communist_dummy"]
     alone = comm and all(s["units"][d]["type"] == "vc_base" for d in comm)
     return not alone
-
-
-def unfought_base(s: dict, defenders: list[str]) -> bool:
-    """A VC base among ``defenders`` with no Communist unit that fights there (a ground combat unit or
-    artillery; supply units, SAMs and dummies do not, 13.3, 18.6.1, 17.2): 28.9.4's "defending by
-    itself", which the project does not resolve yet; battles.attack_options offers no such target."""
-    counters = load_counters()
-    types = [counters.type(s["units"][d]["type"]) for d in defenders if s["units"][d]["side"] == COMMUNIST]
-    if not any(t.id == "vc_base" for t in types):
-        return False
-    return not any((t.category == "ground_combat" or t.stacking_class == "artillery") and t.id != "communist_dummy"
-                   for t in types)
 
 
 def overrun(s: dict, side: str, target: str, attacker_total, defender_total, ctx) -> bool:
