@@ -221,6 +221,9 @@ class Code(StrEnum):
     ILLEGAL_WITHDRAWAL = ("ILLEGAL_WITHDRAWAL", _PRE, "rules", "NTND 4.3.1/23.3/24.3.1: a withdrawal the rules do "
                                                                "not allow or ask for now, or a policy step ended "
                                                                "before a required withdrawal")
+    ILLEGAL_TRANSFER = ("ILLEGAL_TRANSFER", _PRE, "rules", "NTND 24.3.5: a transfer to the ARVN the rule does not "
+                                                           "allow (not under Partial Vietnamization, not a U.S. "
+                                                           "firebase on the map)")
     ILLEGAL_SUPPLY = ("ILLEGAL_SUPPLY", _PRE, "rules", "NTND 18.6.2: not the supply units that supplied the attackers")
     OVERSTACKED = ("OVERSTACKED", _PRE, "rules", "NTND 8.10: the placement would over-stack the hex")
     NTND_AMBUSH_AIRMOBILE = ("NTND_AMBUSH_AIRMOBILE", _PRE, "rules",
