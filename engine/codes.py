@@ -193,6 +193,9 @@ class Code(StrEnum):
     ILLEGAL_AID = ("ILLEGAL_AID", _PRE, "rules", "NTND 27.2-27.4: an aid unit the due source does not give, or "
                                                "placed where it may not go")
     ILLEGAL_AMBUSH = ("ILLEGAL_AMBUSH", _PRE, "rules", "NTND 20.2/20.3: ambushers that may not ambush this unit")
+    ILLEGAL_ANNOUNCEMENT = ("ILLEGAL_ANNOUNCEMENT", _PRE, "rules", "NTND 10.2/8.5.1/10.8: a ZOC extension across a "
+                                                                   "border that may not be announced (or taken back) "
+                                                                   "now")
     ILLEGAL_ATTACK = ("ILLEGAL_ATTACK", _PRE, "rules", "NTND 19.1/8.6.3: an attack the combat rules do not allow")
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
     ILLEGAL_CHOICE = ("ILLEGAL_CHOICE", _PRE, "rules", "NTND 21: a choice a random event does not offer")

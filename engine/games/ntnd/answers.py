@@ -191,7 +191,12 @@ class MoveCommands(Sequence):
 
 
 def _move_legal(s, d) -> MoveCommands:
-    return MoveCommands(move_options(s), _done())
+    zoc = [cmd("announce_zoc", country=c, extend=e) for c, e in neutrality.zoc_options(s, s["decision"]["seat"])]
+    return MoveCommands(move_options(s), zoc + _done())     # 10.2, 8.5.1, 10.8: ZOC across a border
+
+
+def _move_announce_zoc(s, seat, msg, ctx) -> None:
+    neutrality.announce_zoc(s, seat, msg.country, msg.extend, ctx)
 
 
 @_moved
@@ -441,9 +446,11 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
                "promotions, break-downs, flips, and inverting all face-up units of a location (any subset of "
                "them is accepted); in the campaign VC bases built and regiments upgraded on them (28.9.3, "
                "28.9.7); then done", complete=False),
-    *_per_seat("move", "NTND 8", {"move": _move_move, "done": _move_done}, _move_legal,
-               "one path per reachable destination of each piece not yet moved, then done; any other path "
-               "legal step by step for the piece's real contents is accepted (paths.check_path)", complete=False),
+    *_per_seat("move", "NTND 8", {"move": _move_move, "announce_zoc": _move_announce_zoc, "done": _move_done},
+               _move_legal,
+               "one path per reachable destination of each piece not yet moved, ZOC extensions across borders to "
+               "announce or take back (campaign, 10.2), then done; any other path legal step by step for the "
+               "piece's real contents is accepted (paths.check_path)", complete=False),
     _communist("announce", "NTND 3.1.4", {"attack": _announce_attack, "done": _phase_done}, _announce_legal,
                "per Allied-held target, the face-up units that may attack it (any subset is accepted), then done",
                complete=False),
