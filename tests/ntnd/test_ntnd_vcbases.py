@@ -321,3 +321,18 @@ def test_ntnd_28_9_5_with_a_base_the_communist_survivors_do_not_retreat():
     left = [x for x in (a, b) if s["units"][x]["status"] == "map"]
     assert len(left) == 1 and s["units"][left[0]]["loc"] == "1523"
     assert not [e for e in ev if e["t"] == "retreat"]
+
+
+def test_ntnd_28_9_1_an_immobile_base_is_never_offered_a_retreat_even_on_a_tie():
+    """A tie lets each side retreat (19.2.6 "may"); a base is immobile (28.9.1): it stays, and its
+    owner is asked nothing."""
+    from .mapplay import allied_attack, battle_of
+    s = camp()
+    base = first(s, "vc_base")
+    s["units"][base].update(status="map", loc="1523")
+    arvn = put(s, "arvn-reg-42", "1524")
+    s["units"][arvn]["corps"] = "III"
+    s, ev = allied_attack(s, "1523", [arvn], faces=[4, 3])
+    assert battle_of(ev)["band"] == "tie"
+    assert not (s["decision"] and s["decision"]["kind"] == "retreat")
+    assert s["units"][base]["loc"] == "1523"
