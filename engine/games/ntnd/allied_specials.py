@@ -45,9 +45,10 @@ def _paracommando() -> dict:
 
 
 def _date_number(s: dict, number: int) -> int:
-    """The campaign turn number of this scenario's turn ``number`` (its turn record's date)."""
-    t = next(t for t in s["scenario"]["turns"] if t["number"] == number)
-    return turn_number(t["months"], t["year"])
+    """The campaign turn number of this scenario's turn ``number`` (its turn record's date); -1 for a
+    turn the record does not hold (nothing dated is open then)."""
+    t = next((t for t in s["scenario"]["turns"] if t["number"] == number), None)
+    return -1 if t is None else turn_number(t["months"], t["year"])
 
 
 def phoenix_open(s: dict) -> bool:
