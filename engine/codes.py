@@ -193,6 +193,9 @@ class Code(StrEnum):
     ILLEGAL_AID = ("ILLEGAL_AID", _PRE, "rules", "NTND 27.2-27.4: an aid unit the due source does not give, or "
                                                "placed where it may not go")
     ILLEGAL_AMBUSH = ("ILLEGAL_AMBUSH", _PRE, "rules", "NTND 20.2/20.3: ambushers that may not ambush this unit")
+    ILLEGAL_ANNOUNCEMENT = ("ILLEGAL_ANNOUNCEMENT", _PRE, "rules", "NTND 10.2/8.5.1/10.8: a ZOC extension across a "
+                                                                   "border that may not be announced (or taken back) "
+                                                                   "now")
     ILLEGAL_ATTACK = ("ILLEGAL_ATTACK", _PRE, "rules", "NTND 19.1/8.6.3: an attack the combat rules do not allow")
     ILLEGAL_BREAKDOWN = ("ILLEGAL_BREAKDOWN", _PRE, "rules", "NTND 6.1.3: a division breakdown the rule does not allow")
     ILLEGAL_CHOICE = ("ILLEGAL_CHOICE", _PRE, "rules", "NTND 21: a choice a random event does not offer")
@@ -225,6 +228,9 @@ class Code(StrEnum):
     ILLEGAL_WITHDRAWAL = ("ILLEGAL_WITHDRAWAL", _PRE, "rules", "NTND 4.3.1/23.3/24.3.1: a withdrawal the rules do "
                                                                "not allow or ask for now, or a policy step ended "
                                                                "before a required withdrawal")
+    ILLEGAL_TRANSFER = ("ILLEGAL_TRANSFER", _PRE, "rules", "NTND 24.3.5: a transfer to the ARVN the rule does not "
+                                                           "allow (not under Partial Vietnamization, not a U.S. "
+                                                           "firebase on the map)")
     ILLEGAL_SUPPLY = ("ILLEGAL_SUPPLY", _PRE, "rules", "NTND 18.6.2: not the supply units that supplied the attackers")
     OVERSTACKED = ("OVERSTACKED", _PRE, "rules", "NTND 8.10: the placement would over-stack the hex")
     NTND_AMBUSH_AIRMOBILE = ("NTND_AMBUSH_AIRMOBILE", _PRE, "rules",

@@ -34,10 +34,10 @@ def camp() -> dict:
 
 
 def phoenix(s) -> str:
-    """A mobilized Phoenix unit (28.4.1 mobilization is not done: the set-up has no Phoenix counter,
-    so the test gives the state one, a record like every Allied unit's)."""
-    s["units"]["arvn-phoenix-1"] = {**s["units"][first(s, "arvn_militia")], "id": "arvn-phoenix-1",
-                                    "type": "arvn_phoenix", "name": "Phoenix 1", "group": "", "corps": None}
+    """A Phoenix unit's record as 28.4.1's mobilization makes it (allied_specials.record; the set-up
+    has none), in the mix: the test puts it on the map."""
+    from afteraction.engine.games.ntnd.allied_specials import record
+    s["units"]["arvn-phoenix-1"] = record(s, "arvn-phoenix-1", "arvn_phoenix")
     return "arvn-phoenix-1"
 
 

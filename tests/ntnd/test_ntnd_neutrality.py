@@ -451,3 +451,59 @@ def test_ntnd_28_11_2_laotian_rangers_attack_inverted_communists_in_laos():
     t["markers"] = {}
     t["units"]["pl-reg-1"].update(status="mix", loc=None, inv=False, mk=None)
     assert any(tg == "PLAIN_OF_JARS" for tg, _ in battles.attack_options(t, "allied"))
+
+
+# --- 10.2 (third case), 8.5.1, 10.8: ZOCs across a border only when announced -----------------
+
+def _zoc_moves(s):
+    return [(c.ntnd.announce_zoc.country, c.ntnd.announce_zoc.extend) for c in legal(s, "allied")
+            if c.ntnd.WhichOneof("action") == "announce_zoc"]
+
+
+def test_ntnd_10_2_announcing_a_zoc_across_the_laotian_border_violates_it_each_turn():
+    s = cblank()
+    uid = us(s, SV_I)
+    assert LA_NEXT not in movement.zoc_hexes(s, "allied")              # 8.5.1: not by default
+    s = at(s, "a_move")
+    assert ("LA", True) in _zoc_moves(s) and ("CA", True) in _zoc_moves(s)
+    box = s["hm"]["LA"]
+    s, ev = play(s, "allied", cmd("announce_zoc", country="LA", extend=True), faces=[4])
+    (v,) = [e for e in kinds(ev) if e["event"] == "violated"]
+    assert v["rule"] == "NTND 10.2" and v["by"] == "zoc extended"
+    assert kinds(ev, "pp")[0]["pp"] == -4 and s["hm"]["LA"] != box      # 10.2.1: a die, the marker a box
+    assert LA_NEXT in movement.zoc_hexes(s, "allied") and ("LA", False) in _zoc_moves(s)
+    s, ev = play(s, "allied", cmd("done"))
+    assert not kinds(ev, "pp")                                           # once a turn (10.2.3)
+    s["turn"] += 1
+    s = at(s, "a_move")
+    s, ev = play(s, "allied", cmd("done"), faces=[2])
+    assert kinds(ev, "pp")[0]["pp"] == -2                                # it stands: charged again
+    s["turn"] += 1
+    s = at(s, "a_move")
+    s, _ = play(s, "allied", cmd("announce_zoc", country="LA", extend=False))
+    assert LA_NEXT not in movement.zoc_hexes(s, "allied")
+    s, ev = play(s, "allied", cmd("done"))
+    assert not kinds(ev, "pp")
+    del uid
+
+
+def test_ntnd_10_8_a_zoc_extended_into_north_vietnam_is_an_invasion():
+    s = cblank()
+    us(s, SV_I)
+    assert NV_HEX not in movement.zoc_hexes(s, "allied")               # technically neutral (8.5.1)
+    t = initial_state("tet", Context.for_tests())
+    uid = next(u for u in sorted(t["units"]) if t["units"][u]["side"] == "allied" and t["units"][u]["status"] == "map"
+               and not t["units"][u]["inv"] and movement._type_facts(t["units"][u]["type"])[0])
+    t["units"][uid]["loc"] = SV_I
+    assert NV_HEX in movement.zoc_hexes(t, "allied")                    # Tet: the map, as ever
+    s = at(s, "a_move")
+    s, ev = play(s, "allied", cmd("announce_zoc", country="NV", extend=True), faces=[3, 3])
+    pp = kinds(ev, "pp")
+    assert pp[0]["pp"] == -10 and pp[0]["rule"] == "NTND 10.8"
+    assert not [e for e in kinds(ev, "aid") if e["event"] == "roll"]    # 27.1.2: only units entering
+    assert NV_HEX in movement.zoc_hexes(s, "allied")
+    assert ("NV", True) not in [(c.ntnd.announce_zoc.country, c.ntnd.announce_zoc.extend)
+                                for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "announce_zoc"]
+    s = at(s, "c_move")
+    assert not [c for c in legal(s, "communist") if c.ntnd.WhichOneof("action") == "announce_zoc"
+                and c.ntnd.announce_zoc.country == "NV"]                # North Vietnam is his own

@@ -15,3 +15,21 @@ def test_ntnd_political_war_short_campaign_public_stream_names_no_hidden_unit():
     kinds = {ev.get("t") for rec in g.records for ev in rec.body.get("events", [])}
     assert leaks == []
     assert {"random-event", "politics", "game-over"} <= kinds
+
+
+def test_ntnd_10_2_a_communist_zoc_announcement_leaves_one_footprint_whatever_the_markers_hold():
+    """10.2's announcement (the Communist "move" decision's announce_zoc answer) is public and reads
+    nothing hidden: with the markers' contents rotated, the same events, views and Allied commands."""
+    from afteraction.engine.games.ntnd.rules import cmd
+
+    from .leakcheck import check_owner_action, perturb
+    from .test_ntnd_neutrality import at, cblank
+    from .test_ntnd_rules import hide
+    s = cblank()
+    hide(s, ["nva-304", "nva-308"], "1010")
+    cadre = sorted(u for u, x in s["units"].items() if x["type"] == "vc_cadre" and x["status"] == "mix")[0]
+    hide(s, [cadre], "1510")
+    s = at(s, "c_move")
+    p = perturb(s)
+    assert p is not None
+    check_owner_action(s, p, cmd("announce_zoc", country="LA", extend=True))

@@ -126,3 +126,39 @@ def test_ntnd_25_4_1_25_4_2_severe_demoralization_deserts_above_printed_morale_b
     s, arvn, target, vc = _severe()
     ev = _attack(s, arvn, target, 3)                                    # 3 - 1 = 2: not above 2, it fights
     assert not of(ev, "deserted") and of(ev, "attack")[0]["attackers"] == [arvn]   # the battle is fought
+
+
+def _ambushed(die):
+    """A severely demoralized ARVN regiment (no U.S. ground unit in South Vietnam, 25.4) moves next
+    to an inverted VC regiment in III Corps; the Communist player ambushes it with a die of ``die``
+    for the regiment's 25.4.1 roll (the ambush's own dice 1, 1 after it)."""
+    from .mapplay import play
+    from .test_ntnd_neutrality import at, cblank
+    from .test_ntnd_rules import hide
+    s = cblank("campaign_short")
+    arvn, vc = "arvn-reg-42", free(s, "vc_regiment")
+    put(s, arvn, "1622")
+    s["units"][arvn]["corps"] = "III"
+    mid = hide(s, [vc], "1422")                    # two hexes from 1622, next to 1523
+    s["pp"] = 40
+    s = at(s, "a_move")
+    s["sv_demoralized"] = True                     # 25.1 (fewer than 50 points), this player-turn
+    s, _ = play(s, "allied", cmd("move", piece=arvn, path=["1523"]))
+    assert s["decision"]["kind"] == "ambush"
+    s, ev = play(s, "communist", cmd("ambush", markers=[mid]), faces=[die, 1, 1])
+    return s, ev, arvn, vc
+
+
+def test_ntnd_25_4_1_a_die_per_arvn_unit_before_an_ambush_too():
+    # the table: defending 0, one unit a side 0, III Corps neutral 0: above printed morale 2 deserts
+    s, ev, arvn, vc = _ambushed(3)
+    (r,) = [e for e in ev if e["t"] == "roll" and "25.4.1" in e["rule"]]
+    assert r["faces"] == [3] and arvn in r["rule"]
+    assert s["units"][arvn]["status"] == "dead" and of(ev, "deserted")[0]["unit"] == arvn
+    assert not [e for e in ev if e["t"] == "battle"]              # nobody left to ambush: no combat
+    assert s["units"][vc]["status"] == "map" and not s["units"][vc]["inv"]   # the ambusher is face up (20.2)
+    assert s["decision"]["kind"] == "advance" and s["decision"]["seat"] == "communist"   # 20.5: may enter
+    s, ev, arvn, vc = _ambushed(2)                                 # 2: not above 2, the ambush is fought
+    assert not of(ev, "deserted")
+    (b,) = [e for e in ev if e["t"] == "battle"]
+    assert b["ambush"] is True

@@ -275,3 +275,29 @@ def test_ntnd_24_1_the_policy_is_public_in_every_seats_view():
         v = RS.view(s, seat)
         assert v["vietnamization"] == "partial" and v["rp_half"] == {"SV": 0}
     assert "vietnamization" not in RS.view(RS.setup("tet", {}, Context.for_tests()), None)
+
+
+def test_ntnd_24_3_5_a_us_firebase_transferred_to_the_arvn_and_replaced_only_by_a_us_point():
+    from afteraction.engine.games.ntnd import politics, withdrawals
+    s, _ = at(campaign(3), "a_reinforce")
+    s["units"]["us-firebase-4"].update(status="map", loc="1524")
+    assert not [a for a in actions(s) if a[0] == "transfer"]          # only under Partial Vietnamization
+    s = _declared(3, "partial")
+    s["units"]["us-firebase-4"].update(status="map", loc="1524")
+    assert ("transfer", "us-firebase-4") in actions(s) and ("withdraw", "us-firebase-4") in actions(s)
+    s, ev = answer(s, "transfer", unit="us-firebase-4")
+    assert of(ev, "transferred")[0]["rule"] == "NTND 24.3.5"
+    u = s["units"]["us-firebase-4"]
+    assert (u["type"], u["nat"], u["loc"]) == ("arvn_firebase", "ARVN", "1524")
+    assert ("withdraw", "us-firebase-4") not in actions(s)              # no longer a U.S. unit (24.3.1)
+    assert "us-firebase-4" not in withdrawals.options(s)
+    with pytest.raises(Rejection) as e:                                  # once
+        RS.apply(snapshot.copy(s), ALLIED, cmd("transfer", unit="us-firebase-4"), Context.for_tests())
+    assert e.value.code == "ILLEGAL_TRANSFER"
+    # eliminated (as a battle eliminates it), it is a U.S. counter again: only a U.S. point replaces it
+    politics.eliminate(s, "us-firebase-4", Context.for_tests(), "NTND 19.2.6")
+    assert (u["type"], u["nat"], u["status"]) == ("us_firebase", "US", "dead") and "transferred" not in u
+    s["rp"] = {"INDOCHINESE": 0, "SEATO": 0, "SV": 3, "US": 0}
+    assert "us-firebase-4" not in {x for x, _ in recruitment.purchase_options(s)}
+    s["rp"]["US"] = 1
+    assert "us-firebase-4" in {x for x, _ in recruitment.purchase_options(s)}

@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aid, allied_specials, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -191,7 +191,12 @@ class MoveCommands(Sequence):
 
 
 def _move_legal(s, d) -> MoveCommands:
-    return MoveCommands(move_options(s), _done())
+    zoc = [cmd("announce_zoc", country=c, extend=e) for c, e in neutrality.zoc_options(s, s["decision"]["seat"])]
+    return MoveCommands(move_options(s), zoc + _done())     # 10.2, 8.5.1, 10.8: ZOC across a border
+
+
+def _move_announce_zoc(s, seat, msg, ctx) -> None:
+    neutrality.announce_zoc(s, seat, msg.country, msg.extend, ctx)
 
 
 @_moved
@@ -253,6 +258,7 @@ def _reaction_move(s, seat, msg, ctx) -> None:
 def _reinforce_legal(s, d) -> list:
     out = [cmd("place", unit=u, location=loc) for u, loc in recruitment.reinforcement_options(s)]
     out += [cmd("place", unit=u, location=loc) for u, loc in recruitment.purchase_options(s)]
+    out += [cmd("place", unit=u, location=loc) for u, loc in allied_specials.options(s)]   # 28.4.1, 28.11.5
     out += [cmd("relocate", unit=f, to=t) for f, t in corps.relocate_options(s)]
     out += [cmd("reassign", group=g, corps=c) for g, c in corps.reassign_options(s)]
     out += [cmd("recall_green_beret", unit=u) for u in montagnards.recall_options(s)]      # 15.2.3
@@ -263,7 +269,9 @@ def _reinforce_legal(s, d) -> list:
 
 def _reinforce_place(s, seat, msg, ctx) -> None:
     u = s["units"].get(msg.unit)
-    if u is not None and special_units.is_special(s, msg.unit) and u["status"] in ("dead", "mix"):
+    if allied_specials.handles(s, msg.unit) and (u is None or u["status"] in ("dead", "mix")):
+        allied_specials.buy(s, msg.unit, msg.location, ctx)                # 28.4.1, 28.11.5
+    elif u is not None and special_units.is_special(s, msg.unit) and u["status"] in ("dead", "mix"):
         special_units.purchase(s, msg.unit, ctx)                   # 28.3.1 / 28.3.2
     elif u is not None and u["side"] == ALLIED and u["status"] in ("dead", "mix"):
         recruitment.purchase(s, msg.unit, msg.location, ctx)
@@ -451,9 +459,11 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
                "promotions, break-downs, flips, and inverting all face-up units of a location (any subset of "
                "them is accepted); in the campaign VC bases built and regiments upgraded on them (28.9.3, "
                "28.9.7); then done", complete=False),
-    *_per_seat("move", "NTND 8", {"move": _move_move, "done": _move_done}, _move_legal,
-               "one path per reachable destination of each piece not yet moved, then done; any other path "
-               "legal step by step for the piece's real contents is accepted (paths.check_path)", complete=False),
+    *_per_seat("move", "NTND 8", {"move": _move_move, "announce_zoc": _move_announce_zoc, "done": _move_done},
+               _move_legal,
+               "one path per reachable destination of each piece not yet moved, ZOC extensions across borders to "
+               "announce or take back (campaign, 10.2), then done; any other path legal step by step for the "
+               "piece's real contents is accepted (paths.check_path)", complete=False),
     _communist("announce", "NTND 3.1.4", {"attack": _announce_attack, "done": _phase_done}, _announce_legal,
                "per Allied-held target, the face-up units that may attack it (any subset is accepted), then done",
                complete=False),

@@ -9,6 +9,8 @@ automatic steps and stops at the first one that needs a player's choice.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...errors import Rejection
 from . import ambush as amb
 from . import morale as sv_morale
@@ -19,7 +21,7 @@ from . import vietnamization
 from .features import in_force
 from .firebases import supporters
 from .hearts import militia_bonus
-from .vcbases import base_bonus, overrun, unfought_base
+from .vcbases import base_bonus, overrun
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
@@ -156,8 +158,8 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
             if hunters:
                 out.append((tgt, hunters))
             continue
-        if all(_t(s, d).id == "us_fleet" for d in defenders) or unfought_base(s, defenders):
-            continue  # 14.2; 28.9.6: a VC base with nothing that fights (vcbases.unfought_base)
+        if all(_t(s, d).id == "us_fleet" for d in defenders):
+            continue  # 14.2
         if side == COMMUNIST and m.country_of(tgt) in s["neutral"] and not open_:
             continue  # 10.5.1 attacking a neutral is part 2
         out.append((tgt, tuple(targets[(tgt, kind)])))
@@ -318,6 +320,16 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
         flip_marker(s, mk, ctx, "NTND 20.2")
     neutrality.on_attack(s, COMMUNIST, loc, [x for x in inv_units if s["units"][x]["status"] == "map"],
                          [d.id for d in defenders], ctx)   # an ambush is an attack (10.5.1; face up now)
+    if s.get("sv_demoralized"):                    # 25.4.1 "or for ambushes": rolled before the combat
+        gone = sv_morale.combat_desertions(s, COMMUNIST, loc, [u.id for u in sit.fighting_ambushers
+                                                               if s["units"][u.id]["status"] == "map"],
+                                           [d.id for d in defenders], ctx)
+        sit = replace(sit, defenders=tuple(d for d in defenders if d.id not in gone))
+        if not any(d.is_ground_combat for d in sit.defenders):   # nobody left to fight: 20.5 as if eliminated
+            s["battle"] = {"kind": "ambush", "side": COMMUNIST, "target": loc, "ambushed": uid, "todo": ["ambush-end"],
+                           "attackers": [x for x in inv_units if s["units"][x]["status"] == "map"],
+                           "result": {"winner": COMMUNIST, "order": []}}
+            return
     res = amb.fight_ambush(sit, ctx)
     ctx.emit({"t": "battle", "target": loc, "ambush": True, **res.to_event()})
     # 20.6: supplied NVA ambushers used supplies: the supply units are spent as for an attack (18.6.2)

@@ -73,12 +73,14 @@ SEATO_PREFIXES = ("us-", "rok-", "anzac-", "thai-", "seato-")   # 4.2.3: their r
 # when it may also pass (num, den), per seat. A named action absent here is an unknown one (UNKNOWN_TAKE).
 TAKE = {
     "communist": {"expend": (2, 3), "aid": (1, 1), "declare_uprising": (1, 6), "build_base": (1, 2),
-                  "upgrade": (1, 2), "choose": (1, 1)},
+                  "upgrade": (1, 2), "choose": (1, 1), "announce_zoc": (0, 1)},
     # the Allies: every Hearts and Minds point (7.2), rarely a draft (4.5.3: each later one costs more),
     # a withdrawal or a Vietnamization policy only now and then (when one is owed, "done" is not offered),
-    # a coup seldom (10.5.2: x5 the dice unless the country is Allied controlled)
+    # a coup seldom (10.5.2: x5 the dice unless the country is Allied controlled), a firebase to the ARVN
+    # half the time (24.3.5); neither side ever announces a ZOC across a border (10.2, 10.8: a violation
+    # each turn for a blocking power the bot does not plan for)
     "allied": {"allocate": (1, 1), "draft": (1, 6), "declare": (1, 24), "withdraw": (1, 20), "coup": (1, 8),
-               "choose": (1, 1)},
+               "choose": (1, 1), "announce_zoc": (0, 1), "transfer": (1, 2)},
 }
 UNKNOWN_TAKE = (3, 4)   # an action the bot has no policy for: usually taken (an action has a purpose)
 MILITARY = ("attack", "ambush", "advance", "place", "promote", "break_down", "flip", "invert", "move",

@@ -50,7 +50,7 @@ FLEET = "fleet"              # US Navy task force (14.2)
 SAM = "sam"                  # NVA SAM regiment (13.3)
 SUPPLY = "supply"            # Communist supply unit (18.6)
 DUMMY = "dummy"              # Communist dummy (17)
-BASE = "base"                # VC base (28.9, part 2)
+BASE = "base"                # VC base (28.9)
 ROLES = (GROUND, ARTILLERY, FIREBASE, PATROL_BOAT, FLEET, SAM, SUPPLY, DUMMY, BASE)
 #: 19.2.1: "Artillery, firebase and patrol boat/fleet units are not ground combat units ... morale
 #: values are not used unless they themselves are the only unit in a hex that is under attack or
@@ -388,11 +388,13 @@ def current_morale(u: CombatUnit, *, own_turn: bool, alone: bool = False,
 def counted_units(units: Sequence[CombatUnit]) -> tuple[CombatUnit, ...]:
     """NTND 19.2.1: the units whose morale is averaged and who count as the side's units (19.2.4):
     its ground combat units; if it has none, its artillery/firebases/patrol boats ("the only unit
-    in a hex under attack or attacking alone"). Fleet, SAM, supply, dummies, bases never count."""
+    in a hex under attack or attacking alone"). Fleet, SAM, supply and dummies never count; a VC base
+    only when it defends by itself (28.9.5-28.9.6, project reading: it stands in as the hex's unit with
+    morale 0, its printed "none"; it is never a loss, ``loss_requirement``)."""
     ground = tuple(u for u in units if u.is_ground_combat)
     if ground:
         return ground
-    return tuple(u for u in units if u.role in STAND_IN_ROLES)
+    return tuple(u for u in units if u.role in STAND_IN_ROLES) or tuple(u for u in units if u.role == BASE)
 
 
 def morale_average(units: Sequence[CombatUnit], *, air_hits: int = 0, own_turn: bool,
@@ -518,7 +520,8 @@ def loss_requirement(side: str, units: Sequence[CombatUnit], count: int, *,
     are eliminated only if the enemy force includes armor or artillery (14.1.2; otherwise they
     retreat, ``retreat_plan``). If fewer are eligible, all of them are lost."""
     counted = counted_units(units)
-    eligible = [u.id for u in counted if u.role != PATROL_BOAT or enemy_armor_or_artillery]
+    eligible = [u.id for u in counted if (u.role != PATROL_BOAT or enemy_armor_or_artillery)
+                and u.role != BASE]   # 28.9.6: "other results do not affect the Base"
     if counted and counted[0].is_ground_combat:
         eligible += [u.id for u in units if u.role == SAM]
     return LossRequirement(side, min(count, len(eligible)), tuple(eligible))

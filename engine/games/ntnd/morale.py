@@ -7,7 +7,8 @@ state keeps it in ``s["sv_demoralized"]`` (absent in Tet: nothing changes there)
 25.2: demoralized ARVN units fight at one less morale (combat.current_morale, through
 battles.combat_unit) and have no zone of control (movement.zoc_hexes).
 25.3 / 25.3.1: desertion by the fall of cities, rolled once a turn at the start of the Allied
-Reinforcement phase. 25.4 / 25.4.1: severe demoralization, a die per ARVN unit before each battle.
+Reinforcement phase. 25.4 / 25.4.1: severe demoralization, a die per ARVN unit before each battle
+and each ambush (battles.start_battle, battles.start_ambush).
 Deserted units go to the Allied eliminated pile (they "may be replaced", 4.2.3) without points;
 a deserting division, or two regiments of one hex, leave a Communist supply unit there.
 

@@ -126,7 +126,7 @@ class Env:
     def zoc(self, owner: str) -> frozenset:
         """``zoc_hexes(s, owner)``."""
         if owner not in self._zoc:
-            neutral = tuple(self.s["neutral"])
+            neutral = zoc_closed(self.s, owner)
             out: set = set()
             for loc in self._scan()["zoc_at"][owner]:
                 out |= _zoc_around(loc, neutral)
@@ -217,10 +217,10 @@ def zoc_hexes(s: dict, owner: str) -> frozenset:
 
     A ZOC covers the unit's hex and the six around it; none in, out of or
     within zones (8.5.1, 8.5.4); none across a border into or out of a
-    neutral country (8.5.1: the designation option is part 2 with 10.2).
+    country of ``zoc_closed`` (8.5.1: neutral ones unless designated, 10.2).
     """
     m = load_map()
-    neutral = tuple(s["neutral"])
+    neutral = zoc_closed(s, owner)
     out: set = set()
     no_arvn = bool(s.get("sv_demoralized"))   # 25.2: demoralized ARVN units have no ZOC
     for u in s["units"].values():
@@ -229,6 +229,20 @@ def zoc_hexes(s: dict, owner: str) -> frozenset:
         if _type_facts(u["type"])[0] and not (no_arvn and u["nat"] == "ARVN"):
             out |= _zoc_around(u["loc"], neutral)
     return frozenset(out)
+
+
+def zoc_closed(s: dict, owner: str) -> tuple[str, ...]:
+    """The countries ``owner``'s ZOCs do not extend into or out of (8.5.1): the neutral ones and, where
+    rule 10 is in force, North Vietnam for the Allied player (10.8: "technically neutral"; ZOCs extended
+    into it "count as invasions"), except those the player has designated (10.2's announcement,
+    ``s["neutrality"]["zoc"][owner]``, neutrality.announce_zoc). Tet: the neutral countries alone."""
+    closed = list(s["neutral"])
+    if in_force(s, "neutrality"):
+        if owner == ALLIED:
+            closed.append("NV")
+        opened = s.get("neutrality", {}).get("zoc", {}).get(owner, ())
+        closed = [c for c in closed if c not in opened]
+    return tuple(sorted(closed))
 
 
 @lru_cache(maxsize=None)

@@ -10,6 +10,8 @@ the Allies, 10.5, 10.6); ``s["neutrality"]`` (created here, in force only):
     conquered   {country: turn}  conquered by the Communists (10.6)
     nva_attack  the last turn one NVA unit attacked in Laos without a violation (28.11.3)
     nv_entered  the last turn Allied ground units entered North Vietnam (10.8, 27.1.2)
+    zoc         {side: [country]}  ZOC extensions announced across borders (10.2, 8.5.1, 10.8;
+                movement.zoc_closed reads it)
 
 Everything here is public: a violation is made by face-up units only (10.2: "a face up unit"), so an
 inverted stack moving, standing or being revealed in a neutral country charges nothing by itself and
@@ -196,6 +198,48 @@ def end_of_movement(s: dict, side: str, ctx) -> None:
             charge(s, side, c, ctx, "NTND 10.2.2", f"{uid} remained")
         elif c == "NV" and _invader(s, uid):
             charge(s, ALLIED, "NV", ctx, "NTND 10.8", f"{uid} remained")
+    for c in zoc_announced(s, side):                                      # 10.2.3: each turn it stands
+        charge(s, side, c, ctx, "NTND 10.8" if c == "NV" else "NTND 10.2", "zoc extended")
+
+
+# ---------------------------------------------------------------------------
+# 10.2 (third case), 8.5.1, 10.8: a player designates that his ZOCs extend across a border
+# ---------------------------------------------------------------------------
+
+def zoc_announced(s: dict, side: str) -> list[str]:
+    """The countries into which ``side`` has announced that his ZOCs extend and that are still closed
+    to them by default (neutral; North Vietnam for the Allied player)."""
+    st = s.get("neutrality", {}).get("zoc", {})
+    return [c for c in st.get(side, ()) if c in s["neutral"] or (c == "NV" and side == ALLIED)]
+
+
+def zoc_options(s: dict, side: str) -> list[tuple[str, bool]]:
+    """(country, extend) a player may announce in his movement phase: extend his ZOCs across the
+    border of each neutral country (10.2; North Vietnam too for the Allied player, 10.8), or take
+    back an extension he announced (reading: it stands, and is charged each turn, until he does)."""
+    if not in_force(s, "neutrality"):
+        return []
+    closed = sorted(set(s["neutral"]) | ({"NV"} if side == ALLIED else set()))
+    on = set(zoc_announced(s, side))
+    return [(c, c not in on) for c in closed]
+
+
+def announce_zoc(s: dict, side: str, country: str, extend: bool, ctx) -> None:
+    """10.2: "a player announces that the zone of control of any of his units extends across a
+    border": a violation, charged now and each later turn it stands (10.2.1, 10.2.3; North Vietnam:
+    10.8's 10 points, ZOC extensions "count as invasions"); taking it back closes the border to his
+    ZOCs again (8.5.1). Public (ZOCs are face-up units')."""
+    if (country, extend) not in zoc_options(s, side):
+        raise Rejection("ILLEGAL_ANNOUNCEMENT", "NTND 10.2/8.5.1/10.8: a ZOC extension across the border of a neutral "
+                        "country (or, Allied, North Vietnam) not yet announced, or one announced to take back",
+                        rule="NTND 10.2", input=country)
+    zoc = _st(s).setdefault("zoc", {})
+    now = set(zoc.get(side, ())) | {country} if extend else set(zoc.get(side, ())) - {country}
+    zoc[side] = sorted(now)
+    ctx.emit({"t": "neutrality", "rule": "NTND 10.2", "country": country, "side": side,
+              "event": "zoc-extended" if extend else "zoc-withdrawn"})
+    if extend:
+        charge(s, side, country, ctx, "NTND 10.8" if country == "NV" else "NTND 10.2", "zoc extended")
 
 
 # ---------------------------------------------------------------------------

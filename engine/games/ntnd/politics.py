@@ -59,6 +59,9 @@ def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
         delta = -1
     delta = add(s, delta)
     ctx.emit({"t": "eliminated", "unit": uid, "type": u["type"], "rule": rule, "pp": delta})
+    orig = u.pop("transferred", None)   # 24.3.5: a transferred firebase is a U.S. counter again (vietnamization)
+    if orig:
+        u.update(type=orig, nat=load_counters().type(orig).nationality)
     if u["type"] == "us_green_beret":
         release_militia(s, old_loc, ctx)
 

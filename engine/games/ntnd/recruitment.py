@@ -30,6 +30,14 @@ SUPPLY_ZONES = ("CHINA", "HANOI", "HAIPHONG")                  # 4.1.4
 LA_ENTRY = ("LUANG_PRABANG", "VIENTIANE")                      # 28.6.1 / 28.11.5
 
 
+def division_cap_holds(s: dict) -> bool:
+    """4.1.7 / 28.10: ten NVA divisions on the map already and no National Uprising declared yet
+    (the cap is gone from the declaration's turn on, for good): another division may not come,
+    by recruitment (4.1.3) or by a base upgrade (28.9.7, vcbases.upgrade_options)."""
+    divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
+    return divisions >= NVA_DIVISION_CAP and not uprising.declared(s)
+
+
 def start_communist_recruitment(s: dict, ctx) -> None:
     """Automatic parts of 3.1.1: supply units (4.1.4), the additional-recruit rolls (4.5.1);
     then the quotas the Communist player places from."""
@@ -135,9 +143,9 @@ def place_options(s: dict) -> list[dict]:
                     out += [{"kind": kind, "nationality": AREA_NAT[area], "location": hid, "inverted": inv}
                             for inv in (True, False)]
     if ph.get("nva", 0) > 0:
-        divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
+        capped = division_cap_holds(s)
         for kind in NVA_RECRUITS:
-            if kind == "nva_division" and divisions >= NVA_DIVISION_CAP and not uprising.declared(s):
+            if kind == "nva_division" and capped:
                 continue
             if first_in_mix(s, kind) is not None:
                 for inv in (True, False):
@@ -174,8 +182,7 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
     elif kind in NVA_RECRUITS:
         if ph.get("nva", 0) <= 0 or loc != "CHINA":
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.3: two NVA artillery, SAM or divisions, in China")
-        if kind == "nva_division" and sum(1 for u in s["units"].values() if u["type"] == "nva_division"
-                                          and u["status"] == "map") >= NVA_DIVISION_CAP and not uprising.declared(s):
+        if kind == "nva_division" and division_cap_holds(s):
             raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.7: at most ten NVA divisions on the map")
         type_id = kind
     elif kind in ("regiment", "supply") and ph.get("hm_extra"):
@@ -302,6 +309,7 @@ def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
 # ---------------------------------------------------------------------------
 
 IMMEDIATE = ("firebase", "militia")   # 4.2.7: firebases and militia are available at once
+SPECIAL_PURCHASE = ("arvn_phoenix", "lao_paracommando")   # 28.4.1, 28.11.5: allied_specials, never 4.2.3's
 
 
 def award_points(s: dict, ctx) -> None:
@@ -361,7 +369,8 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
     for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
         u = s["units"][uid]
-        if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or special_units.is_special(s, uid):
+        if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or u["type"] in SPECIAL_PURCHASE \
+                or special_units.is_special(s, uid):
             continue                                   # 28.3.1: two U.S. points (special_units.purchase)
         t = counters.type(u["type"])
         if _payer(s, t.nationality, vietnamization.half_cost(s, u["type"])) is None:

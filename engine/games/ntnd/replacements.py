@@ -119,6 +119,7 @@ def _legal(s, d) -> list:
     if draft_allowed(s):
         out.append(cmd("draft"))
     out += [cmd("withdraw", unit=u) for u in W.options(s)]
+    out += [cmd("transfer", unit=u) for u in V.transfer_options(s)]     # 24.3.5
     if W.missing(s) is None:
         out.append(cmd("done"))
     return out
@@ -139,6 +140,10 @@ def _withdraw(s, seat, msg, ctx) -> None:
     W.withdraw(s, msg.unit, ctx)
 
 
+def _transfer(s, seat, msg, ctx) -> None:
+    V.transfer(s, msg.unit, ctx)
+
+
 def _done(s, seat, msg, ctx) -> None:
     why = W.missing(s)
     if why:
@@ -150,12 +155,13 @@ def _done(s, seat, msg, ctx) -> None:
 def decision(s: dict) -> dict:
     return {"seat": ALLIED, "kind": "policy",
             "prompt": "NTND 3.2.1: declare or reverse Vietnamization (24), draft (4.5.2), withdraw units (4.3.1, "
-                      "23.3, 24.3.1), then done"}
+                      "23.3, 24.3.1), transfer firebases (24.3.5), then done"}
 
 
 DECISIONS_ALLIED = [
     DecisionKind("policy", "NTND 4.5.2/23.3/24", {"declare": _declare, "draft": _draft, "withdraw": _withdraw,
-                                                  "done": _done}, _legal,
+                                                  "transfer": _transfer, "done": _done}, _legal,
                  "each Vietnamization declaration or reversal allowed now, a draft (once a turn), each unit that may "
-                 "be withdrawn now, and done once every required withdrawal is made", seat=ALLIED),
+                 "be withdrawn now, each U.S. firebase that may go to the ARVN (24.3.5), and done once every "
+                 "required withdrawal is made", seat=ALLIED),
 ]

@@ -66,6 +66,8 @@ def retreat_plan(result: CombatResult, side: str, survivors: Sequence[CombatUnit
             (elim if mode == "must" else stay).append((u.id, "NTND 15.2.3.1"))
         elif u.role == DUMMY:
             elim.append((u.id, "NTND 17.2"))
+        elif u.role == BASE:
+            stay.append((u.id, "NTND 28.9.1"))   # immobile: never retreats, not even on a tie's "may"
         else:
             retreat.append(u.id)
     return RetreatPlan(side, mode, tuple(retreat), tuple(elim), tuple(stay))

@@ -192,8 +192,8 @@ def communist_supply_sources(s: dict, u: dict, facts: tuple | None = None) -> tu
         hx = m.hexes[h]
         if hx.country == "NV":
             return True, []
-        if h in bases and u["type"].startswith("vc_") and hx.country == "SV":
-            return True, []
+        if h in bases and u["nat"] == "VC" and m.hexes[loc].country == "SV":
+            return True, []   # 28.9.2: Viet Cong units inside South Vietnam, never NVA (18.1.2's "Base")
         if h in supplies:
             found_sup += [(cost, x) for x in sorted(supplies[h])]
         for n in m.hex_neighbours(h):

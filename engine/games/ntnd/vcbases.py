@@ -9,7 +9,7 @@ Operations phase (the "operations" kind of answers.DECISIONS):
   that holds a VC unit; at most one base a corps;
 * 28.9.7 ``upgrade``: a VC regiment and a VC cadre in a base's hex, with a supply unit there,
   become an NVA division (the supply unit expended); one a turn; it counts against the ten-division
-  limit of 4.1.7/28.10 (until a National Uprising).
+  limit of 4.1.7/28.10 (until a National Uprising is declared).
 
 Units taken from inverted markers leave them as in 6.1 (operations.remove_from_marker: one marker
 re-formed, its other units hidden); an upgraded inverted regiment's division takes its place in the
@@ -18,10 +18,14 @@ re-formed marker, so the public learns that something happened in that marker, n
 In battle (battles.start_battle): 28.9.4 ``base_bonus``, +1 to the Communist total of a battle in or
 next to a base (the combat term is combat.resolve's); 28.9.6 ``overrun``, an Allied ground attack
 whose total is triple the Communist one or more eliminates every unit of the base's hex, base too
-(any other result leaves the base: it is never a loss, combat.counted_units, nor retreats, 28.9.5).
-Not yet: a base defending by itself (no Communist unit that fights: ``unfought_base`` keeps such a
-hex out of the attack options; how its total is made is not said) and 28.9.8 (SAC strikes: the air
-war).
+(any other result leaves the base: it is never a loss, combat.loss_requirement, nor retreats,
+28.9.5, retreat.retreat_plan). A base defending by itself (no Communist unit that fights with it)
+is attacked like any hex: the text does not say how its total is made, so (project reading) it
+stands in as the hex's only unit, as a lone firebase does (combat.counted_units), with morale 0
+(its printed morale is none) and without 28.9.4's +1 ("unless the Base unit is defending by
+itself"): terrain, numbers and the die make its total; a triple Allied total eliminates it, any
+other result leaves it, and an Allied force that loses suffers 19.2.6 as against any defender.
+28.9.8 (SAC strikes) waits for the air war (11).
 """
 from __future__ import annotations
 
@@ -32,10 +36,8 @@ from .features import in_force
 from .map import load_map
 from .operations import first_in_mix, remove_from_marker
 from .politics import eliminate
-from .recruitment import NVA_DIVISION_CAP
-from .uprising import active as uprising_active
+from .recruitment import division_cap_holds
 from .state import ALLIED, COMMUNIST
-from .units import load_counters
 
 BASE_TERRAIN = ("mountain", "jungle", "swamp")   # 28.9.3
 
@@ -102,11 +104,11 @@ def build(s: dict, loc: str, supplies: list[str], ctx) -> str:
 
 def upgrade_options(s: dict) -> list[tuple[str, str, str]]:
     """28.9.7: (regiment, cadre, supply) in one base hex; one upgrade a turn; an NVA division in the
-    mix and (4.1.7, 28.10) fewer than ten on the map unless a National Uprising is under way."""
+    mix and (4.1.7, 28.10) fewer than ten on the map unless a National Uprising has been declared
+    (recruitment.division_cap_holds, the reading recruitment uses)."""
     if not in_force(s, "vc_bases") or s["phase"].get("base_upgrade") or first_in_mix(s, "nva_division") is None:
         return []
-    divisions = sum(1 for u in s["units"].values() if u["type"] == "nva_division" and u["status"] == "map")
-    if divisions >= NVA_DIVISION_CAP and not uprising_active(s):
+    if division_cap_holds(s):
         return []
     out = []
     for h in sorted(set(bases(s).values())):
@@ -118,7 +120,7 @@ def upgrade_options(s: dict) -> list[tuple[str, str, str]]:
 def upgrade(s: dict, regiment: str, cadre: str, supply: str, ctx) -> str:
     if (regiment, cadre, supply) not in upgrade_options(s):
         raise Rejection("ILLEGAL_BASE", "NTND 28.9.7: a VC regiment, a VC cadre and a supply unit in a base's hex "
-                        "become an NVA division, one a turn (4.1.7: at most ten on the map before an uprising)",
+                        "become an NVA division, one a turn (4.1.7: at most ten on the map until an uprising is declared)",
                         rule="NTND 28.9.7")
     loc, was_inv = s["units"][regiment]["loc"], s["units"][regiment]["inv"]
     div = first_in_mix(s, "nva_division")
@@ -143,18 +145,6 @@ def base_bonus(s: dict, target: str, defenders: list[str]) -> bool:
     comm = [d for d in defenders if s["units"][d]["side"] == COMMUNIST and s["units"][d]["type"] != "communist_dummy"]
     alone = comm and all(s["units"][d]["type"] == "vc_base" for d in comm)
     return not alone
-
-
-def unfought_base(s: dict, defenders: list[str]) -> bool:
-    """A VC base among ``defenders`` with no Communist unit that fights there (a ground combat unit or
-    artillery; supply units, SAMs and dummies do not, 13.3, 18.6.1, 17.2): 28.9.4's "defending by
-    itself", which the project does not resolve yet; battles.attack_options offers no such target."""
-    counters = load_counters()
-    types = [counters.type(s["units"][d]["type"]) for d in defenders if s["units"][d]["side"] == COMMUNIST]
-    if not any(t.id == "vc_base" for t in types):
-        return False
-    return not any((t.category == "ground_combat" or t.stacking_class == "artillery") and t.id != "communist_dummy"
-                   for t in types)
 
 
 def overrun(s: dict, side: str, target: str, attacker_total, defender_total, ctx) -> bool:

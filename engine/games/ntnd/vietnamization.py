@@ -190,3 +190,30 @@ def attack_cost(s: dict, attackers: list[str], ctx) -> None:
                 and load_counters().type(u["type"]).is_ground_combat:
             score(s, ctx, -1, "NTND 24.4.6", "vietnamization-attack", unit=uid)
             return
+
+
+# 24.3.5: U.S. firebases transferred to the ARVN (the helicopter gunships are air units: they wait for
+# the air war, 11). A transferred firebase is an ARVN firebase while it stands (its record's type and
+# nationality: every rule reads them, 5.6.2, 13.1, 23.3/24.3.1 withdrawals, 22.4); eliminated, its
+# counter goes back to the U.S. pile (``transferred`` keeps the type; politics.eliminate), so only a U.S.
+# point replaces it.
+TRANSFER_FROM, TRANSFER_TO = "us_firebase", "arvn_firebase"
+
+
+def transfer_options(s: dict) -> list[str]:
+    """24.3.5: under Partial Vietnamization, each U.S. firebase on the map (in the policy step)."""
+    if kind(s) != "partial":
+        return []
+    return [uid for uid in sorted(s["units"]) if s["units"][uid]["type"] == TRANSFER_FROM
+            and s["units"][uid]["status"] == "map"]
+
+
+def transfer(s: dict, uid: str, ctx) -> None:
+    if uid not in transfer_options(s):
+        raise Rejection("ILLEGAL_TRANSFER", "NTND 24.3.5: under Partial Vietnamization a U.S. firebase on the map "
+                        "may be transferred to the ARVN", rule="NTND 24.3.5", input=uid)
+    u = s["units"][uid]
+    u.update(type=TRANSFER_TO, nat=load_counters().type(TRANSFER_TO).nationality, transferred=TRANSFER_FROM)
+    ctx.emit({"t": "transferred", "unit": uid, "from": TRANSFER_FROM, "to": TRANSFER_TO, "loc": u["loc"],
+              "rule": "NTND 24.3.5"})
+
