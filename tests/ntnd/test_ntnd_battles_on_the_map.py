@@ -23,9 +23,10 @@ def _paths(s, seat, piece):
     return {tuple(m.path) for m in _of(s, seat, "move") if m.piece == piece}
 
 
-def _resolve(s, ev, retreat_to=None):
+def _resolve(s, ev, retreat_to=None, last=False):
     """Answer the battle's decisions (supply, losses, retreats, advances) with the first legal
-    answer, or a retreat with ``retreat_to(unit, offered)``; returns (state, events, retreats)."""
+    answer (the last: ``last``), or a retreat with ``retreat_to(unit, offered)``; returns (state,
+    events, retreats)."""
     moves = []
     while s["decision"] and s["decision"]["kind"] in ("supply", "losses", "retreat", "advance", "overstack_losses"):
         seat = s["decision"]["seat"]
@@ -36,7 +37,7 @@ def _resolve(s, ev, retreat_to=None):
             moves.append((uid, to, offered))
             s, more = play(s, seat, cmd("retreat", unit=uid, to=to))
         else:
-            s, more = play(s, seat, legal(s, seat)[0])
+            s, more = play(s, seat, legal(s, seat)[-1 if last else 0])
         ev = ev + more
     return s, ev, moves
 
@@ -332,3 +333,92 @@ def test_ntnd_20_6_ambushing_nva_without_supply_lose_one_morale():
         s, ev = play(s, "communist", cmd("ambush", markers=list(chosen.markers)), faces=[1, 1])
         got[supply] = term(battle_of(ev)["attacker"], "NTND 19.2.1") + term(battle_of(ev)["attacker"], "NTND 20.6")
     assert got[True] - got[False] == 1
+
+
+# --------------------------------------------------------------------------- 8.7 / 19.3.4 / 19.3.5 / 14.1.2
+
+def _da_nang_lost(defenders, fleet=True, also=()):
+    """A Communist attack from 1710 beats the Allied units at Da Nang (a coastal city); ``also``:
+    (unit, hex) placed besides."""
+    s = blank()
+    for u, h in also:
+        put(s, u, h)
+    if fleet:
+        put(s, "us-fleet", "1709")
+    for u in defenders:
+        put(s, u, "1810")
+    for u in ("nva-320", "nva-304"):
+        put(s, u, "1710")
+    s, ev = communist_attack(s, "1810", ["nva-320", "nva-304"], faces=[6, 1])
+    assert battle_of(ev)["winner"] == "communist"
+    return s, ev
+
+
+def test_ntnd_8_7_and_19_3_4_allied_units_retreat_onto_the_fleet_and_land_next_turn():
+    from afteraction.engine.games.ntnd.battles import FLEET
+    s, ev = _da_nang_lost(["us-5mar", "us-7mar"])
+    s, ev, moves = _resolve(s, ev, retreat_to=lambda uid, offered: FLEET)
+    assert moves and all(FLEET in offered for _, _, offered in moves)
+    (uid,) = [u for u, _, _ in moves]
+    assert s["units"][uid]["status"] == "afloat"
+    s, ev = _da_nang_lost(["us-5mar", "us-7mar"], fleet=False)
+    s, ev, moves = _resolve(s, ev)
+    assert moves and all(FLEET not in offered for _, _, offered in moves)
+
+
+def test_ntnd_19_3_5_an_airmobile_unit_may_retreat_to_a_held_city_in_range():
+    hue = [("us-5mar", "1609")]                          # Hue, held, not adjacent to Da Nang
+    s, ev = _da_nang_lost(["us-1-1cav", "us-7mar"], also=hue)
+    s, ev, moves = _resolve(s, ev, last=True)             # the Marines are the loss
+    assert [(u, "1609" in opts, M.adjacent("1810", "1609")) for u, _, opts in moves] == [("us-1-1cav", True, False)]
+    s, ev = _da_nang_lost(["us-1-1cav", "us-7mar"], also=hue)
+    s, ev, moves = _resolve(s, ev)                        # the airmobile unit is the loss
+    assert [(u, "1609" in opts) for u, _, opts in moves] == [("us-7mar", False)]
+
+
+def test_ntnd_14_1_2_a_patrol_boat_retreats_from_a_lost_battle_unless_armor_or_artillery_attack():
+    got = {}
+    for attacker in ("vc-iv-1", "nva-202tk"):
+        s = blank()
+        put(s, "us-pb-1", "1225")
+        land = next(n for n in M.hex_neighbours("1225") if M.hexes[n].is_land and M.hexes[n].country == "SV")
+        put(s, attacker, land)
+        s, ev = communist_attack(s, "1225", [attacker], faces=[6, 1])
+        assert battle_of(ev)["winner"] == "communist"
+        s, ev, moves = _resolve(s, ev)
+        got[attacker] = (s["units"]["us-pb-1"]["status"], bool(moves))
+    assert got == {"vc-iv-1": ("map", True), "nva-202tk": ("dead", False)}
+
+
+# --------------------------------------------------------------------------- 20.4.2 / 20.4.3
+
+def test_ntnd_20_4_2_allied_support_only_from_units_in_the_ambushed_hex():
+    got = {}
+    for where in ("1714", "1716"):                       # in the ambushed hex / within two hexes
+        s = blank()
+        put(s, "us-fb-pleiku", where)
+        s2, mk = _ambush_with(s)
+        s2, ev = play(s2, "communist", cmd("ambush", markers=[mk]), faces=[1, 1])
+        got[where] = term(battle_of(ev)["defender"], "NTND 19.2.2")
+    assert got == {"1714": 1, "1716": 0}
+
+
+def test_ntnd_20_4_3_only_artillery_among_the_ambushers_supports_them():
+    got = {}
+    for with_art in (False, True):
+        s = blank()
+        if not with_art:
+            put(s, "nva-art-40", "1813")                 # face up next to the ambushed hex: no support
+        s2, mk = _ambush_with(s, units=("nva-3", "nva-art-40") if with_art else ("nva-3",))
+        s2, ev = play(s2, "communist", cmd("ambush", markers=[mk]), faces=[1, 1])
+        got[with_art] = term(battle_of(ev)["attacker"], "NTND 19.2.2")
+    assert got == {False: 0, True: 1}
+
+
+def _ambush_with(s, units=("nva-3",)):
+    put(s, "us-1-4", "1715")
+    mk = hide(s, list(units), "1713")
+    s = at(s, "a_move")
+    s, _ = play(s, "allied", cmd("move", piece="us-1-4", path=["1714"]))
+    assert s["decision"]["kind"] == "ambush"
+    return s, mk
