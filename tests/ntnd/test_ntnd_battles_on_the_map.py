@@ -356,11 +356,15 @@ def _da_nang_lost(defenders, fleet=True, also=()):
 
 def test_ntnd_8_7_and_19_3_4_allied_units_retreat_onto_the_fleet_and_land_next_turn():
     from afteraction.engine.games.ntnd.battles import FLEET
-    s, ev = _da_nang_lost(["us-5mar", "us-7mar"])
+    s, ev = _da_nang_lost(["us-5mar", "us-7mar"], also=[("us-1mar", "1609")])      # Hue held
     s, ev, moves = _resolve(s, ev, retreat_to=lambda uid, offered: FLEET)
     assert moves and all(FLEET in offered for _, _, offered in moves)
     (uid,) = [u for u, _, _ in moves]
     assert s["units"][uid]["status"] == "afloat"
+    s["turn"] += 1
+    s = at(s, "a_reinforce")                             # next turn: landed at a friendly coastal town/city
+    lands = [p.location for p in _of(s, "allied", "place") if p.unit == uid]
+    assert "1609" in lands and all(M.hexes[h].town and (M.hexes[h].coastal or M.hexes[h].major_river) for h in lands)
     s, ev = _da_nang_lost(["us-5mar", "us-7mar"], fleet=False)
     s, ev, moves = _resolve(s, ev)
     assert moves and all(FLEET not in offered for _, _, offered in moves)
