@@ -167,13 +167,17 @@ def test_ntnd_render_draws_air_units_from_the_views_air_key_defensively():
         {"id": "us-ftr-2", "type": "us_fighter_wing", "name": "Ftr2", "nat": "US", "box": "flying",
          "loc": "1714", "mission": "bomb", "with": None},
         {"id": "us-heli-1", "type": "us_helicopter", "name": "Heli", "nat": "US", "box": "attached",
-         "loc": "1424", "mission": "transport", "with": "us-1-1"}], "bombed": [], "supplied": [], "support": {}}
+         "loc": "1424", "mission": "transport", "with": "us-1-1"}], "bombed": ["1307"], "supplied": ["1714"],
+        "support": {}}
     parts = ntnd_render.layers(view)
     assert "Available (1)" in parts["panel:3-air"] and "Unavailable (1)" in parts["panel:3-air"]
     assert "U.S. Fighter 1" in parts["panel:3-air"] and "SAC" in parts["panel:3-air"]
     assert "B&gt;Ftr2" in parts["loc:1714"] and "us-ftr-2 us_fighter_wing: bomb (11)" in parts["loc:1714"]
     assert "attached to us-1-1 (11.1.4)" in parts["loc:1424"]
-    for bad in (None, 3, {"units": "x"}, {"units": [{"no": "id"}, {"id": "a", "box": "flying", "loc": 7}]}):
+    assert "1307: strategically bombed this turn (11.4)" in parts["mark:air"]
+    assert "1714: air supply this turn (11.1.3)" in parts["mark:air"]
+    for bad in (None, 3, {"units": "x"}, {"units": [{"no": "id"}, {"id": "a", "box": "flying", "loc": 7}]},
+                {"bombed": 5, "supplied": [None, "nowhere"]}):
         view["air"] = bad
         assert render_svg(view).startswith("<svg")
 

@@ -190,6 +190,9 @@ def layers(view: dict, title: str | None = None) -> dict[str, str]:
                 frag.append(f'<text x="{cx + 12}" y="{cy + 16}" font-size="6">{_more(items[3:])}</text>')
         if frag:
             out[f"loc:{loc}"] = "\n".join(frag) + "\n"
+    marks = panels.air_marks(view, centre, m.hexes)
+    if marks:
+        out["mark:air"] = marks
     # panels under the map
     y0 = _panel_top()
     out["panel:1-track"] = panels.track(view, LEFT, y0, 200)

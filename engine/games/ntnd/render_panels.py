@@ -6,7 +6,8 @@
   the rule is in force), its marker in the box it stands in;
 - ``air``: the Air Units boxes (11.2) of ``view["air"]`` (present only where the air war is in
   force: /work/wt/AIR.md's shape, read defensively): available and unavailable units listed; units
-  flying a mission and attached helicopters are drawn on the map by ``render.layers``.
+  flying a mission and attached helicopters are drawn on the map by ``render.layers``, and the
+  turn's strategically bombed hexes (11.4, a crater) and air supply sources (11.1.3) by ``air_marks``.
 
 Every panel reads public keys of the view; a key that is absent draws nothing (the Tet scenario:
 the track panel only). Integer coordinates, as in render.py.
@@ -20,7 +21,7 @@ from .campaign_data import AREAS, H_AND_M_BOXES
 TRACK_MAX = 250          # the track's printed range (22.4; 24.2.10's bounds 1 and 249 lie inside it)
 BOX_ABBREV = {"communist_control": "Com. ctrl", "pro_communist": "Pro-Com.", "neutral": "Neutral",
               "pro_allied": "Pro-All.", "allied_control": "All. ctrl"}
-MISSION_LETTER = {"bomb": "B", "support": "S", "supply": "$", "transport": "T"}
+MISSION_LETTER = {"bomb": "B", "support": "G", "supply": "S", "transport": "T"}   # AIR.md's letters
 
 
 def track(view: dict, x: int, y: int, w: int) -> str:
@@ -129,3 +130,23 @@ def air_items(view: dict) -> list[tuple[str, str, str, str]]:
             out.append((loc, "air", f"H+{name}"[:14], f'{a["id"]} {a.get("type", "")} attached to '
                         f'{a.get("with") or "a ground unit"} (11.1.4)'))
     return out
+
+
+def air_marks(view: dict, centre, hexes) -> str:
+    """This turn's bombed hexes (a crater, 11.4) and air-supplied hexes (11.1.3) of ``view["air"]``;
+    ``centre(hex)`` places them, ``hexes`` the map's hexes (anything else is skipped)."""
+    air = view.get("air")
+    if not isinstance(air, dict):
+        return ""
+    out = []
+    for key, colour, tip in (("bombed", "#5a3a1a", "strategically bombed this turn (11.4)"),
+                             ("supplied", "#1a7a3a", "air supply this turn (11.1.3)")):
+        marks = air.get(key)
+        for h in sorted(x for x in (marks if isinstance(marks, (list, tuple)) else ()) if isinstance(x, str)):
+            if h not in hexes:
+                continue
+            x, y = centre(h)
+            dx = -12 if key == "bombed" else 12
+            out.append(f'<g><title>{escape(h)}: {tip}</title><circle cx="{x + dx}" cy="{y - 10}" r="3" '
+                       f'fill="none" stroke="{colour}" stroke-width="1.5"/></g>')
+    return "\n".join(out) + "\n" if out else ""
