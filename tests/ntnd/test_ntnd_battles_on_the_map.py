@@ -426,3 +426,45 @@ def _ambush_with(s, units=("nva-3",)):
     s, _ = play(s, "allied", cmd("move", piece="us-1-4", path=["1714"]))
     assert s["decision"]["kind"] == "ambush"
     return s, mk
+
+
+def test_ntnd_19_3_3_a_retreat_into_laos_violates_nothing_staying_there_does():
+    """Campaign (rule 10 in force): Allied units beaten next to Laos retreat into it free of any
+    charge; one still there at the end of its next movement phase has violated neutrality (10.2.2)."""
+    from .test_ntnd_neutrality import LA_NEXT, NV_HEX, SV_I, at as campaign_at, cblank
+    s = cblank()
+    for u in ("us-1-1", "us-2-1"):
+        put(s, u, SV_I)
+        s["units"][u]["corps"] = "I"
+    for u in ("nva-320", "nva-304"):
+        put(s, u, NV_HEX)
+    s, ev = communist_attack(s, SV_I, ["nva-320", "nva-304"], faces=[6, 1])
+    s, ev, moves = _resolve(s, ev, retreat_to=lambda uid, offered: LA_NEXT)
+    assert moves and all(LA_NEXT in offered for _, _, offered in moves)
+    (uid,) = [u for u, _, _ in moves]
+    assert s["units"][uid]["loc"] == LA_NEXT
+    assert not [e for e in ev if e["t"] == "neutrality"]
+    s = campaign_at(s, "a_move")
+    s, ev = play(s, "allied", done(), faces=[6])
+    assert [e["rule"] for e in ev if e["t"] == "neutrality"] == ["NTND 10.2.2"]
+
+
+def test_ntnd_8_6_4_1_landed_marines_spend_their_remaining_points_inland():
+    s = blank()
+    put(s, "us-fleet", "1709")
+    put(s, "us-5mar", "1810")                            # in the port: half the allowance pays the landing
+    s = at(s, "a_move")
+    full = movement.allowance_q(s, movement.mover(s, "us-5mar"))
+    cls = movement.utype(s["units"]["us-5mar"]).movement_class
+    landing = sorted(p for p in _paths(s, "allied", "us-5mar") if p[0] == "sea" and M.hexes[p[-1]].corps == "I"
+                     and p[-1] != "1810")[0]
+    s, _ = play(s, "allied", cmd("move", piece="us-5mar", path=list(landing)))
+    inland = _paths(s, "allied", "us-5mar")
+    assert inland and not [p for p in inland if p[0] == "sea"]                # one landing a phase
+
+    def cost(path, here=landing[-1]):
+        total = 0
+        for h in path:
+            total, here = total + movement._step_q(cls, here, h), h
+        return total
+    assert max(cost(p) for p in inland) <= full - full // 2 < full           # the half left after the landing
