@@ -126,8 +126,11 @@ def test_ntnd_8_10_1_2_a_third_allied_ground_combat_unit_only_in_saigon():
             put(s, u, hex_)
         put(s, "vc-qn", "2020")
         s = at(s, "a_combat")
-        d = s["decision"] or {}
-        assert (d.get("kind") == "overstack" or d.get("kind") == "losses" and d.get("loc") == hex_) is over, d
+        d = s["decision"]
+        if over:     # 8.10.2: checked as the combat phase begins; the owner eliminates the excess
+            assert (d["kind"], d["loc"], d["count"], d.get("overstack")) == ("losses", hex_, 1, True)
+        else:
+            assert d["kind"] == "combat"
 
 
 def test_ntnd_8_10_1_3_any_number_of_units_in_an_off_board_zone():
