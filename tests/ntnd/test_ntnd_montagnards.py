@@ -8,6 +8,7 @@ import pytest
 from afteraction.engine import snapshot
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.units import load_counters
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
@@ -244,3 +245,13 @@ def test_ntnd_15_1_15_2_16_and_28_reinforcements_show_the_allied_seat_nothing_of
     assert p is not None
     check_views(s, p)
     assert check_allied_commands(s, p)
+
+
+def test_ntnd_16_1_montagnards_are_hill_tribesmen_fighting_for_the_allied_side():
+    s = _reinforce(hm={"I": "pro_allied"})
+    s["units"]["us-gb-1"]["loc"] = "1611"
+    uid = _mix(s, "montagnard")
+    s, _ = play(s, ALLIED, cmd("place", unit=uid, location="1611"))
+    u = s["units"][uid]
+    assert (u["side"], u["status"], u["loc"]) == (ALLIED, "map", "1611")   # an Allied unit on the map
+    assert load_counters().type("montagnard").stacking_class == "militia"   # 16.3: they function as militia

@@ -87,3 +87,128 @@ def test_ntnd_aar_render_draws_a_live_game_on_a_server_as_spectator_and_as_the_c
     assert [u for u in hidden if re.search(rf"(?<![\w-]){re.escape(u)}(?![\w-])", spec_svg)] == []
     assert all(re.search(rf"(?<![\w-]){re.escape(u)}(?![\w-])", com_svg) for u in hidden)
     assert "as seen by communist" in com_svg
+
+
+# --------------------------------------------------------------------------- issue 14, "Seeing it"
+
+import re  # noqa: E402
+
+import pytest  # noqa: E402
+
+from afteraction.engine.games.ntnd import render as ntnd_render  # noqa: E402
+
+from .campaign_states import camp, free, put  # noqa: E402
+
+RS = NtndRuleset()
+
+
+def _named(uid: str, svg: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", svg) is not None
+
+
+def _hidden_ids(s) -> list[str]:
+    return sorted({u for mk in s["markers"].values() for u in mk["units"]})
+
+
+def test_ntnd_render_campaign_draws_the_political_track_and_the_hearts_and_minds_markers():
+    s = camp()
+    s["hm"]["II"] = "pro_communist"
+    s["hm"]["LA"] = "allied_control"
+    for seat in ("allied", "communist", None):
+        svg = render_svg(RS.view(s, seat))
+        assert f"Political track (22.4): {s['pp']} points" in svg
+        assert "Hearts and Minds (7)" in svg
+        assert "<title>II: pro_communist</title>" in svg and "<title>LA: allied_control</title>" in svg
+        assert all(f"<title>{a}: {b}</title>" in svg for a, b in s["hm"].items())
+    tet = render_svg(RS.view(_start().referee.state, "allied"))
+    assert "Political track (22.4)" in tet and "Hearts and Minds (7)" not in tet and "Air units (11.2)" not in tet
+
+
+def test_ntnd_render_draws_vc_bases_the_fleet_and_the_haiphong_mine():
+    s = camp()
+    base = put(s, free(s, "vc_base"), "1523")
+    put(s, "us-fleet", "1709") if "us-fleet" in s["units"] else None
+    svg = render_svg(RS.view(s, "allied"))
+    assert f"<title>{base} vc_base</title>" in svg and ntnd_render.SIDE["base"][0] in svg
+    if "us-fleet" in s["units"]:
+        assert "<title>us-fleet us_fleet</title>" in svg and ntnd_render.SIDE["fleet"][0] in svg
+    assert "MINED" not in svg and "haiphong_mined" not in RS.view(s, "allied")
+    s["haiphong_mined"] = True
+    view = RS.view(s, None)
+    assert view["haiphong_mined"] is True
+    assert "Haiphong Harbor Mined (14.2.2)" in render_svg(view)
+
+
+def test_ntnd_render_aa_badge_only_where_the_view_shows_the_unit():
+    """12: an AA-capable unit face up carries the badge in every view; inside an inverted marker only
+    the Communist seat's picture shows it (or anything of it)."""
+    from .test_ntnd_rules import blank, hide
+    s = blank()
+    put(s, "nva-sam-3", "1309")                            # face up
+    mk = hide(s, ["nva-sam-1", "nva-304"], "1409")         # inverted, a SAM inside
+    for seat in ("allied", None):
+        svg = render_svg(RS.view(s, seat))
+        assert svg.count('class="aa"') == 1 and "nva-sam-3 nva_sam (AA, 12)" in svg
+        assert not _named("nva-sam-1", svg) and not _named("nva-304", svg) and f"{mk}?" in svg
+    com = render_svg(RS.view(s, "communist"))
+    assert com.count('class="aa"') == 2 and _named("nva-sam-1", com)
+
+
+def test_ntnd_render_draws_air_units_from_the_views_air_key_defensively():
+    """/work/wt/AIR.md's view["air"]: available/unavailable boxes listed, flying units on their
+    mission hex (the mission's letter), attached helicopters with their ground unit; a missing or
+    malformed key draws nothing and breaks nothing."""
+    view = RS.view(camp(), "allied")
+    view["air"] = {"units": [
+        {"id": "us-ftr-1", "type": "us_fighter_wing", "name": "U.S. Fighter 1", "nat": "US", "box": "available",
+         "loc": None, "mission": None, "with": None},
+        {"id": "us-sac-1", "type": "us_sac_wing", "name": "SAC", "nat": "US", "box": "unavailable",
+         "loc": None, "mission": None, "with": None},
+        {"id": "us-ftr-2", "type": "us_fighter_wing", "name": "Ftr2", "nat": "US", "box": "flying",
+         "loc": "1714", "mission": "bomb", "with": None},
+        {"id": "us-heli-1", "type": "us_helicopter", "name": "Heli", "nat": "US", "box": "attached",
+         "loc": "1424", "mission": "transport", "with": "us-1-1"}], "bombed": ["1307"], "supplied": ["1714"],
+        "support": {}}
+    parts = ntnd_render.layers(view)
+    assert "Available (1)" in parts["panel:3-air"] and "Unavailable (1)" in parts["panel:3-air"]
+    assert "U.S. Fighter 1" in parts["panel:3-air"] and "SAC" in parts["panel:3-air"]
+    assert "B&gt;Ftr2" in parts["loc:1714"] and "us-ftr-2 us_fighter_wing: bomb (11)" in parts["loc:1714"]
+    assert "attached to us-1-1 (11.1.4)" in parts["loc:1424"]
+    assert "1307: strategically bombed this turn (11.4)" in parts["mark:air"]
+    assert "1714: air supply this turn (11.1.3)" in parts["mark:air"]
+    for bad in (None, 3, {"units": "x"}, {"units": [{"no": "id"}, {"id": "a", "box": "flying", "loc": 7}]},
+                {"bombed": 5, "supplied": [None, "nowhere"]}):
+        view["air"] = bad
+        assert render_svg(view).startswith("<svg")
+
+
+def test_ntnd_render_montagnards_and_militia_in_their_own_style():
+    view = RS.view(camp(), "allied")
+    view["units"] = view["units"] + [{"id": "montagnard-1", "type": "montagnard", "name": "Montagnard",
+                                      "nat": "MTG", "side": "allied", "loc": "1716", "corps": None, "status": "map"}]
+    svg = render_svg(view)
+    assert "<title>montagnard-1 montagnard</title>" in svg and ntnd_render.SIDE["montagnard"][0] in svg
+
+
+@pytest.mark.parametrize("golden,at", [("ntnd-campaign-short.aar", 60), ("ntnd-campaign-short.aar", 200),
+                                       ("ntnd-campaign-short.aar", 400), ("ntnd-campaign-short.aar", 534),
+                                       ("ntnd-tet.aar", 60), ("ntnd-tet.aar", 300)])
+def test_ntnd_render_golden_any_record_any_seat_never_draws_hidden_identities(golden, at):
+    """Every seat's picture at records of the golden logs (Tet, short campaign): the Allied seat's and a
+    spectator's never name a unit inside a marker (nor draw its AA badge: the two pictures are the
+    same for a position whose markers hold other units, leakcheck.perturb); the Communist seat's
+    names them all."""
+    from tests.client.test_render_games import _state_at
+
+    from .leakcheck import perturb
+    rs, s = _state_at(golden, at)
+    hidden = _hidden_ids(s)
+    com = render_svg(rs.view(s, "communist"))
+    assert all(_named(u, com) for u in hidden)
+    other = perturb(s)
+    for seat in ("allied", None):
+        svg = render_svg(rs.view(s, seat))
+        assert ("Hearts and Minds (7)" in svg) is golden.startswith("ntnd-campaign")
+        assert [u for u in hidden if _named(u, svg)] == []
+        if other is not None:
+            assert render_svg(rs.view(other, seat)) == svg

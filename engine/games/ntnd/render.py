@@ -10,14 +10,23 @@ hair flattened so that no float enters the engine).
     svg = render_svg(NtndRuleset().view(state, "allied"))
 
 The picture is the static map (``base``) with ``layers(view)`` drawn over it: one SVG fragment
-per location holding pieces, and the caption, each under a key, drawn in key order. The replay
+per location holding pieces, the panels under the map (render_panels.py: the political track,
+Hearts and Minds, the air boxes) and the caption, each under a key, drawn in key order. The replay
 page (``aar view``) stores the map once and, per record, only the layers that changed.
+
+Pieces are styled by what they are: VC bases (28.9), the fleet (14.2), Montagnards and the
+Laotian/Cambodian militia (16), air units on a mission or attached (11), and a badge on AA-capable
+units (12: a type with AA die faces). Only what the view holds is drawn: an inverted marker's
+contents, and so its badge, only in the Communist seat's view (``view["hidden"]``); the Haiphong mine
+(14.2.2) where the view says so; absent keys draw nothing.
 """
 from __future__ import annotations
 
 from html import escape
 
+from . import render_panels as panels
 from .map import load_map
+from .units import load_counters
 
 R = 20          # centre to left/right corner
 H = 17          # centre to top/bottom edge
@@ -28,7 +37,13 @@ LEFT = 10
 
 TERRAIN = {"clear": "#e9e4c8", "jungle": "#77a35a", "mountain": "#a8896a", "swamp": "#8fb5a6",
            "sea": "#a9cbe8", "lake": "#a9cbe8"}
-SIDE = {"communist": ("#c8342c", "#ffffff"), "allied": ("#2f5fa8", "#ffffff")}
+SIDE = {"communist": ("#c8342c", "#ffffff"), "allied": ("#2f5fa8", "#ffffff"),
+        "base": ("#5a1010", "#ffd700"), "fleet": ("#0b2a5a", "#ffffff"), "montagnard": ("#2f7a3a", "#ffffff"),
+        "air": ("#6a8fd0", "#111111"), "mine": ("#333333", "#ffcc00")}
+#: counter types drawn in their own style (the rest by side)
+STYLE_OF_TYPE = {"vc_base": "base", "us_fleet": "fleet", "montagnard": "montagnard", "lao_militia": "montagnard",
+                 "khmer_militia": "montagnard"}
+PANEL_H = 130   # room under the map for render_panels
 ZONE_ORDER = ("CHINA", "HANOI", "HAIPHONG", "LUANG_PRABANG", "PLAIN_OF_JARS", "VIENTIANE")
 
 
@@ -60,7 +75,23 @@ def _abbrev(u: dict) -> str:
 
 def _size() -> tuple[int, int]:
     m = load_map()
-    return LEFT * 2 + R * 2 + (m.columns - 1) * DX, TOP + DY * m.rows + H + 40
+    return LEFT * 2 + R * 2 + (m.columns - 1) * DX, TOP + DY * m.rows + H + 40 + PANEL_H
+
+
+def _panel_top() -> int:
+    return TOP + DY * load_map().rows + H + 10
+
+
+def _aa(type_id: str) -> bool:
+    """12: a counter type with AA die faces (an unknown type: no badge)."""
+    try:
+        return bool(load_counters().type(type_id).aa)
+    except KeyError:
+        return False
+
+
+def _style(u: dict) -> str:
+    return STYLE_OF_TYPE.get(u.get("type", ""), u.get("side", ""))
 
 
 def base() -> tuple[str, str]:
@@ -119,38 +150,58 @@ def base() -> tuple[str, str]:
 
 
 def layers(view: dict, title: str | None = None) -> dict[str, str]:
-    """The pieces, one fragment per location (key ``loc:<id>``), and the caption (key ``~caption``)."""
+    """The pieces, one fragment per location (key ``loc:<id>``), the panels under the map (keys
+    ``panel:<n>-<name>``, those whose view keys are present) and the caption (key ``~caption``)."""
     m = load_map()
     width, height = _size()
     zone_pos = {z: _zone_box(i, width) for i, z in enumerate(ZONE_ORDER)}
-    # pieces, grouped by location
-    by_loc: dict[str, list[tuple[str, str, str]]] = {}
+    # pieces, grouped by location: (style, label, tooltip, AA badge)
+    by_loc: dict[str, list[tuple[str, str, str, bool]]] = {}
     hidden = view.get("hidden", {})
     for u in view.get("units", []):
-        by_loc.setdefault(u["loc"], []).append((u["side"], _abbrev(u), f'{u["id"]} {u["type"]}'))
+        aa = _aa(u["type"])
+        tip = f'{u["id"]} {u["type"]}' + (" (AA, 12)" if aa else "")
+        by_loc.setdefault(u["loc"], []).append((_style(u), _abbrev(u), tip, aa))
     for mk in view.get("markers", []):
         inside = hidden.get(mk["id"])
         label = f'{mk["id"]}?' if inside is None else f'{mk["id"]}:' + "+".join(_abbrev(x)[:6] for x in inside)
         tip = "inverted (identity hidden)" if inside is None else ", ".join(f'{x["id"]} {x["type"]}' for x in inside)
-        by_loc.setdefault(mk["loc"], []).append(("marker", label[:14], f'{mk["id"]}: {tip}'))
+        aa = inside is not None and any(_aa(x["type"]) for x in inside)
+        by_loc.setdefault(mk["loc"], []).append(("marker", label[:14], f'{mk["id"]}: {tip}', aa))
+    for loc, style, label, tip in panels.air_items(view):
+        by_loc.setdefault(loc, []).append((style, label, tip, False))
+    if view.get("haiphong_mined") is True:
+        by_loc.setdefault("HAIPHONG", []).insert(0, ("mine", "MINED", "Haiphong Harbor Mined (14.2.2)", False))
     out: dict[str, str] = {}
     for loc in sorted(by_loc):
         items = by_loc[loc]
         frag = []
         if loc in zone_pos:
             x, y, w, hh = zone_pos[loc]
-            for i, (side, label, tip) in enumerate(items[:4]):
-                frag.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip))
+            for i, (side, label, tip, aa) in enumerate(items[:4]):
+                frag.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip, aa))
             if len(items) > 4:
-                frag.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">+{len(items) - 4} more</text>')
+                frag.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">{_more(items[4:])} more</text>')
         elif loc in m.hexes:
             cx, cy = centre(loc)
-            for i, (side, label, tip) in enumerate(items[:3]):
-                frag.append(_chip(cx - 17, cy - 4 + i * 7, 34, 7, side, label, tip))
+            for i, (side, label, tip, aa) in enumerate(items[:3]):
+                frag.append(_chip(cx - 17, cy - 4 + i * 7, 34, 7, side, label, tip, aa))
             if len(items) > 3:
-                frag.append(f'<text x="{cx + 12}" y="{cy + 16}" font-size="6">+{len(items) - 3}</text>')
+                frag.append(f'<text x="{cx + 12}" y="{cy + 16}" font-size="6">{_more(items[3:])}</text>')
         if frag:
             out[f"loc:{loc}"] = "\n".join(frag) + "\n"
+    marks = panels.air_marks(view, centre, m.hexes)
+    if marks:
+        out["mark:air"] = marks
+    # panels under the map
+    y0 = _panel_top()
+    out["panel:1-track"] = panels.track(view, LEFT, y0, 200)
+    hm = panels.hearts(view, LEFT + 230, y0)
+    if hm:
+        out["panel:2-hearts"] = hm
+    air = panels.air(view, LEFT + 510, y0, width - LEFT - 520)
+    if air:
+        out["panel:3-air"] = air
     # caption
     cap = title or (f"No Trumpets No Drums - {view.get('turn_label', '')} - {view.get('phase_title', '')} - "
                     f"political points {view.get('pp', '')}")
@@ -164,9 +215,16 @@ def render_svg(view: dict, title: str | None = None) -> str:
     return head + "".join(parts[k] for k in sorted(parts)) + tail
 
 
-def _chip(x: int, y: int, w: int, h: int, side: str, label: str, tip: str) -> str:
+def _more(items: list) -> str:
+    """"+N" for the pieces a location has no room for, their tooltips in its title."""
+    return f'<title>{escape("; ".join(tip for _, _, tip, _ in items))}</title>+{len(items)}'
+
+
+def _chip(x: int, y: int, w: int, h: int, side: str, label: str, tip: str, aa: bool = False) -> str:
     fill, ink = SIDE.get(side, ("#222222", "#ffffff"))
     fs = max(5, h - 2)
+    badge = (f'<circle cx="{x + w - h // 2}" cy="{y + h // 2}" r="{max(2, h // 2 - 1)}" fill="#ff9900" '
+             f'stroke="#000" stroke-width="0.3" class="aa"/>') if aa else ""
     return (f'<g><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" '
             f'stroke="#000" stroke-width="0.5"/><text x="{x + 1}" y="{y + h - 1}" font-size="{fs}" '
-            f'fill="{ink}">{escape(label)}</text></g>')
+            f'fill="{ink}">{escape(label)}</text>{badge}</g>')

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 
+from .features import in_force
 from .sequence import phase_of
 from .state import ALLIED, COMMUNIST
+from .track import bounds
 
 _PUBLIC_DECISION_KEYS = ("seat", "kind", "prompt", "count", "eligible", "unit", "mode", "to")
 #: A Communist decision's options ("to": the retreat hexes, "eligible": the units that may be lost,
@@ -81,7 +83,16 @@ def build_view(s: dict, seat: str | None) -> dict:
 
 
 def _political_war(s: dict, v: dict) -> None:
-    """The public state of rules 21, 25, 26 where they are in force (absent keys: Tet's view unchanged)."""
+    """The public state of rules 7, 21, 22.4/24.2.10, 25, 26 and 14.2.2 where they are in force (absent
+    keys: Tet's view unchanged). The Hearts and Minds markers, the track's bounds and the Haiphong
+    mine counter stand on the map in the open."""
+    if "hm" in s and in_force(s, "hearts_and_minds"):
+        v["hm"] = dict(sorted(s["hm"].items()))                             # 7
+    b = bounds(s)
+    if b is not None:
+        v["track_bounds"] = [b[0], b[1]]                                    # 24.2.10
+    if s.get("haiphong_mined"):
+        v["haiphong_mined"] = True                                          # 14.2.2
     if "random_events" in s:
         v["random_events"] = {"occurred": list(s["random_events"]["used"]), "ended": list(s["random_events"]["ended"])}
     if "sv_demoralized" in s:
