@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/ntnd.proto.
  */
 export const file_afteraction_v1_ntnd: GenFile = /*@__PURE__*/
-  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSK2CQoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLAoGZXhwZW5kGBQgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEV4cGVuZEgAEjAKCGFsbG9jYXRlGBUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZEFsbG9jYXRlSAASMwoKYnVpbGRfYmFzZRgWIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk50bmRCdWlsZEJhc2VIABIuCgd1cGdyYWRlGBcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFVwZ3JhZGVIABIuCgdkZWNsYXJlGBkgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVIABIqCgVkcmFmdBgaIAEoCzIZLmFmdGVyYWN0aW9uLnYxLk50bmREcmFmdEgAEjAKCHdpdGhkcmF3GBsgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFdpdGhkcmF3SAASKAoEY291cBgeIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmRDb3VwSAASJgoDYWlkGB8gASgLMhcuYWZ0ZXJhY3Rpb24udjEuTnRuZEFpZEgAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGgoKTnRuZEV4cGVuZBIMCgR1bml0GAEgASgJIjoKDE50bmRBbGxvY2F0ZRIMCgRwb29sGAEgASgJEgwKBGFyZWEYAiABKAkSDgoGcG9pbnRzGAMgASgFIjMKDU50bmRCdWlsZEJhc2USEAoIbG9jYXRpb24YASABKAkSEAoIc3VwcGxpZXMYAiADKAkiPgoLTnRuZFVwZ3JhZGUSEAoIcmVnaW1lbnQYASABKAkSDQoFY2FkcmUYAiABKAkSDgoGc3VwcGx5GAMgASgJIhsKC050bmREZWNsYXJlEgwKBGtpbmQYASABKAkiCwoJTnRuZERyYWZ0IhwKDE50bmRXaXRoZHJhdxIMCgR1bml0GAEgASgJIhwKCk50bmRDaG9vc2USDgoGY2hvaWNlGAEgASgJIhUKE050bmREZWNsYXJlVXByaXNpbmciGwoITnRuZENvdXASDwoHY291bnRyeRgBIAEoCSJLCgdOdG5kQWlkEg4KBnNvdXJjZRgBIAEoCRIMCgRraW5kGAIgASgJEhAKCGxvY2F0aW9uGAMgASgJEhAKCGludmVydGVkGAQgASgIYgZwcm90bzM");
+  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSLfCwoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLAoGZXhwZW5kGBQgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEV4cGVuZEgAEjAKCGFsbG9jYXRlGBUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZEFsbG9jYXRlSAASMwoKYnVpbGRfYmFzZRgWIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk50bmRCdWlsZEJhc2VIABIuCgd1cGdyYWRlGBcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFVwZ3JhZGVIABIuCgdkZWNsYXJlGBkgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVIABIqCgVkcmFmdBgaIAEoCzIZLmFmdGVyYWN0aW9uLnYxLk50bmREcmFmdEgAEjAKCHdpdGhkcmF3GBsgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFdpdGhkcmF3SAASKAoEY291cBgeIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmRDb3VwSAASJgoDYWlkGB8gASgLMhcuYWZ0ZXJhY3Rpb24udjEuTnRuZEFpZEgAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAEjkKDW1pbmVfaGFpcGhvbmcYMiABKAsyIC5hZnRlcmFjdGlvbi52MS5OdG5kTWluZUhhaXBob25nSAASQgoScmVjYWxsX2dyZWVuX2JlcmV0GDMgASgLMiQuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlY2FsbEdyZWVuQmVyZXRIABI9Cg9yZWFzc2lnbl9yYW5nZXIYNCABKAsyIi5hZnRlcmFjdGlvbi52MS5OdG5kUmVhc3NpZ25SYW5nZXJIABIwCgh0cmFuc2Zlchg8IAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRUcmFuc2ZlckgAEjcKDGFubm91bmNlX3pvYxg9IAEoCzIfLmFmdGVyYWN0aW9uLnYxLk50bmRBbm5vdW5jZVpvY0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGgoKTnRuZEV4cGVuZBIMCgR1bml0GAEgASgJIjoKDE50bmRBbGxvY2F0ZRIMCgRwb29sGAEgASgJEgwKBGFyZWEYAiABKAkSDgoGcG9pbnRzGAMgASgFIjMKDU50bmRCdWlsZEJhc2USEAoIbG9jYXRpb24YASABKAkSEAoIc3VwcGxpZXMYAiADKAkiPgoLTnRuZFVwZ3JhZGUSEAoIcmVnaW1lbnQYASABKAkSDQoFY2FkcmUYAiABKAkSDgoGc3VwcGx5GAMgASgJIhsKC050bmREZWNsYXJlEgwKBGtpbmQYASABKAkiCwoJTnRuZERyYWZ0IhwKDE50bmRXaXRoZHJhdxIMCgR1bml0GAEgASgJIhwKCk50bmRDaG9vc2USDgoGY2hvaWNlGAEgASgJIhUKE050bmREZWNsYXJlVXByaXNpbmciGwoITnRuZENvdXASDwoHY291bnRyeRgBIAEoCSJLCgdOdG5kQWlkEg4KBnNvdXJjZRgBIAEoCRIMCgRraW5kGAIgASgJEhAKCGxvY2F0aW9uGAMgASgJEhAKCGludmVydGVkGAQgASgIIhIKEE50bmRNaW5lSGFpcGhvbmciJAoUTnRuZFJlY2FsbEdyZWVuQmVyZXQSDAoEdW5pdBgBIAEoCSIxChJOdG5kUmVhc3NpZ25SYW5nZXISDAoEdW5pdBgBIAEoCRINCgVjb3JwcxgCIAEoCSIcCgxOdG5kVHJhbnNmZXISDAoEdW5pdBgBIAEoCSIyCg9OdG5kQW5ub3VuY2Vab2MSDwoHY291bnRyeRgBIAEoCRIOCgZleHRlbmQYAiABKAhiBnByb3RvMw");
 
 /**
  * A command of No Trumpets No Drums (docs/rules/ntnd.md). Pieces are named by
@@ -230,6 +230,50 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
      */
     value: NtndDeclareUprising;
     case: "declareUprising";
+  } | {
+    /**
+     * Fields 50-59: the fleet, Green Berets and Montagnards, special units (NTND 14.2.2, 15, 16, 28.2-28.6).
+     * Place the mine counter in the Haiphong zone with the fleet that entered it this Allied
+     * movement phase (NTND 14.2.2).
+     *
+     * @generated from field: afteraction.v1.NtndMineHaiphong mine_haiphong = 50;
+     */
+    value: NtndMineHaiphong;
+    case: "mineHaiphong";
+  } | {
+    /**
+     * Withdraw a Green Beret from the map in the Allied Reinforcement phase, to return it on a later
+     * one (NTND 15.2.3).
+     *
+     * @generated from field: afteraction.v1.NtndRecallGreenBeret recall_green_beret = 51;
+     */
+    value: NtndRecallGreenBeret;
+    case: "recallGreenBeret";
+  } | {
+    /**
+     * Change the corps an ARVN Ranger is attached to (NTND 28.5).
+     *
+     * @generated from field: afteraction.v1.NtndReassignRanger reassign_ranger = 52;
+     */
+    value: NtndReassignRanger;
+    case: "reassignRanger";
+  } | {
+    /**
+     * Transfer a U.S. firebase to the ARVN under Partial Vietnamization (NTND 24.3.5).
+     *
+     * @generated from field: afteraction.v1.NtndTransfer transfer = 60;
+     */
+    value: NtndTransfer;
+    case: "transfer";
+  } | {
+    /**
+     * Announce in one's movement phase that one's ZOCs extend across a border, or take it back
+     * (NTND 10.2, 8.5.1, 10.8).
+     *
+     * @generated from field: afteraction.v1.NtndAnnounceZoc announce_zoc = 61;
+     */
+    value: NtndAnnounceZoc;
+    case: "announceZoc";
   } | { case: undefined; value?: undefined };
 };
 
@@ -910,4 +954,118 @@ export type NtndAid = Message<"afteraction.v1.NtndAid"> & {
  */
 export const NtndAidSchema: GenMessage<NtndAid> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 25);
+
+/**
+ * Places the mine counter in the Haiphong zone (NTND 14.2.2); no fields: the fleet is the one US fleet.
+ *
+ * @generated from message afteraction.v1.NtndMineHaiphong
+ */
+export type NtndMineHaiphong = Message<"afteraction.v1.NtndMineHaiphong"> & {
+};
+
+/**
+ * Describes the message afteraction.v1.NtndMineHaiphong.
+ * Use `create(NtndMineHaiphongSchema)` to create a new message.
+ */
+export const NtndMineHaiphongSchema: GenMessage<NtndMineHaiphong> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 26);
+
+/**
+ * A Green Beret withdrawn voluntarily (NTND 15.2.3).
+ *
+ * @generated from message afteraction.v1.NtndRecallGreenBeret
+ */
+export type NtndRecallGreenBeret = Message<"afteraction.v1.NtndRecallGreenBeret"> & {
+  /**
+   * The Green Beret's unit id.
+   *
+   * @generated from field: string unit = 1;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndRecallGreenBeret.
+ * Use `create(NtndRecallGreenBeretSchema)` to create a new message.
+ */
+export const NtndRecallGreenBeretSchema: GenMessage<NtndRecallGreenBeret> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 27);
+
+/**
+ * An ARVN Ranger's new corps of assignment (NTND 28.5).
+ *
+ * @generated from message afteraction.v1.NtndReassignRanger
+ */
+export type NtndReassignRanger = Message<"afteraction.v1.NtndReassignRanger"> & {
+  /**
+   * The ARVN Ranger's unit id.
+   *
+   * @generated from field: string unit = 1;
+   */
+  unit: string;
+
+  /**
+   * The new corps ("I".."IV").
+   *
+   * @generated from field: string corps = 2;
+   */
+  corps: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndReassignRanger.
+ * Use `create(NtndReassignRangerSchema)` to create a new message.
+ */
+export const NtndReassignRangerSchema: GenMessage<NtndReassignRanger> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 28);
+
+/**
+ * Transfers an Allied unit to the ARVN forces (NTND 24.3.5).
+ *
+ * @generated from message afteraction.v1.NtndTransfer
+ */
+export type NtndTransfer = Message<"afteraction.v1.NtndTransfer"> & {
+  /**
+   * The id of the U.S. firebase on the map that becomes an ARVN firebase.
+   *
+   * @generated from field: string unit = 1;
+   */
+  unit: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndTransfer.
+ * Use `create(NtndTransferSchema)` to create a new message.
+ */
+export const NtndTransferSchema: GenMessage<NtndTransfer> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 29);
+
+/**
+ * Announces that the announcing player's zones of control extend across a country's border (a
+ * neutrality violation, NTND 10.2, 10.8), or takes that announcement back (NTND 8.5.1).
+ *
+ * @generated from message afteraction.v1.NtndAnnounceZoc
+ */
+export type NtndAnnounceZoc = Message<"afteraction.v1.NtndAnnounceZoc"> & {
+  /**
+   * The country: "LA" or "CA" while neutral; "NV" (North Vietnam) for the Allied player.
+   *
+   * @generated from field: string country = 1;
+   */
+  country: string;
+
+  /**
+   * True to extend the zones of control across its border, false to take an extension back.
+   *
+   * @generated from field: bool extend = 2;
+   */
+  extend: boolean;
+};
+
+/**
+ * Describes the message afteraction.v1.NtndAnnounceZoc.
+ * Use `create(NtndAnnounceZocSchema)` to create a new message.
+ */
+export const NtndAnnounceZocSchema: GenMessage<NtndAnnounceZoc> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 30);
 
