@@ -49,3 +49,14 @@ def answer(s: dict, action: str, faces: list[int] | None = None, **fields) -> tu
 
 def of(events: list[dict], t: str) -> list[dict]:
     return [e for e in events if e["t"] == t]
+
+
+def reinforcing(s: dict, rp_us: int = 3) -> dict:
+    """``s`` advanced to the Allied Reinforcement phase's "reinforce" decision (its policy step ended),
+    with ``rp_us`` U.S. replacement points."""
+    s, _ = at(s, "a_reinforce")
+    if s["decision"]["kind"] == "policy":
+        s, _ = play(s, ALLIED, cmd("done"))
+    assert s["decision"]["kind"] == "reinforce"
+    s["rp"]["US"] = rp_us
+    return s

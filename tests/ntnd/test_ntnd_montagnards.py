@@ -12,7 +12,7 @@ from afteraction.engine.games.ntnd.units import load_counters
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
-from .allied_campaign import ALLIED, RS, at, campaign, of
+from .allied_campaign import reinforcing, ALLIED, RS, at, campaign, of
 from .campaign_states import clear_communists
 from .mapplay import legal, play
 
@@ -23,12 +23,7 @@ def _reinforce(turn=2, features=("montagnards",), hm=None, rp_us=3) -> dict:
     clear_communists(s)
     if hm:
         s["hm"].update(hm)
-    s, _ = at(s, "a_reinforce")
-    if s["decision"]["kind"] == "policy":
-        s, _ = play(s, ALLIED, cmd("done"))
-    assert s["decision"]["kind"] == "reinforce"
-    s["rp"]["US"] = rp_us
-    return s
+    return reinforcing(s, rp_us)
 
 
 def _places(s) -> dict[str, set[str]]:

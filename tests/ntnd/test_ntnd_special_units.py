@@ -11,7 +11,7 @@ from afteraction.engine.games.ntnd.map import load_map
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
-from .allied_campaign import ALLIED, RS, at, campaign, of
+from .allied_campaign import reinforcing, ALLIED, RS, at, campaign, of
 from .campaign_states import clear_communists
 from .mapplay import legal, play
 
@@ -24,12 +24,7 @@ def _camp(turn=2, features=("special_units",)) -> dict:
 
 
 def _reinforce(s, rp_us=3) -> dict:
-    s, _ = at(s, "a_reinforce")
-    if s["decision"]["kind"] == "policy":
-        s, _ = play(s, ALLIED, cmd("done"))
-    assert s["decision"]["kind"] == "reinforce"
-    s["rp"]["US"] = rp_us
-    return s
+    return reinforcing(s, rp_us)
 
 
 def _actions(s, action) -> list:
