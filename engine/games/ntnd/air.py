@@ -17,7 +17,8 @@ State (``s["air"]``, created by ``start`` only where the feature is in force, so
     support   [{"hex", "hits", "pt"}]  ground support missions that survived AA fire (11.1.2), used
               by the next battle they apply to in their player-turn
     supplied  {"turn": t, "hexes": [...]}  air supply this turn (11.1.3)
-    attached  {ground uid: helicopter uid}  helicopters on transport missions (11.1.4, 11.3.1)
+    attached  {ground uid: {"heli", "pt"}}  helicopters on transport missions (11.1.4, 11.3.1) and the
+              player-turn they were attached in (the unit is airmobile from the next one)
     pending   the mission waiting for the Communist seat (AA fire of inverted stacks, bombing losses)
 
 8.2.5: Allied air units are placed freely on any hex or zone (no movement: a mission names its target;
@@ -73,7 +74,7 @@ def available(s: dict) -> list[str]:
     to a ground unit (11.3.1), and not flown in this or the previous player-turn."""
     a = st(s)
     pt = player_turn(s)
-    held = set(a["attached"].values())
+    held = {v["heli"] for v in a["attached"].values()}
     return [uid for uid, u in sorted(s["units"].items())
             if u["status"] == "air" and u["side"] == ALLIED and uid not in held
             and a["flew"].get(uid, -9) < pt - 1]
@@ -174,3 +175,34 @@ def over_restricted_country(s: dict, target: str) -> str | None:
     if c in NORTH or (c is not None and c in s.get("neutral", ())):
         return c
     return None
+
+
+# ---------------------------------------------------------------------------
+# 11.1.4 transport: helicopters attached to ground units
+# ---------------------------------------------------------------------------
+
+def carried(s: dict, uid: str) -> bool:
+    """11.1.4: the unit has a helicopter attached since an earlier player-turn: it moves and makes
+    reaction moves as an airmobile unit (8.10.1.1: the pair is one unit for stacking; the helicopter is
+    not on the map as a piece)."""
+    rec = s.get("air", {}).get("attached", {}).get(uid)
+    return bool(rec) and s["units"][rec["heli"]]["status"] == "air" and player_turn(s) > rec["pt"]
+
+
+def dead(s: dict, uid: str) -> None:
+    """An air unit is eliminated; a transferred U.S. helicopter is a U.S. counter again (24.3.5)."""
+    u = s["units"][uid]
+    u["status"] = "dead"
+    orig = u.pop("transferred", None)
+    if orig:
+        u.update(type=orig, nat=load_counters().type(orig).nationality)
+
+
+def detach(s: dict, uid: str) -> str | None:
+    """11.1.4: the helicopter of a unit leaving the map ("if the unit is eliminated, the helicopter unit
+    is also eliminated"): returns its id when it was still in play."""
+    rec = s.get("air", {}).get("attached", {}).pop(uid, None)
+    if not rec or s["units"][rec["heli"]]["status"] != "air":
+        return None
+    dead(s, rec["heli"])
+    return rec["heli"]

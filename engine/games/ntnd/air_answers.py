@@ -72,6 +72,16 @@ def fly_options(s: dict) -> list[tuple[str, str, list[str]]]:
         out += [("bomb", t, u) for u in _shapes(s, free, "bomb") if _try(s, "bomb", t, u)]
         if t in near:
             out += [("support", t, u) for u in _shapes(s, free, "support") if _try(s, "support", t, u)]
+    helis = [x for x in free if air.role(air.type_of(s, x)) in ("helicopter", "soa")]
+    for h in helis[:2]:                                                            # 11.1.4: a few units each
+        got = 0
+        for uid in sorted(s["units"]):
+            if got >= 3:
+                break
+            u = s["units"][uid]
+            if u["status"] == "map" and u["side"] == ALLIED and _try(s, "transport", uid, [h]):
+                out.append(("transport", uid, [h]))
+                got += 1
     from .supply import out_of_supply
     short = sorted({s["units"][x]["loc"] for x in out_of_supply(s, ALLIED) if s["units"][x]["loc"]})
     for t in short:
@@ -117,7 +127,8 @@ def _loss(s, seat, msg, ctx) -> None:
 DECISIONS_AIR = [
     _allied("fly", "NTND 3.2.5/11", {"fly": _fly, "done": _fly_done}, _fly_legal,
             "per target, the first free air units of each mission shape (bombing, ground support next to Allied "
-            "units, supply to units out of supply); any mission the rules allow is accepted; then done",
+            "units, supply to units out of supply, a few transports per helicopter); any mission the rules allow "
+            "is accepted; then done",
             complete=False),
     _communist("aa_fire", "NTND 12.1", {"aa_fire": _aa_fire}, _aa_legal,
                "every inverted AA unit under the mission fires, or none (any subset is accepted)", complete=False),

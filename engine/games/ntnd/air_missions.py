@@ -89,12 +89,12 @@ def validate(s: dict, kind: str, target: str, units: list[str]) -> dict:
         _no("NTND 11: the air war is not in force in this scenario")
     if kind not in KINDS:
         _no(f"NTND 11.1: the missions are {', '.join(KINDS)}")
-    if kind == "transport":
-        _no("NTND 11.1.4: helicopter transport is not refereed yet (docs/rules/ntnd.md 11.1.4)")
     if ph == "a_reaction" and kind != "support":
         _no("NTND 11.3: only ground support is flown in the Allied Reaction; bombing and supply in Air Operations")
     if ph not in ("a_air", "a_reaction"):
         _no("NTND 11.3: air missions are flown in the Air Operations phase and the Allied Reaction")
+    if kind == "transport":
+        return _transport_mission(s, target, units)
     if not m.on_map(target):
         _no(f"NTND 8.2.5: {target} is not a hex or zone of the map")
     if not units or len(set(units)) != len(units):
@@ -147,6 +147,34 @@ def validate(s: dict, kind: str, target: str, units: list[str]) -> dict:
     return mission
 
 
+def _transport_mission(s: dict, target: str, units: list[str]) -> dict:
+    """11.1.4 / 28.1.1 / 24.3.5: one helicopter (or the SOA) attached to a ground unit (``target``)."""
+    from .units import load_counters
+    c = load_counters()
+    if len(units) != 1 or len(set(units)) != 1 or units[0] not in air.available(s):
+        _no("NTND 11.1.4: one helicopter from the Available box is attached to one ground unit")
+    h = units[0]
+    r = air.role(air.type_of(s, h))
+    if r not in ("helicopter", "soa"):
+        _no("NTND 11.1.4: helicopter gunships (or the SOA, 28.1.1) transport ground units")
+    u = s["units"].get(target)
+    if u is None or u["status"] != "map" or u["side"] != ALLIED:
+        _no("NTND 11.1.4: name an Allied ground unit on the map")
+    t = c.type(u["type"])
+    if not t.is_ground_combat or t.mechanized or "armor" in t.id:
+        _no("NTND 11.1.4: every ground unit but armored, armored cavalry and mechanized ones may take helicopters")
+    if t.airmobile or target in air.st(s)["attached"]:
+        _no("NTND 11.1.4: airmobile units need no helicopters (note to 11.1.4), nor does a unit that has them")
+    if r == "soa":
+        if not (t.nationality in ("ARVN", "LAO") or t.id == "thai_333_ranger"):
+            _no("NTND 28.1.1: the SOA transports South Vietnamese, Laotian and Thai Ranger units only")
+    elif (air.nationality(s, h) == "ARVN") != (t.nationality == "ARVN"):
+        _no("NTND 24.3.5/11.7: U.S. helicopters carry ARVN units only once transferred to the ARVN; VNAF "
+            "helicopters carry ARVN units")
+    return {"kind": "transport", "target": target, "air": [h], "alive": [h], "pt": air.player_turn(s),
+            "phase": s["phase"]["id"]}
+
+
 def _allied_near(s: dict, loc: str) -> bool:
     m = load_map()
     return any(u["status"] == "map" and u["side"] == ALLIED and u["loc"] is not None
@@ -167,6 +195,11 @@ def fly(s: dict, kind: str, target: str, units: list[str], ctx) -> None:
         a["where"][x] = target
         a["kind"][x] = kind
     ctx.emit({"t": "air-mission", "rule": "NTND 11.1", "mission": kind, "target": target, "air": list(units)})
+    if kind == "transport":                     # 11.1.4, 11.3.1; 12.3: no AA fire against airmobile movement
+        a["attached"][target] = {"heli": units[0], "pt": mission["pt"]}
+        ctx.emit({"t": "air-transport", "rule": "NTND 11.1.4", "unit": target, "helicopter": units[0],
+                  "from_player_turn": mission["pt"] + 1})
+        return
     _costs(s, mission, ctx)
     if load_map().is_zone(target):
         _lose(s, mission, aa.dogfight(s, mission, ctx), ctx, "NTND 11.5")
@@ -196,8 +229,8 @@ def _lose(s: dict, mission: dict, down: list[str], ctx, rule: str) -> None:
     for x in down:
         if x in mission["alive"]:
             mission["alive"].remove(x)
-        s["units"][x]["status"] = "dead"
         ctx.emit({"t": "eliminated", "unit": x, "type": s["units"][x]["type"], "rule": rule, "pp": 0})
+        air.dead(s, x)
         score(s, ctx, -1, "NTND 22.1/22.4", "allied air unit eliminated", unit=x)
 
 

@@ -22,6 +22,7 @@ from .features import in_force
 from .firebases import supporters
 from .hearts import militia_bonus
 from .vcbases import base_bonus, overrun
+from .air import carried
 from .air_missions import support_hits
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
@@ -59,6 +60,8 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
         facts["in_green_beret_zoi"] = u["loc"] in zoi
     if militia_bonus(s, u["loc"]):
         facts["allied_controlled_area"] = True   # 7.3.3 (hearts.py; only where the track is in force)
+    if "air" in s and carried(s, uid):
+        facts["airmobile"] = True                # 11.1.4: helicopters attached (air_war)
     return cb.unit_from_type(uid, _t(s, uid), face_up=not u["inv"], **facts)
 
 

@@ -2,11 +2,11 @@
 
 The Allies fly most of the missions offered: ground support first (in the Allied Reaction, 8.8.1.2, and
 next to their units, 11.1.2), then air supply to units out of supply (11.1.3), then strategic bombing
-(11.1.1), and end the phase now and then; the Communist seat fires every hidden AA unit it may (12.1).
+(11.1.1), then helicopter transport (11.1.4), and end the phase now and then; the Communist seat fires every hidden AA unit it may (12.1).
 """
 from __future__ import annotations
 
-ORDER = ("support", "supply", "bomb")
+ORDER = ("support", "supply", "bomb", "transport")
 
 
 def choose(seat: str, by: dict, done: list, prng):
