@@ -232,3 +232,16 @@ def test_ntnd_7_5_bombing_a_town_moves_its_area_toward_communist_control():
     at_phase(s, "a_air")
     ev = fly(s, "bomb", "1222", F2, faces=[1])
     assert [(e["area"], e["to"]) for e in of(ev, "hearts")] == [("III", "pro_communist")]
+
+
+def test_ntnd_11_1_fighters_sac_gunships_and_the_soa_fly_their_own_missions():
+    s = air_camp(1)
+    commie(s, "vc_regiment", "1913")
+    at_phase(s, "a_air")
+    sac = ready(s, "us-sac-1")
+    assert rejected(s, fly_cmd("support", "1913", [sac])) == "ILLEGAL_AIR_MISSION"         # SAC: no ground support
+    assert rejected(s, fly_cmd("transport", "us-9mar", ["us-ftr-1"])) == "ILLEGAL_AIR_MISSION"  # fighters: no transport
+    assert rejected(s, fly_cmd("patrol", "1913", ["us-ftr-1"])) == "ILLEGAL_AIR_MISSION"   # the four missions only
+    fly(s, "support", "1913", ["us-heli-1"])
+    fly(s, "supply", "1912", [sac], faces=[1])                                              # any air unit supplies
+    assert s["air"]["kind"] == {"us-heli-1": "support", sac: "supply"}

@@ -173,7 +173,7 @@ def test_ntnd_28_1_3_the_soa_supports_and_supplies_in_laos_and_south_vietnam():
     assert of(ev, "air-supply")[0]["supplied"]
 
 
-def test_ntnd_28_1_the_soa_is_an_air_unit_of_the_available_box():
+def test_ntnd_11_10_and_28_1_the_soa_is_an_air_unit_of_the_available_box():
     s = air_camp(1)
     at_phase(s, "a_air")
     assert "us-soa" in air.available(s) and s["units"]["us-soa"]["status"] == "air"
