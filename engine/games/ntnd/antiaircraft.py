@@ -75,9 +75,9 @@ def hidden_markers(s: dict, mission: dict) -> list[str]:
 
 def hidden_aa(s: dict, mission: dict) -> list[str]:
     """The inverted AA units of the markers at the firing locations (private: the Communist seat's)."""
-    out = []
+    out = set()
     for mid in hidden_markers(s, mission):
-        out += [u for u in s["markers"][mid]["units"] if load_counters().type(s["units"][u]["type"]).aa]
+        out.update(u for u in s["markers"][mid]["units"] if load_counters().type(s["units"][u]["type"]).aa)
     return sorted(out)
 
 
