@@ -92,3 +92,19 @@ def test_ntnd_24_3_5_us_helicopters_transferred_to_the_arvn_carry_arvn_units():
     eliminate(p, "arvn-1div", Context.for_tests(), "NTND 19.2.6")
     assert (u["type"], u["status"]) == ("us_helicopter", "dead") and "transferred" not in u
 
+
+
+def test_ntnd_11_1_4_the_carried_unit_makes_reaction_moves_as_an_airmobile_unit():
+    from afteraction.engine.games.ntnd.reaction import allied_reaction_options
+
+    from .test_ntnd_air_support import _communist_attack_on_1912
+    s = _marines_with_helicopters()
+    s["turn"] = 2
+    s["flags"]["allied_moved"] = []
+    _communist_attack_on_1912(s)
+    assert s["phase"]["id"] == "a_reaction"
+    assert ("us-9mar", "1912") in allied_reaction_options(s)
+    t = air_camp(1)
+    t["turn"] = 2
+    _communist_attack_on_1912(t)
+    assert ("us-9mar", "1912") not in allied_reaction_options(t)          # without helicopters: none
