@@ -245,3 +245,16 @@ def test_ntnd_11_1_fighters_sac_gunships_and_the_soa_fly_their_own_missions():
     fly(s, "support", "1913", ["us-heli-1"])
     fly(s, "supply", "1912", [sac], faces=[1])                                              # any air unit supplies
     assert s["air"]["kind"] == {"us-heli-1": "support", sac: "supply"}
+
+
+def test_ntnd_11_5_the_communist_player_moves_interceptors_among_china_hanoi_and_haiphong():
+    s = air_camp(1)
+    mig = [u for u, x in sorted(s["units"].items()) if x["type"] == "nva_interceptor"][0]
+    s["units"][mig].update(status="map", loc="HANOI")
+    at_phase(s, "c_move")
+    offered = sorted(tuple(c.ntnd.move.path) for c in RS.legal_commands(s, "communist")
+                     if c.ntnd.WhichOneof("action") == "move" and c.ntnd.move.piece == mig)
+    assert offered == [("CHINA",), ("HAIPHONG",)]
+    assert rejected(s, cmd("move", piece=mig, path=["PLAIN_OF_JARS"]), "communist") == "ILLEGAL_MOVE"   # 8.2.5
+    answer(s, "communist", cmd("move", piece=mig, path=["HAIPHONG"]))
+    assert s["units"][mig]["loc"] == "HAIPHONG"
