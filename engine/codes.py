@@ -210,6 +210,11 @@ class Code(StrEnum):
                       "and Minds now")
     ILLEGAL_ALLOCATION = ("ILLEGAL_ALLOCATION", _PRE, "rules", "NTND 7.2/7.2.1: replacement points the pool does not "
                           "have, or an area the pool may not influence")
+    ILLEGAL_AA_FIRE = ("ILLEGAL_AA_FIRE", _PRE, "rules", "NTND 12.1: anti-aircraft fire by units that may not fire "
+                                                         "at this mission")
+    ILLEGAL_AIR_LOSSES = ("ILLEGAL_AIR_LOSSES", _PRE, "rules", "NTND 11.1.1.2: not a unit the bombing may destroy")
+    ILLEGAL_AIR_MISSION = ("ILLEGAL_AIR_MISSION", _PRE, "rules", "NTND 11, 28.1: an air mission the rules do not "
+                                                                 "allow here or now")
     ILLEGAL_FLIP = ("ILLEGAL_FLIP", _PRE, "rules", "NTND 6.2: a flip of a marker that may not flip now")
     ILLEGAL_INVERT = ("ILLEGAL_INVERT", _PRE, "rules", "NTND 6.2: units that may not be inverted")
     ILLEGAL_LOSSES = ("ILLEGAL_LOSSES", _PRE, "rules", "NTND 8.10.2/19.3.2: not exactly the units to eliminate")

@@ -172,4 +172,14 @@ def test_ntnd_docs_what_the_opponent_can_see_matches_the_engine():
     s = camp()
     hide(s, [sup, first(s, "communist_dummy")], "1522")
     got["expend"] = kinds(at(s, "c_hearts"), "communist", cmd("expend", unit=sup))
+    from afteraction.engine.games.ntnd.operations import make_marker as _mk
+    from .airplay import air_camp, at_phase as air_at, commie, fly
+    s = air_camp(1)
+    sam, reg = commie(s, "nva_sam", "1913"), commie(s, "vc_regiment", "1913")
+    _mk(s, [sam, reg], "1913", Context.for_tests(), "test")
+    air_at(s, "a_air")
+    fly(s, "bomb", "1913", ["us-ftr-1", "us-ftr-2"])
+    got["aa_fire"] = kinds(s, "communist", cmd("aa_fire", units=[sam]), faces=[1, 1, 1, 1, 1])  # 11.1.1, 12.1 (air war)
+    RS.apply(s, "communist", cmd("aa_fire", units=[sam]), Context.for_tests(faces=[1, 1, 1, 1, 6]))
+    got["air_losses"] = kinds(s, "communist", cmd("losses", units=[reg]))                      # 11.1.1.2
     assert _opponent_rows() == got

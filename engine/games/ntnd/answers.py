@@ -25,7 +25,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, allied_specials, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aid, air_answers, allied_specials, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -243,7 +243,8 @@ def _combat_done(s, seat, msg, ctx) -> None:
 
 def _reaction_legal(s, d) -> list:
     opts = reaction.allied_reaction_options(s) if d.seat == ALLIED else reaction.communist_reaction_options(s)
-    return [cmd("move", piece=p, path=[t]) for p, t in opts] + _done()
+    air = air_answers.fly_commands(s) if d.seat == ALLIED else []       # 8.8.1.2 (air_war)
+    return [cmd("move", piece=p, path=[t]) for p, t in opts] + air + _done()
 
 
 @_moved
@@ -469,8 +470,9 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
                complete=False),
     _allied("combat", "NTND 19", {"attack": _combat_attack, "done": _combat_done}, _combat_legal,
             "per target, the units that may attack it (any subset is accepted), then done", complete=False),
-    _allied("reaction", "NTND 8.8.1", {"move": _reaction_move, "done": _phase_done}, _reaction_legal,
-            "airmobile units flying to a hex under announced attack, then done"),
+    _allied("reaction", "NTND 8.8.1", {"move": _reaction_move, "fly": air_answers._fly, "done": _phase_done},
+            _reaction_legal, "airmobile units flying to a hex under announced attack, defensive ground support "
+                             "(8.8.1.2, air_war: representative missions), then done", complete=False),
     _communist("reaction", "NTND 8.8.2", {"move": _reaction_move, "done": _phase_done}, _reaction_legal,
                "inverted markers next to Allied units moving one hex, then done"),
     _allied("reinforce", "NTND 4.2.1/5.7/5.8", {"place": _reinforce_place, "relocate": _reinforce_relocate,
@@ -506,4 +508,5 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
     *hearts_phases.DECISIONS_HM,
     *replacements.DECISIONS_ALLIED,
     *fleet.DECISIONS_FLEET,
+    *air_answers.DECISIONS_AIR,
 ])

@@ -22,6 +22,8 @@ from .features import in_force
 from .firebases import supporters
 from .hearts import militia_bonus
 from .vcbases import base_bonus, overrun
+from .air import carried
+from .air_missions import support_hits
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
@@ -58,6 +60,8 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
         facts["in_green_beret_zoi"] = u["loc"] in zoi
     if militia_bonus(s, u["loc"]):
         facts["allied_controlled_area"] = True   # 7.3.3 (hearts.py; only where the track is in force)
+    if "air" in s and carried(s, uid):
+        facts["airmobile"] = True                # 11.1.4: helicopters attached (air_war)
     return cb.unit_from_type(uid, _t(s, uid), face_up=not u["inv"], **facts)
 
 
@@ -215,6 +219,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
                        "todo": ["advance"], "result": {"winner": side, "order": []}}
         return
     h = None if m.is_zone(target) else m.hex(target)
+    on_att, on_def = support_hits(s, side, target, list(attackers))   # 11.1.2 (air_war): surviving ground support
     rivers = tuple(None if m.is_zone(s["units"][a]["loc"]) or h is None else m.river_between(s["units"][a]["loc"], target)
                    for a in attackers)
     sit = cb.CombatSituation(
@@ -224,6 +229,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
         defender_support=supporters(s, foe, target, upside | _no_support(s, [d.id for d in dcu], False), False),
         armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
         aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)),
+        air_hits_on_attackers=on_att, air_hits_on_defenders=on_def,
         vc_base=base_bonus(s, target, [d.id for d in dcu]))
     cb.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)

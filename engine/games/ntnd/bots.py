@@ -15,6 +15,7 @@ from typing import Callable
 from functools import lru_cache
 
 from ...bots import Prng
+from . import bots_air
 from .map import load_map
 
 
@@ -155,7 +156,7 @@ and both sides move into South Vietnam's towns and cities more often than not (2
         if done and run["n"] >= STALL:
             run["n"] = 0
             return done[0]
-        c = political(seat, by, done)
+        c = bots_air.choose(seat, by, done, prng) or political(seat, by, done)   # 11, 12 (air_war)
         if c is None and seat == "allied" and "place" in by:
             rebuy = [x for x in by["place"] if not x.ntnd.place.location
                      and x.ntnd.place.unit.startswith(SEATO_PREFIXES)]

@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import (aid, battles, elections, extras, fleet, montagnards, special_units, hearts, hearts_phases, morale, movement, neutrality, operations,
+from . import (aid, air_answers, air_missions, battles, elections, extras, fleet, montagnards, special_units, hearts, hearts_phases, morale, movement, neutrality, operations,
                politics, random_events, reaction, recruitment, replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
@@ -22,7 +22,7 @@ from .features import dated_events, in_force
 
 # part-2 phases (sequence.PHASES part 2) refereed here when their feature is in force; the others are
 # announced and skipped (a "phase-skipped" event)
-PLAYED_PART2: frozenset[str] = frozenset({"a_random", "c_hearts", "a_hearts"})
+PLAYED_PART2: frozenset[str] = frozenset({"a_random", "c_hearts", "a_hearts", "a_air"})
 
 
 def enter(s: dict, ctx) -> None:
@@ -57,7 +57,10 @@ def enter(s: dict, ctx) -> None:
         s["phase"]["sub"] = "move"
         s["phase"]["out_of_supply"] = out_of_supply(s, COMMUNIST)   # 18.2.1.3
     elif ph.id == "a_reaction":
-        if ph.note:
+        if ph.note and in_force(s, "air_war"):
+            ctx.emit({"t": "phase-note", "phase": ph.id, "note": "airmobile reaction moves (8.8.1.1) and defensive "
+                                                                 "ground support (8.8.1.2, 11.1.2)"})
+        elif ph.note:
             ctx.emit({"t": "phase-note", "phase": ph.id, "note": ph.note})
     elif ph.id == "c_combat":
         s["phase"]["stack_check"] = True                             # 8.10.2
@@ -236,6 +239,12 @@ def _phase_decision(s: dict, ctx) -> dict | None:
     d = neutrality.phase_decision(s) or aid.phase_decision(s)        # 10.5.2, 27.2-27.4 (campaign)
     if d is not None:
         return d
+    if ph.id in ("a_air", "a_reaction"):
+        d = air_missions.pending_decision(s)                         # 12.1 hidden AA, 11.1.1.2 (air_war)
+        if d is not None:
+            return d
+    if ph.id == "a_air":
+        return {"seat": ALLIED, "kind": "fly", "prompt": "NTND 3.2.5: fly air missions (11), then done"}
     if ph.id == "c_combat":
         # resolve the announced attacks in the order announced (3.1.6)
         while p["queue"]:
@@ -268,7 +277,8 @@ def _phase_decision(s: dict, ctx) -> dict | None:
     if ph.id == "a_move" and p.get("sub") == "mine":
         return fleet.decision(s)                                     # 14.2.2: at the end of Allied movement
     seat, kind, prompt = kinds[ph.id]
-    if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s):
+    if ph.id in ("a_reaction",) and not reaction.allied_reaction_options(s) \
+            and not air_answers.fly_options(s):                # 8.8.1.2 (air_war)
         return None
     if ph.id == "c_reaction" and not reaction.markers_in_contact(s):
         # asked whenever a marker touches an Allied unit, whether or not its (hidden) units can move,

@@ -421,8 +421,13 @@ def mover(s: dict, piece: str) -> dict:
         return {"uids": uids, "types": [utype(s["units"][x]) for x in uids], "side": COMMUNIST,
                 "inv": True, "corps": None, "loc": mk["loc"]}
     u = s["units"][piece]
-    return {"uids": [piece], "types": [utype(u)], "side": u["side"], "inv": False,
-            "corps": u.get("corps"), "loc": u["loc"]}
+    mv = {"uids": [piece], "types": [utype(u)], "side": u["side"], "inv": False,
+          "corps": u.get("corps"), "loc": u["loc"]}
+    if "air" in s and piece in s["air"]["attached"]:
+        from .air import carried
+        if carried(s, piece):
+            mv["airmobile"] = True                 # 11.1.4: a helicopter attached (air_war)
+    return mv
 
 
 def allowance_q(s: dict, mv: dict) -> int:
@@ -454,6 +459,8 @@ def _allowance_q(type_ids: tuple[str, ...], inv: bool, monsoon: bool, oos: bool)
 
 def movement_kind(mv: dict) -> str:
     classes = {t.movement_class for t in mv["types"]}
+    if mv.get("airmobile") and "immobile" not in classes:
+        return "airmobile"                         # 11.1.4: helicopters attached
     for k in ("immobile", "fleet", "patrol_boat", "airmobile", "air", "interceptor"):
         if k in classes:
             return k

@@ -209,4 +209,6 @@ def invert(s: dict, loc: str, uids: list[str], ctx) -> str:
             raise Rejection("ILLEGAL_INVERT", "NTND 6.2: Communist armor (tank regiments) may never be inverted")
     if not uids:
         raise Rejection("ILLEGAL_INVERT", "NTND 6.2: name the units to invert")
+    if len(set(uids)) != len(uids):
+        raise Rejection("ILLEGAL_INVERT", "NTND 6.2: name each unit to invert once")
     return make_marker(s, sorted(uids), loc, ctx, "NTND 6.2")

@@ -64,6 +64,12 @@ def eliminate(s: dict, uid: str, ctx, rule: str) -> None:
         u.update(type=orig, nat=load_counters().type(orig).nationality)
     if u["type"] == "us_green_beret":
         release_militia(s, old_loc, ctx)
+    if "air" in s and uid in s["air"]["attached"]:                    # 11.1.4 (air_war)
+        from .air import detach
+        h = detach(s, uid)
+        if h:
+            ctx.emit({"t": "eliminated", "unit": h, "type": s["units"][h]["type"], "rule": "NTND 11.1.4", "pp": 0})
+            score(s, ctx, -1, "NTND 11.1.4/22.4", "allied air unit eliminated", unit=h)
 
 
 def release_militia(s: dict, old_loc: str | None, ctx) -> None:

@@ -49,6 +49,11 @@ def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) 
     if kind == "immobile" and mv["side"] == ALLIED and len(mv["types"]) == 1 \
             and mv["types"][0].stacking_class == "militia":
         return _militia_reach(s, mv, env)
+    if kind == "interceptor" and "air" in s:
+        # 11.5 (air_war): the Communist player may change an interceptor's zone (China, Hanoi, Haiphong,
+        # 8.2.5) in each of his movement phases; the path is the zone
+        from .air import INTERCEPTOR_ZONES
+        return {z: [z] for z in INTERCEPTOR_ZONES if z != mv["loc"]} if mv["side"] == COMMUNIST else {}
     if kind in ("immobile", "air", "interceptor"):
         return {}
     if kind in ("fleet", "patrol_boat"):

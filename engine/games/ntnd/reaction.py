@@ -27,7 +27,7 @@ def allied_reaction_options(s: dict) -> list[tuple[str, str]]:
         u = s["units"][uid]
         if u["status"] != "map" or u["side"] != ALLIED or uid in moved or u["loc"] in targets:
             continue
-        if not counters.type(u["type"]).airmobile:
+        if not counters.type(u["type"]).airmobile and not mover(s, uid).get("airmobile"):   # 11.1.4
             continue
         reach = _airmobile_reach(s, mover(s, uid), env)
         for t in targets:

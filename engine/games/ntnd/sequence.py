@@ -42,7 +42,7 @@ PHASES: tuple[Phase, ...] = (
           "helicopter transport assignment (11.1.4) is part 2"),
     Phase("c_reaction", "3.2.4", COMMUNIST, "Communist Reaction", 1),
     Phase("a_air", "3.2.5", ALLIED, "Air Operations", 2,
-          "air operations (11) and anti-aircraft fire (12) are part 2"),
+          "air operations (11) and anti-aircraft fire (12) are part 2", "air_war"),
     Phase("a_combat", "3.2.6", ALLIED, "Allied Combat", 1),
     Phase("a_politics", "3.2.7", ALLIED, "Allied Politics", 1,
           "the scenario's military items of 22.4 only; Hearts and Minds points are part 2"),

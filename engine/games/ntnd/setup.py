@@ -142,6 +142,9 @@ def initial_state(scenario: str, ctx) -> dict:
         # 7: the Hearts and Minds marker of each corps / country (one of campaign_data.H_AND_M_BOXES)
         "hm": dict(sorted(sc["scenario_rules"]["hearts_and_minds"].items())),
     }
+    if "air_war" in s["scenario"]["features"]:
+        from .air import start as air_start
+        air_start(s)                                   # 11 (air_war only: the Tet state has no "air")
     ctx.emit({"t": "scenario", "id": sc["id"], "name": sc["name"], "turns": len(sc["turns"]),
               "pp": s["pp"], "neutral": s["neutral"]})
     for loc in sorted(inverted):

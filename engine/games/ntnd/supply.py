@@ -2,7 +2,7 @@
 
 18.1.1 Allied units trace a line of hexes (any length) free of enemy units and
 enemy ZOC to their corps HQ, a friendly city, a firebase or the fleet on the
-coast (air supply is part 2). 18.1.2 Communist units trace up to six movement
+coast, or a hex supplied by air (11.1.3, air_war). 18.1.2 Communist units trace up to six movement
 points (counted as for the unit's movement, 8.2) free of enemy units, ZOC and
 ZOI to North Vietnam, a VC base or a supply unit. 18.1.3 no lines into or
 through zones; 18.1.4 no lines across neutral borders. 18.2 the units always in
@@ -87,6 +87,13 @@ class _AlliedSupply:
                 common.update(h for h in m.hex_neighbours(x["loc"]) if m.hexes[h].coastal)  # the fleet on the coast
                 common.add(x["loc"])
                 self.fleet_corps.add(m.hex(x["loc"]).corps)
+        from .air_missions import supplied_locations
+        self.air_zones: dict[str, int] = {}
+        for loc in supplied_locations(s):                      # 11.1.3: a source of supply this turn
+            if m.is_zone(loc):
+                self.air_zones[loc] = self.air_zones.get(loc, 0) + 1
+            else:
+                common.add(loc)
         self.common = frozenset(common)
         self.towns = frozenset(towns)
         self.blocked = blocked if blocked is not None else enemy_locs(s, ALLIED) | zoc_hexes(s, COMMUNIST)
@@ -134,8 +141,13 @@ def allied_in_supply(s: dict, u: dict, blocked: frozenset | None = None, pre: _A
         if h.country == "SV" and h.corps != u["corps"] and h.corps not in pre.fleet_corps:
             return False  # 5.3: in another corps zone (8.6.4.3: the fleet supersedes 5.3)
     if m.is_zone(u["loc"]):
-        # 18.7.3: a firebase in the same zone (air supply is part 2)
-        return u["loc"] in pre.firebase_locs
+        # 18.7.3: a firebase in the same zone, or an air supply mission into it for two ground units
+        if u["loc"] in pre.firebase_locs:
+            return True
+        n = pre.air_zones.get(u["loc"], 0)
+        ground = sorted(x["id"] for x in s["units"].values() if x["status"] == "map" and x["side"] == ALLIED
+                        and x["loc"] == u["loc"] and load_counters().type(x["type"]).is_ground_combat)
+        return u["id"] in ground[:2 * n]
     sources = allied_sources(s, u, pre)
     return u["loc"] in sources or not pre.reach(u["loc"]).isdisjoint(sources)
 

@@ -192,28 +192,35 @@ def attack_cost(s: dict, attackers: list[str], ctx) -> None:
             return
 
 
-# 24.3.5: U.S. firebases transferred to the ARVN (the helicopter gunships are air units: they wait for
-# the air war, 11). A transferred firebase is an ARVN firebase while it stands (its record's type and
+# 24.3.5: U.S. firebases transferred to the ARVN (and U.S. helicopter gunships: TRANSFERS below, where
+# the air war is in force). A transferred firebase is an ARVN firebase while it stands (its record's type and
 # nationality: every rule reads them, 5.6.2, 13.1, 23.3/24.3.1 withdrawals, 22.4); eliminated, its
 # counter goes back to the U.S. pile (``transferred`` keeps the type; politics.eliminate), so only a U.S.
 # point replaces it.
 TRANSFER_FROM, TRANSFER_TO = "us_firebase", "arvn_firebase"
+# the same for U.S. helicopter gunships (air_war: air units in play have status "air"; a transferred one
+# is a VNAF helicopter for every air rule, 11.1.4, 11.7; eliminated, a U.S. counter again: air.dead)
+TRANSFERS = {TRANSFER_FROM: (TRANSFER_TO, "map"), "us_helicopter": ("arvn_helicopter", "air")}
 
 
 def transfer_options(s: dict) -> list[str]:
-    """24.3.5: under Partial Vietnamization, each U.S. firebase on the map (in the policy step)."""
+    """24.3.5: under Partial Vietnamization, each U.S. firebase on the map (in the policy step), and each
+    U.S. helicopter gunship in play where the air war is in force."""
     if kind(s) != "partial":
         return []
-    return [uid for uid in sorted(s["units"]) if s["units"][uid]["type"] == TRANSFER_FROM
-            and s["units"][uid]["status"] == "map"]
+    return [uid for uid in sorted(s["units"]) if s["units"][uid]["type"] in TRANSFERS
+            and s["units"][uid]["status"] == TRANSFERS[s["units"][uid]["type"]][1]
+            and (s["units"][uid]["type"] == TRANSFER_FROM or in_force(s, "air_war"))]
 
 
 def transfer(s: dict, uid: str, ctx) -> None:
     if uid not in transfer_options(s):
         raise Rejection("ILLEGAL_TRANSFER", "NTND 24.3.5: under Partial Vietnamization a U.S. firebase on the map "
-                        "may be transferred to the ARVN", rule="NTND 24.3.5", input=uid)
+                        "(or a U.S. helicopter gunship) may be transferred to the ARVN", rule="NTND 24.3.5", input=uid)
     u = s["units"][uid]
-    u.update(type=TRANSFER_TO, nat=load_counters().type(TRANSFER_TO).nationality, transferred=TRANSFER_FROM)
-    ctx.emit({"t": "transferred", "unit": uid, "from": TRANSFER_FROM, "to": TRANSFER_TO, "loc": u["loc"],
+    frm = u["type"]
+    to = TRANSFERS[frm][0]
+    u.update(type=to, nat=load_counters().type(to).nationality, transferred=frm)
+    ctx.emit({"t": "transferred", "unit": uid, "from": frm, "to": to, "loc": u["loc"],
               "rule": "NTND 24.3.5"})
 

@@ -86,6 +86,15 @@ def _political_war(s: dict, v: dict) -> None:
     """The public state of rules 7, 21, 22.4/24.2.10, 25, 26 and 14.2.2 where they are in force (absent
     keys: Tet's view unchanged). The Hearts and Minds markers, the track's bounds and the Haiphong
     mine counter stand on the map in the open."""
+    if "air" in s:                                                          # 11, 12 (air_war): all public
+        from . import air
+        a = s["air"]
+        v["air"] = {"units": [_unit_view(u) for uid, u in sorted(s["units"].items())
+                              if u["status"] == "air" and u["side"] == ALLIED],
+                    "available": air.available(s), "unavailable": air.unavailable(s),
+                    "support": copy.deepcopy(a["support"]), "supplied": copy.deepcopy(a["supplied"]),
+                    "attached": dict(sorted(a["attached"].items())), "pending": copy.deepcopy(a["pending"]),
+                    "bombed": copy.deepcopy(a["bombed"])}
     if "hm" in s and in_force(s, "hearts_and_minds"):
         v["hm"] = dict(sorted(s["hm"].items()))                             # 7
     b = bounds(s)

@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class NtndCommand(_message.Message):
-    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate", "build_base", "upgrade", "declare", "draft", "withdraw", "coup", "aid", "choose", "declare_uprising", "mine_haiphong", "recall_green_beret", "reassign_ranger", "transfer", "announce_zoc")
+    __slots__ = ("done", "place", "move", "promote", "break_down", "invert", "flip", "attack", "ambush", "losses", "retreat", "advance", "reassign", "relocate", "expend", "allocate", "build_base", "upgrade", "declare", "draft", "withdraw", "coup", "aid", "choose", "declare_uprising", "mine_haiphong", "recall_green_beret", "reassign_ranger", "transfer", "announce_zoc", "fly", "aa_fire")
     DONE_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +38,8 @@ class NtndCommand(_message.Message):
     REASSIGN_RANGER_FIELD_NUMBER: _ClassVar[int]
     TRANSFER_FIELD_NUMBER: _ClassVar[int]
     ANNOUNCE_ZOC_FIELD_NUMBER: _ClassVar[int]
+    FLY_FIELD_NUMBER: _ClassVar[int]
+    AA_FIRE_FIELD_NUMBER: _ClassVar[int]
     done: NtndDone
     place: NtndPlace
     move: NtndMove
@@ -68,7 +70,9 @@ class NtndCommand(_message.Message):
     reassign_ranger: NtndReassignRanger
     transfer: NtndTransfer
     announce_zoc: NtndAnnounceZoc
-    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ..., build_base: _Optional[_Union[NtndBuildBase, _Mapping]] = ..., upgrade: _Optional[_Union[NtndUpgrade, _Mapping]] = ..., declare: _Optional[_Union[NtndDeclare, _Mapping]] = ..., draft: _Optional[_Union[NtndDraft, _Mapping]] = ..., withdraw: _Optional[_Union[NtndWithdraw, _Mapping]] = ..., coup: _Optional[_Union[NtndCoup, _Mapping]] = ..., aid: _Optional[_Union[NtndAid, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ..., mine_haiphong: _Optional[_Union[NtndMineHaiphong, _Mapping]] = ..., recall_green_beret: _Optional[_Union[NtndRecallGreenBeret, _Mapping]] = ..., reassign_ranger: _Optional[_Union[NtndReassignRanger, _Mapping]] = ..., transfer: _Optional[_Union[NtndTransfer, _Mapping]] = ..., announce_zoc: _Optional[_Union[NtndAnnounceZoc, _Mapping]] = ...) -> None: ...
+    fly: NtndFly
+    aa_fire: NtndAaFire
+    def __init__(self, done: _Optional[_Union[NtndDone, _Mapping]] = ..., place: _Optional[_Union[NtndPlace, _Mapping]] = ..., move: _Optional[_Union[NtndMove, _Mapping]] = ..., promote: _Optional[_Union[NtndPromote, _Mapping]] = ..., break_down: _Optional[_Union[NtndBreakDown, _Mapping]] = ..., invert: _Optional[_Union[NtndInvert, _Mapping]] = ..., flip: _Optional[_Union[NtndFlip, _Mapping]] = ..., attack: _Optional[_Union[NtndAttack, _Mapping]] = ..., ambush: _Optional[_Union[NtndAmbush, _Mapping]] = ..., losses: _Optional[_Union[NtndLosses, _Mapping]] = ..., retreat: _Optional[_Union[NtndRetreat, _Mapping]] = ..., advance: _Optional[_Union[NtndAdvance, _Mapping]] = ..., reassign: _Optional[_Union[NtndReassign, _Mapping]] = ..., relocate: _Optional[_Union[NtndRelocate, _Mapping]] = ..., expend: _Optional[_Union[NtndExpend, _Mapping]] = ..., allocate: _Optional[_Union[NtndAllocate, _Mapping]] = ..., build_base: _Optional[_Union[NtndBuildBase, _Mapping]] = ..., upgrade: _Optional[_Union[NtndUpgrade, _Mapping]] = ..., declare: _Optional[_Union[NtndDeclare, _Mapping]] = ..., draft: _Optional[_Union[NtndDraft, _Mapping]] = ..., withdraw: _Optional[_Union[NtndWithdraw, _Mapping]] = ..., coup: _Optional[_Union[NtndCoup, _Mapping]] = ..., aid: _Optional[_Union[NtndAid, _Mapping]] = ..., choose: _Optional[_Union[NtndChoose, _Mapping]] = ..., declare_uprising: _Optional[_Union[NtndDeclareUprising, _Mapping]] = ..., mine_haiphong: _Optional[_Union[NtndMineHaiphong, _Mapping]] = ..., recall_green_beret: _Optional[_Union[NtndRecallGreenBeret, _Mapping]] = ..., reassign_ranger: _Optional[_Union[NtndReassignRanger, _Mapping]] = ..., transfer: _Optional[_Union[NtndTransfer, _Mapping]] = ..., announce_zoc: _Optional[_Union[NtndAnnounceZoc, _Mapping]] = ..., fly: _Optional[_Union[NtndFly, _Mapping]] = ..., aa_fire: _Optional[_Union[NtndAaFire, _Mapping]] = ...) -> None: ...
 
 class NtndDone(_message.Message):
     __slots__ = ()
@@ -291,3 +295,19 @@ class NtndAnnounceZoc(_message.Message):
     country: str
     extend: bool
     def __init__(self, country: _Optional[str] = ..., extend: _Optional[bool] = ...) -> None: ...
+
+class NtndFly(_message.Message):
+    __slots__ = ("mission", "target", "air")
+    MISSION_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    AIR_FIELD_NUMBER: _ClassVar[int]
+    mission: str
+    target: str
+    air: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, mission: _Optional[str] = ..., target: _Optional[str] = ..., air: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class NtndAaFire(_message.Message):
+    __slots__ = ("units",)
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    units: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, units: _Optional[_Iterable[str]] = ...) -> None: ...
