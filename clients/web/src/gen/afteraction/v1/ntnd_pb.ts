@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/ntnd.proto.
  */
 export const file_afteraction_v1_ntnd: GenFile = /*@__PURE__*/
-  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSLfCwoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLAoGZXhwZW5kGBQgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEV4cGVuZEgAEjAKCGFsbG9jYXRlGBUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZEFsbG9jYXRlSAASMwoKYnVpbGRfYmFzZRgWIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk50bmRCdWlsZEJhc2VIABIuCgd1cGdyYWRlGBcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFVwZ3JhZGVIABIuCgdkZWNsYXJlGBkgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVIABIqCgVkcmFmdBgaIAEoCzIZLmFmdGVyYWN0aW9uLnYxLk50bmREcmFmdEgAEjAKCHdpdGhkcmF3GBsgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFdpdGhkcmF3SAASKAoEY291cBgeIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmRDb3VwSAASJgoDYWlkGB8gASgLMhcuYWZ0ZXJhY3Rpb24udjEuTnRuZEFpZEgAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAEjkKDW1pbmVfaGFpcGhvbmcYMiABKAsyIC5hZnRlcmFjdGlvbi52MS5OdG5kTWluZUhhaXBob25nSAASQgoScmVjYWxsX2dyZWVuX2JlcmV0GDMgASgLMiQuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlY2FsbEdyZWVuQmVyZXRIABI9Cg9yZWFzc2lnbl9yYW5nZXIYNCABKAsyIi5hZnRlcmFjdGlvbi52MS5OdG5kUmVhc3NpZ25SYW5nZXJIABIwCgh0cmFuc2Zlchg8IAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRUcmFuc2ZlckgAEjcKDGFubm91bmNlX3pvYxg9IAEoCzIfLmFmdGVyYWN0aW9uLnYxLk50bmRBbm5vdW5jZVpvY0gAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGgoKTnRuZEV4cGVuZBIMCgR1bml0GAEgASgJIjoKDE50bmRBbGxvY2F0ZRIMCgRwb29sGAEgASgJEgwKBGFyZWEYAiABKAkSDgoGcG9pbnRzGAMgASgFIjMKDU50bmRCdWlsZEJhc2USEAoIbG9jYXRpb24YASABKAkSEAoIc3VwcGxpZXMYAiADKAkiPgoLTnRuZFVwZ3JhZGUSEAoIcmVnaW1lbnQYASABKAkSDQoFY2FkcmUYAiABKAkSDgoGc3VwcGx5GAMgASgJIhsKC050bmREZWNsYXJlEgwKBGtpbmQYASABKAkiCwoJTnRuZERyYWZ0IhwKDE50bmRXaXRoZHJhdxIMCgR1bml0GAEgASgJIhwKCk50bmRDaG9vc2USDgoGY2hvaWNlGAEgASgJIhUKE050bmREZWNsYXJlVXByaXNpbmciGwoITnRuZENvdXASDwoHY291bnRyeRgBIAEoCSJLCgdOdG5kQWlkEg4KBnNvdXJjZRgBIAEoCRIMCgRraW5kGAIgASgJEhAKCGxvY2F0aW9uGAMgASgJEhAKCGludmVydGVkGAQgASgIIhIKEE50bmRNaW5lSGFpcGhvbmciJAoUTnRuZFJlY2FsbEdyZWVuQmVyZXQSDAoEdW5pdBgBIAEoCSIxChJOdG5kUmVhc3NpZ25SYW5nZXISDAoEdW5pdBgBIAEoCRINCgVjb3JwcxgCIAEoCSIcCgxOdG5kVHJhbnNmZXISDAoEdW5pdBgBIAEoCSIyCg9OdG5kQW5ub3VuY2Vab2MSDwoHY291bnRyeRgBIAEoCRIOCgZleHRlbmQYAiABKAhiBnByb3RvMw");
+  fileDesc("ChlhZnRlcmFjdGlvbi92MS9udG5kLnByb3RvEg5hZnRlcmFjdGlvbi52MSK2DAoLTnRuZENvbW1hbmQSKAoEZG9uZRgBIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmREb25lSAASKgoFcGxhY2UYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5OdG5kUGxhY2VIABIoCgRtb3ZlGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZE1vdmVIABIuCgdwcm9tb3RlGAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFByb21vdGVIABIzCgpicmVha19kb3duGAUgASgLMh0uYWZ0ZXJhY3Rpb24udjEuTnRuZEJyZWFrRG93bkgAEiwKBmludmVydBgGIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRJbnZlcnRIABIoCgRmbGlwGAcgASgLMhguYWZ0ZXJhY3Rpb24udjEuTnRuZEZsaXBIABIsCgZhdHRhY2sYCCABKAsyGi5hZnRlcmFjdGlvbi52MS5OdG5kQXR0YWNrSAASLAoGYW1idXNoGAkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFtYnVzaEgAEiwKBmxvc3NlcxgKIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRMb3NzZXNIABIuCgdyZXRyZWF0GAsgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFJldHJlYXRIABIuCgdhZHZhbmNlGAwgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZEFkdmFuY2VIABIwCghyZWFzc2lnbhgNIAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRSZWFzc2lnbkgAEjAKCHJlbG9jYXRlGA4gASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlbG9jYXRlSAASLAoGZXhwZW5kGBQgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEV4cGVuZEgAEjAKCGFsbG9jYXRlGBUgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZEFsbG9jYXRlSAASMwoKYnVpbGRfYmFzZRgWIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk50bmRCdWlsZEJhc2VIABIuCgd1cGdyYWRlGBcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZFVwZ3JhZGVIABIuCgdkZWNsYXJlGBkgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVIABIqCgVkcmFmdBgaIAEoCzIZLmFmdGVyYWN0aW9uLnYxLk50bmREcmFmdEgAEjAKCHdpdGhkcmF3GBsgASgLMhwuYWZ0ZXJhY3Rpb24udjEuTnRuZFdpdGhkcmF3SAASKAoEY291cBgeIAEoCzIYLmFmdGVyYWN0aW9uLnYxLk50bmRDb3VwSAASJgoDYWlkGB8gASgLMhcuYWZ0ZXJhY3Rpb24udjEuTnRuZEFpZEgAEiwKBmNob29zZRgjIAEoCzIaLmFmdGVyYWN0aW9uLnYxLk50bmRDaG9vc2VIABI/ChBkZWNsYXJlX3VwcmlzaW5nGCQgASgLMiMuYWZ0ZXJhY3Rpb24udjEuTnRuZERlY2xhcmVVcHJpc2luZ0gAEjkKDW1pbmVfaGFpcGhvbmcYMiABKAsyIC5hZnRlcmFjdGlvbi52MS5OdG5kTWluZUhhaXBob25nSAASQgoScmVjYWxsX2dyZWVuX2JlcmV0GDMgASgLMiQuYWZ0ZXJhY3Rpb24udjEuTnRuZFJlY2FsbEdyZWVuQmVyZXRIABI9Cg9yZWFzc2lnbl9yYW5nZXIYNCABKAsyIi5hZnRlcmFjdGlvbi52MS5OdG5kUmVhc3NpZ25SYW5nZXJIABIwCgh0cmFuc2Zlchg8IAEoCzIcLmFmdGVyYWN0aW9uLnYxLk50bmRUcmFuc2ZlckgAEjcKDGFubm91bmNlX3pvYxg9IAEoCzIfLmFmdGVyYWN0aW9uLnYxLk50bmRBbm5vdW5jZVpvY0gAEiYKA2ZseRgoIAEoCzIXLmFmdGVyYWN0aW9uLnYxLk50bmRGbHlIABItCgdhYV9maXJlGCkgASgLMhouYWZ0ZXJhY3Rpb24udjEuTnRuZEFhRmlyZUgAQggKBmFjdGlvbiIKCghOdG5kRG9uZSJvCglOdG5kUGxhY2USDAoEdW5pdBgBIAEoCRIMCgRraW5kGAIgASgJEhMKC25hdGlvbmFsaXR5GAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEhAKCGludmVydGVkGAUgASgIEg0KBWNvcnBzGAYgASgJIicKCE50bmRNb3ZlEg0KBXBpZWNlGAEgASgJEgwKBHBhdGgYAiADKAkiWwoLTnRuZFByb21vdGUSDQoFcGllY2UYASABKAkSDgoGc3VwcGx5GAIgASgJEgoKAnRvGAMgASgJEgwKBHVuaXQYBCABKAkSEwoLc3VwcGx5X3VuaXQYBSABKAkiHgoNTnRuZEJyZWFrRG93bhINCgVwaWVjZRgBIAEoCSItCgpOdG5kSW52ZXJ0EhAKCGxvY2F0aW9uGAEgASgJEg0KBXVuaXRzGAIgAygJIhoKCE50bmRGbGlwEg4KBm1hcmtlchgBIAEoCSIvCgpOdG5kQXR0YWNrEg4KBnRhcmdldBgBIAEoCRIRCglhdHRhY2tlcnMYAiADKAkiHQoKTnRuZEFtYnVzaBIPCgdtYXJrZXJzGAEgAygJIhsKCk50bmRMb3NzZXMSDQoFdW5pdHMYASADKAkiJwoLTnRuZFJldHJlYXQSDAoEdW5pdBgBIAEoCRIKCgJ0bxgCIAEoCSIcCgtOdG5kQWR2YW5jZRINCgV1bml0cxgBIAMoCSIsCgxOdG5kUmVhc3NpZ24SDQoFZ3JvdXAYASABKAkSDQoFY29ycHMYAiABKAkiKAoMTnRuZFJlbG9jYXRlEgwKBHVuaXQYASABKAkSCgoCdG8YAiABKAkiGgoKTnRuZEV4cGVuZBIMCgR1bml0GAEgASgJIjoKDE50bmRBbGxvY2F0ZRIMCgRwb29sGAEgASgJEgwKBGFyZWEYAiABKAkSDgoGcG9pbnRzGAMgASgFIjMKDU50bmRCdWlsZEJhc2USEAoIbG9jYXRpb24YASABKAkSEAoIc3VwcGxpZXMYAiADKAkiPgoLTnRuZFVwZ3JhZGUSEAoIcmVnaW1lbnQYASABKAkSDQoFY2FkcmUYAiABKAkSDgoGc3VwcGx5GAMgASgJIhsKC050bmREZWNsYXJlEgwKBGtpbmQYASABKAkiCwoJTnRuZERyYWZ0IhwKDE50bmRXaXRoZHJhdxIMCgR1bml0GAEgASgJIhwKCk50bmRDaG9vc2USDgoGY2hvaWNlGAEgASgJIhUKE050bmREZWNsYXJlVXByaXNpbmciGwoITnRuZENvdXASDwoHY291bnRyeRgBIAEoCSJLCgdOdG5kQWlkEg4KBnNvdXJjZRgBIAEoCRIMCgRraW5kGAIgASgJEhAKCGxvY2F0aW9uGAMgASgJEhAKCGludmVydGVkGAQgASgIIhIKEE50bmRNaW5lSGFpcGhvbmciJAoUTnRuZFJlY2FsbEdyZWVuQmVyZXQSDAoEdW5pdBgBIAEoCSIxChJOdG5kUmVhc3NpZ25SYW5nZXISDAoEdW5pdBgBIAEoCRINCgVjb3JwcxgCIAEoCSIcCgxOdG5kVHJhbnNmZXISDAoEdW5pdBgBIAEoCSIyCg9OdG5kQW5ub3VuY2Vab2MSDwoHY291bnRyeRgBIAEoCRIOCgZleHRlbmQYAiABKAgiNwoHTnRuZEZseRIPCgdtaXNzaW9uGAEgASgJEg4KBnRhcmdldBgCIAEoCRILCgNhaXIYAyADKAkiGwoKTnRuZEFhRmlyZRINCgV1bml0cxgBIAMoCWIGcHJvdG8z");
 
 /**
  * A command of No Trumpets No Drums (docs/rules/ntnd.md). Pieces are named by
@@ -274,6 +274,25 @@ export type NtndCommand = Message<"afteraction.v1.NtndCommand"> & {
      */
     value: NtndAnnounceZoc;
     case: "announceZoc";
+  } | {
+    /**
+     * Fields 40-41: the air war (NTND 11, 12, 28.1).
+     * Fly one Allied air mission: strategic bombing, ground support, air supply or helicopter
+     * transport (NTND 11.1, 3.2.5; defensive ground support in the Allied Reaction, 3.1.5, 8.8.1.2).
+     *
+     * @generated from field: afteraction.v1.NtndFly fly = 40;
+     */
+    value: NtndFly;
+    case: "fly";
+  } | {
+    /**
+     * Name the Communist anti-aircraft units of the inverted stacks under an air mission that fire
+     * at it (NTND 12.1, 12.1.1); sealed.
+     *
+     * @generated from field: afteraction.v1.NtndAaFire aa_fire = 41;
+     */
+    value: NtndAaFire;
+    case: "aaFire";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1068,4 +1087,62 @@ export type NtndAnnounceZoc = Message<"afteraction.v1.NtndAnnounceZoc"> & {
  */
 export const NtndAnnounceZocSchema: GenMessage<NtndAnnounceZoc> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_ntnd, 30);
+
+/**
+ * One Allied air mission (NTND 11.1).
+ *
+ * @generated from message afteraction.v1.NtndFly
+ */
+export type NtndFly = Message<"afteraction.v1.NtndFly"> & {
+  /**
+   * The mission: "bomb" (strategic bombing, 11.1.1), "support" (ground support, 11.1.2), "supply"
+   * (11.1.3) or "transport" (a helicopter attached to a ground unit, 11.1.4).
+   *
+   * @generated from field: string mission = 1;
+   */
+  mission: string;
+
+  /**
+   * The hex or off-board zone flown to; for "transport" the id of the ground unit carried.
+   *
+   * @generated from field: string target = 2;
+   */
+  target: string;
+
+  /**
+   * The air units flying it, in the order the Allied player loses them to anti-aircraft fire and
+   * interceptors (12.1.1, 11.5: he chooses which are shot down).
+   *
+   * @generated from field: repeated string air = 3;
+   */
+  air: string[];
+};
+
+/**
+ * Describes the message afteraction.v1.NtndFly.
+ * Use `create(NtndFlySchema)` to create a new message.
+ */
+export const NtndFlySchema: GenMessage<NtndFly> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 31);
+
+/**
+ * The Communist anti-aircraft fire of inverted stacks (NTND 12.1).
+ *
+ * @generated from message afteraction.v1.NtndAaFire
+ */
+export type NtndAaFire = Message<"afteraction.v1.NtndAaFire"> & {
+  /**
+   * The inverted units with an AA capability that fire (12.1: they "may" fire); empty for none.
+   *
+   * @generated from field: repeated string units = 1;
+   */
+  units: string[];
+};
+
+/**
+ * Describes the message afteraction.v1.NtndAaFire.
+ * Use `create(NtndAaFireSchema)` to create a new message.
+ */
+export const NtndAaFireSchema: GenMessage<NtndAaFire> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_ntnd, 32);
 
