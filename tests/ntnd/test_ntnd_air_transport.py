@@ -42,7 +42,7 @@ def test_ntnd_11_1_4_not_armor_not_units_already_airmobile():
 
 def test_ntnd_11_3_1_the_helicopter_leaves_the_air_boxes_and_dies_with_its_unit():
     s = _marines_with_helicopters()
-    assert "us-heli-1" not in air.available(s)
+    assert "us-heli-1" not in air.available(s) and "us-heli-1" not in air.unavailable(s)
     s["turn"] = 3
     assert "us-heli-1" not in air.available(s)                     # still with the marines, not in a box
     pp = s["pp"]

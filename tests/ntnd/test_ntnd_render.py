@@ -1,6 +1,8 @@
 """NTND map rendering (SVG) and the `aar render` command."""
 from __future__ import annotations
 
+from html import escape
+
 from afteraction.cli.main import main
 from afteraction.engine.games.ntnd.render import render_svg
 from afteraction.engine.games.ntnd.rules import NtndRuleset
@@ -155,29 +157,35 @@ def test_ntnd_render_aa_badge_only_where_the_view_shows_the_unit():
 
 
 def test_ntnd_render_draws_air_units_from_the_views_air_key_defensively():
-    """/work/wt/AIR.md's view["air"]: available/unavailable boxes listed, flying units on their
-    mission hex (the mission's letter), attached helicopters with their ground unit; a missing or
+    """The view's ``air`` key of a campaign whose Air Operations phase flew a bombing, a ground support, an
+    air supply and a helicopter transport mission (11.1.1-11.1.4, through the game's ``fly``): the
+    Available and Unavailable boxes (11.2) listed, the attached helicopter on its ground unit's hex,
+    ground support on its hex, this turn's bombed and air-supplied hexes marked; a missing or
     malformed key draws nothing and breaks nothing."""
-    view = RS.view(camp(), "allied")
-    view["air"] = {"units": [
-        {"id": "us-ftr-1", "type": "us_fighter_wing", "name": "U.S. Fighter 1", "nat": "US", "box": "available",
-         "loc": None, "mission": None, "with": None},
-        {"id": "us-sac-1", "type": "us_sac_wing", "name": "SAC", "nat": "US", "box": "unavailable",
-         "loc": None, "mission": None, "with": None},
-        {"id": "us-ftr-2", "type": "us_fighter_wing", "name": "Ftr2", "nat": "US", "box": "flying",
-         "loc": "1714", "mission": "bomb", "with": None},
-        {"id": "us-heli-1", "type": "us_helicopter", "name": "Heli", "nat": "US", "box": "attached",
-         "loc": "1424", "mission": "transport", "with": "us-1-1"}], "bombed": ["1307"], "supplied": ["1714"],
-        "support": {}}
+    from .airplay import air_camp, at_phase, commie, fly, put, ready
+    s = air_camp(1)
+    put(s, "arvn-21div", "0825")
+    commie(s, "vc_regiment", "0702")
+    commie(s, "vc_regiment", "1913")
+    at_phase(s, "a_air")
+    fly(s, "bomb", "0702", [ready(s, "us-sac-1")], faces=[1])
+    fly(s, "support", "1913", ["us-ftr-1", "us-ftr-2"])
+    fly(s, "transport", "us-9mar", ["us-heli-1"])
+    fly(s, "supply", "0825", ["us-soa"], faces=[1, 1, 1])
+    view = RS.view(s, "allied")
+    marines = next(u["loc"] for u in view["units"] if u["id"] == "us-9mar")
     parts = ntnd_render.layers(view)
-    assert "Available (1)" in parts["panel:3-air"] and "Unavailable (1)" in parts["panel:3-air"]
-    assert "U.S. Fighter 1" in parts["panel:3-air"] and "SAC" in parts["panel:3-air"]
-    assert "B&gt;Ftr2" in parts["loc:1714"] and "us-ftr-2 us_fighter_wing: bomb (11)" in parts["loc:1714"]
-    assert "attached to us-1-1 (11.1.4)" in parts["loc:1424"]
-    assert "1307: strategically bombed this turn (11.4)" in parts["mark:air"]
-    assert "1714: air supply this turn (11.1.3)" in parts["mark:air"]
-    for bad in (None, 3, {"units": "x"}, {"units": [{"no": "id"}, {"id": "a", "box": "flying", "loc": 7}]},
-                {"bombed": 5, "supplied": [None, "nowhere"]}):
+    panel = parts["panel:3-air"]
+    n_avail, n_unavail = len(view["air"]["available"]), len(view["air"]["unavailable"])
+    assert n_unavail == 4 and f"Available ({n_avail})" in panel and "Unavailable (4)" in panel
+    sac = next(u["name"] for u in view["air"]["units"] if u["id"] == "us-sac-1")
+    assert escape(sac)[:24] in panel and "attached 1" in panel
+    assert "us-heli-1 us_helicopter attached to us-9mar (11.1.4)" in parts[f"loc:{marines}"]
+    assert "ground support: 2 hits for the battle here (11.1.2)" in parts["loc:1913"]
+    assert "0702: strategically bombed this turn (11.4)" in parts["mark:air"]
+    assert "0825: air supply this turn (11.1.3)" in parts["mark:air"]
+    for bad in (None, 3, {"units": "x"}, {"units": [{"no": "id"}, {"id": 7}], "attached": {"x": 5}},
+                {"bombed": 5, "supplied": {"turn": view["turn"], "hexes": [None, "nowhere"]}, "support": [7]}):
         view["air"] = bad
         assert render_svg(view).startswith("<svg")
 

@@ -81,11 +81,14 @@ def available(s: dict) -> list[str]:
 
 
 def unavailable(s: dict) -> list[str]:
-    """11.2: the Allied air units that flew in this or the previous player-turn."""
+    """11.2: the Allied air units that flew in this or the previous player-turn (a helicopter attached
+    to a ground unit is in neither box, 11.3.1)."""
     a = st(s)
     pt = player_turn(s)
+    held = {v["heli"] for v in a["attached"].values()}
     return [uid for uid, u in sorted(s["units"].items())
-            if u["status"] == "air" and u["side"] == ALLIED and a["flew"].get(uid, -9) >= pt - 1]
+            if u["status"] == "air" and u["side"] == ALLIED and uid not in held
+            and a["flew"].get(uid, -9) >= pt - 1]
 
 
 def role(type_id: str) -> str:

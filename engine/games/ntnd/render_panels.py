@@ -5,9 +5,9 @@
 - ``hearts``: the Hearts and Minds track (7): one row per area of ``view["hm"]`` (present only where
   the rule is in force), its marker in the box it stands in;
 - ``air``: the Air Units boxes (11.2) of ``view["air"]`` (present only where the air war is in
-  force: /work/wt/AIR.md's shape, read defensively): available and unavailable units listed; units
-  flying a mission and attached helicopters are drawn on the map by ``render.layers``, and the
-  turn's strategically bombed hexes (11.4, a crater) and air supply sources (11.1.3) by ``air_marks``.
+  force: views.py's shape, read defensively): available and unavailable units listed; attached
+  helicopters and surviving ground support are drawn on the map by ``render.layers`` (air_items), and
+  the turn's strategically bombed hexes (11.4, a crater) and air supply sources (11.1.3) by ``air_marks``.
 
 Every panel reads public keys of the view; a key that is absent draws nothing (the Tet scenario:
 the track panel only). Integer coordinates, as in render.py.
@@ -21,7 +21,6 @@ from .campaign_data import AREAS, H_AND_M_BOXES
 TRACK_MAX = 250          # the track's printed range (22.4; 24.2.10's bounds 1 and 249 lie inside it)
 BOX_ABBREV = {"communist_control": "Com. ctrl", "pro_communist": "Pro-Com.", "neutral": "Neutral",
               "pro_allied": "Pro-All.", "allied_control": "All. ctrl"}
-MISSION_LETTER = {"bomb": "B", "support": "G", "supply": "S", "transport": "T"}   # AIR.md's letters
 
 
 def track(view: dict, x: int, y: int, w: int) -> str:
@@ -83,16 +82,38 @@ def hearts(view: dict, x: int, y: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def air_units(view: dict) -> list[dict]:
-    """The air units of the view's ``air`` key (AIR.md), each a dict; [] when absent or malformed."""
+def _air(view: dict) -> dict | None:
     air = view.get("air")
-    if not isinstance(air, dict):
+    return air if isinstance(air, dict) else None
+
+
+def _ids(x) -> set:
+    return {i for i in x if isinstance(i, str)} if isinstance(x, (list, tuple)) else set()
+
+
+def air_units(view: dict) -> list[dict]:
+    """The air units of the view's ``air`` key (views.py: ``units``, with the ``available`` and
+    ``unavailable`` lists of 11.2 and ``attached`` {ground unit: {"heli"}} of 11.1.4), each a dict with
+    its ``box``: "available", "unavailable" or "attached" (then ``with``: the ground unit); [] when
+    absent or malformed."""
+    air = _air(view)
+    if air is None or not isinstance(air.get("units"), (list, tuple)):
         return []
-    return [a for a in air.get("units", ()) if isinstance(a, dict) and "id" in a]
+    avail, unavail = _ids(air.get("available")), _ids(air.get("unavailable"))
+    att = air.get("attached") if isinstance(air.get("attached"), dict) else {}
+    held = {v.get("heli"): g for g, v in sorted(att.items()) if isinstance(v, dict) and isinstance(g, str)}
+    out = []
+    for a in air["units"]:
+        if not isinstance(a, dict) or not isinstance(a.get("id"), str):
+            continue
+        box = ("attached" if a["id"] in held else "unavailable" if a["id"] in unavail
+               else "available" if a["id"] in avail else None)
+        out.append(a | {"box": box, "with": held.get(a["id"])})
+    return out
 
 
 def air(view: dict, x: int, y: int, w: int) -> str:
-    if not isinstance(view.get("air"), dict):
+    if _air(view) is None:
         return ""
     units = air_units(view)
     out = [f'<text x="{x}" y="{y + 10}" font-size="10" font-weight="bold">Air units (11.2)</text>']
@@ -107,28 +128,28 @@ def air(view: dict, x: int, y: int, w: int) -> str:
                        f'{escape(str(a.get("name") or a["id"]))[:24]}</text></g>')
         if len(here) > 7:
             out.append(f'<text x="{cx}" y="{y + 35 + 7 * 10}" font-size="7">+{len(here) - 7} more</text>')
-    flying = sum(a.get("box") == "flying" for a in units)
-    out.append(f'<text x="{x}" y="{y + 118}" font-size="7">flying {flying}, attached '
+    out.append(f'<text x="{x}" y="{y + 118}" font-size="7">attached '
                f'{sum(a.get("box") == "attached" for a in units)} (drawn on the map)</text>')
     return "\n".join(out) + "\n"
 
 
 def air_items(view: dict) -> list[tuple[str, str, str, str]]:
-    """(loc, side, label, tip) of the air units on the map: flying a mission at ``loc`` (a plane with
-    the mission's letter) or attached to the ground unit at ``loc``."""
+    """(loc, style, label, tip) drawn on the map: a helicopter attached to a ground unit of the view
+    (11.1.4, at that unit's hex) and this player-turn's surviving ground support (11.1.2, ``support``:
+    [{"hex", "hits"}], waiting for the battle in that hex)."""
     out = []
+    where = {u.get("id"): u.get("loc") for u in view.get("units", ()) if isinstance(u, dict)}
     for a in air_units(view):
-        loc = a.get("loc")
-        if not isinstance(loc, str) or a.get("box") not in ("flying", "attached"):
-            continue
-        name = str(a.get("name") or a["id"])
-        if a.get("box") == "flying":
-            letter = MISSION_LETTER.get(a.get("mission"), "?")
-            out.append((loc, "air", f"{letter}>{name}"[:14], f'{a["id"]} {a.get("type", "")}: '
-                        f'{a.get("mission") or "mission"} (11)'))
-        else:
+        loc = where.get(a.get("with"))
+        if a.get("box") == "attached" and isinstance(loc, str):
+            name = str(a.get("name") or a["id"])
             out.append((loc, "air", f"H+{name}"[:14], f'{a["id"]} {a.get("type", "")} attached to '
-                        f'{a.get("with") or "a ground unit"} (11.1.4)'))
+                        f'{a["with"]} (11.1.4)'))
+    air = _air(view) or {}
+    for m in air.get("support", ()) if isinstance(air.get("support"), (list, tuple)) else ():
+        if isinstance(m, dict) and isinstance(m.get("hex"), str) and isinstance(m.get("hits"), int):
+            out.append((m["hex"], "air", f'G>{m["hits"]} hits'[:14],
+                        f'ground support: {m["hits"]} hits for the battle here (11.1.2)'))
     return out
 
 
@@ -141,7 +162,10 @@ def air_marks(view: dict, centre, hexes) -> str:
     out = []
     for key, colour, tip in (("bombed", "#5a3a1a", "strategically bombed this turn (11.4)"),
                              ("supplied", "#1a7a3a", "air supply this turn (11.1.3)")):
-        marks = air.get(key)
+        got = air.get(key)
+        if not isinstance(got, dict) or got.get("turn") != view.get("turn"):
+            continue
+        marks = got.get("hexes")
         for h in sorted(x for x in (marks if isinstance(marks, (list, tuple)) else ()) if isinstance(x, str)):
             if h not in hexes:
                 continue
