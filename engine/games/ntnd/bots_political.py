@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...bots import Prng
-from .bots import SEATO_PREFIXES, _action, _nv_hexes, campaign_bot
+from .bots import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, campaign_bot
 from .map import load_map
 
 BOXES = ("communist_control", "pro_communist", "neutral", "pro_allied", "allied_control")   # campaign_data
@@ -93,11 +93,12 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
     tag = seed if isinstance(seed, bytes) else str(seed).encode()
     prng = Prng(b"ntnd-political-bot/" + tag)
     military = campaign_bot(tag)
-    mem: dict = {"alloc": {}, "alloc_turn": None, "draft_turn": -99, "view": None}
+    mem: dict = {"alloc": {}, "alloc_turn": None, "draft_turn": -99, "view": None, "pos": {}}
 
     def view(seat: str, fresh: bool) -> dict:
         if fresh or mem["view"] is None:
             mem["view"] = view_of(seat)
+            mem["pos"] = {u["id"]: u["loc"] for u in mem["view"].get("units", []) if u["side"] == seat}
         return mem["view"]
 
     def pick(cands: list):
@@ -192,6 +193,27 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
         keep = [c for c in legal if not bad(c)]
         return keep or legal
 
+    def garrison(legal: list, by: dict):
+        """22.4, 7.3: South Vietnam's towns held by Allied units score (and keep face-up Communists out):
+        a unit not alone in its town moves into an empty one first; a lone garrison stays."""
+        towns, pos = _sv_towns(), mem["pos"]
+        held: dict[str, int] = {}
+        for loc in pos.values():
+            if loc in towns:
+                held[loc] = held.get(loc, 0) + 1
+
+        def lone(c) -> bool:
+            loc = pos.get(c.ntnd.move.piece)
+            return loc in towns and held.get(loc, 0) <= 1
+
+        moves = by.get("move", [])
+        fill = [c for c in moves if c.ntnd.move.path and c.ntnd.move.path[-1] in towns
+                and not held.get(c.ntnd.move.path[-1]) and not lone(c)]
+        if fill:
+            return pick(fill), legal
+        keep = [c for c in legal if not (_action(c) == "move" and lone(c))]
+        return None, keep or legal
+
     def allied(seat: str, legal: list, by: dict, done: list):
         kind = _kind(legal)
         if kind in ("hearts", "corruption", "policy", "reinforce", "random_choice") or "choose" in by:
@@ -218,7 +240,13 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
                 nats.get(x) in ("US", "ROK", "ANZAC", "THAI") for x in c.ntnd.attack.attackers)]
             if cheap and any(_action(c) == "attack" for c in cheap):
                 legal = cheap
-        c = military(seat, legal)
+        c = None
+        if "move" in by:
+            by = {"move": [x for x in legal if _action(x) == "move"]}
+            c, legal = garrison(legal, by)
+        c = c or military(seat, legal)
+        if _action(c) == "move" and c.ntnd.move.path:
+            mem["pos"][c.ntnd.move.piece] = c.ntnd.move.path[-1]
         if _action(c) == "done":
             mem["view"] = None
         return c
