@@ -46,11 +46,17 @@ BOXES = ("communist_control", "pro_communist", "neutral", "pro_allied", "allied_
 #: points a turn of an area's marker in each box (7.3.2 Allied phase only; 7.4.2 both political phases)
 BOX_VALUE = {"communist_control": -4, "pro_communist": -2, "neutral": 0, "pro_allied": 1, "allied_control": 2}
 SV_CORPS = ("I", "II", "III", "IV")
+#: what an area's box is worth to the Allied player, in half points a turn: BOX_VALUE doubled, plus in a
+#: corps the South Vietnamese replacement halves of 7.3.1 (1 Pro-Allied, 2 Allied Control) and one for
+#: the Allied Control box's 1-3 die against every Communist expenditure (7.4) and no guerrillas (7.3.4)
+ALLIED_WORTH = {"communist_control": -8, "pro_communist": -4, "neutral": 0, "pro_allied": 2, "allied_control": 5}
+ALLIED_WORTH_SV = {"communist_control": -8, "pro_communist": -4, "neutral": 0, "pro_allied": 3, "allied_control": 7}
 SECRET_WAR = ("us_green_beret", "us_soa", "montagnard", "thai_333_ranger")   # 10.2.3.1 (2), 28.11.1
 POOL_ORDER = {"INDOCHINESE": 0, "SV": 1, "SEATO": 2, "US": 3, "EVENT": -1}   # the most restricted pool first
 AID_ORDER = ("vc_cadre", "pl_cadre", "kr_cadre", "communist_supply", "nva_tank_regiment", "nva_artillery",
              "nva_sam", "nva_interceptor")
 UPRISING_LATE = 18
+APPROACH = 3          # Allied units sent next to one Communist-held town in a movement phase
 POLITICAL_KINDS = ("hearts", "corruption", "policy", "uprising", "aid", "random_choice", "coup", "reinforce",
                    "partial")
 
@@ -93,12 +99,15 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
     tag = seed if isinstance(seed, bytes) else str(seed).encode()
     prng = Prng(b"ntnd-political-bot/" + tag)
     military = campaign_bot(tag)
-    mem: dict = {"alloc": {}, "alloc_turn": None, "draft_turn": -99, "view": None, "pos": {}}
+    mem: dict = {"alloc": {}, "alloc_turn": None, "view": None, "pos": {}, "enemy_towns": [], "sent": {}}
 
     def view(seat: str, fresh: bool) -> dict:
         if fresh or mem["view"] is None:
             mem["view"] = view_of(seat)
             mem["pos"] = {u["id"]: u["loc"] for u in mem["view"].get("units", []) if u["side"] == seat}
+            mem["enemy_towns"] = sorted({u["loc"] for u in mem["view"].get("units", []) if u["side"] != seat
+                                         and u["loc"] in _sv_towns() and u["type"] not in ("communist_supply",
+                                                                                          "communist_dummy")})
         return mem["view"]
 
     def pick(cands: list):
@@ -113,8 +122,11 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
         def value(area: str) -> int:
             box = hm.get(area, "neutral")
             i = min(len(BOXES) - 1, BOXES.index(box) + mem["alloc"].get(area, 0))
-            g = gain(BOXES[i], "allied") * 2           # doubled: the Communist Control box moves on 4-6 only
-            return g // 2 if BOXES[i] == "communist_control" else g
+            if i == len(BOXES) - 1:
+                return 0
+            table = ALLIED_WORTH_SV if area in SV_CORPS else ALLIED_WORTH
+            g = table[BOXES[i + 1]] - table[BOXES[i]]
+            return g // 2 if BOXES[i] == "communist_control" else g   # 7.2.2: moves on 4-6 only
 
         phoenix = [c for c in by.get("expend", []) if v.get("hm", {}).get(_unit_area(v, c.ntnd.expend.unit))
                    in ("pro_communist", "communist_control")]
@@ -144,9 +156,9 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             return decl["full"]                                        # 24.2
         hm = v.get("hm", {})
         weak = any(hm.get(k) != "allied_control" for k in SV_CORPS)
-        if "draft" in by and weak and v["turn"] - mem["draft_turn"] >= 6:
-            mem["draft_turn"] = v["turn"]
-            return by["draft"][0]                                      # 4.5.2, once a year
+        year = int(v.get("turn_label", "0").split()[-1])
+        if "draft" in by and weak and (v.get("draft") or {}).get("year") != year:
+            return by["draft"][0]                                      # 4.5.2: the first of a year (4.5.3)
         if done:
             return done[0]
         rest = [c for c in by.get("withdraw", []) + by.get("transfer", [])]
@@ -210,9 +222,36 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
         fill = [c for c in moves if c.ntnd.move.path and c.ntnd.move.path[-1] in towns
                 and not held.get(c.ntnd.move.path[-1]) and not lone(c)]
         if fill:
+            # 7.3: an area all of whose towns hold Allied units moves its marker each Allied political
+            # phase: fill the area closest to complete first
+            empty: dict[str, int] = {}
+            for t in towns:
+                if not held.get(t):
+                    empty[_area(t)] = empty.get(_area(t), 0) + 1
+            least = min(empty.get(_area(c.ntnd.move.path[-1]), 99) for c in fill)
+            fill = [c for c in fill if empty.get(_area(c.ntnd.move.path[-1]), 99) == least]
             return pick(fill), legal
-        keep = [c for c in legal if not (_action(c) == "move" and lone(c))]
-        return None, keep or legal
+        keep = [c for c in legal if not (_action(c) == "move" and lone(c))] or legal
+        # 22.4: a town held by face-up Communist units costs points every political phase: close in on it
+        # (up to APPROACH units a town a phase) for the combat phase
+        m, sent = load_map(), mem["sent"]
+        targets = {loc for loc in mem["enemy_towns"] if sent.get(loc, 0) < APPROACH}
+        near = []
+        for c in keep:
+            if _action(c) != "move" or not c.ntnd.move.path:
+                continue
+            dest = c.ntnd.move.path[-1]
+            if m.is_zone(dest) or any(m.adjacent(pos.get(c.ntnd.move.piece) or dest, t) for t in targets
+                                      if pos.get(c.ntnd.move.piece) and not m.is_zone(pos[c.ntnd.move.piece])):
+                continue
+            hit = sorted(t for t in targets if m.adjacent(dest, t))
+            if hit:
+                near.append((c, hit[0]))
+        if near:
+            c, t = near[prng.below(len(near))]
+            sent[t] = sent.get(t, 0) + 1
+            return c, keep
+        return None, keep
 
     def allied(seat: str, legal: list, by: dict, done: list):
         kind = _kind(legal)
@@ -245,6 +284,8 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             by = {"move": [x for x in legal if _action(x) == "move"]}
             c, legal = garrison(legal, by)
         c = c or military(seat, legal)
+        if _action(c) == "done":
+            mem["sent"] = {}
         if _action(c) == "move" and c.ntnd.move.path:
             mem["pos"][c.ntnd.move.piece] = c.ntnd.move.path[-1]
         if _action(c) == "done":
