@@ -206,8 +206,9 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
         return keep or legal
 
     def garrison(legal: list, by: dict):
-        """22.4, 7.3: South Vietnam's towns held by Allied units score (and keep face-up Communists out):
-        a unit not alone in its town moves into an empty one first; a lone garrison stays."""
+        """22.4, 7.3: a town held by face-up Communists costs points each political phase: units close in
+        on it first (APPROACH a town); towns held by Allied units score and keep face-up Communists out:
+        then a unit not alone in its town moves into an empty one; a lone garrison stays."""
         towns, pos = _sv_towns(), mem["pos"]
         held: dict[str, int] = {}
         for loc in pos.values():
@@ -218,6 +219,31 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             loc = pos.get(c.ntnd.move.piece)
             return loc in towns and held.get(loc, 0) <= 1
 
+        keep = [c for c in legal if not (_action(c) == "move" and lone(c))] or legal
+        # 22.4: a town held by face-up Communist units costs points every political phase: close in on it
+        # (up to APPROACH units a town a phase) for the combat phase
+        m, sent = load_map(), mem["sent"]
+        targets = {loc for loc in mem["enemy_towns"] if sent.get(loc, 0) < APPROACH}
+        near = []
+        for c in keep:
+            if _action(c) != "move" or not c.ntnd.move.path:
+                continue
+            dest, here = c.ntnd.move.path[-1], pos.get(c.ntnd.move.piece)
+            if m.is_zone(dest) or (here and not m.is_zone(here) and any(m.adjacent(here, t) for t in targets)):
+                continue                                  # already next to one: it stays for the attack
+            hit = sorted(t for t in targets if m.adjacent(dest, t))
+            if hit:
+                near.append((c, hit[0]))
+        if near:
+            c, t = near[prng.below(len(near))]
+            sent[t] = sent.get(t, 0) + 1
+            return c, keep
+        enemy = set(mem["enemy_towns"])
+
+        def posted(c) -> bool:
+            here = pos.get(c.ntnd.move.piece)
+            return bool(here) and not m.is_zone(here) and any(m.adjacent(here, t) for t in enemy)
+        keep = [c for c in keep if not (_action(c) == "move" and posted(c))] or keep
         moves = by.get("move", [])
         fill = [c for c in moves if c.ntnd.move.path and c.ntnd.move.path[-1] in towns
                 and not held.get(c.ntnd.move.path[-1]) and not lone(c)]
@@ -230,27 +256,7 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
                     empty[_area(t)] = empty.get(_area(t), 0) + 1
             least = min(empty.get(_area(c.ntnd.move.path[-1]), 99) for c in fill)
             fill = [c for c in fill if empty.get(_area(c.ntnd.move.path[-1]), 99) == least]
-            return pick(fill), legal
-        keep = [c for c in legal if not (_action(c) == "move" and lone(c))] or legal
-        # 22.4: a town held by face-up Communist units costs points every political phase: close in on it
-        # (up to APPROACH units a town a phase) for the combat phase
-        m, sent = load_map(), mem["sent"]
-        targets = {loc for loc in mem["enemy_towns"] if sent.get(loc, 0) < APPROACH}
-        near = []
-        for c in keep:
-            if _action(c) != "move" or not c.ntnd.move.path:
-                continue
-            dest = c.ntnd.move.path[-1]
-            if m.is_zone(dest) or any(m.adjacent(pos.get(c.ntnd.move.piece) or dest, t) for t in targets
-                                      if pos.get(c.ntnd.move.piece) and not m.is_zone(pos[c.ntnd.move.piece])):
-                continue
-            hit = sorted(t for t in targets if m.adjacent(dest, t))
-            if hit:
-                near.append((c, hit[0]))
-        if near:
-            c, t = near[prng.below(len(near))]
-            sent[t] = sent.get(t, 0) + 1
-            return c, keep
+            return pick(fill), keep
         return None, keep
 
     def allied(seat: str, legal: list, by: dict, done: list):
