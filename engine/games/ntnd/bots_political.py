@@ -24,7 +24,8 @@ and Allied Control +2 in the Allied political phase; Pro-Communist -1 and Commun
   units) attacks without them first.
 - Communist Hearts and Minds (7.4, 15.3): supply units and cadres expended where a box gains most (a
   marker in the Communist Control box gains nothing; Green Berets and the Allied Control box halve the
-  odds), a cadre only while another cadre of its area stays (4.1.1: recruits appear on cadres).
+  odds), a cadre only while another cadre of its area stays (4.1.1: recruits appear on cadres), never an
+  area's last unit (22.4: an area without Communist units is worth 3 points to the Allies).
 - The National Uprising (26.1) when it pays: declared once at most one South Vietnamese corps is Allied
   Controlled (26.8: uprising units roll to stay there) and at least two are neutral or worse; otherwise
   from turn 18 on (its twelve cadres and four regiments of 26.3 beat waiting for ever).
@@ -307,7 +308,9 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             if u["side"] == "allied" and u["type"] in ("us_green_beret", "arvn_phoenix"):
                 gbs[_area(u["loc"])] = gbs.get(_area(u["loc"]), 0) + 1
         cadres: dict[str, int] = {}
+        present: dict[str, int] = {}
         for uid, (t, loc) in mine.items():
+            present[_area(loc)] = present.get(_area(loc), 0) + (t != "communist_dummy")
             if t.endswith("_cadre"):
                 cadres[_area(loc)] = cadres.get(_area(loc), 0) + 1
         best, score = None, 0
@@ -324,6 +327,8 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
                 if cadres.get(area, 0) < 2:
                     continue
                 g -= 1
+            if present.get(area, 0) < 2:
+                continue                          # 22.4: an area left without Communist units scores +3
             if g > score:
                 best, score = c, g
         if best is not None:
