@@ -87,9 +87,14 @@ def report(scenario: str, n: int, t0: float) -> None:
               f"points {min(t['pp'])} to {max(t['pp'])}, mean {sum(t['pp']) / len(t['pp']):.1f})")
     print(f"ntnd_bots {scenario}: {3 * n} games, {commands} commands in {took:.1f} s wall")
     base = tal["random vs random"]
-    for who in ("communist", "allied"):
-        print(f"ratio ntnd_bots_{'' if scenario == SCENARIO else scenario + '_'}{who}_wins_vs_random_baseline "
-              f"{(tal[f'{who} bot vs random'][who] - base[who]) / n:.3f}")
+    c = (tal["communist bot vs random"]["communist"] - base["communist"]) / n
+    a = (tal["allied bot vs random"]["allied"] - base["allied"]) / n
+    if scenario == SCENARIO:
+        print(f"ratio ntnd_bots_communist_wins_vs_random_baseline {c:.3f}")
+        print(f"ratio ntnd_bots_allied_wins_vs_random_baseline {a:.3f}")
+    else:
+        print(f"ratio ntnd_bots_campaign_communist_wins_vs_random_baseline {c:.3f}")
+        print(f"ratio ntnd_bots_campaign_allied_wins_vs_random_baseline {a:.3f}")
 
 
 def run() -> None:

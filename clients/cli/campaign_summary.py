@@ -147,6 +147,7 @@ def _aid(events: list[tuple[int, dict]], got: list[str]) -> tuple[list[str], str
     for _, e in units:
         per[e.get("source", "?")] = per.get(e.get("source", "?"), 0) + 1
     rolls = sum(1 for _, e in events if e["t"] == "aid" and e.get("event") == "roll")
-    head = (f"aid received: {len(units)} unit{'s' if len(units) != 1 else ''} (" + ", ".join(f"{k} {v}" for k, v in sorted(per.items()))
+    plural = "s" if len(units) != 1 else ""
+    head = (f"aid received: {len(units)} unit{plural} (" + ", ".join(f"{k} {v}" for k, v in sorted(per.items()))
             + f"), {rolls} aid rolls")
     return [_line(t, e) for t, e in units], head
