@@ -68,3 +68,24 @@ def test_the_summary_prints_each_political_event_with_its_turn_and_none_for_the_
     assert "political track (end of each turn): start 100; 23:90 30:-1" in lines
     assert "  turn 23: won peace, dice [3, 4, 5] (NTND 23.2)" in lines
     assert "uprising: none" in lines and "aid received: none" in lines
+
+
+def test_the_summary_sums_the_political_points_by_item_and_counts_aid_units_and_events_that_occurred():
+    events = [(0, {"t": "scenario", "name": "Campaign Game", "turns": 63, "pp": 100}),
+              (1, {"t": "phase", "turn": 1}),
+              (1, {"t": "politics", "items": [{"item": "town", "pp": -1}, {"item": "town", "pp": -2}], "total": 97}),
+              (1, {"t": "pp", "item": "hearts-and-minds", "pp": -2, "total": 95}),
+              (1, {"t": "hearts", "area": "II", "from": "neutral", "to": "pro_communist"}),
+              (1, {"t": "eliminated", "unit": "vc-1", "pp": 1}),
+              (1, {"t": "random-event", "rule": "NTND 21.1", "entry": "no_event", "status": "none"}),
+              (1, {"t": "random-event", "rule": "NTND 21.1", "entry": "detente", "status": "occurs"}),
+              (2, {"t": "phase", "turn": 2}),
+              (2, {"t": "aid", "source": "china", "event": "roll", "roll": 4}),
+              (2, {"t": "aid", "source": "china", "event": "unit", "marker": "M9", "loc": "1314"}),
+              (2, {"t": "aid", "source": "soviet", "event": "unit", "unit": "nva-sam-1", "type": "nva_sam"})]
+    lines = summary_of(events)
+    assert "political points by item (the game's sum; 22.4, rules 7, 10, 21, 23, 24): town -3, " \
+           "hearts-and-minds -2, eliminations +1" in lines
+    assert "hearts and minds: 1 marker moves; last boxes: II pro_communist" in lines
+    assert "aid received: 2 units (china 1, soviet 1), 1 aid rolls:" in lines
+    assert "random events: 2 rolled, 1 occurred:" in lines and not any("no_event" in x for x in lines)

@@ -33,13 +33,15 @@ def _hidden(state) -> set[str]:
     return {uid for mk in state["markers"].values() for uid in mk["units"]}
 
 
-def play_checked(seed: bytes, bot=None, scenario: str | None = None):
+def play_checked(seed: bytes, bot=None, scenario: str | None = None, make_bot=None):
     """One bot game (of ``scenario``, default Tet), with the leak check done as it is played (the Allied
     view and every public event after each command, against the units hidden before and after that
-    command)."""
+    command). ``make_bot(view_of)``: a bot that reads its own seat's view (``view_of(seat)``)."""
     g = LocalGame.create("ntnd", seed=seed, scenario=scenario)
     g.handshake()
     rs = g.referee.ruleset
+    if make_bot is not None:
+        bot = make_bot(lambda seat: rs.view(g.referee.state, seat))
     bot = bot or random_bot(seed)
     leaks = []
     allied_openings = 0
@@ -120,13 +122,17 @@ def test_ntnd_heuristic_bot_plays_to_the_end_without_leaks():
     assert verify_bundle(io.BytesIO(g.bundle())).replayed
 
 
-@pytest.mark.parametrize("who", ["campaign bots", "random bots"])
+@pytest.mark.parametrize("who", ["campaign bots", "random bots", "political bots"])
 def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
     """The campaign's set-up, schedule and political phases (campaign_short) under the same whole-game
-    leak check; the campaign bots play every political action offered (bots.campaign_bot)."""
+    leak check; the campaign bots play every political action offered (bots.campaign_bot); the political
+    bots (bots_political.political_bot, the campaigns' demo bot) play them by their own seat's view."""
     from afteraction.engine.games.ntnd.bots import campaign_bot
+    from afteraction.engine.games.ntnd.bots_political import political_bot
     bot = campaign_bot(b"tests/leak") if who == "campaign bots" else None
-    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign-short", bot, scenario="campaign_short")
+    make = (lambda view_of: political_bot(b"tests/leak", view_of)) if who == "political bots" else None
+    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign-short", bot, scenario="campaign_short",
+                                                make_bot=make)
     assert g.referee.ended and g.referee.genesis.body["scenario"] == "campaign_short"
     assert n > 100 and leaks == [] and allied_openings == 0
     assert verify_bundle(io.BytesIO(g.bundle())).replayed

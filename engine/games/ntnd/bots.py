@@ -215,14 +215,16 @@ and both sides move into South Vietnam's towns and cities more often than not (2
 
 
 def ntnd_bot(seed, view_of) -> Callable[[str, list], object]:
-    """The demo bot of a seat (NtndRuleset.demo_bot): ``tet_bot`` in the Tet scenario, ``campaign_bot``
-    in the campaign and the short campaign; the scenario is read once from the seat's own view."""
+    """The demo bot of a seat (NtndRuleset.demo_bot): ``tet_bot`` in the Tet scenario, bots_political's
+    ``political_bot`` (campaign_bot's military answers) in the campaign and the short campaign; the
+    scenario is read once from the seat's own view."""
     chosen: list = []
 
     def choose(seat: str, legal: list):
         if not chosen:
             scenario = view_of(seat).get("scenario", "")
-            chosen.append(tet_bot(seed) if scenario.startswith("tet") else campaign_bot(seed))
+            from .bots_political import political_bot   # the campaign's political war (its own seat's view)
+            chosen.append(tet_bot(seed) if scenario.startswith("tet") else political_bot(seed, view_of))
         return chosen[0](seat, legal)
 
     return choose
