@@ -258,3 +258,27 @@ def test_ntnd_11_5_the_communist_player_moves_interceptors_among_china_hanoi_and
     assert rejected(s, cmd("move", piece=mig, path=["PLAIN_OF_JARS"]), "communist") == "ILLEGAL_MOVE"   # 8.2.5
     answer(s, "communist", cmd("move", piece=mig, path=["HAIPHONG"]))
     assert s["units"][mig]["loc"] == "HAIPHONG"
+
+
+def test_ntnd_12_1_1_at_most_eight_hidden_aa_units_fire_in_a_zone_each_location_rolls_a_fixed_number():
+    """Project reading (docs/rules/ntnd.md 12.1.1): every firing location with markers rolls a fixed number of
+    sealed dice (4 in a hex, 8 in a zone) whatever its markers hold, so at most 8 hidden AA units fire from
+    one zone at a mission; two markers in one zone share its dice."""
+    from afteraction.engine.games.ntnd.antiaircraft import AA_DICE_ZONE
+    s = air_camp(1)
+    sams = [commie(s, "nva_sam", "PLAIN_OF_JARS") for _ in range(5)]
+    divs = [commie(s, "nva_division", "PLAIN_OF_JARS") for _ in range(5)]
+    make_marker(s, sams, "PLAIN_OF_JARS", Context.for_tests(), "test")
+    make_marker(s, divs, "PLAIN_OF_JARS", Context.for_tests(), "test")
+    at_phase(s, "a_air")
+    fly(s, "bomb", "PLAIN_OF_JARS", F2)
+    assert s["decision"]["kind"] == "aa_fire"
+    offered = [list(c.ntnd.aa_fire.units) for c in RS.legal_commands(s, "communist")]
+    assert max(len(u) for u in offered) == AA_DICE_ZONE == 8 and [] in offered
+    assert rejected(s, cmd("aa_fire", units=sorted(sams + divs)), "communist") == "ILLEGAL_AA_FIRE"   # ten: too many
+    ctx = Context.for_tests(faces=[1] * 8)
+    RS.apply(s, "communist", cmd("aa_fire", units=sorted(sams + divs)[:8]), ctx)
+    sealed_rolls = [e for e, to in ctx.events if to == "communist" and e["t"] == "roll"]
+    assert len(sealed_rolls) == 8                                   # one zone: its eight dice, not one set per marker
+    fired = [e for e, to in ctx.events if to is None and e["t"] == "aa-fire"]
+    assert fired and fired[0]["hidden"] is True and fired[0]["shot_down"] == []   # eight 1s: all miss

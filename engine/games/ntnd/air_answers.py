@@ -107,7 +107,7 @@ def _fly_done(s, seat, msg, ctx) -> None:
 
 def _aa_legal(s, d) -> list:
     p = air.st(s)["pending"]
-    units = aa.hidden_aa(s, p) if p else []
+    units = aa.most_that_fire(s, p) if p else []
     return [cmd("aa_fire", units=units)] + ([cmd("aa_fire", units=[])] if units else [])
 
 

@@ -18,11 +18,14 @@ before it is carried out (12.2).
 Hidden stacks (docs/developers.md "the owner of hidden units makes every choice that depends on
 them"): face-up units always fire (public dice; firing can only help the Communist player). Where an
 inverted marker is among the firing locations the Communist seat answers an ``aa_fire`` decision
-(sealed): the hidden AA units that fire (12.1: they "may"). Then every such marker rolls AA_DICE_HEX
-(a hex: at most two ground combat units, one artillery and one SAM can be in it, 8.10.1) or
-AA_DICE_ZONE (a zone, no stacking limit: every invertible AA counter of the mix) dice sealed to the
-Communist seat, whatever it holds; the firing units use the first dice of their marker, in the order
-named. Public: the air units shot down (the rules reveal losses), nothing else. Firing does not flip a
+(sealed): the hidden AA units that fire (12.1: they "may"). Then every firing location that holds
+a marker (public) rolls AA_DICE_HEX (a hex: at most two ground combat units, one artillery and one
+SAM can be in it, 8.10.1) or AA_DICE_ZONE dice sealed to the Communist seat, whatever its markers
+hold; the firing units use the first dice of their location, in the order named. Project reading
+(a bound, not in the text): in a zone (no stacking limit) at most AA_DICE_ZONE = 8 hidden AA units
+fire at one mission. Every sealed die is a sealed event padded to the Communist seat's declared size
+(SPEC.md 6.5, 5,888 bytes), so dice for every invertible AA counter of the mix (27) in each zone
+would make one mission's record larger than the service's record limit (256 KiB). Public: the air units shot down (the rules reveal losses), nothing else. Firing does not flip a
 marker (12 is silent: reading).
 """
 from __future__ import annotations
@@ -33,16 +36,12 @@ from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
 AA_DICE_HEX = 4
-
-
-def aa_dice_zone() -> int:
-    c = load_counters()
-    return sum(t.counter_mix for t in c.types.values()
-               if t.side == COMMUNIST and t.aa and t.can_invert and t.category != "air")
+AA_DICE_ZONE = 8
 
 
 def dice_for(loc: str) -> int:
-    return aa_dice_zone() if load_map().is_zone(loc) else AA_DICE_HEX
+    """The sealed AA dice a firing location with markers rolls (and the most hidden AA units that fire there)."""
+    return AA_DICE_ZONE if load_map().is_zone(loc) else AA_DICE_HEX
 
 
 def firing_locations(mission: dict) -> list[str]:
@@ -133,18 +132,34 @@ def check_hidden_choice(s: dict, mission: dict, units: list[str]) -> None:
     ok = set(hidden_aa(s, mission))
     if len(set(units)) != len(units) or not set(units) <= ok:
         raise Rejection("ILLEGAL_AA_FIRE", "NTND 12.1: name inverted units with AA under this mission, each once")
+    for loc in _marker_locations(s, mission):
+        if sum(1 for u in units if s["units"][u]["loc"] == loc) > dice_for(loc):
+            raise Rejection("ILLEGAL_AA_FIRE", f"NTND 12.1: at most {dice_for(loc)} hidden AA units fire from {loc} "
+                                               "(AA_DICE_ZONE, docs/rules/ntnd.md 12.1.1)")
+
+
+def most_that_fire(s: dict, mission: dict) -> list[str]:
+    """The largest legal ``aa_fire`` answer: every hidden AA unit under the mission, at most
+    ``dice_for(loc)`` of each location (lowest ids first)."""
+    out = []
+    for loc in _marker_locations(s, mission):
+        out += [u for u in hidden_aa(s, mission) if s["units"][u]["loc"] == loc][:dice_for(loc)]
+    return sorted(out)
+
+
+def _marker_locations(s: dict, mission: dict) -> list[str]:
+    """The firing locations that hold markers (public), in order."""
+    return sorted({s["markers"][m]["loc"] for m in hidden_markers(s, mission)})
 
 
 def hidden_fire(s: dict, mission: dict, units: list[str], ctx) -> list[str]:
     """The Communist seat's answer: ``units`` (hidden AA units of the markers concerned) fire. Every
     marker rolls its fixed number of sealed dice; public: the air units shot down."""
     check_hidden_choice(s, mission, units)
-    chosen = set(units)
     firer_types, dice, detail = [], [], []
-    for mid in hidden_markers(s, mission):
-        mk = s["markers"][mid]
-        rolled = [ctx.roll("d6", "NTND 12.1.1", to=COMMUNIST).result for _ in range(dice_for(mk["loc"]))]
-        mine = [u for u in units if u in mk["units"] and u in chosen]
+    for loc in _marker_locations(s, mission):
+        rolled = [ctx.roll("d6", "NTND 12.1.1", to=COMMUNIST).result for _ in range(dice_for(loc))]
+        mine = [u for u in units if s["units"][u]["loc"] == loc]
         for uid, die in zip(mine, rolled):
             firer_types.append(s["units"][uid]["type"])
             dice.append(die)
@@ -156,4 +171,4 @@ def hidden_fire(s: dict, mission: dict, units: list[str], ctx) -> list[str]:
     return down
 
 
-__all__ = ["public_fire", "hidden_fire", "dogfight", "hidden_markers", "hidden_aa", "ALLIED"]
+__all__ = ["public_fire", "hidden_fire", "dogfight", "hidden_markers", "hidden_aa", "most_that_fire", "ALLIED"]
