@@ -171,7 +171,7 @@ def communist_1972():
         co("nva-304", "nva_division", "304th Division", "1309", True),
         co("nva-308", "nva_division", "308th Division", "1307", False),
         co("nva-324b", "nva_division", "324B Division", "1410", True),
-        co("nva-203tk", "nva_tank_regiment", "203rd Armored Regt (T-54)", "1307", False),
+        co("nva-203tk", "nva_tank_regiment", "203rd Armored Regt", "1307", False),
         co("nva-202tk", "nva_tank_regiment", "202nd Armored Regt (PT-76)", "1407", False),
         co("nva-art-164", "nva_artillery", "164th Artillery Regt", "1407", False),
         co("nva-art-38", "nva_artillery", "38th Artillery Regt", "1309", True),
@@ -192,7 +192,7 @@ def communist_1972():
         co("vc-sgn-1", "vc_regiment", "Dong Nai Regt", "1623", True),
         co("vc-iv-1", "vc_regiment", "Dong Thap 1 Regt", "1224", True),
         co("vc-iv-3", "vc_regiment", "U Minh 10th Bn group", "0927", True),
-        co("kr-reg-1", "kr_regiment", "Khmer Rouge Northern Zone", "0719", True),
+        co("kr-regiment-1", "kr_regiment", None, "0719", True),
     ] + numbered("vc_cadre", ["1812", "1720", "1622", "1027"]) + numbered("communist_dummy", ["1813", "1523", "1128"]) \
         + numbered("kr_cadre", ["0619"]) + numbered("pl_cadre", ["1312"])
 
@@ -212,18 +212,22 @@ def communist_1975():
         co("nva-320", "nva_division", "320th Division", "1717", True),
         co("nva-10", "nva_division", "10th Division", "1614", True),
         co("nva-968", "nva_division", "968th Division", "1618", True),
-        co("nva-3", "nva_division", "3rd (Yellow Star) Division", "1914", True),
-        co("nva-203tk", "nva_tank_regiment", "203rd Armored Regt (T-54)", "1618", False),
+        co("nva-3", "nva_division", "3rd Division", "1914", True),
+        co("nva-203tk", "nva_tank_regiment", "203rd Armored Regt", "1618", False),
         co("nva-art-40", "nva_artillery", "40th Artillery Regt", "1717", True),
         # III Corps: round Saigon (4th Corps of the NVA, 1974-75)
         co("nva-7", "nva_division", "7th Division", "1421", True),
         co("nva-9vc", "nva_division", "9th Division", "1321", True),
-        co("nva-sup-phuoclong", "communist_supply", "Phuoc Long depot", "1521", True),
+        co("sup-b2", "communist_supply", "Phuoc Long depot", "1521", True),
         co("vc-sgn-1", "vc_regiment", "Dong Nai Regt", "1623", True),
         co("vc-iv-1", "vc_regiment", "Dong Thap 1 Regt", "1224", True),
         co("vc-iv-3", "vc_regiment", "U Minh 10th Bn group", "0927", True),
-        co("kr-reg-1", "kr_regiment", "Khmer Rouge Northern Zone", "0719", True),
-        co("kr-reg-2", "kr_regiment", "Khmer Rouge Eastern Zone", "0821", True),
+        co("vc-iv-2", "vc_regiment", "Tay Do Bn group", "1125", True),
+        co("vc-iv-4", "vc_regiment", "514th Provincial Bn group", "1326", True),
+        co("vc-qngai", "vc_regiment", "Quang Ngai Local Force", "1913", True),
+        co("vc-qn", "vc_regiment", "Binh Dinh Local Force", "2016", True),
+        co("kr-regiment-1", "kr_regiment", None, "0719", True),
+        co("kr-regiment-2", "kr_regiment", None, "0821", True),
     ] + numbered("vc_cadre", ["1812", "1720", "1027"]) + numbered("communist_dummy", ["1813", "1523", "1128"]) \
         + numbered("kr_cadre", ["0619"])
 
