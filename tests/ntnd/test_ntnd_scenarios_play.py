@@ -32,7 +32,7 @@ def test_ntnd_4_3_1_the_year_of_the_rat_withdraws_the_last_us_brigades_on_its_tu
     assert not of(ev, "withdrawn") and s["units"]["us-3-1cav"]["status"] == "map"
     s, ev = at(scenario("rat", 2), "a_reinforce")
     gone = {e["unit"] for e in of(ev, "withdrawn")}
-    assert {"us-3-1cav", "us-196-amer", "us-fb-laikhe", "us-fb-pleiku"} <= gone
+    assert {"us-3-1cav", "us-196-amer", "us-fb-laikhe"} <= gone
     assert all(s["units"][u]["status"] == "out" for u in gone)
 
 

@@ -85,9 +85,15 @@ def _candidates(corps: str, typ: str) -> list[str]:
     return sorted(out, key=lambda x: (GMAP.hex(x).town is None, GMAP.distance(hq, x), x))
 
 
+# where history put a unit at the Easter Offensive (first choice in a scenario starting in 1972): the new 3rd
+# ARVN Division on the DMZ at Dong Ha, the 22nd at Tan Canh / Dak To
+HISTORY_1972 = {"arvn-3div": "1408", "arvn-22div": "1714"}
+
+
 def place_allied(first: int, communist: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
     units, air = allied_at(first)
     tet = {u["id"]: u for u in TET["setup"]["allied"]} if first >= 18 else {}
+    history = HISTORY_1972 if GC.TURNS[first - 1]["year"] == 1972 else {}
     red = {u["location"] for u in communist if not GMAP.is_zone(u["location"])}
     placed: dict[str, list[str]] = {}
     out = []
@@ -105,7 +111,7 @@ def place_allied(first: int, communist: list[dict]) -> tuple[list[dict], list[di
         if u.get("enter") == "5.6.2":
             firebases.append(u)
             continue
-        prefs = [tet.get(u["id"], {}).get("location"), u.get("location")]
+        prefs = [history.get(u["id"]), tet.get(u["id"], {}).get("location"), u.get("location")]
         if u.get("enter") == "LA_zone":
             prefs.append("VIENTIANE")  # 28.6.1: Luang Prabang or Vientiane
         loc = next((p for p in prefs if ok(p, u)), None)
@@ -183,9 +189,9 @@ def communist_1972():
         co("nva-art-40", "nva_artillery", "40th Artillery Regt", "1614", True),
         # B2 Front: Binh Long (An Loc) from the Cambodian sanctuaries, and the Delta
         co("nva-5vc", "nva_division", "5th Division", "1221", True),
-        co("nva-7", "nva_division", "7th Division", "1421", True),
+        co("nva-7", "nva_division", "7th Division", "1420", True),
         co("nva-9vc", "nva_division", "9th Division", "1321", True),
-        co("nva-1", "nva_division", "1st Division", "1024", True),
+        co("nva-1", "nva_division", "1st Division", "1023", True),
         co("sup-353", "communist_supply", "Base Area 353", "1221", True),
         co("vc-qngai", "vc_regiment", "Quang Ngai Local Force", "1913", True),
         co("vc-qn", "vc_regiment", "Binh Dinh Local Force", "2016", True),
