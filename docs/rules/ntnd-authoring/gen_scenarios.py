@@ -309,9 +309,9 @@ RAT = military(
     "March/April - September/October 1972: the Easter Offensive (Nguyen Hue). Ten NVA divisions with "
     "armour and artillery against an ARVN with almost no U.S. ground troops left; purely military.",
     communist_1972(),
-    tet_like("Allied political phase of turn 4 (September/October 1972)", 100, 85,
-             "authored, as Tet: the Allies must hold what they have (history: Quang Tri lost and retaken, An Loc "
-             "and Kontum held); a net loss of 15 points is a Communist win"),
+    tet_like("Allied political phase of turn 4 (September/October 1972)", 90, 75,
+             "authored: history's result is an Allied win at a price (Quang Tri lost and retaken, An Loc and Kontum "
+             "held): the Allies win by losing no more than 10 points, the Communist player by 25"),
     neutral=["LA"], withdrawals_binding=True,
     history="Cambodia is at war since the 1970 coup (10.1 'unless otherwise stated'): only Laos is neutral; the "
             "last U.S. ground brigades leave on the campaign's historical schedule, here binding (4.3.1)")
