@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test proto bench vectors clean web
+.PHONY: demo test test-long proto bench vectors clean web
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The tests marked `long` (deselected by `make test`): e.g. the NTND period scenarios played to their end.
+test-long: $(STAMP)
+	$(PY) -m pytest -q -m long
 
 # Regenerate the protobuf/gRPC stubs next to the .proto files (one command; a test fails if stale).
 proto: $(STAMP)

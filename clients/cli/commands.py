@@ -408,7 +408,8 @@ def register(sub) -> None:
                 "aar demo --game ntnd --scenario campaign_short --seed 2")
     p.add_argument("--game", default=None, help="ruleset: sog, gmv, ntnd, duel (default sog if available, else duel)")
     p.add_argument("--scenario", default=None, help="scenario (default: the ruleset's first; `aar scenarios GAME` "
-                                                   "lists them, e.g. ntnd tet, campaign, campaign_short)")
+                                                   "lists them, e.g. ntnd tet, campaign, campaign_short, rat, 1975, "
+                                                   "1965_68, 1968_72, 1972_75)")
     p.add_argument("--seed", type=int, default=1, help="bot seed (default 1)")
     p.add_argument("--out", default="demo-out", help="data directory (default ./demo-out)")
     p.add_argument("--end", choices=("resign", "agree", "timeout", "abandon"),

@@ -16,11 +16,13 @@ from afteraction.engine.local import LocalGame
 def test_aar_scenarios_lists_what_the_server_serves_a_line_each(server, capsys):
     with Client(server.target) as c:
         ntnd = [r for r in c.list_rulesets().rulesets if r.game == "ntnd"][-1]
-    assert list(ntnd.scenarios) == ["tet", "campaign", "campaign_short"]
-    assert [(i.name, i.turns) for i in ntnd.scenario_info] == [("tet", 4), ("campaign", 63), ("campaign_short", 4)]
+    names = ["tet", "campaign", "campaign_short", "rat", "1975", "1965_68", "1968_72", "1972_75"]
+    assert list(ntnd.scenarios) == names                           # rule 2's six scenarios and the campaign
+    assert [(i.name, i.turns) for i in ntnd.scenario_info] == list(zip(names, [4, 63, 4, 4, 4, 23, 27, 21]))
     assert cli.main(["scenarios", "ntnd", "--server", server.target]) == 0
     served = capsys.readouterr().out.splitlines()
-    assert [line.split()[1] for line in served] == ["tet", "campaign", "campaign_short"]
+    assert [line.split()[1] for line in served] == names
+    assert "The Year of the Rat, 4 turns" in served[3] and "1975: The Final Offensive" in served[4]
     assert "63 turns" in served[1] and "(default)" in served[0] and "Campaign Game" in served[1]
     assert cli.main(["scenarios", "ntnd"]) == 0                # the installation's list is the same
     assert capsys.readouterr().out.splitlines() == served

@@ -515,9 +515,10 @@ def splice(doc: str) -> str:
     return doc
 
 
-open(sys.argv[1], "w").write(dumps(CAMPAIGN, width=160) + "\n")
-open(sys.argv[2], "w").write(dumps(SHORT, width=160) + "\n")
-if len(sys.argv) > 3:  # campaign.md: rewrite its tables in place
-    text = open(sys.argv[3]).read()
-    open(sys.argv[3], "w").write(splice(text))
-print("allied", len(A), "air", len(AIR), "communist", len(C), "scheduled", sum(len(v) for v in SCHEDULE.values()))
+if __name__ == "__main__":  # gen_scenarios.py imports this module's data without writing
+    open(sys.argv[1], "w").write(dumps(CAMPAIGN, width=160) + "\n")
+    open(sys.argv[2], "w").write(dumps(SHORT, width=160) + "\n")
+    if len(sys.argv) > 3:  # campaign.md: rewrite its tables in place
+        text = open(sys.argv[3]).read()
+        open(sys.argv[3], "w").write(splice(text))
+    print("allied", len(A), "air", len(AIR), "communist", len(C), "scheduled", sum(len(v) for v in SCHEDULE.values()))

@@ -39,6 +39,13 @@ def chart() -> dict:
     return load_campaign("campaign")["communist_aid"]
 
 
+def campaign_turn(s: dict) -> int:
+    """The campaign turn of this turn (the chart's roll turns are campaign turns; a scenario starting later,
+    scenario_data.py, numbers its turns from 1 and keeps ``campaign_turn`` in its turn record)."""
+    t = s["scenario"]["turns"][s["turn"] - 1]
+    return t.get("campaign_turn", t["number"])
+
+
 def _st(s: dict) -> dict:
     return s.setdefault("aid", {"begun": {}, "deferred": []})
 
@@ -109,7 +116,7 @@ def start(s: dict, ctx) -> None:
             if src not in st["begun"]:
                 st["begun"][src] = s["turn"]
                 ctx.emit({"t": "aid", "rule": "NTND 24.4.3", "source": src, "event": "begun"})
-    if s["turn"] in chart()["roll_turns"]:
+    if campaign_turn(s) in chart()["roll_turns"]:
         roll(s, ctx)
     due = [e["source"] for e in chart()["chart"] if e["source"] in st["begun"]] + [x for x in extra if x in AID_LIST]
     if suspended and due:

@@ -132,7 +132,8 @@ def sudden_death(s: dict) -> dict | None:
 
 def final_outcome(s: dict) -> dict:
     """The scenario's end-of-game victory (authored data): where political_table is in force (the
-    campaigns) politics_table.final_outcome; Tet: a band of political points with a draw between."""
+    campaigns) politics_table.final_outcome; Tet and the other purely military scenarios (Year of the Rat,
+    1975): a band of political points with a draw between."""
     if in_force(s, "political_table"):
         return politics_table.final_outcome(s)
     e = s["scenario"]["victory"]["end_of_game"]
@@ -143,4 +144,6 @@ def final_outcome(s: dict) -> dict:
         w, why = COMMUNIST, f"scenario end: {pp} political points < {e['communist_victory_if_below']}"
     else:
         w, why = None, f"scenario end: {pp} political points, a draw"
-    return {"winner": w, "reason": why + " (Tet scenario victory, authored)", "pp": pp}
+    sid = s["scenario"]["id"]
+    src = " (Tet scenario victory, authored)" if sid.startswith("tet") else f" (authored: scenario {sid} victory)"
+    return {"winner": w, "reason": why + src, "pp": pp}

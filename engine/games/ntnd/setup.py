@@ -19,6 +19,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .campaign_data import load_campaign
+from .scenario_data import SCENARIO_FILES as PERIOD_FILES, load_period
 from .features import scenario_features
 from .map import load_map
 from .operations import make_marker
@@ -27,7 +28,8 @@ from .state import ALLIED, COMMUNIST
 from .units import counter_id, load_counters, unit_name
 
 SCENARIO_FILES = {"tet": "scenario_tet.json"}
-SCENARIOS = ("tet", "campaign", "campaign_short")  # the first is the default (NtndRuleset.scenarios)
+# the first is the default (NtndRuleset.scenarios); rule 2's six scenarios and the campaign (scenario_data.py)
+SCENARIOS = ("tet", "campaign", "campaign_short") + tuple(PERIOD_FILES)
 # entry codes of the Allied Reinforcement Schedule other than a corps (scenario_campaign.json meta "enter"):
 # "air" the Available box (5.6), "LA_zone" Luang Prabang or Vientiane (28.6.1), "5.6.2" a firebase placed
 # with a non-militia ground combat unit of its nationality; a unit's record keeps it ("enter")
@@ -37,10 +39,14 @@ SPECIAL_ENTRY = ("air", "LA_zone", "5.6.2")
 @lru_cache(maxsize=None)
 def load_scenario(name: str) -> dict:
     """A scenario's data: Tet from its file; the campaign and the short campaign validated and
-    composed by campaign_data.load_campaign. Shared (cached): callers copy before changing it."""
+    composed by campaign_data.load_campaign; the other scenarios of rule 2 (Year of the Rat, 1975 and
+    the period scenarios) composed from the campaign by scenario_data.load_period. Shared (cached):
+    callers copy before changing it."""
     if name in SCENARIO_FILES:
         text = (resources.files(__package__) / "data" / SCENARIO_FILES[name]).read_text(encoding="utf-8")
         return json.loads(text)
+    if name in PERIOD_FILES:
+        return load_period(name)
     return load_campaign(name)
 
 

@@ -77,9 +77,9 @@ def green_beret_zoi(s: dict) -> frozenset:
 # ---------------------------------------------------------------------------
 
 def _purchasable(s: dict) -> list[dict]:
-    from .campaign_data import SCENARIO_FILES, load_campaign
-    for name in sorted(SCENARIO_FILES):
-        sc = load_campaign(name)
+    from .setup import SCENARIOS, load_scenario
+    for name in SCENARIOS:
+        sc = load_scenario(name)
         if sc["id"] == s["scenario"]["id"]:
             return [p for p in sc["reinforcements"].get("allied_purchasable", ()) if p["rule"] == "28.3.1"]
     return []

@@ -54,9 +54,10 @@ def can_declare(s: dict) -> bool:
 
 def earliest_turn(s: dict) -> int:
     """26.1: the January/February 1967 turn of the scenario's turn record (campaign: 12, as
-    scenario_campaign.json national_uprising.earliest_turn says); a scenario without it: never."""
-    for t in s["scenario"]["turns"]:
-        if t["months"] == "January/February" and t["year"] == 1967:
+    scenario_campaign.json national_uprising.earliest_turn says), or the first turn of a scenario that
+    starts after it; a scenario that ends before it: never."""
+    for t in s["scenario"]["turns"]:   # a scenario starting later (scenario_data.py): its first turn
+        if t["year"] > 1967 or (t["months"], t["year"]) == ("January/February", 1967):
             return t["number"]
     return 10 ** 6
 

@@ -263,7 +263,8 @@ export const DecisionSchema: GenMessage<Decision> = /*@__PURE__*/
  *                {"lz_count": 3, "unlimited_vc": false, "random_squads": false}
  *   game "gmv":  seats "us", "nva"; scenario "1965"; options
  *                {"turns": 8, "defoliation_2d6": false}
- *   game "ntnd": seats "communist", "allied"; scenarios "tet" (default), "campaign", "campaign_short"; no options
+ *   game "ntnd": seats "communist", "allied"; scenarios "tet" (default), "campaign", "campaign_short", "rat",
+ *     "1975", "1965_68", "1968_72", "1972_75"; no options
  *   game "duel": seats "a", "b"; scenario "standard"; options {"rounds": 3}
  *
  * @generated from message afteraction.v1.CreateGameRequest
