@@ -11,7 +11,7 @@ from .ruleset import Ruleset
 _RULESETS: dict[tuple[str, str], str] = {
     ("sog", "1"): "afteraction.engine.games.sog.rules:SogRuleset",
     ("gmv", "2"): "afteraction.engine.games.gmv.rules:GmvRuleset",  # 2: issue 26 (v1 logs no longer replay)
-    ("ntnd", "3"): "afteraction.engine.games.ntnd.rules:NtndRuleset",  # 3: issue 22 unit ids (v2 logs no longer replay)
+    ("ntnd", "4"): "afteraction.engine.games.ntnd.rules:NtndRuleset",  # 4: issue 14 air war, scenarios, sizes (v3 logs no longer replay)
     ("duel", "1"): "afteraction.engine.games.duel.rules:DuelRuleset",
 }
 

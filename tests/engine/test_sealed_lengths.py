@@ -74,40 +74,47 @@ def _envelope_value(command, seat: str) -> dict:
     return {"env": env.SerializeToString(), "sig": bytes(64)}
 
 
+def _ntnd_units(scenario: str):
+    g = LocalGame.create("ntnd", seed=b"bound", scenario=scenario)
+    g.handshake()
+    return g.referee.state["units"].values()
+
+
 def test_ntnd_8_10_1_3_a_marker_holding_every_invertible_communist_counter_fits():
     """Zones stack without limit (8.10.1.3) and 6.2 inverts every face-up unit of a location, so one
-    marker may hold every invertible Communist counter of the mix; its identity must still fit."""
+    marker may hold every invertible Communist counter of a set-up; its identity must still fit, in the
+    largest set-up of every scenario (the campaign's: 6060 bytes; Tet's 98 counters: 5834)."""
     from afteraction.engine.crypto.commit import padded_length
     from afteraction.engine.games.ntnd.map import load_map
     from afteraction.engine.games.ntnd.rules import NtndRuleset
     from afteraction.engine.games.ntnd.units import load_counters
-    g = LocalGame.create("ntnd", seed=b"bound")
-    g.handshake()
-    units = g.referee.state["units"].values()
-    inv = sorted((u for u in units if u["side"] == "communist" and load_counters().type(u["type"]).can_invert),
-                 key=lambda u: u["id"])
-    assert len(inv) == 98
     m = load_map()
     loc = max(list(m.hexes) + list(m.zones), key=len)
-    ev = {"t": "marker-identity", "marker": "m99999", "loc": loc,
-          "units": [{"id": u["id"], "type": u["type"], "name": u["name"]} for u in inv]}
-    need = padded_length(ev)
-    assert need == 5834
-    assert need <= NtndRuleset.sealed_sizes["event"]["communist"] < need + 64  # fits, and not much more
+    need = {}
+    for sc in NtndRuleset.scenarios:
+        inv = sorted((u for u in _ntnd_units(sc) if u["side"] == "communist"
+                      and load_counters().type(u["type"]).can_invert), key=lambda u: u["id"])
+        if sc == "tet":
+            assert len(inv) == 98
+        ev = {"t": "marker-identity", "marker": "m99999", "loc": loc,
+              "units": [{"id": u["id"], "type": u["type"], "name": u["name"]} for u in inv]}
+        need[sc] = padded_length(ev)
+    assert need["tet"] == 5834 and need["campaign"] == max(need.values()) == 6060
+    assert max(need.values()) <= NtndRuleset.sealed_sizes["event"]["communist"] < max(need.values()) + 128
 
 
 def test_ntnd_a_communist_command_naming_every_communist_unit_fits():
     from afteraction.engine.crypto.commit import padded_length
     from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
-    g = LocalGame.create("ntnd", seed=b"bound")
-    g.handshake()
-    ids = sorted(u["id"] for u in g.referee.state["units"].values() if u["side"] == "communist")
-    longest = [padded_length(_envelope_value(c, "communist")) for c in (
-        cmd("attack", target="LUANG_PRABANG", attackers=ids), cmd("advance", units=ids),
-        cmd("losses", units=ids), cmd("invert", location="LUANG_PRABANG", units=ids),
-        cmd("move", piece=max(ids, key=len), path=["LUANG_PRABANG"] * 30))]
-    assert max(longest) == 1614
-    assert max(longest) + 64 <= NtndRuleset.sealed_sizes["command"]["communist"]  # room for the envelope to grow
+    need = {}
+    for sc in NtndRuleset.scenarios:
+        ids = sorted(u["id"] for u in _ntnd_units(sc) if u["side"] == "communist")
+        need[sc] = max(padded_length(_envelope_value(c, "communist")) for c in (
+            cmd("attack", target="LUANG_PRABANG", attackers=ids), cmd("advance", units=ids),
+            cmd("losses", units=ids), cmd("invert", location="LUANG_PRABANG", units=ids),
+            cmd("move", piece=max(ids, key=len), path=["LUANG_PRABANG"] * 30)))
+    assert need["tet"] == 1614 and need["campaign"] == max(need.values()) == 1748
+    assert max(need.values()) + 64 <= NtndRuleset.sealed_sizes["command"]["communist"]  # room for the envelope to grow
 
 
 def test_gmv_every_private_nva_event_fits_with_32_bit_amounts():

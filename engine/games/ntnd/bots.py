@@ -1,5 +1,5 @@
 """No Trumpets No Drums: seeded heuristic bots for demos and tests (``tet_bot``; ``campaign_bot`` for the
-campaign game, below; ``ntnd_bot`` picks one by the scenario).
+campaign game, below; bots_political.ntnd_bot picks one by the scenario).
 
 ``tet_bot(seed)`` returns ``choose(seat, legal)`` like ``afteraction.engine.bots.random_bot``
 (so ``LocalGame.run_bots`` and the service's bot runner can use it) and, like it, sees only the
@@ -210,22 +210,6 @@ and both sides move into South Vietnam's towns and cities more often than not (2
         if _action(c) == "place" and c.ntnd.place.unit and c.ntnd.place.location:
             run["placed"].add(c.ntnd.place.unit)
         return c
-
-    return choose
-
-
-def ntnd_bot(seed, view_of) -> Callable[[str, list], object]:
-    """The demo bot of a seat (NtndRuleset.demo_bot): ``tet_bot`` in the Tet scenario, bots_political's
-    ``political_bot`` (campaign_bot's military answers) in the campaign and the short campaign; the
-    scenario is read once from the seat's own view."""
-    chosen: list = []
-
-    def choose(seat: str, legal: list):
-        if not chosen:
-            scenario = view_of(seat).get("scenario", "")
-            from .bots_political import political_bot   # the campaign's political war (its own seat's view)
-            chosen.append(tet_bot(seed) if scenario.startswith("tet") else political_bot(seed, view_of))
-        return chosen[0](seat, legal)
 
     return choose
 

@@ -1,5 +1,5 @@
-"""No Trumpets No Drums: the political war's bot for the campaign games (``political_bot``; bots.ntnd_bot
-picks it for the campaign and the short campaign).
+"""No Trumpets No Drums: the political war's bot for the campaign games (``political_bot``; ``ntnd_bot``
+below, every seat's demo bot, picks it for every scenario but Tet).
 
 It sees what a player sees: the legal answers and its OWN seat's view (``view_of(seat)``, the same view
 the service gives that seat: for the Communist seat its own hidden markers, for the Allied seat only the
@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...bots import Prng
-from .bots import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, campaign_bot
+from .bots import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, campaign_bot, tet_bot
 from .map import load_map
 
 BOXES = ("communist_control", "pro_communist", "neutral", "pro_allied", "allied_control")   # campaign_data
@@ -418,3 +418,18 @@ def _communist_units(v: dict) -> dict[str, tuple[str, str | None]]:
         for u in units:
             out[u["id"]] = (u["type"], u.get("loc") or locs.get(mid))
     return out
+
+
+def ntnd_bot(seed, view_of) -> Callable[[str, list], object]:
+    """The demo bot of a seat (NtndRuleset.demo_bot): bots.py's ``tet_bot`` in the Tet scenario,
+    ``political_bot`` (campaign_bot's military answers) in every other scenario; the scenario is read
+    once from the seat's own view."""
+    chosen: list = []
+
+    def choose(seat: str, legal: list):
+        if not chosen:
+            scenario = view_of(seat).get("scenario", "")
+            chosen.append(tet_bot(seed) if scenario.startswith("tet") else political_bot(seed, view_of))
+        return chosen[0](seat, legal)
+
+    return choose

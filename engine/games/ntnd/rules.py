@@ -12,23 +12,24 @@ from __future__ import annotations
 from ...ruleset import Context, Decision, Ruleset
 from . import flow, setup as _setup
 from .answers import DECISIONS, cmd, move_options
-from .bots import ntnd_bot
+from .bots_political import ntnd_bot
 from .state import SEATS
 from . import views
 
 
 class NtndRuleset(Ruleset):
     game = "ntnd"
-    version = "3"  # docs/rules/ntnd.md "Ruleset versions": a log of ntnd/1 or ntnd/2 does not replay here
+    version = "4"  # docs/rules/ntnd.md "Ruleset versions": a log of ntnd/1, ntnd/2 or ntnd/3 does not replay here
     seats = SEATS
     scenarios = _setup.SCENARIOS
     options: dict = {}
-    # SPEC.md 6.5, docs/rules/ntnd.md "Padded sizes": a marker identity pads to 5888 bytes, which holds a
-    # marker of all 98 invertible Communist counters (zones stack without limit, 8.10.1.3; 5834 bytes
-    # since ntnd/3 names every counter of the mix); a Communist command to 1728, which holds a list
-    # naming all 109 Communist units (1614 bytes) with room for the envelope to grow.
-    # tests/engine/test_sealed_lengths.py derives both bounds from the counter data.
-    sealed_sizes = {"command": {"communist": 1728}, "event": {"communist": 5888}}
+    # SPEC.md 6.5, docs/rules/ntnd.md "Padded sizes": a marker identity pads to 6144 bytes, which holds a
+    # marker of every invertible Communist counter of the largest set-up (zones stack without limit,
+    # 8.10.1.3; the campaign's, 6060 bytes); a Communist command to 1856, which holds a list naming every
+    # Communist unit of that set-up (1748 bytes) with room for the envelope to grow (ntnd/4; 5888 and
+    # 1728 under ntnd/3 fitted Tet but not the campaign). tests/engine/test_sealed_lengths.py and
+    # tests/ntnd/test_ntnd_scenarios_data.py derive both bounds from the data of every scenario.
+    sealed_sizes = {"command": {"communist": 1856}, "event": {"communist": 6144}}
     decisions = DECISIONS
 
     def setup(self, scenario, options, ctx: Context):
@@ -47,7 +48,7 @@ class NtndRuleset(Ruleset):
 
     def demo_bot(self, seed, view_of):
         """The Tet heuristic bot (attacks, ambushes and hides) in Tet, the campaign bot in the campaign
-        (bots.py ``ntnd_bot``)."""
+        (bots_political.py ``ntnd_bot``)."""
         return ntnd_bot(seed, view_of)
 
     def pending(self, s):
