@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import signal
@@ -174,6 +175,11 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
         st.close()
         raise
     svc.poller = poller
+    # Everything made so far (modules, protobuf descriptors, rulesets, the registry) lives as long
+    # as the process: out of the collector's generations, so a full collection under load walks only
+    # what the games allocate since (fewer and shorter GC pauses: a lower p99, docs/service.md).
+    gc.collect()
+    gc.freeze()
     return Running(server, port, svc, st, hs, signer.verifier.vkey, loop, thread, pool, creds is not None, web)
 
 
