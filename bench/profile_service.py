@@ -7,10 +7,11 @@ benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the pr
         parent's and its workers' together) and this client's; ``--commit-times`` also times
         every ``SqliteStore._commit`` in the server processes (a sitecustomize wrapper) and
         prints their distribution.
-    python bench/profile_service.py ab sog --base COMMIT [--games 100] [--window 3] [--rounds 3] [--workers 2]
+    python bench/profile_service.py ab sog --base COMMIT [--against COMMIT2] [--games 100] [--window 3] [--rounds 3] [--workers 2]
         this tree's `aar serve` against the service of COMMIT (extracted with `git archive`,
         put first on PYTHONPATH; the client, protos and bench stay this tree's) in alternating
-        windows of bench_service_games' drivers: commands/s, p50, p99 of each, and their means.
+        windows of bench_service_games' drivers (its client processes): commands/s, p50, p99 of
+        each, and their means.
     python bench/profile_service.py inproc duel sog gmv
         ``GameManager`` without gRPC on one thread under cProfile: the legal commands and
         the submit per command, and the top functions by own time.
@@ -140,10 +141,12 @@ def _extract(commit: str, into: str) -> str:
     return into
 
 
-def ab(game: str, base_commit: str, games: int, window: float, rounds: int, workers: int) -> None:
+def ab(game: str, base_commit: str, games: int, window: float, rounds: int, workers: int,
+       against: str | None = None) -> None:
     base.WINDOW_S = window
     with tempfile.TemporaryDirectory(prefix="aar-ab-") as tmp:
-        cfgs = [(base_commit, _extract(base_commit, os.path.join(tmp, "base"))), ("this tree", None)]
+        cfgs = [(base_commit, _extract(base_commit, os.path.join(tmp, "base"))),
+                (against, _extract(against, os.path.join(tmp, "against"))) if against else ("this tree", None)]
         res: dict = {label: [] for label, _ in cfgs}
         for _ in range(rounds):
             for label, path in cfgs:
@@ -158,23 +161,33 @@ def ab(game: str, base_commit: str, games: int, window: float, rounds: int, work
                 finally:
                     os.environ.clear()
                     os.environ.update(env_before)
-                try:
-                    drivers = [bg.Driver(target, game) for _ in range(games)]
-                    for dr in drivers:
-                        dr.top_up(max(2, int(600 * window / games / 8)))
+                try:  # the bench's client processes (bench_service_games.ClientProc), service windows only
+                    k = -(-games // bg.GAMES_PER_CLIENT)
+                    procs = [bg.ClientProc(target, target, game, games // k + (i < games % k)) for i in range(k)]
                     m = base.Meter()
-                    bg.run_service(drivers, m)
-                    for dr in drivers:
-                        dr.close()
+                    try:
+                        bg._all(procs, op="top_up", want=max(2, int(600 * window / games / 8)))
+                        c0 = _cpu(svc.pid)
+                        for a in bg._all(procs, op="service", t_start=time.monotonic() + bg.START_S,
+                                         window=base.WINDOW_S, warmup=base.WARMUP_S):
+                            m.lat.extend(a["lat"])
+                        # the server's CPU per command: over the warm-up and the window, at the window's rate
+                        cpu_ms = 1000 * (_cpu(svc.pid) - c0) / max(1, len(m.lat) * (window + base.WARMUP_S) / window)
+                    finally:
+                        for cp in procs:
+                            cp.close()
                 finally:
                     base._stop(svc)
                 q = statistics.quantiles(m.lat, n=100)
-                res[label].append((len(m.lat) / window, q[49] * 1000, q[98] * 1000))
+                res[label].append((len(m.lat) / window, q[49] * 1000, q[98] * 1000, cpu_ms))
                 print(f"{label:12s} {game} games={games}: {len(m.lat) / window:7.1f} commands/s  p50 {q[49] * 1000:6.1f}"
-                      f"  p99 {q[98] * 1000:6.1f} ms  (load {os.getloadavg()[0]:.1f})", flush=True)
+                      f"  p99 {q[98] * 1000:6.1f} ms  server CPU {cpu_ms:5.2f} ms/command  (load {os.getloadavg()[0]:.1f})",
+                      flush=True)
         for label, v in res.items():
+            med = [statistics.median(x[i] for x in v) for i in range(4)]
             print(f"{label:12s} mean: {sum(x[0] for x in v) / len(v):7.1f} commands/s  p50 "
-                  f"{sum(x[1] for x in v) / len(v):6.1f}  p99 {sum(x[2] for x in v) / len(v):6.1f} ms")
+                  f"{sum(x[1] for x in v) / len(v):6.1f}  p99 {sum(x[2] for x in v) / len(v):6.1f} ms; medians "
+                  f"{med[0]:.1f}/s, p50 {med[1]:.1f}, p99 {med[2]:.1f} ms, server CPU {med[3]:.2f} ms/command")
 
 
 def inproc(games: list[str]) -> None:
@@ -251,13 +264,14 @@ def main() -> None:
     b.add_argument("--window", type=float, default=3.0)
     b.add_argument("--rounds", type=int, default=3)
     b.add_argument("--workers", type=int, default=2)
+    b.add_argument("--against", help="a second commit's service instead of this tree's")
     i = sub.add_parser("inproc")
     i.add_argument("games", nargs="+")
     a = ap.parse_args()
     if a.what == "cpu":
         cpu(a.game, a.workers, a.games, a.commit_times)
     elif a.what == "ab":
-        ab(a.game, a.base, a.games, a.window, a.rounds, a.workers)
+        ab(a.game, a.base, a.games, a.window, a.rounds, a.workers, a.against)
     else:
         inproc(a.games)
 

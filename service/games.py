@@ -308,8 +308,13 @@ class GameManager:
     def _due(live: LiveGame, now: int) -> bool:
         """True if a deadline of the game's clock has passed at ``now`` (an end record is due)."""
         ref = live.referee
-        return (ref.clock is not None and not ref.ended
-                and ref.clock.expired(ref.clock.stamp(now), endings.pending_seat(ref)) is not None)
+        c = ref.clock
+        if c is None or ref.ended:
+            return False
+        # whose decision is pending matters only to a decision or total limit (``Clock.timeout``): a
+        # game with only the abandonment limit (the default) is judged without asking its ruleset
+        pending = endings.pending_seat(ref) if (c.decision or c.total) else None
+        return c.expired(c.stamp(now), pending) is not None
 
     def sweep(self) -> int:
         """End every cached game whose deadline has passed (the server's timer; a game not in the
