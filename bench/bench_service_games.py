@@ -6,9 +6,8 @@ commands, the same call pattern), measured in the same run in alternating window
 
 One command = ListLegalCommands (seat-authenticated) + SubmitCommand (a signed envelope),
 as a bot plays it. Each game is played over its own connection, as separate players'
-clients are, by client processes of at most GAMES_PER_CLIENT games each (``ClientProc``:
-100 games are 4 processes, so their clients do not queue behind one GIL); the echo's
-drivers run in the same processes, the same number per process. Games are created and their entropy handshake done before a window (a pool per
+clients are, by client processes of at most GAMES_PER_CLIENT games each (``ClientProc``, a
+thread per game); the echo's drivers run in the same processes, the same number per process. Games are created and their entropy handshake done before a window (a pool per
 driver, topped up between windows); a driver whose game ends goes on with the next one of
 its pool, so windows measure moves, at any number of games. Default options: SOG's one
 mission, GMV's 8 turns (~700 commands a game).
@@ -51,7 +50,10 @@ STREAM_CONNECTIONS = 20
 PROBES = 200
 PROBE_DEADLINE_S = 2.0
 EXPECT_CMDS_S = 800.0   # first guess of the service's commands/s, to size the first pools
-GAMES_PER_CLIENT = 25   # games (and echo drivers) per client process: 100 games are played by 4 processes
+# games (and echo drivers) per client process. 25 (four processes at 100 games) gave a longer tail than
+# one process at a load average of 6-9 (p99 at 100 SOG games, medians of five alternated runs: 476 ms
+# with 25, 392 with 50, 388 with 100, docs/service.md): one process, unless a quieter machine says otherwise
+GAMES_PER_CLIENT = 100
 START_S = 0.3           # the client processes start a window this long after they are told to
 
 
@@ -169,9 +171,9 @@ def run_service(drivers: list[Driver], m: base.Meter, t_start: float | None = No
 
 
 class ClientProc:
-    """Up to GAMES_PER_CLIENT drivers (and as many echo drivers) in a client process of their own,
-    so that the clients of 100 games are not 100 threads behind one GIL (issue 12 item 7: at 100
-    games one client process spent about 2.2 ms of CPU per command against 0.8 ms at 10 games).
+    """Up to GAMES_PER_CLIENT drivers (and as many echo drivers) in a client process of their own
+    (issue 12 item 7: so the clients of many games can be spread over processes rather than be
+    threads behind one GIL; how many per process is GAMES_PER_CLIENT's measured choice).
     The parent tells it, over JSON lines on its stdin/stdout, to top up its pools, renew the seat
     tokens, play one window from a given start (time.monotonic, shared by every process) and run
     the echo's window; it answers with the latencies inside the window."""
