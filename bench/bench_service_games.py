@@ -6,7 +6,8 @@ commands, the same call pattern), measured in the same run in alternating window
 
 One command = ListLegalCommands (seat-authenticated) + SubmitCommand (a signed envelope),
 as a bot plays it. Each game is played over its own connection, as separate players'
-clients are. Games are created and their entropy handshake done before a window (a pool per
+clients are, by client processes of at most GAMES_PER_CLIENT games each (``ClientProc``, a
+thread per game); the echo's drivers run in the same processes, the same number per process. Games are created and their entropy handshake done before a window (a pool per
 driver, topped up between windows); a driver whose game ends goes on with the next one of
 its pool, so windows measure moves, at any number of games. Default options: SOG's one
 mission, GMV's 8 turns (~700 commands a game).
@@ -49,6 +50,11 @@ STREAM_CONNECTIONS = 20
 PROBES = 200
 PROBE_DEADLINE_S = 2.0
 EXPECT_CMDS_S = 800.0   # first guess of the service's commands/s, to size the first pools
+# games (and echo drivers) per client process. 25 (four processes at 100 games) gave a longer tail than
+# one process at a load average of 6-9 (p99 at 100 SOG games, medians of five alternated runs: 476 ms
+# with 25, 392 with 50, 388 with 100, docs/service.md): one process, unless a quieter machine says otherwise
+GAMES_PER_CLIENT = 100
+START_S = 0.3           # the client processes start a window this long after they are told to
 
 
 def quick() -> None:
@@ -119,28 +125,30 @@ class Driver:
         self.ch.close()
 
 
-def run_service(drivers: list[Driver], m: base.Meter) -> list[int]:
+def run_service(drivers: list[Driver], m: base.Meter, t_start: float | None = None) -> list[int]:
+    """One window of ``drivers`` (threads of this process); ``t_start``: when they start (time.monotonic,
+    the same clock in every process on Linux: the client processes' windows start together)."""
     from afteraction.engine.bots import Prng
     from afteraction.engine.seat import Head
     from afteraction.v1 import envelope_pb2
     from afteraction.v1 import game_service_pb2 as gs
 
-    t_start = time.perf_counter() + 0.2
+    t_start = time.monotonic() + 0.2 if t_start is None else t_start
     start, end = t_start + base.WARMUP_S, t_start + base.WARMUP_S + base.WINDOW_S
 
     def drive(d: Driver):
         prng = Prng(os.urandom(8))
-        while time.perf_counter() < t_start:
+        while time.monotonic() < t_start:
             time.sleep(0.001)
-        while time.perf_counter() < end:
+        while time.monotonic() < end:
             gid, signers, auths, seat, _, head = d.current
-            t0 = time.perf_counter()
+            t0 = time.monotonic()
             lreq = gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat])
             lg = d.stub.ListLegalCommands(lreq, timeout=60)
             signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)), head)
             sreq = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
             res = d.stub.SubmitCommand(sreq, timeout=60)
-            t1 = time.perf_counter()
+            t1 = time.monotonic()
             m.add(t0, t1, start, end)
             with m.lock:
                 if m.n_sized < 400:
@@ -162,6 +170,124 @@ def run_service(drivers: list[Driver], m: base.Meter) -> list[int]:
     return [s // max(1, m.n_sized) for s in m.sizes]
 
 
+class ClientProc:
+    """Up to GAMES_PER_CLIENT drivers (and as many echo drivers) in a client process of their own
+    (issue 12 item 7: so the clients of many games can be spread over processes rather than be
+    threads behind one GIL; how many per process is GAMES_PER_CLIENT's measured choice).
+    The parent tells it, over JSON lines on its stdin/stdout, to top up its pools, renew the seat
+    tokens, play one window from a given start (time.monotonic, shared by every process) and run
+    the echo's window; it answers with the latencies inside the window."""
+
+    def __init__(self, svc_target: str, echo_target: str, game: str, n: int) -> None:
+        import subprocess
+
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        self.n = n
+        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--client", svc_target, echo_target,
+                                   game, str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root,
+                                  env=dict(os.environ, PYTHONUNBUFFERED="1"))
+
+    def send(self, **msg) -> None:
+        import json
+
+        self.p.stdin.write(json.dumps(msg) + "\n")
+        self.p.stdin.flush()
+
+    def answer(self) -> dict:
+        import json
+
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError(f"a bench client process exited ({self.p.wait()})")
+        return json.loads(line)
+
+    def close(self) -> None:
+        try:
+            self.send(op="close")
+            self.p.wait(30)
+        except (OSError, ValueError):
+            self.p.kill()
+            self.p.wait()
+
+
+def _all(procs: list[ClientProc], **msg) -> list[dict]:
+    for c in procs:
+        c.send(**msg)
+    return [c.answer() for c in procs]
+
+
+def client_main(svc_target: str, echo_target: str, game: str, n: int) -> None:
+    """A client process (ClientProc): ``n`` drivers of ``game`` and ``n`` echo connections."""
+    import json
+
+    import grpc
+
+    drivers = [Driver(svc_target, game) for _ in range(n)]
+    echo_ch = [grpc.insecure_channel(echo_target, options=base.OWN_CONNECTION) for _ in range(n)]
+    echo_calls = [ch.unary_unary("/bench.Echo/Call") for ch in echo_ch]
+    out = sys.stdout
+    sys.stdout = sys.stderr  # nothing else may write on the answers' pipe
+    for line in sys.stdin:
+        msg = json.loads(line)
+        op = msg["op"]
+        if "window" in msg:  # the parent's (quick mode's) window
+            base.WINDOW_S, base.WARMUP_S = msg["window"], msg["warmup"]
+        if op == "close":
+            break
+        if op == "top_up":
+            ts = [threading.Thread(target=d.top_up, args=(msg["want"],)) for d in drivers]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            ans = {}
+        elif op == "refresh":
+            _refresh_auth(drivers)
+            ans = {}
+        elif op == "service":
+            m = base.Meter()
+            ended0, inline0 = sum(d.ended for d in drivers), sum(d.inline for d in drivers)
+            cpu0 = time.process_time()
+            run_service(drivers, m, msg["t_start"])
+            ans = {"lat": m.lat, "sizes": m.sizes, "n_sized": m.n_sized, "cpu": time.process_time() - cpu0,
+                   "ended": sum(d.ended for d in drivers) - ended0, "inline": sum(d.inline for d in drivers) - inline0}
+        elif op == "echo":
+            ans = {"lat": _echo_window(echo_calls, msg["sizes"], msg["t_start"])}
+        else:
+            raise ValueError(op)
+        out.write(json.dumps(ans) + "\n")
+        out.flush()
+    for d in drivers:
+        d.close()
+    for ch in echo_ch:
+        ch.close()
+
+
+def _echo_window(calls: list, sizes: list[int], t_start: float) -> list[float]:
+    """bench_service.run_echo's window on this process's echo connections, from ``t_start``."""
+    m = base.Meter()
+    lreq = sizes[1].to_bytes(4, "big") + bytes(max(0, sizes[0] - 4))
+    sreq = sizes[3].to_bytes(4, "big") + bytes(max(0, sizes[2] - 4))
+    start, end = t_start + base.WARMUP_S, t_start + base.WARMUP_S + base.WINDOW_S
+
+    def drive(call):
+        call(lreq, timeout=30)  # the connection is up before the window
+        while time.monotonic() < t_start:
+            time.sleep(0.001)
+        while time.monotonic() < end:
+            t0 = time.monotonic()
+            call(lreq, timeout=30)
+            call(sreq, timeout=30)
+            m.add(t0, time.monotonic(), start, end)
+
+    ts = [threading.Thread(target=drive, args=(call,)) for call in calls]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return m.lat
+
+
 def _refresh_auth(drivers: list[Driver]) -> None:
     """Seat tokens are good for 5 minutes: renew those of the games in use between configurations."""
     from afteraction.service.auth import make_auth
@@ -175,35 +301,43 @@ def bench_game(game: str, svc_target: str, echo_target: str, cmds_per_game: dict
     out = {}
     rate_guess = EXPECT_CMDS_S
     for n in GAMES:
-        drivers = [Driver(svc_target, game) for _ in range(n)]
+        k = -(-n // GAMES_PER_CLIENT)  # client processes, the games spread evenly over them
+        procs = [ClientProc(svc_target, echo_target, game, n // k + (i < n % k)) for i in range(k)]
         m, me = base.Meter(), base.Meter()
         rounds = ROUNDS_AT_10 if n == RATIO_AT else ROUNDS_PER_CONFIG
-        sizes, pairs = [0, 0, 0, 0], []
+        sizes, pairs, ended, inline, cpu = [0, 0, 0, 0], [], 0, 0, 0.0
         try:
             for _ in range(rounds):
                 per_driver = rate_guess * (base.WINDOW_S + base.WARMUP_S + 0.2) / n
                 want = int(2 * per_driver / cmds_per_game[game]) + 2  # twice the guess and two more: few run dry
-                threads = [threading.Thread(target=d.top_up, args=(want,)) for d in drivers]
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
-                _refresh_auth(drivers)
+                _all(procs, op="top_up", want=want)
+                _all(procs, op="refresh")  # seat tokens are good for 5 minutes
                 n_svc, n_echo = len(m.lat), len(me.lat)
-                sizes = run_service(drivers, m)
+                got = _all(procs, op="service", t_start=time.monotonic() + START_S, window=base.WINDOW_S,
+                           warmup=base.WARMUP_S)
+                for a in got:
+                    m.lat.extend(a["lat"])
+                n_sized = sum(a["n_sized"] for a in got)
+                sizes = [sum(a["sizes"][i] for a in got) // max(1, n_sized) for i in range(4)]
+                ended += sum(a["ended"] for a in got)
+                cpu += sum(a["cpu"] for a in got)
+                inline += sum(a["inline"] for a in got)
                 rate_guess = max(50.0, (len(m.lat) - n_svc) / base.WINDOW_S * 1.5)
-                base.run_echo(echo_target, n, sizes, me)  # right after: the same moment's machine
+                # right after: the same moment's machine, the same client processes
+                for a in _all(procs, op="echo", sizes=sizes, t_start=time.monotonic() + START_S, window=base.WINDOW_S,
+                              warmup=base.WARMUP_S):
+                    me.lat.extend(a["lat"])
                 pairs.append((len(m.lat) - n_svc) / max(1, len(me.lat) - n_echo))
         finally:
-            for d in drivers:
-                d.close()
+            for c in procs:
+                c.close()
         rs = base._line(f"{game}", n, m, rounds)
         re_ = base._line("echo", n, me, rounds)
-        ended = sum(d.ended for d in drivers)
-        inline = sum(d.inline for d in drivers)
-        print(f"         {game} games={n}: {ended} games ended inside the windows"
-              f"{f', {inline} created inside a window (pool ran dry)' if inline else ''}; "
-              f"message sizes legal {sizes[0]}/{sizes[1]} submit {sizes[2]}/{sizes[3]} bytes", flush=True)
+        print(f"         {game} games={n} in {k} client process{'es' if k > 1 else ''}: {ended} games ended inside "
+              f"the windows{f', {inline} created inside a window (pool ran dry)' if inline else ''}; "
+              f"message sizes legal {sizes[0]}/{sizes[1]} submit {sizes[2]}/{sizes[3]} bytes; the clients' CPU "
+              f"{1000 * cpu / max(1, len(m.lat)) * base.WINDOW_S / (base.WINDOW_S + base.WARMUP_S):.2f} ms "
+              "per command (approximate)", flush=True)
         print(f"         {game} games={n}: {game}/echo commands per window pair " + " ".join(f"{r:.3f}" for r in pairs)
               + f"; median {statistics.median(pairs):.3f} (all windows pooled {rs / re_ if re_ else 0.0:.3f})",
               flush=True)
@@ -320,6 +454,9 @@ def run() -> None:
 
 
 if __name__ == "__main__":
-    if "--quick" in sys.argv[1:]:
-        quick()
-    run()
+    if sys.argv[1:2] == ["--client"]:
+        client_main(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    else:
+        if "--quick" in sys.argv[1:]:
+            quick()
+        run()

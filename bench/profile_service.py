@@ -7,10 +7,20 @@ benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the pr
         parent's and its workers' together) and this client's; ``--commit-times`` also times
         every ``SqliteStore._commit`` in the server processes (a sitecustomize wrapper) and
         prints their distribution.
-    python bench/profile_service.py ab sog --base COMMIT [--games 100] [--window 3] [--rounds 3] [--workers 2]
+    python bench/profile_service.py ab sog --base COMMIT [--against COMMIT2] [--games 100] [--window 3] [--rounds 3] [--workers 2]
         this tree's `aar serve` against the service of COMMIT (extracted with `git archive`,
         put first on PYTHONPATH; the client, protos and bench stay this tree's) in alternating
-        windows of bench_service_games' drivers: commands/s, p50, p99 of each, and their means.
+        windows of bench_service_games' drivers (its client processes): commands/s, p50, p99 of
+        each, and their means.
+    python bench/profile_service.py loop sog [--games 100] [--window 4]
+        cProfile of each server process's event-loop thread (where the commands run) during one
+        window of the bench's client processes (switched on and off by SIGUSR1/SIGUSR2 through a
+        sitecustomize hook, so game creation and the handshakes are not in it); the two
+        processes' stats merged, top functions by own and by cumulative time.
+    python bench/profile_service.py gc sog [--games 100] [--window 6] [--no-freeze]
+        every garbage collection of the server processes during one window (gc.callbacks):
+        count, total and longest pause per generation; ``--no-freeze`` makes the server's
+        ``gc.freeze()`` a no-op, for the comparison.
     python bench/profile_service.py inproc duel sog gmv
         ``GameManager`` without gRPC on one thread under cProfile: the legal commands and
         the submit per command, and the top functions by own time.
@@ -53,6 +63,110 @@ try:
 except ImportError:
     pass
 '''
+
+
+HOOK = '''
+import gc, json, os, signal, time
+if os.environ.get("AAR_PROFILE_NOFREEZE"):
+    gc.freeze = lambda: None
+try:
+    from afteraction.service import server as _srv
+    _orig = _srv.start
+    def start(*a, **k):
+        run = _orig(*a, **k)
+        out = os.environ["AAR_PROFILE_DIR"]
+        if os.environ["AAR_PROFILE_WHAT"] == "loop":
+            import cProfile
+            prof = cProfile.Profile()
+            def on(*_):
+                run.loop.call_soon_threadsafe(prof.enable)
+            def off(*_):
+                def stop():
+                    prof.disable()
+                    prof.dump_stats(os.path.join(out, "loop-%d.prof" % os.getpid()))
+                run.loop.call_soon_threadsafe(stop)
+        else:
+            rec, t0, live = [], [0.0], [False]
+            def cb(phase, info):
+                if live[0]:
+                    if phase == "start":
+                        t0[0] = time.perf_counter()
+                    else:
+                        rec.append((info["generation"], time.perf_counter() - t0[0]))
+            gc.callbacks.append(cb)
+            def on(*_):
+                live[0] = True
+            def off(*_):
+                live[0] = False
+                with open(os.path.join(out, "gc-%d.json" % os.getpid()), "w") as f:
+                    json.dump({"rec": rec, "frozen": gc.get_freeze_count(), "tracked": len(gc.get_objects())}, f)
+        signal.signal(signal.SIGUSR1, on)
+        signal.signal(signal.SIGUSR2, off)
+        return run
+    _srv.start = start
+except ImportError:
+    pass
+'''
+
+
+def hooked(what: str, game: str, games: int, window: float, no_freeze: bool = False) -> None:
+    """``loop`` or ``gc``: one window of the bench's client processes against `aar serve --workers 2`
+    whose processes run HOOK (switched on for the window only)."""
+    import json
+    import signal
+
+    with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
+        with open(os.path.join(d, "sitecustomize.py"), "w") as f:
+            f.write(HOOK)
+        env_before = dict(os.environ)
+        os.environ.update(PYTHONPATH=d + os.pathsep + os.environ.get("PYTHONPATH", ""), AAR_PROFILE_DIR=d,
+                          AAR_PROFILE_WHAT=what)
+        if no_freeze:
+            os.environ["AAR_PROFILE_NOFREEZE"] = "1"
+        try:
+            svc, target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
+                                       "--store", f"sqlite:{d}/p.sqlite", "--data-dir", d, "--workers", "2"])
+        finally:
+            os.environ.clear()
+            os.environ.update(env_before)
+        try:
+            k = -(-games // bg.GAMES_PER_CLIENT)
+            procs = [bg.ClientProc(target, target, game, games // k + (i < games % k)) for i in range(k)]
+            try:
+                bg._all(procs, op="top_up", want=max(2, int(600 * window / games / 8)))
+                for cp in procs:
+                    cp.send(op="service", t_start=time.monotonic() + bg.START_S, window=window, warmup=base.WARMUP_S)
+                time.sleep(bg.START_S + base.WARMUP_S)
+                kids = [int(c) for c in _children(svc.pid)]
+                for c in kids:
+                    os.kill(c, signal.SIGUSR1)
+                time.sleep(window)
+                for c in kids:
+                    os.kill(c, signal.SIGUSR2)
+                lat = sorted(x for cp in procs for x in cp.answer()["lat"])
+            finally:
+                for cp in procs:
+                    cp.close()
+            time.sleep(0.5)
+        finally:
+            base._stop(svc)
+        q = statistics.quantiles(lat, n=100)
+        print(f"{game} games={games}: {len(lat) / window:.0f} commands/s, p50 {q[49] * 1000:.1f} ms, p99 "
+              f"{q[98] * 1000:.1f} ms (load {os.getloadavg()[0]:.1f})")
+        if what == "loop":
+            st = pstats.Stats(*glob.glob(os.path.join(d, "loop-*.prof")))
+            st.sort_stats("tottime").print_stats(25)
+            st.sort_stats("cumtime").print_stats(50)
+            return
+        for fn in sorted(glob.glob(os.path.join(d, "gc-*.json"))):
+            j = json.load(open(fn))
+            parts = []
+            for g in (0, 1, 2):
+                ts = [r[1] for r in j["rec"] if r[0] == g]
+                if ts:
+                    parts.append(f"gen{g} {len(ts)} x, total {sum(ts) * 1000:.1f} ms, longest {max(ts) * 1000:.1f} ms")
+            print(f"  server process {os.path.basename(fn)[3:-5]} ({j['frozen']} objects frozen, {j['tracked']} "
+                  f"tracked): " + "; ".join(parts))
 
 
 def _cpu(pid: int) -> float:
@@ -140,10 +254,12 @@ def _extract(commit: str, into: str) -> str:
     return into
 
 
-def ab(game: str, base_commit: str, games: int, window: float, rounds: int, workers: int) -> None:
+def ab(game: str, base_commit: str, games: int, window: float, rounds: int, workers: int,
+       against: str | None = None) -> None:
     base.WINDOW_S = window
     with tempfile.TemporaryDirectory(prefix="aar-ab-") as tmp:
-        cfgs = [(base_commit, _extract(base_commit, os.path.join(tmp, "base"))), ("this tree", None)]
+        cfgs = [(base_commit, _extract(base_commit, os.path.join(tmp, "base"))),
+                (against, _extract(against, os.path.join(tmp, "against"))) if against else ("this tree", None)]
         res: dict = {label: [] for label, _ in cfgs}
         for _ in range(rounds):
             for label, path in cfgs:
@@ -158,23 +274,33 @@ def ab(game: str, base_commit: str, games: int, window: float, rounds: int, work
                 finally:
                     os.environ.clear()
                     os.environ.update(env_before)
-                try:
-                    drivers = [bg.Driver(target, game) for _ in range(games)]
-                    for dr in drivers:
-                        dr.top_up(max(2, int(600 * window / games / 8)))
+                try:  # the bench's client processes (bench_service_games.ClientProc), service windows only
+                    k = -(-games // bg.GAMES_PER_CLIENT)
+                    procs = [bg.ClientProc(target, target, game, games // k + (i < games % k)) for i in range(k)]
                     m = base.Meter()
-                    bg.run_service(drivers, m)
-                    for dr in drivers:
-                        dr.close()
+                    try:
+                        bg._all(procs, op="top_up", want=max(2, int(600 * window / games / 8)))
+                        c0 = _cpu(svc.pid)
+                        for a in bg._all(procs, op="service", t_start=time.monotonic() + bg.START_S,
+                                         window=base.WINDOW_S, warmup=base.WARMUP_S):
+                            m.lat.extend(a["lat"])
+                        # the server's CPU per command: over the warm-up and the window, at the window's rate
+                        cpu_ms = 1000 * (_cpu(svc.pid) - c0) / max(1, len(m.lat) * (window + base.WARMUP_S) / window)
+                    finally:
+                        for cp in procs:
+                            cp.close()
                 finally:
                     base._stop(svc)
                 q = statistics.quantiles(m.lat, n=100)
-                res[label].append((len(m.lat) / window, q[49] * 1000, q[98] * 1000))
+                res[label].append((len(m.lat) / window, q[49] * 1000, q[98] * 1000, cpu_ms))
                 print(f"{label:12s} {game} games={games}: {len(m.lat) / window:7.1f} commands/s  p50 {q[49] * 1000:6.1f}"
-                      f"  p99 {q[98] * 1000:6.1f} ms  (load {os.getloadavg()[0]:.1f})", flush=True)
+                      f"  p99 {q[98] * 1000:6.1f} ms  server CPU {cpu_ms:5.2f} ms/command  (load {os.getloadavg()[0]:.1f})",
+                      flush=True)
         for label, v in res.items():
+            med = [statistics.median(x[i] for x in v) for i in range(4)]
             print(f"{label:12s} mean: {sum(x[0] for x in v) / len(v):7.1f} commands/s  p50 "
-                  f"{sum(x[1] for x in v) / len(v):6.1f}  p99 {sum(x[2] for x in v) / len(v):6.1f} ms")
+                  f"{sum(x[1] for x in v) / len(v):6.1f}  p99 {sum(x[2] for x in v) / len(v):6.1f} ms; medians "
+                  f"{med[0]:.1f}/s, p50 {med[1]:.1f}, p99 {med[2]:.1f} ms, server CPU {med[3]:.2f} ms/command")
 
 
 def inproc(games: list[str]) -> None:
@@ -251,13 +377,23 @@ def main() -> None:
     b.add_argument("--window", type=float, default=3.0)
     b.add_argument("--rounds", type=int, default=3)
     b.add_argument("--workers", type=int, default=2)
+    b.add_argument("--against", help="a second commit's service instead of this tree's")
+    for what in ("loop", "gc"):
+        h = sub.add_parser(what)
+        h.add_argument("game")
+        h.add_argument("--games", type=int, default=100)
+        h.add_argument("--window", type=float, default=4.0 if what == "loop" else 6.0)
+        if what == "gc":
+            h.add_argument("--no-freeze", action="store_true")
     i = sub.add_parser("inproc")
     i.add_argument("games", nargs="+")
     a = ap.parse_args()
     if a.what == "cpu":
         cpu(a.game, a.workers, a.games, a.commit_times)
+    elif a.what in ("loop", "gc"):
+        hooked(a.what, a.game, a.games, a.window, getattr(a, "no_freeze", False))
     elif a.what == "ab":
-        ab(a.game, a.base, a.games, a.window, a.rounds, a.workers)
+        ab(a.game, a.base, a.games, a.window, a.rounds, a.workers, a.against)
     else:
         inproc(a.games)
 

@@ -2,7 +2,7 @@
 retries it. The one source of the codes (issue 11 step 5):
 
 - ``service/status.py`` maps a code to its gRPC status from ``Code.status``;
-- docs/service.md's "Status codes and reasons" table is generated from this module
+- docs/service-codes.md's table is generated from this module
   (``python -m afteraction.engine.codes``; tests/engine/test_codes.py fails if the two differ);
 - the client's retry set (``afteraction.client.client.TRANSIENT``) is the codes with ``retry``;
 - SPEC.md 7.3 names every code of scope ``core``.
@@ -284,7 +284,7 @@ RETRY = frozenset(c.value for c in Code if c.retry)
 
 
 def markdown() -> str:
-    """docs/service.md's "Status codes and reasons" table: one row per code, by status."""
+    """docs/service-codes.md's table: one row per code, by status."""
     rows = ["| reason | gRPC status | meaning | the reference client retries |", "|---|---|---|---|"]
     order = {s: i for i, s in enumerate(("UNAUTHENTICATED", "PERMISSION_DENIED", "ALREADY_EXISTS",
                                           "FAILED_PRECONDITION", "INVALID_ARGUMENT", "NOT_FOUND", "OUT_OF_RANGE",

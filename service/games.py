@@ -308,21 +308,34 @@ class GameManager:
     def _due(live: LiveGame, now: int) -> bool:
         """True if a deadline of the game's clock has passed at ``now`` (an end record is due)."""
         ref = live.referee
-        return (ref.clock is not None and not ref.ended
-                and ref.clock.expired(ref.clock.stamp(now), endings.pending_seat(ref)) is not None)
+        c = ref.clock
+        if c is None or ref.ended:
+            return False
+        # whose decision is pending matters only to a decision or total limit (``Clock.timeout``): a
+        # game with only the abandonment limit (the default) is judged without asking its ruleset
+        pending = endings.pending_seat(ref) if (c.decision or c.total) else None
+        return c.expired(c.stamp(now), pending) is not None
 
     def sweep(self) -> int:
         """End every cached game whose deadline has passed (the server's timer; a game not in the
-        cache is ended by its next request). Returns how many games were looked at."""
+        cache is ended by its next request). Only a game found due is locked (so the sweep neither
+        waits behind commands nor reorders the LRU cache). Returns how many games were looked at."""
         with self._meta:
-            gids = list(self._live)
-        for gid in gids:
+            games = list(self._live.items())
+        now = self.now()
+        for gid, live in games:
+            try:  # read without the game's lock (the sweep neither waits for nor touches a game in play);
+                due = self._due(live, now)  # ``_expire`` judges again under it
+            except Exception:  # noqa: BLE001 -- a referee caught mid-command: judge it under its lock
+                due = True
+            if not due:
+                continue
             try:
                 with self.locked(gid, fresh=False):
                     pass
             except Exception:  # noqa: BLE001 -- one bad game must not stop the timer
                 continue
-        return len(gids)
+        return len(games)
 
     def _invalidate(self, gid: str) -> None:
         with self._meta:

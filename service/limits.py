@@ -1,6 +1,6 @@
 """Every bound of the service, in one place: the code reads these constants and
-docs/service.md's "Limits" table is generated from ``TABLE`` (``python -m
-afteraction.service.limits`` prints it; tests/service/test_limits.py checks the
+docs/service-limits.md's table is generated from ``TABLE`` (``python -m
+afteraction.service.limits`` prints it; tests/service/test_docs.py checks the
 doc against it).
 
 Past a limit the caller gets a precise status with an ErrorInfo (service/status.py)
@@ -139,7 +139,7 @@ def _fmt(name: str, v) -> str:
 
 
 def markdown() -> str:
-    """docs/service.md's "Limits" table."""
+    """docs/service-limits.md's table."""
     rows = ["| limit | value | what | past it |", "|---|---|---|---|"]
     for lim in TABLE:
         rows.append(f"| `{lim.name}` | {_fmt(lim.name, value(lim.name))} | {lim.what} | {lim.past} |")

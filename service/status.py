@@ -3,7 +3,7 @@
 Every error the service returns carries ErrorInfo(reason=<code>, domain=DOMAIN)
 in the rich status details (grpc-status-details-bin), so clients read the
 machine-readable reason. The codes, their statuses and meanings are engine/codes.py's
-``Code`` (docs/service.md's table is generated from it); a client reads the ErrorInfo
+``Code`` (docs/service-codes.md's table is generated from it); a client reads the ErrorInfo
 with ``afteraction.client.client.error_info``.
 """
 from __future__ import annotations

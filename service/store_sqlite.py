@@ -8,10 +8,17 @@ fsync; appends queued meanwhile go in the next batch. ``append`` (blocking) retu
 acknowledged command is on disk.
 Readers use their own per-thread connections (WAL lets them read while the
 writer writes). Several processes may share the file: appends are checked in
-the transaction (BEGIN IMMEDIATE) against the stored tail.
+the transaction (BEGIN IMMEDIATE) against the stored tail. Between processes the
+writers take turns by an flock on the file ``PATH-writer`` beside the store before they
+begin (the kernel wakes the next writer when the lock is released, where SQLite's own
+lock can only be polled), so two servers on one store (``--workers 2``) hand the write
+lock over at once and spend no CPU polling for it; the flock is advisory (a process
+killed while holding it releases it), and BEGIN IMMEDIATE stays the guarantee.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import sqlite3
 import threading
@@ -40,7 +47,7 @@ CREATE TABLE IF NOT EXISTS cosignatures (
   PRIMARY KEY (game_id, size, seat));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 """
-_SIDE = ("", "-wal", "-shm", "-journal")  # the database and the files SQLite keeps beside it
+_SIDE = ("", "-wal", "-shm", "-journal", "-writer")  # the database, the files SQLite keeps beside it, our lock
 BUSY_TIMEOUT_S = 10.0      # how long a writer waits for another process's write lock (then: StoreError)
 BUSY_POLL_S = (0.0002, 0.002)  # the group commit's leader retries the write lock this often (first, at most)
 
@@ -83,6 +90,9 @@ class SqliteStore(SqlStore):
             _private_files(path)
         except sqlite3.Error as e:
             raise StoreError(f"cannot open SQLite store {path}: {e}") from None
+        # the writers' turn: a lock between this process's threads, then an flock between processes
+        self._turn = threading.Lock()
+        self._turn_fd = os.open(path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
         self._cv = threading.Condition()
         self._queue: list[_Pending] = []
         self._closed = False
@@ -111,7 +121,22 @@ class SqliteStore(SqlStore):
         return c
 
     # -- writes ---------------------------------------------------------------
+    @contextlib.contextmanager
+    def _writer_turn(self):
+        """This process's and then this store's write turn (the ``PATH-writer`` flock): held from
+        before BEGIN IMMEDIATE to after COMMIT. ``fcntl.flock`` waits in the kernel without the GIL."""
+        with self._turn:
+            fcntl.flock(self._turn_fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._turn_fd, fcntl.LOCK_UN)
+
     def create_game(self, game: GameRow, genesis: RecordRow) -> None:
+        with self._writer_turn():
+            self._create_game(game, genesis)
+
+    def _create_game(self, game: GameRow, genesis: RecordRow) -> None:
         c = self._conn()
         try:
             c.execute("BEGIN IMMEDIATE")
@@ -161,7 +186,8 @@ class SqliteStore(SqlStore):
                     return
                 batch, self._queue = self._queue, []
             try:
-                self._commit(batch)
+                with self._writer_turn():
+                    self._commit(batch)
             except BaseException as e:  # noqa: BLE001 -- nothing of the batch is acknowledged
                 for p in batch:
                     p.error = p.error or StoreError(f"SQLite append failed: {e}")
@@ -238,6 +264,10 @@ class SqliteStore(SqlStore):
                     pass
             self._conns.clear()
         self._local = threading.local()
+        try:
+            os.close(self._turn_fd)
+        except OSError:
+            pass
 
 
 def _finish(batch: list[_Pending]) -> None:

@@ -1,5 +1,5 @@
 """The one enum of rejection codes (engine/codes.py, issue 11 step 5): every code has a gRPC
-status, a one-line meaning and a row of docs/service.md's table; the service's status mapping
+status, a one-line meaning and a row of docs/service-codes.md's table; the service's status mapping
 and the client's retry set are the enum's; every code raised in engine/ or service/ (read
 with ast, game packages included) is in the enum, and every code of the enum is raised.
 A Rejection carries its rule and the offending input, and the input reaches nobody else."""
@@ -15,7 +15,7 @@ from afteraction.engine import codes
 from afteraction.engine.codes import Code
 from afteraction.engine.errors import Rejection
 
-DOC = (REPO / "docs/service.md").read_text()
+DOC = (REPO / "docs/service-codes.md").read_text()
 USES = code_uses()
 
 
@@ -69,8 +69,8 @@ def test_the_status_mapping_is_the_enum():
 
 def test_the_docs_table_is_the_enum():
     m = re.search(r"<!-- codes:begin -->\n(.*?)<!-- codes:end -->", DOC, re.S)
-    assert m, "docs/service.md has no codes table"
-    assert m.group(1) == codes.markdown(), "run: python -m afteraction.engine.codes, paste into docs/service.md"
+    assert m, "docs/service-codes.md has no codes table"
+    assert m.group(1) == codes.markdown(), "run: python -m afteraction.engine.codes, paste into docs/service-codes.md"
     rows = {r.split("|")[1].strip(" `") for r in m.group(1).splitlines()[2:]}
     assert rows == set(Code.__members__)
 

@@ -214,3 +214,25 @@ def test_a_seat_timed_out_keeps_its_refused_envelope_and_aar_evidence_reads_it(s
     assert code == 0 and f"consistent: the bundle's record {lg.state_seq - 1} is the one seat a signed against" in out, out
     end = verified_cause(c, gid, tmp_path, capsys)
     assert end["cause"]["kind"] == "timeout" and end["records"] == lg.state_seq + 1
+
+
+def test_the_clock_sweep_ends_a_cached_game_past_its_deadline_and_leaves_the_others_alone(server):
+    """The server's timer (``GameManager.sweep``, every CLOCK_SWEEP_S): a cached game past its
+    deadline ends without any request; a game not due is not even locked (the sweep does not wait
+    behind a command in play)."""
+    c, due, seats, fake = new_game(server, "duel", clock={"decision_ms": 5_000})
+    handshake(seats)
+    c2, busy, seats2, _ = new_game(server, "duel", clock={"decision_ms": 60_000})
+    server.games.now = fake
+    handshake(seats2)
+    games = server.games
+    fake.t += 5_001
+    with games._game_lock(busy):  # a command in play holds the other game's lock meanwhile
+        done = threading.Event()
+        t = threading.Thread(target=lambda: (games.sweep(), done.set()))
+        t.start()
+        assert done.wait(10), "the sweep waited for a game that is not due"
+        t.join()
+    assert games._live[due].referee.ended and not games._live[busy].referee.ended
+    st = c.state(due)
+    assert st.ended and json.loads(st.cause_json)["kind"] == "timeout"

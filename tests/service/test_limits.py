@@ -110,7 +110,7 @@ def test_a_request_past_the_size_limit_is_resource_exhausted_with_details(game, 
 
 
 def test_past_the_transport_cap_grpc_itself_refuses_without_details(game):
-    """The one documented exception (docs/service.md Limits: TRANSPORT_MAX_RECEIVE_BYTES)."""
+    """The one documented exception (docs/service-limits.md: TRANSPORT_MAX_RECEIVE_BYTES)."""
     c, gid, seats = game
     req = b"\x0a" + b"\x80\x80\x80\x05" + b"x" * (limits.TRANSPORT_MAX_RECEIVE_BYTES + 1024)
     with pytest.raises(grpc.RpcError) as e:

@@ -152,6 +152,40 @@ def test_sqlite_batch_with_one_loser_commits_the_others(tmp_path):
         store.close()
 
 
+def test_sqlite_writers_take_turns_by_the_path_writer_flock(tmp_path):
+    """Two processes' writers on one SQLite store take turns by an flock on PATH-writer (0600),
+    held from before BEGIN IMMEDIATE to after COMMIT: while another holder has it, an append
+    waits (and is not acknowledged); once it is released the append commits."""
+    import fcntl
+    import os
+    import stat
+
+    from afteraction.service.store import open_store
+
+    path = tmp_path / "w.sqlite"
+    store = open_store(f"sqlite:{path}", str(tmp_path))
+    try:
+        new_game(store)
+        lock = f"{path}-writer"
+        assert stat.S_IMODE(os.stat(lock).st_mode) == 0o600 and os.path.getsize(lock) == 0
+        fd = os.open(lock, os.O_RDWR)  # another open file description: what another process holds
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            done = threading.Event()
+            t = threading.Thread(target=lambda: (store.append(Append("g1", [rec(1)], cmd("a", 1, [1]))), done.set()))
+            t.start()
+            assert not done.wait(0.5), "the append did not wait for the other writer's turn"
+            assert store.size("g1") == 1
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+        assert done.wait(10)
+        t.join()
+        assert store.size("g1") == 2
+    finally:
+        store.close()
+
+
 def test_cosignatures_first_per_seat_and_size_stays(store):
     """SPEC.md 4.5: the store keeps one cosignature line per (game, size, seat), the first."""
     gid = "g1"
