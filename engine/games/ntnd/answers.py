@@ -134,14 +134,13 @@ def move_options(s: dict) -> list[tuple[str, list[str]]]:
     pieces = []
     if side == COMMUNIST:
         pieces += sorted(s["markers"], key=lambda x: int(x[1:]))
-    pieces += [u["id"] for u in sorted(s["units"].values(), key=lambda x: x["id"])
-               if u["status"] == "map" and u["side"] == side and not u["inv"]]
+    pieces += sorted(u["id"] for u in s["units"].values()
+                     if u["status"] == "map" and u["side"] == side and not u["inv"])   # ids are unique
     env = movement.Env(s)
     for p in pieces:
         if p in moved:
             continue
-        for key, path in sorted(reach.reachable(s, p, env).items()):
-            out.append((p, path))
+        out += [(p, path) for _, path in sorted(reach.reachable(s, p, env).items())]   # keys are unique
     return out
 
 

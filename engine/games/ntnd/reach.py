@@ -183,7 +183,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     best[s0] = 0
     prev = [-1] * len(ids)
     trail: list = [None] * len(ids)   # the path to each hex, built as it is settled
-    trail[s0] = ()
+    trail[s0] = []
     settled = []
     heap = [(0, s0)]
     pop, push = heapq.heappop, heapq.heappush
@@ -193,7 +193,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
         if best[here] != key:
             continue
         if here != s0:
-            trail[here] = trail[prev[here]] + (ids[here],)   # its predecessor was settled before it
+            trail[here] = trail[prev[here]] + [ids[here]]   # its predecessor was settled before it
             settled.append(here)
             if here == g0:
                 return trail[here]
@@ -221,10 +221,9 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     if goal is not None:
         return None
     settled.sort()
-    found = _Best({ids[i]: best[i] for i in settled})
-    found[start] = 0
-    # the paths as lists: shared, as ``_destinations`` hands them out (nobody changes them)
-    return found, {ids[i]: ids[prev[i]] for i in settled}, {ids[i]: list(trail[i]) for i in settled}
+    # the paths are shared, as ``_destinations`` hands them out (nobody changes them); the labels and
+    # predecessors are read only for 8.6.4 landings: decoded when read (``_Labels``)
+    return _Labels(s0, best, prev, settled), _Prev(prev), {ids[i]: trail[i] for i in settled}
 
 
 #: a label no path has (above every key: rolls are at most a few hundred)
@@ -276,21 +275,50 @@ def _flags(blocked: frozenset, zoi: frozenset, roll_hexes: frozenset, face_up_zo
 FLAG_CACHE = 1024
 
 
-class _Best(dict):
-    """Hex -> (infiltration rolls, quarter-MP cost) of a search, decoded from its int keys when read."""
+class _Labels:
+    """Hex id -> (infiltration rolls, quarter-MP cost) of one whole search (start included), read-only,
+    decoded from the search's lists when read."""
 
-    def __getitem__(self, h):
-        return divmod(dict.__getitem__(self, h), _ROLL)
+    __slots__ = ("_start", "_best", "_settled")
+
+    def __init__(self, start: int, best: list, prev: list, settled: list) -> None:
+        self._start, self._best, self._settled = start, best, settled
 
     def get(self, h, default=None):
-        k = dict.get(self, h)
-        return default if k is None else divmod(k, _ROLL)
+        i = _index()[1].get(h)
+        if i is None or self._best[i] == _NONE:
+            return default
+        return divmod(self._best[i], _ROLL)
 
-    def items(self):
-        return [(h, divmod(k, _ROLL)) for h, k in dict.items(self)]
+    def __getitem__(self, h):
+        v = self.get(h)
+        if v is None:
+            raise KeyError(h)
+        return v
 
-    def values(self):
-        return [divmod(k, _ROLL) for k in dict.values(self)]
+    def __contains__(self, h) -> bool:
+        return self.get(h) is not None
+
+    def items(self) -> list:
+        """(hex id, (rolls, cost)) of the start, then the settled hexes in id order."""
+        ids = _index()[0]
+        return [(ids[i], divmod(self._best[i], _ROLL)) for i in [self._start, *self._settled]]
+
+
+class _Prev:
+    """Hex id -> the hex it was reached from, of one search (read-only)."""
+
+    __slots__ = ("_prev",)
+
+    def __init__(self, prev: list) -> None:
+        self._prev = prev
+
+    def __getitem__(self, h):
+        ids, index = _index()
+        i = index.get(h)
+        if i is None or self._prev[i] < 0:
+            raise KeyError(h)
+        return ids[self._prev[i]]
 
 
 #: the search's key unit for one infiltration roll: above any cost (allowances are at most
