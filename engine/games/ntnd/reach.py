@@ -172,7 +172,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     Over hex numbers (``_index``: the hex ids in sorted order, so the heap breaks ties as it would
     on the ids) with one flag byte per hex for the state's sets (``_flags``), lists for the labels:
     the same steps in the same order as over the ids, fewer lookups per step (issue 15)."""
-    ids, index = _index()
+    ids, index, shift = _index()
     graph = _igraph(graph_key, allowed_key)
     flags = _flags(blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
@@ -185,11 +185,13 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     trail: list = [None] * len(ids)   # the path to each hex, built as it is settled
     trail[s0] = []
     settled = []
-    heap = [(0, s0)]
+    # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
+    heap = [s0]
     pop, push = heapq.heappop, heapq.heappush
-    roll, mask = _ROLL, _ROLL - 1
+    roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
     while heap:
-        key, here = pop(heap)
+        v = pop(heap)
+        key, here = v >> shift, v & low
         if best[here] != key:
             continue
         if here != s0:
@@ -201,23 +203,23 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
         for n, step in graph[here]:
+            if step > left:
+                continue   # beyond the allowance (doubling below only adds to it)
             f = flags[n]
             if f:
                 if f & _BLOCKED:
                     continue
                 if f & _ZOI:
                     step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
-                if step > left:
-                    continue
+                    if step > left:
+                        continue
                 nk = key + step + roll if f & _RHEX else key + step
-            elif step > left:
-                continue
             else:
                 nk = key + step
             if nk < best[n]:
                 best[n] = nk
                 prev[n] = here
-                push(heap, (nk, n))
+                push(heap, nk << shift | n)
     if goal is not None:
         return None
     settled.sort()
@@ -232,17 +234,17 @@ _BLOCKED, _ZOI, _RHEX, _STOP = 1, 2, 4, 8
 
 
 @lru_cache(maxsize=1)
-def _index() -> tuple[tuple[str, ...], dict[str, int]]:
-    """The map's hex ids in sorted order, and id -> its number (zones have none: no ground step enters one)."""
+def _index() -> tuple[tuple[str, ...], dict[str, int], int]:
+    """The map's hex and zone ids in sorted order, id -> its number, and the bits a number takes."""
     m = load_map()
     ids = tuple(sorted({*m.hexes, *m.zones}))
-    return ids, {h: i for i, h in enumerate(ids)}
+    return ids, {h: i for i, h in enumerate(ids)}, len(ids).bit_length()
 
 
 @lru_cache(maxsize=None)
 def _igraph(graph_key: tuple, allowed_key: tuple) -> tuple[tuple[tuple[int, int], ...], ...]:
     """``_graph_within`` over hex numbers: per hex number, ((neighbour number, quarter-MP cost), ...)."""
-    ids, index = _index()
+    ids, index, _ = _index()
     g = _graph_within(graph_key, allowed_key)
     return tuple(tuple((index[n], q) for n, q in g.get(h, ())) for h in ids)
 
@@ -257,7 +259,7 @@ def _flags(blocked: frozenset, zoi: frozenset, roll_hexes: frozenset, face_up_zo
     key = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     out = _flag_memo.get(key)
     if out is None:
-        ids, index = _index()
+        ids, index, _ = _index()
         b = bytearray(len(ids))
         for bit, hexes in ((_BLOCKED, blocked), (_ZOI, zoi), (_RHEX, roll_hexes), (_STOP, face_up_zoc),
                            (_STOP, river_stop)):
@@ -314,7 +316,7 @@ class _Prev:
         self._prev = prev
 
     def __getitem__(self, h):
-        ids, index = _index()
+        ids, index, _ = _index()
         i = index.get(h)
         if i is None or self._prev[i] < 0:
             raise KeyError(h)
