@@ -171,10 +171,19 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 
     Over hex numbers (``_index``: the hex ids in sorted order, so the heap breaks ties as it would
     on the ids) with one flag byte per hex for the state's sets (``_flags``), lists for the labels:
-    the same steps in the same order as over the ids, fewer lookups per step (issue 15)."""
+    the same steps in the same order as over the ids, fewer lookups per step (issue 15). A search
+    stopped at a goal (the referee's check of one move) settles a few dozen hexes: unless these sets'
+    flag table is at hand (``_flag_memo``: an earlier search of the same sets), it runs over the ids and
+    the sets themselves (``_goal_search``), not paying for a table it would use once."""
+    if goal is not None:
+        flags = _flag_memo.get((blocked, zoi, roll_hexes, face_up_zoc, river_stop))
+        if flags is None:
+            return _goal_search(start, _graph_within(graph_key, allowed_key), blocked, allow, face_up_zoc,
+                                river_stop, zoi, double, roll_hexes, goal)
+    else:
+        flags = _flags(blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     ids, index, shift = _index()
     graph = _igraph(graph_key, allowed_key)
-    flags = _flags(blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
     # one comparison per step instead of a tuple's (issue 15)
     s0 = index[start]
@@ -226,6 +235,44 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     # the paths are shared, as ``_destinations`` hands them out (nobody changes them); the labels and
     # predecessors are read only for 8.6.4 landings: decoded when read (``_Labels``)
     return _Labels(s0, best, prev, settled), _Prev(prev), {ids[i]: trail[i] for i in settled}
+
+
+def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
+                 river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset, goal: str):
+    """``_dijkstra``'s search stopped at ``goal`` over hex ids (the same steps in the same order):
+    the goal's path, or None."""
+    best: dict[str, int] = {start: 0}
+    prev: dict[str, str] = {}
+    trail: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is settled
+    heap = [(0, start)]
+    pop, push, get = heapq.heappop, heapq.heappush, best.get
+    doubling = double != 1
+    roll, mask = _ROLL, _ROLL - 1
+    while heap:
+        key, here = pop(heap)
+        if best[here] != key:
+            continue
+        if here != start:
+            trail[here] = trail[prev[here]] + [here]   # its predecessor was settled before it
+            if here == goal:
+                return trail[here]
+            if here in face_up_zoc or here in river_stop:
+                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
+        left = allow - (key & mask)
+        for n, step in graph[here]:
+            if step > left or n in blocked:
+                continue   # beyond the allowance (doubling below only adds to it), or blocked
+            if doubling and n in zoi:
+                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
+                if step > left:
+                    continue
+            nk = key + step + roll if n in roll_hexes else key + step
+            b = get(n)
+            if b is None or nk < b:
+                best[n] = nk
+                prev[n] = here
+                push(heap, (nk, n))
+    return None
 
 
 #: a label no path has (above every key: rolls are at most a few hundred)
