@@ -96,6 +96,9 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
         reach.clear_caches()
         assert [(p, list(path)) for p, path in move_options(s)] == warm
         assert list(rs.legal_commands(s, d.seat)) == list(rs.legal_commands(s, d.seat))
+        legal = rs.legal_commands(s, d.seat)   # the lazy sequence (answers.MoveCommands): its moves, in order
+        moves = [(c.ntnd.move.piece, list(c.ntnd.move.path)) for c in legal if c.ntnd.WhichOneof("action") == "move"]
+        assert moves == warm and [legal[i] for i in range(len(legal))][-1] == legal[-1]
 
 
 @SETTINGS
