@@ -175,13 +175,18 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     stopped at a goal (the referee's check of one move) settles a few dozen hexes: unless these sets'
     flag table is at hand (``_flag_memo``: an earlier search of the same sets), it runs over the ids and
     the sets themselves (``_goal_search``), not paying for a table it would use once."""
-    if goal is not None:
-        flags = _flag_memo.get((blocked, zoi, roll_hexes, face_up_zoc, river_stop))
-        if flags is None:
+    sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
+    flags = _flag_memo.get(sets)
+    if flags is None:
+        if goal is not None or sets not in _seen:
+            # a goal, or sets no search has used yet (a new state: the verifier's replay): over the ids
+            if goal is None:
+                _seen[sets] = None
+                if len(_seen) >= FLAG_CACHE:
+                    del _seen[next(iter(_seen))]
             return _goal_search(start, _graph_within(graph_key, allowed_key), blocked, allow, face_up_zoc,
                                 river_stop, zoi, double, roll_hexes, goal)
-    else:
-        flags = _flags(blocked, zoi, roll_hexes, face_up_zoc, river_stop)
+        flags = _flags(*sets)   # the second whole search with these sets (a phase's enumeration): a table
     ids, index, shift = _index()
     graph = _igraph(graph_key, allowed_key)
     # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
@@ -238,9 +243,9 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 
 
 def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
-                 river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset, goal: str):
-    """``_dijkstra``'s search stopped at ``goal`` over hex ids (the same steps in the same order):
-    the goal's path, or None."""
+                 river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset, goal: str | None):
+    """``_dijkstra`` over hex ids and the sets themselves (the same steps in the same order): stopped
+    at ``goal``, the goal's path or None; without one, the whole search's result as ``_dijkstra``'s."""
     best: dict[str, int] = {start: 0}
     prev: dict[str, str] = {}
     trail: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is settled
@@ -272,7 +277,23 @@ def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_u
                 best[n] = nk
                 prev[n] = here
                 push(heap, (nk, n))
-    return None
+    if goal is not None:
+        return None
+    return _DictLabels(best), prev, {d: trail[d] for d in sorted(trail) if d != start}
+
+
+class _DictLabels(dict):
+    """``_Labels`` of a search over hex ids: hex id -> (rolls, cost), decoded from the int keys when read."""
+
+    def __getitem__(self, h):
+        return divmod(dict.__getitem__(self, h), _ROLL)
+
+    def get(self, h, default=None):
+        k = dict.get(self, h)
+        return default if k is None else divmod(k, _ROLL)
+
+    def items(self) -> list:
+        return [(h, divmod(k, _ROLL)) for h, k in dict.items(self)]
 
 
 #: a label no path has (above every key: rolls are at most a few hundred)
@@ -297,6 +318,7 @@ def _igraph(graph_key: tuple, allowed_key: tuple) -> tuple[tuple[tuple[int, int]
 
 
 _flag_memo: dict[tuple, bytes] = {}
+_seen: dict[tuple, None] = {}   # the sets of whole searches made without a table (``_dijkstra``)
 
 
 def _flags(blocked: frozenset, zoi: frozenset, roll_hexes: frozenset, face_up_zoc: frozenset,
@@ -381,6 +403,7 @@ def clear_caches() -> None:
     """Forget the memoised searches (benchmarks measure cold searches; results never depend on it)."""
     _searches.clear()
     _flag_memo.clear()
+    _seen.clear()
     _destinations.cache_clear()
 
 
