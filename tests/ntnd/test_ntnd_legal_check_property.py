@@ -96,6 +96,9 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
         reach.clear_caches()
         assert [(p, list(path)) for p, path in move_options(s)] == warm
         assert list(rs.legal_commands(s, d.seat)) == list(rs.legal_commands(s, d.seat))
+        legal = rs.legal_commands(s, d.seat)   # the lazy sequence (answers.MoveCommands): its moves, in order
+        moves = [(c.ntnd.move.piece, list(c.ntnd.move.path)) for c in legal if c.ntnd.WhichOneof("action") == "move"]
+        assert moves == warm and [legal[i] for i in range(len(legal))][-1] == legal[-1]
 
 
 @SETTINGS
@@ -167,3 +170,88 @@ def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
             alone = [uid for uid in sorted(s["units"]) if s["units"][uid]["status"] == "map"
                      and s["units"][uid]["side"] == side and not supply.in_supply(s, s["units"][uid])]
             assert supply.out_of_supply(s, side) == alone
+
+
+def _reference_search(start, graph, blocked, allow, stop, zoi, double, roll_hexes, goal=None):
+    """The ground search as it was written over hex ids (before issue 15's hex numbers): Dijkstra on
+    (infiltration rolls, quarter-MP cost), ties by hex id, paths of the settled hexes."""
+    import heapq
+    best, prev, paths = {start: (0, 0)}, {}, {start: []}
+    heap = [((0, 0), start)]
+    while heap:
+        key, here = heapq.heappop(heap)
+        if best[here] != key:
+            continue
+        if here != start:
+            paths[here] = paths[prev[here]] + [here]
+            if here == goal:
+                return paths[here]
+            if here in stop:
+                continue
+        rolls, cost = key
+        for n, step in graph.get(here, ()):
+            if n in blocked:
+                continue
+            if double != 1 and n in zoi:
+                step *= double
+            if cost + step > allow:
+                continue
+            nk = (rolls + (n in roll_hexes), cost + step)
+            if n not in best or nk < best[n]:
+                best[n], prev[n] = nk, here
+                heapq.heappush(heap, (nk, n))
+    if goal is not None:
+        return None
+    return best, prev, {d: paths[d] for d in sorted(best) if d != start}
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed):
+    """reach._dijkstra runs over hex numbers with a flag byte per hex (issue 15); on the pieces of
+    random-game movement phases it gives the labels, predecessors and paths (whole search and stopped
+    at a goal) of the plain search over hex ids; and Env.full_hexes (8.10.1) is each hex's own check."""
+    from afteraction.engine.games.ntnd import movement
+    m = load_map()
+    prng = Prng(f"numbers-{seed}".encode())
+    land = m.land_hexes()
+    compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 110)):
+        if d.kind != "move" or i % 3:
+            continue
+        side = s["decision"]["seat"]
+        env = movement.Env(s)
+        pieces = sorted(s["markers"]) if side == "communist" else []
+        pieces += sorted(u["id"] for u in s["units"].values()
+                         if u["status"] == "map" and u["side"] == side and not u["inv"])
+        for piece in sorted({pieces[prng.below(len(pieces))] for _ in range(4)}) if pieces else ():
+            mv = movement.mover(s, piece)
+            if movement.movement_kind(mv) != "ground" or m.is_zone(mv["loc"]):
+                continue
+            args, _ = reach._ground_args(s, mv, env, False, movement.allowance_q(s, mv))
+            start, graph_key, allowed_key, blocked, allow, face_up_zoc, river_stop, zoi, double, roll_hexes = args
+            graph = reach._graph_within(graph_key, allowed_key)
+            ref = _reference_search(start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes)
+            goals = [*list(ref[2])[:3], land[prng.below(len(land))]]
+            reach.clear_caches()   # stopped at a goal without a flag table (reach._goal_search)...
+            for h in goals:
+                assert reach._dijkstra(*args, goal=h) == _reference_search(
+                    start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes, goal=h)
+            for _ in range(2):   # the first whole search of new sets runs over the ids, the second over numbers
+                got = reach._dijkstra(*args)
+                assert dict(got[0].items()) == ref[0]
+                assert {h: got[1][h] for h in ref[1]} == ref[1]
+                assert got[2] == ref[2] and list(got[2]) == list(ref[2])
+            for h in goals:   # ... and with the table the whole search made (hex numbers)
+                assert reach._dijkstra(*args, goal=h) == _reference_search(
+                    start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes, goal=h)
+            compared += 1
+            types = tuple(sorted(s["units"][x]["type"] for x in mv["uids"]))
+            want = set()
+            for loc, here in env.types_at(side).items():
+                if not m.is_zone(loc):
+                    there = tuple(sorted([t for _, t in here] + list(types)))
+                    if movement._stack_verdict(side, movement._saigon(loc), there) is not None:
+                        want.add(loc)
+            assert env.full_hexes(side, types) == want
+    assert compared > 0

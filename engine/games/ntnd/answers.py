@@ -16,6 +16,7 @@ public ``Decision`` the machine passes.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from afteraction.v1 import command_pb2, ntnd_pb2
@@ -128,39 +129,48 @@ def _ops_done(s, seat, msg, ctx) -> None:
 def move_options(s: dict) -> list[tuple[str, list[str]]]:
     """Per piece (face-up unit or marker) of the deciding side that has not moved: one path per
     reachable destination."""
+    return [(p, path) for p, paths in _move_chunks(s) for path in paths]
+
+
+def _move_chunks(s: dict) -> list[tuple[str, list[list[str]]]]:
+    """``move_options`` per piece: (piece, its paths in the order of their destinations), pieces
+    without one left out."""
     side = s["decision"]["seat"]
     moved = set(s["phase"].get("moved", ()))
     out = []
     pieces = []
     if side == COMMUNIST:
         pieces += sorted(s["markers"], key=lambda x: int(x[1:]))
-    pieces += [u["id"] for u in sorted(s["units"].values(), key=lambda x: x["id"])
-               if u["status"] == "map" and u["side"] == side and not u["inv"]]
+    pieces += sorted(u["id"] for u in s["units"].values()
+                     if u["status"] == "map" and u["side"] == side and not u["inv"])   # ids are unique
     env = movement.Env(s)
     for p in pieces:
         if p in moved:
             continue
-        for key, path in sorted(reach.reachable(s, p, env).items()):
-            out.append((p, path))
+        r = reach.reachable(s, p, env)
+        if r:
+            out.append((p, [r[k] for k in sorted(r)]))
     return out
 
 
 class MoveCommands(Sequence):
     """The legal answers of a movement decision, as a sequence of Commands: every (piece, path) is
-    enumerated up front (``move_options``); each Command is built when it is read. A Tet movement
-    phase offers thousands of moves and a player sends one; building them all took longer than the
-    searches (issue 15). Reading every item (a list of them, the service's ListLegalCommands) gives
-    the same Commands, in the same order, as building them eagerly."""
+    enumerated up front (``move_options``, kept per piece: ``_move_chunks``); each Command is built
+    when it is read. A Tet movement phase offers thousands of moves and a player sends one; building
+    them all took longer than the searches (issue 15). Reading every item (a list of them, the
+    service's ListLegalCommands) gives the same Commands, in the same order, as building them eagerly."""
 
-    __slots__ = ("_opts", "_tail", "_made")
+    __slots__ = ("_chunks", "_starts", "_n", "_tail", "_made")
 
-    def __init__(self, opts: list[tuple[str, list[str]]], tail: list) -> None:
-        self._opts = opts
+    def __init__(self, chunks: list[tuple[str, list[list[str]]]], tail: list) -> None:
+        self._chunks = chunks
+        self._starts = list(itertools.accumulate((len(paths) for _, paths in chunks), initial=0))
+        self._n = self._starts.pop()   # the moves; each chunk's first index in _starts
         self._tail = tail
         self._made: dict[int, command_pb2.Command] = {}
 
     def __len__(self) -> int:
-        return len(self._opts) + len(self._tail)
+        return self._n + len(self._tail)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -170,15 +180,16 @@ class MoveCommands(Sequence):
             i += n
         if not 0 <= i < n:
             raise IndexError("legal command index out of range")
-        if i >= len(self._opts):
-            return self._tail[i - len(self._opts)]
+        if i >= self._n:
+            return self._tail[i - self._n]
         c = self._made.get(i)
         if c is None:
-            p, path = self._opts[i]   # cmd("move", piece=p, path=path), unrolled
-            c = command_pb2.Command()
+            j = bisect_right(self._starts, i) - 1   # no chunk is empty: one start per chunk, increasing
+            p, paths = self._chunks[j]
+            c = command_pb2.Command()   # cmd("move", piece=p, path=path), unrolled
             m = c.ntnd.move
             m.piece = p
-            m.path.extend(path)
+            m.path.extend(paths[i - self._starts[j]])
             self._made[i] = c
         return c
 
@@ -192,7 +203,7 @@ class MoveCommands(Sequence):
 
 def _move_legal(s, d) -> MoveCommands:
     zoc = [cmd("announce_zoc", country=c, extend=e) for c, e in neutrality.zoc_options(s, s["decision"]["seat"])]
-    return MoveCommands(move_options(s), zoc + _done())     # 10.2, 8.5.1, 10.8: ZOC across a border
+    return MoveCommands(_move_chunks(s), zoc + _done())     # 10.2, 8.5.1, 10.8: ZOC across a border
 
 
 def _move_announce_zoc(s, seat, msg, ctx) -> None:

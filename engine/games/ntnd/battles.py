@@ -126,8 +126,10 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
     targets: dict[tuple[str, str], list[str]] = {}
     open_ = in_force(s, "neutrality")   # 10.2, 10.4: attacks into neutral states are allowed (and charged)
     for uid in sorted(s["units"]):
-        kind = _may_attack(s, uid, side) if uid not in done_a and neutrality.may_attack_from(s, uid) else None
-        if kind is None:
+        if uid in done_a:
+            continue
+        kind = _may_attack(s, uid, side)   # first: it drops most units at once (status, side); both are pure
+        if kind is None or not neutrality.may_attack_from(s, uid):
             continue
         u = s["units"][uid]
         t = _t(s, uid)

@@ -166,10 +166,11 @@ class Env:
         if key not in self._full:
             here_types = self.memo.get(("here", side))
             if here_types is None:   # per occupied hex (not zones): (Saigon?, the sorted types there)
-                m = load_map()
+                zones = load_map().zones   # m.is_zone(loc) is loc in zones
+                # most hexes hold one unit: its type is the sorted tuple (issue 15)
                 here_types = self.memo[("here", side)] = [
-                    (loc, _saigon(loc), tuple(sorted(t for _, t in here)))
-                    for loc, here in self.types_at(side).items() if not m.is_zone(loc)]
+                    (loc, _saigon(loc), (here[0][1],) if len(here) == 1 else tuple(sorted([t for _, t in here])))
+                    for loc, here in self.types_at(side).items() if loc not in zones]
             self._full[key] = frozenset(loc for loc, saigon, here in here_types
                                         if _join_verdict(side, saigon, here, types))
         return self._full[key]
