@@ -12,8 +12,8 @@ of Communist basic cadres (24.2.9, 24.3.4, 24.4.3: ``basic_cadres``, used by rec
 Communist Aid die modifier (24.2.9, 24.3.4: ``aid_modifier``, for the aid rule 27), U.S. replacement
 political cost (24.2.4, 24.4.1-24.4.2: ``us_replacement_pp``), U.S. entry caps (24.2.1, 24.4.5:
 ``may_enter``), election dice (24.2.7, 24.4.1-24.4.2: ``election_dice``), the Allied sudden-death
-line (24.4.3: ``allied_wins_above``; the sudden-death line itself is politics_table's), and the air restriction (24.2.8: ``air_restricted``; air
-operations (11) are not implemented yet, so nothing reads it yet).
+line (24.4.3: ``allied_wins_above``; the sudden-death line itself is politics_table's), and the air restriction (24.2.8: ``air_restricted``, read by
+air_missions.py where the air war is in force).
 """
 from __future__ import annotations
 
@@ -78,8 +78,7 @@ def half_cost(s: dict, type_id: str) -> bool:
 
 def air_restricted(s: dict) -> bool:
     """24.2.8: under Full Vietnamization Allied air units over North Vietnam, China or a neutral
-    country cost one political point per country per turn. Recorded here for the air rules (11), which
-    are not implemented yet."""
+    country cost one political point per country per turn (charged by air_missions.py, 11)."""
     return kind(s) == "full"
 
 
@@ -166,7 +165,7 @@ def declare(s: dict, what: str, ctx, forced_by: str = "") -> None:
         ev["forced_by"] = forced_by
     if what == "full":
         ev["air_restriction"] = "NTND 24.2.8: one political point per country per turn for Allied air over " \
-                                "North Vietnam, China or neutral countries (air operations not implemented yet)"
+                                "North Vietnam, China or neutral countries"
     ctx.emit(ev)
 
 
