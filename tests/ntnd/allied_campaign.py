@@ -11,6 +11,7 @@ from afteraction.engine.ruleset import Context
 from .mapplay import RS, legal, play  # noqa: F401
 
 ALLIED = "allied"
+PART_2B_FAMILIES = ("fleet", "montagnards", "special_units")   # in force in the campaign (features.py)
 
 
 def campaign(turn: int = 1) -> dict:
@@ -20,6 +21,13 @@ def campaign(turn: int = 1) -> dict:
     s["scenario"]["features"] = [f for f in s["scenario"]["features"] if f != "neutrality"]
     s["turn"] = turn
     s["turn_label"] = turn_label(s["scenario"]["turns"], turn)
+    return s
+
+
+def only_families(s: dict, features) -> dict:
+    """The state with exactly ``features`` of the fleet, Montagnard and special-unit families in force
+    (the campaign has all three), for a test of a family with and without it."""
+    s["scenario"]["features"] = sorted((set(s["scenario"]["features"]) - set(PART_2B_FAMILIES)) | set(features))
     return s
 
 

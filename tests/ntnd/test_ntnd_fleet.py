@@ -1,5 +1,5 @@
 """NTND 14.2.2: the fleet mines Haiphong harbor (feature ``fleet``, switched on in the test's state:
-no scenario lists it yet). Played through the ruleset: the fleet's move into the Haiphong zone, the
+every scenario but Tet lists it). Played through the ruleset: the fleet's move into the Haiphong zone, the
 Allied "done" of the movement phase, the ``mine`` decision; then the Communist phases that feel it."""
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from afteraction.engine.games.ntnd import movement, reach
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
-from .allied_campaign import ALLIED, RS, at, campaign, of
+from .allied_campaign import ALLIED, RS, at, campaign, of, only_families
 from .mapplay import legal
 
 
 def _with(*features, turn=2) -> dict:
     s = campaign(turn)
-    s["scenario"]["features"] = sorted(set(s["scenario"]["features"]) | set(features))
+    only_families(s, features)
     return s
 
 
@@ -88,7 +88,7 @@ def test_ntnd_14_2_2_not_offered_when_the_fleet_did_not_enter_haiphong_this_phas
 
 
 def test_ntnd_14_2_2_without_the_feature_the_fleet_does_not_enter_a_held_haiphong():
-    s, _ = at(campaign(2), "a_move")                            # the campaign today: no fleet feature
+    s, _ = at(_with(), "a_move")                                # the campaign without the fleet feature
     assert any(u["loc"] == "HAIPHONG" and u["side"] == "communist" for u in s["units"].values())
     assert "HAIPHONG" not in reach.reachable(s, "us-fleet", movement.Env(s))
 

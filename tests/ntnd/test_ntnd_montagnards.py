@@ -1,6 +1,7 @@
 """NTND 15 (Green Berets: placement 15.1, militia 15.2, withdrawal 15.2.3) and 16 (Montagnards), the
-``montagnards`` feature switched on in the test's campaign state (no scenario lists it yet). Played
-through the Allied Reinforcement phase's "reinforce" decision (NtndRuleset.legal_commands / apply)."""
+``montagnards`` feature switched on in the test's campaign state (every scenario but Tet lists it; the
+tests switch it on explicitly). Played through the Allied Reinforcement phase's "reinforce" decision
+(NtndRuleset.legal_commands / apply)."""
 from __future__ import annotations
 
 import pytest
@@ -12,14 +13,14 @@ from afteraction.engine.games.ntnd.units import load_counters
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
-from .allied_campaign import reinforcing, ALLIED, RS, at, campaign, of
+from .allied_campaign import reinforcing, ALLIED, RS, at, campaign, of, only_families
 from .campaign_states import clear_communists
 from .mapplay import legal, play
 
 
 def _reinforce(turn=2, features=("montagnards",), hm=None, rp_us=3) -> dict:
     s = campaign(turn)
-    s["scenario"]["features"] = sorted(set(s["scenario"]["features"]) | set(features))
+    only_families(s, features)
     clear_communists(s)
     if hm:
         s["hm"].update(hm)
@@ -250,3 +251,20 @@ def test_ntnd_16_1_montagnards_are_hill_tribesmen_fighting_for_the_allied_side()
     u = s["units"][uid]
     assert (u["side"], u["status"], u["loc"]) == (ALLIED, "map", "1611")   # an Allied unit on the map
     assert load_counters().type("montagnard").stacking_class == "militia"   # 16.3: they function as militia
+
+
+def test_ntnd_5_6_1_cambodian_and_laotian_militia_only_where_a_green_beret_stands_in_their_country():
+    """5.6.1: Cambodian and Laotian militia are placed (at once) in a hex of their country occupied by a U.S.
+    Green Beret; only Green Berets raise militia there, and never in North Vietnam."""
+    s = _reinforce()
+    p = _places(s)
+    assert not _by_type(s, p, "lao_militia") and not _by_type(s, p, "khmer_militia")   # no Green Beret there
+    s["units"]["us-gb-3"]["loc"] = "0804"                                # a Green Beret in Laos
+    p = _places(s)
+    assert _by_type(s, p, "lao_militia") == {"0804"} and not _by_type(s, p, "khmer_militia")
+    m = load_map()
+    assert all(m.country_of(h) != "NV" for tid in ("lao_militia", "khmer_militia", "arvn_militia")
+               for h in _by_type(s, p, tid))
+    lao = _mix(s, "lao_militia")
+    s, _ = play(s, ALLIED, cmd("place", unit=lao, location="0804"))
+    assert s["units"][lao]["status"] == "map"                            # immediately available

@@ -1,6 +1,7 @@
 """NTND 28.2 (5SFM), 28.3 (USMC III, 28.3.2), 28.5 (ARVN Ranger groups), 28.6 (Thai 333): the
-``special_units`` feature switched on in the test's campaign state (no scenario lists it yet), played
-through the Allied Reaction and Reinforcement phases (NtndRuleset.legal_commands / apply)."""
+``special_units`` feature switched on in the test's campaign state (every scenario but Tet lists it; the
+tests switch it on explicitly), played through the Allied Reaction and Reinforcement phases
+(NtndRuleset.legal_commands / apply)."""
 from __future__ import annotations
 
 import pytest
@@ -11,14 +12,14 @@ from afteraction.engine.games.ntnd.map import load_map
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
-from .allied_campaign import reinforcing, ALLIED, RS, at, campaign, of
+from .allied_campaign import reinforcing, ALLIED, RS, at, campaign, of, only_families
 from .campaign_states import clear_communists
 from .mapplay import legal, play
 
 
 def _camp(turn=2, features=("special_units",)) -> dict:
     s = campaign(turn)
-    s["scenario"]["features"] = sorted(set(s["scenario"]["features"]) | set(features))
+    only_families(s, features)
     clear_communists(s)
     return s
 
@@ -151,3 +152,25 @@ def test_ntnd_28_6_2_the_333_is_withdrawn_for_good_when_laos_is_conquered():
         s["neutrality"]["conquered"]["LA"] = 33
         s, _ = at(s, "c_politics")                                        # a phase that ends by itself
         assert s["units"]["thai-333"]["status"] == status, features
+
+
+def test_ntnd_28_6_1_the_333_fights_across_the_border_from_laos_and_pays_no_points_there():
+    """28.6.1: the 333 moves and fights only in Laos, it may attack across the border per the normal rules,
+    and it costs no political points for operating in Laos (10.2: it is one of 28.11.1's secret-war units)."""
+    from .airplay import air_camp, answer, at_phase, commie, put
+    s = air_camp(33)
+    put(s, "thai-333", "1308")                                          # Laos, next to 1408 in I Corps
+    commie(s, "vc_regiment", "1408")
+    at_phase(s, "a_combat")
+    attacks = {(c.ntnd.attack.target, tuple(c.ntnd.attack.attackers)) for c in legal(s, ALLIED)
+               if c.ntnd.WhichOneof("action") == "attack"}
+    assert any(t == "1408" and "thai-333" in a for t, a in attacks)    # across the border into South Vietnam
+    m = air_camp(33)                                                    # neutrality (10) in force: Laos neutral
+    put(m, "thai-333", "1308")
+    put(m, "arvn-acr-1", "1408")
+    at_phase(m, "a_move")
+    pp = m["pp"]
+    ev = answer(m, ALLIED, cmd("move", piece="thai-333", path=["1309"]))          # within Laos: no penalty
+    assert m["units"]["thai-333"]["loc"] == "1309" and m["pp"] == pp and not of(ev, "neutrality")
+    ev = answer(m, ALLIED, cmd("move", piece="arvn-acr-1", path=["1308"]))         # an ARVN unit pays (10.2)
+    assert of(ev, "neutrality") and m["pp"] < pp

@@ -12,6 +12,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fmtjson import dumps
 
+from afteraction.engine.games.ntnd.features import FEATURES
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "..", "engine", "games", "ntnd", "data")
 MAP = json.load(open(os.path.join(DATA, "map.json")))
@@ -404,6 +406,9 @@ CAMPAIGN = {
     "description": "March 1965 - July/August 1975: from the first Marine landings at Da Nang to the fall of the "
                    "South; the whole military and political game.",
     "turns": TURNS,
+    "features": sorted(FEATURES),
+    "features_note": "the rule families in force (engine/games/ntnd/features.py): all of them, the whole military "
+                     "and political game",
     "first_player": "communist",
     "turn_sequence_rule": "3 (Communist player turn, then Allied player turn; all phases of 3.1 and 3.2)",
     "rules_not_used": {},

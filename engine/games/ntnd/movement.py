@@ -345,9 +345,9 @@ def may_enter(s: dict, types: list, side: str, corps: str | None, loc: str) -> s
         if _borders_open(s):
             pass  # 10.2, 10.8: Laos, Cambodia and North Vietnam may be entered, at a political cost (neutrality.py)
         elif country == "NV":
-            return "NTND 10.8: invading North Vietnam costs political points (part 2); not allowed yet"
+            return "NTND 10.8: North Vietnam is closed to Allied ground units where rule 10 is not in force (the military scenarios)"
         elif country in s["neutral"] and not all(t.nationality in ("LAO", "KHMER") for t in types):
-            return f"NTND 10.2: entering neutral {country} is a neutrality violation (part 2); not allowed yet"
+            return f"NTND 10.2: neutral {country} is closed to Allied units where rule 10 is not in force (the military scenarios)"
         if corps is not None and country == "SV":
             here = region_of(loc)
             if here != corps:
