@@ -145,7 +145,9 @@ def test_two_browsers_play_a_whole_sog_game(browser, site, tmp_path):
         for p, role in ((sog, "sog"), (nva, "nva"), (spec, "spectator")):
             p.wait_for_function(f"document.getElementById('game').dataset.role === '{role}'")
         clicks = _play_by_clicks(site, {"sog": sog, "nva": nva}, gid)
-        assert clicks >= 10
+        # every command was a click (the pages' keys sign; the dice come from their entropy, so the
+        # mission's length varies: a CI run saw one end after 9); that it ended and verifies is below
+        assert clicks >= 1
         for p in (sog, nva, spec):
             p.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=60000)
         size = site.run.service.games.store.size(gid)
