@@ -113,3 +113,15 @@ def test_ntnd_2_long_scenario_plays_to_its_end_over_the_service(server, scenario
     reason = outcome["reason"]
     assert reason.startswith(("NTND 22.4", "NTND 24.4.3")) or (
         turns[-1] == len(sc["turns"]) and reason.startswith("scenario end")), outcome
+
+
+@pytest.mark.long
+def test_ntnd_2_the_campaign_game_plays_to_its_end_over_the_service(server):
+    """Rule 2's campaign game (63 turns, every rule family) played by the demo bots over the service to
+    its end; the log verifies with replay (`make test-long`; 77 s in one run here, 15:29 UTC)."""
+    outcome, data, rep = play(server, "campaign", b"svc/campaign")
+    assert rep.replayed
+    turns = _turns(data)
+    assert turns == list(range(1, turns[-1] + 1)) and turns[-1] <= 63
+    assert outcome["reason"].startswith(("NTND 22.4", "NTND 24.4.3")) or (
+        turns[-1] == 63 and outcome["reason"].startswith("scenario end")), outcome
