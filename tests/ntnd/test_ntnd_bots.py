@@ -101,13 +101,13 @@ def _short_game(side: str, i: int):
 
 
 def test_political_bot_of_each_side_beats_the_random_bot_in_most_short_campaigns_seeing_only_its_own_view():
-    """Measured here (2026-12-02, these seeds): the Allied political_bot won 6 of 8 short campaigns
-    against random_bot (final points 125, 118, 104, 95, 108, 120, 74, 120: one draw, one loss), where the
-    random Allies lose every one of the first five of the same seeds (final points -16 to 34); the
-    Communist political_bot won 4 of 4, each by 22.4's sudden victory below zero (final points -48 to
-    -13), where random against random on the same seeds ended by a sudden victory in 1 of 4 (-2 to 60).
-    The bands pinned: the Allied bot wins at least 5 of 8, the Communist bot 4 of 4 with at least 3
-    sudden victories, and a bot asks only for its own seat's view, never the other seat's."""
+    """Measured here (2026-12-02 15:47 UTC, ruleset ntnd/4: the air war and every rule family in force,
+    these seeds): the Allied political_bot won 6 of 8 short campaigns against random_bot (final points
+    131, 112, 47, 131, 121, 153, 121, 81: two losses); the Communist political_bot won 4 of 4, each by
+    22.4's sudden victory below zero (final points -32 to -7). (Under ntnd/3: 6 of 8 and 4 of 4, and the
+    random Allies lost every one of the first five of the same seeds.) The bands pinned: the Allied bot
+    wins at least 5 of 8, the Communist bot 4 of 4 with at least 3 sudden victories, and a bot asks only
+    for its own seat's view, never the other seat's."""
     allied = [_short_game("allied", i) for i in range(8)]
     communist = [_short_game("communist", i) for i in range(4)]
     for side, games in (("allied", allied), ("communist", communist)):
