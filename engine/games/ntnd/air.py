@@ -74,7 +74,7 @@ def available(s: dict) -> list[str]:
     to a ground unit (11.3.1), and not flown in this or the previous player-turn."""
     a = st(s)
     pt = player_turn(s)
-    held = {v["heli"] for v in a["attached"].values()}
+    held = _held(a)
     return [uid for uid, u in sorted(s["units"].items())
             if u["status"] == "air" and u["side"] == ALLIED and uid not in held
             and a["flew"].get(uid, -9) < pt - 1]
@@ -85,10 +85,15 @@ def unavailable(s: dict) -> list[str]:
     to a ground unit is in neither box, 11.3.1)."""
     a = st(s)
     pt = player_turn(s)
-    held = {v["heli"] for v in a["attached"].values()}
+    held = _held(a)
     return [uid for uid, u in sorted(s["units"].items())
             if u["status"] == "air" and u["side"] == ALLIED and uid not in held
             and a["flew"].get(uid, -9) >= pt - 1]
+
+
+def _held(a: dict) -> set[str]:
+    """11.3.1: the helicopters attached to ground units (in neither air box)."""
+    return {v["heli"] for v in a["attached"].values()}
 
 
 def role(type_id: str) -> str:

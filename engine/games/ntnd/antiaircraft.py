@@ -141,9 +141,9 @@ def check_hidden_choice(s: dict, mission: dict, units: list[str]) -> None:
 def most_that_fire(s: dict, mission: dict) -> list[str]:
     """The largest legal ``aa_fire`` answer: every hidden AA unit under the mission, at most
     ``dice_for(loc)`` of each location (lowest ids first)."""
-    out = []
+    units, out = hidden_aa(s, mission), []
     for loc in _marker_locations(s, mission):
-        out += [u for u in hidden_aa(s, mission) if s["units"][u]["loc"] == loc][:dice_for(loc)]
+        out += [u for u in units if s["units"][u]["loc"] == loc][:dice_for(loc)]
     return sorted(out)
 
 

@@ -42,6 +42,7 @@ from typing import Callable
 from ...bots import Prng
 from .bots import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, campaign_bot, tet_bot
 from .map import load_map
+from .neutrality import SECRET_WAR   # 10.2.3.1 (2), 28.11.1: free in Laos
 
 BOXES = ("communist_control", "pro_communist", "neutral", "pro_allied", "allied_control")   # campaign_data
 #: points a turn of an area's marker in each box (7.3.2 Allied phase only; 7.4.2 both political phases)
@@ -52,7 +53,6 @@ SV_CORPS = ("I", "II", "III", "IV")
 #: the Allied Control box's 1-3 die against every Communist expenditure (7.4) and no guerrillas (7.3.4)
 ALLIED_WORTH = {"communist_control": -8, "pro_communist": -4, "neutral": 0, "pro_allied": 2, "allied_control": 5}
 ALLIED_WORTH_SV = {"communist_control": -8, "pro_communist": -4, "neutral": 0, "pro_allied": 3, "allied_control": 7}
-SECRET_WAR = ("us_green_beret", "us_soa", "montagnard", "thai_333_ranger")   # 10.2.3.1 (2), 28.11.1
 POOL_ORDER = {"INDOCHINESE": 0, "SV": 1, "SEATO": 2, "US": 3, "EVENT": -1}   # the most restricted pool first
 AID_ORDER = ("vc_cadre", "pl_cadre", "kr_cadre", "communist_supply", "nva_tank_regiment", "nva_artillery",
              "nva_sam", "nva_interceptor")
