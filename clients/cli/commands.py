@@ -162,9 +162,14 @@ def cmd_play(args) -> int:
             print(f"time left for this decision: {clocks[name].left_ms / 1000:.0f} s")
         while True:
             try:
-                raw = input(f"choice 1-{len(legal)}, r, d or a command> ").strip()
+                raw = input(f"choice 1-{len(legal)}, r, d, Enter (look again) or a command> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
+            if not raw:  # Enter: look again (the other seat may have answered an offer, or moved on)
+                now = seat.state()
+                if now.ended or now.state_seq != st.state_seq or now.decision.seat != name:
+                    return None
+                continue
             if raw.isdigit() and 1 <= int(raw) <= len(legal):
                 return legal[int(raw) - 1]
             if raw in ("r", "d"):

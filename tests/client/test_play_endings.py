@@ -24,6 +24,22 @@ def _new(server, tmp_path, capsys):
     return gid, ka, Seat(Client(server.target), gid, "b", read_seat_key(kb))
 
 
+class _ThenAfter(io.StringIO):
+    """A scripted stdin: its lines, then one empty line once ``thread`` has ended, then end of input."""
+
+    def __init__(self, text, thread):
+        super().__init__(text)
+        self.thread, self.waited = thread, False
+
+    def readline(self, *a):
+        line = super().readline(*a)
+        if line or self.waited:
+            return line
+        self.waited = True
+        self.thread.join(30)
+        return "\n"
+
+
 def test_aar_play_resigns_when_the_seat_types_r(server, tmp_path, capsys, monkeypatch):
     gid, ka, bot = _new(server, tmp_path, capsys)
     t = threading.Thread(target=lambda: bot.play(random_bot(b"b")), daemon=True)
@@ -41,7 +57,9 @@ def test_aar_play_offers_a_draw_that_the_other_seat_accepts(server, tmp_path, ca
     gid, ka, bot = _new(server, tmp_path, capsys)
     t = threading.Thread(target=lambda: bot.play(random_bot(b"b"), on_offer=lambda o: o[2] is None), daemon=True)
     t.start()
-    monkeypatch.setattr("sys.stdin", io.StringIO("d\ny\n"))
+    # a offers; the prompt comes back at once (the offer stands until the next record), and a
+    # presses Enter only once b has answered: the look again sees the game over (however slow b is)
+    monkeypatch.setattr("sys.stdin", _ThenAfter("d\ny\n", t))
     assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
     t.join(30)
     assert 'game over: {"reason": "agreed draw", "winner": null}' in capsys.readouterr().out
