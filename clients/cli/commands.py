@@ -134,8 +134,11 @@ def cmd_play(args) -> int:
     last: list[str] = []
 
     def choose(name, legal):
+        def overtaken(now) -> bool:  # an offer accepted, a time-out, the other seat's move
+            return now.ended or now.decision.seat != name
+
         st = seat.state()
-        if st.ended or st.decision.seat != name:  # the prompt was overtaken (an offer accepted, a time-out)
+        if overtaken(st):
             return None
         view = json.loads(st.view_json)
         print(f"\n== {st.game} game {args.game_id}, seat {name}, state {st.state_seq} ==")
@@ -167,7 +170,7 @@ def cmd_play(args) -> int:
                 raise KeyboardInterrupt from None
             if not raw:  # Enter: look again (the other seat may have answered an offer, or moved on)
                 now = seat.state()
-                if now.ended or now.state_seq != st.state_seq or now.decision.seat != name:
+                if overtaken(now) or now.state_seq != st.state_seq:
                     return None
                 continue
             if raw.isdigit() and 1 <= int(raw) <= len(legal):
