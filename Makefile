@@ -26,12 +26,15 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/aar demo
 
+# Both cores (pytest-xdist, -n 2): the whole suite in under 10 minutes on this 2-core machine kind.
+# worksteal: a worker that runs out of tests takes some of the other's (the suite's longest tests are
+# whole games of 20-35 s). One file or test alone: `.venv/bin/python -m pytest -q tests/...` (serial).
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist worksteal
 
 # The tests marked `long` (deselected by `make test`): e.g. the NTND period scenarios played to their end.
 test-long: $(STAMP)
-	$(PY) -m pytest -q -m long
+	$(PY) -m pytest -q -n 2 --dist worksteal -m long
 
 # Regenerate the protobuf/gRPC stubs next to the .proto files (one command; a test fails if stale).
 proto: $(STAMP)

@@ -52,6 +52,7 @@ OPTIONS = {"gmv": {"turns": 2}}
 LEGAL_TRIES = {"ntnd": 2}      # legal answers tried per decision (default 4)
 MUTATIONS = {"ntnd": 2}        # mutated answers per decision (default 4)
 EVERY = {"ntnd": 3}            # answers tried at one decision in this many (default every one)
+ALWAYS: dict[str, frozenset] = {}  # decision kinds (Decision.kind) tried at every decision, whatever EVERY says
 
 
 def declared_codes() -> set[str]:
@@ -285,7 +286,7 @@ def play_checked(game: str, seed: int) -> dict:
         legal = rs.legal_commands(state, d.seat)
         assert legal, f"{game}: seat {d.seat} has no legal answer to {d.kind}"
         kind = _kind(rs, d)
-        if prng.below(EVERY.get(game, 1)):  # views checked, answer played, no trials here
+        if d.kind not in ALWAYS.get(game, ()) and prng.below(EVERY.get(game, 1)):  # views checked, answer played, no trials
             stats["sealed_parts"] += check_views(rs, state, sealed, opened)
             note(g.play(d.seat, bot(d.seat, legal)))
             continue
