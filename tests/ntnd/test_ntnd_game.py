@@ -138,6 +138,21 @@ def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
     assert verify_bundle(io.BytesIO(g.bundle())).replayed
 
 
+@pytest.mark.long
+def test_ntnd_the_whole_campaign_plays_to_the_end_without_leaks():
+    """Issue 13's whole-game leak check on the campaign game itself (63 turns, every rule family, the
+    air war against inverted stacks included), played by the campaigns' demo bot (political_bot) on
+    both seats: ``make test-long`` (the short campaign above is the default suite's)."""
+    from afteraction.engine.games.ntnd.bots_political import political_bot
+    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign", scenario="campaign",
+                                                make_bot=lambda view_of: political_bot(b"tests/leak", view_of))
+    assert g.referee.ended and g.referee.genesis.body["scenario"] == "campaign"
+    turns = {e["turn"] for r in g.records for e in r.body.get("events", []) if e.get("t") == "phase"}
+    assert max(turns) > 4, turns     # past the short campaign's four turns
+    assert n > 500 and leaks == [] and allied_openings == 0
+    assert verify_bundle(io.BytesIO(g.bundle())).replayed
+
+
 def test_ntnd_every_marker_is_opened_by_the_end(played):
     g, _, _, _ = played
     committed, opened = set(), set()
