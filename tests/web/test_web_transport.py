@@ -255,7 +255,8 @@ def test_bench_web_runs_in_quick_mode_and_prints_its_ratios():
 def test_the_web_port_serves_the_servicers_tables_less_play(web_server):
     """One table per servicer feeds both transports: every method but the bidirectional Play is on
     the web port, and nothing else is."""
-    from afteraction.service.servicer import AuditServicer, GameServicer
+    from afteraction.service.audit_servicer import AuditServicer
+    from afteraction.service.servicer import GameServicer
 
     svc = web_server.run.service
     want = {f"/afteraction.v1.GameService/{m.name}" for m in GameServicer(svc).methods() if m.name != "Play"}
