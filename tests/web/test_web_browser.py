@@ -311,7 +311,8 @@ def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
     import threading
 
     from afteraction.cli.main import main
-    from afteraction.client.client import Client, Seat
+    from afteraction.client.client import Client
+    from afteraction.client.seat import Seat
     from afteraction.engine.bots import random_bot
     from afteraction.engine.seat import SeatSigner
 
