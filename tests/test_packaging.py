@@ -32,5 +32,7 @@ def test_setuptools_builds_the_packages_without_a_warning(tmp_path):
     finally:
         os.chdir(cwd)
     built = tmp_path / "lib" / "afteraction"
-    assert (built / "cli" / "view_page.js").is_file()
+    from afteraction.cli.view import SCRIPTS
+
+    assert all((built / "cli" / name).is_file() for name in ("view_page.html", *SCRIPTS))
     assert sorted(p.name for p in (built / "engine" / "games" / "ntnd" / "data").glob("*.json"))
