@@ -55,7 +55,7 @@ def _cache_dir() -> pathlib.Path:
     h = hashlib.sha256(inspect.getsource(_play).encode() + SEED.encode())
     e = REPO / "engine"
     files = sorted([*e.glob("*.py"), *(e / "crypto").glob("*.py"),
-                    *[p for p in (e / "log").glob("*.py") if p.name != "verify.py"],
+                    *[p for p in (e / "log").glob("*.py") if p.name not in ("verify.py", "seats.py", "replay.py")],
                     *(e / "games" / "ntnd").rglob("*.py"), *(e / "games" / "ntnd" / "data").glob("*.json"),
                     *(REPO / "proto" / "afteraction" / "v1").glob("*.proto")])
     for p in files:

@@ -60,7 +60,8 @@ def _open_streams(target: str, gid: str):
 
 
 def run() -> None:
-    from afteraction.client.client import Client, Seat
+    from afteraction.client.client import Client
+    from afteraction.client.seat import Seat
     from afteraction.engine.local import derive_bytes
     from afteraction.engine.seat import SeatSigner
 

@@ -43,8 +43,9 @@ def _cache_path(n: int) -> pathlib.Path:
 
     h = hashlib.sha256(str(n).encode() + inspect.getsource(generate).encode() + SEED)
     e = REPO / "engine"
-    # verify.py only reads logs: a change to the verifier must not cost a regeneration
-    log_writers = [p for p in (e / "log").glob("*.py") if p.name != "verify.py"]
+    # verify.py and its steps (seats.py, replay.py) only read logs: a change to the verifier must not
+    # cost a regeneration
+    log_writers = [p for p in (e / "log").glob("*.py") if p.name not in ("verify.py", "seats.py", "replay.py")]
     files = sorted([*e.glob("*.py"), *(e / "crypto").glob("*.py"), *log_writers,
                     *(e / "games" / "duel").glob("*.py")]) \
         + [REPO / "proto" / "afteraction" / "v1" / f"{name}.proto" for name in ("command", "envelope", "duel")]

@@ -23,7 +23,8 @@ from . import atrest, limits
 from .calls import unknown_rpc_handler
 from .games import GameManager
 from .reflection import add_health, add_reflection
-from .servicer import AuditServicer, GameServicer, Service
+from .audit_servicer import AuditServicer
+from .servicer import GameServicer, Service
 from .store import Store, StoreError, open_store, private_dir
 
 log = logging.getLogger("afteraction.service")

@@ -1,4 +1,5 @@
-"""gRPC servicers (grpc.aio): thin translation between proto messages and service/games.py.
+"""gRPC servicers (grpc.aio): thin translation between proto messages and service/games.py. This
+module is GameService and the ``Service`` both servicers share; AuditService is service/audit_servicer.py.
 
 Every handler is registered with a raw (bytes) request deserializer and parses
 the request itself (``parse``): bytes that do not parse, or that pass a limit of
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import json
 import logging
 import threading
@@ -20,12 +20,9 @@ import threading
 
 from afteraction.engine import registry
 from afteraction.engine.crypto import canon
-from afteraction.engine.crypto import merkle
-from afteraction.engine.errors import CryptoError, Rejection
-from afteraction.engine.log.bundle import write_bundle
+from afteraction.engine.errors import Rejection
 from afteraction.engine.protocol import parse_record
 from afteraction.engine.match import match_value
-from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs
 
@@ -39,8 +36,6 @@ from .status import Refusal, quote, status_for, status_of
 from .store import RecordRow
 
 log = logging.getLogger("afteraction.service")
-CHUNK = limits.EXPORT_CHUNK_BYTES
-MAX_RESPONSE_BYTES = limits.MAX_RESPONSE_BYTES
 
 
 def to_json(v) -> str:
@@ -506,107 +501,3 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
         if len(recs) == limits.STREAM_BATCH:
             continue  # more to send at once
         await wake.wait()
-
-
-class AuditServicer:
-    def __init__(self, svc: Service) -> None:
-        self.svc = svc
-        self.games = svc.games
-
-    def methods(self) -> list[Method]:
-        """Every RPC of AuditService (both transports serve them all)."""
-        return [
-            Method("GetRecords", UNARY, au.GetRecordsRequest, self.GetRecords),
-            Method("GetCheckpoint", UNARY, au.GetCheckpointRequest, self.GetCheckpoint),
-            Method("GetInclusionProof", UNARY, au.GetInclusionProofRequest, self.GetInclusionProof),
-            Method("GetConsistencyProof", UNARY, au.GetConsistencyProofRequest, self.GetConsistencyProof),
-            Method("ExportBundle", SERVER_STREAM, au.ExportBundleRequest, self.ExportBundle),
-            Method("GetReveal", UNARY, au.GetRevealRequest, self.GetReveal),
-            Method("AddCosignature", UNARY, au.AddCosignatureRequest, self.AddCosignature),
-        ]
-
-    def handlers(self) -> dict:
-        return grpc_handlers(self.svc, self.methods())
-
-    def GetRecords(self, request, context):
-        limit = request.limit or limits.MAX_RECORDS_PER_CALL
-        with self.games.locked(request.game_id) as live:
-            size = live.size
-        in_log("from_seq", request.from_seq, size, request.game_id)
-        recs = self.games.store.records(request.game_id, request.from_seq, min(limit, limits.MAX_RECORDS_PER_CALL))
-        out = au.GetRecordsResponse(size=size)
-        total = 0
-        for r in recs:  # stay well under gRPC's default 4 MiB message limit; the caller asks again
-            total += len(r.raw) + len(r.checkpoint) + 48
-            if total > MAX_RESPONSE_BYTES and out.records:
-                break
-            out.records.append(record_pb(r))
-        return out
-
-    def GetCheckpoint(self, request, context):
-        with self.games.locked(request.game_id):
-            last = self.games.store.latest(request.game_id)
-        note = self.games.cosigned_note(request.game_id, last.seq + 1, last.checkpoint)  # SPEC.md 4.5
-        return au.GetCheckpointResponse(checkpoint=gs.SignedCheckpoint(size=last.seq + 1, note=note))
-
-    def AddCosignature(self, request, context):
-        note = self.games.add_cosignature(request.game_id, request.seat, request.size, request.line)
-        return au.AddCosignatureResponse(checkpoint=gs.SignedCheckpoint(size=request.size, note=note))
-
-    def GetInclusionProof(self, request, context):
-        with self.games.locked(request.game_id) as live:
-            leaves = list(live.leaves)
-        size = request.tree_size or len(leaves)
-        if not request.seq < size <= len(leaves):
-            raise Refusal("OUT_OF_RANGE", f"need seq < tree_size <= {len(leaves)}", size=len(leaves))
-        return au.GetInclusionProofResponse(tree_size=size, hashes=merkle.inclusion_proof(leaves[:size], request.seq))
-
-    def GetConsistencyProof(self, request, context):
-        with self.games.locked(request.game_id) as live:
-            leaves = list(live.leaves)
-        to = request.to_size or len(leaves)
-        if not 0 < request.from_size <= to <= len(leaves):
-            raise Refusal("OUT_OF_RANGE", f"need 0 < from_size <= to_size <= {len(leaves)}", size=len(leaves))
-        try:
-            proof = merkle.consistency_proof(leaves[:to], request.from_size)
-        except CryptoError as e:
-            raise Rejection("OUT_OF_RANGE", str(e)) from None
-        return au.GetConsistencyProofResponse(from_size=request.from_size, to_size=to, hashes=proof)
-
-    async def ExportBundle(self, raw, context):
-        req = parse(au.ExportBundleRequest, raw)
-        svc = self.svc
-        if svc.exports >= limits.MAX_EXPORTS:  # each one holds its bundle in memory while it is sent
-            raise Refusal("OVERLOADED", f"{svc.exports} exports are in progress; retry later", limit=limits.MAX_EXPORTS)
-        svc.exports += 1
-        try:
-            data = await svc.run_stream(self.export, req.game_id)
-            for i in range(0, len(data), CHUNK):
-                yield au.ExportBundleResponse(chunk=data[i:i + CHUNK])
-        finally:
-            svc.exports -= 1
-
-    def export(self, gid: str) -> bytes:
-        with self.games.locked(gid) as live:
-            size = live.size
-            ended = live.referee.ended
-            vkey = live.referee.genesis.body["server"]["vkey"]
-            secret = live.row.secret if ended else None
-        out = io.BytesIO()
-
-        def items():
-            seq = 0
-            while seq < size:
-                for r in self.games.store.records(gid, seq, min(1000, size - seq)):
-                    # the final checkpoint with the seats' cosignatures of it (SPEC.md 4.5, 9)
-                    yield r.raw, (self.games.cosigned_note(gid, size, r.checkpoint) if r.seq == size - 1
-                                  else r.checkpoint)
-                    seq = r.seq + 1
-        write_bundle(out, gid, vkey, items(), size, secret)
-        return out.getvalue()
-
-    def GetReveal(self, request, context):
-        with self.games.locked(request.game_id) as live:
-            if not live.referee.ended:
-                raise Rejection("NOT_ENDED", "the server secret is revealed only after the game has ended")
-            return au.GetRevealResponse(secret=live.row.secret)

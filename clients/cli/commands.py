@@ -93,7 +93,8 @@ def cmd_new(args) -> int:
 
 
 def _seat(args):
-    from afteraction.client.client import Client, Seat
+    from afteraction.client.client import Client
+    from afteraction.client.seat import Seat
 
     from .keys import server_vkey_arg
 

@@ -37,7 +37,9 @@ def run_demo(game: str | None, seed: int, out: str, scenario: str | None = None)
     from afteraction.engine.seat import SeatSigner
     from afteraction.service.server import start
 
-    from afteraction.client.client import Client, Seat, new_seat_key
+    from afteraction.client.client import Client, new_seat_key
+
+    from afteraction.client.seat import Seat
 
     note = ""
     if game is None:

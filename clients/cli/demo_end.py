@@ -17,7 +17,8 @@ MOVES = 4                 # game commands played before the ending
 
 
 def run_demo_end(game: str, end: str, seed: int, out: str) -> int:
-    from afteraction.client.client import Client, Seat, new_seat_key
+    from afteraction.client.client import Client, new_seat_key
+    from afteraction.client.seat import Seat
     from afteraction.engine import registry
     from afteraction.engine.bots import random_bot
     from afteraction.engine.errors import VerificationError

@@ -1,8 +1,9 @@
 """``aar view LOG -o replay.html [--seat SEAT]``: one self-contained page to replay a game and
 check its crypto in the browser.
 
-The page is one HTML file: inline CSS and JavaScript (``view_page.html``, ``view_page.js``,
-shipped as package data), no network, no external file, so it opens from an email attachment.
+The page is one HTML file: inline CSS and JavaScript (``view_page.html``; ``view_endings.js``,
+``view_codec.js`` and ``view_page.js`` joined in that order, ``SCRIPTS``; shipped as package
+data), no network, no external file, so it opens from an email attachment.
 It embeds:
 
 - the log itself, record bytes and checkpoint notes exactly as in the bundle, and the bundle
@@ -140,10 +141,15 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
     return data, w
 
 
+#: the page's scripts, joined in this order into its one <script> (package data of afteraction.cli)
+SCRIPTS = ("view_endings.js", "view_codec.js", "view_page.js")
+
+
 def page(data: dict) -> str:
     pkg = resources.files("afteraction.cli")
     html = (pkg / "view_page.html").read_text(encoding="utf-8")
-    js = (pkg / "view_endings.js").read_text(encoding="utf-8") + (pkg / "view_page.js").read_text(encoding="utf-8")
+    # in this order: view_page.js runs at once and takes view_codec.js's tools (view_endings.js: called later)
+    js = "".join((pkg / name).read_text(encoding="utf-8") for name in SCRIPTS)
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
     # inside <script>: "</" could close the element and "<!--" open a comment; \u escapes keep the JSON equal
     blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

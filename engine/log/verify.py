@@ -22,31 +22,28 @@ number), the check, and what was expected and found. The steps:
                  every record byte for byte
 
 A game still in progress verifies steps 1-8 as far as they go (SPEC.md 10.1) and says what is
-not yet verifiable.
+not yet verifiable. Steps 1-5 and 8 are here; 4's genesis checks in genesis.py, 6 and 7 in
+seats.py, 9-11 in replay.py (base classes of Verifier), the endings' checks in endings.py.
 """
 from __future__ import annotations
 
 from typing import BinaryIO, Callable
 
-from afteraction.v1 import envelope_pb2
-
-from ..crypto import canon
 from ..crypto import commit as _commit
-from ..crypto import dice as _dice
 from ..crypto import note as _note
 from ..crypto.cosign import cosignatures_of, cosigner_ids
 from ..crypto.merkle import CompactTree
 from ..errors import CryptoError, EncodingError, Rejection, VerificationError
-from ..protocol import (ACTION_OF_KIND, END_BODY_KEYS, EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, ZERO_HASH, Record,
-                        entropy_commit_event, entropy_reveal_event, is_deterministic_encoding, parse_record,
-                        start_event, verify_command_signature)
+from ..protocol import ZERO_HASH, Record, parse_record
 from ..referee import Referee
 from .bundle import read_bundle
 from .endings import EndingsCheck
 from .genesis import bytes32, genesis_options, genesis_shape
+from .replay import ReplaySteps
+from .seats import SeatSteps
 from .steps import STEPS, Report, _fail, describe_record  # noqa: F401 (STEPS and Report are part of this module's API)
 
-class Verifier:
+class Verifier(SeatSteps, ReplaySteps):
     """Streaming verifier: feed records in order with ``add``, then ``finish``."""
 
     def __init__(self, server_vkey: str, pinned_vkey: str | None = None, secret: bytes | None = None,
@@ -315,143 +312,6 @@ class Verifier:
                             "(the log was rewritten after that seat saw it)", self.kept.root, root)
             self.report.kept_checkpoint = self.kept.size
 
-    def _seat_record(self, rec: Record) -> None:
-        b = rec.body
-        seq = rec.seq
-        self.step = "6"
-        seat, ctr = b.get("seat"), b.get("ctr")
-        if type(seat) is not str or seat not in self.seat_keys or type(ctr) is not int:  # a bool is not a counter (True == 1)
-            raise _fail("6", seq, "seat record names an unknown seat or has no counter", None, seat)
-        if ctr != self.counters[seat] + 1:
-            raise _fail("6", seq, f"seat {seat} counter", self.counters[seat] + 1, ctr)
-        self.counters[seat] = ctr
-        events = b.get("events")
-        if type(events) is not list:
-            raise _fail("6", seq, "record has no event list")
-        if rec.kind == "command" and len(self.entropy) != len(self.seat_keys) and not self.ends.is_resignation(b):
-            raise _fail("6", seq, "game command before the dice handshake completed")
-        want = (SEALED_BODY_KEYS if "sealed" in b and rec.kind == "command" else SEAT_BODY_KEYS) | self.ends.body_keys()
-        if set(b) != want:  # SPEC.md 1.3: exactly these keys (an extra key is not ignored)
-            raise _fail("6", seq, f"{rec.kind} record body has exactly the keys {', '.join(sorted(want))}",
-                        sorted(want), sorted(b))
-        if "sealed" in b:
-            if rec.kind != "command":
-                raise _fail("6", seq, "only game commands may be sealed")
-            s = b["sealed"]
-            if type(s) is not dict or set(s) != {"commit", "ct"} or not bytes32(s.get("commit")) \
-                    or type(s.get("ct")) is not bytes:
-                raise _fail("6", seq, "sealed command has the wrong shape")
-            self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
-            self.commitments[(seq, 0)] = s["commit"]
-            return
-        env_b, sig = b.get("env"), b.get("sig")
-        if type(env_b) is not bytes or type(sig) is not bytes:
-            raise _fail("6", seq, "seat record has no envelope and signature")
-        self._check_envelope(seq, rec.kind, seat, ctr, env_b, sig)
-        if rec.kind == "commit":
-            env = envelope_pb2.CommandEnvelope.FromString(env_b)
-            if seat in self.entropy_commits or self.entropy:
-                raise _fail("6", seq, f"entropy commit by {seat} out of order")
-            if len(env.entropy_commit.commitment) != 32:  # SPEC.md 5.2, the referee's MALFORMED
-                raise _fail("6", seq, "entropy commitment length", 32, len(env.entropy_commit.commitment))
-            self.entropy_commits[seat] = env.entropy_commit.commitment
-            if len(self.entropy_commits) == len(self.seat_keys):
-                self.committed_at = seq + 1
-            if events != [entropy_commit_event(seat, env.entropy_commit.commitment)]:
-                raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
-        elif rec.kind == "reveal":
-            env = envelope_pb2.CommandEnvelope.FromString(env_b)
-            if len(self.entropy_commits) != len(self.seat_keys) or seat in self.entropy:
-                raise _fail("6", seq, f"entropy reveal by {seat} out of order")
-            e = env.entropy_reveal.entropy
-            if len(e) != 32:  # SPEC.md 5.2; the dice key derivation needs 32 bytes per seat
-                raise _fail("6", seq, f"entropy revealed by {seat}: length", 32, len(e))
-            genesis = self.genesis.hash if self.genesis.v >= 2 else None  # v2: bound to genesis (5.2)
-            if _commit.seat_entropy_commitment(self.game, seat, e, genesis) != self.entropy_commits[seat]:
-                raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
-            self.entropy[seat] = e
-            want = [entropy_reveal_event(seat, e)]
-            if len(self.entropy) == len(self.seat_keys):  # the last reveal starts the game (SPEC.md 5.2)
-                g = self.genesis.body
-                want.append(start_event(g["ruleset"]["game"], g["scenario"]))
-            if events[:len(want)] != want or (len(want) == 1 and len(events) != 1):
-                raise _fail("6", seq, "the entropy-reveal/start events differ from the signed envelope")
-            if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
-                order = [s["name"] for s in self.genesis.body["seats"]]
-                self.dice_key = _dice.derive_dice_key(self.secret, self.game, [(s, self.entropy[s]) for s in order])
-
-    def _check_envelope(self, seq: int, kind: str, seat: str, ctr: int, env_b: bytes, sig: bytes,
-                        step: str = "6") -> None:
-        """Step 6 for a public envelope; step 9 for the envelope inside a sealed command."""
-        if not verify_command_signature(self.seat_keys[seat], env_b, sig, self.signature_check):
-            raise _fail(step, seq, f"signature of seat {seat}")
-        try:
-            env = envelope_pb2.CommandEnvelope.FromString(env_b)
-        except Exception:
-            raise _fail(step, seq, "envelope does not parse") from None
-        if self.genesis.v >= 2 and not is_deterministic_encoding(env, env_b):  # SPEC.md 7.1: one encoding
-            raise _fail(step, seq, "envelope is the deterministic protobuf encoding of its fields (v >= 2)")
-        want_action = ACTION_OF_KIND[kind]
-        if kind == "command" and step == "6" and self.genesis.v >= 2 and env.WhichOneof("action") == "ending":
-            want_action = "ending"  # SPEC.md 8.1: resign, offer, accept (public command records)
-        self._env = env
-        if env.game_id != self.game or env.seat != seat or env.counter != ctr \
-                or env.WhichOneof("action") != want_action:
-            raise _fail(step, seq, "envelope does not match the record (game, seat, counter, action)")
-        if self.genesis.v >= 2:  # every envelope is bound to the history its seat verified (SPEC.md 7.1)
-            if kind == "reveal" and env.state_seq < self.committed_at:
-                raise _fail(step, seq, f"entropy reveal by {seat} is bound to the log at state {env.state_seq}, "
-                            f"before every seat had committed (the last commitment is record {self.committed_at - 1})",
-                            self.committed_at, env.state_seq)
-            if env.state_seq != seq:
-                raise _fail(step, seq, "envelope state id", seq, env.state_seq)
-            if env.prev != self.prev:
-                raise _fail(step, seq, f"envelope of seat {seat} is bound to another history: its prev is not the "
-                            f"hash of record {seq - 1}", self.prev, env.prev)
-        elif kind == "command" and env.state_seq != seq:
-            raise _fail(step, seq, "envelope state id", seq, env.state_seq)
-
-    def _openings(self, rec: Record) -> None:
-        self.step = "7"
-        events = rec.body.get("events", [])
-        if type(events) is not list:
-            raise _fail("7", rec.seq, "record has no event list")
-        for i, ev in enumerate(events):
-            if type(ev) is not dict:
-                raise _fail("7", rec.seq, f"event {i} is not a map")
-            t = ev.get("t")
-            if type(t) is not str:  # SPEC.md 1.4: every event names its type
-                raise _fail("7", rec.seq, f"event {i} has no text t")
-            if t in EVENT_KEYS and set(ev) != EVENT_KEYS[t]:
-                raise _fail("7", rec.seq, f"{t} event {i} has exactly the keys {', '.join(sorted(EVENT_KEYS[t]))}",
-                            sorted(EVENT_KEYS[t]), sorted(ev))
-            if t == "sealed":
-                if type(ev.get("to")) is not str or ev["to"] not in self.seat_keys:
-                    raise _fail("7", rec.seq, f"sealed event {i} is for no seat of genesis", sorted(self.seat_keys),
-                                ev.get("to"))
-                k, c = ev.get("k"), ev.get("commit")
-                if type(k) is not int or not bytes32(c) or k < 1 or (rec.seq, k) in self.commitments:
-                    raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
-                if type(ev.get("ct")) is not bytes:
-                    raise _fail("7", rec.seq, f"sealed event {i} has no ciphertext")
-                self._check_ct_length("7", rec.seq, "event", ev.get("to"), k, ev["ct"])
-                self.commitments[(rec.seq, k)] = c
-            elif t == "open":
-                ref = ev.get("ref")
-                if not (type(ref) is list and len(ref) == 2 and all(type(x) is int for x in ref)
-                        and tuple(ref) in self.commitments):
-                    raise _fail("7", rec.seq, f"opening {i} names no earlier commitment", None, ref)
-                salt = ev.get("salt")
-                if not bytes32(salt):
-                    raise _fail("7", rec.seq, f"opening {i} has a bad salt")
-                want = self.commitments[tuple(ref)]
-                got = _commit.commitment(salt, ev.get("value"))
-                if got != want:
-                    raise _fail("7", rec.seq, f"opening {i} does not match commitment {tuple(ref)}", want, got)
-                self.report.opened += 1
-            elif t == "roll":
-                self.report.rolls += 1
-
     def _end(self, rec: Record) -> None:
         self.step = "8"
         b = rec.body
@@ -469,112 +329,6 @@ class Verifier:
             raise _fail("8", rec.seq, "the bundle header's secret differs from the end record's")
         self.ended_at = rec.seq
         self.report.outcome = rec.body.get("outcome")
-
-    def _sealed_and_dice(self, rec: Record) -> None:
-        self.step = "9"
-        # In log order: the sealed command (k = 0), then the events, opening each sealed
-        # event where it stands, so that roll indices are checked in the order they were made.
-        seq = rec.seq
-        if "sealed" in rec.body:
-            s = rec.body["sealed"]
-            v = self._unseal(seq, 0, s["commit"], s["ct"], self._size("command", rec.body["seat"])).value
-            if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
-                raise _fail("9", seq, "sealed command has the wrong shape")
-            self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"], step="9")
-            self.opened = (seq, v["env"], v["sig"])
-        for ev in rec.body.get("events", []):
-            if ev.get("t") == "sealed":
-                op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"], self._size("event", ev.get("to")))
-                if isinstance(op.value, dict) and op.value.get("t") == "roll":
-                    self._check_roll(seq, op.value)
-            elif ev.get("t") == "roll":
-                self._check_roll(seq, ev)
-
-    def _size(self, kind: str, seat: str) -> int | None:
-        """The padded size of a sealed ``kind`` for ``seat`` (v >= 2), None in v1 (no padding)."""
-        return None if self.sealed_sizes is None else self.sealed_sizes[kind][seat]
-
-    def _check_ct_length(self, step: str, seq: int, kind: str, seat, k: int, ct: bytes) -> None:
-        """v >= 2, public: a sealed value's ciphertext is its kind's declared size + the 16-byte tag,
-        so its length says nothing about the value (SPEC.md 6.5). Checkable during play."""
-        if self.sealed_sizes is None:
-            return
-        size = self.sealed_sizes[kind].get(seat) if isinstance(seat, str) else None
-        if size is None:
-            raise _fail(step, seq, f"sealed {kind} {k}: genesis declares no sealed {kind} size for seat {seat!r}")
-        if len(ct) != size + 16:
-            raise _fail(step, seq, f"sealed {kind} {k}: ciphertext length (the declared size {size} + 16)",
-                        size + 16, len(ct))
-
-    def _unseal(self, seq: int, k: int, c: bytes, ct: bytes, size: int | None) -> _commit.Opening:
-        try:
-            op = _commit.unseal(self.seal_key, self.game, seq, k, c, ct, size)
-        except (CryptoError, EncodingError) as e:
-            raise _fail("9", seq, f"sealed value {k}", detail=str(e)) from None
-        self.report.sealed += 1
-        return op
-
-    def _check_roll(self, seq: int, ev: dict) -> None:
-        if self.dice_key is None:
-            raise _fail("10", seq, "roll before the dice handshake completed")
-        i = ev.get("i")
-        if type(i) is not int or i != self.next_roll:
-            # without this a server could skip or repeat roll indices to pick the faces it likes
-            raise _fail("10", seq, "roll index (rolls are numbered 0, 1, 2... in log order)", self.next_roll, i)
-        try:
-            want = _dice.roll(self.dice_key, i, ev["die"], ev["rule"]).event()
-        except (KeyError, TypeError, CryptoError) as e:
-            raise _fail("10", seq, "roll event has the wrong shape", detail=str(e)) from None
-        if canon.encode(want) != canon.encode(ev):  # bytes, not ==: True == 1 in Python
-            raise _fail("10", seq, f"roll {i} ({ev.get('die')}, {ev.get('rule')})",
-                        want.get("faces"), ev.get("faces"))
-        self.next_roll += 1
-
-    def _replay(self, rec: Record) -> None:
-        self.step = "11"
-        if self.expected:
-            want = self.expected.pop(0)
-            if want != rec.raw:
-                raise _fail("11", rec.seq, "record differs from the replayed one", want, rec.raw)
-            if rec.kind == "end":
-                self.report.replayed = True
-            return
-        b = rec.body
-        if rec.kind == "end":  # SPEC.md 8.2: a time-out or abandonment at the end record's time
-            acc = self.referee.expire(b["at"]) if self.ends.clock is not None else None
-            if acc is None:
-                raise _fail("11", rec.seq, "an end record the replay did not produce (the game had not ended)")
-            if acc.records[0].raw != rec.raw:
-                raise _fail("11", rec.seq, "record differs from the replayed one", _diff(acc.records[0].raw, rec.raw))
-            self.report.replayed = True
-            return
-        if "sealed" in b and self.opened is not None and self.opened[0] == rec.seq:
-            env_b, sig = self.opened[1:]  # step 9 opened it: the same unseal on the same bytes
-        elif "sealed" in b:
-            op = _commit.unseal(self.seal_key, self.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
-                                self._size("command", b["seat"]))
-            env_b, sig = op.value["env"], op.value["sig"]
-        else:
-            env_b, sig = b["env"], b["sig"]
-        signed = envelope_pb2.SignedCommand(envelope=env_b, signature=sig).SerializeToString()
-        try:
-            # signature verified in step 6 / 9; in place: a rejection fails the verification here
-            acc = self.referee.accept(signed, signature_checked=True, now=b.get("at"), in_place=self.replay_in_place)
-        except Rejection as e:
-            raise _fail("11", rec.seq, "the ruleset refuses the logged command", detail=str(e)) from None
-        except Exception as e:  # a ruleset bug must not pass as a verified game
-            raise _fail("11", rec.seq, "the ruleset failed on the logged command", detail=f"{type(e).__name__}: {e}") from None
-        produced = [r.raw for r in acc.records]
-        if produced[0] != rec.raw:
-            raise _fail("11", rec.seq, "record differs from the replayed one", _diff(produced[0], rec.raw), None)
-        self.expected = produced[1:]
-
-
-def _diff(a: bytes, b: bytes) -> str:
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return f"first difference at byte {i} of {len(a)}/{len(b)}"
-    return f"lengths {len(a)} vs {len(b)}"
 
 
 def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,

@@ -9,7 +9,8 @@ import threading
 import pytest
 
 from afteraction.cli import main as cli
-from afteraction.client.client import BadOpening, CheckpointTracker, Client, HistoryRewritten, Seat, new_seat_key
+from afteraction.client.client import BadOpening, CheckpointTracker, Client, HistoryRewritten, new_seat_key
+from afteraction.client.seat import Seat
 from afteraction.engine.crypto.merkle import CompactTree, consistency_proof, leaf_hash
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.local import checkpoint_note

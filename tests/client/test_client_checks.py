@@ -11,7 +11,8 @@ import threading
 import pytest
 
 from afteraction.cli import main as cli
-from afteraction.client.client import BadLog, Client, RefusedToSign, Seat, new_seat_key
+from afteraction.client.client import BadLog, Client, RefusedToSign, new_seat_key
+from afteraction.client.seat import Seat
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.local import checkpoint_note

@@ -8,7 +8,8 @@ import threading
 import pytest
 
 from afteraction.cli import main as cli
-from afteraction.client.client import Client, Ending, Seat
+from afteraction.client.client import Client, Ending
+from afteraction.client.seat import Seat
 from afteraction.engine.bots import random_bot
 
 

@@ -9,7 +9,8 @@ import threading
 
 from afteraction.cli import main as cli
 from afteraction.cli import play_text as P
-from afteraction.client.client import Client, Seat
+from afteraction.client.client import Client
+from afteraction.client.seat import Seat
 from afteraction.cli.logwalk import load
 from afteraction.engine import registry
 from afteraction.engine.games.gmv import units

@@ -518,7 +518,9 @@ def test_a_log_with_match_data_verifies_in_the_page(tab, server, tmp_path):
     """Issue 22: genesis's optional match key (v2) is one of the keys the page accepts, its shape checked."""
     import threading
 
-    from afteraction.client.client import Client, Seat
+    from afteraction.client.client import Client
+
+    from afteraction.client.seat import Seat
     from afteraction.engine.bots import random_bot
     from afteraction.engine.seat import SeatSigner
     from afteraction.v1 import game_service_pb2 as gs

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from afteraction.client.client import Client, ClientError, Seat
+from afteraction.client.client import Client, ClientError
+
+from afteraction.client.seat import Seat
 from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
 from afteraction.engine.local import derive_bytes

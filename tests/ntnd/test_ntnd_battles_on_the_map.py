@@ -355,7 +355,7 @@ def _da_nang_lost(defenders, fleet=True, also=()):
 
 
 def test_ntnd_8_7_and_19_3_4_allied_units_retreat_onto_the_fleet_and_land_next_turn():
-    from afteraction.engine.games.ntnd.battles import FLEET
+    from afteraction.engine.games.ntnd.aftermath import FLEET
     s, ev = _da_nang_lost(["us-5mar", "us-7mar"], also=[("us-1mar", "1609")])      # Hue held
     s, ev, moves = _resolve(s, ev, retreat_to=lambda uid, offered: FLEET)
     assert moves and all(FLEET in offered for _, _, offered in moves)

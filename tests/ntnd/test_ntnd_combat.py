@@ -11,10 +11,12 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd import combat as C
+from afteraction.engine.games.ntnd import combat_checks as CC
 from afteraction.engine.games.ntnd import retreat as R
 from afteraction.engine.games.ntnd.combat import (ALLIED, ARTILLERY, COMMUNIST, DOUBLE, FIREBASE, FLEET, HIGHER,
                                                   PATROL_BOAT, SAM, SUPPLY, TIE, CombatSituation, CombatUnit,
-                                                  Contact, FireSupporter)
+                                                  FireSupporter)
+from afteraction.engine.games.ntnd.combat_checks import Contact
 from afteraction.engine.games.ntnd.units import load_counters
 from afteraction.engine.ruleset import Context
 
@@ -108,11 +110,11 @@ def test_ntnd_19_2_6_example_battle_9_75_against_9_5():
 def test_ntnd_19_1_combat_between_face_up_units():
     sit = CombatSituation((al("a"),), (co("c", face_up=False),))
     with pytest.raises(Rejection) as e:
-        C.validate_battle(sit)
+        CC.validate_battle(sit)
     assert "19.1" in e.value.message
     with pytest.raises(Rejection):
-        C.validate_battle(CombatSituation((co("x", face_up=False),), (al("a"),)))
-    C.validate_battle(CombatSituation((al("a"),), (co("c"),)))
+        CC.validate_battle(CombatSituation((co("x", face_up=False),), (al("a"),)))
+    CC.validate_battle(CombatSituation((al("a"),), (co("c"),)))
 
 
 def test_ntnd_19_1_1_withheld_units_are_unaffected_defenders_all_defend():
@@ -127,42 +129,42 @@ def test_ntnd_19_1_1_withheld_units_are_unaffected_defenders_all_defend():
 def test_ntnd_19_1_1_support_units_attack_only_alone():
     sit = CombatSituation((al("a1"), CombatUnit("fb", ALLIED, role=FIREBASE, morale=1)), (co("c1"),))
     with pytest.raises(Rejection):
-        C.validate_battle(sit)
+        CC.validate_battle(sit)
     with pytest.raises(Rejection):
-        C.validate_battle(CombatSituation((CombatUnit("s", COMMUNIST, role=SAM),), (al("a"),)))
+        CC.validate_battle(CombatSituation((CombatUnit("s", COMMUNIST, role=SAM),), (al("a"),)))
 
 
 def test_ntnd_19_1_2_inverted_units_flip_unless_separated():
-    assert C.inverted_must_flip([Contact()])
-    assert not C.inverted_must_flip([Contact(C.ALL_SEA)])
-    assert not C.inverted_must_flip([Contact(C.ALL_LAKE_CAMBODIA), Contact(C.NEUTRAL_BORDER)])
-    assert C.inverted_must_flip([Contact(C.NEUTRAL_BORDER, allied_attacks_across_border=True)])
-    assert C.inverted_must_flip([Contact(C.ALL_SEA), Contact(C.OPEN)])
-    assert not C.inverted_must_flip([])
+    assert CC.inverted_must_flip([Contact()])
+    assert not CC.inverted_must_flip([Contact(CC.ALL_SEA)])
+    assert not CC.inverted_must_flip([Contact(CC.ALL_LAKE_CAMBODIA), Contact(CC.NEUTRAL_BORDER)])
+    assert CC.inverted_must_flip([Contact(CC.NEUTRAL_BORDER, allied_attacks_across_border=True)])
+    assert CC.inverted_must_flip([Contact(CC.ALL_SEA), Contact(CC.OPEN)])
+    assert not CC.inverted_must_flip([])
 
 
 def test_ntnd_19_1_3_no_unit_attacks_or_is_attacked_twice():
     sit = CombatSituation((al("a1"),), (co("c1"),))
     with pytest.raises(Rejection) as e:
-        C.validate_battle(sit, attacked_before=["a1"])
+        CC.validate_battle(sit, attacked_before=["a1"])
     assert e.value.code == "NTND_COMBAT_TWICE" and "19.1.3" in e.value.message
     with pytest.raises(Rejection):
-        C.validate_battle(sit, defended_before=["c1"])
-    C.validate_battle(sit, attacked_before=["c1"], defended_before=["a1"])
+        CC.validate_battle(sit, defended_before=["c1"])
+    CC.validate_battle(sit, attacked_before=["c1"], defended_before=["a1"])
 
 
 def test_ntnd_14_2_1_fleet_alone_is_not_attacked():
     with pytest.raises(Rejection):
-        C.validate_battle(CombatSituation((co("c"),), (CombatUnit("fl", ALLIED, role=FLEET),)))
+        CC.validate_battle(CombatSituation((co("c"),), (CombatUnit("fl", ALLIED, role=FLEET),)))
 
 
 def test_ntnd_13_3_18_6_1_17_2_automatic_eliminations():
     sam, sup = CombatUnit("s", COMMUNIST, role=SAM), CombatUnit("u", COMMUNIST, role=SUPPLY)
     dummy = CombatUnit("d", COMMUNIST, role=C.DUMMY)
-    assert C.automatic_eliminations([sam, sup, dummy]) == ("s", "u", "d")
-    assert C.automatic_eliminations([sam, sup, dummy, co("r")]) == ("d",)
+    assert CC.automatic_eliminations([sam, sup, dummy]) == ("s", "u", "d")
+    assert CC.automatic_eliminations([sam, sup, dummy, co("r")]) == ("d",)
     art = CombatUnit("a", COMMUNIST, role=ARTILLERY, morale=1)
-    assert C.automatic_eliminations([sam, art]) == ()
+    assert CC.automatic_eliminations([sam, art]) == ()
     with pytest.raises(ValueError):
         C.resolve(CombatSituation((al("x"),), (sam, sup)), 3, 3)
 

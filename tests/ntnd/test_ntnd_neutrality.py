@@ -2,7 +2,7 @@
 every outcome through the game's path (flow.enter/advance, NtndRuleset.apply of offered commands)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import battles, hearts, movement, reach
+from afteraction.engine.games.ntnd import aftermath, battles, hearts, movement, reach
 from afteraction.engine.games.ntnd.flow import advance as _advance, enter as _enter
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.games.ntnd.sequence import INDEX, turn_label
@@ -166,11 +166,11 @@ def test_ntnd_10_2_2_a_unit_that_retreated_into_laos_is_charged_only_if_it_stays
 def test_ntnd_19_3_3_allied_units_may_retreat_into_laos_in_the_campaign():
     s = cblank()
     uid = us(s, SV_I)
-    assert LA_NEXT in battles.retreat_destinations(s, uid) and NV_HEX in battles.retreat_destinations(s, uid)
+    assert LA_NEXT in aftermath.retreat_destinations(s, uid) and NV_HEX in aftermath.retreat_destinations(s, uid)
     t = blank()
     tid = next(u["id"] for u in t["units"].values() if u["type"] == "us_infantry_brigade")
     put(t, tid, SV_I)
-    assert LA_NEXT not in battles.retreat_destinations(t, tid)
+    assert LA_NEXT not in aftermath.retreat_destinations(t, tid)
 
 
 def test_ntnd_10_2_2_an_inverted_stack_in_laos_charges_nothing_and_reveals_nothing():

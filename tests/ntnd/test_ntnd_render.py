@@ -43,7 +43,8 @@ def test_ntnd_aar_render_writes_an_svg_of_a_bundle(tmp_path):
 def test_ntnd_aar_render_draws_a_live_game_on_a_server_as_spectator_and_as_the_communist_seat(tmp_path):
     """`aar render GAME`: the server's GetState view (seat-authenticated with the seat's key, or the
     public view) is drawn; the spectator's picture holds no inverted marker's identity."""
-    from afteraction.client.client import Client, Seat, new_seat_key
+    from afteraction.client.client import Client, new_seat_key
+    from afteraction.client.seat import Seat
     from afteraction.engine.bots import random_bot
     from afteraction.engine.seat import SeatSigner
     from afteraction.service.server import start

@@ -318,15 +318,15 @@ def test_ntnd_19_1_3_a_defending_stack_is_attacked_once():
 
 
 def test_ntnd_19_3_5_airmobile_units_may_retreat_to_a_held_town_in_range():
-    from afteraction.engine.games.ntnd import battles
+    from afteraction.engine.games.ntnd import aftermath
     s = blank()
     put(s, "us-1-1cav", "1509")
     put(s, "us-5mar", "1810")            # Da Nang held by the Allies, not adjacent, in range (I Corps)
-    dests = battles.retreat_destinations(s, "us-1-1cav")
+    dests = aftermath.retreat_destinations(s, "us-1-1cav")
     assert not movement.load_map().adjacent("1509", "1810") and "1810" in dests
     put(s, "us-1-4", "1714")
     s["units"]["us-1-4"]["corps"] = "II"
-    assert "1810" not in battles.retreat_destinations(s, "us-1-4")   # not airmobile
+    assert "1810" not in aftermath.retreat_destinations(s, "us-1-4")   # not airmobile
 
 
 def test_ntnd_12_3_airmobile_arrival_next_to_communist_aa_helps_the_communist_total():
@@ -342,7 +342,7 @@ def test_ntnd_12_3_airmobile_arrival_next_to_communist_aa_helps_the_communist_to
 
 
 def test_ntnd_19_3_8_retreat_into_a_hex_under_attack_has_no_effect_there():
-    from afteraction.engine.games.ntnd import battles
+    from afteraction.engine.games.ntnd import aftermath, battles
     m = movement.load_map()
     s = blank()
     s["phase"] = {"id": "c_combat"}
@@ -351,9 +351,9 @@ def test_ntnd_19_3_8_retreat_into_a_hex_under_attack_has_no_effect_there():
     assert m.adjacent("1715", target)
     put(s, "us-3-4", target)
     s["attacks"] = [{"target": target, "attackers": []}]
-    assert target in battles.retreat_destinations(s, "us-2-4")
+    assert target in aftermath.retreat_destinations(s, "us-2-4")
     s["battle"] = {"side": "communist", "plan": ["us-2-4"], "mode": "must"}
-    battles.apply_retreat(s, "us-2-4", target, Context.for_tests())
+    aftermath.apply_retreat(s, "us-2-4", target, Context.for_tests())
     assert s["phase"]["retreated_into"] == {target: ["us-2-4"]}
     put(s, "vc-qn", next(n for n in m.hex_neighbours(target) if n not in ("1715",) and m.hexes[n].is_land
                          and m.hexes[n].country == "SV"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import battles
+from afteraction.engine.games.ntnd import aftermath, battles
 from afteraction.engine.games.ntnd.apply_ import _walk
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.local import LocalGame
@@ -24,20 +24,20 @@ def test_ntnd_19_2_6_losses_then_retreat_then_advance_are_decisions_of_their_own
     # Allied die 6, Communist die 1: the Allies win "higher" or "double"
     ctx = Context.for_tests(faces=[6, 1])
     battles.start_battle(s, "allied", "1814", ["us-1-4", "us-2-4"], ctx)
-    d = battles.next_decision(s, ctx)
+    d = aftermath.next_decision(s, ctx)
     assert d["seat"] == "communist" and d["kind"] in ("losses", "retreat")
     if d["kind"] == "losses":                          # higher: the owner picks one of two
         assert d["count"] == 1 and sorted(d["eligible"]) == ["vc-bmt", "vc-dak-to"]
-        battles.apply_loss(s, ["vc-bmt"], ctx)
-        d = battles.next_decision(s, ctx)
+        aftermath.apply_loss(s, ["vc-bmt"], ctx)
+        d = aftermath.next_decision(s, ctx)
         assert d["kind"] == "retreat" and d["unit"] == "vc-dak-to" and d["mode"] == "must" and d["to"]
         with pytest.raises(Rejection):
-            battles.apply_retreat(s, "vc-dak-to", None, ctx)       # the loser must retreat
-        battles.apply_retreat(s, "vc-dak-to", d["to"][0], ctx)
-        d = battles.next_decision(s, ctx)
+            aftermath.apply_retreat(s, "vc-dak-to", None, ctx)       # the loser must retreat
+        aftermath.apply_retreat(s, "vc-dak-to", d["to"][0], ctx)
+        d = aftermath.next_decision(s, ctx)
     assert d["kind"] == "advance" and d["seat"] == "allied" and set(d["eligible"]) <= {"us-1-4", "us-2-4"}
-    battles.apply_advance(s, [d["eligible"][0]], ctx)
-    assert battles.next_decision(s, ctx) is None and s["battle"] is None
+    aftermath.apply_advance(s, [d["eligible"][0]], ctx)
+    assert aftermath.next_decision(s, ctx) is None and s["battle"] is None
     assert s["units"][d["eligible"][0]]["loc"] == "1814"
 
 

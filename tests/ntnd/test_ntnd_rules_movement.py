@@ -215,13 +215,13 @@ def test_ntnd_8_6_3_naval_search_destroys_unguarded_supply_units():
 
 
 def test_ntnd_8_7_units_retreat_onto_the_fleet_and_land_next_turn():
-    from afteraction.engine.games.ntnd import battles
+    from afteraction.engine.games.ntnd import aftermath
     s = blank()
     put(s, "us-fleet", "1709")
     put(s, "us-5mar", "1810")                             # Da Nang is coastal
-    assert battles.FLEET in battles.retreat_destinations(s, "us-5mar")
+    assert aftermath.FLEET in aftermath.retreat_destinations(s, "us-5mar")
     s["battle"] = {"side": "communist", "plan": ["us-5mar"], "mode": "must"}
-    battles.apply_retreat(s, "us-5mar", battles.FLEET, Context.for_tests())
+    aftermath.apply_retreat(s, "us-5mar", aftermath.FLEET, Context.for_tests())
     assert s["units"]["us-5mar"]["status"] == "afloat"
     put(s, "us-7mar", "1810")
     assert ("us-5mar", "1810") in recruitment.reinforcement_options(s)

@@ -88,7 +88,8 @@ def server(tmp_path):
 
 def new_duel(target: str, seed: bytes = b"t"):
     """A duel game with deterministic seat keys: (client, game_id, {seat: Seat})."""
-    from afteraction.client.client import Client, Seat
+    from afteraction.client.client import Client
+    from afteraction.client.seat import Seat
     from afteraction.engine.local import derive_bytes
     from afteraction.engine.seat import SeatSigner
 

@@ -7,7 +7,9 @@ import threading
 import grpc
 import pytest
 
-from afteraction.client.client import Client, Seat, new_seat_key
+from afteraction.client.client import Client, new_seat_key
+
+from afteraction.client.seat import Seat
 from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto.merkle import verify_consistency, verify_inclusion

@@ -10,7 +10,8 @@ import grpc
 import pytest
 
 from afteraction.cli.main import main as aar
-from afteraction.client.client import Client, ClientError, Seat
+from afteraction.client.client import Client, ClientError
+from afteraction.client.seat import Seat
 from afteraction.engine import registry
 from afteraction.engine.bots import random_bot
 from afteraction.engine.local import derive_bytes

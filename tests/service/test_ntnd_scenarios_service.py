@@ -13,7 +13,8 @@ import threading
 import pytest
 
 from afteraction.cli.campaign_summary import public_events
-from afteraction.client.client import Client, Ending, Seat
+from afteraction.client.client import Client, Ending
+from afteraction.client.seat import Seat
 from afteraction.engine import registry
 from afteraction.engine.crypto import canon
 from afteraction.engine.games.ntnd import scenario_data as sd

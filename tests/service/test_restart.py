@@ -11,7 +11,9 @@ import threading
 
 import pytest
 
-from afteraction.client.client import Client, Seat
+from afteraction.client.client import Client
+
+from afteraction.client.seat import Seat
 from afteraction.engine.bots import random_bot
 from afteraction.v1 import audit_service_pb2 as au
 

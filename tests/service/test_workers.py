@@ -14,7 +14,9 @@ import time
 import grpc
 import pytest
 
-from afteraction.client.client import Client, Seat
+from afteraction.client.client import Client
+
+from afteraction.client.seat import Seat
 from afteraction.engine.bots import random_bot
 from afteraction.engine.local import derive_bytes
 from afteraction.engine.seat import SeatSigner

@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from afteraction.cli.main import main
-from afteraction.client.client import Client, ClientError, Seat
+from afteraction.client.client import Client, ClientError
+from afteraction.client.seat import Seat
 from afteraction.engine.bots import random_bot
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import EncodingError, VerificationError

@@ -236,7 +236,8 @@ def test_client_refuses_a_hostile_record_with_bad_record(duel_game, edit):
     """The server's record is well signed (a dishonest server signs what it likes) but a field
     has the wrong type: the seat's verifier refuses it at the step that reads the field, with
     BadRecord, never a TypeError or KeyError, and signs nothing after it."""
-    from afteraction.client.client import BadRecord, Client, Seat
+    from afteraction.client.client import BadRecord, Client
+    from afteraction.client.seat import Seat
     from afteraction.engine.crypto.merkle import CompactTree
     from afteraction.engine.local import checkpoint_note
     from afteraction.engine.protocol import make_record

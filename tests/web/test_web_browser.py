@@ -311,7 +311,8 @@ def test_gmv_one_browser_seat_against_the_python_bot(browser, site, tmp_path):
     import threading
 
     from afteraction.cli.main import main
-    from afteraction.client.client import Client, Seat
+    from afteraction.client.client import Client
+    from afteraction.client.seat import Seat
     from afteraction.engine.bots import random_bot
     from afteraction.engine.seat import SeatSigner
 
@@ -398,13 +399,17 @@ def _other_root(real, signer):
 def test_a_server_that_rewrites_the_log_is_caught(browser, site, monkeypatch, what, fn, expect):
     """A server that changes one byte of a record, or serves a checkpoint with another root signed
     with its own key: every page stops at that record and signs nothing more."""
+    import afteraction.service.audit_servicer as audit_servicer
     import afteraction.service.servicer as servicer
 
     real = getattr(servicer, fn)
     signer = site.run.service.games.signer
-    monkeypatch.setattr(servicer, fn, _flip_record(real) if what == "record" else _other_root(real, signer))
+    lying = _flip_record(real) if what == "record" else _other_root(real, signer)
     if what == "checkpoint":
-        monkeypatch.setattr(servicer, "record_pb", _other_root(servicer.record_pb, signer))
+        monkeypatch.setattr(servicer, "checkpoint_pb", lying)
+        lying = _other_root(servicer.record_pb, signer)
+    for mod in (servicer, audit_servicer):  # record_pb: the streams (servicer.py) and GetRecords alike
+        monkeypatch.setattr(mod, "record_pb", lying)
     errors: list = []
     ca, a = _open(browser, site.base, errors)
     cb, b = _open(browser, site.base, errors)

@@ -19,7 +19,7 @@ from .webcall import Web, WebError, web_client
 
 
 def _duel(client, seed=b"w"):
-    from afteraction.client.client import Seat
+    from afteraction.client.seat import Seat
     from afteraction.engine.local import derive_bytes
     from afteraction.engine.seat import SeatSigner
 
@@ -75,7 +75,7 @@ def test_a_whole_duel_over_connect_with_the_reference_client_checks(web_server):
         assert res.records
     # an authenticated Watch brings seat a's openings (its hidden pick), checked against commitments
     a = seats["a"]
-    from afteraction.client.client import Seat
+    from afteraction.client.seat import Seat
     fresh = Seat(c, gid, "a", keys["a"])
     kinds = []
     for m in c.game.Watch(gs.WatchRequest(game_id=gid, auth=fresh.auth())):
@@ -255,7 +255,8 @@ def test_bench_web_runs_in_quick_mode_and_prints_its_ratios():
 def test_the_web_port_serves_the_servicers_tables_less_play(web_server):
     """One table per servicer feeds both transports: every method but the bidirectional Play is on
     the web port, and nothing else is."""
-    from afteraction.service.servicer import AuditServicer, GameServicer
+    from afteraction.service.audit_servicer import AuditServicer
+    from afteraction.service.servicer import GameServicer
 
     svc = web_server.run.service
     want = {f"/afteraction.v1.GameService/{m.name}" for m in GameServicer(svc).methods() if m.name != "Play"}

@@ -2,7 +2,7 @@
 written from the protocols' specifications with http.client, so the tests read the wire as a
 browser's library would. ``WebStub`` answers like a gRPC stub (``stub.Method(request)``), raising
 ``WebError`` (a grpc.RpcError with the status and its ErrorInfo) on a refusal, so the reference
-client's code (clients/python/client.py) runs over it unchanged."""
+client's code (clients/python/client.py, seat.py) runs over it unchanged."""
 from __future__ import annotations
 
 import base64

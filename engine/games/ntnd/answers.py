@@ -26,7 +26,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aid, air_answers, allied_specials, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aftermath, aid, air_answers, allied_specials, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -411,7 +411,7 @@ def _losses_legal(s, d) -> list:
 def _losses_losses(s, seat, msg, ctx) -> None:
     d = s["decision"]
     if not d.get("overstack"):
-        battles.apply_loss(s, list(msg.units), ctx)
+        aftermath.apply_loss(s, list(msg.units), ctx)
         return
     chosen = list(msg.units)
     if len(set(chosen)) != d["count"] or len(chosen) != d["count"] or any(c not in d["eligible"] for c in chosen):
@@ -421,7 +421,7 @@ def _losses_losses(s, seat, msg, ctx) -> None:
 
 
 def _overstack_losses(s, seat, msg, ctx) -> None:
-    battles.apply_overstack_losses(s, list(msg.units), ctx)
+    aftermath.apply_overstack_losses(s, list(msg.units), ctx)
 
 
 def _retreat_legal(s, d) -> list:
@@ -434,11 +434,11 @@ def _retreat_retreat(s, seat, msg, ctx) -> None:
     d = s["decision"]
     if msg.unit != d["unit"]:
         raise Rejection("ILLEGAL_RETREAT", f"NTND 19.3: the unit to retreat now is {d['unit']}")
-    battles.apply_retreat(s, msg.unit, msg.to, ctx)
+    aftermath.apply_retreat(s, msg.unit, msg.to, ctx)
 
 
 def _retreat_done(s, seat, msg, ctx) -> None:
-    battles.apply_retreat(s, s["decision"]["unit"], None, ctx)
+    aftermath.apply_retreat(s, s["decision"]["unit"], None, ctx)
 
 
 def _advance_legal(s, d) -> list:
@@ -450,12 +450,12 @@ def _advance_legal(s, d) -> list:
 
 def _advance_advance(s, seat, msg, ctx) -> None:
     frm = {x: s["units"][x]["loc"] for x in msg.units if x in s["units"]}
-    battles.apply_advance(s, list(msg.units), ctx)
+    aftermath.apply_advance(s, list(msg.units), ctx)
     neutrality.after_advance(s, list(msg.units), frm, ctx)   # 10.2, 10.5.1 (campaign)
 
 
 def _advance_done(s, seat, msg, ctx) -> None:
-    battles.apply_advance(s, [], ctx)
+    aftermath.apply_advance(s, [], ctx)
 
 
 # ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
      guerrilla unit of any country could be placed (placement.cadre_hexes(s, None), less 7.3.4's closed areas, recruitment.place_options); each
      goes into its own marker, committed to the Communist seat like any inverted unit.
 17.2 Dummies move as inverted guerrillas (movement: 1 MP a hex, 10 MP, not bound to a country); they
-     have no combat value (combat.automatic_eliminations, ambush.AmbushSituation.fighting_ambushers);
+     have no combat value (combat_checks.automatic_eliminations, ambush.AmbushSituation.fighting_ambushers);
      turned face up they are eliminated and go back to the mix with no points (``remove_revealed``,
      called by operations.flip_marker; politics.eliminate scores nothing for them).
 """

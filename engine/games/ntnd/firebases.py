@@ -6,10 +6,10 @@
 13.1.1 / 13.2.1 / 14.1 / 14.2 fire support: ``supporters`` measures every fire support unit's distance
        to the hex under attack at the instant of combat (combat.fire_support applies the ranges).
 13.1.2 a firebase left without ground units is eliminated when the Communist units advance into its
-       hex (retreat.advance_rule, battles.apply_advance).
+       hex (retreat.advance_rule, aftermath.apply_advance).
 13.1.3 / 13.2.1 alone in a hex: defensive morale 1 (combat.current_morale).
-13.2   Communist artillery moves as Communist ground units and retreats with its stack (battles._plan).
-13.3   SAMs (combat.automatic_eliminations, loss_requirement).
+13.2   Communist artillery moves as Communist ground units and retreats with its stack (aftermath._plan).
+13.3   SAMs (combat_checks.automatic_eliminations, combat.loss_requirement).
 13.4   supply of fire support: only in the unit's own turn (``supporters``: supplied=...).
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """No Trumpets No Drums 14.2.2: the fleet mines Haiphong harbor (the ``fleet`` feature; the fleet's
-14.1-14.2 are movement.py, combat.py, battles.py).
+14.1-14.2 are movement.py, combat.py, battles.py, aftermath.py).
 
 "The fleet may be used to mine Haiphong harbor. It spends an entire turn in the Haiphong zone after
 moving into it. At the end of the Allied movement phase after it entered the zone, it places the mine

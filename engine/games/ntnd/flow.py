@@ -10,7 +10,7 @@ answers.py (the decision table).
 """
 from __future__ import annotations
 
-from . import (aid, air_answers, air_missions, battles, elections, extras, fleet, montagnards, special_units, hearts, hearts_phases, morale, movement, neutrality, operations,
+from . import (aftermath, aid, air_answers, air_missions, battles, elections, extras, fleet, montagnards, special_units, hearts, hearts_phases, morale, movement, neutrality, operations,
                politics, random_events, reaction, recruitment, replacements, uprising)
 from .apply_ import resume_path
 from .map import load_map
@@ -111,7 +111,7 @@ def advance(s: dict, ctx) -> None:
             s["decision"] = None
             return
         if s["battle"] is not None:
-            bd = battles.next_decision(s, ctx)
+            bd = aftermath.next_decision(s, ctx)
             if bd is not None:
                 s["decision"] = _battle_decision(bd)
                 return
@@ -288,5 +288,5 @@ def _phase_decision(s: dict, ctx) -> dict | None:
 
 
 def _battle_or_none(s, ctx):
-    bd = battles.next_decision(s, ctx)
+    bd = aftermath.next_decision(s, ctx)
     return _battle_decision(bd) if bd is not None else _phase_decision(s, ctx)

@@ -2,7 +2,7 @@
 (8.8.2.1, 19.1.2)."""
 from __future__ import annotations
 
-from . import combat as cb
+from . import combat_checks as checks
 from . import neutrality, special_units
 from .map import load_map
 from .movement import Env, may_enter, mover, stacking_problem, utype
@@ -80,8 +80,8 @@ def markers_in_contact(s: dict, ground_only: bool = False) -> list[str]:
             if n in allied_at:
                 c2 = m.hexes[n].country
                 border = c1 != c2 and (c1 in neutral or c2 in neutral)
-                contacts.append(cb.Contact(cb.NEUTRAL_BORDER if border else cb.OPEN))
-        # one implementation of the exceptions: combat.inverted_must_flip (19.1.2), also for 8.8.2.1
-        if cb.inverted_must_flip(contacts):
+                contacts.append(checks.Contact(checks.NEUTRAL_BORDER if border else checks.OPEN))
+        # one implementation of the exceptions: combat_checks.inverted_must_flip (19.1.2), also for 8.8.2.1
+        if checks.inverted_must_flip(contacts):
             out.append(mid)
     return sorted(out, key=lambda x: int(x[1:]))

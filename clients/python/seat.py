@@ -1,0 +1,342 @@
+"""The reference client's ``Seat``: one seat of one game, seen from its player (clients/python/
+client.py says what it checks; its ending commands are clients/python/endings.py).
+"""
+from __future__ import annotations
+
+import os
+import queue
+import time
+from typing import Callable
+
+import grpc
+
+from afteraction.engine.crypto import canon
+from afteraction.engine.crypto import cosign as _cosign
+from afteraction.engine.crypto import note as _note
+from afteraction.engine.crypto.commit import commitment
+from afteraction.engine.errors import CryptoError, VerificationError
+from afteraction.engine.log.verify import Verifier
+from afteraction.engine.seat import Head, SeatSigner
+from afteraction.v1 import audit_service_pb2 as au
+from afteraction.v1 import game_service_pb2 as gs
+
+from .client import (CLIENT_REFRESH_MS, RESUMABLE, TRANSIENT, BadLog, BadOpening, Client, ClientError, HistoryRewritten,
+                     RefusedToSign, client_error, make_auth, now_ms)
+from .endings import Ending, SeatEndings
+
+
+def _signed_pb(signed: bytes):
+    from afteraction.v1 import envelope_pb2
+
+    return envelope_pb2.SignedCommand.FromString(signed)
+
+
+class Seat(SeatEndings):
+    """One seat of one game, seen from its player (its ending commands: clients/python/endings.py)."""
+
+    Refused = RefusedToSign
+
+    def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
+                 server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True) -> None:
+        """``server_vkey``: the server key to expect (pinned; default: the key the server
+        names). ``checkpoint_file``: where this seat keeps the latest checkpoint it verified
+        (SPEC.md 11); a checkpoint already there must be matched by the log. ``cosign``: once
+        the seat has verified the end record, it cosigns the final checkpoint and gives the
+        cosignature to the server (SPEC.md 4.5)."""
+        self.client = client
+        self.game_id = game_id
+        self.signer = SeatSigner(seat, seed)
+        self.seat = seat
+        self.entropy = entropy if entropy is not None else os.urandom(32)
+        self.server_vkey = server_vkey
+        self.checkpoint_file = checkpoint_file
+        self._kept_size = 0
+        self.openings: dict[tuple[int, int], object] = {}  # (seq, k) -> value, checked
+        self.log_counter = 0
+        self.outcome: dict | None = None
+        self._verifier: Verifier | None = None
+        self._bad: BadLog | None = None  # the first check the server's log failed: nothing is signed after it
+        self._auth: gs.SeatAuth | None = None
+        self.cosign = cosign
+        self.cosigned_size = 0  # the tree size of the last checkpoint this seat cosigned
+
+    # -- what the seat has verified ---------------------------------------------
+    @property
+    def verifier(self) -> Verifier:
+        """The verifier of ``aar verify`` (steps 1-8 as records arrive; no secret, no replay)."""
+        if self._verifier is None:
+            kept = None
+            if self.checkpoint_file and os.path.exists(self.checkpoint_file):
+                with open(self.checkpoint_file) as f:
+                    kept = f.read()
+            try:
+                self._verifier = self.client.log_verifier(self.game_id, self.server_vkey,
+                                                          pinned_seat_keys={self.seat: self.signer.public},
+                                                          kept_checkpoint=kept)
+            except VerificationError as e:
+                self._bad = BadLog(e)
+                raise self._bad from None
+        return self._verifier
+
+    @property
+    def next_seq(self) -> int:
+        return 0 if self._verifier is None else self._verifier.tree.size
+
+    @property
+    def committed(self) -> bool:
+        return self._verifier is not None and self.seat in self._verifier.entropy_commits
+
+    @property
+    def revealed(self) -> bool:
+        return self._verifier is not None and self.seat in self._verifier.entropy
+
+    def head(self) -> Head | None:
+        """The end of the log this seat verified, which its next envelope binds (None for a
+        version 1 game, whose envelopes bind no history)."""
+        if self._bad is not None:
+            raise self._bad
+        v = self.verifier
+        if v.genesis is None:
+            raise RefusedToSign(f"seat {self.seat} has verified no record of game {self.game_id}")
+        return Head(v.tree.size, v.prev, v.genesis.hash) if v.genesis.v >= 2 else None
+
+    # -- authentication -------------------------------------------------------
+    def auth(self) -> gs.SeatAuth:
+        if self._auth is None or now_ms() - self._auth.issued_at_ms > CLIENT_REFRESH_MS:
+            self._auth = make_auth(self.signer.seed, self.game_id, self.seat)
+        return self._auth
+
+    # -- what the seat learns -------------------------------------------------
+    def see_record(self, r: gs.LogRecord) -> None:
+        """Verify the next record with its checkpoint (a record already seen is skipped)."""
+        if r.seq != self.next_seq:
+            if r.seq < self.next_seq:
+                return
+            raise HistoryRewritten(f"expected record {self.next_seq}, got {r.seq}")
+        if self._bad is not None:
+            raise self._bad
+        try:
+            rec = self.verifier.add(r.record, r.checkpoint)
+        except VerificationError as e:
+            self._bad = BadLog(e)
+            raise self._bad from None
+        b = rec.body
+        if b.get("seat") == self.seat:
+            self.log_counter = max(self.log_counter, b.get("ctr", 0))
+        if rec.kind == "end":
+            self.outcome = b.get("outcome")
+            self.keep_checkpoint()
+            if self.cosign:
+                self.cosign_checkpoint()
+
+    def cosign_checkpoint(self) -> str:
+        """Cosign the last checkpoint this seat verified and give the cosignature to the server
+        (SPEC.md 4.5): once both seats cosigned the final checkpoint, not even the holder of the
+        server key can present another log of this game. Returns the line."""
+        v = self.verifier
+        text = _note.split_note(v.last_checkpoint)[0]
+        line = _cosign.cosign(text, v.origin, self.seat, self.signer.seed, int(time.time()))
+        self.client.call(self.client.audit.AddCosignature, au.AddCosignatureRequest(
+            game_id=self.game_id, seat=self.seat, size=v.tree.size, line=line))
+        self.cosigned_size = v.tree.size
+        return line
+
+    def keep_checkpoint(self) -> None:
+        """Write the latest verified checkpoint to ``checkpoint_file`` (atomically), so that
+        this seat can later expose a rewritten log (``aar verify --checkpoint``)."""
+        v = self._verifier
+        if not self.checkpoint_file or v is None or v.tree.size <= self._kept_size:
+            return
+        tmp = f"{self.checkpoint_file}.tmp"
+        with open(tmp, "w") as f:
+            f.write(v.last_checkpoint)
+        os.replace(tmp, self.checkpoint_file)
+        self._kept_size = v.tree.size
+
+    def see_opening(self, o: gs.SeatOpening) -> None:
+        want = self.verifier.commitments.get((o.seq, o.k))
+        value = canon.decode(o.value)
+        if want is None or commitment(o.salt, value) != want:
+            raise BadOpening(f"the opening of ({o.seq}, {o.k}) does not match its public commitment")
+        self.openings[(o.seq, o.k)] = value
+
+    def see_checkpoint(self, note: str) -> None:
+        if self._bad is not None:
+            raise self._bad
+        try:
+            size = _note.parse_checkpoint(_note.split_note(note)[0]).size
+        except (CryptoError, ValueError):
+            size = self.next_seq  # not a checkpoint: the verifier says what is wrong with it
+        if size < self.next_seq:
+            return  # an older one (a retried submit's reply): its records were verified with their own
+        try:
+            self.verifier.check_checkpoint(note)
+        except VerificationError as e:
+            self._bad = BadLog(e)
+            raise self._bad from None
+        self.keep_checkpoint()
+
+    def catch_up(self) -> None:
+        """Read the public log from where this seat is (e.g. after a restart)."""
+        while True:
+            res = self.client.call(self.client.audit.GetRecords,
+                                   au.GetRecordsRequest(game_id=self.game_id, from_seq=self.next_seq))
+            for r in res.records:
+                self.see_record(r)
+            if self.next_seq >= res.size or not res.records:
+                self.keep_checkpoint()
+                return
+
+    # -- commands -------------------------------------------------------------
+    # Every envelope is signed at the end of the log this seat has verified (read up to the
+    # server's current size first), and binds that end (format version 2, SPEC.md 7.1).
+    def _sign(self, make) -> bytes:
+        self.signer.counter = self.log_counter  # the log is the truth: a lost unsent command is reused
+        self.keep_checkpoint()  # what the seat signs against is kept before it is sent
+        return make()
+
+    def sign_commit(self) -> bytes:
+        self.catch_up()
+        head = self.head()
+        return self._sign(lambda: self.signer.entropy_commit(self.game_id, self.entropy, head))
+
+    def sign_reveal(self) -> bytes:
+        """Reveal only into a verified log that holds every seat's commitment: whoever held an
+        earlier reveal could choose a commitment knowing this entropy (SPEC.md 5.2, 11)."""
+        self.catch_up()
+        head = self.head()
+        v = self.verifier
+        missing = [s for s in v.seat_keys if s not in v.entropy_commits]
+        if missing:
+            raise RefusedToSign(f"seat {self.seat} will not reveal its entropy: the log it verified "
+                                f"({v.tree.size} records) has no entropy commitment of seat "
+                                f"{', '.join(missing)} (SPEC.md 5.2)")
+        return self._sign(lambda: self.signer.entropy_reveal(self.game_id, self.entropy, head))
+
+    def sign_command(self, state_seq: int, command) -> bytes:
+        """Sign ``command`` for ``state_seq``, which must be the end of the log this seat
+        verified (after reading what the server has): a seat signs no position it has not seen."""
+        if state_seq != self.next_seq:
+            self.catch_up()
+        if state_seq != self.next_seq:
+            raise RefusedToSign(f"seat {self.seat} was asked to sign for state {state_seq}, but the log it "
+                                f"verified ends at state {self.next_seq}")
+        head = self.head()
+        return self._sign(lambda: self.signer.command(self.game_id, state_seq, command, head))
+
+    def submit(self, signed: bytes, retries: int = 3) -> gs.SubmitCommandResponse:
+        """Submit; on a lost reply (UNAVAILABLE, DEADLINE_EXCEEDED) send the same bytes again."""
+        from afteraction.v1 import envelope_pb2
+
+        req = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
+        for attempt in range(retries + 1):
+            try:
+                res = self.client.game.SubmitCommand(req, timeout=self.client.timeout)
+                break
+            except grpc.RpcError as e:
+                if e.code() not in RESUMABLE or attempt == retries:
+                    err = client_error(e)
+                    self.keep_refused(err.reason, signed)  # SPEC.md 8.2: the seat's evidence, kept
+                    raise err from None
+                req.auth.CopyFrom(self.auth())  # a retry may be a duplicate: ask for the openings again
+                time.sleep(0.1 * 2 ** attempt)
+        if self.next_seq < res.records[0].seq:
+            self.catch_up()
+        for r in res.records:
+            self.see_record(r)
+        for o in res.openings:
+            self.see_opening(o)
+        self.see_checkpoint(res.checkpoint.note)
+        return res
+
+    def legal(self) -> gs.ListLegalCommandsResponse:
+        return self.client.call(self.client.game.ListLegalCommands,
+                                gs.ListLegalCommandsRequest(game_id=self.game_id, auth=self.auth()))
+
+    def state(self) -> gs.GetStateResponse:
+        return self.client.state(self.game_id, self.auth())
+
+    def decide(self, prompt: gs.YourDecision, choose: Callable[[str, list], object]) -> bytes | None:
+        """The signed answer to a prompt, or None for a prompt the log has overtaken (made
+        for a state before the end of the log this seat verified; the server prompts again)."""
+        if prompt.state_seq < self.next_seq:
+            return None
+        if prompt.decision.kind == "entropy":
+            if self.revealed:
+                return None
+            return self.sign_reveal() if self.committed else self.sign_commit()
+        choice = choose(self.seat, list(prompt.legal_commands))
+        if choice is None:  # the chooser saw the game move on (e.g. ended): wait for the next prompt
+            return None
+        if isinstance(choice, Ending):  # signed at the same end of the log as a command would be
+            head = self.head()
+            make = (lambda: self.signer.resign(self.game_id, head)) if choice.kind == "resign" else \
+                (lambda: self.signer.offer(self.game_id, head, choice.winner))
+            return self._sign(make)
+        return self.sign_command(prompt.state_seq, choice)
+
+    # -- the Play stream --------------------------------------------------------
+    def play(self, choose: Callable[[str, list], object], on_message: Callable | None = None,
+             retries: int = 8, on_offer: Callable | None = None) -> dict | None:
+        """Play this seat to the end of the game over the Play stream, resuming
+        after a broken stream. ``choose(seat, legal)`` picks a command (or an ``Ending``).
+        ``on_offer((seq, seat, winner))``: called when another seat's offer stands in the last
+        record; True accepts it (SPEC.md 8.1). Returns the outcome."""
+        asked, sent = [-1], [None]
+        failures = 0
+        while self.outcome is None:
+            reqs: queue.Queue = queue.Queue()
+            reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq)))
+
+            def gen():
+                while True:
+                    item = reqs.get()
+                    if item is None:
+                        return
+                    yield item
+
+            call = self.client.game.Play(gen())
+            # the state each of our commands not yet judged was signed for, in the order sent (the
+            # server judges them in that order, one result each): a prompt for such a state (or an
+            # earlier one) was made before that command was judged and is stale; a later one is answered
+            in_flight: list[int] = []
+            try:
+                for m in call:
+                    failures = 0
+                    k = m.WhichOneof("kind")
+                    if k in ("accepted", "rejected") and in_flight:
+                        in_flight.pop(0)
+                    if k == "record":
+                        self.see_record(m.record)
+                    elif k == "opening":
+                        self.see_opening(m.opening)
+                    elif k == "checkpoint":
+                        self.see_checkpoint(m.checkpoint.note)
+                        signed = self._answer_offer(on_offer, asked)  # SPEC.md 8.1
+                        if signed is not None:
+                            in_flight.append(self.next_seq)
+                            reqs.put(gs.PlayRequest(command=_signed_pb(signed)))
+                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
+                        from afteraction.v1 import envelope_pb2
+
+                        signed = self.decide(m.your_decision, choose)
+                        if signed is not None:
+                            in_flight.append(self.next_seq)  # where sign_* signed it
+                            sent[0] = signed
+                            reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+                    elif k == "rejected" and self.keep_refused(m.rejected.reason, sent[0]):
+                        pass  # the game ended first (a time-out): its end record ends this loop
+                    elif k == "rejected" and m.rejected.reason not in TRANSIENT:
+                        raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
+                                          m.rejected.code, m.rejected.reason)
+                    if on_message:
+                        on_message(self, m)
+            except grpc.RpcError as e:
+                if e.code() not in RESUMABLE + (grpc.StatusCode.CANCELLED,) or failures >= retries:
+                    raise client_error(e) from None
+                failures += 1
+                time.sleep(min(2.0, 0.1 * 2 ** failures))
+            finally:
+                reqs.put(None)
+                call.cancel()
+        return self.outcome

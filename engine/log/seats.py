@@ -1,0 +1,173 @@
+"""Steps 6 and 7 of the verifier (SPEC.md 10; ``engine/log/verify.py`` lists every step):
+
+  6  seats       every seat record is signed by its seat, counters go 1, 2, 3...,
+                 the envelope matches the record (and its entropy/start events),
+                 entropy reveals match commits
+  7  openings    every published opening matches the commitment it names
+
+and the public length check of sealed values (v >= 2, SPEC.md 6.5) both steps make. Methods of
+``Verifier`` (a base class of it): they read and update its state.
+"""
+from __future__ import annotations
+
+from afteraction.v1 import envelope_pb2
+
+from ..crypto import commit as _commit
+from ..crypto import dice as _dice
+from ..protocol import (ACTION_OF_KIND, EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, Record, entropy_commit_event,
+                        entropy_reveal_event, is_deterministic_encoding, start_event, verify_command_signature)
+from .genesis import bytes32
+from .steps import _fail
+
+
+class SeatSteps:
+    """Steps 6 and 7 of ``Verifier``."""
+
+    def _seat_record(self, rec: Record) -> None:
+        b = rec.body
+        seq = rec.seq
+        self.step = "6"
+        seat, ctr = b.get("seat"), b.get("ctr")
+        if type(seat) is not str or seat not in self.seat_keys or type(ctr) is not int:  # a bool is not a counter (True == 1)
+            raise _fail("6", seq, "seat record names an unknown seat or has no counter", None, seat)
+        if ctr != self.counters[seat] + 1:
+            raise _fail("6", seq, f"seat {seat} counter", self.counters[seat] + 1, ctr)
+        self.counters[seat] = ctr
+        events = b.get("events")
+        if type(events) is not list:
+            raise _fail("6", seq, "record has no event list")
+        if rec.kind == "command" and len(self.entropy) != len(self.seat_keys) and not self.ends.is_resignation(b):
+            raise _fail("6", seq, "game command before the dice handshake completed")
+        want = (SEALED_BODY_KEYS if "sealed" in b and rec.kind == "command" else SEAT_BODY_KEYS) | self.ends.body_keys()
+        if set(b) != want:  # SPEC.md 1.3: exactly these keys (an extra key is not ignored)
+            raise _fail("6", seq, f"{rec.kind} record body has exactly the keys {', '.join(sorted(want))}",
+                        sorted(want), sorted(b))
+        if "sealed" in b:
+            if rec.kind != "command":
+                raise _fail("6", seq, "only game commands may be sealed")
+            s = b["sealed"]
+            if type(s) is not dict or set(s) != {"commit", "ct"} or not bytes32(s.get("commit")) \
+                    or type(s.get("ct")) is not bytes:
+                raise _fail("6", seq, "sealed command has the wrong shape")
+            self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
+            self.commitments[(seq, 0)] = s["commit"]
+            return
+        env_b, sig = b.get("env"), b.get("sig")
+        if type(env_b) is not bytes or type(sig) is not bytes:
+            raise _fail("6", seq, "seat record has no envelope and signature")
+        self._check_envelope(seq, rec.kind, seat, ctr, env_b, sig)
+        if rec.kind == "commit":
+            env = envelope_pb2.CommandEnvelope.FromString(env_b)
+            if seat in self.entropy_commits or self.entropy:
+                raise _fail("6", seq, f"entropy commit by {seat} out of order")
+            if len(env.entropy_commit.commitment) != 32:  # SPEC.md 5.2, the referee's MALFORMED
+                raise _fail("6", seq, "entropy commitment length", 32, len(env.entropy_commit.commitment))
+            self.entropy_commits[seat] = env.entropy_commit.commitment
+            if len(self.entropy_commits) == len(self.seat_keys):
+                self.committed_at = seq + 1
+            if events != [entropy_commit_event(seat, env.entropy_commit.commitment)]:
+                raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
+        elif rec.kind == "reveal":
+            env = envelope_pb2.CommandEnvelope.FromString(env_b)
+            if len(self.entropy_commits) != len(self.seat_keys) or seat in self.entropy:
+                raise _fail("6", seq, f"entropy reveal by {seat} out of order")
+            e = env.entropy_reveal.entropy
+            if len(e) != 32:  # SPEC.md 5.2; the dice key derivation needs 32 bytes per seat
+                raise _fail("6", seq, f"entropy revealed by {seat}: length", 32, len(e))
+            genesis = self.genesis.hash if self.genesis.v >= 2 else None  # v2: bound to genesis (5.2)
+            if _commit.seat_entropy_commitment(self.game, seat, e, genesis) != self.entropy_commits[seat]:
+                raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
+            self.entropy[seat] = e
+            want = [entropy_reveal_event(seat, e)]
+            if len(self.entropy) == len(self.seat_keys):  # the last reveal starts the game (SPEC.md 5.2)
+                g = self.genesis.body
+                want.append(start_event(g["ruleset"]["game"], g["scenario"]))
+            if events[:len(want)] != want or (len(want) == 1 and len(events) != 1):
+                raise _fail("6", seq, "the entropy-reveal/start events differ from the signed envelope")
+            if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
+                order = [s["name"] for s in self.genesis.body["seats"]]
+                self.dice_key = _dice.derive_dice_key(self.secret, self.game, [(s, self.entropy[s]) for s in order])
+
+    def _check_envelope(self, seq: int, kind: str, seat: str, ctr: int, env_b: bytes, sig: bytes,
+                        step: str = "6") -> None:
+        """Step 6 for a public envelope; step 9 for the envelope inside a sealed command."""
+        if not verify_command_signature(self.seat_keys[seat], env_b, sig, self.signature_check):
+            raise _fail(step, seq, f"signature of seat {seat}")
+        try:
+            env = envelope_pb2.CommandEnvelope.FromString(env_b)
+        except Exception:
+            raise _fail(step, seq, "envelope does not parse") from None
+        if self.genesis.v >= 2 and not is_deterministic_encoding(env, env_b):  # SPEC.md 7.1: one encoding
+            raise _fail(step, seq, "envelope is the deterministic protobuf encoding of its fields (v >= 2)")
+        want_action = ACTION_OF_KIND[kind]
+        if kind == "command" and step == "6" and self.genesis.v >= 2 and env.WhichOneof("action") == "ending":
+            want_action = "ending"  # SPEC.md 8.1: resign, offer, accept (public command records)
+        self._env = env
+        if env.game_id != self.game or env.seat != seat or env.counter != ctr \
+                or env.WhichOneof("action") != want_action:
+            raise _fail(step, seq, "envelope does not match the record (game, seat, counter, action)")
+        if self.genesis.v >= 2:  # every envelope is bound to the history its seat verified (SPEC.md 7.1)
+            if kind == "reveal" and env.state_seq < self.committed_at:
+                raise _fail(step, seq, f"entropy reveal by {seat} is bound to the log at state {env.state_seq}, "
+                            f"before every seat had committed (the last commitment is record {self.committed_at - 1})",
+                            self.committed_at, env.state_seq)
+            if env.state_seq != seq:
+                raise _fail(step, seq, "envelope state id", seq, env.state_seq)
+            if env.prev != self.prev:
+                raise _fail(step, seq, f"envelope of seat {seat} is bound to another history: its prev is not the "
+                            f"hash of record {seq - 1}", self.prev, env.prev)
+        elif kind == "command" and env.state_seq != seq:
+            raise _fail(step, seq, "envelope state id", seq, env.state_seq)
+
+    def _openings(self, rec: Record) -> None:
+        self.step = "7"
+        events = rec.body.get("events", [])
+        if type(events) is not list:
+            raise _fail("7", rec.seq, "record has no event list")
+        for i, ev in enumerate(events):
+            if type(ev) is not dict:
+                raise _fail("7", rec.seq, f"event {i} is not a map")
+            t = ev.get("t")
+            if type(t) is not str:  # SPEC.md 1.4: every event names its type
+                raise _fail("7", rec.seq, f"event {i} has no text t")
+            if t in EVENT_KEYS and set(ev) != EVENT_KEYS[t]:
+                raise _fail("7", rec.seq, f"{t} event {i} has exactly the keys {', '.join(sorted(EVENT_KEYS[t]))}",
+                            sorted(EVENT_KEYS[t]), sorted(ev))
+            if t == "sealed":
+                if type(ev.get("to")) is not str or ev["to"] not in self.seat_keys:
+                    raise _fail("7", rec.seq, f"sealed event {i} is for no seat of genesis", sorted(self.seat_keys),
+                                ev.get("to"))
+                k, c = ev.get("k"), ev.get("commit")
+                if type(k) is not int or not bytes32(c) or k < 1 or (rec.seq, k) in self.commitments:
+                    raise _fail("7", rec.seq, f"sealed event {i} has a bad or repeated index")
+                if type(ev.get("ct")) is not bytes:
+                    raise _fail("7", rec.seq, f"sealed event {i} has no ciphertext")
+                self._check_ct_length("7", rec.seq, "event", ev.get("to"), k, ev["ct"])
+                self.commitments[(rec.seq, k)] = c
+            elif t == "open":
+                ref = ev.get("ref")
+                if not (type(ref) is list and len(ref) == 2 and all(type(x) is int for x in ref)
+                        and tuple(ref) in self.commitments):
+                    raise _fail("7", rec.seq, f"opening {i} names no earlier commitment", None, ref)
+                salt = ev.get("salt")
+                if not bytes32(salt):
+                    raise _fail("7", rec.seq, f"opening {i} has a bad salt")
+                want = self.commitments[tuple(ref)]
+                got = _commit.commitment(salt, ev.get("value"))
+                if got != want:
+                    raise _fail("7", rec.seq, f"opening {i} does not match commitment {tuple(ref)}", want, got)
+                self.report.opened += 1
+            elif t == "roll":
+                self.report.rolls += 1
+
+    def _check_ct_length(self, step: str, seq: int, kind: str, seat, k: int, ct: bytes) -> None:
+        """v >= 2, public: a sealed value's ciphertext is its kind's declared size + the 16-byte tag,
+        so its length says nothing about the value (SPEC.md 6.5). Checkable during play."""
+        if self.sealed_sizes is None:
+            return
+        size = self.sealed_sizes[kind].get(seat) if isinstance(seat, str) else None
+        if size is None:
+            raise _fail(step, seq, f"sealed {kind} {k}: genesis declares no sealed {kind} size for seat {seat!r}")
+        if len(ct) != size + 16:
+            raise _fail(step, seq, f"sealed {kind} {k}: ciphertext length (the declared size {size} + 16)",
+                        size + 16, len(ct))
