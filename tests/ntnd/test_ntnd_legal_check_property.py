@@ -283,3 +283,45 @@ def test_ntnd_19_1_the_options_of_one_target_are_the_enumerations_options_for_it
                 assert battles.attack_options(s, side, t) == [o for o in full if o[0] == t], (side, t)
                 compared += bool(full)
     assert compared > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_a_roll_free_legal_walk_needs_no_search(seed):
+    """paths.walk_reaches (check_path accepts a legal ground walk that passes no 8.5.2
+    infiltration roll without searching, issue 15) accepts only moves the search-based check accepts
+    (reach_one finds the destination, and the path is the offered one or walk_ok holds), and
+    check_path gives the search-based verdict on every path: offered paths and random walks of the
+    pieces of random-game movement phases (markers included)."""
+    from afteraction.engine.games.ntnd import movement
+    m = load_map()
+    prng = Prng(f"walks-{seed}".encode())
+    shortcut = compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 110)):
+        if d.kind != "move" or i % 2:
+            continue
+        opts = [(p, path) for p, path in move_options(s) if "sea" not in path]
+        walks = [opts[prng.below(len(opts))] for _ in range(8)] if opts else []
+        for piece in sorted({p for p, _ in opts}):
+            here = movement.mover(s, piece)["loc"]
+            if m.is_zone(here):
+                continue
+            for _ in range(2):
+                path, h = [], here
+                for _ in range(1 + prng.below(6)):
+                    land = [n for n in m.hex_neighbours(h) if m.hexes[n].is_land]
+                    h = land[prng.below(len(land))]
+                    path.append(h)
+                walks.append((piece, path))
+        for piece, path in walks:
+            env = movement.Env(s)
+            offered = reach.reach_one(s, piece, path[-1], env)
+            by_search = offered is not None and (list(path) == offered
+                                                 or paths.walk_ok(env, movement.mover(s, piece), list(path)))
+            env = movement.Env(s)
+            if paths.walk_reaches(s, piece, list(path), env, lambda mv: paths.walk_ok(env, mv, list(path))):
+                assert by_search, (piece, path)
+                shortcut += 1
+            assert (paths.check_path(s, piece, list(path)) is None) == by_search, (piece, path)
+            compared += 1
+    assert compared > 0 and shortcut > 0
