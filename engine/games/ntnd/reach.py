@@ -14,7 +14,7 @@ import heapq
 from fractions import Fraction
 from functools import lru_cache
 
-from . import offboard
+from . import offboard, sea
 from .hearts import area_of, local_vc_step_q
 from .map import load_map
 from .movement import (Q, UNLIMITED, Env, allowance_q, interned, is_monsoon, may_enter, mover, movement_kind,
@@ -410,6 +410,7 @@ def clear_caches() -> None:
     _flag_memo.clear()
     _seen.clear()
     _destinations.cache_clear()
+    sea.clear_caches()
 
 
 def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:
