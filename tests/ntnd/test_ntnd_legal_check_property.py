@@ -325,3 +325,23 @@ def test_ntnd_8_a_roll_free_legal_walk_needs_no_search(seed):
             assert (paths.check_path(s, piece, list(path)) is None) == by_search, (piece, path)
             compared += 1
     assert compared > 0 and shortcut > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
+def test_ntnd_4_2_the_options_of_one_unit_are_the_enumerations_options_for_it(seed, scenario):
+    """The referee's checks of one reinforcement, purchase or firebase relocation (issue 15:
+    recruitment.reinforcement_options / purchase_options and corps.relocate_options with ``only``) give
+    the whole enumeration's options for that unit, in order, for every unit (and an unknown id), on
+    the states of random Tet games and campaign games."""
+    from afteraction.engine.games.ntnd import corps, recruitment
+    compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 200, scenario)):
+        if d.kind != "reinforce" and i % 10:
+            continue
+        for f in (recruitment.reinforcement_options, recruitment.purchase_options, corps.relocate_options):
+            full = f(s)
+            for uid in [*sorted(s["units"]), "no-such-unit"]:
+                assert f(s, uid) == [o for o in full if o[0] == uid], (f.__name__, uid)
+            compared += len(full)
+    assert compared > 0
