@@ -11,6 +11,7 @@ from afteraction.engine.bots import Prng, random_bot
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd import paths, reach
 from afteraction.engine.games.ntnd.answers import move_options
+from afteraction.engine.games.ntnd.bots import campaign_bot
 from afteraction.engine.games.ntnd.map import load_map
 from afteraction.engine.local import LocalGame
 from afteraction.engine.ruleset import Context
@@ -18,12 +19,13 @@ from afteraction.engine.ruleset import Context
 SETTINGS = settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-def _positions(seed: int, commands: int):
-    """(ruleset, state, decision) before each of the first ``commands`` commands of a random game."""
-    g = LocalGame.create("ntnd", seed=f"legal-check-{seed}".encode())
+def _positions(seed: int, commands: int, scenario: str | None = None):
+    """(ruleset, state, decision) before each of the first ``commands`` commands of a random game
+    (``scenario``: of that scenario, played by the campaign bots)."""
+    g = LocalGame.create("ntnd", seed=f"legal-check-{seed}".encode(), scenario=scenario)
     g.handshake()
     rs = g.referee.ruleset
-    bot = random_bot(seed)
+    bot = random_bot(seed) if scenario is None else campaign_bot(seed)
     for _ in range(commands):
         if g.referee.ended:
             return
@@ -254,4 +256,92 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
                     if movement._stack_verdict(side, movement._saigon(loc), there) is not None:
                         want.add(loc)
             assert env.full_hexes(side, types) == want
+    assert compared > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
+def test_ntnd_19_1_the_options_of_one_target_are_the_enumerations_options_for_it(seed, scenario):
+    """battles.attack_options(s, side, target) (the referee's check of one announced or Allied attack,
+    issue 15) gives the options of the whole enumeration whose target it is, in order: for every
+    target offered, hexes next to units, random hexes and the off-board zones, on the states of random
+    Tet games and of campaign games (neutrality's borders, 10.2, 28.11)."""
+    from afteraction.engine.games.ntnd import battles
+    m = load_map()
+    prng = Prng(f"attack-{seed}".encode())
+    land = m.land_hexes()
+    compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 160, scenario)):
+        if i % 2 and d.kind not in ("announce", "combat"):
+            continue
+        for side in ("allied", "communist"):
+            full = battles.attack_options(s, side)
+            locs = {t for t, _ in full} | set(m.zones) | {land[prng.below(len(land))] for _ in range(4)}
+            locs |= {n for u in s["units"].values() if u["status"] == "map" and u["side"] == side
+                     and not m.is_zone(u["loc"]) for n in m.hex_neighbours(u["loc"])[:2]}
+            for t in sorted(locs):
+                assert battles.attack_options(s, side, t) == [o for o in full if o[0] == t], (side, t)
+                compared += bool(full)
+    assert compared > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_a_roll_free_legal_walk_needs_no_search(seed):
+    """paths.walk_reaches (check_path accepts a legal ground walk that passes no 8.5.2
+    infiltration roll without searching, issue 15) accepts only moves the search-based check accepts
+    (reach_one finds the destination, and the path is the offered one or walk_ok holds), and
+    check_path gives the search-based verdict on every path: offered paths and random walks of the
+    pieces of random-game movement phases (markers included)."""
+    from afteraction.engine.games.ntnd import movement
+    m = load_map()
+    prng = Prng(f"walks-{seed}".encode())
+    shortcut = compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 110)):
+        if d.kind != "move" or i % 2:
+            continue
+        opts = [(p, path) for p, path in move_options(s) if "sea" not in path]
+        walks = [opts[prng.below(len(opts))] for _ in range(8)] if opts else []
+        for piece in sorted({p for p, _ in opts}):
+            here = movement.mover(s, piece)["loc"]
+            if m.is_zone(here):
+                continue
+            for _ in range(2):
+                path, h = [], here
+                for _ in range(1 + prng.below(6)):
+                    land = [n for n in m.hex_neighbours(h) if m.hexes[n].is_land]
+                    h = land[prng.below(len(land))]
+                    path.append(h)
+                walks.append((piece, path))
+        for piece, path in walks:
+            env = movement.Env(s)
+            offered = reach.reach_one(s, piece, path[-1], env)
+            by_search = offered is not None and (list(path) == offered
+                                                 or paths.walk_ok(env, movement.mover(s, piece), list(path)))
+            env = movement.Env(s)
+            if paths.walk_reaches(s, piece, list(path), env, lambda mv: paths.walk_ok(env, mv, list(path))):
+                assert by_search, (piece, path)
+                shortcut += 1
+            assert (paths.check_path(s, piece, list(path)) is None) == by_search, (piece, path)
+            compared += 1
+    assert compared > 0 and shortcut > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
+def test_ntnd_4_2_the_options_of_one_unit_are_the_enumerations_options_for_it(seed, scenario):
+    """The referee's checks of one reinforcement, purchase or firebase relocation (issue 15:
+    recruitment.reinforcement_options / purchase_options and corps.relocate_options with ``only``) give
+    the whole enumeration's options for that unit, in order, for every unit (and an unknown id), on
+    the states of random Tet games and campaign games."""
+    from afteraction.engine.games.ntnd import corps, recruitment
+    compared = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 200, scenario)):
+        if d.kind != "reinforce" and i % 10:
+            continue
+        for f in (recruitment.reinforcement_options, recruitment.purchase_options, corps.relocate_options):
+            full = f(s)
+            for uid in [*sorted(s["units"]), "no-such-unit"]:
+                assert f(s, uid) == [o for o in full if o[0] == uid], (f.__name__, uid)
+            compared += len(full)
     assert compared > 0

@@ -200,7 +200,7 @@ def _walk(s, side, piece, path, ctx, env=None):
 
 
 def announce(s, msg, ctx):
-    opts = battles.attack_options(s, COMMUNIST)
+    opts = battles.attack_options(s, COMMUNIST, msg.target)   # the named target's options only
     taken = {a["target"] for a in s["attacks"]}
     used = {x for a in s["attacks"] for x in a["attackers"]}
     att = list(msg.attackers)

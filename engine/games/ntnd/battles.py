@@ -112,13 +112,16 @@ def _bound_home(t, side: str) -> str | None:
     return load_counters().nationalities[t.nationality].get("home")
 
 
-def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
+def attack_options(s: dict, side: str, target: str | None = None) -> list[tuple[str, tuple[str, ...]]]:
     """(target, attackers): for each enemy-held location adjacent to the side's face-up units that have
     not attacked, the ground combat units that may attack it (19.1, 19.1.3; militia and Green Berets
     too: 8.9.1 reading, docs), and as a second option for the same target the support units that may
     attack it alone (19.2.1, 14.1.1). 8.9.1: guerrillas and militia only at home. Inverted defenders
     cannot be attacked (19.1); units that retreated into the hex this phase do not defend it (19.3.8).
-    ``attack_allowed`` checks a choice of attackers against these options."""
+    ``attack_allowed`` checks a choice of attackers against these options.
+
+    ``target``: only the options for that location (the referee's check of one attack, issue 15):
+    the options of the whole enumeration whose target it is, in the same order."""
     m = load_map()
     ph = s["phase"]
     done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
@@ -128,13 +131,19 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
         if uid in done_a:
             continue
         kind = _may_attack(s, uid, side)   # first: it drops most units at once (status, side); both are pure
-        if kind is None or not neutrality.may_attack_from(s, uid):
+        if kind is None:
             continue
         u = s["units"][uid]
+        if target is not None and target not in m.hex_neighbours(u["loc"]):
+            continue   # it offers no option for ``target`` (below: only its neighbours)
+        if not neutrality.may_attack_from(s, uid):
+            continue
         t = _t(s, uid)
         here = m.hex(u["loc"]).country
         home = _bound_home(t, side)   # 8.9.1: a bound unit attacks from home into home
         for n in m.hex_neighbours(u["loc"]):
+            if target is not None and n != target:
+                continue
             there = m.hexes[n].country
             if side == ALLIED and there != here and (there in s["neutral"] or here in s["neutral"]) \
                     and t.nationality not in ("LAO", "KHMER") and not open_:
@@ -143,16 +152,19 @@ def attack_options(s: dict, side: str) -> list[tuple[str, tuple[str, ...]]]:
                 continue
             targets.setdefault((n, kind), []).append(uid)
     # 9.3: combat inside an off-board zone, by the units committed there (offboard.py)
-    for zone, uids in offboard.zone_attackers(s, side, done_a).items():
-        targets.setdefault((zone, "ground"), []).extend(uids)
+    if target is None or target in m.zones:
+        for zone, uids in offboard.zone_attackers(s, side, done_a).items():
+            if target is None or zone == target:
+                targets.setdefault((zone, "ground"), []).extend(uids)
     out = []
     foe = ALLIED if side == COMMUNIST else COMMUNIST
     counters = load_counters()
     upside = ph.get("retreated_into", {})
     by_loc: dict[str, list[str]] = {}
-    for x in sorted(s["units"]):
+    for x in sorted(s["units"]) if targets else ():
         v = s["units"][x]
-        if v["status"] == "map" and v["side"] == foe and counters.type(v["type"]).category != "air":
+        if v["status"] == "map" and v["side"] == foe and (target is None or v["loc"] == target) \
+                and counters.type(v["type"]).category != "air":
             by_loc.setdefault(v["loc"], []).append(x)
     for tgt, kind in sorted(targets, key=lambda k: (k[0], k[1] != "ground")):
         defenders = [d for d in by_loc.get(tgt, []) if d not in upside.get(tgt, ())]
@@ -183,7 +195,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> 
     """Fight one battle now (19.2) and queue its aftermath."""
     m = load_map()
     foe = ALLIED if side == COMMUNIST else COMMUNIST
-    if not attack_allowed(attack_options(s, side), target, attackers):
+    if not attack_allowed(attack_options(s, side, target), target, attackers):
         raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
                         "location once per combat phase; no unit is attacked twice (19.1.3); artillery, "
                         "firebases and patrol boats attack only alone (19.2.1)")

@@ -155,13 +155,14 @@ def _fb_class(u: dict) -> str:
     return "US" if u["type"] == "us_firebase" else "OTHER"
 
 
-def relocate_options(s: dict) -> list[tuple[str, str]]:
+def relocate_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     """One U.S. and one ARVN or SEATO firebase a turn, to a hex with a non-militia ground combat unit
-    of its nationality (SEATO firebases: any SEATO unit)."""
+    of its nationality (SEATO firebases: any SEATO unit). ``only``: the options of that firebase alone
+    (the referee's check of one relocation, issue 15)."""
     counters = load_counters()
     done = s["phase"].get("relocated", [])
     out = []
-    for fb in sorted(s["units"]):
+    for fb in sorted(s["units"]) if only is None else [only] if only in s["units"] else []:
         f = s["units"][fb]
         if f["status"] != "map" or counters.type(f["type"]).stacking_class != "firebase" or _fb_class(f) in done:
             continue
@@ -180,7 +181,7 @@ def relocate_options(s: dict) -> list[tuple[str, str]]:
 
 
 def relocate(s: dict, fb: str, to: str, ctx) -> None:
-    if (fb, to) not in relocate_options(s):
+    if (fb, to) not in relocate_options(s, fb):
         raise Rejection("ILLEGAL_RELOCATION", "NTND 5.8: one U.S. and one ARVN/SEATO firebase a turn, to a hex "
                         "with a non-militia ground combat unit of its nationality")
     f = s["units"][fb]

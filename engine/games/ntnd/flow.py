@@ -249,7 +249,7 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         # resolve the announced attacks in the order announced (3.1.6)
         while p["queue"]:
             a = p["queue"].pop(0)
-            able = {x for tgt, g in battles.attack_options(s, COMMUNIST) if tgt == a["target"] for x in g}
+            able = {x for _, g in battles.attack_options(s, COMMUNIST, a["target"]) for x in g}
             att = [x for x in a["attackers"] if x in able]
             if not att:
                 ctx.emit({"t": "attack-cancelled", "target": a["target"], "rule": "NTND 19.1"})

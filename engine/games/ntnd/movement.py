@@ -126,11 +126,8 @@ class Env:
     def zoc(self, owner: str) -> frozenset:
         """``zoc_hexes(s, owner)``."""
         if owner not in self._zoc:
-            neutral = zoc_closed(self.s, owner)
-            out: set = set()
-            for loc in self._scan()["zoc_at"][owner]:
-                out |= _zoc_around(loc, neutral)
-            self._zoc[owner] = interned(frozenset(out))
+            # the hexes of the ZOC units, interned: the other side's moves leave them as they were
+            self._zoc[owner] = _zoc_of(interned(frozenset(self._scan()["zoc_at"][owner])), zoc_closed(self.s, owner))
         return self._zoc[owner]
 
     def zoi(self) -> frozenset:
@@ -251,6 +248,20 @@ def _type_facts(type_id: str) -> tuple[bool, int, bool]:
     """(projects a ZOC 8.5.1, ZOI range 8.5.3, is an air unit) of a unit type: fixed by counters.json."""
     t = load_counters().type(type_id)
     return bool(t.has_printed_zoc), t.zoi_range or 0, t.category == "air"
+
+
+#: memoised ZOCs kept (``_zoc_of``)
+ZOC_CACHE = 1024
+
+
+@lru_cache(maxsize=ZOC_CACHE)
+def _zoc_of(centres: frozenset, neutral: tuple[str, ...]) -> frozenset:
+    """The ZOC of units at the hexes ``centres`` (``_zoc_around`` each; ``neutral``: ``zoc_closed``), interned:
+    a pure function of its arguments, memoised across states (issue 15)."""
+    out: set = set()
+    for loc in centres:
+        out |= _zoc_around(loc, neutral)
+    return interned(frozenset(out))
 
 
 @lru_cache(maxsize=None)

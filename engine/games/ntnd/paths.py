@@ -7,9 +7,11 @@ the Communist player's choice and never shows what the marker holds.
 """
 from __future__ import annotations
 
-from .movement import Env, mover, movement_kind
-from .reach import reach_one, reachable
+from . import offboard
+from .movement import Env, _saigon, allowance_q, mover, movement_kind
+from .reach import _allowed_on, _ground_args, improved_trail, reach_one, reachable
 from .sea import sea_key
+from .state import COMMUNIST
 
 
 def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> str | None:
@@ -25,8 +27,14 @@ def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> 
         return "NTND 8: a move needs a path"
     env = env or Env(s)
     dest = sea_key(list(path))
-    # a move over land: this piece's search to this destination only (reach_one, issue 15)
-    offered = reachable(s, piece, env).get(dest) if dest.startswith("sea:") else reach_one(s, piece, dest, env)
+    if dest.startswith("sea:"):
+        offered = reachable(s, piece, env).get(dest)
+    else:
+        # a move over land: a legal walk free of infiltration rolls needs no search (walk_reaches);
+        # else this piece's search to this destination only (reach_one, issue 15)
+        if walk_reaches(s, piece, list(path), env, lambda mv: walk_ok(env, mv, list(path))):
+            return None
+        offered = reach_one(s, piece, dest, env)
     if offered is None:
         return f"NTND 8: {path[-1]} is not reachable by {piece} this phase (allowance, terrain, ZOC, stacking, 5.3, 8.9, 8.6)"
     if list(path) == offered or walk_ok(env, mover(s, piece), list(path)):
@@ -60,3 +68,23 @@ def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
             return False
         here = n
     return True
+
+
+def walk_reaches(s: dict, piece: str, path: list[str], env: Env, legal_walk) -> bool:
+    """True if ``path``, a ground walk of ``piece`` over the map, is a legal move without a search
+    (the referee's check of a move, ``check_path``; issue 15): its destination passes the checks
+    ``reach.reach_one`` makes before searching, no hex of it costs an 8.5.2 infiltration roll, and
+    ``legal_walk(mv)`` holds (``walk_ok`` on the step rules recorded here). The search orders its
+    labels (rolls, cost): every roll-free label comes first, so up to the first roll it is the plain
+    cheapest-cost search over the hexes without a roll, and it settles the end of any roll-free walk
+    legal within the allowance: ``reach.reach_one`` would offer that destination a path
+    (``test_ntnd_8_a_roll_free_legal_walk_needs_no_search``). False: ask ``reach.reach_one``."""
+    mv = mover(s, piece)
+    if movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]) or improved_trail(s, mv) or not path:
+        return False
+    args, alone = _ground_args(s, mv, env, False, allowance_q(s, mv))
+    dest = path[-1]
+    if dest not in _allowed_on(*args[2]) or (alone and dest not in env.occupied(COMMUNIST) and alone[_saigon(dest)]):
+        return False
+    roll_hexes = args[9]
+    return not any(h in roll_hexes for h in path) and legal_walk(mv)

@@ -14,12 +14,12 @@ import heapq
 from fractions import Fraction
 from functools import lru_cache
 
-from . import offboard
+from . import offboard, sea
 from .hearts import area_of, local_vc_step_q
 from .map import load_map
 from .movement import (Q, UNLIMITED, Env, allowance_q, interned, is_monsoon, may_enter, mover, movement_kind,
                        nbrs, neutral_key, neutral_state, path_to, region_neighbours, region_of, _saigon,
-                       _stack_verdict, _step_q)
+                       _stack_verdict, _step_q, _zoc_of)
 from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -410,6 +410,8 @@ def clear_caches() -> None:
     _flag_memo.clear()
     _seen.clear()
     _destinations.cache_clear()
+    sea.clear_caches()
+    _zoc_of.cache_clear()
 
 
 def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:

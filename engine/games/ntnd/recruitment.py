@@ -262,11 +262,12 @@ def landing_locations(s: dict) -> list[str]:
     return sorted(h for h in held if h in m.hexes and m.hexes[h].coastal and m.hexes[h].town and h not in enemy)
 
 
-def reinforcement_options(s: dict) -> list[tuple[str, str]]:
+def reinforcement_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     """(uid, location): scheduled units due by this turn at their entry locations (5.4; the campaign's
-    special entries: setup.SPECIAL_ENTRY); units afloat with the fleet at a friendly coastal town/city (8.7)."""
+    special entries: setup.SPECIAL_ENTRY); units afloat with the fleet at a friendly coastal town/city (8.7).
+    ``only``: the options of that unit alone (the referee's check of one placement, issue 15)."""
     out = []
-    for uid in sorted(s["units"]):
+    for uid in sorted(s["units"]) if only is None else [only] if only in s["units"] else []:
         u = s["units"][uid]
         if u["status"] == "afloat":
             out += [(uid, h) for h in landing_locations(s)]
@@ -290,7 +291,7 @@ def reinforcement_options(s: dict) -> list[tuple[str, str]]:
 
 
 def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
-    if (uid, loc) not in reinforcement_options(s):
+    if (uid, loc) not in reinforcement_options(s, uid):
         raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.2.1/5.4: a scheduled unit due this turn enters at its corps "
                         "headquarters (or another friendly city of the corps, or Saigon, if it is held)")
     u = s["units"][uid]
@@ -359,16 +360,23 @@ def enemy_locs_(s):
     return enemy_locs(s, ALLIED)
 
 
-def purchase_options(s: dict) -> list[tuple[str, str]]:
+def purchase_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     """(uid, location): 4.2.3 replace an eliminated unit (location "": it arrives next reinforcement
-    phase, 4.2.7) or build a firebase/militia from the dead pile or the counter mix (placed now)."""
+    phase, 4.2.7) or build a firebase/militia from the dead pile or the counter mix (placed now).
+    ``only``: the options of that unit alone (the referee's check of one purchase, issue 15): the same
+    pass, placements looked up for that unit only."""
     counters = load_counters()
     out = []
     seen_types = set()
+    if only is not None and only not in s["units"]:
+        return out
+    typ = s["units"][only]["type"] if only is not None else None
     # a firebase/militia type is offered once: a counter of the mix first (a new one, no political
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
     for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
         u = s["units"][uid]
+        if typ is not None and u["type"] != typ:
+            continue   # ``only``: the units of other types never change its options (seen_types is per type)
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or u["type"] in SPECIAL_PURCHASE \
                 or special_units.is_special(s, uid):
             continue                                   # 28.3.1: two U.S. points (special_units.purchase)
@@ -381,14 +389,15 @@ def purchase_options(s: dict) -> list[tuple[str, str]]:
             if u["type"] in seen_types:
                 continue  # one counter of a type stands for all of them
             seen_types.add(u["type"])
-            out += [(uid, h) for h in purchase_locations(s, u)]
-        elif u["status"] == "dead":
+            if only is None or uid == only:
+                out += [(uid, h) for h in purchase_locations(s, u)]
+        elif u["status"] == "dead" and (only is None or uid == only):
             out.append((uid, ""))
     return sorted(out)
 
 
 def purchase(s: dict, uid: str, loc: str, ctx) -> None:
-    if (uid, loc) not in purchase_options(s):
+    if (uid, loc) not in purchase_options(s, uid):
         raise Rejection("ILLEGAL_PURCHASE", "NTND 4.2.3/4.2.5: one replacement point of the right pool buys an "
                         "eliminated unit (arriving next turn, 4.2.7) or a firebase/militia placed at once (5.6.1-5.6.2)")
     u = s["units"][uid]

@@ -118,21 +118,41 @@ def fleet_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     """8.2.3 / 8.6.1: the fleet moves without limit along all-sea and coastal hexes (and into Haiphong).
     14.2.2 (``fleet``): it enters the Haiphong zone to mine it whatever Communist units stand there (9.1:
     a zone holds any number of units; 14.2: the fleet is never affected by combat)."""
-    return _flood(s, mv, _water("fleet"), UNLIMITED, env, extra_zone="HAIPHONG", zone_open=in_force(s, "fleet"))
+    return dict(_flood(mv["loc"], "fleet", UNLIMITED, env.enemy(mv["side"]), "HAIPHONG", in_force(s, "fleet")))
 
 
 def boat_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     """8.2.4 / 8.6.1-8.6.2: patrol boats, 1 MP a hex on sea, coastal and major-river hexes,
     18 MP, ending on a coastal or major-river hex."""
-    m = load_map()
-    out = _flood(s, mv, _water("boat"), 18, env)
-    return {d: p for d, p in out.items() if m.hexes[d].coastal or m.hexes[d].major_river}
+    return dict(_boat_ends(mv["loc"], env.enemy(mv["side"])))
 
 
-def _flood(s, mv, ok, limit, env, extra_zone=None, zone_open=False):
+def clear_caches() -> None:
+    """Forget the memoised floods (benchmarks measure cold; results never depend on it)."""
+    _flood.cache_clear()
+    _boat_ends.cache_clear()
+
+
+#: memoised floods kept (``_flood``, ``_boat_ends``): a phase's states ask a few per naval unit
+FLOOD_CACHE = 512
+
+
+@lru_cache(maxsize=FLOOD_CACHE)
+def _boat_ends(start: str, enemy: frozenset) -> dict[str, list[str]]:
     m = load_map()
-    enemy = env.enemy(mv["side"])
-    start = mv["loc"]
+    return {d: p for d, p in _flood(start, "boat", 18, enemy).items() if m.hexes[d].coastal or m.hexes[d].major_river}
+
+
+@lru_cache(maxsize=FLOOD_CACHE)
+def _flood(start: str, kind: str, limit: int, enemy: frozenset, extra_zone: str | None = None,
+           zone_open: bool = False) -> dict[str, list[str]]:
+    """Destination -> path of a breadth-first flood over ``_water(kind)`` from ``start`` (at most ``limit``
+    hexes, not into ``enemy``; ``extra_zone``: a zone it may enter from the hexes next to it, whatever
+    enemy stands there if ``zone_open``). A pure function of its arguments (``enemy``: an interned set
+    of ``Env``), memoised (issue 15): the dict and the paths are shared, callers copy the dict and never
+    change the paths."""
+    m = load_map()
+    ok = _water(kind)
     dist = {start: 0}
     prev = {}
     frontier = [start]
