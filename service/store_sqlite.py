@@ -14,14 +14,6 @@ begin (the kernel wakes the next writer when the lock is released, where SQLite'
 lock can only be polled), so two servers on one store (``--workers 2``) hand the write
 lock over at once and spend no CPU polling for it; the flock is advisory (a process
 killed while holding it releases it), and BEGIN IMMEDIATE stays the guarantee.
-
-WAL checkpoints run beside the writer, not inside it: SQLite's automatic checkpoint (at 1,000
-pages) runs in the commit that filled the WAL, so that commit, every game waiting for it and the
-other worker waiting for the write turn wait while pages are copied to the database file. The
-writer's connection has it off (``wal_autocheckpoint=0``), and a checkpointer thread per store
-runs a PASSIVE checkpoint every CHECKPOINT_EVERY_S on a connection of its own (PASSIVE takes no
-write lock: commits go on meanwhile; with ``--workers N`` the processes' checkpointers take
-turns by SQLite's checkpoint lock). The WAL stays bounded by what the writers append in that time.
 """
 from __future__ import annotations
 
@@ -56,7 +48,6 @@ CREATE TABLE IF NOT EXISTS cosignatures (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 """
 _SIDE = ("", "-wal", "-shm", "-journal", "-writer")  # the database, the files SQLite keeps beside it, our lock
-CHECKPOINT_EVERY_S = 0.25  # the checkpointer's PASSIVE checkpoint of the WAL, this often
 BUSY_TIMEOUT_S = 10.0      # how long a writer waits for another process's write lock (then: StoreError)
 BUSY_POLL_S = (0.0002, 0.002)  # the group commit's leader retries the write lock this often (first, at most)
 
@@ -109,13 +100,8 @@ class SqliteStore(SqlStore):
         # The writer waits for another process's write lock itself (``_begin``): SQLite's own busy
         # handler sleeps in steps growing to 100 ms, which made the p99 of `--workers 2`.
         self._wconn.execute("PRAGMA busy_timeout=0")
-        self._wconn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job (module docstring)
         self._writer = threading.Thread(target=self._write_forever, name="aar-store-writer", daemon=True)
         self._writer.start()
-        self._stop_checkpoints = threading.Event()
-        self._checkpointer = threading.Thread(target=self._checkpoint_forever, name="aar-store-checkpointer",
-                                              daemon=True)
-        self._checkpointer.start()
 
     # -- connections ----------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -208,16 +194,6 @@ class SqliteStore(SqlStore):
             finally:
                 _finish(batch)
 
-    def _checkpoint_forever(self) -> None:
-        """PASSIVE checkpoints of the WAL every CHECKPOINT_EVERY_S until close (module docstring)."""
-        c = self._connect()
-        c.execute("PRAGMA busy_timeout=0")  # another process's checkpointer busy: next time
-        while not self._stop_checkpoints.wait(CHECKPOINT_EVERY_S):
-            try:
-                c.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            except sqlite3.Error:
-                pass  # SQLITE_BUSY or a store being closed: the next round (the WAL only waits longer)
-
     def _commit(self, batch: list[_Pending]) -> None:
         """Commit a batch. Fast path: the whole batch in a handful of statements
         (a statement costs a GIL round trip, so their number matters more than
@@ -280,8 +256,6 @@ class SqliteStore(SqlStore):
             self._closed = True  # the writer commits what is queued (it reaches the disk), then stops
             self._cv.notify_all()
         self._writer.join()
-        self._stop_checkpoints.set()
-        self._checkpointer.join()
         with self._conns_lock:
             for c in self._conns:
                 try:

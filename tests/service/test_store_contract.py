@@ -186,42 +186,6 @@ def test_sqlite_writers_take_turns_by_the_path_writer_flock(tmp_path):
         store.close()
 
 
-def test_sqlite_wal_is_checkpointed_beside_the_writer(tmp_path):
-    """The writer's commits do not checkpoint the WAL (wal_autocheckpoint=0 on its connection);
-    the checkpointer thread copies committed pages to the database file within a few
-    CHECKPOINT_EVERY_S, so the main file (read with immutable=1, which ignores the WAL) holds them."""
-    import sqlite3
-    import time
-
-    from afteraction.service import store_sqlite
-    from afteraction.service.store import open_store
-
-    path = tmp_path / "c.sqlite"
-    store = open_store(f"sqlite:{path}", str(tmp_path))
-
-    def in_main_file() -> int:
-        c = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
-        try:
-            return c.execute("SELECT COUNT(*) FROM records WHERE game_id = 'g1'").fetchone()[0]
-        except sqlite3.DatabaseError:  # the main file does not hold the table yet
-            return 0
-        finally:
-            c.close()
-    try:
-        assert store._wconn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
-        new_game(store)
-        for seq in range(1, 41):
-            store.append(Append("g1", [rec(seq)], cmd("a", seq, [seq])))
-        deadline = time.monotonic() + 20 * store_sqlite.CHECKPOINT_EVERY_S
-        while in_main_file() < 41 and time.monotonic() < deadline:
-            time.sleep(store_sqlite.CHECKPOINT_EVERY_S / 4)
-        assert in_main_file() == 41, "the checkpointer did not copy the WAL's pages to the database file"
-        assert store._checkpointer.is_alive()
-    finally:
-        store.close()
-    assert not store._checkpointer.is_alive()
-
-
 def test_cosignatures_first_per_seat_and_size_stays(store):
     """SPEC.md 4.5: the store keeps one cosignature line per (game, size, seat), the first."""
     gid = "g1"
