@@ -262,7 +262,7 @@ def ab(game: str, base_commit: str, games: int, window: float, rounds: int, work
                 (against, _extract(against, os.path.join(tmp, "against"))) if against else ("this tree", None)]
         res: dict = {label: [] for label, _ in cfgs}
         for r in range(rounds):
-            # the order alternates: run second, a service lost about 5% (base against itself, 16:10 UTC
+            # the order alternates: run second, a service lost about 5% (base against itself, 16:06 UTC
             # 2026-12-03: means 933.5 against 881.9 commands/s over six rounds)
             for label, path in cfgs if r % 2 == 0 else cfgs[::-1]:
                 env_before = dict(os.environ)
