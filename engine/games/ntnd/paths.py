@@ -7,11 +7,9 @@ the Communist player's choice and never shows what the marker holds.
 """
 from __future__ import annotations
 
-from . import offboard
-from .movement import Env, _saigon, allowance_q, mover, movement_kind
-from .reach import _allowed_on, _ground_args, improved_trail, reach_one, reachable
+from .movement import Env, mover, movement_kind
+from .reach import ground_args_to, plain_ground, reach_one, reachable
 from .sea import sea_key
-from .state import COMMUNIST
 
 
 def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> str | None:
@@ -32,7 +30,7 @@ def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> 
     else:
         # a move over land: a legal walk free of infiltration rolls needs no search (walk_reaches);
         # else this piece's search to this destination only (reach_one, issue 15)
-        if walk_reaches(s, piece, list(path), env, lambda mv: walk_ok(env, mv, list(path))):
+        if walk_reaches(s, piece, list(path), env):
             return None
         offered = reach_one(s, piece, dest, env)
     if offered is None:
@@ -70,21 +68,20 @@ def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
     return True
 
 
-def walk_reaches(s: dict, piece: str, path: list[str], env: Env, legal_walk) -> bool:
+def walk_reaches(s: dict, piece: str, path: list[str], env: Env) -> bool:
     """True if ``path``, a ground walk of ``piece`` over the map, is a legal move without a search
     (the referee's check of a move, ``check_path``; issue 15): its destination passes the checks
-    ``reach.reach_one`` makes before searching, no hex of it costs an 8.5.2 infiltration roll, and
-    ``legal_walk(mv)`` holds (``walk_ok`` on the step rules recorded here). The search orders its
+    ``reach.reach_one`` makes before searching (``reach.ground_args_to``), no hex of it costs an 8.5.2
+    infiltration roll, and ``walk_ok`` holds (on the step rules recorded here). The search orders its
     labels (rolls, cost): every roll-free label comes first, so up to the first roll it is the plain
     cheapest-cost search over the hexes without a roll, and it settles the end of any roll-free walk
     legal within the allowance: ``reach.reach_one`` would offer that destination a path
     (``test_ntnd_8_a_roll_free_legal_walk_needs_no_search``). False: ask ``reach.reach_one``."""
     mv = mover(s, piece)
-    if movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]) or improved_trail(s, mv) or not path:
+    if not path or not plain_ground(s, mv):
         return False
-    args, alone = _ground_args(s, mv, env, False, allowance_q(s, mv))
-    dest = path[-1]
-    if dest not in _allowed_on(*args[2]) or (alone and dest not in env.occupied(COMMUNIST) and alone[_saigon(dest)]):
+    args = ground_args_to(s, mv, path[-1], env)
+    if args is None:
         return False
     roll_hexes = args[9]
-    return not any(h in roll_hexes for h in path) and legal_walk(mv)
+    return not any(h in roll_hexes for h in path) and walk_ok(env, mv, path)

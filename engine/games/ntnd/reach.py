@@ -80,16 +80,30 @@ def reach_one(s: dict, piece: str, dest: str, env: Env | None = None) -> list[st
     records the step rules in ``env.walks``, not the search in ``env.searches``."""
     env = env or Env(s)
     mv = mover(s, piece)
-    if movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]) or improved_trail(s, mv):
+    if not plain_ground(s, mv):
         return reachable(s, piece, env, by_sea=False).get(dest)
+    args = ground_args_to(s, mv, dest, env)
+    if args is None:
+        return None
+    done = _searches.get(args)
+    path = done[2].get(dest) if done is not None else _dijkstra(*args, goal=dest)
+    return None if path is None else list(path)
+
+
+def plain_ground(s: dict, mv: dict) -> bool:
+    """A mover whose moves over land are the one ground search (no zone, no 8.4 trail)."""
+    return movement_kind(mv) == "ground" and not offboard.touches_zone(mv["loc"]) and not improved_trail(s, mv)
+
+
+def ground_args_to(s: dict, mv: dict, dest: str, env: Env) -> tuple | None:
+    """The ground search's arguments for ``mv`` (a ``plain_ground`` mover), or None where ``dest`` fails
+    the checks made before searching: the checks of ``reach_one`` and ``paths.walk_reaches``."""
     args, alone = _ground_args(s, mv, env, False, allowance_q(s, mv))
     if dest not in _allowed_on(*args[2]):
         return None   # _graph_within has no step into it
     if alone and dest not in env.occupied(COMMUNIST) and alone[_saigon(dest)]:
         return None   # the 8.10.1 check of _destinations
-    done = _searches.get(args)
-    path = done[2].get(dest) if done is not None else _dijkstra(*args, goal=dest)
-    return None if path is None else list(path)
+    return args
 
 
 @lru_cache(maxsize=None)
