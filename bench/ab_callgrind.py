@@ -28,13 +28,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench import ab_inprocess as ab  # noqa: E402  (its git-archive loader and its game runners)
 
 CHILD = """
-import importlib, io, os, sys
+import os, sys
 sys.path.insert(0, {tmp!r}); sys.path.insert(0, {bench!r})
 from bench import ab_inprocess as ab
 name, mode, out = {name!r}, {mode!r}, {out!r}
-e = {{m: importlib.import_module(f"{{name}}.{{m}}") for m in
-     ("registry", "local", "bots", "log.verify", "log.bundle", "games.ntnd.reach")}}
-e["registry"]._RULESETS = {{k: v.replace("afteraction.engine", name) for k, v in e["registry"]._RULESETS.items()}}
+e = ab._import(name)
 if mode in ("replay", "crypto"):
     for i in range({games}):
         ab._verify(e, open(os.path.join({tmp!r}, f"b{{i}}.aar"), "rb").read(), mode == "replay")

@@ -30,6 +30,11 @@ def _load(tmp: str, name: str, commit: str) -> dict:
     os.makedirs(os.path.join(tmp, name))
     tar = subprocess.run(["git", "-C", REPO, "archive", commit, "engine"], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", os.path.join(tmp, name), "--strip-components=1"], input=tar, check=True)
+    return _import(name)
+
+
+def _import(name: str) -> dict:
+    """The modules of an engine copy extracted as package ``name`` (on sys.path), its registry pointed at it."""
     reg = importlib.import_module(f"{name}.registry")
     reg._RULESETS = {k: v.replace("afteraction.engine", name) for k, v in reg._RULESETS.items()}
     return {m: importlib.import_module(f"{name}.{m}") for m in

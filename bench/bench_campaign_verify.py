@@ -94,9 +94,7 @@ def _play_campaign(path: pathlib.Path) -> None:
     g.handshake()
     rs = g.referee.ruleset
     bots = {s: rs.demo_bot(f"{CAMPAIGN_SEED}/{s}", lambda seat: rs.view(g.referee.state, seat)) for s in rs.seats}
-    while not g.referee.ended:
-        d = g.referee.pending()
-        g.play(d.seat, bots[d.seat](d.seat, rs.legal_commands(g.referee.state, d.seat)))
+    g.run_bots(lambda seat, legal: bots[seat](seat, legal))
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(g.bundle())
     tmp.replace(path)
