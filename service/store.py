@@ -42,6 +42,36 @@ class StoreError(AfteractionError):
     """The store cannot be opened or used."""
 
 
+# The one schema of both stores; ``schema`` writes it in a dialect's column types.
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+  game_id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL,
+  genesis {blob} NOT NULL, secret {blob} NOT NULL, ended {boolean} NOT NULL DEFAULT {false});
+CREATE TABLE IF NOT EXISTS records (
+  game_id TEXT NOT NULL, seq {bigint} NOT NULL, record {blob} NOT NULL, hash {blob} NOT NULL,
+  checkpoint TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE IF NOT EXISTS commands (
+  game_id TEXT NOT NULL, seat TEXT NOT NULL, counter {bigint} NOT NULL, signed {blob} NOT NULL,
+  digest {blob} NOT NULL, first_seq {bigint} NOT NULL, last_seq {bigint} NOT NULL,
+  PRIMARY KEY (game_id, seat, counter));
+CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
+CREATE TABLE IF NOT EXISTS openings (
+  game_id TEXT NOT NULL, seat TEXT NOT NULL, seq {bigint} NOT NULL, k INTEGER NOT NULL,
+  salt {blob} NOT NULL, value {blob} NOT NULL, PRIMARY KEY (game_id, seq, k));
+CREATE TABLE IF NOT EXISTS cosignatures (
+  game_id TEXT NOT NULL, size {bigint} NOT NULL, seat TEXT NOT NULL, line TEXT NOT NULL,
+  PRIMARY KEY (game_id, size, seat));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value {blob} NOT NULL);
+"""
+
+
+def schema(dialect: str) -> str:
+    """The stores' tables in ``sqlite`` or ``postgresql`` column types."""
+    types = {"sqlite": dict(blob="BLOB", bigint="INTEGER", boolean="INTEGER", false="0"),
+             "postgresql": dict(blob="BYTEA", bigint="BIGINT", boolean="BOOLEAN", false="FALSE")}[dialect]
+    return _SCHEMA.format(**types)
+
+
 @dataclass(frozen=True)
 class GameRow:
     game_id: str

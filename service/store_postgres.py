@@ -13,28 +13,9 @@ from __future__ import annotations
 import threading
 
 from . import atrest
-from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
+from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError, schema
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-  game_id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL,
-  genesis BYTEA NOT NULL, secret BYTEA NOT NULL, ended BOOLEAN NOT NULL DEFAULT FALSE);
-CREATE TABLE IF NOT EXISTS records (
-  game_id TEXT NOT NULL, seq BIGINT NOT NULL, record BYTEA NOT NULL, hash BYTEA NOT NULL,
-  checkpoint TEXT NOT NULL, PRIMARY KEY (game_id, seq));
-CREATE TABLE IF NOT EXISTS commands (
-  game_id TEXT NOT NULL, seat TEXT NOT NULL, counter BIGINT NOT NULL, signed BYTEA NOT NULL,
-  digest BYTEA NOT NULL, first_seq BIGINT NOT NULL, last_seq BIGINT NOT NULL,
-  PRIMARY KEY (game_id, seat, counter));
-CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
-CREATE TABLE IF NOT EXISTS openings (
-  game_id TEXT NOT NULL, seat TEXT NOT NULL, seq BIGINT NOT NULL, k INTEGER NOT NULL,
-  salt BYTEA NOT NULL, value BYTEA NOT NULL, PRIMARY KEY (game_id, seq, k));
-CREATE TABLE IF NOT EXISTS cosignatures (
-  game_id TEXT NOT NULL, size BIGINT NOT NULL, seat TEXT NOT NULL, line TEXT NOT NULL,
-  PRIMARY KEY (game_id, size, seat));
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BYTEA NOT NULL);
-"""
+SCHEMA = schema("postgresql")  # store.py's one schema
 
 
 class PostgresStore(SqlStore):

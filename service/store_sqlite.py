@@ -25,28 +25,9 @@ import threading
 import time
 
 from . import atrest
-from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError
+from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError, schema
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-  game_id TEXT PRIMARY KEY, game TEXT NOT NULL, version TEXT NOT NULL,
-  genesis BLOB NOT NULL, secret BLOB NOT NULL, ended INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS records (
-  game_id TEXT NOT NULL, seq INTEGER NOT NULL, record BLOB NOT NULL, hash BLOB NOT NULL,
-  checkpoint TEXT NOT NULL, PRIMARY KEY (game_id, seq));
-CREATE TABLE IF NOT EXISTS commands (
-  game_id TEXT NOT NULL, seat TEXT NOT NULL, counter INTEGER NOT NULL, signed BLOB NOT NULL,
-  digest BLOB NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-  PRIMARY KEY (game_id, seat, counter));
-CREATE INDEX IF NOT EXISTS commands_by_seq ON commands (game_id, first_seq);
-CREATE TABLE IF NOT EXISTS openings (
-  game_id TEXT NOT NULL, seat TEXT NOT NULL, seq INTEGER NOT NULL, k INTEGER NOT NULL,
-  salt BLOB NOT NULL, value BLOB NOT NULL, PRIMARY KEY (game_id, seq, k));
-CREATE TABLE IF NOT EXISTS cosignatures (
-  game_id TEXT NOT NULL, size INTEGER NOT NULL, seat TEXT NOT NULL, line TEXT NOT NULL,
-  PRIMARY KEY (game_id, size, seat));
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
-"""
+SCHEMA = schema("sqlite")  # store.py's one schema
 _SIDE = ("", "-wal", "-shm", "-journal", "-writer")  # the database, the files SQLite keeps beside it, our lock
 BUSY_TIMEOUT_S = 10.0      # how long a writer waits for another process's write lock (then: StoreError)
 BUSY_POLL_S = (0.0002, 0.002)  # the group commit's leader retries the write lock this often (first, at most)
