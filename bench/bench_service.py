@@ -173,31 +173,37 @@ def run_echo(target: str, n: int, sizes: list[int], m: Meter | None = None) -> M
     import grpc
 
     channels = [grpc.insecure_channel(target, options=OWN_CONNECTION) for _ in range(n)]  # as for the service
-    calls = [ch.unary_unary("/bench.Echo/Call") for ch in channels]
+    try:
+        return echo_window([ch.unary_unary("/bench.Echo/Call") for ch in channels], sizes, time.monotonic() + 0.2, m)
+    finally:
+        for ch in channels:
+            ch.close()
+
+
+def echo_window(calls: list, sizes: list[int], t_start: float, m: Meter | None = None) -> Meter:
+    """One window of the echo, a thread per call (connection), from ``t_start`` (time.monotonic, the same
+    clock in every process): two calls a command carrying the service's mean sizes (``sizes``: legal
+    request/response, submit request/response), the first 4 bytes asking for the response's size."""
+    m = m or Meter()
     lreq = sizes[1].to_bytes(4, "big") + bytes(max(0, sizes[0] - 4))
     sreq = sizes[3].to_bytes(4, "big") + bytes(max(0, sizes[2] - 4))
-    for call in calls:
-        call(lreq, timeout=30)
-    m = m or Meter()
-    t_start = time.perf_counter() + 0.2
     start, end = t_start + WARMUP_S, t_start + WARMUP_S + WINDOW_S
 
     def drive(call):
-        while time.perf_counter() < t_start:
+        call(lreq, timeout=30)  # the connection is up before the window
+        while time.monotonic() < t_start:
             time.sleep(0.001)
-        while time.perf_counter() < end:
-            t0 = time.perf_counter()
+        while time.monotonic() < end:
+            t0 = time.monotonic()
             call(lreq, timeout=30)
             call(sreq, timeout=30)
-            m.add(t0, time.perf_counter(), start, end)
+            m.add(t0, time.monotonic(), start, end)
 
     ts = [threading.Thread(target=drive, args=(call,)) for call in calls]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
-    for ch in channels:
-        ch.close()
     return m
 
 

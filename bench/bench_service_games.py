@@ -252,7 +252,7 @@ def client_main(svc_target: str, echo_target: str, game: str, n: int) -> None:
             ans = {"lat": m.lat, "sizes": m.sizes, "n_sized": m.n_sized, "cpu": time.process_time() - cpu0,
                    "ended": sum(d.ended for d in drivers) - ended0, "inline": sum(d.inline for d in drivers) - inline0}
         elif op == "echo":
-            ans = {"lat": _echo_window(echo_calls, msg["sizes"], msg["t_start"])}
+            ans = {"lat": base.echo_window(echo_calls, msg["sizes"], msg["t_start"]).lat}
         else:
             raise ValueError(op)
         out.write(json.dumps(ans) + "\n")
@@ -261,31 +261,6 @@ def client_main(svc_target: str, echo_target: str, game: str, n: int) -> None:
         d.close()
     for ch in echo_ch:
         ch.close()
-
-
-def _echo_window(calls: list, sizes: list[int], t_start: float) -> list[float]:
-    """bench_service.run_echo's window on this process's echo connections, from ``t_start``."""
-    m = base.Meter()
-    lreq = sizes[1].to_bytes(4, "big") + bytes(max(0, sizes[0] - 4))
-    sreq = sizes[3].to_bytes(4, "big") + bytes(max(0, sizes[2] - 4))
-    start, end = t_start + base.WARMUP_S, t_start + base.WARMUP_S + base.WINDOW_S
-
-    def drive(call):
-        call(lreq, timeout=30)  # the connection is up before the window
-        while time.monotonic() < t_start:
-            time.sleep(0.001)
-        while time.monotonic() < end:
-            t0 = time.monotonic()
-            call(lreq, timeout=30)
-            call(sreq, timeout=30)
-            m.add(t0, time.monotonic(), start, end)
-
-    ts = [threading.Thread(target=drive, args=(call,)) for call in calls]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    return m.lat
 
 
 def _refresh_auth(drivers: list[Driver]) -> None:
