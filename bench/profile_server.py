@@ -16,6 +16,11 @@ real games"): a companion of profile_service.py, not a benchmark of `make bench`
         server) and a grpc.aio echo (one event loop, as `aar serve` runs), each driven by
         bench_service.echo_window over ``--connections`` connections with SOG's message sizes:
         pairs of calls per second and the server's CPU per pair, alternated twice.
+    python bench/profile_server.py commit-gil [--commits 300]
+        what a busy event loop costs a store commit: SQLite (WAL, synchronous=FULL, a temp file)
+        commits of 1, 3 and 10 rows, as ``executemany`` (one statement step a row) and as one
+        multi-row INSERT, alone and beside a thread spinning in Python (as the event loop does);
+        the p50 per commit under the server's GIL switch interval (server.GIL_SWITCH_S).
 """
 from __future__ import annotations
 
@@ -230,6 +235,57 @@ def floor(connections: int, window: float) -> None:
 
 
 
+def commit_gil(commits: int) -> None:
+    """SQLite commits with and without a busy Python thread beside them: how many GIL round trips they pay."""
+    import sqlite3
+    import statistics
+    import threading
+
+    from afteraction.service.server import GIL_SWITCH_S
+
+    sys.setswitchinterval(GIL_SWITCH_S)
+    with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
+        c = sqlite3.connect(os.path.join(d, "t.sqlite"), isolation_level=None, check_same_thread=False)
+        c.execute("PRAGMA journal_mode=WAL")
+        c.execute("PRAGMA synchronous=FULL")
+        c.execute("CREATE TABLE r (g TEXT, s INTEGER, b BLOB, PRIMARY KEY (g, s))")
+        seq = [0]
+
+        def commit(k: int, multi: bool) -> float:
+            rows = [(f"g{i}", seq[0], bytes(300)) for i in range(k)]
+            seq[0] += 1
+            t0 = time.perf_counter()
+            c.execute("BEGIN IMMEDIATE")
+            if multi:
+                c.execute("INSERT INTO r VALUES " + ",".join(["(?,?,?)"] * k), [x for r in rows for x in r])
+            else:
+                c.executemany("INSERT INTO r VALUES (?,?,?)", rows)
+            c.execute("COMMIT")
+            return time.perf_counter() - t0
+
+        stop = threading.Event()
+
+        def spin() -> None:
+            while not stop.is_set():
+                pass
+        for busy in (False, True):
+            th = threading.Thread(target=spin) if busy else None
+            if th:
+                th.start()
+            try:
+                for k in (1, 3, 10):
+                    for multi in (False, True):
+                        p50 = statistics.median(commit(k, multi) for _ in range(commits))
+                        print(f"{'beside a busy thread' if busy else 'alone':21s} {k:2d} rows "
+                              f"{'one INSERT' if multi else 'executemany'}: p50 {p50 * 1000:.2f} ms per commit", flush=True)
+            finally:
+                stop.set()
+                if th:
+                    th.join()
+                stop.clear()
+        c.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -244,11 +300,15 @@ def main() -> None:
     f = sub.add_parser("floor")
     f.add_argument("--connections", type=int, default=10)
     f.add_argument("--window", type=float, default=4.0)
+    g = sub.add_parser("commit-gil")
+    g.add_argument("--commits", type=int, default=300)
     a = ap.parse_args()
     if a.what == "threads":
         threads(a.game, a.games, a.window)
     elif a.what == "instructions":
         instructions(a.game, a.commands, a.pool)
+    elif a.what == "commit-gil":
+        commit_gil(a.commits)
     else:
         floor(a.connections, a.window)
 
