@@ -1,6 +1,6 @@
 "use strict";
 // The replay page's byte-level tools (view_page.js takes them from window.aarCodec): bytes,
-// canonical msgpack (SPEC.md 1.1), the tagged hashes, HMAC and Ed25519 of WebCrypto, verifier keys
+// canonical msgpack (SPEC.md 1.1), the tagged hashes, HMAC of WebCrypto, Ed25519 by SPEC.md 7.4, verifier keys
 // and signed notes (SPEC.md 4.2). Nothing here reads the page's data.
 window.aarCodec = (function () {
   const te = new TextEncoder(), td = new TextDecoder("utf-8", { fatal: true });
@@ -130,13 +130,10 @@ window.aarCodec = (function () {
     return new Uint8Array(await subtle.sign("HMAC", k, msg));
   }
   const taggedHmac = (key, tag, data) => hmac(key, tagged(tag, data));
-  const edKeys = new Map();
-  async function ed25519(pub, sig, msg) {
-    const id = hex(pub);
-    let k = edKeys.get(id);
-    if (!k) { k = await subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]); edKeys.set(id, k); }
-    try { return await subtle.verify({ name: "Ed25519" }, k, sig, msg); } catch (e) { return false; }
-  }
+  // Ed25519 by the one rule of SPEC.md 7.4: view_ed25519.js (generated from the web library's
+  // clients/web/src/lib/ed25519.ts) puts the rule's refusals in front of WebCrypto's verification
+  const ed25519 = (pub, sig, msg) => window.aarEd25519.verifySignature(pub, msg, sig);
+  const keyProblem = (pub) => window.aarEd25519.keyProblem(pub);
 
   // -- notes and checkpoints (SPEC.md 4.2) --------------------------------------------------
   function parseVkey(s) {
@@ -144,6 +141,8 @@ window.aarCodec = (function () {
     if (i < 1 || j < 0) throw new Error("not a verifier key");
     const raw = b64(s.slice(j + 1));
     if (raw.length !== 33 || raw[0] !== 1) throw new Error("not an Ed25519 verifier key");
+    const weak = keyProblem(raw.slice(1));
+    if (weak !== null) throw new Error("the verifier key's public key " + weak + " (SPEC.md 7.4)");
     return { name: s.slice(0, i), id: s.slice(i + 1, j), pub: raw.slice(1) };
   }
   async function checkNote(note, server) {
@@ -167,6 +166,6 @@ window.aarCodec = (function () {
 
   return {
     td, b64, toB64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
-    strictDecode, sha256, taggedHash, taggedHmac, ed25519, parseVkey, checkNote
+    strictDecode, sha256, taggedHash, taggedHmac, ed25519, keyProblem, parseVkey, checkNote
   };
 })();

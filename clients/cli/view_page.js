@@ -12,7 +12,7 @@
   // bytes, canonical msgpack, crypto, notes: view_codec.js
   const {
     td, b64, toB64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
-    strictDecode, sha256, taggedHash, taggedHmac, ed25519, parseVkey, checkNote,
+    strictDecode, sha256, taggedHash, taggedHmac, ed25519, keyProblem, parseVkey, checkNote,
   } = window.aarCodec;
 
   // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
@@ -108,6 +108,11 @@
         mark(0, isMap(rec.body.options) && Object.values(rec.body.options).every((x) => typeof x === "boolean" || typeof x === "string" || Number.isInteger(x)),
              "every genesis option is a boolean, an integer or a text (SPEC.md 1.3)");
         for (const s of rec.body.seats) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
+        for (const s of rec.body.seats) {  // SPEC.md 7.4: the key rule, and one key per seat (step 4)
+          const weak = isBytes(s.key) && s.key.length === 32 ? keyProblem(s.key) : "is not 32 bytes";
+          mark(0, weak === null, "seat " + s.name + "'s key passes the key rule of SPEC.md 7.4" + (weak === null ? "" : " (it " + weak + ")"));
+          mark(0, !rec.body.seats.some((o) => o !== s && isBytes(o.key) && isBytes(s.key) && eq(o.key, s.key)), "seat " + s.name + "'s key is no other seat's (SPEC.md 7.4)");
+        }
         ends = window.aarEndings(mark, seatOrder, rec);  // SPEC.md 8.1-8.3 (view_endings.js)
         mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey && serverKeyId === server.id, "genesis names the server key of the file (key id " + server.id + " recomputed)");
         if (secret) {

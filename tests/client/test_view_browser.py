@@ -316,9 +316,6 @@ PAGE_SEQ = {
     # the page does not re-encode envelopes (SPEC.md 7.1's one-encoding rule, v2): record 6's
     # bytes changed, so record 7's envelope, bound to record 6's original hash, fails its prev
     "v2-non-deterministic-envelope-6": 7,
-    # the page does not do the point arithmetic of SPEC.md 7.4's key rule: the forged
-    # signatures under the weak key fail its Ed25519 check (WebCrypto refuses them) at record 2
-    "weak-seat-key-0": 2,
 }
 # The checks the page cannot make itself (it cannot run the rules, nor see bytes outside the
 # frames): it shows aar view's verifier's verdict at the record ("from the file"), summary
@@ -342,6 +339,7 @@ WHY = {
     "v2-nonzero-padding-7": "the padding after the 190-byte plaintext is not all zero bytes, from the file",
     "truncated-tail": "the header announces 12 records, the file holds 11",
     "trailing-partial-frame": "the bundle ends inside a frame",
+    "weak-seat-key-0": "seat b's key passes the key rule of SPEC.md 7.4 (it is the identity point",
 }
 
 

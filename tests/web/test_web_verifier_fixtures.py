@@ -36,7 +36,6 @@ NOT_IN_BROWSER = {
 LATER = {
     "v2-nonzero-padding-7.aar": 8,   # step 9 at 7 (sealed); the next record's prev binds the history
     "sealed-wrong-roll-5.aar": 6,    # step 10 at 5 (a sealed roll); its opening is refused at 6
-    "weak-seat-key-0.aar": 2,        # the 7.4 weak-key rule is not checked; the forged signature is
 }
 
 

@@ -1,19 +1,16 @@
 // WebCrypto: SHA-256 with SPEC.md's tags, Ed25519 verification, C2SP signed notes and
 // checkpoints (SPEC.md 4.2), the RFC 9162 Merkle tree a seat keeps of the records it verified.
 import { b64, cat, hex, toB64, utf8 } from "./bytes.js";
+import { keyProblem, verifySignature } from "./ed25519.js";
 
 const subtle = crypto.subtle;
 export const sha256 = async (b: Uint8Array): Promise<Uint8Array> => new Uint8Array(await subtle.digest("SHA-256", b as BufferSource));
 export const tagged = (tag: string, data: Uint8Array): Uint8Array => cat(utf8(tag), new Uint8Array([0]), data);
 export const taggedHash = (tag: string, data: Uint8Array): Promise<Uint8Array> => sha256(tagged(tag, data));
 
-const edKeys = new Map<string, CryptoKey>();
-export async function ed25519Verify(pub: Uint8Array, sig: Uint8Array, msg: Uint8Array): Promise<boolean> {
-  const id = hex(pub);
-  let k = edKeys.get(id);
-  if (!k) { k = await subtle.importKey("raw", pub as BufferSource, { name: "Ed25519" }, false, ["verify"]); edKeys.set(id, k); }
-  try { return await subtle.verify({ name: "Ed25519" }, k, sig as BufferSource, msg as BufferSource); } catch { return false; }
-}
+/** Ed25519 by the one rule of SPEC.md 7.4 (lib/ed25519.ts: its refusals, then WebCrypto's equation). */
+export const ed25519Verify = (pub: Uint8Array, sig: Uint8Array, msg: Uint8Array): Promise<boolean> =>
+  verifySignature(pub, msg, sig);
 
 export interface ServerKey { name: string; id: string; pub: Uint8Array; vkey: string }
 
@@ -25,6 +22,8 @@ export async function parseVkey(s: string): Promise<ServerKey> {
   const name = s.slice(0, i), id = s.slice(i + 1, j), pub = raw.slice(1);
   const want = hex((await sha256(cat(utf8(name), new Uint8Array([10, 1]), pub))).slice(0, 4));
   if (want !== id) throw new Error("the verifier key's id does not match its key");
+  const weak = keyProblem(pub);
+  if (weak !== null) throw new Error(`the verifier key's public key ${weak} (SPEC.md 7.4)`);
   return { name, id, pub, vkey: s };
 }
 

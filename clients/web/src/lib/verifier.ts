@@ -10,6 +10,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CommandEnvelopeSchema, type CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
 import { b64, cat, eq, hex, isBytes, lp, utf8 } from "./bytes.js";
 import { CompactTree, ed25519Verify, openCheckpoint, sha256, taggedHash, type ServerKey } from "./crypto.js";
+import { keyProblem } from "./ed25519.js";
 import { EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, strictDecode, type Value } from "./msgpack.js";
 
@@ -114,6 +115,8 @@ export class LogVerifier {
     for (const s of seats) {
       if (!exactKeys(s, ["name", "key"]) || typeof s.name !== "string" || !bytes32(s.key)) this.fail("a genesis seat is not exactly a name and a 32-byte key");
       if (s.name in this.seatKeys) this.fail(`seat ${s.name} twice in genesis`);
+      const weak = keyProblem(s.key as Uint8Array);
+      if (weak !== null) this.fail(`seat ${s.name} key is weak: it ${weak} (SPEC.md 7.4)`);
       if (Object.values(this.seatKeys).some((k) => eq(k, s.key as Uint8Array))) this.fail(`seat ${s.name}'s key is another seat's (SPEC.md 7.4)`);
       this.seatKeys[s.name] = s.key; this.seatOrder.push(s.name); this.counters[s.name] = 0;
     }
