@@ -3,8 +3,10 @@ verifier and the replay page check every Ed25519 key and signature with): run in
 WebCrypto, like Chromium's, accepts small-order keys and small-order R on its own. On every key and
 signature of the project's vectors (fixtures/vectors/ed25519.json), of ed25519-speccheck and of
 Wycheproof (../shared/vectors), and on random keys and signatures, its verdict and the clause it
-names are those of the reference rule (engine/crypto/ed25519.py). Needs node and
-clients/web/node_modules (esbuild); skips without them, fails under AAR_REQUIRE_BROWSER=1."""
+names are those of the reference rule (engine/crypto/ed25519.py); and the same in headless
+Chromium (BoringSSL's WebCrypto) through the replay page's build of it (clients/cli/view_ed25519.js).
+Needs node and clients/web/node_modules (esbuild), and chromium; skips without them, fails under
+AAR_REQUIRE_BROWSER=1."""
 from __future__ import annotations
 
 import json
@@ -18,6 +20,8 @@ import pytest
 
 from afteraction.engine.crypto import ed25519 as E
 from afteraction.engine.seat import SeatSigner
+
+from browsers import launched
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ESBUILD = ROOT / "clients" / "web" / "node_modules" / ".bin" / "esbuild"
@@ -88,3 +92,37 @@ def test_web_7_4_random_keys_and_signatures(run):
         bad[rnd.randrange(64)] ^= 1 << rnd.randrange(8)
         sigs += [(s.public, msg, sig), (s.public, msg, bytes(bad)), (s.public, msg + b"x", sig)]
     _agree(run, keys, sigs)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from launched()
+
+
+def _vectors(shared_vectors) -> list[tuple[bytes, bytes, bytes]]:
+    sigs = [tuple(bytes.fromhex(c[k]) for k in ("public", "message", "signature")) for c in OWN["cases"]]
+    cases = json.loads((shared_vectors / "ed25519" / "speccheck-cases.json").read_text())
+    sigs += [tuple(bytes.fromhex(c[k]) for k in ("pub_key", "message", "signature")) for c in cases]
+    doc = json.loads((shared_vectors / "ed25519" / "wycheproof-ed25519_test.json").read_text())
+    return sigs + [(bytes.fromhex(g["publicKey"]["pk"]), bytes.fromhex(t["msg"]), bytes.fromhex(t["sig"]))
+                   for g in doc["testGroups"] for t in g["tests"]]
+
+
+def test_web_7_4_in_chromium_through_the_replay_pages_copy(browser, shared_vectors, tmp_path):
+    page_file = tmp_path / "ed25519.html"
+    page_file.write_text("<!doctype html><script>" + (ROOT / "clients" / "cli" / "view_ed25519.js").read_text()
+                         + "</script>")
+    page = browser.new_page()
+    page.goto(page_file.as_uri())
+    keys = [bytes.fromhex(c["public"]) for c in OWN["keys"]]
+    sigs = _vectors(shared_vectors)
+    got = page.evaluate("""async ([keys, sigs]) => {
+      const h = (s) => Uint8Array.from(s.match(/../g) || [], (x) => parseInt(x, 16));
+      const out = [];
+      for (const [a, m, s] of sigs) out.push(await aarEd25519.signatureProblem(h(a), h(m), h(s)));
+      return { keys: keys.map((k) => aarEd25519.keyProblem(h(k))), sigs: out };
+    }""", [[k.hex() for k in keys], [[a.hex(), m.hex(), s.hex()] for a, m, s in sigs]])
+    page.close()
+    assert got["keys"] == [E.point_problem(k) for k in keys]
+    assert got["sigs"] == [E.signature_problem(a, m, s) for a, m, s in sigs]
+    assert sum(p is None for p in got["sigs"]) > 80  # most Wycheproof signatures are valid: WebCrypto was reached
