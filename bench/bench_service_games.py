@@ -113,6 +113,28 @@ class Driver:
         if self.current is None:
             self.current = self.pool.pop(0)
 
+    def step(self, prng, timeout: float = 60) -> tuple:
+        """One command as a bot plays it: ListLegalCommands for the seat to move, one of the legal
+        commands (``prng``'s choice) signed and submitted; the log's head and the seat to move follow
+        the reply. (list request, its reply, submit request, its reply, whether the game ended:
+        then ``next_game``, outside the caller's timing)."""
+        from afteraction.engine.seat import Head
+        from afteraction.v1 import envelope_pb2
+        from afteraction.v1 import game_service_pb2 as gs
+
+        gid, signers, auths, seat, _, head = self.current
+        lreq = gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat])
+        lg = self.stub.ListLegalCommands(lreq, timeout=timeout)
+        signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)), head)
+        sreq = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
+        res = self.stub.SubmitCommand(sreq, timeout=timeout)
+        if res.records:
+            self.current[5] = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head.genesis)
+        ended = not (res.HasField("next_decision") and res.next_decision.seat)
+        if not ended:
+            self.current[3] = res.next_decision.seat
+        return lreq, lg, sreq, res, ended
+
     def next_game(self) -> None:
         self.ended += 1
         if self.pool:
@@ -129,9 +151,6 @@ def run_service(drivers: list[Driver], m: base.Meter, t_start: float | None = No
     """One window of ``drivers`` (threads of this process); ``t_start``: when they start (time.monotonic,
     the same clock in every process on Linux: the client processes' windows start together)."""
     from afteraction.engine.bots import Prng
-    from afteraction.engine.seat import Head
-    from afteraction.v1 import envelope_pb2
-    from afteraction.v1 import game_service_pb2 as gs
 
     t_start = time.monotonic() + 0.2 if t_start is None else t_start
     start, end = t_start + base.WARMUP_S, t_start + base.WARMUP_S + base.WINDOW_S
@@ -141,13 +160,8 @@ def run_service(drivers: list[Driver], m: base.Meter, t_start: float | None = No
         while time.monotonic() < t_start:
             time.sleep(0.001)
         while time.monotonic() < end:
-            gid, signers, auths, seat, _, head = d.current
             t0 = time.monotonic()
-            lreq = gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat])
-            lg = d.stub.ListLegalCommands(lreq, timeout=60)
-            signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)), head)
-            sreq = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
-            res = d.stub.SubmitCommand(sreq, timeout=60)
+            lreq, lg, sreq, res, ended = d.step(prng)
             t1 = time.monotonic()
             m.add(t0, t1, start, end)
             with m.lock:
@@ -155,11 +169,7 @@ def run_service(drivers: list[Driver], m: base.Meter, t_start: float | None = No
                     m.sizes = [a + b for a, b in zip(m.sizes, (lreq.ByteSize(), lg.ByteSize(), sreq.ByteSize(),
                                                                res.ByteSize()))]
                     m.n_sized += 1
-            if res.records:
-                d.current[5] = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head.genesis)
-            if res.HasField("next_decision") and res.next_decision.seat:
-                d.current[3] = res.next_decision.seat
-            else:
+            if ended:
                 d.next_game()
 
     ts = [threading.Thread(target=drive, args=(d,)) for d in drivers]

@@ -123,9 +123,6 @@ def instructions(game: str, commands: int, pool: int) -> None:
     import subprocess
 
     from afteraction.engine.bots import Prng
-    from afteraction.engine.seat import Head
-    from afteraction.v1 import envelope_pb2
-    from afteraction.v1 import game_service_pb2 as gs
 
     with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
         p = subprocess.Popen(["valgrind", "--tool=callgrind", "--instr-atstart=no",
@@ -138,16 +135,7 @@ def instructions(game: str, commands: int, pool: int) -> None:
 
         def play(n: int) -> None:
             for _ in range(n):
-                gid, signers, auths, seat, _, head = dr.current
-                lg = dr.stub.ListLegalCommands(gs.ListLegalCommandsRequest(game_id=gid, auth=auths[seat]), timeout=600)
-                signed = signers[seat].command(gid, lg.state_seq, prng.choice(list(lg.commands)), head)
-                res = dr.stub.SubmitCommand(gs.SubmitCommandRequest(
-                    command=envelope_pb2.SignedCommand.FromString(signed)), timeout=600)
-                if res.records:
-                    dr.current[5] = Head(res.records[-1].seq + 1, res.records[-1].record_hash, head.genesis)
-                if res.HasField("next_decision") and res.next_decision.seat:
-                    dr.current[3] = res.next_decision.seat
-                else:
+                if dr.step(prng, timeout=600)[4]:
                     dr.next_game()
         try:
             dr.top_up(pool)

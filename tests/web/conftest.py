@@ -1,7 +1,30 @@
-"""A server with the web transport (Connect, gRPC-Web) beside its gRPC port, both on port 0."""
+"""A server with the web transport (Connect, gRPC-Web) beside its gRPC port, both on port 0; and
+the browser library's code bundled for node (``node_bundle``)."""
 from __future__ import annotations
 
+import os
+import pathlib
+import shutil
+import subprocess
+
 import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ESBUILD = ROOT / "clients" / "web" / "node_modules" / ".bin" / "esbuild"
+
+
+def node_bundle(tmp_path_factory, driver: str) -> pathlib.Path:
+    """tests/web/``driver`` (TypeScript importing clients/web/src) bundled by esbuild into one module
+    for node. Skips without node or clients/web/node_modules, fails under AAR_REQUIRE_BROWSER=1."""
+    if not ESBUILD.exists() or shutil.which("node") is None:
+        if os.environ.get("AAR_REQUIRE_BROWSER") == "1":
+            pytest.fail("AAR_REQUIRE_BROWSER=1 but node or clients/web/node_modules is missing")
+        pytest.skip("node or clients/web/node_modules is missing (npm ci --prefix clients/web)")
+    out = tmp_path_factory.mktemp("drv") / (pathlib.Path(driver).stem + ".mjs")
+    r = subprocess.run([str(ESBUILD), str(ROOT / "tests" / "web" / driver), "--bundle", "--platform=node",
+                        "--format=esm", f"--outfile={out}", "--log-level=warning"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out
 
 
 class WebServer:

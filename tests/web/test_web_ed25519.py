@@ -10,10 +10,8 @@ AAR_REQUIRE_BROWSER=1."""
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import random
-import shutil
 import subprocess
 
 import pytest
@@ -23,21 +21,15 @@ from afteraction.engine.seat import SeatSigner
 
 from browsers import launched
 
+from .conftest import node_bundle
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-ESBUILD = ROOT / "clients" / "web" / "node_modules" / ".bin" / "esbuild"
 OWN = json.loads((ROOT / "fixtures" / "vectors" / "ed25519.json").read_text())
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    if not ESBUILD.exists() or shutil.which("node") is None:
-        if os.environ.get("AAR_REQUIRE_BROWSER") == "1":
-            pytest.fail("AAR_REQUIRE_BROWSER=1 but node or clients/web/node_modules is missing")
-        pytest.skip("node or clients/web/node_modules is missing (npm ci --prefix clients/web)")
-    out = tmp_path_factory.mktemp("drv") / "ed25519.mjs"
-    r = subprocess.run([str(ESBUILD), str(ROOT / "tests" / "web" / "ed25519_driver.ts"), "--bundle", "--platform=node",
-                        "--format=esm", f"--outfile={out}", "--log-level=warning"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    out = node_bundle(tmp_path_factory, "ed25519_driver.ts")
 
     def call(keys: list[bytes], sigs: list[tuple[bytes, bytes, bytes]]) -> dict:
         job = {"keys": [k.hex() for k in keys], "sigs": [[a.hex(), m.hex(), s.hex()] for a, m, s in sigs]}

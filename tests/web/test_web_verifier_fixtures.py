@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import pathlib
-import shutil
 import subprocess
 
 import pytest
 
 from afteraction.engine.log.bundle import read_bundle
 
+from .conftest import node_bundle
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-ESBUILD = ROOT / "clients" / "web" / "node_modules" / ".bin" / "esbuild"
 
 #: fixtures whose failing check a browser seat does not do, and why
 NOT_IN_BROWSER = {
@@ -41,16 +40,7 @@ LATER = {
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
-    if not ESBUILD.exists() or shutil.which("node") is None:
-        if os.environ.get("AAR_REQUIRE_BROWSER") == "1":
-            pytest.fail("AAR_REQUIRE_BROWSER=1 but node or clients/web/node_modules is missing")
-        pytest.skip("node or clients/web/node_modules is missing (npm ci --prefix clients/web)")
-    out = tmp_path_factory.mktemp("drv") / "driver.mjs"
-    r = subprocess.run([str(ESBUILD), str(ROOT / "tests" / "web" / "verify_driver.ts"), "--bundle", "--platform=node",
-                        "--format=esm", f"--outfile={out}", "--log-level=warning"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return out
-
+    return node_bundle(tmp_path_factory, "verify_driver.ts")
 
 def test_web_verifier_agrees_with_aar_verify_on_every_conformance_log(driver):
     manifest = json.loads((ROOT / "fixtures" / "conformance.json").read_text())
