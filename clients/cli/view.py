@@ -142,14 +142,14 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
 
 
 #: the page's scripts, joined in this order into its one <script> (package data of afteraction.cli)
-SCRIPTS = ("view_endings.js", "view_ed25519.js", "view_codec.js", "view_page.js")
+SCRIPTS = ("view_endings.js", "view_lib.js", "view_codec.js", "view_page.js")
 
 
 def page(data: dict) -> str:
     pkg = resources.files("afteraction.cli")
     html = (pkg / "view_page.html").read_text(encoding="utf-8")
     # in this order: view_page.js runs at once and takes view_codec.js's tools (view_endings.js: called later;
-    # view_ed25519.js, generated from the web library's SPEC.md 7.4 rule, before the codec that calls it)
+    # view_lib.js, generated from the web library (SPEC.md 7.4, 4.5), before the codec that calls it)
     js = "".join((pkg / name).read_text(encoding="utf-8") for name in SCRIPTS)
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
     # inside <script>: "</" could close the element and "<!--" open a comment; \u escapes keep the JSON equal

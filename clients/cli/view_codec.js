@@ -130,10 +130,10 @@ window.aarCodec = (function () {
     return new Uint8Array(await subtle.sign("HMAC", k, msg));
   }
   const taggedHmac = (key, tag, data) => hmac(key, tagged(tag, data));
-  // Ed25519 by the one rule of SPEC.md 7.4: view_ed25519.js (generated from the web library's
+  // Ed25519 by the one rule of SPEC.md 7.4: view_lib.js (generated from the web library's
   // clients/web/src/lib/ed25519.ts) puts the rule's refusals in front of WebCrypto's verification
-  const ed25519 = (pub, sig, msg) => window.aarEd25519.verifySignature(pub, msg, sig);
-  const keyProblem = (pub) => window.aarEd25519.keyProblem(pub);
+  const ed25519 = (pub, sig, msg) => window.aarLib.verifySignature(pub, msg, sig);
+  const keyProblem = (pub) => window.aarLib.keyProblem(pub);
 
   // -- notes and checkpoints (SPEC.md 4.2) --------------------------------------------------
   function parseVkey(s) {

@@ -82,7 +82,7 @@
       let rec;
       try { rec = strictDecode(r.raw); shape(rec); } catch (e) {
         mark(seq, false, "record bytes are not a canonical record: " + e.message);
-        await checkCp(seq, r.cp, root, origin);
+        await checkCp(seq, r.cp, root, origin, seatOrder, seats);
         prev = h;  // the next record's chain check still runs
         continue;
       }
@@ -120,7 +120,7 @@
           mark(0, eq(c, rec.body.secret_commit), "the published server secret matches genesis's secret_commit (SPEC.md 5.1)");
         }
       }
-      await checkCp(seq, r.cp, root, origin);
+      await checkCp(seq, r.cp, root, origin, seatOrder, seats);
       if (seq === 0) continue;
       const b = rec.body;
       if (endSeq !== null) mark(seq, false, "a record after the end record " + endSeq + " (SPEC.md 8)");
@@ -235,13 +235,18 @@
     else if (inProgress) mark(seq, null, inProgress);
   }
 
-  async function checkCp(seq, note, root, origin) {
+  async function checkCp(seq, note, root, origin, seatOrder, seats) {
     try {
       const cp = await checkNote(note, parseVkey(DATA.server_vkey));
       const ok = cp.origin === origin && cp.size === String(seq + 1) && cp.root === toB64(root);
       mark(seq, ok, ok ? "checkpoint " + (seq + 1) + " signed by the server (Ed25519), origin, size and Merkle root recomputed" : "checkpoint does not match: origin/size/root differ from the recomputed tree");
       if (ok) counts.checkpoints++;
-    } catch (e) { mark(seq, false, "checkpoint: " + e.message); }
+    } catch (e) { mark(seq, false, "checkpoint: " + e.message); return; }
+    // the seats' cosignatures it carries (SPEC.md 4.5: view_lib.js, the web library's check)
+    try {
+      const who = await window.aarLib.seatCosignatures(note, note.slice(0, note.lastIndexOf("\n\n") + 1), origin, seatOrder, seats);
+      if (who.length) mark(seq, true, "checkpoint " + (seq + 1) + " cosigned by seat " + who.join(" and seat ") + " (C2SP tlog-cosignature, SPEC.md 4.5): verified");
+    } catch (e) { mark(seq, false, "seat cosignature: " + e.message); }
   }
 
   async function checkOpening(seq, k, commit, salt, valueBytes, secret, game, what) {

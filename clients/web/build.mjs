@@ -1,7 +1,7 @@
 // Bundles the page (src/app/main.ts with the library and its npm dependencies) into
-// static/app.js: one file, no CDN; and the library's Ed25519 rule (src/lib/ed25519.ts, SPEC.md 7.4)
-// into ../cli/view_ed25519.js, the replay page's copy of it (`aar view` inlines it: one source for
-// both pages). `make web` runs it after `buf generate`. Arguments: the two output files (the tests'
+// static/app.js: one file, no CDN; and what the replay page takes from the library (src/view_lib.ts:
+// SPEC.md 7.4's Ed25519 rule, 4.5's seat cosignatures) into ../cli/view_lib.js (`aar view` inlines
+// it: one source for both pages). `make web` runs it after `buf generate`. Arguments: the two output files (the tests'
 // temporary ones), by default the committed ones.
 import { build } from "esbuild";
 
@@ -17,12 +17,12 @@ await build({
 });
 
 await build({
-  entryPoints: ["src/lib/ed25519.ts"],
+  entryPoints: ["src/view_lib.ts"],
   bundle: true,
   format: "iife",
-  globalName: "aarEd25519",
+  globalName: "aarLib",
   target: "es2022",
-  banner: { js: "// Generated from clients/web/src/lib/ed25519.ts by clients/web/build.mjs (`make web`): do not edit." },
-  outfile: process.argv[3] ?? "../cli/view_ed25519.js",
+  banner: { js: "// Generated from clients/web/src/view_lib.ts by clients/web/build.mjs (`make web`): do not edit." },
+  outfile: process.argv[3] ?? "../cli/view_lib.js",
   logLevel: "warning",
 });

@@ -324,7 +324,6 @@ FROM_THE_FILE = {
     "wrong-outcome-11",        # only re-executing the rules (step 11) catches it
     "genesis-option-bool-0",   # the ruleset's option check (SPEC.md 10 B.6)
     "trailing-partial-frame",  # the reader's (SPEC.md 9)
-    "bad-cosignature-11",      # the page does not check seat cosignatures (SPEC.md 4.5)
     "secret-without-end-11",   # the header's (SPEC.md 10 C), reported by aar view's verifier
     "end-without-secret-11",   # the header's (SPEC.md 10 C.15)
 }
@@ -340,6 +339,7 @@ WHY = {
     "truncated-tail": "the header announces 12 records, the file holds 11",
     "trailing-partial-frame": "the bundle ends inside a frame",
     "weak-seat-key-0": "seat b's key passes the key rule of SPEC.md 7.4 (it is the identity point",
+    "bad-cosignature-11": "seat cosignature: seat a's cosignature of the checkpoint does not verify (SPEC.md 4.5)",
 }
 
 

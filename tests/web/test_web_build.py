@@ -1,6 +1,6 @@
 """The web client's committed build is the build of its sources: the TypeScript generated from
-proto/ (buf + protoc-gen-es) and the bundles (esbuild: the page's, and the replay page's copy of
-the Ed25519 rule) are rebuilt into a temporary directory and compared; the sources type-check (tsc). `make web` rewrites both. Needs clients/web/node_modules
+proto/ (buf + protoc-gen-es) and the bundles (esbuild: the page's, and what the replay page takes
+from the library) are rebuilt into a temporary directory and compared; the sources type-check (tsc). `make web` rewrites both. Needs clients/web/node_modules
 (`make .venv/.installed` runs `npm ci` there); without it these skip, and fail under
 AAR_REQUIRE_BROWSER=1 (CI)."""
 from __future__ import annotations
@@ -39,12 +39,12 @@ def test_generated_typescript_is_current(tools, tmp_path):
 
 
 def test_bundle_is_current_and_sources_type_check(tools, tmp_path):
-    out, view = tmp_path / "app.js", tmp_path / "view_ed25519.js"
+    out, view = tmp_path / "app.js", tmp_path / "view_lib.js"
     r = _run(["node", "build.mjs", str(out), str(view)], tools)
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == (WEB / "static" / "app.js").read_bytes(), "stale clients/web/static/app.js: run `make web`"
-    # the replay page's copy of the library's SPEC.md 7.4 rule (clients/cli/view_ed25519.js, inlined by aar view)
-    assert view.read_bytes() == (WEB.parent / "cli" / "view_ed25519.js").read_bytes(), \
-        "stale clients/cli/view_ed25519.js: run `make web`"
+    # what the replay page takes from the library (clients/cli/view_lib.js, inlined by aar view)
+    assert view.read_bytes() == (WEB.parent / "cli" / "view_lib.js").read_bytes(), \
+        "stale clients/cli/view_lib.js: run `make web`"
     r = _run(["tsc", "--noEmit", "-p", "."], tools)
     assert r.returncode == 0, r.stdout + r.stderr

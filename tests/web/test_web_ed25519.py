@@ -4,7 +4,7 @@ WebCrypto, like Chromium's, accepts small-order keys and small-order R on its ow
 signature of the project's vectors (fixtures/vectors/ed25519.json), of ed25519-speccheck and of
 Wycheproof (../shared/vectors), and on random keys and signatures, its verdict and the clause it
 names are those of the reference rule (engine/crypto/ed25519.py); and the same in headless
-Chromium (BoringSSL's WebCrypto) through the replay page's build of it (clients/cli/view_ed25519.js).
+Chromium (BoringSSL's WebCrypto) through the replay page's build of it (clients/cli/view_lib.js).
 Needs node and clients/web/node_modules (esbuild), and chromium; skips without them, fails under
 AAR_REQUIRE_BROWSER=1."""
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _vectors(shared_vectors) -> list[tuple[bytes, bytes, bytes]]:
 
 def test_web_7_4_in_chromium_through_the_replay_pages_copy(browser, shared_vectors, tmp_path):
     page_file = tmp_path / "ed25519.html"
-    page_file.write_text("<!doctype html><script>" + (ROOT / "clients" / "cli" / "view_ed25519.js").read_text()
+    page_file.write_text("<!doctype html><script>" + (ROOT / "clients" / "cli" / "view_lib.js").read_text()
                          + "</script>")
     page = browser.new_page()
     page.goto(page_file.as_uri())
@@ -111,8 +111,8 @@ def test_web_7_4_in_chromium_through_the_replay_pages_copy(browser, shared_vecto
     got = page.evaluate("""async ([keys, sigs]) => {
       const h = (s) => Uint8Array.from(s.match(/../g) || [], (x) => parseInt(x, 16));
       const out = [];
-      for (const [a, m, s] of sigs) out.push(await aarEd25519.signatureProblem(h(a), h(m), h(s)));
-      return { keys: keys.map((k) => aarEd25519.keyProblem(h(k))), sigs: out };
+      for (const [a, m, s] of sigs) out.push(await aarLib.signatureProblem(h(a), h(m), h(s)));
+      return { keys: keys.map((k) => aarLib.keyProblem(h(k))), sigs: out };
     }""", [[k.hex() for k in keys], [[a.hex(), m.hex(), s.hex()] for a, m, s in sigs]])
     page.close()
     assert got["keys"] == [E.point_problem(k) for k in keys]

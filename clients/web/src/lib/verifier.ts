@@ -10,6 +10,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CommandEnvelopeSchema, type CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
 import { b64, cat, eq, hex, isBytes, lp, utf8 } from "./bytes.js";
 import { CompactTree, ed25519Verify, openCheckpoint, sha256, taggedHash, type ServerKey } from "./crypto.js";
+import { seatCosignatures } from "./cosign.js";
 import { keyProblem } from "./ed25519.js";
 import { EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, strictDecode, type Value } from "./msgpack.js";
@@ -247,32 +248,14 @@ export class LogVerifier {
     this.outcome = o;
   }
 
-  /** SPEC.md 4.5, as engine/crypto/cosign.py seat_cosignatures: every line named and keyed as a
-   * seat's cosigner verifies (C2SP tlog-cosignature/v1), once per seat; other lines are not read. */
+  /** SPEC.md 4.5 (cosign.ts): the seats whose cosignature the checkpoint carries, each verified. */
   async cosignatures(note: string, text: string, last: number): Promise<string[]> {
     const origin = this.origin || `${this.server.name}/game/${this.gameId}`;
-    const ids = new Map<string, string>();
-    for (const s of this.seatOrder) {
-      const name = `${origin}/seat/${s}`;
-      const id = (await sha256(cat(utf8(name), new Uint8Array([0x0a, 0x04]), this.seatKeys[s]))).slice(0, 4);
-      ids.set(`${name} ${hex(id)}`, s);
+    try {
+      return await seatCosignatures(note, text, origin, this.seatOrder, this.seatKeys);
+    } catch (e) {
+      this.fail((e as Error).message, last);
     }
-    const seen: string[] = [];
-    for (const line of note.slice(note.lastIndexOf("\n\n") + 2).split("\n")) {
-      if (!line) continue;
-      const [name, sig64] = line.slice(2).split(" ");
-      let raw: Uint8Array;
-      try { raw = b64(sig64); } catch { this.fail(`a checkpoint signature line of ${name} is not base64`, last); }
-      const seat = ids.get(`${name} ${hex(raw.slice(0, 4))}`);
-      if (seat === undefined) continue;
-      if (raw.length !== 4 + 8 + 64) this.fail(`seat ${seat}'s cosignature is ${raw.length} bytes, not 76 (SPEC.md 4.5)`, last);
-      const ts = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
-      const ok = await ed25519Verify(this.seatKeys[seat], raw.slice(12), cat(utf8(`cosignature/v1\ntime ${ts}\n`), utf8(text)));
-      if (!ok) this.fail(`seat ${seat}'s cosignature of the checkpoint does not verify (SPEC.md 4.5)`, last);
-      if (seen.includes(seat)) this.fail(`seat ${seat} cosigned this checkpoint twice (SPEC.md 4.5)`, last);
-      seen.push(seat);
-    }
-    return seen;
   }
 
   /** A checkpoint signed by the server, of this game's origin, whose root is the root of the records verified. */

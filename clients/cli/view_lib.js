@@ -1,6 +1,6 @@
-// Generated from clients/web/src/lib/ed25519.ts by clients/web/build.mjs (`make web`): do not edit.
+// Generated from clients/web/src/view_lib.ts by clients/web/build.mjs (`make web`): do not edit.
 "use strict";
-var aarEd25519 = (() => {
+var aarLib = (() => {
   var __defProp = Object.defineProperty;
   var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
   var __getOwnPropNames = Object.getOwnPropertyNames;
@@ -19,11 +19,12 @@ var aarEd25519 = (() => {
   };
   var __toCommonJS = (mod2) => __copyProps(__defProp({}, "__esModule", { value: true }), mod2);
 
-  // src/lib/ed25519.ts
-  var ed25519_exports = {};
-  __export(ed25519_exports, {
+  // src/view_lib.ts
+  var view_lib_exports = {};
+  __export(view_lib_exports, {
     keyProblem: () => keyProblem,
     pointCheck: () => pointCheck,
+    seatCosignatures: () => seatCosignatures,
     signatureProblem: () => signatureProblem,
     verifySignature: () => verifySignature
   });
@@ -31,7 +32,18 @@ var aarEd25519 = (() => {
   // src/lib/bytes.ts
   var te = new TextEncoder();
   var td = new TextDecoder("utf-8", { fatal: true });
+  var utf8 = (s) => te.encode(s);
   var hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  var b64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+  function cat(...xs) {
+    const o = new Uint8Array(xs.reduce((a, x) => a + x.length, 0));
+    let i = 0;
+    for (const x of xs) {
+      o.set(x, i);
+      i += x.length;
+    }
+    return o;
+  }
 
   // src/lib/ed25519.ts
   var P = 2n ** 255n - 19n;
@@ -152,5 +164,41 @@ var aarEd25519 = (() => {
     return decode(r).length === 2 ? "4 (R): R is not the encoding of a curve point" : "6 (equation): [S]B != R + [k]A";
   }
   var verifySignature = async (pub, msg, sig) => await signatureProblem(pub, msg, sig) === null;
-  return __toCommonJS(ed25519_exports);
+
+  // src/lib/crypto.ts
+  var subtle2 = crypto.subtle;
+  var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
+
+  // src/lib/cosign.ts
+  async function seatCosignatures(note, text, origin, seatOrder, seatKeys) {
+    const ids = /* @__PURE__ */ new Map();
+    for (const s of seatOrder) {
+      const name = `${origin}/seat/${s}`;
+      const id = (await sha256(cat(utf8(name), new Uint8Array([10, 4]), seatKeys[s]))).slice(0, 4);
+      ids.set(`${name} ${hex(id)}`, s);
+    }
+    const seen = [];
+    for (const line of note.slice(note.lastIndexOf("\n\n") + 2).split("\n")) {
+      if (!line) continue;
+      const [name, sig64] = line.slice(2).split(" ");
+      let raw;
+      try {
+        raw = b64(sig64);
+      } catch {
+        throw new Error(`a checkpoint signature line of ${name} is not base64`);
+      }
+      const seat = ids.get(`${name} ${hex(raw.slice(0, 4))}`);
+      if (seat === void 0) continue;
+      if (raw.length !== 4 + 8 + 64) throw new Error(`seat ${seat}'s cosignature is ${raw.length} bytes, not 76 (SPEC.md 4.5)`);
+      const ts = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
+      const ok = await verifySignature(seatKeys[seat], cat(utf8(`cosignature/v1
+time ${ts}
+`), utf8(text)), raw.slice(12));
+      if (!ok) throw new Error(`seat ${seat}'s cosignature of the checkpoint does not verify (SPEC.md 4.5)`);
+      if (seen.includes(seat)) throw new Error(`seat ${seat} cosigned this checkpoint twice (SPEC.md 4.5)`);
+      seen.push(seat);
+    }
+    return seen;
+  }
+  return __toCommonJS(view_lib_exports);
 })();
