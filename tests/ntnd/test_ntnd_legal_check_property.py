@@ -235,7 +235,7 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
             graph = reach._graph_within(graph_key, allowed_key)
             ref = _reference_search(start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes)
             goals = [*list(ref[2])[:3], land[prng.below(len(land))]]
-            reach.clear_caches()   # stopped at a goal without a flag table (reach._goal_search)...
+            reach.clear_caches()   # stopped at a goal without a flag table (ground_search._goal_search)...
             for h in goals:
                 assert reach._dijkstra(*args, goal=h) == _reference_search(
                     start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes, goal=h)
@@ -249,6 +249,12 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
                     start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes, goal=h)
             compared += 1
             types = tuple(sorted(s["units"][x]["type"] for x in mv["uids"]))
+            # what reach._kind memoises per kind of piece, computed here from the piece itself
+            graph_kind, sorted_types, _, mult, alone = reach._kind(tuple(t.id for t in mv["types"]), side, mv["inv"])
+            assert graph_kind == (tuple(sorted({t.movement_class for t in mv["types"]})), mv["inv"])
+            assert sorted_types == types and mult == (2 if side == "communist" and not mv["inv"] else 1)
+            verdicts = tuple(movement._stack_verdict(side, saigon, types) is not None for saigon in (False, True))
+            assert alone == (verdicts if side == "communist" and len(types) > 1 and any(verdicts) else None)
             want = set()
             for loc, here in env.types_at(side).items():
                 if not m.is_zone(loc):
