@@ -105,6 +105,37 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
 
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_2_memoised_flights_are_each_airmobile_units_own(seed):
+    """reach._flights (memoised on the start, the weather, the interned enemy hexes and the may_enter
+    hexes) gives what 8.2 / 8.8.1.1 give computed from the state for that unit."""
+    from afteraction.engine.games.ntnd import movement
+    from afteraction.engine.games.ntnd.movement import region_neighbours, region_of
+    m = load_map()
+    flights = 0
+    for rs, s, d in _positions(seed, 200):
+        for uid in sorted(s["units"]):
+            u = s["units"][uid]
+            if u["status"] != "map" or u["side"] != "allied" or u["inv"] or m.is_zone(u["loc"]):
+                continue
+            mv = movement.mover(s, uid)
+            if movement.movement_kind(mv) != "airmobile":
+                continue
+            if movement.is_monsoon(s):
+                cands = [h for h in m.hexes_within(mv["loc"], 9) if m.hexes[h].is_land]
+            else:
+                regions = {region_of(mv["loc"]), *region_neighbours().get(region_of(mv["loc"]), ())}
+                cands = [h for h in m.land_hexes() if region_of(h) in regions]
+            enemy = movement.enemy_locs(s, "allied")
+            want = {h: [h] for h in cands if h != mv["loc"] and h not in enemy
+                    and movement.may_enter(s, mv["types"], "allied", mv["corps"], h) is None}
+            got = reach._airmobile_reach(s, mv)
+            assert got == want and list(got) == list(want)
+            flights += 1
+    assert flights > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_8_the_search_stopped_at_a_destination_gives_the_whole_searchs_path(seed):
     """reach.reach_one (the referee's check of a move over land: the search stopped at the goal, or
     the memoised whole search) gives what reachable gives for that destination, offered or not,

@@ -110,6 +110,7 @@ def clear_caches() -> None:
     """Forget the memoised searches (benchmarks measure cold searches; results never depend on it)."""
     ground_search.clear_caches()
     _destinations.cache_clear()
+    _flights.cache_clear()
     sea.clear_caches()
     _zoc_of.cache_clear()
 
@@ -234,14 +235,28 @@ def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, l
         return {}
     env = env or Env(s)
     enemy = env.enemy(mv["side"])
-    if is_monsoon(s):
-        cands = [h for h in m.hexes_within(start, 9) if m.hexes[h].is_land]
-    else:
-        here = region_of(start)
-        regions = {here, *region_neighbours().get(here, ())}
-        cands = [h for h in m.land_hexes() if region_of(h) in regions]
     ok = _allowed(tuple(sorted(t.id for t in mv["types"])), mv["side"], mv["corps"], neutral_key(s))
-    return {h: [h] for h in cands if h != start and h not in enemy and h in ok}   # ok: may_enter, memoised
+    return dict(_flights(start, is_monsoon(s), enemy, ok))   # a copy: the memo's dict is shared
+
+
+@lru_cache(maxsize=256)
+def _flights(start: str, monsoon: bool, enemy: frozenset, ok: frozenset) -> dict[str, list[str]]:
+    """``_airmobile_reach``'s destinations from ``start``, a pure function of these (``enemy``: interned,
+    ``Env.enemy``; ``ok``: may_enter's hexes, ``_allowed``), memoised: the random bots' Allied phases ask
+    them of every airmobile unit in each state (issue 15). The paths are shared: nobody changes them."""
+    return {h: [h] for h in _flight_hexes(start, monsoon) if h != start and h not in enemy and h in ok}
+
+
+@lru_cache(maxsize=None)
+def _flight_hexes(start: str, monsoon: bool) -> tuple[str, ...]:
+    """8.2 / 8.8.1.1: the land hexes an airmobile unit at ``start`` may fly to, fixed by the map: within 9
+    hexes in monsoon, else its corps/country and the adjacent ones."""
+    m = load_map()
+    if monsoon:
+        return tuple(h for h in m.hexes_within(start, 9) if m.hexes[h].is_land)
+    here = region_of(start)
+    regions = {here, *region_neighbours().get(here, ())}
+    return tuple(h for h in m.land_hexes() if region_of(h) in regions)
 
 
 def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
