@@ -279,8 +279,10 @@ def _igraph(graph_key: tuple, allowed_key: tuple) -> tuple[tuple[tuple[int, int]
 
 @lru_cache(maxsize=None)
 def _top_step(graph_key: tuple, allowed_key: tuple) -> int:
-    """The dearest step of ``_igraph(graph_key, allowed_key)`` (quarter MP; 0 without steps)."""
-    return max((q for edges in _igraph(graph_key, allowed_key) for _, q in edges), default=0)
+    """The dearest step of ``_graph_within(graph_key, allowed_key)`` (quarter MP; 0 without steps): read
+    from the graph over ids, which ``_goal_search`` has at hand, not from ``_igraph``, which a verifier's
+    goal searches never build."""
+    return max((q for edges in _graph_within(graph_key, allowed_key).values() for _, q in edges), default=0)
 
 
 _flag_memo: dict[tuple, bytes] = {}
