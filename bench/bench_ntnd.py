@@ -4,7 +4,7 @@ piece's reachable destinations), and replay verification of the logs beside the 
 verification of the same records (``python -m bench ntnd``; bounded to about 30 s).
 
 The ground searches and each piece's destinations are memoised across states
-(engine/games/ntnd/reach.py ``_search``, ``_destinations``; ``reach.clear_caches`` empties both),
+(engine/games/ntnd/ground_search.py ``_search``, reach.py ``_destinations``; ``reach.clear_caches`` empties both),
 so every figure says whether it starts from an empty memo: the legal moves are timed cold (memo cleared
 before each repetition: the figure the target is about) and warm (the same state asked again, as
 the next command of a phase mostly does); the replay starts cold, as ``aar verify`` in a new

@@ -105,6 +105,37 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
 
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_2_memoised_flights_are_each_airmobile_units_own(seed):
+    """reach._flights (memoised on the start, the weather, the interned enemy hexes and the may_enter
+    hexes) gives what 8.2 / 8.8.1.1 give computed from the state for that unit."""
+    from afteraction.engine.games.ntnd import movement
+    from afteraction.engine.games.ntnd.movement import region_neighbours, region_of
+    m = load_map()
+    flights = 0
+    for rs, s, d in _positions(seed, 200):
+        for uid in sorted(s["units"]):
+            u = s["units"][uid]
+            if u["status"] != "map" or u["side"] != "allied" or u["inv"] or m.is_zone(u["loc"]):
+                continue
+            mv = movement.mover(s, uid)
+            if movement.movement_kind(mv) != "airmobile":
+                continue
+            if movement.is_monsoon(s):
+                cands = [h for h in m.hexes_within(mv["loc"], 9) if m.hexes[h].is_land]
+            else:
+                regions = {region_of(mv["loc"]), *region_neighbours().get(region_of(mv["loc"]), ())}
+                cands = [h for h in m.land_hexes() if region_of(h) in regions]
+            enemy = movement.enemy_locs(s, "allied")
+            want = {h: [h] for h in cands if h != mv["loc"] and h not in enemy
+                    and movement.may_enter(s, mv["types"], "allied", mv["corps"], h) is None}
+            got = reach._airmobile_reach(s, mv)
+            assert got == want and list(got) == list(want)
+            flights += 1
+    assert flights > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_8_the_search_stopped_at_a_destination_gives_the_whole_searchs_path(seed):
     """reach.reach_one (the referee's check of a move over land: the search stopped at the goal, or
     the memoised whole search) gives what reachable gives for that destination, offered or not,
@@ -235,7 +266,7 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
             graph = reach._graph_within(graph_key, allowed_key)
             ref = _reference_search(start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes)
             goals = [*list(ref[2])[:3], land[prng.below(len(land))]]
-            reach.clear_caches()   # stopped at a goal without a flag table (reach._goal_search)...
+            reach.clear_caches()   # stopped at a goal without a flag table (ground_search._goal_search)...
             for h in goals:
                 assert reach._dijkstra(*args, goal=h) == _reference_search(
                     start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes, goal=h)
@@ -249,6 +280,12 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
                     start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes, goal=h)
             compared += 1
             types = tuple(sorted(s["units"][x]["type"] for x in mv["uids"]))
+            # what reach._kind memoises per kind of piece, computed here from the piece itself
+            graph_kind, sorted_types, _, mult, alone = reach._kind(tuple(t.id for t in mv["types"]), side, mv["inv"])
+            assert graph_kind == (tuple(sorted({t.movement_class for t in mv["types"]})), mv["inv"])
+            assert sorted_types == types and mult == (2 if side == "communist" and not mv["inv"] else 1)
+            verdicts = tuple(movement._stack_verdict(side, saigon, types) is not None for saigon in (False, True))
+            assert alone == (verdicts if side == "communist" and len(types) > 1 and any(verdicts) else None)
             want = set()
             for loc, here in env.types_at(side).items():
                 if not m.is_zone(loc):

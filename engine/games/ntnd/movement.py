@@ -161,15 +161,21 @@ class Env:
         elsewhere) may not join: ``stacking_problem`` for every occupied hex at once."""
         key = (side, types)
         if key not in self._full:
-            here_types = self.memo.get(("here", side))
-            if here_types is None:   # per occupied hex (not zones): (Saigon?, the sorted types there)
+            groups = self.memo.get(("here", side))
+            if groups is None:   # (Saigon?, the sorted types there) -> the occupied hexes (not zones) so held
                 zones = load_map().zones   # m.is_zone(loc) is loc in zones
-                # most hexes hold one unit: its type is the sorted tuple (issue 15)
-                here_types = self.memo[("here", side)] = [
-                    (loc, _saigon(loc), (here[0][1],) if len(here) == 1 else tuple(sorted([t for _, t in here])))
-                    for loc, here in self.types_at(side).items() if loc not in zones]
-            self._full[key] = frozenset(loc for loc, saigon, here in here_types
-                                        if _join_verdict(side, saigon, here, types))
+                groups = self.memo[("here", side)] = {}
+                for loc, here in self.types_at(side).items():
+                    if loc not in zones:
+                        # most hexes hold one unit: its type is the sorted tuple (issue 15)
+                        g = (_saigon(loc), (here[0][1],) if len(here) == 1 else tuple(sorted([t for _, t in here])))
+                        groups.setdefault(g, []).append(loc)
+            # one verdict per kind of occupied hex, not per hex: a phase holds many lone guerrillas (issue 15)
+            full: list = []
+            for (saigon, here), locs in groups.items():
+                if _join_verdict(side, saigon, here, types):
+                    full += locs
+            self._full[key] = frozenset(full)
         return self._full[key]
 
     def river_stop(self) -> frozenset:
@@ -186,7 +192,7 @@ _interned: dict[frozenset, frozenset] = {}
 
 def interned(x: frozenset) -> frozenset:
     """The one kept frozenset equal to ``x`` (``x`` itself the first time). The memoised searches
-    (reach._search) take these sets as arguments: the states of a phase mostly derive equal sets,
+    (ground_search._search) take these sets as arguments: the states of a phase mostly derive equal sets,
     and an equal key that is the same object is found without comparing the sets element by element
     (issue 15). Equal sets either way: results never depend on it."""
     if len(_interned) >= INTERNED:

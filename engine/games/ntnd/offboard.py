@@ -25,7 +25,9 @@ NON_CLEAR = True  # 9.2: for infiltration (8.5.2) a zone is a non-clear location
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def touches_zone(loc: str) -> bool:
+    """A zone, or a hex bordering one (fixed by the map)."""
     m = load_map()
     return m.is_zone(loc) or any(m.is_zone(n) for n in m.neighbours(loc))
 

@@ -10,16 +10,15 @@ above movement, offboard and sea (none of them imports it).
 """
 from __future__ import annotations
 
-import heapq
 from fractions import Fraction
 from functools import lru_cache
 
-from . import offboard, sea
-from .hearts import area_of, local_vc_step_q
+from . import ground_search, offboard, sea
+from .ground_search import (_allowed, _allowed_on, _dijkstra, _graph, _graph_within, _search,  # noqa: F401
+                            _searches, trail_hexes)   # (_graph_within, _dijkstra: the tests read them here)
 from .map import load_map
-from .movement import (Q, UNLIMITED, Env, allowance_q, interned, is_monsoon, may_enter, mover, movement_kind,
-                       nbrs, neutral_key, neutral_state, path_to, region_neighbours, region_of, _saigon,
-                       _stack_verdict, _step_q, _zoc_of)
+from .movement import (Q, Env, allowance_q, interned, is_monsoon, mover, movement_kind, nbrs, neutral_key,
+                       path_to, region_neighbours, region_of, _saigon, _stack_verdict, _zoc_of)
 from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
 from .state import ALLIED, COMMUNIST
 from .units import load_counters, load_terrain
@@ -106,324 +105,12 @@ def ground_args_to(s: dict, mv: dict, dest: str, env: Env) -> tuple | None:
     return args
 
 
-@lru_cache(maxsize=None)
-def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, int], ...]]:
-    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays).
-    ``local_vc``: Communist Controlled areas an Allied mover pays 8.3/7.4.3 costs in (hearts.py;
-    part of the cache key; empty wherever Hearts and Minds is not in force)."""
-    m = load_map()
-    g = {}
-    for h in m.land_hexes():
-        out = []
-        for n in nbrs(h):
-            if not m.hexes[n].is_land:
-                continue
-            if flat:
-                out.append((n, Q))  # 8.2.2: 1 MP a hex whatever the terrain (as units.entry_cost for flat movers)
-                continue
-            step = 0
-            for c in classes:
-                q = local_vc_step_q(c, h, n) if local_vc and area_of(n) in local_vc else _step_q(c, h, n)
-                if q is None:
-                    step = None
-                    break
-                step = max(step, q)
-            if step is not None:
-                out.append((n, step))
-        g[h] = tuple(out)
-    return g
-
-
-@lru_cache(maxsize=None)
-def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
-    """Land hexes units of these types may stand in (may_enter), for one neutrality state
-    (``movement.neutral_key``)."""
-    counters = load_counters()
-    types = [counters.type(t) for t in type_ids]
-    fake = neutral_state(neutral)
-    return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
-
-
-@lru_cache(maxsize=None)
-def _graph_within(graph_key: tuple, allowed_key: tuple) -> dict[str, tuple[tuple[str, int], ...]]:
-    """``_graph`` with only the steps into hexes these units may stand in (``_allowed_on``): what the
-    map and the unit types fix, computed once per kind of piece."""
-    allowed = _allowed_on(*allowed_key)
-    return {h: tuple(e for e in edges if e[0] in allowed) for h, edges in _graph(*graph_key).items()}
-
-
-#: memoised ground searches kept (``_search``): a Tet movement phase asks about 50 per state
-SEARCH_CACHE = 4096
-
-
-@lru_cache(maxsize=None)
-def _allowed_on(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...],
-                trail: bool) -> frozenset:
-    """``_allowed``, restricted to the 8.4 trail hexes for the improved-trail search."""
-    allowed = _allowed(type_ids, side, corps, neutral)
-    return allowed & trail_hexes() if trail else allowed
-
-
-_searches: dict[tuple, tuple] = {}   # the memo of ``_search``: arguments -> result, oldest dropped first
-
-
-def _search(*args):
-    """The ground search ``_dijkstra(*args)``: a pure function of its arguments, all of them hashable
-    facts of the state (``_ground_args`` derives them), so it is memoised (at most SEARCH_CACHE
-    kept): successive states of one movement phase mostly ask the same searches again (issue 15).
-    Its results are shared: callers read them and never mutate them."""
-    r = _searches.get(args)
-    if r is None:
-        if len(_searches) >= SEARCH_CACHE:
-            del _searches[next(iter(_searches))]
-        r = _searches[args] = _dijkstra(*args)
-    return r
-
-
-def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int,
-              face_up_zoc: frozenset, river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset,
-              goal: str | None = None):
-    """Dijkstra on (infiltration rolls, quarter-MP cost) from ``start``: (best (rolls, cost) per hex,
-    predecessors, destination -> path in sorted order). With a ``goal``, only the goal's path, or
-    None: the search stops when the goal is settled, and up to then it makes exactly the steps of
-    the whole search (nothing settled later can change a settled hex's path).
-
-    Over hex numbers (``_index``: the hex ids in sorted order, so the heap breaks ties as it would
-    on the ids) with one flag byte per hex for the state's sets (``_flags``), lists for the labels:
-    the same steps in the same order as over the ids, fewer lookups per step (issue 15). A search
-    stopped at a goal (the referee's check of one move) settles a few dozen hexes: unless these sets'
-    flag table is at hand (``_flag_memo``: an earlier search of the same sets), it runs over the ids and
-    the sets themselves (``_goal_search``), not paying for a table it would use once."""
-    sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
-    flags = _flag_memo.get(sets)
-    if flags is None:
-        if goal is not None or sets not in _seen:
-            # a goal, or sets no search has used yet (a new state: the verifier's replay): over the ids
-            if goal is None:
-                _seen[sets] = None
-                if len(_seen) >= FLAG_CACHE:
-                    del _seen[next(iter(_seen))]
-            return _goal_search(start, _graph_within(graph_key, allowed_key), blocked, allow, face_up_zoc,
-                                river_stop, zoi, double, roll_hexes, goal)
-        flags = _flags(*sets)   # the second whole search with these sets (a phase's enumeration): a table
-    ids, index, shift = _index()
-    graph = _igraph(graph_key, allowed_key)
-    # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
-    # one comparison per step instead of a tuple's (issue 15)
-    s0 = index[start]
-    g0 = index.get(goal, -1) if goal is not None else -1
-    best = [_NONE] * len(ids)
-    best[s0] = 0
-    prev = [-1] * len(ids)
-    trail: list = [None] * len(ids)   # the path to each hex, built as it is settled
-    trail[s0] = []
-    settled = []
-    # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
-    heap = [s0]
-    pop, push = heapq.heappop, heapq.heappush
-    roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
-    while heap:
-        v = pop(heap)
-        key, here = v >> shift, v & low
-        if best[here] != key:
-            continue
-        if here != s0:
-            trail[here] = trail[prev[here]] + [ids[here]]   # its predecessor was settled before it
-            settled.append(here)
-            if here == g0:
-                return trail[here]
-            if flags[here] & _STOP:
-                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
-        left = allow - (key & mask)
-        for n, step in graph[here]:
-            if step > left:
-                continue   # beyond the allowance (doubling below only adds to it)
-            f = flags[n]
-            if f:
-                if f & _BLOCKED:
-                    continue
-                if f & _ZOI:
-                    step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
-                    if step > left:
-                        continue
-                nk = key + step + roll if f & _RHEX else key + step
-            else:
-                nk = key + step
-            if nk < best[n]:
-                best[n] = nk
-                prev[n] = here
-                push(heap, nk << shift | n)
-    if goal is not None:
-        return None
-    settled.sort()
-    # the paths are shared, as ``_destinations`` hands them out (nobody changes them); the labels and
-    # predecessors are read only for 8.6.4 landings: decoded when read (``_Labels``)
-    return _Labels(s0, best, prev, settled), _Prev(prev), {ids[i]: trail[i] for i in settled}
-
-
-def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
-                 river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset, goal: str | None):
-    """``_dijkstra`` over hex ids and the sets themselves (the same steps in the same order): stopped
-    at ``goal``, the goal's path or None; without one, the whole search's result as ``_dijkstra``'s."""
-    best: dict[str, int] = {start: 0}
-    prev: dict[str, str] = {}
-    trail: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is settled
-    heap = [(0, start)]
-    pop, push, get = heapq.heappop, heapq.heappush, best.get
-    doubling = double != 1
-    roll, mask = _ROLL, _ROLL - 1
-    while heap:
-        key, here = pop(heap)
-        if best[here] != key:
-            continue
-        if here != start:
-            trail[here] = trail[prev[here]] + [here]   # its predecessor was settled before it
-            if here == goal:
-                return trail[here]
-            if here in face_up_zoc or here in river_stop:
-                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
-        left = allow - (key & mask)
-        for n, step in graph[here]:
-            if step > left or n in blocked:
-                continue   # beyond the allowance (doubling below only adds to it), or blocked
-            if doubling and n in zoi:
-                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
-                if step > left:
-                    continue
-            nk = key + step + roll if n in roll_hexes else key + step
-            b = get(n)
-            if b is None or nk < b:
-                best[n] = nk
-                prev[n] = here
-                push(heap, (nk, n))
-    if goal is not None:
-        return None
-    return _DictLabels(best), prev, {d: trail[d] for d in sorted(trail) if d != start}
-
-
-class _DictLabels(dict):
-    """``_Labels`` of a search over hex ids: hex id -> (rolls, cost), decoded from the int keys when read."""
-
-    def __getitem__(self, h):
-        return divmod(dict.__getitem__(self, h), _ROLL)
-
-    def get(self, h, default=None):
-        k = dict.get(self, h)
-        return default if k is None else divmod(k, _ROLL)
-
-    def items(self) -> list:
-        return [(h, divmod(k, _ROLL)) for h, k in dict.items(self)]
-
-
-#: a label no path has (above every key: rolls are at most a few hundred)
-_NONE = 1 << 62
-_BLOCKED, _ZOI, _RHEX, _STOP = 1, 2, 4, 8
-
-
-@lru_cache(maxsize=1)
-def _index() -> tuple[tuple[str, ...], dict[str, int], int]:
-    """The map's hex and zone ids in sorted order, id -> its number, and the bits a number takes."""
-    m = load_map()
-    ids = tuple(sorted({*m.hexes, *m.zones}))
-    return ids, {h: i for i, h in enumerate(ids)}, len(ids).bit_length()
-
-
-@lru_cache(maxsize=None)
-def _igraph(graph_key: tuple, allowed_key: tuple) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """``_graph_within`` over hex numbers: per hex number, ((neighbour number, quarter-MP cost), ...)."""
-    ids, index, _ = _index()
-    g = _graph_within(graph_key, allowed_key)
-    return tuple(tuple((index[n], q) for n, q in g.get(h, ())) for h in ids)
-
-
-_flag_memo: dict[tuple, bytes] = {}
-_seen: dict[tuple, None] = {}   # the sets of whole searches made without a table (``_dijkstra``)
-
-
-def _flags(blocked: frozenset, zoi: frozenset, roll_hexes: frozenset, face_up_zoc: frozenset,
-           river_stop: frozenset) -> bytes:
-    """One byte per hex number: blocked, doubled in a ZOI, an infiltration roll, a stop. Memoised on the
-    sets (interned ones: the searches of one state share them)."""
-    key = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
-    out = _flag_memo.get(key)
-    if out is None:
-        ids, index, _ = _index()
-        b = bytearray(len(ids))
-        for bit, hexes in ((_BLOCKED, blocked), (_ZOI, zoi), (_RHEX, roll_hexes), (_STOP, face_up_zoc),
-                           (_STOP, river_stop)):
-            for h in hexes:
-                i = index.get(h)
-                if i is not None:
-                    b[i] |= bit
-        if len(_flag_memo) >= FLAG_CACHE:
-            del _flag_memo[next(iter(_flag_memo))]
-        out = _flag_memo[key] = bytes(b)
-    return out
-
-
-#: flag tables kept (``_flags``)
-FLAG_CACHE = 1024
-
-
-class _Labels:
-    """Hex id -> (infiltration rolls, quarter-MP cost) of one whole search (start included), read-only,
-    decoded from the search's lists when read."""
-
-    __slots__ = ("_start", "_best", "_settled")
-
-    def __init__(self, start: int, best: list, prev: list, settled: list) -> None:
-        self._start, self._best, self._settled = start, best, settled
-
-    def get(self, h, default=None):
-        i = _index()[1].get(h)
-        if i is None or self._best[i] == _NONE:
-            return default
-        return divmod(self._best[i], _ROLL)
-
-    def __getitem__(self, h):
-        v = self.get(h)
-        if v is None:
-            raise KeyError(h)
-        return v
-
-    def __contains__(self, h) -> bool:
-        return self.get(h) is not None
-
-    def items(self) -> list:
-        """(hex id, (rolls, cost)) of the start, then the settled hexes in id order."""
-        ids = _index()[0]
-        return [(ids[i], divmod(self._best[i], _ROLL)) for i in [self._start, *self._settled]]
-
-
-class _Prev:
-    """Hex id -> the hex it was reached from, of one search (read-only)."""
-
-    __slots__ = ("_prev",)
-
-    def __init__(self, prev: list) -> None:
-        self._prev = prev
-
-    def __getitem__(self, h):
-        ids, index, _ = _index()
-        i = index.get(h)
-        if i is None or self._prev[i] < 0:
-            raise KeyError(h)
-        return ids[self._prev[i]]
-
-
-#: the search's key unit for one infiltration roll: above any cost (allowances are at most
-#: movement.UNLIMITED quarters)
-_ROLL = 1 << 32
-if UNLIMITED >= _ROLL:   # a module-load check that survives python -O (no assert in engine code)
-    raise RuntimeError("movement.UNLIMITED must stay below reach._ROLL")
-
 
 def clear_caches() -> None:
     """Forget the memoised searches (benchmarks measure cold searches; results never depend on it)."""
-    _searches.clear()
-    _flag_memo.clear()
-    _seen.clear()
+    ground_search.clear_caches()
     _destinations.cache_clear()
+    _flights.cache_clear()
     sea.clear_caches()
     _zoc_of.cache_clear()
 
@@ -458,16 +145,15 @@ def _ground_args(s: dict, mv: dict, env: Env, trail: bool, allow: int) -> tuple[
     zoc = env.zoc(foe)
     zoi = env.zoi() if side == COMMUNIST else frozenset()
     inv = mv["inv"]
-    graph_key = (tuple(sorted({t.movement_class for t in mv["types"]})), inv)
+    graph_key, types_key, amphibious, double, alone = _kind(tuple([t.id for t in mv["types"]]), side, inv)
     if side == ALLIED and s["phase"].get("local_vc"):
         graph_key += (tuple(s["phase"]["local_vc"]),)   # 8.3 / 7.4.3 (hearts.local_vc_areas)
     graph = _graph(*graph_key)
     corps = mv["corps"]
-    if side == ALLIED and corps and region_of(start) != corps and all(t.id in AMPHIBIOUS_TYPES for t in mv["types"]):
+    if side == ALLIED and corps and amphibious and region_of(start) != corps:
         corps = None  # 8.6.4.3: landed out of its corps, it moves with the fleet or back home by land
-    allowed_key = (tuple(sorted(t.id for t in mv["types"])), side, corps, neutral_key(s), trail)
+    allowed_key = (types_key, side, corps, neutral_key(s), trail)
     allowed = _allowed_on(*allowed_key)
-    double = load_terrain().zoi_multiplier if side == COMMUNIST and not inv else 1
     blocked = enemy   # hexes the piece may not enter on its way (with ``allowed``, the hexes it may stand in)
     re = s["flags"].get("reassigned")
     if side == ALLIED and re and re.get("turn") == s["turn"] and set(mv["uids"]) & set(re["units"]):
@@ -480,23 +166,37 @@ def _ground_args(s: dict, mv: dict, env: Env, trail: bool, allow: int) -> tuple[
     else:
         roll_hexes = frozenset()
     river_stop = env.river_stop() if side == COMMUNIST else frozenset()
-    alone = None
     if side == COMMUNIST:
         # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
         # through a hex it could not stop in (stacking, see docs)
-        types_key = tuple(sorted(s["units"][x]["type"] for x in mv["uids"]))
         key = ("blocked", types_key)
-        if key not in env.memo:
-            env.memo[key] = interned(blocked | env.full_hexes(COMMUNIST, types_key))
-        blocked = env.memo[key]
-        if len(types_key) > 1:  # may the stack stand alone in an empty hex (8.10.1; Saigon's own limit)?
-            alone = tuple(_stack_verdict(COMMUNIST, saigon, types_key) is not None for saigon in (False, True))
-            if not any(alone):
-                alone = None
+        b = env.memo.get(key)
+        if b is None:
+            b = env.memo[key] = interned(blocked | env.full_hexes(COMMUNIST, types_key))
+        blocked = b
     env.walks[(tuple(mv["uids"]), trail)] = (start, blocked, allow, zoc, zoi, inv, graph, allowed, double, river_stop)
     face_up_zoc = zoc if not inv else frozenset()
     return (start, graph_key, allowed_key, blocked, allow, face_up_zoc, river_stop,
             zoi if double != 1 else frozenset(), double, roll_hexes), alone
+
+
+@lru_cache(maxsize=None)
+def _kind(type_ids: tuple[str, ...], side: str, inverted: bool) -> tuple:
+    """What a piece's unit types (in the piece's order) fix for ``_ground_args``: the ``_graph`` key
+    (movement classes, inverted), the sorted type ids, all amphibious (8.6.4.3)?, the 8.5.3 ZOI
+    multiplier, and for a Communist stack the 8.10.1 verdicts on it standing alone in an empty hex (not
+    Saigon, Saigon; None if it may in both)."""
+    counters = load_counters()
+    types = [counters.type(t) for t in type_ids]
+    sorted_ids = tuple(sorted(type_ids))
+    double = load_terrain().zoi_multiplier if side == COMMUNIST and not inverted else 1
+    alone = None
+    if side == COMMUNIST and len(sorted_ids) > 1:   # may the stack stand alone (8.10.1; Saigon's own limit)?
+        alone = tuple(_stack_verdict(COMMUNIST, saigon, sorted_ids) is not None for saigon in (False, True))
+        if not any(alone):
+            alone = None
+    return ((tuple(sorted({t.movement_class for t in types})), inverted), sorted_ids,
+            all(t in AMPHIBIOUS_TYPES for t in type_ids), double, alone)
 
 
 #: memoised destination lists kept (``_destinations``): a phase's current state asks about 50
@@ -535,14 +235,28 @@ def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, l
         return {}
     env = env or Env(s)
     enemy = env.enemy(mv["side"])
-    if is_monsoon(s):
-        cands = [h for h in m.hexes_within(start, 9) if m.hexes[h].is_land]
-    else:
-        here = region_of(start)
-        regions = {here, *region_neighbours().get(here, ())}
-        cands = [h for h in m.land_hexes() if region_of(h) in regions]
     ok = _allowed(tuple(sorted(t.id for t in mv["types"])), mv["side"], mv["corps"], neutral_key(s))
-    return {h: [h] for h in cands if h != start and h not in enemy and h in ok}   # ok: may_enter, memoised
+    return dict(_flights(start, is_monsoon(s), enemy, ok))   # a copy: the memo's dict is shared
+
+
+@lru_cache(maxsize=256)
+def _flights(start: str, monsoon: bool, enemy: frozenset, ok: frozenset) -> dict[str, list[str]]:
+    """``_airmobile_reach``'s destinations from ``start``, a pure function of these (``enemy``: interned,
+    ``Env.enemy``; ``ok``: may_enter's hexes, ``_allowed``), memoised: the random bots' Allied phases ask
+    them of every airmobile unit in each state (issue 15). The paths are shared: nobody changes them."""
+    return {h: [h] for h in _flight_hexes(start, monsoon) if h != start and h not in enemy and h in ok}
+
+
+@lru_cache(maxsize=None)
+def _flight_hexes(start: str, monsoon: bool) -> tuple[str, ...]:
+    """8.2 / 8.8.1.1: the land hexes an airmobile unit at ``start`` may fly to, fixed by the map: within 9
+    hexes in monsoon, else its corps/country and the adjacent ones."""
+    m = load_map()
+    if monsoon:
+        return tuple(h for h in m.hexes_within(start, 9) if m.hexes[h].is_land)
+    here = region_of(start)
+    regions = {here, *region_neighbours().get(here, ())}
+    return tuple(h for h in m.land_hexes() if region_of(h) in regions)
 
 
 def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
@@ -583,16 +297,9 @@ IMPROVED_TRAIL_MP = 15        # 8.4
 IMPROVED_TRAIL_YEAR = 1971    # "Starting in January/February 1971"
 
 
-@lru_cache(maxsize=1)
-def trail_hexes() -> frozenset:
-    """8.4: the hex part of Laos and North Vietnam."""
-    m = load_map()
-    return frozenset(h for h, x in m.hexes.items() if x.is_land and x.country in ("LA", "NV"))
-
 
 def improved_trail(s: dict, mv: dict) -> bool:
     """8.4: from January/February 1971, supply units moving entirely within the hex part of Laos and/or
     North Vietnam have 15 movement points (a second search restricted to those hexes)."""
-    year = int(s["turn_label"].split()[-1])
-    return (year >= IMPROVED_TRAIL_YEAR and mv["side"] == COMMUNIST and mv["loc"] in trail_hexes()
-            and all(t.id == "communist_supply" for t in mv["types"]))
+    return (mv["side"] == COMMUNIST and all(t.id == "communist_supply" for t in mv["types"])
+            and mv["loc"] in trail_hexes() and int(s["turn_label"].split()[-1]) >= IMPROVED_TRAIL_YEAR)

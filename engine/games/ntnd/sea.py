@@ -154,7 +154,7 @@ def _flood(start: str, kind: str, limit: int, enemy: frozenset, extra_zone: str 
     m = load_map()
     ok = _water(kind)
     dist = {start: 0}
-    prev = {}
+    paths: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is reached (issue 15)
     frontier = [start]
     while frontier:
         nxt = []
@@ -169,10 +169,10 @@ def _flood(start: str, kind: str, limit: int, enemy: frozenset, extra_zone: str 
                 if n in dist or (n in enemy and not (zone_open and n == extra_zone)) or dist[h] + 1 > limit:
                     continue
                 dist[n] = dist[h] + 1
-                prev[n] = h
+                paths[n] = paths[h] + [n]   # path_to(prev, start, n), prev[n] = h
                 nxt.append(n)
         frontier = sorted(nxt)
-    return {d: path_to(prev, start, d) for d in sorted(dist) if d != start}
+    return {d: paths[d] for d in sorted(dist) if d != start}
 
 
 def forced_returns(s: dict, ctx) -> None:

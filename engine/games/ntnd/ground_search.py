@@ -1,0 +1,381 @@
+"""No Trumpets No Drums 8.2 and 8.5.2: the ground search (``_dijkstra``) that ``reach.reachable``,
+``reach.reach_one`` and the referee's check of a move (paths.py) run, over what the map and a piece's
+unit types fix (``_graph``: the steps and their costs; ``_allowed``: the hexes it may stand in) and
+the per-state sets ``reach._ground_args`` derives. Split from reach.py (issue 15's fifth pass); no
+module but reach.py calls it.
+"""
+from __future__ import annotations
+
+import heapq
+from functools import lru_cache
+
+from .hearts import area_of, local_vc_step_q
+from .map import load_map
+from .movement import Q, UNLIMITED, may_enter, nbrs, neutral_state, _step_q
+from .units import load_counters
+
+
+@lru_cache(maxsize=None)
+def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays).
+    ``local_vc``: Communist Controlled areas an Allied mover pays 8.3/7.4.3 costs in (hearts.py;
+    part of the cache key; empty wherever Hearts and Minds is not in force)."""
+    m = load_map()
+    g = {}
+    for h in m.land_hexes():
+        out = []
+        for n in nbrs(h):
+            if not m.hexes[n].is_land:
+                continue
+            if flat:
+                out.append((n, Q))  # 8.2.2: 1 MP a hex whatever the terrain (as units.entry_cost for flat movers)
+                continue
+            step = 0
+            for c in classes:
+                q = local_vc_step_q(c, h, n) if local_vc and area_of(n) in local_vc else _step_q(c, h, n)
+                if q is None:
+                    step = None
+                    break
+                step = max(step, q)
+            if step is not None:
+                out.append((n, step))
+        g[h] = tuple(out)
+    return g
+
+
+@lru_cache(maxsize=None)
+def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
+    """Land hexes units of these types may stand in (may_enter), for one neutrality state
+    (``movement.neutral_key``)."""
+    counters = load_counters()
+    types = [counters.type(t) for t in type_ids]
+    fake = neutral_state(neutral)
+    return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
+
+
+@lru_cache(maxsize=None)
+def _graph_within(graph_key: tuple, allowed_key: tuple) -> dict[str, tuple[tuple[str, int], ...]]:
+    """``_graph`` with only the steps into hexes these units may stand in (``_allowed_on``): what the
+    map and the unit types fix, computed once per kind of piece."""
+    allowed = _allowed_on(*allowed_key)
+    return {h: tuple(e for e in edges if e[0] in allowed) for h, edges in _graph(*graph_key).items()}
+
+
+#: memoised ground searches kept (``_search``): a Tet movement phase asks about 50 per state
+SEARCH_CACHE = 4096
+
+
+@lru_cache(maxsize=None)
+def _allowed_on(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...],
+                trail: bool) -> frozenset:
+    """``_allowed``, restricted to the 8.4 trail hexes for the improved-trail search."""
+    allowed = _allowed(type_ids, side, corps, neutral)
+    return allowed & trail_hexes() if trail else allowed
+
+
+_searches: dict[tuple, tuple] = {}   # the memo of ``_search``: arguments -> result, oldest dropped first
+
+
+def _search(*args):
+    """The ground search ``_dijkstra(*args)``: a pure function of its arguments, all of them hashable
+    facts of the state (``_ground_args`` derives them), so it is memoised (at most SEARCH_CACHE
+    kept): successive states of one movement phase mostly ask the same searches again (issue 15).
+    Its results are shared: callers read them and never mutate them."""
+    r = _searches.get(args)
+    if r is None:
+        if len(_searches) >= SEARCH_CACHE:
+            del _searches[next(iter(_searches))]
+        r = _searches[args] = _dijkstra(*args)
+    return r
+
+
+def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int,
+              face_up_zoc: frozenset, river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset,
+              goal: str | None = None):
+    """Dijkstra on (infiltration rolls, quarter-MP cost) from ``start``: (best (rolls, cost) per hex,
+    predecessors, destination -> path in sorted order). With a ``goal``, only the goal's path, or
+    None: the search stops when the goal is settled, and up to then it makes exactly the steps of
+    the whole search (nothing settled later can change a settled hex's path).
+
+    Over hex numbers (``_index``: the hex ids in sorted order, so the heap breaks ties as it would
+    on the ids) with one flag byte per hex for the state's sets (``_flags``), lists for the labels:
+    the same steps in the same order as over the ids, fewer lookups per step (issue 15). A search
+    stopped at a goal (the referee's check of one move) settles a few dozen hexes: unless these sets'
+    flag table is at hand (``_flag_memo``: an earlier search of the same sets), it runs over the ids and
+    the sets themselves (``_goal_search``), not paying for a table it would use once."""
+    sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
+    flags = _flag_memo.get(sets)
+    if flags is None:
+        if goal is not None or sets not in _seen:
+            # a goal, or sets no search has used yet (a new state: the verifier's replay): over the ids
+            if goal is None:
+                _seen[sets] = None
+                if len(_seen) >= FLAG_CACHE:
+                    del _seen[next(iter(_seen))]
+            return _goal_search(start, _graph_within(graph_key, allowed_key), blocked, allow, face_up_zoc,
+                                river_stop, zoi, double, roll_hexes, goal, _top_step(graph_key, allowed_key) * double)
+        flags = _flags(*sets)   # the second whole search with these sets (a phase's enumeration): a table
+    ids, index, shift = _index()
+    graph = _igraph(graph_key, allowed_key)
+    top = _top_step(graph_key, allowed_key) * double   # with at least this left, every step fits
+    # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
+    # one comparison per step instead of a tuple's (issue 15)
+    s0 = index[start]
+    g0 = index.get(goal, -1) if goal is not None else -1
+    best = [_NONE] * len(ids)
+    best[s0] = 0
+    prev = [-1] * len(ids)
+    trail: list = [None] * len(ids)   # the path to each hex, built as it is settled
+    trail[s0] = []
+    settled = []
+    # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
+    heap = [s0]
+    pop, push = heapq.heappop, heapq.heappush
+    roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
+    while heap:
+        v = pop(heap)
+        key, here = v >> shift, v & low
+        if best[here] != key:
+            continue
+        if here != s0:
+            trail[here] = trail[prev[here]] + [ids[here]]   # its predecessor was settled before it
+            settled.append(here)
+            if here == g0:
+                return trail[here]
+            if flags[here] & _STOP:
+                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
+        left = allow - (key & mask)
+        if left >= top:   # the loop below without its two allowance checks (issue 15: 6% of the search)
+            for n, step in graph[here]:
+                f = flags[n]
+                if f:
+                    if f & _BLOCKED:
+                        continue
+                    if f & _ZOI:
+                        step *= double
+                    nk = key + step + roll if f & _RHEX else key + step
+                else:
+                    nk = key + step
+                if nk < best[n]:
+                    best[n] = nk
+                    prev[n] = here
+                    push(heap, nk << shift | n)
+            continue
+        for n, step in graph[here]:
+            if step > left:
+                continue   # beyond the allowance (doubling below only adds to it)
+            f = flags[n]
+            if f:
+                if f & _BLOCKED:
+                    continue
+                if f & _ZOI:
+                    step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
+                    if step > left:
+                        continue
+                nk = key + step + roll if f & _RHEX else key + step
+            else:
+                nk = key + step
+            if nk < best[n]:
+                best[n] = nk
+                prev[n] = here
+                push(heap, nk << shift | n)
+    if goal is not None:
+        return None
+    settled.sort()
+    # the paths are shared, as ``_destinations`` hands them out (nobody changes them); the labels and
+    # predecessors are read only for 8.6.4 landings: decoded when read (``_Labels``)
+    return _Labels(s0, best, prev, settled), _Prev(prev), {ids[i]: trail[i] for i in settled}
+
+
+def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
+                 river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset, goal: str | None,
+                 top: int):
+    """``_dijkstra`` over hex ids and the sets themselves (the same steps in the same order): stopped
+    at ``goal``, the goal's path or None; without one, the whole search's result as ``_dijkstra``'s.
+    ``top``: the dearest step, doubled in a ZOI (with that much left, every step fits)."""
+    best: dict[str, int] = {start: 0}
+    prev: dict[str, str] = {}
+    trail: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is settled
+    heap = [(0, start)]
+    pop, push, get = heapq.heappop, heapq.heappush, best.get
+    doubling = double != 1
+    roll, mask = _ROLL, _ROLL - 1
+    while heap:
+        key, here = pop(heap)
+        if best[here] != key:
+            continue
+        if here != start:
+            trail[here] = trail[prev[here]] + [here]   # its predecessor was settled before it
+            if here == goal:
+                return trail[here]
+            if here in face_up_zoc or here in river_stop:
+                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
+        left = allow - (key & mask)
+        if left >= top:   # the loop below without its allowance checks (as ``_dijkstra``)
+            for n, step in graph[here]:
+                if n in blocked:
+                    continue
+                if doubling and n in zoi:
+                    step *= double
+                nk = key + step + roll if n in roll_hexes else key + step
+                b = get(n)
+                if b is None or nk < b:
+                    best[n] = nk
+                    prev[n] = here
+                    push(heap, (nk, n))
+            continue
+        for n, step in graph[here]:
+            if step > left or n in blocked:
+                continue   # beyond the allowance (doubling below only adds to it), or blocked
+            if doubling and n in zoi:
+                step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
+                if step > left:
+                    continue
+            nk = key + step + roll if n in roll_hexes else key + step
+            b = get(n)
+            if b is None or nk < b:
+                best[n] = nk
+                prev[n] = here
+                push(heap, (nk, n))
+    if goal is not None:
+        return None
+    return _DictLabels(best), prev, {d: trail[d] for d in sorted(trail) if d != start}
+
+
+class _DictLabels(dict):
+    """``_Labels`` of a search over hex ids: hex id -> (rolls, cost), decoded from the int keys when read."""
+
+    def __getitem__(self, h):
+        return divmod(dict.__getitem__(self, h), _ROLL)
+
+    def get(self, h, default=None):
+        k = dict.get(self, h)
+        return default if k is None else divmod(k, _ROLL)
+
+    def items(self) -> list:
+        return [(h, divmod(k, _ROLL)) for h, k in dict.items(self)]
+
+
+#: a label no path has (above every key: rolls are at most a few hundred)
+_NONE = 1 << 62
+_BLOCKED, _ZOI, _RHEX, _STOP = 1, 2, 4, 8
+
+
+@lru_cache(maxsize=1)
+def _index() -> tuple[tuple[str, ...], dict[str, int], int]:
+    """The map's hex and zone ids in sorted order, id -> its number, and the bits a number takes."""
+    m = load_map()
+    ids = tuple(sorted({*m.hexes, *m.zones}))
+    return ids, {h: i for i, h in enumerate(ids)}, len(ids).bit_length()
+
+
+@lru_cache(maxsize=None)
+def _igraph(graph_key: tuple, allowed_key: tuple) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``_graph_within`` over hex numbers: per hex number, ((neighbour number, quarter-MP cost), ...)."""
+    ids, index, _ = _index()
+    g = _graph_within(graph_key, allowed_key)
+    return tuple(tuple((index[n], q) for n, q in g.get(h, ())) for h in ids)
+
+
+@lru_cache(maxsize=None)
+def _top_step(graph_key: tuple, allowed_key: tuple) -> int:
+    """The dearest step of ``_graph_within(graph_key, allowed_key)`` (quarter MP; 0 without steps): read
+    from the graph over ids, which ``_goal_search`` has at hand, not from ``_igraph``, which a verifier's
+    goal searches never build."""
+    return max((q for edges in _graph_within(graph_key, allowed_key).values() for _, q in edges), default=0)
+
+
+_flag_memo: dict[tuple, bytes] = {}
+_seen: dict[tuple, None] = {}   # the sets of whole searches made without a table (``_dijkstra``)
+
+
+def _flags(blocked: frozenset, zoi: frozenset, roll_hexes: frozenset, face_up_zoc: frozenset,
+           river_stop: frozenset) -> bytes:
+    """One byte per hex number: blocked, doubled in a ZOI, an infiltration roll, a stop. Memoised on the
+    sets (interned ones: the searches of one state share them)."""
+    key = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
+    out = _flag_memo.get(key)
+    if out is None:
+        ids, index, _ = _index()
+        b = bytearray(len(ids))
+        for bit, hexes in ((_BLOCKED, blocked), (_ZOI, zoi), (_RHEX, roll_hexes), (_STOP, face_up_zoc),
+                           (_STOP, river_stop)):
+            for h in hexes:
+                i = index.get(h)
+                if i is not None:
+                    b[i] |= bit
+        if len(_flag_memo) >= FLAG_CACHE:
+            del _flag_memo[next(iter(_flag_memo))]
+        out = _flag_memo[key] = bytes(b)
+    return out
+
+
+#: flag tables kept (``_flags``)
+FLAG_CACHE = 1024
+
+
+class _Labels:
+    """Hex id -> (infiltration rolls, quarter-MP cost) of one whole search (start included), read-only,
+    decoded from the search's lists when read."""
+
+    __slots__ = ("_start", "_best", "_settled")
+
+    def __init__(self, start: int, best: list, prev: list, settled: list) -> None:
+        self._start, self._best, self._settled = start, best, settled
+
+    def get(self, h, default=None):
+        i = _index()[1].get(h)
+        if i is None or self._best[i] == _NONE:
+            return default
+        return divmod(self._best[i], _ROLL)
+
+    def __getitem__(self, h):
+        v = self.get(h)
+        if v is None:
+            raise KeyError(h)
+        return v
+
+    def __contains__(self, h) -> bool:
+        return self.get(h) is not None
+
+    def items(self) -> list:
+        """(hex id, (rolls, cost)) of the start, then the settled hexes in id order."""
+        ids = _index()[0]
+        return [(ids[i], divmod(self._best[i], _ROLL)) for i in [self._start, *self._settled]]
+
+
+class _Prev:
+    """Hex id -> the hex it was reached from, of one search (read-only)."""
+
+    __slots__ = ("_prev",)
+
+    def __init__(self, prev: list) -> None:
+        self._prev = prev
+
+    def __getitem__(self, h):
+        ids, index, _ = _index()
+        i = index.get(h)
+        if i is None or self._prev[i] < 0:
+            raise KeyError(h)
+        return ids[self._prev[i]]
+
+
+#: the search's key unit for one infiltration roll: above any cost (allowances are at most
+#: movement.UNLIMITED quarters)
+_ROLL = 1 << 32
+if UNLIMITED >= _ROLL:   # a module-load check that survives python -O (no assert in engine code)
+    raise RuntimeError("movement.UNLIMITED must stay below ground_search._ROLL")
+
+
+@lru_cache(maxsize=1)
+def trail_hexes() -> frozenset:
+    """8.4: the hex part of Laos and North Vietnam."""
+    m = load_map()
+    return frozenset(h for h, x in m.hexes.items() if x.is_land and x.country in ("LA", "NV"))
+
+
+def clear_caches() -> None:
+    """Forget the memoised searches and flag tables (reach.clear_caches)."""
+    _searches.clear()
+    _flag_memo.clear()
+    _seen.clear()
