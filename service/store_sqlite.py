@@ -331,26 +331,51 @@ def _insert(c: sqlite3.Connection, a: Append, st: SqlStore) -> None:
 
 
 def _insert_batch(c: sqlite3.Connection, batch: list[Append], st: SqlStore) -> bool:
-    """Insert appends of distinct games in one go; False if any does not follow its game's tail."""
-    cur = c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) SELECT ?,?,?,?,? "
-                        "WHERE (SELECT MAX(seq) FROM records WHERE game_id=?) = ?",
-                        [(a.game_id, a.records[0].seq, a.records[0].raw, a.records[0].hash, a.records[0].checkpoint,
-                          a.game_id, a.records[0].seq - 1) for a in batch])
-    if cur.rowcount != len(batch):
+    """Insert appends of distinct games in one go; False if any does not follow its game's tail.
+
+    One multi-row statement per table (ROWS_PER_STATEMENT rows at most), not a step per row: each
+    statement's step gives the GIL away, and on a busy event loop taking it back costs about a
+    switch interval (``python bench/profile_server.py commit-gil``). Every record is inserted by
+    one INSERT ... SELECT over its VALUES; the first record of each append carries its expected
+    predecessor and goes in only if the game's stored tail is that one (SQLite evaluates the
+    SELECT, which reads ``records``, before it inserts: the tails are the ones before the batch)."""
+    recs = []
+    for a in batch:
+        first, *rest = a.records
+        recs.append((a.game_id, first.seq, first.raw, first.hash, first.checkpoint, first.seq - 1))
+        recs += [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint, None) for x in rest]
+    inserted = 0
+    for part in _parts(recs):
+        cur = c.execute("INSERT INTO records (game_id, seq, record, hash, checkpoint) SELECT v.column1, v.column2, "
+                        "v.column3, v.column4, v.column5 FROM (VALUES " + _rows(6, len(part)) + ") AS v WHERE "
+                        "v.column6 IS NULL OR (SELECT MAX(seq) FROM records WHERE game_id = v.column1) = v.column6",
+                        [x for r in part for x in r])
+        inserted += cur.rowcount
+    if inserted != len(recs):
         return False
-    rest = [(a.game_id, x.seq, x.raw, x.hash, x.checkpoint) for a in batch for x in a.records[1:]]
-    if rest:
-        c.executemany("INSERT INTO records (game_id, seq, record, hash, checkpoint) VALUES (?,?,?,?,?)", rest)
-    c.executemany("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) "
-                  "VALUES (?,?,?,?,?,?,?)",
-                  [(a.game_id, a.command.seat, a.command.counter,
-                    st._signed_out(a.game_id, a.command.seat, a.command.counter, a.command.signed),
-                    a.command.digest, a.command.seqs[0], a.command.seqs[-1]) for a in batch
-                   if a.command is not None])
+    cmds = [(a.game_id, a.command.seat, a.command.counter,
+             st._signed_out(a.game_id, a.command.seat, a.command.counter, a.command.signed),
+             a.command.digest, a.command.seqs[0], a.command.seqs[-1]) for a in batch if a.command is not None]
+    for part in _parts(cmds):
+        c.execute("INSERT INTO commands (game_id, seat, counter, signed, digest, first_seq, last_seq) VALUES "
+                  + _rows(7, len(part)), [x for r in part for x in r])
     ops = [(a.game_id, o.seat, o.seq, o.k, *st._opening_out(a.game_id, o)) for a in batch for o in a.openings]
-    if ops:
-        c.executemany("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES (?,?,?,?,?,?)", ops)
-    ended = [(a.game_id,) for a in batch if a.ended]
-    if ended:
-        c.executemany("UPDATE games SET ended=1 WHERE game_id=?", ended)
+    for part in _parts(ops):
+        c.execute("INSERT INTO openings (game_id, seat, seq, k, salt, value) VALUES " + _rows(6, len(part)),
+                  [x for r in part for x in r])
+    ended = [a.game_id for a in batch if a.ended]
+    for part in _parts(ended):
+        c.execute("UPDATE games SET ended=1 WHERE game_id IN (" + ",".join("?" * len(part)) + ")", part)
     return True
+
+
+ROWS_PER_STATEMENT = 500  # a multi-row statement's rows at most (7 x 500 parameters, under SQLite's 32,766)
+
+
+def _parts(rows: list) -> list[list]:
+    return [rows[i:i + ROWS_PER_STATEMENT] for i in range(0, len(rows), ROWS_PER_STATEMENT)]
+
+
+def _rows(width: int, n: int) -> str:
+    one = "(" + ",".join("?" * width) + ")"
+    return ",".join([one] * n)

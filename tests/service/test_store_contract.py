@@ -152,6 +152,41 @@ def test_sqlite_batch_with_one_loser_commits_the_others(tmp_path):
         store.close()
 
 
+def test_sqlite_batch_in_multirow_statements_keeps_each_append_whole(tmp_path):
+    """Group commit writes a batch in one multi-row statement per table (store_sqlite._insert_batch,
+    in parts of ROWS_PER_STATEMENT rows): 600 appends of two records, a command and an opening each
+    (1,200 record rows: three parts), some ending their game, go in whole; an append whose first
+    record does not follow its game's stored tail (a gap) fails alone, by the fallback."""
+    from afteraction.service import store_sqlite
+    from afteraction.service.store import open_store
+
+    store = open_store(f"sqlite:{tmp_path / 'm.sqlite'}", str(tmp_path))
+    try:
+        gids = [f"g{i}" for i in range(600)]
+        for g in gids + ["gap"]:
+            new_game(store, g)
+        batch = [store_sqlite._Pending(Append(g, [rec(1, g.encode()), rec(2)], cmd("a", 1, [1, 2]),
+                                              [OpeningRow("a", 1, 0, b"salt" + g.encode(), b"v")], ended=i % 7 == 0))
+                 for i, g in enumerate(gids)]
+        assert len(batch) * 2 > 2 * store_sqlite.ROWS_PER_STATEMENT
+        store._commit(batch)
+        assert all(p.error is None for p in batch)
+        for i, g in enumerate(gids):
+            assert store.records(g) == [rec(0), rec(1, g.encode()), rec(2)]
+            assert store.command(g, "a", 1) == cmd("a", 1, [1, 2])
+            assert store.openings(g, "a") == [OpeningRow("a", 1, 0, b"salt" + g.encode(), b"v")]
+            assert store.game(g).ended is (i % 7 == 0)
+        more = [store_sqlite._Pending(Append(g, [rec(3)], cmd("a", 2, [3]))) for g in gids[1:4]]
+        more.insert(1, store_sqlite._Pending(Append("gap", [rec(2)], cmd("a", 1, [2]))))  # the log is at 1, not 2
+        store._commit(more)
+        assert isinstance(more[1].error, Conflict)
+        assert [p.error for p in more if p is not more[1]] == [None, None, None]
+        assert store.size("gap") == 1 and store.command("gap", "a", 1) is None
+        assert all(store.size(g) == 4 for g in gids[1:4])
+    finally:
+        store.close()
+
+
 def test_sqlite_writers_take_turns_by_the_path_writer_flock(tmp_path):
     """Two processes' writers on one SQLite store take turns by an flock on PATH-writer (0600),
     held from before BEGIN IMMEDIATE to after COMMIT: while another holder has it, an append
