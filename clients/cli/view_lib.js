@@ -23,6 +23,7 @@ var aarLib = (() => {
   var view_lib_exports = {};
   __export(view_lib_exports, {
     keyProblem: () => keyProblem,
+    openSealed: () => openSealed,
     pointCheck: () => pointCheck,
     seatCosignatures: () => seatCosignatures,
     signatureProblem: () => signatureProblem,
@@ -44,6 +45,19 @@ var aarLib = (() => {
     }
     return o;
   }
+  var eq = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  var u32 = (n) => {
+    const o = new Uint8Array(4);
+    new DataView(o.buffer).setUint32(0, n);
+    return o;
+  };
+  var u64 = (n) => {
+    const o = new Uint8Array(8);
+    new DataView(o.buffer).setBigUint64(0, BigInt(n));
+    return o;
+  };
+  var lp = (b) => cat(u32(b.length), b);
+  var isBytes = (v) => v instanceof Uint8Array;
 
   // src/lib/ed25519.ts
   var P = 2n ** 255n - 19n;
@@ -168,6 +182,8 @@ var aarLib = (() => {
   // src/lib/crypto.ts
   var subtle2 = crypto.subtle;
   var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
+  var tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
+  var taggedHash = (tag, data) => sha256(tagged(tag, data));
 
   // src/lib/cosign.ts
   async function seatCosignatures(note, text, origin, seatOrder, seatKeys) {
@@ -199,6 +215,347 @@ time ${ts}
       seen.push(seat);
     }
     return seen;
+  }
+
+  // src/lib/msgpack.ts
+  function decode2(buf) {
+    let p = 0;
+    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const need = (n) => {
+      if (p + n > buf.length) throw new Error("truncated msgpack");
+    };
+    const take = (n) => {
+      need(n);
+      const s = buf.subarray(p, p + n);
+      p += n;
+      return s;
+    };
+    const int = (v2) => v2 >= -(2n ** 53n) && v2 <= 2n ** 53n ? Number(v2) : v2;
+    const str = (n) => td.decode(take(n));
+    let depth = 0;
+    const enter = () => {
+      if (++depth > 64) throw new Error("arrays/maps nested deeper than 64 (SPEC.md 1.1 rule 6)");
+    };
+    const arr = (n) => {
+      enter();
+      const a = [];
+      for (let i = 0; i < n; i++) a.push(val());
+      depth--;
+      return a;
+    };
+    const map = (n) => {
+      enter();
+      const m = /* @__PURE__ */ Object.create(null);
+      for (let i = 0; i < n; i++) {
+        const k = val();
+        if (typeof k !== "string") throw new Error("map key is not text");
+        if (k in m) throw new Error("duplicate map key");
+        m[k] = val();
+      }
+      depth--;
+      return m;
+    };
+    function val() {
+      need(1);
+      const b = buf[p++];
+      if (b <= 127) return b;
+      if (b >= 224) return b - 256;
+      if ((b & 240) === 128) return map(b & 15);
+      if ((b & 240) === 144) return arr(b & 15);
+      if ((b & 224) === 160) return str(b & 31);
+      switch (b) {
+        case 192:
+          return null;
+        case 194:
+          return false;
+        case 195:
+          return true;
+        case 196: {
+          need(1);
+          const n = buf[p++];
+          return take(n).slice();
+        }
+        case 197: {
+          need(2);
+          const n = dv.getUint16(p);
+          p += 2;
+          return take(n).slice();
+        }
+        case 198: {
+          need(4);
+          const n = dv.getUint32(p);
+          p += 4;
+          return take(n).slice();
+        }
+        case 204:
+          need(1);
+          return dv.getUint8(p++);
+        case 205: {
+          need(2);
+          const v2 = dv.getUint16(p);
+          p += 2;
+          return v2;
+        }
+        case 206: {
+          need(4);
+          const v2 = dv.getUint32(p);
+          p += 4;
+          return v2;
+        }
+        case 207: {
+          need(8);
+          const v2 = dv.getBigUint64(p);
+          p += 8;
+          return int(v2);
+        }
+        case 208:
+          need(1);
+          return dv.getInt8(p++);
+        case 209: {
+          need(2);
+          const v2 = dv.getInt16(p);
+          p += 2;
+          return v2;
+        }
+        case 210: {
+          need(4);
+          const v2 = dv.getInt32(p);
+          p += 4;
+          return v2;
+        }
+        case 211: {
+          need(8);
+          const v2 = dv.getBigInt64(p);
+          p += 8;
+          return int(v2);
+        }
+        case 217: {
+          need(1);
+          return str(dv.getUint8(p++));
+        }
+        case 218: {
+          need(2);
+          const n = dv.getUint16(p);
+          p += 2;
+          return str(n);
+        }
+        case 219: {
+          need(4);
+          const n = dv.getUint32(p);
+          p += 4;
+          return str(n);
+        }
+        case 220: {
+          need(2);
+          const n = dv.getUint16(p);
+          p += 2;
+          return arr(n);
+        }
+        case 221: {
+          need(4);
+          const n = dv.getUint32(p);
+          p += 4;
+          return arr(n);
+        }
+        case 222: {
+          need(2);
+          const n = dv.getUint16(p);
+          p += 2;
+          return map(n);
+        }
+        case 223: {
+          need(4);
+          const n = dv.getUint32(p);
+          p += 4;
+          return map(n);
+        }
+      }
+      throw new Error("byte 0x" + b.toString(16) + " is outside the canonical profile");
+    }
+    const v = val();
+    if (p !== buf.length) throw new Error("trailing bytes");
+    return v;
+  }
+  function encode(v) {
+    const out = [];
+    const push = (...bs) => {
+      for (const b of bs) out.push(b);
+    };
+    const be = (n, bytes) => {
+      const o = [];
+      let x = BigInt(n);
+      for (let i = 0; i < bytes; i++) {
+        o.unshift(Number(x & 255n));
+        x >>= 8n;
+      }
+      push(...o);
+    };
+    function enc(v2) {
+      if (v2 === null) return push(192);
+      if (v2 === false) return push(194);
+      if (v2 === true) return push(195);
+      if (typeof v2 === "number" || typeof v2 === "bigint") {
+        const n2 = BigInt(v2);
+        if (n2 >= 0n) {
+          if (n2 <= 127n) return push(Number(n2));
+          if (n2 <= 0xffn) return push(204), be(n2, 1);
+          if (n2 <= 0xffffn) return push(205), be(n2, 2);
+          if (n2 <= 0xffffffffn) return push(206), be(n2, 4);
+          return push(207), be(n2, 8);
+        }
+        if (n2 >= -32n) return push(Number(n2 + 256n));
+        if (n2 >= -128n) return push(208), be(BigInt.asUintN(8, n2), 1);
+        if (n2 >= -32768n) return push(209), be(BigInt.asUintN(16, n2), 2);
+        if (n2 >= -2147483648n) return push(210), be(BigInt.asUintN(32, n2), 4);
+        return push(211), be(BigInt.asUintN(64, n2), 8);
+      }
+      if (typeof v2 === "string") {
+        const b = utf8(v2), n2 = b.length;
+        if (n2 <= 31) push(160 | n2);
+        else if (n2 <= 255) push(217, n2);
+        else if (n2 <= 65535) push(218), be(n2, 2);
+        else push(219), be(n2, 4);
+        for (const x of b) out.push(x);
+        return;
+      }
+      if (isBytes(v2)) {
+        const n2 = v2.length;
+        if (n2 <= 255) push(196, n2);
+        else if (n2 <= 65535) push(197), be(n2, 2);
+        else push(198), be(n2, 4);
+        for (const x of v2) out.push(x);
+        return;
+      }
+      if (Array.isArray(v2)) {
+        const n2 = v2.length;
+        if (n2 <= 15) push(144 | n2);
+        else if (n2 <= 65535) push(220), be(n2, 2);
+        else push(221), be(n2, 4);
+        for (const x of v2) enc(x);
+        return;
+      }
+      const keys = Object.keys(v2).map((k) => [utf8(k), k]).sort((a, b) => {
+        const x = a[0], y = b[0];
+        for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+        return x.length - y.length;
+      });
+      const n = keys.length;
+      if (n <= 15) push(128 | n);
+      else if (n <= 65535) push(222), be(n, 2);
+      else push(223), be(n, 4);
+      for (const [, k] of keys) {
+        enc(k);
+        enc(v2[k]);
+      }
+    }
+    enc(v);
+    return Uint8Array.from(out);
+  }
+  function strictDecode(buf) {
+    const v = decode2(buf);
+    if (!eq(encode(v), buf)) throw new Error("not canonical: the re-encoding differs");
+    return v;
+  }
+
+  // src/lib/aead.ts
+  var rotl = (x, n) => x << n | x >>> 32 - n;
+  function block(key, counter, nonce) {
+    const s = new Uint32Array([1634760805, 857760878, 2036477234, 1797285236, ...key, counter, ...nonce]);
+    const x = s.slice();
+    const qr = (a, b, c, d) => {
+      x[a] += x[b];
+      x[d] = rotl(x[d] ^ x[a], 16);
+      x[c] += x[d];
+      x[b] = rotl(x[b] ^ x[c], 12);
+      x[a] += x[b];
+      x[d] = rotl(x[d] ^ x[a], 8);
+      x[c] += x[d];
+      x[b] = rotl(x[b] ^ x[c], 7);
+    };
+    for (let i = 0; i < 10; i++) {
+      qr(0, 4, 8, 12);
+      qr(1, 5, 9, 13);
+      qr(2, 6, 10, 14);
+      qr(3, 7, 11, 15);
+      qr(0, 5, 10, 15);
+      qr(1, 6, 11, 12);
+      qr(2, 7, 8, 13);
+      qr(3, 4, 9, 14);
+    }
+    const out = new Uint8Array(64), dv = new DataView(out.buffer);
+    for (let i = 0; i < 16; i++) dv.setUint32(4 * i, x[i] + s[i] >>> 0, true);
+    return out;
+  }
+  var words = (b) => {
+    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength), w = new Uint32Array(b.length / 4);
+    for (let i = 0; i < w.length; i++) w[i] = dv.getUint32(4 * i, true);
+    return w;
+  };
+  function chacha20(key, nonce, counter, data) {
+    const k = words(key), n = words(nonce), out = new Uint8Array(data.length);
+    for (let i = 0; i < data.length; i += 64) {
+      const ks = block(k, counter + i / 64, n);
+      for (let j = 0; j < 64 && i + j < data.length; j++) out[i + j] = data[i + j] ^ ks[j];
+    }
+    return out;
+  }
+  var le = (b) => b.reduceRight((n, x) => n << 8n | BigInt(x), 0n);
+  var P1305 = (1n << 130n) - 5n;
+  function poly1305(key, msg) {
+    const r = le(key.subarray(0, 16)) & 0x0ffffffc0ffffffc0ffffffc0fffffffn, s = le(key.subarray(16, 32));
+    let acc = 0n;
+    for (let i = 0; i < msg.length; i += 16) {
+      const chunk = msg.subarray(i, i + 16);
+      acc = (acc + le(chunk) + (1n << BigInt(8 * chunk.length))) * r % P1305;
+    }
+    let t = acc + s & (1n << 128n) - 1n;
+    const out = new Uint8Array(16);
+    for (let i = 0; i < 16; i++, t >>= 8n) out[i] = Number(t & 255n);
+    return out;
+  }
+  var pad16 = (n) => new Uint8Array((16 - n % 16) % 16);
+  var le64 = (n) => {
+    const o = new Uint8Array(8);
+    new DataView(o.buffer).setBigUint64(0, BigInt(n), true);
+    return o;
+  };
+  function aeadOpen(key, nonce, sealed, ad) {
+    if (key.length !== 32 || nonce.length !== 12 || sealed.length < 16) return null;
+    const ct = sealed.subarray(0, sealed.length - 16), tag = sealed.subarray(sealed.length - 16);
+    const otk = block(words(key), 0, words(nonce)).subarray(0, 32);
+    const mac = poly1305(otk, cat(ad, pad16(ad.length), ct, pad16(ct.length), le64(ad.length), le64(ct.length)));
+    if (!eq(mac, tag)) return null;
+    return chacha20(key, nonce, 1, ct);
+  }
+  async function hmac(key, msg) {
+    const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg));
+  }
+  async function openSealed(secret, game, seq, k, commit, ct, size) {
+    const where = cat(lp(utf8(game)), u64(seq), u32(k));
+    const key = await hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+    const nonce = (await taggedHash("aar1/seal-nonce", where)).slice(0, 12);
+    let pt = aeadOpen(key, nonce, ct, commit);
+    if (pt === null) throw new Error("it does not decrypt (wrong key, nonce, commitment or bytes)");
+    if (size !== null) {
+      if (pt.length !== size) throw new Error(`the padded plaintext is ${pt.length} bytes, the declared size is ${size}`);
+      const n = new DataView(pt.buffer, pt.byteOffset).getUint32(0);
+      if (4 + n > size) throw new Error(`the plaintext length prefix (${n}) exceeds the declared size ${size} - 4`);
+      if (pt.subarray(4 + n).some((x) => x !== 0)) throw new Error(`the padding after the ${n}-byte plaintext is not all zero bytes`);
+      pt = pt.slice(4, 4 + n);
+    }
+    let d;
+    try {
+      d = strictDecode(pt);
+    } catch (e) {
+      throw new Error("its plaintext is not canonical: " + e.message);
+    }
+    const m = d;
+    if (!m || typeof m !== "object" || Array.isArray(m) || m instanceof Uint8Array || Object.keys(m).sort().join(",") !== "salt,value" || !(m.salt instanceof Uint8Array)) throw new Error("it has the wrong shape (a map of exactly salt and value)");
+    const valueBytes = encode(m.value);
+    const c = await taggedHash("aar1/commit", cat(m.salt, valueBytes));
+    if (!eq(c, commit)) throw new Error("it does not match its commitment");
+    return { salt: m.salt, value: m.value, valueBytes };
   }
   return __toCommonJS(view_lib_exports);
 })();

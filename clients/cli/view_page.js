@@ -1,12 +1,13 @@
 "use strict";
 // The replay page of `aar view` (clients/python/view.py). Everything below runs in the browser,
-// offline. It checks the log itself with WebCrypto (SPEC.md sections 1-7, 10): canonical record
-// encoding, the hash chain, every checkpoint (Ed25519 signature, origin, size, Merkle root), every
-// seat signature and envelope (v2: its state_seq and prev), the entropy handshake, (v2) every
-// ciphertext's padded length, the end record, the server secret, every die, every opening.
-// It takes from the file, and says so: the rules replay (board pictures, decisions) and the
-// decrypted sealed values (ChaCha20-Poly1305 is not in WebCrypto; each is checked against its
-// commitment and its salt against the server secret instead).
+// offline. It checks the log itself with WebCrypto and view_lib.js (SPEC.md sections 1-7, 10):
+// canonical record encoding, the hash chain, every checkpoint (Ed25519 signature, origin, size,
+// Merkle root, seat cosignatures), the seat keys, every seat signature and envelope (v2: its
+// state_seq and prev), the entropy handshake, (v2) every ciphertext's padded length, the end
+// record, the server secret, every die, every opening, and once the game has ended every sealed
+// value (opened with the published secret: ChaCha20-Poly1305 from view_lib.js).
+// It takes from the file, and says so: the rules replay (board pictures, decisions) and, in a
+// game in progress, the chosen seat's own openings (each checked against its commitment).
 (function () {
   const DATA = JSON.parse(document.getElementById("aar-data").textContent);
   // bytes, canonical msgpack, crypto, notes: view_codec.js
@@ -149,15 +150,14 @@
       if (b.sealed) {
         commitments.set(seq + ":0", b.sealed.commit);
         ctLength(seq, "sealed command", "command", seat, b.sealed.ct);
-        const op = DATA.openings[seq + ":0"];
-        if (op) {
-          const [salt, vb] = [b64(op[0]), b64(op[1])];
-          const v = await checkOpening(seq, 0, b.sealed.commit, salt, vb, secret, game, "the sealed command");
+        const op = await sealedOpening(seq, 0, "command", seat, b.sealed.commit, b.sealed.ct, secret, game, "the sealed command");
+        if (op && !op.failed) {
+          const v = await checkOpening(seq, 0, b.sealed.commit, op.salt, op.vb, secret, game, "the sealed command", op.src);
           hiddenAt.set(seq + ":0", { seq, k: 0, to: seat, commit: b.sealed.commit, value: v, cmd: true });
           if (v && isBytes(v.env)) { envBytes = v.env; sig = v.sig; }
         } else {
           hiddenAt.set(seq + ":0", { seq, k: 0, to: seat, commit: b.sealed.commit, value: undefined, cmd: true });
-          unopened(seq, seq + ":0", "sealed command: its envelope is hidden until the end of the game");
+          if (!op) unopened(seq, seq + ":0", "sealed command: its envelope is hidden until the end of the game");
         }
       } else { envBytes = b.env; sig = b.sig; }
       if (envBytes) {
@@ -206,10 +206,11 @@
           const key = seq + ":" + ev.k;
           commitments.set(key, ev.commit);
           ctLength(seq, "sealed value " + key, "event", ev.to, ev.ct);
-          const op = DATA.openings[key];
+          const what = "sealed value " + key + " (to " + ev.to + ")";
+          const op = await sealedOpening(seq, ev.k, "event", ev.to, ev.commit, ev.ct, secret, game, what);
           let v;
-          if (op) v = await checkOpening(seq, ev.k, ev.commit, b64(op[0]), b64(op[1]), secret, game, "sealed value " + key + " (to " + ev.to + ")");
-          else unopened(seq, key, null);
+          if (op && !op.failed) v = await checkOpening(seq, ev.k, ev.commit, op.salt, op.vb, secret, game, what, op.src);
+          else if (!op) unopened(seq, key, null);
           hiddenAt.set(key, { seq, k: ev.k, to: ev.to, commit: ev.commit, value: v });
           if (v && v.t === "roll") { nextRoll = await checkRoll(seq, i, v, diceKey, nextRoll); }
         } else if (ev.t === "open") {
@@ -249,13 +250,32 @@
     } catch (e) { mark(seq, false, "seat cosignature: " + e.message); }
   }
 
-  async function checkOpening(seq, k, commit, salt, valueBytes, secret, game, what) {
+  // SPEC.md 6.2, 6.5: with the published server secret the page opens every sealed value itself
+  // (view_lib.js: the web library's ChaCha20-Poly1305, the padding, the commitment); before the end
+  // it can only take the chosen seat's own openings from the file. {salt, vb, src}, {failed}, or null.
+  async function sealedOpening(seq, k, kind, owner, commit, ct, secret, game, what) {
+    const op = DATA.openings[seq + ":" + k];
+    const file = op ? { salt: b64(op[0]), vb: b64(op[1]) } : null;
+    if (!secret) return file ? { salt: file.salt, vb: file.vb, src: "taken from the file" } : null;
+    const sizes = genesis.v >= 2 ? (genesis.body.sealed_sizes || {})[kind] || {} : null;
+    const size = sizes === null ? null : Object.prototype.hasOwnProperty.call(sizes, owner) ? sizes[owner] : -1;
+    try {
+      const o = await window.aarLib.openSealed(secret, game, seq, k, commit, ct, size);
+      mark(seq, !file || (eq(file.salt, o.salt) && eq(file.vb, o.valueBytes)), what + ": opened in this browser with the published server secret (ChaCha20-Poly1305, SPEC.md 6.2)" + (file ? ", the same as the file's opening" : ""));
+      return { salt: o.salt, vb: o.valueBytes, src: "opened in this browser" };
+    } catch (e) {
+      mark(seq, false, what + " does not open with the published server secret: " + e.message + " (checked in this browser, SPEC.md 6.2)");
+      return { failed: true };
+    }
+  }
+
+  async function checkOpening(seq, k, commit, salt, valueBytes, secret, game, what, src) {
     let v;
-    try { v = strictDecode(valueBytes); } catch (e) { mark(seq, false, what + ": the opening in the file is not canonical"); return undefined; }
+    try { v = strictDecode(valueBytes); } catch (e) { mark(seq, false, what + ": the opening " + (src || "taken from the file") + " is not canonical"); return undefined; }
     const got = await taggedHash("aar1/commit", cat(salt, valueBytes));
     let ok = eq(got, commit);
     if (secret) ok = ok && eq(salt, await taggedHmac(secret, "aar1/salt", cat(lp(utf8(game)), u64(seq), u32(k))));
-    mark(seq, ok, what + ": the opening taken from the file matches the commitment" + (secret ? " and its salt is the server secret's" : ""));
+    mark(seq, ok, what + ": the opening " + (src || "taken from the file") + " matches the commitment" + (secret ? " and its salt is the server secret's" : ""));
     if (ok) counts.sealed++;
     return ok ? v : undefined;
   }
@@ -438,8 +458,8 @@
       else if (e.key === "Home") go(0); else if (e.key === "End") go(N - 1);
     });
     $("what").innerHTML = "<ul>" +
-      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root, every seat's Ed25519 signature and envelope (format v2: bound to the record's position and to the hash of the record before it), the entropy handshake, (v2) every sealed value's ciphertext length against the size genesis declares for its kind, the end record's place and outcome, (v2) the endings every game has (each record's time under a time control, resignations, offers and acceptances, the end record's cause: SPEC.md 8.1-8.3), the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment.</li>" +
-      '<li><span class="file">\u2691</span> <b>taken from the file</b>: the rules replay (the board pictures and the decisions, computed by <code>aar view</code> with the engine\'s verifier), and the opened sealed values (decrypted by <code>aar view</code>; ChaCha20-Poly1305 is not in WebCrypto): each is checked here against its commitment (SHA-256) and its salt against the server secret (HMAC).</li>' +
+      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root and the seat cosignatures it carries, every seat key of genesis (SPEC.md 7.4), every seat's Ed25519 signature and envelope (format v2: bound to the record's position and to the hash of the record before it), the entropy handshake, (v2) every sealed value's ciphertext length against the size genesis declares for its kind, the end record's place and outcome, (v2) the endings every game has (each record's time under a time control, resignations, offers and acceptances, the end record's cause: SPEC.md 8.1-8.3), the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment, and once the game has ended every sealed value, opened here with the published server secret (ChaCha20-Poly1305, its padding, its commitment).</li>" +
+      '<li><span class="file">\u2691</span> <b>taken from the file</b>: the rules replay (the board pictures and the decisions, computed by <code>aar view</code> with the engine\'s verifier), and, in a game in progress, the chosen seat\'s own openings: each is checked here against its commitment (SHA-256).</li>' +
       "<li>The command line's own verdict: " + (DATA.cli.verified ? "verified" : "NOT VERIFIED: " + esc(DATA.cli.failure)) + ".</li></ul>";
     go(0);
   }

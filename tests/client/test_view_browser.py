@@ -281,7 +281,10 @@ def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
     pg.load(out)
     assert "NOT VERIFIED by this page" in pg.text("#summary") and "the first at record 4" in pg.text("#summary")
     pg.go(4)
-    assert "sealed value 4:1 (to communist): the opening taken from the file matches" in pg.text("#rec")
+    # the game has ended: the page opens the marker itself with the published secret, and the file's
+    # edited opening is not what the ciphertext holds
+    assert ("\u2718 sealed value 4:1 (to communist): opened in this browser with the published server secret "
+            "(ChaCha20-Poly1305, SPEC.md 6.2), the same as the file's opening") in pg.text("#rec")
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
     pg.go(200)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false" and "hash chain broken" in pg.text("#rec")
@@ -335,7 +338,8 @@ WHY = {
     "end-after-handshake-5": "the end record follows a command record (SPEC.md 8), not a reveal record",
     "winner-not-a-seat-11": "\u2718 the outcome names a winner that is a seat of genesis",
     "v2-unpadded-sealed-event-5": "ciphertext length 85 but the declared event size for a 80 + 16",
-    "v2-nonzero-padding-7": "the padding after the 190-byte plaintext is not all zero bytes, from the file",
+    "v2-nonzero-padding-7": "the padding after the 190-byte plaintext is not all zero bytes (checked in this browser",
+    "resealed-by-server-7": "the sealed command does not open with the published server secret: it does not decrypt",
     "truncated-tail": "the header announces 12 records, the file holds 11",
     "trailing-partial-frame": "the bundle ends inside a frame",
     "weak-seat-key-0": "seat b's key passes the key rule of SPEC.md 7.4 (it is the identity point",
