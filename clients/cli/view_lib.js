@@ -22,11 +22,14 @@ var aarLib = (() => {
   // src/view_lib.ts
   var view_lib_exports = {};
   __export(view_lib_exports, {
+    decode: () => decode2,
+    encode: () => encode,
     keyProblem: () => keyProblem,
     openSealed: () => openSealed,
     pointCheck: () => pointCheck,
     seatCosignatures: () => seatCosignatures,
     signatureProblem: () => signatureProblem,
+    strictDecode: () => strictDecode,
     verifySignature: () => verifySignature
   });
 
