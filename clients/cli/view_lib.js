@@ -534,9 +534,19 @@ time ${ts}
     const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg));
   }
+  var sealKeys = /* @__PURE__ */ new Map();
+  function sealKey(secret, game) {
+    const id = hex(secret) + " " + game;
+    let k = sealKeys.get(id);
+    if (!k) {
+      k = hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+      sealKeys.set(id, k);
+    }
+    return k;
+  }
   async function openSealed(secret, game, seq, k, commit, ct, size) {
     const where = cat(lp(utf8(game)), u64(seq), u32(k));
-    const key = await hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+    const key = await sealKey(secret, game);
     const nonce = (await taggedHash("aar1/seal-nonce", where)).slice(0, 12);
     let pt = aeadOpen(key, nonce, ct, commit);
     if (pt === null) throw new Error("it does not decrypt (wrong key, nonce, commitment or bytes)");

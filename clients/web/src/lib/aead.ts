@@ -1,7 +1,7 @@
 // ChaCha20-Poly1305 (RFC 8439) decryption, which WebCrypto lacks, and the opening of a sealed
 // value with the published server secret (SPEC.md 6.2, 6.5), as engine/crypto/commit.py unseal:
 // what lets a browser check the sealed ciphertexts itself once a game has ended.
-import { cat, eq, lp, u32, u64, utf8 } from "./bytes.js";
+import { cat, eq, hex, lp, u32, u64, utf8 } from "./bytes.js";
 import { taggedHash } from "./crypto.js";
 import { encode as encodeValue, strictDecode, type Value } from "./msgpack.js";
 
@@ -76,13 +76,25 @@ async function hmac(key: Uint8Array, msg: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg as BufferSource));
 }
 
+const sealKeys = new Map<string, Promise<Uint8Array>>();
+/** The game's seal key (SPEC.md 6.2), derived once per secret and game: every sealed value of a game shares it. */
+function sealKey(secret: Uint8Array, game: string): Promise<Uint8Array> {
+  const id = hex(secret) + " " + game;
+  let k = sealKeys.get(id);
+  if (!k) {
+    k = hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+    sealKeys.set(id, k);
+  }
+  return k;
+}
+
 /** SPEC.md 6.2 and 6.5: the sealed value at (seq, k) opened with the published server secret: its
  * salt and value (the canonical bytes too), or an Error saying what is wrong. ``size``: the declared
  * padded size of its kind (format v >= 2), null for version 1. */
 export async function openSealed(secret: Uint8Array, game: string, seq: number, k: number, commit: Uint8Array,
                                  ct: Uint8Array, size: number | null): Promise<{ salt: Uint8Array; value: Value; valueBytes: Uint8Array }> {
   const where = cat(lp(utf8(game)), u64(seq), u32(k));
-  const key = await hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+  const key = await sealKey(secret, game);
   const nonce = (await taggedHash("aar1/seal-nonce", where)).slice(0, 12);
   let pt = aeadOpen(key, nonce, ct, commit);
   if (pt === null) throw new Error("it does not decrypt (wrong key, nonce, commitment or bytes)");
