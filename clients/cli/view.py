@@ -113,12 +113,8 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
         board["error"] = (f"the rules replay stopped at record {w.failure.seq}: the engine's Verifier refused the "
                           f"log there ({w.failure})")
     g = w.genesis
-    openings, unopened = {}, {}
-    for (seq, k), h in sorted(w.hidden.items()):
-        if h.opening is not None:
-            openings[f"{seq}:{k}"] = [_b64(h.opening.salt), _b64(canon.encode(h.opening.value))]
-        elif h.unseal_error is not None:
-            unopened[f"{seq}:{k}"] = h.unseal_error
+    openings = {f"{seq}:{k}": [_b64(h.opening.salt), _b64(canon.encode(h.opening.value))]
+                for (seq, k), h in sorted(w.hidden.items()) if h.opening is not None}
     data = {
         "schema": SCHEMA_ID,
         "game": w.game,
@@ -129,7 +125,6 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
         "secret": _b64(w.secret) if w.secret is not None else None,
         "records": [[_b64(raw), cp] for raw, cp in frames],
         "openings": openings,
-        "unopened": unopened,  # sealed values the server secret does not open, with the reason
         "decisions": {str(k): jsonable(d) for k, d in w.decisions.items()},
         "board": board,
         "proto": proto_schema(),
