@@ -12,8 +12,9 @@ driver, topped up between windows); a driver whose game ends goes on with the ne
 its pool, so windows measure moves, at any number of games. Default options: SOG's one
 mission, GMV's 8 turns (~700 commands a game).
 
-Then the stream-exhaustion figure (issue 12 item 1): GetState's p50/p99 on an idle server,
-and again with 1,000 idle Watch streams open (50 per connection over 20 connections);
+Then the stream-exhaustion figure (issue 12 item 1), by ``bench_streams.compare`` on this
+server: GetState's p50/p99 in windows of 1,000 calls with no stream open, alternated twice with
+windows with 1,000 idle Watch streams open (100 per connection over 10 connections), pooled;
 a GetState not answered within 2 s is reported as such.
 
 Prints one line per configuration and each window pair's ratio (the service's commands in
@@ -46,8 +47,9 @@ ROUNDS_PER_CONFIG = 3
 ROUNDS_AT_10 = 9       # the ratios' window pairs: their median is the figure
 WORKERS = 2             # the windows (1.2 s measured after 0.4 s of warm-up) are bench_service's
 STREAMS = 1000
-STREAM_CONNECTIONS = 20
-PROBES = 200
+STREAMS_PER_CONNECTION = 100   # bench_streams' grouping (below service/limits.py MAX_STREAMS_PER_CONNECTION)
+STREAM_ROUNDS = 2
+PROBES = 1000            # GetState calls a window (a p99 of 200 calls is their second slowest)
 PROBE_DEADLINE_S = 2.0
 EXPECT_CMDS_S = 800.0   # first guess of the service's commands/s, to size the first pools
 # games (and echo drivers) per client process. 25 (four processes at 100 games) gave a longer tail than
@@ -59,10 +61,11 @@ START_S = 0.3           # the client processes start a window this long after th
 
 def quick() -> None:
     """A small configuration for tests/test_bench.py: the same code paths in a few seconds."""
-    global GAMES, RATIO_AT, P99_AT, ROUNDS_PER_CONFIG, ROUNDS_AT_10, WORKERS, STREAMS, STREAM_CONNECTIONS, PROBES
+    global GAMES, RATIO_AT, P99_AT, ROUNDS_PER_CONFIG, ROUNDS_AT_10, WORKERS, STREAMS, STREAMS_PER_CONNECTION
+    global STREAM_ROUNDS, PROBES
     GAMES, RATIO_AT, P99_AT, ROUNDS_PER_CONFIG, ROUNDS_AT_10 = (1, 3), 3, 3, 1, 1
     base.WINDOW_S, base.WARMUP_S = 0.3, 0.1
-    WORKERS, STREAMS, STREAM_CONNECTIONS, PROBES = 1, 20, 2, 20
+    WORKERS, STREAMS, STREAMS_PER_CONNECTION, STREAM_ROUNDS, PROBES = 1, 20, 10, 1, 20
 
 
 class Driver:
@@ -332,60 +335,31 @@ def bench_game(game: str, svc_target: str, echo_target: str, cmds_per_game: dict
 
 
 def bench_streams(target: str) -> tuple[float, float | None, str]:
-    """GetState p99 idle and with STREAMS idle Watch streams; (idle p99, loaded p99 or None, note)."""
-    import grpc
-
+    """GetState p99 idle and with STREAMS idle Watch streams, by bench_streams.compare on this
+    server and an SOG game of it; (idle p99, loaded p99 or None if calls went unanswered, note)."""
     from afteraction.v1 import game_service_pb2 as gs
-    from afteraction.v1 import game_service_pb2_grpc as gs_grpc
+
+    from . import bench_streams as bs
 
     d = Driver(target, "sog")
     d.top_up(1)
-    gid = d.current[0]
-    req = gs.GetStateRequest(game_id=gid)
-
-    def probe(deadline: float):
-        lat, missed = [], 0
-        for _ in range(PROBES):
-            t0 = time.perf_counter()
-            try:
-                d.stub.GetState(req, timeout=deadline)
-            except grpc.RpcError as e:
-                if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-                    raise
-                missed += 1
-                if missed >= 3:
-                    break
-                continue
-            lat.append(time.perf_counter() - t0)
-        return lat, missed
-
-    idle, _ = probe(30)
-    p99_idle = statistics.quantiles(idle, n=100)[98]
-    chans = [grpc.insecure_channel(target, options=base.OWN_CONNECTION) for _ in range(STREAM_CONNECTIONS)]
-    calls = []
+    req = gs.GetStateRequest(game_id=d.current[0])
     try:
-        for i in range(STREAMS):
-            calls.append(gs_grpc.GameServiceStub(chans[i % STREAM_CONNECTIONS]).Watch(
-                gs.WatchRequest(game_id=gid), timeout=600))
-        time.sleep(2.0)  # let them open; nobody reads them: idle streams
-        refused = sum(1 for c in calls if c.done() and c.code() != grpc.StatusCode.OK)
-        lat, missed = probe(PROBE_DEADLINE_S)
+        r = bs.compare(target, req.game_id, lambda timeout: d.stub.GetState(req, timeout=timeout), STREAMS,
+                       STREAMS_PER_CONNECTION, STREAM_ROUNDS, PROBES, PROBE_DEADLINE_S)
     finally:
-        for c in calls:
-            c.cancel()
-        for ch in chans:
-            ch.close()
         d.close()
-    q_idle = statistics.quantiles(idle, n=100)
-    print(f"getstate idle                 p50_ms={q_idle[49] * 1000:7.2f}  p99_ms={p99_idle * 1000:7.2f}", flush=True)
-    note = f"{refused} of {STREAMS} Watch streams refused"
-    if missed or len(lat) < 2:
-        print(f"getstate with {STREAMS} idle Watch streams: {missed} of {len(lat) + missed} calls not answered "
-              f"within {PROBE_DEADLINE_S:.0f} s ({note})", flush=True)
-        return p99_idle, None, note
-    q = statistics.quantiles(lat, n=100)
-    print(f"getstate with {STREAMS} Watch  p50_ms={q[49] * 1000:7.2f}  p99_ms={q[98] * 1000:7.2f}  ({note})", flush=True)
-    return p99_idle, q[98], note
+    base, loaded = r["base"], r["loaded"]
+    note = f"{r['refused']} of {STREAMS} Watch streams refused"
+    print(f"getstate idle                 p50_ms={bs._pct(base, .5):7.2f}  p99_ms={bs._pct(base, .99):7.2f}  "
+          f"({len(base)} calls pooled)", flush=True)
+    if r["missed"] or len(loaded) < 2:
+        print(f"getstate with {STREAMS} idle Watch streams: {r['missed']} calls not answered within "
+              f"{PROBE_DEADLINE_S:.0f} s ({note})", flush=True)
+        return bs._pct(base, .99) / 1000, None, note
+    print(f"getstate with {STREAMS} Watch  p50_ms={bs._pct(loaded, .5):7.2f}  p99_ms={bs._pct(loaded, .99):7.2f}  "
+          f"({len(loaded)} calls pooled; {note})", flush=True)
+    return bs._pct(base, .99) / 1000, bs._pct(loaded, .99) / 1000, note
 
 
 def _cmds_per_game() -> dict:

@@ -32,31 +32,77 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def _window(c, gid) -> list[float]:
-    from afteraction.v1 import game_service_pb2 as gs
+def _window(get_state, calls: int, deadline: float) -> tuple[list[float], int]:
+    """``calls`` sequential GetState calls: their latencies (ms) and how many were not answered
+    within ``deadline`` s (the window stops at the third: a starved server)."""
+    import grpc
 
-    req = gs.GetStateRequest(game_id=gid)
-    out = []
-    for _ in range(CALLS):
+    out, missed = [], 0
+    for _ in range(calls):
         t = time.perf_counter()
-        c.game.GetState(req, timeout=30)
+        try:
+            get_state(timeout=deadline)
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                raise
+            missed += 1
+            if missed >= 3:
+                break
+            continue
         out.append((time.perf_counter() - t) * 1000)
-    return out
+    return out, missed
 
 
-def _open_streams(target: str, gid: str):
-    from afteraction.client.client import Client
+def _open_streams(target: str, gid: str, streams: int, per_connection: int):
+    import grpc
+
     from afteraction.v1 import game_service_pb2 as gs
+    from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
-    clients = [Client(target, options=OWN_CONNECTION) for _ in range(STREAMS // PER_CONNECTION)]
-    calls = []
-    for cl in clients:
-        for _ in range(PER_CONNECTION):
-            calls.append(cl.game.Watch(gs.WatchRequest(game_id=gid), timeout=600))
-    for it in calls:  # each stream has sent what there is (the handshake) and now waits: idle
-        for _ in range(10):
-            next(it)
-    return clients, calls
+    chans = [grpc.insecure_channel(target, options=OWN_CONNECTION) for _ in range(-(-streams // per_connection))]
+    calls = [gs_grpc.GameServiceStub(chans[i // per_connection]).Watch(gs.WatchRequest(game_id=gid), timeout=600)
+             for i in range(streams)]
+    return chans, calls
+
+
+def compare(target: str, gid: str, get_state, streams: int = STREAMS, per_connection: int = PER_CONNECTION,
+            rounds: int = ROUNDS, calls: int = CALLS, deadline: float = 30.0) -> dict:
+    """The one measurement of issue 12's stream target (this file's ``run`` and
+    bench_service_games): ``rounds`` alternations of a window of ``calls`` GetState calls
+    (``get_state(timeout=...)``, on a connection of its own) with no stream open and a window
+    with ``streams`` idle Watch streams of ``gid`` open (``per_connection`` to a connection, as
+    separate clients' would be), each window's p50/p99 printed. Returns the pooled latencies
+    (ms) of each side, the calls not answered within ``deadline`` and the streams the server
+    refused."""
+    import grpc
+
+    base, loaded, missed, refused = [], [], 0, 0
+    _window(get_state, min(calls, 100), deadline)  # warm-up
+    for _ in range(rounds):
+        w, m = _window(get_state, calls, deadline)
+        base += w
+        print(f"unloaded      calls={len(w)}  p50_ms={_pct(w, .5):7.3f}  p99_ms={_pct(w, .99):7.3f}", flush=True)
+        t = time.perf_counter()
+        chans, opened = _open_streams(target, gid, streams, per_connection)
+        try:
+            time.sleep(1.0)  # let them open and send what there is: idle streams from here on
+            refused += sum(1 for c in opened if c.done() and c.code() != grpc.StatusCode.OK)
+            took = time.perf_counter() - t
+            w, m = _window(get_state, calls, deadline)
+            loaded += w
+            missed += m
+            tail = f"; {m} not answered within {deadline:.0f} s" if m else ""
+            print(f"streams={streams}  calls={len(w)}  p50_ms={_pct(w, .5) if w else 0:7.3f}  "
+                  f"p99_ms={_pct(w, .99) if w else 0:7.3f}  (opened in {took:.1f} s{tail})", flush=True)
+        finally:
+            for c in opened:
+                c.cancel()
+            for ch in chans:
+                ch.close()
+        time.sleep(0.5)
+        if m:
+            break
+    return {"base": base, "loaded": loaded, "missed": missed, "refused": refused}
 
 
 def run() -> None:
@@ -64,6 +110,7 @@ def run() -> None:
     from afteraction.client.seat import Seat
     from afteraction.engine.local import derive_bytes
     from afteraction.engine.seat import SeatSigner
+    from afteraction.v1 import game_service_pb2 as gs
 
     with tempfile.TemporaryDirectory(prefix="aar-bench-streams-") as d:
         p = subprocess.Popen([sys.executable, "-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
@@ -79,29 +126,11 @@ def run() -> None:
                 s.submit(s.sign_commit())
             for s in seats:
                 s.submit(s.sign_reveal())
-            _window(c, gid)  # warm-up
-            base, loaded = [], []
-            for _ in range(ROUNDS):
-                w = _window(c, gid)
-                base += w
-                print(f"unloaded      calls={len(w)}  p50_ms={_pct(w, .5):7.3f}  p99_ms={_pct(w, .99):7.3f}",
-                      flush=True)
-                t = time.perf_counter()
-                clients, calls = _open_streams(target, gid)
-                opened = time.perf_counter() - t
-                time.sleep(1.0)  # let the opening settle: the streams are idle from here on
-                w = _window(c, gid)
-                loaded += w
-                print(f"streams={len(calls)}  calls={len(w)}  p50_ms={_pct(w, .5):7.3f}  p99_ms={_pct(w, .99):7.3f}"
-                      f"  (opened in {opened:.1f} s)", flush=True)
-                for x in calls:
-                    x.cancel()
-                for cl in clients:
-                    cl.close()
-                time.sleep(0.5)
+            r = compare(target, gid, lambda timeout: c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=timeout))
+            base, loaded = r["base"], r["loaded"]
             print(f"pooled: unloaded p99 {_pct(base, .99):.3f} ms (p50 {statistics.median(base):.3f}), "
                   f"with {STREAMS} idle Watch streams p99 {_pct(loaded, .99):.3f} ms "
-                  f"(p50 {statistics.median(loaded):.3f})")
+                  f"(p50 {statistics.median(loaded):.3f}; {r['refused']} streams refused)")
             print(f"ratio watch_idle_getstate_p50 {statistics.median(loaded) / statistics.median(base):.3f}")
             ratio = _pct(loaded, .99) / _pct(base, .99)
             print(f"ratio watch_idle_getstate_p99 {ratio:.3f}")
