@@ -12,7 +12,7 @@ import { b64, cat, eq, hex, isBytes, lp, utf8 } from "./bytes.js";
 import { CompactTree, ed25519Verify, openCheckpoint, sha256, taggedHash, type ServerKey } from "./crypto.js";
 import { seatCosignatures } from "./cosign.js";
 import { keyProblem } from "./ed25519.js";
-import { EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
+import { endingCommand, EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, strictDecode, type Value } from "./msgpack.js";
 
 export class BadLog extends Error { constructor(m: string) { super("the server's log does not verify: " + m); this.name = "BadLog"; } }
@@ -169,7 +169,7 @@ export class LogVerifier {
     } else {
       if (!isBytes(b.env) || !isBytes(b.sig)) this.fail("a seat record without its envelope and signature");
       try { env = fromBinary(CommandEnvelopeSchema, b.env); } catch { this.fail("the envelope does not parse"); }
-      if (rec.kind === "command" && !started && !this.ends!.isResignation(env)) this.fail("a game command before the dice handshake completed (SPEC.md 5.2)");
+      if (rec.kind === "command" && !started && !this.ends!.isResignation(endingCommand(env))) this.fail("a game command before the dice handshake completed (SPEC.md 5.2)");
       if (!exactKeys(b, keys)) this.fail(`the ${rec.kind} body has exactly the keys ${keys.join(", ")} (SPEC.md 1.3)`);
       const ok = await ed25519Verify(this.seatKeys[seat], b.sig, cat(utf8("aar1/command"), new Uint8Array([0]), b.env));
       if (!ok) this.fail(`seat ${seat}'s signature over its envelope does not verify`);
@@ -209,7 +209,7 @@ export class LogVerifier {
           this.fail("the entropy-reveal/start events differ from the signed envelope (SPEC.md 5.2)");
       }
     }
-    this.ends!.seatRecord(rec.seq, rec.kind, b, env, rec.kind === "reveal" && !started && this.started, started);
+    this.ends!.seatRecord(rec.seq, rec.kind, b, endingCommand(env), rec.kind === "reveal" && !started && this.started, started);
     await this.events(rec);
   }
 
