@@ -22,7 +22,9 @@ var aarLib = (() => {
   // src/view_lib.ts
   var view_lib_exports = {};
   __export(view_lib_exports, {
-    decode: () => decode2,
+    EndingsCheck: () => EndingsCheck,
+    PageEndings: () => PageEndings,
+    decode: () => decode,
     encode: () => encode,
     keyProblem: () => keyProblem,
     openSealed: () => openSealed,
@@ -62,166 +64,8 @@ var aarLib = (() => {
   var lp = (b) => cat(u32(b.length), b);
   var isBytes = (v) => v instanceof Uint8Array;
 
-  // src/lib/ed25519.ts
-  var P = 2n ** 255n - 19n;
-  var L = 2n ** 252n + 27742317777372353535851937790883648493n;
-  var mod = (a) => (a % P + P) % P;
-  function pow(b, e) {
-    let r = 1n;
-    b = mod(b);
-    while (e > 0n) {
-      if (e & 1n) r = r * b % P;
-      b = b * b % P;
-      e >>= 1n;
-    }
-    return r;
-  }
-  var D = mod(-121665n * pow(121666n, P - 2n));
-  var SQRT_M1 = pow(2n, (P - 1n) / 4n);
-  var IDENTITY = [0n, 1n, 1n, 0n];
-  function add([x1, y1, z1, t1], [x2, y2, z2, t2]) {
-    const a = mod((y1 - x1) * (y2 - x2)), b = mod((y1 + x1) * (y2 + x2));
-    const c = mod(2n * D * t1 * t2), d = mod(2n * z1 * z2);
-    const e = b - a, f = d - c, g = d + c, h = b + a;
-    return [mod(e * f), mod(g * h), mod(f * g), mod(e * h)];
-  }
-  function mul(n, p) {
-    let q = IDENTITY;
-    while (n > 0n) {
-      if (n & 1n) q = add(q, p);
-      p = add(p, p);
-      n >>= 1n;
-    }
-    return q;
-  }
-  var isIdentity = ([x, y, z]) => mod(x) === 0n && mod(y - z) === 0n;
-  var littleEndian = (b) => b.reduceRight((n, x) => n << 8n | BigInt(x), 0n);
-  function decode(b) {
-    if (b.length !== 32) return [0, `is ${b.length} bytes, not 32`];
-    const n = littleEndian(b), y = n & (1n << 255n) - 1n, sign = n >> 255n;
-    if (y >= P) return [1, "is not canonical (y >= p)"];
-    const u = mod(y * y - 1n), v = mod(D * y * y + 1n);
-    let x = mod(u * pow(v, 3n) * pow(u * pow(v, 7n), (P - 5n) / 8n));
-    if (mod(v * x * x - u) !== 0n) {
-      if (mod(v * x * x + u) !== 0n) return [2, "is not the encoding of a curve point"];
-      x = mod(x * SQRT_M1);
-    }
-    if (x === 0n && sign) return [3, "is not canonical (x = 0 with the sign bit set)"];
-    if ((x & 1n) !== sign) x = P - x;
-    return [x, y, 1n, mod(x * y)];
-  }
-  function pointCheck(b) {
-    const p = decode(b);
-    if (p.length === 2) return p;
-    if (isIdentity(p)) return [4, "is the identity point (small order 1)"];
-    let q = p;
-    for (const order of [2, 4, 8]) {
-      q = add(q, q);
-      if (isIdentity(q)) return [4, `has small order ${order}`];
-    }
-    if (!isIdentity(mul(L, p))) return [5, "has mixed order (outside the prime-order subgroup)"];
-    return null;
-  }
-  var keyVerdicts = /* @__PURE__ */ new Map();
-  function keyProblem(a) {
-    const id = hex(a);
-    if (!keyVerdicts.has(id)) {
-      const c = pointCheck(a);
-      keyVerdicts.set(id, c === null ? null : c[1]);
-    }
-    return keyVerdicts.get(id);
-  }
-  var SMALL_ORDER = (() => {
-    let t = null;
-    for (let y = 2n; t === null; y++) {
-      const bytes = new Uint8Array(32);
-      for (let i = 0, n = y; i < 32; i++, n >>= 8n) bytes[i] = Number(n & 255n);
-      const q = decode(bytes);
-      if (q.length === 4) {
-        const c = mul(L, q);
-        if (!isIdentity(mul(4n, c))) t = c;
-      }
-    }
-    const out = /* @__PURE__ */ new Set();
-    let p = IDENTITY;
-    for (let i = 0; i < 8; i++) {
-      const [x, y, z] = p, zi = pow(z, P - 2n), ax = mod(x * zi), ay = mod(y * zi);
-      const n = ay | (ax & 1n) << 255n, enc = new Uint8Array(32);
-      for (let j = 0, m = n; j < 32; j++, m >>= 8n) enc[j] = Number(m & 255n);
-      out.add(hex(enc));
-      p = add(p, t);
-    }
-    return out;
-  })();
-  var subtle = crypto.subtle;
-  var edKeys = /* @__PURE__ */ new Map();
-  async function signatureProblem(pub, msg, sig) {
-    const why = keyProblem(pub);
-    if (why !== null) return `1 (key): the key ${why}`;
-    if (sig.length !== 64) return `2 (length): a signature is 64 bytes, not ${sig.length}`;
-    const r = sig.slice(0, 32), s = littleEndian(sig.slice(32));
-    if (s >= L) return "3 (S): S >= L";
-    const ry = littleEndian(r) & (1n << 255n) - 1n;
-    if (ry >= P) return "4 (R): R is not canonical (y >= p)";
-    if ((ry === 1n || ry === P - 1n) && r[31] & 128) return "4 (R): R is not canonical (x = 0 with the sign bit set)";
-    if (SMALL_ORDER.has(hex(r))) return "5 (R): R has small order";
-    const id = hex(pub);
-    let k = edKeys.get(id);
-    if (!k) {
-      k = await subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]);
-      edKeys.set(id, k);
-    }
-    let ok = false;
-    try {
-      ok = await subtle.verify({ name: "Ed25519" }, k, sig, msg);
-    } catch {
-      ok = false;
-    }
-    if (ok) return null;
-    return decode(r).length === 2 ? "4 (R): R is not the encoding of a curve point" : "6 (equation): [S]B != R + [k]A";
-  }
-  var verifySignature = async (pub, msg, sig) => await signatureProblem(pub, msg, sig) === null;
-
-  // src/lib/crypto.ts
-  var subtle2 = crypto.subtle;
-  var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
-  var tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
-  var taggedHash = (tag, data) => sha256(tagged(tag, data));
-
-  // src/lib/cosign.ts
-  async function seatCosignatures(note, text, origin, seatOrder, seatKeys) {
-    const ids = /* @__PURE__ */ new Map();
-    for (const s of seatOrder) {
-      const name = `${origin}/seat/${s}`;
-      const id = (await sha256(cat(utf8(name), new Uint8Array([10, 4]), seatKeys[s]))).slice(0, 4);
-      ids.set(`${name} ${hex(id)}`, s);
-    }
-    const seen = [];
-    for (const line of note.slice(note.lastIndexOf("\n\n") + 2).split("\n")) {
-      if (!line) continue;
-      const [name, sig64] = line.slice(2).split(" ");
-      let raw;
-      try {
-        raw = b64(sig64);
-      } catch {
-        throw new Error(`a checkpoint signature line of ${name} is not base64`);
-      }
-      const seat = ids.get(`${name} ${hex(raw.slice(0, 4))}`);
-      if (seat === void 0) continue;
-      if (raw.length !== 4 + 8 + 64) throw new Error(`seat ${seat}'s cosignature is ${raw.length} bytes, not 76 (SPEC.md 4.5)`);
-      const ts = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
-      const ok = await verifySignature(seatKeys[seat], cat(utf8(`cosignature/v1
-time ${ts}
-`), utf8(text)), raw.slice(12));
-      if (!ok) throw new Error(`seat ${seat}'s cosignature of the checkpoint does not verify (SPEC.md 4.5)`);
-      if (seen.includes(seat)) throw new Error(`seat ${seat} cosigned this checkpoint twice (SPEC.md 4.5)`);
-      seen.push(seat);
-    }
-    return seen;
-  }
-
   // src/lib/msgpack.ts
-  function decode2(buf) {
+  function decode(buf) {
     let p = 0;
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     const need = (n) => {
@@ -455,9 +299,393 @@ time ${ts}
     return Uint8Array.from(out);
   }
   function strictDecode(buf) {
-    const v = decode2(buf);
+    const v = decode(buf);
     if (!eq(encode(v), buf)) throw new Error("not canonical: the re-encoding differs");
     return v;
+  }
+
+  // src/lib/endings.ts
+  var isMap = (v) => !!v && typeof v === "object" && !Array.isArray(v) && !isBytes(v);
+  var isInt = (v) => typeof v === "number" && Number.isInteger(v);
+  var exactKeys = (v, keys) => isMap(v) && Object.keys(v).sort().join(",") === [...keys].sort().join(",");
+  var same = (a, b) => eq(encode(a), encode(b));
+  var SECOND = 1e3;
+  var DAY = 864e5;
+  var MAX_TIME_MS = 2 ** 53;
+  var LIMITS = { decision: 30 * DAY, total: 365 * DAY, abandon: 365 * DAY };
+  function controlProblem(c) {
+    if (!exactKeys(c, ["decision", "total", "abandon"]) || !Object.values(c).every(isInt))
+      return "clock is a map of exactly the integers decision, total and abandon (milliseconds)";
+    const m = c;
+    for (const k of ["decision", "total"])
+      if (m[k] !== 0 && !(SECOND <= m[k] && m[k] <= LIMITS[k])) return `clock.${k} is 0 (none) or ${SECOND}..${LIMITS[k]} ms, not ${m[k]}`;
+    if (!(SECOND <= m.abandon && m.abandon <= LIMITS.abandon)) return `clock.abandon is ${SECOND}..${LIMITS.abandon} ms, not ${m.abandon}`;
+    return null;
+  }
+  function timeProblem(at) {
+    return isInt(at) && at >= 0 && at <= MAX_TIME_MS ? null : `a time is an integer 0..${MAX_TIME_MS} (milliseconds since the Unix epoch)`;
+  }
+  var printable = (s) => [...s].every((ch) => ch === " " || !/[\p{C}\p{Z}]/u.test(ch));
+  var text = (v, most) => typeof v === "string" && [...v].length >= 1 && [...v].length <= most && printable(v) && v === v.trim();
+  function calendarDate(v) {
+    if (typeof v !== "string" || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(v)) return false;
+    const [y, m, d] = v.split("-").map(Number);
+    if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+    const days = [31, y % 4 === 0 && y % 100 !== 0 || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+    return d <= days;
+  }
+  function matchProblem(m, seats) {
+    if (!isMap(m) || !Object.keys(m).length || !Object.keys(m).every((k) => ["label", "players", "date"].includes(k)))
+      return "match is a map of at least one of label, players, date and no other key";
+    if ("label" in m && !text(m.label, 128)) return "match label: 1-128 printable characters without surrounding spaces";
+    if ("players" in m) {
+      const p = m.players;
+      if (!isMap(p) || !Object.keys(p).length) return "match players: a non-empty map of seat to name";
+      for (const [s, name] of Object.entries(p)) {
+        if (!seats.includes(s)) return `match players: ${s.slice(0, 64)} is not a seat of this game`;
+        if (!text(name, 64)) return `match players: ${s}'s name: 1-64 printable characters without surrounding spaces`;
+      }
+    }
+    if ("date" in m && !calendarDate(m.date)) return "match date: YYYY-MM-DD, a calendar date";
+    return null;
+  }
+  function endingOutcome(cause, seats) {
+    const other = (s) => {
+      const r = seats.filter((x) => x !== s);
+      return r.length === 1 ? r[0] : null;
+    };
+    if (cause.kind === "resign") return { winner: other(cause.seat), reason: `seat ${String(cause.seat)} resigned` };
+    if (cause.kind === "agree") {
+      const w = cause.winner;
+      return { winner: w, reason: w === null ? "agreed draw" : `agreed result: seat ${String(w)} wins` };
+    }
+    if (cause.kind === "timeout") return { winner: other(cause.seat), reason: `seat ${String(cause.seat)} ran out of time (${String(cause.control)} limit)` };
+    return { winner: null, reason: "abandoned: no seat acted within the limit (no result)" };
+  }
+  var CAUSE_KEYS = {
+    resign: ["kind", "seat"],
+    agree: ["kind", "offer", "winner"],
+    timeout: ["kind", "seat", "control", "since", "deadline"],
+    abandon: ["kind", "since", "deadline"]
+  };
+  function endingEvent(seat, e) {
+    if (e.kind === "resign") return { t: "resign", seat };
+    if (e.kind === "offer") return { t: "offer", seat, winner: e.winner || null };
+    if (e.kind === "accept") return { t: "accept", seat, offer: e.offer ?? 0, winner: e.winner || null };
+    return null;
+  }
+  var Clock = class {
+    constructor(decision, total, abandon, lastAt) {
+      this.decision = decision;
+      this.total = total;
+      this.abandon = abandon;
+      this.lastAt = lastAt;
+      this.acted = [0, lastAt];
+    }
+    since = null;
+    used = {};
+    acted;
+    /** [deadline, control] of the seat's pending game decision, or null (no limit, not started). */
+    timeout(seat) {
+      if (!this.since || !(this.decision || this.total)) return null;
+      const at = this.since[1], d = [];
+      if (this.decision) d.push([at + this.decision, "decision"]);
+      if (this.total) d.push([at + this.total - (this.used[seat] ?? 0), "total"]);
+      d.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));
+      return d[0];
+    }
+    abandonDeadline() {
+      return this.acted[1] + this.abandon;
+    }
+  };
+  var EndingsCheck = class {
+    // the end record's ({kind: "rules"} when the rules ended it)
+    constructor(genesis, seats, fail) {
+      this.seats = seats;
+      this.fail = fail;
+      this.v2 = genesis.v >= 2;
+      const c = genesis.body.clock;
+      this.clock = this.v2 && c ? new Clock(c.decision, c.total, c.abandon, genesis.body.at) : null;
+    }
+    v2;
+    clock;
+    offer = null;
+    // the offer of the previous record (seq, seat, winner)
+    last = null;
+    // the previous record's resign / accept event
+    cause = null;
+    /** Genesis (step 4): exactly its keys (SPEC.md 1.3), the optional match, clock + at. */
+    static genesisKeys(v, b) {
+      const keys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"];
+      if (v >= 2) keys.push("sealed_sizes");
+      if (v >= 2 && "match" in b) keys.push("match");
+      if (v >= 2 && ("clock" in b || "at" in b)) keys.push("clock", "at");
+      return keys;
+    }
+    static genesisProblem(v, b, seats) {
+      if (v < 2) return null;
+      if ("match" in b) {
+        const why = matchProblem(b.match, seats);
+        if (why) return "genesis match data: " + why;
+      }
+      if ("clock" in b || "at" in b) {
+        const why = controlProblem(b.clock) ?? timeProblem(b.at);
+        if (why) return "genesis clock and at (SPEC.md 8.2): " + why;
+      }
+      return null;
+    }
+    /** SPEC.md 1.3: a seat record or end record of a game with a clock also has `at`. */
+    bodyKeys() {
+      return this.clock ? ["at"] : [];
+    }
+    /** A public command record whose envelope resigns: the one command that may precede the handshake's end. */
+    isResignation(ending) {
+      return this.v2 && ending?.kind === "resign";
+    }
+    at(body, step) {
+      const c = this.clock;
+      if (!c) return null;
+      const why = timeProblem(body.at);
+      if (why) this.fail(step, `record time at (a game with a clock, SPEC.md 8.2): ${why}`);
+      const at = body.at;
+      if (at < c.lastAt) this.fail(step, `times never decrease (SPEC.md 8.2): ${at} after ${c.lastAt}`);
+      return at;
+    }
+    /** Step 6, after the record's own checks: ``ending`` its public envelope's ending command (null:
+     * none, or sealed), ``starts`` if this reveal started the game, ``started`` if the game had
+     * started before it. */
+    seatRecord(seq, kind, body, ending, starts, started) {
+      const seat = body.seat;
+      if (this.last) this.fail("8", `a ${String(this.last.t)} ends the game: the end record follows it, not a ${kind} record`);
+      const at = this.at(body, "6");
+      const c = this.clock;
+      if (c && at !== null) {
+        if (at > c.abandonDeadline()) this.fail("6", `a seat record after the abandonment deadline ${c.abandonDeadline()} (SPEC.md 8.2)`);
+        const t = kind === "command" && !ending ? c.timeout(seat) : null;
+        if (t && at > t[0]) this.fail("6", `seat ${seat}'s command after its deadline ${t[0]} (${t[1]} limit, SPEC.md 8.2)`);
+      }
+      const offer = this.offer;
+      this.offer = null;
+      if (ending) {
+        const ev = endingEvent(seat, ending);
+        if (!ev) this.fail("6", "an ending command carries no kind (resign, offer or accept)");
+        if (!same(body.events, [ev])) this.fail("6", "the event of an ending command is its signed envelope's (SPEC.md 8.1)");
+        if (ev.t !== "resign" && !started) this.fail("6", `an ${String(ev.t)} before the dice handshake completed (SPEC.md 8.1)`);
+        if (ev.t === "offer") {
+          if (ev.winner !== null && !this.seats.includes(ev.winner)) this.fail("6", `an offer names a seat or a draw, not ${String(ev.winner)}`);
+          this.offer = [seq, seat, ev.winner];
+        } else {
+          if (ev.t === "accept" && (!offer || ev.offer !== offer[0] || offer[1] === seat || ev.winner !== offer[2]))
+            this.fail("6", "an acceptance names the offer in the record before it, made by the other seat, for the same result (SPEC.md 8.1)");
+          this.last = ev;
+        }
+      }
+      if (c && at !== null) {
+        c.lastAt = at;
+        c.acted = [seq, at];
+        if (kind === "command" && !ending || starts) {
+          if (!starts && c.since) c.used[seat] = (c.used[seat] ?? 0) + at - c.since[1];
+          c.since = [seq, at];
+        }
+      }
+    }
+    /** Step 8 for the end record: its keys, the record before it, its cause and the outcome of an
+     * engine ending (SPEC.md 8, 8.3). Returns the cause ({kind: "rules"} when the rules ended it). */
+    end(body, prevKind) {
+      const want = ["secret", "outcome", ...this.bodyKeys(), ...this.v2 && "cause" in body ? ["cause"] : []];
+      if (!exactKeys(body, want)) this.fail("8", `the end record body has exactly the keys ${want.join(", ")} (SPEC.md 1.3)`);
+      const at = this.at(body, "8");
+      const last = this.last;
+      this.last = null;
+      const k = body.cause;
+      if (k === void 0) {
+        if (last) this.fail("8", `the end after a ${String(last.t)} gives its cause`);
+        if (prevKind !== "command") this.fail("8", `an end record follows the command record that ended the game, not a ${prevKind} record (SPEC.md 8)`);
+        return this.cause = { kind: "rules" };
+      }
+      if (!isMap(k) || typeof k.kind !== "string" || !(k.kind in CAUSE_KEYS) || !exactKeys(k, CAUSE_KEYS[k.kind]))
+        this.fail("8", "the cause is a map of one of the shapes of SPEC.md 8.3");
+      if (k.kind === "resign") {
+        if (!last || last.t !== "resign" || last.seat !== k.seat)
+          this.fail("8", `the resignation the cause names is the record before, signed by the resigning seat ${String(k.seat)} (SPEC.md 8.1)`);
+      } else if (k.kind === "agree") {
+        if (!last || last.t !== "accept" || last.offer !== k.offer || last.winner !== k.winner)
+          this.fail("8", `the agreed result is the acceptance in the record before, of the offer ${String(k.offer)} (SPEC.md 8.1)`);
+      } else {
+        if (last) this.fail("8", `the end after a ${String(last.t)} gives its cause, not ${String(k.kind)}`);
+        const c = this.clock;
+        if (!c) this.fail("8", `a ${k.kind} needs a time control in genesis (SPEC.md 8.2)`);
+        if (k.kind === "timeout") {
+          const t = typeof k.seat === "string" && this.seats.includes(k.seat) ? c.timeout(k.seat) : null;
+          if (!t || !c.since || k.since !== c.since[0] || k.deadline !== t[0] || k.control !== t[1])
+            this.fail("8", "the time-out's control, since and deadline are the ones the declared control and the recorded times give (SPEC.md 8.2)");
+          if (t[0] > c.abandonDeadline()) this.fail("8", "a time-out whose deadline is after the abandonment deadline (SPEC.md 8.2)");
+        } else if (k.since !== c.acted[0] || k.deadline !== c.abandonDeadline()) {
+          this.fail("8", "the abandonment's since and deadline are the last seat record's and the declared limit's (SPEC.md 8.2)");
+        }
+        if (!(isInt(k.deadline) && at !== null && at > k.deadline)) this.fail("8", `a ${k.kind} is recorded after its deadline ${String(k.deadline)} (SPEC.md 8.2)`);
+      }
+      if (!same(body.outcome ?? null, endingOutcome(k, this.seats))) this.fail("8", `the outcome of a ${k.kind} is the engine's (SPEC.md 8.3)`);
+      return this.cause = k;
+    }
+  };
+
+  // src/lib/ed25519.ts
+  var P = 2n ** 255n - 19n;
+  var L = 2n ** 252n + 27742317777372353535851937790883648493n;
+  var mod = (a) => (a % P + P) % P;
+  function pow(b, e) {
+    let r = 1n;
+    b = mod(b);
+    while (e > 0n) {
+      if (e & 1n) r = r * b % P;
+      b = b * b % P;
+      e >>= 1n;
+    }
+    return r;
+  }
+  var D = mod(-121665n * pow(121666n, P - 2n));
+  var SQRT_M1 = pow(2n, (P - 1n) / 4n);
+  var IDENTITY = [0n, 1n, 1n, 0n];
+  function add([x1, y1, z1, t1], [x2, y2, z2, t2]) {
+    const a = mod((y1 - x1) * (y2 - x2)), b = mod((y1 + x1) * (y2 + x2));
+    const c = mod(2n * D * t1 * t2), d = mod(2n * z1 * z2);
+    const e = b - a, f = d - c, g = d + c, h = b + a;
+    return [mod(e * f), mod(g * h), mod(f * g), mod(e * h)];
+  }
+  function mul(n, p) {
+    let q = IDENTITY;
+    while (n > 0n) {
+      if (n & 1n) q = add(q, p);
+      p = add(p, p);
+      n >>= 1n;
+    }
+    return q;
+  }
+  var isIdentity = ([x, y, z]) => mod(x) === 0n && mod(y - z) === 0n;
+  var littleEndian = (b) => b.reduceRight((n, x) => n << 8n | BigInt(x), 0n);
+  function decode2(b) {
+    if (b.length !== 32) return [0, `is ${b.length} bytes, not 32`];
+    const n = littleEndian(b), y = n & (1n << 255n) - 1n, sign = n >> 255n;
+    if (y >= P) return [1, "is not canonical (y >= p)"];
+    const u = mod(y * y - 1n), v = mod(D * y * y + 1n);
+    let x = mod(u * pow(v, 3n) * pow(u * pow(v, 7n), (P - 5n) / 8n));
+    if (mod(v * x * x - u) !== 0n) {
+      if (mod(v * x * x + u) !== 0n) return [2, "is not the encoding of a curve point"];
+      x = mod(x * SQRT_M1);
+    }
+    if (x === 0n && sign) return [3, "is not canonical (x = 0 with the sign bit set)"];
+    if ((x & 1n) !== sign) x = P - x;
+    return [x, y, 1n, mod(x * y)];
+  }
+  function pointCheck(b) {
+    const p = decode2(b);
+    if (p.length === 2) return p;
+    if (isIdentity(p)) return [4, "is the identity point (small order 1)"];
+    let q = p;
+    for (const order of [2, 4, 8]) {
+      q = add(q, q);
+      if (isIdentity(q)) return [4, `has small order ${order}`];
+    }
+    if (!isIdentity(mul(L, p))) return [5, "has mixed order (outside the prime-order subgroup)"];
+    return null;
+  }
+  var keyVerdicts = /* @__PURE__ */ new Map();
+  function keyProblem(a) {
+    const id = hex(a);
+    if (!keyVerdicts.has(id)) {
+      const c = pointCheck(a);
+      keyVerdicts.set(id, c === null ? null : c[1]);
+    }
+    return keyVerdicts.get(id);
+  }
+  var SMALL_ORDER = (() => {
+    let t = null;
+    for (let y = 2n; t === null; y++) {
+      const bytes = new Uint8Array(32);
+      for (let i = 0, n = y; i < 32; i++, n >>= 8n) bytes[i] = Number(n & 255n);
+      const q = decode2(bytes);
+      if (q.length === 4) {
+        const c = mul(L, q);
+        if (!isIdentity(mul(4n, c))) t = c;
+      }
+    }
+    const out = /* @__PURE__ */ new Set();
+    let p = IDENTITY;
+    for (let i = 0; i < 8; i++) {
+      const [x, y, z] = p, zi = pow(z, P - 2n), ax = mod(x * zi), ay = mod(y * zi);
+      const n = ay | (ax & 1n) << 255n, enc = new Uint8Array(32);
+      for (let j = 0, m = n; j < 32; j++, m >>= 8n) enc[j] = Number(m & 255n);
+      out.add(hex(enc));
+      p = add(p, t);
+    }
+    return out;
+  })();
+  var subtle = crypto.subtle;
+  var edKeys = /* @__PURE__ */ new Map();
+  async function signatureProblem(pub, msg, sig) {
+    const why = keyProblem(pub);
+    if (why !== null) return `1 (key): the key ${why}`;
+    if (sig.length !== 64) return `2 (length): a signature is 64 bytes, not ${sig.length}`;
+    const r = sig.slice(0, 32), s = littleEndian(sig.slice(32));
+    if (s >= L) return "3 (S): S >= L";
+    const ry = littleEndian(r) & (1n << 255n) - 1n;
+    if (ry >= P) return "4 (R): R is not canonical (y >= p)";
+    if ((ry === 1n || ry === P - 1n) && r[31] & 128) return "4 (R): R is not canonical (x = 0 with the sign bit set)";
+    if (SMALL_ORDER.has(hex(r))) return "5 (R): R has small order";
+    const id = hex(pub);
+    let k = edKeys.get(id);
+    if (!k) {
+      k = await subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]);
+      edKeys.set(id, k);
+    }
+    let ok = false;
+    try {
+      ok = await subtle.verify({ name: "Ed25519" }, k, sig, msg);
+    } catch {
+      ok = false;
+    }
+    if (ok) return null;
+    return decode2(r).length === 2 ? "4 (R): R is not the encoding of a curve point" : "6 (equation): [S]B != R + [k]A";
+  }
+  var verifySignature = async (pub, msg, sig) => await signatureProblem(pub, msg, sig) === null;
+
+  // src/lib/crypto.ts
+  var subtle2 = crypto.subtle;
+  var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
+  var tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
+  var taggedHash = (tag, data) => sha256(tagged(tag, data));
+
+  // src/lib/cosign.ts
+  async function seatCosignatures(note, text2, origin, seatOrder, seatKeys) {
+    const ids = /* @__PURE__ */ new Map();
+    for (const s of seatOrder) {
+      const name = `${origin}/seat/${s}`;
+      const id = (await sha256(cat(utf8(name), new Uint8Array([10, 4]), seatKeys[s]))).slice(0, 4);
+      ids.set(`${name} ${hex(id)}`, s);
+    }
+    const seen = [];
+    for (const line of note.slice(note.lastIndexOf("\n\n") + 2).split("\n")) {
+      if (!line) continue;
+      const [name, sig64] = line.slice(2).split(" ");
+      let raw;
+      try {
+        raw = b64(sig64);
+      } catch {
+        throw new Error(`a checkpoint signature line of ${name} is not base64`);
+      }
+      const seat = ids.get(`${name} ${hex(raw.slice(0, 4))}`);
+      if (seat === void 0) continue;
+      if (raw.length !== 4 + 8 + 64) throw new Error(`seat ${seat}'s cosignature is ${raw.length} bytes, not 76 (SPEC.md 4.5)`);
+      const ts = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
+      const ok = await verifySignature(seatKeys[seat], cat(utf8(`cosignature/v1
+time ${ts}
+`), utf8(text2)), raw.slice(12));
+      if (!ok) throw new Error(`seat ${seat}'s cosignature of the checkpoint does not verify (SPEC.md 4.5)`);
+      if (seen.includes(seat)) throw new Error(`seat ${seat} cosigned this checkpoint twice (SPEC.md 4.5)`);
+      seen.push(seat);
+    }
+    return seen;
   }
 
   // src/lib/aead.ts
@@ -570,5 +798,58 @@ time ${ts}
     if (!eq(c, commit)) throw new Error("it does not match its commitment");
     return { salt: m.salt, value: m.value, valueBytes };
   }
+
+  // src/view_lib.ts
+  var Refused = class extends Error {
+  };
+  function pageEnding(env) {
+    const e = env?.ending;
+    if (!e) return null;
+    if (e.resign) return { kind: "resign" };
+    if (e.offer) return { kind: "offer", winner: e.offer.winner };
+    if (e.accept) return { kind: "accept", offer: Number(e.accept.offer ?? 0), winner: e.accept.winner };
+    return { kind: null };
+  }
+  var PageEndings = class {
+    constructor(genesis, seats, mark) {
+      this.mark = mark;
+      this.check = new EndingsCheck(genesis, seats, (_step, m) => {
+        throw new Refused(m);
+      });
+    }
+    check;
+    run(seq, f) {
+      try {
+        f();
+        return true;
+      } catch (e) {
+        if (!(e instanceof Refused)) throw e;
+        this.mark(seq, false, e.message);
+        return false;
+      }
+    }
+    /** The keys a seat or end body of this game has beyond its own (SPEC.md 1.3). */
+    get bodyKeys() {
+      return this.check.bodyKeys();
+    }
+    isResignation(env) {
+      return this.check.isResignation(pageEnding(env));
+    }
+    /** A seat record, after the page's own checks of it; ``env`` its decoded public envelope or null. */
+    seat(seq, kind, body, env, starts, started) {
+      const ending = pageEnding(env);
+      if (this.run(seq, () => this.check.seatRecord(seq, kind, body, ending, starts, started)) && (this.check.clock || ending))
+        this.mark(seq, true, (this.check.clock ? "the record's time: the server's, never before the previous record's, no deadline passed (SPEC.md 8.2)" : "") + (this.check.clock && ending ? "; " : "") + (ending ? `the ${String(ending.kind)}: its event is its signed envelope's, in its place (SPEC.md 8.1)` : ""));
+    }
+    /** The end record: its keys, the record before it, its cause and outcome (SPEC.md 8, 8.3); the cause, or null if refused. */
+    end(seq, body, prevKind) {
+      let cause = null;
+      if (this.run(seq, () => {
+        cause = this.check.end(body, prevKind);
+      }))
+        this.mark(seq, true, `the end record's keys, its place and its cause (${String(cause.kind)}) and outcome (SPEC.md 8, 8.3)`);
+      return cause;
+    }
+  };
   return __toCommonJS(view_lib_exports);
 })();

@@ -1,11 +1,12 @@
 "use strict";
-// The replay page of `aar view` (clients/python/view.py). Everything below runs in the browser,
-// offline. It checks the log itself with WebCrypto and view_lib.js (SPEC.md sections 1-7, 10):
+// The replay page of `aar view` (clients/cli/view.py). Everything below runs in the browser,
+// offline. It checks the log itself with WebCrypto and view_lib.js (SPEC.md sections 1-8, 10):
 // canonical record encoding, the hash chain, every checkpoint (Ed25519 signature, origin, size,
 // Merkle root, seat cosignatures), the seat keys, every seat signature and envelope (v2: its
-// state_seq and prev), the entropy handshake, (v2) every ciphertext's padded length, the end
-// record, the server secret, every die, every opening, and once the game has ended every sealed
-// value (opened with the published secret: ChaCha20-Poly1305 from view_lib.js).
+// state_seq and prev), the entropy handshake, (v2) every ciphertext's padded length, the endings
+// (SPEC.md 8.1-8.3: the web library's endings.ts, view_lib.js's PageEndings), the end record, the
+// server secret, every die, every opening, and once the game has ended every sealed value (opened
+// with the published secret: ChaCha20-Poly1305 from view_lib.js).
 // It takes from the file, and says so: the rules replay (board pictures, decisions) and, in a
 // game in progress, the chosen seat's own openings (each checked against its commitment).
 (function () {
@@ -95,17 +96,9 @@
       prev = h;
       if (seq === 0) {
         genesis = rec; game = rec.game; origin = rec.body.server.origin;
-        const gkeys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"].concat(rec.v >= 2 ? ["sealed_sizes"] : [],
-          rec.v >= 2 && isMap(rec.body) && "match" in rec.body ? ["match"] : [],  // match: optional (v >= 2)
-          rec.v >= 2 && isMap(rec.body) && ("clock" in rec.body || "at" in rec.body) ? ["clock", "at"] : []);
+        // SPEC.md 1.3, and (v >= 2) the optional match and clock + at: the web library's endings.ts
+        const gkeys = window.aarLib.EndingsCheck.genesisKeys(rec.v, rec.body);
         mark(0, exactKeys(rec.body, gkeys), "the genesis body has exactly the keys of SPEC.md 1.3 (" + gkeys.join(", ") + ")");
-        if (gkeys.includes("match")) {
-          const m = rec.body.match;
-          mark(0, isMap(m) && Object.keys(m).length > 0 && Object.keys(m).every((k) => ["label", "players", "date"].includes(k))
-               && (!("players" in m) || (isMap(m.players) && Object.keys(m.players).length > 0
-                   && Object.keys(m.players).every((s) => rec.body.seats.some((x) => x.name === s) && typeof m.players[s] === "string"))),
-               "genesis match data has the keys of SPEC.md 1.3 (label, players of its seats, date)");
-        }
         mark(0, isMap(rec.body.options) && Object.values(rec.body.options).every((x) => typeof x === "boolean" || typeof x === "string" || Number.isInteger(x)),
              "every genesis option is a boolean, an integer or a text (SPEC.md 1.3)");
         for (const s of rec.body.seats) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
@@ -114,7 +107,11 @@
           mark(0, weak === null, "seat " + s.name + "'s key passes the key rule of SPEC.md 7.4" + (weak === null ? "" : " (it " + weak + ")"));
           mark(0, !rec.body.seats.some((o) => o !== s && isBytes(o.key) && isBytes(s.key) && eq(o.key, s.key)), "seat " + s.name + "'s key is no other seat's (SPEC.md 7.4)");
         }
-        ends = window.aarEndings(mark, seatOrder, rec);  // SPEC.md 8.1-8.3 (view_endings.js)
+        if (gkeys.includes("match") || gkeys.includes("clock")) {
+          const why = window.aarLib.EndingsCheck.genesisProblem(rec.v, rec.body, seatOrder);
+          mark(0, why === null, why || "genesis's " + [gkeys.includes("match") ? "match data (SPEC.md 1.3)" : "", gkeys.includes("clock") ? "time control and start time (SPEC.md 8.2)" : ""].filter(Boolean).join(" and ") + ": as the spec gives them");
+        }
+        ends = new window.aarLib.PageEndings(rec, seatOrder, mark);  // SPEC.md 8.1-8.3: the web library's endings.ts
         mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey && serverKeyId === server.id, "genesis names the server key of the file (key id " + server.id + " recomputed)");
         if (secret) {
           const c = await taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
@@ -127,12 +124,11 @@
       if (endSeq !== null) mark(seq, false, "a record after the end record " + endSeq + " (SPEC.md 8)");
       if (rec.kind === "genesis") mark(seq, false, "a second genesis record");
       const handshakeDone = seatOrder.every((s) => entropy[s]);
-      if (rec.kind === "command" && !handshakeDone && !ends.isResign(b)) mark(seq, false, "a game command before the dice handshake completed (SPEC.md 5.2)");
       if (rec.kind === "commit" && Object.keys(entropy).length) mark(seq, false, "an entropy commit after a reveal (SPEC.md 5.2)");
       if (rec.kind === "end") {
         endSeq = seq;
         const before = R[seq - 1].rec;
-        r.cause = ends.end(seq, b, before && before.kind, exactKeys);  // keys, the record before, the cause
+        r.cause = ends.end(seq, b, before ? before.kind : "unreadable");  // keys, the record before, the cause
         const o = b.outcome;
         const okOutcome = !!o && typeof o === "object" && !Array.isArray(o) && !isBytes(o) && typeof o.reason === "string" && (o.winner === null || (typeof o.winner === "string" && o.winner in seats));
         mark(seq, okOutcome, "the outcome names a winner that is a seat of genesis (or none: a draw) and a reason (SPEC.md 1.3)");
@@ -176,6 +172,8 @@
           r.env = env;
         }
       }
+      // the one command that may come before the handshake's end is a resignation (SPEC.md 5.2, 8.1)
+      if (rec.kind === "command" && !handshakeDone && !ends.isResignation(b.sealed ? null : env)) mark(seq, false, "a game command before the dice handshake completed (SPEC.md 5.2)");
       if (rec.kind === "commit" && env && env.entropy_commit) {
         entCommit[seat] = env.entropy_commit.commitment;
         mark(seq, isBytes(entCommit[seat]) && entCommit[seat].length === 32, "the entropy commitment is 32 bytes (SPEC.md 5.2)");

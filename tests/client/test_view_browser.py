@@ -335,7 +335,11 @@ FROM_THE_FILE = {
 WHY = {
     "deep-nesting-record-0": "nested deeper than 64 (SPEC.md 1.1 rule 6)",
     "seat-is-a-list-1": "envelope names this game, seat, counter",
-    "end-after-handshake-5": "the end record follows a command record (SPEC.md 8), not a reveal record",
+    "end-after-handshake-5": "an end record follows the command record that ended the game, not a reveal record (SPEC.md 8)",
+    "accept-without-offer-7": "an acceptance names the offer in the record before it, made by the other seat",
+    "resign-signed-by-other-seat-8": "the resignation the cause names is the record before, signed by the resigning seat a",
+    "timeout-before-deadline-7": "a timeout is recorded after its deadline 1764000066000 (SPEC.md 8.2)",
+    "end-without-outcome-11": "the end record body has exactly the keys secret, outcome (SPEC.md 1.3)",
     "winner-not-a-seat-11": "\u2718 the outcome names a winner that is a seat of genesis",
     "v2-unpadded-sealed-event-5": "ciphertext length 85 but the declared event size for a 80 + 16",
     "v2-nonzero-padding-7": "the padding after the 190-byte plaintext is not all zero bytes (checked in this browser",

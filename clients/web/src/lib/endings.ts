@@ -1,9 +1,10 @@
-// The endings every game has, as a browser seat checks them (SPEC.md 8.1-8.3): the same checks as
-// the verifier's (engine/log/endings.py, engine/endings.py, engine/match.py) and the replay page's
-// (clients/cli/view_endings.js), from the records alone: genesis's optional `match` and `clock` +
-// `at`, each record's time (never decreasing, no seat record past a passed deadline), each ending
-// command (its one core event is its signed envelope's; an acceptance names the offer of the record
-// right before it, by another seat, for the same result), and the end record's cause and outcome.
+// The endings every game has, as a browser checks them (SPEC.md 8.1-8.3): the same checks as the
+// verifier's (engine/log/endings.py, engine/endings.py, engine/match.py), for the web verifier
+// (verifier.ts) and the replay page of `aar view` (through view_lib.ts), from the records alone:
+// genesis's optional `match` and `clock` + `at`, each record's time (never decreasing, no seat
+// record past a passed deadline), each ending command (its one core event is its signed
+// envelope's; an acceptance names the offer of the record right before it, by another seat, for
+// the same result), and the end record's cause and outcome.
 import type { CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
 import { eq, isBytes } from "./bytes.js";
 import { encode, type Value } from "./msgpack.js";
