@@ -1,7 +1,8 @@
 "use strict";
 // The replay page's byte-level tools (view_page.js takes them from window.aarCodec): bytes,
-// canonical msgpack (SPEC.md 1.1, view_lib.js's), the tagged hashes, HMAC of WebCrypto, Ed25519 by SPEC.md 7.4, verifier keys
-// and signed notes (SPEC.md 4.2). Nothing here reads the page's data.
+// canonical msgpack (SPEC.md 1.1, view_lib.js's), the tagged hashes, HMAC of WebCrypto, Ed25519 by
+// SPEC.md 7.4 (verifier keys and signed notes, SPEC.md 4.2: view_lib.js's, the web library's
+// crypto.ts). Nothing here reads the page's data.
 window.aarCodec = (function () {
   const te = new TextEncoder(), td = new TextDecoder("utf-8", { fatal: true });
   const subtle = crypto.subtle;
@@ -42,37 +43,8 @@ window.aarCodec = (function () {
   const ed25519 = (pub, sig, msg) => window.aarLib.verifySignature(pub, msg, sig);
   const keyProblem = (pub) => window.aarLib.keyProblem(pub);
 
-  // -- notes and checkpoints (SPEC.md 4.2) --------------------------------------------------
-  function parseVkey(s) {
-    const i = s.indexOf("+"), j = s.indexOf("+", i + 1);
-    if (i < 1 || j < 0) throw new Error("not a verifier key");
-    const raw = b64(s.slice(j + 1));
-    if (raw.length !== 33 || raw[0] !== 1) throw new Error("not an Ed25519 verifier key");
-    const weak = keyProblem(raw.slice(1));
-    if (weak !== null) throw new Error("the verifier key's public key " + weak + " (SPEC.md 7.4)");
-    return { name: s.slice(0, i), id: s.slice(i + 1, j), pub: raw.slice(1) };
-  }
-  async function checkNote(note, server) {
-    const cut = note.lastIndexOf("\n\n");
-    if (cut < 0) throw new Error("no signature block");
-    const text = note.slice(0, cut + 1), sigs = note.slice(cut + 2);
-    let signed = false;
-    for (const line of sigs.split("\n")) {
-      if (!line) continue;
-      if (!line.startsWith("\u2014 ")) throw new Error("bad signature line");
-      const [name, sig64] = line.slice(2).split(" ");
-      const raw = b64(sig64);
-      if (name !== server.name || hex(raw.slice(0, 4)) !== server.id) continue;
-      if (!(await ed25519(server.pub, raw.slice(4), utf8(text)))) throw new Error("the server's signature does not verify");
-      signed = true;
-    }
-    if (!signed) throw new Error("not signed by the server key");
-    const lines = text.split("\n");
-    return { origin: lines[0], size: lines[1], root: lines[2] };
-  }
-
   return {
     td, b64, toB64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
-    strictDecode, sha256, taggedHash, taggedHmac, ed25519, keyProblem, parseVkey, checkNote
+    strictDecode, sha256, taggedHash, taggedHmac, ed25519, keyProblem
   };
 })();

@@ -27,7 +27,9 @@ var aarLib = (() => {
     decode: () => decode,
     encode: () => encode,
     keyProblem: () => keyProblem,
+    openCheckpoint: () => openCheckpoint,
     openSealed: () => openSealed,
+    parseVkey: () => parseVkey,
     pointCheck: () => pointCheck,
     seatCosignatures: () => seatCosignatures,
     signatureProblem: () => signatureProblem,
@@ -655,6 +657,38 @@ var aarLib = (() => {
   var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
   var tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
   var taggedHash = (tag, data) => sha256(tagged(tag, data));
+  var ed25519Verify = (pub, sig, msg) => verifySignature(pub, msg, sig);
+  async function parseVkey(s) {
+    const i = s.indexOf("+"), j = s.indexOf("+", i + 1);
+    if (i < 1 || j < 0) throw new Error("not a verifier key");
+    const raw = b64(s.slice(j + 1));
+    if (raw.length !== 33 || raw[0] !== 1) throw new Error("not an Ed25519 verifier key");
+    const name = s.slice(0, i), id = s.slice(i + 1, j), pub = raw.slice(1);
+    const want = hex((await sha256(cat(utf8(name), new Uint8Array([10, 1]), pub))).slice(0, 4));
+    if (want !== id) throw new Error("the verifier key's id does not match its key");
+    const weak = keyProblem(pub);
+    if (weak !== null) throw new Error(`the verifier key's public key ${weak} (SPEC.md 7.4)`);
+    return { name, id, pub, vkey: s };
+  }
+  async function openCheckpoint(note, server) {
+    const cut = note.lastIndexOf("\n\n");
+    if (cut < 0) throw new Error("no signature block");
+    const text2 = note.slice(0, cut + 1), sigs = note.slice(cut + 2);
+    let signed = false;
+    for (const line of sigs.split("\n")) {
+      if (!line) continue;
+      if (!line.startsWith("\u2014 ")) throw new Error("bad signature line");
+      const [name, sig64] = line.slice(2).split(" ");
+      const raw = b64(sig64);
+      if (name !== server.name || hex(raw.slice(0, 4)) !== server.id) continue;
+      if (!await ed25519Verify(server.pub, raw.slice(4), utf8(text2))) throw new Error("the server's signature does not verify");
+      signed = true;
+    }
+    if (!signed) throw new Error("not signed by the server key");
+    const lines = text2.split("\n");
+    if (!/^[1-9][0-9]*$/.test(lines[1] ?? "")) throw new Error("the checkpoint size is not a number");
+    return { origin: lines[0], size: Number(lines[1]), root: lines[2], text: text2 };
+  }
 
   // src/lib/cosign.ts
   async function seatCosignatures(note, text2, origin, seatOrder, seatKeys) {

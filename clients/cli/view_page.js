@@ -14,7 +14,7 @@
   // bytes, canonical msgpack, crypto, notes: view_codec.js
   const {
     td, b64, toB64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
-    strictDecode, sha256, taggedHash, taggedHmac, ed25519, keyProblem, parseVkey, checkNote,
+    strictDecode, sha256, taggedHash, taggedHmac, ed25519, keyProblem,
   } = window.aarCodec;
 
   // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
@@ -65,12 +65,17 @@
   }
 
   async function checkAll() {
-    const server = parseVkey(DATA.server_vkey);
+    // the file's server key (its id recomputed, SPEC.md 7.4's key rule) and, below, every checkpoint
+    // it signs (SPEC.md 4.2): the web library's crypto.ts, through view_lib.js
+    let server;
+    try { server = await window.aarLib.parseVkey(DATA.server_vkey); } catch (e) {
+      mark(0, false, "the file's server key " + DATA.server_vkey + ": " + e.message + ": nothing can be checked against it");
+      return;
+    }
     const secret = DATA.secret ? b64(DATA.secret) : null;
     let prev = new Uint8Array(32), game = null, origin = null, diceKey = null, nextRoll = 0;
     const seats = {}, seatOrder = [], entCommit = {}, entropy = {}, counter = {}, commitments = new Map();
     const tree = [];  // compact Merkle tree: [size, hash] of perfect subtrees, left to right
-    const serverKeyId = hex((await sha256(cat(utf8(server.name), new Uint8Array([10, 1]), server.pub))).slice(0, 4));
     for (let seq = 0; seq < N; seq++) {
       const r = R[seq];
       const h = await taggedHash("aar1/record", r.raw);
@@ -84,7 +89,7 @@
       let rec;
       try { rec = strictDecode(r.raw); shape(rec); } catch (e) {
         mark(seq, false, "record bytes are not a canonical record: " + e.message);
-        await checkCp(seq, r.cp, root, origin, seatOrder, seats);
+        await checkCp(seq, r.cp, root, server, origin, seatOrder, seats);
         prev = h;  // the next record's chain check still runs
         continue;
       }
@@ -112,13 +117,13 @@
           mark(0, why === null, why || "genesis's " + [gkeys.includes("match") ? "match data (SPEC.md 1.3)" : "", gkeys.includes("clock") ? "time control and start time (SPEC.md 8.2)" : ""].filter(Boolean).join(" and ") + ": as the spec gives them");
         }
         ends = new window.aarLib.PageEndings(rec, seatOrder, mark);  // SPEC.md 8.1-8.3: the web library's endings.ts
-        mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey && serverKeyId === server.id, "genesis names the server key of the file (key id " + server.id + " recomputed)");
+        mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey, "genesis names the server key of the file (key id " + server.id + " recomputed)");
         if (secret) {
           const c = await taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
           mark(0, eq(c, rec.body.secret_commit), "the published server secret matches genesis's secret_commit (SPEC.md 5.1)");
         }
       }
-      await checkCp(seq, r.cp, root, origin, seatOrder, seats);
+      await checkCp(seq, r.cp, root, server, origin, seatOrder, seats);
       if (seq === 0) continue;
       const b = rec.body;
       if (endSeq !== null) mark(seq, false, "a record after the end record " + endSeq + " (SPEC.md 8)");
@@ -232,16 +237,17 @@
     if (inProgress) mark(seq, null, inProgress);
   }
 
-  async function checkCp(seq, note, root, origin, seatOrder, seats) {
+  async function checkCp(seq, note, root, server, origin, seatOrder, seats) {
+    let cp;
     try {
-      const cp = await checkNote(note, parseVkey(DATA.server_vkey));
-      const ok = cp.origin === origin && cp.size === String(seq + 1) && cp.root === toB64(root);
+      cp = await window.aarLib.openCheckpoint(note, server);
+      const ok = cp.origin === origin && cp.size === seq + 1 && cp.root === toB64(root);
       mark(seq, ok, ok ? "checkpoint " + (seq + 1) + " signed by the server (Ed25519), origin, size and Merkle root recomputed" : "checkpoint does not match: origin/size/root differ from the recomputed tree");
       if (ok) counts.checkpoints++;
     } catch (e) { mark(seq, false, "checkpoint: " + e.message); return; }
     // the seats' cosignatures it carries (SPEC.md 4.5: view_lib.js, the web library's check)
     try {
-      const who = await window.aarLib.seatCosignatures(note, note.slice(0, note.lastIndexOf("\n\n") + 1), origin, seatOrder, seats);
+      const who = await window.aarLib.seatCosignatures(note, cp.text, origin, seatOrder, seats);
       if (who.length) mark(seq, true, "checkpoint " + (seq + 1) + " cosigned by seat " + who.join(" and seat ") + " (C2SP tlog-cosignature, SPEC.md 4.5): verified");
     } catch (e) { mark(seq, false, "seat cosignature: " + e.message); }
   }

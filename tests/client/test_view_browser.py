@@ -292,6 +292,20 @@ def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
     pg.close()
 
 
+def test_a_server_key_whose_id_is_not_its_keys_is_refused(tab, tmp_path):
+    """The page reads the file's server key with the web library's parseVkey (crypto.ts): an id
+    that is not the key's (SPEC.md 4.2) fails at record 0, and nothing is checked against it."""
+    data = golden_data("sog.aar")
+    name, kid, key = data["server_vkey"].split("+")
+    data["server_vkey"] = "+".join([name, "00000000" if kid != "00000000" else "00000001", key])
+    out = tmp_path / "key.html"
+    out.write_text(page(data), encoding="utf-8")
+    tab.load(out)
+    assert "NOT VERIFIED by this page" in tab.text("#summary") and "the first at record 0" in tab.text("#summary")
+    assert "the verifier key's id does not match its key: nothing can be checked against it" in tab.text("#rec")
+    tab.close()
+
+
 def _tampered_table() -> dict[str, tuple[int, int | None]]:
     """fixtures/logs/README.md's table of the tampered logs: name -> (aar verify exit, seq), so a
     variant added there is covered here without a change."""

@@ -1,13 +1,15 @@
 // What the replay page of `aar view` takes from this library (built into ../cli/view_lib.js as the
 // global aarLib by build.mjs): SPEC.md 7.4's Ed25519 rule, the seat cosignatures of SPEC.md 4.5
 // the opening of sealed values with the published secret (SPEC.md 6.2, 6.5), canonical msgpack
-// (SPEC.md 1.1) and the endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
+// (SPEC.md 1.1), the server's verifier key and the checkpoints it signs (SPEC.md 4.2: crypto.ts)
+// and the endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
 import { EndingsCheck, type EndingCommand } from "./lib/endings.js";
 import type { Value } from "./lib/msgpack.js";
 
 export { keyProblem, pointCheck, signatureProblem, verifySignature } from "./lib/ed25519.js";
 export { seatCosignatures } from "./lib/cosign.js";
 export { openSealed } from "./lib/aead.js";
+export { openCheckpoint, parseVkey } from "./lib/crypto.js";
 export { decode, encode, strictDecode } from "./lib/msgpack.js";
 export { EndingsCheck } from "./lib/endings.js";
 
