@@ -22,6 +22,7 @@ var aarLib = (() => {
   // src/view_lib.ts
   var view_lib_exports = {};
   __export(view_lib_exports, {
+    CompactTree: () => CompactTree,
     EndingsCheck: () => EndingsCheck,
     PageEndings: () => PageEndings,
     decode: () => decode,
@@ -43,6 +44,7 @@ var aarLib = (() => {
   var utf8 = (s) => te.encode(s);
   var hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
   var b64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+  var toB64 = (b) => btoa(String.fromCharCode(...b));
   function cat(...xs) {
     const o = new Uint8Array(xs.reduce((a, x) => a + x.length, 0));
     let i = 0;
@@ -689,6 +691,25 @@ var aarLib = (() => {
     if (!/^[1-9][0-9]*$/.test(lines[1] ?? "")) throw new Error("the checkpoint size is not a number");
     return { origin: lines[0], size: Number(lines[1]), root: lines[2], text: text2 };
   }
+  var CompactTree = class {
+    nodes = [];
+    size = 0;
+    async append(recordHash) {
+      let node = await sha256(cat(new Uint8Array([0]), recordHash)), size = 1;
+      while (this.nodes.length && this.nodes[this.nodes.length - 1][0] === size) {
+        const [, l] = this.nodes.pop();
+        node = await sha256(cat(new Uint8Array([1]), l, node));
+        size *= 2;
+      }
+      this.nodes.push([size, node]);
+      this.size++;
+    }
+    async root() {
+      let r = this.nodes[this.nodes.length - 1][1];
+      for (let i = this.nodes.length - 2; i >= 0; i--) r = await sha256(cat(new Uint8Array([1]), this.nodes[i][1], r));
+      return toB64(r);
+    }
+  };
 
   // src/lib/cosign.ts
   async function seatCosignatures(note, text2, origin, seatOrder, seatKeys) {

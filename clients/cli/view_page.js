@@ -11,10 +11,10 @@
 // game in progress, the chosen seat's own openings (each checked against its commitment).
 (function () {
   const DATA = JSON.parse(document.getElementById("aar-data").textContent);
-  // bytes, canonical msgpack, crypto, notes: view_codec.js
+  // bytes, canonical msgpack, crypto: view_codec.js
   const {
-    td, b64, toB64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
-    strictDecode, sha256, taggedHash, taggedHmac, ed25519, keyProblem,
+    td, b64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
+    strictDecode, taggedHash, taggedHmac, ed25519, keyProblem,
   } = window.aarCodec;
 
   // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
@@ -75,17 +75,14 @@
     const secret = DATA.secret ? b64(DATA.secret) : null;
     let prev = new Uint8Array(32), game = null, origin = null, diceKey = null, nextRoll = 0;
     const seats = {}, seatOrder = [], entCommit = {}, entropy = {}, counter = {}, commitments = new Map();
-    const tree = [];  // compact Merkle tree: [size, hash] of perfect subtrees, left to right
+    const tree = new window.aarLib.CompactTree();  // RFC 9162's Merkle tree (SPEC.md 4): the web library's crypto.ts
     for (let seq = 0; seq < N; seq++) {
       const r = R[seq];
       const h = await taggedHash("aar1/record", r.raw);
       r.hash = h;
       // Merkle tree and checkpoint (SPEC.md 4)
-      let node = await sha256(cat(new Uint8Array([0]), h)), size = 1;
-      while (tree.length && tree[tree.length - 1][0] === size) { const [, l] = tree.pop(); node = await sha256(cat(new Uint8Array([1]), l, node)); size *= 2; }
-      tree.push([size, node]);
-      let root = tree[tree.length - 1][1];
-      for (let i = tree.length - 2; i >= 0; i--) root = await sha256(cat(new Uint8Array([1]), tree[i][1], root));
+      await tree.append(h);
+      const root = await tree.root();  // base64, as a checkpoint gives it
       let rec;
       try { rec = strictDecode(r.raw); shape(rec); } catch (e) {
         mark(seq, false, "record bytes are not a canonical record: " + e.message);
@@ -241,7 +238,7 @@
     let cp;
     try {
       cp = await window.aarLib.openCheckpoint(note, server);
-      const ok = cp.origin === origin && cp.size === seq + 1 && cp.root === toB64(root);
+      const ok = cp.origin === origin && cp.size === seq + 1 && cp.root === root;
       mark(seq, ok, ok ? "checkpoint " + (seq + 1) + " signed by the server (Ed25519), origin, size and Merkle root recomputed" : "checkpoint does not match: origin/size/root differ from the recomputed tree");
       if (ok) counts.checkpoints++;
     } catch (e) { mark(seq, false, "checkpoint: " + e.message); return; }

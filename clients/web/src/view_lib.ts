@@ -1,7 +1,7 @@
 // What the replay page of `aar view` takes from this library (built into ../cli/view_lib.js as the
 // global aarLib by build.mjs): SPEC.md 7.4's Ed25519 rule, the seat cosignatures of SPEC.md 4.5
 // the opening of sealed values with the published secret (SPEC.md 6.2, 6.5), canonical msgpack
-// (SPEC.md 1.1), the server's verifier key and the checkpoints it signs (SPEC.md 4.2: crypto.ts)
+// (SPEC.md 1.1), the server's verifier key, the checkpoints it signs and the Merkle tree (SPEC.md 4: crypto.ts)
 // and the endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
 import { EndingsCheck, type EndingCommand } from "./lib/endings.js";
 import type { Value } from "./lib/msgpack.js";
@@ -9,7 +9,7 @@ import type { Value } from "./lib/msgpack.js";
 export { keyProblem, pointCheck, signatureProblem, verifySignature } from "./lib/ed25519.js";
 export { seatCosignatures } from "./lib/cosign.js";
 export { openSealed } from "./lib/aead.js";
-export { openCheckpoint, parseVkey } from "./lib/crypto.js";
+export { CompactTree, openCheckpoint, parseVkey } from "./lib/crypto.js";
 export { decode, encode, strictDecode } from "./lib/msgpack.js";
 export { EndingsCheck } from "./lib/endings.js";
 
