@@ -2,9 +2,9 @@
 check its crypto in the browser.
 
 The page is one HTML file: inline CSS and JavaScript (``view_page.html``; ``view_lib.js``, generated
-from the web client's library by ``make web``, ``view_codec.js`` and ``view_page.js`` joined in that
-order, ``SCRIPTS``; shipped as package data), no network, no external file, so it opens from an
-email attachment. It embeds:
+from the web client's library by ``make web``, and ``view_page.js`` joined in that order,
+``SCRIPTS``; shipped as package data), no network, no external file, so it opens from an email
+attachment. It embeds:
 
 - the log itself, record bytes and checkpoint notes exactly as in the bundle, and the bundle
   header's server key and secret: the page checks these itself (WebCrypto SHA-256, HMAC,
@@ -137,14 +137,14 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
 
 
 #: the page's scripts, joined in this order into its one <script> (package data of afteraction.cli)
-SCRIPTS = ("view_lib.js", "view_codec.js", "view_page.js")
+SCRIPTS = ("view_lib.js", "view_page.js")
 
 
 def page(data: dict) -> str:
     pkg = resources.files("afteraction.cli")
     html = (pkg / "view_page.html").read_text(encoding="utf-8")
-    # in this order: view_lib.js (generated from the web library: SPEC.md 7.4, 4.5, 6.2, 1.1, 8.1-8.3) before
-    # the codec that takes from it, and view_page.js, which runs at once and takes from both, last
+    # in this order: view_lib.js (generated from the web library: bytes, hashes, SPEC.md 1.1, 4, 6.2, 7.4,
+    # 8.1-8.3) before view_page.js, which runs at once and takes from it
     js = "".join((pkg / name).read_text(encoding="utf-8") for name in SCRIPTS)
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
     # inside <script>: "</" could close the element and "<!--" open a comment; \u escapes keep the JSON equal

@@ -25,16 +25,33 @@ var aarLib = (() => {
     CompactTree: () => CompactTree,
     EndingsCheck: () => EndingsCheck,
     PageEndings: () => PageEndings,
+    b64: () => b64,
+    cat: () => cat,
     decode: () => decode,
+    ed25519Verify: () => ed25519Verify,
     encode: () => encode,
+    eq: () => eq,
+    exactKeys: () => exactKeys,
+    hex: () => hex,
+    isBytes: () => isBytes,
+    isMap: () => isMap,
     keyProblem: () => keyProblem,
+    lp: () => lp,
     openCheckpoint: () => openCheckpoint,
     openSealed: () => openSealed,
     parseVkey: () => parseVkey,
     pointCheck: () => pointCheck,
     seatCosignatures: () => seatCosignatures,
+    sha256: () => sha256,
     signatureProblem: () => signatureProblem,
     strictDecode: () => strictDecode,
+    taggedHash: () => taggedHash,
+    taggedHmac: () => taggedHmac,
+    td: () => td,
+    toB64: () => toB64,
+    u32: () => u32,
+    u64: () => u64,
+    utf8: () => utf8,
     verifySignature: () => verifySignature
   });
 
@@ -659,6 +676,17 @@ var aarLib = (() => {
   var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
   var tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
   var taggedHash = (tag, data) => sha256(tagged(tag, data));
+  var hmacKeys = /* @__PURE__ */ new Map();
+  async function hmac(key, msg) {
+    const id = hex(key);
+    let k = hmacKeys.get(id);
+    if (!k) {
+      k = subtle2.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      hmacKeys.set(id, k);
+    }
+    return new Uint8Array(await subtle2.sign("HMAC", await k, msg));
+  }
+  var taggedHmac = (key, tag, data) => hmac(key, tagged(tag, data));
   var ed25519Verify = (pub, sig, msg) => verifySignature(pub, msg, sig);
   async function parseVkey(s) {
     const i = s.indexOf("+"), j = s.indexOf("+", i + 1);
@@ -813,16 +841,12 @@ time ${ts}
     if (!eq(mac, tag)) return null;
     return chacha20(key, nonce, 1, ct);
   }
-  async function hmac(key, msg) {
-    const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg));
-  }
   var sealKeys = /* @__PURE__ */ new Map();
   function sealKey(secret, game) {
     const id = hex(secret) + " " + game;
     let k = sealKeys.get(id);
     if (!k) {
-      k = hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+      k = taggedHmac(secret, "aar1/seal-key", lp(utf8(game)));
       sealKeys.set(id, k);
     }
     return k;

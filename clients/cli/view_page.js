@@ -11,11 +11,12 @@
 // game in progress, the chosen seat's own openings (each checked against its commitment).
 (function () {
   const DATA = JSON.parse(document.getElementById("aar-data").textContent);
-  // bytes, canonical msgpack, crypto: view_codec.js
+  // bytes, canonical msgpack (SPEC.md 1.1), SHA-256 and HMAC with SPEC.md's tags, Ed25519 by the
+  // rule of SPEC.md 7.4: the web library's, through view_lib.js
   const {
     td, b64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
-    strictDecode, taggedHash, taggedHmac, ed25519, keyProblem,
-  } = window.aarCodec;
+    strictDecode, taggedHash, taggedHmac, ed25519Verify: ed25519, keyProblem,
+  } = window.aarLib;
 
   // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
   function pbDecode(buf, msgName) {
