@@ -27,9 +27,11 @@ var aarLib = (() => {
     PageEndings: () => PageEndings,
     b64: () => b64,
     cat: () => cat,
+    commandMessage: () => commandMessage,
     decode: () => decode,
     ed25519Verify: () => ed25519Verify,
     encode: () => encode,
+    entropyCommitment: () => entropyCommitment,
     eq: () => eq,
     exactKeys: () => exactKeys,
     hex: () => hex,
@@ -41,17 +43,18 @@ var aarLib = (() => {
     openSealed: () => openSealed,
     parseVkey: () => parseVkey,
     pointCheck: () => pointCheck,
+    recordHash: () => recordHash,
     seatCosignatures: () => seatCosignatures,
-    sha256: () => sha256,
+    secretCommitment: () => secretCommitment,
     signatureProblem: () => signatureProblem,
     strictDecode: () => strictDecode,
-    taggedHash: () => taggedHash,
     taggedHmac: () => taggedHmac,
     td: () => td,
     toB64: () => toB64,
     u32: () => u32,
     u64: () => u64,
     utf8: () => utf8,
+    valueCommitment: () => valueCommitment,
     verifySignature: () => verifySignature
   });
 
@@ -722,8 +725,8 @@ var aarLib = (() => {
   var CompactTree = class {
     nodes = [];
     size = 0;
-    async append(recordHash) {
-      let node = await sha256(cat(new Uint8Array([0]), recordHash)), size = 1;
+    async append(recordHash2) {
+      let node = await sha256(cat(new Uint8Array([0]), recordHash2)), size = 1;
       while (this.nodes.length && this.nodes[this.nodes.length - 1][0] === size) {
         const [, l] = this.nodes.pop();
         node = await sha256(cat(new Uint8Array([1]), l, node));
@@ -770,6 +773,13 @@ time ${ts}
     }
     return seen;
   }
+
+  // src/lib/derive.ts
+  var recordHash = (raw) => taggedHash("aar1/record", raw);
+  var commandMessage = (envelope) => tagged("aar1/command", envelope);
+  var secretCommitment = (game, secret) => taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
+  var entropyCommitment = (game, seat, genesisHash, entropy) => taggedHash("aar1/seat-entropy", cat(lp(utf8(game)), lp(utf8(seat)), genesisHash, entropy));
+  var valueCommitment = (salt, valueBytes) => taggedHash("aar1/commit", cat(salt, valueBytes));
 
   // src/lib/aead.ts
   var rotl = (x, n) => x << n | x >>> 32 - n;
@@ -873,7 +883,7 @@ time ${ts}
     const m = d;
     if (!m || typeof m !== "object" || Array.isArray(m) || m instanceof Uint8Array || Object.keys(m).sort().join(",") !== "salt,value" || !(m.salt instanceof Uint8Array)) throw new Error("it has the wrong shape (a map of exactly salt and value)");
     const valueBytes = encode(m.value);
-    const c = await taggedHash("aar1/commit", cat(m.salt, valueBytes));
+    const c = await valueCommitment(m.salt, valueBytes);
     if (!eq(c, commit)) throw new Error("it does not match its commitment");
     return { salt: m.salt, value: m.value, valueBytes };
   }

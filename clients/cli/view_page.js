@@ -11,11 +11,11 @@
 // game in progress, the chosen seat's own openings (each checked against its commitment).
 (function () {
   const DATA = JSON.parse(document.getElementById("aar-data").textContent);
-  // bytes, canonical msgpack (SPEC.md 1.1), SHA-256 and HMAC with SPEC.md's tags, Ed25519 by the
-  // rule of SPEC.md 7.4: the web library's, through view_lib.js
+  // bytes, canonical msgpack (SPEC.md 1.1), HMAC with SPEC.md's tags, the log's hashes and
+  // commitments (derive.ts), Ed25519 by the rule of SPEC.md 7.4: the web library's, through view_lib.js
   const {
-    td, b64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode,
-    strictDecode, taggedHash, taggedHmac, ed25519Verify: ed25519, keyProblem,
+    td, b64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode, strictDecode, taggedHmac,
+    recordHash, commandMessage, secretCommitment, entropyCommitment, valueCommitment, ed25519Verify: ed25519, keyProblem,
   } = window.aarLib;
 
   // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
@@ -79,7 +79,7 @@
     const tree = new window.aarLib.CompactTree();  // RFC 9162's Merkle tree (SPEC.md 4): the web library's crypto.ts
     for (let seq = 0; seq < N; seq++) {
       const r = R[seq];
-      const h = await taggedHash("aar1/record", r.raw);
+      const h = await recordHash(r.raw);
       r.hash = h;
       // Merkle tree and checkpoint (SPEC.md 4)
       await tree.append(h);
@@ -117,7 +117,7 @@
         ends = new window.aarLib.PageEndings(rec, seatOrder, mark);  // SPEC.md 8.1-8.3: the web library's endings.ts
         mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey, "genesis names the server key of the file (key id " + server.id + " recomputed)");
         if (secret) {
-          const c = await taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
+          const c = await secretCommitment(game, secret);
           mark(0, eq(c, rec.body.secret_commit), "the published server secret matches genesis's secret_commit (SPEC.md 5.1)");
         }
       }
@@ -160,7 +160,7 @@
         }
       } else { envBytes = b.env; sig = b.sig; }
       if (envBytes) {
-        const ok = seat in seats && await ed25519(seats[seat], sig, cat(utf8("aar1/command"), new Uint8Array([0]), envBytes));
+        const ok = seat in seats && await ed25519(seats[seat], sig, commandMessage(envBytes));
         mark(seq, ok, "Ed25519 signature of seat " + seat + " over its envelope (genesis key)");
         if (ok) counts.signatures++;
         try { env = pbDecode(envBytes, DATA.proto.root); } catch (e) { mark(seq, false, "envelope does not parse: " + e.message); }
@@ -186,7 +186,7 @@
         const e = env.entropy_reveal.entropy;
         // v >= 2: the commitment also covers the genesis record's hash (SPEC.md 5.2)
         const g = genesis.v >= 2 ? R[0].hash : new Uint8Array(0);
-        const c = await taggedHash("aar1/seat-entropy", cat(lp(utf8(game)), lp(utf8(seat)), g, e));
+        const c = await entropyCommitment(game, seat, g, e);
         mark(seq, entCommit[seat] && eq(c, entCommit[seat]), "entropy of " + seat + " matches its commitment (SPEC.md 5.2)");
         entropy[seat] = e;
         if (seatOrder.every((s) => entropy[s]) && secret) {
@@ -217,7 +217,7 @@
         } else if (ev.t === "open") {
           const key = ev.ref[0] + ":" + ev.ref[1];
           const c = commitments.get(key);
-          const got = await taggedHash("aar1/commit", cat(ev.salt, encode(ev.value)));
+          const got = await valueCommitment(ev.salt, encode(ev.value));
           const ok = !!c && eq(c, got);
           mark(seq, ok, "opening of " + key + " matches its commitment (SHA-256 of salt || canonical value)");
           if (ok) counts.openings++;
@@ -272,7 +272,7 @@
   async function checkOpening(seq, k, commit, salt, valueBytes, secret, game, what, src) {
     let v;
     try { v = strictDecode(valueBytes); } catch (e) { mark(seq, false, what + ": the opening " + (src || "taken from the file") + " is not canonical"); return undefined; }
-    const got = await taggedHash("aar1/commit", cat(salt, valueBytes));
+    const got = await valueCommitment(salt, valueBytes);
     let ok = eq(got, commit);
     if (secret) ok = ok && eq(salt, await taggedHmac(secret, "aar1/salt", cat(lp(utf8(game)), u64(seq), u32(k))));
     mark(seq, ok, what + ": the opening " + (src || "taken from the file") + " matches the commitment" + (secret ? " and its salt is the server secret's" : ""));

@@ -1,5 +1,6 @@
 // What the replay page of `aar view` takes from this library (built into ../cli/view_lib.js as the
-// global aarLib by build.mjs): bytes, SHA-256 and HMAC with SPEC.md's tags, SPEC.md 7.4's Ed25519 rule, the seat cosignatures of SPEC.md 4.5
+// global aarLib by build.mjs): bytes, HMAC with SPEC.md's tags, the log's hashes and commitments
+// (derive.ts), SPEC.md 7.4's Ed25519 rule, the seat cosignatures of SPEC.md 4.5
 // the opening of sealed values with the published secret (SPEC.md 6.2, 6.5), canonical msgpack
 // (SPEC.md 1.1), the server's verifier key, the checkpoints it signs and the Merkle tree (SPEC.md 4: crypto.ts)
 // and the endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
@@ -9,7 +10,8 @@ import type { Value } from "./lib/msgpack.js";
 export { keyProblem, pointCheck, signatureProblem, verifySignature } from "./lib/ed25519.js";
 export { seatCosignatures } from "./lib/cosign.js";
 export { openSealed } from "./lib/aead.js";
-export { CompactTree, ed25519Verify, openCheckpoint, parseVkey, sha256, taggedHash, taggedHmac } from "./lib/crypto.js";
+export { CompactTree, ed25519Verify, openCheckpoint, parseVkey, taggedHmac } from "./lib/crypto.js";
+export { commandMessage, entropyCommitment, recordHash, secretCommitment, valueCommitment } from "./lib/derive.js";
 export { b64, cat, eq, hex, isBytes, lp, td, toB64, u32, u64, utf8 } from "./lib/bytes.js";
 export { decode, encode, strictDecode } from "./lib/msgpack.js";
 export { EndingsCheck, exactKeys, isMap } from "./lib/endings.js";

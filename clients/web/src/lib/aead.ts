@@ -3,6 +3,7 @@
 // what lets a browser check the sealed ciphertexts itself once a game has ended.
 import { cat, eq, hex, lp, u32, u64, utf8 } from "./bytes.js";
 import { taggedHash, taggedHmac } from "./crypto.js";
+import { valueCommitment } from "./derive.js";
 import { encode as encodeValue, strictDecode, type Value } from "./msgpack.js";
 
 const rotl = (x: number, n: number): number => (x << n) | (x >>> (32 - n));
@@ -106,7 +107,7 @@ export async function openSealed(secret: Uint8Array, game: string, seq: number, 
   if (!m || typeof m !== "object" || Array.isArray(m) || m instanceof Uint8Array || Object.keys(m).sort().join(",") !== "salt,value"
       || !(m.salt instanceof Uint8Array)) throw new Error("it has the wrong shape (a map of exactly salt and value)");
   const valueBytes = encodeValue(m.value);
-  const c = await taggedHash("aar1/commit", cat(m.salt, valueBytes));
+  const c = await valueCommitment(m.salt, valueBytes);
   if (!eq(c, commit)) throw new Error("it does not match its commitment");
   return { salt: m.salt, value: m.value, valueBytes };
 }

@@ -8,8 +8,9 @@
 // endings every game has (SPEC.md 8.1-8.3, endings.ts): times, ending commands, the end's cause.
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CommandEnvelopeSchema, type CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
-import { b64, cat, eq, hex, isBytes, lp, utf8 } from "./bytes.js";
-import { CompactTree, ed25519Verify, openCheckpoint, sha256, taggedHash, type ServerKey } from "./crypto.js";
+import { eq, isBytes } from "./bytes.js";
+import { CompactTree, ed25519Verify, openCheckpoint, type ServerKey } from "./crypto.js";
+import { commandMessage, entropyCommitment, recordHash, secretCommitment, valueCommitment } from "./derive.js";
 import { seatCosignatures } from "./cosign.js";
 import { keyProblem } from "./ed25519.js";
 import { endingCommand, EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
@@ -63,7 +64,7 @@ export class LogVerifier {
     const seq = this.size;
     this.cur = seq;
     if (raw.length > MAX_RECORD) this.fail(`a record of ${raw.length} bytes, over the 1 MiB limit (SPEC.md 1.2)`);
-    const hash = await taggedHash("aar1/record", raw);
+    const hash = await recordHash(raw);
     let r: Value;
     try { r = strictDecode(raw); } catch (e) { this.fail("not canonical msgpack: " + (e as Error).message); }
     if (!exactKeys(r, ["body", "game", "kind", "prev", "seq", "v"]) || !isMap(r.body) || typeof r.kind !== "string"
@@ -171,7 +172,7 @@ export class LogVerifier {
       try { env = fromBinary(CommandEnvelopeSchema, b.env); } catch { this.fail("the envelope does not parse"); }
       if (rec.kind === "command" && !started && !this.ends!.isResignation(endingCommand(env))) this.fail("a game command before the dice handshake completed (SPEC.md 5.2)");
       if (!exactKeys(b, keys)) this.fail(`the ${rec.kind} body has exactly the keys ${keys.join(", ")} (SPEC.md 1.3)`);
-      const ok = await ed25519Verify(this.seatKeys[seat], b.sig, cat(utf8("aar1/command"), new Uint8Array([0]), b.env));
+      const ok = await ed25519Verify(this.seatKeys[seat], b.sig, commandMessage(b.env));
       if (!ok) this.fail(`seat ${seat}'s signature over its envelope does not verify`);
       this.checked.signatures++;
       // v >= 2: one command, one encoding (SPEC.md 7.1): protobuf-es writes fields in number order, as Python's deterministic serialization
@@ -197,7 +198,7 @@ export class LogVerifier {
         if (v2 && env.stateSeq < BigInt(this.committedAt)) this.fail(`entropy reveal by ${seat} bound to the log before every seat had committed (SPEC.md 5.2)`);
         if (e.length !== 32) this.fail(`entropy revealed by ${seat} of another length than 32 (SPEC.md 5.2)`);
         const g = v2 ? this.genesis!.hash : new Uint8Array(0);
-        const c = await taggedHash("aar1/seat-entropy", cat(lp(utf8(this.gameId)), lp(utf8(seat)), g, e));
+        const c = await entropyCommitment(this.gameId, seat, g, e);
         if (!eq(c, this.entropyCommits[seat])) this.fail(`seat ${seat}'s entropy does not match its commitment`);
         this.entropyRevealed.add(seat);
         const want: Value[] = [{ t: "entropy-reveal", seat, entropy: e }];
@@ -229,7 +230,7 @@ export class LogVerifier {
         if (!exactKeys(ev, ["t", "ref", "salt", "value"])) this.fail(`opening ${i} has exactly t, ref, salt, value (SPEC.md 1.4)`);
         const ref = ev.ref;
         const c = Array.isArray(ref) && ref.length === 2 && ref.every(isInt) ? this.commitments.get(`${ref[0]}:${ref[1]}`) : undefined;
-        if (!c || !bytes32(ev.salt) || !eq(c, await taggedHash("aar1/commit", cat(ev.salt, encode(ev.value))))) this.fail("a public opening does not match its commitment");
+        if (!c || !bytes32(ev.salt) || !eq(c, await valueCommitment(ev.salt, encode(ev.value)))) this.fail("a public opening does not match its commitment");
       }
     }
   }
@@ -242,7 +243,7 @@ export class LogVerifier {
     if (!isMap(o) || !("winner" in o) || typeof o.reason !== "string"
         || !(o.winner === null || (typeof o.winner === "string" && o.winner in this.seatKeys)))
       this.fail("step 8: the outcome is a map with winner (a seat of genesis or nil) and text reason (SPEC.md 1.3)");
-    const c = bytes32(b.secret) ? await taggedHash("aar1/server-secret", cat(lp(utf8(this.gameId)), b.secret)) : null;
+    const c = bytes32(b.secret) ? await secretCommitment(this.gameId, b.secret) : null;
     if (!c || !eq(c, this.genesis!.body.secret_commit as Uint8Array)) this.fail("step 8: the end record's secret does not match the genesis commitment (SPEC.md 5.1)");
     this.ended = true;
     this.outcome = o;
