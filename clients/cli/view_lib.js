@@ -36,6 +36,7 @@ var aarLib = (() => {
     exactKeys: () => exactKeys,
     hex: () => hex,
     isBytes: () => isBytes,
+    isInt: () => isInt,
     isMap: () => isMap,
     keyProblem: () => keyProblem,
     lp: () => lp,
@@ -43,6 +44,7 @@ var aarLib = (() => {
     openSealed: () => openSealed,
     parseVkey: () => parseVkey,
     pointCheck: () => pointCheck,
+    readRecord: () => readRecord,
     recordHash: () => recordHash,
     seatCosignatures: () => seatCosignatures,
     secretCommitment: () => secretCommitment,
@@ -886,6 +888,22 @@ time ${ts}
     const c = await valueCommitment(m.salt, valueBytes);
     if (!eq(c, commit)) throw new Error("it does not match its commitment");
     return { salt: m.salt, value: m.value, valueBytes };
+  }
+
+  // src/lib/record.ts
+  var MAX_RECORD = 2 ** 20;
+  function readRecord(raw, v) {
+    if (raw.length > MAX_RECORD) throw new Error(`a record of ${raw.length} bytes, over the 1 MiB limit (SPEC.md 1.2)`);
+    let r;
+    try {
+      r = strictDecode(raw);
+    } catch (e) {
+      throw new Error("not canonical msgpack: " + e.message);
+    }
+    if (!exactKeys(r, ["body", "game", "kind", "prev", "seq", "v"]) || !isMap(r.body) || typeof r.kind !== "string" || typeof r.game !== "string" || !(isBytes(r.prev) && r.prev.length === 32) || !isInt(r.v) || !isInt(r.seq))
+      throw new Error("not a record of exactly body, game, kind, prev, seq, v of their types (SPEC.md 1.2)");
+    if (v === null ? r.v !== 1 && r.v !== 2 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1 or 2)`);
+    return r;
   }
 
   // src/view_lib.ts
