@@ -34,6 +34,8 @@ var aarLib = (() => {
     entropyCommitment: () => entropyCommitment,
     eq: () => eq,
     exactKeys: () => exactKeys,
+    gameOrigin: () => gameOrigin,
+    genesisProblem: () => genesisProblem,
     hex: () => hex,
     isBytes: () => isBytes,
     isInt: () => isInt,
@@ -904,6 +906,37 @@ time ${ts}
       throw new Error("not a record of exactly body, game, kind, prev, seq, v of their types (SPEC.md 1.2)");
     if (v === null ? r.v !== 1 && r.v !== 2 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1 or 2)`);
     return r;
+  }
+
+  // src/lib/genesis.ts
+  var MAX_SEALED_SIZE = 65536;
+  var bytes32 = (v) => isBytes(v) && v.length === 32;
+  var gameOrigin = (serverName, game) => `${serverName}/game/${game}`;
+  function genesisProblem(v, b) {
+    const keys = EndingsCheck.genesisKeys(v, b);
+    if (!exactKeys(b, keys)) return `the genesis body has exactly the keys ${keys.join(", ")} (SPEC.md 1.3)`;
+    if (!exactKeys(b.server, ["vkey", "origin"]) || !exactKeys(b.ruleset, ["game", "version"]) || typeof b.ruleset.game !== "string" || typeof b.ruleset.version !== "string" || typeof b.server.vkey !== "string" || typeof b.server.origin !== "string")
+      return "genesis ruleset and server have exactly their two keys, texts (SPEC.md 1.3)";
+    if (typeof b.scenario !== "string" || !isMap(b.options) || !bytes32(b.secret_commit) || !Object.values(b.options).every((x) => typeof x === "boolean" || typeof x === "string" || isInt(x)))
+      return "genesis scenario, options (booleans, integers, texts) or secret_commit of the wrong type (SPEC.md 1.3)";
+    const seats = b.seats;
+    if (!Array.isArray(seats) || !seats.length) return "genesis has no seats";
+    const names = [], keysSeen = [];
+    for (const s of seats) {
+      if (!exactKeys(s, ["name", "key"]) || typeof s.name !== "string" || !bytes32(s.key)) return "a genesis seat is not exactly a name and a 32-byte key";
+      if (names.includes(s.name)) return `seat ${s.name} twice in genesis`;
+      const weak = keyProblem(s.key);
+      if (weak !== null) return `seat ${s.name} key is weak: it ${weak} (SPEC.md 7.4)`;
+      if (keysSeen.some((k) => eq(k, s.key))) return `seat ${s.name}'s key is another seat's (SPEC.md 7.4)`;
+      names.push(s.name);
+      keysSeen.push(s.key);
+    }
+    if (v >= 2) {
+      const z = b.sealed_sizes;
+      const ok = exactKeys(z, ["command", "event"]) && Object.values(z).every((m) => isMap(m) && Object.entries(m).every(([s, n]) => names.includes(s) && isInt(n) && n >= 4 && n <= MAX_SEALED_SIZE));
+      if (!ok) return `genesis sealed_sizes is {command: {seat: size}, event: {seat: size}}, sizes 4..${MAX_SEALED_SIZE} (SPEC.md 6.5)`;
+    }
+    return EndingsCheck.genesisProblem(v, b, names);
   }
 
   // src/view_lib.ts

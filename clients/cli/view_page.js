@@ -91,24 +91,16 @@
       if (chainOk) counts.chain++;
       prev = h;
       if (seq === 0) {
-        genesis = rec; game = rec.game; origin = rec.body.server.origin;
-        // SPEC.md 1.3, and (v >= 2) the optional match and clock + at: the web library's endings.ts
-        const gkeys = window.aarLib.EndingsCheck.genesisKeys(rec.v, rec.body);
-        mark(0, exactKeys(rec.body, gkeys), "the genesis body has exactly the keys of SPEC.md 1.3 (" + gkeys.join(", ") + ")");
-        mark(0, isMap(rec.body.options) && Object.values(rec.body.options).every((x) => typeof x === "boolean" || typeof x === "string" || Number.isInteger(x)),
-             "every genesis option is a boolean, an integer or a text (SPEC.md 1.3)");
-        for (const s of rec.body.seats) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
-        for (const s of rec.body.seats) {  // SPEC.md 7.4: the key rule, and one key per seat (step 4)
-          const weak = isBytes(s.key) && s.key.length === 32 ? keyProblem(s.key) : "is not 32 bytes";
-          mark(0, weak === null, "seat " + s.name + "'s key passes the key rule of SPEC.md 7.4" + (weak === null ? "" : " (it " + weak + ")"));
-          mark(0, !rec.body.seats.some((o) => o !== s && isBytes(o.key) && isBytes(s.key) && eq(o.key, s.key)), "seat " + s.name + "'s key is no other seat's (SPEC.md 7.4)");
-        }
-        if (gkeys.includes("match") || gkeys.includes("clock")) {
-          const why = window.aarLib.EndingsCheck.genesisProblem(rec.v, rec.body, seatOrder);
-          mark(0, why === null, why || "genesis's " + [gkeys.includes("match") ? "match data (SPEC.md 1.3)" : "", gkeys.includes("clock") ? "time control and start time (SPEC.md 8.2)" : ""].filter(Boolean).join(" and ") + ": as the spec gives them");
-        }
+        genesis = rec; game = rec.game; origin = window.aarLib.gameOrigin(server.name, game);  // SPEC.md 4.2
+        // SPEC.md 1.3: the body's keys and types, the seats (their keys by SPEC.md 7.4's rule), (v2) the
+        // sealed sizes, the optional match and clock + at: the web library's genesis.ts
+        const g = rec.body, gwhy = window.aarLib.genesisProblem(rec.v, g);
+        mark(0, gwhy === null, gwhy || "the genesis body is as SPEC.md 1.3 gives it: exactly its keys, of their types, every seat's key passing the key rule of SPEC.md 7.4 and no other seat's"
+             + (rec.v >= 2 ? ", the sealed sizes of 6.5" : "") + ("match" in g ? ", its match data" : "") + ("clock" in g ? ", its time control and start time (SPEC.md 8.2)" : ""));
+        for (const s of Array.isArray(g.seats) ? g.seats.filter(isMap) : []) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
         ends = new window.aarLib.PageEndings(rec, seatOrder, mark);  // SPEC.md 8.1-8.3: the web library's endings.ts
-        mark(0, rec.kind === "genesis" && rec.body.server.vkey === DATA.server_vkey, "genesis names the server key of the file (key id " + server.id + " recomputed)");
+        const gs = isMap(g.server) ? g.server : {};
+        mark(0, rec.kind === "genesis" && gs.vkey === DATA.server_vkey && gs.origin === origin, "genesis names the server key of the file (key id " + server.id + " recomputed) and the origin " + origin + " (SPEC.md 4.2)");
         if (secret) {
           const c = await secretCommitment(game, secret);
           mark(0, eq(c, rec.body.secret_commit), "the published server secret matches genesis's secret_commit (SPEC.md 5.1)");

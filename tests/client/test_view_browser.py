@@ -360,7 +360,7 @@ WHY = {
     "resealed-by-server-7": "the sealed command does not open with the published server secret: it does not decrypt",
     "truncated-tail": "the header announces 12 records, the file holds 11",
     "trailing-partial-frame": "the bundle ends inside a frame",
-    "weak-seat-key-0": "seat b's key passes the key rule of SPEC.md 7.4 (it is the identity point",
+    "weak-seat-key-0": "seat b key is weak: it is the identity point (small order 1) (SPEC.md 7.4)",
     "bad-cosignature-11": "seat cosignature: seat a's cosignature of the checkpoint does not verify (SPEC.md 4.5)",
 }
 

@@ -12,7 +12,7 @@ import { eq, isBytes } from "./bytes.js";
 import { CompactTree, ed25519Verify, openCheckpoint, type ServerKey } from "./crypto.js";
 import { commandMessage, entropyCommitment, recordHash, secretCommitment, valueCommitment } from "./derive.js";
 import { seatCosignatures } from "./cosign.js";
-import { keyProblem } from "./ed25519.js";
+import { gameOrigin, genesisProblem } from "./genesis.js";
 import { endingCommand, EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, type Value } from "./msgpack.js";
 import { readRecord, type RawRecord } from "./record.js";
@@ -22,7 +22,6 @@ export class BadLog extends Error { constructor(m: string) { super("the server's
 type Map_ = { [k: string]: Value };
 export interface Rec { seq: number; kind: string; v: number; game: string; body: Map_; hash: Uint8Array }
 
-const MAX_SEALED_SIZE = 65536;       // SPEC.md 6.5 (engine/log/genesis.py)
 const ACTION: Record<string, string> = { commit: "entropyCommit", reveal: "entropyReveal", command: "command" };
 const bytes32 = (v: unknown): v is Uint8Array => isBytes(v) && v.length === 32;
 
@@ -95,39 +94,18 @@ export class LogVerifier {
   private genesisChecks(rec: Rec): void {
     if (rec.kind !== "genesis") this.fail("record 0 is not a genesis");
     const b = rec.body;
-    const keys = EndingsCheck.genesisKeys(rec.v, b);
-    if (!exactKeys(b, keys)) this.fail(`the genesis body has exactly the keys ${keys.join(", ")} (SPEC.md 1.3)`);
-    const server = b.server;
-    if (!exactKeys(server, ["vkey", "origin"]) || !exactKeys(b.ruleset, ["game", "version"])
-        || typeof (b.ruleset as Map_).game !== "string" || typeof (b.ruleset as Map_).version !== "string")
-      this.fail("genesis ruleset and server have exactly their two keys (SPEC.md 1.3)");
-    if (typeof b.scenario !== "string" || !isMap(b.options) || !bytes32(b.secret_commit)
-        || !Object.values(b.options).every((x) => typeof x === "boolean" || typeof x === "string" || isInt(x)))
-      this.fail("genesis scenario, options (booleans, integers, texts) or secret_commit of the wrong type (SPEC.md 1.3)");
+    const problem = genesisProblem(rec.v, b);   // genesis.ts: the body's keys, types, seats, sealed sizes, match, clock
+    if (problem) this.fail(problem);
+    const server = b.server as Map_;
     if (server.vkey !== this.server.vkey) this.fail("genesis names another server key than the one pinned");
-    const want = `${this.server.name}/game/${this.gameId}`;
+    const want = gameOrigin(this.server.name, this.gameId);
     if (server.origin !== want) this.fail(`genesis origin ${String(server.origin)} is not ${want}`);
-    const seats = b.seats;
-    if (!Array.isArray(seats) || !seats.length) this.fail("genesis has no seats");
-    for (const s of seats) {
-      if (!exactKeys(s, ["name", "key"]) || typeof s.name !== "string" || !bytes32(s.key)) this.fail("a genesis seat is not exactly a name and a 32-byte key");
-      if (s.name in this.seatKeys) this.fail(`seat ${s.name} twice in genesis`);
-      const weak = keyProblem(s.key as Uint8Array);
-      if (weak !== null) this.fail(`seat ${s.name} key is weak: it ${weak} (SPEC.md 7.4)`);
-      if (Object.values(this.seatKeys).some((k) => eq(k, s.key as Uint8Array))) this.fail(`seat ${s.name}'s key is another seat's (SPEC.md 7.4)`);
+    for (const s of b.seats as { name: string; key: Uint8Array }[]) {
       this.seatKeys[s.name] = s.key; this.seatOrder.push(s.name); this.counters[s.name] = 0;
     }
     if (this.me && !(this.me.seat in this.seatKeys && eq(this.seatKeys[this.me.seat], this.me.pub)))
       this.fail(`genesis does not list this browser's key for seat ${this.me.seat}`);
-    if (rec.v >= 2) {
-      const z = b.sealed_sizes;
-      const ok = exactKeys(z, ["command", "event"]) && Object.values(z).every((m) => isMap(m)
-        && Object.entries(m).every(([s, n]) => s in this.seatKeys && isInt(n) && n >= 4 && n <= MAX_SEALED_SIZE));
-      if (!ok) this.fail(`genesis sealed_sizes is {command: {seat: size}, event: {seat: size}}, sizes 4..${MAX_SEALED_SIZE} (SPEC.md 6.5)`);
-      this.sealedSizes = z as never;
-    }
-    const why = EndingsCheck.genesisProblem(rec.v, b, this.seatOrder);
-    if (why) this.fail(why);
+    if (rec.v >= 2) this.sealedSizes = b.sealed_sizes as never;
     this.origin = want;
     this.genesis = rec;
     this.ends = new EndingsCheck(rec, this.seatOrder, (step, m) => this.fail(`step ${step}: ${m}`));
@@ -246,7 +224,7 @@ export class LogVerifier {
 
   /** SPEC.md 4.5 (cosign.ts): the seats whose cosignature the checkpoint carries, each verified. */
   async cosignatures(note: string, text: string, last: number): Promise<string[]> {
-    const origin = this.origin || `${this.server.name}/game/${this.gameId}`;
+    const origin = this.origin || gameOrigin(this.server.name, this.gameId);
     try {
       return await seatCosignatures(note, text, origin, this.seatOrder, this.seatKeys);
     } catch (e) {
@@ -258,7 +236,7 @@ export class LogVerifier {
   async checkCheckpoint(note: string, last = this.size - 1, own = false): Promise<void> {
     let cp;
     try { cp = await openCheckpoint(note, this.server); } catch (e) { this.fail("checkpoint: " + (e as Error).message, last); }
-    const origin = this.origin || `${this.server.name}/game/${this.gameId}`;
+    const origin = this.origin || gameOrigin(this.server.name, this.gameId);
     if (cp.origin !== origin) this.fail("a checkpoint of another origin", last);
     if (cp.size > this.size) this.fail(`a checkpoint of ${cp.size} records, past the ${this.size} verified`, last);
     if (own && cp.size !== this.size) this.fail(`the record's checkpoint is of ${cp.size} records, not ${this.size} (SPEC.md 4.2)`, last);
