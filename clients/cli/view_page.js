@@ -184,10 +184,8 @@
       const evs = Array.isArray(b.events) ? b.events : [];
       for (let i = 0; i < evs.length; i++) {
         const ev = evs[i];
-        if (!isMap(ev) || typeof ev.t !== "string") { mark(seq, false, "event " + i + " is not a map with a text t (SPEC.md 1.4)"); continue; }
-        if (ev.t === "sealed") mark(seq, exactKeys(ev, ["t", "to", "k", "commit", "ct"]) && ev.to in seats,
-                                   "sealed event " + i + " has exactly t, to, k, commit, ct and is for a seat of genesis (SPEC.md 1.4)");
-        if (ev.t === "open") mark(seq, exactKeys(ev, ["t", "ref", "salt", "value"]), "opening " + i + " has exactly t, ref, salt, value (SPEC.md 1.4)");
+        const why = window.aarLib.eventProblem(ev, i, seatOrder);  // SPEC.md 1.4's shapes: record.ts
+        if (why) { mark(seq, false, why); continue; }
         if (ev.t === "sealed") {
           const key = seq + ":" + ev.k;
           commitments.set(key, ev.commit);

@@ -15,7 +15,7 @@ import { seatCosignatures } from "./cosign.js";
 import { gameOrigin, genesisProblem } from "./genesis.js";
 import { endingCommand, EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, type Value } from "./msgpack.js";
-import { readRecord, type RawRecord } from "./record.js";
+import { eventProblem, readRecord, type RawRecord } from "./record.js";
 
 export class BadLog extends Error { constructor(m: string) { super("the server's log does not verify: " + m); this.name = "BadLog"; } }
 
@@ -190,20 +190,18 @@ export class LogVerifier {
   private async events(rec: Rec): Promise<void> {
     const evs = rec.body.events as Value[];
     for (const [i, ev] of evs.entries()) {
-      if (!isMap(ev) || typeof ev.t !== "string") this.fail(`event ${i} is not a map with a text t (SPEC.md 1.4)`);
-      if (ev.t === "sealed") {
-        if (!exactKeys(ev, ["t", "to", "k", "commit", "ct"]) || typeof ev.to !== "string" || !(ev.to in this.seatKeys))
-          this.fail(`sealed event ${i} has exactly t, to, k, commit, ct and is for a seat of genesis (SPEC.md 1.4)`);
-        const key = `${rec.seq}:${String(ev.k)}`;
-        if (!isInt(ev.k) || ev.k < 1 || !bytes32(ev.commit) || this.commitments.has(key)) this.fail(`sealed event ${i} has a bad or repeated index`);
-        if (!isBytes(ev.ct)) this.fail(`sealed event ${i} has no ciphertext`);
-        this.ctLength("event", ev.to, `sealed value ${key}`, ev.ct);
-        this.commitments.set(key, ev.commit);
-      } else if (ev.t === "open") {
-        if (!exactKeys(ev, ["t", "ref", "salt", "value"])) this.fail(`opening ${i} has exactly t, ref, salt, value (SPEC.md 1.4)`);
-        const ref = ev.ref;
-        const c = Array.isArray(ref) && ref.length === 2 && ref.every(isInt) ? this.commitments.get(`${ref[0]}:${ref[1]}`) : undefined;
-        if (!c || !bytes32(ev.salt) || !eq(c, await valueCommitment(ev.salt, encode(ev.value)))) this.fail("a public opening does not match its commitment");
+      const why = eventProblem(ev, i, this.seatOrder);   // record.ts: SPEC.md 1.4's shapes
+      if (why) this.fail(why);
+      const e = ev as Map_;
+      if (e.t === "sealed") {
+        const key = `${rec.seq}:${String(e.k)}`;
+        if (this.commitments.has(key)) this.fail(`sealed event ${i} repeats the index ${key}`);
+        this.ctLength("event", e.to, `sealed value ${key}`, e.ct as Uint8Array);
+        this.commitments.set(key, e.commit as Uint8Array);
+      } else if (e.t === "open") {
+        const ref = e.ref as number[];
+        const c = this.commitments.get(`${ref[0]}:${ref[1]}`);
+        if (!c || !eq(c, await valueCommitment(e.salt as Uint8Array, encode(e.value)))) this.fail("a public opening does not match its commitment");
       }
     }
   }
