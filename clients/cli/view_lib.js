@@ -23,7 +23,6 @@ var aarLib = (() => {
   var view_lib_exports = {};
   __export(view_lib_exports, {
     CompactTree: () => CompactTree,
-    EndingsCheck: () => EndingsCheck,
     PageEndings: () => PageEndings,
     b64: () => b64,
     cat: () => cat,
@@ -39,7 +38,6 @@ var aarLib = (() => {
     genesisProblem: () => genesisProblem,
     hex: () => hex,
     isBytes: () => isBytes,
-    isInt: () => isInt,
     isMap: () => isMap,
     keyProblem: () => keyProblem,
     lp: () => lp,
@@ -49,13 +47,13 @@ var aarLib = (() => {
     pointCheck: () => pointCheck,
     readRecord: () => readRecord,
     recordHash: () => recordHash,
+    sealedLength: () => sealedLength,
     seatCosignatures: () => seatCosignatures,
     secretCommitment: () => secretCommitment,
     signatureProblem: () => signatureProblem,
     strictDecode: () => strictDecode,
     taggedHmac: () => taggedHmac,
     td: () => td,
-    toB64: () => toB64,
     u32: () => u32,
     u64: () => u64,
     utf8: () => utf8,
@@ -952,6 +950,12 @@ time ${ts}
       if (!ok) return `genesis sealed_sizes is {command: {seat: size}, event: {seat: size}}, sizes 4..${MAX_SEALED_SIZE} (SPEC.md 6.5)`;
     }
     return EndingsCheck.genesisProblem(v, b, names);
+  }
+  function sealedLength(sealedSizes, kind, seat, ct) {
+    const m = isMap(sealedSizes) ? sealedSizes[kind] : void 0;
+    const size = isMap(m) && typeof seat === "string" && Object.prototype.hasOwnProperty.call(m, seat) ? m[seat] : null;
+    const ok = isInt(size) && isBytes(ct) && ct.length === size + 16;
+    return { ok, what: `ciphertext length ${isBytes(ct) ? ct.length : "?"}${ok ? " = " : " but "}the declared ${kind} size for ${String(seat)}${size === null ? " (none declared)" : " " + String(size)} + 16 (SPEC.md 6.5)` };
   }
 
   // src/view_lib.ts

@@ -14,8 +14,8 @@
   // bytes, canonical msgpack (SPEC.md 1.1), HMAC with SPEC.md's tags, the log's hashes and
   // commitments (derive.ts), Ed25519 by the rule of SPEC.md 7.4: the web library's, through view_lib.js
   const {
-    td, b64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isInt, isMap, exactKeys, encode, strictDecode, taggedHmac,
-    recordHash, commandMessage, secretCommitment, entropyCommitment, valueCommitment, ed25519Verify: ed25519, keyProblem,
+    td, b64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode, strictDecode, taggedHmac,
+    recordHash, commandMessage, secretCommitment, entropyCommitment, valueCommitment, ed25519Verify: ed25519,
   } = window.aarLib;
 
   // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
@@ -51,10 +51,8 @@
   // checked here before any secret is known (kind "command" for the seat that sent it, "event" for its `to`)
   function ctLength(seq, what, kind, seat, ct) {
     if (!genesis || genesis.v < 2) return;
-    const sizes = genesis.body.sealed_sizes && genesis.body.sealed_sizes[kind];
-    const size = sizes && typeof seat === "string" && Object.prototype.hasOwnProperty.call(sizes, seat) ? sizes[seat] : null;
-    const ok = isInt(size) && isBytes(ct) && ct.length === size + 16;
-    mark(seq, ok, what + ": ciphertext length " + (isBytes(ct) ? ct.length : "?") + (ok ? " = " : " but ") + "the declared " + kind + " size for " + seat + (size === null ? " (none declared)" : " " + size) + " + 16 (SPEC.md 6.5)");
+    const c = window.aarLib.sealedLength(genesis.body.sealed_sizes, kind, seat, ct);  // genesis.ts
+    mark(seq, c.ok, what + ": " + c.what);
   }
 
   async function checkAll() {

@@ -2,8 +2,8 @@
 // global aarLib by build.mjs): bytes, HMAC with SPEC.md's tags, the log's hashes and commitments
 // (derive.ts), SPEC.md 7.4's Ed25519 rule, the seat cosignatures of SPEC.md 4.5
 // the opening of sealed values with the published secret (SPEC.md 6.2, 6.5), canonical msgpack
-// (SPEC.md 1.1), a record's bytes as a record and its events' shapes (SPEC.md 1.2, 1.4: record.ts), genesis's body (1.3:
-// genesis.ts), the server's verifier key, the checkpoints it signs and the Merkle tree (SPEC.md 4: crypto.ts)
+// (SPEC.md 1.1), a record's bytes as a record and its events' shapes (SPEC.md 1.2, 1.4: record.ts), genesis's body and its sealed
+// sizes (1.3, 6.5: genesis.ts), the server's verifier key, the checkpoints it signs and the Merkle tree (SPEC.md 4: crypto.ts)
 // and the endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
 import { EndingsCheck, type EndingCommand } from "./lib/endings.js";
 import type { Value } from "./lib/msgpack.js";
@@ -13,11 +13,11 @@ export { seatCosignatures } from "./lib/cosign.js";
 export { openSealed } from "./lib/aead.js";
 export { CompactTree, ed25519Verify, openCheckpoint, parseVkey, taggedHmac } from "./lib/crypto.js";
 export { commandMessage, entropyCommitment, recordHash, secretCommitment, valueCommitment } from "./lib/derive.js";
-export { b64, cat, eq, hex, isBytes, lp, td, toB64, u32, u64, utf8 } from "./lib/bytes.js";
+export { b64, cat, eq, hex, isBytes, lp, td, u32, u64, utf8 } from "./lib/bytes.js";
 export { decode, encode, strictDecode } from "./lib/msgpack.js";
 export { eventProblem, readRecord } from "./lib/record.js";
-export { gameOrigin, genesisProblem } from "./lib/genesis.js";
-export { EndingsCheck, exactKeys, isInt, isMap } from "./lib/endings.js";
+export { gameOrigin, genesisProblem, sealedLength } from "./lib/genesis.js";
+export { exactKeys, isMap } from "./lib/endings.js";
 
 type Map_ = { [k: string]: Value };
 /** The page's way of reporting a check: on its record, passed (true) or failed (false). */

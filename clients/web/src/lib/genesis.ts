@@ -45,3 +45,14 @@ export function genesisProblem(v: number, b: Map_): string | null {
   }
   return EndingsCheck.genesisProblem(v, b, names);
 }
+
+/** SPEC.md 6.5 (v >= 2): whether a sealed value's ciphertext is the size genesis's ``sealedSizes``
+ * declares for its kind and seat + 16 bytes (it is public: checked before any secret is known; kind
+ * "command" for the seat that sent it, "event" for its ``to``), and the check in words. */
+export function sealedLength(sealedSizes: Value, kind: "command" | "event", seat: unknown, ct: unknown): { ok: boolean; what: string } {
+  const m = isMap(sealedSizes) ? sealedSizes[kind] : undefined;
+  const size = isMap(m) && typeof seat === "string" && Object.prototype.hasOwnProperty.call(m, seat) ? m[seat] : null;
+  const ok = isInt(size) && isBytes(ct) && ct.length === size + 16;
+  return { ok, what: `ciphertext length ${isBytes(ct) ? ct.length : "?"}${ok ? " = " : " but "}the declared ${kind} size for ${String(seat)}`
+                     + `${size === null ? " (none declared)" : " " + String(size)} + 16 (SPEC.md 6.5)` };
+}

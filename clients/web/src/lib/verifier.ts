@@ -12,7 +12,7 @@ import { eq, isBytes } from "./bytes.js";
 import { CompactTree, ed25519Verify, openCheckpoint, type ServerKey } from "./crypto.js";
 import { commandMessage, entropyCommitment, recordHash, secretCommitment, valueCommitment } from "./derive.js";
 import { seatCosignatures } from "./cosign.js";
-import { gameOrigin, genesisProblem } from "./genesis.js";
+import { gameOrigin, genesisProblem, sealedLength } from "./genesis.js";
 import { endingCommand, EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, type Value } from "./msgpack.js";
 import { eventProblem, readRecord, type RawRecord } from "./record.js";
@@ -39,7 +39,6 @@ export class LogVerifier {
   entropyCommits: Record<string, Uint8Array> = {};
   committedAt = 0;                        // the seq after the last seat's entropy commitment
   entropyRevealed = new Set<string>();
-  sealedSizes: { command: Record<string, number>; event: Record<string, number> } | null = null;
   ends: EndingsCheck | null = null;       // SPEC.md 8.1-8.3
   ended = false;
   outcome: Value = null;
@@ -105,17 +104,15 @@ export class LogVerifier {
     }
     if (this.me && !(this.me.seat in this.seatKeys && eq(this.seatKeys[this.me.seat], this.me.pub)))
       this.fail(`genesis does not list this browser's key for seat ${this.me.seat}`);
-    if (rec.v >= 2) this.sealedSizes = b.sealed_sizes as never;
     this.origin = want;
     this.genesis = rec;
     this.ends = new EndingsCheck(rec, this.seatOrder, (step, m) => this.fail(`step ${step}: ${m}`));
   }
 
   private ctLength(kind: "command" | "event", seat: unknown, what: string, ct: Uint8Array): void {
-    if (!this.sealedSizes) return;
-    const size = typeof seat === "string" ? this.sealedSizes[kind][seat] : undefined;
-    if (size === undefined) this.fail(`${what}: genesis declares no sealed ${kind} size for seat ${String(seat)} (SPEC.md 6.5)`);
-    if (ct.length !== size + 16) this.fail(`${what}: a ciphertext of ${ct.length} bytes, not the declared ${size} + 16 (SPEC.md 6.5)`);
+    if (this.genesis!.v < 2) return;
+    const c = sealedLength(this.genesis!.body.sealed_sizes, kind, seat, ct);   // genesis.ts: SPEC.md 6.5
+    if (!c.ok) this.fail(`${what}: ${c.what}`);
   }
 
   private async bodyChecks(rec: Rec): Promise<void> {
