@@ -31,6 +31,7 @@ var aarLib = (() => {
     ed25519Verify: () => ed25519Verify,
     encode: () => encode,
     entropyCommitment: () => entropyCommitment,
+    envelopeProblem: () => envelopeProblem,
     eq: () => eq,
     eventProblem: () => eventProblem,
     exactKeys: () => exactKeys,
@@ -43,6 +44,7 @@ var aarLib = (() => {
     lp: () => lp,
     openCheckpoint: () => openCheckpoint,
     openSealed: () => openSealed,
+    pageEnvelope: () => pageEnvelope,
     parseVkey: () => parseVkey,
     pointCheck: () => pointCheck,
     readRecord: () => readRecord,
@@ -958,6 +960,20 @@ time ${ts}
     return { ok, what: `ciphertext length ${isBytes(ct) ? ct.length : "?"}${ok ? " = " : " but "}the declared ${kind} size for ${String(seat)}${size === null ? " (none declared)" : " " + String(size)} + 16 (SPEC.md 6.5)` };
   }
 
+  // src/lib/envelope.ts
+  var KIND_ACTION = { commit: "entropyCommit", reveal: "entropyReveal", command: "command" };
+  var sameInt = (a, b) => (typeof a === "bigint" || typeof a === "number") && String(a) === String(b);
+  function envelopeProblem(env, game, v, kind, seq, seat, ctr, prev) {
+    const v2 = v >= 2;
+    const action = kind === "command" && v2 && env.action === "ending" ? "ending" : KIND_ACTION[kind];
+    if (env.gameId !== game || env.seat !== seat || !sameInt(env.counter, ctr) || env.action !== action)
+      return "the envelope names another game, seat, counter or action than its record";
+    if ((v2 || kind === "command") && !sameInt(env.stateSeq, seq)) return `the envelope is for another state than ${seq}`;
+    if (v2 && !(isBytes(env.prev) && eq(env.prev, prev)))
+      return `the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record ${seq - 1} but ${isBytes(env.prev) && env.prev.length ? hex(env.prev).slice(0, 16) + "\u2026" : "missing"}`;
+    return null;
+  }
+
   // src/view_lib.ts
   var Refused = class extends Error {
   };
@@ -968,6 +984,17 @@ time ${ts}
     if (e.offer) return { kind: "offer", winner: e.offer.winner };
     if (e.accept) return { kind: "accept", offer: Number(e.accept.offer ?? 0), winner: e.accept.winner };
     return { kind: null };
+  }
+  var ACTIONS = { entropy_commit: "entropyCommit", entropy_reveal: "entropyReveal", command: "command", ending: "ending" };
+  function pageEnvelope(env) {
+    return {
+      gameId: env.game_id ?? "",
+      seat: env.seat ?? "",
+      counter: env.counter ?? 0,
+      stateSeq: env.state_seq ?? 0,
+      prev: env.prev ?? new Uint8Array(0),
+      action: Object.keys(ACTIONS).filter((k) => k in env).map((k) => ACTIONS[k]).join("+") || void 0
+    };
   }
   var PageEndings = class {
     constructor(genesis, seats, mark) {

@@ -149,12 +149,10 @@
         try { env = pbDecode(envBytes, DATA.proto.root); } catch (e) { mark(seq, false, "envelope does not parse: " + e.message); }
         if (env) {
           const v2 = genesis.v >= 2;
-          const okEnv = env.game_id === game && env.seat === seat && env.counter === b.ctr && ((rec.kind !== "command" && !v2) || env.state_seq === seq);
-          mark(seq, okEnv, "envelope names this game, seat, counter" + (rec.kind === "command" || v2 ? " and state " + seq : ""));
-          if (v2) {
-            const okPrev = isBytes(env.prev) && eq(env.prev, rec.prev);
-            mark(seq, okPrev, "envelope bound to the history its seat verified: its prev is the hash of record " + (seq - 1) + " (SPEC.md 7.1)" + (okPrev ? "" : ", but it is " + (isBytes(env.prev) ? hex(env.prev).slice(0, 16) + "\u2026" : "missing")));
-          }
+          // SPEC.md 7.1: the web library's envelope.ts, on what the page's reader gives (pageEnvelope)
+          const why = window.aarLib.envelopeProblem(window.aarLib.pageEnvelope(env), game, genesis.v, rec.kind, seq, seat, b.ctr, rec.prev);
+          mark(seq, why === null, why || "envelope names this game, seat, counter and the action of a " + rec.kind + " record" + (rec.kind === "command" || v2 ? ", state " + seq : "")
+               + (v2 ? ", bound to the history its seat verified: its prev is the hash of record " + (seq - 1) + " (SPEC.md 7.1)" : ""));
           r.env = env;
         }
       }

@@ -254,8 +254,8 @@ def test_forged_roll_shows_the_failed_check_at_its_record(tab, tmp_path):
     assert pg.p.locator("#events .die.badface").count() == 1
     assert "1 check(s) FAILED at this record" in pg.text("#rec")  # only the die
     pg.go(11)
-    assert "envelope bound to the history its seat verified: its prev is the hash of record 10 (SPEC.md 7.1), " \
-        "but it is" in pg.text("#rec")
+    assert "the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record 10 but " \
+        in pg.text("#rec")
     assert pg.p.locator("#events .die.badface").count() == 0
     pg.go(9)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
@@ -348,7 +348,7 @@ FROM_THE_FILE = {
 # The page's own reason, where the README's step is one the page checks in its own words
 WHY = {
     "deep-nesting-record-0": "nested deeper than 64 (SPEC.md 1.1 rule 6)",
-    "seat-is-a-list-1": "envelope names this game, seat, counter",
+    "seat-is-a-list-1": "the envelope names another game, seat, counter or action than its record",
     "end-after-handshake-5": "an end record follows the command record that ended the game, not a reveal record (SPEC.md 8)",
     "accept-without-offer-7": "an acceptance names the offer in the record before it, made by the other seat",
     "resign-signed-by-other-seat-8": "the resignation the cause names is the record before, signed by the resigning seat a",
@@ -457,8 +457,8 @@ def test_v2_ciphertext_lengths_and_envelope_binding_are_checked_by_the_page(tab,
     assert "sealed command: ciphertext length 272 = the declared command size for a 256 + 16" in pg.text("#rec")
     pg.go(8)  # record 7's bytes changed, so its hash: the next seat's envelope names the original one
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
-    assert "envelope bound to the history its seat verified: its prev is the hash of record 7 (SPEC.md 7.1), " \
-        "but it is" in pg.text("#rec")
+    assert "the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record 7 but " \
+        in pg.text("#rec")
     pg.close()
 
 

@@ -7,6 +7,7 @@
 // and the endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
 import { EndingsCheck, type EndingCommand } from "./lib/endings.js";
 import type { Value } from "./lib/msgpack.js";
+import type { EnvelopeFields } from "./lib/envelope.js";
 
 export { keyProblem, pointCheck, signatureProblem, verifySignature } from "./lib/ed25519.js";
 export { seatCosignatures } from "./lib/cosign.js";
@@ -17,6 +18,7 @@ export { b64, cat, eq, hex, isBytes, lp, td, u32, u64, utf8 } from "./lib/bytes.
 export { decode, encode, strictDecode } from "./lib/msgpack.js";
 export { eventProblem, readRecord } from "./lib/record.js";
 export { gameOrigin, genesisProblem, sealedLength } from "./lib/genesis.js";
+export { envelopeProblem } from "./lib/envelope.js";
 export { exactKeys, isMap } from "./lib/endings.js";
 
 type Map_ = { [k: string]: Value };
@@ -33,6 +35,17 @@ function pageEnding(env: Map_ | null): EndingCommand | null {
   if (e.offer) return { kind: "offer", winner: e.offer.winner as string | undefined };
   if (e.accept) return { kind: "accept", offer: Number(e.accept.offer ?? 0), winner: e.accept.winner as string | undefined };
   return { kind: null };
+}
+
+const ACTIONS: Record<string, string> = { entropy_commit: "entropyCommit", entropy_reveal: "entropyReveal", command: "command", ending: "ending" };
+/** An envelope as the page's reader gives it to what envelope.ts reads of it (proto3: a field at
+ * its default is absent). */
+export function pageEnvelope(env: Map_): EnvelopeFields {
+  return {
+    gameId: (env.game_id ?? "") as string, seat: (env.seat ?? "") as string, counter: (env.counter ?? 0) as number,
+    stateSeq: (env.state_seq ?? 0) as number, prev: (env.prev ?? new Uint8Array(0)) as Uint8Array,
+    action: Object.keys(ACTIONS).filter((k) => k in env).map((k) => ACTIONS[k]).join("+") || undefined,
+  };
 }
 
 /** endings.ts's EndingsCheck the page's way: the web verifier stops at its first failed check, the

@@ -16,13 +16,13 @@ import { gameOrigin, genesisProblem, sealedLength } from "./genesis.js";
 import { endingCommand, EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
 import { encode, type Value } from "./msgpack.js";
 import { eventProblem, readRecord, type RawRecord } from "./record.js";
+import { envelopeProblem, KIND_ACTION } from "./envelope.js";
 
 export class BadLog extends Error { constructor(m: string) { super("the server's log does not verify: " + m); this.name = "BadLog"; } }
 
 type Map_ = { [k: string]: Value };
 export interface Rec { seq: number; kind: string; v: number; game: string; body: Map_; hash: Uint8Array }
 
-const ACTION: Record<string, string> = { commit: "entropyCommit", reveal: "entropyReveal", command: "command" };
 const bytes32 = (v: unknown): v is Uint8Array => isBytes(v) && v.length === 32;
 
 export class LogVerifier {
@@ -119,7 +119,7 @@ export class LogVerifier {
     if (this.ended) this.fail("a record after the end record (SPEC.md 8)");
     const b = rec.body;
     if (rec.kind === "end") return this.endChecks(rec);
-    if (!(rec.kind in ACTION)) this.fail(`unknown record kind ${rec.kind}`);
+    if (!(rec.kind in KIND_ACTION)) this.fail(`unknown record kind ${rec.kind}`);
     const seat = b.seat;
     if (typeof seat !== "string" || !(seat in this.seatKeys) || !isInt(b.ctr)) this.fail("a record of no seat of genesis, or without its counter");
     if (b.ctr !== this.counters[seat] + 1) this.fail(`seat ${seat}'s counter ${String(b.ctr)} does not follow ${this.counters[seat]}`);
@@ -148,11 +148,8 @@ export class LogVerifier {
       // v >= 2: one command, one encoding (SPEC.md 7.1): protobuf-es writes fields in number order, as Python's deterministic serialization
       if (v2 && !eq(toBinary(CommandEnvelopeSchema, env, { writeUnknownFields: false }), b.env))
         this.fail("the envelope is not the deterministic protobuf encoding of its fields (SPEC.md 7.1)");
-      const action = rec.kind === "command" && v2 && env.action.case === "ending" ? "ending" : ACTION[rec.kind];
-      if (env.gameId !== this.gameId || env.seat !== seat || env.counter !== BigInt(b.ctr) || env.action.case !== action)
-        this.fail("the envelope names another game, seat, counter or action than its record");
-      if ((v2 || rec.kind === "command") && env.stateSeq !== BigInt(rec.seq)) this.fail("the envelope is for another state");
-      if (v2 && !eq(env.prev, this.prev)) this.fail("the envelope is bound to another history (SPEC.md 7.1)");
+      const bound = envelopeProblem({ ...env, action: env.action.case }, this.gameId, rec.v, rec.kind, rec.seq, seat, b.ctr, this.prev);
+      if (bound) this.fail(bound);   // envelope.ts: SPEC.md 7.1
       if (rec.kind === "commit" && env.action.case === "entropyCommit") {
         const c = env.action.value.commitment;
         if (seat in this.entropyCommits || this.entropyRevealed.size) this.fail(`entropy commit by ${seat} out of order (SPEC.md 5.2)`);
