@@ -30,7 +30,6 @@ var aarLib = (() => {
     decode: () => decode,
     ed25519Verify: () => ed25519Verify,
     encode: () => encode,
-    entropyCommitment: () => entropyCommitment,
     envelopeProblem: () => envelopeProblem,
     eq: () => eq,
     eventProblem: () => eventProblem,
@@ -42,9 +41,11 @@ var aarLib = (() => {
     isMap: () => isMap,
     keyProblem: () => keyProblem,
     lp: () => lp,
+    marked: () => marked,
     openCheckpoint: () => openCheckpoint,
     openSealed: () => openSealed,
     pageEnvelope: () => pageEnvelope,
+    pageHandshake: () => pageHandshake,
     parseVkey: () => parseVkey,
     pointCheck: () => pointCheck,
     readRecord: () => readRecord,
@@ -747,6 +748,62 @@ var aarLib = (() => {
     }
   };
 
+  // src/lib/derive.ts
+  var recordHash = (raw) => taggedHash("aar1/record", raw);
+  var commandMessage = (envelope) => tagged("aar1/command", envelope);
+  var secretCommitment = (game, secret) => taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
+  var entropyCommitment = (game, seat, genesisHash, entropy) => taggedHash("aar1/seat-entropy", cat(lp(utf8(game)), lp(utf8(seat)), genesisHash, entropy));
+  var valueCommitment = (salt, valueBytes) => taggedHash("aar1/commit", cat(salt, valueBytes));
+
+  // src/lib/handshake.ts
+  var Handshake = class {
+    /** ``genesis``: record 0 (its format version, body and hash); ``fail`` reports a refusal (the
+     * web verifier stops there; the replay page marks it and goes on, so what a record says is kept
+     * before it is checked, and a refusal does not cascade into every later record). */
+    constructor(game, genesis, seats, fail) {
+      this.game = game;
+      this.genesis = genesis;
+      this.seats = seats;
+      this.fail = fail;
+      const rs = genesis.body.ruleset;
+      this.start = { t: "start", game: isMap(rs) ? rs.game : null, scenario: genesis.body.scenario };
+    }
+    commits = {};
+    revealed = /* @__PURE__ */ new Map();
+    // seat -> its entropy, in the order revealed
+    committedAt = 0;
+    // the seq after the last seat's commitment
+    start;
+    get done() {
+      return this.seats.length > 0 && this.seats.every((s) => this.revealed.has(s));
+    }
+    get allCommitted() {
+      return this.seats.every((s) => s in this.commits);
+    }
+    /** A commit record's signed commitment ``c`` by ``seat``, at ``seq``, with the record's events. */
+    commit(seq, seat, c, events) {
+      if (seat in this.commits || this.revealed.size) this.fail(`entropy commit by ${seat} out of order (SPEC.md 5.2)`);
+      this.commits[seat] = c;
+      if (this.allCommitted) this.committedAt = seq + 1;
+      if (c.length !== 32) this.fail("an entropy commitment of another length than 32 (SPEC.md 5.2)");
+      if (!same(events, [{ t: "entropy-commit", seat, commit: c }])) this.fail("the entropy-commit event differs from the signed envelope");
+    }
+    /** A reveal record's signed entropy ``e`` by ``seat``, its envelope's state ``stateSeq``, the record's events. */
+    async reveal(seat, e, stateSeq, events) {
+      if (!this.allCommitted || this.revealed.has(seat)) this.fail(`entropy reveal by ${seat} out of order (SPEC.md 5.2)`);
+      const v2 = this.genesis.v >= 2;
+      if (v2 && BigInt(stateSeq) < BigInt(this.committedAt)) this.fail(`entropy reveal by ${seat} bound to the log before every seat had committed (SPEC.md 5.2)`);
+      this.revealed.set(seat, e);
+      if (e.length !== 32) this.fail(`entropy revealed by ${seat} of another length than 32 (SPEC.md 5.2)`);
+      const c = await entropyCommitment(this.game, seat, v2 ? this.genesis.hash : new Uint8Array(0), e);
+      if (!eq(c, this.commits[seat])) this.fail(`seat ${seat}'s entropy does not match its commitment (SPEC.md 5.2)`);
+      const want = [{ t: "entropy-reveal", seat, entropy: e }];
+      if (this.done) want.push(this.start);
+      if (!Array.isArray(events) || !same(events.slice(0, want.length), want) || want.length === 1 && events.length !== 1)
+        this.fail("the entropy-reveal/start events differ from the signed envelope (SPEC.md 5.2)");
+    }
+  };
+
   // src/lib/cosign.ts
   async function seatCosignatures(note, text2, origin, seatOrder, seatKeys) {
     const ids = /* @__PURE__ */ new Map();
@@ -778,13 +835,6 @@ time ${ts}
     }
     return seen;
   }
-
-  // src/lib/derive.ts
-  var recordHash = (raw) => taggedHash("aar1/record", raw);
-  var commandMessage = (envelope) => tagged("aar1/command", envelope);
-  var secretCommitment = (game, secret) => taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
-  var entropyCommitment = (game, seat, genesisHash, entropy) => taggedHash("aar1/seat-entropy", cat(lp(utf8(game)), lp(utf8(seat)), genesisHash, entropy));
-  var valueCommitment = (salt, valueBytes) => taggedHash("aar1/commit", cat(salt, valueBytes));
 
   // src/lib/aead.ts
   var rotl = (x, n) => x << n | x >>> 32 - n;
@@ -977,6 +1027,21 @@ time ${ts}
   // src/view_lib.ts
   var Refused = class extends Error {
   };
+  var refuse = (m) => {
+    throw new Refused(m);
+  };
+  async function marked(mark, seq, check, ok) {
+    try {
+      await check();
+    } catch (e) {
+      if (!(e instanceof Refused)) throw e;
+      mark(seq, false, e.message);
+      return false;
+    }
+    if (ok) mark(seq, true, ok);
+    return true;
+  }
+  var pageHandshake = (game, genesis, seats) => new Handshake(game, genesis, seats, refuse);
   function pageEnding(env) {
     const e = env?.ending;
     if (!e) return null;
@@ -999,9 +1064,7 @@ time ${ts}
   var PageEndings = class {
     constructor(genesis, seats, mark) {
       this.mark = mark;
-      this.check = new EndingsCheck(genesis, seats, (_step, m) => {
-        throw new Refused(m);
-      });
+      this.check = new EndingsCheck(genesis, seats, (_step, m) => refuse(m));
     }
     check;
     run(seq, f) {

@@ -15,7 +15,7 @@
   // commitments (derive.ts), Ed25519 by the rule of SPEC.md 7.4: the web library's, through view_lib.js
   const {
     td, b64, hex, cat, eq, u32, u64, lp, utf8, isBytes, isMap, exactKeys, encode, strictDecode, taggedHmac,
-    recordHash, commandMessage, secretCommitment, entropyCommitment, valueCommitment, ed25519Verify: ed25519,
+    recordHash, commandMessage, secretCommitment, valueCommitment, ed25519Verify: ed25519,
   } = window.aarLib;
 
   // -- protobuf, generically from the descriptors the CLI embedded (DATA.proto) ---------------
@@ -65,7 +65,8 @@
     }
     const secret = DATA.secret ? b64(DATA.secret) : null;
     let prev = new Uint8Array(32), game = null, origin = null, diceKey = null, nextRoll = 0;
-    const seats = {}, seatOrder = [], entCommit = {}, entropy = {}, counter = {}, commitments = new Map();
+    const seats = {}, seatOrder = [], counter = {}, commitments = new Map();
+    let hs = null;  // SPEC.md 5.2: the web library's handshake.ts
     const tree = new window.aarLib.CompactTree();  // RFC 9162's Merkle tree (SPEC.md 4): the web library's crypto.ts
     for (let seq = 0; seq < N; seq++) {
       const r = R[seq];
@@ -96,7 +97,8 @@
         mark(0, gwhy === null, gwhy || "the genesis body is as SPEC.md 1.3 gives it: exactly its keys, of their types, every seat's key passing the key rule of SPEC.md 7.4 and no other seat's"
              + (rec.v >= 2 ? ", the sealed sizes of 6.5" : "") + ("match" in g ? ", its match data" : "") + ("clock" in g ? ", its time control and start time (SPEC.md 8.2)" : ""));
         for (const s of Array.isArray(g.seats) ? g.seats.filter(isMap) : []) { seats[s.name] = s.key; seatOrder.push(s.name); counter[s.name] = 0; }
-        ends = new window.aarLib.PageEndings(rec, seatOrder, mark);  // SPEC.md 8.1-8.3: the web library's endings.ts
+        ends = new window.aarLib.PageEndings(rec, seatOrder, mark);
+        hs = window.aarLib.pageHandshake(game, { v: rec.v, body: g, hash: R[0].hash }, seatOrder);  // SPEC.md 8.1-8.3: the web library's endings.ts
         const gs = isMap(g.server) ? g.server : {};
         mark(0, rec.kind === "genesis" && gs.vkey === DATA.server_vkey && gs.origin === origin, "genesis names the server key of the file (key id " + server.id + " recomputed) and the origin " + origin + " (SPEC.md 4.2)");
         if (secret) {
@@ -109,8 +111,7 @@
       const b = rec.body;
       if (endSeq !== null) mark(seq, false, "a record after the end record " + endSeq + " (SPEC.md 8)");
       if (rec.kind === "genesis") mark(seq, false, "a second genesis record");
-      const handshakeDone = seatOrder.every((s) => entropy[s]);
-      if (rec.kind === "commit" && Object.keys(entropy).length) mark(seq, false, "an entropy commit after a reveal (SPEC.md 5.2)");
+      const handshakeDone = !hs || hs.done;
       if (rec.kind === "end") {
         endSeq = seq;
         const before = R[seq - 1].rec;
@@ -158,24 +159,18 @@
       }
       // the one command that may come before the handshake's end is a resignation (SPEC.md 5.2, 8.1)
       if (rec.kind === "command" && !handshakeDone && !ends.isResignation(b.sealed ? null : env)) mark(seq, false, "a game command before the dice handshake completed (SPEC.md 5.2)");
-      if (rec.kind === "commit" && env && env.entropy_commit) {
-        entCommit[seat] = env.entropy_commit.commitment;
-        mark(seq, isBytes(entCommit[seat]) && entCommit[seat].length === 32, "the entropy commitment is 32 bytes (SPEC.md 5.2)");
-        mark(seq, eq(b.events[0].commit, entCommit[seat]), "entropy-commit event = the signed commitment");
-      }
-      if (rec.kind === "reveal" && env && env.entropy_reveal) {
-        const e = env.entropy_reveal.entropy;
-        // v >= 2: the commitment also covers the genesis record's hash (SPEC.md 5.2)
-        const g = genesis.v >= 2 ? R[0].hash : new Uint8Array(0);
-        const c = await entropyCommitment(game, seat, g, e);
-        mark(seq, entCommit[seat] && eq(c, entCommit[seat]), "entropy of " + seat + " matches its commitment (SPEC.md 5.2)");
-        entropy[seat] = e;
-        if (seatOrder.every((s) => entropy[s]) && secret) {
-          diceKey = await taggedHmac(secret, "aar1/dice-key", cat(lp(utf8(game)), ...seatOrder.map((s) => cat(lp(utf8(s)), entropy[s]))));
+      if (hs && rec.kind === "commit" && env && env.entropy_commit)
+        await window.aarLib.marked(mark, seq, () => hs.commit(seq, seat, env.entropy_commit.commitment || new Uint8Array(0), b.events),
+                                   "the entropy commitment of " + seat + ": 32 bytes, before any reveal, its event the signed one (SPEC.md 5.2)");
+      if (hs && rec.kind === "reveal" && env && env.entropy_reveal) {
+        await window.aarLib.marked(mark, seq, () => hs.reveal(seat, env.entropy_reveal.entropy || new Uint8Array(0), env.state_seq || 0, b.events),
+                                   "entropy of " + seat + " matches its commitment, after every commitment, its events the signed ones (SPEC.md 5.2)");
+        if (hs.done && secret && !diceKey) {
+          diceKey = await taggedHmac(secret, "aar1/dice-key", cat(lp(utf8(game)), ...seatOrder.map((s) => cat(lp(utf8(s)), hs.revealed.get(s)))));
           r.diceKey = diceKey;
         }
       }
-      ends.seat(seq, rec.kind, b, b.sealed ? null : env, rec.kind === "reveal" && !handshakeDone && seatOrder.every((s) => entropy[s]), handshakeDone);
+      ends.seat(seq, rec.kind, b, b.sealed ? null : env, rec.kind === "reveal" && !handshakeDone && !!hs && hs.done, handshakeDone);
       // events: sealed values, openings, dice
       const evs = Array.isArray(b.events) ? b.events : [];
       for (let i = 0; i < evs.length; i++) {

@@ -4,16 +4,18 @@
 // the opening of sealed values with the published secret (SPEC.md 6.2, 6.5), canonical msgpack
 // (SPEC.md 1.1), a record's bytes as a record and its events' shapes (SPEC.md 1.2, 1.4: record.ts), genesis's body and its sealed
 // sizes (1.3, 6.5: genesis.ts), the server's verifier key, the checkpoints it signs and the Merkle tree (SPEC.md 4: crypto.ts)
-// and the endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
+// the entropy handshake (SPEC.md 5.2: handshake.ts, through pageHandshake and marked) and the
+// endings every game has (SPEC.md 8.1-8.3: endings.ts, through PageEndings).
 import { EndingsCheck, type EndingCommand } from "./lib/endings.js";
 import type { Value } from "./lib/msgpack.js";
 import type { EnvelopeFields } from "./lib/envelope.js";
+import { Handshake } from "./lib/handshake.js";
 
 export { keyProblem, pointCheck, signatureProblem, verifySignature } from "./lib/ed25519.js";
 export { seatCosignatures } from "./lib/cosign.js";
 export { openSealed } from "./lib/aead.js";
 export { CompactTree, ed25519Verify, openCheckpoint, parseVkey, taggedHmac } from "./lib/crypto.js";
-export { commandMessage, entropyCommitment, recordHash, secretCommitment, valueCommitment } from "./lib/derive.js";
+export { commandMessage, recordHash, secretCommitment, valueCommitment } from "./lib/derive.js";
 export { b64, cat, eq, hex, isBytes, lp, td, u32, u64, utf8 } from "./lib/bytes.js";
 export { decode, encode, strictDecode } from "./lib/msgpack.js";
 export { eventProblem, readRecord } from "./lib/record.js";
@@ -25,6 +27,23 @@ type Map_ = { [k: string]: Value };
 /** The page's way of reporting a check: on its record, passed (true) or failed (false). */
 type Mark = (seq: number, ok: boolean, what: string) => void;
 class Refused extends Error {}
+const refuse = (m: string): never => { throw new Refused(m); };
+
+/** Runs a check written the web verifier's way (it throws at a refusal) the page's way: a refusal
+ * is marked on record ``seq`` and the page goes on; ``ok``, if given, is marked when it passes. */
+export async function marked(mark: Mark, seq: number, check: () => unknown, ok?: string): Promise<boolean> {
+  try { await check(); } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    mark(seq, false, e.message);
+    return false;
+  }
+  if (ok) mark(seq, true, ok);
+  return true;
+}
+
+/** handshake.ts's Handshake for the page, whose refusals ``marked`` marks. */
+export const pageHandshake = (game: string, genesis: { v: number; body: Map_; hash: Uint8Array }, seats: string[]): Handshake =>
+  new Handshake(game, genesis, seats, refuse);
 
 /** An envelope as the page's own protobuf reader gives it (fields by their proto names; a message
  * present but empty is {}) to what endings.ts asks of it; null: no ending. */
@@ -53,7 +72,7 @@ export function pageEnvelope(env: Map_): EnvelopeFields {
 export class PageEndings {
   readonly check: EndingsCheck;
   constructor(genesis: { v: number; body: Map_ }, seats: string[], private readonly mark: Mark) {
-    this.check = new EndingsCheck(genesis, seats, (_step, m) => { throw new Refused(m); });
+    this.check = new EndingsCheck(genesis, seats, (_step, m) => refuse(m));
   }
 
   private run(seq: number, f: () => void): boolean {

@@ -10,13 +10,14 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CommandEnvelopeSchema, type CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
 import { eq, isBytes } from "./bytes.js";
 import { CompactTree, ed25519Verify, openCheckpoint, type ServerKey } from "./crypto.js";
-import { commandMessage, entropyCommitment, recordHash, secretCommitment, valueCommitment } from "./derive.js";
+import { commandMessage, recordHash, secretCommitment, valueCommitment } from "./derive.js";
 import { seatCosignatures } from "./cosign.js";
 import { gameOrigin, genesisProblem, sealedLength } from "./genesis.js";
-import { endingCommand, EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
+import { endingCommand, EndingsCheck, exactKeys, isInt, isMap } from "./endings.js";
 import { encode, type Value } from "./msgpack.js";
 import { eventProblem, readRecord, type RawRecord } from "./record.js";
 import { envelopeProblem, KIND_ACTION } from "./envelope.js";
+import { Handshake } from "./handshake.js";
 
 export class BadLog extends Error { constructor(m: string) { super("the server's log does not verify: " + m); this.name = "BadLog"; } }
 
@@ -36,9 +37,7 @@ export class LogVerifier {
   seatOrder: string[] = [];
   counters: Record<string, number> = {};
   commitments = new Map<string, Uint8Array>();
-  entropyCommits: Record<string, Uint8Array> = {};
-  committedAt = 0;                        // the seq after the last seat's entropy commitment
-  entropyRevealed = new Set<string>();
+  hs: Handshake | null = null;            // SPEC.md 5.2
   ends: EndingsCheck | null = null;       // SPEC.md 8.1-8.3
   ended = false;
   outcome: Value = null;
@@ -51,7 +50,9 @@ export class LogVerifier {
               readonly kept?: string) {}
 
   get size(): number { return this.tree.size; }
-  get started(): boolean { return this.seatOrder.length > 0 && this.entropyRevealed.size === this.seatOrder.length; }
+  get started(): boolean { return !!this.hs?.done; }
+  get entropyCommits(): Record<string, Uint8Array> { return this.hs?.commits ?? {}; }
+  get entropyRevealed(): ReadonlyMap<string, Uint8Array> { return this.hs?.revealed ?? new Map(); }
   /** (seq, seat, winner) of the offer in the last record verified, if it is one (it lapses at the next record). */
   get standingOffer(): [number, string, Value] | null { return this.ends?.offer ?? null; }
 
@@ -107,6 +108,7 @@ export class LogVerifier {
     this.origin = want;
     this.genesis = rec;
     this.ends = new EndingsCheck(rec, this.seatOrder, (step, m) => this.fail(`step ${step}: ${m}`));
+    this.hs = new Handshake(this.gameId, rec, this.seatOrder, (m) => this.fail(m));
   }
 
   private ctLength(kind: "command" | "event", seat: unknown, what: string, ct: Uint8Array): void {
@@ -150,32 +152,9 @@ export class LogVerifier {
         this.fail("the envelope is not the deterministic protobuf encoding of its fields (SPEC.md 7.1)");
       const bound = envelopeProblem({ ...env, action: env.action.case }, this.gameId, rec.v, rec.kind, rec.seq, seat, b.ctr, this.prev);
       if (bound) this.fail(bound);   // envelope.ts: SPEC.md 7.1
-      if (rec.kind === "commit" && env.action.case === "entropyCommit") {
-        const c = env.action.value.commitment;
-        if (seat in this.entropyCommits || this.entropyRevealed.size) this.fail(`entropy commit by ${seat} out of order (SPEC.md 5.2)`);
-        if (c.length !== 32) this.fail("an entropy commitment of another length than 32 (SPEC.md 5.2)");
-        if (!same(b.events, [{ t: "entropy-commit", seat, commit: c }])) this.fail("the entropy-commit event differs from the signed envelope");
-        this.entropyCommits[seat] = c;
-        if (Object.keys(this.entropyCommits).length === this.seatOrder.length) this.committedAt = rec.seq + 1;
-      }
-      if (rec.kind === "reveal" && env.action.case === "entropyReveal") {
-        const e = env.action.value.entropy;
-        if (Object.keys(this.entropyCommits).length !== this.seatOrder.length || this.entropyRevealed.has(seat))
-          this.fail(`entropy reveal by ${seat} out of order (SPEC.md 5.2)`);
-        if (v2 && env.stateSeq < BigInt(this.committedAt)) this.fail(`entropy reveal by ${seat} bound to the log before every seat had committed (SPEC.md 5.2)`);
-        if (e.length !== 32) this.fail(`entropy revealed by ${seat} of another length than 32 (SPEC.md 5.2)`);
-        const g = v2 ? this.genesis!.hash : new Uint8Array(0);
-        const c = await entropyCommitment(this.gameId, seat, g, e);
-        if (!eq(c, this.entropyCommits[seat])) this.fail(`seat ${seat}'s entropy does not match its commitment`);
-        this.entropyRevealed.add(seat);
-        const want: Value[] = [{ t: "entropy-reveal", seat, entropy: e }];
-        if (this.started) {
-          const rs = this.genesis!.body.ruleset as Map_;
-          want.push({ t: "start", game: rs.game, scenario: this.genesis!.body.scenario });
-        }
-        if (!same(b.events.slice(0, want.length), want) || (want.length === 1 && b.events.length !== 1))
-          this.fail("the entropy-reveal/start events differ from the signed envelope (SPEC.md 5.2)");
-      }
+      // SPEC.md 5.2: handshake.ts
+      if (rec.kind === "commit" && env.action.case === "entropyCommit") this.hs!.commit(rec.seq, seat, env.action.value.commitment, b.events);
+      if (rec.kind === "reveal" && env.action.case === "entropyReveal") await this.hs!.reveal(seat, env.action.value.entropy, env.stateSeq, b.events);
     }
     this.ends!.seatRecord(rec.seq, rec.kind, b, endingCommand(env), rec.kind === "reveal" && !started && this.started, started);
     await this.events(rec);

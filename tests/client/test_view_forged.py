@@ -1,11 +1,10 @@
-"""The endings every game has (SPEC.md 8.1-8.3) as the replay page of `aar view` checks them: with
-the web library's endings.ts (through view_lib.js's PageEndings), the checks the web verifier
-runs. The four honest ending logs of fixtures/logs/ (resign, agree, timeout, abandon), each forged
-by their server in one of the ways endings.ts refuses (re-chained, checkpoints re-signed: only the
-checks that do not trust the server catch it): `aar verify` refuses each at a record, the page
-fails at the same record with endings.ts's reason. The tampered fixtures about endings are in
-test_view_browser.py's table; these are the cases of endings.ts no fixture reaches.
-Skips without a browser (as test_view_browser)."""
+"""The checks the replay page of `aar view` takes from the web library (view_lib.js), on logs forged
+in the ways no tampered fixture is: the endings every game has (SPEC.md 8.1-8.3, endings.ts through
+PageEndings) and the entropy handshake (5.2, handshake.ts). The four honest ending logs of
+fixtures/logs/ (resign, agree, timeout, abandon), each forged by their server (re-chained,
+checkpoints re-signed: only the checks that do not trust the server catch it): `aar verify`
+refuses each at a record, the page fails at the same record with the library's reason. The
+tampered fixtures are in test_view_browser.py's table. Skips without a browser (as test_view_browser)."""
 from __future__ import annotations
 
 import io
@@ -71,6 +70,13 @@ CASES = {
                              "the end record body has exactly the keys secret, outcome, at, cause (SPEC.md 1.3)"),
     "abandonment-since-not-the-last-seat-record": ("ending-abandon", _cause(since=0), 2,
                                                    "the abandonment's since and deadline are the last seat record's"),
+    # the entropy handshake (SPEC.md 5.2): records 1-2 commit, 3-4 reveal
+    "reveal-before-every-commitment": ("ending-resign", lambda r: [r[0], r[1], r[3], r[2]] + r[4:], 2,
+                                       "entropy reveal by a out of order (SPEC.md 5.2)"),
+    "commit-event-not-the-envelopes": ("ending-resign", lambda r: (r[1][1]["events"][0].update(commit=bytes(32)), r)[1], 1,
+                                       "the entropy-commit event differs from the signed envelope"),
+    "reveal-without-the-start-event": ("ending-resign", lambda r: (r[4][1].update(events=r[4][1]["events"][:1]), r)[1], 4,
+                                       "the entropy-reveal/start events differ from the signed envelope (SPEC.md 5.2)"),
     "genesis-clock-out-of-bounds": ("ending-resign", lambda r: (r[0][1]["clock"].update(decision=500), r)[1], 0,
                                     "genesis clock and at (SPEC.md 8.2): clock.decision is 0 (none) or 1000..2592000000 ms, not 500"),
 }
@@ -84,7 +90,7 @@ def tab(browser):  # noqa: F811
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_forged_ending_fails_in_the_page_at_the_record_aar_verify_names(tab, tmp_path, name):
+def test_a_forged_log_fails_in_the_page_at_the_record_aar_verify_names(tab, tmp_path, name):
     log_name, change, seq, why = CASES[name]
     data = reforge_records(LOGS / f"{log_name}.aar", SEED, change)
     with pytest.raises(VerificationError) as e:   # the reference refuses it, at this record
