@@ -47,10 +47,11 @@ SOURCE_SUFFIXES = (".py", ".js", ".ts", ".mjs")
 
 def _generated(path: str) -> bool:
     """Code a tool writes: protobuf/gRPC stubs (`make proto`), the web client's generated messages
-    (`buf generate`) and its esbuild bundle (`make web`), installed packages."""
+    (`buf generate`) and its two esbuild bundles (`make web`: the page's, and the replay page's
+    view_lib.js, tests/web/test_web_build.py checks both are their sources' build), installed packages."""
     name = path.rsplit("/", 1)[-1]
-    return ("_pb2" in name or path.startswith("clients/web/src/gen/") or path == "clients/web/static/app.js"
-            or "node_modules/" in path)
+    return ("_pb2" in name or path.startswith("clients/web/src/gen/")
+            or path in ("clients/web/static/app.js", "clients/cli/view_lib.js") or "node_modules/" in path)
 
 
 def test_no_hand_written_source_file_is_past_600_lines():

@@ -1,20 +1,20 @@
 """``aar view LOG -o replay.html [--seat SEAT]``: one self-contained page to replay a game and
 check its crypto in the browser.
 
-The page is one HTML file: inline CSS and JavaScript (``view_page.html``; ``view_endings.js``,
-``view_codec.js`` and ``view_page.js`` joined in that order, ``SCRIPTS``; shipped as package
-data), no network, no external file, so it opens from an email attachment.
-It embeds:
+The page is one HTML file: inline CSS and JavaScript (``view_page.html``; ``view_lib.js``, generated
+from the web client's library by ``make web``, and ``view_page.js`` joined in that order,
+``SCRIPTS``; shipped as package data), no network, no external file, so it opens from an email
+attachment. It embeds:
 
 - the log itself, record bytes and checkpoint notes exactly as in the bundle, and the bundle
   header's server key and secret: the page checks these itself (WebCrypto SHA-256, HMAC,
-  Ed25519): the hash chain, every checkpoint's signature, size and Merkle root, every seat
-  signature, the entropy handshake, the server secret against genesis, every die re-derived,
-  every public opening against its commitment;
-- the openings of the sealed values (salt and canonical value bytes), which this command takes
-  from the ciphertexts with the server secret: ChaCha20-Poly1305 is not in WebCrypto, so the page
-  checks each against its commitment (SHA-256) and its salt against the server secret (HMAC)
-  instead of decrypting;
+  Ed25519, and view_lib.js): the hash chain, every checkpoint's signature, size and Merkle root,
+  every seat signature, the entropy handshake, the endings (SPEC.md 8.1-8.3), the server secret
+  against genesis, every die re-derived, every public opening against its commitment, and once
+  the game has ended every sealed value, opened with the published secret;
+- the openings of the sealed values (salt and canonical value bytes) this command takes from the
+  ciphertexts with the server secret: the page's own opening of each must be the same; in a game
+  in progress, the chosen seat's own, which the page checks against their commitments;
 - the rules replay, done here by the engine's Verifier (the page cannot run the rules): the
   board after every record as the chosen seat (or a spectator) saw it, drawn by the game's
   render module as a static base plus per-record diffs of its layers, and the decision each
@@ -137,14 +137,14 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
 
 
 #: the page's scripts, joined in this order into its one <script> (package data of afteraction.cli)
-SCRIPTS = ("view_endings.js", "view_lib.js", "view_codec.js", "view_page.js")
+SCRIPTS = ("view_lib.js", "view_page.js")
 
 
 def page(data: dict) -> str:
     pkg = resources.files("afteraction.cli")
     html = (pkg / "view_page.html").read_text(encoding="utf-8")
-    # in this order: view_page.js runs at once and takes view_codec.js's tools (view_endings.js: called later;
-    # view_lib.js, generated from the web library (SPEC.md 7.4, 4.5), before the codec that calls it)
+    # in this order: view_lib.js (generated from the web library: bytes, hashes, SPEC.md 1.1, 4, 6.2, 7.4,
+    # 8.1-8.3) before view_page.js, which runs at once and takes from it
     js = "".join((pkg / name).read_text(encoding="utf-8") for name in SCRIPTS)
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
     # inside <script>: "</" could close the element and "<!--" open a comment; \u escapes keep the JSON equal
@@ -183,8 +183,8 @@ def register(sub) -> None:
         description="Write a replay page of an .aar log: the board at every record (slider, step buttons, "
                     "arrow keys), the events beside it, dice with their derivation, hidden values sealed until "
                     "the record that opens them. The page checks the hash chain, the checkpoint signatures, the "
-                    "seat signatures, every die and every opening itself (WebCrypto); it takes the rules replay "
-                    "(the pictures) and the decrypted sealed values from the file and says so. No network, no "
+                    "seat signatures, the endings, every die and every opening itself (WebCrypto and the web "
+                    "client's library); it takes the rules replay (the pictures) from the file and says so. No network, no "
                     "external files: it opens from an email attachment. Exit 0, or 1 if the log does not "
                     "verify (the page is written anyway and shows the failed check), 2 if unreadable.",
         epilog="seats: sog: sog, nva; gmv: us, nva; ntnd: communist, allied; duel: a, b; every game: spectator\n"

@@ -22,14 +22,45 @@ var aarLib = (() => {
   // src/view_lib.ts
   var view_lib_exports = {};
   __export(view_lib_exports, {
-    decode: () => decode2,
+    CompactTree: () => CompactTree,
+    PageEndings: () => PageEndings,
+    b64: () => b64,
+    cat: () => cat,
+    commandMessage: () => commandMessage,
+    decode: () => decode,
+    ed25519Verify: () => ed25519Verify,
     encode: () => encode,
+    envelopeProblem: () => envelopeProblem,
+    eq: () => eq,
+    eventProblem: () => eventProblem,
+    exactKeys: () => exactKeys,
+    gameOrigin: () => gameOrigin,
+    genesisProblem: () => genesisProblem,
+    hex: () => hex,
+    isBytes: () => isBytes,
+    isMap: () => isMap,
     keyProblem: () => keyProblem,
+    lp: () => lp,
+    marked: () => marked,
+    openCheckpoint: () => openCheckpoint,
     openSealed: () => openSealed,
+    pageEnvelope: () => pageEnvelope,
+    pageHandshake: () => pageHandshake,
+    parseVkey: () => parseVkey,
     pointCheck: () => pointCheck,
+    readRecord: () => readRecord,
+    recordHash: () => recordHash,
+    sealedLength: () => sealedLength,
     seatCosignatures: () => seatCosignatures,
+    secretCommitment: () => secretCommitment,
     signatureProblem: () => signatureProblem,
     strictDecode: () => strictDecode,
+    taggedHmac: () => taggedHmac,
+    td: () => td,
+    u32: () => u32,
+    u64: () => u64,
+    utf8: () => utf8,
+    valueCommitment: () => valueCommitment,
     verifySignature: () => verifySignature
   });
 
@@ -39,6 +70,7 @@ var aarLib = (() => {
   var utf8 = (s) => te.encode(s);
   var hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
   var b64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+  var toB64 = (b) => btoa(String.fromCharCode(...b));
   function cat(...xs) {
     const o = new Uint8Array(xs.reduce((a, x) => a + x.length, 0));
     let i = 0;
@@ -62,166 +94,8 @@ var aarLib = (() => {
   var lp = (b) => cat(u32(b.length), b);
   var isBytes = (v) => v instanceof Uint8Array;
 
-  // src/lib/ed25519.ts
-  var P = 2n ** 255n - 19n;
-  var L = 2n ** 252n + 27742317777372353535851937790883648493n;
-  var mod = (a) => (a % P + P) % P;
-  function pow(b, e) {
-    let r = 1n;
-    b = mod(b);
-    while (e > 0n) {
-      if (e & 1n) r = r * b % P;
-      b = b * b % P;
-      e >>= 1n;
-    }
-    return r;
-  }
-  var D = mod(-121665n * pow(121666n, P - 2n));
-  var SQRT_M1 = pow(2n, (P - 1n) / 4n);
-  var IDENTITY = [0n, 1n, 1n, 0n];
-  function add([x1, y1, z1, t1], [x2, y2, z2, t2]) {
-    const a = mod((y1 - x1) * (y2 - x2)), b = mod((y1 + x1) * (y2 + x2));
-    const c = mod(2n * D * t1 * t2), d = mod(2n * z1 * z2);
-    const e = b - a, f = d - c, g = d + c, h = b + a;
-    return [mod(e * f), mod(g * h), mod(f * g), mod(e * h)];
-  }
-  function mul(n, p) {
-    let q = IDENTITY;
-    while (n > 0n) {
-      if (n & 1n) q = add(q, p);
-      p = add(p, p);
-      n >>= 1n;
-    }
-    return q;
-  }
-  var isIdentity = ([x, y, z]) => mod(x) === 0n && mod(y - z) === 0n;
-  var littleEndian = (b) => b.reduceRight((n, x) => n << 8n | BigInt(x), 0n);
-  function decode(b) {
-    if (b.length !== 32) return [0, `is ${b.length} bytes, not 32`];
-    const n = littleEndian(b), y = n & (1n << 255n) - 1n, sign = n >> 255n;
-    if (y >= P) return [1, "is not canonical (y >= p)"];
-    const u = mod(y * y - 1n), v = mod(D * y * y + 1n);
-    let x = mod(u * pow(v, 3n) * pow(u * pow(v, 7n), (P - 5n) / 8n));
-    if (mod(v * x * x - u) !== 0n) {
-      if (mod(v * x * x + u) !== 0n) return [2, "is not the encoding of a curve point"];
-      x = mod(x * SQRT_M1);
-    }
-    if (x === 0n && sign) return [3, "is not canonical (x = 0 with the sign bit set)"];
-    if ((x & 1n) !== sign) x = P - x;
-    return [x, y, 1n, mod(x * y)];
-  }
-  function pointCheck(b) {
-    const p = decode(b);
-    if (p.length === 2) return p;
-    if (isIdentity(p)) return [4, "is the identity point (small order 1)"];
-    let q = p;
-    for (const order of [2, 4, 8]) {
-      q = add(q, q);
-      if (isIdentity(q)) return [4, `has small order ${order}`];
-    }
-    if (!isIdentity(mul(L, p))) return [5, "has mixed order (outside the prime-order subgroup)"];
-    return null;
-  }
-  var keyVerdicts = /* @__PURE__ */ new Map();
-  function keyProblem(a) {
-    const id = hex(a);
-    if (!keyVerdicts.has(id)) {
-      const c = pointCheck(a);
-      keyVerdicts.set(id, c === null ? null : c[1]);
-    }
-    return keyVerdicts.get(id);
-  }
-  var SMALL_ORDER = (() => {
-    let t = null;
-    for (let y = 2n; t === null; y++) {
-      const bytes = new Uint8Array(32);
-      for (let i = 0, n = y; i < 32; i++, n >>= 8n) bytes[i] = Number(n & 255n);
-      const q = decode(bytes);
-      if (q.length === 4) {
-        const c = mul(L, q);
-        if (!isIdentity(mul(4n, c))) t = c;
-      }
-    }
-    const out = /* @__PURE__ */ new Set();
-    let p = IDENTITY;
-    for (let i = 0; i < 8; i++) {
-      const [x, y, z] = p, zi = pow(z, P - 2n), ax = mod(x * zi), ay = mod(y * zi);
-      const n = ay | (ax & 1n) << 255n, enc = new Uint8Array(32);
-      for (let j = 0, m = n; j < 32; j++, m >>= 8n) enc[j] = Number(m & 255n);
-      out.add(hex(enc));
-      p = add(p, t);
-    }
-    return out;
-  })();
-  var subtle = crypto.subtle;
-  var edKeys = /* @__PURE__ */ new Map();
-  async function signatureProblem(pub, msg, sig) {
-    const why = keyProblem(pub);
-    if (why !== null) return `1 (key): the key ${why}`;
-    if (sig.length !== 64) return `2 (length): a signature is 64 bytes, not ${sig.length}`;
-    const r = sig.slice(0, 32), s = littleEndian(sig.slice(32));
-    if (s >= L) return "3 (S): S >= L";
-    const ry = littleEndian(r) & (1n << 255n) - 1n;
-    if (ry >= P) return "4 (R): R is not canonical (y >= p)";
-    if ((ry === 1n || ry === P - 1n) && r[31] & 128) return "4 (R): R is not canonical (x = 0 with the sign bit set)";
-    if (SMALL_ORDER.has(hex(r))) return "5 (R): R has small order";
-    const id = hex(pub);
-    let k = edKeys.get(id);
-    if (!k) {
-      k = await subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]);
-      edKeys.set(id, k);
-    }
-    let ok = false;
-    try {
-      ok = await subtle.verify({ name: "Ed25519" }, k, sig, msg);
-    } catch {
-      ok = false;
-    }
-    if (ok) return null;
-    return decode(r).length === 2 ? "4 (R): R is not the encoding of a curve point" : "6 (equation): [S]B != R + [k]A";
-  }
-  var verifySignature = async (pub, msg, sig) => await signatureProblem(pub, msg, sig) === null;
-
-  // src/lib/crypto.ts
-  var subtle2 = crypto.subtle;
-  var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
-  var tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
-  var taggedHash = (tag, data) => sha256(tagged(tag, data));
-
-  // src/lib/cosign.ts
-  async function seatCosignatures(note, text, origin, seatOrder, seatKeys) {
-    const ids = /* @__PURE__ */ new Map();
-    for (const s of seatOrder) {
-      const name = `${origin}/seat/${s}`;
-      const id = (await sha256(cat(utf8(name), new Uint8Array([10, 4]), seatKeys[s]))).slice(0, 4);
-      ids.set(`${name} ${hex(id)}`, s);
-    }
-    const seen = [];
-    for (const line of note.slice(note.lastIndexOf("\n\n") + 2).split("\n")) {
-      if (!line) continue;
-      const [name, sig64] = line.slice(2).split(" ");
-      let raw;
-      try {
-        raw = b64(sig64);
-      } catch {
-        throw new Error(`a checkpoint signature line of ${name} is not base64`);
-      }
-      const seat = ids.get(`${name} ${hex(raw.slice(0, 4))}`);
-      if (seat === void 0) continue;
-      if (raw.length !== 4 + 8 + 64) throw new Error(`seat ${seat}'s cosignature is ${raw.length} bytes, not 76 (SPEC.md 4.5)`);
-      const ts = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
-      const ok = await verifySignature(seatKeys[seat], cat(utf8(`cosignature/v1
-time ${ts}
-`), utf8(text)), raw.slice(12));
-      if (!ok) throw new Error(`seat ${seat}'s cosignature of the checkpoint does not verify (SPEC.md 4.5)`);
-      if (seen.includes(seat)) throw new Error(`seat ${seat} cosigned this checkpoint twice (SPEC.md 4.5)`);
-      seen.push(seat);
-    }
-    return seen;
-  }
-
   // src/lib/msgpack.ts
-  function decode2(buf) {
+  function decode(buf) {
     let p = 0;
     const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     const need = (n) => {
@@ -455,9 +329,511 @@ time ${ts}
     return Uint8Array.from(out);
   }
   function strictDecode(buf) {
-    const v = decode2(buf);
+    const v = decode(buf);
     if (!eq(encode(v), buf)) throw new Error("not canonical: the re-encoding differs");
     return v;
+  }
+
+  // src/lib/endings.ts
+  var isMap = (v) => !!v && typeof v === "object" && !Array.isArray(v) && !isBytes(v);
+  var isInt = (v) => typeof v === "number" && Number.isInteger(v);
+  var exactKeys = (v, keys) => isMap(v) && Object.keys(v).sort().join(",") === [...keys].sort().join(",");
+  var same = (a, b) => eq(encode(a), encode(b));
+  var SECOND = 1e3;
+  var DAY = 864e5;
+  var MAX_TIME_MS = 2 ** 53;
+  var LIMITS = { decision: 30 * DAY, total: 365 * DAY, abandon: 365 * DAY };
+  function controlProblem(c) {
+    if (!exactKeys(c, ["decision", "total", "abandon"]) || !Object.values(c).every(isInt))
+      return "clock is a map of exactly the integers decision, total and abandon (milliseconds)";
+    const m = c;
+    for (const k of ["decision", "total"])
+      if (m[k] !== 0 && !(SECOND <= m[k] && m[k] <= LIMITS[k])) return `clock.${k} is 0 (none) or ${SECOND}..${LIMITS[k]} ms, not ${m[k]}`;
+    if (!(SECOND <= m.abandon && m.abandon <= LIMITS.abandon)) return `clock.abandon is ${SECOND}..${LIMITS.abandon} ms, not ${m.abandon}`;
+    return null;
+  }
+  function timeProblem(at) {
+    return isInt(at) && at >= 0 && at <= MAX_TIME_MS ? null : `a time is an integer 0..${MAX_TIME_MS} (milliseconds since the Unix epoch)`;
+  }
+  var printable = (s) => [...s].every((ch) => ch === " " || !/[\p{C}\p{Z}]/u.test(ch));
+  var text = (v, most) => typeof v === "string" && [...v].length >= 1 && [...v].length <= most && printable(v) && v === v.trim();
+  function calendarDate(v) {
+    if (typeof v !== "string" || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(v)) return false;
+    const [y, m, d] = v.split("-").map(Number);
+    if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+    const days = [31, y % 4 === 0 && y % 100 !== 0 || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+    return d <= days;
+  }
+  function matchProblem(m, seats) {
+    if (!isMap(m) || !Object.keys(m).length || !Object.keys(m).every((k) => ["label", "players", "date"].includes(k)))
+      return "match is a map of at least one of label, players, date and no other key";
+    if ("label" in m && !text(m.label, 128)) return "match label: 1-128 printable characters without surrounding spaces";
+    if ("players" in m) {
+      const p = m.players;
+      if (!isMap(p) || !Object.keys(p).length) return "match players: a non-empty map of seat to name";
+      for (const [s, name] of Object.entries(p)) {
+        if (!seats.includes(s)) return `match players: ${s.slice(0, 64)} is not a seat of this game`;
+        if (!text(name, 64)) return `match players: ${s}'s name: 1-64 printable characters without surrounding spaces`;
+      }
+    }
+    if ("date" in m && !calendarDate(m.date)) return "match date: YYYY-MM-DD, a calendar date";
+    return null;
+  }
+  function endingOutcome(cause, seats) {
+    const other = (s) => {
+      const r = seats.filter((x) => x !== s);
+      return r.length === 1 ? r[0] : null;
+    };
+    if (cause.kind === "resign") return { winner: other(cause.seat), reason: `seat ${String(cause.seat)} resigned` };
+    if (cause.kind === "agree") {
+      const w = cause.winner;
+      return { winner: w, reason: w === null ? "agreed draw" : `agreed result: seat ${String(w)} wins` };
+    }
+    if (cause.kind === "timeout") return { winner: other(cause.seat), reason: `seat ${String(cause.seat)} ran out of time (${String(cause.control)} limit)` };
+    return { winner: null, reason: "abandoned: no seat acted within the limit (no result)" };
+  }
+  var CAUSE_KEYS = {
+    resign: ["kind", "seat"],
+    agree: ["kind", "offer", "winner"],
+    timeout: ["kind", "seat", "control", "since", "deadline"],
+    abandon: ["kind", "since", "deadline"]
+  };
+  function endingEvent(seat, e) {
+    if (e.kind === "resign") return { t: "resign", seat };
+    if (e.kind === "offer") return { t: "offer", seat, winner: e.winner || null };
+    if (e.kind === "accept") return { t: "accept", seat, offer: e.offer ?? 0, winner: e.winner || null };
+    return null;
+  }
+  var Clock = class {
+    constructor(decision, total, abandon, lastAt) {
+      this.decision = decision;
+      this.total = total;
+      this.abandon = abandon;
+      this.lastAt = lastAt;
+      this.acted = [0, lastAt];
+    }
+    since = null;
+    used = {};
+    acted;
+    /** [deadline, control] of the seat's pending game decision, or null (no limit, not started). */
+    timeout(seat) {
+      if (!this.since || !(this.decision || this.total)) return null;
+      const at = this.since[1], d = [];
+      if (this.decision) d.push([at + this.decision, "decision"]);
+      if (this.total) d.push([at + this.total - (this.used[seat] ?? 0), "total"]);
+      d.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));
+      return d[0];
+    }
+    abandonDeadline() {
+      return this.acted[1] + this.abandon;
+    }
+  };
+  var EndingsCheck = class {
+    // the end record's ({kind: "rules"} when the rules ended it)
+    constructor(genesis, seats, fail) {
+      this.seats = seats;
+      this.fail = fail;
+      this.v2 = genesis.v >= 2;
+      const c = genesis.body.clock;
+      this.clock = this.v2 && c ? new Clock(c.decision, c.total, c.abandon, genesis.body.at) : null;
+    }
+    v2;
+    clock;
+    offer = null;
+    // the offer of the previous record (seq, seat, winner)
+    last = null;
+    // the previous record's resign / accept event
+    cause = null;
+    /** Genesis (step 4): exactly its keys (SPEC.md 1.3), the optional match, clock + at. */
+    static genesisKeys(v, b) {
+      const keys = ["ruleset", "scenario", "options", "seats", "server", "secret_commit"];
+      if (v >= 2) keys.push("sealed_sizes");
+      if (v >= 2 && "match" in b) keys.push("match");
+      if (v >= 2 && ("clock" in b || "at" in b)) keys.push("clock", "at");
+      return keys;
+    }
+    static genesisProblem(v, b, seats) {
+      if (v < 2) return null;
+      if ("match" in b) {
+        const why = matchProblem(b.match, seats);
+        if (why) return "genesis match data: " + why;
+      }
+      if ("clock" in b || "at" in b) {
+        const why = controlProblem(b.clock) ?? timeProblem(b.at);
+        if (why) return "genesis clock and at (SPEC.md 8.2): " + why;
+      }
+      return null;
+    }
+    /** SPEC.md 1.3: a seat record or end record of a game with a clock also has `at`. */
+    bodyKeys() {
+      return this.clock ? ["at"] : [];
+    }
+    /** A public command record whose envelope resigns: the one command that may precede the handshake's end. */
+    isResignation(ending) {
+      return this.v2 && ending?.kind === "resign";
+    }
+    at(body, step) {
+      const c = this.clock;
+      if (!c) return null;
+      const why = timeProblem(body.at);
+      if (why) this.fail(step, `record time at (a game with a clock, SPEC.md 8.2): ${why}`);
+      const at = body.at;
+      if (at < c.lastAt) this.fail(step, `times never decrease (SPEC.md 8.2): ${at} after ${c.lastAt}`);
+      return at;
+    }
+    /** Step 6, after the record's own checks: ``ending`` its public envelope's ending command (null:
+     * none, or sealed), ``starts`` if this reveal started the game, ``started`` if the game had
+     * started before it. */
+    seatRecord(seq, kind, body, ending, starts, started) {
+      const seat = body.seat;
+      if (this.last) this.fail("8", `a ${String(this.last.t)} ends the game: the end record follows it, not a ${kind} record`);
+      const at = this.at(body, "6");
+      const c = this.clock;
+      if (c && at !== null) {
+        if (at > c.abandonDeadline()) this.fail("6", `a seat record after the abandonment deadline ${c.abandonDeadline()} (SPEC.md 8.2)`);
+        const t = kind === "command" && !ending ? c.timeout(seat) : null;
+        if (t && at > t[0]) this.fail("6", `seat ${seat}'s command after its deadline ${t[0]} (${t[1]} limit, SPEC.md 8.2)`);
+      }
+      const offer = this.offer;
+      this.offer = null;
+      if (ending) {
+        const ev = endingEvent(seat, ending);
+        if (!ev) this.fail("6", "an ending command carries no kind (resign, offer or accept)");
+        if (!same(body.events, [ev])) this.fail("6", "the event of an ending command is its signed envelope's (SPEC.md 8.1)");
+        if (ev.t !== "resign" && !started) this.fail("6", `an ${String(ev.t)} before the dice handshake completed (SPEC.md 8.1)`);
+        if (ev.t === "offer") {
+          if (ev.winner !== null && !this.seats.includes(ev.winner)) this.fail("6", `an offer names a seat or a draw, not ${String(ev.winner)}`);
+          this.offer = [seq, seat, ev.winner];
+        } else {
+          if (ev.t === "accept" && (!offer || ev.offer !== offer[0] || offer[1] === seat || ev.winner !== offer[2]))
+            this.fail("6", "an acceptance names the offer in the record before it, made by the other seat, for the same result (SPEC.md 8.1)");
+          this.last = ev;
+        }
+      }
+      if (c && at !== null) {
+        c.lastAt = at;
+        c.acted = [seq, at];
+        if (kind === "command" && !ending || starts) {
+          if (!starts && c.since) c.used[seat] = (c.used[seat] ?? 0) + at - c.since[1];
+          c.since = [seq, at];
+        }
+      }
+    }
+    /** Step 8 for the end record: its keys, the record before it, its cause and the outcome of an
+     * engine ending (SPEC.md 8, 8.3). Returns the cause ({kind: "rules"} when the rules ended it). */
+    end(body, prevKind) {
+      const want = ["secret", "outcome", ...this.bodyKeys(), ...this.v2 && "cause" in body ? ["cause"] : []];
+      if (!exactKeys(body, want)) this.fail("8", `the end record body has exactly the keys ${want.join(", ")} (SPEC.md 1.3)`);
+      const at = this.at(body, "8");
+      const last = this.last;
+      this.last = null;
+      const k = body.cause;
+      if (k === void 0) {
+        if (last) this.fail("8", `the end after a ${String(last.t)} gives its cause`);
+        if (prevKind !== "command") this.fail("8", `an end record follows the command record that ended the game, not a ${prevKind} record (SPEC.md 8)`);
+        return this.cause = { kind: "rules" };
+      }
+      if (!isMap(k) || typeof k.kind !== "string" || !(k.kind in CAUSE_KEYS) || !exactKeys(k, CAUSE_KEYS[k.kind]))
+        this.fail("8", "the cause is a map of one of the shapes of SPEC.md 8.3");
+      if (k.kind === "resign") {
+        if (!last || last.t !== "resign" || last.seat !== k.seat)
+          this.fail("8", `the resignation the cause names is the record before, signed by the resigning seat ${String(k.seat)} (SPEC.md 8.1)`);
+      } else if (k.kind === "agree") {
+        if (!last || last.t !== "accept" || last.offer !== k.offer || last.winner !== k.winner)
+          this.fail("8", `the agreed result is the acceptance in the record before, of the offer ${String(k.offer)} (SPEC.md 8.1)`);
+      } else {
+        if (last) this.fail("8", `the end after a ${String(last.t)} gives its cause, not ${String(k.kind)}`);
+        const c = this.clock;
+        if (!c) this.fail("8", `a ${k.kind} needs a time control in genesis (SPEC.md 8.2)`);
+        if (k.kind === "timeout") {
+          const t = typeof k.seat === "string" && this.seats.includes(k.seat) ? c.timeout(k.seat) : null;
+          if (!t || !c.since || k.since !== c.since[0] || k.deadline !== t[0] || k.control !== t[1])
+            this.fail("8", "the time-out's control, since and deadline are the ones the declared control and the recorded times give (SPEC.md 8.2)");
+          if (t[0] > c.abandonDeadline()) this.fail("8", "a time-out whose deadline is after the abandonment deadline (SPEC.md 8.2)");
+        } else if (k.since !== c.acted[0] || k.deadline !== c.abandonDeadline()) {
+          this.fail("8", "the abandonment's since and deadline are the last seat record's and the declared limit's (SPEC.md 8.2)");
+        }
+        if (!(isInt(k.deadline) && at !== null && at > k.deadline)) this.fail("8", `a ${k.kind} is recorded after its deadline ${String(k.deadline)} (SPEC.md 8.2)`);
+      }
+      if (!same(body.outcome ?? null, endingOutcome(k, this.seats))) this.fail("8", `the outcome of a ${k.kind} is the engine's (SPEC.md 8.3)`);
+      return this.cause = k;
+    }
+  };
+
+  // src/lib/ed25519.ts
+  var P = 2n ** 255n - 19n;
+  var L = 2n ** 252n + 27742317777372353535851937790883648493n;
+  var mod = (a) => (a % P + P) % P;
+  function pow(b, e) {
+    let r = 1n;
+    b = mod(b);
+    while (e > 0n) {
+      if (e & 1n) r = r * b % P;
+      b = b * b % P;
+      e >>= 1n;
+    }
+    return r;
+  }
+  var D = mod(-121665n * pow(121666n, P - 2n));
+  var SQRT_M1 = pow(2n, (P - 1n) / 4n);
+  var IDENTITY = [0n, 1n, 1n, 0n];
+  function add([x1, y1, z1, t1], [x2, y2, z2, t2]) {
+    const a = mod((y1 - x1) * (y2 - x2)), b = mod((y1 + x1) * (y2 + x2));
+    const c = mod(2n * D * t1 * t2), d = mod(2n * z1 * z2);
+    const e = b - a, f = d - c, g = d + c, h = b + a;
+    return [mod(e * f), mod(g * h), mod(f * g), mod(e * h)];
+  }
+  function mul(n, p) {
+    let q = IDENTITY;
+    while (n > 0n) {
+      if (n & 1n) q = add(q, p);
+      p = add(p, p);
+      n >>= 1n;
+    }
+    return q;
+  }
+  var isIdentity = ([x, y, z]) => mod(x) === 0n && mod(y - z) === 0n;
+  var littleEndian = (b) => b.reduceRight((n, x) => n << 8n | BigInt(x), 0n);
+  function decode2(b) {
+    if (b.length !== 32) return [0, `is ${b.length} bytes, not 32`];
+    const n = littleEndian(b), y = n & (1n << 255n) - 1n, sign = n >> 255n;
+    if (y >= P) return [1, "is not canonical (y >= p)"];
+    const u = mod(y * y - 1n), v = mod(D * y * y + 1n);
+    let x = mod(u * pow(v, 3n) * pow(u * pow(v, 7n), (P - 5n) / 8n));
+    if (mod(v * x * x - u) !== 0n) {
+      if (mod(v * x * x + u) !== 0n) return [2, "is not the encoding of a curve point"];
+      x = mod(x * SQRT_M1);
+    }
+    if (x === 0n && sign) return [3, "is not canonical (x = 0 with the sign bit set)"];
+    if ((x & 1n) !== sign) x = P - x;
+    return [x, y, 1n, mod(x * y)];
+  }
+  function pointCheck(b) {
+    const p = decode2(b);
+    if (p.length === 2) return p;
+    if (isIdentity(p)) return [4, "is the identity point (small order 1)"];
+    let q = p;
+    for (const order of [2, 4, 8]) {
+      q = add(q, q);
+      if (isIdentity(q)) return [4, `has small order ${order}`];
+    }
+    if (!isIdentity(mul(L, p))) return [5, "has mixed order (outside the prime-order subgroup)"];
+    return null;
+  }
+  var keyVerdicts = /* @__PURE__ */ new Map();
+  function keyProblem(a) {
+    const id = hex(a);
+    if (!keyVerdicts.has(id)) {
+      const c = pointCheck(a);
+      keyVerdicts.set(id, c === null ? null : c[1]);
+    }
+    return keyVerdicts.get(id);
+  }
+  var SMALL_ORDER = (() => {
+    let t = null;
+    for (let y = 2n; t === null; y++) {
+      const bytes = new Uint8Array(32);
+      for (let i = 0, n = y; i < 32; i++, n >>= 8n) bytes[i] = Number(n & 255n);
+      const q = decode2(bytes);
+      if (q.length === 4) {
+        const c = mul(L, q);
+        if (!isIdentity(mul(4n, c))) t = c;
+      }
+    }
+    const out = /* @__PURE__ */ new Set();
+    let p = IDENTITY;
+    for (let i = 0; i < 8; i++) {
+      const [x, y, z] = p, zi = pow(z, P - 2n), ax = mod(x * zi), ay = mod(y * zi);
+      const n = ay | (ax & 1n) << 255n, enc = new Uint8Array(32);
+      for (let j = 0, m = n; j < 32; j++, m >>= 8n) enc[j] = Number(m & 255n);
+      out.add(hex(enc));
+      p = add(p, t);
+    }
+    return out;
+  })();
+  var subtle = crypto.subtle;
+  var edKeys = /* @__PURE__ */ new Map();
+  async function signatureProblem(pub, msg, sig) {
+    const why = keyProblem(pub);
+    if (why !== null) return `1 (key): the key ${why}`;
+    if (sig.length !== 64) return `2 (length): a signature is 64 bytes, not ${sig.length}`;
+    const r = sig.slice(0, 32), s = littleEndian(sig.slice(32));
+    if (s >= L) return "3 (S): S >= L";
+    const ry = littleEndian(r) & (1n << 255n) - 1n;
+    if (ry >= P) return "4 (R): R is not canonical (y >= p)";
+    if ((ry === 1n || ry === P - 1n) && r[31] & 128) return "4 (R): R is not canonical (x = 0 with the sign bit set)";
+    if (SMALL_ORDER.has(hex(r))) return "5 (R): R has small order";
+    const id = hex(pub);
+    let k = edKeys.get(id);
+    if (!k) {
+      k = await subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]);
+      edKeys.set(id, k);
+    }
+    let ok = false;
+    try {
+      ok = await subtle.verify({ name: "Ed25519" }, k, sig, msg);
+    } catch {
+      ok = false;
+    }
+    if (ok) return null;
+    return decode2(r).length === 2 ? "4 (R): R is not the encoding of a curve point" : "6 (equation): [S]B != R + [k]A";
+  }
+  var verifySignature = async (pub, msg, sig) => await signatureProblem(pub, msg, sig) === null;
+
+  // src/lib/crypto.ts
+  var subtle2 = crypto.subtle;
+  var sha256 = async (b) => new Uint8Array(await subtle2.digest("SHA-256", b));
+  var tagged = (tag, data) => cat(utf8(tag), new Uint8Array([0]), data);
+  var taggedHash = (tag, data) => sha256(tagged(tag, data));
+  var hmacKeys = /* @__PURE__ */ new Map();
+  async function hmac(key, msg) {
+    const id = hex(key);
+    let k = hmacKeys.get(id);
+    if (!k) {
+      k = subtle2.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      hmacKeys.set(id, k);
+    }
+    return new Uint8Array(await subtle2.sign("HMAC", await k, msg));
+  }
+  var taggedHmac = (key, tag, data) => hmac(key, tagged(tag, data));
+  var ed25519Verify = (pub, sig, msg) => verifySignature(pub, msg, sig);
+  async function parseVkey(s) {
+    const i = s.indexOf("+"), j = s.indexOf("+", i + 1);
+    if (i < 1 || j < 0) throw new Error("not a verifier key");
+    const raw = b64(s.slice(j + 1));
+    if (raw.length !== 33 || raw[0] !== 1) throw new Error("not an Ed25519 verifier key");
+    const name = s.slice(0, i), id = s.slice(i + 1, j), pub = raw.slice(1);
+    const want = hex((await sha256(cat(utf8(name), new Uint8Array([10, 1]), pub))).slice(0, 4));
+    if (want !== id) throw new Error("the verifier key's id does not match its key");
+    const weak = keyProblem(pub);
+    if (weak !== null) throw new Error(`the verifier key's public key ${weak} (SPEC.md 7.4)`);
+    return { name, id, pub, vkey: s };
+  }
+  async function openCheckpoint(note, server) {
+    const cut = note.lastIndexOf("\n\n");
+    if (cut < 0) throw new Error("no signature block");
+    const text2 = note.slice(0, cut + 1), sigs = note.slice(cut + 2);
+    let signed = false;
+    for (const line of sigs.split("\n")) {
+      if (!line) continue;
+      if (!line.startsWith("\u2014 ")) throw new Error("bad signature line");
+      const [name, sig64] = line.slice(2).split(" ");
+      const raw = b64(sig64);
+      if (name !== server.name || hex(raw.slice(0, 4)) !== server.id) continue;
+      if (!await ed25519Verify(server.pub, raw.slice(4), utf8(text2))) throw new Error("the server's signature does not verify");
+      signed = true;
+    }
+    if (!signed) throw new Error("not signed by the server key");
+    const lines = text2.split("\n");
+    if (!/^[1-9][0-9]*$/.test(lines[1] ?? "")) throw new Error("the checkpoint size is not a number");
+    return { origin: lines[0], size: Number(lines[1]), root: lines[2], text: text2 };
+  }
+  var CompactTree = class {
+    nodes = [];
+    size = 0;
+    async append(recordHash2) {
+      let node = await sha256(cat(new Uint8Array([0]), recordHash2)), size = 1;
+      while (this.nodes.length && this.nodes[this.nodes.length - 1][0] === size) {
+        const [, l] = this.nodes.pop();
+        node = await sha256(cat(new Uint8Array([1]), l, node));
+        size *= 2;
+      }
+      this.nodes.push([size, node]);
+      this.size++;
+    }
+    async root() {
+      let r = this.nodes[this.nodes.length - 1][1];
+      for (let i = this.nodes.length - 2; i >= 0; i--) r = await sha256(cat(new Uint8Array([1]), this.nodes[i][1], r));
+      return toB64(r);
+    }
+  };
+
+  // src/lib/derive.ts
+  var recordHash = (raw) => taggedHash("aar1/record", raw);
+  var commandMessage = (envelope) => tagged("aar1/command", envelope);
+  var secretCommitment = (game, secret) => taggedHash("aar1/server-secret", cat(lp(utf8(game)), secret));
+  var entropyCommitment = (game, seat, genesisHash, entropy) => taggedHash("aar1/seat-entropy", cat(lp(utf8(game)), lp(utf8(seat)), genesisHash, entropy));
+  var valueCommitment = (salt, valueBytes) => taggedHash("aar1/commit", cat(salt, valueBytes));
+
+  // src/lib/handshake.ts
+  var Handshake = class {
+    /** ``genesis``: record 0 (its format version, body and hash); ``fail`` reports a refusal (the
+     * web verifier stops there; the replay page marks it and goes on, so what a record says is kept
+     * before it is checked, and a refusal does not cascade into every later record). */
+    constructor(game, genesis, seats, fail) {
+      this.game = game;
+      this.genesis = genesis;
+      this.seats = seats;
+      this.fail = fail;
+      const rs = genesis.body.ruleset;
+      this.start = { t: "start", game: isMap(rs) ? rs.game : null, scenario: genesis.body.scenario };
+    }
+    commits = {};
+    revealed = /* @__PURE__ */ new Map();
+    // seat -> its entropy, in the order revealed
+    committedAt = 0;
+    // the seq after the last seat's commitment
+    start;
+    get done() {
+      return this.seats.length > 0 && this.seats.every((s) => this.revealed.has(s));
+    }
+    get allCommitted() {
+      return this.seats.every((s) => s in this.commits);
+    }
+    /** A commit record's signed commitment ``c`` by ``seat``, at ``seq``, with the record's events. */
+    commit(seq, seat, c, events) {
+      if (seat in this.commits || this.revealed.size) this.fail(`entropy commit by ${seat} out of order (SPEC.md 5.2)`);
+      this.commits[seat] = c;
+      if (this.allCommitted) this.committedAt = seq + 1;
+      if (c.length !== 32) this.fail("an entropy commitment of another length than 32 (SPEC.md 5.2)");
+      if (!same(events, [{ t: "entropy-commit", seat, commit: c }])) this.fail("the entropy-commit event differs from the signed envelope");
+    }
+    /** A reveal record's signed entropy ``e`` by ``seat``, its envelope's state ``stateSeq``, the record's events. */
+    async reveal(seat, e, stateSeq, events) {
+      if (!this.allCommitted || this.revealed.has(seat)) this.fail(`entropy reveal by ${seat} out of order (SPEC.md 5.2)`);
+      const v2 = this.genesis.v >= 2;
+      if (v2 && BigInt(stateSeq) < BigInt(this.committedAt)) this.fail(`entropy reveal by ${seat} bound to the log before every seat had committed (SPEC.md 5.2)`);
+      this.revealed.set(seat, e);
+      if (e.length !== 32) this.fail(`entropy revealed by ${seat} of another length than 32 (SPEC.md 5.2)`);
+      const c = await entropyCommitment(this.game, seat, v2 ? this.genesis.hash : new Uint8Array(0), e);
+      if (!eq(c, this.commits[seat])) this.fail(`seat ${seat}'s entropy does not match its commitment (SPEC.md 5.2)`);
+      const want = [{ t: "entropy-reveal", seat, entropy: e }];
+      if (this.done) want.push(this.start);
+      if (!Array.isArray(events) || !same(events.slice(0, want.length), want) || want.length === 1 && events.length !== 1)
+        this.fail("the entropy-reveal/start events differ from the signed envelope (SPEC.md 5.2)");
+    }
+  };
+
+  // src/lib/cosign.ts
+  async function seatCosignatures(note, text2, origin, seatOrder, seatKeys) {
+    const ids = /* @__PURE__ */ new Map();
+    for (const s of seatOrder) {
+      const name = `${origin}/seat/${s}`;
+      const id = (await sha256(cat(utf8(name), new Uint8Array([10, 4]), seatKeys[s]))).slice(0, 4);
+      ids.set(`${name} ${hex(id)}`, s);
+    }
+    const seen = [];
+    for (const line of note.slice(note.lastIndexOf("\n\n") + 2).split("\n")) {
+      if (!line) continue;
+      const [name, sig64] = line.slice(2).split(" ");
+      let raw;
+      try {
+        raw = b64(sig64);
+      } catch {
+        throw new Error(`a checkpoint signature line of ${name} is not base64`);
+      }
+      const seat = ids.get(`${name} ${hex(raw.slice(0, 4))}`);
+      if (seat === void 0) continue;
+      if (raw.length !== 4 + 8 + 64) throw new Error(`seat ${seat}'s cosignature is ${raw.length} bytes, not 76 (SPEC.md 4.5)`);
+      const ts = new DataView(raw.buffer, raw.byteOffset + 4, 8).getBigUint64(0);
+      const ok = await verifySignature(seatKeys[seat], cat(utf8(`cosignature/v1
+time ${ts}
+`), utf8(text2)), raw.slice(12));
+      if (!ok) throw new Error(`seat ${seat}'s cosignature of the checkpoint does not verify (SPEC.md 4.5)`);
+      if (seen.includes(seat)) throw new Error(`seat ${seat} cosigned this checkpoint twice (SPEC.md 4.5)`);
+      seen.push(seat);
+    }
+    return seen;
   }
 
   // src/lib/aead.ts
@@ -530,16 +906,12 @@ time ${ts}
     if (!eq(mac, tag)) return null;
     return chacha20(key, nonce, 1, ct);
   }
-  async function hmac(key, msg) {
-    const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg));
-  }
   var sealKeys = /* @__PURE__ */ new Map();
   function sealKey(secret, game) {
     const id = hex(secret) + " " + game;
     let k = sealKeys.get(id);
     if (!k) {
-      k = hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+      k = taggedHmac(secret, "aar1/seal-key", lp(utf8(game)));
       sealKeys.set(id, k);
     }
     return k;
@@ -566,9 +938,167 @@ time ${ts}
     const m = d;
     if (!m || typeof m !== "object" || Array.isArray(m) || m instanceof Uint8Array || Object.keys(m).sort().join(",") !== "salt,value" || !(m.salt instanceof Uint8Array)) throw new Error("it has the wrong shape (a map of exactly salt and value)");
     const valueBytes = encode(m.value);
-    const c = await taggedHash("aar1/commit", cat(m.salt, valueBytes));
+    const c = await valueCommitment(m.salt, valueBytes);
     if (!eq(c, commit)) throw new Error("it does not match its commitment");
     return { salt: m.salt, value: m.value, valueBytes };
   }
+
+  // src/lib/record.ts
+  var MAX_RECORD = 2 ** 20;
+  function readRecord(raw, v) {
+    if (raw.length > MAX_RECORD) throw new Error(`a record of ${raw.length} bytes, over the 1 MiB limit (SPEC.md 1.2)`);
+    let r;
+    try {
+      r = strictDecode(raw);
+    } catch (e) {
+      throw new Error("not canonical msgpack: " + e.message);
+    }
+    if (!exactKeys(r, ["body", "game", "kind", "prev", "seq", "v"]) || !isMap(r.body) || typeof r.kind !== "string" || typeof r.game !== "string" || !(isBytes(r.prev) && r.prev.length === 32) || !isInt(r.v) || !isInt(r.seq))
+      throw new Error("not a record of exactly body, game, kind, prev, seq, v of their types (SPEC.md 1.2)");
+    if (v === null ? r.v !== 1 && r.v !== 2 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1 or 2)`);
+    return r;
+  }
+  function eventProblem(ev, i, seats) {
+    if (!isMap(ev) || typeof ev.t !== "string") return `event ${i} is not a map with a text t (SPEC.md 1.4)`;
+    if (ev.t === "sealed") {
+      if (!exactKeys(ev, ["t", "to", "k", "commit", "ct"]) || typeof ev.to !== "string" || !seats.includes(ev.to))
+        return `sealed event ${i} has exactly t, to, k, commit, ct and is for a seat of genesis (SPEC.md 1.4)`;
+      if (!isInt(ev.k) || ev.k < 1 || !(isBytes(ev.commit) && ev.commit.length === 32)) return `sealed event ${i} has a bad index or commitment`;
+      if (!isBytes(ev.ct)) return `sealed event ${i} has no ciphertext`;
+    } else if (ev.t === "open") {
+      if (!exactKeys(ev, ["t", "ref", "salt", "value"])) return `opening ${i} has exactly t, ref, salt, value (SPEC.md 1.4)`;
+      if (!Array.isArray(ev.ref) || ev.ref.length !== 2 || !ev.ref.every(isInt) || !(isBytes(ev.salt) && ev.salt.length === 32))
+        return `opening ${i}'s ref is [seq, k] and its salt 32 bytes (SPEC.md 1.4)`;
+    }
+    return null;
+  }
+
+  // src/lib/genesis.ts
+  var MAX_SEALED_SIZE = 65536;
+  var bytes32 = (v) => isBytes(v) && v.length === 32;
+  var gameOrigin = (serverName, game) => `${serverName}/game/${game}`;
+  function genesisProblem(v, b) {
+    const keys = EndingsCheck.genesisKeys(v, b);
+    if (!exactKeys(b, keys)) return `the genesis body has exactly the keys ${keys.join(", ")} (SPEC.md 1.3)`;
+    if (!exactKeys(b.server, ["vkey", "origin"]) || !exactKeys(b.ruleset, ["game", "version"]) || typeof b.ruleset.game !== "string" || typeof b.ruleset.version !== "string" || typeof b.server.vkey !== "string" || typeof b.server.origin !== "string")
+      return "genesis ruleset and server have exactly their two keys, texts (SPEC.md 1.3)";
+    if (typeof b.scenario !== "string" || !isMap(b.options) || !bytes32(b.secret_commit) || !Object.values(b.options).every((x) => typeof x === "boolean" || typeof x === "string" || isInt(x)))
+      return "genesis scenario, options (booleans, integers, texts) or secret_commit of the wrong type (SPEC.md 1.3)";
+    const seats = b.seats;
+    if (!Array.isArray(seats) || !seats.length) return "genesis has no seats";
+    const names = [], keysSeen = [];
+    for (const s of seats) {
+      if (!exactKeys(s, ["name", "key"]) || typeof s.name !== "string" || !bytes32(s.key)) return "a genesis seat is not exactly a name and a 32-byte key";
+      if (names.includes(s.name)) return `seat ${s.name} twice in genesis`;
+      const weak = keyProblem(s.key);
+      if (weak !== null) return `seat ${s.name} key is weak: it ${weak} (SPEC.md 7.4)`;
+      if (keysSeen.some((k) => eq(k, s.key))) return `seat ${s.name}'s key is another seat's (SPEC.md 7.4)`;
+      names.push(s.name);
+      keysSeen.push(s.key);
+    }
+    if (v >= 2) {
+      const z = b.sealed_sizes;
+      const ok = exactKeys(z, ["command", "event"]) && Object.values(z).every((m) => isMap(m) && Object.entries(m).every(([s, n]) => names.includes(s) && isInt(n) && n >= 4 && n <= MAX_SEALED_SIZE));
+      if (!ok) return `genesis sealed_sizes is {command: {seat: size}, event: {seat: size}}, sizes 4..${MAX_SEALED_SIZE} (SPEC.md 6.5)`;
+    }
+    return EndingsCheck.genesisProblem(v, b, names);
+  }
+  function sealedLength(sealedSizes, kind, seat, ct) {
+    const m = isMap(sealedSizes) ? sealedSizes[kind] : void 0;
+    const size = isMap(m) && typeof seat === "string" && Object.prototype.hasOwnProperty.call(m, seat) ? m[seat] : null;
+    const ok = isInt(size) && isBytes(ct) && ct.length === size + 16;
+    return { ok, what: `ciphertext length ${isBytes(ct) ? ct.length : "?"}${ok ? " = " : " but "}the declared ${kind} size for ${String(seat)}${size === null ? " (none declared)" : " " + String(size)} + 16 (SPEC.md 6.5)` };
+  }
+
+  // src/lib/envelope.ts
+  var KIND_ACTION = { commit: "entropyCommit", reveal: "entropyReveal", command: "command" };
+  var sameInt = (a, b) => (typeof a === "bigint" || typeof a === "number") && String(a) === String(b);
+  function envelopeProblem(env, game, v, kind, seq, seat, ctr, prev) {
+    const v2 = v >= 2;
+    const action = kind === "command" && v2 && env.action === "ending" ? "ending" : KIND_ACTION[kind];
+    if (env.gameId !== game || env.seat !== seat || !sameInt(env.counter, ctr) || env.action !== action)
+      return "the envelope names another game, seat, counter or action than its record";
+    if ((v2 || kind === "command") && !sameInt(env.stateSeq, seq)) return `the envelope is for another state than ${seq}`;
+    if (v2 && !(isBytes(env.prev) && eq(env.prev, prev)))
+      return `the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record ${seq - 1} but ${isBytes(env.prev) && env.prev.length ? hex(env.prev).slice(0, 16) + "\u2026" : "missing"}`;
+    return null;
+  }
+
+  // src/view_lib.ts
+  var Refused = class extends Error {
+  };
+  var refuse = (m) => {
+    throw new Refused(m);
+  };
+  async function marked(mark, seq, check, ok) {
+    try {
+      await check();
+    } catch (e) {
+      if (!(e instanceof Refused)) throw e;
+      mark(seq, false, e.message);
+      return false;
+    }
+    if (ok) mark(seq, true, ok);
+    return true;
+  }
+  var pageHandshake = (game, genesis, seats) => new Handshake(game, genesis, seats, refuse);
+  function pageEnding(env) {
+    const e = env?.ending;
+    if (!e) return null;
+    if (e.resign) return { kind: "resign" };
+    if (e.offer) return { kind: "offer", winner: e.offer.winner };
+    if (e.accept) return { kind: "accept", offer: Number(e.accept.offer ?? 0), winner: e.accept.winner };
+    return { kind: null };
+  }
+  var ACTIONS = { entropy_commit: "entropyCommit", entropy_reveal: "entropyReveal", command: "command", ending: "ending" };
+  function pageEnvelope(env) {
+    return {
+      gameId: env.game_id ?? "",
+      seat: env.seat ?? "",
+      counter: env.counter ?? 0,
+      stateSeq: env.state_seq ?? 0,
+      prev: env.prev ?? new Uint8Array(0),
+      action: Object.keys(ACTIONS).filter((k) => k in env).map((k) => ACTIONS[k]).join("+") || void 0
+    };
+  }
+  var PageEndings = class {
+    constructor(genesis, seats, mark) {
+      this.mark = mark;
+      this.check = new EndingsCheck(genesis, seats, (_step, m) => refuse(m));
+    }
+    check;
+    run(seq, f) {
+      try {
+        f();
+        return true;
+      } catch (e) {
+        if (!(e instanceof Refused)) throw e;
+        this.mark(seq, false, e.message);
+        return false;
+      }
+    }
+    /** The keys a seat or end body of this game has beyond its own (SPEC.md 1.3). */
+    get bodyKeys() {
+      return this.check.bodyKeys();
+    }
+    isResignation(env) {
+      return this.check.isResignation(pageEnding(env));
+    }
+    /** A seat record, after the page's own checks of it; ``env`` its decoded public envelope or null. */
+    seat(seq, kind, body, env, starts, started) {
+      const ending = pageEnding(env);
+      if (this.run(seq, () => this.check.seatRecord(seq, kind, body, ending, starts, started)) && (this.check.clock || ending))
+        this.mark(seq, true, (this.check.clock ? "the record's time: the server's, never before the previous record's, no deadline passed (SPEC.md 8.2)" : "") + (this.check.clock && ending ? "; " : "") + (ending ? `the ${String(ending.kind)}: its event is its signed envelope's, in its place (SPEC.md 8.1)` : ""));
+    }
+    /** The end record: its keys, the record before it, its cause and outcome (SPEC.md 8, 8.3); the cause, or null if refused. */
+    end(seq, body, prevKind) {
+      let cause = null;
+      if (this.run(seq, () => {
+        cause = this.check.end(body, prevKind);
+      }))
+        this.mark(seq, true, `the end record's keys, its place and its cause (${String(cause.kind)}) and outcome (SPEC.md 8, 8.3)`);
+      return cause;
+    }
+  };
   return __toCommonJS(view_lib_exports);
 })();

@@ -254,8 +254,8 @@ def test_forged_roll_shows_the_failed_check_at_its_record(tab, tmp_path):
     assert pg.p.locator("#events .die.badface").count() == 1
     assert "1 check(s) FAILED at this record" in pg.text("#rec")  # only the die
     pg.go(11)
-    assert "envelope bound to the history its seat verified: its prev is the hash of record 10 (SPEC.md 7.1), " \
-        "but it is" in pg.text("#rec")
+    assert "the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record 10 but " \
+        in pg.text("#rec")
     assert pg.p.locator("#events .die.badface").count() == 0
     pg.go(9)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
@@ -290,6 +290,20 @@ def test_edited_page_is_caught_by_its_own_checks(tab, tmp_path):
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false" and "hash chain broken" in pg.text("#rec")
     assert "checkpoint does not match" in pg.text("#rec")
     pg.close()
+
+
+def test_a_server_key_whose_id_is_not_its_keys_is_refused(tab, tmp_path):
+    """The page reads the file's server key with the web library's parseVkey (crypto.ts): an id
+    that is not the key's (SPEC.md 4.2) fails at record 0, and nothing is checked against it."""
+    data = golden_data("sog.aar")
+    name, kid, key = data["server_vkey"].split("+")
+    data["server_vkey"] = "+".join([name, "00000000" if kid != "00000000" else "00000001", key])
+    out = tmp_path / "key.html"
+    out.write_text(page(data), encoding="utf-8")
+    tab.load(out)
+    assert "NOT VERIFIED by this page" in tab.text("#summary") and "the first at record 0" in tab.text("#summary")
+    assert "the verifier key's id does not match its key: nothing can be checked against it" in tab.text("#rec")
+    tab.close()
 
 
 def _tampered_table() -> dict[str, tuple[int, int | None]]:
@@ -334,15 +348,19 @@ FROM_THE_FILE = {
 # The page's own reason, where the README's step is one the page checks in its own words
 WHY = {
     "deep-nesting-record-0": "nested deeper than 64 (SPEC.md 1.1 rule 6)",
-    "seat-is-a-list-1": "envelope names this game, seat, counter",
-    "end-after-handshake-5": "the end record follows a command record (SPEC.md 8), not a reveal record",
+    "seat-is-a-list-1": "the envelope names another game, seat, counter or action than its record",
+    "end-after-handshake-5": "an end record follows the command record that ended the game, not a reveal record (SPEC.md 8)",
+    "accept-without-offer-7": "an acceptance names the offer in the record before it, made by the other seat",
+    "resign-signed-by-other-seat-8": "the resignation the cause names is the record before, signed by the resigning seat a",
+    "timeout-before-deadline-7": "a timeout is recorded after its deadline 1764000066000 (SPEC.md 8.2)",
+    "end-without-outcome-11": "the end record body has exactly the keys secret, outcome (SPEC.md 1.3)",
     "winner-not-a-seat-11": "\u2718 the outcome names a winner that is a seat of genesis",
     "v2-unpadded-sealed-event-5": "ciphertext length 85 but the declared event size for a 80 + 16",
     "v2-nonzero-padding-7": "the padding after the 190-byte plaintext is not all zero bytes (checked in this browser",
     "resealed-by-server-7": "the sealed command does not open with the published server secret: it does not decrypt",
     "truncated-tail": "the header announces 12 records, the file holds 11",
     "trailing-partial-frame": "the bundle ends inside a frame",
-    "weak-seat-key-0": "seat b's key passes the key rule of SPEC.md 7.4 (it is the identity point",
+    "weak-seat-key-0": "seat b key is weak: it is the identity point (small order 1) (SPEC.md 7.4)",
     "bad-cosignature-11": "seat cosignature: seat a's cosignature of the checkpoint does not verify (SPEC.md 4.5)",
 }
 
@@ -439,8 +457,8 @@ def test_v2_ciphertext_lengths_and_envelope_binding_are_checked_by_the_page(tab,
     assert "sealed command: ciphertext length 272 = the declared command size for a 256 + 16" in pg.text("#rec")
     pg.go(8)  # record 7's bytes changed, so its hash: the next seat's envelope names the original one
     assert pg.p.get_attribute("#rec-status", "data-ok") == "false"
-    assert "envelope bound to the history its seat verified: its prev is the hash of record 7 (SPEC.md 7.1), " \
-        "but it is" in pg.text("#rec")
+    assert "the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record 7 but " \
+        in pg.text("#rec")
     pg.close()
 
 

@@ -2,7 +2,8 @@
 // value with the published server secret (SPEC.md 6.2, 6.5), as engine/crypto/commit.py unseal:
 // what lets a browser check the sealed ciphertexts itself once a game has ended.
 import { cat, eq, hex, lp, u32, u64, utf8 } from "./bytes.js";
-import { taggedHash } from "./crypto.js";
+import { taggedHash, taggedHmac } from "./crypto.js";
+import { valueCommitment } from "./derive.js";
 import { encode as encodeValue, strictDecode, type Value } from "./msgpack.js";
 
 const rotl = (x: number, n: number): number => (x << n) | (x >>> (32 - n));
@@ -71,18 +72,13 @@ export function aeadOpen(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Array,
   return chacha20(key, nonce, 1, ct);
 }
 
-async function hmac(key: Uint8Array, msg: Uint8Array): Promise<Uint8Array> {
-  const k = await crypto.subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg as BufferSource));
-}
-
 const sealKeys = new Map<string, Promise<Uint8Array>>();
 /** The game's seal key (SPEC.md 6.2), derived once per secret and game: every sealed value of a game shares it. */
 function sealKey(secret: Uint8Array, game: string): Promise<Uint8Array> {
   const id = hex(secret) + " " + game;
   let k = sealKeys.get(id);
   if (!k) {
-    k = hmac(secret, cat(utf8("aar1/seal-key"), new Uint8Array([0]), lp(utf8(game))));
+    k = taggedHmac(secret, "aar1/seal-key", lp(utf8(game)));
     sealKeys.set(id, k);
   }
   return k;
@@ -111,7 +107,7 @@ export async function openSealed(secret: Uint8Array, game: string, seq: number, 
   if (!m || typeof m !== "object" || Array.isArray(m) || m instanceof Uint8Array || Object.keys(m).sort().join(",") !== "salt,value"
       || !(m.salt instanceof Uint8Array)) throw new Error("it has the wrong shape (a map of exactly salt and value)");
   const valueBytes = encodeValue(m.value);
-  const c = await taggedHash("aar1/commit", cat(m.salt, valueBytes));
+  const c = await valueCommitment(m.salt, valueBytes);
   if (!eq(c, commit)) throw new Error("it does not match its commitment");
   return { salt: m.salt, value: m.value, valueBytes };
 }

@@ -1,4 +1,4 @@
-// WebCrypto: SHA-256 with SPEC.md's tags, Ed25519 verification, C2SP signed notes and
+// WebCrypto: SHA-256 and HMAC-SHA256 with SPEC.md's tags, Ed25519 verification, C2SP signed notes and
 // checkpoints (SPEC.md 4.2), the RFC 9162 Merkle tree a seat keeps of the records it verified.
 import { b64, cat, hex, toB64, utf8 } from "./bytes.js";
 import { keyProblem, verifySignature } from "./ed25519.js";
@@ -7,6 +7,19 @@ const subtle = crypto.subtle;
 export const sha256 = async (b: Uint8Array): Promise<Uint8Array> => new Uint8Array(await subtle.digest("SHA-256", b as BufferSource));
 export const tagged = (tag: string, data: Uint8Array): Uint8Array => cat(utf8(tag), new Uint8Array([0]), data);
 export const taggedHash = (tag: string, data: Uint8Array): Promise<Uint8Array> => sha256(tagged(tag, data));
+
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+/** HMAC-SHA256 (WebCrypto), each key imported once (the replay page derives hundreds of dice blocks with one key). */
+export async function hmac(key: Uint8Array, msg: Uint8Array): Promise<Uint8Array> {
+  const id = hex(key);
+  let k = hmacKeys.get(id);
+  if (!k) {
+    k = subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    hmacKeys.set(id, k);
+  }
+  return new Uint8Array(await subtle.sign("HMAC", await k, msg as BufferSource));
+}
+export const taggedHmac = (key: Uint8Array, tag: string, data: Uint8Array): Promise<Uint8Array> => hmac(key, tagged(tag, data));
 
 /** Ed25519 by the one rule of SPEC.md 7.4 (lib/ed25519.ts: its refusals, then WebCrypto's equation). */
 export const ed25519Verify = (pub: Uint8Array, sig: Uint8Array, msg: Uint8Array): Promise<boolean> =>

@@ -1,9 +1,10 @@
-// The endings every game has, as a browser seat checks them (SPEC.md 8.1-8.3): the same checks as
-// the verifier's (engine/log/endings.py, engine/endings.py, engine/match.py) and the replay page's
-// (clients/cli/view_endings.js), from the records alone: genesis's optional `match` and `clock` +
-// `at`, each record's time (never decreasing, no seat record past a passed deadline), each ending
-// command (its one core event is its signed envelope's; an acceptance names the offer of the record
-// right before it, by another seat, for the same result), and the end record's cause and outcome.
+// The endings every game has, as a browser checks them (SPEC.md 8.1-8.3): the same checks as the
+// verifier's (engine/log/endings.py, engine/endings.py, engine/match.py), for the web verifier
+// (verifier.ts) and the replay page of `aar view` (through view_lib.ts), from the records alone:
+// genesis's optional `match` and `clock` + `at`, each record's time (never decreasing, no seat
+// record past a passed deadline), each ending command (its one core event is its signed
+// envelope's; an acceptance names the offer of the record right before it, by another seat, for
+// the same result), and the end record's cause and outcome.
 import type { CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
 import { eq, isBytes } from "./bytes.js";
 import { encode, type Value } from "./msgpack.js";
@@ -80,13 +81,27 @@ const CAUSE_KEYS: Record<string, string[]> = {
   timeout: ["kind", "seat", "control", "since", "deadline"], abandon: ["kind", "since", "deadline"],
 };
 
-/** The one core event an ending envelope's record holds (SPEC.md 1.4, 8.1), null without a kind. */
-export function endingEvent(env: CommandEnvelope): Map_ | null {
-  if (env.action.case !== "ending") return null;
+/** What an ending envelope asks (SPEC.md 8.1), in the terms of no decoder in particular (the web
+ * client reads envelopes with protobuf-es, the replay page with its own reader): its kind (null:
+ * the envelope names none), an acceptance's offer, and the result an offer or acceptance names
+ * ("" or absent: a draw). */
+export interface EndingCommand { kind: "resign" | "offer" | "accept" | null; offer?: number; winner?: string }
+
+/** A protobuf-es envelope's ending command, null if it is no ending. */
+export function endingCommand(env: CommandEnvelope | null): EndingCommand | null {
+  if (!env || env.action.case !== "ending") return null;
   const e = env.action.value.kind;
-  if (e.case === "resign") return { t: "resign", seat: env.seat };
-  if (e.case === "offer") return { t: "offer", seat: env.seat, winner: e.value.winner || null };
-  if (e.case === "accept") return { t: "accept", seat: env.seat, offer: Number(e.value.offer), winner: e.value.winner || null };
+  if (e.case === "resign") return { kind: "resign" };
+  if (e.case === "offer") return { kind: "offer", winner: e.value.winner };
+  if (e.case === "accept") return { kind: "accept", offer: Number(e.value.offer), winner: e.value.winner };
+  return { kind: null };
+}
+
+/** The one core event of seat ``seat``'s ending command (SPEC.md 1.4, 8.1), null without a kind. */
+export function endingEvent(seat: string, e: EndingCommand): Map_ | null {
+  if (e.kind === "resign") return { t: "resign", seat };
+  if (e.kind === "offer") return { t: "offer", seat, winner: e.winner || null };
+  if (e.kind === "accept") return { t: "accept", seat, offer: e.offer ?? 0, winner: e.winner || null };
   return null;
 }
 
@@ -146,8 +161,8 @@ export class EndingsCheck {
   bodyKeys(): string[] { return this.clock ? ["at"] : []; }
 
   /** A public command record whose envelope resigns: the one command that may precede the handshake's end. */
-  isResignation(env: CommandEnvelope | null): boolean {
-    return this.v2 && !!env && env.action.case === "ending" && env.action.value.kind.case === "resign";
+  isResignation(ending: EndingCommand | null): boolean {
+    return this.v2 && ending?.kind === "resign";
   }
 
   private at(body: Map_, step: string): number | null {
@@ -160,13 +175,13 @@ export class EndingsCheck {
     return at;
   }
 
-  /** Step 6, after the record's own checks: ``env`` its public envelope (null: sealed), ``starts``
-   * if this reveal started the game, ``started`` if the game had started before it. */
-  seatRecord(seq: number, kind: string, body: Map_, env: CommandEnvelope | null, starts: boolean, started: boolean): void {
+  /** Step 6, after the record's own checks: ``ending`` its public envelope's ending command (null:
+   * none, or sealed), ``starts`` if this reveal started the game, ``started`` if the game had
+   * started before it. */
+  seatRecord(seq: number, kind: string, body: Map_, ending: EndingCommand | null, starts: boolean, started: boolean): void {
     const seat = body.seat as string;
     if (this.last) this.fail("8", `a ${String(this.last.t)} ends the game: the end record follows it, not a ${kind} record`);
     const at = this.at(body, "6");
-    const ending = !!env && env.action.case === "ending";
     const c = this.clock;
     if (c && at !== null) {
       if (at > c.abandonDeadline()) this.fail("6", `a seat record after the abandonment deadline ${c.abandonDeadline()} (SPEC.md 8.2)`);
@@ -176,7 +191,7 @@ export class EndingsCheck {
     const offer = this.offer;
     this.offer = null;
     if (ending) {
-      const ev = endingEvent(env!);
+      const ev = endingEvent(seat, ending);
       if (!ev) this.fail("6", "an ending command carries no kind (resign, offer or accept)");
       if (!same(body.events as Value, [ev])) this.fail("6", "the event of an ending command is its signed envelope's (SPEC.md 8.1)");
       if (ev.t !== "resign" && !started) this.fail("6", `an ${String(ev.t)} before the dice handshake completed (SPEC.md 8.1)`);

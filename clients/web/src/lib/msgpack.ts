@@ -1,5 +1,5 @@
 // Canonical msgpack (SPEC.md 1.1), the profile of the log's records, for the web client and the
-// replay page (clients/cli/view_codec.js takes it from view_lib.js). A strict decode is "decode,
+// replay page (clients/cli/view_page.js takes it from view_lib.js). A strict decode is "decode,
 // re-encode, compare".
 import { eq, isBytes, td, utf8 } from "./bytes.js";
 

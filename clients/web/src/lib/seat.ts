@@ -15,7 +15,8 @@ import {
   type YourDecision,
 } from "../gen/afteraction/v1/game_service_pb.js";
 import { cat, eq, hex, lp, toB64, u64, utf8 } from "./bytes.js";
-import { sha256, taggedHash, type ServerKey } from "./crypto.js";
+import { sha256, type ServerKey } from "./crypto.js";
+import { commandMessage, entropyCommitment, valueCommitment } from "./derive.js";
 import { strictDecode, type Value } from "./msgpack.js";
 import { sign, type SeatKey } from "./keys.js";
 import { BadLog, LogVerifier, type Rec } from "./verifier.js";
@@ -92,7 +93,7 @@ export class WebSeat {
       const want = this.v.commitments.get(key);
       let value: Value;
       try { value = strictDecode(o.value); } catch { throw new BadOpening(`the opening of (${key}) is not canonical`); }
-      if (!want || o.salt.length !== 32 || !eq(await taggedHash("aar1/commit", cat(o.salt, o.value)), want))
+      if (!want || o.salt.length !== 32 || !eq(await valueCommitment(o.salt, o.value), want))
         throw new BadOpening(`the opening of (${key}) does not match its public commitment`);
       this.openings.set(key, value);
       this.v.checked.openings++;
@@ -145,14 +146,14 @@ export class WebSeat {
       action: action as never,
     });
     const raw = toBinary(CommandEnvelopeSchema, env);
-    const signature = await sign(this.key, cat(utf8("aar1/command"), new Uint8Array([0]), raw));
+    const signature = await sign(this.key, commandMessage(raw));
     return create(SignedCommandSchema, { envelope: raw, signature });
   }
 
   async signCommit(): Promise<SignedCommand> {
     await this.catchUp();
     const g = this.v.genesis!.v >= 2 ? this.v.genesis!.hash : new Uint8Array(0);
-    const commitment = await taggedHash("aar1/seat-entropy", cat(lp(utf8(this.gameId)), lp(utf8(this.seat)), g, this.entropy));
+    const commitment = await entropyCommitment(this.gameId, this.seat, g, this.entropy);
     return this.signEnvelope({ case: "entropyCommit", value: { commitment } });
   }
 

@@ -8,21 +8,22 @@
 // endings every game has (SPEC.md 8.1-8.3, endings.ts): times, ending commands, the end's cause.
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CommandEnvelopeSchema, type CommandEnvelope } from "../gen/afteraction/v1/envelope_pb.js";
-import { b64, cat, eq, hex, isBytes, lp, utf8 } from "./bytes.js";
-import { CompactTree, ed25519Verify, openCheckpoint, sha256, taggedHash, type ServerKey } from "./crypto.js";
+import { eq, isBytes } from "./bytes.js";
+import { CompactTree, ed25519Verify, openCheckpoint, type ServerKey } from "./crypto.js";
+import { commandMessage, recordHash, secretCommitment, valueCommitment } from "./derive.js";
 import { seatCosignatures } from "./cosign.js";
-import { keyProblem } from "./ed25519.js";
-import { EndingsCheck, exactKeys, isInt, isMap, same } from "./endings.js";
-import { encode, strictDecode, type Value } from "./msgpack.js";
+import { gameOrigin, genesisProblem, sealedLength } from "./genesis.js";
+import { endingCommand, EndingsCheck, exactKeys, isInt, isMap } from "./endings.js";
+import { encode, type Value } from "./msgpack.js";
+import { eventProblem, readRecord, type RawRecord } from "./record.js";
+import { envelopeProblem, KIND_ACTION } from "./envelope.js";
+import { Handshake } from "./handshake.js";
 
 export class BadLog extends Error { constructor(m: string) { super("the server's log does not verify: " + m); this.name = "BadLog"; } }
 
 type Map_ = { [k: string]: Value };
 export interface Rec { seq: number; kind: string; v: number; game: string; body: Map_; hash: Uint8Array }
 
-const MAX_RECORD = 2 ** 20;          // SPEC.md 1.2
-const MAX_SEALED_SIZE = 65536;       // SPEC.md 6.5 (engine/log/genesis.py)
-const ACTION: Record<string, string> = { commit: "entropyCommit", reveal: "entropyReveal", command: "command" };
 const bytes32 = (v: unknown): v is Uint8Array => isBytes(v) && v.length === 32;
 
 export class LogVerifier {
@@ -36,10 +37,7 @@ export class LogVerifier {
   seatOrder: string[] = [];
   counters: Record<string, number> = {};
   commitments = new Map<string, Uint8Array>();
-  entropyCommits: Record<string, Uint8Array> = {};
-  committedAt = 0;                        // the seq after the last seat's entropy commitment
-  entropyRevealed = new Set<string>();
-  sealedSizes: { command: Record<string, number>; event: Record<string, number> } | null = null;
+  hs: Handshake | null = null;            // SPEC.md 5.2
   ends: EndingsCheck | null = null;       // SPEC.md 8.1-8.3
   ended = false;
   outcome: Value = null;
@@ -52,7 +50,9 @@ export class LogVerifier {
               readonly kept?: string) {}
 
   get size(): number { return this.tree.size; }
-  get started(): boolean { return this.seatOrder.length > 0 && this.entropyRevealed.size === this.seatOrder.length; }
+  get started(): boolean { return !!this.hs?.done; }
+  get entropyCommits(): Record<string, Uint8Array> { return this.hs?.commits ?? {}; }
+  get entropyRevealed(): ReadonlyMap<string, Uint8Array> { return this.hs?.revealed ?? new Map(); }
   /** (seq, seat, winner) of the offer in the last record verified, if it is one (it lapses at the next record). */
   get standingOffer(): [number, string, Value] | null { return this.ends?.offer ?? null; }
 
@@ -62,16 +62,11 @@ export class LogVerifier {
   async add(raw: Uint8Array, note: string): Promise<Rec> {
     const seq = this.size;
     this.cur = seq;
-    if (raw.length > MAX_RECORD) this.fail(`a record of ${raw.length} bytes, over the 1 MiB limit (SPEC.md 1.2)`);
-    const hash = await taggedHash("aar1/record", raw);
-    let r: Value;
-    try { r = strictDecode(raw); } catch (e) { this.fail("not canonical msgpack: " + (e as Error).message); }
-    if (!exactKeys(r, ["body", "game", "kind", "prev", "seq", "v"]) || !isMap(r.body) || typeof r.kind !== "string"
-        || typeof r.game !== "string" || !bytes32(r.prev) || !isInt(r.v) || !isInt(r.seq))
-      this.fail("not a record of exactly body, game, kind, prev, seq, v of their types (SPEC.md 1.2)");
+    let r: RawRecord;
+    try { r = readRecord(raw, this.genesis?.v ?? null); } catch (e) { this.fail((e as Error).message); }
+    const hash = await recordHash(raw);
     if (r.seq !== seq || !eq(r.prev, this.prev)) this.fail("the hash chain is broken (SPEC.md 3)");
     if (r.game !== this.gameId) this.fail(`a record of game ${String(r.game)}, not ${this.gameId}`);
-    if (this.genesis ? r.v !== this.genesis.v : r.v !== 1 && r.v !== 2) this.fail(`format version ${r.v} (SPEC.md 1.2: genesis's, 1 or 2)`);
     const rec: Rec = { seq, kind: r.kind, v: r.v, game: r.game, body: r.body, hash };
     if (seq === 0) this.genesisChecks(rec);
     else if (rec.kind === "genesis") this.fail("a second genesis record");
@@ -99,56 +94,34 @@ export class LogVerifier {
   private genesisChecks(rec: Rec): void {
     if (rec.kind !== "genesis") this.fail("record 0 is not a genesis");
     const b = rec.body;
-    const keys = EndingsCheck.genesisKeys(rec.v, b);
-    if (!exactKeys(b, keys)) this.fail(`the genesis body has exactly the keys ${keys.join(", ")} (SPEC.md 1.3)`);
-    const server = b.server;
-    if (!exactKeys(server, ["vkey", "origin"]) || !exactKeys(b.ruleset, ["game", "version"])
-        || typeof (b.ruleset as Map_).game !== "string" || typeof (b.ruleset as Map_).version !== "string")
-      this.fail("genesis ruleset and server have exactly their two keys (SPEC.md 1.3)");
-    if (typeof b.scenario !== "string" || !isMap(b.options) || !bytes32(b.secret_commit)
-        || !Object.values(b.options).every((x) => typeof x === "boolean" || typeof x === "string" || isInt(x)))
-      this.fail("genesis scenario, options (booleans, integers, texts) or secret_commit of the wrong type (SPEC.md 1.3)");
+    const problem = genesisProblem(rec.v, b);   // genesis.ts: the body's keys, types, seats, sealed sizes, match, clock
+    if (problem) this.fail(problem);
+    const server = b.server as Map_;
     if (server.vkey !== this.server.vkey) this.fail("genesis names another server key than the one pinned");
-    const want = `${this.server.name}/game/${this.gameId}`;
+    const want = gameOrigin(this.server.name, this.gameId);
     if (server.origin !== want) this.fail(`genesis origin ${String(server.origin)} is not ${want}`);
-    const seats = b.seats;
-    if (!Array.isArray(seats) || !seats.length) this.fail("genesis has no seats");
-    for (const s of seats) {
-      if (!exactKeys(s, ["name", "key"]) || typeof s.name !== "string" || !bytes32(s.key)) this.fail("a genesis seat is not exactly a name and a 32-byte key");
-      if (s.name in this.seatKeys) this.fail(`seat ${s.name} twice in genesis`);
-      const weak = keyProblem(s.key as Uint8Array);
-      if (weak !== null) this.fail(`seat ${s.name} key is weak: it ${weak} (SPEC.md 7.4)`);
-      if (Object.values(this.seatKeys).some((k) => eq(k, s.key as Uint8Array))) this.fail(`seat ${s.name}'s key is another seat's (SPEC.md 7.4)`);
+    for (const s of b.seats as { name: string; key: Uint8Array }[]) {
       this.seatKeys[s.name] = s.key; this.seatOrder.push(s.name); this.counters[s.name] = 0;
     }
     if (this.me && !(this.me.seat in this.seatKeys && eq(this.seatKeys[this.me.seat], this.me.pub)))
       this.fail(`genesis does not list this browser's key for seat ${this.me.seat}`);
-    if (rec.v >= 2) {
-      const z = b.sealed_sizes;
-      const ok = exactKeys(z, ["command", "event"]) && Object.values(z).every((m) => isMap(m)
-        && Object.entries(m).every(([s, n]) => s in this.seatKeys && isInt(n) && n >= 4 && n <= MAX_SEALED_SIZE));
-      if (!ok) this.fail(`genesis sealed_sizes is {command: {seat: size}, event: {seat: size}}, sizes 4..${MAX_SEALED_SIZE} (SPEC.md 6.5)`);
-      this.sealedSizes = z as never;
-    }
-    const why = EndingsCheck.genesisProblem(rec.v, b, this.seatOrder);
-    if (why) this.fail(why);
     this.origin = want;
     this.genesis = rec;
     this.ends = new EndingsCheck(rec, this.seatOrder, (step, m) => this.fail(`step ${step}: ${m}`));
+    this.hs = new Handshake(this.gameId, rec, this.seatOrder, (m) => this.fail(m));
   }
 
   private ctLength(kind: "command" | "event", seat: unknown, what: string, ct: Uint8Array): void {
-    if (!this.sealedSizes) return;
-    const size = typeof seat === "string" ? this.sealedSizes[kind][seat] : undefined;
-    if (size === undefined) this.fail(`${what}: genesis declares no sealed ${kind} size for seat ${String(seat)} (SPEC.md 6.5)`);
-    if (ct.length !== size + 16) this.fail(`${what}: a ciphertext of ${ct.length} bytes, not the declared ${size} + 16 (SPEC.md 6.5)`);
+    if (this.genesis!.v < 2) return;
+    const c = sealedLength(this.genesis!.body.sealed_sizes, kind, seat, ct);   // genesis.ts: SPEC.md 6.5
+    if (!c.ok) this.fail(`${what}: ${c.what}`);
   }
 
   private async bodyChecks(rec: Rec): Promise<void> {
     if (this.ended) this.fail("a record after the end record (SPEC.md 8)");
     const b = rec.body;
     if (rec.kind === "end") return this.endChecks(rec);
-    if (!(rec.kind in ACTION)) this.fail(`unknown record kind ${rec.kind}`);
+    if (!(rec.kind in KIND_ACTION)) this.fail(`unknown record kind ${rec.kind}`);
     const seat = b.seat;
     if (typeof seat !== "string" || !(seat in this.seatKeys) || !isInt(b.ctr)) this.fail("a record of no seat of genesis, or without its counter");
     if (b.ctr !== this.counters[seat] + 1) this.fail(`seat ${seat}'s counter ${String(b.ctr)} does not follow ${this.counters[seat]}`);
@@ -169,67 +142,39 @@ export class LogVerifier {
     } else {
       if (!isBytes(b.env) || !isBytes(b.sig)) this.fail("a seat record without its envelope and signature");
       try { env = fromBinary(CommandEnvelopeSchema, b.env); } catch { this.fail("the envelope does not parse"); }
-      if (rec.kind === "command" && !started && !this.ends!.isResignation(env)) this.fail("a game command before the dice handshake completed (SPEC.md 5.2)");
+      if (rec.kind === "command" && !started && !this.ends!.isResignation(endingCommand(env))) this.fail("a game command before the dice handshake completed (SPEC.md 5.2)");
       if (!exactKeys(b, keys)) this.fail(`the ${rec.kind} body has exactly the keys ${keys.join(", ")} (SPEC.md 1.3)`);
-      const ok = await ed25519Verify(this.seatKeys[seat], b.sig, cat(utf8("aar1/command"), new Uint8Array([0]), b.env));
+      const ok = await ed25519Verify(this.seatKeys[seat], b.sig, commandMessage(b.env));
       if (!ok) this.fail(`seat ${seat}'s signature over its envelope does not verify`);
       this.checked.signatures++;
       // v >= 2: one command, one encoding (SPEC.md 7.1): protobuf-es writes fields in number order, as Python's deterministic serialization
       if (v2 && !eq(toBinary(CommandEnvelopeSchema, env, { writeUnknownFields: false }), b.env))
         this.fail("the envelope is not the deterministic protobuf encoding of its fields (SPEC.md 7.1)");
-      const action = rec.kind === "command" && v2 && env.action.case === "ending" ? "ending" : ACTION[rec.kind];
-      if (env.gameId !== this.gameId || env.seat !== seat || env.counter !== BigInt(b.ctr) || env.action.case !== action)
-        this.fail("the envelope names another game, seat, counter or action than its record");
-      if ((v2 || rec.kind === "command") && env.stateSeq !== BigInt(rec.seq)) this.fail("the envelope is for another state");
-      if (v2 && !eq(env.prev, this.prev)) this.fail("the envelope is bound to another history (SPEC.md 7.1)");
-      if (rec.kind === "commit" && env.action.case === "entropyCommit") {
-        const c = env.action.value.commitment;
-        if (seat in this.entropyCommits || this.entropyRevealed.size) this.fail(`entropy commit by ${seat} out of order (SPEC.md 5.2)`);
-        if (c.length !== 32) this.fail("an entropy commitment of another length than 32 (SPEC.md 5.2)");
-        if (!same(b.events, [{ t: "entropy-commit", seat, commit: c }])) this.fail("the entropy-commit event differs from the signed envelope");
-        this.entropyCommits[seat] = c;
-        if (Object.keys(this.entropyCommits).length === this.seatOrder.length) this.committedAt = rec.seq + 1;
-      }
-      if (rec.kind === "reveal" && env.action.case === "entropyReveal") {
-        const e = env.action.value.entropy;
-        if (Object.keys(this.entropyCommits).length !== this.seatOrder.length || this.entropyRevealed.has(seat))
-          this.fail(`entropy reveal by ${seat} out of order (SPEC.md 5.2)`);
-        if (v2 && env.stateSeq < BigInt(this.committedAt)) this.fail(`entropy reveal by ${seat} bound to the log before every seat had committed (SPEC.md 5.2)`);
-        if (e.length !== 32) this.fail(`entropy revealed by ${seat} of another length than 32 (SPEC.md 5.2)`);
-        const g = v2 ? this.genesis!.hash : new Uint8Array(0);
-        const c = await taggedHash("aar1/seat-entropy", cat(lp(utf8(this.gameId)), lp(utf8(seat)), g, e));
-        if (!eq(c, this.entropyCommits[seat])) this.fail(`seat ${seat}'s entropy does not match its commitment`);
-        this.entropyRevealed.add(seat);
-        const want: Value[] = [{ t: "entropy-reveal", seat, entropy: e }];
-        if (this.started) {
-          const rs = this.genesis!.body.ruleset as Map_;
-          want.push({ t: "start", game: rs.game, scenario: this.genesis!.body.scenario });
-        }
-        if (!same(b.events.slice(0, want.length), want) || (want.length === 1 && b.events.length !== 1))
-          this.fail("the entropy-reveal/start events differ from the signed envelope (SPEC.md 5.2)");
-      }
+      const bound = envelopeProblem({ ...env, action: env.action.case }, this.gameId, rec.v, rec.kind, rec.seq, seat, b.ctr, this.prev);
+      if (bound) this.fail(bound);   // envelope.ts: SPEC.md 7.1
+      // SPEC.md 5.2: handshake.ts
+      if (rec.kind === "commit" && env.action.case === "entropyCommit") this.hs!.commit(rec.seq, seat, env.action.value.commitment, b.events);
+      if (rec.kind === "reveal" && env.action.case === "entropyReveal") await this.hs!.reveal(seat, env.action.value.entropy, env.stateSeq, b.events);
     }
-    this.ends!.seatRecord(rec.seq, rec.kind, b, env, rec.kind === "reveal" && !started && this.started, started);
+    this.ends!.seatRecord(rec.seq, rec.kind, b, endingCommand(env), rec.kind === "reveal" && !started && this.started, started);
     await this.events(rec);
   }
 
   private async events(rec: Rec): Promise<void> {
     const evs = rec.body.events as Value[];
     for (const [i, ev] of evs.entries()) {
-      if (!isMap(ev) || typeof ev.t !== "string") this.fail(`event ${i} is not a map with a text t (SPEC.md 1.4)`);
-      if (ev.t === "sealed") {
-        if (!exactKeys(ev, ["t", "to", "k", "commit", "ct"]) || typeof ev.to !== "string" || !(ev.to in this.seatKeys))
-          this.fail(`sealed event ${i} has exactly t, to, k, commit, ct and is for a seat of genesis (SPEC.md 1.4)`);
-        const key = `${rec.seq}:${String(ev.k)}`;
-        if (!isInt(ev.k) || ev.k < 1 || !bytes32(ev.commit) || this.commitments.has(key)) this.fail(`sealed event ${i} has a bad or repeated index`);
-        if (!isBytes(ev.ct)) this.fail(`sealed event ${i} has no ciphertext`);
-        this.ctLength("event", ev.to, `sealed value ${key}`, ev.ct);
-        this.commitments.set(key, ev.commit);
-      } else if (ev.t === "open") {
-        if (!exactKeys(ev, ["t", "ref", "salt", "value"])) this.fail(`opening ${i} has exactly t, ref, salt, value (SPEC.md 1.4)`);
-        const ref = ev.ref;
-        const c = Array.isArray(ref) && ref.length === 2 && ref.every(isInt) ? this.commitments.get(`${ref[0]}:${ref[1]}`) : undefined;
-        if (!c || !bytes32(ev.salt) || !eq(c, await taggedHash("aar1/commit", cat(ev.salt, encode(ev.value))))) this.fail("a public opening does not match its commitment");
+      const why = eventProblem(ev, i, this.seatOrder);   // record.ts: SPEC.md 1.4's shapes
+      if (why) this.fail(why);
+      const e = ev as Map_;
+      if (e.t === "sealed") {
+        const key = `${rec.seq}:${String(e.k)}`;
+        if (this.commitments.has(key)) this.fail(`sealed event ${i} repeats the index ${key}`);
+        this.ctLength("event", e.to, `sealed value ${key}`, e.ct as Uint8Array);
+        this.commitments.set(key, e.commit as Uint8Array);
+      } else if (e.t === "open") {
+        const ref = e.ref as number[];
+        const c = this.commitments.get(`${ref[0]}:${ref[1]}`);
+        if (!c || !eq(c, await valueCommitment(e.salt as Uint8Array, encode(e.value)))) this.fail("a public opening does not match its commitment");
       }
     }
   }
@@ -242,7 +187,7 @@ export class LogVerifier {
     if (!isMap(o) || !("winner" in o) || typeof o.reason !== "string"
         || !(o.winner === null || (typeof o.winner === "string" && o.winner in this.seatKeys)))
       this.fail("step 8: the outcome is a map with winner (a seat of genesis or nil) and text reason (SPEC.md 1.3)");
-    const c = bytes32(b.secret) ? await taggedHash("aar1/server-secret", cat(lp(utf8(this.gameId)), b.secret)) : null;
+    const c = bytes32(b.secret) ? await secretCommitment(this.gameId, b.secret) : null;
     if (!c || !eq(c, this.genesis!.body.secret_commit as Uint8Array)) this.fail("step 8: the end record's secret does not match the genesis commitment (SPEC.md 5.1)");
     this.ended = true;
     this.outcome = o;
@@ -250,7 +195,7 @@ export class LogVerifier {
 
   /** SPEC.md 4.5 (cosign.ts): the seats whose cosignature the checkpoint carries, each verified. */
   async cosignatures(note: string, text: string, last: number): Promise<string[]> {
-    const origin = this.origin || `${this.server.name}/game/${this.gameId}`;
+    const origin = this.origin || gameOrigin(this.server.name, this.gameId);
     try {
       return await seatCosignatures(note, text, origin, this.seatOrder, this.seatKeys);
     } catch (e) {
@@ -262,7 +207,7 @@ export class LogVerifier {
   async checkCheckpoint(note: string, last = this.size - 1, own = false): Promise<void> {
     let cp;
     try { cp = await openCheckpoint(note, this.server); } catch (e) { this.fail("checkpoint: " + (e as Error).message, last); }
-    const origin = this.origin || `${this.server.name}/game/${this.gameId}`;
+    const origin = this.origin || gameOrigin(this.server.name, this.gameId);
     if (cp.origin !== origin) this.fail("a checkpoint of another origin", last);
     if (cp.size > this.size) this.fail(`a checkpoint of ${cp.size} records, past the ${this.size} verified`, last);
     if (own && cp.size !== this.size) this.fail(`the record's checkpoint is of ${cp.size} records, not ${this.size} (SPEC.md 4.2)`, last);

@@ -1,0 +1,42 @@
+// SPEC.md 1.2: a record's bytes as a record, for the web verifier (verifier.ts) and the replay page
+// of `aar view` (through view_lib.ts): at most 1 MiB of canonical msgpack, a map of exactly the six
+// fields of their types, of genesis's format version.
+import { isBytes } from "./bytes.js";
+import { exactKeys, isInt, isMap } from "./endings.js";
+import { strictDecode, type Value } from "./msgpack.js";
+
+export const MAX_RECORD = 2 ** 20;
+
+export interface RawRecord { v: number; seq: number; game: string; kind: string; prev: Uint8Array; body: { [k: string]: Value } }
+
+/** The record ``raw`` holds, or an Error saying why it is none; ``v``: genesis's format version
+ * (null for genesis itself, which may be 1 or 2). Its place in the chain is the caller's to check. */
+export function readRecord(raw: Uint8Array, v: number | null): RawRecord {
+  if (raw.length > MAX_RECORD) throw new Error(`a record of ${raw.length} bytes, over the 1 MiB limit (SPEC.md 1.2)`);
+  let r: Value;
+  try { r = strictDecode(raw); } catch (e) { throw new Error("not canonical msgpack: " + (e as Error).message); }
+  if (!exactKeys(r, ["body", "game", "kind", "prev", "seq", "v"]) || !isMap(r.body) || typeof r.kind !== "string"
+      || typeof r.game !== "string" || !(isBytes(r.prev) && r.prev.length === 32) || !isInt(r.v) || !isInt(r.seq))
+    throw new Error("not a record of exactly body, game, kind, prev, seq, v of their types (SPEC.md 1.2)");
+  if (v === null ? r.v !== 1 && r.v !== 2 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1 or 2)`);
+  return r as unknown as RawRecord;
+}
+
+/** SPEC.md 1.4: why event ``i`` of a seat record is not one the log's checks can read, or null: a
+ * map with a text t; a sealed value exactly t, to (a seat of ``seats``), k (an integer from 1),
+ * commit (32 bytes) and ct (bytes); a public opening exactly t, ref ([seq, k]), salt (32 bytes)
+ * and value. Whether the index is new and the opening matches is the caller's to check. */
+export function eventProblem(ev: Value, i: number, seats: string[]): string | null {
+  if (!isMap(ev) || typeof ev.t !== "string") return `event ${i} is not a map with a text t (SPEC.md 1.4)`;
+  if (ev.t === "sealed") {
+    if (!exactKeys(ev, ["t", "to", "k", "commit", "ct"]) || typeof ev.to !== "string" || !seats.includes(ev.to))
+      return `sealed event ${i} has exactly t, to, k, commit, ct and is for a seat of genesis (SPEC.md 1.4)`;
+    if (!isInt(ev.k) || ev.k < 1 || !(isBytes(ev.commit) && ev.commit.length === 32)) return `sealed event ${i} has a bad index or commitment`;
+    if (!isBytes(ev.ct)) return `sealed event ${i} has no ciphertext`;
+  } else if (ev.t === "open") {
+    if (!exactKeys(ev, ["t", "ref", "salt", "value"])) return `opening ${i} has exactly t, ref, salt, value (SPEC.md 1.4)`;
+    if (!Array.isArray(ev.ref) || ev.ref.length !== 2 || !ev.ref.every(isInt) || !(isBytes(ev.salt) && ev.salt.length === 32))
+      return `opening ${i}'s ref is [seq, k] and its salt 32 bytes (SPEC.md 1.4)`;
+  }
+  return null;
+}
