@@ -47,9 +47,14 @@ vectors: $(STAMP)
 
 # Regenerate the web client's TypeScript from proto/ and rebuild its bundle (clients/web/static/app.js,
 # committed so that pip installs need no npm; tests/web/test_web_build.py fails when it is stale).
-web: $(STAMP)
-	cd clients/web && npm ci --silent && npx buf generate ../../proto --template buf.gen.yaml \
+web: $(STAMP) clients/web/node_modules/.package-lock.json
+	cd clients/web && npx buf generate ../../proto --template buf.gen.yaml \
 	  && npx tsc --noEmit -p . && node build.mjs
+
+# The web client's build tools, installed again only when its lock file changed (npm ci empties
+# node_modules first: a git worktree whose node_modules links to another checkout's would lose it).
+clients/web/node_modules/.package-lock.json: clients/web/package-lock.json
+	cd clients/web && npm ci --silent
 
 bench: $(STAMP)
 	$(PY) -m bench
