@@ -13,7 +13,7 @@ its pool, so windows measure moves, at any number of games. Default options: SOG
 mission, GMV's 8 turns (~700 commands a game).
 
 Then the stream-exhaustion figure (issue 12 item 1), by ``bench_streams.compare`` on this
-server: GetState's p50/p99 in windows of 1,000 calls with no stream open, alternated twice with
+server: GetState's p50/p99 in windows of 1,000 calls with no stream open, alternated four times with
 windows with 1,000 idle Watch streams open (100 per connection over 10 connections), pooled;
 a GetState not answered within 2 s is reported as such.
 
@@ -48,7 +48,7 @@ ROUNDS_AT_10 = 9       # the ratios' window pairs: their median is the figure
 WORKERS = 2             # the windows (1.2 s measured after 0.4 s of warm-up) are bench_service's
 STREAMS = 1000
 STREAMS_PER_CONNECTION = 100   # bench_streams' grouping (below service/limits.py MAX_STREAMS_PER_CONNECTION)
-STREAM_ROUNDS = 2
+STREAM_ROUNDS = 4         # alternations of the windows (bench_streams.ROUNDS): a p99 near 1 ms moves with any hiccup
 PROBES = 1000            # GetState calls a window (a p99 of 200 calls is their second slowest)
 PROBE_DEADLINE_S = 2.0
 EXPECT_CMDS_S = 800.0   # first guess of the service's commands/s, to size the first pools
