@@ -72,6 +72,7 @@ class Referee:
             raise Rejection("BAD_GENESIS", bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
+        self._aead = None                 # _commit.sealer of this game, made at the first sealed value
         self.seq = 1                      # next record's sequence number
         self.prev = genesis.hash
         self.counters = {s: 0 for s in self.seat_order}
@@ -280,7 +281,8 @@ class Referee:
         events, openings, new_opens = self._seal_events(ctx)
         if private:
             op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,
-                                     {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat))
+                                     {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat),
+                                     self._sealer())
             body = sealed_body(env.seat, env.counter, c, ct, events)
             openings.setdefault(env.seat, []).insert(0, op)
             new_opens[(self.seq, 0)] = op
@@ -348,11 +350,17 @@ class Referee:
             if to not in self.seat_keys:
                 raise ValueError(f"private event for unknown seat {to!r}")
             k += 1
-            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to))
+            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to), self._sealer())
             out.append(sealed_event(to, k, c, ct))
             openings.setdefault(to, []).append(op)
             new_opens[(self.seq, k)] = op
         return out, openings, new_opens
+
+    def _sealer(self):
+        """The game's AEAD (``_commit.sealer``), made once: a referee seals every hidden value of its game."""
+        if self._aead is None:
+            self._aead = _commit.sealer(self._secret, self.game_id)
+        return self._aead
 
     def _size(self, kind: str, seat: str) -> int | None:
         """The padded plaintext size of a sealed ``kind`` ("command" / "event") for ``seat``; None
