@@ -170,6 +170,16 @@ class Referee:
         if self.version >= 2 and not is_deterministic_encoding(env, sc.envelope):
             raise Rejection("MALFORMED", "the envelope is not the deterministic protobuf encoding of its fields "
                             "(unknown, repeated or out-of-order fields, non-minimal varints: SPEC.md 7.1)")
+        return self._accept(sc, env, signature_checked, now, in_place)
+
+    def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False) -> Accepted:
+        """``accept`` for the verifier's replay only: ``sc`` is a SignedCommand whose envelope the
+        verifier has already checked (step 6 or 9: its signature, that it parses, and in v >= 2 that
+        it is the deterministic encoding of ``env``, what it parses to), so the bytes are not made,
+        parsed or checked again (issue 15); every other check is ``accept``'s."""
+        return self._accept(sc, env, True, now, in_place)
+
+    def _accept(self, sc, env, signature_checked: bool, now: int | None, in_place: bool) -> Accepted:
         if env.game_id != self.game_id:
             raise Rejection("WRONG_GAME", "the envelope names another game")
         if env.seat not in self.seat_keys:
