@@ -279,15 +279,14 @@ class Referee:
         if d.seat != env.seat:
             raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
         cmd = env.command
-        private = self.ruleset.is_private(self.state, env.seat, cmd, d)   # d: this state's, asked once
+        private = self.ruleset.is_private(self.state, env.seat, cmd, pending=d)   # d: this state's, asked above
         if private:
             size = self._size("command", env.seat)
             if size is not None and _commit.padded_length({"env": sc.envelope, "sig": sc.signature}) > size:
                 raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
                                 "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
-        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx,
-                                   d)   # the copy's pending decision is the state's
+        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
             op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,

@@ -128,7 +128,7 @@ class Context:
         return cls(seq, roller, opener)
 
 
-#: ``Ruleset.apply``'s and ``is_private``'s default: ask ``pending`` (None is a pending decision: none)
+#: ``Ruleset.is_private``'s default: ask ``pending`` (None is an answer of pending: no decision)
 _ASK: Any = object()
 
 
@@ -175,19 +175,18 @@ class Ruleset(ABC):
         ``space`` and the decision's data describe the rest, and its docs/rules document says so."""
         return self.decisions.legal(state, self.pending(state), seat)
 
-    def apply(self, state: Any, seat: str, command: Any, ctx: Context, pending: Decision | None = _ASK) -> Any:
+    def apply(self, state: Any, seat: str, command: Any, ctx: Context) -> Any:
         """Answer the pending decision with ``command`` from ``seat`` on ``state`` (a copy: see
         ``copy_state``) and return the new state, or raise Rejection: the decision table
-        validates and dispatches (engine/decisions.py), then ``advance`` runs. ``pending``: the
-        referee's ``pending(state)`` of this very state when it has it already (it asks once per
-        command, not three times: issue 15); by default it is asked here."""
-        self.decisions.answer(state, self.pending(state) if pending is _ASK else pending, seat, command, ctx)
+        validates and dispatches (engine/decisions.py), then ``advance`` runs."""
+        self.decisions.answer(state, self.pending(state), seat, command, ctx)
         self.advance(state, ctx)
         return state
 
     def is_private(self, state: Any, seat: str, command: Any, pending: Decision | None = _ASK) -> bool:
         """True if the command itself reveals hidden information and must be sealed: the
-        pending decision kind's ``sealed`` declaration (``pending``: as for ``apply``)."""
+        pending decision kind's ``sealed`` declaration. ``pending``: ``pending(state)`` when the caller
+        has it already (the referee asks it for its own check first: issue 15); by default asked here."""
         return self.decisions.sealed(self.pending(state) if pending is _ASK else pending, seat, command)
 
     def copy_state(self, state: Any) -> Any:
