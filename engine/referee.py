@@ -279,7 +279,7 @@ class Referee:
         if d.seat != env.seat:
             raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
         cmd = env.command
-        private = self.ruleset.is_private(self.state, env.seat, cmd, pending=d)   # d: this state's, asked above
+        private = self.ruleset.is_private(self.state, env.seat, cmd)
         if private:
             size = self._size("command", env.seat)
             if size is not None and _commit.padded_length({"env": sc.envelope, "sig": sc.signature}) > size:

@@ -128,10 +128,6 @@ class Context:
         return cls(seq, roller, opener)
 
 
-#: ``Ruleset.is_private``'s default: ask ``pending`` (None is an answer of pending: no decision)
-_ASK: Any = object()
-
-
 class Ruleset(ABC):
     """One game. Subclasses set the class attributes and implement the methods."""
 
@@ -183,11 +179,10 @@ class Ruleset(ABC):
         self.advance(state, ctx)
         return state
 
-    def is_private(self, state: Any, seat: str, command: Any, pending: Decision | None = _ASK) -> bool:
+    def is_private(self, state: Any, seat: str, command: Any) -> bool:
         """True if the command itself reveals hidden information and must be sealed: the
-        pending decision kind's ``sealed`` declaration. ``pending``: ``pending(state)`` when the caller
-        has it already (the referee asks it for its own check first: issue 15); by default asked here."""
-        return self.decisions.sealed(self.pending(state) if pending is _ASK else pending, seat, command)
+        pending decision kind's ``sealed`` declaration."""
+        return self.decisions.sealed(self.pending(state), seat, command)
 
     def copy_state(self, state: Any) -> Any:
         """The one copy of every ruleset (engine/snapshot.py)."""
