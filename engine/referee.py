@@ -72,6 +72,7 @@ class Referee:
             raise Rejection("BAD_GENESIS", bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
+        self._aead = None                 # _commit.sealer of this game, made at the first sealed value
         self.seq = 1                      # next record's sequence number
         self.prev = genesis.hash
         self.counters = {s: 0 for s in self.seat_order}
@@ -169,6 +170,16 @@ class Referee:
         if self.version >= 2 and not is_deterministic_encoding(env, sc.envelope):
             raise Rejection("MALFORMED", "the envelope is not the deterministic protobuf encoding of its fields "
                             "(unknown, repeated or out-of-order fields, non-minimal varints: SPEC.md 7.1)")
+        return self._accept(sc, env, signature_checked, now, in_place)
+
+    def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False) -> Accepted:
+        """``accept`` for the verifier's replay only: ``sc`` is a SignedCommand whose envelope the
+        verifier has already checked (step 6 or 9: its signature, that it parses, and in v >= 2 that
+        it is the deterministic encoding of ``env``, what it parses to), so the bytes are not made,
+        parsed or checked again (issue 15); every other check is ``accept``'s."""
+        return self._accept(sc, env, True, now, in_place)
+
+    def _accept(self, sc, env, signature_checked: bool, now: int | None, in_place: bool) -> Accepted:
         if env.game_id != self.game_id:
             raise Rejection("WRONG_GAME", "the envelope names another game")
         if env.seat not in self.seat_keys:
@@ -279,7 +290,8 @@ class Referee:
         events, openings, new_opens = self._seal_events(ctx)
         if private:
             op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,
-                                     {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat))
+                                     {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat),
+                                     self._sealer())
             body = sealed_body(env.seat, env.counter, c, ct, events)
             openings.setdefault(env.seat, []).insert(0, op)
             new_opens[(self.seq, 0)] = op
@@ -347,11 +359,17 @@ class Referee:
             if to not in self.seat_keys:
                 raise ValueError(f"private event for unknown seat {to!r}")
             k += 1
-            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to))
+            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to), self._sealer())
             out.append(sealed_event(to, k, c, ct))
             openings.setdefault(to, []).append(op)
             new_opens[(self.seq, k)] = op
         return out, openings, new_opens
+
+    def _sealer(self):
+        """The game's AEAD (``_commit.sealer``), made once: a referee seals every hidden value of its game."""
+        if self._aead is None:
+            self._aead = _commit.sealer(self._secret, self.game_id)
+        return self._aead
 
     def _size(self, kind: str, seat: str) -> int | None:
         """The padded plaintext size of a sealed ``kind`` ("command" / "event") for ``seat``; None

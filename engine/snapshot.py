@@ -20,24 +20,37 @@ state data. Tests compare it (before/after a rejection, play against replay); ch
 from __future__ import annotations
 
 import hashlib
+import itertools
 from fractions import Fraction
 
 #: the immutable leaf types a state may hold (shared by a copy, not rebuilt)
 ATOMS = frozenset({type(None), bool, int, str, bytes, Fraction})
 _all_atoms = ATOMS.issuperset  # stops at the first non-atom, iterating in C
+_all_dicts = frozenset({dict}).issuperset
+_chain = itertools.chain.from_iterable
 
 
 class StateTypeError(TypeError):
     """A state holds something that is not state data (a ruleset bug)."""
 
 
-def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map):
+def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map, _dicts=_all_dicts, _values=dict.values,
+         _chain=_chain):
     """An independent copy of state data: every dict and list rebuilt, atoms (and tuples of
     atoms, immutable too) shared."""
     t = _type(x)
     if t is dict:
         if _all_atoms(_map(_type, x.values())):  # the common leaf record (a unit...): one C-level copy
             return x.copy()
+        if _dicts(_map(_type, x.values())):
+            # a table of records (the units...): if no record holds a list or a dict (state data that
+            # is hashable holds none: they are its only mutable types), one copy a record (issue 15)
+            try:
+                hash(tuple(_chain(_map(_values, x.values()))))
+            except TypeError:
+                pass
+            else:
+                return {k: v.copy() for k, v in x.items()}
         out = x.copy()
         for k, v in x.items():
             tv = _type(v)
@@ -45,6 +58,8 @@ def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map):
                 continue
             if tv is dict and _all_atoms(_map(_type, v.values())):
                 out[k] = v.copy()   # a leaf record (a unit...) copied here: no call per record
+            elif tv is list and _all_atoms(_map(_type, v)):
+                out[k] = v[:]       # a list of atoms (a marker's units...), as copy would
             else:
                 out[k] = copy(v)
         return out

@@ -61,10 +61,16 @@ class _Refused(Exception):
     """Internal: the fast paths found a problem; the slow path explains it with a location."""
 
 
-def _norm(v: Any, depth: int = 0) -> Any:
-    """_normalize without building location strings (the common, valid case)."""
+#: the types ``_norm`` passes on as they are, with no check (ints are checked for their range)
+_AS_IS = frozenset({str, bytes, bool, type(None)})
+
+
+def _norm(v: Any, depth: int = 0, _as_is=_AS_IS) -> Any:
+    """_normalize without building location strings (the common, valid case). The elements of a map
+    or array that pass as they are (``_AS_IS``, ints in range) are taken there, without a call of
+    their own: most of a record's values are such leaves (issue 15)."""
     t = type(v)
-    if t is str or t is bytes or t is bool or v is None:
+    if t in _as_is:
         return v
     if t is int:
         if v < _INT_MIN or v > _INT_MAX:
@@ -77,10 +83,12 @@ def _norm(v: Any, depth: int = 0) -> Any:
         for k in sorted(v):
             if type(k) is not str:
                 raise _Refused
-            out[k] = _norm(v[k], depth + 1)
+            x = v[k]
+            tx = type(x)
+            out[k] = x if tx in _as_is or (tx is int and _INT_MIN <= x <= _INT_MAX) else _norm(x, depth + 1)
         return out
     if t is list or t is tuple:
-        return [_norm(x, depth + 1) for x in v]
+        return [x if type(x) in _as_is else _norm(x, depth + 1) for x in v]
     raise _Refused  # bytearray, IntEnum, floats...: the slow path converts or explains
 
 

@@ -84,6 +84,18 @@ def commitment(salt: bytes, value: Any) -> bytes:
     return tagged_hash(TAG_COMMIT, salt + canon.encode(value))
 
 
+#: canonical({"salt": salt, "value": v}) for a 32-byte salt is these bytes, the salt, ``_VALUE_KEY``
+#: and canonical(v): a map of two entries (keys in order), "salt", bin 8 of 32 bytes, "value"
+_SALT_HEAD = b"\x82\xa4salt\xc4\x20"
+_VALUE_KEY = b"\xa5value"
+
+
+def _salted(salt: bytes, encoded_value: bytes) -> bytes:
+    """``canon.encode({"salt": salt, "value": v})`` from ``encoded_value`` = ``canon.encode(v)`` (a
+    32-byte salt): the value is encoded once for its commitment and its plaintext (issue 15)."""
+    return _SALT_HEAD + salt + _VALUE_KEY + encoded_value
+
+
 def seal_key(secret: bytes, game_id: str) -> bytes:
     return tagged_hmac(secret, TAG_SEAL_KEY, lp(game_id.encode()))
 
@@ -109,17 +121,24 @@ class Opening:
 
 
 def seal(secret: bytes, game_id: str, seq: int, k: int, value: Any,
-         size: int | None = None) -> tuple[Opening, bytes, bytes]:
+         size: int | None = None, aead: ChaCha20Poly1305 | None = None) -> tuple[Opening, bytes, bytes]:
     """Commit and seal ``value``; returns (opening, commitment, ciphertext). ``size``: the padded
     plaintext size of the value's kind (format v >= 2); None for v1, which has no padding.
-    Raises SealedSizeError if the value does not fit."""
+    ``aead``: ``sealer(secret, game_id)`` if the caller keeps it (a referee seals many values of one
+    game), else it is made here. Raises SealedSizeError if the value does not fit."""
     salt = derive_salt(secret, game_id, seq, k)
-    c = commitment(salt, value)
-    pt = canon.encode({"salt": salt, "value": value})
+    v = canon.encode(value)
+    c = tagged_hash(TAG_COMMIT, salt + v)   # commitment(salt, value), the value encoded once
+    pt = _salted(salt, v)
     if size is not None:
         pt = pad(pt, size)
-    ct = ChaCha20Poly1305(seal_key(secret, game_id)).encrypt(seal_nonce(game_id, seq, k), pt, c)
+    ct = (aead or sealer(secret, game_id)).encrypt(seal_nonce(game_id, seq, k), pt, c)
     return Opening(seq, k, salt, value), c, ct
+
+
+def sealer(secret: bytes, game_id: str) -> ChaCha20Poly1305:
+    """The AEAD of a game's sealed values (ChaCha20-Poly1305 with ``seal_key``)."""
+    return ChaCha20Poly1305(seal_key(secret, game_id))
 
 
 def unseal(key: bytes, game_id: str, seq: int, k: int, commit: bytes, ct: bytes,

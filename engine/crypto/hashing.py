@@ -36,7 +36,8 @@ def tagged_hash(tag: str, data: bytes) -> bytes:
 
 
 def tagged_hmac(key: bytes, tag: str, data: bytes) -> bytes:
-    return hmac.new(key, tag_prefix(tag) + data, hashlib.sha256).digest()
+    # hmac.digest: the one-shot HMAC (OpenSSL's where it can), the same bytes as hmac.new(...).digest()
+    return hmac.digest(key, tag_prefix(tag) + data, "sha256")
 
 
 def u64(n: int) -> bytes:

@@ -98,10 +98,16 @@ class ReplaySteps:
             env_b, sig = op.value["env"], op.value["sig"]
         else:
             env_b, sig = b["env"], b["sig"]
-        signed = envelope_pb2.SignedCommand(envelope=env_b, signature=sig).SerializeToString()
+        sc = envelope_pb2.SignedCommand(envelope=env_b, signature=sig)
+        checked = self.checked_env
         try:
             # signature verified in step 6 / 9; in place: a rejection fails the verification here
-            acc = self.referee.accept(signed, signature_checked=True, now=b.get("at"), in_place=self.replay_in_place)
+            if checked is not None and checked[0] == rec.seq and checked[1] == env_b and checked[2] == sig:
+                # step 6 / 9 checked these very bytes and parsed them (checked[3]) for this record
+                acc = self.referee.accept_checked(sc, checked[3], now=b.get("at"), in_place=self.replay_in_place)
+            else:
+                acc = self.referee.accept(sc.SerializeToString(), signature_checked=True, now=b.get("at"),
+                                          in_place=self.replay_in_place)
         except Rejection as e:
             raise _fail("11", rec.seq, "the ruleset refuses the logged command", detail=str(e)) from None
         except Exception as e:  # a ruleset bug must not pass as a verified game

@@ -103,6 +103,7 @@ class SeatSteps:
         if kind == "command" and step == "6" and self.genesis.v >= 2 and env.WhichOneof("action") == "ending":
             want_action = "ending"  # SPEC.md 8.1: resign, offer, accept (public command records)
         self._env = env
+        self.checked_env = (seq, env_b, sig, env)   # for the replay (replay.py): checked here
         if env.game_id != self.game or env.seat != seat or env.counter != ctr \
                 or env.WhichOneof("action") != want_action:
             raise _fail(step, seq, "envelope does not match the record (game, seat, counter, action)")

@@ -106,6 +106,8 @@ class Verifier(SeatSteps, ReplaySteps):
         self.step = "2"  # the step in progress, named if a check fails unexpectedly (``add``)
         self.ends: EndingsCheck | None = None  # SPEC.md 8.1-8.3: times, ending commands, the end's cause
         self._env = None  # the public envelope of the seat record being checked
+        # (seq, envelope bytes, signature, parsed envelope) of the last envelope step 6 or 9 checked
+        self.checked_env: tuple | None = None
         self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
         # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4
         # (None: crypto/ed25519.verify_signature); `aar verify --jobs 2` gives the same function,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from afteraction.engine import registry, snapshot
 from afteraction.engine.decisions import DecisionKind, DecisionTable, UndeclaredDecision
@@ -99,3 +101,32 @@ def test_the_digest_tells_apart_what_a_rule_could_tell_apart(a, b):
 def test_the_digest_refuses_what_is_not_state_data(bad):
     with pytest.raises(snapshot.StateTypeError):
         snapshot.digest(bad)
+
+
+def _containers(x, out):
+    """id -> every dict and list reachable in x."""
+    if type(x) in (dict, list):
+        out[id(x)] = x
+    for v in (x.values() if type(x) is dict else x if type(x) in (list, tuple) else ()):
+        _containers(v, out)
+    return out
+
+
+_atoms = (st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.binary(max_size=3)
+          | st.fractions(max_denominator=5))
+_data = st.recursive(_atoms, lambda kids: st.lists(kids, max_size=4) | st.lists(kids, max_size=3).map(tuple)
+                     | st.dictionaries(st.text(max_size=3) | st.integers(0, 3), kids, max_size=4), max_leaves=24)
+#: tables of records, as the units of a state (the copy's fast path, issue 15), some records holding a container
+_tables = st.dictionaries(st.text(max_size=3), st.dictionaries(st.text(max_size=3), _atoms | st.tuples(_atoms)
+                                                               | st.lists(_atoms, max_size=2), max_size=4), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=3), _data | _tables, max_size=5))
+def test_snapshot_copy_equals_and_shares_no_container(s):
+    """Whatever path the copy takes (a table of records whose values hold no list or dict is copied
+    record by record: issue 15), the copy equals the state, digests the same and shares no dict or list."""
+    c = snapshot.copy(s)
+    assert c == s and list(c) == list(s)
+    assert snapshot.digest(c) == snapshot.digest(s)
+    assert not set(_containers(c, {})) & set(_containers(s, {}))

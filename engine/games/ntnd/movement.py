@@ -88,53 +88,33 @@ class Env:
         self.searches: dict = {}   # uids -> (best (rolls, cost) per hex, prev, allowance) of the last ground search
         self.walks: dict = {}      # (uids, trail) -> the step rules of the last ground search (walk_ok)
 
-    def _scan(self) -> dict:
-        """One pass over the units for every per-state set below (issue 15): per side the locations
+    def _scan(self, side: str) -> dict:
+        """The per-state facts below, from passes over the units (issue 15): per side the locations
         of its non-air units (``enemy_locs`` of the other side), the hexes of its face-up units that
-        project a ZOC, its units per location; the Allied ZOI centres and the patrol boats' hexes."""
-        if self._facts is None:
-            zones = load_map().zones   # m.is_zone(loc) is loc in zones
-            locs: dict = {ALLIED: set(), COMMUNIST: set()}
-            zoc_at: dict = {ALLIED: set(), COMMUNIST: set()}
-            types_at: dict = {ALLIED: {}, COMMUNIST: {}}
-            zoi_at, boats = set(), set()
-            facts = _type_facts
-            no_arvn = bool(self.s.get("sv_demoralized"))   # 25.2: demoralized ARVN units have no ZOC
-            for u in self.s["units"].values():
-                if u["status"] != "map":
-                    continue
-                side, loc, typ = u["side"], u["loc"], u["type"]
-                here = types_at[side].get(loc)
-                if here is None:
-                    types_at[side][loc] = [(u["id"], typ)]
-                else:
-                    here.append((u["id"], typ))
-                zoc, r, air = facts(typ)
-                if loc is not None and not air:
-                    locs[side].add(loc)
-                if loc in zones:
-                    continue
-                if zoc and not u["inv"] and not (no_arvn and u["nat"] == "ARVN"):
-                    zoc_at[side].add(loc)
-                if r and side == ALLIED:
-                    zoi_at.add((loc, r))
-                if typ in PATROL_BOATS:
-                    boats.add(loc)
-            self._facts = {"locs": locs, "zoc_at": zoc_at, "types_at": types_at, "zoi_at": zoi_at, "boats": boats}
-        return self._facts
+        project a ZOC, its units per location; the Allied ZOI centres and the patrol boats' hexes.
+        One pass makes both sides' facts, unless the Communist side's are asked first (an Allied move's
+        check reads no others): then that pass takes the Communist units alone, and a later ask of the
+        Allied facts makes a pass of its own."""
+        f = self._facts
+        if f is None:
+            f = self._facts = {"locs": {}, "zoc_at": {}, "types_at": {}, "zoi_at": set(), "boats": set()}
+        if side not in f["locs"]:
+            _scan_units(self.s, (COMMUNIST,) if side == COMMUNIST and ALLIED not in f["locs"]
+                        else tuple(x for x in (ALLIED, COMMUNIST) if x not in f["locs"]), f)
+        return f
 
     def zoc(self, owner: str) -> frozenset:
         """``zoc_hexes(s, owner)``."""
         if owner not in self._zoc:
             # the hexes of the ZOC units, interned: the other side's moves leave them as they were
-            self._zoc[owner] = _zoc_of(interned(frozenset(self._scan()["zoc_at"][owner])), zoc_closed(self.s, owner))
+            self._zoc[owner] = _zoc_of(interned(frozenset(self._scan(owner)["zoc_at"][owner])), zoc_closed(self.s, owner))
         return self._zoc[owner]
 
     def zoi(self) -> frozenset:
         """``zoi_hexes(s)``."""
         if self._zoi is None:
             out: set = set()
-            for loc, r in self._scan()["zoi_at"]:
+            for loc, r in self._scan(ALLIED)["zoi_at"]:   # Allied units' only
                 out.update(land_within(loc, r))
             self._zoi = interned(frozenset(out))
         return self._zoi
@@ -142,12 +122,13 @@ class Env:
     def enemy(self, side: str) -> frozenset:
         """``enemy_locs(s, side)``."""
         if side not in self._enemy:
-            self._enemy[side] = interned(frozenset(self._scan()["locs"][COMMUNIST if side == ALLIED else ALLIED]))
+            other = COMMUNIST if side == ALLIED else ALLIED
+            self._enemy[side] = interned(frozenset(self._scan(other)["locs"][other]))
         return self._enemy[side]
 
     def types_at(self, side: str) -> dict:
         """Location -> [(uid, type)] of ``side``'s units on the map, in the state's order."""
-        return self._scan()["types_at"][side]
+        return self._scan(side)["types_at"][side]
 
     def occupied(self, side: str) -> frozenset:
         """The locations holding ``side``'s units (the keys of ``types_at``)."""
@@ -181,8 +162,42 @@ class Env:
     def river_stop(self) -> frozenset:
         """``patrolled_river(s)``."""
         if self._river is None:
-            self._river = interned(frozenset().union(*map(_river_near, self._scan()["boats"])))
+            self._scan(COMMUNIST)   # the boats of both sides' passes
+            self._river = interned(frozenset().union(*map(_river_near, self._scan(ALLIED)["boats"])))
         return self._river
+
+
+def _scan_units(s: dict, sides: tuple[str, ...], f: dict) -> None:
+    """``Env._scan``'s pass over the map units of ``sides``: their facts into ``f``."""
+    zones = load_map().zones   # m.is_zone(loc) is loc in zones
+    locs, zoc_at, types_at, zoi_at, boats = f["locs"], f["zoc_at"], f["types_at"], f["zoi_at"], f["boats"]
+    for x in sides:
+        locs[x], zoc_at[x], types_at[x] = set(), set(), {}
+    only = sides[0] if len(sides) == 1 else None
+    facts = _type_facts
+    no_arvn = bool(s.get("sv_demoralized"))   # 25.2: demoralized ARVN units have no ZOC
+    for u in s["units"].values():
+        if u["status"] != "map":
+            continue
+        side, loc, typ = u["side"], u["loc"], u["type"]
+        if only is not None and side != only:
+            continue
+        here = types_at[side].get(loc)
+        if here is None:
+            types_at[side][loc] = [(u["id"], typ)]
+        else:
+            here.append((u["id"], typ))
+        zoc, r, air = facts(typ)
+        if loc is not None and not air:
+            locs[side].add(loc)
+        if loc in zones:
+            continue
+        if zoc and not u["inv"] and not (no_arvn and u["nat"] == "ARVN"):
+            zoc_at[side].add(loc)
+        if r and side == ALLIED:
+            zoi_at.add((loc, r))
+        if typ in PATROL_BOATS:
+            boats.add(loc)
 
 
 #: canonical copies of the sets ``Env`` derives (``interned``), at most this many kept

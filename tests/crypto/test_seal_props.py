@@ -1,0 +1,37 @@
+"""commit.seal (SPEC.md 6.2, 6.5) as the spec writes it: the value is encoded once for its
+commitment and its plaintext (``_salted``, issue 15), the game's AEAD may be kept by the caller
+(``sealer``), and the bytes are those of the formula in commit.py's docstring."""
+from __future__ import annotations
+
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from afteraction.engine.crypto import canon
+from afteraction.engine.crypto import commit as _commit
+
+scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=20) | st.binary(max_size=80)
+values = st.recursive(scalars, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
+                      max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=32, max_size=32), values)
+def test_salted_is_the_canonical_salt_and_value_map(salt, value):
+    assert _commit._salted(salt, canon.encode(value)) == canon.encode({"salt": salt, "value": value})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.text(min_size=1, max_size=12), st.integers(0, 2**40), st.integers(0, 70),
+       values, st.sampled_from([None, 4096]), st.booleans())
+def test_seal_is_the_spec_formula(secret, game, seq, k, value, size, keep):
+    aead = _commit.sealer(secret, game) if keep else None
+    op, c, ct = _commit.seal(secret, game, seq, k, value, size, aead)
+    salt = _commit.derive_salt(secret, game, seq, k)
+    pt = canon.encode({"salt": salt, "value": value})
+    if size is not None:
+        pt = _commit.pad(pt, size)
+    assert (op.salt, op.value, op.seq, op.k) == (salt, value, seq, k)
+    assert c == _commit.commitment(salt, value)
+    assert ct == ChaCha20Poly1305(_commit.seal_key(secret, game)).encrypt(_commit.seal_nonce(game, seq, k), pt, c)
+    assert _commit.unseal(_commit.seal_key(secret, game), game, seq, k, c, ct, size) == op
