@@ -53,15 +53,15 @@ def _window(get_state, calls: int, deadline: float) -> tuple[list[float], int]:
     return out, missed
 
 
-def _open_streams(target: str, gid: str, streams: int, per_connection: int):
+def _open_streams(target: str, gid: str, streams: int, per_connection: int, from_seq: int):
     import grpc
 
     from afteraction.v1 import game_service_pb2 as gs
     from afteraction.v1 import game_service_pb2_grpc as gs_grpc
 
     chans = [grpc.insecure_channel(target, options=OWN_CONNECTION) for _ in range(-(-streams // per_connection))]
-    calls = [gs_grpc.GameServiceStub(chans[i // per_connection]).Watch(gs.WatchRequest(game_id=gid), timeout=600)
-             for i in range(streams)]
+    calls = [gs_grpc.GameServiceStub(chans[i // per_connection]).Watch(
+        gs.WatchRequest(game_id=gid, from_seq=from_seq), timeout=600) for i in range(streams)]
     return chans, calls
 
 
@@ -71,19 +71,22 @@ def compare(target: str, gid: str, get_state, streams: int = STREAMS, per_connec
     bench_service_games): ``rounds`` alternations of a window of ``calls`` GetState calls
     (``get_state(timeout=...)``, on a connection of its own) with no stream open and a window
     with ``streams`` idle Watch streams of ``gid`` open (``per_connection`` to a connection, as
-    separate clients' would be), each window's p50/p99 printed. Returns the pooled latencies
+    separate clients' would be), each window's p50/p99 printed. Idle: each stream is caught up,
+    from the log's end (GetState's state_seq), so the server has nothing to send it until the
+    game moves (streams opened from 0 and never read are another case: a slow reader's). Returns the pooled latencies
     (ms) of each side, the calls not answered within ``deadline`` and the streams the server
     refused."""
     import grpc
 
     base, loaded, missed, refused = [], [], 0, 0
     _window(get_state, min(calls, 100), deadline)  # warm-up
+    at = get_state(timeout=deadline).state_seq   # the log's end: where a caught-up watcher waits
     for _ in range(rounds):
         w, m = _window(get_state, calls, deadline)
         base += w
         print(f"unloaded      calls={len(w)}  p50_ms={_pct(w, .5):7.3f}  p99_ms={_pct(w, .99):7.3f}", flush=True)
         t = time.perf_counter()
-        chans, opened = _open_streams(target, gid, streams, per_connection)
+        chans, opened = _open_streams(target, gid, streams, per_connection, at)
         try:
             time.sleep(1.0)  # let them open and send what there is: idle streams from here on
             refused += sum(1 for c in opened if c.done() and c.code() != grpc.StatusCode.OK)
