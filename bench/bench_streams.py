@@ -13,6 +13,7 @@ Run: ``python -m bench streams`` or ``python bench/bench_streams.py``.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import subprocess
@@ -108,7 +109,10 @@ def compare(target: str, gid: str, get_state, streams: int = STREAMS, per_connec
     return {"base": base, "loaded": loaded, "missed": missed, "refused": refused}
 
 
-def run() -> None:
+@contextlib.contextmanager
+def _duel_server():
+    """`aar serve` in its own process (SQLite in a temp dir) and one duel after its handshake:
+    (target, a Client on its own connection, the game id, GetState of it as compare wants it)."""
     from afteraction.client.client import Client
     from afteraction.client.seat import Seat
     from afteraction.engine.local import derive_bytes
@@ -129,14 +133,7 @@ def run() -> None:
                 s.submit(s.sign_commit())
             for s in seats:
                 s.submit(s.sign_reveal())
-            r = compare(target, gid, lambda timeout: c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=timeout))
-            base, loaded = r["base"], r["loaded"]
-            print(f"pooled: unloaded p99 {_pct(base, .99):.3f} ms (p50 {statistics.median(base):.3f}), "
-                  f"with {STREAMS} idle Watch streams p99 {_pct(loaded, .99):.3f} ms "
-                  f"(p50 {statistics.median(loaded):.3f}; {r['refused']} streams refused)")
-            print(f"ratio watch_idle_getstate_p50 {statistics.median(loaded) / statistics.median(base):.3f}")
-            ratio = _pct(loaded, .99) / _pct(base, .99)
-            print(f"ratio watch_idle_getstate_p99 {ratio:.3f}")
+            yield target, c, gid, lambda timeout: c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=timeout)
             c.close()
         finally:
             p.terminate()
@@ -145,6 +142,62 @@ def run() -> None:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+
+
+def run() -> None:
+    with _duel_server() as (target, c, gid, get_state):
+        r = compare(target, gid, get_state)
+        base, loaded = r["base"], r["loaded"]
+        print(f"pooled: unloaded p99 {_pct(base, .99):.3f} ms (p50 {statistics.median(base):.3f}), "
+              f"with {STREAMS} idle Watch streams p99 {_pct(loaded, .99):.3f} ms "
+              f"(p50 {statistics.median(loaded):.3f}; {r['refused']} streams refused)")
+        print(f"ratio watch_idle_getstate_p50 {statistics.median(loaded) / statistics.median(base):.3f}")
+        ratio = _pct(loaded, .99) / _pct(base, .99)
+        print(f"ratio watch_idle_getstate_p99 {ratio:.3f}")
+
+
+def from_zero(rounds: int = ROUNDS) -> None:
+    """Not a benchmark of `make bench` (docs/service.md, bench_streams section): streams opened
+    from 0 instead of caught up. ``rounds`` alternations of a window of GetState calls with no
+    stream open and one while another process (``--hold``) holds STREAMS Watch streams of the duel
+    opened from 0 and never read; the server's CPU from 1 s to 4 s after they opened (each stream
+    is sent the log first), then the window. ``python bench/bench_streams.py --from-zero``."""
+    def cpu_s(pid: int) -> float:
+        f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+    with _duel_server() as (target, c, gid, get_state):
+        server = int(subprocess.run(["pgrep", "-f", "-n", "afteraction.cli serve"], capture_output=True,
+                                    text=True).stdout.split()[0])
+        _window(get_state, 100, 30.0)
+        base, loaded = [], []
+        for _ in range(rounds):
+            w, _m = _window(get_state, CALLS, 30.0)
+            base += w
+            h = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--hold", target, gid],
+                                 stdout=subprocess.PIPE, text=True)
+            try:
+                h.stdout.readline()  # "open"
+                time.sleep(1.0)
+                c0 = cpu_s(server)
+                time.sleep(3.0)
+                idle_cpu = cpu_s(server) - c0
+                w2, _m = _window(get_state, CALLS, 30.0)
+                loaded += w2
+            finally:
+                h.kill()
+                h.wait()
+            print(f"unloaded p50_ms={_pct(w, .5):7.3f} p99_ms={_pct(w, .99):7.3f}; {STREAMS} streams from 0 "
+                  f"(another process) p50_ms={_pct(w2, .5):7.3f} p99_ms={_pct(w2, .99):7.3f}; the server's CPU in "
+                  f"the 3 s after their first second {idle_cpu:.2f} s", flush=True)
+            time.sleep(0.5)
+        print(f"pooled p99: unloaded {_pct(base, .99):.3f} ms, with {STREAMS} streams from 0 {_pct(loaded, .99):.3f} ms")
+
+
+def _hold(target: str, gid: str) -> None:
+    chans, calls = _open_streams(target, gid, STREAMS, PER_CONNECTION, 0)
+    print("open", flush=True)
+    time.sleep(600)
 
 
 def steps(counts=(32, 63, 64, 65, 100)) -> None:
@@ -182,4 +235,11 @@ def steps(counts=(32, 63, 64, 65, 100)) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    steps() if "--steps" in sys.argv else run()
+    if "--steps" in sys.argv:
+        steps()
+    elif "--from-zero" in sys.argv:
+        from_zero()
+    elif sys.argv[1:2] == ["--hold"]:
+        _hold(sys.argv[2], sys.argv[3])
+    else:
+        run()
