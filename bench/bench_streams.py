@@ -74,8 +74,8 @@ def compare(target: str, gid: str, get_state, streams: int = STREAMS, per_connec
     with ``streams`` idle Watch streams of ``gid`` open (``per_connection`` to a connection, as
     separate clients' would be), each window's p50/p99 printed. Idle: each stream is caught up,
     from the log's end (GetState's state_seq), so the server has nothing to send it until the
-    game moves (streams opened from 0 and never read are another case: a slow reader's). Returns the pooled latencies
-    (ms) of each side, the calls not answered within ``deadline`` and the streams the server
+    game moves (streams from 0 are first sent the log: ``from_zero``). Returns the pooled
+    latencies (ms) of each side, the calls not answered within ``deadline`` and the streams the server
     refused."""
     import grpc
 
@@ -89,7 +89,7 @@ def compare(target: str, gid: str, get_state, streams: int = STREAMS, per_connec
         t = time.perf_counter()
         chans, opened = _open_streams(target, gid, streams, per_connection, at)
         try:
-            time.sleep(1.0)  # let them open and send what there is: idle streams from here on
+            time.sleep(1.0)  # let them open: caught up, they are idle from here on
             refused += sum(1 for c in opened if c.done() and c.code() != grpc.StatusCode.OK)
             took = time.perf_counter() - t
             w, m = _window(get_state, calls, deadline)
@@ -112,7 +112,8 @@ def compare(target: str, gid: str, get_state, streams: int = STREAMS, per_connec
 @contextlib.contextmanager
 def _duel_server():
     """`aar serve` in its own process (SQLite in a temp dir) and one duel after its handshake:
-    (target, a Client on its own connection, the game id, GetState of it as compare wants it)."""
+    (target, a Client on its own connection, the game id, GetState of it as compare wants it,
+    the server's pid)."""
     from afteraction.client.client import Client
     from afteraction.client.seat import Seat
     from afteraction.engine.local import derive_bytes
@@ -133,7 +134,8 @@ def _duel_server():
                 s.submit(s.sign_commit())
             for s in seats:
                 s.submit(s.sign_reveal())
-            yield target, c, gid, lambda timeout: c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=timeout)
+            yield (target, c, gid, lambda timeout: c.game.GetState(gs.GetStateRequest(game_id=gid), timeout=timeout),
+                   p.pid)
             c.close()
         finally:
             p.terminate()
@@ -145,7 +147,7 @@ def _duel_server():
 
 
 def run() -> None:
-    with _duel_server() as (target, c, gid, get_state):
+    with _duel_server() as (target, c, gid, get_state, _):
         r = compare(target, gid, get_state)
         base, loaded = r["base"], r["loaded"]
         print(f"pooled: unloaded p99 {_pct(base, .99):.3f} ms (p50 {statistics.median(base):.3f}), "
@@ -162,13 +164,9 @@ def from_zero(rounds: int = ROUNDS) -> None:
     stream open and one while another process (``--hold``) holds STREAMS Watch streams of the duel
     opened from 0 and never read; the server's CPU from 1 s to 4 s after they opened (each stream
     is sent the log first), then the window. ``python bench/bench_streams.py --from-zero``."""
-    def cpu_s(pid: int) -> float:
-        f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    from bench.profile_service import _cpu as cpu_s  # the process's CPU (its children's too), from /proc
 
-    with _duel_server() as (target, c, gid, get_state):
-        server = int(subprocess.run(["pgrep", "-f", "-n", "afteraction.cli serve"], capture_output=True,
-                                    text=True).stdout.split()[0])
+    with _duel_server() as (target, c, gid, get_state, server):
         _window(get_state, 100, 30.0)
         base, loaded = [], []
         for _ in range(rounds):
