@@ -79,9 +79,14 @@ def derive_salt(secret: bytes, game_id: str, seq: int, k: int) -> bytes:
 
 
 def commitment(salt: bytes, value: Any) -> bytes:
+    return _commitment_of(salt, canon.encode(value))
+
+
+def _commitment_of(salt: bytes, encoded_value: bytes) -> bytes:
+    """``commitment`` of a value already canonically encoded."""
     if len(salt) != 32:
         raise CryptoError("salt must be 32 bytes")
-    return tagged_hash(TAG_COMMIT, salt + canon.encode(value))
+    return tagged_hash(TAG_COMMIT, salt + encoded_value)
 
 
 #: canonical({"salt": salt, "value": v}) for a 32-byte salt is these bytes, the salt, ``_VALUE_KEY``
@@ -128,7 +133,7 @@ def seal(secret: bytes, game_id: str, seq: int, k: int, value: Any,
     game), else it is made here. Raises SealedSizeError if the value does not fit."""
     salt = derive_salt(secret, game_id, seq, k)
     v = canon.encode(value)
-    c = tagged_hash(TAG_COMMIT, salt + v)   # commitment(salt, value), the value encoded once
+    c = _commitment_of(salt, v)   # commitment(salt, value), the value encoded once
     pt = _salted(salt, v)
     if size is not None:
         pt = pad(pt, size)
