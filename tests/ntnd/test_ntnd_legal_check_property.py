@@ -270,7 +270,7 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
             for h in goals:
                 assert reach._dijkstra(*args, goal=h) == _reference_search(
                     start, graph, blocked, allow, face_up_zoc | river_stop, zoi, double, roll_hexes, goal=h)
-            for _ in range(2):   # the first whole search of new sets runs over the ids, the second over numbers
+            for _ in range(2):   # a whole search makes its sets' flag table, the second finds it (hex numbers)
                 got = reach._dijkstra(*args)
                 assert dict(got[0].items()) == ref[0]
                 assert {h: got[1][h] for h in ref[1]} == ref[1]

@@ -99,22 +99,19 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 
     Over hex numbers (``_index``: the hex ids in sorted order, so the heap breaks ties as it would
     on the ids) with one flag byte per hex for the state's sets (``_flags``), lists for the labels:
-    the same steps in the same order as over the ids, fewer lookups per step (issue 15). A search
-    stopped at a goal (the referee's check of one move) settles a few dozen hexes: unless these sets'
-    flag table is at hand (``_flag_memo``: an earlier search of the same sets), it runs over the ids and
-    the sets themselves (``_goal_search``), not paying for a table it would use once."""
+    the same steps in the same order as over the ids, fewer lookups per step (issue 15). A whole search
+    makes the table of its sets if none is at hand (``_flags``: about a fifth of one search, which runs
+    over ids and sets 2.6 times slower). A search stopped at a goal (the referee's check of one move)
+    settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
+    search of the same sets), it runs over the ids and the sets themselves (``_goal_search``), not paying
+    for a table it would use once."""
     sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     flags = _flag_memo.get(sets)
     if flags is None:
-        if goal is not None or sets not in _seen:
-            # a goal, or sets no search has used yet (a new state: the verifier's replay): over the ids
-            if goal is None:
-                _seen[sets] = None
-                if len(_seen) >= FLAG_CACHE:
-                    del _seen[next(iter(_seen))]
+        if goal is not None:
             return _goal_search(start, _graph_within(graph_key, allowed_key), blocked, allow, face_up_zoc,
                                 river_stop, zoi, double, roll_hexes, goal, _top_step(graph_key, allowed_key) * double)
-        flags = _flags(*sets)   # the second whole search with these sets (a phase's enumeration): a table
+        flags = _flags(*sets)
     ids, index, shift = _index()
     graph = _igraph(graph_key, allowed_key)
     top = _top_step(graph_key, allowed_key) * double   # with at least this left, every step fits
@@ -188,11 +185,11 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 
 
 def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
-                 river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset, goal: str | None,
+                 river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset, goal: str,
                  top: int):
-    """``_dijkstra`` over hex ids and the sets themselves (the same steps in the same order): stopped
-    at ``goal``, the goal's path or None; without one, the whole search's result as ``_dijkstra``'s.
-    ``top``: the dearest step, doubled in a ZOI (with that much left, every step fits)."""
+    """``_dijkstra`` stopped at ``goal`` over hex ids and the sets themselves (the same steps in the same
+    order): the goal's path or None. ``top``: the dearest step, doubled in a ZOI (with that much left,
+    every step fits)."""
     best: dict[str, int] = {start: 0}
     prev: dict[str, str] = {}
     trail: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is settled
@@ -237,23 +234,7 @@ def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_u
                 best[n] = nk
                 prev[n] = here
                 push(heap, (nk, n))
-    if goal is not None:
-        return None
-    return _DictLabels(best), prev, {d: trail[d] for d in sorted(trail) if d != start}
-
-
-class _DictLabels(dict):
-    """``_Labels`` of a search over hex ids: hex id -> (rolls, cost), decoded from the int keys when read."""
-
-    def __getitem__(self, h):
-        return divmod(dict.__getitem__(self, h), _ROLL)
-
-    def get(self, h, default=None):
-        k = dict.get(self, h)
-        return default if k is None else divmod(k, _ROLL)
-
-    def items(self) -> list:
-        return [(h, divmod(k, _ROLL)) for h, k in dict.items(self)]
+    return None
 
 
 #: a label no path has (above every key: rolls are at most a few hundred)
@@ -286,7 +267,6 @@ def _top_step(graph_key: tuple, allowed_key: tuple) -> int:
 
 
 _flag_memo: dict[tuple, bytes] = {}
-_seen: dict[tuple, None] = {}   # the sets of whole searches made without a table (``_dijkstra``)
 
 
 def _flags(blocked: frozenset, zoi: frozenset, roll_hexes: frozenset, face_up_zoc: frozenset,
@@ -378,4 +358,3 @@ def clear_caches() -> None:
     """Forget the memoised searches and flag tables (reach.clear_caches)."""
     _searches.clear()
     _flag_memo.clear()
-    _seen.clear()
