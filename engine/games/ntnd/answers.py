@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from afteraction.v1 import command_pb2, ntnd_pb2
 
@@ -129,12 +129,12 @@ def _ops_done(s, seat, msg, ctx) -> None:
 def move_options(s: dict) -> list[tuple[str, list[str]]]:
     """Per piece (face-up unit or marker) of the deciding side that has not moved: one path per
     reachable destination."""
-    return [(p, path) for p, paths in _move_chunks(s) for path in paths]
+    return [(p, paths[d]) for p, paths, dests in _move_chunks(s) for d in dests]
 
 
-def _move_chunks(s: dict) -> list[tuple[str, list[list[str]]]]:
-    """``move_options`` per piece: (piece, its paths in the order of their destinations), pieces
-    without one left out."""
+def _move_chunks(s: dict) -> list[tuple[str, Mapping[str, list[str]], list[str]]]:
+    """``move_options`` per piece: (piece, its destinations' paths (``reach.reachable``: read when
+    needed), its destinations in order), pieces without one left out."""
     side = s["decision"]["seat"]
     moved = set(s["phase"].get("moved", ()))
     out = []
@@ -149,7 +149,7 @@ def _move_chunks(s: dict) -> list[tuple[str, list[list[str]]]]:
             continue
         r = reach.reachable(s, p, env)
         if r:
-            out.append((p, [r[k] for k in sorted(r)]))
+            out.append((p, r, sorted(r)))
     return out
 
 
@@ -157,14 +157,15 @@ class MoveCommands(Sequence):
     """The legal answers of a movement decision, as a sequence of Commands: every (piece, path) is
     enumerated up front (``move_options``, kept per piece: ``_move_chunks``); each Command is built
     when it is read. A Tet movement phase offers thousands of moves and a player sends one; building
-    them all took longer than the searches (issue 15). Reading every item (a list of them, the
+    them all took longer than the searches (issue 15), and so did building every path (each is read from
+    its piece's ``reach.reachable`` when its Command is built). Reading every item (a list of them, the
     service's ListLegalCommands) gives the same Commands, in the same order, as building them eagerly."""
 
     __slots__ = ("_chunks", "_starts", "_n", "_tail", "_made")
 
-    def __init__(self, chunks: list[tuple[str, list[list[str]]]], tail: list) -> None:
+    def __init__(self, chunks: list[tuple[str, Mapping[str, list[str]], list[str]]], tail: list) -> None:
         self._chunks = chunks
-        self._starts = list(itertools.accumulate((len(paths) for _, paths in chunks), initial=0))
+        self._starts = list(itertools.accumulate((len(dests) for _, _, dests in chunks), initial=0))
         self._n = self._starts.pop()   # the moves; each chunk's first index in _starts
         self._tail = tail
         self._made: dict[int, command_pb2.Command] = {}
@@ -185,11 +186,11 @@ class MoveCommands(Sequence):
         c = self._made.get(i)
         if c is None:
             j = bisect_right(self._starts, i) - 1   # no chunk is empty: one start per chunk, increasing
-            p, paths = self._chunks[j]
+            p, paths, dests = self._chunks[j]
             c = command_pb2.Command()   # cmd("move", piece=p, path=path), unrolled
             m = c.ntnd.move
             m.piece = p
-            m.path.extend(paths[i - self._starts[j]])
+            m.path.extend(paths[dests[i - self._starts[j]]])
             self._made[i] = c
         return c
 

@@ -7,6 +7,7 @@ module but reach.py calls it.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Mapping
 from functools import lru_cache
 
 from .hearts import area_of, local_vc_step_q
@@ -93,7 +94,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
               face_up_zoc: frozenset, river_stop: frozenset, zoi: frozenset, double: int, roll_hexes: frozenset,
               goal: str | None = None):
     """Dijkstra on (infiltration rolls, quarter-MP cost) from ``start``: (best (rolls, cost) per hex,
-    predecessors, destination -> path in sorted order). With a ``goal``, only the goal's path, or
+    predecessors, destination -> path in sorted order: ``Paths``). With a ``goal``, only the goal's path, or
     None: the search stops when the goal is settled, and up to then it makes exactly the steps of
     the whole search (nothing settled later can change a settled hex's path).
 
@@ -122,8 +123,6 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     best = [_NONE] * len(ids)
     best[s0] = 0
     prev = [-1] * len(ids)
-    trail: list = [None] * len(ids)   # the path to each hex, built as it is settled
-    trail[s0] = []
     settled = []
     # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
     heap = [s0]
@@ -135,10 +134,9 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
         if best[here] != key:
             continue
         if here != s0:
-            trail[here] = trail[prev[here]] + [ids[here]]   # its predecessor was settled before it
             settled.append(here)
             if here == g0:
-                return trail[here]
+                return _path(prev, here)
             if flags[here] & _STOP:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
@@ -179,9 +177,9 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     if goal is not None:
         return None
     settled.sort()
-    # the paths are shared, as ``_destinations`` hands them out (nobody changes them); the labels and
-    # predecessors are read only for 8.6.4 landings: decoded when read (``_Labels``)
-    return _Labels(s0, best, prev, settled), _Prev(prev), {ids[i]: trail[i] for i in settled}
+    # the labels and predecessors are read only for 8.6.4 landings, the paths one at a time (a phase's
+    # legal moves offer thousands and a player sends one): each is decoded when read (issue 15)
+    return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
 
 
 def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
@@ -322,6 +320,67 @@ class _Labels:
         """(hex id, (rolls, cost)) of the start, then the settled hexes in id order."""
         ids = _index()[0]
         return [(ids[i], divmod(self._best[i], _ROLL)) for i in [self._start, *self._settled]]
+
+
+def _path(prev: list, i: int) -> list[str]:
+    """The hexes after the start on the way to hex number ``i`` of a search (its predecessors ``prev``:
+    -1 at the start; a settled hex's predecessors were all settled before it)."""
+    ids = _index()[0]
+    out = []
+    while prev[i] >= 0:
+        out.append(ids[i])
+        i = prev[i]
+    out.reverse()
+    return out
+
+
+class Paths(Mapping):
+    """Destination -> path (the hexes after the start, a new list each read) of one whole ground search,
+    read-only, the destinations in id order: each path is decoded from the search's predecessors when
+    it is read. Building every path as its hex was settled took an eighth of a phase's cold legal moves,
+    which offer thousands of paths of which a player sends one (issue 15). Equal to the dict of the
+    same items (``Mapping.__eq__``)."""
+
+    __slots__ = ("_prev", "_keys", "_has")
+
+    def __init__(self, prev: list, keys: tuple[int, ...]) -> None:
+        self._prev, self._keys, self._has = prev, keys, None   # keys: the destinations' numbers, increasing
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self):
+        ids = _index()[0]
+        return (ids[i] for i in self._keys)
+
+    def _number(self, h) -> int | None:
+        i = _index()[1].get(h) if type(h) is str else None
+        if i is None:
+            return None
+        if self._has is None:
+            self._has = frozenset(self._keys)
+        return i if i in self._has else None
+
+    def __contains__(self, h) -> bool:
+        return self._number(h) is not None
+
+    def __getitem__(self, h) -> list[str]:
+        i = self._number(h)
+        if i is None:
+            raise KeyError(h)
+        return _path(self._prev, i)
+
+    def get(self, h, default=None):
+        i = self._number(h)
+        return default if i is None else _path(self._prev, i)
+
+    def keeping(self, keep) -> "Paths":
+        """These paths less the destinations ``keep(hex id)`` refuses (the same order)."""
+        ids = _index()[0]
+        return Paths(self._prev, tuple(i for i in self._keys if keep(ids[i])))
+
+    def __repr__(self) -> str:
+        return f"Paths({dict(self.items())!r})"
 
 
 class _Prev:

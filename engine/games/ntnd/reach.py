@@ -10,6 +10,7 @@ above movement, offboard and sea (none of them imports it).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 
@@ -38,10 +39,11 @@ def infiltration_chance(loc: str) -> Fraction:
     return Fraction(7 - infiltration_target(loc), 6)
 
 
-def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) -> dict[str, list[str]]:
+def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) -> Mapping[str, list[str]]:
     """Destination -> path for one piece this phase (empty for immobile pieces). ``by_sea`` False
     leaves out the sea moves (8.6, keys "sea:<hex>"), which no land key can be: for the referee's
-    check of a move over land."""
+    check of a move over land. Read-only: a ground piece's is its memoised search's ``Paths`` (each
+    path a new list when read), others' a dict."""
     env = env or Env(s)
     mv = mover(s, piece)
     kind = movement_kind(mv)
@@ -59,15 +61,18 @@ def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) 
         return (fleet_reach if kind == "fleet" else boat_reach)(s, mv, env)
     if kind == "airmobile":
         return _airmobile_reach(s, mv, env)
-    out = _ground_reach(s, mv, env)
+    out = _ground_reach(s, mv, env)   # shared (a memoised search's Paths): read, never changed
     if improved_trail(s, mv):
         extra = _ground_reach(s, mv, env, trail=True)
+        out = dict(out)
         for k, p in extra.items():
             out.setdefault(k, p)
         out = dict(sorted(out.items()))
         _ground_reach(s, mv, env)   # keep the ordinary search for sea_reach
     if by_sea:
-        out.update(sea_reach(s, piece, mv, env))
+        sea_moves = sea_reach(s, piece, mv, env)
+        if sea_moves:
+            out = {**out, **sea_moves}
     return out
 
 
@@ -115,7 +120,9 @@ def clear_caches() -> None:
     _zoc_of.cache_clear()
 
 
-def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str, list[str]]:
+def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> Mapping[str, list[str]]:
+    """Destination -> path of a ground mover: its 9.1 zone moves, then its search's destinations (the
+    search's ``ground_search.Paths``, shared by the memo: read, never changed)."""
     m = load_map()
     start = mv["loc"]
     allow = IMPROVED_TRAIL_MP * Q if trail else allowance_q(s, mv)
@@ -127,8 +134,12 @@ def _ground_reach(s: dict, mv: dict, env: Env, trail: bool = False) -> dict[str,
             return out
     args, alone = _ground_args(s, mv, env, trail, allow)
     # the paths of the search with the stacks' 8.10.1 check on stopping alone (below); a pure function
-    # of these facts too, memoised: the lists are shared, and no caller changes them
-    out.update(_destinations(args, alone, env.occupied(COMMUNIST) if alone else None))
+    # of these facts too, memoised: shared, and no caller changes them
+    dests = _destinations(args, alone, env.occupied(COMMUNIST) if alone else None)
+    if out:
+        out.update(dests)
+    else:
+        out = dests
     best, prev, _ = _search(*args)
     env.searches[tuple(mv["uids"])] = (best, prev, allow)
     return out
@@ -204,26 +215,26 @@ DESTINATIONS_CACHE = 1024
 
 
 @lru_cache(maxsize=DESTINATIONS_CACHE)
-def _destinations(args: tuple, alone: tuple | None, occupied: frozenset | None) -> dict[str, list[str]]:
+def _destinations(args: tuple, alone: tuple | None, occupied: frozenset | None) -> ground_search.Paths:
     """Destination -> path of the ground search ``_search(*args)``, less the empty hexes a stack may
     not stop in alone (``alone``: the 8.10.1 verdicts for an ordinary hex and Saigon; ``occupied``:
     the hexes holding Communist units)."""
     found = _search(*args)[2]
     if not alone:
-        return found   # the search's own lists (shared: nobody changes them)
+        return found   # the search's own (shared: nobody changes it)
     hexes = load_map().hexes
-    out = {}
-    for dest, path in found.items():
+
+    def may_stop(dest: str) -> bool:
         # 8.10.2 lets stacking be violated during movement (checked at the combat phases); the
         # Communist player is held to the limit while moving, so no 8.10.2 elimination ever has to
         # name units of a hidden stack (project choice, docs/rules/ntnd.md; only a 19.3.2 retreat may).
         # Occupied hexes it may not join are blocked above; an empty one takes the stack alone.
-        if dest not in occupied:
-            town = hexes[dest].town
-            if alone[bool(town and town.name == "Saigon")]:
-                continue
-        out[dest] = path
-    return out
+        if dest in occupied:
+            return True
+        town = hexes[dest].town
+        return not alone[bool(town and town.name == "Saigon")]
+
+    return found.keeping(may_stop)
 
 
 def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, list[str]]:

@@ -1,0 +1,83 @@
+"""Issue 15: a whole ground search's paths are decoded from its predecessors when read
+(ground_search.Paths), not built for every settled hex; the legal moves read them one Command at a
+time (answers.MoveCommands). These tests tie the lazy mapping to the paths written out hex by hex."""
+from __future__ import annotations
+
+import pytest
+
+from afteraction.engine.bots import random_bot
+from afteraction.engine.games.ntnd import movement, reach
+from afteraction.engine.games.ntnd.answers import _move_chunks, move_options
+from afteraction.engine.games.ntnd.ground_search import Paths
+from afteraction.engine.local import LocalGame
+
+
+def _movement_states(seed: bytes, states: int):
+    """The states before the first ``states`` move commands of a seeded random-bot Tet game."""
+    g = LocalGame.create("ntnd", seed=seed)
+    g.handshake()
+    rs = g.referee.ruleset
+    bot = random_bot(seed)
+    while states and not g.referee.ended:
+        d = g.referee.pending()
+        if d.kind == "move":
+            yield g.referee.state
+            states -= 1
+        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+
+
+def _walked(s: dict, piece: str, env: movement.Env, path: list[str]) -> bool:
+    """``path`` joins hex to neighbouring hex from the piece's start (what a search's path is)."""
+    here = movement.mover(s, piece)["loc"]
+    for h in path:
+        if h not in movement.nbrs(here):
+            return False
+        here = h
+    return True
+
+
+def test_ntnd_8_a_search_paths_mapping_reads_as_the_dict_of_its_paths():
+    seen = 0
+    for s in _movement_states(b"paths-mapping", 6):
+        env = movement.Env(s)
+        for piece, r, dests in _move_chunks(s):
+            if type(r) is not Paths:
+                continue
+            seen += 1
+            assert list(r) == sorted(r) == dests   # the destinations in id order
+            eager = {d: r[d] for d in r}
+            assert r == eager and eager == r and dict(r.items()) == eager and len(r) == len(eager)
+            for d, path in eager.items():
+                assert path[-1] == d and d in r and r.get(d) == path and _walked(s, piece, env, path)
+            first = next(iter(r))
+            got = r[first]
+            got.append("XXXX")   # each read is a new list: changing one changes nothing kept
+            assert r[first] == eager[first] and r[first] is not r[first]
+            start = movement.mover(s, piece)["loc"]
+            for missing in (start, "sea:" + first, "NOWHERE", 7, None):
+                assert missing not in r and r.get(missing) is None and r.get(missing, 0) == 0
+                with pytest.raises(KeyError):
+                    r[missing]
+            with pytest.raises(TypeError):
+                r[first] = []   # read-only: memoised searches are shared
+            odd = r.keeping(lambda h: int(h[-1]) % 2 == 1)
+            assert dict(odd.items()) == {d: p for d, p in eager.items() if int(d[-1]) % 2 == 1}
+            assert list(odd) == [d for d in r if int(d[-1]) % 2 == 1]
+    assert seen > 20
+
+
+def test_ntnd_8_the_legal_moves_read_each_path_as_move_options_lists_it():
+    """MoveCommands builds each Command from its piece's mapping when read; every read gives the
+    (piece, path) of move_options at the same index, and the lists are the mapping's paths."""
+    for s in _movement_states(b"paths-commands", 4):
+        rs = LocalGame.create("ntnd", seed=b"x").referee.ruleset
+        legal = rs.legal_commands(s, s["decision"]["seat"])
+        opts = move_options(s)
+        assert len(opts) > 0
+        for i, (piece, path) in enumerate(opts):
+            m = legal[i].ntnd.move
+            assert m.piece == piece and list(m.path) == path
+        chunks = _move_chunks(s)
+        assert sum(len(d) for _, _, d in chunks) == len(opts)
+        assert [(p, r[d]) for p, r, ds in chunks for d in ds] == opts
+        assert all(reach.reachable(s, p, movement.Env(s)) == r for p, r, _ in chunks)
