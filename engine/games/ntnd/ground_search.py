@@ -350,8 +350,7 @@ class Paths(Mapping):
         return len(self._keys)
 
     def __iter__(self):
-        ids = _index()[0]
-        return (ids[i] for i in self._keys)
+        return map(_index()[0].__getitem__, self._keys)
 
     def _number(self, h) -> int | None:
         i = _index()[1].get(h) if type(h) is str else None
