@@ -51,6 +51,18 @@ def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map, _dicts=_a
                 pass
             else:
                 return {k: v.copy() for k, v in x.items()}
+            # some record holds a container (a marker: its units, its commitment's ref): each record is
+            # copied here, its lists of atoms sliced, not through a call per record (issue 15: the markers
+            # were a third of a Tet state's copy)
+            out = {}
+            for k, v in x.items():
+                r = out[k] = v.copy()
+                for rk, rv in v.items():
+                    trv = _type(rv)
+                    if trv in _atoms:
+                        continue
+                    r[rk] = rv[:] if trv is list and _all_atoms(_map(_type, rv)) else copy(rv)
+            return out
         out = x.copy()
         for k, v in x.items():
             tv = _type(v)

@@ -118,7 +118,10 @@ _data = st.recursive(_atoms, lambda kids: st.lists(kids, max_size=4) | st.lists(
                      | st.dictionaries(st.text(max_size=3) | st.integers(0, 3), kids, max_size=4), max_leaves=24)
 #: tables of records, as the units of a state (the copy's fast path, issue 15), some records holding a container
 _tables = st.dictionaries(st.text(max_size=3), st.dictionaries(st.text(max_size=3), _atoms | st.tuples(_atoms)
-                                                               | st.lists(_atoms, max_size=2), max_size=4), max_size=5)
+                                                               | st.lists(_atoms, max_size=2)
+                                                               | st.lists(st.lists(_atoms, max_size=2) | _atoms, max_size=2)
+                                                               | st.dictionaries(st.text(max_size=2), _atoms, max_size=2),
+                                                               max_size=4), max_size=5)
 
 
 @settings(max_examples=300, deadline=None)
