@@ -1,6 +1,7 @@
-"""Issue 15: a whole ground search's paths are decoded from its predecessors when read
+"""Issue 15: a whole ground search's paths are decoded from its predecessors when first read
 (ground_search.Paths), not built for every settled hex; the legal moves read them one Command at a
-time (answers.MoveCommands). These tests tie the lazy mapping to the paths written out hex by hex."""
+time (answers.MoveCommands). These tests tie the lazy mapping to the paths written out hex by hex, and
+the legal moves read by index, by iteration and eagerly (move_options) to one another."""
 from __future__ import annotations
 
 import pytest
@@ -50,9 +51,10 @@ def test_ntnd_8_a_search_paths_mapping_reads_as_the_dict_of_its_paths():
             for d, path in eager.items():
                 assert path[-1] == d and d in r and r.get(d) == path and _walked(s, piece, env, path)
             first = next(iter(r))
-            got = r[first]
-            got.append("XXXX")   # each read is a new list: changing one changes nothing kept
-            assert r[first] == eager[first] and r[first] is not r[first]
+            assert r[first] is r[first]   # decoded once, then kept (shared, as the search's memo is)
+            for d, path in eager.items():   # each path is its predecessor's and one step
+                if len(path) > 1 and path[-2] in r:
+                    assert r[path[-2]] == path[:-1]
             start = movement.mover(s, piece)["loc"]
             for missing in (start, "sea:" + first, "NOWHERE", 7, None):
                 assert missing not in r and r.get(missing) is None and r.get(missing, 0) == 0
@@ -77,6 +79,10 @@ def test_ntnd_8_the_legal_moves_read_each_path_as_move_options_lists_it():
         for i, (piece, path) in enumerate(opts):
             m = legal[i].ntnd.move
             assert m.piece == piece and list(m.path) == path
+        fresh = rs.legal_commands(s, s["decision"]["seat"])
+        listed = list(fresh)   # iterated (MoveCommands.__iter__), then read by index: the same objects
+        assert len(listed) == len(fresh) == len(legal) and all(listed[i] is fresh[i] for i in range(len(listed)))
+        assert listed == list(legal) and listed[len(opts):] == list(legal)[len(opts):]
         chunks = _move_chunks(s)
         assert sum(len(d) for _, _, d in chunks) == len(opts)
         assert [(p, r[d]) for p, r, ds in chunks for d in ds] == opts

@@ -335,16 +335,18 @@ def _path(prev: list, i: int) -> list[str]:
 
 
 class Paths(Mapping):
-    """Destination -> path (the hexes after the start, a new list each read) of one whole ground search,
-    read-only, the destinations in id order: each path is decoded from the search's predecessors when
-    it is read. Building every path as its hex was settled took an eighth of a phase's cold legal moves,
-    which offer thousands of paths of which a player sends one (issue 15). Equal to the dict of the
-    same items (``Mapping.__eq__``)."""
+    """Destination -> path (the hexes after the start) of one whole ground search, read-only, the
+    destinations in id order: a path is decoded from the search's predecessors when it is first read,
+    then kept (the lists are shared: nobody changes them). Building every path as its hex was settled
+    took an eighth of a phase's cold legal moves, which offer thousands of paths of which a player sends
+    one (issue 15); a bot that reads them all decodes each once, on its predecessor's. Equal to the dict
+    of the same items (``Mapping.__eq__``)."""
 
-    __slots__ = ("_prev", "_keys", "_has")
+    __slots__ = ("_prev", "_keys", "_has", "_done")
 
-    def __init__(self, prev: list, keys: tuple[int, ...]) -> None:
+    def __init__(self, prev: list, keys: tuple[int, ...], done: dict | None = None) -> None:
         self._prev, self._keys, self._has = prev, keys, None   # keys: the destinations' numbers, increasing
+        self._done: dict[int, list[str]] = {} if done is None else done   # hex number -> its path, as read
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -360,6 +362,23 @@ class Paths(Mapping):
             self._has = frozenset(self._keys)
         return i if i in self._has else None
 
+    def _path(self, i: int) -> list[str]:
+        """``_path(prev, i)``, from the nearest hex on the way whose path is kept."""
+        done = self._done
+        p = done.get(i)
+        if p is not None:
+            return p
+        prev = self._prev
+        up = []
+        while prev[i] >= 0 and i not in done:
+            up.append(i)
+            i = prev[i]
+        p = done[i] if prev[i] >= 0 else []   # a kept path, or the start's (empty)
+        ids = _index()[0]
+        for k in reversed(up):
+            p = done[k] = p + [ids[k]]
+        return p
+
     def __contains__(self, h) -> bool:
         return self._number(h) is not None
 
@@ -367,16 +386,17 @@ class Paths(Mapping):
         i = self._number(h)
         if i is None:
             raise KeyError(h)
-        return _path(self._prev, i)
+        return self._path(i)
 
     def get(self, h, default=None):
         i = self._number(h)
-        return default if i is None else _path(self._prev, i)
+        return default if i is None else self._path(i)
 
     def keeping(self, keep) -> "Paths":
-        """These paths less the destinations ``keep(hex id)`` refuses (the same order)."""
+        """These paths less the destinations ``keep(hex id)`` refuses (the same order; the decoded paths
+        are shared)."""
         ids = _index()[0]
-        return Paths(self._prev, tuple(i for i in self._keys if keep(ids[i])))
+        return Paths(self._prev, tuple(i for i in self._keys if keep(ids[i])), self._done)
 
     def __repr__(self) -> str:
         return f"Paths({dict(self.items())!r})"
