@@ -41,11 +41,14 @@ def test_ntnd_8_a_search_paths_mapping_reads_as_the_dict_of_its_paths():
     seen = 0
     for s in _movement_states(b"paths-mapping", 6):
         env = movement.Env(s)
-        for piece, r, dests in _move_chunks(s):
+        for piece, ordered in _move_chunks(s):
+            r = reach.reachable(s, piece, env)
             if type(r) is not Paths:
                 continue
             seen += 1
-            assert list(r) == sorted(r) == dests   # the destinations in id order
+            assert list(r) == sorted(r)   # the destinations in id order
+            assert list(ordered) == [r[d] for d in r] == [ordered[k] for k in range(len(ordered))]
+            assert ordered[1:3] == [r[d] for d in r][1:3] and ordered[-1] == r[list(r)[-1]]
             eager = {d: r[d] for d in r}
             assert r == eager and eager == r and dict(r.items()) == eager and len(r) == len(eager)
             for d, path in eager.items():
@@ -84,6 +87,7 @@ def test_ntnd_8_the_legal_moves_read_each_path_as_move_options_lists_it():
         assert len(listed) == len(fresh) == len(legal) and all(listed[i] is fresh[i] for i in range(len(listed)))
         assert listed == list(legal) and listed[len(opts):] == list(legal)[len(opts):]
         chunks = _move_chunks(s)
-        assert sum(len(d) for _, _, d in chunks) == len(opts)
-        assert [(p, r[d]) for p, r, ds in chunks for d in ds] == opts
-        assert all(reach.reachable(s, p, movement.Env(s)) == r for p, r, _ in chunks)
+        assert sum(len(paths) for _, paths in chunks) == len(opts)
+        for p, paths in chunks:   # each piece's paths are its reachable destinations' in their order
+            r = reach.reachable(s, p, movement.Env(s))
+            assert list(paths) == [r[d] for d in sorted(r)]

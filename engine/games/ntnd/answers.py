@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from afteraction.v1 import command_pb2, ntnd_pb2
 
@@ -26,7 +26,7 @@ from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from . import apply_ as A
-from . import aftermath, aid, air_answers, allied_specials, battles, corps, fleet, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
+from . import aftermath, aid, air_answers, allied_specials, battles, corps, fleet, ground_search, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import apply_supply, supply_covers
@@ -129,12 +129,12 @@ def _ops_done(s, seat, msg, ctx) -> None:
 def move_options(s: dict) -> list[tuple[str, list[str]]]:
     """Per piece (face-up unit or marker) of the deciding side that has not moved: one path per
     reachable destination."""
-    return [(p, paths[d]) for p, paths, dests in _move_chunks(s) for d in dests]
+    return [(p, path) for p, paths in _move_chunks(s) for path in paths]
 
 
-def _move_chunks(s: dict) -> list[tuple[str, Mapping[str, list[str]], list[str]]]:
-    """``move_options`` per piece: (piece, its destinations' paths (``reach.reachable``: read when
-    needed), its destinations in order), pieces without one left out."""
+def _move_chunks(s: dict) -> list[tuple[str, Sequence[list[str]]]]:
+    """``move_options`` per piece: (piece, its paths in the order of their destinations: a ground
+    search's are decoded when read, ``ground_search.PathList``), pieces without one left out."""
     side = s["decision"]["seat"]
     moved = set(s["phase"].get("moved", ()))
     out = []
@@ -149,7 +149,7 @@ def _move_chunks(s: dict) -> list[tuple[str, Mapping[str, list[str]], list[str]]
             continue
         r = reach.reachable(s, p, env)
         if r:
-            out.append((p, r, sorted(r)))
+            out.append((p, r.ordered() if type(r) is ground_search.Paths else [r[k] for k in sorted(r)]))
     return out
 
 
@@ -157,15 +157,15 @@ class MoveCommands(Sequence):
     """The legal answers of a movement decision, as a sequence of Commands: every (piece, path) is
     enumerated up front (``move_options``, kept per piece: ``_move_chunks``); each Command is built
     when it is read. A Tet movement phase offers thousands of moves and a player sends one; building
-    them all took longer than the searches (issue 15), and so did building every path (each is read from
-    its piece's ``reach.reachable`` when its Command is built). Reading every item (a list of them, the
+    them all took longer than the searches (issue 15), and so did building every path and sorting every
+    piece's destinations (a ground piece's paths are read by position when its Command is built). Reading every item (a list of them, the
     service's ListLegalCommands) gives the same Commands, in the same order, as building them eagerly."""
 
     __slots__ = ("_chunks", "_starts", "_n", "_tail", "_made")
 
-    def __init__(self, chunks: list[tuple[str, Mapping[str, list[str]], list[str]]], tail: list) -> None:
+    def __init__(self, chunks: list[tuple[str, Sequence[list[str]]]], tail: list) -> None:
         self._chunks = chunks
-        self._starts = list(itertools.accumulate((len(dests) for _, _, dests in chunks), initial=0))
+        self._starts = list(itertools.accumulate((len(paths) for _, paths in chunks), initial=0))
         self._n = self._starts.pop()   # the moves; each chunk's first index in _starts
         self._tail = tail
         self._made: dict[int, command_pb2.Command] = {}
@@ -186,11 +186,11 @@ class MoveCommands(Sequence):
         c = self._made.get(i)
         if c is None:
             j = bisect_right(self._starts, i) - 1   # no chunk is empty: one start per chunk, increasing
-            p, paths, dests = self._chunks[j]
+            p, paths = self._chunks[j]
             c = command_pb2.Command()   # cmd("move", piece=p, path=path), unrolled
             m = c.ntnd.move
             m.piece = p
-            m.path.extend(paths[dests[i - self._starts[j]]])
+            m.path.extend(paths[i - self._starts[j]])
             self._made[i] = c
         return c
 
@@ -205,14 +205,14 @@ class MoveCommands(Sequence):
         """Every item in order, as ``self[i]`` for i = 0, 1, ... gives it (the same objects), without
         the index arithmetic of each read: the bots read every legal command of a state (issue 15)."""
         made, i = self._made, 0
-        for p, paths, dests in self._chunks:
-            for d in dests:
+        for p, paths in self._chunks:
+            for path in paths:
                 c = made.get(i)
                 if c is None:
                     c = made[i] = command_pb2.Command()   # cmd("move", piece=p, path=path), unrolled
                     m = c.ntnd.move
                     m.piece = p
-                    m.path.extend(paths[d])
+                    m.path.extend(path)
                 yield c
                 i += 1
         yield from self._tail

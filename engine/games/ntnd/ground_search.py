@@ -7,7 +7,7 @@ module but reach.py calls it.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from .hearts import area_of, local_vc_step_q
@@ -392,6 +392,10 @@ class Paths(Mapping):
         i = self._number(h)
         return default if i is None else self._path(i)
 
+    def ordered(self) -> "PathList":
+        """The paths in destination order, by position (the legal moves' order)."""
+        return PathList(self)
+
     def keeping(self, keep) -> "Paths":
         """These paths less the destinations ``keep(hex id)`` refuses (the same order; the decoded paths
         are shared)."""
@@ -400,6 +404,27 @@ class Paths(Mapping):
 
     def __repr__(self) -> str:
         return f"Paths({dict(self.items())!r})"
+
+
+class PathList(Sequence):
+    """A ``Paths``' paths in destination order, by position, each decoded when read: its destinations
+    are never listed or sorted (the legal moves of a phase did that for every piece, issue 15)."""
+
+    __slots__ = ("_paths",)
+
+    def __init__(self, paths: Paths) -> None:
+        self._paths = paths
+
+    def __len__(self) -> int:
+        return len(self._paths._keys)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        return self._paths._path(self._paths._keys[k])
+
+    def __iter__(self):
+        return map(self._paths._path, self._paths._keys)
 
 
 class _Prev:

@@ -312,5 +312,6 @@ IMPROVED_TRAIL_YEAR = 1971    # "Starting in January/February 1971"
 def improved_trail(s: dict, mv: dict) -> bool:
     """8.4: from January/February 1971, supply units moving entirely within the hex part of Laos and/or
     North Vietnam have 15 movement points (a second search restricted to those hexes)."""
-    return (mv["side"] == COMMUNIST and all(t.id == "communist_supply" for t in mv["types"])
+    return (mv["side"] == COMMUNIST and (not mv["types"] or mv["types"][0].id == "communist_supply")
+            and all(t.id == "communist_supply" for t in mv["types"])
             and mv["loc"] in trail_hexes() and int(s["turn_label"].split()[-1]) >= IMPROVED_TRAIL_YEAR)

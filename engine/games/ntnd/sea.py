@@ -20,11 +20,15 @@ AMPHIBIOUS_TYPES = ("us_marine_regiment", "us_marine_iii", "arvn_marine_brigade"
 
 def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
     """8.6.1 / 8.6.2 Communist supply units by sea; 8.6.4 Allied amphibious moves."""
+    types = mv["types"]
+    supply = (not types or types[0].id == "communist_supply") and all(t.id == "communist_supply" for t in types)
+    if not supply and (len(types) != 1 or types[0].id not in AMPHIBIOUS_TYPES):
+        return {}   # neither: no sea move (asked of every piece of a phase, issue 15)
     m = load_map()
     start = mv["loc"]
     out: dict[str, list[str]] = {}
     enemy = env.enemy(mv["side"])
-    if mv["side"] == COMMUNIST and all(t.id == "communist_supply" for t in mv["types"]):
+    if mv["side"] == COMMUNIST and supply:
         # from Haiphong or a coastal/major-river hex, along coastal/major-river land hexes, 12 MP
         if start != "HAIPHONG" and (m.is_zone(start) or not (m.hexes[start].coastal or m.hexes[start].major_river)):
             return out
