@@ -62,10 +62,11 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
         # 8.6.4.1: move by land to a coastal town/city first (the cheapest one, ties by id), paying at
         # most half the allowance, then embark (half the allowance)
         best, prev, allow = env.searches.get(tuple(mv["uids"]), ({start: (0, 0)}, {}, 0))
-        ports = sorted((c, h) for h, (r, c) in best.items() if m.hexes[h].coastal and m.hexes[h].town
-                       and 2 * c <= allow and h not in enemy)
         if m.hexes[start].coastal and m.hexes[start].town:
             ports = [(0, start)]
+        else:   # the coastal towns and cities its search reached (the labels of the others are not read)
+            ports = sorted((lab[1], h) for h in _coastal_towns() if (lab := best.get(h)) is not None
+                           and 2 * lab[1] <= allow and h not in enemy)
         if not ports:
             return out
         port = ports[0][1]
@@ -78,7 +79,9 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
         if s["flags"].get("amphibious", {}).get("turn") == s["turn"] and \
                 len(s["flags"]["amphibious"]["units"]) >= 2:
             return out
-        fleet = [u for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
+        fleet = env.memo.get("fleet")
+        if fleet is None:   # once per state: every amphibious unit of a phase asks
+            fleet = env.memo["fleet"] = [u for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
         if not fleet:
             return out
         pinned = s["flags"].get("amphibious", {}).get("at") if s["flags"].get("amphibious", {}).get("turn") == s["turn"] else None
@@ -99,6 +102,12 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
 def _supply_water() -> frozenset:
     """8.6.1: the coastal and major-river land hexes supply units move along by sea (fixed by the map)."""
     return frozenset(h for h, x in load_map().hexes.items() if x.is_land and (x.coastal or x.major_river))
+
+
+@lru_cache(maxsize=1)
+def _coastal_towns() -> tuple[str, ...]:
+    """8.6.4.1: the coastal land hexes holding a town or city, sorted by id (fixed by the map)."""
+    return tuple(h for h, x in _coastal_land() if x.town)
 
 
 @lru_cache(maxsize=1)
