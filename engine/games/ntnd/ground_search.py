@@ -81,13 +81,59 @@ def _search(*args):
     """The ground search ``_dijkstra(*args)``: a pure function of its arguments, all of them hashable
     facts of the state (``_ground_args`` derives them), so it is memoised (at most SEARCH_CACHE
     kept): successive states of one movement phase mostly ask the same searches again (issue 15).
-    Its results are shared: callers read them and never mutate them."""
+    Its results are shared: callers read them and never mutate them. A search asked with other sets
+    than the last one from the same start with the same graph, allowance and multiplier is that one's
+    result where the sets differ only at hexes it never looked at (``_unchanged``): a move changes the
+    stacking of two hexes, far from most pieces' reach."""
     r = _searches.get(args)
     if r is None:
         if len(_searches) >= SEARCH_CACHE:
             del _searches[next(iter(_searches))]
-        r = _searches[args] = _dijkstra(*args)
+        fixed = (args[0], args[1], args[2], args[4], args[8])   # start, graph_key, allowed_key, allow, double
+        sets = (args[3], args[5], args[6], args[7], args[9])    # blocked, face_up_zoc, river_stop, zoi, roll_hexes
+        last = _last.get(fixed)
+        if last is not None and _unchanged(last, sets, args[1], args[2]):
+            r = last[1]
+        else:
+            r = _dijkstra(*args)
+            if len(_last) >= SEARCH_CACHE:
+                del _last[next(iter(_last))]
+            _last[fixed] = [sets, r, None]
+        _searches[args] = r
     return r
+
+
+#: per (start, graph_key, allowed_key, allow, double): [the sets, the result, the hex numbers it looked at
+#: (None until asked)] of the last whole search made (``_search``), at most SEARCH_CACHE kept
+_last: dict[tuple, list] = {}
+#: (old set, new set) -> the hex numbers in one and not the other (``_unchanged``), at most FLAG_CACHE kept
+_diffs: dict[tuple, frozenset] = {}
+
+
+def _unchanged(last: list, sets: tuple, graph_key: tuple, allowed_key: tuple) -> bool:
+    """True if a search with ``sets`` makes exactly the steps of ``last``'s: every hex at which the two
+    differ is outside what that search looked at (its start, the hexes it settled and their neighbours in
+    its graph: a superset of the hexes whose flags it read, ``_dijkstra``), and nothing else differs."""
+    old = last[0]
+    changed: list = []
+    for a, b in zip(old, sets):
+        if a is b or a == b:
+            continue
+        d = _diffs.get((a, b))
+        if d is None:
+            index = _index()[1]
+            d = frozenset(index[h] for h in a ^ b if h in index)
+            if len(_diffs) >= FLAG_CACHE:
+                del _diffs[next(iter(_diffs))]
+            _diffs[(a, b)] = d
+        changed.append(d)
+    looked = last[2]
+    if looked is None:
+        labels = last[1][0]
+        graph = _igraph(graph_key, allowed_key)
+        seen = {labels._start, *labels._settled}
+        looked = last[2] = frozenset(seen.union(*[[n for n, _ in graph[i]] for i in seen]))
+    return all(looked.isdisjoint(d) for d in changed)
 
 
 def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozenset, allow: int,
@@ -460,4 +506,6 @@ def trail_hexes() -> frozenset:
 def clear_caches() -> None:
     """Forget the memoised searches and flag tables (reach.clear_caches)."""
     _searches.clear()
+    _last.clear()
+    _diffs.clear()
     _flag_memo.clear()

@@ -1,0 +1,59 @@
+"""Issue 15: a whole ground search asked with other per-state sets than the last one from the same
+start (same graph, allowance and ZOI multiplier) is that one's result when the sets differ only at
+hexes it never looked at (ground_search._search, _unchanged). On the movement phases of seeded
+random-bot games, every search the memo hands out, reused or not, is the fresh search's."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from afteraction.engine.bots import random_bot
+from afteraction.engine.games.ntnd import ground_search, movement, offboard, reach
+from afteraction.engine.local import LocalGame
+
+
+def _same(got, want) -> bool:
+    """Two whole searches' (labels, predecessors, paths) read alike: every label, every settled hex's
+    predecessor, every path, in the same order."""
+    labels, prev, paths = got
+    w_labels, w_prev, w_paths = want
+    if dict(labels.items()) != dict(w_labels.items()) or list(paths) != list(w_paths):
+        return False
+    return all(prev[h] == w_prev[h] and paths[h] == w_paths[h] for h in w_paths)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2 ** 16))
+def test_ntnd_8_a_reused_search_is_the_fresh_search(seed, monkeypatch):
+    reused = []
+    unchanged = ground_search._unchanged
+
+    def counting(*a):
+        ok = unchanged(*a)
+        reused.append(ok)
+        return ok
+
+    monkeypatch.setattr(ground_search, "_unchanged", counting)
+    reach.clear_caches()
+    g = LocalGame.create("ntnd", seed=f"search-reuse-{seed}".encode())
+    g.handshake()
+    rs, bot = g.referee.ruleset, random_bot(seed)
+    compared = 0
+    for _ in range(260):
+        if g.referee.ended:
+            break
+        s, d = g.referee.state, g.referee.pending()
+        if d.kind == "move":
+            env = movement.Env(s)
+            pieces = sorted(s["markers"]) if d.seat == "communist" else []
+            pieces += sorted(u["id"] for u in s["units"].values()
+                             if u["status"] == "map" and u["side"] == d.seat and not u["inv"])
+            for piece in pieces:
+                mv = movement.mover(s, piece)
+                if movement.movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]):
+                    continue
+                args, _ = reach._ground_args(s, mv, env, False, movement.allowance_q(s, mv))
+                assert _same(ground_search._search(*args), ground_search._dijkstra(*args)), (piece, s["turn"])
+                compared += 1
+        g.play(d.seat, bot(d.seat, rs.legal_commands(s, d.seat)))
+    assert compared > 100 and any(reused) and not all(reused)   # both ways taken
