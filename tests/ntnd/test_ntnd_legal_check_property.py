@@ -382,3 +382,39 @@ def test_ntnd_4_2_the_options_of_one_unit_are_the_enumerations_options_for_it(se
                 assert f(s, uid) == [o for o in full if o[0] == uid], (f.__name__, uid)
             compared += len(full)
     assert compared > 0
+
+
+def _relocate_reference(s: dict) -> list:
+    """NTND 5.8's relocations written as plain passes over the units (corps.relocate_options before it
+    read the units per location from one movement.Env)."""
+    from afteraction.engine.games.ntnd import corps, movement
+    from afteraction.engine.games.ntnd.units import load_counters
+    counters, out = load_counters(), []
+    for fb in sorted(s["units"]):
+        f = s["units"][fb]
+        if f["status"] != "map" or counters.type(f["type"]).stacking_class != "firebase" \
+                or corps._fb_class(f) in s["phase"].get("relocated", []):
+            continue
+        nats = {"us_firebase": ("US",), "arvn_firebase": ("ARVN",),
+                "seato_firebase": ("ROK", "ANZAC", "THAI", "SEATO")}[f["type"]]
+        dests = {u["loc"] for u in s["units"].values()
+                 if u["status"] == "map" and u["side"] == "allied" and counters.type(u["type"]).is_ground_combat
+                 and counters.type(u["type"]).stacking_class == "ground_combat"
+                 and counters.type(u["type"]).nationality in nats and u["loc"] != f["loc"]
+                 and not load_map().is_zone(u["loc"])}
+        out += [(fb, d) for d in sorted(dests) if movement.stacking_problem(s, "allied", d, [fb]) is None]
+    return out
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
+def test_ntnd_5_8_relocations_read_from_one_pass_are_the_plain_passes(seed, scenario):
+    from afteraction.engine.games.ntnd import corps
+    offered = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 200, scenario)):
+        if i % 4:
+            continue
+        got = corps.relocate_options(s)
+        assert got == _relocate_reference(s)
+        offered += len(got)
+    assert offered > 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from .map import load_map
-from .movement import enemy_locs, stacking_problem
+from .movement import Env, enemy_locs, stacking_problem
 from .state import ALLIED
 from .units import load_counters
 
@@ -162,20 +162,26 @@ def relocate_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     counters = load_counters()
     done = s["phase"].get("relocated", [])
     out = []
+    env = None   # the Allied units per location, from one pass over the units (movement.Env)
     for fb in sorted(s["units"]) if only is None else [only] if only in s["units"] else []:
         f = s["units"][fb]
         if f["status"] != "map" or counters.type(f["type"]).stacking_class != "firebase" or _fb_class(f) in done:
             continue
         nats = {"us_firebase": ("US",), "arvn_firebase": ("ARVN",),
                 "seato_firebase": ("ROK", "ANZAC", "THAI", "SEATO")}[f["type"]]
-        dests = set()
-        for u in s["units"].values():
-            t = counters.type(u["type"])
-            if u["status"] == "map" and u["side"] == ALLIED and t.is_ground_combat and t.stacking_class == "ground_combat" \
-                    and t.nationality in nats and u["loc"] != f["loc"] and not load_map().is_zone(u["loc"]):
-                dests.add(u["loc"])
+        env = env or Env(s)
+        zones = load_map().zones
+        dests = []
+        for loc, here in env.types_at(ALLIED).items():
+            if loc == f["loc"] or loc in zones:
+                continue
+            for _, typ in here:
+                t = counters.type(typ)
+                if t.is_ground_combat and t.stacking_class == "ground_combat" and t.nationality in nats:
+                    dests.append(loc)
+                    break
         for d in sorted(dests):
-            if stacking_problem(s, ALLIED, d, [fb]) is None:
+            if stacking_problem(s, ALLIED, d, [fb], env) is None:
                 out.append((fb, d))
     return out
 
