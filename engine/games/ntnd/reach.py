@@ -277,12 +277,15 @@ def _militia_reach(s: dict, mv: dict, env: Env) -> dict[str, list[str]]:
     start = mv["loc"]
     if m.is_zone(start):
         return {}
+    berets = env.memo.get("green_berets")
+    if berets is None:   # once per state: every militia unit of a phase asks
+        berets = env.memo["green_berets"] = [frozenset(m.hexes_within(u["loc"], 2)) for u in s["units"].values()
+                                             if u["status"] == "map" and u["type"] == "us_green_beret"
+                                             and not m.is_zone(u["loc"])]
     zoi = set()
-    for u in s["units"].values():
-        if u["status"] == "map" and u["type"] == "us_green_beret" and not m.is_zone(u["loc"]):
-            area = set(m.hexes_within(u["loc"], 2))
-            if start in area:
-                zoi |= area
+    for area in berets:
+        if start in area:
+            zoi |= area
     if not zoi:
         return {}
     enemy = env.enemy(ALLIED)
