@@ -418,3 +418,20 @@ def test_ntnd_5_8_relocations_read_from_one_pass_are_the_plain_passes(seed, scen
         assert got == _relocate_reference(s)
         offered += len(got)
     assert offered > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
+def test_ntnd_6_1_promotions_and_breakdowns_ask_the_mix_as_first_in_mix_does(seed, scenario):
+    """6.1.1-6.1.4: the options read the types in the mix from one pass (operations._types_in_mix);
+    a type is there exactly when first_in_mix finds a counter of it."""
+    from afteraction.engine.games.ntnd import operations
+    seen = 0
+    for i, (rs, s, d) in enumerate(_positions(seed, 200, scenario)):
+        if i % 5:
+            continue
+        mix = operations._types_in_mix(s)
+        types = {u["type"] for u in s["units"].values()}
+        assert {t for t in types if operations.first_in_mix(s, t) is not None} == mix
+        seen += len(operations.promotion_options(s)) + len(operations.breakdown_options(s)) + len(mix)
+    assert seen > 0

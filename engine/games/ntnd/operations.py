@@ -105,12 +105,19 @@ def first_in_mix(s: dict, type_id: str) -> str | None:
                key=counter_order, default=None)
 
 
+def _types_in_mix(s: dict) -> frozenset:
+    """The unit types with a counter in the mix (``first_in_mix`` is not None for exactly these), from
+    one pass: the options below ask it per cadre, supply and division."""
+    return frozenset(u["type"] for u in s["units"].values() if u["status"] == "mix")
+
+
 def promotion_options(s: dict) -> list[tuple[str, str, str]]:
     """(cadre uid, supply uid, "regiment"|"sapper") per 6.1.1 / 6.1.2: a cadre with or adjacent to a
     supply unit; one supply unit promotes one unit."""
     m = load_map()
     units = [u for u in s["units"].values() if u["status"] == "map" and u["side"] == COMMUNIST]
     supplies = [u for u in units if u["type"] == "communist_supply"]
+    mix = _types_in_mix(s)
     out = []
     for c in units:
         if c["type"] not in CADRES:
@@ -119,7 +126,7 @@ def promotion_options(s: dict) -> list[tuple[str, str, str]]:
         for sup in supplies:
             if sup["loc"] == c["loc"] or m.adjacent(sup["loc"], c["loc"]):
                 for to, table in sorted(PROMOTE.items()):
-                    if nat in table and first_in_mix(s, table[nat]) is not None:
+                    if nat in table and table[nat] in mix:   # first_in_mix(s, table[nat]) is not None
                         out.append((c["id"], sup["id"], to))
     return sorted(out)
 
@@ -154,11 +161,13 @@ def breakdown_options(s: dict) -> list[str]:
     regiment of that nationality are in the mix."""
     m = load_map()
     out = []
+    mix = None
     for u in s["units"].values():
         if u["status"] != "map" or u["type"] != "nva_division" or m.is_zone(u["loc"]):
             continue
         nat = {"SV": "VC", "LA": "PL", "CA": "KR"}.get(m.hex(u["loc"]).country)
-        if nat and first_in_mix(s, f"{nat.lower()}_cadre") and first_in_mix(s, f"{nat.lower()}_regiment"):
+        mix = _types_in_mix(s) if mix is None else mix
+        if nat and f"{nat.lower()}_cadre" in mix and f"{nat.lower()}_regiment" in mix:   # first_in_mix
             here = [x["type"] for x in s["units"].values() if x["status"] == "map" and x["side"] == COMMUNIST
                     and x["loc"] == u["loc"] and x["id"] != u["id"]]
             if _stack_verdict(COMMUNIST, False, tuple(sorted(here + [f"{nat.lower()}_cadre",
