@@ -466,8 +466,9 @@ def mover(s: dict, piece: str) -> dict:
 def allowance_q(s: dict, mv: dict) -> int:
     """NTND 8.2 allowance in quarters: the slowest unit of the piece; 8.2.1 monsoon halving for
     face-up units; 18.2.1.3 halved if out of supply at the start of the movement phase."""
-    oos = bool(set(mv["uids"]) & set(s["phase"].get("out_of_supply", ())))
-    best = _allowance_q(tuple(t.id for t in mv["types"]), mv["inv"], is_monsoon(s), oos)
+    out = s["phase"].get("out_of_supply")
+    oos = bool(out) and not set(mv["uids"]).isdisjoint(out)
+    best = _allowance_q(tuple([t.id for t in mv["types"]]), mv["inv"], is_monsoon(s), oos)
     landed = s["phase"].get("landed", {})
     if len(mv["uids"]) == 1 and mv["uids"][0] in landed:  # 8.6.4.1: what the landing left
         best = min(best or 0, landed[mv["uids"][0]])
