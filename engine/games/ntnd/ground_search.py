@@ -47,18 +47,34 @@ def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ())
 @lru_cache(maxsize=None)
 def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
     """Land hexes units of these types may stand in (may_enter), for one neutrality state
-    (``movement.neutral_key``)."""
-    counters = load_counters()
-    types = [counters.type(t) for t in type_ids]
+    (``movement.neutral_key``): the hexes each type may stand in alone, since every refusal of
+    ``may_enter`` is one type's (8.9, 10.3.1, 28.11.4) or none's (8.2.3, 10.7, 10.8, 5.3), and 10.2's
+    (a neutral country, unless all are Laotian or Cambodian) refuses the stack exactly when it refuses
+    one of its types: a new stack of known types costs an intersection, not a pass over the map
+    (``test_ntnd_8_9_a_stacks_hexes_are_its_types_hexes``)."""
+    out = _allowed_alone(None, side, corps, neutral)
+    for t in sorted(set(type_ids)):
+        out = out & _allowed_alone(t, side, corps, neutral)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _allowed_alone(type_id: str | None, side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
+    """``may_enter``'s land hexes for one unit type (None: no type, the refusals of no type's)."""
+    types = [] if type_id is None else [load_counters().type(type_id)]
     fake = neutral_state(neutral)
     return frozenset(h for h in load_map().land_hexes() if may_enter(fake, types, side, corps, h) is None)
 
 
-@lru_cache(maxsize=None)
 def _graph_within(graph_key: tuple, allowed_key: tuple) -> dict[str, tuple[tuple[str, int], ...]]:
     """``_graph`` with only the steps into hexes these units may stand in (``_allowed_on``): what the
-    map and the unit types fix, computed once per kind of piece."""
-    allowed = _allowed_on(*allowed_key)
+    map and the unit types fix, computed once per graph and set of hexes (kinds of piece that may stand
+    in the same hexes share it)."""
+    return _within(graph_key, _allowed_on(*allowed_key))
+
+
+@lru_cache(maxsize=None)
+def _within(graph_key: tuple, allowed: frozenset) -> dict[str, tuple[tuple[str, int], ...]]:
     return {h: tuple(e for e in edges if e[0] in allowed) for h, edges in _graph(*graph_key).items()}
 
 
@@ -297,8 +313,13 @@ def _index() -> tuple[tuple[str, ...], dict[str, int], int]:
 @lru_cache(maxsize=None)
 def _igraph(graph_key: tuple, allowed_key: tuple) -> tuple[tuple[tuple[int, int], ...], ...]:
     """``_graph_within`` over hex numbers: per hex number, ((neighbour number, quarter-MP cost), ...)."""
+    return _iwithin(graph_key, _allowed_on(*allowed_key))
+
+
+@lru_cache(maxsize=None)
+def _iwithin(graph_key: tuple, allowed: frozenset) -> tuple[tuple[tuple[int, int], ...], ...]:
     ids, index, _ = _index()
-    g = _graph_within(graph_key, allowed_key)
+    g = _within(graph_key, allowed)
     return tuple(tuple((index[n], q) for n, q in g.get(h, ())) for h in ids)
 
 
@@ -307,7 +328,12 @@ def _top_step(graph_key: tuple, allowed_key: tuple) -> int:
     """The dearest step of ``_graph_within(graph_key, allowed_key)`` (quarter MP; 0 without steps): read
     from the graph over ids, which ``_goal_search`` has at hand, not from ``_igraph``, which a verifier's
     goal searches never build."""
-    return max((q for edges in _graph_within(graph_key, allowed_key).values() for _, q in edges), default=0)
+    return _top_within(graph_key, _allowed_on(*allowed_key))
+
+
+@lru_cache(maxsize=None)
+def _top_within(graph_key: tuple, allowed: frozenset) -> int:
+    return max((q for edges in _within(graph_key, allowed).values() for _, q in edges), default=0)
 
 
 _flag_memo: dict[tuple, bytes] = {}
