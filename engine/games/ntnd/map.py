@@ -100,6 +100,7 @@ def grid_neighbours(hid: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+@lru_cache(maxsize=16384)   # the map has about 1,200 hexsides; asked once per feature per step cost
 def hexside_key(a: str, b: str) -> str:
     """Canonical hexside name "AAAA-BBBB" (lower id first); raises if not adjacent."""
     if hex_distance(a, b) != 1:
