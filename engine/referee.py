@@ -73,6 +73,7 @@ class Referee:
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
         self._aead = None                 # _commit.sealer of this game, made at the first sealed value
+        self._known: dict[int, tuple] | None = None  # accept_checked's ``known``, while it runs
         self.seq = 1                      # next record's sequence number
         self.prev = genesis.hash
         self.counters = {s: 0 for s in self.seat_order}
@@ -172,12 +173,20 @@ class Referee:
                             "(unknown, repeated or out-of-order fields, non-minimal varints: SPEC.md 7.1)")
         return self._accept(sc, env, signature_checked, now, in_place)
 
-    def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False) -> Accepted:
+    def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False,
+                       known: dict[int, tuple] | None = None) -> Accepted:
         """``accept`` for the verifier's replay only: ``sc`` is a SignedCommand whose envelope the
         verifier has already checked (step 6 or 9: its signature, that it parses, and in v >= 2 that
         it is the deterministic encoding of ``env``, what it parses to), so the bytes are not made,
-        parsed or checked again (issue 15); every other check is ``accept``'s."""
-        return self._accept(sc, env, True, now, in_place)
+        parsed or checked again (issue 15); every other check is ``accept``'s. ``known``: k ->
+        (size, plaintext, commitment, ciphertext) of the hidden values of the logged record step 9
+        opened: a value sealed here as k with that plaintext takes that commitment and ciphertext
+        (commit.seal's ``known``: the same bytes, not encrypted again)."""
+        self._known = known
+        try:
+            return self._accept(sc, env, True, now, in_place)
+        finally:
+            self._known = None
 
     def _accept(self, sc, env, signature_checked: bool, now: int | None, in_place: bool) -> Accepted:
         if env.game_id != self.game_id:
@@ -289,9 +298,7 @@ class Referee:
         state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
-            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,
-                                     {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat),
-                                     self._sealer())
+            op, c, ct = self._seal(0, {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat))
             body = sealed_body(env.seat, env.counter, c, ct, events)
             openings.setdefault(env.seat, []).insert(0, op)
             new_opens[(self.seq, 0)] = op
@@ -359,11 +366,18 @@ class Referee:
             if to not in self.seat_keys:
                 raise ValueError(f"private event for unknown seat {to!r}")
             k += 1
-            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to), self._sealer())
+            op, c, ct = self._seal(k, ev, self._size("event", to))
             out.append(sealed_event(to, k, c, ct))
             openings.setdefault(to, []).append(op)
             new_opens[(self.seq, k)] = op
         return out, openings, new_opens
+
+    def _seal(self, k: int, value, size: int | None) -> tuple[_commit.Opening, bytes, bytes]:
+        """Hidden value ``k`` of the record being made (``_commit.seal``; ``accept_checked``'s known
+        values taken as they are)."""
+        known = self._known
+        return _commit.seal(self._secret, self.game_id, self.seq, k, value, size, self._sealer(),
+                            None if known is None else known.get(k))
 
     def _sealer(self):
         """The game's AEAD (``_commit.sealer``), made once: a referee seals every hidden value of its game."""

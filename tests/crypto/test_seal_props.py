@@ -35,3 +35,40 @@ def test_seal_is_the_spec_formula(secret, game, seq, k, value, size, keep):
     assert c == _commit.commitment(salt, value)
     assert ct == ChaCha20Poly1305(_commit.seal_key(secret, game)).encrypt(_commit.seal_nonce(game, seq, k), pt, c)
     assert _commit.unseal(_commit.seal_key(secret, game), game, seq, k, c, ct, size) == op
+
+
+# -- commit.seal's ``known`` (issue 15: the replay takes step 9's openings instead of sealing again) -----
+def _known(secret, game, seq, k, value, size):
+    """(size, plaintext, commitment, ciphertext) of ``value`` sealed at (seq, k), as step 9 opens it."""
+    _, c, ct = _commit.seal(secret, game, seq, k, value, size)
+    _, pt = _commit.open_sealed(_commit.seal_key(secret, game), game, seq, k, c, ct, size)
+    return (size, pt, c, ct)
+
+
+places = (st.binary(min_size=32, max_size=32), st.text(min_size=1, max_size=12), st.integers(0, 2**40),
+          st.integers(0, 70))
+
+
+@settings(max_examples=150, deadline=None)
+@given(*places, values, st.sampled_from([None, 4096]))
+def test_seal_with_its_own_opening_is_seal_and_takes_the_known_bytes(secret, game, seq, k, value, size):
+    known = _known(secret, game, seq, k, value, size)
+    got = _commit.seal(secret, game, seq, k, value, size, known=known)
+    assert got == _commit.seal(secret, game, seq, k, value, size)
+    assert got[1] is known[2] and got[2] is known[3]   # taken, not computed
+    assert _commit.unseal(_commit.seal_key(secret, game), game, seq, k, known[2], known[3], size) == got[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(*places, values, values, st.sampled_from([None, 4096]), st.sampled_from([None, 4096, 8192]),
+       st.binary(min_size=32, max_size=32))
+def test_seal_with_another_opening_at_its_place_is_seal(secret, game, seq, k, value, other, size, other_size,
+                                                         other_secret):
+    """The opening of another value, another size or another secret's salt at the same place (what a
+    dishonest server's log holds): ``known`` changes nothing, the value is sealed as without it."""
+    for known in (_known(secret, game, seq, k, other, size), _known(secret, game, seq, k, value, other_size),
+                  _known(other_secret, game, seq, k, value, size)):
+        want = _commit.seal(secret, game, seq, k, value, size)
+        if known[0] == size and known[1:] == _known(secret, game, seq, k, value, size)[1:]:
+            continue   # the same value (canonically), size and salt: the same bytes
+        assert _commit.seal(secret, game, seq, k, value, size, known=known) == want
