@@ -288,14 +288,14 @@ class Referee:
         if d.seat != env.seat:
             raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
         cmd = env.command
-        private = self.ruleset.is_private(self.state, env.seat, cmd)
+        private = self.ruleset.is_private(self.state, env.seat, cmd, d)   # d: pending asked once per command
         if private:
             size = self._size("command", env.seat)
             if size is not None and _commit.padded_length({"env": sc.envelope, "sig": sc.signature}) > size:
                 raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
                                 "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
-        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
+        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx, d)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
             op, c, ct = self._seal(0, {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat))
