@@ -20,8 +20,8 @@ from .crypto import commit as _commit
 from .crypto import dice as _dice
 from .errors import Rejection
 from .protocol import (FORMAT_VERSION, ZERO_HASH, Record, end_body, entropy_commit_event, entropy_reveal_event,
-                       genesis_body, is_deterministic_encoding, make_record, sealed_body, sealed_event, seat_body,
-                       seat_key_problem, start_event, verify_command_signature)
+                       genesis_body, is_deterministic_encoding, is_record_of, make_record, sealed_body, sealed_event,
+                       seat_body, seat_key_problem, start_event, verify_command_signature)
 # imported from here by engine/seat.py, clients and tests (defined in engine/protocol.py)
 from .protocol import command_signing_bytes  # noqa: F401
 from .ruleset import Context, Decision, Ref, Ruleset
@@ -74,6 +74,7 @@ class Referee:
         self._secret = secret
         self._aead = None                 # _commit.sealer of this game, made at the first sealed value
         self._known: dict[int, tuple] | None = None  # accept_checked's ``known``, while it runs
+        self._logged: Record | None = None            # and its ``logged``
         self.seq = 1                      # next record's sequence number
         self.prev = genesis.hash
         self.counters = {s: 0 for s in self.seat_order}
@@ -174,19 +175,21 @@ class Referee:
         return self._accept(sc, env, signature_checked, now, in_place)
 
     def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False,
-                       known: dict[int, tuple] | None = None) -> Accepted:
+                       known: dict[int, tuple] | None = None, logged: Record | None = None) -> Accepted:
         """``accept`` for the verifier's replay only: ``sc`` is a SignedCommand whose envelope the
         verifier has already checked (step 6 or 9: its signature, that it parses, and in v >= 2 that
         it is the deterministic encoding of ``env``, what it parses to), so the bytes are not made,
         parsed or checked again (issue 15); every other check is ``accept``'s. ``known``: k ->
         (size, plaintext, commitment, ciphertext) of the hidden values of the logged record step 9
         opened: a value sealed here as k with that plaintext takes that commitment and ciphertext
-        (commit.seal's ``known``: the same bytes, not encrypted again)."""
-        self._known = known
+        (commit.seal's ``known``: the same bytes, not encrypted again). ``logged``: the logged record
+        (parsed) the replay compares with the first record made here: if that record would have its
+        bytes (``protocol.is_record_of``), it is ``logged`` itself, not encoded and hashed again."""
+        self._known, self._logged = known, logged
         try:
             return self._accept(sc, env, True, now, in_place)
         finally:
-            self._known = None
+            self._known = self._logged = None
 
     def _accept(self, sc, env, signature_checked: bool, now: int | None, in_place: bool) -> Accepted:
         if env.game_id != self.game_id:
@@ -399,7 +402,11 @@ class Referee:
     def _append(self, kind: str, body: dict) -> Record:
         if self.clock is not None:  # -- endings: the server's time on every record (SPEC.md 8.2)
             body["at"] = self._at
-        rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
+        logged = self._logged
+        if logged is not None and is_record_of(logged, self.game_id, self.seq, self.prev, kind, body, self.version):
+            rec = logged   # the replay's record is the logged one, byte for byte
+        else:
+            rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
         self.seq += 1
         self.prev = rec.hash
         self.offer = None  # -- endings: an offer lapses at the next record (SPEC.md 8.1)

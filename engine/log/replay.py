@@ -111,7 +111,7 @@ class ReplaySteps:
             if checked is not None and checked[0] == rec.seq and checked[1] == env_b and checked[2] == sig:
                 # step 6 / 9 checked these very bytes and parsed them (checked[3]) for this record
                 acc = self.referee.accept_checked(sc, checked[3], now=b.get("at"), in_place=self.replay_in_place,
-                                                  known=self._known(rec))
+                                                  known=self._known(rec), logged=rec)
             else:
                 acc = self.referee.accept(sc.SerializeToString(), signature_checked=True, now=b.get("at"),
                                           in_place=self.replay_in_place)
