@@ -180,9 +180,9 @@ class Referee:
         verifier has already checked (step 6 or 9: its signature, that it parses, and in v >= 2 that
         it is the deterministic encoding of ``env``, what it parses to), so the bytes are not made,
         parsed or checked again (issue 15); every other check is ``accept``'s. ``known``: k ->
-        (size, plaintext, commitment, ciphertext) of the hidden values of the logged record step 9
-        opened: a value sealed here as k with that plaintext takes that commitment and ciphertext
-        (commit.seal's ``known``: the same bytes, not encrypted again). ``logged``: the logged record
+        (size, salt, value, commitment, ciphertext) of the hidden values of the logged record step 9
+        opened: the same value sealed here as k takes that commitment and ciphertext (commit.seal's
+        ``known``: the same bytes, not encrypted again). ``logged``: the logged record
         (parsed) the replay compares with the first record made here: if that record would have its
         bytes (``protocol.is_record_of``), it is ``logged`` itself, not encoded and hashed again."""
         self._known, self._logged = known, logged
@@ -294,14 +294,17 @@ class Referee:
         private = self.ruleset.is_private(self.state, env.seat, cmd, d)   # d: pending asked once per command
         if private:
             size = self._size("command", env.seat)
-            if size is not None and _commit.padded_length({"env": sc.envelope, "sig": sc.signature}) > size:
+            value = {"env": sc.envelope, "sig": sc.signature}
+            known = None if self._known is None else self._known.get(0)
+            # a value step 9 opened at this size fits it (the replay's, not encoded: commit.is_known)
+            if size is not None and not _commit.is_known(value, size, known) and _commit.padded_length(value) > size:
                 raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
                                 "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
         state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx, d)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
-            op, c, ct = self._seal(0, {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat))
+            op, c, ct = self._seal(0, value, size)
             body = sealed_body(env.seat, env.counter, c, ct, events)
             openings.setdefault(env.seat, []).insert(0, op)
             new_opens[(self.seq, 0)] = op

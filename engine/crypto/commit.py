@@ -127,31 +127,37 @@ class Opening:
 
 def seal(secret: bytes, game_id: str, seq: int, k: int, value: Any,
          size: int | None = None, aead: ChaCha20Poly1305 | None = None,
-         known: tuple[int | None, bytes, bytes, bytes] | None = None) -> tuple[Opening, bytes, bytes]:
+         known: tuple | None = None) -> tuple[Opening, bytes, bytes]:
     """Commit and seal ``value``; returns (opening, commitment, ciphertext). ``size``: the padded
     plaintext size of the value's kind (format v >= 2); None for v1, which has no padding.
     ``aead``: ``sealer(secret, game_id)`` if the caller keeps it (a referee seals many values of one
     game), else it is made here. Raises SealedSizeError if the value does not fit.
 
-    ``known``: (size, plaintext, commitment, ciphertext) of a value already sealed at this place
-    (``seq``, ``k``) of this game and opened by ``open_sealed`` at that size (the verifier's step 9:
-    the replay of step 11 re-seals the logged values). If ``value``'s plaintext (the unpadded
-    canonical(salt, value), this salt) and ``size`` are those, the commitment and ciphertext are the
-    known ones, not computed again (issue 15): the plaintexts being the same bytes, so are the
-    commitments (the opening matched its commitment, computed from the same encoded value), and the
-    padded plaintexts; ChaCha20-Poly1305 with the same key, nonce and associated data maps one padded
-    plaintext to one ciphertext, the one that opened to it. Otherwise the value is sealed as
-    without it."""
+    ``known``: (size, salt, value, commitment, ciphertext) of a value already sealed at this place
+    (``seq``, ``k``) of this game and opened by ``unseal`` at that size (the verifier's step 9: the
+    replay of step 11 re-seals the logged values). If ``size`` and this salt are those and ``value``
+    is that value (``is_known``), the commitment and ciphertext are the known ones, not computed
+    again (issue 15): the plaintext canonical(salt, value) is then the one that was opened, so the
+    commitment is the one it matched, and the padded plaintext is the same; ChaCha20-Poly1305 with
+    the same key, nonce and associated data maps one padded plaintext to one ciphertext, the one that
+    opened to it. Otherwise the value is sealed as without it."""
     salt = derive_salt(secret, game_id, seq, k)
+    if known is not None and known[1] == salt and is_known(value, size, known):
+        return Opening(seq, k, salt, value), known[3], known[4]
     v = canon.encode(value)
-    pt = _salted(salt, v)
-    if known is not None and known[0] == size and known[1] == pt:
-        return Opening(seq, k, salt, value), known[2], known[3]
     c = _commitment_of(salt, v)   # commitment(salt, value), the value encoded once
+    pt = _salted(salt, v)
     if size is not None:
         pt = pad(pt, size)
     ct = (aead or sealer(secret, game_id)).encrypt(seal_nonce(game_id, seq, k), pt, c)
     return Opening(seq, k, salt, value), c, ct
+
+
+def is_known(value: Any, size: int | None, known: tuple | None) -> bool:
+    """``value`` at padded ``size`` is the value of ``known`` (``seal``'s): the same size, and
+    ``canon.same`` as the opened value, so it encodes to the opened bytes and fits ``size`` (it was
+    opened at that size: ``padded_length(value)`` is at most ``size``)."""
+    return known is not None and known[0] == size and canon.same(value, known[2])
 
 
 def sealer(secret: bytes, game_id: str) -> ChaCha20Poly1305:
@@ -163,14 +169,6 @@ def unseal(key: bytes, game_id: str, seq: int, k: int, commit: bytes, ct: bytes,
            size: int | None = None) -> Opening:
     """Open a sealed value with the seal key; checks the AEAD tag, the padding to ``size``
     (v >= 2; None for v1) and the commitment."""
-    return open_sealed(key, game_id, seq, k, commit, ct, size)[0]
-
-
-def open_sealed(key: bytes, game_id: str, seq: int, k: int, commit: bytes, ct: bytes,
-                size: int | None = None) -> tuple[Opening, bytes]:
-    """``unseal``, and the plaintext it opened (canonical({"salt", "value"}), unpadded): a value
-    sealed here again gives the same commitment and ciphertext if its plaintext is these bytes
-    (``seal``'s ``known``)."""
     try:
         pt = ChaCha20Poly1305(key).decrypt(seal_nonce(game_id, seq, k), ct, commit)
     except InvalidTag:
@@ -183,4 +181,4 @@ def open_sealed(key: bytes, game_id: str, seq: int, k: int, commit: bytes, ct: b
     op = Opening(seq, k, d["salt"], d["value"])
     if op.commitment != commit:
         raise CryptoError("sealed value does not match its commitment")
-    return op, pt
+    return op

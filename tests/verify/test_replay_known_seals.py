@@ -1,9 +1,9 @@
 """Step 11 re-seals a record's hidden values from step 9's openings (commit.seal's ``known``,
-ReplaySteps._known, issue 15): a value whose plaintext is the one step 9 opened at its place takes
-the logged commitment and ciphertext instead of being encrypted again. The verdicts are those of
-sealing every value again, for the fixture logs and for a dishonest server's log whose sealed
+ReplaySteps._known, issue 15): a value that is the one step 9 opened at its place (its salt, size
+and value, canon.same) takes the logged commitment and ciphertext instead of being encrypted again.
+The verdicts are those of sealing every value again, for the fixture logs and for a dishonest server's log whose sealed
 values open but are not the ones the rules make (each such test fails if the replay takes the
-logged bytes without comparing the plaintexts)."""
+logged bytes without comparing the values)."""
 from __future__ import annotations
 
 import copy
@@ -102,7 +102,7 @@ def test_an_honest_replay_takes_every_logged_ciphertext(duel_bundle, monkeypatch
     def seal(*a, **kw):
         out = real(*a, **kw)
         known = kw.get("known") if "known" in kw else (a[7] if len(a) > 7 else None)
-        (sealed if known is not None and out[2] is known[3] else encrypted).append(a[2:4])
+        (sealed if known is not None and out[2] is known[4] else encrypted).append(a[2:4])
         return out
 
     monkeypatch.setattr(_commit, "seal", seal)
