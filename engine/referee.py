@@ -72,7 +72,7 @@ class Referee:
             raise Rejection("BAD_GENESIS", bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
-        self._aead = None                 # _commit.sealer of this game, made at the first sealed value
+        self._aead = None                 # _commit.sealer of this game, made at the first sealed value or salt
         self._known: dict[int, tuple] | None = None  # accept_checked's ``known``, while it runs
         self._logged: Record | None = None            # and its ``logged``
         self.seq = 1                      # next record's sequence number
@@ -353,7 +353,7 @@ class Referee:
                 private = [ev for ev, to in ctx.events if to is not None]
                 if not 1 <= k <= len(private):
                     raise KeyError(ref)
-                return {"salt": _commit.derive_salt(self._secret, self.game_id, seq, k), "value": private[k - 1]}
+                return {"salt": self._sealer().salt(seq, k), "value": private[k - 1]}   # derive_salt
             op = self._openings[(seq, k)]
             return {"salt": op.salt, "value": op.value}
 
@@ -386,7 +386,7 @@ class Referee:
                             None if known is None else known.get(k))
 
     def _sealer(self):
-        """The game's AEAD (``_commit.sealer``), made once: a referee seals every hidden value of its game."""
+        """The game's AEAD and salts (``_commit.sealer``), made once: a referee seals every hidden value of its game."""
         if self._aead is None:
             self._aead = _commit.sealer(self._secret, self.game_id)
         return self._aead

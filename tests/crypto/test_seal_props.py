@@ -84,3 +84,13 @@ def test_a_known_value_fits_its_size(value, other, size, other_size):
     if _commit.is_known(value, size, known):
         assert size == other_size and canon.encode(value) == canon.encode(other)
         assert size is None or _commit.padded_length(value) <= size
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=1, max_size=80), st.text(min_size=1, max_size=20), st.integers(0, 2**64 - 1),
+       st.integers(0, 2**32 - 1))
+def test_the_sealers_salt_is_derive_salt(secret, game, seq, k):
+    """Sealer.salt (the HMAC keyed once per game, copied per value: issue 15) is SPEC.md 6.1's salt."""
+    s = _commit.sealer(secret, game)
+    assert s.salt(seq, k) == _commit.derive_salt(secret, game, seq, k)
+    assert s.salt(seq, k) == s.salt(seq, k)   # the keyed state is copied, never fed twice
