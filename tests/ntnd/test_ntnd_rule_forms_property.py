@@ -1,0 +1,152 @@
+"""Issue 15: rule functions rewritten to do less per call (recruitment.purchase_options with
+``only``: the other types left out before the sort; battles._fighting_units: the units picked, then
+sorted; battles.attack_options: _may_attack's first test inline) give what their former forms gave
+(kept here), on every position of seeded random-bot games: Tet (random bots) and the short campaign
+(campaign bots, which buy replacements)."""
+from __future__ import annotations
+
+import pytest
+
+from afteraction.engine.bots import random_bot
+from afteraction.engine.games.ntnd import battles, recruitment
+from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
+from afteraction.engine.games.ntnd.units import counter_order, load_counters
+from afteraction.engine.local import LocalGame
+
+
+def _former_purchase_options(s, only):
+    """purchase_options as it was (every unit sorted, the other types skipped in the loop)."""
+    counters = load_counters()
+    out, seen_types = [], set()
+    if only not in s["units"]:
+        return out
+    typ = s["units"][only]["type"]
+    for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
+        u = s["units"][uid]
+        if u["type"] != typ:
+            continue
+        if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or u["type"] in recruitment.SPECIAL_PURCHASE \
+                or recruitment.special_units.is_special(s, uid):
+            continue
+        t = counters.type(u["type"])
+        if recruitment._payer(s, t.nationality, recruitment.vietnamization.half_cost(s, u["type"])) is None:
+            continue
+        if t.nationality == "US" and u["status"] == "dead" and recruitment.in_force(s, "elections") \
+                and recruitment.peace_party(s):
+            continue
+        if t.stacking_class in recruitment.IMMEDIATE:
+            if u["type"] in seen_types:
+                continue
+            seen_types.add(u["type"])
+            if uid == only:
+                out += [(uid, h) for h in recruitment.purchase_locations(s, u)]
+        elif u["status"] == "dead" and uid == only:
+            out.append((uid, ""))
+    return sorted(out)
+
+
+def _former_fighting_units(s, loc, side):
+    return [u["id"] for u in sorted(s["units"].values(), key=lambda x: x["id"])
+            if u["status"] == "map" and u["loc"] == loc and u["side"] == side
+            and battles._t(s, u["id"]).category != "air"]
+
+
+def _positions(scenario, seed, commands):
+    g = LocalGame.create("ntnd", seed=f"rule-forms-{seed}".encode(), scenario=scenario)
+    g.handshake()
+    rs = g.referee.ruleset
+    bot = random_bot(seed) if scenario is None else campaign_bot(seed)
+    for _ in range(commands):
+        if g.referee.ended:
+            return
+        d = g.referee.pending()
+        yield g.referee.state, d
+        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+
+
+@pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
+def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
+    calls = {"purchase": 0, "fighting": 0, "attack": 0}
+    for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
+        locs = sorted({u["loc"] for u in s["units"].values() if u["status"] == "map"})
+        for side in (ALLIED, COMMUNIST):
+            for loc in locs if n % 5 == 0 else ():
+                calls["fighting"] += 1
+                assert battles._fighting_units(s, loc, side) == _former_fighting_units(s, loc, side)
+        if d.kind in ("reinforce", "combat", "announce", "replacements") or n % 25 == 0:
+            allied = sorted(u for u, x in s["units"].items() if x["side"] == ALLIED and x["status"] in ("dead", "mix"))
+            for uid in allied:
+                calls["purchase"] += 1
+                assert recruitment.purchase_options(s, uid) == _former_purchase_options(s, uid), uid
+            for side in (ALLIED, COMMUNIST):
+                calls["attack"] += 1
+                whole = battles.attack_options(s, side)
+                assert whole == _former_attack_options(s, side)
+                for tgt in sorted({t for t, _ in whole}) + locs[:: 7]:
+                    assert battles.attack_options(s, side, tgt) == _former_attack_options(s, side, tgt)
+    assert all(calls.values()), calls
+
+
+def _former_attack_options(s, side, target=None):
+    """battles.attack_options as it was (every unit through _may_attack first), verbatim."""
+    m = battles.load_map()
+    ph = s["phase"]
+    done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
+    targets: dict[tuple[str, str], list[str]] = {}
+    open_ = battles.in_force(s, "neutrality")   # 10.2, 10.4: attacks into neutral states are allowed (and charged)
+    for uid in sorted(s["units"]):
+        if uid in done_a:
+            continue
+        kind = battles._may_attack(s, uid, side)   # first: it drops most units at once (status, side); both are pure
+        if kind is None:
+            continue
+        u = s["units"][uid]
+        if target is not None and target not in m.hex_neighbours(u["loc"]):
+            continue   # it offers no option for ``target`` (below: only its neighbours)
+        if not battles.neutrality.may_attack_from(s, uid):
+            continue
+        t = battles._t(s, uid)
+        here = m.hex(u["loc"]).country
+        home = battles._bound_home(t, side)   # 8.9.1: a bound unit attacks from home into home
+        for n in m.hex_neighbours(u["loc"]):
+            if target is not None and n != target:
+                continue
+            there = m.hexes[n].country
+            if side == ALLIED and there != here and (there in s["neutral"] or here in s["neutral"]) \
+                    and t.nationality not in ("LAO", "KHMER") and not open_:
+                continue  # 10.2: attacking across a neutral border is a violation (part 2)
+            if home and not (here == home and there == home):
+                continue
+            targets.setdefault((n, kind), []).append(uid)
+    # 9.3: combat inside an off-board zone, by the units committed there (battles.offboard.py)
+    if target is None or target in m.zones:
+        for zone, uids in battles.offboard.zone_attackers(s, side, done_a).items():
+            if target is None or zone == target:
+                targets.setdefault((zone, "ground"), []).extend(uids)
+    out = []
+    foe = ALLIED if side == COMMUNIST else COMMUNIST
+    counters = battles.load_counters()
+    upside = ph.get("retreated_into", {})
+    by_loc: dict[str, list[str]] = {}
+    for x in sorted(s["units"]) if targets else ():
+        v = s["units"][x]
+        if v["status"] == "map" and v["side"] == foe and (target is None or v["loc"] == target) \
+                and counters.type(v["type"]).category != "air":
+            by_loc.setdefault(v["loc"], []).append(x)
+    for tgt, kind in sorted(targets, key=lambda k: (k[0], k[1] != "ground")):
+        defenders = [d for d in by_loc.get(tgt, []) if d not in upside.get(tgt, ())]
+        if not defenders or set(defenders) & done_d:
+            continue
+        if any(s["units"][d]["inv"] for d in defenders):
+            hunters = battles.neutrality.hunters(s, side, tgt, targets[(tgt, kind)])   # 28.11.1-28.11.2 (campaign)
+            if hunters:
+                out.append((tgt, hunters))
+            continue
+        if all(battles._t(s, d).id == "us_fleet" for d in defenders):
+            continue  # 14.2
+        if side == COMMUNIST and m.country_of(tgt) in s["neutral"] and not open_:
+            continue  # 10.5.1 attacking a neutral is part 2
+        out.append((tgt, tuple(targets[(tgt, kind)])))
+    return out
+
