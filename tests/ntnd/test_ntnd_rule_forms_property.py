@@ -1,14 +1,20 @@
 """Issue 15: rule functions rewritten to do less per call (recruitment.purchase_options with
 ``only``: the other types left out before the sort; battles._fighting_units: the units picked, then
-sorted; battles.attack_options: _may_attack's first test inline) give what their former forms gave
+sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
+part found once; combat.SideTotal.total: kept once computed) give what their former forms gave
 (kept here), on every position of seeded random-bot games: Tet (random bots) and the short campaign
 (campaign bots, which buy replacements)."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from afteraction.engine.bots import random_bot
-from afteraction.engine.games.ntnd import battles, recruitment
+from afteraction.engine.games.ntnd import battles, placement, recruitment
+from afteraction.engine.games.ntnd import combat as cb
 from afteraction.engine.games.ntnd.bots import campaign_bot
 from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
 from afteraction.engine.games.ntnd.units import counter_order, load_counters
@@ -52,6 +58,23 @@ def _former_fighting_units(s, loc, side):
             and battles._t(s, u["id"]).category != "air"]
 
 
+def _former_cadre_hexes(s, nat):
+    m = placement.load_map()
+    allied = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+              and u["loc"] is not None}
+    near = set(allied)
+    for loc in allied:
+        if not m.is_zone(loc):
+            near.update(m.hex_neighbours(loc))
+    near |= placement.zoc_hexes(s, ALLIED) | placement.zoi_hexes(s)
+    countries = (placement.HOME[nat],) if nat else tuple(sorted(placement.HOME.values()))
+    out = []
+    for hid, h in m.hexes.items():
+        if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None and hid not in near:
+            out.append(hid)
+    return sorted(out)
+
+
 def _positions(scenario, seed, commands):
     g = LocalGame.create("ntnd", seed=f"rule-forms-{seed}".encode(), scenario=scenario)
     g.handshake()
@@ -67,13 +90,17 @@ def _positions(scenario, seed, commands):
 
 @pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
 def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
-    calls = {"purchase": 0, "fighting": 0, "attack": 0}
+    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0}
     for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
         locs = sorted({u["loc"] for u in s["units"].values() if u["status"] == "map"})
         for side in (ALLIED, COMMUNIST):
             for loc in locs if n % 5 == 0 else ():
                 calls["fighting"] += 1
                 assert battles._fighting_units(s, loc, side) == _former_fighting_units(s, loc, side)
+        if d.kind == "recruit" or n % 25 == 0:
+            for nat in (None, *sorted(placement.HOME)):
+                calls["cadre"] += 1
+                assert placement.cadre_hexes(s, nat) == _former_cadre_hexes(s, nat)
         if d.kind in ("reinforce", "combat", "announce", "replacements") or n % 25 == 0:
             allied = sorted(u for u, x in s["units"].items() if x["side"] == ALLIED and x["status"] in ("dead", "mix"))
             for uid in allied:
@@ -150,3 +177,21 @@ def _former_attack_options(s, side, target=None):
         out.append((tgt, tuple(targets[(tgt, kind)])))
     return out
 
+
+
+fractions = st.fractions(min_value=-50, max_value=50, max_denominator=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["NTND 19.2.1", "NTND 19.2.2"]), fractions), max_size=8), st.booleans())
+def test_a_side_totals_kept_total_is_the_sum_of_its_terms_and_not_part_of_its_identity(terms, asked):
+    """combat.SideTotal.total is kept once computed (cached_property): it is the sum of the terms, as
+    the former property computed it on every ask, and a total asked or not changes neither equality
+    nor hash (a kept value is not a field)."""
+    def side():
+        return cb.SideTotal("allied", tuple(cb.Term(r, f"t{i}", v) for i, (r, v) in enumerate(terms)), len(terms))
+    a, b = side(), side()
+    if asked:
+        assert a.total == sum((v for _, v in terms), Fraction(0)) == a.total
+    assert a == b and hash(a) == hash(b) and a.to_event() == b.to_event()
+    assert b.total == sum((t.value for t in b.terms), Fraction(0))
