@@ -1,7 +1,8 @@
 """Issue 15: rule functions rewritten to do less per call (recruitment.purchase_options with
 ``only``: the other types left out before the sort; battles._fighting_units: the units picked, then
 sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
-part found once; combat.SideTotal.total: kept once computed) give what their former forms gave
+part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
+decision's data in one pass) give what their former forms gave
 (kept here), on every position of seeded random-bot games: Tet (random bots) and the short campaign
 (campaign bots, which buy replacements)."""
 from __future__ import annotations
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from afteraction.engine.bots import random_bot
-from afteraction.engine.games.ntnd import battles, placement, recruitment
+from afteraction.engine.games.ntnd import battles, placement, recruitment, views
 from afteraction.engine.games.ntnd import combat as cb
 from afteraction.engine.games.ntnd.bots import campaign_bot
 from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
@@ -75,6 +76,22 @@ def _former_cadre_hexes(s, nat):
     return sorted(out)
 
 
+def _former_decision_data(d):
+    """NtndRuleset.pending's data as it was: decision_view(d, None) less seat, kind and prompt."""
+    return [(k, v) for k, v in views.decision_view(d, None).items() if k not in ("seat", "kind", "prompt")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(views._PUBLIC_DECISION_KEYS + ("options", "extra")), st.integers(), max_size=10),
+       st.sampled_from([ALLIED, COMMUNIST, None]), st.sampled_from(["losses", "overstack_losses", "retreat", None]))
+def test_decision_data_is_the_public_view_less_seat_kind_and_prompt(d, seat, kind):
+    d = dict(d)
+    for key, v in (("seat", seat), ("kind", kind)):
+        if v is not None:
+            d[key] = v
+    assert list(views.decision_data(d).items()) == _former_decision_data(d)
+
+
 def _positions(scenario, seed, commands):
     g = LocalGame.create("ntnd", seed=f"rule-forms-{seed}".encode(), scenario=scenario)
     g.handshake()
@@ -92,6 +109,7 @@ def _positions(scenario, seed, commands):
 def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
     calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0}
     for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
+        assert list(views.decision_data(s["decision"]).items()) == _former_decision_data(s["decision"])
         locs = sorted({u["loc"] for u in s["units"].values() if u["status"] == "map"})
         for side in (ALLIED, COMMUNIST):
             for loc in locs if n % 5 == 0 else ():
