@@ -2,9 +2,9 @@
 ``only``: the other types left out before the sort; battles._fighting_units: the units picked, then
 sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
-decision's data in one pass) give what their former forms gave
-(kept here), on every position of seeded random-bot games: Tet (random bots) and the short campaign
-(campaign bots, which buy replacements)."""
+decision's data in one pass) give what their former forms gave (kept here), on every position of
+seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
+replacements); and the attack options flow hands start_battle are the ones it would compute."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -213,3 +213,22 @@ def test_a_side_totals_kept_total_is_the_sum_of_its_terms_and_not_part_of_its_id
         assert a.total == sum((v for _, v in terms), Fraction(0)) == a.total
     assert a == b and hash(a) == hash(b) and a.to_event() == b.to_event()
     assert b.total == sum((t.value for t in b.terms), Fraction(0))
+
+
+def test_the_options_flow_hands_to_start_battle_are_those_of_the_state_it_fights_in(monkeypatch):
+    """flow's queue of announced Communist attacks hands start_battle the attack options it filtered
+    the attackers with (issue 15: not computed twice): they are attack_options of the state the battle
+    starts in, for every queued attack of two random-bot Tet games."""
+    real, handed = battles.start_battle, []
+
+    def checked(s, side, target, attackers, ctx, opts=None):
+        if opts is not None:
+            assert opts == battles.attack_options(s, side, target)
+            handed.append(target)
+        return real(s, side, target, attackers, ctx, opts)
+
+    monkeypatch.setattr(battles, "start_battle", checked)
+    for seed in (1, 2):
+        for _ in _positions(None, seed, 5000):
+            pass
+    assert len(handed) >= 5

@@ -194,11 +194,14 @@ def attack_allowed(opts: list[tuple[str, tuple[str, ...]]], target: str, attacke
         t == target and set(att) <= set(group) for t, group in opts)
 
 
-def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> None:
-    """Fight one battle now (19.2) and queue its aftermath."""
+def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx, opts: list | None = None) -> None:
+    """Fight one battle now (19.2) and queue its aftermath. ``opts``: ``attack_options(s, side,
+    target)`` if the caller has them for this very state (flow's queue of announced attacks)."""
     m = load_map()
     foe = ALLIED if side == COMMUNIST else COMMUNIST
-    if not attack_allowed(attack_options(s, side, target), target, attackers):
+    if opts is None:
+        opts = attack_options(s, side, target)
+    if not attack_allowed(opts, target, attackers):
         raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
                         "location once per combat phase; no unit is attacked twice (19.1.3); artillery, "
                         "firebases and patrol boats attack only alone (19.2.1)")
