@@ -4,7 +4,8 @@ sorted; battles.attack_options: _may_attack's first test inline; placement.cadre
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
 decision's data in one pass) give what their former forms gave (kept here), on every position of
 seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
-replacements); and the attack options flow hands start_battle are the ones it would compute."""
+replacements); and the attack options flow hands start_battle, and the retreat destinations
+aftermath.next_decision asks, are the ones of the state they are used in."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from afteraction.engine.bots import random_bot
-from afteraction.engine.games.ntnd import battles, placement, recruitment, views
+from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, views
 from afteraction.engine.games.ntnd import combat as cb
 from afteraction.engine.games.ntnd.bots import campaign_bot
 from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
@@ -107,9 +108,12 @@ def _positions(scenario, seed, commands):
 
 @pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
 def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
-    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0}
+    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0}
     for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
         assert list(views.decision_data(s["decision"]).items()) == _former_decision_data(s["decision"])
+        if d.kind == "retreat":   # aftermath.next_decision's destinations, found once: this state's
+            calls["retreat"] += 1
+            assert s["decision"]["to"] == aftermath.retreat_destinations(s, s["decision"]["unit"])
         locs = sorted({u["loc"] for u in s["units"].values() if u["status"] == "map"})
         for side in (ALLIED, COMMUNIST):
             for loc in locs if n % 5 == 0 else ():
