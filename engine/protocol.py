@@ -73,6 +73,17 @@ def make_record(game: str, seq: int, prev: bytes, kind: str, body: dict[str, Any
     return Record(game, seq, prev, kind, body, raw, record_hash(raw), v)
 
 
+def is_record_of(rec: Record, game: str, seq: int, prev: bytes, kind: str, body: dict[str, Any],
+                 v: int = FORMAT_VERSION) -> bool:
+    """True only if ``make_record(game, seq, prev, kind, body, v)`` gives ``rec``'s bytes, where ``rec``
+    was parsed from bytes (``parse_record``): the same fields, the body the same value as its decoded
+    one (``canon.same``), so nothing is encoded or hashed (issue 15: the replay's records). False
+    says nothing: the caller makes the record and compares."""
+    return (type(seq) is int and seq == rec.seq and type(kind) is str and kind == rec.kind
+            and type(prev) is bytes and prev == rec.prev and type(game) is str and game == rec.game
+            and type(v) is int and v == rec.v and canon.same(body, rec.body))
+
+
 def parse_record(raw: bytes, canonical: bool = False) -> Record:
     """Decode record bytes, checking canonical form and the record's shape. ``canonical``: the
     bytes passed this check already (canon.decode_checked), so their canonical form is not checked

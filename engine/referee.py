@@ -20,8 +20,8 @@ from .crypto import commit as _commit
 from .crypto import dice as _dice
 from .errors import Rejection
 from .protocol import (FORMAT_VERSION, ZERO_HASH, Record, end_body, entropy_commit_event, entropy_reveal_event,
-                       genesis_body, is_deterministic_encoding, make_record, sealed_body, sealed_event, seat_body,
-                       seat_key_problem, start_event, verify_command_signature)
+                       genesis_body, is_deterministic_encoding, is_record_of, make_record, sealed_body, sealed_event,
+                       seat_body, seat_key_problem, start_event, verify_command_signature)
 # imported from here by engine/seat.py, clients and tests (defined in engine/protocol.py)
 from .protocol import command_signing_bytes  # noqa: F401
 from .ruleset import Context, Decision, Ref, Ruleset
@@ -72,7 +72,9 @@ class Referee:
             raise Rejection("BAD_GENESIS", bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
-        self._aead = None                 # _commit.sealer of this game, made at the first sealed value
+        self._aead = None                 # _commit.sealer of this game, made at the first sealed value or salt
+        self._known: dict[int, tuple] | None = None  # accept_checked's ``known``, while it runs
+        self._logged: Record | None = None            # and its ``logged``
         self.seq = 1                      # next record's sequence number
         self.prev = genesis.hash
         self.counters = {s: 0 for s in self.seat_order}
@@ -172,12 +174,22 @@ class Referee:
                             "(unknown, repeated or out-of-order fields, non-minimal varints: SPEC.md 7.1)")
         return self._accept(sc, env, signature_checked, now, in_place)
 
-    def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False) -> Accepted:
+    def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False,
+                       known: dict[int, tuple] | None = None, logged: Record | None = None) -> Accepted:
         """``accept`` for the verifier's replay only: ``sc`` is a SignedCommand whose envelope the
         verifier has already checked (step 6 or 9: its signature, that it parses, and in v >= 2 that
         it is the deterministic encoding of ``env``, what it parses to), so the bytes are not made,
-        parsed or checked again (issue 15); every other check is ``accept``'s."""
-        return self._accept(sc, env, True, now, in_place)
+        parsed or checked again (issue 15); every other check is ``accept``'s. ``known``: k ->
+        (size, salt, value, commitment, ciphertext) of the hidden values of the logged record step 9
+        opened: the same value sealed here as k takes that commitment and ciphertext (commit.seal's
+        ``known``: the same bytes, not encrypted again). ``logged``: the logged record
+        (parsed) the replay compares with the first record made here: if that record would have its
+        bytes (``protocol.is_record_of``), it is ``logged`` itself, not encoded and hashed again."""
+        self._known, self._logged = known, logged
+        try:
+            return self._accept(sc, env, True, now, in_place)
+        finally:
+            self._known = self._logged = None
 
     def _accept(self, sc, env, signature_checked: bool, now: int | None, in_place: bool) -> Accepted:
         if env.game_id != self.game_id:
@@ -279,19 +291,20 @@ class Referee:
         if d.seat != env.seat:
             raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
         cmd = env.command
-        private = self.ruleset.is_private(self.state, env.seat, cmd)
+        private = self.ruleset.is_private(self.state, env.seat, cmd, d)   # d: pending asked once per command
         if private:
             size = self._size("command", env.seat)
-            if size is not None and _commit.padded_length({"env": sc.envelope, "sig": sc.signature}) > size:
+            value = {"env": sc.envelope, "sig": sc.signature}
+            known = None if self._known is None else self._known.get(0)
+            # a value step 9 opened at this size fits it (the replay's, not encoded: commit.is_known)
+            if size is not None and not _commit.is_known(value, size, known) and _commit.padded_length(value) > size:
                 raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
                                 "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
-        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx)
+        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx, d)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
-            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, 0,
-                                     {"env": sc.envelope, "sig": sc.signature}, self._size("command", env.seat),
-                                     self._sealer())
+            op, c, ct = self._seal(0, value, size)
             body = sealed_body(env.seat, env.counter, c, ct, events)
             openings.setdefault(env.seat, []).insert(0, op)
             new_opens[(self.seq, 0)] = op
@@ -340,7 +353,7 @@ class Referee:
                 private = [ev for ev, to in ctx.events if to is not None]
                 if not 1 <= k <= len(private):
                     raise KeyError(ref)
-                return {"salt": _commit.derive_salt(self._secret, self.game_id, seq, k), "value": private[k - 1]}
+                return {"salt": self._sealer().salt(seq, k), "value": private[k - 1]}   # derive_salt
             op = self._openings[(seq, k)]
             return {"salt": op.salt, "value": op.value}
 
@@ -359,14 +372,21 @@ class Referee:
             if to not in self.seat_keys:
                 raise ValueError(f"private event for unknown seat {to!r}")
             k += 1
-            op, c, ct = _commit.seal(self._secret, self.game_id, self.seq, k, ev, self._size("event", to), self._sealer())
+            op, c, ct = self._seal(k, ev, self._size("event", to))
             out.append(sealed_event(to, k, c, ct))
             openings.setdefault(to, []).append(op)
             new_opens[(self.seq, k)] = op
         return out, openings, new_opens
 
+    def _seal(self, k: int, value, size: int | None) -> tuple[_commit.Opening, bytes, bytes]:
+        """Hidden value ``k`` of the record being made (``_commit.seal``; ``accept_checked``'s known
+        values taken as they are)."""
+        known = self._known
+        return _commit.seal(self._secret, self.game_id, self.seq, k, value, size, self._sealer(),
+                            None if known is None else known.get(k))
+
     def _sealer(self):
-        """The game's AEAD (``_commit.sealer``), made once: a referee seals every hidden value of its game."""
+        """The game's AEAD and salts (``_commit.sealer``), made once: a referee seals every hidden value of its game."""
         if self._aead is None:
             self._aead = _commit.sealer(self._secret, self.game_id)
         return self._aead
@@ -385,7 +405,11 @@ class Referee:
     def _append(self, kind: str, body: dict) -> Record:
         if self.clock is not None:  # -- endings: the server's time on every record (SPEC.md 8.2)
             body["at"] = self._at
-        rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
+        logged = self._logged
+        if logged is not None and is_record_of(logged, self.game_id, self.seq, self.prev, kind, body, self.version):
+            rec = logged   # the replay's record is the logged one, byte for byte
+        else:
+            rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
         self.seq += 1
         self.prev = rec.hash
         self.offer = None  # -- endings: an offer lapses at the next record (SPEC.md 8.1)

@@ -171,18 +171,20 @@ class Ruleset(ABC):
         ``space`` and the decision's data describe the rest, and its docs/rules document says so."""
         return self.decisions.legal(state, self.pending(state), seat)
 
-    def apply(self, state: Any, seat: str, command: Any, ctx: Context) -> Any:
+    def apply(self, state: Any, seat: str, command: Any, ctx: Context, pending: Decision | None = None) -> Any:
         """Answer the pending decision with ``command`` from ``seat`` on ``state`` (a copy: see
         ``copy_state``) and return the new state, or raise Rejection: the decision table
-        validates and dispatches (engine/decisions.py), then ``advance`` runs."""
-        self.decisions.answer(state, self.pending(state), seat, command, ctx)
+        validates and dispatches (engine/decisions.py), then ``advance`` runs. ``pending``: the
+        caller's ``self.pending(state)`` (of this state's data: the referee asks it once per command),
+        None to ask it here."""
+        self.decisions.answer(state, self.pending(state) if pending is None else pending, seat, command, ctx)
         self.advance(state, ctx)
         return state
 
-    def is_private(self, state: Any, seat: str, command: Any) -> bool:
+    def is_private(self, state: Any, seat: str, command: Any, pending: Decision | None = None) -> bool:
         """True if the command itself reveals hidden information and must be sealed: the
-        pending decision kind's ``sealed`` declaration."""
-        return self.decisions.sealed(self.pending(state), seat, command)
+        pending decision kind's ``sealed`` declaration. ``pending`` as in ``apply``."""
+        return self.decisions.sealed(self.pending(state) if pending is None else pending, seat, command)
 
     def copy_state(self, state: Any) -> Any:
         """The one copy of every ruleset (engine/snapshot.py)."""

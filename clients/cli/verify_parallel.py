@@ -153,7 +153,7 @@ class _Flight:
 
     def __init__(self, p: ReplayProcess, header: dict) -> None:
         self.p = p
-        self.batch: list[bytes] = []
+        self.batch: list[tuple] = []  # (record bytes, opened, unsealed)
         self.flight: deque[tuple[int, Report]] = deque()  # (seq, report after its steps 2-10), unacknowledged
         self.acked = 0  # records the worker replayed
         self.failure: VerificationError | None = None
@@ -161,8 +161,9 @@ class _Flight:
         p.bundles += 1
         self._send(("bundle", header["server_vkey"], header.get("secret"), header["game"]))
 
-    def send(self, raw: bytes, seq: int, report: Report, opened: tuple | None = None) -> None:
-        self.batch.append((raw, opened))
+    def send(self, raw: bytes, seq: int, report: Report, opened: tuple | None = None,
+             unsealed: dict | None = None) -> None:
+        self.batch.append((raw, opened, unsealed))
         self.flight.append((seq, report))
         if len(self.batch) >= (BATCH if seq >= BATCH else min(16, BATCH)) or seq == 0:  # start early
             self.flush()
@@ -257,8 +258,10 @@ def _pipelined(v: Verifier, header: dict, records, progress, process: ReplayProc
                 w = _Flight(process, header)
             if w is not None:
                 o = v.opened  # a sealed command step 9 opened: the replay does not open it again
+                p = v.unsealed  # the hidden values step 9 opened: the replay does not seal them again
                 w.send(rec.raw, rec.seq, _snapshot(v.report, rec.seq),
-                       o[1:] if o is not None and o[0] == rec.seq else None)
+                       o[1:] if o is not None and o[0] == rec.seq else None,
+                       p[1] if p is not None and p[0] == rec.seq and p[1] else None)
                 if w.failure is not None:
                     _join(v, w)  # the first failure of the log: nothing after it matters
             if progress is not None:
@@ -319,8 +322,8 @@ def _worker_loop(conn) -> None:
             if failed:
                 continue  # keep reading: the other side may be blocked sending
             try:
-                for raw, opened in batch:
-                    rv.replay_record(raw, opened)
+                for raw, opened, unsealed in batch:
+                    rv.replay_record(raw, opened, unsealed)
             except VerificationError as e:
                 failed = True
                 conn.send(("fail", (e.step, e.seq, e.check, e.expected, e.found, e.detail)))

@@ -101,6 +101,54 @@ def encode(value: Any) -> bytes:
     return msgpack.packb(norm, use_bin_type=True)
 
 
+def same(value: Any, decoded: Any) -> bool:
+    """True only if ``encode(value)`` gives the bytes ``decoded`` was decoded from (``decoded``: a
+    value ``decode`` returned, or ``decode_checked`` of bytes ``decode`` accepted), without encoding
+    ``value`` (issue 15: the replay compares the values the rules make with the logged ones). The
+    same shape with the same types: dicts (not subclasses) with the same keys, each a str, arrays
+    as lists or tuples of the same length, str, bytes and ints of exactly those types, equal, and
+    the same bool or None. So ``value`` normalises to ``decoded`` itself: its encoding succeeds
+    (``decoded`` holds only the profile's types, within the depth and the int range) and is the same
+    bytes. False says nothing: the value may still encode to those bytes (an IntEnum, a bytearray:
+    ``encode`` converts them) or not encode at all; callers then encode it and compare."""
+    tv = type(value)
+    t = type(decoded)
+    if t is dict:
+        if tv is not dict or len(value) != len(decoded):
+            return False
+        for k, x in value.items():
+            if type(k) is not str or k not in decoded:
+                return False
+            y = decoded[k]
+            ty = type(y)
+            if ty is str or ty is int or ty is bytes:
+                if type(x) is not ty or x != y:
+                    return False
+            elif ty is bool or y is None:
+                if x is not y:
+                    return False
+            elif not same(x, y):
+                return False
+        return True
+    if t is list:
+        if (tv is not list and tv is not tuple) or len(value) != len(decoded):
+            return False
+        for x, y in zip(value, decoded):
+            ty = type(y)
+            if ty is str or ty is int or ty is bytes:
+                if type(x) is not ty or x != y:
+                    return False
+            elif ty is bool or y is None:
+                if x is not y:
+                    return False
+            elif not same(x, y):
+                return False
+        return True
+    if t is str or t is int or t is bytes:
+        return tv is t and value == decoded
+    return (t is bool or decoded is None) and value is decoded
+
+
 def decode(data: bytes) -> Any:
     """Decode canonical bytes; refuse anything that is not the canonical form.
 

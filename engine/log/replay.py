@@ -29,16 +29,20 @@ class ReplaySteps:
         # In log order: the sealed command (k = 0), then the events, opening each sealed
         # event where it stands, so that roll indices are checked in the order they were made.
         seq = rec.seq
+        unsealed: dict[int, tuple] | None = None
+        if self.referee is not None:  # kept for step 11 only (here or in the replay process)
+            unsealed = {}
+            self.unsealed = (seq, unsealed)
         if "sealed" in rec.body:
             s = rec.body["sealed"]
-            v = self._unseal(seq, 0, s["commit"], s["ct"], self._size("command", rec.body["seat"])).value
+            v = self._unseal(seq, 0, s["commit"], s["ct"], self._size("command", rec.body["seat"]), unsealed).value
             if not isinstance(v, dict) or not isinstance(v.get("env"), bytes) or not isinstance(v.get("sig"), bytes):
                 raise _fail("9", seq, "sealed command has the wrong shape")
             self._check_envelope(seq, "command", rec.body["seat"], rec.body["ctr"], v["env"], v["sig"], step="9")
             self.opened = (seq, v["env"], v["sig"])
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
-                op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"], self._size("event", ev.get("to")))
+                op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"], self._size("event", ev.get("to")), unsealed)
                 if isinstance(op.value, dict) and op.value.get("t") == "roll":
                     self._check_roll(seq, op.value)
             elif ev.get("t") == "roll":
@@ -48,11 +52,13 @@ class ReplaySteps:
         """The padded size of a sealed ``kind`` for ``seat`` (v >= 2), None in v1 (no padding)."""
         return None if self.sealed_sizes is None else self.sealed_sizes[kind][seat]
 
-    def _unseal(self, seq: int, k: int, c: bytes, ct: bytes, size: int | None) -> _commit.Opening:
+    def _unseal(self, seq: int, k: int, c: bytes, ct: bytes, size: int | None, unsealed: dict | None) -> _commit.Opening:
         try:
             op = _commit.unseal(self.seal_key, self.game, seq, k, c, ct, size)
         except (CryptoError, EncodingError) as e:
             raise _fail("9", seq, f"sealed value {k}", detail=str(e)) from None
+        if unsealed is not None:
+            unsealed[k] = (size, op.salt, op.value)   # for step 11 (``_known``): the last value numbered k, as there
         self.report.sealed += 1
         return op
 
@@ -104,7 +110,8 @@ class ReplaySteps:
             # signature verified in step 6 / 9; in place: a rejection fails the verification here
             if checked is not None and checked[0] == rec.seq and checked[1] == env_b and checked[2] == sig:
                 # step 6 / 9 checked these very bytes and parsed them (checked[3]) for this record
-                acc = self.referee.accept_checked(sc, checked[3], now=b.get("at"), in_place=self.replay_in_place)
+                acc = self.referee.accept_checked(sc, checked[3], now=b.get("at"), in_place=self.replay_in_place,
+                                                  known=self._known(rec), logged=rec)
             else:
                 acc = self.referee.accept(sc.SerializeToString(), signature_checked=True, now=b.get("at"),
                                           in_place=self.replay_in_place)
@@ -116,6 +123,23 @@ class ReplaySteps:
         if produced[0] != rec.raw:
             raise _fail("11", rec.seq, "record differs from the replayed one", _diff(produced[0], rec.raw), None)
         self.expected = produced[1:]
+
+
+    def _known(self, rec: Record) -> dict[int, tuple] | None:
+        """The hidden values of ``rec`` step 9 opened, for the replay's re-sealing (commit.seal's
+        ``known``): k -> (size, salt, value, commitment, ciphertext), None if step 9 opened none here.
+        The values are paired with the record's commitments and ciphertexts in step 9's order (a
+        second value numbered k replaces the first, in both)."""
+        p = self.unsealed
+        if p is None or p[0] != rec.seq or not p[1]:
+            return None
+        unsealed, b, known = p[1], rec.body, {}
+        if "sealed" in b and 0 in unsealed:
+            known[0] = (*unsealed[0], b["sealed"]["commit"], b["sealed"]["ct"])
+        for ev in b.get("events", ()):
+            if ev.get("t") == "sealed" and ev["k"] in unsealed:
+                known[ev["k"]] = (*unsealed[ev["k"]], ev["commit"], ev["ct"])
+        return known
 
 
 def _diff(a: bytes, b: bytes) -> str:

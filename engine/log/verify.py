@@ -116,6 +116,8 @@ class Verifier(SeatSteps, ReplaySteps):
         self._cosigners: dict = {}  # (key name, key ID) -> seat, of the seats' cosigner keys (SPEC.md 4.5)
         self.opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed
         #                                                     command step 9 opened, for step 11
+        # (seq, {k: (size, salt, value)}) of the hidden values step 9 opened in record seq, for step 11
+        self.unsealed: tuple[int, dict] | None = None
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -175,15 +177,17 @@ class Verifier(SeatSteps, ReplaySteps):
         self.report.records = seq + 1
         return rec
 
-    def replay_record(self, raw: bytes, opened: tuple[bytes, bytes] | None = None) -> None:
+    def replay_record(self, raw: bytes, opened: tuple[bytes, bytes] | None = None,
+                      unsealed: dict | None = None) -> None:
         """Step 11 alone (clients/cli/verify_parallel.py), for the next record of a log whose steps
         2-10 another Verifier (same arguments, ``replay_apart`` set) passed; ``opened``: its
-        ``opened`` after this record (a sealed command's envelope and signature, opened in step 9).
-        Raises as ``add``."""
+        ``opened`` after this record (a sealed command's envelope and signature, opened in step 9);
+        ``unsealed``: its ``unsealed`` of this record (the hidden values step 9 opened). Raises as ``add``."""
         seq = self.report.records
         try:
             rec = parse_record(raw, canonical=True)  # step 2 passed on these bytes
             self.opened = (seq, *opened) if opened is not None else None
+            self.unsealed = (seq, unsealed) if unsealed else None
             if seq == 0:
                 self._genesis(rec)
             elif self.referee is not None:

@@ -20,8 +20,8 @@ class SecretDieDuel(DuelRuleset):
     # padded at roll index 0 and at most 113 with a 32-bit index (duel's pick event is at most 77)
     sealed_sizes = {"command": DuelRuleset.sealed_sizes["command"], "event": {"a": 128}}
 
-    def apply(self, s, seat, command, ctx):
-        s = super().apply(s, seat, command, ctx)
+    def apply(self, s, seat, command, ctx, pending=None):
+        s = super().apply(s, seat, command, ctx, pending)
         if command.duel.WhichOneof("action") == "pick":
             ctx.roll("d6", "TEST a's secret die", to="a")  # sealed to a, after the sealed pick event
         return s

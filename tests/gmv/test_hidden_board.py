@@ -83,10 +83,10 @@ def test_gmv_hidden_board_plant_rejection_depends_on_hidden_units(monkeypatch):
 def test_gmv_hidden_board_plant_hidden_move_command_left_public(monkeypatch):
     orig = GmvRuleset.is_private
 
-    def is_private(self, s, seat, command):
+    def is_private(self, s, seat, command, pending=None):
         if command.gmv.WhichOneof("action") == "hidden_move":
             return False
-        return orig(self, s, seat, command)
+        return orig(self, s, seat, command, pending)
     monkeypatch.setattr(GmvRuleset, "is_private", is_private)
     _fails("public command")
 

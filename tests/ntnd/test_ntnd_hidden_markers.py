@@ -89,12 +89,12 @@ def test_ntnd_hidden_markers_plant_view_flags_dummies(monkeypatch):
 def test_ntnd_hidden_markers_plant_rejection_depends_on_contents(monkeypatch):
     orig = NtndRuleset.apply
 
-    def apply(self, s, seat, command, ctx):
+    def apply(self, s, seat, command, ctx, pending=None):
         if seat == "allied" and command.ntnd.WhichOneof("action") == "attack":
             tgt = command.ntnd.attack.target
             if any(len(mk["units"]) > 1 for mk in s["markers"].values() if tgt in (mk["loc"], )):
                 raise Rejection("ILLEGAL_COMMAND", "NTND 19: that hex is too strongly held")
-        return orig(self, s, seat, command, ctx)
+        return orig(self, s, seat, command, ctx, pending)
     monkeypatch.setattr(NtndRuleset, "apply", apply)
     _fails("fate depends")
 
@@ -102,8 +102,8 @@ def test_ntnd_hidden_markers_plant_rejection_depends_on_contents(monkeypatch):
 def test_ntnd_hidden_markers_plant_public_event_names_a_type(monkeypatch):
     orig = NtndRuleset.apply
 
-    def apply(self, s, seat, command, ctx):
-        out = orig(self, s, seat, command, ctx)
+    def apply(self, s, seat, command, ctx, pending=None):
+        out = orig(self, s, seat, command, ctx, pending)
         if seat == "allied":
             first = min(out["markers"], key=lambda m: int(m[1:]), default=None)
             if first is not None:  # what the lowest-numbered marker holds

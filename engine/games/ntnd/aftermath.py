@@ -108,15 +108,18 @@ def next_decision(s: dict, ctx) -> dict | None:
                 b["plan"] = _plan(s, b, side, ctx)
             pend = b["plan"]
             pend[:] = _alive(s, pend)
-            while pend and not retreat_destinations(s, pend[0]):
+            to = None
+            while pend:
+                to = retreat_destinations(s, pend[0])   # the decision's, if it has any (issue 15: found once)
+                if to:
+                    break
                 eliminate(s, pend[0], ctx, "NTND 19.3.6")
                 pend.pop(0)
             if not pend:
                 del b["plan"]
                 b["todo"].pop(0)
                 continue
-            return {"seat": side, "kind": "retreat", "unit": pend[0], "mode": b["mode"],
-                    "to": retreat_destinations(s, pend[0])}
+            return {"seat": side, "kind": "retreat", "unit": pend[0], "mode": b["mode"], "to": to}
         if step == "advance":
             opts = advance_options(s, b)
             if not opts:

@@ -65,8 +65,10 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
 
 
 def _fighting_units(s: dict, loc: str, side: str) -> list[str]:
-    return [u["id"] for u in sorted(s["units"].values(), key=lambda x: x["id"])
-            if u["status"] == "map" and u["loc"] == loc and u["side"] == side and _t(s, u["id"]).category != "air"]
+    """The ids of ``side``'s units at ``loc`` but air units, in id order (the units picked, then
+    sorted: issue 15)."""
+    return sorted(u["id"] for u in s["units"].values()
+                  if u["status"] == "map" and u["loc"] == loc and u["side"] == side and _t(s, u["id"]).category != "air")
 
 
 def _shock(s: dict, attackers) -> bool:
@@ -127,13 +129,14 @@ def attack_options(s: dict, side: str, target: str | None = None) -> list[tuple[
     done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
     targets: dict[tuple[str, str], list[str]] = {}
     open_ = in_force(s, "neutrality")   # 10.2, 10.4: attacks into neutral states are allowed (and charged)
-    for uid in sorted(s["units"]):
-        if uid in done_a:
-            continue
-        kind = _may_attack(s, uid, side)   # first: it drops most units at once (status, side); both are pure
+    units = s["units"]
+    for uid in sorted(units):
+        u = units[uid]
+        if u["status"] != "map" or u["side"] != side or uid in done_a:
+            continue   # _may_attack's first test, here: it drops most units at once (issue 15)
+        kind = _may_attack(s, uid, side)   # pure
         if kind is None:
             continue
-        u = s["units"][uid]
         if target is not None and target not in m.hex_neighbours(u["loc"]):
             continue   # it offers no option for ``target`` (below: only its neighbours)
         if not neutrality.may_attack_from(s, uid):
@@ -191,11 +194,14 @@ def attack_allowed(opts: list[tuple[str, tuple[str, ...]]], target: str, attacke
         t == target and set(att) <= set(group) for t, group in opts)
 
 
-def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx) -> None:
-    """Fight one battle now (19.2) and queue its aftermath."""
+def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx, opts: list | None = None) -> None:
+    """Fight one battle now (19.2) and queue its aftermath. ``opts``: ``attack_options(s, side,
+    target)`` if the caller has them for this very state (flow's queue of announced attacks)."""
     m = load_map()
     foe = ALLIED if side == COMMUNIST else COMMUNIST
-    if not attack_allowed(attack_options(s, side, target), target, attackers):
+    if opts is None:
+        opts = attack_options(s, side, target)
+    if not attack_allowed(opts, target, attackers):
         raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
                         "location once per combat phase; no unit is attacked twice (19.1.3); artillery, "
                         "firebases and patrol boats attack only alone (19.2.1)")

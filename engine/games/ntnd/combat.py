@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Iterable, Sequence
 
 from ...errors import Rejection
@@ -211,8 +212,10 @@ class SideTotal:
     terms: tuple[Term, ...]
     units: int                  # units counted for 19.2.4 (the 19.2.1 divisor)
 
-    @property
+    @cached_property
     def total(self) -> Fraction:
+        """The sum of the terms (fixed: a battle asks it several times, issue 15; kept beside the
+        fields, so equality and hashing are the fields' alone)."""
         return sum((t.value for t in self.terms), Fraction(0))
 
     def term(self, rule: str) -> Fraction:

@@ -249,12 +249,13 @@ def _phase_decision(s: dict, ctx) -> dict | None:
         # resolve the announced attacks in the order announced (3.1.6)
         while p["queue"]:
             a = p["queue"].pop(0)
-            able = {x for _, g in battles.attack_options(s, COMMUNIST, a["target"]) for x in g}
+            opts = battles.attack_options(s, COMMUNIST, a["target"])
+            able = {x for _, g in opts for x in g}
             att = [x for x in a["attackers"] if x in able]
             if not att:
                 ctx.emit({"t": "attack-cancelled", "target": a["target"], "rule": "NTND 19.1"})
                 continue
-            battles.start_battle(s, COMMUNIST, a["target"], att, ctx)
+            battles.start_battle(s, COMMUNIST, a["target"], att, ctx, opts)   # the same state: its options
             return _battle_or_none(s, ctx)
         return None
     kinds = {"c_recruit": (COMMUNIST, "recruit", "NTND 4.1: place recruits (cadres, dummies, NVA units), then done"),

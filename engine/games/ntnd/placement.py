@@ -2,6 +2,8 @@
 (used by recruitment 4.1, the National Uprising 26.3 and Chinese aid cadres 27.2)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .map import load_map
 from .movement import zoc_hexes, zoi_hexes
 from .state import ALLIED
@@ -21,8 +23,14 @@ def cadre_hexes(s: dict, nat: str | None) -> list[str]:
             near.update(m.hex_neighbours(loc))
     near |= zoc_hexes(s, ALLIED) | zoi_hexes(s)
     countries = (HOME[nat],) if nat else tuple(sorted(HOME.values()))
-    out = []
-    for hid, h in m.hexes.items():
-        if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None and hid not in near:
-            out.append(hid)
-    return sorted(out)
+    return [hid for hid in _map_cadre_hexes(countries) if hid not in near]
+
+
+@lru_cache(maxsize=None)
+def _map_cadre_hexes(countries: tuple[str, ...]) -> tuple[str, ...]:
+    """What the map alone allows of 4.1.1 in ``countries``: their non-clear land hexes without a
+    town or city, sorted; fixed, so found once (issue 15: the pass over every hex of the map was
+    most of ``cadre_hexes``)."""
+    m = load_map()
+    return tuple(sorted(hid for hid, h in m.hexes.items()
+                        if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None))

@@ -370,13 +370,15 @@ def purchase_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     seen_types = set()
     if only is not None and only not in s["units"]:
         return out
-    typ = s["units"][only]["type"] if only is not None else None
+    units = s["units"]
+    typ = units[only]["type"] if only is not None else None
+    # ``only``: the units of other types never change its options (seen_types is per type): they are
+    # left out before the sort, which keeps the others in their order (issue 15)
+    ids = units if typ is None else [x for x in units if units[x]["type"] == typ]
     # a firebase/militia type is offered once: a counter of the mix first (a new one, no political
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
-    for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
-        u = s["units"][uid]
-        if typ is not None and u["type"] != typ:
-            continue   # ``only``: the units of other types never change its options (seen_types is per type)
+    for uid in sorted(ids, key=lambda x: (units[x]["status"] != "mix", counter_order(x))):
+        u = units[uid]
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or u["type"] in SPECIAL_PURCHASE \
                 or special_units.is_special(s, uid):
             continue                                   # 28.3.1: two U.S. points (special_units.purchase)

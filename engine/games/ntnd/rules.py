@@ -57,9 +57,8 @@ class NtndRuleset(Ruleset):
             return None
         # The service shows this data to everyone (GetState, ListLegalCommands, SubmitCommand's next
         # decision): only the public part of the decision (views.decision_view); the seat to decide
-        # learns its options from legal_commands.
-        return Decision(d["seat"], d["kind"], d["prompt"], {k: v for k, v in views.decision_view(d, None).items()
-                                                            if k not in ("seat", "kind", "prompt")})
+        # learns its options from legal_commands (views.decision_data: decision_view(d, None)'s data).
+        return Decision(d["seat"], d["kind"], d["prompt"], views.decision_data(d))
 
     def outcome(self, s):
         return s.get("outcome")

@@ -38,6 +38,19 @@ def decision_view(d: dict, seat: str | None) -> dict:
         d.get("seat") == COMMUNIST and seat != COMMUNIST and k in hidden)}
 
 
+#: the public keys of a decision that are its data (``Decision.data``: not seat, kind or prompt)
+_DATA_KEYS = tuple(k for k in _PUBLIC_DECISION_KEYS if k not in ("seat", "kind", "prompt"))
+
+
+def decision_data(d: dict) -> dict:
+    """``decision_view(d, None)`` less seat, kind and prompt, in one pass (the pending decision's
+    public data, asked once per command: issue 15)."""
+    if d.get("seat") != COMMUNIST:
+        return {k: d[k] for k in _DATA_KEYS if k in d}
+    hidden = _COMMUNIST_ONLY_DECISION_KEYS + (_COMMUNIST_ONLY_OVERSTACK_KEYS if d.get("kind") == "overstack_losses" else ())
+    return {k: d[k] for k in _DATA_KEYS if k in d and k not in hidden}
+
+
 def build_view(s: dict, seat: str | None) -> dict:
     ph = phase_of(s)
     d = s.get("decision")

@@ -1,0 +1,238 @@
+"""Issue 15: rule functions rewritten to do less per call (recruitment.purchase_options with
+``only``: the other types left out before the sort; battles._fighting_units: the units picked, then
+sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
+part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
+decision's data in one pass) give what their former forms gave (kept here), on every position of
+seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
+replacements); and the attack options flow hands start_battle, and the retreat destinations
+aftermath.next_decision asks, are the ones of the state they are used in."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from afteraction.engine.bots import random_bot
+from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, views
+from afteraction.engine.games.ntnd import combat as cb
+from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
+from afteraction.engine.games.ntnd.units import counter_order, load_counters
+from afteraction.engine.local import LocalGame
+
+
+def _former_purchase_options(s, only):
+    """purchase_options as it was (every unit sorted, the other types skipped in the loop)."""
+    counters = load_counters()
+    out, seen_types = [], set()
+    if only not in s["units"]:
+        return out
+    typ = s["units"][only]["type"]
+    for uid in sorted(s["units"], key=lambda x: (s["units"][x]["status"] != "mix", counter_order(x))):
+        u = s["units"][uid]
+        if u["type"] != typ:
+            continue
+        if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or u["type"] in recruitment.SPECIAL_PURCHASE \
+                or recruitment.special_units.is_special(s, uid):
+            continue
+        t = counters.type(u["type"])
+        if recruitment._payer(s, t.nationality, recruitment.vietnamization.half_cost(s, u["type"])) is None:
+            continue
+        if t.nationality == "US" and u["status"] == "dead" and recruitment.in_force(s, "elections") \
+                and recruitment.peace_party(s):
+            continue
+        if t.stacking_class in recruitment.IMMEDIATE:
+            if u["type"] in seen_types:
+                continue
+            seen_types.add(u["type"])
+            if uid == only:
+                out += [(uid, h) for h in recruitment.purchase_locations(s, u)]
+        elif u["status"] == "dead" and uid == only:
+            out.append((uid, ""))
+    return sorted(out)
+
+
+def _former_fighting_units(s, loc, side):
+    return [u["id"] for u in sorted(s["units"].values(), key=lambda x: x["id"])
+            if u["status"] == "map" and u["loc"] == loc and u["side"] == side
+            and battles._t(s, u["id"]).category != "air"]
+
+
+def _former_cadre_hexes(s, nat):
+    m = placement.load_map()
+    allied = {u["loc"] for u in s["units"].values() if u["status"] == "map" and u["side"] == ALLIED
+              and u["loc"] is not None}
+    near = set(allied)
+    for loc in allied:
+        if not m.is_zone(loc):
+            near.update(m.hex_neighbours(loc))
+    near |= placement.zoc_hexes(s, ALLIED) | placement.zoi_hexes(s)
+    countries = (placement.HOME[nat],) if nat else tuple(sorted(placement.HOME.values()))
+    out = []
+    for hid, h in m.hexes.items():
+        if h.country in countries and h.is_land and h.terrain != "clear" and h.town is None and hid not in near:
+            out.append(hid)
+    return sorted(out)
+
+
+def _former_decision_data(d):
+    """NtndRuleset.pending's data as it was: decision_view(d, None) less seat, kind and prompt."""
+    return [(k, v) for k, v in views.decision_view(d, None).items() if k not in ("seat", "kind", "prompt")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(views._PUBLIC_DECISION_KEYS + ("options", "extra")), st.integers(), max_size=10),
+       st.sampled_from([ALLIED, COMMUNIST, None]), st.sampled_from(["losses", "overstack_losses", "retreat", None]))
+def test_decision_data_is_the_public_view_less_seat_kind_and_prompt(d, seat, kind):
+    d = dict(d)
+    for key, v in (("seat", seat), ("kind", kind)):
+        if v is not None:
+            d[key] = v
+    assert list(views.decision_data(d).items()) == _former_decision_data(d)
+
+
+def _positions(scenario, seed, commands):
+    g = LocalGame.create("ntnd", seed=f"rule-forms-{seed}".encode(), scenario=scenario)
+    g.handshake()
+    rs = g.referee.ruleset
+    bot = random_bot(seed) if scenario is None else campaign_bot(seed)
+    for _ in range(commands):
+        if g.referee.ended:
+            return
+        d = g.referee.pending()
+        yield g.referee.state, d
+        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+
+
+@pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
+def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
+    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0}
+    for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
+        assert list(views.decision_data(s["decision"]).items()) == _former_decision_data(s["decision"])
+        if d.kind == "retreat":   # aftermath.next_decision's destinations, found once: this state's
+            calls["retreat"] += 1
+            assert s["decision"]["to"] == aftermath.retreat_destinations(s, s["decision"]["unit"])
+        locs = sorted({u["loc"] for u in s["units"].values() if u["status"] == "map"})
+        for side in (ALLIED, COMMUNIST):
+            for loc in locs if n % 5 == 0 else ():
+                calls["fighting"] += 1
+                assert battles._fighting_units(s, loc, side) == _former_fighting_units(s, loc, side)
+        if d.kind == "recruit" or n % 25 == 0:
+            for nat in (None, *sorted(placement.HOME)):
+                calls["cadre"] += 1
+                assert placement.cadre_hexes(s, nat) == _former_cadre_hexes(s, nat)
+        if d.kind in ("reinforce", "combat", "announce", "replacements") or n % 25 == 0:
+            allied = sorted(u for u, x in s["units"].items() if x["side"] == ALLIED and x["status"] in ("dead", "mix"))
+            for uid in allied:
+                calls["purchase"] += 1
+                assert recruitment.purchase_options(s, uid) == _former_purchase_options(s, uid), uid
+            for side in (ALLIED, COMMUNIST):
+                calls["attack"] += 1
+                whole = battles.attack_options(s, side)
+                assert whole == _former_attack_options(s, side)
+                for tgt in sorted({t for t, _ in whole}) + locs[:: 7]:
+                    assert battles.attack_options(s, side, tgt) == _former_attack_options(s, side, tgt)
+    assert all(calls.values()), calls
+
+
+def _former_attack_options(s, side, target=None):
+    """battles.attack_options as it was (every unit through _may_attack first), verbatim."""
+    m = battles.load_map()
+    ph = s["phase"]
+    done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
+    targets: dict[tuple[str, str], list[str]] = {}
+    open_ = battles.in_force(s, "neutrality")   # 10.2, 10.4: attacks into neutral states are allowed (and charged)
+    for uid in sorted(s["units"]):
+        if uid in done_a:
+            continue
+        kind = battles._may_attack(s, uid, side)   # first: it drops most units at once (status, side); both are pure
+        if kind is None:
+            continue
+        u = s["units"][uid]
+        if target is not None and target not in m.hex_neighbours(u["loc"]):
+            continue   # it offers no option for ``target`` (below: only its neighbours)
+        if not battles.neutrality.may_attack_from(s, uid):
+            continue
+        t = battles._t(s, uid)
+        here = m.hex(u["loc"]).country
+        home = battles._bound_home(t, side)   # 8.9.1: a bound unit attacks from home into home
+        for n in m.hex_neighbours(u["loc"]):
+            if target is not None and n != target:
+                continue
+            there = m.hexes[n].country
+            if side == ALLIED and there != here and (there in s["neutral"] or here in s["neutral"]) \
+                    and t.nationality not in ("LAO", "KHMER") and not open_:
+                continue  # 10.2: attacking across a neutral border is a violation (part 2)
+            if home and not (here == home and there == home):
+                continue
+            targets.setdefault((n, kind), []).append(uid)
+    # 9.3: combat inside an off-board zone, by the units committed there (battles.offboard.py)
+    if target is None or target in m.zones:
+        for zone, uids in battles.offboard.zone_attackers(s, side, done_a).items():
+            if target is None or zone == target:
+                targets.setdefault((zone, "ground"), []).extend(uids)
+    out = []
+    foe = ALLIED if side == COMMUNIST else COMMUNIST
+    counters = battles.load_counters()
+    upside = ph.get("retreated_into", {})
+    by_loc: dict[str, list[str]] = {}
+    for x in sorted(s["units"]) if targets else ():
+        v = s["units"][x]
+        if v["status"] == "map" and v["side"] == foe and (target is None or v["loc"] == target) \
+                and counters.type(v["type"]).category != "air":
+            by_loc.setdefault(v["loc"], []).append(x)
+    for tgt, kind in sorted(targets, key=lambda k: (k[0], k[1] != "ground")):
+        defenders = [d for d in by_loc.get(tgt, []) if d not in upside.get(tgt, ())]
+        if not defenders or set(defenders) & done_d:
+            continue
+        if any(s["units"][d]["inv"] for d in defenders):
+            hunters = battles.neutrality.hunters(s, side, tgt, targets[(tgt, kind)])   # 28.11.1-28.11.2 (campaign)
+            if hunters:
+                out.append((tgt, hunters))
+            continue
+        if all(battles._t(s, d).id == "us_fleet" for d in defenders):
+            continue  # 14.2
+        if side == COMMUNIST and m.country_of(tgt) in s["neutral"] and not open_:
+            continue  # 10.5.1 attacking a neutral is part 2
+        out.append((tgt, tuple(targets[(tgt, kind)])))
+    return out
+
+
+
+fractions = st.fractions(min_value=-50, max_value=50, max_denominator=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["NTND 19.2.1", "NTND 19.2.2"]), fractions), max_size=8), st.booleans())
+def test_a_side_totals_kept_total_is_the_sum_of_its_terms_and_not_part_of_its_identity(terms, asked):
+    """combat.SideTotal.total is kept once computed (cached_property): it is the sum of the terms, as
+    the former property computed it on every ask, and a total asked or not changes neither equality
+    nor hash (a kept value is not a field)."""
+    def side():
+        return cb.SideTotal("allied", tuple(cb.Term(r, f"t{i}", v) for i, (r, v) in enumerate(terms)), len(terms))
+    a, b = side(), side()
+    if asked:
+        assert a.total == sum((v for _, v in terms), Fraction(0)) == a.total
+    assert a == b and hash(a) == hash(b) and a.to_event() == b.to_event()
+    assert b.total == sum((t.value for t in b.terms), Fraction(0))
+
+
+def test_the_options_flow_hands_to_start_battle_are_those_of_the_state_it_fights_in(monkeypatch):
+    """flow's queue of announced Communist attacks hands start_battle the attack options it filtered
+    the attackers with (issue 15: not computed twice): they are attack_options of the state the battle
+    starts in, for every queued attack of two random-bot Tet games."""
+    real, handed = battles.start_battle, []
+
+    def checked(s, side, target, attackers, ctx, opts=None):
+        if opts is not None:
+            assert opts == battles.attack_options(s, side, target)
+            handed.append(target)
+        return real(s, side, target, attackers, ctx, opts)
+
+    monkeypatch.setattr(battles, "start_battle", checked)
+    for seed in (1, 2):
+        for _ in _positions(None, seed, 5000):
+            pass
+    assert len(handed) >= 5
