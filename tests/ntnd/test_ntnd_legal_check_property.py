@@ -7,14 +7,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from afteraction.engine import snapshot
-from afteraction.engine.bots import Prng, random_bot
+from afteraction.engine.bots import Prng
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd import paths, reach
 from afteraction.engine.games.ntnd.answers import move_options
-from afteraction.engine.games.ntnd.bots import campaign_bot
 from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.local import LocalGame
 from afteraction.engine.ruleset import Context
+
+from .botgames import positions
 
 SETTINGS = settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -22,16 +22,7 @@ SETTINGS = settings(max_examples=3, deadline=None, suppress_health_check=list(He
 def _positions(seed: int, commands: int, scenario: str | None = None):
     """(ruleset, state, decision) before each of the first ``commands`` commands of a random game
     (``scenario``: of that scenario, played by the campaign bots)."""
-    g = LocalGame.create("ntnd", seed=f"legal-check-{seed}".encode(), scenario=scenario)
-    g.handshake()
-    rs = g.referee.ruleset
-    bot = random_bot(seed) if scenario is None else campaign_bot(seed)
-    for _ in range(commands):
-        if g.referee.ended:
-            return
-        d = g.referee.pending()
-        yield rs, g.referee.state, d
-        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+    return positions("legal-check", seed, commands, scenario)
 
 
 @SETTINGS

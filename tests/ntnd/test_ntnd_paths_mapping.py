@@ -6,25 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from afteraction.engine.bots import random_bot
 from afteraction.engine.games.ntnd import movement, reach
 from afteraction.engine.games.ntnd.answers import _move_chunks, move_options
 from afteraction.engine.games.ntnd.ground_search import Paths
 from afteraction.engine.local import LocalGame
 
+from .botgames import positions
 
-def _movement_states(seed: bytes, states: int):
+
+def _movement_states(tag: str, states: int):
     """The states before the first ``states`` move commands of a seeded random-bot Tet game."""
-    g = LocalGame.create("ntnd", seed=seed)
-    g.handshake()
-    rs = g.referee.ruleset
-    bot = random_bot(seed)
-    while states and not g.referee.ended:
-        d = g.referee.pending()
-        if d.kind == "move":
-            yield g.referee.state
-            states -= 1
-        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+    moves = (s for _, s, d in positions(tag, 0, 2000) if d.kind == "move")
+    return (s for s, _ in zip(moves, range(states)))
 
 
 def _walked(s: dict, piece: str, env: movement.Env, path: list[str]) -> bool:
@@ -39,7 +32,7 @@ def _walked(s: dict, piece: str, env: movement.Env, path: list[str]) -> bool:
 
 def test_ntnd_8_a_search_paths_mapping_reads_as_the_dict_of_its_paths():
     seen = 0
-    for s in _movement_states(b"paths-mapping", 6):
+    for s in _movement_states("paths-mapping", 6):
         env = movement.Env(s)
         for piece, ordered in _move_chunks(s):
             r = reach.reachable(s, piece, env)
@@ -74,7 +67,7 @@ def test_ntnd_8_a_search_paths_mapping_reads_as_the_dict_of_its_paths():
 def test_ntnd_8_the_legal_moves_read_each_path_as_move_options_lists_it():
     """MoveCommands builds each Command from its piece's mapping when read; every read gives the
     (piece, path) of move_options at the same index, and the lists are the mapping's paths."""
-    for s in _movement_states(b"paths-commands", 4):
+    for s in _movement_states("paths-commands", 4):
         rs = LocalGame.create("ntnd", seed=b"x").referee.ruleset
         legal = rs.legal_commands(s, s["decision"]["seat"])
         opts = move_options(s)

@@ -14,13 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.bots import random_bot
 from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, views
 from afteraction.engine.games.ntnd import combat as cb
-from afteraction.engine.games.ntnd.bots import campaign_bot
 from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
 from afteraction.engine.games.ntnd.units import counter_order, load_counters
-from afteraction.engine.local import LocalGame
+
+from .botgames import positions
 
 
 def _former_purchase_options(s, only):
@@ -94,16 +93,7 @@ def test_decision_data_is_the_public_view_less_seat_kind_and_prompt(d, seat, kin
 
 
 def _positions(scenario, seed, commands):
-    g = LocalGame.create("ntnd", seed=f"rule-forms-{seed}".encode(), scenario=scenario)
-    g.handshake()
-    rs = g.referee.ruleset
-    bot = random_bot(seed) if scenario is None else campaign_bot(seed)
-    for _ in range(commands):
-        if g.referee.ended:
-            return
-        d = g.referee.pending()
-        yield g.referee.state, d
-        g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+    return ((s, d) for _, s, d in positions("rule-forms", seed, commands, scenario))
 
 
 @pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])

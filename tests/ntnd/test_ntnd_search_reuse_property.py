@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.bots import random_bot
 from afteraction.engine.games.ntnd import ground_search, movement, offboard, reach
-from afteraction.engine.local import LocalGame
+
+from .botgames import positions
 
 
 def _same(got, want) -> bool:
@@ -35,14 +35,8 @@ def test_ntnd_8_a_reused_search_is_the_fresh_search(seed, monkeypatch):
 
     monkeypatch.setattr(ground_search, "_unchanged", counting)
     reach.clear_caches()
-    g = LocalGame.create("ntnd", seed=f"search-reuse-{seed}".encode())
-    g.handshake()
-    rs, bot = g.referee.ruleset, random_bot(seed)
     compared = 0
-    for _ in range(260):
-        if g.referee.ended:
-            break
-        s, d = g.referee.state, g.referee.pending()
+    for _, s, d in positions("search-reuse", seed, 260):
         if d.kind == "move":
             env = movement.Env(s)
             pieces = sorted(s["markers"]) if d.seat == "communist" else []
@@ -55,5 +49,4 @@ def test_ntnd_8_a_reused_search_is_the_fresh_search(seed, monkeypatch):
                 args, _ = reach._ground_args(s, mv, env, False, movement.allowance_q(s, mv))
                 assert _same(ground_search._search(*args), ground_search._dijkstra(*args)), (piece, s["turn"])
                 compared += 1
-        g.play(d.seat, bot(d.seat, rs.legal_commands(s, d.seat)))
     assert compared > 100 and any(reused) and not all(reused)   # both ways taken
