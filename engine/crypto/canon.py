@@ -133,8 +133,8 @@ def same(value: Any, decoded: Any) -> bool:
     if t is list:
         if (tv is not list and tv is not tuple) or len(value) != len(decoded):
             return False
-        for x, y in zip(value, decoded):
-            ty = type(y)
+        for x, y in zip(value, decoded):   # each element as a map's value above, written out again:
+            ty = type(y)                      # this runs on every element of every replayed record
             if ty is str or ty is int or ty is bytes:
                 if type(x) is not ty or x != y:
                     return False
