@@ -78,7 +78,7 @@ def walk_reaches(s: dict, piece: str, path: list[str], env: Env) -> bool:
     legal within the allowance: ``reach.reach_one`` would offer that destination a path
     (``test_ntnd_8_a_roll_free_legal_walk_needs_no_search``). False: ask ``reach.reach_one``."""
     mv = mover(s, piece)
-    if not path or not plain_ground(s, mv):
+    if not path or not plain_ground(s, mv, path[-1]):
         return False
     args = ground_args_to(s, mv, path[-1], env)
     if args is None:

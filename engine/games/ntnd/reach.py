@@ -79,12 +79,13 @@ def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) 
 def reach_one(s: dict, piece: str, dest: str, env: Env | None = None) -> list[str] | None:
     """``reachable(s, piece, env, by_sea=False).get(dest)``: the offered path of one piece to one
     destination over land, or None. The referee's check of a move (paths.check_path): a ground
-    piece's search stops at ``dest`` (``_dijkstra``'s goal) unless the whole search is memoised;
-    zone moves, the 8.4 trail and the other kinds of movement take ``reachable``. Like it, it
+    piece's search stops at ``dest`` (``_dijkstra``'s goal) unless the whole search is memoised,
+    also from a hex bordering a zone to a hex (its 9.1 zone moves lead to zones); a move into, out of
+    or between zones, the 8.4 trail and the other kinds of movement take ``reachable``. Like it, it
     records the step rules in ``env.walks``, not the search in ``env.searches``."""
     env = env or Env(s)
     mv = mover(s, piece)
-    if not plain_ground(s, mv):
+    if not plain_ground(s, mv, dest):
         return reachable(s, piece, env, by_sea=False).get(dest)
     args = ground_args_to(s, mv, dest, env)
     if args is None:
@@ -94,9 +95,16 @@ def reach_one(s: dict, piece: str, dest: str, env: Env | None = None) -> list[st
     return None if path is None else list(path)
 
 
-def plain_ground(s: dict, mv: dict) -> bool:
-    """A mover whose moves over land are the one ground search (no zone, no 8.4 trail)."""
-    return movement_kind(mv) == "ground" and not offboard.touches_zone(mv["loc"]) and not improved_trail(s, mv)
+def plain_ground(s: dict, mv: dict, dest: str | None = None) -> bool:
+    """A mover whose moves over land are the one ground search (no zone, no 8.4 trail); with ``dest``,
+    whose move to ``dest`` is: a hex from a hex, the start bordering a zone or not (``_ground_reach``:
+    the zone moves of 9.1 are moves to or from a zone, the rest is the ground search's)."""
+    if movement_kind(mv) != "ground" or improved_trail(s, mv):
+        return False
+    if dest is None:
+        return not offboard.touches_zone(mv["loc"])
+    zones = load_map().zones
+    return mv["loc"] not in zones and dest not in zones
 
 
 def ground_args_to(s: dict, mv: dict, dest: str, env: Env) -> tuple | None:
