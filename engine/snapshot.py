@@ -52,8 +52,7 @@ def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map, _dicts=_a
             else:
                 return {k: v.copy() for k, v in x.items()}
             # some record holds a container (a marker: its units, its commitment's ref): each record is
-            # copied here, its lists of atoms sliced, not through a call per record (issue 15: the markers
-            # were a third of a Tet state's copy)
+            # copied here, its lists of atoms sliced, not through a call per record (issue 15)
             out = {}
             for k, v in x.items():
                 r = out[k] = v.copy()

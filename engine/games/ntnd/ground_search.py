@@ -163,8 +163,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     Over hex numbers (``_index``: the hex ids in sorted order, so the heap breaks ties as it would
     on the ids) with one flag byte per hex for the state's sets (``_flags``), lists for the labels:
     the same steps in the same order as over the ids, fewer lookups per step (issue 15). A whole search
-    makes the table of its sets if none is at hand (``_flags``: about a fifth of one search, which runs
-    over ids and sets 2.6 times slower). A search stopped at a goal (the referee's check of one move)
+    makes the table of its sets if none is at hand (``_flags``: cheaper than running over the ids and the
+    sets). A search stopped at a goal (the referee's check of one move)
     settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
     search of the same sets), it runs over the ids and the sets themselves (``_goal_search``), not paying
     for a table it would use once."""
@@ -198,7 +198,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
         if here != s0:
             settled.append(here)
             if here == g0:
-                return _path(prev, here)
+                return Paths(prev, ())._path(here)
             if flags[here] & _STOP:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
@@ -394,24 +394,12 @@ class _Labels:
         return [(ids[i], divmod(self._best[i], _ROLL)) for i in [self._start, *self._settled]]
 
 
-def _path(prev: list, i: int) -> list[str]:
-    """The hexes after the start on the way to hex number ``i`` of a search (its predecessors ``prev``:
-    -1 at the start; a settled hex's predecessors were all settled before it)."""
-    ids = _index()[0]
-    out = []
-    while prev[i] >= 0:
-        out.append(ids[i])
-        i = prev[i]
-    out.reverse()
-    return out
-
-
 class Paths(Mapping):
     """Destination -> path (the hexes after the start) of one whole ground search, read-only, the
     destinations in id order: a path is decoded from the search's predecessors when it is first read,
-    then kept (the lists are shared: nobody changes them). Building every path as its hex was settled
-    took an eighth of a phase's cold legal moves, which offer thousands of paths of which a player sends
-    one (issue 15); a bot that reads them all decodes each once, on its predecessor's. Equal to the dict
+    then kept (the lists are shared: nobody changes them). A phase's legal moves offer thousands of
+    paths of which a player sends one, so building every path as its hex was settled was wasted work
+    (issue 15); a bot that reads them all decodes each once, on its predecessor's. Equal to the dict
     of the same items (``Mapping.__eq__``)."""
 
     __slots__ = ("_prev", "_keys", "_has", "_done")
@@ -435,7 +423,8 @@ class Paths(Mapping):
         return i if i in self._has else None
 
     def _path(self, i: int) -> list[str]:
-        """``_path(prev, i)``, from the nearest hex on the way whose path is kept."""
+        """The hexes after the start on the way to hex number ``i`` (its predecessors: -1 at the start;
+        a settled hex's predecessors were all settled before it), from the nearest one whose path is kept."""
         done = self._done
         p = done.get(i)
         if p is not None:

@@ -42,8 +42,8 @@ def infiltration_chance(loc: str) -> Fraction:
 def reachable(s: dict, piece: str, env: Env | None = None, by_sea: bool = True) -> Mapping[str, list[str]]:
     """Destination -> path for one piece this phase (empty for immobile pieces). ``by_sea`` False
     leaves out the sea moves (8.6, keys "sea:<hex>"), which no land key can be: for the referee's
-    check of a move over land. Read-only: a ground piece's is its memoised search's ``Paths`` (each
-    path a new list when read), others' a dict."""
+    check of a move over land. Read-only: a ground piece's is its memoised search's ``Paths`` (its
+    paths shared: read, never changed), others' a dict."""
     env = env or Env(s)
     mv = mover(s, piece)
     kind = movement_kind(mv)
