@@ -167,7 +167,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     sets). A search stopped at a goal (the referee's check of one move)
     settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
     search of the same sets), it runs over the ids and the sets themselves (``_goal_search``), not paying
-    for a table it would use once."""
+    for a table it would use once. Over a graph whose steps all cost the same, without ZOI doubling (an
+    inverted marker's), the loop is ``_settle_uniform``'s."""
     sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     flags = _flag_memo.get(sets)
     if flags is None:
@@ -186,8 +187,14 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     best[s0] = 0
     prev = [-1] * len(ids)
     settled = []
-    # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
-    heap = [s0]
+    uniform = _uniform(graph_key, allowed_key) if double == 1 else None
+    if uniform is not None:   # every step costs the same (flat movers: inverted markers)
+        if _settle_uniform(s0, g0, uniform, flags, allow, best, prev, settled, shift):
+            return Paths(prev, ())._path(g0)
+        heap = ()
+    else:
+        # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
+        heap = [s0]
     pop, push = heapq.heappop, heapq.heappush
     roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
     while heap:
@@ -242,6 +249,46 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     # the labels and predecessors are read only for 8.6.4 landings, the paths one at a time (a phase's
     # legal moves offer thousands and a player sends one): each is decoded when read (issue 15)
     return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
+
+
+def _settle_uniform(s0: int, g0: int, uniform: tuple, flags: bytes, allow: int, best: list, prev: list,
+                    settled: list, shift: int) -> bool:
+    """``_dijkstra``'s loop for a graph whose steps all cost the same and no ZOI doubling (``_uniform``: an
+    inverted marker's 8.2.2 flat graph, most of a Communist phase's searches): the same steps in the same
+    order, the two keys a settled hex offers its neighbours computed once, not once per step (issue 15).
+    Fills ``best``, ``prev`` and ``settled``; True if it stopped at the goal ``g0`` (-1: none)."""
+    q, graph = uniform
+    heap = [s0]
+    pop, push = heapq.heappop, heapq.heappush
+    roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
+    while heap:
+        v = pop(heap)
+        key, here = v >> shift, v & low
+        if best[here] != key:
+            continue
+        if here != s0:
+            settled.append(here)
+            if here == g0:
+                return True
+            if flags[here] & _STOP:
+                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
+        if allow - (key & mask) < q:
+            continue  # no step fits in what is left
+        plain = key + q
+        rolled = plain + roll
+        for n in graph[here]:
+            f = flags[n]
+            if f:
+                if f & _BLOCKED:
+                    continue
+                nk = rolled if f & _RHEX else plain
+            else:
+                nk = plain
+            if nk < best[n]:
+                best[n] = nk
+                prev[n] = here
+                push(heap, nk << shift | n)
+    return False
 
 
 def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
@@ -321,6 +368,17 @@ def _iwithin(graph_key: tuple, allowed: frozenset) -> tuple[tuple[tuple[int, int
     ids, index, _ = _index()
     g = _within(graph_key, allowed)
     return tuple(tuple((index[n], q) for n, q in g.get(h, ())) for h in ids)
+
+
+@lru_cache(maxsize=None)
+def _uniform(graph_key: tuple, allowed_key: tuple) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
+    """(the one cost of every step, per hex number its neighbours' numbers) if every step of
+    ``_igraph(graph_key, allowed_key)`` costs the same (8.2.2: a flat mover's graph), else None."""
+    graph = _igraph(graph_key, allowed_key)
+    costs = {q for edges in graph for _, q in edges}
+    if len(costs) != 1:
+        return None
+    return costs.pop(), tuple(tuple(n for n, _ in edges) for edges in graph)
 
 
 @lru_cache(maxsize=None)
