@@ -18,8 +18,8 @@ from .units import load_counters
 
 @lru_cache(maxsize=None)
 def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, int], ...]]:
-    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays).
-    ``local_vc``: Communist Controlled areas an Allied mover pays 8.3/7.4.3 costs in (hearts.py;
+    """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays);
+    ``flat`` (an inverted marker, 8.2.2): every step costs ``Q`` (``_settle_flat`` counts on it). ``local_vc``: Communist Controlled areas an Allied mover pays 8.3/7.4.3 costs in (hearts.py;
     part of the cache key; empty wherever Hearts and Minds is not in force)."""
     m = load_map()
     g = {}
@@ -167,8 +167,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     sets). A search stopped at a goal (the referee's check of one move)
     settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
     search of the same sets), it runs over the ids and the sets themselves (``_goal_search``), not paying
-    for a table it would use once. Over a graph whose steps all cost the same, without ZOI doubling (an
-    inverted marker's), the loop is ``_settle_uniform``'s."""
+    for a table it would use once. Over a flat mover's graph without ZOI doubling (an inverted marker's),
+    the loop is ``_settle_flat``'s."""
     sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     flags = _flag_memo.get(sets)
     if flags is None:
@@ -187,9 +187,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     best[s0] = 0
     prev = [-1] * len(ids)
     settled = []
-    uniform = _uniform(graph_key, allowed_key) if double == 1 else None
-    if uniform is not None:   # every step costs the same (flat movers: inverted markers)
-        if _settle_uniform(s0, g0, uniform, flags, allow, best, prev, settled, shift):
+    if FLAT_LOOP and graph_key[1] and double == 1:   # a flat mover's graph: every step costs Q (``_graph``)
+        if _settle_flat(s0, g0, graph, flags, allow, best, prev, settled, shift):
             return Paths(prev, ())._path(g0)
         heap = ()
     else:
@@ -251,13 +250,17 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
 
 
-def _settle_uniform(s0: int, g0: int, uniform: tuple, flags: bytes, allow: int, best: list, prev: list,
-                    settled: list, shift: int) -> bool:
-    """``_dijkstra``'s loop for a graph whose steps all cost the same and no ZOI doubling (``_uniform``: an
-    inverted marker's 8.2.2 flat graph, most of a Communist phase's searches): the same steps in the same
+#: False: every search runs ``_dijkstra``'s general loop (the reference of ``_settle_flat``'s property test)
+FLAT_LOOP = True
+
+
+def _settle_flat(s0: int, g0: int, graph: tuple, flags: bytes, allow: int, best: list, prev: list,
+                 settled: list, shift: int) -> bool:
+    """``_dijkstra``'s loop over a flat mover's graph (``_graph``: every step costs ``Q``; an inverted
+    marker's, most of a Communist phase's searches) without ZOI doubling: the same steps in the same
     order, the two keys a settled hex offers its neighbours computed once, not once per step (issue 15).
     Fills ``best``, ``prev`` and ``settled``; True if it stopped at the goal ``g0`` (-1: none)."""
-    q, graph = uniform
+    q = Q
     heap = [s0]
     pop, push = heapq.heappop, heapq.heappush
     roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
@@ -276,7 +279,7 @@ def _settle_uniform(s0: int, g0: int, uniform: tuple, flags: bytes, allow: int, 
             continue  # no step fits in what is left
         plain = key + q
         rolled = plain + roll
-        for n in graph[here]:
+        for n, _ in graph[here]:
             f = flags[n]
             if f:
                 if f & _BLOCKED:
@@ -368,17 +371,6 @@ def _iwithin(graph_key: tuple, allowed: frozenset) -> tuple[tuple[tuple[int, int
     ids, index, _ = _index()
     g = _within(graph_key, allowed)
     return tuple(tuple((index[n], q) for n, q in g.get(h, ())) for h in ids)
-
-
-@lru_cache(maxsize=None)
-def _uniform(graph_key: tuple, allowed_key: tuple) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
-    """(the one cost of every step, per hex number its neighbours' numbers) if every step of
-    ``_igraph(graph_key, allowed_key)`` costs the same (8.2.2: a flat mover's graph), else None."""
-    graph = _igraph(graph_key, allowed_key)
-    costs = {q for edges in graph for _, q in edges}
-    if len(costs) != 1:
-        return None
-    return costs.pop(), tuple(tuple(n for n, _ in edges) for edges in graph)
 
 
 @lru_cache(maxsize=None)

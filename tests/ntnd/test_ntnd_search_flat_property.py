@@ -1,5 +1,5 @@
-"""Issue 15: a ground search over a graph whose steps all cost the same, without ZOI doubling (an
-inverted marker's 8.2.2 flat graph), runs ``ground_search._settle_uniform``, a loop of its own. On the
+"""Issue 15: a ground search over a flat mover's graph (an inverted marker's, 8.2.2: every step costs
+1 MP) without ZOI doubling runs ``ground_search._settle_flat``, a loop of its own. On the
 movement phases of seeded random-bot games, every piece's whole search and its goal searches are the
 general loop's, step for step: the same labels, predecessors and paths."""
 from __future__ import annotations
@@ -14,17 +14,17 @@ from .test_ntnd_search_reuse_property import _same
 
 
 def _general(monkeypatch, args, goal=None):
-    """``_dijkstra`` with the uniform loop switched off."""
+    """``_dijkstra`` with the flat loop switched off."""
     with monkeypatch.context() as m:
-        m.setattr(ground_search, "_uniform", lambda *a: None)
+        m.setattr(ground_search, "FLAT_LOOP", False)
         return ground_search._dijkstra(*args, goal=goal)
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_8_2_2_flat_search_is_the_general_search(seed, monkeypatch):
-    uniform = general = 0
-    for _, s, d in positions("search-uniform", seed, 160):
+    flat_searches = general = 0
+    for _, s, d in positions("search-flat", seed, 160):
         if d.kind != "move":
             continue
         env = movement.Env(s)
@@ -36,8 +36,8 @@ def test_ntnd_8_2_2_flat_search_is_the_general_search(seed, monkeypatch):
             if movement.movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]):
                 continue
             args, _ = reach._ground_args(s, mv, env, False, movement.allowance_q(s, mv))
-            flat = args[8] == 1 and ground_search._uniform(args[1], args[2]) is not None
-            uniform += flat
+            flat = args[8] == 1 and args[1][1]
+            flat_searches += flat
             general += not flat
             ground_search._flags(args[3], args[7], args[9], args[5], args[6])   # a whole search's table
             got = ground_search._dijkstra(*args)
@@ -45,5 +45,5 @@ def test_ntnd_8_2_2_flat_search_is_the_general_search(seed, monkeypatch):
             # goal searches (the referee's check of one move): a settled hex, the start, a hex out of reach
             for goal in [*list(got[2])[::7], mv["loc"], "0101"]:
                 assert ground_search._dijkstra(*args, goal=goal) == _general(monkeypatch, args, goal), (piece, goal)
-    assert uniform > 20 and general > 20   # both loops compared
+    assert flat_searches > 20 and general > 20   # both loops compared
     reach.clear_caches()
