@@ -174,20 +174,22 @@ def _scan_units(s: dict, sides: tuple[str, ...], f: dict) -> None:
     for x in sides:
         locs[x], zoc_at[x], types_at[x] = set(), set(), {}
     only = sides[0] if len(sides) == 1 else None
-    facts = _type_facts
+    facts = _SCAN_FACTS
     no_arvn = bool(s.get("sv_demoralized"))   # 25.2: demoralized ARVN units have no ZOC
     for u in s["units"].values():
         if u["status"] != "map":
             continue
-        side, loc, typ = u["side"], u["loc"], u["type"]
+        side = u["side"]
         if only is not None and side != only:
             continue
-        here = types_at[side].get(loc)
+        loc, typ = u["loc"], u["type"]
+        at = types_at[side]
+        here = at.get(loc)
         if here is None:
-            types_at[side][loc] = [(u["id"], typ)]
+            at[loc] = [(u["id"], typ)]
         else:
             here.append((u["id"], typ))
-        zoc, r, air = facts(typ)
+        zoc, r, air, boat = facts.get(typ) or _scan_facts(typ)
         if loc is not None and not air:
             locs[side].add(loc)
         if loc in zones:
@@ -196,8 +198,17 @@ def _scan_units(s: dict, sides: tuple[str, ...], f: dict) -> None:
             zoc_at[side].add(loc)
         if r and side == ALLIED:
             zoi_at.add((loc, r))
-        if typ in PATROL_BOATS:
+        if boat:
             boats.add(loc)
+
+
+#: unit type -> ``_type_facts`` and whether it is a patrol boat, as ``_scan_units`` reads them (filled as met)
+_SCAN_FACTS: dict[str, tuple[bool, int, bool, bool]] = {}
+
+
+def _scan_facts(type_id: str) -> tuple[bool, int, bool, bool]:
+    v = _SCAN_FACTS[type_id] = (*_type_facts(type_id), type_id in PATROL_BOATS)
+    return v
 
 
 #: canonical copies of the sets ``Env`` derives (``interned``), at most this many kept
