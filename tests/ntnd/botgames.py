@@ -21,3 +21,19 @@ def positions(tag: str, seed: int, commands: int, scenario: str | None = None):
         d = g.referee.pending()
         yield rs, g.referee.state, d
         g.play(d.seat, bot(d.seat, rs.legal_commands(g.referee.state, d.seat)))
+
+
+def ground_searches(s: dict, seat: str):
+    """(piece, its mover, its whole ground search's arguments) of every piece of ``seat`` that moves over
+    the map's ground and stands on a hex bordering no zone, in this state (markers first, then face-up
+    units, each in id order; one ``Env`` for the state)."""
+    from afteraction.engine.games.ntnd import movement, offboard, reach
+
+    env = movement.Env(s)
+    pieces = sorted(s["markers"]) if seat == "communist" else []
+    pieces += sorted(u["id"] for u in s["units"].values() if u["status"] == "map" and u["side"] == seat and not u["inv"])
+    for piece in pieces:
+        mv = movement.mover(s, piece)
+        if movement.movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]):
+            continue
+        yield piece, mv, reach._ground_args(s, mv, env, False, movement.allowance_q(s, mv))[0]

@@ -1,20 +1,20 @@
 """Issue 15: a ground search over a flat mover's graph (an inverted marker's, 8.2.2: every step costs
-1 MP) without ZOI doubling runs ``ground_search._settle_flat``, a loop of its own. On the
-movement phases of seeded random-bot games, every piece's whole search and its goal searches are the
+1 MP) without ZOI doubling takes ``ground_search._dijkstra``'s flat steps (two keys per settled hex,
+not one per step). On the movement phases of seeded random-bot games, every piece's whole search and its goal searches are the
 general loop's, step for step: the same labels, predecessors and paths."""
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import ground_search, movement, offboard, reach
+from afteraction.engine.games.ntnd import ground_search, reach
 
-from .botgames import positions
+from .botgames import ground_searches, positions
 from .test_ntnd_search_reuse_property import _same
 
 
 def _general(monkeypatch, args, goal=None):
-    """``_dijkstra`` with the flat loop switched off."""
+    """``_dijkstra`` with the flat steps switched off."""
     with monkeypatch.context() as m:
         m.setattr(ground_search, "FLAT_LOOP", False)
         return ground_search._dijkstra(*args, goal=goal)
@@ -27,15 +27,7 @@ def test_ntnd_8_2_2_flat_search_is_the_general_search(seed, monkeypatch):
     for _, s, d in positions("search-flat", seed, 160):
         if d.kind != "move":
             continue
-        env = movement.Env(s)
-        pieces = sorted(s["markers"]) if d.seat == "communist" else []
-        pieces += sorted(u["id"] for u in s["units"].values()
-                         if u["status"] == "map" and u["side"] == d.seat and not u["inv"])
-        for piece in pieces:
-            mv = movement.mover(s, piece)
-            if movement.movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]):
-                continue
-            args, _ = reach._ground_args(s, mv, env, False, movement.allowance_q(s, mv))
+        for piece, mv, args in ground_searches(s, d.seat):
             flat = args[8] == 1 and args[1][1]
             flat_searches += flat
             general += not flat
@@ -45,5 +37,5 @@ def test_ntnd_8_2_2_flat_search_is_the_general_search(seed, monkeypatch):
             # goal searches (the referee's check of one move): a settled hex, the start, a hex out of reach
             for goal in [*list(got[2])[::7], mv["loc"], "0101"]:
                 assert ground_search._dijkstra(*args, goal=goal) == _general(monkeypatch, args, goal), (piece, goal)
-    assert flat_searches > 20 and general > 20   # both loops compared
+    assert flat_searches > 20 and general > 20   # both kinds compared
     reach.clear_caches()

@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import ground_search, movement, offboard, reach
+from afteraction.engine.games.ntnd import ground_search, reach
 
-from .botgames import positions
+from .botgames import ground_searches, positions
 
 
 def _same(got, want) -> bool:
@@ -38,15 +38,7 @@ def test_ntnd_8_a_reused_search_is_the_fresh_search(seed, monkeypatch):
     compared = 0
     for _, s, d in positions("search-reuse", seed, 260):
         if d.kind == "move":
-            env = movement.Env(s)
-            pieces = sorted(s["markers"]) if d.seat == "communist" else []
-            pieces += sorted(u["id"] for u in s["units"].values()
-                             if u["status"] == "map" and u["side"] == d.seat and not u["inv"])
-            for piece in pieces:
-                mv = movement.mover(s, piece)
-                if movement.movement_kind(mv) != "ground" or offboard.touches_zone(mv["loc"]):
-                    continue
-                args, _ = reach._ground_args(s, mv, env, False, movement.allowance_q(s, mv))
+            for piece, _, args in ground_searches(s, d.seat):
                 assert _same(ground_search._search(*args), ground_search._dijkstra(*args)), (piece, s["turn"])
                 compared += 1
     assert compared > 100 and any(reused) and not all(reused)   # both ways taken

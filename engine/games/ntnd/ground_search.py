@@ -19,8 +19,9 @@ from .units import load_counters
 @lru_cache(maxsize=None)
 def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, int], ...]]:
     """Land hex -> ((neighbour, quarter-MP cost), ...) for movers of these classes (the slowest pays);
-    ``flat`` (an inverted marker, 8.2.2): every step costs ``Q`` (``_settle_flat`` counts on it). ``local_vc``: Communist Controlled areas an Allied mover pays 8.3/7.4.3 costs in (hearts.py;
-    part of the cache key; empty wherever Hearts and Minds is not in force)."""
+    ``flat`` (an inverted marker, 8.2.2): every step costs ``Q`` (``_dijkstra``'s flat steps count on it).
+    ``local_vc``: Communist Controlled areas an Allied mover pays 8.3/7.4.3 costs in (hearts.py; part of
+    the cache key; empty wherever Hearts and Minds is not in force)."""
     m = load_map()
     g = {}
     for h in m.land_hexes():
@@ -167,8 +168,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     sets). A search stopped at a goal (the referee's check of one move)
     settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
     search of the same sets), it runs over the ids and the sets themselves (``_goal_search``), not paying
-    for a table it would use once. Over a flat mover's graph without ZOI doubling (an inverted marker's),
-    the loop is ``_settle_flat``'s."""
+    for a table it would use once. Over a flat mover's graph without ZOI doubling (an inverted marker's,
+    most of a Communist phase's searches), each settled hex's steps take one of two keys (``flat``)."""
     sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     flags = _flag_memo.get(sets)
     if flags is None:
@@ -187,13 +188,10 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     best[s0] = 0
     prev = [-1] * len(ids)
     settled = []
-    if FLAT_LOOP and graph_key[1] and double == 1:   # a flat mover's graph: every step costs Q (``_graph``)
-        if _settle_flat(s0, g0, graph, flags, allow, best, prev, settled, shift):
-            return Paths(prev, ())._path(g0)
-        heap = ()
-    else:
-        # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
-        heap = [s0]
+    # a flat mover's graph (``_graph``: every step costs Q) without ZOI doubling: an inverted marker's
+    flat = FLAT_LOOP and graph_key[1] and double == 1
+    # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
+    heap = [s0]
     pop, push = heapq.heappop, heapq.heappush
     roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
     while heap:
@@ -208,6 +206,24 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
             if flags[here] & _STOP:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
+        if flat:   # the two keys a neighbour can get, computed once per hex, not once per step (issue 15)
+            if left < Q:
+                continue   # no step fits
+            plain = key + Q
+            rolled = plain + roll
+            for n, _ in graph[here]:
+                f = flags[n]
+                if f:
+                    if f & _BLOCKED:
+                        continue
+                    nk = rolled if f & _RHEX else plain
+                else:
+                    nk = plain
+                if nk < best[n]:
+                    best[n] = nk
+                    prev[n] = here
+                    push(heap, nk << shift | n)
+            continue
         if left >= top:   # the loop below without its two allowance checks (issue 15: 6% of the search)
             for n, step in graph[here]:
                 f = flags[n]
@@ -250,48 +266,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
 
 
-#: False: every search runs ``_dijkstra``'s general loop (the reference of ``_settle_flat``'s property test)
+#: False: every search runs ``_dijkstra``'s general steps (the reference of the flat steps' property test)
 FLAT_LOOP = True
-
-
-def _settle_flat(s0: int, g0: int, graph: tuple, flags: bytes, allow: int, best: list, prev: list,
-                 settled: list, shift: int) -> bool:
-    """``_dijkstra``'s loop over a flat mover's graph (``_graph``: every step costs ``Q``; an inverted
-    marker's, most of a Communist phase's searches) without ZOI doubling: the same steps in the same
-    order, the two keys a settled hex offers its neighbours computed once, not once per step (issue 15).
-    Fills ``best``, ``prev`` and ``settled``; True if it stopped at the goal ``g0`` (-1: none)."""
-    q = Q
-    heap = [s0]
-    pop, push = heapq.heappop, heapq.heappush
-    roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
-    while heap:
-        v = pop(heap)
-        key, here = v >> shift, v & low
-        if best[here] != key:
-            continue
-        if here != s0:
-            settled.append(here)
-            if here == g0:
-                return True
-            if flags[here] & _STOP:
-                continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
-        if allow - (key & mask) < q:
-            continue  # no step fits in what is left
-        plain = key + q
-        rolled = plain + roll
-        for n, _ in graph[here]:
-            f = flags[n]
-            if f:
-                if f & _BLOCKED:
-                    continue
-                nk = rolled if f & _RHEX else plain
-            else:
-                nk = plain
-            if nk < best[n]:
-                best[n] = nk
-                prev[n] = here
-                push(heap, nk << shift | n)
-    return False
 
 
 def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
