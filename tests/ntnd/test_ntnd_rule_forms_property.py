@@ -2,7 +2,8 @@
 ``only``: the other types left out before the sort; battles._fighting_units: the units picked, then
 sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
-decision's data in one pass) give what their former forms gave (kept here), on every position of
+decision's data in one pass; supply.out_of_supply, one trace per kind of Communist unit and hex, with
+_communist_supply_facts from one movement.Env pass) give what their former forms gave (kept here), on every position of
 seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
 replacements); and the attack options flow hands start_battle, and the retreat destinations
 aftermath.next_decision asks, are the ones of the state they are used in."""
@@ -14,8 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, views
+from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, supply, views
 from afteraction.engine.games.ntnd import combat as cb
+from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.movement import enemy_locs, zoc_hexes, zoi_hexes
 from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
 from afteraction.engine.games.ntnd.units import counter_order, load_counters
 
@@ -92,13 +95,42 @@ def test_decision_data_is_the_public_view_less_seat_kind_and_prompt(d, seat, kin
     assert list(views.decision_data(d).items()) == _former_decision_data(d)
 
 
+def _former_communist_supply_facts(s):
+    """_communist_supply_facts as it was (a pass per set, then a pass for the supply units and bases)."""
+    m = load_map()
+    blocked = enemy_locs(s, COMMUNIST) | zoc_hexes(s, ALLIED) | zoi_hexes(s)
+    supplies, bases = {}, set()
+    for x in s["units"].values():
+        if x["status"] == "map" and x["side"] == COMMUNIST and not m.is_zone(x["loc"]):
+            if x["type"] == "communist_supply":
+                supplies.setdefault(x["loc"], []).append(x["id"])
+            elif x["type"] == "vc_base":
+                bases.add(x["loc"])
+    return blocked, supplies, bases
+
+
+def _former_out_of_supply(s, side):
+    """out_of_supply as it was (a trace per unit)."""
+    pre = supply._AlliedSupply(s) if side == ALLIED else None
+    facts = _former_communist_supply_facts(s) if side == COMMUNIST else None
+    out = []
+    for uid in sorted(s["units"]):
+        u = s["units"][uid]
+        if u["status"] != "map" or u["side"] != side:
+            continue
+        ok = supply.allied_in_supply(s, u, pre=pre) if side == ALLIED else supply.communist_supply_trace(s, u, facts)[0]
+        if not ok:
+            out.append(uid)
+    return out
+
+
 def _positions(scenario, seed, commands):
     return ((s, d) for _, s, d in positions("rule-forms", seed, commands, scenario))
 
 
 @pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
 def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
-    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0}
+    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0, "supply": 0}
     for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
         assert list(views.decision_data(s["decision"]).items()) == _former_decision_data(s["decision"])
         if d.kind == "retreat":   # aftermath.next_decision's destinations, found once: this state's
@@ -113,6 +145,11 @@ def test_rewritten_rule_functions_give_their_former_results(scenario, seed, comm
             for nat in (None, *sorted(placement.HOME)):
                 calls["cadre"] += 1
                 assert placement.cadre_hexes(s, nat) == _former_cadre_hexes(s, nat)
+        if n % 10 == 0:
+            calls["supply"] += 1
+            assert supply._communist_supply_facts(s) == _former_communist_supply_facts(s)
+            for side in (ALLIED, COMMUNIST):
+                assert supply.out_of_supply(s, side) == _former_out_of_supply(s, side)
         if d.kind in ("reinforce", "combat", "announce", "replacements") or n % 25 == 0:
             allied = sorted(u for u, x in s["units"].items() if x["side"] == ALLIED and x["status"] in ("dead", "mix"))
             for uid in allied:

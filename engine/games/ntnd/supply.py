@@ -15,7 +15,7 @@ import heapq
 
 from ...errors import Rejection
 from .map import load_map
-from .movement import Q, _step_q, enemy_locs, zoc_hexes, zoi_hexes
+from .movement import Q, Env, _step_q, enemy_locs, zoc_hexes
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
@@ -165,17 +165,21 @@ def communist_supply_trace(s: dict, u: dict, facts: tuple | None = None) -> tupl
 
 def _communist_supply_facts(s: dict) -> tuple[frozenset, dict[str, list[str]], set[str]]:
     """What every Communist unit's trace shares in one state: the hexes a line may not enter (enemy
-    units, Allied ZOC and ZOI, 18.1.3), the supply units by hex, the VC bases."""
-    m = load_map()
-    blocked = enemy_locs(s, COMMUNIST) | zoc_hexes(s, ALLIED) | zoi_hexes(s)
+    units, Allied ZOC and ZOI, 18.1.3), the supply units by hex, the VC bases (one ``movement.Env`` pass
+    over the units: issue 15)."""
+    env = Env(s)
+    blocked = env.enemy(COMMUNIST) | env.zoc(ALLIED) | env.zoi()
     supplies: dict[str, list[str]] = {}
     bases = set()
-    for x in s["units"].values():
-        if x["status"] == "map" and x["side"] == COMMUNIST and not m.is_zone(x["loc"]):
-            if x["type"] == "communist_supply":
-                supplies.setdefault(x["loc"], []).append(x["id"])
-            elif x["type"] == "vc_base":
-                bases.add(x["loc"])
+    zones = load_map().zones
+    for loc, here in env.types_at(COMMUNIST).items():
+        if loc in zones:
+            continue
+        for uid, typ in here:
+            if typ == "communist_supply":
+                supplies.setdefault(loc, []).append(uid)
+            elif typ == "vc_base":
+                bases.add(loc)
     return blocked, supplies, bases
 
 
@@ -235,12 +239,23 @@ def out_of_supply(s: dict, side: str) -> list[str]:
     """The phasing side's units on the map that are out of supply now (for 18.2.1.3 / 18.2.1.4)."""
     pre = _AlliedSupply(s) if side == ALLIED else None
     facts = _communist_supply_facts(s) if side == COMMUNIST else None
+    traced: dict[tuple, bool] = {}   # (hex, movement class, Viet Cong?) -> a Communist trace's verdict
     out = []
     for uid in sorted(s["units"]):
         u = s["units"][uid]
         if u["status"] != "map" or u["side"] != side:
             continue
-        ok = allied_in_supply(s, u, pre=pre) if side == ALLIED else communist_supply_trace(s, u, facts)[0]
+        if side == ALLIED:
+            ok = allied_in_supply(s, u, pre=pre)
+        elif always_in_supply(s, u):
+            ok = True
+        else:
+            # the trace reads no more of the unit than these (communist_supply_sources): units stacked
+            # alike share it (issue 15)
+            key = (u["loc"], load_counters().type(u["type"]).movement_class, u["nat"] == "VC")
+            ok = traced.get(key)
+            if ok is None:
+                ok = traced[key] = communist_supply_trace(s, u, facts)[0]
         if not ok:
             out.append(uid)
     return out
