@@ -3,7 +3,7 @@
 sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
 decision's data in one pass; supply.out_of_supply, one trace per kind of Communist unit and hex, with
-_communist_supply_facts from one movement.Env pass) give what their former forms gave (kept here), on every position of
+_communist_supply_facts and the Allied trace's blocked hexes from one movement.Env pass) give what their former forms gave (kept here), on every position of
 seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
 replacements); and the attack options flow hands start_battle, and the retreat destinations
 aftermath.next_decision asks, are the ones of the state they are used in."""
@@ -148,6 +148,7 @@ def test_rewritten_rule_functions_give_their_former_results(scenario, seed, comm
         if n % 10 == 0:
             calls["supply"] += 1
             assert supply._communist_supply_facts(s) == _former_communist_supply_facts(s)
+            assert supply._AlliedSupply(s).blocked == enemy_locs(s, ALLIED) | zoc_hexes(s, COMMUNIST)
             for side in (ALLIED, COMMUNIST):
                 assert supply.out_of_supply(s, side) == _former_out_of_supply(s, side)
         if d.kind in ("reinforce", "combat", "announce", "replacements") or n % 25 == 0:

@@ -15,7 +15,7 @@ import heapq
 
 from ...errors import Rejection
 from .map import load_map
-from .movement import Q, Env, _step_q, enemy_locs, zoc_hexes
+from .movement import Q, Env, _step_q
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
@@ -96,7 +96,10 @@ class _AlliedSupply:
                 common.add(loc)
         self.common = frozenset(common)
         self.towns = frozenset(towns)
-        self.blocked = blocked if blocked is not None else enemy_locs(s, ALLIED) | zoc_hexes(s, COMMUNIST)
+        if blocked is None:   # enemy units and the Communist ZOC (18.1.3): one movement.Env pass (issue 15)
+            env = Env(s)
+            blocked = env.enemy(ALLIED) | env.zoc(COMMUNIST)
+        self.blocked = blocked
         self.neutral = set(s["neutral"])
         self.component: dict[str, frozenset] = {}   # hex (not blocked) -> the hexes a trace from it reaches
 
