@@ -1,4 +1,4 @@
-"""Service benchmark on real games: SOG and GMV bot games through the real gRPC service
+"""Service benchmark on real games: SOG, GMV and NTND bot games through the real gRPC service
 (`aar serve --workers 2`, SQLite, every signature checked, every acknowledged command fsynced
 before its reply) at 1, 10 and 100 concurrent games, beside the bare gRPC echo of
 ``bench_service`` (own process, the same request and response sizes as that game's
@@ -10,7 +10,8 @@ clients are, by client processes of at most GAMES_PER_CLIENT games each (``Clien
 thread per game); the echo's drivers run in the same processes, the same number per process. Games are created and their entropy handshake done before a window (a pool per
 driver, topped up between windows); a driver whose game ends goes on with the next one of
 its pool, so windows measure moves, at any number of games. Default options: SOG's one
-mission, GMV's 8 turns (~700 commands a game).
+mission, GMV's 8 turns (~700 commands a game), NTND's Tet Offensive (~600 commands a game; a Communist
+movement phase's ListLegalCommands answer holds thousands of moves).
 
 Then the stream-exhaustion figure (issue 12 item 1), by ``bench_streams.compare`` on this
 server: GetState's p50/p99 in windows of 1,000 calls with no stream open, alternated four times with
@@ -18,10 +19,11 @@ windows with 1,000 idle Watch streams open (100 per connection over 10 connectio
 a GetState not answered within 2 s is reported as such.
 
 Prints one line per configuration and each window pair's ratio (the service's commands in
-its window over the echo's in the window right after it), then ``ratio service_sog_vs_echo``
-and ``ratio service_gmv_vs_echo`` (at 10 games: the median of the nine pairs' ratios, so one
-window that the machine's other load hit harder does not move it; the ratio of all windows
-pooled is printed beside), ``ratio sog_p99_ms_at_100`` (the p99 in ms at 100 SOG games) and
+its window over the echo's in the window right after it), then ``ratio service_sog_vs_echo``,
+``ratio service_gmv_vs_echo`` and ``ratio service_ntnd_vs_echo`` (at 10 games: the median of the nine
+pairs' ratios, so one window that the machine's other load hit harder does not move it; the ratio of all
+windows pooled is printed beside; NTND's has no target, issue 12 asks for NTND "when fast enough"),
+``ratio sog_p99_ms_at_100`` (the p99 in ms at 100 SOG games) and
 ``ratio getstate_p99_watch1000_vs_idle``.
 Run: ``python -m bench service_games`` or ``python bench/bench_service_games.py [--quick]``.
 """
@@ -40,7 +42,7 @@ if __package__ in (None, ""):  # run as a script
 
 from . import bench_service as base  # noqa: E402  (the echo server, its driver and the Meter)
 
-GAME_NAMES = ("sog", "gmv")
+GAME_NAMES = ("sog", "gmv", "ntnd")
 GAMES = (1, 10, 100)
 RATIO_AT, P99_AT = 10, 100  # the ratios are read at 10 games, the p99 target at 100
 ROUNDS_PER_CONFIG = 3
@@ -370,7 +372,7 @@ def _cmds_per_game() -> dict:
     out = {}
     for game in GAME_NAMES:
         n = []
-        for i in range(2 if game == "gmv" else 10):
+        for i in range(10 if game == "sog" else 2):  # SOG's games are short
             g = LocalGame.create(game, seed=f"bench-svc-{game}-{i}".encode())
             g.handshake()
             n.append(g.run_bots(random_bot(i)))
@@ -408,6 +410,7 @@ def run() -> None:
               "over the idle p99)")
     print(f"ratio service_sog_vs_echo {ratios['sog']:.3f}")
     print(f"ratio service_gmv_vs_echo {ratios['gmv']:.3f}")
+    print(f"ratio service_ntnd_vs_echo {ratios['ntnd']:.3f}")
     print(f"ratio sog_p99_ms_at_100 {sog_p99_100:.1f}")
     print(f"ratio getstate_p99_watch1000_vs_idle {stream_ratio:.2f}")
 

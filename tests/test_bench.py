@@ -39,7 +39,7 @@ def test_bench_verify_runs_on_a_small_log_and_prints_its_ratio(monkeypatch, tmp_
 
 
 def test_bench_service_games_runs_in_quick_mode_and_prints_its_ratios():
-    """The real-games service benchmark end to end (aar serve, the echo, SOG and GMV drivers, the
+    """The real-games service benchmark end to end (aar serve, the echo, SOG, GMV and NTND drivers, the
     idle Watch streams) in its quick configuration: every ratio line is there and parses."""
     import subprocess
 
@@ -47,10 +47,10 @@ def test_bench_service_games_runs_in_quick_mode_and_prints_its_ratios():
                        capture_output=True, text=True, timeout=240)
     assert p.returncode == 0, p.stderr[-2000:]
     ratios = dict(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("ratio "))
-    assert set(ratios) == {"service_sog_vs_echo", "service_gmv_vs_echo", "sog_p99_ms_at_100",
-                           "getstate_p99_watch1000_vs_idle"}, p.stdout
+    assert set(ratios) == {"service_sog_vs_echo", "service_gmv_vs_echo", "service_ntnd_vs_echo",
+                           "sog_p99_ms_at_100", "getstate_p99_watch1000_vs_idle"}, p.stdout
     assert all(RATIO.match(f"ratio {k} {v}") for k, v in ratios.items())
-    assert float(ratios["service_sog_vs_echo"]) > 0 and float(ratios["service_gmv_vs_echo"]) > 0
+    assert all(float(ratios[f"service_{g}_vs_echo"]) > 0 for g in ("sog", "gmv", "ntnd"))
     assert any(line.startswith("sog ") and "games=3" in line for line in p.stdout.splitlines()), p.stdout
     pairs = [ln for ln in p.stdout.splitlines() if "sog games=3: sog/echo commands per window pair" in ln]
     assert len(pairs) == 1 and f"median {ratios['service_sog_vs_echo']} " in pairs[0], p.stdout  # the figure
