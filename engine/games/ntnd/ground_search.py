@@ -169,7 +169,8 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
     search of the same sets), it runs over the ids and the sets themselves (``_goal_search``), not paying
     for a table it would use once. Over a flat mover's graph without ZOI doubling (an inverted marker's,
-    most of a Communist phase's searches), each settled hex's steps take one of two keys (``flat``)."""
+    most of a Communist phase's searches) the steps are ``_flat_steps``': the same order, from a bucket
+    per key instead of the heap."""
     sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     flags = _flag_memo.get(sets)
     if flags is None:
@@ -189,9 +190,14 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     prev = [-1] * len(ids)
     settled = []
     # a flat mover's graph (``_graph``: every step costs Q) without ZOI doubling: an inverted marker's
-    flat = FLAT_LOOP and graph_key[1] and double == 1
-    # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
-    heap = [s0]
+    if FLAT_LOOP and graph_key[1] and double == 1:
+        found = _flat_steps(s0, g0, graph, flags, allow, best, prev, settled)
+        if found is not None:
+            return Paths(prev, ())._path(found)
+        heap = []   # all done: the general steps below have nothing left
+    else:
+        # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
+        heap = [s0]
     pop, push = heapq.heappop, heapq.heappush
     roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
     while heap:
@@ -206,24 +212,6 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
             if flags[here] & _STOP:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
-        if flat:   # the two keys a neighbour can get, computed once per hex, not once per step (issue 15)
-            if left < Q:
-                continue   # no step fits
-            plain = key + Q
-            rolled = plain + roll
-            for n, _ in graph[here]:
-                f = flags[n]
-                if f:
-                    if f & _BLOCKED:
-                        continue
-                    nk = rolled if f & _RHEX else plain
-                else:
-                    nk = plain
-                if nk < best[n]:
-                    best[n] = nk
-                    prev[n] = here
-                    push(heap, nk << shift | n)
-            continue
         if left >= top:   # the loop below without its two allowance checks (issue 15: 6% of the search)
             for n, step in graph[here]:
                 f = flags[n]
@@ -268,6 +256,55 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 
 #: False: every search runs ``_dijkstra``'s general steps (the reference of the flat steps' property test)
 FLAT_LOOP = True
+
+
+def _flat_steps(s0: int, g0: int, graph, flags, allow: int, best: list, prev: list, settled: list) -> int | None:
+    """``_dijkstra``'s steps over a flat graph without ZOI doubling (every step costs ``Q``, and ``_ROLL``
+    more into a roll hex): a step from key k leads to k + Q or k + Q + _ROLL, always a larger key, so the
+    hexes labelled with key k are all known when the first of them is taken. They are taken key by key,
+    each key's hexes in increasing number (a bucket per key, sorted once): the heap's order of
+    (key, hex number), with a list append per step instead of a heap push and pop (issue 15). Fills
+    ``best``, ``prev``, ``settled`` as the heap loop does; returns ``g0`` when it is settled, else None."""
+    roll, mask = _ROLL, _ROLL - 1
+    buckets: dict[int, list[int]] = {0: [s0]}
+    keys = [0]   # the keys of the buckets not yet taken, a heap (a few dozen at most)
+    pop, push, get = heapq.heappop, heapq.heappush, buckets.get
+    while keys:
+        key = pop(keys)
+        here_list = buckets.pop(key)
+        here_list.sort()
+        plain = key + Q
+        rolled = plain + roll
+        fits = allow - (key & mask) >= Q
+        for here in here_list:
+            if best[here] != key:
+                continue   # a smaller key came later: taken from its own bucket
+            if here != s0:
+                settled.append(here)
+                if here == g0:
+                    return here
+                if flags[here] & _STOP:
+                    continue
+            if not fits:
+                continue   # no step fits
+            for n, _ in graph[here]:
+                f = flags[n]
+                if f:
+                    if f & _BLOCKED:
+                        continue
+                    nk = rolled if f & _RHEX else plain
+                else:
+                    nk = plain
+                if nk < best[n]:
+                    best[n] = nk
+                    prev[n] = here
+                    b = get(nk)
+                    if b is None:
+                        buckets[nk] = [n]
+                        push(keys, nk)
+                    else:
+                        b.append(n)
+    return None
 
 
 def _goal_search(start: str, graph: dict, blocked: frozenset, allow: int, face_up_zoc: frozenset,
