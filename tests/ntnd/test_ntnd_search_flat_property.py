@@ -1,8 +1,6 @@
-"""Issue 15: ``ground_search._dijkstra`` takes its hexes key by key from a bucket per key
-(``_bucket_steps``), with the flat steps for a flat mover's graph (an inverted marker's, 8.2.2: every
-step costs 1 MP) without ZOI doubling; the heap loop (``BUCKETS`` off) is the reference. On the
-movement phases of seeded random-bot games, every piece's whole search and its goal searches are the
-heap loop's, step for step: the same labels, predecessors and paths."""
+"""Issue 15: a ground search over a flat mover's graph (an inverted marker's, 8.2.2: every step costs
+1 MP) without ZOI doubling takes ``ground_search._flat_steps`` (a bucket per key, not the heap). On the movement phases of seeded random-bot games, every piece's whole search and its goal searches are the
+general loop's, step for step: the same labels, predecessors and paths."""
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
@@ -15,10 +13,9 @@ from .test_ntnd_search_reuse_property import _same
 
 
 def _general(monkeypatch, args, goal=None):
-    """``_dijkstra`` with the buckets and the flat steps switched off: the heap loop."""
+    """``_dijkstra`` with the flat steps switched off."""
     with monkeypatch.context() as m:
         m.setattr(ground_search, "FLAT_LOOP", False)
-        m.setattr(ground_search, "BUCKETS", False)
         return ground_search._dijkstra(*args, goal=goal)
 
 

@@ -168,10 +168,9 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     sets). A search stopped at a goal (the referee's check of one move)
     settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
     search of the same sets), it runs over the ids and the sets themselves (``_goal_search``), not paying
-    for a table it would use once. The steps are taken from a bucket per key (``_bucket_steps``), in the
-    order of the heap loop below (the reference, and the loop of a graph with a step costing nothing);
-    over a flat mover's graph without ZOI doubling (an inverted marker's, most of a Communist phase's
-    searches) each key's steps lead to one of two keys."""
+    for a table it would use once. Over a flat mover's graph without ZOI doubling (an inverted marker's,
+    most of a Communist phase's searches) the steps are ``_flat_steps``': the same order, from a bucket
+    per key instead of the heap."""
     sets = (blocked, zoi, roll_hexes, face_up_zoc, river_stop)
     flags = _flag_memo.get(sets)
     if flags is None:
@@ -191,12 +190,11 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     prev = [-1] * len(ids)
     settled = []
     # a flat mover's graph (``_graph``: every step costs Q) without ZOI doubling: an inverted marker's
-    if BUCKETS and _low_step(graph_key, allowed_key) > 0:
-        found = _bucket_steps(s0, g0, graph, flags, allow, top, double,
-                              FLAT_LOOP and graph_key[1] and double == 1, best, prev, settled)
+    if FLAT_LOOP and graph_key[1] and double == 1:
+        found = _flat_steps(s0, g0, graph, flags, allow, best, prev, settled)
         if found is not None:
             return Paths(prev, ())._path(found)
-        heap = []   # all done: the heap's steps below have nothing left
+        heap = []   # all done: the general steps below have nothing left
     else:
         # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
         heap = [s0]
@@ -256,36 +254,29 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
 
 
-#: False: every search takes the general steps, flat graphs too; with BUCKETS False, ``_dijkstra``'s heap
-#: loop (the reference of ``tests/ntnd/test_ntnd_search_flat_property.py``)
+#: False: every search runs ``_dijkstra``'s general steps (the reference of the flat steps' property test)
 FLAT_LOOP = True
-BUCKETS = True
 
 
-def _bucket_steps(s0: int, g0: int, graph, flags, allow: int, top: int, double: int, flat: bool,
-                  best: list, prev: list, settled: list) -> int | None:
-    """``_dijkstra``'s steps taken key by key from a bucket per key instead of a heap (issue 15): every
-    step costs at least one quarter MP (``_low_step``), so a step from key k leads to a larger key and
-    the hexes labelled k are all known when the first of them is taken; each key's hexes are taken in
-    increasing number (its bucket sorted once), the heap's order of (key, hex number), with a list
-    append per step instead of a heap push and pop. ``flat``: a flat mover's graph without ZOI doubling
-    (an inverted marker's, most of a Communist phase's searches), whose steps from a key all lead to one
-    of two keys. Fills ``best``, ``prev``, ``settled`` as the heap loop does; returns ``g0`` when it is
-    settled, else None."""
+def _flat_steps(s0: int, g0: int, graph, flags, allow: int, best: list, prev: list, settled: list) -> int | None:
+    """``_dijkstra``'s steps over a flat graph without ZOI doubling (every step costs ``Q``, and ``_ROLL``
+    more into a roll hex): a step from key k leads to k + Q or k + Q + _ROLL, always a larger key, so the
+    hexes labelled with key k are all known when the first of them is taken. They are taken key by key,
+    each key's hexes in increasing number (a bucket per key, sorted once): the heap's order of
+    (key, hex number), with a list append per step instead of a heap push and pop (issue 15). Fills
+    ``best``, ``prev``, ``settled`` as the heap loop does; returns ``g0`` when it is settled, else None."""
     roll, mask = _ROLL, _ROLL - 1
     buckets: dict[int, list[int]] = {0: [s0]}
     keys = [0]   # the keys of the buckets not yet taken, a heap (a few dozen at most)
     pop, push, get = heapq.heappop, heapq.heappush, buckets.get
     while keys:
         key = pop(keys)
-        hexes = buckets.pop(key)
-        hexes.sort()
-        left = allow - (key & mask)
-        if flat:
-            plain = key + Q
-            rolled = plain + roll
-            fits = left >= Q
-        for here in hexes:
+        here_list = buckets.pop(key)
+        here_list.sort()
+        plain = key + Q
+        rolled = plain + roll
+        fits = allow - (key & mask) >= Q
+        for here in here_list:
             if best[here] != key:
                 continue   # a smaller key came later: taken from its own bucket
             if here != s0:
@@ -293,63 +284,17 @@ def _bucket_steps(s0: int, g0: int, graph, flags, allow: int, top: int, double: 
                 if here == g0:
                     return here
                 if flags[here] & _STOP:
-                    continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
-            if flat:
-                if not fits:
-                    continue   # no step fits
-                for n, _ in graph[here]:
-                    f = flags[n]
-                    if f:
-                        if f & _BLOCKED:
-                            continue
-                        nk = rolled if f & _RHEX else plain
-                    else:
-                        nk = plain
-                    if nk < best[n]:
-                        best[n] = nk
-                        prev[n] = here
-                        b = get(nk)
-                        if b is None:
-                            buckets[nk] = [n]
-                            push(keys, nk)
-                        else:
-                            b.append(n)
-                continue
-            if left >= top:   # the loop below without its two allowance checks
-                for n, step in graph[here]:
-                    f = flags[n]
-                    if f:
-                        if f & _BLOCKED:
-                            continue
-                        if f & _ZOI:
-                            step *= double
-                        nk = key + step + roll if f & _RHEX else key + step
-                    else:
-                        nk = key + step
-                    if nk < best[n]:
-                        best[n] = nk
-                        prev[n] = here
-                        b = get(nk)
-                        if b is None:
-                            buckets[nk] = [n]
-                            push(keys, nk)
-                        else:
-                            b.append(n)
-                continue
-            for n, step in graph[here]:
-                if step > left:
-                    continue   # beyond the allowance (doubling below only adds to it)
+                    continue
+            if not fits:
+                continue   # no step fits
+            for n, _ in graph[here]:
                 f = flags[n]
                 if f:
                     if f & _BLOCKED:
                         continue
-                    if f & _ZOI:
-                        step *= double  # 8.5.3 face-up Communist units pay double in a ZOI
-                        if step > left:
-                            continue
-                    nk = key + step + roll if f & _RHEX else key + step
+                    nk = rolled if f & _RHEX else plain
                 else:
-                    nk = key + step
+                    nk = plain
                 if nk < best[n]:
                     best[n] = nk
                     prev[n] = here
@@ -452,17 +397,6 @@ def _top_step(graph_key: tuple, allowed_key: tuple) -> int:
 @lru_cache(maxsize=None)
 def _top_within(graph_key: tuple, allowed: frozenset) -> int:
     return max((q for edges in _within(graph_key, allowed).values() for _, q in edges), default=0)
-
-
-def _low_step(graph_key: tuple, allowed_key: tuple) -> int:
-    """The cheapest step of ``_graph_within(graph_key, allowed_key)`` (quarter MP; 1 without steps):
-    ``_bucket_steps`` needs every step to cost something (the terrain chart's cheapest is a road's 1/2 MP)."""
-    return _low_within(graph_key, _allowed_on(*allowed_key))
-
-
-@lru_cache(maxsize=None)
-def _low_within(graph_key: tuple, allowed: frozenset) -> int:
-    return min((q for edges in _within(graph_key, allowed).values() for _, q in edges), default=1)
 
 
 _flag_memo: dict[tuple, bytes] = {}
