@@ -273,15 +273,9 @@ def _flat_steps(s0: int, g0: int, graph, flags, allow: int, best: list, prev: li
         key = pop(keys)
         here_list = buckets.pop(key)
         here_list.sort()
+        plain = key + Q
+        rolled = plain + roll
         fits = allow - (key & mask) >= Q
-        if fits:   # the two buckets this key's steps fill: plain's made here, rolled's when first needed
-            plain = key + Q
-            rolled = plain + roll
-            to_plain = get(plain)
-            if to_plain is None:
-                to_plain = buckets[plain] = []
-                push(keys, plain)
-            to_rolled = None
         for here in here_list:
             if best[here] != key:
                 continue   # a smaller key came later: taken from its own bucket
@@ -298,21 +292,18 @@ def _flat_steps(s0: int, g0: int, graph, flags, allow: int, best: list, prev: li
                 if f:
                     if f & _BLOCKED:
                         continue
-                    if f & _RHEX:
-                        if rolled < best[n]:
-                            best[n] = rolled
-                            prev[n] = here
-                            if to_rolled is None:
-                                to_rolled = get(rolled)
-                                if to_rolled is None:
-                                    to_rolled = buckets[rolled] = []
-                                    push(keys, rolled)
-                            to_rolled.append(n)
-                        continue
-                if plain < best[n]:
-                    best[n] = plain
+                    nk = rolled if f & _RHEX else plain
+                else:
+                    nk = plain
+                if nk < best[n]:
+                    best[n] = nk
                     prev[n] = here
-                    to_plain.append(n)
+                    b = get(nk)
+                    if b is None:
+                        buckets[nk] = [n]
+                        push(keys, nk)
+                    else:
+                        b.append(n)
     return None
 
 
