@@ -191,7 +191,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     settled = []
     # a flat mover's graph (``_graph``: every step costs Q) without ZOI doubling: an inverted marker's
     if FLAT_LOOP and graph_key[1] and double == 1:
-        found = _flat_steps(s0, g0, _inbrs(graph_key, allowed_key), flags, allow, best, prev, settled)
+        found = _flat_steps(s0, g0, graph, flags, allow, best, prev, settled)
         if found is not None:
             return Paths(prev, ())._path(found)
         heap = []   # all done: the general steps below have nothing left
@@ -258,14 +258,13 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 FLAT_LOOP = True
 
 
-def _flat_steps(s0: int, g0: int, nbrs, flags, allow: int, best: list, prev: list, settled: list) -> int | None:
+def _flat_steps(s0: int, g0: int, graph, flags, allow: int, best: list, prev: list, settled: list) -> int | None:
     """``_dijkstra``'s steps over a flat graph without ZOI doubling (every step costs ``Q``, and ``_ROLL``
     more into a roll hex): a step from key k leads to k + Q or k + Q + _ROLL, always a larger key, so the
     hexes labelled with key k are all known when the first of them is taken. They are taken key by key,
     each key's hexes in increasing number (a bucket per key, sorted once): the heap's order of
     (key, hex number), with a list append per step instead of a heap push and pop (issue 15). Fills
-    ``best``, ``prev``, ``settled`` as the heap loop does; returns ``g0`` when it is settled, else None.
-    ``nbrs``: ``_inbrs``, the graph's steps without their costs."""
+    ``best``, ``prev``, ``settled`` as the heap loop does; returns ``g0`` when it is settled, else None."""
     roll, mask = _ROLL, _ROLL - 1
     buckets: dict[int, list[int]] = {0: [s0]}
     keys = [0]   # the keys of the buckets not yet taken, a heap (a few dozen at most)
@@ -288,7 +287,7 @@ def _flat_steps(s0: int, g0: int, nbrs, flags, allow: int, best: list, prev: lis
                     continue
             if not fits:
                 continue   # no step fits
-            for n in nbrs[here]:
+            for n, _ in graph[here]:
                 f = flags[n]
                 if f:
                     if f & _BLOCKED:
@@ -385,17 +384,6 @@ def _iwithin(graph_key: tuple, allowed: frozenset) -> tuple[tuple[tuple[int, int
     ids, index, _ = _index()
     g = _within(graph_key, allowed)
     return tuple(tuple((index[n], q) for n, q in g.get(h, ())) for h in ids)
-
-
-def _inbrs(graph_key: tuple, allowed_key: tuple) -> tuple[tuple[int, ...], ...]:
-    """``_igraph`` without the costs: per hex number, its neighbours' numbers (``_flat_steps``: a flat
-    graph's steps all cost ``Q``)."""
-    return _inbrs_within(graph_key, _allowed_on(*allowed_key))
-
-
-@lru_cache(maxsize=None)
-def _inbrs_within(graph_key: tuple, allowed: frozenset) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(n for n, _ in edges) for edges in _iwithin(graph_key, allowed))
 
 
 @lru_cache(maxsize=None)
