@@ -3,7 +3,8 @@
 sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
 decision's data in one pass; supply.out_of_supply, one trace per kind of Communist unit and hex, with
-_communist_supply_facts and the Allied trace's blocked hexes from one movement.Env pass) give what their former forms gave (kept here), on every position of
+_communist_supply_facts and the Allied trace's blocked hexes from one movement.Env pass; sea.sea_reach, the
+flood of a Communist supply unit memoised) give what their former forms gave (kept here), on every position of
 seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
 replacements); and the attack options flow hands start_battle, and the retreat destinations
 aftermath.next_decision asks, are the ones of the state they are used in."""
@@ -15,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, supply, views
+from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, sea, supply, views
 from afteraction.engine.games.ntnd import combat as cb
 from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.movement import enemy_locs, zoc_hexes, zoi_hexes
+from afteraction.engine.games.ntnd.movement import Env, enemy_locs, mover, nbrs, path_to, stacking_problem, zoc_hexes, zoi_hexes
 from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
 from afteraction.engine.games.ntnd.units import counter_order, load_counters
 
@@ -124,14 +125,60 @@ def _former_out_of_supply(s, side):
     return out
 
 
+def _former_supply_sea(s, mv, env):
+    """sea_reach's 8.6.1 / 8.6.2 part as it was (the flood made on every call), for a Communist supply
+    piece that may start a sea move."""
+    m, start, enemy, out = load_map(), mv["loc"], env.enemy(mv["side"]), {}
+    ok = sea._supply_water()
+    first = [h for h in m.neighbours(start) if h in ok] if start == "HAIPHONG" else None
+    prev, dist, frontier = {}, {start: 0}, [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            for n in first if h == "HAIPHONG" else [n for n in nbrs(h) if n in ok]:
+                if n in dist or n in enemy or dist[h] + 1 > 12:
+                    continue
+                dist[n] = dist[h] + 1
+                prev[n] = h
+                nxt.append(n)
+        frontier = sorted(nxt)
+    for d in sorted(dist):
+        if d == start or stacking_problem(s, COMMUNIST, d, mv["uids"], env):
+            continue
+        out["sea:" + d] = [sea.SEA] + path_to(prev, start, d)
+    return out
+
+
+def _supply_sea_pieces(s):
+    """(piece, mover) of the Communist supply pieces that may start a sea move here."""
+    m = load_map()
+    for p in [*sorted(s["markers"]), *sorted(u for u, x in s["units"].items() if x["side"] == COMMUNIST
+                                             and x["status"] == "map" and not x["inv"])]:
+        mv = mover(s, p)
+        start = mv["loc"]
+        if not mv["types"] or any(t.id != "communist_supply" for t in mv["types"]) or start is None:
+            continue
+        if start != "HAIPHONG" and (m.is_zone(start) or not (m.hexes[start].coastal or m.hexes[start].major_river)):
+            continue
+        if start == "HAIPHONG" and s.get("haiphong_mined"):
+            continue
+        yield p, mv
+
+
 def _positions(scenario, seed, commands):
     return ((s, d) for _, s, d in positions("rule-forms", seed, commands, scenario))
 
 
 @pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
 def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
-    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0, "supply": 0}
+    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0, "supply": 0, "sea": 0}
     for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
+        if d.kind == "move" and d.seat == COMMUNIST:
+            env = Env(s)
+            for p, mv in _supply_sea_pieces(s):
+                got = sea.sea_reach(s, p, mv, env)
+                assert got == _former_supply_sea(s, mv, env), p
+                calls["sea"] += bool(got)
         assert list(views.decision_data(s["decision"]).items()) == _former_decision_data(s["decision"])
         if d.kind == "retreat":   # aftermath.next_decision's destinations, found once: this state's
             calls["retreat"] += 1

@@ -34,26 +34,9 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
             return out
         if start == "HAIPHONG" and s.get("haiphong_mined"):
             return out                       # 14.2.2: no Communist sea movement into or out of Haiphong
-        ok = _supply_water()
-        first = [h for h in m.neighbours(start) if h in ok] if start == "HAIPHONG" else None
-        prev: dict[str, str] = {}
-        dist = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for h in frontier:
-                neigh = first if h == "HAIPHONG" else [n for n in nbrs(h) if n in ok]
-                for n in neigh:
-                    if n in dist or n in enemy or dist[h] + 1 > 12:
-                        continue
-                    dist[n] = dist[h] + 1
-                    prev[n] = h
-                    nxt.append(n)
-            frontier = sorted(nxt)
-        for d in sorted(dist):
-            if d == start or stacking_problem(s, COMMUNIST, d, mv["uids"], env):
-                continue
-            out["sea:" + d] = [SEA] + path_to(prev, start, d)
+        for d, path in _supply_flood(start, enemy):
+            if not stacking_problem(s, COMMUNIST, d, mv["uids"], env):
+                out["sea:" + d] = [SEA, *path]
         return out
     if mv["side"] == ALLIED and len(mv["types"]) == 1 and mv["types"][0].id in AMPHIBIOUS_TYPES:
         # 8.6.4: from a coastal town/city to any coastal hex, up to two units a turn, with the fleet
@@ -144,10 +127,39 @@ def clear_caches() -> None:
     """Forget the memoised floods (benchmarks measure cold; results never depend on it)."""
     _flood.cache_clear()
     _boat_ends.cache_clear()
+    _supply_flood.cache_clear()
 
 
 #: memoised floods kept (``_flood``, ``_boat_ends``): a phase's states ask a few per naval unit
 FLOOD_CACHE = 512
+
+
+@lru_cache(maxsize=FLOOD_CACHE)
+def _supply_flood(start: str, enemy: frozenset) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """8.6.1 / 8.6.2: the hexes a Communist supply unit at ``start`` (Haiphong, or a coastal or
+    major-river hex) reaches by sea, 12 MP along coastal and major-river land hexes free of enemy units
+    (``enemy``), with the path to each (start excluded), in sorted order of the destination; a pure
+    function of the map and these facts, memoised: every state of a phase with the same Allied units
+    asks the same flood of each supply unit (issue 15). ``sea_reach`` leaves out those its stacking
+    refuses."""
+    m = load_map()
+    ok = _supply_water()
+    first = [h for h in m.neighbours(start) if h in ok] if start == "HAIPHONG" else None
+    prev: dict[str, str] = {}
+    dist = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for h in frontier:
+            neigh = first if h == "HAIPHONG" else [n for n in nbrs(h) if n in ok]
+            for n in neigh:
+                if n in dist or n in enemy or dist[h] + 1 > 12:
+                    continue
+                dist[n] = dist[h] + 1
+                prev[n] = h
+                nxt.append(n)
+        frontier = sorted(nxt)
+    return tuple((d, tuple(path_to(prev, start, d))) for d in sorted(dist) if d != start)
 
 
 @lru_cache(maxsize=FLOOD_CACHE)
