@@ -4,7 +4,7 @@ sorted; battles.attack_options: _may_attack's first test inline; placement.cadre
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
 decision's data in one pass; supply.out_of_supply, one trace per kind of Communist unit and hex, with
 _communist_supply_facts and the Allied trace's blocked hexes from one movement.Env pass; sea.sea_reach, the
-flood of a Communist supply unit memoised) give what their former forms gave (kept here), on every position of
+flood of a Communist supply unit memoised; recruitment.purchase_locations from one movement.Env) give what their former forms gave (kept here), on every position of
 seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
 replacements); and the attack options flow hands start_battle, and the retreat destinations
 aftermath.next_decision asks, are the ones of the state they are used in."""
@@ -55,6 +55,29 @@ def _former_purchase_options(s, only):
         elif u["status"] == "dead" and uid == only:
             out.append((uid, ""))
     return sorted(out)
+
+
+def _former_purchase_locations(s, u):
+    """purchase_locations as it was (the enemy's hexes and each candidate's 8.10.1 check from passes
+    over the units of their own)."""
+    m, counters = load_map(), load_counters()
+    t = counters.type(u["type"])
+    out = set()
+    for x in s["units"].values():
+        if x["status"] != "map" or x["side"] != ALLIED or m.is_zone(x["loc"]):
+            continue
+        xt = counters.type(x["type"])
+        if t.stacking_class == "militia":
+            if t.nationality == "ARVN" and xt.nationality == "ARVN" and m.hex(x["loc"]).town \
+                    and m.hex(x["loc"]).country == "SV":
+                out.add(x["loc"])
+        elif t.stacking_class == "firebase":
+            nats = ("ROK", "ANZAC", "THAI") if t.nationality == "SEATO" else (t.nationality,)
+            if xt.is_ground_combat and xt.stacking_class == "ground_combat" and xt.nationality in nats:
+                out.add(x["loc"])
+    out.update(recruitment.montagnards.build_hexes(s, u))
+    enemy = enemy_locs(s, ALLIED)
+    return sorted(h for h in out if h not in enemy and stacking_problem(s, ALLIED, h, [u["id"]]) is None)
 
 
 def _former_fighting_units(s, loc, side):
@@ -171,7 +194,7 @@ def _positions(scenario, seed, commands):
 
 @pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
 def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
-    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0, "supply": 0, "sea": 0}
+    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0, "supply": 0, "sea": 0, "placements": 0}
     for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
         if d.kind == "move" and d.seat == COMMUNIST:
             env = Env(s)
@@ -203,6 +226,10 @@ def test_rewritten_rule_functions_give_their_former_results(scenario, seed, comm
             for uid in allied:
                 calls["purchase"] += 1
                 assert recruitment.purchase_options(s, uid) == _former_purchase_options(s, uid), uid
+                if load_counters().type(s["units"][uid]["type"]).stacking_class in recruitment.IMMEDIATE:
+                    locs_now = recruitment.purchase_locations(s, s["units"][uid])
+                    assert locs_now == _former_purchase_locations(s, s["units"][uid]), uid
+                    calls["placements"] += bool(locs_now)
             for side in (ALLIED, COMMUNIST):
                 calls["attack"] += 1
                 whole = battles.attack_options(s, side)

@@ -331,10 +331,12 @@ def _payer(s: dict, nat: str, half: bool = False) -> str | None:
     return None
 
 
-def purchase_locations(s: dict, u: dict) -> list[str]:
+def purchase_locations(s: dict, u: dict, env: Env | None = None) -> list[str]:
     """5.6.1 militia: a town/city of South Vietnam held by a South Vietnamese unit; 15.2 (montagnards):
     militia and Montagnards in Green Beret hexes (montagnards.build_hexes);
-    5.6.2 firebases: a hex with a non-militia ground combat unit of its nationality (SEATO: any SEATO)."""
+    5.6.2 firebases: a hex with a non-militia ground combat unit of its nationality (SEATO: any SEATO).
+    ``env``: this state's ``movement.Env`` (the enemy's hexes and the 8.10.1 check of each candidate from
+    its one pass over the units, not a pass each; issue 15), made here if None."""
     m = load_map()
     counters = load_counters()
     t = counters.type(u["type"])
@@ -352,8 +354,9 @@ def purchase_locations(s: dict, u: dict) -> list[str]:
             if xt.is_ground_combat and xt.stacking_class == "ground_combat" and xt.nationality in nats:
                 out.add(x["loc"])
     out.update(montagnards.build_hexes(s, u))      # 15.2, 16.3: with Green Berets (montagnards only)
-    enemy = enemy_locs_(s)
-    return sorted(h for h in out if h not in enemy and stacking_problem(s, ALLIED, h, [u["id"]]) is None)
+    env = env or Env(s)
+    enemy = env.enemy(ALLIED)
+    return sorted(h for h in out if h not in enemy and stacking_problem(s, ALLIED, h, [u["id"]], env) is None)
 
 
 def enemy_locs_(s):
@@ -377,6 +380,7 @@ def purchase_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     ids = units if typ is None else [x for x in units if units[x]["type"] == typ]
     # a firebase/militia type is offered once: a counter of the mix first (a new one, no political
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)
+    env = None   # this state's movement.Env, made for the first placement asked (purchase_locations)
     for uid in sorted(ids, key=lambda x: (units[x]["status"] != "mix", counter_order(x))):
         u = units[uid]
         if u["side"] != ALLIED or u["status"] not in ("dead", "mix") or u["type"] in SPECIAL_PURCHASE \
@@ -392,7 +396,8 @@ def purchase_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
                 continue  # one counter of a type stands for all of them
             seen_types.add(u["type"])
             if only is None or uid == only:
-                out += [(uid, h) for h in purchase_locations(s, u)]
+                env = env or Env(s)
+                out += [(uid, h) for h in purchase_locations(s, u, env)]
         elif u["status"] == "dead" and (only is None or uid == only):
             out.append((uid, ""))
     return sorted(out)
