@@ -4,9 +4,9 @@ sorted; battles.attack_options: _may_attack's first test inline; placement.cadre
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
 decision's data in one pass; supply.out_of_supply, one trace per kind of Communist unit and hex, with
 _communist_supply_facts and the Allied trace's blocked hexes from one movement.Env pass; sea.sea_reach, the
-flood of a Communist supply unit memoised; recruitment.purchase_locations from one movement.Env) give what their former forms gave (kept here), on every position of
-seeded random-bot games: Tet (random bots) and the short campaign (campaign bots, which buy
-replacements); and the attack options flow hands start_battle, and the retreat destinations
+flood of a Communist supply unit memoised; recruitment.purchase_locations from one movement.Env) give
+what their former forms gave (kept here), on every position of seeded random-bot games: Tet (random
+bots) and the short campaign (campaign bots, which buy replacements); and the attack options flow hands start_battle, and the retreat destinations
 aftermath.next_decision asks, are the ones of the state they are used in."""
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, sea, supply, views
 from afteraction.engine.games.ntnd import combat as cb
 from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.movement import Env, enemy_locs, mover, nbrs, path_to, stacking_problem, zoc_hexes, zoi_hexes
+from afteraction.engine.games.ntnd.movement import (Env, enemy_locs, mover, nbrs, path_to, stacking_problem,
+                                                    zoc_hexes, zoi_hexes)
 from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
 from afteraction.engine.games.ntnd.units import counter_order, load_counters
 
@@ -194,7 +195,8 @@ def _positions(scenario, seed, commands):
 
 @pytest.mark.parametrize("scenario,seed,commands", [(None, 1, 700), (None, 2, 700), ("campaign_short", 3, 500)])
 def test_rewritten_rule_functions_give_their_former_results(scenario, seed, commands):
-    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0, "supply": 0, "sea": 0, "placements": 0}
+    calls = {"purchase": 0, "fighting": 0, "attack": 0, "cadre": 0, "retreat": 0, "supply": 0, "sea": 0,
+             "placements": 0}
     for n, (s, d) in enumerate(_positions(scenario, seed, commands)):
         if d.kind == "move" and d.seat == COMMUNIST:
             env = Env(s)

@@ -130,7 +130,8 @@ def clear_caches() -> None:
     _supply_flood.cache_clear()
 
 
-#: memoised floods kept (``_flood``, ``_boat_ends``, ``_supply_flood``): a phase's states ask a few per naval or supply unit
+#: memoised floods kept (``_flood``, ``_boat_ends``, ``_supply_flood``): a phase's states ask a few per
+#: naval or supply unit
 FLOOD_CACHE = 512
 
 
