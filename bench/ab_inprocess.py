@@ -36,7 +36,8 @@ def _load(tmp: str, name: str, commit: str) -> dict:
 def _import(name: str) -> dict:
     """The modules of an engine copy extracted as package ``name`` (on sys.path), its registry pointed at it."""
     reg = importlib.import_module(f"{name}.registry")
-    reg._RULESETS = {k: v.replace("afteraction.engine", name) for k, v in reg._RULESETS.items()}
+    if hasattr(reg, "_RULESETS"):  # an engine before ruleset versions (engine/versions.py) named its modules whole
+        reg._RULESETS = {k: v.replace("afteraction.engine", name) for k, v in reg._RULESETS.items()}
     return {m: importlib.import_module(f"{name}.{m}") for m in
             ("registry", "local", "bots", "log.verify", "log.bundle", "games.ntnd.reach")}
 

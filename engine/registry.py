@@ -1,40 +1,67 @@
-"""Ruleset registry keyed by (game, version), so a verifier re-executes a log with
-the exact rules it was played under."""
+"""Ruleset registry keyed by (game, version), so a verifier re-executes a log with the exact rules
+it was played under. Every released version of every game is listed, forever: each game's
+``versions.py`` (engine/versions.py) declares its versions, and one ruleset class plays them all,
+each change of play asked where its rule is. New games use the newest version."""
 from __future__ import annotations
 
 import importlib
 
 from .errors import Rejection
 from .ruleset import Ruleset
+from .versions import Versions
 
-# (game, version) -> "module:Class"; the latest version of each game is listed last.
-_RULESETS: dict[tuple[str, str], str] = {
-    ("sog", "1"): "afteraction.engine.games.sog.rules:SogRuleset",
-    ("gmv", "2"): "afteraction.engine.games.gmv.rules:GmvRuleset",  # 2: issue 26 (v1 logs no longer replay)
-    ("ntnd", "4"): "afteraction.engine.games.ntnd.rules:NtndRuleset",  # 4: issue 14 air war, scenarios, sizes (v3 logs no longer replay)
-    ("duel", "1"): "afteraction.engine.games.duel.rules:DuelRuleset",
+# game -> "module:Class" (relative to this package) of the ruleset that plays every version of the game
+_GAMES: dict[str, str] = {
+    "sog": ".games.sog.rules:SogRuleset",
+    "gmv": ".games.gmv.rules:GmvRuleset",
+    "ntnd": ".games.ntnd.rules:NtndRuleset",
+    "duel": ".games.duel.rules:DuelRuleset",
 }
 
 
-def get(game: str, version: str | None = None) -> Ruleset:
-    """The ruleset for ``game`` (latest version if ``version`` is None)."""
-    keys = [k for k in _RULESETS if k[0] == game and (version is None or k[1] == version)]
-    if not keys:
-        raise Rejection("UNKNOWN_RULESET", f"no ruleset {game!r} version {version!r}")
-    mod, _, cls = _RULESETS[keys[-1]].partition(":")
+def _versions(game: str) -> Versions:
     try:
-        module = importlib.import_module(mod)
+        return importlib.import_module(f".games.{game}.versions", __package__).VERSIONS
     except ImportError as e:
         raise Rejection("UNKNOWN_RULESET", f"ruleset {game!r} is not available: {e}") from None
-    return getattr(module, cls)()
+
+
+def games() -> list[str]:
+    """The games this build knows, in their fixed order."""
+    return list(_GAMES)
+
+
+def get(game: str, version: str | None = None) -> Ruleset:
+    """The ruleset for ``game`` as ``version`` plays it (the newest version if ``version`` is None)."""
+    if game not in _GAMES:
+        raise Rejection("UNKNOWN_RULESET", f"no game {game!r} (games: {', '.join(_GAMES)})")
+    vs = _versions(game)
+    if version is not None and str(version) not in vs.released:
+        raise Rejection("UNKNOWN_RULESET", vs.unavailable(str(version)))
+    mod, _, cls = _GAMES[game].partition(":")
+    try:
+        module = importlib.import_module(mod, __package__)
+    except ImportError as e:
+        raise Rejection("UNKNOWN_RULESET", f"ruleset {game!r} is not available: {e}") from None
+    return getattr(module, cls)(version)
 
 
 def available() -> list[tuple[str, str]]:
+    """Every (game, version) this build plays and replays, each game's versions oldest first."""
     out = []
-    for game, version in _RULESETS:
+    for game in _GAMES:
         try:
-            get(game, version)
+            vs = _versions(game)
+            get(game)
         except Rejection:
             continue
-        out.append((game, version))
+        out += [(game, v) for v in vs.released]
     return out
+
+
+def unavailable(game: str, version: str) -> str:
+    """Why ``game``/``version`` does not replay here, in words (a development version names the commit
+    that last listed it)."""
+    if game not in _GAMES:
+        return f"this build has no game {game!r}"
+    return _versions(game).unavailable(str(version))

@@ -34,6 +34,7 @@ from . import snapshot
 from .crypto import dice as _dice
 from .decisions import DecisionTable
 from .errors import Rejection
+from .versions import Versions
 
 Ref = tuple[int, int]  # (record seq, k): names a committed hidden value
 
@@ -132,7 +133,9 @@ class Ruleset(ABC):
     """One game. Subclasses set the class attributes and implement the methods."""
 
     game: ClassVar[str]              # "sog", "gmv", "ntnd"
-    version: ClassVar[str]           # ruleset version; the registry key is (game, version)
+    #: every version of the game (engine/versions.py, the game's versions.py): one instance plays one
+    versions: ClassVar[Versions]
+    version: str                     # the version this instance plays; the registry key is (game, version)
     seats: ClassVar[tuple[str, ...]]  # seat names in their fixed order
     scenarios: ClassVar[tuple[str, ...]]  # first one is the default
     options: ClassVar[dict[str, Any]] = {}  # option name -> default value
@@ -162,6 +165,14 @@ class Ruleset(ABC):
     def advance(self, state: Any, ctx: Context) -> None:
         """The automatic steps after every accepted answer (a turn's queue, battles' automatic
         parts...) until a seat must decide again or the game ends. Default: nothing."""
+
+    def __init__(self, version: str | None = None) -> None:
+        """The ruleset as version ``version`` plays it (default: the newest). ``setup`` stamps the
+        version into the state (versions.stamp), and each ``Change`` of the game asks the state."""
+        v = self.versions.newest if version is None else str(version)
+        if v not in self.versions.released:
+            raise Rejection("UNKNOWN_RULESET", self.versions.unavailable(v))
+        self.version = v
 
     # -- the machine: the same for every ruleset (do not override) -------------
     def legal_commands(self, state: Any, seat: str) -> list:

@@ -67,13 +67,17 @@ def cmd_games(args) -> int:
 
 
 def scenario_lines(rulesets, game: str | None) -> list[str] | None:
-    """A line per scenario of ``game`` (every game if None) from a ListRulesetsResponse; None: no such game."""
+    """A line per game naming its ruleset versions, then a line per scenario of the newest version, of
+    ``game`` (every game if None) from a ListRulesetsResponse; None: no such game."""
     out = []
     latest = {r.game: r for r in rulesets.rulesets}   # by game then version: the latest last
     if game is not None and game not in latest:
         return None
     for name in sorted(latest) if game is None else [game]:
         r = latest[name]
+        versions = [x.version for x in rulesets.rulesets if x.game == name]
+        out.append(f"{name:<5} ruleset versions {', '.join(versions)}: new games play {name}/{r.version}, "
+                   "logs of every version replay")
         for i, sc in enumerate(r.scenario_info or [None] * len(r.scenarios)):
             n = sc.name if sc is not None else r.scenarios[i]
             default = " (default)" if i == 0 else ""

@@ -172,7 +172,7 @@ def _summary(r) -> str:
         lines.append(f"  ended: {json.dumps(r.outcome, sort_keys=True, default=_jsonable)}")
         lines.append(f"  cause: {json.dumps(r.cause, sort_keys=True, default=_jsonable)} (SPEC.md 8.3)")
     lines.append(f"  dice rolled: {r.rolls} public; sealed values opened: {r.sealed}; reveals checked: {r.opened}")
-    lines.append(f"  replayed by the ruleset: {'yes, byte for byte' if r.replayed else 'no'}")
+    lines.append(f"  replayed by the ruleset: {f'yes, byte for byte, by {r.replayed_with}' if r.replayed else 'no'}")
     for n in r.notes:
         lines.append(f"  note: {n}")
     return "\n".join(_one_line(line) for line in lines)

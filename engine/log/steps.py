@@ -23,6 +23,7 @@ class Report:
     sealed: int = 0
     opened: int = 0
     replayed: bool = False
+    replayed_with: str = ""  # the ruleset (game/version) whose rules step 11 re-ran; empty when not replayed
     server_vkey: str = ""
     pinned: bool = False
     pinned_seats: list[str] = field(default_factory=list)  # seats whose genesis key matched a pinned key

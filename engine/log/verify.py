@@ -84,6 +84,7 @@ class Verifier(SeatSteps, ReplaySteps):
         self.replay_in_place = replay_in_place
         self.header_game = header_game
         self.lookup = ruleset_lookup
+        self.unavailable = ""  # why the genesis ruleset is not available here (the lookup's words)
         self.tree = CompactTree()
         self.prev = ZERO_HASH
         self.game: str | None = None
@@ -220,6 +221,8 @@ class Verifier(SeatSteps, ReplaySteps):
             raise _fail("5", self.tree.size - 1, "the final checkpoint is cosigned by every seat (--require-cosigned)",
                         sorted(self.seat_keys), r.cosigned)
         r.ended = self.ended_at is not None
+        if r.replayed and self.referee is not None:  # the version genesis names, as this build plays it
+            r.replayed_with = f"{self.referee.ruleset.game}/{self.referee.ruleset.version}"
         if not r.ended:
             r.notes.append("game in progress: dice, sealed values and replay are verifiable after the end record")
         elif self.referee is None:
@@ -228,7 +231,7 @@ class Verifier(SeatSteps, ReplaySteps):
             if not self.want_replay:
                 r.notes.append("replay skipped (--no-replay)")
             else:
-                r.notes.append(f"replay not done: ruleset {r.ruleset} is not available here")
+                r.notes.append(f"replay not done: ruleset {r.ruleset} is not available here ({self.unavailable})")
         return r
 
     # -- steps ----------------------------------------------------------------
@@ -260,16 +263,17 @@ class Verifier(SeatSteps, ReplaySteps):
         self.counters = {s: 0 for s in keys}
         self.report.game = rec.game
         self.report.ruleset = f"{rs['game']}/{rs['version']}"
-        ruleset = None
+        ruleset, why = None, "no ruleset lookup"
         if self.lookup is not None:
             try:
                 ruleset = self.lookup(rs["game"], rs["version"])
-            except Rejection:
-                ruleset = None
+            except Rejection as e:
+                ruleset, why = None, e.message
         if ruleset is not None:
             genesis_options(ruleset, b)
-        else:
-            self.report.notes.append(f"ruleset {self.report.ruleset} is not available here: "
+        else:  # SPEC.md 10.3: a version the verifier does not have is not replayed, and it says so
+            self.unavailable = why
+            self.report.notes.append(f"ruleset {self.report.ruleset} is not available here ({why}): "
                                      "genesis options and seats not checked against it")
         if self.secret is not None:
             if _commit.server_secret_commitment(rec.game, self.secret) != b["secret_commit"]:

@@ -20,12 +20,13 @@ def test_aar_scenarios_lists_what_the_server_serves_a_line_each(server, capsys):
     assert list(ntnd.scenarios) == names                           # rule 2's six scenarios and the campaign
     assert [(i.name, i.turns) for i in ntnd.scenario_info] == list(zip(names, [4, 63, 4, 4, 4, 23, 27, 21]))
     assert cli.main(["scenarios", "ntnd", "--server", server.target]) == 0
-    served = capsys.readouterr().out.splitlines()
+    head, *served = capsys.readouterr().out.splitlines()
+    assert head.startswith("ntnd  ruleset versions 4") and f"new games play ntnd/{ntnd.version}" in head
     assert [line.split()[1] for line in served] == names
     assert "The Year of the Rat, 4 turns" in served[3] and "1975: The Final Offensive" in served[4]
     assert "63 turns" in served[1] and "(default)" in served[0] and "Campaign Game" in served[1]
     assert cli.main(["scenarios", "ntnd"]) == 0                # the installation's list is the same
-    assert capsys.readouterr().out.splitlines() == served
+    assert capsys.readouterr().out.splitlines() == [head] + served
     assert cli.main(["scenarios", "no-such-game"]) == 2
 
 

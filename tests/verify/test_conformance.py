@@ -67,6 +67,9 @@ def test_the_manifest_lists_every_fixture_bundle_and_vector_file():
 def test_aar_verify_gives_the_manifest_verdict(capsys, case):
     code, obj = _verify(capsys, str(REPO / case["file"]))
     _check(code, obj, case)
+    if "ruleset" in case:  # SPEC.md 10.4: the version genesis names, replayed with exactly that version
+        assert obj["ruleset"] == case["ruleset"] and obj["replayed"] is case["replayed"]
+        assert obj["replayed_with"] == (case["ruleset"] if case["replayed"] else "")
     code, obj = _verify(capsys, "--no-replay", str(REPO / case["file"]))
     _check(code, obj, case.get("no_replay", case))
     if "require_cosigned" in case:

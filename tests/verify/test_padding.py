@@ -92,6 +92,7 @@ def test_spec_6_2_genesis_of_v2_must_declare_well_formed_sizes(duel_game, duel_b
 class _TinyDuel(DuelRuleset):
     """A duel whose declared sizes are too small: the referee must refuse or fail, never seal longer."""
     def __init__(self, command: int, event: dict) -> None:
+        super().__init__()
         self.sealed_sizes = {"command": {"a": command}, "event": event}
 
 

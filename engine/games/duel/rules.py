@@ -12,6 +12,8 @@ from afteraction.v1 import command_pb2
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
+from ...versions import stamp
+from .versions import VERSIONS
 
 ROUNDS = 3
 
@@ -63,7 +65,7 @@ DECISIONS = DecisionTable("duel", "the duel (DUEL)", [
 
 class DuelRuleset(Ruleset):
     game = "duel"
-    version = "1"
+    versions = VERSIONS  # versions.py: every version, the development ones and each change of play
     seats = ("a", "b")
     scenarios = ("standard",)
     options = {"rounds": ROUNDS}
@@ -73,8 +75,8 @@ class DuelRuleset(Ruleset):
     decisions = DECISIONS
 
     def setup(self, scenario, options, ctx: Context):
-        return {"round": 1, "rounds": options["rounds"], "score": {"a": 0, "b": 0},
-                "pick": None, "pick_ref": None}
+        return stamp({"round": 1, "rounds": options["rounds"], "score": {"a": 0, "b": 0},
+                      "pick": None, "pick_ref": None}, self.version)
 
     def pending(self, s):
         if s["round"] > s["rounds"]:

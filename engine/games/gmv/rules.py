@@ -17,6 +17,8 @@ import pathlib
 from ... import snapshot
 from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
+from ...versions import stamp
+from .versions import VERSIONS
 from . import board, phases
 from .decisions import DECISIONS
 from .phases import PHASES
@@ -27,9 +29,7 @@ _SETUP = json.loads((pathlib.Path(__file__).resolve().parent / "data" / "setup.j
 
 class GmvRuleset(Ruleset):
     game = "gmv"
-    # 2: issue 26: hidden units leaving the hidden board into a zone (attack, support) are revealed
-    # there and their commitments opened only at the end, so version 1 logs no longer replay
-    version = "2"
+    versions = VERSIONS  # versions.py: every version, the development ones and each change of play
     seats = ("us", "nva")
     scenarios = ("1965",)
     options = {"turns": _SETUP["turns"], "defoliation_2d6": False}
@@ -56,6 +56,7 @@ class GmvRuleset(Ruleset):
              "money": snapshot.copy(_SETUP["money"]), "pool": {"us": [], "nva": []},
              "marks": [], "cursor": 0, "stack": [], "battle": None, "over": None, "hidden_moves": 0,
              "kept": []}
+        stamp(s, self.version)
         for key, side, hidden in (("us", "us", False), ("nva", "nva", False), ("nva_hidden", "nva", True)):
             for z, t, n in _SETUP[key]:
                 for _ in range(n):

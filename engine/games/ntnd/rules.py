@@ -10,6 +10,8 @@ state is the engine's (engine/snapshot.py). See docs/rules/ntnd.md.
 from __future__ import annotations
 
 from ...ruleset import Context, Decision, Ruleset
+from ...versions import stamp
+from .versions import VERSIONS
 from . import flow, setup as _setup
 from .answers import DECISIONS, cmd, move_options
 from .bots_political import ntnd_bot
@@ -19,7 +21,7 @@ from . import views
 
 class NtndRuleset(Ruleset):
     game = "ntnd"
-    version = "4"  # docs/rules/ntnd.md "Ruleset versions": a log of ntnd/1, ntnd/2 or ntnd/3 does not replay here
+    versions = VERSIONS  # versions.py: every version, the development ones and each change of play
     seats = SEATS
     scenarios = _setup.SCENARIOS
     options: dict = {}
@@ -33,7 +35,7 @@ class NtndRuleset(Ruleset):
     decisions = DECISIONS
 
     def setup(self, scenario, options, ctx: Context):
-        s = _setup.initial_state(scenario, ctx)
+        s = stamp(_setup.initial_state(scenario, ctx), self.version)
         flow.enter(s, ctx)
         flow.advance(s, ctx)
         return s

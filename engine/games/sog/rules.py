@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from ...ruleset import Context, Decision, Ruleset
+from ...versions import stamp
+from .versions import VERSIONS
 from . import board, insertion, mission, tactical, team as team_mod, turn
 from .decisions import DECISIONS
 
@@ -34,7 +36,7 @@ def new_state(options: dict) -> dict:
 
 class SogRuleset(Ruleset):
     game = "sog"
-    version = "1"
+    versions = VERSIONS  # versions.py: every version, the development ones and each change of play
     seats = ("sog", "nva")
     scenarios = ("mission",)
     # lz_count: SOG 3.4.2 (3) / 3.4.4 optional (1 to 5); unlimited_vc: SOG 3.5.3; random_squads: SOG 4.1.3.
@@ -49,7 +51,7 @@ class SogRuleset(Ruleset):
 
     # -- setup ----------------------------------------------------------------
     def setup(self, scenario, options, ctx: Context):
-        s = new_state(options)
+        s = stamp(new_state(options), self.version)
         mission.roll_objective(s, ctx)  # SOG 3.1
         return s
 
