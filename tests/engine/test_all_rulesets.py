@@ -13,7 +13,7 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.local import LocalGame
 from afteraction.engine.log.verify import verify_bundle
 
-RULESETS = [g for g, _ in registry.available()]
+RULESETS = registry.games()
 SEEDS = [b"p1", b"p2", b"p3"]
 
 

@@ -44,7 +44,7 @@ from afteraction.engine.ruleset import Context
 from afteraction.v1 import command_pb2, envelope_pb2
 
 ENGINE = pathlib.Path(__file__).resolve().parents[2] / "engine"
-RULESETS = [g for g, _ in registry.available()]
+RULESETS = registry.games()
 #: games per ruleset by default (hypothesis examples); the whole file stays within a few seconds
 EXAMPLES = {"duel": 6, "sog": 4, "gmv": 2, "ntnd": 1}
 #: options that keep a whole game short (GMV: two turns)

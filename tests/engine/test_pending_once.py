@@ -14,7 +14,7 @@ from afteraction.engine.local import LocalGame
 from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.ruleset import Ruleset
 
-RULESETS = [g for g, _ in registry.available()]
+RULESETS = registry.games()
 
 
 def _game(game: str) -> LocalGame:

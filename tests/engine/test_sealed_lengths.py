@@ -16,7 +16,7 @@ from afteraction.engine.bots import random_bot
 from afteraction.engine.local import LocalGame
 from afteraction.engine.log.verify import verify_bundle
 
-RULESETS = [g for g, _ in registry.available()]
+RULESETS = registry.games()
 #: rulesets that hide something; the others (sog) must simply have no sealed value
 HIDES = {"duel", "gmv", "ntnd"}
 

@@ -3,9 +3,10 @@
 "NVA ... Tanks and APC's may move 1 move per turn as well")."""
 import pytest
 
+from afteraction.engine import versions
 from afteraction.engine.errors import Rejection
 
-from .util import add, cmd, empty, play
+from .util import RS, add, cmd, empty, play
 
 
 def test_gmv_phase4_only_units_that_did_not_act_in_the_combat_phase_move():
@@ -65,6 +66,33 @@ def test_gmv_units_star_tanks_2_moves_only_through_f0_1_move_in_jungle_or_swamp(
     assert s3["units"][a]["zone"] == "phan_thiet"
     with pytest.raises(Rejection, match="cannot move"):  # 3 moves
         play(s, "us", cmd("move", unit_ids=[t], path=["saigon", "vung_tau", "bien_hoa"]))
+
+
+@pytest.mark.parametrize("phase", [3, 4])
+def test_gmv_units_star_armour_starting_in_a_swamp_or_jungle_gets_one_move(phase):
+    """Units *: "Only 1 move in swamp or allowable jungle zones. 2 moves in F0 zones": a tank that
+    starts in My Tho (F0, swamp) moves in the swamp: one move, offered and accepted; two refused
+    (gmv/3 on; docs/rules/gmv.md "Choices where the text is silent")."""
+    s = empty(phase=phase)
+    (t,) = add(s, "armor", "us", "my_tho")
+    (a,) = add(s, "apc", "us", "phan_thiet")              # F1 jungle
+    offered = [c.gmv.move for c in RS.legal_commands(s, "us") if c.gmv.WhichOneof("action") == "move"]
+    assert [list(m.path) for m in offered if list(m.unit_ids) == [t]]
+    assert all(len(m.path) == 1 for m in offered if list(m.unit_ids) in ([t], [a]))
+    for uid, path in ((t, ["saigon", "vung_tau"]), (a, ["vung_tau", "saigon"])):
+        with pytest.raises(Rejection, match="cannot move"):
+            play(s, "us", cmd("move", unit_ids=[uid], path=path))
+    s2, _ = play(s, "us", cmd("move", unit_ids=[t], path=["saigon"]))
+    assert s2["units"][t]["zone"] == "saigon"
+
+
+def test_gmv_units_star_gmv_2_games_keep_two_moves_out_of_a_swamp():
+    """gmv/2 (released, engine/games/gmv/versions.py SWAMP_START) counted only the zones entered: its
+    games keep that reading, so their logs replay as they were played."""
+    s = versions.stamp(empty(phase=3), "2")
+    (t,) = add(s, "armor", "us", "my_tho")
+    s2, _ = play(s, "us", cmd("move", unit_ids=[t], path=["saigon", "vung_tau"]))
+    assert s2["units"][t]["zone"] == "vung_tau"
 
 
 def test_gmv_nva_3_tanks_and_apcs_move_1_per_turn():

@@ -5,10 +5,15 @@ answers taken from ``legal_commands`` and played through ``apply`` with fixed di
 the state and the public ``battle`` events."""
 from __future__ import annotations
 
+import pytest
+
+from afteraction.engine import versions
+from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd import movement
 from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.ruleset import Context
 
-from .mapplay import (allied_attack, at, attack_cmd, battle_of, blank, cmd, communist_attack, done, legal, play,
+from .mapplay import (RS, allied_attack, at, attack_cmd, battle_of, blank, cmd, communist_attack, done, legal, play,
                       put, term)
 from .test_ntnd_rules import hide
 
@@ -128,6 +133,57 @@ def test_ntnd_14_2_1_a_hex_held_by_the_fleet_alone_is_not_attacked():
     s = at(s, "c_move")
     s, _ = play(s, "communist", done())
     assert "1810" not in _targets(s, "communist")
+
+
+def _fleet_and_division(version: str | None = None, inverted: bool = False):
+    """The fleet alone on the clear coastal hex 1810 (sea hexes 1809, 1910, 1911 next to it, as after
+    an 8.6.4.2 landing) and the NVA 320th division next to it in 1811, at the Communist movement phase
+    of a game of ``version`` (None: the newest)."""
+    s = blank()
+    if version is not None:
+        versions.stamp(s, version)
+    put(s, "us-fleet", "1810")
+    piece = hide(s, ["nva-320"], "1811") if inverted else "nva-320"
+    if not inverted:
+        put(s, "nva-320", "1811")
+    return at(s, "c_move"), piece
+
+
+def test_ntnd_14_2_1_a_ground_move_may_enter_a_hex_held_by_the_fleet_alone_and_the_fleet_moves_out_to_sea():
+    s, piece = _fleet_and_division()
+    paths = _paths(s, "communist", piece)
+    assert ("1810",) in paths
+    assert all("1810" not in p[:-1] for p in paths)        # the move ends there (the fleet leaves as it enters)
+    s, ev = play(s, "communist", cmd("move", piece=piece, path=["1810"]))
+    assert [e["t"] for e in ev] == ["move", "fleet-to-sea"]
+    assert ev[1] == {"t": "fleet-to-sea", "unit": "us-fleet", "from": "1810", "to": "1809", "rule": "NTND 14.2.1"}
+    assert s["units"]["us-fleet"]["loc"] == "1809" and s["units"]["nva-320"]["loc"] == "1810"
+
+
+def test_ntnd_14_2_1_an_inverted_stack_infiltrates_into_the_fleets_zoi_and_the_fleet_moves_out_to_sea():
+    s, piece = _fleet_and_division(inverted=True)
+    assert ("1810",) in _paths(s, "communist", piece)
+    s, ev = play(s, "communist", cmd("move", piece=piece, path=["1810"]), faces=[6])   # 8.5.3: infiltrates
+    assert [e["t"] for e in ev] == ["roll", "move", "fleet-to-sea"]
+    assert s["units"]["us-fleet"]["loc"] == "1809" and s["markers"][piece]["loc"] == "1810"
+
+
+def test_ntnd_14_2_1_ntnd_4_games_keep_the_hex_held_by_the_fleet_alone_closed():
+    """ntnd/4 (a released version, engine/games/ntnd/versions.py FLEET_ENTRY) read 14.2.1 for advances
+    only: its games go on refusing the move, so their logs replay as they were played."""
+    s, piece = _fleet_and_division("4")
+    assert all("1810" not in p for p in _paths(s, "communist", piece))
+    with pytest.raises(Rejection) as e:
+        RS.apply(s, "communist", cmd("move", piece=piece, path=["1810"]), Context.for_tests())
+    assert e.value.code == "ILLEGAL_MOVE"
+
+
+def test_ntnd_14_2_1_a_hex_held_by_the_fleet_and_another_allied_unit_stays_closed():
+    s = blank()
+    put(s, "us-fleet", "1810")
+    put(s, "us-1-4", "1810")
+    put(s, "nva-320", "1811")
+    assert all("1810" not in p for p in _paths(at(s, "c_move"), "communist", "nva-320"))
 
 
 # --------------------------------------------------------------------------- 19.1

@@ -313,22 +313,32 @@ def test_ntnd_10_5_1_units_revealed_by_allied_action_do_not_count():
     assert "CA" in s["neutral"]
 
 
-def test_ntnd_28_11_3_one_nva_unit_a_turn_attacks_in_laos_without_a_violation():
+def test_ntnd_28_11_3_over_10_5_1_one_nva_unit_a_turn_attacks_a_laotian_unit_without_ending_neutrality():
+    """10.5.1 ("attacks any neutral unit ... that country immediately joins the Allies") against
+    28.11.3 ("up to one North Vietnamese unit (any type) can attack in Laos per turn without violating
+    neutrality"): 28.11.3 governs an attack on a Laotian unit (docs/rules/ntnd.md "Neutrality in the
+    campaign": the special case of the Secret War in Laos over the general rule; its sentence follows
+    Pathet Lao attacks on Laotian Government units). The turn's first NVA attack is exempt; the second,
+    declared in the same combat phase, brings Laos in on the Allied side. Both through the game's path."""
     s = cblank()
     put(s, "lao-2", "0909")
+    put(s, "lao-3", "0907")
     put(s, "nva-304", "0910")
     put(s, "nva-308", "0908")
     s = at(s, "c_move")
     s, _ = play(s, "communist", cmd("done"))
     s, _ = play(s, "communist", cmd("attack", target="0909", attackers=["nva-304"]))
-    s, ev = play(s, "communist", cmd("done"), faces=[6, 1])
-    while s["decision"] and s["decision"]["seat"] == "allied" and s["decision"]["kind"] == "reaction":
-        s, ev = play(s, "allied", cmd("done"), faces=[6, 1])
-    assert "LA" in s["neutral"]
-    from afteraction.engine.games.ntnd.neutrality import on_attack
-    ctx = Context.for_tests(faces=[1])
-    on_attack(s, "communist", "0909", ["nva-308"], ["lao-2"], ctx)   # a second NVA attack this turn
-    assert "LA" not in s["neutral"]
+    s, _ = play(s, "communist", cmd("attack", target="0907", attackers=["nva-308"]))
+    s, evs = play(s, "communist", cmd("done"), faces=[6, 1])
+    first = [(e["rule"], e["event"]) for e in kinds(evs) if e["rule"] != "NTND 10.2.2"]
+    assert first == [("NTND 28.11.3", "exempt")] and "LA" in s["neutral"]       # the first battle: exempt
+    while s["decision"] and s["decision"]["kind"] in ("supply", "reaction", "losses", "retreat", "advance"):
+        seat = s["decision"]["seat"]
+        s, ev = play(s, seat, legal(s, seat)[0], faces=[6, 1])
+        evs += ev
+    joined = [e for e in kinds(evs) if e["event"] == "joined"]
+    assert [(e["rule"], e["by"]) for e in joined] == [("NTND 10.5.1", "attack on 0907")]
+    assert "LA" not in s["neutral"] and s["neutrality"]["joined"]["LA"]["side"] == "allied"
 
 
 # --- 10.5.2 coup -------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def play_bots(target: str, game: str, seed: str = "e2e", timeout: float = 240):
     return c, gid, seats
 
 
-@pytest.mark.parametrize("game", [g for g, _ in registry.available()])
+@pytest.mark.parametrize("game", registry.games())
 def test_full_bot_game_over_grpc_exports_verifies_and_replays(server, game):
     c, gid, seats = play_bots(server.target, game)
     outcomes = {s.seat: s.outcome for s in seats}

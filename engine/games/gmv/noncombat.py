@@ -17,6 +17,7 @@ from ...errors import Rejection
 from ...ruleset import Context
 from . import board
 from .units import FLYING, moves
+from .versions import SWAMP_START
 from .zones import ZONES, dist, land_adj, swamp, us_entry
 
 
@@ -68,17 +69,25 @@ def move(s: dict, seat: str, msg, ctx: Context) -> None:
 
 def ground_path_ok(s: dict, t: str, start: str, path: list[str], allowed: tuple[str, ...]) -> bool:
     """The American ground path rule of Phase 3 combat moves (``allowed`` entries "yes", "combat")
-    and Phase 4 moves ("yes"): tanks/APCs 2 moves only through open (F0, non-swamp) zones; others 1."""
+    and Phase 4 moves ("yes"): tanks/APCs 2 moves only through open (F0, non-swamp) zones; others 1.
+    From gmv/3 on (``SWAMP_START``) a tank or APC starting in a swamp or jungle zone has one move."""
     if not path or len(path) > moves(t):
         return False
+    if len(path) > 1 and SWAMP_START.on(s) and _slow(s, start):
+        return False   # Units *: "Only 1 move in swamp or allowable jungle zones"
     prev = start
     for i, z in enumerate(path):
         if z not in land_adj(prev) or us_entry(s, t, z) not in allowed:
             return False
-        if i < len(path) - 1 and (s["zones"][z]["f"] > 0 or swamp(z) or board.exposed(s, z, "nva")):
+        if i < len(path) - 1 and (_slow(s, z) or board.exposed(s, z, "nva")):
             return False
         prev = z
     return True
+
+
+def _slow(s: dict, z: str) -> bool:
+    """Units *: a swamp or jungle (F1+) zone, where tanks and APCs have one move."""
+    return s["zones"][z]["f"] > 0 or swamp(z)
 
 
 def move_exposed_nva(s: dict, us: list[dict], z: str, rule: str, ctx: Context) -> None:

@@ -1,6 +1,13 @@
 """GMV's versions (engine/versions.py; docs/rules/gmv.md "Ruleset versions"): gmv/2 is the first
 stable one; gmv/1 was a development version. A change of play is declared here as a ``Change`` and
 asked by the rule it changes."""
-from ...versions import Versions
+from ...versions import Change, Versions
 
-VERSIONS = Versions("gmv", first_stable="2", development={"1": "947a2124d9a1"})
+#: "Units" table, note *: "Only 1 move in swamp or allowable jungle zones. 2 moves in F0 zones": a tank or
+#: APC that starts its move in a swamp or jungle zone moves in it, so it gets one move (gmv/2 counted
+#: only the zones it passed through, so a tank starting in a swamp could make two moves)
+SWAMP_START = Change("gmv", "Units *", since="3",
+                     what="an American tank or APC that starts in a swamp or jungle (F1+) zone gets one move, "
+                          "not two (gmv/2: only the zones it passed through counted)")
+
+VERSIONS = Versions("gmv", first_stable="2", development={"1": "947a2124d9a1"}, changes=(SWAMP_START,))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...errors import Rejection
 from . import ambush as amb
 from . import combat as cb
+from . import fleet
 from . import retreat as rt
 from .battles import _fighting_units, _t, combat_unit, gb_zoi
 from .features import in_force
@@ -295,18 +296,10 @@ def apply_advance(s: dict, units: list[str], ctx) -> None:
             if t.stacking_class == "firebase":
                 eliminate(s, d, ctx, "NTND 13.1.2")
             elif t.id == "us_fleet":
-                _fleet_to_sea(s, d, ctx)
+                fleet.to_sea(s, d, ctx)
         for x in units:
             ctx.emit({"t": "advance", "unit": x, "from": s["units"][x]["loc"], "to": target, "rule": "NTND 19.4"})
             s["units"][x]["loc"] = target
     b["todo"].pop(0)
 
 
-def _fleet_to_sea(s, uid, ctx):
-    """14.2.1: the fleet moves one hex out to sea."""
-    m = load_map()
-    u = s["units"][uid]
-    seas = [n for n in m.hex_neighbours(u["loc"]) if m.hexes[n].is_sea]
-    if seas:
-        ctx.emit({"t": "fleet-to-sea", "unit": uid, "from": u["loc"], "to": seas[0], "rule": "NTND 14.2.1"})
-        u["loc"] = seas[0]

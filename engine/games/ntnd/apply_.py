@@ -10,7 +10,7 @@ so the question itself reveals nothing).
 from __future__ import annotations
 
 from ...errors import Rejection
-from . import battles, movement, operations, paths, reach, reaction, sea
+from . import battles, fleet, movement, operations, paths, reach, reaction, sea
 from .map import load_map
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
@@ -197,6 +197,8 @@ def _walk(s, side, piece, path, ctx, env=None):
             s["ambush"] = {"unit": piece, "rest": list(path[i + 1:])}
             return
     ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
+    if side == COMMUNIST and walked:
+        fleet.entered(s, walked[-1], ctx)   # 14.2.1 (ntnd/5 on): the fleet there alone moves out to sea
 
 
 def announce(s, msg, ctx):

@@ -1,5 +1,13 @@
-"""No Trumpets No Drums 14.2.2: the fleet mines Haiphong harbor (the ``fleet`` feature; the fleet's
-14.1-14.2 are movement.py, combat.py, battles.py, aftermath.py).
+"""No Trumpets No Drums 14.2.1-14.2.2: the fleet moves out to sea when enemy ground units enter its hex,
+and it mines Haiphong harbor (the ``fleet`` feature; the fleet's 14.1-14.2 ZOI and fire support are
+movement.py, combat.py, battles.py).
+
+14.2.1: "If enemy ground units enter a hex occupied solely by the fleet, the fleet moves one hex out to
+sea." The enemy ground units are Communist ones: by a move of the movement phase (ntnd/5 on:
+``alone_hexes`` opens such a hex to a Communist ground move, which stops there, and ``to_sea`` moves the
+fleet out when the move ends there; ntnd/4 kept the hex closed) and by an advance after combat
+(aftermath.apply_advance, every version). A hex with no sea hex next to it stays closed (the fleet
+could not move out to sea).
 
 "The fleet may be used to mine Haiphong harbor. It spends an entire turn in the Haiphong zone after
 moving into it. At the end of the Allied movement phase after it entered the zone, it places the mine
@@ -21,8 +29,11 @@ from __future__ import annotations
 from ...decisions import DecisionKind
 from ...errors import Rejection
 from .features import in_force
+from .map import load_map
+from .movement import _type_facts
 from .politics import score
-from .state import ALLIED
+from .state import ALLIED, COMMUNIST
+from .versions import FLEET_ENTRY
 
 RULE = "NTND 14.2.2"
 ZONE = "HAIPHONG"
@@ -39,6 +50,54 @@ def _fleet(s: dict) -> dict | None:
         if u["type"] == "us_fleet" and u["status"] == "map":
             return u
     return None
+
+
+def alone_hexes(s: dict, env) -> frozenset:
+    """14.2.1 (ntnd/5 on, ``FLEET_ENTRY``): the land hexes a Communist ground move may enter although
+    an Allied unit stands there: held by the fleet alone (no other Allied unit but air units, which are
+    not in a hex: ``movement.Env``'s locations), with a sea hex next to them. ``env``: the state's Env."""
+    if not FLEET_ENTRY.on(s):
+        return frozenset()
+    key = "fleet_alone"
+    if key not in env.memo:
+        m = load_map()
+        enemy = env.enemy(COMMUNIST)   # the hexes holding Allied units other than air units
+        out = []
+        for loc, here in env.types_at(ALLIED).items():
+            if loc in enemy and not m.is_zone(loc) and m.hexes[loc].is_land and _seas(loc) \
+                    and {t for _, t in here if _holds(t)} == {"us_fleet"}:
+                out.append(loc)
+        env.memo[key] = frozenset(out)
+    return env.memo[key]
+
+
+def _holds(type_id: str) -> bool:
+    """A unit of this type stands in its hex (not an air unit: 11, movement._type_facts)."""
+    return not _type_facts(type_id)[2]
+
+
+def _seas(loc: str) -> list[str]:
+    m = load_map()
+    return [n for n in m.hex_neighbours(loc) if m.hexes[n].is_sea]
+
+
+def to_sea(s: dict, uid: str, ctx) -> None:
+    """14.2.1: the fleet moves one hex out to sea (the first sea hex next to it, in the map's order)."""
+    u = s["units"][uid]
+    seas = _seas(u["loc"])
+    if seas:
+        ctx.emit({"t": "fleet-to-sea", "unit": uid, "from": u["loc"], "to": seas[0], "rule": "NTND 14.2.1"})
+        u["loc"] = seas[0]
+
+
+def entered(s: dict, loc: str, ctx) -> None:
+    """14.2.1 (ntnd/5 on): a Communist ground move ended in ``loc``: a fleet there alone moves out to sea."""
+    if not FLEET_ENTRY.on(s):
+        return
+    here = [u for u in s["units"].values() if u["status"] == "map" and u["loc"] == loc and u["side"] == ALLIED
+            and _holds(u["type"])]
+    if len(here) == 1 and here[0]["type"] == "us_fleet":
+        to_sea(s, here[0]["id"], ctx)
 
 
 def may_mine(s: dict) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 
-from . import ground_search, offboard, sea
+from . import fleet, ground_search, offboard, sea
 from .ground_search import (_allowed, _allowed_on, _dijkstra, _graph, _graph_within, _search,  # noqa: F401
                             _searches, trail_hexes)   # (_graph_within, _dijkstra: the tests read them here)
 from .map import load_map
@@ -186,6 +186,9 @@ def _ground_args(s: dict, mv: dict, env: Env, trail: bool, allow: int) -> tuple[
         roll_hexes = frozenset()
     river_stop = env.river_stop() if side == COMMUNIST else frozenset()
     if side == COMMUNIST:
+        fleet_alone = fleet.alone_hexes(s, env)   # 14.2.1 (ntnd/5 on): entered, the fleet moves out to sea
+        if fleet_alone:   # the move may end there, not pass on (the fleet leaves as the units enter)
+            blocked, river_stop = blocked - fleet_alone, river_stop | fleet_alone
         # a Communist move may stop anywhere on its path (8.5.2 failed infiltration): it never passes
         # through a hex it could not stop in (stacking, see docs)
         key = ("blocked", types_key)
