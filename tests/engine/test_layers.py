@@ -217,3 +217,15 @@ def test_no_assert_in_engine_code():
     assert not left, "assert statements in engine code (python -O removes them): " + ", ".join(left)
     fixed = [f for f in KNOWN_ASSERTS if not any(a.startswith(f + ":") for a in found)]
     assert not fixed, f"no assert left in {fixed}: remove it from KNOWN_ASSERTS"
+
+
+def test_a_verifier_with_every_ruleset_loads_no_bot():
+    """Replaying a log loads the rules, never a player: the bots (each game's bots*.py, engine/bots.py)
+    are imported only by ``Ruleset.demo_bot`` when a bot is seated, so the verifier's import closure
+    holds no bot code (a fresh interpreter: this test process has loaded the bots already)."""
+    import subprocess
+    import sys
+    code = ("import sys\nfrom afteraction.engine import registry\nimport afteraction.engine.log.verify\n"
+            "for g in registry.games(): registry.get(g)\nprint(sorted(m for m in sys.modules if 'bot' in m))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
