@@ -156,7 +156,7 @@ def _open_and_step(p, path: pathlib.Path) -> list[dict]:
     errors: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
     p.goto(path.resolve().as_uri())
-    p.wait_for_function('document.body.dataset.checked === "done"', timeout=20000)
+    p.wait_for_selector('body[data-checked="done"]', state="attached", timeout=20000)
     audits = []
     for n in range(int(p.evaluate("document.getElementById('slider').max")) + 1):
         p.evaluate(f"aar.go({n}); document.querySelectorAll('details').forEach((d) => {{ d.open = true; }})")
@@ -253,7 +253,7 @@ def test_a_board_picture_is_drawn_through_its_list_of_shapes(tab, tmp_path):
     good = tmp_path / "good.html"
     good.write_text(page(golden_data("sog.aar")), encoding="utf-8")
     tab.goto(good.resolve().as_uri())
-    tab.wait_for_function('document.body.dataset.checked === "done"', timeout=20000)
+    tab.wait_for_selector('body[data-checked="done"]', state="attached", timeout=20000)
     for n in range(at, len(frames), 5):
         tab.evaluate(f"aar.go({n})")
         assert tab.get_attribute("#board", "data-dropped") == "0", n
@@ -267,7 +267,7 @@ def test_golden_pictures_lose_nothing(tab, tmp_path, log, seat):
     out = tmp_path / "g.html"
     out.write_text(page(data), encoding="utf-8")
     tab.goto(out.resolve().as_uri())
-    tab.wait_for_function('document.body.dataset.checked === "done"', timeout=60000)
+    tab.wait_for_selector('body[data-checked="done"]', state="attached", timeout=60000)
     frames = data["board"]["frames"]
     first = next(i for i, f in enumerate(frames) if f)  # the first record with a board (after the handshake)
     for n in range(first, len(frames), max(1, len(frames) // 12)):
