@@ -137,3 +137,22 @@ def test_the_policy_runs_only_the_pages_own_script():
     assert rules["default-src"] == ["'none'"] and rules["script-src"] == [sha(scripts[0])]
     assert rules["style-src"] == [sha(styles[0])] and "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
     assert rules["base-uri"] == ["'none'"] and rules["form-action"] == ["'none'"]
+
+
+def test_no_page_code_builds_markup_from_strings():
+    """Both pages put what a log or a server says in as text (issue 41): no innerHTML, outerHTML,
+    insertAdjacentHTML or document.write in the replay page's script, the web client's sources
+    or either built bundle, and no inline script or handler attribute in either template."""
+    root = GOLDEN.parents[1]
+    web = root / "clients" / "web"
+    code = [root / "clients" / "cli" / "view_page.js", root / "clients" / "cli" / "view_lib.js",
+            web / "static" / "app.js", *sorted((web / "src").rglob("*.ts"))]
+    sinks = re.compile(r"\.(innerHTML|outerHTML|insertAdjacentHTML)\b|document\.write")
+    found = [f"{p.relative_to(root)}: {m.group(0)}" for p in code for m in sinks.finditer(p.read_text(encoding="utf-8"))]
+    assert found == []
+    for tpl in (root / "clients" / "cli" / "view_page.html", web / "static" / "index.html"):
+        html = tpl.read_text(encoding="utf-8")
+        assert not re.search(r"<[^>]+\son\w+\s*=", html), tpl
+        assert "unsafe-inline" not in html and "unsafe-eval" not in html, tpl
+    assert re.findall(r"<script[^>]*>", (web / "static" / "index.html").read_text()) == \
+        ['<script type="module" src="app.js">']
