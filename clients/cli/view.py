@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import argparse
 import base64
+import hashlib
 import importlib
 import json
+import re
 import sys
 from importlib import resources
 
@@ -138,23 +140,40 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
 
 #: the page's scripts, joined in this order into its one <script> (package data of afteraction.cli)
 SCRIPTS = ("view_lib.js", "view_page.js")
+#: the template's markers, each replaced once, in one pass (``page``)
+MARKERS = ("%%CSP%%", "/*%%DATA%%*/", "/*%%SCRIPT%%*/")
+#: inside the JSON block: "</" could close the element, "<!--" open a comment; U+2028/2029 end a
+#: line in older JavaScript. \u escapes keep the JSON equal.
+JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
 
 
 def page(data: dict) -> str:
+    """The page: the template with its policy, the data and the script put in, in one pass, so
+    nothing in the data is ever read as a marker or as markup. The data is one JSON block (type
+    application/json: never run, read by the script with JSON.parse of its text); the policy
+    allows no network, no script but the page's own inline one (by its SHA-256) and no style but
+    its own <style> element (by its SHA-256): a handler or script a log smuggled in would not run."""
     pkg = resources.files("afteraction.cli")
     html = (pkg / "view_page.html").read_text(encoding="utf-8")
     # in this order: view_lib.js (generated from the web library: bytes, hashes, SPEC.md 1.1, 4, 6.2, 7.4,
     # 8.1-8.3) before view_page.js, which runs at once and takes from it
     js = "".join((pkg / name).read_text(encoding="utf-8") for name in SCRIPTS)
-    blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
-    # inside <script>: "</" could close the element and "<!--" open a comment; \u escapes keep the JSON equal
-    blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    title = f"afteraction replay: {data['ruleset']} game {data['game']}"
-    from html import escape
-
-    return (html.replace("%%TITLE%%", escape(title))
-                .replace("/*%%DATA%%*/", blob)
-                .replace("/*%%SCRIPT%%*/", js.replace("</script", "<\\/script")))
+    js = re.sub(r"</(?=script)", lambda _: "<\\/", js, flags=re.I)   # the same string or regex in JavaScript
+    if "<!--" in js:
+        raise ValueError("the page's script holds <!--, which changes how HTML reads a script element")
+    style = re.search(r"<style>(.*?)</style>", html, re.S)
+    blob = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+    blob = re.sub("[<>&\u2028\u2029]", lambda m: JSON_ESCAPES[m.group(0)], blob)
+    csp = (f"default-src 'none'; script-src {_sha256(js)}; style-src {_sha256(style.group(1))}; img-src data:; "
+           "base-uri 'none'; form-action 'none'")
+    parts = dict(zip(MARKERS, (csp, blob, js)))
+    if any(html.count(m) != 1 for m in MARKERS):
+        raise ValueError(f"view_page.html must hold each of {MARKERS} once")
+    return re.sub("|".join(re.escape(m) for m in MARKERS), lambda m: parts[m.group(0)], html)
 
 
 def cmd_view(args: argparse.Namespace) -> int:

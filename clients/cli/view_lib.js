@@ -36,6 +36,7 @@ var aarLib = (() => {
     exactKeys: () => exactKeys,
     gameOrigin: () => gameOrigin,
     genesisProblem: () => genesisProblem,
+    h: () => h,
     hex: () => hex,
     isBytes: () => isBytes,
     isMap: () => isMap,
@@ -47,6 +48,7 @@ var aarLib = (() => {
     pageEnvelope: () => pageEnvelope,
     pageHandshake: () => pageHandshake,
     parseVkey: () => parseVkey,
+    picture: () => picture,
     pointCheck: () => pointCheck,
     readRecord: () => readRecord,
     recordHash: () => recordHash,
@@ -55,6 +57,7 @@ var aarLib = (() => {
     secretCommitment: () => secretCommitment,
     signatureProblem: () => signatureProblem,
     strictDecode: () => strictDecode,
+    svg: () => svg,
     taggedHmac: () => taggedHmac,
     td: () => td,
     u32: () => u32,
@@ -580,8 +583,8 @@ var aarLib = (() => {
   function add([x1, y1, z1, t1], [x2, y2, z2, t2]) {
     const a = mod((y1 - x1) * (y2 - x2)), b = mod((y1 + x1) * (y2 + x2));
     const c = mod(2n * D * t1 * t2), d = mod(2n * z1 * z2);
-    const e = b - a, f = d - c, g = d + c, h = b + a;
-    return [mod(e * f), mod(g * h), mod(f * g), mod(e * h)];
+    const e = b - a, f = d - c, g = d + c, h2 = b + a;
+    return [mod(e * f), mod(g * h2), mod(f * g), mod(e * h2)];
   }
   function mul(n, p) {
     let q = IDENTITY;
@@ -1022,6 +1025,115 @@ time ${ts}
     if (v2 && !(isBytes(env.prev) && eq(env.prev, prev)))
       return `the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record ${seq - 1} but ${isBytes(env.prev) && env.prev.length ? hex(env.prev).slice(0, 16) + "\u2026" : "missing"}`;
     return null;
+  }
+
+  // src/lib/dom.ts
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var SAFE_ATTR = /^(id|class|title|open|colspan|role|width|height|viewBox|cx|cy|r|data-[a-z][a-z0-9-]*|aria-[a-z]+)$/;
+  function put(el, attrs, children) {
+    for (const [k, v] of Object.entries(attrs ?? {})) {
+      if (v === null || v === void 0 || v === false) continue;
+      if (!SAFE_ATTR.test(k)) throw new Error(`the page sets no ${k} attribute`);
+      el.setAttribute(k, v === true ? "" : String(v));
+    }
+    const add2 = (c) => {
+      if (c === null || c === void 0 || c === false || c === true) return;
+      if (Array.isArray(c)) c.forEach(add2);
+      else if (typeof c === "object") el.append(c);
+      else el.append(document.createTextNode(String(c)));
+    };
+    children.forEach(add2);
+  }
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    put(el, attrs, children);
+    return el;
+  }
+  function svg(tag, attrs, ...children) {
+    const el = document.createElementNS(SVG_NS, tag);
+    put(el, attrs, children);
+    return el;
+  }
+  var PICTURE_ELEMENTS = /* @__PURE__ */ new Set([
+    "svg",
+    "g",
+    "rect",
+    "circle",
+    "ellipse",
+    "line",
+    "polyline",
+    "polygon",
+    "path",
+    "text",
+    "tspan",
+    "title",
+    "desc"
+  ]);
+  var PICTURE_ATTRS = /* @__PURE__ */ new Set([
+    "x",
+    "y",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "dx",
+    "dy",
+    "width",
+    "height",
+    "points",
+    "d",
+    "viewBox",
+    "preserveAspectRatio",
+    "transform",
+    "class",
+    "fill",
+    "fill-opacity",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "stroke-opacity",
+    "opacity",
+    "font-family",
+    "font-size",
+    "font-weight",
+    "font-style",
+    "text-anchor",
+    "dominant-baseline"
+  ]);
+  function picture(markup) {
+    const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
+    const root = doc.documentElement;
+    if (!root || root.getElementsByTagName("parsererror").length || root.localName === "parsererror")
+      return { node: null, dropped: 0, error: "the picture is not well-formed XML" };
+    if (root.namespaceURI === null && root.localName === "pre")
+      return { node: h("pre", { class: "view" }, root.textContent ?? ""), dropped: root.children.length, error: null };
+    let dropped = 0;
+    const copy = (from) => {
+      if (from.namespaceURI !== SVG_NS || !PICTURE_ELEMENTS.has(from.localName)) {
+        dropped++;
+        return null;
+      }
+      const to = document.createElementNS(SVG_NS, from.localName);
+      for (const a of Array.from(from.attributes)) {
+        if (a.namespaceURI === null && PICTURE_ATTRS.has(a.localName) && !/url\s*\(|[<>]|script:/i.test(a.value)) to.setAttribute(a.localName, a.value);
+        else if (!(a.name === "xmlns")) dropped++;
+      }
+      for (const c of Array.from(from.childNodes)) {
+        if (c.nodeType === Node.ELEMENT_NODE) {
+          const e = copy(c);
+          if (e) to.append(e);
+        } else if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) to.append(document.createTextNode(c.nodeValue ?? ""));
+      }
+      return to;
+    };
+    const node = root.localName === "svg" ? copy(root) : null;
+    if (!node) return { node: null, dropped: dropped || 1, error: `the picture is not an SVG picture (its root is <${root.localName}>)` };
+    return { node, dropped, error: null };
   }
 
   // src/view_lib.ts

@@ -286,8 +286,11 @@
   }
 
   // -- display -----------------------------------------------------------------------------
+  // Everything the log or the file says reaches the page as text: the elements are made with
+  // view_lib.js's h() and svg() (dom.ts: attributes from a fixed list, children text or nodes),
+  // the board pictures are copied through dom.ts's picture(); nothing is markup built from strings.
   const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  const { h, svg, picture } = window.aarLib;
   function show(v) {
     if (isBytes(v)) return hex(v).length > 24 ? hex(v).slice(0, 24) + "\u2026" : hex(v);
     if (typeof v === "bigint") return v.toString();
@@ -295,20 +298,26 @@
     if (v && typeof v === "object") return "{" + Object.keys(v).map((k) => k + ": " + show(v[k])).join(", ") + "}";
     return JSON.stringify(v);
   }
-  const markHtml = (ok) => ok === true ? '<span class="ok">\u2714</span>' : ok === false ? '<span class="bad">\u2718</span>' : '<span class="na">\u2013</span>';
+  const str = (v) => typeof v === "string" ? v : show(v);   // a field the log should give as text, as text whatever it is
+  const json = (v) => { try { return JSON.stringify(v); } catch (e) { return show(v); } };
+  const markEl = (ok) => ok === true ? h("span", { class: "ok" }, "\u2714") : ok === false ? h("span", { class: "bad" }, "\u2718") : h("span", { class: "na" }, "\u2013");
   // A hidden value is visible at record `at` to the chosen seat from its creation, to everyone
   // from the record that opens it (a public open event, or the end record's secret).
-  function visibleAt(h, at) {
-    const key = h.seq + ":" + h.k;
-    if (DATA.seat && h.to === DATA.seat && at >= h.seq) return "yours";
+  function visibleAt(hv, at) {
+    const key = hv.seq + ":" + hv.k;
+    if (DATA.seat && hv.to === DATA.seat && at >= hv.seq) return "yours";
     if (openRecords.has(key) && at >= openRecords.get(key)) return "opened in record " + openRecords.get(key);
     if (endSeq !== null && at >= endSeq) return "opened by the end record's secret";
     return null;
   }
   let layers = {}, layersAt = -1;
+  const note = (text) => h("div", { class: "note" }, text);
+  // The board at record `at`: the file's base picture with the layers in force, drawn by picture()
+  // (dom.ts); {nodes, dropped}: what picture() did not draw is counted (a picture of the render
+  // modules has nothing it drops) and said below it.
   function boardAt(at) {
     const B = DATA.board;
-    if (!B || !B.base) return '<div class="note">' + esc((B && B.error) || "no picture") + "</div>";
+    if (!B || !B.base) return { nodes: [note(str((B && B.error) || "no picture"))], dropped: 0 };
     if (at < layersAt) { layers = {}; layersAt = -1; }
     for (let s = layersAt + 1; s <= at; s++) {
       const f = B.frames[s];
@@ -317,112 +326,154 @@
     }
     layersAt = at;
     const keys = Object.keys(layers);
-    if (!keys.length) return '<div class="note">no board yet at this record (the dice handshake comes first)</div>';
+    if (!keys.length) return { nodes: [note("no board yet at this record (the dice handshake comes first)")], dropped: 0 };
     const bytes = (s) => Array.from(utf8(s));
     keys.sort((a, b) => { const x = bytes(a), y = bytes(b); for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i]; return x.length - y.length; });
-    let extra = "";
-    if (B.error && B.frames.slice(at).every((f) => !f) && at > 0) extra = '<div class="note">' + esc(B.error) + "</div>";
-    return B.base + keys.map((k) => layers[k]).join("") + B.tail + extra;
+    // the static map once, each layer on its own (in an <svg> of its own, so that no layer can
+    // reach into another or into the map), each copied once and cloned for every step
+    const base = drawn(String(B.base) + String(B.tail));
+    const nodes = [], errors = [];
+    let dropped = base.dropped;
+    if (base.node) {
+      const root = base.node.cloneNode(true);
+      for (const k of keys) {
+        const l = drawn('<svg xmlns="http://www.w3.org/2000/svg">' + String(layers[k]) + "</svg>");
+        dropped += l.dropped;
+        if (l.node) for (const c of l.node.childNodes) root.append(c.cloneNode(true));
+        else errors.push("layer " + k + ": " + l.error);
+      }
+      nodes.push(root);
+    } else errors.push(base.error);
+    if (errors.length) nodes.push(note("not drawn, the file's picture of this record: " + errors.join("; ")));
+    if (dropped) nodes.push(note(dropped + " element(s) or attribute(s) of the file's picture are not part of a board picture (scripts, links, styles, foreign content): not drawn"));
+    if (B.error && B.frames.slice(at).every((f) => !f) && at > 0) nodes.push(note(str(B.error)));
+    return { nodes, dropped };
+  }
+  const pictures = new Map();  // markup -> picture() of it (dom.ts), copied once
+  function drawn(markup) {
+    if (!pictures.has(markup)) pictures.set(markup, picture(markup));
+    return pictures.get(markup);
   }
   // Six-sided dice are drawn with pips, the others as a numbered face; data-face is the face.
   const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
                  5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] };
-  function dieHtml(d, faces, die) {
+  function dice(d, faces, die) {
     const six = die === "d6" || die === "2d6" || die === "d66";
-    return faces.map((f) => {
-      const cls = "die" + (d && d.ok === false ? " badface" : "");
-      if (!six || !PIPS[f]) return '<span class="' + cls + '" data-face="' + f + '" title="' + f + '">' + f + "</span>";
-      const dots = PIPS[f].map(([x, y]) => '<circle cx="' + (x * 6 + 1) + '" cy="' + (y * 6 + 1) + '" r="2.3"/>').join("");
-      return '<span class="' + cls + '" data-face="' + f + '" title="' + f + '"><svg width="22" height="22" viewBox="0 0 26 26" aria-label="' + f + '">' + dots + "</svg></span>";
-    }).join("");
+    return (Array.isArray(faces) ? faces : [faces]).map((f) => {
+      const cls = "die" + (d && d.ok === false ? " badface" : ""), face = str(f);
+      const pips = six && Object.prototype.hasOwnProperty.call(PIPS, face) ? PIPS[face] : null;
+      if (!pips) return h("span", { class: cls, "data-face": face, title: face }, face);
+      return h("span", { class: cls, "data-face": face, title: face },
+        svg("svg", { width: 22, height: 22, viewBox: "0 0 26 26", "aria-label": face },
+          pips.map(([x, y]) => svg("circle", { cx: x * 6 + 1, cy: y * 6 + 1, r: 2.3 }))));
+    });
   }
-  function derivHtml(d) {
-    if (!d || !d.steps.length) return '<div class="deriv na">not derivable here without the server secret</div>';
-    let s = '<div class="deriv">dice key = HMAC-SHA256(server secret, "aar1/dice-key" 0x00 || lp(game) || (lp(seat) || entropy)...) &mdash; computed here from the secret and the entropy of the reveal records<br>';
+  function derivation(d) {
+    if (!d || !d.steps.length) return h("div", { class: "deriv na" }, "not derivable here without the server secret");
+    const out = ["dice key = HMAC-SHA256(server secret, \"aar1/dice-key\" 0x00 || lp(game) || (lp(seat) || entropy)...) \u2014 computed here from the secret and the entropy of the reveal records", h("br")];
     for (const st of d.steps) {
-      s += "face " + st.k + " attempt " + st.attempt + ": block = HMAC-SHA256(dice key, \"aar1/roll\" 0x00 || <code>" + st.msg + "</code>)<br>= <code>" + st.block + "</code><br>";
-      s += st.cands.map((c, j) => "x" + j + " = <code>" + c.x + "</code> " + (c.acc ? "&lt; " + st.limit + ": accepted, x mod " + st.n + " + 1 = <b>" + (Number(BigInt("0x" + c.x) % BigInt(st.n)) + 1) + "</b>" : c.ok ? "(not needed)" : "rejected (&ge; limit)")).join("<br>") + "<br>";
+      out.push("face " + st.k + " attempt " + st.attempt + ": block = HMAC-SHA256(dice key, \"aar1/roll\" 0x00 || ", h("code", null, st.msg), ")", h("br"), "= ", h("code", null, st.block), h("br"));
+      st.cands.forEach((c, j) => {
+        out.push("x" + j + " = ", h("code", null, c.x), " ");
+        if (c.acc) out.push("< " + st.limit + ": accepted, x mod " + st.n + " + 1 = ", h("b", null, Number(BigInt("0x" + c.x) % BigInt(st.n)) + 1));
+        else out.push(c.ok ? "(not needed)" : "rejected (\u2265 limit)");
+        out.push(h("br"));
+      });
     }
-    s += "derived faces " + JSON.stringify(d.faces) + "; the log says " + JSON.stringify(d.logged) + " " + markHtml(d.ok) + "</div>";
-    return s;
+    out.push("derived faces " + JSON.stringify(d.faces) + "; the log says " + json(d.logged) + " ", markEl(d.ok));
+    return h("div", { class: "deriv" }, out);
   }
-  function eventsHtml(at) {
+  const details = (title, body) => h("details", null, h("summary", null, title), body);
+  function events(at) {
     const r = R[at];
-    if (!r.rec) return '<div class="bad">this record could not be decoded</div>';
+    if (!r.rec) return h("div", { class: "bad" }, "this record could not be decoded");
     const b = r.rec.body;
-    const evs = Array.isArray(b.events) ? b.events : [];
-    if (!evs.length) return '<div class="na">no events</div>';
+    const evs = b && Array.isArray(b.events) ? b.events : [];
+    if (!evs.length) return h("div", { class: "na" }, "no events");
     return evs.map((ev, i) => {
-      let s = '<div class="ev" data-t="' + esc(ev.t) + '">' + i + ". <b>" + esc(ev.t) + "</b> ";
-      if (ev.t === "roll") {
+      const t = ev && typeof ev === "object" && !isBytes(ev) ? ev.t : undefined;
+      const parts = [i + ". ", h("b", null, str(t)), " "];
+      if (t === "roll") {
         const d = rolls[at + ":" + i];
-        s += dieHtml(d, ev.faces, ev.die) + " = " + esc(ev.result) + " " + esc(ev.die) + " roll " + esc(ev.i) + " (" + esc(ev.rule) + ") " + markHtml(d ? d.ok : null);
-        s += "<details><summary>derivation</summary>" + derivHtml(d) + "</details>";
-      } else if (ev.t === "sealed") {
-        const h = hiddenAt.get(at + ":" + ev.k);
-        const vis = h && h.value !== undefined ? visibleAt(h, cur) : null;
+        parts.push(dice(d, ev.faces, ev.die), " = " + str(ev.result) + " " + str(ev.die) + " roll " + str(ev.i) + " (" + str(ev.rule) + ") ", markEl(d ? d.ok : null));
+        parts.push(details("derivation", derivation(d)));
+      } else if (t === "sealed") {
+        const hv = hiddenAt.get(at + ":" + ev.k);
+        const vis = hv && hv.value !== undefined ? visibleAt(hv, cur) : null;
         if (vis) {
-          s += '<span class="opened" data-ref="' + at + ":" + ev.k + '">to ' + esc(ev.to) + ": " + esc(show(h.value)) + "</span> <small>(" + esc(vis) + "; opening checked against the commitment " + markHtml(true) + ")</small>";
-          if (h.value && h.value.t === "roll") { const d = rolls[at + ":" + i]; s += " " + dieHtml(d, h.value.faces, h.value.die) + "<details><summary>derivation</summary>" + derivHtml(d) + "</details>"; }
+          parts.push(h("span", { class: "opened", "data-ref": at + ":" + ev.k }, "to " + str(ev.to) + ": " + show(hv.value)), " ",
+                     h("small", null, "(" + vis + "; opening checked against the commitment ", markEl(true), ")"));
+          if (hv.value && hv.value.t === "roll") { const d = rolls[at + ":" + i]; parts.push(" ", dice(d, hv.value.faces, hv.value.die), details("derivation", derivation(d))); }
         } else {
-          s += '<span class="sealed" data-ref="' + at + ":" + ev.k + '">SEALED to ' + esc(ev.to) + "</span> <small>commitment <code>" + hex(ev.commit).slice(0, 16) + "\u2026</code></small>";
+          parts.push(h("span", { class: "sealed", "data-ref": at + ":" + ev.k }, "SEALED to " + str(ev.to)), " ",
+                     h("small", null, "commitment ", h("code", null, isBytes(ev.commit) ? hex(ev.commit).slice(0, 16) + "\u2026" : str(ev.commit))));
         }
-      } else if (ev.t === "open") {
-        const key = ev.ref[0] + ":" + ev.ref[1];
-        s += '<span class="opened" data-ref="' + key + '">opens ' + key + ": " + esc(show(ev.value)) + "</span>";
+      } else if (t === "open") {
+        const key = Array.isArray(ev.ref) ? ev.ref.map(str).join(":") : str(ev.ref);
+        parts.push(h("span", { class: "opened", "data-ref": key }, "opens " + key + ": " + show(ev.value)));
       } else {
-        const o = {}; for (const k of Object.keys(ev)) if (k !== "t") o[k] = ev[k];
-        s += esc(show(o));
+        const o = {}; if (ev && typeof ev === "object" && !isBytes(ev)) { for (const k of Object.keys(ev)) if (k !== "t") o[k] = ev[k]; }
+        parts.push(show(o));
       }
-      return s + "</div>";
-    }).join("");
+      return h("div", { class: "ev", "data-t": str(t) }, parts);
+    });
   }
-  function recHtml(at) {
+  function record(at) {
     const r = R[at], rec = r.rec;
-    let s = "";
     const cs = checks[at];
     const bad = cs.filter((c) => c.ok === false).length;
-    s += '<div id="rec-status" class="' + (bad ? "bad" : "ok") + '" data-ok="' + (bad ? "false" : "true") + '">' + (bad ? "\u2718 " + bad + " check(s) FAILED at this record" : "\u2714 verified here: every check of this record passed") + "</div><ul>";
-    s += cs.map((c) => "<li>" + markHtml(c.ok) + " " + esc(c.what) + "</li>").join("") + "</ul>";
+    const out = [h("div", { id: "rec-status", class: bad ? "bad" : "ok", "data-ok": bad ? "false" : "true" },
+                   bad ? "\u2718 " + bad + " check(s) FAILED at this record" : "\u2714 verified here: every check of this record passed"),
+                 h("ul", null, cs.map((c) => h("li", null, markEl(c.ok), " " + c.what)))];
     if (rec) {
-      s += '<table class="kv"><tr><td>kind</td><td>' + esc(rec.kind) + "</td></tr>";
-      if (r.hash) s += "<tr><td>hash</td><td><code>" + hex(r.hash) + "</code></td></tr>";
-      if (rec.body && rec.body.seat !== undefined) s += "<tr><td>seat</td><td>" + esc(rec.body.seat) + " (counter " + esc(rec.body.ctr) + ")" + (rec.body.sealed ? " &mdash; sealed command" : "") + "</td></tr>";
+      const row = (k, ...v) => h("tr", null, h("td", null, k), h("td", null, v));
+      const rows = [row("kind", str(rec.kind))];
+      if (r.hash) rows.push(row("hash", h("code", null, hex(r.hash))));
+      if (rec.body && rec.body.seat !== undefined) rows.push(row("seat", str(rec.body.seat) + " (counter " + str(rec.body.ctr) + ")" + (rec.body.sealed ? " \u2014 sealed command" : "")));
       const hc = rec.body && rec.body.sealed ? hiddenAt.get(at + ":0") : null;
       const vis = hc && hc.value !== undefined ? visibleAt(hc, at) : null;
-      if (hc && !vis) s += '<tr><td>signed envelope</td><td><span class="sealed" data-ref="' + at + ':0">SEALED command of ' + esc(hc.to) + "</span> <small>commitment <code>" + hex(hc.commit).slice(0, 16) + "\u2026</code>; opened by the end record's secret" + (DATA.secret ? "" : " (not yet: game in progress)") + "</small></td></tr>";
-      else if (r.env) s += "<tr><td>signed envelope</td><td>" + (hc ? '<span class="opened" data-ref="' + at + ':0">' : "<span>") + "<code>" + esc(show(r.env)) + "</code></span>" + (vis ? " <small>(" + esc(vis) + ")</small>" : "") + "</td></tr>";
+      if (hc && !vis) rows.push(row("signed envelope", h("span", { class: "sealed", "data-ref": at + ":0" }, "SEALED command of " + str(hc.to)), " ",
+                                    h("small", null, "commitment ", h("code", null, isBytes(hc.commit) ? hex(hc.commit).slice(0, 16) + "\u2026" : str(hc.commit)), "; opened by the end record's secret" + (DATA.secret ? "" : " (not yet: game in progress)"))));
+      else if (r.env) rows.push(row("signed envelope", h("span", hc ? { class: "opened", "data-ref": at + ":0" } : null, h("code", null, show(r.env))), vis ? [" ", h("small", null, "(" + vis + ")")] : null));
       const d = DATA.decisions[String(at)];
-      if (d) s += '<tr><td>answered</td><td><span class="file">' + esc(d.seat + " " + d.kind + ": " + d.prompt) + "</span> <small>(from the file's rules replay)</small></td></tr>";
-      if (rec.kind === "end") s += "<tr><td>outcome</td><td>" + esc(show(rec.body.outcome)) + "</td></tr>";
-      s += "</table>";
+      if (d) rows.push(row("answered", h("span", { class: "file" }, str(d.seat) + " " + str(d.kind) + ": " + str(d.prompt)), " ", h("small", null, "(from the file's rules replay)")));
+      if (rec.kind === "end") rows.push(row("outcome", show(rec.body.outcome)));
+      out.push(h("table", { class: "kv" }, rows));
     }
-    return s;
+    return out;
   }
-  function hiddenHtml(at) {
-    const hs = Array.from(hiddenAt.values()).filter((h) => h.seq <= at);
-    if (!hs.length) return '<div class="na">none yet</div>';
-    const open = hs.filter((h) => h.value !== undefined && visibleAt(h, at));
-    let s = "<div>" + hs.length + " hidden values so far; " + open.length + " visible to " + (DATA.seat || "a spectator") + " at this record</div>";
-    s += "<details><summary>list</summary><ul>" + hs.slice(-200).map((h) => { const v = h.value !== undefined ? visibleAt(h, at) : null; return "<li>" + h.seq + ":" + h.k + " to " + esc(h.to) + ": " + (v ? '<span class="opened">' + esc(show(h.value)).slice(0, 160) + "</span> (" + esc(v) + ")" : '<span class="sealed">sealed</span>'); }).join("") + "</ul></details>";
-    return s;
+  function hidden(at) {
+    const hs = Array.from(hiddenAt.values()).filter((hv) => hv.seq <= at);
+    if (!hs.length) return h("div", { class: "na" }, "none yet");
+    const open = hs.filter((hv) => hv.value !== undefined && visibleAt(hv, at));
+    return [h("div", null, hs.length + " hidden values so far; " + open.length + " visible to " + (DATA.seat ? str(DATA.seat) : "a spectator") + " at this record"),
+            details("list", h("ul", null, hs.slice(-200).map((hv) => {
+              const v = hv.value !== undefined ? visibleAt(hv, at) : null;
+              return h("li", null, hv.seq + ":" + hv.k + " to " + str(hv.to) + ": ", v ? [h("span", { class: "opened" }, show(hv.value).slice(0, 160)), " (" + v + ")"] : h("span", { class: "sealed" }, "sealed"));
+            })))];
   }
+  const fill = (id, ...nodes) => $(id).replaceChildren(...nodes.flat(Infinity));
   let cur = 0;
   function go(at) {
     cur = Math.max(0, Math.min(N - 1, at));
     $("slider").value = String(cur);
     const rec = R[cur].rec;
-    $("pos").textContent = "record " + cur + " / " + (N - 1) + (rec ? " \u2014 " + rec.kind : "");
-    $("board").innerHTML = boardAt(cur);
+    $("pos").textContent = "record " + cur + " / " + (N - 1) + (rec ? " \u2014 " + str(rec.kind) : "");
+    const board = boardAt(cur);
+    fill("board", board.nodes);
+    $("board").dataset.dropped = String(board.dropped);
     $("rechead").textContent = "Record " + cur;
-    $("rec").innerHTML = recHtml(cur);
-    $("events").innerHTML = eventsHtml(cur);
-    $("hidden").innerHTML = hiddenHtml(cur);
+    fill("rec", record(cur));
+    fill("events", events(cur));
+    fill("hidden", hidden(cur));
     document.body.dataset.record = String(cur);
   }
   function init() {
+    const title = "afteraction replay: " + str(DATA.ruleset) + " game " + str(DATA.game);
+    document.title = title;
+    $("title").textContent = title;
     $("slider").max = String(N - 1);
-    $("meta").textContent = "game " + DATA.game + " \u00b7 " + DATA.ruleset + " \u00b7 " + N + " records \u00b7 as seen by " + (DATA.seat || "a spectator") + " \u00b7 server key " + DATA.server_vkey + " (compare it with the one your league publishes)";
+    $("meta").textContent = "game " + str(DATA.game) + " \u00b7 " + str(DATA.ruleset) + " \u00b7 " + N + " records \u00b7 as seen by " + (DATA.seat ? str(DATA.seat) : "a spectator") + " \u00b7 server key " + str(DATA.server_vkey) + " (compare it with the one your league publishes)";
     $("slider").addEventListener("input", () => go(Number($("slider").value)));
     $("first").onclick = () => go(0); $("last").onclick = () => go(N - 1);
     $("prev").onclick = () => go(cur - 1); $("next").onclick = () => go(cur + 1);
@@ -431,10 +482,11 @@
       else if (e.key === "ArrowLeft") { go(cur - 1); e.preventDefault(); }
       else if (e.key === "Home") go(0); else if (e.key === "End") go(N - 1);
     });
-    $("what").innerHTML = "<ul>" +
-      "<li>" + markHtml(true) + " <b>checked by this page</b> (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root and the seat cosignatures it carries, every seat key of genesis (SPEC.md 7.4), every seat's Ed25519 signature and envelope (format v2: bound to the record's position and to the hash of the record before it), the entropy handshake, (v2) every sealed value's ciphertext length against the size genesis declares for its kind, the end record's place and outcome, (v2) the endings every game has (each record's time under a time control, resignations, offers and acceptances, the end record's cause: SPEC.md 8.1-8.3), the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment, and once the game has ended every sealed value, opened here with the published server secret (ChaCha20-Poly1305, its padding, its commitment).</li>" +
-      '<li><span class="file">\u2691</span> <b>taken from the file</b>: the rules replay (the board pictures and the decisions, computed by <code>aar view</code> with the engine\'s verifier), and, in a game in progress, the chosen seat\'s own openings: each is checked here against its commitment (SHA-256).</li>' +
-      "<li>The command line's own verdict: " + (DATA.cli.verified ? "verified" : "NOT VERIFIED: " + esc(DATA.cli.failure)) + ".</li></ul>";
+    fill("what", h("ul", null,
+      h("li", null, markEl(true), " ", h("b", null, "checked by this page"), " (WebCrypto, in this browser): canonical record bytes, the hash chain, every checkpoint's Ed25519 signature by the server key, its size and Merkle root and the seat cosignatures it carries, every seat key of genesis (SPEC.md 7.4), every seat's Ed25519 signature and envelope (format v2: bound to the record's position and to the hash of the record before it), the entropy handshake, (v2) every sealed value's ciphertext length against the size genesis declares for its kind, the end record's place and outcome, (v2) the endings every game has (each record's time under a time control, resignations, offers and acceptances, the end record's cause: SPEC.md 8.1-8.3), the server secret against genesis, every die re-derived from the secret and the seats' entropy, every public opening against its commitment, and once the game has ended every sealed value, opened here with the published server secret (ChaCha20-Poly1305, its padding, its commitment)."),
+      h("li", null, h("span", { class: "file" }, "\u2691"), " ", h("b", null, "taken from the file"), ": the rules replay (the board pictures and the decisions, computed by ", h("code", null, "aar view"), " with the engine's verifier), and, in a game in progress, the chosen seat's own openings: each is checked here against its commitment (SHA-256)."),
+      h("li", null, "Everything the file says is shown as text; the board pictures are copied element by element through a fixed list of SVG shapes and presentation attributes, and the page's policy (Content-Security-Policy) runs no script but its own."),
+      h("li", null, "The command line's own verdict: " + (DATA.cli.verified ? "verified" : "NOT VERIFIED: " + str(DATA.cli.failure)) + ".")));
     go(0);
   }
   if (!N) {  // a bundle whose first record frame breaks off (aar view exits 1, as aar verify)

@@ -68,7 +68,8 @@ class Page:
         self.requests.clear()
         self.url = path.resolve().as_uri()
         self.p.goto(self.url)
-        self.p.wait_for_function('document.body.dataset.checked === "done"', timeout=60000)
+        # a selector, not wait_for_function: polling a string predicate is eval, which the policy refuses
+        self.p.wait_for_selector('body[data-checked="done"]', state="attached", timeout=60000)
 
     def go(self, n: int):
         self.p.evaluate(f"aar.go({n})")

@@ -85,3 +85,74 @@ def test_view_refusals(tmp_path, capsys):
     assert main(["view", str(GOLDEN / "sog.aar"), "--seat", "allied", "-o", str(tmp_path / "x.html")]) == 2
     assert "sog has seats sog, nva (or spectator)" in capsys.readouterr().err
     assert main(["view", str(tmp_path / "none.aar"), "-o", str(tmp_path / "x.html")]) == 2
+
+
+#: strings a log may carry that would change the page if it were assembled by string replacement
+#: or its data read as markup: the template's markers (today's and the title's of before), the end
+#: of a script element, a comment opening, the line separators JavaScript once refused
+TEMPLATE_BREAKERS = ["/*%%SCRIPT%%*/", "/*%%DATA%%*/", "%%CSP%%", "%%TITLE%%", "</script><script>x=1</script>",
+                     "</SCRIPT >", "<!--<script>", "\u2028\u2029", "&amp;<>\"'"]
+
+
+def test_data_cannot_change_the_template():
+    """Issue 41: view.py put the data in before it replaced its script marker, so a log string
+    equal to the marker broke the page. Every string here, anywhere in the data, comes back from
+    the page's JSON block as it went in, and the page outside that block is the same as for the
+    clean data (the same template, policy and script)."""
+    from afteraction.cli.view import page
+
+    data = golden_data("sog.aar")
+    clean = page(data)
+    data["game"] = TEMPLATE_BREAKERS[0]
+    data["ruleset"] = TEMPLATE_BREAKERS[3]
+    data["cli"]["failure"] = " ".join(TEMPLATE_BREAKERS)
+    data["decisions"]["5"] = {s: s for s in TEMPLATE_BREAKERS}
+    data["board"]["frames"][5] = {s: s for s in TEMPLATE_BREAKERS}
+    html = page(data)
+    assert _data(html) == data
+    assert html.count('<script id="aar-data" type="application/json">') == 1
+    outside = re.sub(r'(<script id="aar-data" type="application/json">).*?(</script>)', r"\1\2", html, flags=re.S)
+    assert outside == re.sub(r'(<script id="aar-data" type="application/json">).*?(</script>)', r"\1\2", clean, flags=re.S)
+    block = re.search(r'<script id="aar-data" type="application/json">(.*?)</script>', html, re.S).group(1)
+    assert not re.search(r"[<>&\u2028\u2029]", block)  # the JSON's escapes: nothing in it HTML reads as markup
+    from afteraction.cli.view import MARKERS
+
+    assert set(MARKERS) <= set(TEMPLATE_BREAKERS)  # every marker the template has is among the strings tried
+
+
+def test_the_policy_runs_only_the_pages_own_script():
+    """The page's Content-Security-Policy names its one inline script and its one style element by
+    their SHA-256: no 'unsafe-inline', so no handler attribute or injected script runs; no network."""
+    import hashlib
+
+    from afteraction.cli.view import page
+
+    html = page(golden_data("duel.aar"))
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html).group(1)
+    rules = dict((d.split()[0], d.split()[1:]) for d in csp.split("; "))
+    scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", html, re.S)
+    assert len(scripts) == 1 and len(styles) == 1
+    sha = lambda s: "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"  # noqa: E731
+    assert rules["default-src"] == ["'none'"] and rules["script-src"] == [sha(scripts[0])]
+    assert rules["style-src"] == [sha(styles[0])] and "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
+    assert rules["base-uri"] == ["'none'"] and rules["form-action"] == ["'none'"]
+
+
+def test_no_page_code_builds_markup_from_strings():
+    """Both pages put what a log or a server says in as text (issue 41): no innerHTML, outerHTML,
+    insertAdjacentHTML or document.write in the replay page's script, the web client's sources
+    or either built bundle, and no inline script or handler attribute in either template."""
+    root = GOLDEN.parents[1]
+    web = root / "clients" / "web"
+    code = [root / "clients" / "cli" / "view_page.js", root / "clients" / "cli" / "view_lib.js",
+            web / "static" / "app.js", *sorted((web / "src").rglob("*.ts"))]
+    sinks = re.compile(r"\.(innerHTML|outerHTML|insertAdjacentHTML)\b|document\.write")
+    found = [f"{p.relative_to(root)}: {m.group(0)}" for p in code for m in sinks.finditer(p.read_text(encoding="utf-8"))]
+    assert found == []
+    for tpl in (root / "clients" / "cli" / "view_page.html", web / "static" / "index.html"):
+        html = tpl.read_text(encoding="utf-8")
+        assert not re.search(r"<[^>]+\son\w+\s*=", html), tpl
+        assert "unsafe-inline" not in html and "unsafe-eval" not in html, tpl
+    assert re.findall(r"<script[^>]*>", (web / "static" / "index.html").read_text()) == \
+        ['<script type="module" src="app.js">']

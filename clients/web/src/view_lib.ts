@@ -22,6 +22,7 @@ export { eventProblem, readRecord } from "./lib/record.js";
 export { gameOrigin, genesisProblem, sealedLength } from "./lib/genesis.js";
 export { envelopeProblem } from "./lib/envelope.js";
 export { exactKeys, isMap } from "./lib/endings.js";
+export { h, picture, svg } from "./lib/dom.js";
 
 type Map_ = { [k: string]: Value };
 /** The page's way of reporting a check: on its record, passed (true) or failed (false). */

@@ -9,6 +9,7 @@ import type { Clocks, YourDecision } from "../gen/afteraction/v1/game_service_pb
 import { b64, fromHex, hex, isBytes, toB64 } from "../lib/bytes.js";
 import { connect } from "../lib/client.js";
 import { parseVkey, type ServerKey } from "../lib/crypto.js";
+import { h, picture } from "../lib/dom.js";
 import { seatKey, type SeatKey } from "../lib/keys.js";
 import { LogVerifier, reasonOf, WebSeat, type Rec } from "../lib/seat.js";
 
@@ -17,10 +18,6 @@ const params = new URLSearchParams(location.search);
 const clients = connect(location.origin, params.get("protocol") === "grpc-web" ? "grpc-web" : "connect");
 let key: SeatKey, server: ServerKey;
 let gameName = "";
-
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 function status(text: string, cls: "ok" | "bad" | "busy" = "ok") {
   const s = $("status");
@@ -56,10 +53,12 @@ async function lobby() {
   const rs = (await clients.game.listRulesets({})).rulesets;
   const gsel = $<HTMLSelectElement>("new-game"), ssel = $<HTMLSelectElement>("new-seat");
   const latest = new Map(rs.map((r) => [r.game, r]));
-  gsel.innerHTML = [...latest.keys()].map((g) => `<option value="${esc(g)}">${esc(g)}</option>`).join("");
+  // what the server names (games, seats) is text: <option>s made here, their text and value set as text
+  const option = (v: string) => { const o = h("option", null, v) as HTMLOptionElement; o.value = v; return o; };
+  gsel.replaceChildren(...[...latest.keys()].map(option));
   const seats = () => {
     const info = latest.get(gsel.value)!;
-    ssel.innerHTML = info.seats.map((s) => `<option>${esc(s)}</option>`).join("");
+    ssel.replaceChildren(...info.seats.map(option));
     $<HTMLInputElement>("new-options").placeholder = info.optionsJson;   // the defaults
   };
   gsel.onchange = seats;
@@ -133,7 +132,7 @@ function renderClocks() {
   if (!lastClocks) return;
   const { c, at } = lastClocks, gone = Date.now() - at;
   const box = $("clocks");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const s of c.seats) {
     const run = s.running, left = Number(s.leftMs), total = Number(s.totalLeftMs);
     const d = document.createElement("div");
@@ -164,8 +163,12 @@ async function redraw(seat: WebSeat | null, gameId: string, v: LogVerifier) {
   gameName = st.game;
   const view = JSON.parse(st.viewJson);
   const pic = await ui(st.game, view, []);
-  $("board").innerHTML = pic.svg;
-  $("summary").innerHTML = pic.summary.map((l) => `<div>${esc(l)}</div>`).join("");
+  // the server's picture, copied through dom.ts's fixed list of SVG shapes and attributes (nothing
+  // of it runs or loads); its summary lines as text
+  const drawn = picture(String(pic.svg));
+  $("board").replaceChildren(drawn.node ?? h("div", { class: "note" }, `the server's picture is not drawn: ${drawn.error}`));
+  $("board").dataset.dropped = String(drawn.dropped);
+  $("summary").replaceChildren(...(Array.isArray(pic.summary) ? pic.summary : []).map((l) => h("div", null, String(l))));
   $("prompt").textContent = st.ended ? `game over: ${st.outcomeJson}` : st.decision ? `waiting for ${st.decision.seat}: ${st.decision.prompt}` : "";
   if (st.clocks) showClocks(st.clocks);
   if (st.ended) {
@@ -259,18 +262,18 @@ async function openGame(gameId: string, spectate: boolean) {
     const words = (await ui(st.game, JSON.parse(st.viewJson), d.legalCommands)).choices;
     $("prompt").textContent = `your decision: ${d.decision?.prompt ?? ""}`;
     const box = $("choices");
-    box.innerHTML = "";
+    box.replaceChildren();
     if (Number(d.stateSeq) < seat.nextSeq || seat.v.ended) return null;   // overtaken while the words came
     return new Promise((resolve) => {
       // a record that overtakes this prompt (an ending, the clock) takes its buttons away
-      cancelChoice = (seq) => { if (seq >= Number(d.stateSeq)) { cancelChoice = null; box.innerHTML = ""; resolve(null); } };
+      cancelChoice = (seq) => { if (seq >= Number(d.stateSeq)) { cancelChoice = null; box.replaceChildren(); resolve(null); } };
       d.legalCommands.forEach((c, i) => {
         const b = document.createElement("button");
         b.className = "choice";
         b.textContent = words[i] ?? `choice ${i + 1}`;
         b.dataset.i = String(i);
         b.dataset.command = toB64(toBinary(CommandSchema, c));
-        b.onclick = () => { cancelChoice = null; box.innerHTML = ""; $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
+        b.onclick = () => { cancelChoice = null; box.replaceChildren(); $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
         box.append(b);
       });
     });
@@ -290,7 +293,7 @@ async function openGame(gameId: string, spectate: boolean) {
     refresh(seat, seat.v);
     await pending;
   } catch (e) {
-    $("choices").innerHTML = "";
+    $("choices").replaceChildren();
     status(`STOPPED, nothing more is signed: ${(e as Error).message}`, "bad");
   }
 }
@@ -311,7 +314,7 @@ function showEndings(seat: WebSeat) {
   $("endings").hidden = v.ended || !v.genesis || v.genesis.v < 2;
   $("offer-draw").hidden = !v.started;
   const box = $("offer-box");
-  box.innerHTML = "";
+  box.replaceChildren();
   const o = v.standingOffer;
   if (!o || v.ended) return;
   const what = o[2] === null ? "a draw" : `a win for ${String(o[2])}`;
@@ -321,7 +324,7 @@ function showEndings(seat: WebSeat) {
   const yes = document.createElement("button"), no = document.createElement("button");
   yes.id = "accept-offer"; yes.textContent = "Accept";
   no.id = "decline-offer"; no.textContent = "Decline";
-  yes.onclick = () => { box.innerHTML = ""; void endingAct(() => seat.accept(o[0])); };
+  yes.onclick = () => { box.replaceChildren(); void endingAct(() => seat.accept(o[0])); };
   // declining signs nothing: the offer lapses at the next record (SPEC.md 8.1)
   no.onclick = () => { box.textContent = `declined: ${o[1]}'s offer lapses at the next record`; };
   box.append(p, yes, no);
