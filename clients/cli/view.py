@@ -133,7 +133,9 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
         "cli": {"verified": w.failure is None, "verified_through": w.verified_through,
                 "failure": str(w.failure) if w.failure is not None else None,
                 "failure_seq": w.failure.seq if w.failure is not None else None,
-                "notes": list(w.report.notes) if w.report is not None else []},
+                "notes": list(w.report.notes) if w.report is not None else [],
+                # the ruleset version the rules replay ran (SPEC.md 10.4), "" when not replayed
+                "replayed_with": w.report.replayed_with if w.report is not None else ""},
     }
     return data, w
 

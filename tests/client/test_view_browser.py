@@ -101,6 +101,7 @@ def test_sog_page_shows_a_verified_die_and_its_derivation(tab, pages):
     pg.load(pages["sog"])
     s = pg.text("#summary")
     assert s.startswith("\u2714 verified in this browser: 39 records chained, 39 checkpoints") and "54 dice re-derived" in s
+    assert "the rules replayed byte for byte by sog/1 (the version genesis names" in pg.text("#what")  # SPEC.md 10.4
     pg.go(10)  # SOG 3.5 contact roll: a d10 showing 9 (roll index 8)
     assert pg.p.get_attribute("#rec-status", "data-ok") == "true"
     assert pg.p.get_attribute('#events .ev[data-t="roll"] .die', "data-face") == "9"

@@ -35,6 +35,16 @@ def test_page_is_self_contained_and_embeds_the_log_verbatim(tmp_path):
     assert [(base64.b64decode(r), cp) for r, cp in d["records"]] == frames
     assert base64.b64decode(d["secret"]) == header["secret"] and d["server_vkey"] == header["server_vkey"]
     assert d["cli"]["verified"] and d["seat"] is None
+    assert d["cli"]["replayed_with"] == "sog/1"   # SPEC.md 10.4: the version genesis names, replayed
+
+
+def test_a_development_version_page_says_it_was_not_replayed_and_why(tmp_path):
+    out = tmp_path / "gmv-1.html"
+    dev = GOLDEN.parent / "logs" / "development" / "gmv-1.aar"
+    assert main(["view", str(dev), "-o", str(out)]) == 0
+    d = _data(out.read_text(encoding="utf-8"))
+    assert d["cli"]["verified"] and d["cli"]["replayed_with"] == "" and d["ruleset"] == "gmv/1"
+    assert any("gmv/1 was a development version" in n and "947a2124d9a1" in n for n in d["cli"]["notes"])
 
 
 def test_boards_are_layer_diffs_not_one_picture_per_record():
