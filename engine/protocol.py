@@ -187,6 +187,27 @@ CAUSE_KEYS = {"resign": frozenset({"kind", "seat"}), "agree": frozenset({"kind",
               "abandon": frozenset({"kind", "since", "deadline"})}
 
 
+#: where each core event may stand (SPEC.md 1.4, "Where core events stand"): the places of a seat
+#: record's events. "commit": a commit record's one event; "reveal": a reveal record's first; "start":
+#: the second event of the reveal that completes the handshake; "ending": the one event of the public
+#: command record of an ending (v >= 2); "play": every other event of a record: setup's (the last
+#: reveal's, after start) and a game command's, where the ruleset's own events (any other t) stand.
+#: The referee writes, and the verifier's step 6 accepts, a core event only at one of its places.
+EVENT_PLACES = {"entropy-commit": frozenset({"commit"}), "entropy-reveal": frozenset({"reveal"}),
+                "start": frozenset({"start"}), "resign": frozenset({"ending"}), "offer": frozenset({"ending"}),
+                "accept": frozenset({"ending"}), "roll": frozenset({"play"}), "sealed": frozenset({"play"}),
+                "open": frozenset({"play"})}
+
+
+def misplaced_event(event, place: str) -> str | None:
+    """The core type of ``event`` if it may not stand at ``place`` (one of EVENT_PLACES' places),
+    else None (also for anything that is no map with a text t: step 7 says what is wrong there)."""
+    t = event.get("t") if type(event) is dict else None
+    if type(t) is str and t in EVENT_PLACES and place not in EVENT_PLACES[t]:
+        return t
+    return None
+
+
 #: the core events whose exact keys the verifier checks at step 7 (rolls: at step 10, by their bytes)
 EVENT_KEYS = {"sealed": frozenset(sealed_event("", 0, b"", b"")), "open": frozenset(open_event((0, 0), b"", None))}
 
