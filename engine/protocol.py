@@ -32,8 +32,20 @@ from .crypto.merkle import leaf_hash
 from .errors import EncodingError
 
 # -- records (SPEC.md 1.2) --------------------------------------------------------------------
-FORMAT_VERSION = 2          # the version new logs are written in
+FORMAT_VERSION = 2          # the version new logs are written in: the only one the service creates and a seat plays
 VERSIONS = (1, 2)           # the versions a verifier reads (SPEC.md 1.2)
+#: what each version guarantees that the one before it does not (SPEC.md 11, "What each format version
+#: guarantees"): the verifier's report names, for a log of an older version than FORMAT_VERSION, every
+#: guarantee of the later versions it lacks. One entry per version after the first, up to FORMAT_VERSION.
+VERSION_ADDS = {
+    2: ("every envelope binds the history its seat verified (prev, SPEC.md 7.1): without it a server "
+        "can rewrite a finished game, or re-roll its dice under a new genesis, and the log still verifies "
+        "with every key pinned; only a checkpoint a seat kept or --require-cosigned shows it",
+        "seat entropy is committed to the genesis and revealed only into a log holding every commitment "
+        "(5.2): without it a seat asked to reveal early lets an accomplice of the server choose the dice",
+        "hidden values are padded to one size per kind (6.5) and each envelope has one encoding (7.1): "
+        "without them a ciphertext's length can tell the value"),
+}
 ZERO_HASH = bytes(32)
 KINDS = ("genesis", "commit", "reveal", "command", "end")
 _FIELDS = {"v", "game", "seq", "prev", "kind", "body"}

@@ -107,7 +107,8 @@ export type LogRecord = Message<"afteraction.v1.LogRecord"> & {
   seq: bigint;
 
   /**
-   * Canonical record bytes.
+   * Canonical record bytes (SPEC.md 1.2). Their v is the log's format version,
+   * genesis's (record 0) in every record: read it there (SPEC.md 11).
    *
    * @generated from field: bytes record = 2;
    */
@@ -278,7 +279,8 @@ export type CreateGameRequest = Message<"afteraction.v1.CreateGameRequest"> & {
   game: string;
 
   /**
-   * Ruleset version; empty = latest.
+   * Ruleset version; empty = latest. (Not the log format: the server writes
+   * every game in the newest, SPEC.md 11.)
    *
    * @generated from field: string version = 2;
    */
