@@ -203,11 +203,13 @@ CAUSE_KEYS = {"resign": frozenset({"kind", "seat"}), "agree": frozenset({"kind",
 #: record's events. "commit": a commit record's one event; "reveal": a reveal record's first; "start":
 #: the second event of the reveal that completes the handshake; "ending": the one event of the public
 #: command record of an ending (v >= 2); "play": every other event of a record: setup's (the last
-#: reveal's, after start) and a game command's, where the ruleset's own events (any other t) stand.
-#: The referee writes, and the verifier's step 6 accepts, a core event only at one of its places.
+#: reveal's, after start) and a game command's, where the ruleset's own events (any other t) stand;
+#: "hidden": the value of a sealed event (a private event: the ruleset's own, or a roll, SPEC.md 1.4).
+#: The referee writes a core event only at one of its places; the verifier accepts one only there
+#: (step 6 for a record's events, step 7 for an opened value, step 9 for a sealed value).
 EVENT_PLACES = {"entropy-commit": frozenset({"commit"}), "entropy-reveal": frozenset({"reveal"}),
                 "start": frozenset({"start"}), "resign": frozenset({"ending"}), "offer": frozenset({"ending"}),
-                "accept": frozenset({"ending"}), "roll": frozenset({"play"}), "sealed": frozenset({"play"}),
+                "accept": frozenset({"ending"}), "roll": frozenset({"play", "hidden"}), "sealed": frozenset({"play"}),
                 "open": frozenset({"play"})}
 
 

@@ -374,6 +374,9 @@ class Referee:
                 continue
             if to not in self.seat_keys:
                 raise ValueError(f"private event for unknown seat {to!r}")
+            t = misplaced_event(ev, "hidden")
+            if t is not None:  # SPEC.md 1.4: a hidden value is the ruleset's event or a roll
+                raise ValueError(f"the ruleset emitted a {t} event as a hidden value")
             k += 1
             op, c, ct = self._seal(k, ev, self._size("event", to))
             out.append(sealed_event(to, k, c, ct))

@@ -180,6 +180,10 @@ class SeatSteps:
                 got = _commit.commitment(salt, ev.get("value"))
                 if got != want:
                     raise _fail("7", rec.seq, f"opening {i} does not match commitment {tuple(ref)}", want, got)
+                bad = misplaced_event(ev.get("value"), "hidden") if ref[1] > 0 else None  # k = 0: a sealed command
+                if bad is not None:  # SPEC.md 1.4: the value it publishes was hidden, so never a core event but a roll
+                    raise _fail("7", rec.seq, f"opening {i} publishes a {bad} event as the hidden value {tuple(ref)} "
+                                "(SPEC.md 1.4)", "an event of the ruleset or a roll", bad)
                 self.report.opened += 1
             elif t == "roll":
                 self.report.rolls += 1

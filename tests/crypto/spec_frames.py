@@ -38,3 +38,8 @@ def placed(events, first: int, n: int) -> None:
     for ev in events[first:]:
         if isinstance(ev, dict) and PLACES.get(ev.get("t"), "play") != "play":
             raise Fail(6, n, f"a {ev['t']} event among setup's or a game command's events")
+
+
+def hidden_ok(value) -> bool:
+    """SPEC 1.4: a hidden value (a sealed event's) is the ruleset's own event or a roll."""
+    return not (isinstance(value, dict) and value.get("t") in PLACES and value["t"] != "roll")

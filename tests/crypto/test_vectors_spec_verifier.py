@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from . import spec_endings  # SPEC 8.1-8.3, in its own file
-from .spec_frames import Fail, frame_depth, frame_map, placed  # SPEC 9's frames, 1.4's places
+from .spec_frames import Fail, frame_depth, frame_map, hidden_ok, placed  # SPEC 9's frames, 1.4's places
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -396,6 +396,8 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
             if ref not in st["commitments"] or \
                     th("aar1/commit", ev["salt"] + enc(ev["value"])) != st["commitments"][ref]:
                 raise Fail(7, n, "opening")
+            if ref[1] > 0 and not hidden_ok(ev["value"]):
+                raise Fail(7, n, "an opening publishes a core event other than a roll (1.4)")
     if secret is not None:
         _sealed_and_dice(b, n, st, secret)
     st["prev_kind"] = kind
@@ -505,6 +507,8 @@ def _sealed_and_dice(b, n, st, secret) -> None:
         if ev["t"] == "sealed":
             v = _unseal(secret, game, n, ev["k"], ev["commit"], ev["ct"], n,
                         st["sizes"] and st["sizes"]["event"][ev["to"]])
+            if not hidden_ok(v):
+                raise Fail(9, n, "a core event other than a roll as a hidden value (1.4)")
             if isinstance(v, dict) and v.get("t") == "roll":
                 _roll(v, n, st, secret)
         elif ev["t"] == "roll":

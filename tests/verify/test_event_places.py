@@ -47,14 +47,24 @@ def test_spec_1_4_a_misplaced_core_event_fails_step_6_without_the_replay(name, s
     assert "stands only in" in e.value.check and "SPEC.md 1.4" in e.value.check
 
 
-class _Emits(DuelRuleset):
-    """The duel, with a setup that emits a core event as if it were its own."""
+@pytest.mark.parametrize("name,step,seq", [("sealed-resign-5", "9 (sealed)", 5),
+                                           ("open-resign-6-in-progress", "7 (openings)", 6)])
+@pytest.mark.parametrize("replay", [True, False])
+def test_spec_1_4_a_hidden_value_is_never_a_core_event_but_a_roll(name, step, seq, replay):
+    data = (TAMPERED / f"{name}.aar").read_bytes()
+    with pytest.raises(VerificationError) as e:
+        verify_bundle(io.BytesIO(data), replay=replay)
+    assert (e.value.step, e.value.seq, e.value.found) == (step, seq, "resign") and "SPEC.md 1.4" in e.value.check
 
-    def __init__(self, event: dict) -> None:
-        self.event = event
+
+class _Emits(DuelRuleset):
+    """The duel, with a setup that emits a core event as if it were its own (to ``to``: hidden)."""
+
+    def __init__(self, event: dict, to: str | None = None) -> None:
+        self.event, self.to = event, to
 
     def setup(self, scenario, options, ctx):
-        ctx.emit(dict(self.event))
+        ctx.emit(dict(self.event), to=self.to)
         return super().setup(scenario, options, ctx)
 
 
@@ -65,6 +75,13 @@ def test_spec_1_4_the_referee_writes_no_core_event_a_ruleset_emits(event):
     with pytest.raises(ValueError, match=f"emitted a {event['t']} event"):
         g.handshake()
     assert len(g.records) == 4   # genesis, two commits and the first reveal: the last reveal was not written
+
+
+def test_spec_1_4_the_referee_hides_no_core_event_but_a_roll():
+    g = LocalGame.create("duel", seed=b"places", ruleset=_Emits({"t": "offer", "seat": "a", "winner": None}, to="a"))
+    with pytest.raises(ValueError, match="emitted a offer event as a hidden value"):
+        g.handshake()
+    assert misplaced_event({"t": "roll"}, "hidden") is None and misplaced_event({"t": "open"}, "hidden") == "open"
 
 
 def test_the_ruleset_s_own_events_and_rolls_still_stand_in_setup():

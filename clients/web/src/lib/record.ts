@@ -64,3 +64,10 @@ export function placementProblem(events: Value[], first: number): string | null 
   }
   return null;
 }
+
+/** SPEC.md 1.4: the core type of a hidden value (an opened sealed event's) that is no roll, or null:
+ * a hidden value is the ruleset's own event or a roll, never a resignation, a start, an opening... */
+export function hiddenCoreEvent(value: Value): string | null {
+  const t = isMap(value) && typeof value.t === "string" ? value.t : null;
+  return t !== null && t in EVENT_PLACES && t !== "roll" ? t : null;
+}

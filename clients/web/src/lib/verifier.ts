@@ -15,7 +15,7 @@ import { seatCosignatures } from "./cosign.js";
 import { gameOrigin, genesisProblem, sealedLength } from "./genesis.js";
 import { endingCommand, EndingsCheck, exactKeys, isInt, isMap } from "./endings.js";
 import { encode, type Value } from "./msgpack.js";
-import { eventProblem, placementProblem, readRecord, type RawRecord } from "./record.js";
+import { eventProblem, hiddenCoreEvent, placementProblem, readRecord, type RawRecord } from "./record.js";
 import { envelopeProblem, KIND_ACTION } from "./envelope.js";
 import { Handshake } from "./handshake.js";
 
@@ -180,6 +180,8 @@ export class LogVerifier {
         const ref = e.ref as number[];
         const c = this.commitments.get(`${ref[0]}:${ref[1]}`);
         if (!c || !eq(c, await valueCommitment(e.salt as Uint8Array, encode(e.value)))) this.fail("a public opening does not match its commitment");
+        const core = ref[1] > 0 ? hiddenCoreEvent(e.value) : null;   // k = 0: a sealed command's envelope
+        if (core) this.fail(`step 7: opening ${i} publishes a ${core} event as a hidden value (SPEC.md 1.4)`);
       }
     }
   }
