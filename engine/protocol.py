@@ -32,8 +32,20 @@ from .crypto.merkle import leaf_hash
 from .errors import EncodingError
 
 # -- records (SPEC.md 1.2) --------------------------------------------------------------------
-FORMAT_VERSION = 2          # the version new logs are written in
+FORMAT_VERSION = 2          # the version new logs are written in: the only one the service creates and a seat plays
 VERSIONS = (1, 2)           # the versions a verifier reads (SPEC.md 1.2)
+#: what each version guarantees that the one before it does not (SPEC.md 11, "What each format version
+#: guarantees"): the verifier's report names, for a log of an older version than FORMAT_VERSION, every
+#: guarantee of the later versions it lacks. One entry per version after the first, up to FORMAT_VERSION.
+VERSION_ADDS = {
+    2: ("every envelope binds the history its seat verified (prev, SPEC.md 7.1): without it a server "
+        "can rewrite a finished game, or re-roll its dice under a new genesis, and the log still verifies "
+        "with every key pinned; only a checkpoint a seat kept or --require-cosigned shows it",
+        "seat entropy is committed to the genesis and revealed only into a log holding every commitment "
+        "(5.2): without it a seat asked to reveal early lets an accomplice of the server choose the dice",
+        "hidden values are padded to one size per kind (6.5) and each envelope has one encoding (7.1): "
+        "without them a ciphertext's length can tell the value"),
+}
 ZERO_HASH = bytes(32)
 KINDS = ("genesis", "commit", "reveal", "command", "end")
 _FIELDS = {"v", "game", "seq", "prev", "kind", "body"}
@@ -185,6 +197,29 @@ def accept_event(seat: str, offer: int, winner: str | None) -> dict:
 CAUSE_KEYS = {"resign": frozenset({"kind", "seat"}), "agree": frozenset({"kind", "offer", "winner"}),
               "timeout": frozenset({"kind", "seat", "control", "since", "deadline"}),
               "abandon": frozenset({"kind", "since", "deadline"})}
+
+
+#: where each core event may stand (SPEC.md 1.4, "Where core events stand"): the places of a seat
+#: record's events. "commit": a commit record's one event; "reveal": a reveal record's first; "start":
+#: the second event of the reveal that completes the handshake; "ending": the one event of the public
+#: command record of an ending (v >= 2); "play": every other event of a record: setup's (the last
+#: reveal's, after start) and a game command's, where the ruleset's own events (any other t) stand;
+#: "hidden": the value of a sealed event (a private event: the ruleset's own, or a roll, SPEC.md 1.4).
+#: The referee writes a core event only at one of its places; the verifier accepts one only there
+#: (step 6 for a record's events, step 7 for an opened value, step 9 for a sealed value).
+EVENT_PLACES = {"entropy-commit": frozenset({"commit"}), "entropy-reveal": frozenset({"reveal"}),
+                "start": frozenset({"start"}), "resign": frozenset({"ending"}), "offer": frozenset({"ending"}),
+                "accept": frozenset({"ending"}), "roll": frozenset({"play", "hidden"}), "sealed": frozenset({"play"}),
+                "open": frozenset({"play"})}
+
+
+def misplaced_event(event, place: str) -> str | None:
+    """The core type of ``event`` if it may not stand at ``place`` (one of EVENT_PLACES' places),
+    else None (also for anything that is no map with a text t: step 7 says what is wrong there)."""
+    t = event.get("t") if type(event) is dict else None
+    if type(t) is str and t in EVENT_PLACES and place not in EVENT_PLACES[t]:
+        return t
+    return None
 
 
 #: the core events whose exact keys the verifier checks at step 7 (rolls: at step 10, by their bytes)

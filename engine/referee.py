@@ -20,8 +20,8 @@ from .crypto import commit as _commit
 from .crypto import dice as _dice
 from .errors import Rejection
 from .protocol import (FORMAT_VERSION, ZERO_HASH, Record, end_body, entropy_commit_event, entropy_reveal_event,
-                       genesis_body, is_deterministic_encoding, is_record_of, make_record, sealed_body, sealed_event,
-                       seat_body, seat_key_problem, start_event, verify_command_signature)
+                       genesis_body, is_deterministic_encoding, is_record_of, make_record, misplaced_event, sealed_body,
+                       sealed_event, seat_body, seat_key_problem, start_event, verify_command_signature)
 # imported from here by engine/seat.py, clients and tests (defined in engine/protocol.py)
 from .protocol import command_signing_bytes  # noqa: F401
 from .ruleset import Context, Decision, Ref, Ruleset
@@ -367,10 +367,16 @@ class Referee:
         k = 0
         for ev, to in ctx.events:
             if to is None:
+                t = misplaced_event(ev, "play")
+                if t is not None:  # SPEC.md 1.4: the core names are the referee's; a verifier refuses this
+                    raise ValueError(f"the ruleset emitted a {t} event, which only the referee writes where it stands")
                 out.append(ev)
                 continue
             if to not in self.seat_keys:
                 raise ValueError(f"private event for unknown seat {to!r}")
+            t = misplaced_event(ev, "hidden")
+            if t is not None:  # SPEC.md 1.4: a hidden value is the ruleset's event or a roll
+                raise ValueError(f"the ruleset emitted a {t} event as a hidden value")
             k += 1
             op, c, ct = self._seal(k, ev, self._size("event", to))
             out.append(sealed_event(to, k, c, ct))

@@ -135,7 +135,6 @@ class Ruleset(ABC):
     game: ClassVar[str]              # "sog", "gmv", "ntnd"
     #: every version of the game (engine/versions.py, the game's versions.py): one instance plays one
     versions: ClassVar[Versions]
-    version: str                     # the version this instance plays; the registry key is (game, version)
     seats: ClassVar[tuple[str, ...]]  # seat names in their fixed order
     scenarios: ClassVar[tuple[str, ...]]  # first one is the default
     options: ClassVar[dict[str, Any]] = {}  # option name -> default value
@@ -172,7 +171,13 @@ class Ruleset(ABC):
         v = self.versions.newest if version is None else str(version)
         if v not in self.versions.released:
             raise Rejection("UNKNOWN_RULESET", self.versions.unavailable(v))
-        self.version = v
+        self._version = v
+
+    @property
+    def version(self) -> str:
+        """The version this instance plays (the registry key is (game, version)); the newest for a
+        subclass that does not call ``Ruleset.__init__`` (a test's variant of a game)."""
+        return self.__dict__.get("_version") or self.versions.newest
 
     # -- the machine: the same for every ruleset (do not override) -------------
     def legal_commands(self, state: Any, seat: str) -> list:

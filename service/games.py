@@ -31,7 +31,7 @@ from afteraction.engine import endings, registry
 from afteraction.engine.crypto import canon, cosign
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
-from afteraction.engine.protocol import parse_record
+from afteraction.engine.protocol import FORMAT_VERSION, parse_record
 from afteraction.engine.log.writer import Entry, LogWriter, cached
 from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2
@@ -125,9 +125,10 @@ class GameManager:
         gid = os.urandom(8).hex()
         secret = os.urandom(32)
         origin = f"{self.signer.name}/game/{gid}"
+        # the newest log format only (SPEC.md 11, no downgrade): nothing here can ask for an older one
         genesis = Referee.new_genesis(gid, rs, scenario or rs.scenarios[0], options, seat_keys,
-                                      self.vkey, origin, secret, match=match, clock=clock or endings.control(),
-                                      now=self.now())
+                                      self.vkey, origin, secret, version=FORMAT_VERSION, match=match,
+                                      clock=clock or endings.control(), now=self.now())
         rows: list[RecordRow] = []
 
         def keep(entries: list[Entry]) -> None:

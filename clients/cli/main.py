@@ -51,6 +51,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         seat_keys = pinned_seat_keys(args.seat_key)
     except ValueError as e:
         return _usage(args, str(e))
+    from afteraction.engine.protocol import VERSIONS
+
+    if args.min_version is not None and args.min_version not in VERSIONS:  # SPEC.md 10.2: a usage error
+        return _usage(args, f"--min-version {args.min_version}: this verifier knows the format versions "
+                            f"{', '.join(map(str, VERSIONS))}")
     from afteraction.engine.log.bundle import MAX_TEXT  # a checkpoint note in a bundle frame is no longer
 
     kept = None
@@ -73,7 +78,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
                                    progress=progress, pinned_seat_keys=seat_keys, kept_checkpoint=kept,
                                    require_cosigned=args.require_cosigned,
-                                   drive=driver(args.jobs))
+                                   drive=driver(args.jobs), min_version=args.min_version)
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
@@ -151,11 +156,17 @@ def _jsonable(v):
 def _summary(r) -> str:
     from .games_cmd import match_line
 
-    head = f"game {r.game} ({r.ruleset}), {r.records} records"
+    from afteraction.engine.protocol import FORMAT_VERSION
+
+    head = f"game {r.game} ({r.ruleset}), {r.records} records, format v{r.format}"
     # what the verdict does not cover goes on the line people read: nothing ties the log to a
-    # server the reader trusts (unpinned), or the rules were not re-run (no replay)
+    # server the reader trusts (unpinned), the rules were not re-run (no replay), or the log's
+    # format lacks guarantees of the newest (SPEC.md 11)
     caveats = ([] if r.pinned else ["UNPINNED (no --server-key: consistent with itself, not tied to a known server)"]) \
-        + ([] if r.replayed else ["NOT REPLAYED (the rules were not re-run: see the note below)"])
+        + ([] if r.replayed else ["NOT REPLAYED (the rules were not re-run: see the note below)"]) \
+        + ([] if r.format >= FORMAT_VERSION else
+           [f"OLDER FORMAT v{r.format} (the newest is v{FORMAT_VERSION}: the notes say what it does not guarantee; "
+            f"--min-version {FORMAT_VERSION} refuses it)"])
     lines = [f"VERIFIED, BUT {' AND '.join(caveats)}: {head}" if caveats else f"VERIFIED: {head}"]
     lines.append(f"  server key: {r.server_vkey}" + (" (pinned)" if r.pinned else " (from the bundle; pin it with --server-key)"))
     if r.match:
@@ -205,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--require-cosigned", action="store_true",
                    help="fail unless every seat cosigned the final checkpoint (SPEC.md 4.5)")
     v.add_argument("--no-replay", action="store_true", help="skip re-executing the rules")
+    v.add_argument("--min-version", type=int, metavar="N",
+                   help="fail (exit 1, step 2 at record 0) a log whose format version is below N; the newest "
+                        "format guarantees most (SPEC.md 11)")
     v.add_argument("--jobs", choices=("auto", "1", "2"), default="auto",
                    help="processes: 2 computes the signature checks ahead in a second process and runs the "
                         "rules replay in a third, beside the other checks (same result); 1 stays in one; auto "

@@ -15,7 +15,8 @@ from afteraction.engine.crypto import cosign as _cosign
 from afteraction.engine.crypto import note as _note
 from afteraction.engine.crypto.commit import commitment
 from afteraction.engine.errors import CryptoError, VerificationError
-from afteraction.engine.log.verify import Verifier
+from afteraction.engine.log.verify import Verifier, older_format_notes
+from afteraction.engine.protocol import FORMAT_VERSION
 from afteraction.engine.seat import Head, SeatSigner
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import game_service_pb2 as gs
@@ -90,15 +91,20 @@ class Seat(SeatEndings):
     def revealed(self) -> bool:
         return self._verifier is not None and self.seat in self._verifier.entropy
 
-    def head(self) -> Head | None:
-        """The end of the log this seat verified, which its next envelope binds (None for a
-        version 1 game, whose envelopes bind no history)."""
+    def head(self) -> Head:
+        """The end of the log this seat verified, which its next envelope binds. Every envelope is
+        signed through here: a game of a format older than the newest is refused (no downgrade,
+        SPEC.md 11: an older format lacks guarantees, e.g. v1 binds no history)."""
         if self._bad is not None:
             raise self._bad
         v = self.verifier
         if v.genesis is None:
             raise RefusedToSign(f"seat {self.seat} has verified no record of game {self.game_id}")
-        return Head(v.tree.size, v.prev, v.genesis.hash) if v.genesis.v >= 2 else None
+        if v.genesis.v < FORMAT_VERSION:
+            raise RefusedToSign(f"game {self.game_id} is written in log format v{v.genesis.v}, older than "
+                                f"v{FORMAT_VERSION}, the newest: seat {self.seat} plays only the newest format "
+                                f"({'; '.join(older_format_notes(v.genesis.v))})")
+        return Head(v.tree.size, v.prev, v.genesis.hash)
 
     # -- authentication -------------------------------------------------------
     def auth(self) -> gs.SeatAuth:

@@ -39,19 +39,47 @@ MAX_RAW = MAX_RECORD            # bytes of one frame's `raw` (and of any bytes i
 MAX_TEXT = 64 * 1024            # UTF-8 bytes of one text in a frame (a checkpoint note, a vkey)
 MAX_ENTRIES = 16                # entries of a map (and elements of an array) in a frame
 MAX_FRAME = 2 * 1024 * 1024     # bytes of one frame
+MAX_DEPTH = canon.MAX_DEPTH     # arrays/maps nested in a frame, the frame itself at depth 1 (SPEC.md 1.1 rule 6)
 _CHUNK = 64 * 1024
+
+
+def _frame_map(pairs: list) -> dict:
+    """A map of a frame (SPEC.md 9): text keys, each once (1.1 rule 3, in any order). A bytes or
+    integer key, or a key twice (which value would count?), is not a frame's."""
+    d = {}
+    for k, v in pairs:
+        if type(k) is not str:
+            raise EncodingError(f"a frame's map has a key that is not text ({type(k).__name__})")
+        if k in d:
+            raise EncodingError(f"a frame's map has the key {k!r} twice")
+        d[k] = v
+    return d
+
+
+def _frame_depth_problem(frame: object) -> str | None:
+    """Why a decoded frame nests deeper than MAX_DEPTH arrays/maps (the frame is at depth 1), or
+    None; iterative, so the walk itself never recurses."""
+    todo = [(frame, 1)]
+    while todo:
+        v, depth = todo.pop()
+        if type(v) is dict or type(v) is list:
+            if depth > MAX_DEPTH:
+                return f"a frame nests arrays/maps deeper than {MAX_DEPTH} (SPEC.md 1.1 rule 6, 9)"
+            todo.extend((x, depth + 1) for x in (v.values() if type(v) is dict else v))
+    return None
 
 
 def read_bundle(f: BinaryIO) -> tuple[dict, Iterator[tuple[bytes, str]]]:
     """Return (header, iterator over (record bytes, checkpoint text)). Raises EncodingError.
 
     As strict as SPEC.md 9: the header's fields have exactly their types (``records`` an int,
-    not a bool; a present ``secret`` 32 bytes), every later frame is a record frame, and the
+    not a bool; a present ``secret`` 32 bytes), every later frame is a record frame, every map of
+    a frame has text keys, each once, nothing nests deeper than MAX_DEPTH, and the
     file ends at the end of a frame: bytes left over after the last complete frame (a frame
     cut off, or garbage) raise EncodingError from the iterator, after the complete frames."""
     if f.read(len(MAGIC)) != MAGIC:
         raise EncodingError("not an afteraction bundle (bad magic)")
-    unpacker = msgpack.Unpacker(raw=False, use_list=True, strict_map_key=True,
+    unpacker = msgpack.Unpacker(raw=False, use_list=True, strict_map_key=False, object_pairs_hook=_frame_map,
                                 max_buffer_size=MAX_FRAME + _CHUNK, max_bin_len=MAX_RAW,
                                 max_str_len=MAX_TEXT, max_array_len=MAX_ENTRIES,
                                 max_map_len=MAX_ENTRIES, max_ext_len=0)
@@ -64,7 +92,10 @@ def read_bundle(f: BinaryIO) -> tuple[dict, Iterator[tuple[bytes, str]]]:
                 for frame in unpacker:
                     if unpacker.tell() - start[0] > MAX_FRAME:
                         raise EncodingError(f"a frame of more than {MAX_FRAME} bytes")
-                    start[0] = unpacker.tell()
+                    why = _frame_depth_problem(frame)
+                    if why is not None:
+                        raise EncodingError(why)
+                    start[0] = unpacker.tell()  # where the last complete frame ends
                     yield frame
                 chunk = f.read(_CHUNK)
                 if not chunk:
@@ -73,10 +104,14 @@ def read_bundle(f: BinaryIO) -> tuple[dict, Iterator[tuple[bytes, str]]]:
                 fed += len(chunk)
         except EncodingError:
             raise
+        except msgpack.StackError:  # msgpack's own limit (about 1000 levels), far past MAX_DEPTH
+            raise EncodingError(f"a frame nests arrays/maps deeper than {MAX_DEPTH} (SPEC.md 1.1 rule 6, 9)") from None
         except Exception as e:  # msgpack's errors (BufferFull, ExtraData, ValueError...), OSError
             raise EncodingError(f"corrupt bundle frame: {type(e).__name__}: {e}") from None
-        if unpacker.tell() != fed:
-            raise EncodingError(f"the bundle ends inside a frame ({fed - unpacker.tell()} bytes "
+        # the end of the last complete frame, not unpacker.tell(): after a container left open (a
+        # tail such as 83 a1 74, or 91) tell() counts the elements it finished inside it
+        if start[0] != fed:
+            raise EncodingError(f"the bundle ends inside a frame ({fed - start[0]} bytes "
                                 "after the last complete frame)")
 
     start = [0]

@@ -17,7 +17,7 @@ from ..crypto import canon
 from ..crypto import commit as _commit
 from ..crypto import dice as _dice
 from ..errors import CryptoError, EncodingError, Rejection
-from ..protocol import Record
+from ..protocol import Record, misplaced_event
 from .steps import _fail
 
 
@@ -43,6 +43,10 @@ class ReplaySteps:
         for ev in rec.body.get("events", []):
             if ev.get("t") == "sealed":
                 op = self._unseal(seq, ev["k"], ev["commit"], ev["ct"], self._size("event", ev.get("to")), unsealed)
+                t = misplaced_event(op.value, "hidden")
+                if t is not None:  # SPEC.md 1.4: a hidden value is the ruleset's own event or a roll
+                    raise _fail("9", seq, f"sealed value {ev['k']} is a {t} event, which is never a hidden value "
+                                "(SPEC.md 1.4)", "an event of the ruleset or a roll", t)
                 if isinstance(op.value, dict) and op.value.get("t") == "roll":
                     self._check_roll(seq, op.value)
             elif ev.get("t") == "roll":

@@ -14,10 +14,17 @@ from afteraction.v1 import envelope_pb2
 
 from ..crypto import commit as _commit
 from ..crypto import dice as _dice
-from ..protocol import (ACTION_OF_KIND, EVENT_KEYS, SEALED_BODY_KEYS, SEAT_BODY_KEYS, Record, entropy_commit_event,
-                        entropy_reveal_event, is_deterministic_encoding, start_event, verify_command_signature)
+from ..protocol import (ACTION_OF_KIND, EVENT_KEYS, EVENT_PLACES, SEALED_BODY_KEYS, SEAT_BODY_KEYS, Record,
+                        entropy_commit_event, entropy_reveal_event, is_deterministic_encoding, misplaced_event,
+                        start_event, verify_command_signature)
 from .genesis import bytes32
 from .steps import _fail
+
+
+_PLACE_WORDS = {"commit": "a commit record (its one event)", "reveal": "a reveal record (its first event)",
+                "start": "the reveal that completes the handshake (its second event)",
+                "ending": "the command record of an ending (its one event, v >= 2)",
+                "play": "setup's or a game command's events"}
 
 
 class SeatSteps:
@@ -51,6 +58,7 @@ class SeatSteps:
                 raise _fail("6", seq, "sealed command has the wrong shape")
             self._check_ct_length("6", seq, "command", seat, 0, s["ct"])
             self.commitments[(seq, 0)] = s["commit"]
+            self._placement(seq, events, 0)
             return
         env_b, sig = b.get("env"), b.get("sig")
         if type(env_b) is not bytes or type(sig) is not bytes:
@@ -87,6 +95,21 @@ class SeatSteps:
             if len(self.entropy) == len(self.seat_keys) and self.secret is not None:
                 order = [s["name"] for s in self.genesis.body["seats"]]
                 self.dice_key = _dice.derive_dice_key(self.secret, self.game, [(s, self.entropy[s]) for s in order])
+            self._placement(seq, events, len(want))  # setup's events follow start
+        else:  # a game command's events, or an ending's one event (checked exactly with the endings)
+            self._placement(seq, events, 1 if self._env.WhichOneof("action") == "ending" else 0)
+
+    def _placement(self, seq: int, events: list, first: int) -> None:
+        """Step 6: the events from ``first`` on stand where a game's own events do ("play": setup's
+        and a game command's); a core event of the handshake or of an ending stands only in its own
+        place (protocol.EVENT_PLACES, SPEC.md 1.4), so a verifier without the ruleset refuses, e.g.,
+        a resignation added to a game command record that ends nothing."""
+        for i in range(first, len(events)):
+            t = misplaced_event(events[i], "play")
+            if t is not None:
+                where = ", ".join(_PLACE_WORDS[p] for p in sorted(EVENT_PLACES[t]))
+                raise _fail("6", seq, f"event {i} is a {t} event, which stands only in {where} (SPEC.md 1.4)",
+                            where, f"{t} at event {i}")
 
     def _check_envelope(self, seq: int, kind: str, seat: str, ctr: int, env_b: bytes, sig: bytes,
                         step: str = "6") -> None:
@@ -157,6 +180,10 @@ class SeatSteps:
                 got = _commit.commitment(salt, ev.get("value"))
                 if got != want:
                     raise _fail("7", rec.seq, f"opening {i} does not match commitment {tuple(ref)}", want, got)
+                bad = misplaced_event(ev.get("value"), "hidden") if ref[1] > 0 else None  # k = 0: a sealed command
+                if bad is not None:  # SPEC.md 1.4: the value it publishes was hidden, so never a core event but a roll
+                    raise _fail("7", rec.seq, f"opening {i} publishes a {bad} event as the hidden value {tuple(ref)} "
+                                "(SPEC.md 1.4)", "an event of the ruleset or a roll", bad)
                 self.report.opened += 1
             elif t == "roll":
                 self.report.rolls += 1

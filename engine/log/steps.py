@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import VerificationError
+from ..protocol import FORMAT_VERSION, VERSION_ADDS
 
 STEPS = {
     "1": "bundle", "2": "encoding", "3": "chain", "4": "genesis", "5": "checkpoint",
@@ -33,6 +34,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     seat_keys: dict[str, bytes] = field(default_factory=dict)  # each seat's public key, from genesis
     match: dict | None = None  # genesis's match data (SPEC.md 1.3, v >= 2), None when it has none
+    format: int | None = None  # genesis's format version (SPEC.md 1.2), None before record 0 is read
 
     def as_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -42,6 +44,13 @@ def _fail(step: str, seq: int | None, check: str, expected=None, found=None, det
     return VerificationError(f"{step} ({STEPS[step]})", seq, check, expected, found, detail)
 
 
+
+
+def older_format_notes(v: int) -> list[str]:
+    """What a log of format ``v`` does not guarantee that the newest format does (SPEC.md 11): one
+    line per guarantee of each later version (protocol.VERSION_ADDS); none for the newest."""
+    return [f"format v{v}, older than v{FORMAT_VERSION} (the newest), does not guarantee what v{k} added: {g}"
+            for k in range(v + 1, FORMAT_VERSION + 1) for g in VERSION_ADDS[k]]
 
 
 def describe_record(rec) -> str:

@@ -41,7 +41,7 @@ from .endings import EndingsCheck
 from .genesis import bytes32, genesis_options, genesis_shape
 from .replay import ReplaySteps
 from .seats import SeatSteps
-from .steps import STEPS, Report, _fail, describe_record  # noqa: F401 (STEPS and Report are part of this module's API)
+from .steps import STEPS, Report, _fail, describe_record, older_format_notes  # noqa: F401 (STEPS and Report are part of this module's API)
 
 class Verifier(SeatSteps, ReplaySteps):
     """Streaming verifier: feed records in order with ``add``, then ``finish``."""
@@ -52,13 +52,15 @@ class Verifier(SeatSteps, ReplaySteps):
                  pinned_seat_keys: dict[str, bytes] | None = None,
                  expected_game: str | None = None, expected_origin: str | None = None,
                  kept_checkpoint: str | None = None, require_cosigned: bool = False,
-                 replay_in_place: bool = False) -> None:
+                 replay_in_place: bool = False, min_version: int | None = None) -> None:
         """``expected_game``, ``expected_origin``: what a seat's client knows before it reads the log
         (the game it joined, the origin its server uses), checked at step 4. ``kept_checkpoint``: a
         checkpoint note a seat kept (SPEC.md 11); the log must hold its tree size with its root
         (step 5). ``replay_in_place``: the replay applies each command to the referee's state
         without copying it first (a rejection fails step 11 anyway); for a caller that keeps no
-        state or view of an earlier record (verify_bundle), since the state then changes under it."""
+        state or view of an earlier record (verify_bundle), since the state then changes under it.
+        ``min_version``: the oldest format version accepted (`aar verify --min-version`; a seat's client
+        gives protocol.FORMAT_VERSION): an older genesis fails step 2 at record 0 (SPEC.md 10 B.3)."""
         self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None,
                              pinned_seats=sorted(pinned_seat_keys or {}))
         self.pinned_seat_keys = dict(pinned_seat_keys or {})
@@ -79,6 +81,7 @@ class Verifier(SeatSteps, ReplaySteps):
                 raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
         self.last_checkpoint = ""  # the note of the last record verified
         self.require_cosigned = require_cosigned
+        self.min_version = min_version
         self.secret = secret
         self.want_replay = replay
         self.replay_in_place = replay_in_place
@@ -141,6 +144,12 @@ class Verifier(SeatSteps, ReplaySteps):
             rec = parse_record(raw)
         except EncodingError as e:
             raise _fail("2", seq, "record is not canonical", detail=str(e)) from None
+        if seq == 0:
+            self.report.format = rec.v
+            if self.min_version is not None and rec.v < self.min_version:  # no downgrade (SPEC.md 11)
+                raise _fail("2", 0, f"format version (at least {self.min_version} is required)", self.min_version,
+                            rec.v, f"a log of format v{rec.v} lacks guarantees of later versions: "
+                            "SPEC.md 11, 'What each format version guarantees'")
         if rec.seq != seq:
             raise _fail("2", seq, "sequence number", seq, rec.seq)
         if self.game is not None and rec.game != self.game:
@@ -223,6 +232,8 @@ class Verifier(SeatSteps, ReplaySteps):
         r.ended = self.ended_at is not None
         if r.replayed and self.referee is not None:  # the version genesis names, as this build plays it
             r.replayed_with = f"{self.referee.ruleset.game}/{self.referee.ruleset.version}"
+        if self.genesis is not None:
+            r.notes.extend(older_format_notes(self.genesis.v))
         if not r.ended:
             r.notes.append("game in progress: dice, sealed values and replay are verifiable after the end record")
         elif self.referee is None:
@@ -345,12 +356,13 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
                   progress: Callable[[int, int], None] | None = None,
                   pinned_seat_keys: dict[str, bytes] | None = None,
                   kept_checkpoint: str | None = None, require_cosigned: bool = False,
-                  drive: Callable | None = None) -> Report:
+                  drive: Callable | None = None, min_version: int | None = None) -> Report:
     """Verify a bundle file object. Raises VerificationError on the first failure.
 
     ``pinned_seat_keys`` (seat name -> 32-byte Ed25519 public key): genesis must list
     each of these seats with exactly this key (step 4). ``kept_checkpoint``: a checkpoint note
-    a seat kept; the log must contain its tree size with the same root (step 5). ``drive(v, header,
+    a seat kept; the log must contain its tree size with the same root (step 5). ``min_version``: the
+    oldest format version accepted (step 2 at record 0). ``drive(v, header,
     records, progress) -> Report`` feeds the frames to the Verifier (default ``verify_frames``; `aar
     verify --jobs 2`: clients/cli/verify_parallel.py)."""
     from .. import registry
@@ -363,7 +375,7 @@ def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = Tr
     try:
         v = Verifier(header["server_vkey"], pinned_vkey, secret, replay, registry.get, header["game"],
                      pinned_seat_keys=pinned_seat_keys, kept_checkpoint=kept_checkpoint,
-                     require_cosigned=require_cosigned, replay_in_place=True)
+                     require_cosigned=require_cosigned, replay_in_place=True, min_version=min_version)
     except VerificationError:
         raise
     except Exception as e:  # never a traceback (SPEC.md 10.2)

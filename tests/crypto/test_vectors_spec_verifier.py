@@ -23,14 +23,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from . import spec_endings  # SPEC 8.1-8.3, in its own file
+from .spec_frames import Fail, frame_depth, frame_map, hidden_ok, placed  # SPEC 9's frames, 1.4's places
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-class Fail(Exception):
-    def __init__(self, step: int, seq, what: str) -> None:
-        super().__init__(f"step {step} at {seq}: {what}")
-        self.step, self.seq = step, seq
 
 
 # -- SPEC 1.1 ------------------------------------------------------------------
@@ -266,11 +261,14 @@ def verify(data: bytes) -> dict:
     magic = b"aar-bundle-v1\n"
     if not data.startswith(magic):
         raise Fail(1, None, "magic")
-    up = msgpack.Unpacker(io.BytesIO(data[len(magic):]), raw=False, strict_map_key=False)
+    up = msgpack.Unpacker(io.BytesIO(data[len(magic):]), raw=False, strict_map_key=False,
+                          object_pairs_hook=frame_map)
     try:
         header = next(up)
+        frame_depth(header)
     except Exception:
         raise Fail(1, None, "header") from None
+    end = up.tell()  # SPEC 9: where the last complete frame ends
     if type(header) is not dict or header.get("t") != "header" or type(header.get("game")) is not str \
             or type(header.get("server_vkey")) is not str or type(header.get("records")) is not int \
             or header["records"] < 0:
@@ -287,6 +285,8 @@ def verify(data: bytes) -> dict:
     st = {"ctr": {}, "commits": {}, "entropy": {}, "commitments": {}, "next_roll": 0, "ended": None}
     try:
         for frame in up:
+            frame_depth(frame)
+            end = up.tell()
             if set(frame) != {"t", "raw", "checkpoint"} or frame["t"] != "record":
                 raise Fail(1, n, "frame")
             _record(frame, n, prev, header, st, leaves, name, bytes.fromhex(kid_hex), pub, secret)
@@ -296,7 +296,7 @@ def verify(data: bytes) -> dict:
         if isinstance(e, Fail):
             raise
         raise Fail(1, n, "frame") from None
-    if up.tell() != len(data) - len(magic):  # SPEC 9: the file ends where its last frame ends
+    if end != len(data) - len(magic):  # SPEC 9: the file ends where its last complete frame ends
         raise Fail(1, n, "bytes after the last complete frame")
     if n == 0:  # 10.2 / 10 C.16: no record is unreadable, before 10 C.14's missing end
         raise Fail(1, None, "no record")
@@ -396,6 +396,8 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
             if ref not in st["commitments"] or \
                     th("aar1/commit", ev["salt"] + enc(ev["value"])) != st["commitments"][ref]:
                 raise Fail(7, n, "opening")
+            if ref[1] > 0 and not hidden_ok(ev["value"]):
+                raise Fail(7, n, "an opening publishes a core event other than a roll (1.4)")
     if secret is not None:
         _sealed_and_dice(b, n, st, secret)
     st["prev_kind"] = kind
@@ -417,6 +419,7 @@ def _seat_record(b, n, kind, st) -> None:
         st["commitments"][(n, 0)] = b["sealed"]["commit"]
         if st["sizes"] is not None and len(b["sealed"]["ct"]) != st["sizes"]["command"][seat] + 16:
             raise Fail(6, n, "sealed command length")
+        placed(b["events"], 0, n)
         return
     env = _check_envelope(b["env"], b["sig"], seat, ctr, kind, n, st, 6)
     if kind == "commit":
@@ -444,6 +447,9 @@ def _seat_record(b, n, kind, st) -> None:
             want.append({"t": "start", "game": st["ruleset_game"], "scenario": st["scenario"]})
         if b["events"][:len(want)] != want or (len(want) == 1 and len(b["events"]) != 1):
             raise Fail(6, n, "entropy-reveal/start events")
+        placed(b["events"], len(want), n)
+    else:  # a game command, or an ending's one event (spec_endings checks it exactly)
+        placed(b["events"], 1 if env["action"] == "ending" else 0, n)
 
 
 def _check_envelope(env_b, sig, seat, ctr, kind, n, st, step) -> dict:
@@ -501,6 +507,8 @@ def _sealed_and_dice(b, n, st, secret) -> None:
         if ev["t"] == "sealed":
             v = _unseal(secret, game, n, ev["k"], ev["commit"], ev["ct"], n,
                         st["sizes"] and st["sizes"]["event"][ev["to"]])
+            if not hidden_ok(v):
+                raise Fail(9, n, "a core event other than a roll as a hidden value (1.4)")
             if isinstance(v, dict) and v.get("t") == "roll":
                 _roll(v, n, st, secret)
         elif ev["t"] == "roll":

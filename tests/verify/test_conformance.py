@@ -70,6 +70,10 @@ def test_aar_verify_gives_the_manifest_verdict(capsys, case):
     if "ruleset" in case:  # SPEC.md 10.4: the version genesis names, replayed with exactly that version
         assert obj["ruleset"] == case["ruleset"] and obj["replayed"] is case["replayed"]
         assert obj["replayed_with"] == (case["ruleset"] if case["replayed"] else "")
+    assert obj["format"] == case["format"]   # genesis's format version (SPEC.md 1.2), null if not read
+    if "min_version" in case:   # issue 41: a log of an older format fails --min-version at record 0
+        code, obj = _verify(capsys, "--min-version", str(case["min_version"]["version"]), str(REPO / case["file"]))
+        _check(code, obj, case["min_version"])
     code, obj = _verify(capsys, "--no-replay", str(REPO / case["file"]))
     _check(code, obj, case.get("no_replay", case))
     if "require_cosigned" in case:
@@ -114,3 +118,21 @@ def test_aar_evidence_gives_the_manifest_verdict(capsys, case):
     out = capsys.readouterr().out
     assert code == case["exit"], out
     assert out.rstrip().splitlines()[-1].startswith("INCONSISTENT" if case["exit"] else "consistent")
+
+
+def test_min_version_keeps_a_log_of_that_format_and_refuses_older_ones(capsys):
+    """SPEC.md 10 B.3 and 11 (issue 41): --min-version N fails a log whose format is below N (exit 1,
+    step 2 at record 0) and changes nothing for one of format N; N outside the known versions is a
+    usage error (exit 2)."""
+    from afteraction.engine.protocol import FORMAT_VERSION
+    v1, v2 = str(REPO / "fixtures/logs/duel-complete.aar"), str(REPO / "fixtures/logs/evidence/fork-a.aar")
+    code, obj = _verify(capsys, "--min-version", str(FORMAT_VERSION), v2)
+    assert code == 0 and obj["format"] == FORMAT_VERSION and not any("older than" in n for n in obj["notes"])
+    code, obj = _verify(capsys, "--min-version", "1", v1)
+    assert code == 0 and obj["format"] == 1 and any("older than v2" in n and "prev" in n for n in obj["notes"])
+    code, obj = _verify(capsys, "--min-version", "2", v1)
+    assert (code, obj["step"], obj["seq"], obj["expected"], obj["found"]) == (1, "2 (encoding)", 0, 2, 1)
+    assert obj["format"] == 1 and obj["records"] == 0
+    for bad in ("0", str(FORMAT_VERSION + 1)):
+        code, obj = _verify(capsys, "--min-version", bad, v2)
+        assert code == 2 and obj["unreadable"] is True and "--min-version" in obj["message"]

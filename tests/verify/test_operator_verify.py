@@ -64,7 +64,11 @@ def test_the_first_line_says_when_the_rules_were_not_replayed(capsys):
     code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--no-replay")
     assert out.splitlines()[0].startswith("VERIFIED, BUT UNPINNED (no --server-key") and " AND NOT REPLAYED (" in out
     code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--server-key", vkey)
-    assert out.startswith("VERIFIED: ")
+    assert out.startswith("VERIFIED, BUT OLDER FORMAT v1 (the newest is v2")  # issue 41: not a plain VERIFIED
+    fork = LOGS / "evidence" / "fork-a.aar"   # format v2, the newest: pinned and replayed, no caveat
+    with open(fork, "rb") as f:
+        code, out, _ = _run(capsys, "verify", fork, "--server-key", read_bundle(f)[0]["server_vkey"])
+    assert code == 0 and out.startswith("VERIFIED: ") and ", format v2" in out.splitlines()[0]
 
 
 def _genesis(match=None, version=2):

@@ -35,6 +35,7 @@ NOT_IN_BROWSER = {
 LATER = {
     "v2-nonzero-padding-7.aar": 8,   # step 9 at 7 (sealed); the next record's prev binds the history
     "sealed-wrong-roll-5.aar": 6,    # step 10 at 5 (a sealed roll); its opening is refused at 6
+    "sealed-resign-5.aar": 6,        # step 9 at 5 (a sealed resignation); its opening is refused at 6
 }
 
 

@@ -6,6 +6,9 @@ import { exactKeys, isInt, isMap } from "./endings.js";
 import { strictDecode, type Value } from "./msgpack.js";
 
 export const MAX_RECORD = 2 ** 20;
+/** The log format new games are written in (engine/protocol.py FORMAT_VERSION; tests/web/test_web_build.py
+ * checks that the two agree): a seat plays no game of an older format (SPEC.md 11). */
+export const FORMAT_VERSION = 2;
 
 export interface RawRecord { v: number; seq: number; game: string; kind: string; prev: Uint8Array; body: { [k: string]: Value } }
 
@@ -39,4 +42,32 @@ export function eventProblem(ev: Value, i: number, seats: string[]): string | nu
       return `opening ${i}'s ref is [seq, k] and its salt 32 bytes (SPEC.md 1.4)`;
   }
   return null;
+}
+
+/** SPEC.md 1.4, where core events stand (engine/protocol.py EVENT_PLACES): "commit" a commit record's
+ * one event, "reveal" a reveal's first, "start" the second of the reveal that completes the handshake,
+ * "ending" the one event of an ending's command record (v >= 2), "play" setup's events (after start)
+ * and a game command's, where the ruleset's own events stand too. */
+export const EVENT_PLACES: { [t: string]: string } = {
+  "entropy-commit": "commit", "entropy-reveal": "reveal", start: "start", resign: "ending", offer: "ending",
+  accept: "ending", roll: "play", sealed: "play", open: "play",
+};
+
+/** Why an event from ``first`` on in ``events`` stands where it may not (a handshake's or an
+ * ending's core event among setup's or a game command's events), or null. */
+export function placementProblem(events: Value[], first: number): string | null {
+  for (let i = first; i < events.length; i++) {
+    const ev = events[i];
+    const t = isMap(ev) && typeof ev.t === "string" ? ev.t : null;
+    if (t !== null && t in EVENT_PLACES && EVENT_PLACES[t] !== "play")
+      return `step 6: event ${i} is a ${t} event, which stands only in its ${EVENT_PLACES[t]} place (SPEC.md 1.4)`;
+  }
+  return null;
+}
+
+/** SPEC.md 1.4: the core type of a hidden value (an opened sealed event's) that is no roll, or null:
+ * a hidden value is the ruleset's own event or a roll, never a resignation, a start, an opening... */
+export function hiddenCoreEvent(value: Value): string | null {
+  const t = isMap(value) && typeof value.t === "string" ? value.t : null;
+  return t !== null && t in EVENT_PLACES && t !== "roll" ? t : null;
 }

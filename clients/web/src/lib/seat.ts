@@ -20,6 +20,7 @@ import { commandMessage, entropyCommitment, valueCommitment } from "./derive.js"
 import { strictDecode, type Value } from "./msgpack.js";
 import { sign, type SeatKey } from "./keys.js";
 import { BadLog, LogVerifier, type Rec } from "./verifier.js";
+import { FORMAT_VERSION } from "./record.js";
 
 export { BadLog, LogVerifier, type Rec };
 export class BadOpening extends Error { constructor(m: string) { super(m); this.name = "BadOpening"; } }
@@ -139,6 +140,9 @@ export class WebSeat {
 
   private async signEnvelope(action: { case: "entropyCommit" | "entropyReveal" | "command" | "ending"; value: unknown }): Promise<SignedCommand> {
     if (!this.v.genesis) throw new RefusedToSign(`seat ${this.seat} has verified no record of game ${this.gameId}`);
+    if (this.v.genesis.v < FORMAT_VERSION)   // no downgrade (SPEC.md 11): an older format guarantees less
+      throw new RefusedToSign(`game ${this.gameId} is written in log format v${this.v.genesis.v}, older than v${FORMAT_VERSION}, `
+        + `the newest: this page plays only the newest format (SPEC.md 11 says what an older one does not guarantee)`);
     const v2 = this.v.genesis.v >= 2;
     const env = create(CommandEnvelopeSchema, {
       gameId: this.gameId, seat: this.seat, counter: BigInt(this.v.counters[this.seat] + 1),

@@ -15,7 +15,7 @@ import { seatCosignatures } from "./cosign.js";
 import { gameOrigin, genesisProblem, sealedLength } from "./genesis.js";
 import { endingCommand, EndingsCheck, exactKeys, isInt, isMap } from "./endings.js";
 import { encode, type Value } from "./msgpack.js";
-import { eventProblem, readRecord, type RawRecord } from "./record.js";
+import { eventProblem, hiddenCoreEvent, placementProblem, readRecord, type RawRecord } from "./record.js";
 import { envelopeProblem, KIND_ACTION } from "./envelope.js";
 import { Handshake } from "./handshake.js";
 
@@ -156,6 +156,11 @@ export class LogVerifier {
       if (rec.kind === "commit" && env.action.case === "entropyCommit") this.hs!.commit(rec.seq, seat, env.action.value.commitment, b.events);
       if (rec.kind === "reveal" && env.action.case === "entropyReveal") await this.hs!.reveal(seat, env.action.value.entropy, env.stateSeq, b.events);
     }
+    // SPEC.md 1.4: setup's and a game command's events hold no core event of the handshake or an ending
+    const first = rec.kind === "commit" ? (b.events as Value[]).length
+      : rec.kind === "reveal" ? (!started && this.started ? 2 : 1) : env?.action.case === "ending" ? 1 : 0;
+    const misplaced = placementProblem(b.events as Value[], first);
+    if (misplaced) this.fail(misplaced);
     this.ends!.seatRecord(rec.seq, rec.kind, b, endingCommand(env), rec.kind === "reveal" && !started && this.started, started);
     await this.events(rec);
   }
@@ -175,6 +180,8 @@ export class LogVerifier {
         const ref = e.ref as number[];
         const c = this.commitments.get(`${ref[0]}:${ref[1]}`);
         if (!c || !eq(c, await valueCommitment(e.salt as Uint8Array, encode(e.value)))) this.fail("a public opening does not match its commitment");
+        const core = ref[1] > 0 ? hiddenCoreEvent(e.value) : null;   // k = 0: a sealed command's envelope
+        if (core) this.fail(`step 7: opening ${i} publishes a ${core} event as a hidden value (SPEC.md 1.4)`);
       }
     }
   }

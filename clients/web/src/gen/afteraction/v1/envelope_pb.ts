@@ -16,8 +16,14 @@ export const file_afteraction_v1_envelope: GenFile = /*@__PURE__*/
 
 /**
  * What a seat signs. The exact serialized bytes of a CommandEnvelope are signed
- * (SPEC.md section 7) and stored verbatim in the log, so the encoding need not be
- * canonical: a verifier parses the stored bytes, it never re-serializes them.
+ * (SPEC.md section 7) and stored verbatim in the log; nobody re-serializes them.
+ * The log's format version is the v of its genesis record (SPEC.md 1.2); this
+ * service writes format 2, and a seat plays no game of an older one (SPEC.md 11).
+ * In format 2 the bytes must be the one deterministic encoding of their fields
+ * (SPEC.md 7.1): each field at most once, in field-number order, no unknown
+ * field, shortest varints, and a field at its default value (0, empty) not
+ * written, in nested messages too. Any other encoding is refused MALFORMED and
+ * fails verification (a library that writes explicitly set defaults must not).
  *
  * @generated from message afteraction.v1.CommandEnvelope
  */
@@ -45,17 +51,20 @@ export type CommandEnvelope = Message<"afteraction.v1.CommandEnvelope"> & {
 
   /**
    * The sequence number the resulting record will have (the log size the seat
-   * saw). A stale command is refused. Format version 1: game commands only (0 and
-   * not checked in the entropy handshake); version 2: every envelope (SPEC.md 7.2).
+   * saw). A stale one is refused (STALE_STATE). Format version 2: on every
+   * envelope, the handshake's entropy_commit and entropy_reveal and the endings
+   * too; version 1: game commands only (0 and not checked in the entropy
+   * handshake) (SPEC.md 7.2).
    *
    * @generated from field: uint64 state_seq = 4;
    */
   stateSeq: bigint;
 
   /**
-   * Format version 2 (SPEC.md 7.1): the hash of the last record the seat verified,
-   * record state_seq - 1, i.e. the resulting record's prev. Binds the envelope to
-   * the history the seat saw, not only to its position. Empty in version 1.
+   * Format version 2, on every envelope, the handshake's too (SPEC.md 7.1): the
+   * 32-byte hash of the last record the seat verified, record state_seq - 1, i.e.
+   * the resulting record's prev. Binds the envelope to the history the seat saw,
+   * not only to its position (another one: WRONG_HISTORY). Empty in version 1.
    *
    * @generated from field: bytes prev = 5;
    */
@@ -271,7 +280,8 @@ export const EntropyRevealSchema: GenMessage<EntropyReveal> = /*@__PURE__*/
  */
 export type SignedCommand = Message<"afteraction.v1.SignedCommand"> & {
   /**
-   * Serialized CommandEnvelope, exactly as signed.
+   * Serialized CommandEnvelope, exactly as signed (format 2: its one
+   * deterministic encoding, SPEC.md 7.1).
    *
    * @generated from field: bytes envelope = 1;
    */

@@ -107,7 +107,8 @@ export type LogRecord = Message<"afteraction.v1.LogRecord"> & {
   seq: bigint;
 
   /**
-   * Canonical record bytes.
+   * Canonical record bytes (SPEC.md 1.2). Their v is the log's format version,
+   * genesis's (record 0) in every record: read it there (SPEC.md 11).
    *
    * @generated from field: bytes record = 2;
    */
@@ -258,7 +259,8 @@ export const DecisionSchema: GenMessage<Decision> = /*@__PURE__*/
 
 /**
  * Request of GameService.CreateGame. ListRulesets lists what a server runs;
- * at the time of writing (ruleset version "1" of each):
+ * at the time of writing (the newest version of each; the seats, scenarios and options of
+ * every version of a game are these):
  *   game "sog":  seats "sog", "nva"; scenario "mission"; options
  *                {"lz_count": 3, "unlimited_vc": false, "random_squads": false}
  *   game "gmv":  seats "us", "nva"; scenario "1965"; options
@@ -278,7 +280,10 @@ export type CreateGameRequest = Message<"afteraction.v1.CreateGameRequest"> & {
   game: string;
 
   /**
-   * Ruleset version; empty = latest.
+   * Ruleset version; empty = the newest. A server plays every released version
+   * (ListRulesets), and a game is played under the version it was created with
+   * for its whole life (SPEC.md 10.4). (Not the log format: the server writes
+   * every game in the newest, SPEC.md 11.)
    *
    * @generated from field: string version = 2;
    */
@@ -1296,7 +1301,8 @@ export const ScenarioInfoSchema: GenMessage<ScenarioInfo> = /*@__PURE__*/
  */
 export type ListRulesetsResponse = Message<"afteraction.v1.ListRulesetsResponse"> & {
   /**
-   * Every ruleset, by game then version (latest last).
+   * Every ruleset version the server plays and replays, by game then version
+   * (newest last): a released version is never dropped (SPEC.md 10.4).
    *
    * @generated from field: repeated afteraction.v1.RulesetInfo rulesets = 1;
    */
