@@ -38,6 +38,7 @@ var aarLib = (() => {
     genesisProblem: () => genesisProblem,
     h: () => h,
     hex: () => hex,
+    hiddenCoreEvent: () => hiddenCoreEvent,
     isBytes: () => isBytes,
     isMap: () => isMap,
     keyProblem: () => keyProblem,
@@ -49,6 +50,7 @@ var aarLib = (() => {
     pageHandshake: () => pageHandshake,
     parseVkey: () => parseVkey,
     picture: () => picture,
+    placementProblem: () => placementProblem,
     pointCheck: () => pointCheck,
     readRecord: () => readRecord,
     recordHash: () => recordHash,
@@ -974,6 +976,30 @@ time ${ts}
         return `opening ${i}'s ref is [seq, k] and its salt 32 bytes (SPEC.md 1.4)`;
     }
     return null;
+  }
+  var EVENT_PLACES = {
+    "entropy-commit": "commit",
+    "entropy-reveal": "reveal",
+    start: "start",
+    resign: "ending",
+    offer: "ending",
+    accept: "ending",
+    roll: "play",
+    sealed: "play",
+    open: "play"
+  };
+  function placementProblem(events, first) {
+    for (let i = first; i < events.length; i++) {
+      const ev = events[i];
+      const t = isMap(ev) && typeof ev.t === "string" ? ev.t : null;
+      if (t !== null && t in EVENT_PLACES && EVENT_PLACES[t] !== "play")
+        return `step 6: event ${i} is a ${t} event, which stands only in its ${EVENT_PLACES[t]} place (SPEC.md 1.4)`;
+    }
+    return null;
+  }
+  function hiddenCoreEvent(value) {
+    const t = isMap(value) && typeof value.t === "string" ? value.t : null;
+    return t !== null && t in EVENT_PLACES && t !== "roll" ? t : null;
   }
 
   // src/lib/genesis.ts

@@ -173,6 +173,14 @@
       ends.seat(seq, rec.kind, b, b.sealed ? null : env, rec.kind === "reveal" && !handshakeDone && !!hs && hs.done, handshakeDone);
       // events: sealed values, openings, dice
       const evs = Array.isArray(b.events) ? b.events : [];
+      // SPEC.md 1.4: setup's and a game command's events hold no core event of the handshake or an
+      // ending (record.ts placementProblem, as the web seat's verifier): from the first event that is
+      // not the record's own (a commit's are all its own; a reveal's first, and the start of the one
+      // that completes the handshake; an ending command's first)
+      const own = rec.kind === "commit" ? evs.length : rec.kind === "reveal" ? (!handshakeDone && !!hs && hs.done ? 2 : 1)
+        : (env && env.ending ? 1 : 0);
+      const misplaced = window.aarLib.placementProblem(evs, own);
+      if (misplaced) mark(seq, false, misplaced);
       for (let i = 0; i < evs.length; i++) {
         const ev = evs[i];
         const why = window.aarLib.eventProblem(ev, i, seatOrder);  // SPEC.md 1.4's shapes: record.ts
@@ -187,6 +195,8 @@
           if (op && !op.failed) v = await checkOpening(seq, ev.k, ev.commit, op.salt, op.vb, secret, game, what, op.src);
           else if (!op) unopened(seq, key, null);
           hiddenAt.set(key, { seq, k: ev.k, to: ev.to, commit: ev.commit, value: v });
+          const core = v !== undefined ? window.aarLib.hiddenCoreEvent(v) : null;   // SPEC.md 1.4: the ruleset's event or a roll
+          if (core) mark(seq, false, "step 9: sealed value " + key + " is a " + core + " event, never a hidden value (SPEC.md 1.4)");
           if (v && v.t === "roll") { nextRoll = await checkRoll(seq, i, v, diceKey, nextRoll); }
         } else if (ev.t === "open") {
           const key = ev.ref[0] + ":" + ev.ref[1];
@@ -194,6 +204,8 @@
           const got = await valueCommitment(ev.salt, encode(ev.value));
           const ok = !!c && eq(c, got);
           mark(seq, ok, "opening of " + key + " matches its commitment (SHA-256 of salt || canonical value)");
+          const core = ev.ref[1] > 0 ? window.aarLib.hiddenCoreEvent(ev.value) : null;   // k = 0: a sealed command's envelope
+          if (core) mark(seq, false, "step 7: opening " + i + " publishes a " + core + " event as a hidden value (SPEC.md 1.4)");
           if (ok) counts.openings++;
           if (!openRecords.has(key)) openRecords.set(key, seq);
         } else if (ev.t === "roll") {

@@ -352,12 +352,6 @@ FROM_THE_FILE = {
     "end-without-secret-11",   # the header's (SPEC.md 10 C.15)
     # issue 41: the reader's (SPEC.md 9)
     "trailing-open-map", "trailing-open-array",
-    # issue 41: where core events stand (SPEC.md 1.4): aar view's verifier checks it; the page's own
-    # checks do not yet (clients/web/src/lib/record.ts placementProblem and hiddenCoreEvent are there
-    # for it: the browser seat's verifier uses them)
-    "v2-resign-in-command-10", "v2-offer-in-command-6-in-progress", "v2-start-in-command-6-in-progress",
-    "v2-entropy-reveal-in-command-6-in-progress", "v2-accept-in-sealed-command-5-in-progress",
-    "v2-entropy-commit-in-setup-4-in-progress", "sealed-resign-5", "open-resign-6-in-progress",
 }
 
 # The page's own reason, where the README's step is one the page checks in its own words

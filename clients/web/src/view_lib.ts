@@ -18,7 +18,7 @@ export { CompactTree, ed25519Verify, openCheckpoint, parseVkey, taggedHmac } fro
 export { commandMessage, recordHash, secretCommitment, valueCommitment } from "./lib/derive.js";
 export { b64, cat, eq, hex, isBytes, lp, td, u32, u64, utf8 } from "./lib/bytes.js";
 export { decode, encode, strictDecode } from "./lib/msgpack.js";
-export { eventProblem, readRecord } from "./lib/record.js";
+export { eventProblem, hiddenCoreEvent, placementProblem, readRecord } from "./lib/record.js";
 export { gameOrigin, genesisProblem, sealedLength } from "./lib/genesis.js";
 export { envelopeProblem } from "./lib/envelope.js";
 export { exactKeys, isMap } from "./lib/endings.js";
