@@ -1,0 +1,149 @@
+"""A small league for the tests: a ledger written by engine/league's writer, whose games are real
+duels played in process (engine/local.py's LocalGame with the registered players' keys)."""
+from __future__ import annotations
+
+from afteraction.engine import registry
+from afteraction.engine.bots import random_bot
+from afteraction.engine.crypto.cosign import add_cosignatures, cosign
+from afteraction.engine.crypto.note import Signer
+from afteraction.engine.league.entries import Author, bundle_hash, seed_commitment
+from afteraction.engine.league.fixed import ONE
+from afteraction.engine.league.ledger import LedgerWriter
+from afteraction.engine.league.standings import published
+from afteraction.engine.local import LocalGame, derive_bytes
+from afteraction.engine.referee import Referee
+from afteraction.engine.seat import SeatSigner
+
+LEAGUE = "spring"
+
+
+def policy(version: int = 1, **over) -> dict:
+    p = {
+        "version": version,
+        "titles": [{"game": "duel", "scenario": "standard"}],
+        "pairing": "swiss",
+        "rounds": 6,
+        "points": {"win": [1, 1], "draw": [1, 2], "loss": [0, 1], "bye": [1, 1]},
+        "endings": {"rules": "count", "resign": "count", "agree": "count", "timeout": "count", "abandon": "void"},
+        "min_decisions": {"rules": 0, "resign": 0, "agree": 2, "timeout": 0, "abandon": 0},
+        "window": 60_000,
+        "repeat_cap": 0,
+        "rating": {"system": "glicko2", "r": 1500 * ONE, "rd": 350 * ONE, "sigma": 6 * ONE // 100,
+                   "tau": ONE // 2, "epsilon": ONE // 10**6, "provisional": 110 * ONE},
+        "arbiters": [],
+    }
+    p.update(over)
+    return p
+
+
+class TestLeague:
+    __test__ = False
+
+    def __init__(self, players: int = 4, seed: bytes = b"league", **policy_over) -> None:
+        self.seed = seed
+        self.key = Signer("league.test", derive_bytes(seed, "league-key"))
+        self.games_key = Signer("games.test", derive_bytes(seed, "games-key"))
+        self.bundles: dict[bytes, bytes] = {}
+        self.files: dict[str, bytes] = {}   # game id -> bundle
+        self.w = LedgerWriter(LEAGUE, self.key, bundles=self.bundles)
+        self.at = 1_000_000
+        self.arbiter = Author(derive_bytes(seed, "arbiter"))
+        self.w.genesis("Spring duel league", seed_commitment(LEAGUE, 1, self.round_seed(1)), self.tick())
+        self.append("policy", policy(arbiters=[self.arbiter.public], **policy_over))
+        self.players = {}
+        for i in range(players):
+            self.register(f"player{i + 1}")
+
+    def tick(self, ms: int = 1000) -> int:
+        self.at += ms
+        return self.at
+
+    def append(self, kind: str, body: dict, author=None, ms: int = 1000):
+        return self.w.append(kind, body, self.tick(ms), author)
+
+    def register(self, name: str) -> None:
+        seed = derive_bytes(self.seed, f"player/{name}")
+        a = Author(seed)
+        self.players[name] = seed
+        self.append("player", {"name": name, "key": a.public}, a)
+
+    def round_seed(self, no: int) -> bytes:
+        return derive_bytes(self.seed, f"round-seed/{no}")
+
+    def round(self, title: dict | None = None):
+        no = len(self.w.state.rounds) + 1
+        seed = self.round_seed(no)
+        pairs, byes = self.w.state.pairing(no, seed)
+        body = {"round": no, "title": title or {"game": "duel", "scenario": "standard"}, "seed": seed,
+                "next": seed_commitment(LEAGUE, no + 1, self.round_seed(no + 1)),
+                "pairings": [list(p) for p in pairs], "byes": byes}
+        self.append("round", body)
+        return pairs, byes
+
+    def make_game(self, no: int, board: int, *, label: str | None = None, swap: bool = False,
+                  keys: dict | None = None, game_id: str | None = None) -> LocalGame:
+        """The game of round ``no`` board ``board`` (``swap``, ``keys``, ``label``: forgeries)."""
+        rnd = self.w.state.rounds[no - 1]
+        first, second = rnd.pairs[board - 1]
+        if swap:
+            first, second = second, first
+        rs = registry.get(rnd.title["game"])
+        seeds = {rs.seats[0]: self.players[first], rs.seats[1]: self.players[second]}
+        seeds.update(keys or {})
+        seats = {s: SeatSigner(s, k) for s, k in seeds.items()}
+        gid = game_id or f"{LEAGUE}-{no}-{board}"
+        secret = derive_bytes(self.seed, f"secret/{gid}")
+        match = {"label": label or f"{LEAGUE} round {no} board {board}",
+                 "players": {rs.seats[0]: first, rs.seats[1]: second}}
+        genesis = Referee.new_genesis(gid, rs, rnd.title["scenario"], {}, {s: k.public for s, k in seats.items()},
+                                      self.games_key.verifier.vkey, f"games.test/game/{gid}", secret, match=match)
+        g = LocalGame.start(Referee(genesis, rs, secret), self.games_key, seats,
+                            {s: derive_bytes(self.seed, f"entropy/{gid}/{s}") for s in seats})
+        g.league_pair = (first, second)
+        return g
+
+    def game_entry(self, no: int, board: int, g: LocalGame):
+        return self.append("game", {"round": no, "board": board, "game": g.referee.game_id,
+                                    "server": self.games_key.verifier.vkey, "genesis": g.records[0].hash})
+
+    def finish(self, g: LocalGame, bot: int = 1, resign: str | None = None) -> None:
+        g.handshake()
+        if resign:
+            g.submit(g.seats[resign].resign(g.referee.game_id, g.head()))
+        else:
+            g.run_bots(random_bot(bot))
+
+    def result_body(self, g: LocalGame, cosigned: tuple[str, ...] = ("a", "b"), bundle: bytes | None = None) -> dict:
+        bundle = g.bundle() if bundle is None else bundle
+        h = bundle_hash(bundle)
+        self.bundles[h] = bundle
+        self.files[g.referee.game_id] = bundle
+        note = g.checkpoints[-1]
+        origin = g.referee.genesis.body["server"]["origin"]
+        text = note[: note.rfind("\n\n") + 1]
+        lines = [cosign(text, origin, s, g.seats[s].seed, 1) for s in cosigned]
+        outcome = g.records[-1].body["outcome"]
+        cause = g.records[-1].body.get("cause", {"kind": "rules"})["kind"]
+        rs = g.referee.ruleset
+        w = outcome.get("winner")
+        first, second = g.league_pair
+        winner = None if w is None else (first if w == rs.seats[0] else second)
+        return {"game": g.referee.game_id, "bundle": h, "checkpoint": add_cosignatures(note, lines),
+                "winner": winner, "cause": cause}
+
+    def play_round(self, bot: int = 1, cosigned: tuple[str, ...] = ("a", "b")):
+        pairs, byes = self.round()
+        no = len(self.w.state.rounds)
+        for b in range(1, len(pairs) + 1):
+            g = self.make_game(no, b)
+            self.game_entry(no, b, g)
+            self.finish(g, bot=bot * 100 + no * 10 + b)
+            self.append("result", self.result_body(g, cosigned))
+        return pairs, byes
+
+    def publish(self):
+        # the standings as of the entry about to be appended (its time is the next tick)
+        return self.append("standings", published(self.w.state, self.at + 1000))
+
+    def ledger(self) -> bytes:
+        return self.w.ledger()
