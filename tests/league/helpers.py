@@ -70,15 +70,19 @@ class TestLeague:
     def round_seed(self, no: int) -> bytes:
         return derive_bytes(self.seed, f"round-seed/{no}")
 
-    def round(self, title: dict | None = None):
+    def round_body(self, title: dict | None = None) -> dict:
+        """The next round's entry: its seed revealed, the pairing it gives, the next commitment."""
         no = len(self.w.state.rounds) + 1
         seed = self.round_seed(no)
         pairs, byes = self.w.state.pairing(no, seed)
-        body = {"round": no, "title": title or {"game": "duel", "scenario": "standard"}, "seed": seed,
+        return {"round": no, "title": title or {"game": "duel", "scenario": "standard"}, "seed": seed,
                 "next": seed_commitment(LEAGUE, no + 1, self.round_seed(no + 1)),
                 "pairings": [list(p) for p in pairs], "byes": byes}
+
+    def round(self, title: dict | None = None):
+        body = self.round_body(title)
         self.append("round", body)
-        return pairs, byes
+        return [tuple(p) for p in body["pairings"]], body["byes"]
 
     def make_game(self, no: int, board: int, *, label: str | None = None, swap: bool = False,
                   keys: dict | None = None, game_id: str | None = None) -> LocalGame:
