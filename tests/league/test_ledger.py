@@ -318,3 +318,12 @@ def test_round_robin_league():
 
 def test_bundle_hash_is_tagged():
     assert bundle_hash(b"") != __import__("hashlib").sha256(b"").digest()
+
+
+def test_league_tags_are_their_own():
+    from afteraction.engine.crypto.hashing import TAGS
+    from afteraction.engine.league.entries import LEAGUE_TAGS, TAG_SIGN, statement
+    assert len(set(LEAGUE_TAGS)) == len(LEAGUE_TAGS) and not set(LEAGUE_TAGS) & set(TAGS)
+    assert all("\x00" not in t for t in LEAGUE_TAGS)
+    s = statement("x", "player", {"name": "n", "key": b"k" * 32})
+    assert s.startswith(TAG_SIGN.encode() + b"\x00")   # never a command's, a note's or a cosignature's bytes
