@@ -103,8 +103,8 @@ class League:
         return None
 
     def apply(self, e: Entry) -> None:
-        def fail(check: str, detail: str = "") -> LeagueError:
-            return LeagueError(e.seq, e.kind, check, detail)
+        def fail(check: str, *detail: str) -> LeagueError:
+            return LeagueError(e.seq, e.kind, check, ": ".join(detail))
 
         why = body_problem(e.kind, e.body)
         if why is not None:
