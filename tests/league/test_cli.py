@@ -8,13 +8,13 @@ import pytest
 
 from afteraction.cli.main import main
 
-from .helpers import TestLeague
+from afteraction.engine.league.local import LocalLeague
 from .test_ledger import resigned, seq_of
 
 
 @pytest.fixture(scope="module")
 def league():
-    L = TestLeague(players=3, seed=b"cli")
+    L = LocalLeague(players=3, seed=b"cli")
     for _ in range(2):
         L.play_round()
     L.publish()

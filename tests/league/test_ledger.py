@@ -7,12 +7,11 @@ import pytest
 from afteraction.engine.crypto import canon
 from afteraction.engine.league.entries import Author, bundle_hash, make_entry, parse_entry
 from afteraction.engine.league.ledger import read_ledger, verify_ledger, write_ledger
+from afteraction.engine.league.local import LEAGUE, LocalLeague
 from afteraction.engine.league.state import LeagueError
 from afteraction.engine.log.writer import LogWriter
 from afteraction.engine.local import derive_bytes
 from afteraction.engine.protocol import ZERO_HASH
-
-from .helpers import LEAGUE, TestLeague
 
 
 def _status(rep, game):
@@ -26,7 +25,7 @@ def _fails(data, bundles, seq, check):
     return e.value
 
 
-def resigned(L: TestLeague, edit) -> bytes:
+def resigned(L: LocalLeague, edit) -> bytes:
     """The ledger rewritten by someone holding the league key: ``edit(seq, body) -> body`` changes
     entries, which are signed again by the league key (the players' own entries keep their
     signatures), chained and checkpointed again, without the league's own checks."""
@@ -46,13 +45,13 @@ def resigned(L: TestLeague, edit) -> bytes:
     return write_ledger(LEAGUE, L.w.vkey, out)
 
 
-def seq_of(L: TestLeague, kind: str, n: int = 0) -> int:
+def seq_of(L: LocalLeague, kind: str, n: int = 0) -> int:
     return [e.seq for e in L.w.entries if e.kind == kind][n]
 
 
 @pytest.fixture(scope="module")
 def league():
-    L = TestLeague(players=5)
+    L = LocalLeague(players=5)
     for _ in range(3):
         L.play_round()
     L.publish()
@@ -77,7 +76,7 @@ def test_the_ledger_file_round_trips(league):
 
 # -- forgeries: each fails at its entry -----------------------------------------------------------
 def test_a_bundle_that_does_not_verify():
-    L = TestLeague(players=2, seed=b"bad-bundle")
+    L = LocalLeague(players=2, seed=b"bad-bundle")
     L.round()
     g = L.make_game(1, 1)
     L.game_entry(1, 1, g)
@@ -106,7 +105,7 @@ def _append_forged(L, lines, kind, body, author=None):
 
 
 def _one_game(seed, **make):
-    L = TestLeague(players=2, seed=seed)
+    L = LocalLeague(players=2, seed=seed)
     L.round()
     g = L.make_game(1, 1, **make)
     L.game_entry(1, 1, g)
@@ -200,7 +199,7 @@ def test_another_league_key_for_the_checkpoints(league):
 
 # -- who may write what ---------------------------------------------------------------------------
 def test_authors():
-    L = TestLeague(players=2, seed=b"authors")
+    L = LocalLeague(players=2, seed=b"authors")
     stranger = Author(derive_bytes(b"x", "stranger"))
     with pytest.raises(LeagueError, match="signed by the key it registers"):
         L.append("player", {"name": "mallory", "key": L.w.author.public}, stranger)
@@ -224,7 +223,7 @@ def test_authors():
 
 # -- which results count ----------------------------------------------------------------------------
 def _played(seed, cosigned=("a", "b"), resign=None, **pol):
-    L = TestLeague(players=2, seed=seed, **pol)
+    L = LocalLeague(players=2, seed=seed, **pol)
     L.round()
     g = L.make_game(1, 1)
     L.game_entry(1, 1, g)
@@ -289,7 +288,7 @@ def test_a_voided_ending():
 
 
 def test_repeat_cap():
-    L = TestLeague(players=2, seed=b"repeat", repeat_cap=1)
+    L = LocalLeague(players=2, seed=b"repeat", repeat_cap=1)
     for _ in range(2):
         L.play_round()
     rep = verify_ledger(L.ledger(), L.bundles)
@@ -307,7 +306,7 @@ def test_a_correction_withdraws_a_result():
 
 
 def test_round_robin_league():
-    L = TestLeague(players=4, seed=b"rr", pairing="round-robin", rounds=3)
+    L = LocalLeague(players=4, seed=b"rr", pairing="round-robin", rounds=3)
     for _ in range(3):
         L.play_round()
     L.publish()

@@ -1,18 +1,20 @@
-"""A small league for the tests: a ledger written by engine/league's writer, whose games are real
-duels played in process (engine/local.py's LocalGame with the registered players' keys)."""
+"""A whole league in one process, without I/O (as engine/local.py is a whole game): a ledger
+written by ledger.py's LedgerWriter whose games are real games played in process by seeded bots
+with the registered players' keys (LocalGame). Tests, fixtures and benchmarks use it; every key,
+seed and secret comes from ``derive_bytes``, so it is for them only, never for a real league."""
 from __future__ import annotations
 
-from afteraction.engine import registry
-from afteraction.engine.bots import random_bot
-from afteraction.engine.crypto.cosign import add_cosignatures, cosign
-from afteraction.engine.crypto.note import Signer
-from afteraction.engine.league.entries import Author, bundle_hash, seed_commitment
-from afteraction.engine.league.fixed import ONE
-from afteraction.engine.league.ledger import LedgerWriter
-from afteraction.engine.league.standings import published
-from afteraction.engine.local import LocalGame, derive_bytes
-from afteraction.engine.referee import Referee
-from afteraction.engine.seat import SeatSigner
+from .. import registry
+from ..bots import random_bot
+from ..crypto.cosign import add_cosignatures, cosign
+from ..crypto.note import Signer
+from ..local import LocalGame, derive_bytes
+from ..referee import Referee
+from ..seat import SeatSigner
+from .entries import Author, bundle_hash, seed_commitment
+from .fixed import ONE
+from .ledger import LedgerWriter
+from .standings import published
 
 LEAGUE = "spring"
 
@@ -36,19 +38,23 @@ def policy(version: int = 1, **over) -> dict:
     return p
 
 
-class TestLeague:
-    __test__ = False
+class LocalLeague:
+    """``players`` players, the league key, a games server key and an arbiter, all derived from
+    ``seed``; the genesis, policy (``policy`` with ``policy_over``) and registrations written.
+    Time starts at 1_000_000 ms and each entry adds a second (``tick``)."""
 
-    def __init__(self, players: int = 4, seed: bytes = b"league", **policy_over) -> None:
+    def __init__(self, players: int = 4, seed: bytes = b"league", league: str = LEAGUE,
+                 name: str = "Spring duel league", **policy_over) -> None:
         self.seed = seed
         self.key = Signer("league.test", derive_bytes(seed, "league-key"))
         self.games_key = Signer("games.test", derive_bytes(seed, "games-key"))
         self.bundles: dict[bytes, bytes] = {}
         self.files: dict[str, bytes] = {}   # game id -> bundle
-        self.w = LedgerWriter(LEAGUE, self.key, bundles=self.bundles)
+        self.league = league
+        self.w = LedgerWriter(league, self.key, bundles=self.bundles)
         self.at = 1_000_000
         self.arbiter = Author(derive_bytes(seed, "arbiter"))
-        self.w.genesis("Spring duel league", seed_commitment(LEAGUE, 1, self.round_seed(1)), self.tick())
+        self.w.genesis(name, seed_commitment(self.league, 1, self.round_seed(1)), self.tick())
         self.append("policy", policy(arbiters=[self.arbiter.public], **policy_over))
         self.players = {}
         for i in range(players):
@@ -76,7 +82,7 @@ class TestLeague:
         seed = self.round_seed(no)
         pairs, byes = self.w.state.pairing(no, seed)
         return {"round": no, "title": title or {"game": "duel", "scenario": "standard"}, "seed": seed,
-                "next": seed_commitment(LEAGUE, no + 1, self.round_seed(no + 1)),
+                "next": seed_commitment(self.league, no + 1, self.round_seed(no + 1)),
                 "pairings": [list(p) for p in pairs], "byes": byes}
 
     def round(self, title: dict | None = None):
@@ -95,9 +101,9 @@ class TestLeague:
         seeds = {rs.seats[0]: self.players[first], rs.seats[1]: self.players[second]}
         seeds.update(keys or {})
         seats = {s: SeatSigner(s, k) for s, k in seeds.items()}
-        gid = game_id or f"{LEAGUE}-{no}-{board}"
+        gid = game_id or f"{self.league}-{no}-{board}"
         secret = derive_bytes(self.seed, f"secret/{gid}")
-        match = {"label": label or f"{LEAGUE} round {no} board {board}",
+        match = {"label": label or f"{self.league} round {no} board {board}",
                  "players": {rs.seats[0]: first, rs.seats[1]: second}}
         genesis = Referee.new_genesis(gid, rs, rnd.title["scenario"], {}, {s: k.public for s, k in seats.items()},
                                       self.games_key.verifier.vkey, f"games.test/game/{gid}", secret, match=match)
