@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from ..crypto.cosign import seat_cosignatures
 from ..crypto.note import open_note, parse_vkey, split_note
 from ..errors import AfteractionError, VerificationError
-from ..log.bundle import read_bundle
-from ..log.verify import verify_bundle
-from ..protocol import parse_record
+from ..log.verify import check_end_of_log, next_frame, verify_bundle
 
 ENDING_EVENTS = frozenset({"resign", "offer", "accept"})
 
@@ -38,36 +36,42 @@ class BundleProblem(Exception):
 
 
 def game_facts(bundle: bytes, server_vkey: str, seat_keys: dict[str, bytes]) -> GameFacts:
-    """Verify ``bundle`` (replay, ``server_vkey`` and ``seat_keys`` pinned) and read its facts."""
+    """Verify ``bundle`` (replay, ``server_vkey`` and ``seat_keys`` pinned) and read its facts from
+    the records the verifier parsed, in the same pass."""
+    seen: dict = {"genesis": None, "decisions": {}, "last": ""}
+
+    def drive(v, header, records, progress):
+        while True:   # verify_frames, keeping what the league reads of each record
+            item = next_frame(v, records)
+            if item is None:
+                break
+            rec = v.add(*item)
+            if seen["genesis"] is None:
+                seen["genesis"] = rec
+                seen["decisions"] = {s["name"]: 0 for s in rec.body["seats"]}
+            elif rec.kind == "command" and "seat" in rec.body:
+                evs = rec.body.get("events") or []
+                if not (len(evs) == 1 and isinstance(evs[0], dict) and evs[0].get("t") in ENDING_EVENTS):
+                    seen["decisions"][rec.body["seat"]] += 1
+            seen["last"] = item[1]
+        check_end_of_log(v, header)
+        return v.finish()
+
     try:
-        report = verify_bundle(io.BytesIO(bundle), pinned_vkey=server_vkey, pinned_seat_keys=seat_keys)
+        report = verify_bundle(io.BytesIO(bundle), pinned_vkey=server_vkey, pinned_seat_keys=seat_keys, drive=drive)
     except VerificationError as e:
         raise BundleProblem(f"the bundle does not verify: {e}") from None
     except AfteractionError as e:
         raise BundleProblem(f"the bundle does not verify: {type(e).__name__}: {e}") from None
     if not report.ended:
         raise BundleProblem("the game has not ended")
-    header, frames = read_bundle(io.BytesIO(bundle))
-    genesis = None
-    decisions: dict[str, int] = {}
-    last = ""
-    for raw, cp in frames:
-        rec = parse_record(raw)
-        if genesis is None:
-            genesis = rec
-            decisions = {s["name"]: 0 for s in rec.body["seats"]}
-        elif rec.kind == "command" and "seat" in rec.body:
-            evs = rec.body.get("events") or []
-            if not (len(evs) == 1 and isinstance(evs[0], dict) and evs[0].get("t") in ENDING_EVENTS):
-                decisions[rec.body["seat"]] += 1
-        last = cp
     cause = report.cause or {"kind": "rules"}
-    g = genesis.body
-    return GameFacts(report.game, genesis.hash, g["ruleset"]["game"], g["scenario"],
+    g = seen["genesis"].body
+    return GameFacts(report.game, seen["genesis"].hash, g["ruleset"]["game"], g["scenario"],
                      tuple(s["name"] for s in g["seats"]), dict(report.seat_keys), g.get("match"),
                      g["server"]["vkey"], (report.outcome or {}).get("winner"), cause["kind"],
-                     cause.get("seat") if cause["kind"] == "timeout" else None, decisions,
-                     split_note(last)[0])
+                     cause.get("seat") if cause["kind"] == "timeout" else None, dict(seen["decisions"]),
+                     split_note(seen["last"])[0])
 
 
 def cosigners(note: str, facts: GameFacts) -> list[str]:

@@ -156,17 +156,27 @@ def standings(lg, now: int) -> Standings:
 
 
 def ratings(lg, counted: list[Counted], order: dict[str, int]) -> dict[str, list[dict]]:
-    """Glicko-2 per game title, one rating period per round of that title (SPEC.md 15.7)."""
+    """Glicko-2 per game title, one rating period per round of that title (SPEC.md 15.7). The
+    state after each round is kept on ``lg`` under everything it depends on (the rounds so far and
+    their counted games, in order), so a ledger's successive standings do not redo the periods
+    nothing changed in: the same numbers, computed once."""
     state: dict[str, dict[str, glicko2.Rating]] = {}
     played: dict[str, dict[str, int]] = {}
     provisional: dict[str, int] = {}
+    memo = lg.__dict__.setdefault("_ratings_memo", {})
+    key: tuple = ()
     for rnd in lg.rounds:
         title = rnd.title["game"]
         rp = rnd.policy["rating"]
         provisional[title] = rp["provisional"]
+        games = sorted((c for c in counted if c.round == rnd.no), key=lambda c: c.board)
+        key = (key, rnd.seq, tuple((c.game, c.winner) for c in games))
+        hit = memo.get(key)
+        if hit is not None:
+            state, played = {t: dict(x) for t, x in hit[0].items()}, {t: dict(x) for t, x in hit[1].items()}
+            continue
         rated = state.setdefault(title, {})
         counts = played.setdefault(title, {})
-        games = sorted((c for c in counted if c.round == rnd.no), key=lambda c: c.board)
         start = dict(rated)
         init = glicko2.Rating(rp["r"], rp["rd"], rp["sigma"])
         for c in games:
@@ -183,6 +193,7 @@ def ratings(lg, counted: list[Counted], order: dict[str, int]) -> dict[str, list
             new[n] = glicko2.update(start[n], mine, rp["tau"], rp["epsilon"])
             counts[n] = counts.get(n, 0) + len(mine)
         rated.update(new)
+        memo[key] = ({t: dict(x) for t, x in state.items()}, {t: dict(x) for t, x in played.items()})
     return {t: [{"player": n, "r": x.r, "rd": x.rd, "sigma": x.sigma, "games": played[t][n],
                  "provisional": x.rd > provisional[t]} for n, x in sorted(rs.items(), key=lambda i: order[i[0]])]
             for t, rs in sorted(state.items()) if rs}
