@@ -3,6 +3,8 @@ result, pairing or standing fails with the entry named; which results count, and
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from afteraction.engine.crypto import canon
 from afteraction.engine.league.entries import Author, bundle_hash, make_entry, parse_entry
@@ -326,3 +328,15 @@ def test_league_tags_are_their_own():
     assert all("\x00" not in t for t in LEAGUE_TAGS)
     s = statement("x", "player", {"name": "n", "key": b"k" * 32})
     assert s.startswith(TAG_SIGN.encode() + b"\x00")   # never a command's, a note's or a cosignature's bytes
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_changed_byte_fails_with_a_league_error(league, data):
+    """Whatever byte of the ledger file changes, the verdict is a LeagueError naming where (never
+    another exception, never a verified ledger)."""
+    raw = bytearray(league.ledger())
+    i = data.draw(st.integers(min_value=0, max_value=len(raw) - 1))
+    raw[i] ^= data.draw(st.integers(min_value=1, max_value=255))
+    with pytest.raises(LeagueError):
+        verify_ledger(bytes(raw), league.bundles)
