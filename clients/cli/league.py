@@ -17,7 +17,8 @@ MAX_BUNDLE = 1 << 30
 def register(sub) -> None:
     p = sub.add_parser("league", help="league ledgers: verify one with its games' bundles")
     lsub = p.add_subparsers(dest="league_command", required=True)
-    v = lsub.add_parser("verify", help="verify a league ledger, its games' bundles, its pairings, standings and ratings")
+    v = lsub.add_parser("verify", help="verify a league ledger, its games' bundles, its pairings, standings and "
+                                       "ratings")
     v.add_argument("ledger", help="the league ledger file (aar-league-v1)")
     v.add_argument("--bundles", required=True, metavar="DIR",
                    help="a folder holding the games' bundles (*.aar); each result names its bundle by hash")

@@ -182,7 +182,8 @@ def policy_problem(b: dict) -> str | None:
     rk = {"system", "r", "rd", "sigma", "tau", "epsilon", "provisional"}
     if type(r) is not dict or set(r) != rk or r["system"] != "glicko2" \
             or not all(_nat(r[k], 10**19) and r[k] > 0 for k in rk - {"system"}):
-        return "policy rating: {system: glicko2, r, rd, sigma, tau, epsilon, provisional}, positive fixed-point integers"
+        return ("policy rating: {system: glicko2, r, rd, sigma, tau, epsilon, provisional}, "
+                "positive fixed-point integers")
     a = b["arbiters"]
     if type(a) is not list or len(a) > 16 or not all(_bytes(k, 32) and key_problem(k) is None for k in a) \
             or len(set(a)) != len(a):
@@ -208,7 +209,8 @@ def body_problem(kind: str, b: dict) -> str | None:
                 or not _title(b["title"]) or not _bytes(b["seed"], 32) or not _bytes(b["next"], 32):
             return "a round body is {round, title, seed, next, pairings, byes}"
         ps = b["pairings"]
-        if type(ps) is not list or not all(type(p) is list and len(p) == 2 and all(_text(x, 64) for x in p) for p in ps):
+        if type(ps) is not list or not all(type(p) is list and len(p) == 2 and all(_text(x, 64) for x in p)
+                                           for p in ps):
             return "round pairings: a list of [first seat's player, second seat's player]"
         if type(b["byes"]) is not list or not all(_text(x, 64) for x in b["byes"]):
             return "round byes: a list of players"

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from .. import registry
 from ..bots import random_bot
+from ..crypto import canon
 from ..crypto.cosign import add_cosignatures, cosign
 from ..crypto.note import Signer
 from ..local import LocalGame, derive_bytes
+from ..log.writer import LogWriter
+from ..protocol import ZERO_HASH
 from ..referee import Referee
 from ..seat import SeatSigner
-from .entries import Author, bundle_hash, seed_commitment
+from .entries import Author, bundle_hash, make_entry, seed_commitment
 from .fixed import ONE
-from .ledger import LedgerWriter
+from .ledger import LedgerWriter, write_ledger
 from .standings import published
 
 LEAGUE = "spring"
@@ -91,8 +94,9 @@ class LocalLeague:
         return [tuple(p) for p in body["pairings"]], body["byes"]
 
     def make_game(self, no: int, board: int, *, label: str | None = None, swap: bool = False,
-                  keys: dict | None = None, game_id: str | None = None) -> LocalGame:
-        """The game of round ``no`` board ``board`` (``swap``, ``keys``, ``label``: forgeries)."""
+                  keys: dict | None = None, game_id: str | None = None, clock: dict | None = None) -> LocalGame:
+        """The game of round ``no`` board ``board`` (``swap``, ``keys``, ``label``: forgeries;
+        ``clock``: a time control, the game's time starting at the league's)."""
         rnd = self.w.state.rounds[no - 1]
         first, second = rnd.pairs[board - 1]
         if swap:
@@ -106,9 +110,11 @@ class LocalLeague:
         match = {"label": label or f"{self.league} round {no} board {board}",
                  "players": {rs.seats[0]: first, rs.seats[1]: second}}
         genesis = Referee.new_genesis(gid, rs, rnd.title["scenario"], {}, {s: k.public for s, k in seats.items()},
-                                      self.games_key.verifier.vkey, f"games.test/game/{gid}", secret, match=match)
+                                      self.games_key.verifier.vkey, f"games.test/game/{gid}", secret, match=match,
+                                      clock=clock, now=self.at if clock else None)
         g = LocalGame.start(Referee(genesis, rs, secret), self.games_key, seats,
                             {s: derive_bytes(self.seed, f"entropy/{gid}/{s}") for s in seats})
+        g.now = self.at if clock else None
         g.league_pair = (first, second)
         return g
 
@@ -116,10 +122,27 @@ class LocalLeague:
         return self.append("game", {"round": no, "board": board, "game": g.referee.game_id,
                                     "server": self.games_key.verifier.vkey, "genesis": g.records[0].hash})
 
-    def finish(self, g: LocalGame, bot: int = 1, resign: str | None = None) -> None:
+    def finish(self, g: LocalGame, bot: int = 1, resign: str | None = None, agree: bool = False,
+               timeout: bool = False) -> None:
+        """Play ``g`` to its end: by the bots, or at once after the handshake by ``resign`` (a
+        seat), an agreed draw (``agree``), or a time-out of the seat to move (``timeout``: the game's
+        clock runs past its decision limit)."""
         g.handshake()
+        gid = g.referee.game_id
         if resign:
-            g.submit(g.seats[resign].resign(g.referee.game_id, g.head()))
+            g.submit(g.seats[resign].resign(gid, g.head()))
+        elif agree:
+            a, b = g.referee.ruleset.seats
+            g.submit(g.seats[a].offer(gid, g.head(), None))
+            g.submit(g.seats[b].accept(gid, g.head(), g.referee.seq - 1, None))
+        elif timeout:
+            # the seat to move answers, but its envelope reaches the server too late: it keeps it
+            # (SPEC.md 8.2, the evidence of a contested time-out)
+            d = g.referee.pending()
+            legal = g.referee.ruleset.legal_commands(g.referee.state, d.seat)
+            g.kept_envelope = g.seats[d.seat].command(gid, g.referee.seq, legal[0], g.head())
+            g.now += g.referee.genesis.body["clock"]["decision"] + 1
+            g.expire()
         else:
             g.run_bots(random_bot(bot))
 
@@ -157,3 +180,39 @@ class LocalLeague:
 
     def ledger(self) -> bytes:
         return self.w.ledger()
+
+    def lines(self) -> list[tuple[bytes, str]]:
+        return [(e.raw, c) for e, c in zip(self.w.entries, self.w.checkpoints)]
+
+    # -- forgeries (tests and fixtures): what someone holding the league key could write ---------
+    def resigned(self, edit, upto: int | None = None) -> bytes:
+        """The ledger (its first ``upto`` entries) rewritten: ``edit(seq, body) -> body`` changes
+        entries, which the league key signs again (the players' and arbiters' own entries keep their
+        signatures: only the league's may change), chained and checkpointed again, without the
+        league's own checks."""
+        log = LogWriter(self.key, self.w.origin)
+        out, prev = [], ZERO_HASH
+        for e in self.w.entries[:upto]:
+            body = edit(e.seq, canon.decode(canon.encode(e.body)))
+            by, sig = e.by, e.sig
+            if body != e.body:
+                if by != self.w.author.public:
+                    raise ValueError("only the league's own entries can be signed again")
+                sig = self.w.author.sign(self.league, e.kind, body)
+            n = make_entry(self.league, e.seq, prev, e.at, e.kind, body, by, sig)
+            [w] = log.sign([n])
+            out.append((n.raw, w.checkpoint))
+            prev = n.hash
+        return write_ledger(self.league, self.w.vkey, out)
+
+    def with_entry(self, kind: str, body: dict, author: Author | None = None) -> bytes:
+        """The ledger with one more entry the league's checks would refuse, signed by ``author``
+        (default the league key), chained and checkpointed by the league key."""
+        a = author or self.w.author
+        log = LogWriter(self.key, self.w.origin)
+        log.follow(self.w.entries)
+        prev = self.w.entries[-1].hash
+        e = make_entry(self.league, len(self.w.entries), prev, self.at + 1000, kind, body, a.public,
+                       a.sign(self.league, kind, body))
+        [w] = log.sign([e])
+        return write_ledger(self.league, self.w.vkey, self.lines() + [(e.raw, w.checkpoint)])

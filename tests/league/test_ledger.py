@@ -7,13 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from afteraction.engine.crypto import canon
-from afteraction.engine.league.entries import Author, bundle_hash, make_entry, parse_entry
+from afteraction.engine.league.entries import Author, bundle_hash, parse_entry
 from afteraction.engine.league.ledger import read_ledger, verify_ledger, write_ledger
 from afteraction.engine.league.local import LEAGUE, LocalLeague
 from afteraction.engine.league.state import LeagueError
-from afteraction.engine.log.writer import LogWriter
 from afteraction.engine.local import derive_bytes
-from afteraction.engine.protocol import ZERO_HASH
 
 
 def _status(rep, game):
@@ -28,23 +26,7 @@ def _fails(data, bundles, seq, check):
 
 
 def resigned(L: LocalLeague, edit) -> bytes:
-    """The ledger rewritten by someone holding the league key: ``edit(seq, body) -> body`` changes
-    entries, which are signed again by the league key (the players' own entries keep their
-    signatures), chained and checkpointed again, without the league's own checks."""
-    league_author = Author(L.key.seed)
-    log = LogWriter(L.key, L.w.origin)
-    out, prev = [], ZERO_HASH
-    for e in L.w.entries:
-        body = edit(e.seq, canon.decode(canon.encode(e.body)))
-        by, sig = e.by, e.sig
-        if body != e.body:
-            assert by == league_author.public, "only the league's own entries are re-signed"
-            sig = league_author.sign(LEAGUE, e.kind, body)
-        n = make_entry(LEAGUE, e.seq, prev, e.at, e.kind, body, by, sig)
-        [w] = log.sign([n])
-        out.append((n.raw, w.checkpoint))
-        prev = n.hash
-    return write_ledger(LEAGUE, L.w.vkey, out)
+    return L.resigned(edit)
 
 
 def seq_of(L: LocalLeague, kind: str, n: int = 0) -> int:
@@ -89,21 +71,10 @@ def test_a_bundle_that_does_not_verify():
     with pytest.raises(LeagueError) as e:   # the league's own writer refuses it
         L.append("result", body)
     assert e.value.check == "bundle" and "does not verify" in e.value.detail
-    lines = [(e.raw, c) for e, c in zip(L.w.entries, L.w.checkpoints)]
-    forged = _append_forged(L, lines, "result", body)   # a ledger that carries it anyway
-    err = _fails(forged, L.bundles, len(lines), "bundle")
-    assert f"entry {len(lines)} (result)" in str(err) and "does not verify" in str(err)
-
-
-def _append_forged(L, lines, kind, body, author=None):
-    """The ledger's lines with one more entry, as the league key would sign it."""
-    a = author or Author(L.key.seed)
-    log = LogWriter(L.key, L.w.origin)
-    log.follow(parse_entry(r) for r, _ in lines)
-    prev = parse_entry(lines[-1][0]).hash
-    e = make_entry(LEAGUE, len(lines), prev, L.at + 1000, kind, body, a.public, a.sign(LEAGUE, kind, body))
-    [w] = log.sign([e])
-    return write_ledger(LEAGUE, L.w.vkey, lines + [(e.raw, w.checkpoint)])
+    forged = L.with_entry("result", body)   # a ledger that carries it anyway
+    n = len(L.w.entries)
+    err = _fails(forged, L.bundles, n, "bundle")
+    assert f"entry {n} (result)" in str(err) and "does not verify" in str(err)
 
 
 def _one_game(seed, **make):
@@ -117,10 +88,9 @@ def _one_game(seed, **make):
 
 def _forged_result(L, g, **kw):
     body = L.result_body(g, **kw)
-    lines = [(e.raw, c) for e, c in zip(L.w.entries, L.w.checkpoints)]
     with pytest.raises(LeagueError):
         L.append("result", body)
-    return _append_forged(L, lines, "result", body), len(lines)
+    return L.with_entry("result", body), len(L.w.entries)
 
 
 def test_another_players_key():
