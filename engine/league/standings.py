@@ -126,7 +126,9 @@ def standings(lg, now: int) -> Standings:
             rows[n]["byes"] += 1
     h2h: dict[tuple[str, str], list[int]] = {}
     sides: dict[str, dict[str, list[int]]] = {n: {} for n in lg.players}
-    for c in games:  # reliability: every game with a live result, counted or not
+    for c in games:  # reliability: every game with a live result, counted or not, unless ruled void
+        if c.status.startswith("void: ruled"):
+            continue
         if c.cause == "timeout" and c.cause_seat is not None:
             rows[c.cause_seat]["timeouts"] += 1
         if c.cause == "abandon":
