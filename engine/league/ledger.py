@@ -104,14 +104,19 @@ class LedgerReport:
     standings: Standings
 
     def as_dict(self) -> dict:
-        s = self.standings
+        s, lg = self.standings, self.state
         return {
             "verified": True, "league": self.league, "name": self.name, "entries": self.entries,
-            "vkey": self.vkey, "players": len(self.state.players), "rounds": len(self.state.rounds),
-            "results": sum(1 for r in self.state.results if not r.withdrawn),
-            "games": [{"game": c.game, "round": c.round, "board": c.board, "first": c.first,
-                       "second": c.second, "winner": c.winner, "cause": c.cause, "status": c.status}
-                      for c in s.games],
+            "vkey": self.vkey, "players": len(lg.players), "rounds": len(lg.rounds),
+            "results": sum(1 for r in lg.results if not r.withdrawn),
+            "policy": lg.policy,
+            "registered": [{"player": p.name, "key": p.key, "entry": p.seq}
+                           for p in sorted(lg.players.values(), key=lambda p: p.seq)],
+            "schedule": [{"round": r.no, "entry": r.seq, "title": r.title, "pairings": [list(p) for p in r.pairs],
+                          "byes": r.byes} for r in lg.rounds],
+            "games": [{"game": c.game, "round": c.round, "board": c.board, "title": c.title, "first": c.first,
+                       "second": c.second, "seats": list(c.seats), "winner": c.winner, "cause": c.cause,
+                       "status": c.status} for c in s.games],
             "standings": s.table, "ratings": s.ratings,
             "head_to_head": [{"players": list(k), "record": v} for k, v in sorted(s.head_to_head.items())],
             "sides": s.sides,
