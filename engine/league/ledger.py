@@ -116,7 +116,7 @@ class LedgerReport:
                           "byes": r.byes} for r in lg.rounds],
             "games": [{"game": c.game, "round": c.round, "board": c.board, "title": c.title, "first": c.first,
                        "second": c.second, "seats": list(c.seats), "winner": c.winner, "cause": c.cause,
-                       "status": c.status} for c in s.games],
+                       "timed_out": c.cause_seat, "status": c.status} for c in s.games],
             "standings": s.table, "ratings": s.ratings,
             "head_to_head": [{"players": list(k), "record": v} for k, v in sorted(s.head_to_head.items())],
             "sides": s.sides,
