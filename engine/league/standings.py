@@ -112,6 +112,7 @@ class Standings:
     head_to_head: dict[tuple[str, str], list[int]]   # (a, b) with a registered first -> [a wins, draws, b wins]
     sides: dict[str, dict[str, list[int]]]           # player -> "title/seat" -> [wins, draws, losses]
     games: list[Counted]
+    history: dict[str, dict[str, list[list[int]]]]   # title -> player -> [[round, r, rd], ...] after each round
 
 
 def standings(lg, now: int) -> Standings:
@@ -154,10 +155,11 @@ def standings(lg, now: int) -> Standings:
                                                    order[r["player"]]))
     table = [{**r, "rank": i + 1, "points": frac_value(r["points"]), "buchholz": frac_value(r["buchholz"]),
               "sb": frac_value(r["sb"])} for i, r in enumerate(ranked)]
-    return Standings(table, ratings(lg, counted, order), h2h, sides, games)
+    history: dict = {}
+    return Standings(table, ratings(lg, counted, order, history), h2h, sides, games, history)
 
 
-def ratings(lg, counted: list[Counted], order: dict[str, int]) -> dict[str, list[dict]]:
+def ratings(lg, counted: list[Counted], order: dict[str, int], history: dict | None = None) -> dict[str, list[dict]]:
     """Glicko-2 per game title, one rating period per round of that title (SPEC.md 15.7). The
     state after each round is kept on ``lg`` under everything it depends on (the rounds so far and
     their counted games, in order), so a ledger's successive standings do not redo the periods
@@ -176,6 +178,7 @@ def ratings(lg, counted: list[Counted], order: dict[str, int]) -> dict[str, list
         hit = memo.get(key)
         if hit is not None:
             state, played = {t: dict(x) for t, x in hit[0].items()}, {t: dict(x) for t, x in hit[1].items()}
+            _record(history, rnd, state)
             continue
         rated = state.setdefault(title, {})
         counts = played.setdefault(title, {})
@@ -196,9 +199,19 @@ def ratings(lg, counted: list[Counted], order: dict[str, int]) -> dict[str, list
             counts[n] = counts.get(n, 0) + len(mine)
         rated.update(new)
         memo[key] = ({t: dict(x) for t, x in state.items()}, {t: dict(x) for t, x in played.items()})
+        _record(history, rnd, state)
     return {t: [{"player": n, "r": x.r, "rd": x.rd, "sigma": x.sigma, "games": played[t][n],
                  "provisional": x.rd > provisional[t]} for n, x in sorted(rs.items(), key=lambda i: order[i[0]])]
             for t, rs in sorted(state.items()) if rs}
+
+
+def _record(history: dict | None, rnd, state: dict) -> None:
+    """The ratings of the round's title after the round (the rating history a page draws)."""
+    if history is None:
+        return
+    t = rnd.title["game"]
+    for n, x in state.get(t, {}).items():
+        history.setdefault(t, {}).setdefault(n, []).append([rnd.no, x.r, x.rd])
 
 
 def published(lg, now: int) -> dict:
