@@ -10,6 +10,9 @@ alternating, the fastest of each kept:
            pairing, standing and rating recomputed);
   bundles  engine/log/verify.py's verify_bundle on each bundle file, replay included.
 ratio league_over_bundles = league / bundles: 1 would be a league layer that costs nothing.
+Then, where chromium and playwright are installed (tests/browsers.py), the league's page (`aar league
+view`, written unmeasured): the time to load it and the time its "recompute in this browser" takes
+(the fastest of three each).
 
     .venv/bin/python -m bench league          (AAR_BENCH_LEAGUE_PLAYERS=16 for a quick run)
 """
@@ -90,4 +93,49 @@ def run() -> None:
     print(f"league: {PLAYERS} players, {ROUNDS} Swiss rounds, {n} games, ledger {ledger} bytes")
     print(f"aar league verify: {lg:.3f} s; the {n} bundles one by one: {bd:.3f} s; "
           f"the league layer's own cost: {lg - bd:.3f} s")
+    _page(folder)
     print(f"ratio league_over_bundles {lg / bd:.3f}")
+
+
+def _page(folder: pathlib.Path) -> None:
+    import shutil
+    import sys
+
+    exe = next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        exe = None
+    if exe is None:
+        print("page: not measured (no chromium or playwright)")
+        return
+    from afteraction.cli.main import main
+
+    html = folder / "league.html"
+    if main(["league", "view", str(folder / "league.aarl"), "--bundles", str(folder / "bundles"), "-o", str(html)]):
+        raise RuntimeError("aar league view failed")
+    sys.path.insert(0, str(REPO / "tests"))
+    try:
+        from browsers import ARGS
+    finally:
+        sys.path.remove(str(REPO / "tests"))
+    loads, checks = [], []
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        try:
+            for _ in range(3):
+                page = b.new_page()
+                t = time.perf_counter()
+                page.goto(html.as_uri())
+                loads.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                page.click("#recompute")
+                page.wait_for_function("document.getElementById('verdict').className !== ''", timeout=600000)
+                checks.append(time.perf_counter() - t)
+                if page.inner_text("#verdict") != "recomputed in this browser: the same":
+                    raise RuntimeError(f"the page does not agree: {page.inner_text('#checks')}")
+                page.close()
+        finally:
+            b.close()
+    print(f"page: {html.stat().st_size} bytes; loads in {min(loads):.3f} s; recomputes in the browser in "
+          f"{min(checks):.3f} s")
