@@ -26,9 +26,11 @@ def register(sub) -> None:
                    help="the league's verifier key (NAME+ID+KEY) to pin, or a file holding it")
     v.add_argument("--json", action="store_true", help="machine-readable report")
     v.set_defaults(func=cmd_league_verify)
+    from .league_demo import register as register_demo
     from .league_view import register as register_view
 
     register_view(lsub)
+    register_demo(lsub)
 
 
 def _usage_line(cmd: str, message: str) -> str:
