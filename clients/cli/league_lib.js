@@ -194,7 +194,9 @@ var leagueLib = (() => {
       const t = rnd.title.game, rated = (state[t] ??= new Map()), counts = (played[t] ??= new Map());
       const games = counted.filter((c) => c.round === rnd.round).sort((a, b) => a.board - b.board);
       const start = new Map(rated);
-      for (const c of games) for (const n of [c.first, c.second]) if (!start.has(n)) start.set(n, [big(rp.r), big(rp.rd), big(rp.sigma)]);
+      for (const c of games) {
+        for (const n of [c.first, c.second]) if (!start.has(n)) start.set(n, [big(rp.r), big(rp.rd), big(rp.sigma)]);
+      }
       for (const n of [...start.keys()].sort((a, b) => order.get(a) - order.get(b))) {
         const mine = games.filter((c) => c.first === n || c.second === n).map((c) => {
           const other = c.first === n ? c.second : c.first;

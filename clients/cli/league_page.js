@@ -21,6 +21,8 @@
     return JSON.stringify(v);
   }
 
+  const entryOf = (lg, name) => lg.registered.find((p) => p.player === name).entry;
+
   async function checkLedger(say) {
     const bytes = Uint8Array.from(atob(data.ledger), (c) => c.charCodeAt(0));
     const magic = te.encode("aar-league-v1\n");
@@ -82,7 +84,7 @@
       const lg = await checkLedger(say);
       if (lg.policy.pairing === "round-robin" && lg.schedule.length) {
         const roster = [...new Set([...lg.schedule[0].pairings.flat(), ...lg.schedule[0].byes])]
-          .sort((a, b) => lg.registered.find((p) => p.player === a).entry - lg.registered.find((p) => p.player === b).entry);
+          .sort((a, b) => entryOf(lg, a) - entryOf(lg, b));
         for (const r of lg.schedule) {
           if (show(Q.berger(roster, r.round)) !== show([r.pairings, r.byes])) {
             throw new Error(`round ${r.round}: not the Berger table's pairings`);
@@ -95,14 +97,15 @@
       const state = Q.ratings(report, counted);
       const ratings = {};
       for (const [t, m] of Object.entries(state)) {
-        const rows = [...m.entries()].sort((a, b) => lg.registered.find((p) => p.player === a[0]).entry
-          - lg.registered.find((p) => p.player === b[0]).entry);
+        const rows = [...m.entries()].sort((a, b) => entryOf(lg, a[0]) - entryOf(lg, b[0]));
+        const played = (p) => counted.filter((c) => c.title === t && (c.first === p || c.second === p)).length;
         ratings[t] = rows.map(([player, [r, rd, sigma]]) => ({
-          player, r, rd, sigma, games: counted.filter((c) => c.title === t && (c.first === player || c.second === player)).length,
-          provisional: rd > Q.big(lg.policy.rating.provisional) }));
+          player, r, rd, sigma, games: played(player), provisional: rd > Q.big(lg.policy.rating.provisional) }));
       }
       const mine = show({ standings: table, ratings });
-      if (mine !== show(data.shown)) throw new Error("the standings or ratings shown on this page are not those recomputed");
+      if (mine !== show(data.shown)) {
+        throw new Error("the standings or ratings shown on this page are not those recomputed");
+      }
       say(`standings of ${table.length} players and the ratings recomputed from the ledger: the same as shown`);
       if (lg.standings !== null && lg.standings.entry === lg.last) {
         if (show({ standings: lg.standings.body.table, ratings: lg.standings.body.ratings }) !== mine) {

@@ -130,7 +130,8 @@ def page(d: dict, ledger: bytes, history: dict, links: dict[str, str]) -> str:
                 if {g["first"], g["second"]} == {a, b}:
                     res.append("&frac12;" if g["winner"] is None else "1" if g["winner"] == a else "0")
             cells.append(f"<td>{' '.join(res)}</td>")
-        parts.append(f"<tr><th>{i + 1}. {escape(a)}</th>{''.join(cells)}<td>{_frac(d['standings'][i]['points'])}</td></tr>")
+        points = _frac(d["standings"][i]["points"])
+        parts.append(f"<tr><th>{i + 1}. {escape(a)}</th>{''.join(cells)}<td>{points}</td></tr>")
     parts.append("</table><h2>Rounds</h2>")
     for rnd in d["schedule"]:
         parts.append(f"<h3>Round {rnd['round']}: {escape(rnd['title']['game'])} {escape(rnd['title']['scenario'])}</h3>"

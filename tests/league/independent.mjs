@@ -57,7 +57,8 @@ for (const [n, rounds] of Object.entries(V.berger)) {
   rounds.forEach((want, i) => same(`berger(${n}, ${i + 1})`, berger(players, i + 1), want));
 }
 const sw = V.swiss, seed = Buffer.from(sw.seed, "hex");
-const keys = Object.fromEntries(sw.players.map(([n, k]) => [n, orderKey(sw.league, sw.round, seed, Buffer.from(k, "hex"))]));
+const keys = Object.fromEntries(sw.players.map(([n, k]) =>
+  [n, orderKey(sw.league, sw.round, seed, Buffer.from(k, "hex"))]));
 for (const [n] of sw.players) same(`order key ${n}`, keys[n], sw.order_keys[n]);
 same("swiss", swiss(sw, keys), [sw.pairs, sw.byes]);
 const sc = V.seed_commitment;
