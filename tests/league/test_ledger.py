@@ -310,3 +310,23 @@ def test_any_changed_byte_fails_with_a_league_error(league, data):
     raw[i] ^= data.draw(st.integers(min_value=1, max_value=255))
     with pytest.raises(LeagueError):
         verify_ledger(bytes(raw), league.bundles)
+
+
+def test_a_new_policy_applies_from_the_next_round():
+    """Policy version 2 (a win now worth 3) changes the rounds paired after it, not the games before."""
+    from afteraction.engine.league.local import policy
+    L = LocalLeague(players=2, seed=b"policy2")
+    L.play_round()
+    with pytest.raises(LeagueError, match="expected policy version 2"):
+        L.append("policy", policy(version=3))
+    L.append("policy", policy(version=2, points={"win": [3, 1], "draw": [1, 1], "loss": [0, 1], "bye": [1, 1]},
+                              arbiters=[L.arbiter.public]))
+    L.play_round()
+    rep = verify_ledger(L.ledger(), L.bundles)
+    pts = {r["player"]: r["points"] for r in rep.standings.table}
+    first, second = rep.standings.games
+    want = {"player1": 0, "player2": 0}
+    for g, win, draw in ((first, 1, [1, 2]), (second, 3, [1, 1])):
+        for p in ("player1", "player2"):
+            want[p] += win if g.winner == p else 0 if g.winner else draw[0] / draw[1]
+    assert {p: v[0] / v[1] for p, v in pts.items()} == want

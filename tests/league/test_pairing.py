@@ -98,3 +98,27 @@ def test_swiss_falls_back_to_rematches_when_it_must():
     players = _players(2)
     pairs, _ = swiss(players, {}, {}, {frozenset(("p0", "p1"))}, {}, "L", 2, b"x" * 32)
     assert {frozenset(p) for p in pairs} == {frozenset(("p0", "p1"))}
+
+
+@given(st.integers(min_value=2, max_value=12), st.integers(min_value=1, max_value=5), st.binary(min_size=32, max_size=32))
+def test_swiss_rounds_without_rematches_while_possible(n, rounds, seed):
+    """A Swiss event of n players: every player plays or has the bye each round, nobody has two byes
+    while another has none, no pair meets twice in the first two rounds, and the first seat goes to
+    the player who had it less (a preference, not FIDE's absolute colour rules: see SPEC.md 15.6)."""
+    players = _players(n)
+    points = {p: Fraction(0) for p, _ in players}
+    met, sides, byes = set(), {}, {}
+    for r in range(1, min(rounds, n - 1 if n % 2 == 0 else n) + 1):
+        pairs, bye = swiss(players, points, byes, met, sides, "L", r, seed)
+        assert sorted([x for p in pairs for x in p] + bye) == sorted(p for p, _ in players)
+        for b in bye:
+            byes[b] = byes.get(b, 0) + 1
+        assert max(byes.values(), default=0) - min((byes.get(p, 0) for p, _ in players), default=0) <= 1
+        for a, b in pairs:
+            if r <= 2:   # two rounds can always avoid a rematch (n >= 2)
+                assert frozenset((a, b)) not in met
+            assert sides.get(a, 0) <= sides.get(b, 0)   # the first seat to whoever had it less
+            met.add(frozenset((a, b)))
+            sides[a] = sides.get(a, 0) + 1
+            sides[b] = sides.get(b, 0) - 1
+            points[a] += 1   # the first seat wins: score groups form
