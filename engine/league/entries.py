@@ -30,6 +30,9 @@ KINDS = ("genesis", "policy", "player", "round", "game", "result", "dispute", "r
          "standings")
 FIELDS = frozenset({"v", "league", "seq", "prev", "at", "kind", "body", "by", "sig"})
 MAX_AT = 2**53
+#: the rating constants a policy may set (fixed point, units of 10^-15)
+RATING_BOUNDS = {"r": (1, 10**4 * 10**15), "rd": (10**12, 10**3 * 10**15), "sigma": (10**11, 10**15),
+                 "tau": (10**13, 10 * 10**15), "epsilon": (1, 10**15), "provisional": (1, 10**3 * 10**15)}
 CAUSES = ("rules", "resign", "agree", "timeout", "abandon")
 DECISIONS = ("uphold", "annul", "replay")
 PAIRINGS = ("swiss", "round-robin")
@@ -181,9 +184,9 @@ def policy_problem(b: dict) -> str | None:
     r = b["rating"]
     rk = {"system", "r", "rd", "sigma", "tau", "epsilon", "provisional"}
     if type(r) is not dict or set(r) != rk or r["system"] != "glicko2" \
-            or not all(_nat(r[k], 10**19) and r[k] > 0 for k in rk - {"system"}):
-        return ("policy rating: {system: glicko2, r, rd, sigma, tau, epsilon, provisional}, "
-                "positive fixed-point integers")
+            or not all(type(r[k]) is int and lo <= r[k] <= hi for k, (lo, hi) in RATING_BOUNDS.items()):
+        return ("policy rating: {system: glicko2, r, rd, sigma, tau, epsilon, provisional}, fixed-point "
+                "integers within " + ", ".join(f"{k} {lo}..{hi}" for k, (lo, hi) in RATING_BOUNDS.items()))
     a = b["arbiters"]
     if type(a) is not list or len(a) > 16 or not all(_bytes(k, 32) and key_problem(k) is None for k in a) \
             or len(set(a)) != len(a):

@@ -9,7 +9,7 @@ from math import isqrt
 ONE = 10**15
 LN2 = 693147180559945            # floor(ln 2 * 10^15)
 PI_SQUARED = 9869604401089358    # floor(pi^2 * 10^15)
-MAX_EXP = 64 * ONE               # |x| bound of fexp (a larger argument is an error, never met by Glicko-2)
+MAX_EXP = 2048 * ONE             # |x| bound of fexp: beyond it the ratings are undefined (SPEC.md 15.7)
 
 
 def fmul(a: int, b: int) -> int:

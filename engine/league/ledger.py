@@ -14,7 +14,7 @@ from ..log.writer import LogWriter
 from ..protocol import ZERO_HASH
 from .entries import Author, Entry, make_entry, parse_entry
 from .state import League, LeagueError
-from .standings import Standings, standings
+from .standings import RatingsUndefined, Standings, standings
 
 MAGIC = b"aar-league-v1\n"
 MAX_LEDGER = 1 << 30
@@ -163,4 +163,8 @@ def verify_ledger(data: bytes, bundles: Mapping[bytes, bytes], pinned_vkey: str 
             raise LeagueError(seq, e.kind, "checkpoint", "the checkpoint is not of the ledger up to this entry")
         lg.apply(e)
         prev = e.hash
-    return LedgerReport(league, lg.genesis["name"], len(items), vkey, lg, standings(lg, lg.now))
+    try:
+        final = standings(lg, lg.now)
+    except RatingsUndefined as x:
+        raise LeagueError(len(items) - 1, lg.kinds[len(items) - 1], "ratings", str(x)) from None
+    return LedgerReport(league, lg.genesis["name"], len(items), vkey, lg, final)

@@ -115,6 +115,11 @@ class Standings:
     history: dict[str, dict[str, list[list[int]]]]   # title -> player -> [[round, r, rd], ...] after each round
 
 
+class RatingsUndefined(Exception):
+    """The ratings left the range of SPEC.md 15.7's arithmetic (a division by zero, an exponent
+    beyond +-2048): a league whose games give such ratings cannot publish them."""
+
+
 def standings(lg, now: int) -> Standings:
     games = statuses(lg, now)
     counted = [c for c in games if c.status == "counted"]
@@ -156,7 +161,11 @@ def standings(lg, now: int) -> Standings:
     table = [{**r, "rank": i + 1, "points": frac_value(r["points"]), "buchholz": frac_value(r["buchholz"]),
               "sb": frac_value(r["sb"])} for i, r in enumerate(ranked)]
     history: dict = {}
-    return Standings(table, ratings(lg, counted, order, history), h2h, sides, games, history)
+    try:
+        rated = ratings(lg, counted, order, history)
+    except (ArithmeticError, ValueError) as e:
+        raise RatingsUndefined(f"the ratings leave the range of SPEC.md 15.7's arithmetic: {e}") from None
+    return Standings(table, rated, h2h, sides, games, history)
 
 
 def ratings(lg, counted: list[Counted], order: dict[str, int], history: dict | None = None) -> dict[str, list[dict]]:

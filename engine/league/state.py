@@ -321,8 +321,11 @@ class League:
 
     def _standings(self, e: Entry, fail) -> None:
         self._by_league(e, fail)
-        from .standings import published
-        want = published(self, e.at)
+        from .standings import RatingsUndefined, published
+        try:
+            want = published(self, e.at)
+        except RatingsUndefined as x:
+            raise fail("ratings", str(x)) from None
         if want != e.body:
             raise fail("standings", "the published standings are not those the ledger gives",
                        _first_difference(want, e.body))

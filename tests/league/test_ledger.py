@@ -330,3 +330,23 @@ def test_a_new_policy_applies_from_the_next_round():
         for p in ("player1", "player2"):
             want[p] += win if g.winner == p else 0 if g.winner else draw[0] / draw[1]
     assert {p: v[0] / v[1] for p, v in pts.items()} == want
+
+
+def test_undefined_ratings_fail_at_the_entry(league, monkeypatch):
+    """Ratings that leave SPEC.md 15.7's range (here: a division by zero forced) fail with the check
+    ``ratings`` at the standings entry that would publish them, never with another exception."""
+    from afteraction.engine.league import glicko2
+
+    def boom(*a, **k):
+        raise ZeroDivisionError("fixed-point division by zero")
+    monkeypatch.setattr(glicko2, "update", boom)
+    _fails(league.ledger(), league.bundles, seq_of(league, "standings"), "ratings")
+
+
+def test_rating_constants_out_of_bounds_are_refused():
+    from afteraction.engine.league.entries import policy_problem
+    from afteraction.engine.league.local import policy
+    p = policy()
+    assert policy_problem(p) is None
+    for k, bad in (("sigma", 0), ("rd", 10), ("tau", 10**17), ("epsilon", 0)):
+        assert "policy rating" in policy_problem(dict(p, rating=dict(p["rating"], **{k: bad})))
