@@ -73,3 +73,19 @@ def test_pairing_vectors():
     assert got == ([tuple(p) for p in s["pairs"]], s["byes"])
     c = VECTORS["seed_commitment"]
     assert seed_commitment(c["league"], c["round"], bytes.fromhex(c["seed"])).hex() == c["commit"]
+
+
+def test_the_vectors_are_what_the_generator_writes():
+    """As fixtures/vectors/ (SPEC.md 13): a change of the arithmetic fails here until the vectors are
+    rewritten on purpose (fixtures/make_league.py --force, and SPEC.md 15.7 if its numbers moved)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("make_league", REPO / "fixtures" / "make_league.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["make_league"] = mod
+    try:
+        spec.loader.exec_module(mod)
+        assert mod.vectors() == VECTORS
+    finally:
+        del sys.modules["make_league"]
