@@ -121,7 +121,7 @@ def page(d: dict, ledger: bytes, history: dict, links: dict[str, str]) -> str:
                  + "".join(f"<th>{i + 1}</th>" for i in range(len(order))) + "<th>points</th></tr>")
     for i, a in enumerate(order):
         cells = []
-        for j, b in enumerate(order):
+        for b in order:
             if a == b:
                 cells.append("<td class=\"self\">&mdash;</td>")
                 continue

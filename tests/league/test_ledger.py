@@ -161,7 +161,7 @@ def test_a_missing_bundle(league):
 
 def test_another_league_key_for_the_checkpoints(league):
     from afteraction.engine.crypto.note import Signer
-    lid, vkey, items = read_ledger(league.ledger())
+    lid, _, items = read_ledger(league.ledger())
     other = Signer("league.test", derive_bytes(b"other", "league-key")).verifier.vkey
     _fails(write_ledger(lid, other, items), league.bundles, 0, "vkey")
     with pytest.raises(LeagueError) as e:
@@ -268,7 +268,7 @@ def test_repeat_cap():
 
 
 def test_a_correction_withdraws_a_result():
-    L, gid = _played(b"correct")
+    L, _ = _played(b"correct")
     seq = L.w.entries[-1].seq
     L.append("correction", {"entry": seq, "reason": "wrong bundle"})
     rep = verify_ledger(L.ledger(), L.bundles)

@@ -110,4 +110,4 @@ def test_a_game_status_changed_in_the_file_is_found(browser, written, tmp_path):
     p = tmp_path / "status.html"
     p.write_text(_with(html, data, m))
     verdict, checks = _recompute(browser, p)
-    assert "NOT the same" in verdict
+    assert "NOT the same" in verdict and "not those recomputed" in checks
