@@ -24,6 +24,9 @@ def register(sub) -> None:
                    help="a folder holding the games' bundles (*.aar); each result names its bundle by hash")
     v.add_argument("--league-key", metavar="KEY|FILE",
                    help="the league's verifier key (NAME+ID+KEY) to pin, or a file holding it")
+    v.add_argument("--checkpoint", metavar="FILE",
+                   help="a league checkpoint a player kept or cosigned: the ledger must hold its size with the "
+                        "same root")
     v.add_argument("--json", action="store_true", help="machine-readable report")
     v.set_defaults(func=cmd_league_verify)
     from .league_demo import register as register_demo
@@ -83,8 +86,18 @@ def cmd_league_verify(args: argparse.Namespace) -> int:
         bundles = read_bundles(args.bundles)
     except OSError as e:
         return _usage(args, f"--bundles: cannot read {args.bundles}: {e.strerror}")
+    kept = None
+    if args.checkpoint is not None:
+        from afteraction.engine.log.bundle import MAX_TEXT
+        try:
+            with open(args.checkpoint, encoding="utf-8") as cf:
+                kept = cf.read(MAX_TEXT + 1)
+        except (OSError, UnicodeDecodeError) as e:
+            return _usage(args, f"--checkpoint: cannot read {args.checkpoint}: {getattr(e, 'strerror', None) or e}")
+        if len(kept) > MAX_TEXT:
+            return _usage(args, f"--checkpoint: {args.checkpoint} is longer than a checkpoint note")
     try:
-        report = verify_ledger(data, bundles, pinned)
+        report = verify_ledger(data, bundles, pinned, kept_checkpoint=kept)
     except LeagueError as e:
         unreadable = e.seq is None and e.check == "unreadable"
         if args.json:
@@ -129,6 +142,10 @@ def summary(d: dict) -> str:
     lines = [f"VERIFIED: {head}" if d["pinned"] else
              f"VERIFIED, BUT UNPINNED (no --league-key: consistent with itself, not tied to a known league): {head}"]
     lines.append(f"  league key: {d['vkey']}")
+    if d["kept_checkpoint"]:
+        lines.append(f"  kept checkpoint: the ledger holds its size {d['kept_checkpoint']} with the same root")
+    lines.append("  players' cosignatures of the league's checkpoints: "
+                 + (", ".join(f"{p} up to {n} entries" for p, n in sorted(d["cosigned"].items())) or "none"))
     for g in d["games"]:
         res = "draw or no result" if g["winner"] is None else f"{g['winner']} wins"
         lines.append(f"  round {g['round']} board {g['board']}: {g['first']} - {g['second']}: {res} ({g['cause']}); "

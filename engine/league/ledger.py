@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..crypto import canon
+from ..crypto.cosign import add_cosignatures, cosignatures_of, cosigner_ids
 from ..crypto.merkle import CompactTree
-from ..crypto.note import Signer, open_checkpoint, parse_vkey
-from ..errors import AfteractionError, EncodingError
+from ..crypto.note import Signer, open_checkpoint, parse_vkey, split_note
+from ..errors import AfteractionError, CryptoError, EncodingError
 from ..log.writer import LogWriter
 from ..protocol import ZERO_HASH
 from .entries import Author, Entry, make_entry, parse_entry
-from .state import League, LeagueError
+from .state import League, LeagueError, Player
 from .standings import RatingsUndefined, Standings, standings
 
 MAGIC = b"aar-league-v1\n"
@@ -87,6 +88,14 @@ class LedgerWriter:
         self.checkpoints.append(w.checkpoint)
         return e
 
+    def add_cosignature(self, seq: int, line: str) -> None:
+        """A player's cosignature of checkpoint ``seq`` (SPEC.md 15.2), kept in the ledger file with
+        the checkpoint; CryptoError (nothing kept) unless it is a registered player's and verifies."""
+        note = add_cosignatures(self.checkpoints[seq], [line])
+        if len(player_cosignatures(self.state, note)) <= len(player_cosignatures(self.state, self.checkpoints[seq])):
+            raise CryptoError("not the cosignature of a registered player")
+        self.checkpoints[seq] = note
+
     def genesis(self, name: str, commit: bytes, at: int) -> Entry:
         return self.append("genesis", {"name": name, "origin": self.origin, "vkey": self.vkey, "commit": commit}, at)
 
@@ -102,6 +111,8 @@ class LedgerReport:
     vkey: str
     state: League
     standings: Standings
+    cosigned: dict = field(default_factory=dict)   # player -> the largest ledger size it cosigned
+    kept_checkpoint: int = 0                        # the size of the kept checkpoint matched (0: none)
 
     def as_dict(self) -> dict:
         s, lg = self.standings, self.state
@@ -119,14 +130,31 @@ class LedgerReport:
                        "timed_out": c.cause_seat, "status": c.status} for c in s.games],
             "standings": s.table, "ratings": s.ratings,
             "head_to_head": [{"players": list(k), "record": v} for k, v in sorted(s.head_to_head.items())],
-            "sides": s.sides,
+            "sides": s.sides, "cosigned": self.cosigned, "kept_checkpoint": self.kept_checkpoint,
         }
 
 
+def cosigner(player: Player) -> str:
+    """The "seat" under which a player cosigns the league's checkpoints (SPEC.md 15.2): its
+    registration entry's seq (a name may hold spaces, which a key name cannot)."""
+    return str(player.seq)
+
+
+def player_cosignatures(lg: League, note: str) -> dict[str, int]:
+    """The registered players whose cosignature (SPEC.md 4.5's form, 15.2) the checkpoint note
+    carries, with its timestamp; CryptoError if a line named and keyed as a player's does not verify."""
+    text, sigs = split_note(note)
+    keys = {cosigner(p): p.key for p in lg.players.values()}
+    names = {cosigner(p): p.name for p in lg.players.values()}
+    got = cosignatures_of(text, sigs, cosigner_ids(text.split("\n", 1)[0], keys), keys)
+    return {names[s]: ts for s, ts in got.items()}
+
+
 def verify_ledger(data: bytes, bundles: Mapping[bytes, bytes], pinned_vkey: str | None = None,
-                  facts_of=None) -> LedgerReport:
+                  facts_of=None, kept_checkpoint: str | None = None) -> LedgerReport:
     """Verify a ledger file with the bundles of its games (hash -> bytes). Raises LeagueError with
-    the entry that fails (seq None: the file itself is unreadable)."""
+    the entry that fails (seq None: the file itself is unreadable). ``kept_checkpoint``: a league
+    checkpoint a player kept (or cosigned): the ledger must hold its size with the same root."""
     try:
         league, vkey, items = read_ledger(data)
     except EncodingError as e:
@@ -137,7 +165,14 @@ def verify_ledger(data: bytes, bundles: Mapping[bytes, bytes], pinned_vkey: str 
         verifier = parse_vkey(vkey)
     except AfteractionError as e:
         raise LeagueError(None, "ledger", "the league key is not a verifier key", str(e)) from None
+    kept = None
+    if kept_checkpoint is not None:
+        try:
+            kept = open_checkpoint(kept_checkpoint, verifier)
+        except AfteractionError as e:
+            raise LeagueError(None, "ledger", "the kept checkpoint is not signed by the league key", str(e)) from None
     lg = League(bundles=bundles, **({} if facts_of is None else {"facts_of": facts_of}))
+    cosigned: dict[str, int] = {}
     tree = CompactTree()
     prev = ZERO_HASH
     origin = None
@@ -162,9 +197,21 @@ def verify_ledger(data: bytes, bundles: Mapping[bytes, bytes], pinned_vkey: str 
         if (cp.origin, cp.size, cp.root) != (origin, tree.size, tree.root()):
             raise LeagueError(seq, e.kind, "checkpoint", "the checkpoint is not of the ledger up to this entry")
         lg.apply(e)
+        try:
+            for name in player_cosignatures(lg, note):
+                cosigned[name] = tree.size
+        except AfteractionError as x:
+            raise LeagueError(seq, e.kind, "cosignature", str(x)) from None
+        if kept is not None and kept.size == tree.size and kept.root != tree.root():
+            raise LeagueError(seq, e.kind, "kept checkpoint", "the ledger has another root at the kept checkpoint's "
+                                                             "size: the league showed another history")
         prev = e.hash
+    if kept is not None and kept.size > len(items):
+        raise LeagueError(len(items) - 1, lg.kinds[len(items) - 1], "kept checkpoint",
+                          f"the ledger has {len(items)} entries, the kept checkpoint {kept.size}: entries were removed")
     try:
         final = standings(lg, lg.now)
     except RatingsUndefined as x:
         raise LeagueError(len(items) - 1, lg.kinds[len(items) - 1], "ratings", str(x)) from None
-    return LedgerReport(league, lg.genesis["name"], len(items), vkey, lg, final)
+    return LedgerReport(league, lg.genesis["name"], len(items), vkey, lg, final, cosigned,
+                        0 if kept is None else kept.size)

@@ -16,7 +16,7 @@ from ..referee import Referee
 from ..seat import SeatSigner
 from .entries import Author, bundle_hash, make_entry, seed_commitment
 from .fixed import ONE
-from .ledger import LedgerWriter, write_ledger
+from .ledger import LedgerWriter, cosigner, write_ledger
 from .standings import published
 
 LEAGUE = "spring"
@@ -180,6 +180,16 @@ class LocalLeague:
 
     def ledger(self) -> bytes:
         return self.w.ledger()
+
+    def cosign(self, player: str, seq: int | None = None, timestamp: int = 1) -> str:
+        """``player`` cosigns the league's checkpoint after entry ``seq`` (default the last one),
+        as a seat cosigns a game's (SPEC.md 15.2); the line is kept with the checkpoint."""
+        seq = len(self.w.entries) - 1 if seq is None else seq
+        note = self.w.checkpoints[seq]
+        text = note[: note.rfind("\n\n") + 1]
+        line = cosign(text, self.w.origin, cosigner(self.w.state.players[player]), self.players[player], timestamp)
+        self.w.add_cosignature(seq, line)
+        return line
 
     def lines(self) -> list[tuple[bytes, str]]:
         return [(e.raw, c) for e, c in zip(self.w.entries, self.w.checkpoints)]

@@ -83,3 +83,14 @@ def test_pinned_key_that_differs_fails(tmp_path, league, capsys):
     other = Signer("league.test", derive_bytes(b"other", "k")).verifier.vkey
     assert main(["league", "verify", ledger, "--bundles", bundles, "--league-key", other]) == 1
     assert "differs from the pinned key" in capsys.readouterr().out
+
+
+def test_a_kept_checkpoint(tmp_path, league, capsys):
+    ledger, bundles = _write(tmp_path, league)
+    note = tmp_path / "kept.note"
+    note.write_text(league.w.checkpoints[-1])
+    assert main(["league", "verify", ledger, "--bundles", bundles, "--checkpoint", str(note)]) == 0
+    assert f"kept checkpoint: the ledger holds its size {len(league.w.entries)}" in capsys.readouterr().out
+    note.write_text(league.w.checkpoints[-1].replace("league.test", "other.test"))
+    assert main(["league", "verify", ledger, "--bundles", bundles, "--checkpoint", str(note)]) == 1
+    assert main(["league", "verify", ledger, "--bundles", bundles, "--checkpoint", str(tmp_path / "none")]) == 2

@@ -28,6 +28,10 @@ def bundles():
 
 def test_the_ledger_verifies_and_gives_its_report(bundles):
     rep = verify_ledger((HERE / MANIFEST["ledger"]).read_bytes(), bundles)
+    assert rep.cosigned == {"player1": rep.entries, "player3": 13, "player4": rep.entries}
+    kept = verify_ledger((HERE / MANIFEST["ledger"]).read_bytes(), bundles,
+                         kept_checkpoint=(HERE / "kept.note").read_text())
+    assert kept.kept_checkpoint == rep.entries
     got = json.loads(json.dumps(rep.as_dict(), sort_keys=True, default=_jsonable))
     assert got == json.loads((HERE / MANIFEST["report"]).read_text())
     statuses = [g["status"] for g in got["games"]]
@@ -37,10 +41,13 @@ def test_the_ledger_verifies_and_gives_its_report(bundles):
 
 @pytest.mark.parametrize("case", MANIFEST["forged"], ids=lambda c: c["file"])
 def test_each_forgery_fails_where_declared(case, bundles, capsys):
+    kept = (HERE / case["checkpoint"]).read_text() if "checkpoint" in case else None
     with pytest.raises(LeagueError) as e:
-        verify_ledger((HERE / case["file"]).read_bytes(), bundles)
+        verify_ledger((HERE / case["file"]).read_bytes(), bundles, kept_checkpoint=kept)
     assert (e.value.seq, e.value.check) == (case["entry"], case["check"])
-    assert main(["league", "verify", str(HERE / case["file"]), "--bundles", str(HERE / "bundles")]) == case["exit"]
+    flags = ["--checkpoint", str(HERE / case["checkpoint"])] if kept else []
+    assert main(["league", "verify", str(HERE / case["file"]), "--bundles", str(HERE / "bundles"), *flags]) \
+        == case["exit"]
     assert f"entry {case['entry']} (" in capsys.readouterr().out
 
 

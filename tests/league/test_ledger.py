@@ -350,3 +350,46 @@ def test_rating_constants_out_of_bounds_are_refused():
     assert policy_problem(p) is None
     for k, bad in (("sigma", 0), ("rd", 10), ("tau", 10**17), ("epsilon", 0)):
         assert "policy rating" in policy_problem(dict(p, rating=dict(p["rating"], **{k: bad})))
+
+
+def test_players_cosign_the_leagues_checkpoints():
+    """A player's cosignature of a league checkpoint (SPEC.md 15.2) is verified and reported; a bad
+    one fails at its entry; a kept checkpoint catches a league that shows another history."""
+    from afteraction.engine.crypto.cosign import cosign
+    from afteraction.engine.errors import CryptoError
+    from afteraction.engine.league.ledger import cosigner
+    L = LocalLeague(players=3, seed=b"cosign")
+    L.play_round()
+    L.cosign("player1", 5)
+    L.cosign("player2")
+    kept = L.w.checkpoints[-1]
+    rep = verify_ledger(L.ledger(), L.bundles, kept_checkpoint=kept)
+    assert rep.cosigned == {"player1": 6, "player2": len(L.w.entries)} and rep.kept_checkpoint == len(L.w.entries)
+    stranger = cosign(kept[: kept.rfind("\n\n") + 1], L.w.origin, "9", derive_bytes(b"x", "k"), 1)
+    with pytest.raises(CryptoError):
+        L.w.add_cosignature(len(L.w.entries) - 1, stranger)   # not a registered player's
+    # a cosignature line of player3's name and key ID whose signature is another checkpoint's
+    p3 = L.w.state.players["player3"]
+    other = L.w.checkpoints[4]
+    line = cosign(other[: other.rfind("\n\n") + 1], L.w.origin, cosigner(p3), L.players["player3"], 1)
+    lid, vkey, items = read_ledger(L.ledger())
+    items[6] = (items[6][0], items[6][1] + line)
+    _fails(write_ledger(lid, vkey, items), L.bundles, 6, "cosignature")
+    # the league rewrites round 1's first result and signs everything again: player2's kept checkpoint
+    s = seq_of(L, "result", 0)
+    forged = L.resigned(lambda q, b: dict(b, winner=None) if q == s else b)
+    with pytest.raises(LeagueError):
+        verify_ledger(forged, L.bundles)            # fails anyway (the outcome) ...
+    # the league changes its policy's window after the fact and signs everything again: the ledger
+    # verifies on its own, but not against the checkpoint player2 kept
+    other_history = L.resigned(lambda q, b: dict(b, window=b["window"] + 1) if q == 1 else b)
+    verify_ledger(other_history, L.bundles)
+    _, _, items2 = read_ledger(other_history)
+    with pytest.raises(LeagueError, match="another history") as e:
+        verify_ledger(other_history, L.bundles, kept_checkpoint=kept)
+    assert e.value.seq == len(items2) - 1
+    _, _, items = read_ledger(L.ledger())
+    short = write_ledger(lid, vkey, items[:s])      # ... and a ledger cut before it: the kept one shows it
+    verify_ledger(short, L.bundles)
+    with pytest.raises(LeagueError, match="entries were removed"):
+        verify_ledger(short, L.bundles, kept_checkpoint=kept)
