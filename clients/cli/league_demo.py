@@ -45,7 +45,9 @@ def run(out: str, seed: int) -> int:
     from afteraction.engine.crypto.note import Signer
     from afteraction.engine.league.entries import Author, bundle_hash, seed_commitment
     from afteraction.engine.league.fixed import ONE
-    from afteraction.engine.league.ledger import LedgerWriter, verify_ledger
+    from afteraction.engine.crypto import cosign as _cosign
+    from afteraction.engine.crypto import note as _note
+    from afteraction.engine.league.ledger import LedgerWriter, cosigner, verify_ledger
     from afteraction.engine.league.standings import published
     from afteraction.engine.log.bundle import read_bundle
     from afteraction.engine.protocol import parse_record
@@ -217,10 +219,21 @@ def run(out: str, seed: int) -> int:
             append("standings", published(w.state, clock[0] + 1000))
     finally:
         run_.stop(2)
+    # every player verifies the ledger as it stands and cosigns its last checkpoint (SPEC.md 15.2)
+    last = len(w.entries) - 1
+    text = _note.split_note(w.checkpoints[last])[0]
+    for name in PLAYERS:
+        p = w.state.players[name]
+        w.add_cosignature(last, _cosign.cosign(text, w.origin, cosigner(p), keys[name], clock[0] // 1000))
+    kept = os.path.join(out, "kept.note")
+    with open(kept, "w", encoding="utf-8") as f:
+        f.write(w.checkpoints[last])
+    print(f"\nevery player cosigned the league's checkpoint after entry {last}; kept in {kept}")
     ledger = os.path.join(out, "league.aarl")
     with open(ledger, "wb") as f:
         f.write(w.ledger())
-    rep = verify_ledger(w.ledger(), bundles, w.vkey)
+    with open(kept, encoding="utf-8") as f:
+        rep = verify_ledger(w.ledger(), bundles, w.vkey, kept_checkpoint=f.read())
     d = dict(rep.as_dict(), pinned=True)
     print("\n" + summary(d))
     from .league_view import page
@@ -232,5 +245,6 @@ def run(out: str, seed: int) -> int:
     if os.path.isabs(aar):
         aar = os.path.relpath(aar)
     print(f"\n  ledger:   {ledger} ({len(w.entries)} entries); bundles in {bundles_dir}; page {html}")
-    print(f"  check it: {aar} league verify {ledger} --bundles {bundles_dir} --league-key '{w.vkey}'")
+    print(f"  check it: {aar} league verify {ledger} --bundles {bundles_dir} --league-key '{w.vkey}' "
+          f"--checkpoint {kept}")
     return 0

@@ -32,7 +32,8 @@ def test_the_league_demo(tmp_path, capsys):
     assert {g.title for g in rep.standings.games} == {"sog", "gmv"}
     assert len(rep.standings.games) == 10 and set(rep.standings.ratings) == {"sog", "gmv"}
     assert main(["league", "verify", str(out / "league.aarl"), "--bundles", str(out / "bundles"),
-                 "--league-key", vkey]) == 0
+                 "--league-key", vkey, "--checkpoint", str(out / "kept.note")]) == 0
+    assert set(rep.cosigned) == {"Anh", "Binh", "Chau", "Duc", "Hoa", "Lan"}
     assert (out / "league.html").read_text().startswith("<!DOCTYPE html>")
     node = shutil.which("node")
     if node is not None:   # the second implementation agrees on the demo's ledger
