@@ -16,6 +16,7 @@ from ..errors import AfteractionError
 from . import pairing
 from .entries import Entry, body_problem, seed_commitment, signature_ok
 from .games import BundleProblem, GameFacts, cosigners, game_facts
+from .standings import RatingsUndefined, counted_points, published
 
 
 class LeagueError(Exception):
@@ -88,9 +89,9 @@ class League:
     statements: set = field(default_factory=set)
     kinds: dict[int, str] = field(default_factory=dict)
     withdrawn: set = field(default_factory=set)
-    now: int = 0
-    size: int = 0
-    publish_check: Callable | None = None  # (league, entry) -> None: checks a standings entry
+    now: int = 0          # the time of the last entry applied
+    size: int = 0         # entries applied
+    next_commit: bytes = b""   # the commitment the next round's seed must open (15.6)
 
     @property
     def policy(self) -> dict | None:
@@ -106,6 +107,8 @@ class League:
         def fail(check: str, *detail: str) -> LeagueError:
             return LeagueError(e.seq, e.kind, check, ": ".join(detail))
 
+        if e.seq != self.size:
+            raise fail("chain", f"entry {e.seq} does not follow a ledger of {self.size}")
         why = body_problem(e.kind, e.body)
         if why is not None:
             raise fail("body", why)
@@ -184,7 +187,7 @@ class League:
             raise fail("round", f"the policy has {pol['rounds']} rounds")
         if b["title"] not in pol["titles"]:
             raise fail("title", "not a title of the policy")
-        commit = self.genesis["commit"] if no == 1 else self._round_next
+        commit = self.genesis["commit"] if no == 1 else self.next_commit
         if seed_commitment(self.id, no, b["seed"]) != commit:
             raise fail("seed", "the seed does not open the commitment made before the round")
         pairs, byes = self.pairing(no, b["seed"])
@@ -192,10 +195,8 @@ class League:
         if found != (pairs, byes):
             raise fail("pairing", "the pairings are not those the policy, the ledger and the seed give",
                        f"expected {[list(p) for p in pairs]} byes {byes}, found {b['pairings']} byes {b['byes']}")
-        self._round_next = b["next"]
+        self.next_commit = b["next"]
         self.rounds.append(Round(no, e.seq, e.at, b["title"], pairs, byes, pol))
-
-    _round_next: bytes = b""
 
     def pairing(self, no: int, seed: bytes) -> tuple[list[tuple[str, str]], list[str]]:
         """The pairing of round ``no`` that the ledger so far and ``seed`` give (SPEC.md 15.6)."""
@@ -203,7 +204,6 @@ class League:
         if pol["pairing"] == "round-robin":
             players = self._roster() if self.rounds else sorted(self.players, key=lambda n: self.players[n].seq)
             return pairing.berger(players, no)
-        from .standings import counted_points
         points = counted_points(self)
         byes_had: dict[str, int] = {}
         met: set[frozenset] = set()
@@ -321,7 +321,6 @@ class League:
 
     def _standings(self, e: Entry, fail) -> None:
         self._by_league(e, fail)
-        from .standings import RatingsUndefined, published
         try:
             want = published(self, e.at)
         except RatingsUndefined as x:
