@@ -30,7 +30,8 @@
     const file = L.strictDecode(bytes.subarray(magic.length));
     const vk = await L.parseVkey(file.vkey);
     const tree = new L.CompactTree();
-    const league = { policy: null, registered: [], schedule: [], standings: null, last: null };
+    const league = { policy: null, registered: [], schedule: [], standings: null, last: null, cosigned: {} };
+    const playerKeys = {};
     let prev = new Uint8Array(32), at = 0, origin = null, commit = null;
     for (const [i, item] of file.entries.entries()) {
       const e = L.strictDecode(item.raw);
@@ -53,7 +54,15 @@
       const b = e.body;
       if (e.kind === "genesis") commit = b.commit;
       if (e.kind === "policy") league.policy = b;
-      if (e.kind === "player") league.registered.push({ player: b.name, key: hexOf(b.key), entry: i });
+      if (e.kind === "player") {
+        league.registered.push({ player: b.name, key: hexOf(b.key), entry: i });
+        playerKeys[String(i)] = b.key;
+      }
+      // players' cosignatures of this checkpoint (SPEC.md 15.2: the seat is the registration's seq)
+      const seats = Object.keys(playerKeys);
+      for (const s of await L.seatCosignatures(item.checkpoint, cp.text, origin, seats, playerKeys)) {
+        league.cosigned[league.registered.find((p) => String(p.entry) === s).player] = i + 1;
+      }
       if (e.kind === "round") {
         const want = await tagged("aar1/league-seed", L.cat(L.lp(te.encode(e.league)), L.u32(Number(b.round)), b.seed));
         if (!L.eq(want, commit)) throw new Error(`${where}: the seed does not open its commitment`);
@@ -66,6 +75,10 @@
     }
     say(`the ledger: ${file.entries.length} entries, canonical, chained, every author's signature and every `
       + `checkpoint (signature, size, Merkle root) verified; every round's seed opens its commitment`);
+    const cos = Object.entries(league.cosigned).sort();
+    if (show(league.cosigned) !== show(data.cosigned)) throw new Error("the players' cosignatures are not those shown");
+    say("players' cosignatures of the league's checkpoints verified: "
+      + (cos.map(([p, n]) => `${p} up to ${n} entries`).join(", ") || "none"));
     return league;
   }
 

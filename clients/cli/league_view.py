@@ -107,6 +107,9 @@ def page(d: dict, ledger: bytes, history: dict, links: dict[str, str]) -> str:
              f"<p>{d['entries']} ledger entries, {d['players']} players, {d['rounds']} rounds, {d['results']} results. "
              f"League key <code>{escape(d['vkey'])}</code>. Verified by <code>aar league verify</code> when this page "
              f"was written.</p>",
+             "<p>Players who cosigned the league's checkpoints: "
+             + (escape(", ".join(f"{p} (up to {n} entries)" for p, n in sorted(d["cosigned"].items())))
+                or "none") + ".</p>",
              '<p><button id="recompute">Recompute in this browser</button> <span id="verdict"></span></p>',
              '<ol id="checks"></ol>',
              "<h2>Standings</h2><table id=\"standings\"><tr><th>#</th><th>player</th><th>points</th>"
@@ -167,7 +170,7 @@ def page(d: dict, ledger: bytes, history: dict, links: dict[str, str]) -> str:
                  "them with the numbers above and with the league's last published standings. The games' results "
                  "and statuses are taken from this file: <code>aar league verify</code> checked every game's bundle "
                  "with replay when the page was written; each game's replay page checks that game in the browser.</p>")
-    data = {"ledger": base64.b64encode(ledger).decode(), "games": games,
+    data = {"ledger": base64.b64encode(ledger).decode(), "games": games, "cosigned": d["cosigned"],
             "shown": _strings({"standings": d["standings"], "ratings": d["ratings"]})}
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
     blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -111,3 +111,13 @@ def test_a_game_status_changed_in_the_file_is_found(browser, written, tmp_path):
     p.write_text(_with(html, data, m))
     verdict, checks = _recompute(browser, p)
     assert "NOT the same" in verdict and "not those recomputed" in checks
+
+
+def test_a_moved_cosignature_is_found(browser, written, tmp_path):
+    html = (written / "league.html").read_text()
+    data, m = _data(html)
+    data["ledger"] = base64.b64encode((FIX / "forged" / "cosignature-forged.aarl").read_bytes()).decode()
+    p = tmp_path / "cosig.html"
+    p.write_text(_with(html, data, m))
+    verdict, checks = _recompute(browser, p)
+    assert "NOT the same" in verdict and "cosignature of the checkpoint does not verify" in checks
