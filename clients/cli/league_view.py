@@ -38,7 +38,6 @@ def register(lsub) -> None:
     v.add_argument("-o", "--output", required=True, help="the HTML file to write")
     v.add_argument("--replays", action="store_true",
                    help="also write each game's replay page (aar view) beside it, GAME_ID.html, and link them")
-    v.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     v.set_defaults(func=cmd_league_view)
 
 
