@@ -94,3 +94,22 @@ def test_a_kept_checkpoint(tmp_path, league, capsys):
     note.write_text(league.w.checkpoints[-1].replace("league.test", "other.test"))
     assert main(["league", "verify", ledger, "--bundles", bundles, "--checkpoint", str(note)]) == 1
     assert main(["league", "verify", ledger, "--bundles", bundles, "--checkpoint", str(tmp_path / "none")]) == 2
+
+
+def test_every_json_output_follows_the_schema(tmp_path, league, capsys):
+    """docs/league-verify.schema.json: a report (exit 0), a failure (exit 1), unreadable input (exit 2)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from conftest import REPO
+    schema = json.loads((REPO / "docs" / "league-verify.schema.json").read_text())
+    ledger, bundles = _write(tmp_path, league)
+    bad = tmp_path / "bad.aarl"
+    bad.write_bytes(b"nope")
+    fix = REPO / "fixtures" / "league"
+    cases = [([ledger, "--bundles", bundles], 0), ([str(fix / "spring.aarl"), "--bundles", str(fix / "bundles")], 0),
+             ([str(fix / "forged" / "round-2-pairing-swapped.aarl"), "--bundles", str(fix / "bundles")], 1),
+             ([str(bad), "--bundles", bundles], 2), ([ledger, "--bundles", str(tmp_path / "none")], 2)]
+    for argv, code in cases:
+        assert main(["league", "verify", *argv, "--json"]) == code
+        out = json.loads(capsys.readouterr().out)
+        jsonschema.validate(out, schema)
+        assert out["verified"] is (code == 0) and out["unreadable"] is (code == 2)
