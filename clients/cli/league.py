@@ -146,10 +146,17 @@ def summary(d: dict) -> str:
         lines.append(f"  kept checkpoint: the ledger holds its size {d['kept_checkpoint']} with the same root")
     lines.append("  players' cosignatures of the league's checkpoints: "
                  + (", ".join(f"{p} up to {n} entries" for p, n in sorted(d["cosigned"].items())) or "none"))
-    for g in d["games"]:
-        res = "draw or no result" if g["winner"] is None else f"{g['winner']} wins"
-        lines.append(f"  round {g['round']} board {g['board']}: {g['first']} - {g['second']}: {res} ({g['cause']}); "
-                     f"{g['status']}  [game {g['game']}]")
+    for rnd in d["schedule"]:
+        for b, (first, second) in enumerate(rnd["pairings"], 1):
+            played = [g for g in d["games"] if (g["round"], g["board"]) == (rnd["round"], b)]
+            if not played:
+                lines.append(f"  round {rnd['round']} board {b}: {first} - {second}: no result yet")
+            for g in played:
+                res = "draw or no result" if g["winner"] is None else f"{g['winner']} wins"
+                lines.append(f"  round {g['round']} board {g['board']}: {g['first']} - {g['second']}: {res} "
+                             f"({g['cause']}); {g['status']}  [game {g['game']}]")
+        if rnd["byes"]:
+            lines.append(f"  round {rnd['round']} bye: {', '.join(rnd['byes'])}")
     lines.append("  standings (points, Buchholz, Sonneborn-Berger, W-D-L, byes, time-outs):")
     for r in d["standings"]:
         lines.append(f"    {r['rank']:>3}. {r['player']}  {_frac(r['points'])}  {_frac(r['buchholz'])}  "

@@ -113,3 +113,16 @@ def test_every_json_output_follows_the_schema(tmp_path, league, capsys):
         out = json.loads(capsys.readouterr().out)
         jsonschema.validate(out, schema)
         assert out["verified"] is (code == 0) and out["unreadable"] is (code == 2)
+
+
+def test_a_pairing_without_a_result_is_listed(tmp_path, capsys):
+    L = LocalLeague(players=3, seed=b"unplayed")
+    L.play_round()
+    L.round()
+    (tmp_path / "b").mkdir()
+    for gid, b in L.files.items():
+        (tmp_path / "b" / f"{gid}.aar").write_bytes(b)
+    (tmp_path / "l.aarl").write_bytes(L.ledger())
+    assert main(["league", "verify", str(tmp_path / "l.aarl"), "--bundles", str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert "round 2 board 1:" in out and "no result yet" in out and "round 1 bye:" in out
