@@ -229,11 +229,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .evidence import register as register_evidence
     from .explain import register as register_explain
     from .keys import register as register_keys
+    from .league import register as register_league
     from .render_cmd import register as register_render
     from .view import register as register_view
 
     for register in (register_client_and_service, register_keys, register_render, register_evidence, register_explain,
-                     register_view, *_EXTRA):
+                     register_view, register_league, *_EXTRA):
         register(sub)
     return p
 

@@ -1,0 +1,45 @@
+"""`aar league demo` (clients/cli/league_demo.py): six bots, three Swiss rounds of SOG and GMV over
+an embedded game server (real gRPC), a resignation, an agreed draw too early to count, a contested
+time-out replayed by the arbiter's ruling; the ledger verifies with the exported bundles, and the
+second implementation agrees on its standings and ratings."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from afteraction.cli.league import read_bundles
+from afteraction.cli.main import _jsonable, main
+from afteraction.engine.league.ledger import read_ledger, verify_ledger
+from conftest import REPO
+
+
+@pytest.mark.slow
+def test_the_league_demo(tmp_path, capsys):
+    out = tmp_path / "league"
+    assert main(["league", "demo", "--out", str(out), "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "VERIFIED: league demo-" in text and "aar league verify" in text
+    data = (out / "league.aarl").read_bytes()
+    _, vkey, _ = read_ledger(data)
+    rep = verify_ledger(data, read_bundles(str(out / "bundles")), vkey)
+    statuses = {(g.round, g.cause, g.status) for g in rep.standings.games}
+    assert (3, "resign", "counted") in statuses
+    assert (3, "timeout", "void: ruled replay") in statuses
+    assert any(c == "agree" and s.startswith("void: 0 decisions") for _, c, s in statuses)
+    assert {g.title for g in rep.standings.games} == {"sog", "gmv"}
+    assert len(rep.standings.games) == 10 and set(rep.standings.ratings) == {"sog", "gmv"}
+    assert main(["league", "verify", str(out / "league.aarl"), "--bundles", str(out / "bundles"),
+                 "--league-key", vkey, "--checkpoint", str(out / "kept.note")]) == 0
+    assert set(rep.cosigned) == {"Anh", "Binh", "Chau", "Duc", "Hoa", "Lan"}
+    assert (out / "league.html").read_text().startswith("<!DOCTYPE html>")
+    node = shutil.which("node")
+    if node is not None:   # the second implementation agrees on the demo's ledger
+        report = tmp_path / "report.json"
+        report.write_text(json.dumps(rep.as_dict(), sort_keys=True, default=_jsonable))
+        r = subprocess.run([node, str(REPO / "tests" / "league" / "independent.mjs"),
+                            str(REPO / "fixtures" / "league" / "vectors.json"), str(report)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stdout + r.stderr
