@@ -18,7 +18,7 @@ import logging
 import threading
 
 
-from afteraction.engine import registry
+from afteraction.engine import names, registry
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
 from afteraction.engine.protocol import parse_record
@@ -377,6 +377,7 @@ class GameServicer:
             turn = self.games.seat_turn(live, seat)
             if turn is not None:
                 out.commands.extend(turn[1])
+                out.names.extend(names_pb(live.referee, seat, *turn))
         return out
 
     def GetServerKey(self, request, context):
@@ -384,6 +385,13 @@ class GameServicer:
 
     def ListRulesets(self, request, context):
         return rulesets_pb()
+
+
+def names_pb(ref, seat: str, decision, commands: list) -> list:
+    """The legal ``commands`` of ``seat`` in words (engine/names.py: named from the seat's own view)."""
+    return [gs.CommandName(text=lab.text, group=lab.group,
+                           refs=[gs.NameRef(**r.as_dict()) for r in lab.refs])
+            for lab in names.label_commands(ref.ruleset, ref.state, seat, decision, commands)]
 
 
 _RULESETS: list = []
@@ -460,7 +468,8 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None):
         prompt = None
         if turn is not None:
             prompt = gs.PlayResponse(your_decision=gs.YourDecision(
-                state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1]))
+                state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1],
+                names=names_pb(live.referee, seat, *turn)))
     return recs, ops, ended, prompt
 
 

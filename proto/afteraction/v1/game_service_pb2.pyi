@@ -228,14 +228,38 @@ class CommandAccepted(_message.Message):
     def __init__(self, counter: _Optional[int] = ..., seqs: _Optional[_Iterable[int]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class YourDecision(_message.Message):
-    __slots__ = ("state_seq", "decision", "legal_commands")
+    __slots__ = ("state_seq", "decision", "legal_commands", "names")
     STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
     state_seq: int
     decision: Decision
     legal_commands: _containers.RepeatedCompositeFieldContainer[_command_pb2.Command]
-    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ...) -> None: ...
+    names: _containers.RepeatedCompositeFieldContainer[CommandName]
+    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ..., names: _Optional[_Iterable[_Union[CommandName, _Mapping]]] = ...) -> None: ...
+
+class CommandName(_message.Message):
+    __slots__ = ("text", "group", "refs")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    REFS_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    group: str
+    refs: _containers.RepeatedCompositeFieldContainer[NameRef]
+    def __init__(self, text: _Optional[str] = ..., group: _Optional[str] = ..., refs: _Optional[_Iterable[_Union[NameRef, _Mapping]]] = ...) -> None: ...
+
+class NameRef(_message.Message):
+    __slots__ = ("kind", "id", "name", "position")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    id: str
+    name: str
+    position: str
+    def __init__(self, kind: _Optional[str] = ..., id: _Optional[str] = ..., name: _Optional[str] = ..., position: _Optional[str] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
     __slots__ = ("record", "opening", "checkpoint", "your_decision", "accepted", "rejected")
@@ -318,14 +342,16 @@ class ListLegalCommandsRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
-    __slots__ = ("state_seq", "decision", "commands")
+    __slots__ = ("state_seq", "decision", "commands", "names")
     STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
     state_seq: int
     decision: Decision
     commands: _containers.RepeatedCompositeFieldContainer[_command_pb2.Command]
-    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ...) -> None: ...
+    names: _containers.RepeatedCompositeFieldContainer[CommandName]
+    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ..., names: _Optional[_Iterable[_Union[CommandName, _Mapping]]] = ...) -> None: ...
 
 class GetServerKeyRequest(_message.Message):
     __slots__ = ()
