@@ -128,7 +128,9 @@ def generic_event(ev: dict) -> str | None:
     if t == "sealed":
         return f"A hidden value for {ev.get('to') or 'a seat'}"
     if t == "open":
-        return "A hidden value is revealed"
+        return f"Revealed: {_plain(ev.get('value'))}"
+    if t == "start":
+        return f"The game starts ({ev.get('scenario')})"
     if t in ("entropy-commit", "entropy-reveal"):
         return None
     parts = []
@@ -140,6 +142,8 @@ def generic_event(ev: dict) -> str | None:
 
 
 def _plain(v: Any) -> str:
+    if isinstance(v, (bytes, bytearray)):
+        return f"{len(v)} bytes"
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -230,13 +234,23 @@ def record_lines(game: str, kind: str, body: dict) -> list[str]:
                 lines.append(f"{seat}: resigns" if end == "resign" else
                              f"{seat}: {'offers' if end == 'offer' else 'accepts'} "
                              f"{'a draw' if not w else 'the result: ' + w + ' wins'}")
+    elif kind == "genesis":
+        lines.append(f"New game: {game}, scenario {body.get('scenario')}, seats "
+                     f"{', '.join(x.get('name', '') for x in body.get('seats') or [])}")
+    elif kind in ("commit", "reveal"):
+        lines.append(f"{seat}: {'commits to' if kind == 'commit' else 'reveals'} its share of the dice key")
     elif kind == "end":
         oc = body.get("outcome") or {}
         lines.append(f"The game ends: {oc.get('winner') or 'no winner'}" + (
             f" ({oc['reason']})" if isinstance(oc, dict) and oc.get("reason") else ""))
     for ev in body.get("events") or []:
         if isinstance(ev, dict):
-            text = namer.event(ev)
+            value = ev.get("value")
+            if ev.get("t") == "open" and isinstance(value, dict) and "t" in value:  # a published event
+                inner = namer.event(value)
+                text = f"Revealed: {inner}" if inner else None
+            else:
+                text = namer.event(ev)
             if text:
                 lines.append(text)
     return lines

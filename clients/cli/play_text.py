@@ -212,3 +212,96 @@ def parse_answer(raw: str, game: str, cls=None):
         if cmd.ByteSize():
             return cmd, ""
     return None, errors[0] if errors else "an empty command"
+
+
+# -- choices by name (issue 46): the ruleset's names, grouped --------------------------------
+MAX_LISTED = 40  # more choices than this: the groups are listed, and a group's choices on request
+
+
+class Menu:
+    """The legal choices of a decision in words: ``texts[i]`` and ``groups[i]`` name ``legal[i]``
+    (the server's ``YourDecision.names``, or each command in words when a server sends none).
+    Choices are numbered in the order shown: grouped, each group where its first choice is."""
+
+    def __init__(self, texts: list[str], groups: list[str], extras: list[str] | None = None) -> None:
+        self.texts, self.extras = texts, extras or [""] * len(texts)
+        self.groups: list[tuple[str, list[int]]] = []  # (group name, indices into legal) in order shown
+        where: dict[str, int] = {}
+        for i, g in enumerate(groups):
+            if g not in where:
+                where[g] = len(self.groups)
+                self.groups.append((g, []))
+            self.groups[where[g]][1].append(i)
+        self.order = [i for _, idx in self.groups for i in idx]  # choice n is legal[order[n - 1]]
+        self.number = {i: n for n, i in enumerate(self.order, 1)}
+
+    @classmethod
+    def of(cls, names, legal: list, extras: list[str] | None = None) -> "Menu":
+        if names is not None and len(names) == len(legal) and all(x.text for x in names):
+            return cls([x.text for x in names], [x.group or x.text for x in names], extras)
+        texts = [in_words(c) for c in legal]
+        return cls(texts, [t.split(":", 1)[0] for t in texts], extras)
+
+    def line(self, i: int) -> str:
+        extra = self.extras[i]
+        return f"  {self.number[i]:4d}. {self.texts[i]}" + (f"  ({extra})" if extra else "")
+
+    def group_lines(self, k: int) -> list[str]:
+        name, idx = self.groups[k]
+        return [f"  {name}:"] + ["  " + self.line(i) for i in idx]
+
+    def lines(self) -> list[str]:
+        n = len(self.texts)
+        if n <= MAX_LISTED:
+            if len(self.groups) in (1, n):  # one group, or one choice each: a plain list
+                return [self.line(i) for i in self.order]
+            out = []
+            for k, (name, idx) in enumerate(self.groups):
+                out += self.group_lines(k) if len(idx) > 1 else [self.line(idx[0])]
+            return out
+        out = [f"  {n} choices in {len(self.groups)} groups (type g and a group's number to see its choices):"]
+        for k, (name, idx) in enumerate(self.groups, 1):
+            span = f"choice {self.number[idx[0]]}" if len(idx) == 1 else \
+                f"choices {self.number[idx[0]]}-{self.number[idx[-1]]}"
+            out.append(f"  g{k}. {name} ({span})")
+        return out
+
+    def hint(self) -> str:
+        g = f", g1-g{len(self.groups)} for a group's choices" if len(self.texts) > MAX_LISTED and \
+            len(self.groups) > 1 else ""
+        return (f"type a choice's number (1-{len(self.texts)}){g}, its name or part of it, "
+                f"r (resign), d (offer a draw), ? for what the rules allow, Enter to look again, "
+                f"or a command as protobuf text")
+
+    def pick(self, raw: str) -> tuple[int | None, list[str]]:
+        """What ``raw`` (a number, g<n>, a name or part of one) chooses: (index into legal, lines
+        to show) or (None, lines saying in words why nothing was chosen)."""
+        n = len(self.texts)
+        if raw.isdigit():
+            k = int(raw)
+            if 1 <= k <= n:
+                return self.order[k - 1], []
+            return None, [f"{raw} is not a choice: the choices are numbered 1 to {n}. " + self.hint()]
+        low = raw.lower()
+        if len(low) > 1 and low[0] == "g" and low[1:].isdigit():
+            k = int(low[1:])
+            if 1 <= k <= len(self.groups):
+                return None, self.group_lines(k - 1)
+            return None, [f"there is no group {raw}: the groups are g1 to g{len(self.groups)}. " + self.hint()]
+        exact = [i for i, t in enumerate(self.texts) if t.lower() == low]
+        if len(exact) == 1:
+            return exact[0], []
+        words = low.split()
+        found = [i for i in self.order if all(w in self.texts[i].lower() for w in words)]
+        if len(found) == 1:
+            return found[0], [f"-> {self.texts[found[0]]}"]
+        if found:
+            shown = [self.line(i) for i in found[:MAX_LISTED]]
+            more = [f"  ... and {len(found) - MAX_LISTED} more: type more of the name"] if len(found) > MAX_LISTED else []
+            return None, [f"{len(found)} choices match {raw!r}; type one's number:"] + shown + more
+        return None, [f"no choice is named {raw!r}. " + self.hint()]
+
+
+def looks_like_protobuf(raw: str) -> bool:
+    """Typed protobuf text (``pick { number: 3 }``) rather than a choice's name (no name has a brace)."""
+    return "{" in raw

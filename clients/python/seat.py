@@ -54,6 +54,7 @@ class Seat(SeatEndings):
         self.openings: dict[tuple[int, int], object] = {}  # (seq, k) -> value, checked
         self.log_counter = 0
         self.outcome: dict | None = None
+        self.prompt: gs.YourDecision | None = None  # the prompt being answered (decide), with its names
         self._verifier: Verifier | None = None
         self._bad: BadLog | None = None  # the first check the server's log failed: nothing is signed after it
         self._auth: gs.SeatAuth | None = None
@@ -265,6 +266,7 @@ class Seat(SeatEndings):
             if self.revealed:
                 return None
             return self.sign_reveal() if self.committed else self.sign_commit()
+        self.prompt = prompt  # the prompt being answered: a chooser may read its names (issue 46)
         choice = choose(self.seat, list(prompt.legal_commands))
         if choice is None:  # the chooser saw the game move on (e.g. ended): wait for the next prompt
             return None

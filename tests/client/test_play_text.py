@@ -81,7 +81,8 @@ def test_aar_play_speaks_words_by_default(server, tmp_path, capsys, monkeypatch)
     assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
     t.join(30)
     out = capsys.readouterr().out
-    assert "    6. pick: number 6" in out and "duel { pick" not in out
+    assert "     6. Pick 6 in secret" in out and "duel { pick" not in out  # the ruleset's names (issue 46)
+    assert "b: Guess " in out and "Rolled d6: " in out  # the log as a game report, dice included
     assert "round: 1" in out and "changed since the last prompt:" in out and "  * round: 2" in out
     bot.client.close()
 
@@ -120,9 +121,11 @@ def test_aar_play_takes_any_answer_and_a_wrong_one_is_refused_naming_the_rule(se
     t.join(30)
     out = capsys.readouterr().out
     assert "refused: ILLEGAL_COMMAND: DUEL: numbers are 1-6; answer again" in out
-    assert "type the number of a choice, r (resign), d (offer a draw), ? for what the rules allow, or a command as protobuf text" in out
+    assert "that is not a command in protobuf text (" in out and "type a choice's number (1-6), its name" in out
     assert "waiting for seat b:" in out and "game over:" in out
-    assert out.count("(private to you)") == 3 and '"number":3' in out and '"number":4' in out and '"number":5' in out
+    assert out.count("(private to you)") == 3  # each pick, in words
+    assert "(private to you) Round 1: a picked 3" in out and "(private to you) Round 2: a picked 4" in out
+    assert "(private to you) Round 3: a picked 5" in out
     bot.client.close()
 
 

@@ -11,3 +11,13 @@ class Namer(_Base):
         if action == "guess":
             return Label(f"Guess {msg.number}", "Guess the number")
         return super().command(action, msg, decision)
+
+    def event(self, ev: dict) -> str | None:
+        t = ev.get("t")
+        if t == "pick":
+            return f"Round {ev.get('round')}: a picked {ev.get('number')}"
+        if t == "picked":
+            return f"Round {ev.get('round')}: a picks a number in secret"
+        if t == "guess":
+            return f"Round {ev.get('round')}: b guesses {ev.get('number')}"
+        return super().event(ev)
