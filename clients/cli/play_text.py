@@ -297,7 +297,8 @@ class Menu:
             return found[0], [f"-> {self.texts[found[0]]}"]
         if found:
             shown = [self.line(i) for i in found[:MAX_LISTED]]
-            more = [f"  ... and {len(found) - MAX_LISTED} more: type more of the name"] if len(found) > MAX_LISTED else []
+            more = [f"  ... and {len(found) - MAX_LISTED} more: type more of the name"] \
+                if len(found) > MAX_LISTED else []
             return None, [f"{len(found)} choices match {raw!r}; type one's number:"] + shown + more
         return None, [f"no choice is named {raw!r}. " + self.hint()]
 

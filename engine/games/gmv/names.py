@@ -184,4 +184,25 @@ class Namer(_Base):
                     f"against NVA {', '.join(ev.get('nva') or []) or 'none'}")
         if t == "support":
             return f"{ev.get('seat')} support in {zone_name(str(ev.get('zone')))}: {', '.join(ids) or 'none'}"
+        g = ev.get
+        z = zone_name(str(g("zone"))) if g("zone") else ""
+        if t == "phase":
+            return f"Turn {g('turn')}: {g('side')} phase {g('phase')}"
+        if t == "placed":
+            return f"{g('seat')} places {type_name(str(g('type')))} {g('id')} in {z}"
+        if t == "bought":
+            return f"{g('seat')} buys {type_name(str(g('type')))}"
+        if t == "destroyed":
+            return f"{type_name(str(g('type')))} {g('id')} is destroyed in {z} ({g('why')})"
+        if t == "round":
+            hits = g("hits_on") or {}
+            return f"Battle in {z}, round {g('round')}: " + ", ".join(f"{k} takes {v} hit(s)" for k, v in sorted(hits.items()))
+        if t == "battle-end":
+            return f"Battle in {z} ends after {g('rounds')} round(s): {g('winner') or 'no'} winner"
+        if t == "income":
+            return f"{g('seat')} income: {g('ipc')} IPC, {g('rec')} R-rating IPC"
+        if t == "infiltrated":
+            return f"NVA infiltrate {', '.join(ids)} from {zone_name(str(g('from')))}"
+        if t == "withdraw":
+            return f"{g('seat')} withdraws from {z} to {zone_name(str(g('to')))}"
         return generic_event(ev)

@@ -30,6 +30,25 @@ DONE = {"recruit": "Done placing recruits", "operations": "Done with operations"
         "mine": "Do not mine Haiphong", "fly": "Done flying missions"}
 
 
+def _static_names() -> dict[str, str]:
+    """Unit id -> printed name from every scenario's set-up and schedule (public data)."""
+    out: dict[str, str] = {}
+    for path in sorted(_DATA.glob("scenario_*.json")):
+        _collect(json.loads(path.read_text(encoding="utf-8")), out, 0, 8)
+    return {k: v["name"] if isinstance(v, dict) else v for k, v in out.items()}
+
+
+_UNIT_NAMES: dict[str, str] | None = None
+
+
+def unit_name(uid: str) -> str:
+    """A unit's printed name from the scenarios' public data (its id if none names it)."""
+    global _UNIT_NAMES
+    if _UNIT_NAMES is None:
+        _UNIT_NAMES = _static_names()
+    return _UNIT_NAMES.get(uid, uid)
+
+
 def place_name(loc: str) -> str:
     """A hex as the printed map shows it ("Da Nang (1810)", "hex 0216"), a zone by name."""
     h = HEXES.get(loc)
@@ -59,18 +78,18 @@ def kind_name(kind: str, nat: str = "") -> str:
     return f"{nat} {kind}".strip() if nat else kind
 
 
-def _collect(x, out: dict, depth: int) -> None:
+def _collect(x, out: dict, depth: int, limit: int = 4) -> None:
     """Index the unit records ({"id", "name", ...}) anywhere in a view (first seen wins)."""
-    if depth > 4:
+    if depth > limit:
         return
     if isinstance(x, dict):
         if isinstance(x.get("id"), str) and isinstance(x.get("name"), str):
             out.setdefault(x["id"], x)
         for k in sorted(x):
-            _collect(x[k], out, depth + 1)
+            _collect(x[k], out, depth + 1, limit)
     elif isinstance(x, list):
         for y in x:
-            _collect(y, out, depth + 1)
+            _collect(y, out, depth + 1, limit)
 
 
 class Namer(_Base):
@@ -196,7 +215,8 @@ class Namer(_Base):
 
     def _upgrade(self, msg, decision) -> Label:
         r, c, s = self.piece_ref(msg.regiment), self.piece_ref(msg.cadre), self.piece_ref(msg.supply)
-        return Label(f"Upgrade {r.name} and {c.name} to an NVA division" + (f", spending {s.name}" if msg.supply else ""),
+        spend = f", spending {s.name}" if msg.supply else ""
+        return Label(f"Upgrade {r.name} and {c.name} to an NVA division{spend}",
                      "Upgrade to a division", (r, c) + ((s,) if msg.supply else ()))
 
     def _declare(self, msg, decision) -> Label:
@@ -262,6 +282,61 @@ class Namer(_Base):
         return Label(f"Anti-aircraft fire with {self.pieces(msg.units)}", "Anti-aircraft fire",
                      tuple(self.piece_ref(u) for u in msg.units))
 
-    # -- events ----------------------------------------------------------------------------------
+    # -- events (public content only: the record's own ids, the scenarios' printed names) -----------
     def event(self, ev: dict) -> str | None:
+        t, g = ev.get("t"), ev.get
+
+        def who(key: str = "unit") -> str:
+            v = g(key)
+            if isinstance(v, str) and v.startswith("M") and v[1:].isdigit():
+                return f"marker {v}"
+            if not isinstance(v, str):
+                return str(v)
+            name = unit_name(v)
+            typ = g("type") if key == "unit" else None
+            return f"{TYPES[typ]['name']} {v}" if name == v and typ in TYPES else name
+
+        def loc(key: str) -> str:
+            v = g(key)
+            return place_name(v) if isinstance(v, str) else "off the map"
+
+        rule = f" ({g('rule')})" if g("rule") else ""
+        if t == "move":
+            path = g("path") or []
+            return f"{who('piece')} moves from {loc('from')} to {place_name(path[-1]) if path else loc('from')}" + (
+                f" ({len(path)} hexes)" if len(path) > 1 else "")
+        if t == "phase":
+            return f"Turn {g('turn')} ({g('label')}): {g('title')}{rule}"
+        if t == "marker":
+            return f"Marker {g('marker')} at {loc('loc')}{rule}"
+        if t == "flip":
+            return f"Marker {g('marker')} at {loc('loc')} is flipped face up{rule}"
+        if t == "eliminated":
+            return f"{who()} is eliminated{rule}"
+        if t in ("attack", "announce"):
+            att = ", ".join(unit_name(x) for x in g("attackers") or [])
+            verb = "announces an attack on" if t == "announce" else "attacks"
+            return f"{g('side') or 'Communist'}: {att} {verb} {loc('target')}{rule}"
+        if t == "battle":
+            return f"Battle at {loc('target')}{rule}"
+        if t == "retreat":
+            return f"{who()} retreats from {loc('from')} to {loc('to')}{rule}"
+        if t == "advance":
+            return f"{who()} advances from {loc('from')} to {loc('to')}{rule}"
+        if t in ("recruit", "purchase", "reinforcement"):
+            verb = {"recruit": "is recruited", "purchase": "is bought", "reinforcement": "arrives"}[t]
+            return f"{g('name') or who()} {verb} at {loc('loc')}{rule}"
+        if t == "relocate":
+            return f"{who()} relocates from {loc('from')} to {loc('to')}{rule}"
+        if t == "ambush":
+            return f"Ambush at {loc('target')} by {', '.join(f'marker {m}' for m in g('markers') or [])}{rule}"
+        if t == "infiltration-failed":
+            w = who("piece")
+            return f"{w[:1].upper() + w[1:]} fails to infiltrate into {loc('hex')}{rule}"
+        if t == "dummy-removed":
+            return f"A dummy is removed{rule}"
+        if t == "search":
+            return f"{who()} searches {loc('target')}: {'supply found' if g('found') else 'nothing found'}{rule}"
+        if t == "game-over":
+            return f"Game over: {g('winner') or 'no winner'} ({g('reason')})"
         return generic_event(ev)
