@@ -130,15 +130,9 @@ def _field_words(m) -> str:
 
 
 def cost_or_odds(game: str, cmd, view: dict) -> str:
-    """What the rules say a choice costs or risks, where they give it; '' otherwise."""
+    """What the rules say a choice risks, where they give it; '' otherwise (a cost is in the
+    choice's name: engine/games/gmv/names.py)."""
     try:
-        if game == "gmv" and cmd.gmv.WhichOneof("action") == "buy":
-            from afteraction.engine.games.gmv import economy, units
-
-            t = cmd.gmv.buy.unit_type
-            side = (view.get("pending") or {}).get("seat") or view.get("side")
-            pool = "R-rating IPC" if economy.NATIVE.get(side) == t else "IPC"
-            return f"costs {units.cost(t)} {pool} (GMV Phase 1)"
         if game == "sog" and cmd.sog.WhichOneof("action") == "move":
             from afteraction.engine.games.sog import board
 
@@ -161,11 +155,6 @@ def cost_or_odds(game: str, cmd, view: dict) -> str:
     except (AttributeError, KeyError, ValueError, ImportError):
         return ""
     return ""
-
-
-def choice_line(game: str, i: int, cmd, view: dict) -> str:
-    extra = cost_or_odds(game, cmd, view)
-    return f"  {i:3d}. {in_words(cmd)}" + (f"  ({extra})" if extra else "")
 
 
 # -- any answer the rules allow ----------------------------------------------------------

@@ -29,6 +29,14 @@ def _at(name: str, at: int):
     return rs, s, d.seat, rs.view(s, d.seat)
 
 
+def _menu(rs, s, seat, legal, game, view) -> P.Menu:
+    """The choices as `aar play` lists them: the ruleset's names, the rules' odds beside them."""
+    from afteraction.engine import names
+
+    labels = names.label_commands(rs, s, seat, rs.pending(s), legal)
+    return P.Menu.of(labels, legal, [P.cost_or_odds(game, c, view) for c in legal])
+
+
 def test_gmv_phase_1_summary_money_units_by_zone_and_costs():
     rs, s, seat, view = _at("gmv.aar", 5)
     lines = P.summary("gmv", view)
@@ -37,8 +45,9 @@ def test_gmv_phase_1_summary_money_units_by_zone_and_costs():
     assert any(line.startswith("  da_nang: US ") for line in lines)
     assert not any("NVA hidden" in x for x in lines) and "money NVA" not in "\n".join(lines)  # the US seat's view
     legal = rs.legal_commands(s, seat)
-    words = [P.choice_line("gmv", i, c, view) for i, c in enumerate(legal, 1)]
-    assert words[0] == f"    1. buy: unit type inf  (costs {units.cost('inf')} IPC (GMV Phase 1))"
+    words = _menu(rs, s, seat, legal, "gmv", view).lines()
+    assert words[0] == "  Buy a unit:" and words[1] == f"       1. Buy infantry for {units.cost('inf')} IPC"
+    assert f"Buy South Vietnamese infantry for {units.cost('sv')} R-rating IPC" in "".join(words)
     assert "{" not in "".join(words)  # no protobuf text
 
 
@@ -47,10 +56,10 @@ def test_sog_moves_in_words_with_terrain_and_the_contact_roll():
     lines = P.summary("sog", view)
     assert lines[1].startswith(f"team at {view['team_at']} (12 men), target {view['target']}")
     legal = rs.legal_commands(s, seat)
-    text = [P.choice_line("sog", i, c, view) for i, c in enumerate(legal, 1)]
-    assert any("hold: the team stays where it is" in t for t in text)
+    text = _menu(rs, s, seat, legal, "sog", view).lines()
+    assert any("Hold at " in t and "hold: the team stays where it is" in t for t in text)
     # SOG 3.5.1: clear terrain +3, a whole team, no VC there: d10 + 3 -> 6-7 evaded, 8-9 contact, 10+ ambush
-    assert any(t.endswith("move: square 6-E  (into clear; if the contact roll is made (SOG 3.5: not into the "
+    assert any(t.endswith("Move to 6-E (clear)  (into clear; if the contact roll is made (SOG 3.5: not into the "
                           "target, an LZ or the PZ), d10 +3: none 20%, evaded 20%, contacted 20%, ambush 40%)")
                for t in text), text
 

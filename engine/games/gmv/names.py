@@ -4,7 +4,7 @@ deciding seat's view shows them (an NVA hidden unit only in the NVA's own names)
 from __future__ import annotations
 
 from ...names import Label, NameRef, Namer as _Base, generic_event
-from .units import UNITS
+from .units import NATIVE, UNITS
 from .zones import ZONES
 
 TYPE_NAMES = {"inf": "infantry", "sv": "South Vietnamese infantry", "vc": "Viet Cong infantry",
@@ -69,7 +69,8 @@ class Namer(_Base):
 
     def _buy(self, msg) -> Label:
         cost = UNITS.get(msg.unit_type, (0,))[0]
-        return Label(f"Buy {type_name(msg.unit_type)} (cost {cost})", "Buy a unit")
+        native = msg.unit_type in NATIVE.values()  # GMV Phase 1: natives are bought with R-rating income only
+        return Label(f"Buy {type_name(msg.unit_type)} for {cost} {'R-rating IPC' if native else 'IPC'}", "Buy a unit")
 
     def _place(self, msg) -> Label:
         t = type_name(msg.unit_type)
