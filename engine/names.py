@@ -138,7 +138,11 @@ def generic_event(ev: dict) -> str | None:
         if k == "t" or isinstance(v, (bytes, bytearray)):
             continue
         parts.append(f"{humanize(str(k))} {_plain(v)}")
-    return humanize(str(t)).capitalize() + (f": {'; '.join(parts)}" if parts else "")
+    text = humanize(str(t).replace("-", " ")).capitalize() + (f": {'; '.join(parts)}" if parts else "")
+    return text if len(text) <= MAX_EVENT_CHARS else text[:MAX_EVENT_CHARS - 3] + "..."
+
+
+MAX_EVENT_CHARS = 240  # an event without its own words is cut here in a report (its record holds it whole)
 
 
 def _plain(v: Any) -> str:

@@ -116,7 +116,40 @@ class Namer(_Base):
         return Label("Dispute the result" + (f": {msg.reason}" if msg.reason else ""), "Confirm or dispute")
 
     def event(self, ev: dict) -> str | None:
-        t = ev.get("t")
+        t, g = ev.get("t"), ev.get
+        rule = f" ({g('rule')})" if g("rule") else ""
+        if t == "team-moved":
+            if g("from") == g("to"):
+                return f"Turn {g('turn')}: the team holds at {square_name(str(g('to')))}{rule}"
+            return f"Turn {g('turn')}: the team moves from {g('from')} to {square_name(str(g('to')))}{rule}"
+        if t == "vc-moved":
+            if g("to") is None:
+                return f"VC counter {g('vc')} leaves the map{rule}"
+            if g("direction") == "stay":
+                return f"VC counter {g('vc')} stays at {g('to')}{rule}"
+            return f"VC counter {g('vc')} moves {g('direction')} from {g('from')} to {g('to')}{rule}"
+        if t == "vc-placed":
+            return f"VC counter {g('vc')} placed at {square_name(str(g('square')))}{rule}"
+        if t == "contact":
+            return f"Contact roll at {g('square')}: {g('roll')} modified to {g('modified')}: {g('result')}{rule}"
+        if t in ("action-called", "action"):
+            return None if t == "action" else (f"Action {g('id')}: {g('scenario')} (page {g('page')}) at "
+                                              f"{square_name(str(g('square')))}: {g('cause')}")
+        if t == "action-result":
+            return f"Action {g('id')}: result submitted"
+        if t == "action-result-disputed":
+            return f"Action {g('id')}: result disputed ({g('reason')})"
+        if t == "action-resolved":
+            vp = g("vp") or {}
+            return (f"Action {g('id')} resolved: team {', '.join(g('team') or []) or 'gone'}; "
+                    f"VP SOG {vp.get('sog')}, NVA {vp.get('nva')}{rule}")
+        if t == "team-organised":
+            return f"The team is organised: {len((g('team') or {}).get('members') or {})} men"
+        if t == "team-inserted":
+            return f"The team is inserted {'on foot' if g('method') == 'foot' else 'by helicopter'} at " \
+                   f"{square_name(str(g('square')))}{rule}"
+        if t == "target-placed":
+            return f"Target at {square_name(str(g('square')))}{rule}"
         if t == "lz-placed":
             return f"LZ {ev.get('lz')} placed at {square_name(str(ev.get('square')))}"
         if t == "lz-reroll":
