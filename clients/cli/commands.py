@@ -92,7 +92,7 @@ def cmd_new(args) -> int:
     return 0
 
 
-def _seat(args):
+def _seat(args, names: bool = False):
     from afteraction.client.client import Client
     from afteraction.client.seat import Seat
 
@@ -102,7 +102,8 @@ def _seat(args):
     vkey = server_vkey_arg(args.server_key) if args.server_key is not None else None
     c = Client(args.server, tls_ca=args.tls_ca)
     seat = Seat(c, args.game_id, args.seat, seed, entropy=_entropy(args),
-                server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint")
+                server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint",
+                names=names)
     return c, seat
 
 
@@ -131,7 +132,7 @@ def cmd_play(args) -> int:
 
     from . import play_text
 
-    c, seat = _seat(args)
+    c, seat = _seat(args, names=not args.json)  # the choices in words (the machine forms need none)
     last: list[str] = []
     game = [""]  # the ruleset's name, from genesis or the first state read
 

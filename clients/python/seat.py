@@ -37,13 +37,16 @@ class Seat(SeatEndings):
     Refused = RefusedToSign
 
     def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
-                 server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True) -> None:
+                 server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True,
+                 names: bool = False) -> None:
         """``server_vkey``: the server key to expect (pinned; default: the key the server
         names). ``checkpoint_file``: where this seat keeps the latest checkpoint it verified
         (SPEC.md 11); a checkpoint already there must be matched by the log. ``cosign``: once
         the seat has verified the end record, it cosigns the final checkpoint and gives the
-        cosignature to the server (SPEC.md 4.5)."""
+        cosignature to the server (SPEC.md 4.5). ``names``: ask for each legal command's name in
+        words with the prompts and ``legal()`` (docs/service.md "Commands in words")."""
         self.client = client
+        self.names = names
         self.game_id = game_id
         self.signer = SeatSigner(seat, seed)
         self.seat = seat
@@ -252,7 +255,8 @@ class Seat(SeatEndings):
 
     def legal(self) -> gs.ListLegalCommandsResponse:
         return self.client.call(self.client.game.ListLegalCommands,
-                                gs.ListLegalCommandsRequest(game_id=self.game_id, auth=self.auth()))
+                                gs.ListLegalCommandsRequest(game_id=self.game_id, auth=self.auth(),
+                                                            with_names=self.names))
 
     def state(self) -> gs.GetStateResponse:
         return self.client.state(self.game_id, self.auth())
@@ -288,7 +292,8 @@ class Seat(SeatEndings):
         failures = 0
         while self.outcome is None:
             reqs: queue.Queue = queue.Queue()
-            reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq)))
+            reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq,
+                                                     with_names=self.names)))
 
             def gen():
                 while True:

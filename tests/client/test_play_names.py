@@ -30,7 +30,7 @@ def test_the_server_sends_a_name_for_every_legal_command(server, tmp_path, capsy
     from afteraction.cli.commands import read_seat_key
 
     gid, ks = _keys(tmp_path, capsys, server, "ntnd", ("communist", "allied"))
-    seats = {s: Seat(Client(server.target), gid, s, read_seat_key(ks[s])) for s in ks}
+    seats = {s: Seat(Client(server.target), gid, s, read_seat_key(ks[s]), names=True) for s in ks}
     for s in seats.values():  # the dice handshake
         s.submit(s.sign_commit())
     for s in seats.values():
@@ -59,6 +59,9 @@ def test_the_server_sends_a_name_for_every_legal_command(server, tmp_path, capsy
     res = seats["communist"].legal()  # ListLegalCommands: the same names beside the same commands
     assert list(res.commands) == list(p.legal_commands) and list(res.names) == list(p.names)
     assert not seats["allied"].legal().names  # not the allied seat's decision: no commands, no names
+    seats["communist"].names = False  # names only when asked: a bot pays nothing for them
+    res = seats["communist"].legal()
+    assert list(res.commands) == list(p.legal_commands) and not res.names
     for s in seats.values():
         s.client.close()
 

@@ -4,6 +4,7 @@ markers as "marker M13 (face down)"; every name from the deciding seat's own vie
 units only in its own names) and the game's static data (data/map.json, data/counters.json)."""
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 
@@ -49,6 +50,7 @@ def unit_name(uid: str) -> str:
     return _UNIT_NAMES.get(uid, uid)
 
 
+@functools.lru_cache(maxsize=4096)
 def place_name(loc: str) -> str:
     """A hex as the printed map shows it ("Da Nang (1810)", "hex 0216"), a zone by name."""
     h = HEXES.get(loc)
@@ -60,6 +62,7 @@ def place_name(loc: str) -> str:
     return AREAS.get(loc, loc)
 
 
+@functools.lru_cache(maxsize=4096)
 def place_ref(loc: str) -> NameRef:
     h = HEXES.get(loc)
     name = (h["town"]["name"] if h.get("town") else f"hex {loc}") if h is not None else (
@@ -147,7 +150,7 @@ class Namer(_Base):
             return Label(f"{p.name} stays{self.at(p)}", f"Move {p.name}", (p,))
         via = f" via {', '.join(path[:-1])}" if len(path) > 1 else ""
         return Label(f"Move {p.name} to {place_name(path[-1])}{via}", f"Move {p.name}{self.at(p)}: pick a place",
-                     (p,) + tuple(place_ref(x) for x in path))
+                     (p, place_ref(path[-1])))  # the destination: the hexes passed are named in the text
 
     def _promote(self, msg, decision) -> Label:
         c, s = self.piece_ref(msg.unit or msg.piece), self.piece_ref(msg.supply_unit or msg.supply)

@@ -188,14 +188,16 @@ class SubmitCommandResponse(_message.Message):
     def __init__(self, records: _Optional[_Iterable[_Union[LogRecord, _Mapping]]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., openings: _Optional[_Iterable[_Union[SeatOpening, _Mapping]]] = ..., next_decision: _Optional[_Union[Decision, _Mapping]] = ..., duplicate: _Optional[bool] = ..., openings_withheld: _Optional[bool] = ...) -> None: ...
 
 class PlayJoin(_message.Message):
-    __slots__ = ("game_id", "auth", "from_seq")
+    __slots__ = ("game_id", "auth", "from_seq", "with_names")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     auth: SeatAuth
     from_seq: int
-    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ...) -> None: ...
+    with_names: bool
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ..., with_names: _Optional[bool] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("join", "command")
@@ -278,14 +280,16 @@ class PlayResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("game_id", "from_seq", "auth")
+    __slots__ = ("game_id", "from_seq", "auth", "with_names")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
+    WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     from_seq: int
     auth: SeatAuth
-    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
+    with_names: bool
+    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., with_names: _Optional[bool] = ...) -> None: ...
 
 class WatchResponse(_message.Message):
     __slots__ = ("record", "checkpoint", "clocks", "opening", "your_decision")
@@ -334,12 +338,14 @@ class GetStateResponse(_message.Message):
     def __init__(self, state_seq: _Optional[int] = ..., view: _Optional[bytes] = ..., view_json: _Optional[str] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., ended: _Optional[bool] = ..., outcome_json: _Optional[str] = ..., seat: _Optional[str] = ..., game: _Optional[str] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., cause_json: _Optional[str] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
-    __slots__ = ("game_id", "auth")
+    __slots__ = ("game_id", "auth", "with_names")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
+    WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     auth: SeatAuth
-    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
+    with_names: bool
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., with_names: _Optional[bool] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
     __slots__ = ("state_seq", "decision", "commands", "names")

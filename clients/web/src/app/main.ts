@@ -243,6 +243,7 @@ async function openGame(gameId: string, spectate: boolean) {
   const keptSlot = `aar-checkpoint:${gameId}:${mine}`;   // the latest checkpoint this seat verified (SPEC.md 11)
   const seat = new WebSeat(clients, gameId, mine, key, server, ent, localStorage.getItem(keptSlot) ?? undefined);
   seat.keep = (note) => { if (note) localStorage.setItem(keptSlot, note); };
+  seat.withNames = true;   // the choices by the ruleset's names (issue 46)
   const cosSlot = `aar-cosigned:${gameId}:${mine}`;      // cosigned once: a reload does not cosign again
   seat.cosignedSize = Number(localStorage.getItem(cosSlot) ?? 0);
   seat.keepRefused = (counter, signed) =>   // SPEC.md 8.2: the seat's evidence of an answer the game's end overtook
