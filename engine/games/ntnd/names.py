@@ -95,6 +95,14 @@ def _collect(x, out: dict, depth: int, limit: int = 4) -> None:
             _collect(y, out, depth + 1, limit)
 
 
+def article(what: str) -> str:
+    """"a" or "an" as the word is said: an NVA division, a KR cadre, an ARVN unit, a dummy."""
+    word = what.split(" ", 1)[0]
+    if word.isupper() and len(word) > 1:  # an initialism, said letter by letter
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 class Namer(_Base):
     def __init__(self, view, seat) -> None:
         super().__init__(view, seat)
@@ -139,7 +147,7 @@ class Namer(_Base):
                          (u, where))
         what = kind_name(msg.kind, msg.nationality)
         face = " face down" if msg.inverted else " face up"
-        art = "an" if what[:1].lower() in "aeiou" else "a"
+        art = article(what)
         return Label(f"Place {art} {what}{face} at {place_name(msg.location)}",
                      f"Place {art} {what}{face}: pick a place", (where,))
 
@@ -312,6 +320,9 @@ class Namer(_Base):
             return f"Turn {g('turn')} ({g('label')}): {g('title')}{rule}"
         if t == "marker":
             return f"Marker {g('marker')} at {loc('loc')}{rule}"
+        if t == "marker-identity":  # a seat's own opening, or public once the game has ended
+            inside = [u.get("name") or u.get("id") for u in g("units") or [] if isinstance(u, dict)]
+            return f"Marker {g('marker')} at {loc('loc')} holds {', '.join(map(str, inside)) or 'nothing'}"
         if t == "flip":
             return f"Marker {g('marker')} at {loc('loc')} is flipped face up{rule}"
         if t == "eliminated":
