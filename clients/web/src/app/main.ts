@@ -101,8 +101,12 @@ function describeRecord(rec: Rec, words: string | null): string {
   if (ending?.t === "resign") return `record ${rec.seq}: ${who} resigned`;
   if (ending?.t === "offer") return `record ${rec.seq}: ${who} offered ${ending.winner === null ? "a draw" : `a win for ${String(ending.winner)}`}`;
   if (ending?.t === "accept") return `record ${rec.seq}: ${who} accepted the offer of record ${String(ending.offer)}`;
-  if (b.sealed) return `record ${rec.seq}: ${who} made a hidden (sealed) move`;
-  return `record ${rec.seq}: ${who}: ${words ?? "a move"}`;
+  // the record's public dice, as they fell (engine/names.py reads them the same way)
+  const rolls = (Array.isArray(b.events) ? b.events as Record<string, unknown>[] : []).filter((e) => e.t === "roll")
+    .map((e) => `${String(e.die)}: ${String(e.result)} (${String(e.rule)})`);
+  const dice = rolls.length ? `; rolled ${rolls.join("; ")}` : "";
+  if (b.sealed) return `record ${rec.seq}: ${who} made a hidden (sealed) move${dice}`;
+  return `record ${rec.seq}: ${who}: ${words ?? "a move"}${dice}`;
 }
 
 function commandOf(rec: Rec): Command | null {
