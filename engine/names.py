@@ -44,6 +44,10 @@ class Label:
     group: str
     refs: tuple[NameRef, ...] = field(default_factory=tuple)
 
+    def __post_init__(self) -> None:  # one space between words, whatever field a template left empty
+        object.__setattr__(self, "text", " ".join(self.text.split()))
+        object.__setattr__(self, "group", " ".join(self.group.split()))
+
     def as_dict(self) -> dict:
         return {"text": self.text, "group": self.group, "refs": [r.as_dict() for r in self.refs]}
 

@@ -172,3 +172,38 @@ def test_names_change_nothing_the_golden_logs_replay():
 def test_every_game_has_its_own_namer():
     for game, _ in registry.available():
         assert names.namer_class(game) is not names.Namer, game
+
+
+@pytest.mark.parametrize("game", ["sog", "gmv", "ntnd", "duel"])
+def test_every_action_of_every_game_has_its_words(game):
+    """Every action of the game's command oneof, reached in the bot games or not (an NTND coup, a
+    GMV hot LZ...), is named without protobuf syntax: empty, and with every field set (strings to
+    marker ids, numbers to 1, flags true)."""
+    from afteraction.v1 import command_pb2
+
+    g = LocalGame.create(game, seed=b"names/actions", scenario="campaign" if game == "ntnd" else None)
+    g.handshake()
+    rs = g.referee.ruleset
+    d = rs.pending(g.referee.state)
+    view = rs.view(g.referee.state, d.seat)
+    namer = names.namer_class(game)(view, d.seat)
+    record_namer = names.namer_class(game)(None, None)
+    outer = getattr(command_pb2.Command(), game)
+    for action_fd in outer.DESCRIPTOR.oneofs_by_name["action"].fields:
+        msg = type(getattr(outer, action_fd.name))()
+        filled = msg.__class__()
+        for fd in filled.DESCRIPTOR.fields:
+            if fd.type == fd.TYPE_STRING:
+                if fd.is_repeated:
+                    getattr(filled, fd.name).extend(["M1", "M2"])
+                else:
+                    setattr(filled, fd.name, "M1")
+            elif fd.type in (fd.TYPE_UINT32, fd.TYPE_INT32, fd.TYPE_ENUM) and not fd.is_repeated:
+                setattr(filled, fd.name, 1)
+            elif fd.type == fd.TYPE_BOOL and not fd.is_repeated:
+                setattr(filled, fd.name, True)
+        for m in (msg, filled):
+            for n in (namer, record_namer):
+                lab = n.command(action_fd.name, m, d)
+                assert lab.text.strip() and lab.group.strip(), (action_fd.name, m)
+                assert not PROTOBUF.search(lab.text), (action_fd.name, lab.text)
