@@ -48,14 +48,27 @@ def _gmv(v: dict) -> list[str]:
         zones.setdefault(u["zone"], {}).setdefault(u["side"], []).append(u)
     for u in v.get("hidden") or []:
         zones.setdefault(u["zone"], {}).setdefault("hidden", []).append(u)
+    from afteraction.engine.games.gmv.names import type_name, zone_name
+
+    def ids(units) -> str:  # "infantry u9, u10; APC u8": the ids the choices name
+        by: dict[str, list[str]] = {}
+        for u in units:
+            by.setdefault(type_name(u["type"]), []).append(u["id"])
+        return "; ".join(f"{t} {', '.join(i)}" for t, i in sorted(by.items()))
     for z in sorted(zones):
-        parts = [f"{label} {_count(zones[z][side])}" for side, label in (("us", "US"), ("nva", "NVA"),
-                                                                         ("hidden", "NVA hidden"))
+        parts = [f"{label} {ids(zones[z][side])}" for side, label in (("us", "US"), ("nva", "NVA"),
+                                                                      ("hidden", "NVA hidden"))
                  if zones[z].get(side)]
-        out.append(f"  {z}: " + "; ".join(parts))
+        out.append(f"  {zone_name(z)}: " + " | ".join(parts))
     out.append(f"hidden NVA units: {v.get('hidden_count', 0)}")
-    if v.get("battle"):
-        out.append(f"battle: {_short(v['battle'], 120)}")
+    b = v.get("battle")
+    if isinstance(b, dict):
+        sides = b.get("in") or {}
+        out.append(f"battle in {zone_name(str(b.get('zone')))}, round {b.get('round')}: {str(b.get('att')).upper()} "
+                   f"attacks; US {', '.join(sides.get('us') or []) or 'none'} against NVA "
+                   f"{', '.join(sides.get('nva') or []) or 'none'}")
+    elif b:
+        out.append(f"battle: {_short(b, 120)}")
     return out
 
 

@@ -42,7 +42,10 @@ def test_gmv_phase_1_summary_money_units_by_zone_and_costs():
     lines = P.summary("gmv", view)
     m = view["money"]["us"]
     assert f"money US: {m['ipc']} IPC, {m['rec']} R-rating IPC" in lines[1]
-    assert any(line.startswith("  da_nang: US ") for line in lines)
+    assert any(line.startswith("  Da Nang [da_nang]: US ") for line in lines)  # zones as the choices name them
+    mine = [u for u in view["units"] if u["zone"] == "da_nang" and u["side"] == "us"]
+    line = next(x for x in lines if x.startswith("  Da Nang [da_nang]: US "))
+    assert mine and all(u["id"] in line for u in mine)  # and units by the ids the choices name
     assert not any("NVA hidden" in x for x in lines) and "money NVA" not in "\n".join(lines)  # the US seat's view
     legal = rs.legal_commands(s, seat)
     words = _menu(rs, s, seat, legal, "gmv", view).lines()
