@@ -1,11 +1,11 @@
 """Commands and records in words: the presentation layer of every game (issue 46).
 
-A player reads "Place a VC cadre face down at Hue (0216)", not ``ntnd { place { ... } }``. Each
+A player reads "Place a VC cadre face down at Hue (1609)", not ``ntnd { place { ... } }``. Each
 game's ``engine/games/<game>/names.py`` defines a ``Namer`` subclass that names
 
 - each **legal command** of a pending decision: a ``Label`` with a short ``text`` (unique within
-  the decision), a ``group`` (what a UI shows first: "Place a VC cadre", then "pick a hex") and
-  the ``refs`` (pieces and places, with their printed names and map positions) it refers to;
+  the decision), a ``group`` (what a UI shows first: "Place a VC cadre face down: pick a place")
+  and the ``refs`` (pieces and places, with their printed names and map positions) it refers to;
 - each **event** of a record, so a move list reads like a game report, dice included.
 
 Presentation only: nothing here is called by the referee, ``apply``, ``advance`` or the log; no
@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf.message import Message
+
+from afteraction.v1 import envelope_pb2
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,6 @@ def label_commands(ruleset, state, seat: str, decision, commands: list) -> list[
 def record_lines(game: str, kind: str, body: dict) -> list[str]:
     """A record in words for anyone, from its public content only: its command (a sealed command
     reads "a hidden command"; an ending's resignation or offer in words), then each public event."""
-    from afteraction.v1 import envelope_pb2  # the wire types (generated stubs)
     namer = namer_class(game)(None, None)
     lines = []
     seat = body.get("seat")
