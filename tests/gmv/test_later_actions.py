@@ -1,0 +1,52 @@
+"""Issue 42: what later public actions say about an earlier hidden one (docs/rules/gmv.md "What the
+opponent can see"). Two positions that differ only in where a hidden NVA unit stands; the same NVA
+action brings it into a battle as support; then the same continuation by both seats (the US seat's
+own support decision first, then a seeded walk through the commands both positions offer). After
+every action the US seat and a spectator observe the same things (leakcheck.check_later)."""
+from __future__ import annotations
+
+import pytest
+
+from afteraction.engine.ruleset import Context
+
+from .leakcheck import check_later
+from .util import RS, add, cmd, empty
+
+
+def _support_pair():
+    """Pair 4: exposed NVA infantry in Pleiku attacks the US infantry in Ban Me Thuot; the NVA calls
+    a hidden infantry unit as support from Ia Drang (A) or Phu Yen (B), both adjacent to the battle."""
+    out = []
+    for origin in ("ia_drang", "phu_yen"):
+        s = empty(side="nva", phase=3)
+        add(s, "inf", "us", "ban_me_thuot")
+        (att,) = add(s, "inf", "nva", "pleiku")
+        (h,) = add(s, "inf", "nva", origin, hidden=True)
+        s["units"][h]["ref"] = [7, 0]
+        out.append((s, att, h))
+    return out
+
+
+def _into_battle():
+    (s, att, h), (p, _, _) = _support_pair()
+    steps = [("nva", cmd("attack", unit_ids=[att], zone="ban_me_thuot")), ("nva", cmd("support", unit_ids=[h]))]
+    return s, p, steps
+
+
+def test_gmv_the_us_seat_deciding_its_support_does_not_see_where_hidden_support_came_from():
+    """The issue's pair: the view the US seat (and a spectator) gets while it decides its own support
+    held ``battle.sup[i].from``, the zone the hidden unit stood in. The NVA seat still sees it."""
+    s, p, steps = _into_battle()
+    for seat, c in steps:
+        s = RS.apply(RS.copy_state(s), seat, c, Context.for_tests())
+        p = RS.apply(RS.copy_state(p), seat, c, Context.for_tests())
+    assert RS.pending(s).seat == "us" and RS.pending(s).kind == "support"
+    assert RS.view(s, "us") == RS.view(p, "us") and RS.view(s, None) == RS.view(p, None)
+    assert [e.get("from") for e in RS.view(s, "nva")["battle"]["sup"]] == ["ia_drang"]
+    assert [e.get("from") for e in RS.view(p, "nva")["battle"]["sup"]] == ["phu_yen"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_gmv_later_public_actions_do_not_tell_where_hidden_support_came_from(seed):
+    s, p, steps = _into_battle()
+    assert check_later(s, p, steps, walk=30, seed=seed) > len(steps)
