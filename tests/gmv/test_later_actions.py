@@ -50,3 +50,20 @@ def test_gmv_the_us_seat_deciding_its_support_does_not_see_where_hidden_support_
 def test_gmv_later_public_actions_do_not_tell_where_hidden_support_came_from(seed):
     s, p, steps = _into_battle()
     assert check_later(s, p, steps, walk=30, seed=seed) > len(steps)
+
+
+@pytest.mark.xfail(strict=True, reason="not fixed yet (docs/rules/gmv.md 'What the opponent can see'): "
+                   "a revealed unit keeps the id it had when it infiltrated")
+def test_gmv_a_reveal_does_not_tell_which_infiltrated_unit_it_is():
+    """Two hidden infantry units, u46 (in Pleiku) and u47 (in Cambodia), both next to Ban Me Thuot;
+    their ids were public when they infiltrated. The NVA attacks Ban Me Thuot with one of them: the
+    one in Pleiku (A) or the one in Cambodia (B), a hidden choice. The rules reveal the attacker in
+    the zone attacked, not where it stood; its id, which the attack publishes, tells which of the
+    infiltrated units it is."""
+    from .leakcheck import check_owner_action
+    s = empty(side="nva", phase=3)
+    add(s, "inf", "us", "ban_me_thuot")
+    (a,) = add(s, "inf", "nva", "pleiku", hidden=True)
+    (b,) = add(s, "inf", "nva", "cambodia", hidden=True)
+    check_owner_action(s, s, [cmd("attack", unit_ids=[a], zone="ban_me_thuot")],
+                       q=[cmd("attack", unit_ids=[b], zone="ban_me_thuot")])
