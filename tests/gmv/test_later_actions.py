@@ -67,3 +67,15 @@ def test_gmv_a_reveal_does_not_tell_which_infiltrated_unit_it_is():
     (b,) = add(s, "inf", "nva", "cambodia", hidden=True)
     check_owner_action(s, s, [cmd("attack", unit_ids=[a], zone="ban_me_thuot")],
                        q=[cmd("attack", unit_ids=[b], zone="ban_me_thuot")])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_gmv_the_set_up_with_other_hidden_units_walks_the_same_in_public(seed):
+    """The 1965 set-up and the same set-up with every hidden unit elsewhere and of another type, the
+    NVA's money and pool other (leakcheck.perturb: the same public facts), then a seeded walk of 60
+    actions by both seats through the commands both offer (not those naming a hidden unit, which
+    stands elsewhere in the other): the same public footprint after each, up to the first reveal."""
+    from .leakcheck import check_later, perturb
+    s = RS.setup("1965", dict(RS.options), Context.for_tests())
+    p = perturb(s)
+    assert check_later(s, p, [], walk=60, seed=seed) >= 10

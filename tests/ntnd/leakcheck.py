@@ -220,6 +220,28 @@ def _observed(s: dict, seat: str, c, faces=None):
     return n, ("accepted", canon(public), sealed, after), any(ev["t"] == "open" for ev in public)
 
 
+def _inverted(s: dict) -> set:
+    return {uid for uid, u in s["units"].items() if u["status"] == "map" and u["inv"]}
+
+
+def _strings(c) -> set:
+    from google.protobuf.json_format import MessageToDict
+
+    out: set = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str):
+            out.add(x)
+    walk(MessageToDict(c, preserving_proto_field_name=True))
+    return out
+
+
 def _pick(rng, commands: list):
     """One command, the kind first (so a walk places, promotes, moves and ends phases rather than
     only placing), then one of that kind."""
@@ -243,15 +265,20 @@ def check_later(base: dict, seat: str, a, b, then: list, walk: int = 20, seed: i
     of the type), then ``walk`` steps of a seeded walk through the commands the pending seat is
     offered in both positions (the Allied seat's offer must be equal). The comparison stops at the
     first reveal (an opened commitment). Returns the number of actions compared."""
-    import random
-
     x, y = _observed(base, seat, a, faces), _observed(base, seat, b, faces)
     assert x[1][0] == y[1][0] == "accepted", (a, b, x[1][:1], y[1][:1])
     assert x[1] == y[1], f"the hidden action's public footprint differs:\n{x[1]}\n{y[1]}"
-    s, p = x[0], y[0]
+    return 1 + check_walk(x[0], y[0], then, walk, seed, faces)
+
+
+def check_walk(s: dict, p: dict, then: list = (), walk: int = 20, seed: int = 0, faces=None) -> int:
+    """``s`` and ``p`` differ only in hidden content: ``then`` and a seeded walk of ``walk`` steps
+    (``check_later``) leave the same public footprint on both. Returns the number of actions compared."""
+    import random
+
     rng = random.Random(seed)
     steps = list(then)
-    done = 1
+    done = 0
     for i in range(len(then) + walk):
         check_views(s, p)
         d = RS.pending(s)
@@ -266,7 +293,10 @@ def check_later(base: dict, seat: str, a, b, then: list, walk: int = 20, seed: i
             if who == ALLIED:
                 assert [_wire(c) for c in ls] == [_wire(c) for c in lp], f"step {i}: the Allied legal commands differ"
             wp = {_wire(c) for c in lp}
-            common = [c for c in ls if _wire(c) in wp]
+            hidden = _inverted(s) | _inverted(p)
+            # a command naming an inverted unit is not one action in both positions when the markers'
+            # contents differ (the unit stands elsewhere): the walk plays those it names by marker only
+            common = [c for c in ls if _wire(c) in wp and not (_strings(c) & hidden)]
             if not common:
                 break
             c = _pick(rng, common)

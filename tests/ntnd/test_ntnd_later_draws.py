@@ -289,3 +289,18 @@ def test_ntnd_a_flip_does_not_tell_which_of_two_alike_counters_a_hidden_action_s
     s_a["phase"]["toggled"], s_b["phase"]["toggled"] = [], []   # the flip comes in a later Operations phase
     x, y = owner_footprint(s_a, cmd("flip", marker=new)), owner_footprint(s_b, cmd("flip", marker=new))
     assert mid != new and x == y
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4, 5])
+def test_ntnd_the_tet_set_up_with_other_marker_contents_walks_the_same_in_public(seed):
+    """The Tet set-up and the same set-up with the markers' contents rotated among them
+    (leakcheck.perturb: the same public facts), then a seeded walk of 60 actions by both seats through
+    the commands both positions offer (not those naming an inverted unit, which stands elsewhere in
+    the other): the same public footprint after each, up to the first reveal (the set-up's markers
+    next to Allied units flip in the first Allied combat phase, 19.1.2: 10-12 actions with these
+    seeds)."""
+    from .leakcheck import check_walk, perturb
+    s = RS.setup("tet", {}, Context.for_tests())
+    p = perturb(s)
+    assert p is not None
+    assert check_walk(s, p, walk=60, seed=seed) >= 10
