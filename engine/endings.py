@@ -104,6 +104,35 @@ def events(env) -> list[dict]:
     raise Rejection("MALFORMED", "the ending carries no kind (resign, offer or accept)")
 
 
+# -- where an envelope stands (SPEC.md 7.1-7.2, 8.1) -----------------------------------------
+
+#: the format version from which an offer stands until answered and no other seat's envelope is
+#: made stale by it (SPEC.md 8.1, issue 41); before it, an offer lapses at the next record
+OFFERS_STAND = 3
+
+
+def position_problem(v: int, seat: str, state_seq: int, prev: bytes, seq: int, hash_of, offer_by):
+    """Whether an envelope of ``seat`` bound to (``state_seq``, ``prev``) may make record ``seq``
+    (v >= 2; the one rule of the referee, the verifier and the tools that place an envelope):
+    (code, message) if not, else None. ``hash_of(n)``: the hash of record n (None if unknown);
+    ``offer_by(n)``: the seat whose offer record n is, else None. In v = 2 the envelope is bound to
+    the record before ``seq``; from v = OFFERS_STAND the records between may also be offers of
+    other seats (an offer neither stales nor delays anyone else's answer)."""
+    if len(prev) != 32:
+        return ("MALFORMED", "the envelope does not carry prev, the 32-byte hash of the record "
+                             "before the one it produces (format version >= 2, SPEC.md 7.1)")
+    skip = state_seq < seq and v >= OFFERS_STAND and all(
+        offer_by(n) not in (None, seat) for n in range(state_seq, seq))
+    if state_seq != seq and not skip:
+        return ("STALE_STATE", f"the envelope was made for state {state_seq}; the log is at {seq}")
+    want = hash_of(state_seq - 1)
+    if prev != want:
+        return ("WRONG_HISTORY", f"the envelope is bound to record {state_seq - 1} with hash "
+                                 f"{prev.hex()[:16]}..., this log's record {state_seq - 1} has hash "
+                                 f"{(want or b'').hex()[:16]}...: the seat saw another history")
+    return None
+
+
 # -- the clock -------------------------------------------------------------------------------
 
 @dataclass

@@ -102,8 +102,14 @@ def _seat(args):
     vkey = server_vkey_arg(args.server_key) if args.server_key is not None else None
     c = Client(args.server, tls_ca=args.tls_ca)
     seat = Seat(c, args.game_id, args.seat, seed, entropy=_entropy(args),
-                server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint")
+                server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint",
+                on_fault=_say_fault)
     return c, seat
+
+
+def _say_fault(message: str) -> None:
+    """A server fault the seat's client found (SPEC.md 7.5: a missing or bad receipt): told, and kept."""
+    print(f"SERVER FAULT (kept in the evidence folder): {message}", file=sys.stderr, flush=True)
 
 
 def _entropy(args) -> bytes:
@@ -226,6 +232,9 @@ def cmd_play(args) -> int:
                     raise
                 print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
+    if seat.withheld:  # SPEC.md 8.2: a time-out or abandonment where this seat holds its answer
+        print(f"NOT COSIGNED: {seat.withheld}. Kept: {seat.evidence_folder} and {seat.checkpoint_file}.refused-*",
+              flush=True)
     return 0
 
 

@@ -40,9 +40,10 @@ class SeatEndings:
         if signed and self.checkpoint_file:
             from afteraction.v1 import envelope_pb2
 
+            from .evidence import _durable_write
+
             env = envelope_pb2.CommandEnvelope.FromString(envelope_pb2.SignedCommand.FromString(signed).envelope)
-            with open(f"{self.checkpoint_file}.refused-{env.counter}", "wb") as f:
-                f.write(signed)
+            _durable_write(f"{self.checkpoint_file}.refused-{env.counter}", signed)
         return True
 
     def _sign_ending(self, make):

@@ -211,8 +211,10 @@ def test_a_seat_timed_out_keeps_its_refused_envelope_and_aar_evidence_reads_it(s
     capsys.readouterr()
     code = aar(["evidence", str(kept), str(bundle)])
     out = capsys.readouterr().out
-    # the same history (no fork): the envelope answers at seq 5, where the end record stands instead
-    assert code == 0 and f"consistent: the bundle's record {lg.state_seq - 1} is the one seat a signed against" in out, out
+    # the same history (no fork): the envelope answers at seq 5, where the end record stands instead;
+    # issue 41: that is named (exit 3), no longer a plain "consistent" (exit 0)
+    assert code == 3 and f"consistent: the bundle's record {lg.state_seq - 1} is the one seat a signed against" in out, out
+    assert "CONTESTED: record 5 ends the game by a time-out of seat a" in out, out
     end = verified_cause(c, gid, tmp_path, capsys)
     assert end["cause"]["kind"] == "timeout" and end["records"] == lg.state_seq + 1
 
