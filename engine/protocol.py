@@ -32,8 +32,8 @@ from .crypto.merkle import leaf_hash
 from .errors import EncodingError
 
 # -- records (SPEC.md 1.2) --------------------------------------------------------------------
-FORMAT_VERSION = 2          # the version new logs are written in
-VERSIONS = (1, 2)           # the versions a verifier reads (SPEC.md 1.2)
+FORMAT_VERSION = 3          # the version new logs are written in (the newest: one constant)
+VERSIONS = (1, 2, 3)        # the versions a verifier reads (SPEC.md 1.2)
 ZERO_HASH = bytes(32)
 KINDS = ("genesis", "commit", "reveal", "command", "end")
 _FIELDS = {"v", "game", "seq", "prev", "kind", "body"}
