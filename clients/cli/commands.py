@@ -166,7 +166,7 @@ def cmd_play(args) -> int:
         for i, cmd in enumerate(legal, 1):
             print(f"  {i:3d}. {describe(cmd)}" if args.json else play_text.choice_line(st.game, i, cmd, view))
         example = describe(legal[0]) if legal else ""
-        print("    r. resign (the other seat wins)\n    d. offer a draw (it lapses at the next record)")
+        print("    r. resign (the other seat wins)\n    d. offer a draw (it stands until the other seat answers it)")
         clocks = {x.seat: x for x in st.clocks.seats}
         if name in clocks and clocks[name].left_ms >= 0:
             print(f"time left for this decision: {clocks[name].left_ms / 1000:.0f} s")
