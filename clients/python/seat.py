@@ -293,6 +293,18 @@ class Seat(SeatEndings, SeatEvidence):
             return self._sign(make)
         return self.sign_command(prompt.state_seq, choice)
 
+    def answer_stands(self, judged: list[bytes], state_seq: int) -> bool:
+        """True if an envelope of this seat not yet judged would still make record ``state_seq``:
+        format 3 binds it past other seats' offers (SPEC.md 7.2), so a prompt the server sends after
+        such an offer is one this seat has answered already."""
+        from afteraction.v1 import envelope_pb2
+
+        for signed in judged:
+            env = envelope_pb2.CommandEnvelope.FromString(envelope_pb2.SignedCommand.FromString(signed).envelope)
+            if env.state_seq < state_seq and self.at_position(env, state_seq):
+                return True
+        return False
+
     # -- the Play stream --------------------------------------------------------
     def play(self, choose: Callable[[str, list], object], on_message: Callable | None = None,
              retries: int = 8, on_offer: Callable | None = None) -> dict | None:
@@ -347,7 +359,8 @@ class Seat(SeatEndings, SeatEvidence):
                             self.keep_sent(signed)
                             judged.append(signed)
                             reqs.put(gs.PlayRequest(command=_signed_pb(signed)))
-                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
+                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1) \
+                            and not self.answer_stands(judged, m.your_decision.state_seq):
                         from afteraction.v1 import envelope_pb2
 
                         signed = self.decide(m.your_decision, choose)

@@ -80,3 +80,48 @@ def test_a_seat_offering_as_fast_as_it_can_costs_the_other_seat_nothing(server, 
     assert sum(1 for r in recs if r.kind == "command" and r.body.get("events", [{}])[:1] and
                r.body["events"][0].get("t") == "offer") <= moves + 1
     assert faults == {"a": [], "b": []}
+
+
+def test_over_play_an_answer_in_flight_is_not_answered_again_after_the_other_seats_offer(server, tmp_path):
+    """Format 3 in the reference client's Play loop: the other seat offers while this seat's answer
+    is on its way; the server prompts again after the offer record, and the client knows its answer
+    still stands there (the rule of SPEC.md 7.2), so it signs nothing twice (a second answer with
+    the same counter would be COUNTER_REUSED and stop the loop)."""
+    import threading
+
+    from afteraction.client.seat import Seat
+    from afteraction.engine.local import derive_bytes
+
+    c, gid, seats, fake, faults = duel(server, tmp_path, clock={"decision_ms": 600_000})
+    handshake(seats)
+    spam = {s: Seat(c, gid, s, derive_bytes(b"receipts", f"key/{s}")) for s in seats}  # a second client per seat
+    bot = random_bot(b"play-offers")
+    rejected = []
+
+    def choose(seat):
+        def pick(name, legal):
+            other = "b" if name == "a" else "a"
+            try:
+                spam[other].offer(None)   # the other seat offers while this one answers
+            except ClientError as e:
+                assert e.reason == "OFFER_STANDING", e
+            return bot(name, legal)
+        return pick
+
+    def note(s, m):
+        if m.WhichOneof("kind") == "rejected":
+            rejected.append((s.seat, m.rejected.reason))
+    outs, errs = {}, []
+
+    def run(s):
+        try:
+            outs[s] = seats[s].play(choose(s), note)
+        except Exception as e:  # noqa: BLE001 -- reported below
+            errs.append((s, e))
+    ts = [threading.Thread(target=run, args=(s,)) for s in ("a", "b")]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(120)
+    assert not errs and outs.get("a") is not None, (errs, rejected)
+    assert [r for r in rejected if r[1] != "COUNTER_GAP"] == [], rejected
