@@ -160,10 +160,12 @@ def test_the_envelope_is_on_disk_before_it_is_sent_and_a_time_out_at_its_positio
     assert code != 0  # the wronged seat withheld its cosignature
 
 
-def test_a_forged_time_out_is_proved_by_the_receipt(server, tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("clock,kind", [({"decision_ms": 60_000}, "timeout"), ({"abandon_ms": 60_000}, "abandon")])
+def test_a_forged_time_out_is_proved_by_the_receipt(server, tmp_path, capsys, monkeypatch, clock, kind):
     """Found item 1: seat a answers at once; the server refuses it TIME_EXPIRED as if its clock had
-    passed the deadline and writes the time-out. Its own receipt says it had the envelope in time."""
-    c, gid, seats, fake, faults = duel(server, tmp_path, clock={"decision_ms": 60_000})
+    passed the deadline and writes the time-out (or, with only an abandonment limit, the
+    abandonment). Its own receipt says it had the envelope in time."""
+    c, gid, seats, fake, faults = duel(server, tmp_path, clock=clock)
     handshake(seats)
     a = seats["a"]
     lg = a.legal()
@@ -185,14 +187,14 @@ def test_a_forged_time_out_is_proved_by_the_receipt(server, tmp_path, capsys, mo
         a.submit(signed)
     monkeypatch.undo()
     assert e.value.reason == "TIME_EXPIRED" and e.value.receipt.received_ms == T0 + 1_000 and faults["a"] == []
-    assert json.loads(c.state(gid).cause_json)["kind"] == "timeout"
+    assert json.loads(c.state(gid).cause_json)["kind"] == kind
     a.catch_up()
     assert a.cosigned_size == 0 and a.withheld  # a does not cosign its own forged time-out
     receipt = tmp_path / f"a.checkpoint.refused-{e.value.receipt.counter}.receipt"
     assert receipt.exists()
     bundle = export(c, gid, tmp_path)
     code, out = run(capsys, "evidence", str(receipt), bundle)
-    assert code == 1 and "the timeout is forged" in out, out
+    assert code == 1 and f"the {kind} is forged" in out, out
     # the same receipt under another key proves nothing
     other = gs.Receipt.FromString(receipt.read_bytes())
     other.signature = bytes(64)
