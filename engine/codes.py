@@ -87,8 +87,11 @@ class Code(StrEnum):
                        "the command would make more events than the ruleset's max_events (SPEC.md 10 B.6)")
     # -- the endings every game has (SPEC.md 8.1-8.2, engine/endings.py) --------------------
     NO_OFFER = ("NO_OFFER", _PRE, "core",
-                "an acceptance of an offer that is not in the last record, is the seat's own, or is for another "
-                "result (an offer lapses at the next record, SPEC.md 8.1)")
+                "an acceptance of an offer that does not stand (v2: not in the last record; v3: answered by another "
+                "seat's record), is the seat's own, or is for another result (SPEC.md 8.1)")
+    OFFER_STANDING = ("OFFER_STANDING", _PRE, "core",
+                      "(v3) an offer by a seat whose own offer still stands: one standing offer per seat until "
+                      "another seat answers it (SPEC.md 8.1)")
     BAD_RESULT = ("BAD_RESULT", _ARG, "core", "an offer whose winner is not a seat of the game (SPEC.md 8.1)")
     TIME_EXPIRED = ("TIME_EXPIRED", _PRE, "core",
                     "a deadline of the game's time control passed: the server ends the game (SPEC.md 8.2)")

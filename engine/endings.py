@@ -104,6 +104,111 @@ def events(env) -> list[dict]:
     raise Rejection("MALFORMED", "the ending carries no kind (resign, offer or accept)")
 
 
+# -- where an envelope stands (SPEC.md 7.1-7.2, 8.1) -----------------------------------------
+
+#: the format version from which an offer stands until answered and no other seat's envelope is
+#: made stale by it (SPEC.md 8.1, issue 41); before it, an offer lapses at the next record
+OFFERS_STAND = 3
+
+
+def position_problem(v: int, seat: str, state_seq: int, prev: bytes, seq: int, hash_of, offer_by):
+    """Whether an envelope of ``seat`` bound to (``state_seq``, ``prev``) may make record ``seq``
+    (v >= 2; the one rule of the referee, the verifier and the tools that place an envelope):
+    (code, message) if not, else None. ``hash_of(n)``: the hash of record n (None if unknown);
+    ``offer_by(n)``: the seat whose offer record n is, else None. In v = 2 the envelope is bound to
+    the record before ``seq``; from v = OFFERS_STAND the records between may also be offers of
+    other seats (an offer neither stales nor delays anyone else's answer)."""
+    if len(prev) != 32:
+        return ("MALFORMED", "the envelope does not carry prev, the 32-byte hash of the record "
+                             "before the one it produces (format version >= 2, SPEC.md 7.1)")
+    skip = state_seq < seq and v >= OFFERS_STAND and all(
+        offer_by(n) not in (None, seat) for n in range(state_seq, seq))
+    if state_seq != seq and not skip:
+        return ("STALE_STATE", f"the envelope was made for state {state_seq}; the log is at {seq}")
+    want = hash_of(state_seq - 1)
+    if prev != want:
+        return ("WRONG_HISTORY", f"the envelope is bound to record {state_seq - 1} with hash "
+                                 f"{prev.hex()[:16]}..., this log's record {state_seq - 1} has hash "
+                                 f"{(want or b'').hex()[:16]}...: the seat saw another history")
+    return None
+
+
+class Offers:
+    """The offers that stand (SPEC.md 8.1), one object for the referee and the verifier, fed every
+    record in order (``after``). Before OFFERS_STAND an offer lapses at the next record. From
+    OFFERS_STAND on, a seat's offer stands until another seat makes a record that is not an offer
+    (its answer: a game command declines it, an acceptance or resignation ends the game), a seat
+    may not offer while its own offer stands (OFFER_STANDING), and any envelope may be bound to a
+    position that only other seats' offers follow (``position_problem``): so an offer neither
+    refuses nor delays another seat's answer, and at most one offer per seat stands between two
+    other records (the log stays bounded). ``tail``: seq -> (hash, offering seat or None) of the
+    last record that is not an offer and of the offers after it (what ``position_problem`` reads)."""
+
+    def __init__(self, v: int) -> None:
+        self.v = v
+        self.standing: dict[str, tuple[int, str | None]] = {}  # seat -> (seq, winner) of its standing offer
+        self.tail: dict[int, tuple[bytes, str | None]] = {}
+
+    @property
+    def stand(self) -> bool:
+        return self.v >= OFFERS_STAND
+
+    def hash_of(self, n: int) -> bytes | None:
+        t = self.tail.get(n)
+        return None if t is None else t[0]
+
+    def offer_by(self, n: int) -> str | None:
+        t = self.tail.get(n)
+        return None if t is None else t[1]
+
+    def after(self, seq: int, rec_hash: bytes, seat: str | None, offer: tuple[str | None] | None = None) -> None:
+        """Record ``seq`` was written (referee) or verified (verifier): by ``seat`` (None: genesis,
+        end), an offer of ``offer[0]`` as winner when ``offer`` is given."""
+        if offer is not None:
+            if not self.stand:
+                self.standing = {}
+            self.standing[seat] = (seq, offer[0])
+            self.tail[seq] = (rec_hash, seat)
+            return
+        self.standing = {s: o for s, o in self.standing.items() if s == seat} if self.stand and seat else {}
+        self.tail = {seq: (rec_hash, None)}
+
+    def offer_problem(self, seat: str) -> tuple[str, str] | None:
+        """(code, message) if ``seat`` may not offer now."""
+        if self.stand and seat in self.standing:
+            return ("OFFER_STANDING", f"seat {seat}'s offer in record {self.standing[seat][0]} stands until another "
+                    "seat answers it (SPEC.md 8.1): one standing offer per seat")
+        return None
+
+    def accept_problem(self, seat: str, next_seq: int, offer: int, winner: str | None) -> tuple[str, str] | None:
+        """(code, message) if ``seat`` may not accept the offer of record ``offer`` for ``winner``
+        in record ``next_seq``."""
+        mine = [s for s, o in self.standing.items() if o[0] == offer]
+        if not mine or (not self.stand and offer != next_seq - 1):
+            return ("NO_OFFER", f"no offer stands in record {offer} ("
+                    + ("an offer stands until another seat answers it)" if self.stand else
+                       "an offer can be accepted only in the record right after it)"))
+        if mine[0] == seat:
+            return ("NO_OFFER", "a seat cannot accept its own offer")
+        w = self.standing[mine[0]][1]
+        if winner != w:
+            return ("NO_OFFER", f"the offer in record {offer} is for {'a draw' if w is None else 'seat ' + w}, "
+                    "not the result accepted")
+        return None
+
+    def latest(self, seat: str | None = None) -> tuple[int, str, str | None] | None:
+        """(seq, seat, winner) of the latest standing offer (of a seat other than ``seat``), or None."""
+        out = [(o[0], s, o[1]) for s, o in self.standing.items() if s != seat]
+        return max(out) if out else None
+
+
+def offer_of(env) -> tuple[str | None] | None:
+    """(winner,) if the parsed envelope ``env`` offers a result, else None."""
+    if env is not None and env.WhichOneof("action") == "ending" and env.ending.WhichOneof("kind") == "offer":
+        return (env.ending.offer.winner or None,)
+    return None
+
+
 # -- the clock -------------------------------------------------------------------------------
 
 @dataclass
@@ -235,24 +340,19 @@ def accept(ref, env, sc) -> list:
         if w and w not in ref.seat_keys:
             raise Rejection("BAD_RESULT", f"an offer names a seat of the game as winner, or none for a draw; "
                             f"{w!r} is not a seat")
+        why = ref.offers.offer_problem(env.seat)
+        if why is not None:
+            raise Rejection("OFFER_STANDING", why[1])
     elif kind == "accept":
         a = env.ending.accept
-        o = ref.offer
-        if o is None or a.offer != o[0] or a.offer != ref.seq - 1:
-            raise Rejection("NO_OFFER", f"no offer stands in record {a.offer} (an offer can be accepted only "
-                            "in the record right after it)")
-        if o[1] == env.seat:
-            raise Rejection("NO_OFFER", "a seat cannot accept its own offer")
-        if (a.winner or None) != o[2]:
-            raise Rejection("NO_OFFER", f"the offer in record {a.offer} is for "
-                            f"{'a draw' if o[2] is None else 'seat ' + o[2]}, not the result accepted")
-        cause = {"kind": "agree", "offer": a.offer, "winner": o[2]}
+        why = ref.offers.accept_problem(env.seat, ref.seq, a.offer, a.winner or None)
+        if why is not None:
+            raise Rejection("NO_OFFER", why[1])
+        cause = {"kind": "agree", "offer": a.offer, "winner": a.winner or None}
     else:
         cause = {"kind": "resign", "seat": env.seat}
-    records = [ref._append("command", ref._base_body(env, sc, evs))]
+    records = [ref._append("command", ref._base_body(env, sc, evs), env.seat, offer_of(env))]
     ref.counters[env.seat] = env.counter
-    if kind == "offer":
-        ref.offer = (records[0].seq, env.seat, env.ending.offer.winner or None)
     if cause is not None:
         records.append(end(ref, cause))
     return records

@@ -32,8 +32,8 @@ from .crypto.merkle import leaf_hash
 from .errors import EncodingError
 
 # -- records (SPEC.md 1.2) --------------------------------------------------------------------
-FORMAT_VERSION = 2          # the version new logs are written in: the only one the service creates and a seat plays
-VERSIONS = (1, 2)           # the versions a verifier reads (SPEC.md 1.2)
+FORMAT_VERSION = 3          # the version new logs are written in: the only one the service creates and a seat plays
+VERSIONS = (1, 2, 3)        # the versions a verifier reads (SPEC.md 1.2)
 #: what each version guarantees that the one before it does not (SPEC.md 11, "What each format version
 #: guarantees"): the verifier's report names, for a log of an older version than FORMAT_VERSION, every
 #: guarantee of the later versions it lacks. One entry per version after the first, up to FORMAT_VERSION.
@@ -45,6 +45,9 @@ VERSION_ADDS = {
         "(5.2): without it a seat asked to reveal early lets an accomplice of the server choose the dice",
         "hidden values are padded to one size per kind (6.5) and each envelope has one encoding (7.1): "
         "without them a ciphertext's length can tell the value"),
+    3: ("an offer costs the other seat nothing (SPEC.md 8.1): it stands until another seat answers it, one "
+        "per seat, and an envelope bound before other seats' offers is still accepted; without it a seat "
+        "that offers as fast as it can makes the other seat's answers stale and runs out its clock",),
 }
 ZERO_HASH = bytes(32)
 KINDS = ("genesis", "commit", "reveal", "command", "end")

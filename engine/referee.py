@@ -93,7 +93,8 @@ class Referee:
         # -- endings (engine/endings.py, SPEC.md 8.1-8.2): genesis's clock, the standing offer,
         # the time of the record being written
         self.clock = _endings.Clock.of(b) if self.version >= 2 else None
-        self.offer: tuple[int, str, str | None] | None = None
+        self.offers = _endings.Offers(self.version)   # the standing offers (SPEC.md 8.1)
+        self.offers.after(0, genesis.hash, None)
         self._at: int | None = None
         self.ending: tuple[dict, dict] | None = None  # (outcome, cause) of an engine ending
 
@@ -230,7 +231,7 @@ class Referee:
         if len(c) != 32:
             raise Rejection("MALFORMED", "an entropy commitment is 32 bytes")
         body = self._base_body(env, sc, [entropy_commit_event(env.seat, c)])
-        rec = self._append("commit", body)
+        rec = self._append("commit", body, env.seat)
         self.entropy_commits[env.seat] = c
         if len(self.entropy_commits) == len(self.seat_order):
             self.committed_at = self.seq
@@ -269,7 +270,7 @@ class Referee:
             evs, openings, new_opens = self._seal_events(ctx)
             events += evs
             rolls = counter["i"]
-        rec = self._append("reveal", self._base_body(env, sc, events))
+        rec = self._append("reveal", self._base_body(env, sc, events), env.seat)
         self.entropy = entropy
         self.counters[env.seat] = env.counter
         if dice_key is not None:
@@ -282,7 +283,7 @@ class Referee:
     def _command(self, env, sc, in_place: bool = False) -> Accepted:
         if not self.started:
             raise Rejection("HANDSHAKE_INCOMPLETE", "the dice handshake must complete before play (SPEC.md 5.2)")
-        if env.state_seq != self.seq:
+        if self.version < 2 and env.state_seq != self.seq:
             raise Rejection("STALE_STATE", f"the command was made for state {env.state_seq}; the log is at {self.seq}")
         self._check_history(env)
         d = self.ruleset.pending(self.state)
@@ -311,7 +312,7 @@ class Referee:
         else:
             body = self._base_body(env, sc, events)
         out = self.ruleset.outcome(state)
-        records = [self._append("command", body)]
+        records = [self._append("command", body, env.seat)]
         if self.clock is not None:  # -- endings: the seat's decision ends, the next one starts
             self.clock.game_step(records[0].seq, self._at, env.seat)
         self.state = state
@@ -325,19 +326,21 @@ class Referee:
 
     # -- helpers --------------------------------------------------------------
     def _check_history(self, env) -> None:
-        """Format version 2 (SPEC.md 7.1-7.2): every envelope is bound to the end of the log its
-        seat verified, ``state_seq`` = the next seq and ``prev`` = the hash of the last record."""
+        """Format version >= 2 (SPEC.md 7.1-7.2): every envelope is bound to the end of the log its
+        seat verified, ``state_seq`` = the next seq and ``prev`` = the hash of the last record; from
+        version 3 that end may be followed by other seats' offers (``endings.position_problem``)."""
         if self.version < 2:
             return
-        if len(env.prev) != 32:
-            raise Rejection("MALFORMED", "the envelope does not carry prev, the 32-byte hash of the record "
-                                         "before the one it produces (format version 2, SPEC.md 7.1)")
-        if env.state_seq != self.seq:
-            raise Rejection("STALE_STATE", f"the envelope was made for state {env.state_seq}; the log is at {self.seq}")
-        if env.prev != self.prev:
-            raise Rejection("WRONG_HISTORY", f"the envelope is bound to record {self.seq - 1} with hash "
-                                             f"{env.prev.hex()[:16]}..., this log's record {self.seq - 1} has hash "
-                                             f"{self.prev.hex()[:16]}...: the seat saw another history")
+        o = self.offers
+        why = _endings.position_problem(self.version, env.seat, env.state_seq, env.prev, self.seq, o.hash_of, o.offer_by)
+        if why is None:
+            return
+        code, message = why  # one literal raise per code: tests/verify/test_spec_codes.py reads them
+        if code == "MALFORMED":
+            raise Rejection("MALFORMED", message)
+        if code == "STALE_STATE":
+            raise Rejection("STALE_STATE", message)
+        raise Rejection("WRONG_HISTORY", message)
 
     def _context(self, dice_key: bytes) -> tuple[Context, dict]:
         counter = {"i": self.rolls}
@@ -408,7 +411,7 @@ class Referee:
                                           f"{kind} size for seat {seat} (Ruleset.sealed_sizes)")
         return size
 
-    def _append(self, kind: str, body: dict) -> Record:
+    def _append(self, kind: str, body: dict, seat: str | None = None, offer: tuple | None = None) -> Record:
         if self.clock is not None:  # -- endings: the server's time on every record (SPEC.md 8.2)
             body["at"] = self._at
         logged = self._logged
@@ -418,7 +421,7 @@ class Referee:
             rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
         self.seq += 1
         self.prev = rec.hash
-        self.offer = None  # -- endings: an offer lapses at the next record (SPEC.md 8.1)
+        self.offers.after(rec.seq, rec.hash, seat, offer)  # -- endings: which offers stand (SPEC.md 8.1)
         if self.clock is not None:
             if kind == "end":
                 self.clock.last_at = self._at

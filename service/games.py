@@ -86,6 +86,7 @@ class Submitted:
     openings: list[OpeningRow]      # the submitting seat's
     duplicate: bool = False
     next_decision: object = None    # the Decision the game waits for now (None once ended)
+    received_ms: int | None = None  # the time the referee was given (the receipt's, SPEC.md 7.5)
 
 
 def opening_row(seat: str, op) -> OpeningRow:
@@ -396,7 +397,8 @@ class GameManager:
                 live.leaves.extend(r.leaf for r in acc.records)
                 nxt = ref.pending()
             self.on_append(env.game_id)
-            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt)
+            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt,
+                             acc.received_ms)
         raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
 
     async def submit_async(self, signed: bytes, deadline_ok, run) -> Submitted:
@@ -459,7 +461,7 @@ class GameManager:
             if err is None:
                 live.leaves.extend(r.leaf for r in acc.records)
                 res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat],
-                                False, ref.pending())
+                                False, ref.pending(), acc.received_ms)
             else:
                 self._invalidate(gid)
             self._release(gid, ent)
@@ -486,7 +488,17 @@ class GameManager:
         if ref.genesis.body["server"]["vkey"] != self.vkey:
             raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
                                                 "every replica must use the key named in its genesis")
-        return ref.accept(signed, now=self.now())   # raises Rejection; the cache is unchanged then
+        now = self.now()
+        # the receipt's time (SPEC.md 7.5) is the time the referee judges at: the record's ``at``
+        # (never before the last record's, so never before an end written by ``_expire``)
+        at = now if ref.clock is None else max(now, ref.clock.last_at)
+        try:
+            acc = ref.accept(signed, now=now)   # raises Rejection; the cache is unchanged then
+        except Rejection as e:
+            e.received_ms = at
+            raise
+        acc.received_ms = at
+        return acc
 
     def _replayed(self, gid: str, prior: CommandRow) -> Submitted:
         recs = [r for r in self.store.records(gid, prior.seqs[0], len(prior.seqs))]

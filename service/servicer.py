@@ -19,6 +19,7 @@ import threading
 
 
 from afteraction.engine import names, registry
+from afteraction.engine import receipt as _receipt
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
 from afteraction.engine.protocol import parse_record
@@ -220,20 +221,44 @@ class GameServicer:
 
     async def SubmitCommand(self, request, context):
         """On the event loop (``GameManager.submit_async``; the pool when it would wait)."""
-        if self.svc.stopping.is_set():
-            raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
+        env = _envelope_or_none(request.command.envelope)
         try:
+            if self.svc.stopping.is_set():
+                raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
             async with self.svc.counted():
                 res = await self.games.submit_async(request.command.SerializeToString(), _deadline_ok(context),
                                                     self.svc.run_counted)
         except Exception as e:
-            env = _envelope_or_none(request.command.envelope)
             events.refused(e, "SubmitCommand", *((env.game_id, env.seat, env.counter) if env else ()))
+            self._refusal_receipt(e, request.command, env)
             raise
         events.submitted(res, _gid_of(request.command))
         if res.duplicate and res.openings:
-            return await self.svc.run(self._duplicate, request, res)
-        return self._result(res)
+            out = await self.svc.run(self._duplicate, request, res)
+        else:
+            out = self._result(res)
+        out.receipt.CopyFrom(self._receipt(request.command, env, None, res))
+        return out
+
+    # -- receipts (SPEC.md 7.5) ------------------------------------------------------
+    def _receipt(self, cmd, env, code: str | None, res=None, at: int | None = None):
+        """The server key's signed receipt for ``cmd`` (parsed: ``env``): accepted (``code`` None,
+        ``res`` the Submitted) or refused with ``code``."""
+        if at is None:
+            at = res.received_ms if res is not None and res.received_ms is not None else self.games.now()
+        seq = res.records[0].seq if code is None else 0
+        return _receipt.make(self.games.signer.sign, cmd.envelope, env, code, seq, at)
+
+    def _refusal_receipt(self, e: Exception, cmd, env) -> None:
+        """Attach the receipt to a refusal of a parsed envelope (the status carries it beside the
+        ErrorInfo). A failure that is no decision (the store, an internal error) has none: the
+        client retries."""
+        if env is None or not isinstance(e, Rejection):
+            return
+        try:
+            e.receipt = self._receipt(cmd, env, e.code, at=getattr(e, "received_ms", None))
+        except Exception:  # noqa: BLE001 -- a receipt that cannot be made leaves the refusal as it is
+            log.exception("receipt not made")
 
     def _duplicate(self, request, res) -> gs.SubmitCommandResponse:
         """A retry's result: its openings only to the seat that proves it is the command's."""
@@ -299,6 +324,7 @@ class GameServicer:
 
     def _play_command(self, cmd, gid, seat) -> gs.PlayResponse:
         counter = 0
+        env = None
         try:
             env = envelope_pb2.CommandEnvelope.FromString(cmd.envelope)
             counter = env.counter
@@ -309,10 +335,15 @@ class GameServicer:
             res = self.games.submit(cmd.SerializeToString())
             events.submitted(res, gid)
             return gs.PlayResponse(accepted=gs.CommandAccepted(counter=res.counter, seqs=[r.seq for r in res.records],
-                                                               duplicate=res.duplicate))
+                                                               duplicate=res.duplicate,
+                                                               receipt=self._receipt(cmd, env, None, res)))
         except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
             events.refused(e, "Play", gid, seat, counter)
-            return _rejected(e, counter if counter <= limits.MAX_SEQ else 0)
+            out = _rejected(e, counter if counter <= limits.MAX_SEQ else 0)
+            self._refusal_receipt(e, cmd, env)
+            if getattr(e, "receipt", None) is not None:
+                out.rejected.receipt.CopyFrom(e.receipt)
+            return out
 
     async def Watch(self, raw, context):
         svc = self.svc

@@ -57,14 +57,22 @@ def _cut(s: str, n: int) -> str:
 
 def rich_status(code: str, message: str, metadata: dict | None = None) -> grpc.Status:
     """The status of reason ``code``: google.rpc.Status with ErrorInfo(reason, domain, metadata)
-    in grpc-status-details-bin; message and metadata values cut to the limits."""
+    in grpc-status-details-bin; message and metadata values cut to the limits. A ``receipt`` in
+    ``metadata`` (a refused envelope's signed Receipt, SPEC.md 7.5; None: none) is not metadata:
+    it is a second detail after the ErrorInfo."""
     sc = status_for(code)
+    metadata = dict(metadata or {})
+    receipt = metadata.pop("receipt", None)
     md = {str(k)[:limits.MAX_METADATA_VALUE_CHARS]: _cut(str(v), limits.MAX_METADATA_VALUE_CHARS)
-          for k, v in (metadata or {}).items()}
+          for k, v in metadata.items()}
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.ErrorInfo(reason=code, domain=DOMAIN, metadata=md))
+    details = [detail]
+    if receipt is not None:
+        details.append(any_pb2.Any())
+        details[-1].Pack(receipt)
     return rpc_status.to_status(status_pb2.Status(code=sc.value[0], message=_cut(message, limits.MAX_ERROR_MESSAGE_CHARS),
-                                                  details=[detail]))
+                                                  details=details))
 
 
 def incident_id() -> str:
@@ -84,6 +92,7 @@ def status_of(e: BaseException, rpc: str = "") -> grpc.Status:
         md.update(getattr(e, "metadata", {}))
         if e.rule:
             md["rule"] = e.rule
+        md["receipt"] = getattr(e, "receipt", None)  # a refused envelope's signed receipt (SPEC.md 7.5)
         return rich_status(e.code, e.message, md)
     inc = incident_id()
     md["incident"] = inc

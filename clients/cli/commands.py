@@ -103,8 +103,13 @@ def _seat(args, names: bool = False):
     c = Client(args.server, tls_ca=args.tls_ca)
     seat = Seat(c, args.game_id, args.seat, seed, entropy=_entropy(args),
                 server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint",
-                names=names)
+                names=names, on_fault=_say_fault)
     return c, seat
+
+
+def _say_fault(message: str) -> None:
+    """A server fault the seat's client found (SPEC.md 7.5: a missing or bad receipt): told, and kept."""
+    print(f"SERVER FAULT (kept in the evidence folder): {message}", file=sys.stderr, flush=True)
 
 
 def _entropy(args) -> bytes:
@@ -172,7 +177,7 @@ def cmd_play(args) -> int:
         if not args.json:
             print("\n".join(menu.lines()))
         example = describe(legal[0]) if legal else ""
-        print("    r. resign (the other seat wins)\n    d. offer a draw (it lapses at the next record)")
+        print("    r. resign (the other seat wins)\n    d. offer a draw (it stands until the other seat answers it)")
         clocks = {x.seat: x for x in st.clocks.seats}
         if name in clocks and clocks[name].left_ms >= 0:
             print(f"time left for this decision: {clocks[name].left_ms / 1000:.0f} s")
@@ -250,6 +255,9 @@ def cmd_play(args) -> int:
                     raise
                 print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
+    if seat.withheld:  # SPEC.md 8.2: a time-out or abandonment where this seat holds its answer
+        print(f"NOT COSIGNED: {seat.withheld}. Kept: {seat.evidence_folder} and {seat.checkpoint_file}.refused-*",
+              flush=True)
     return 0
 
 

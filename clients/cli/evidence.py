@@ -1,5 +1,6 @@
-"""`aar evidence A B`: what two signed envelopes, two bundles, or an envelope and a bundle of
-one game prove about its server (SPEC.md 7.1 "History binding", 11).
+"""`aar evidence A B`: what two signed envelopes, two bundles, an envelope and a bundle, or a
+server receipt and a bundle of one game prove about its server (SPEC.md 7.1 "History binding",
+7.5, 8.2, 11).
 
 - two bundles: each is verified (SPEC.md 10); if their records differ at some seq below both
   sizes, the server signed two checkpoints of one origin and size with different roots: a fork
@@ -7,11 +8,20 @@ one game prove about its server (SPEC.md 7.1 "History binding", 11).
 - two envelopes (format version 2): the same ``state_seq`` with different ``prev``, each signed
   by a seat of the game, shows two histories of the game at that position;
 - an envelope and a bundle: the envelope's ``prev`` must be the hash of the bundle's record
-  ``state_seq - 1``; otherwise the bundle is not the history that seat signed against.
+  ``state_seq - 1``; otherwise the bundle is not the history that seat signed against. If the
+  bundle's end record stands at the envelope's position and ends that seat by time-out (or the
+  game by abandonment), the result is contested (exit 3): the seat had signed its answer there;
+  the envelope alone does not say when;
+- a receipt and a bundle: the receipt is the server key's signed word (SPEC.md 7.5) that it had
+  the envelope at ``received_ms`` and what it decided. A receipt at the position of a time-out or
+  abandonment received before its deadline proves the end forged; an accepted receipt whose
+  record the log does not hold proves a command the server received missing from the log.
 
-An envelope file holds a serialized ``SignedCommand`` (binary, or its hex). Seat keys come from
-a bundle's genesis or ``--seat-key SEAT=HEX``. Exit 0: nothing inconsistent shown; 1: the
-inputs prove an inconsistency (printed); 2: unreadable input or usage error.
+An envelope file holds a serialized ``SignedCommand``, a receipt file a serialized ``Receipt``
+(binary, or its hex; the reference client keeps both, clients/python/evidence.py). Seat keys
+come from a bundle's genesis or ``--seat-key SEAT=HEX``. Exit 0: nothing inconsistent shown; 1:
+the inputs prove an inconsistency (printed); 2: unreadable input or usage error; 3: the result
+is contested (a time-out or abandonment recorded where the seat holds its signed answer).
 """
 from __future__ import annotations
 
@@ -34,6 +44,14 @@ class Envelope:
 
 
 @dataclass
+class ReceiptFile:
+    name: str
+    game: str
+    pb: object            # the Receipt message
+    valid: bool | None = None  # its signature under the bundle's server key; None = not checked
+
+
+@dataclass
 class Bundle:
     name: str
     game: str
@@ -42,6 +60,40 @@ class Bundle:
     hashes: list[bytes]   # record hash of every record
     keys: dict[str, bytes]
     error: VerificationError | None
+    records: list = None  # every record, parsed
+
+    @property
+    def version(self) -> int:
+        return self.records[0].v if self.records else 0
+
+    def hash_of(self, n: int):
+        return self.hashes[n] if 0 <= n < len(self.hashes) else None
+
+    def offer_by(self, n: int):
+        """The seat whose offer record ``n`` is (SPEC.md 8.1), else None."""
+        if not 0 <= n < len(self.records):
+            return None
+        r = self.records[n]
+        ev = r.body.get("events") if r.kind == "command" else None
+        if isinstance(ev, list) and len(ev) == 1 and isinstance(ev[0], dict) and ev[0].get("t") == "offer":
+            return r.body.get("seat")
+        return None
+
+    def at_position(self, seat: str, state_seq: int, prev: bytes, seq: int) -> bool:
+        """True if an envelope of ``seat`` bound to (state_seq, prev) stands at record ``seq``'s
+        position (the rule of engine/endings.py, the referee's and the verifier's)."""
+        from afteraction.engine.endings import position_problem
+
+        return self.version >= 2 and position_problem(self.version, seat, state_seq, prev, seq, self.hash_of,
+                                                      self.offer_by) is None
+
+    def end_by_time(self):
+        """(seq, cause) of an end record that is a time-out or an abandonment, else None."""
+        if self.records and self.records[-1].kind == "end":
+            c = self.records[-1].body.get("cause")
+            if isinstance(c, dict) and c.get("kind") in ("timeout", "abandon"):
+                return self.records[-1].seq, c
+        return None
 
     @property
     def checkpointed(self) -> int:
@@ -75,11 +127,26 @@ def _load(path: str):
     try:
         sc = envelope_pb2.SignedCommand.FromString(data)
         env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
-    except Exception:
-        raise ValueError(f"{path}: neither a bundle nor a serialized SignedCommand") from None
-    if not env.game_id or not env.seat:
-        raise ValueError(f"{path}: neither a bundle nor a serialized SignedCommand")
-    return Envelope(path, env.game_id, env.seat, env.counter, env.state_seq, env.prev, None), sc
+        if env.game_id and env.seat and len(sc.signature) == 64:
+            return Envelope(path, env.game_id, env.seat, env.counter, env.state_seq, env.prev, None), sc
+    except Exception:  # noqa: BLE001 -- perhaps a receipt
+        pass
+    receipt = _receipt_of(data)
+    if receipt is None:
+        raise ValueError(f"{path}: neither a bundle, a serialized SignedCommand nor a serialized Receipt")
+    return ReceiptFile(path, receipt.game_id, receipt)
+
+
+def _receipt_of(data: bytes):
+    from afteraction.v1 import game_service_pb2 as gs
+
+    try:
+        r = gs.Receipt.FromString(data)
+    except Exception:  # noqa: BLE001
+        return None
+    if not r.game_id or not r.seat or len(r.envelope_hash) != 32 or len(r.signature) != 64 or not r.decision:
+        return None
+    return r
 
 
 def _bundle(path: str, data: bytes) -> Bundle:
@@ -100,7 +167,8 @@ def _bundle(path: str, data: bytes) -> Bundle:
         if r.seq == 0 and r.kind == "genesis":
             keys = {s["name"]: s["key"] for s in r.body.get("seats", [])}
             origin = r.body.get("server", {}).get("origin", "")
-    return Bundle(path, header["game"], header["server_vkey"], origin, hashes, keys, error)
+    return Bundle(path, header["game"], header["server_vkey"], origin, hashes, keys, error,
+                  [parse_record(raw) for raw, _ in read_bundle(io.BytesIO(data))[1]])
 
 
 def _check_sig(item, sc, keys: dict[str, bytes]) -> None:
@@ -118,6 +186,9 @@ def _say_env(e: Envelope) -> str:
 
 def evidence(a, b, keys: dict[str, bytes]) -> tuple[int, list[str]]:
     """(exit code, lines) for two loaded inputs."""
+    receipts = [x for x in (a, b) if isinstance(x, ReceiptFile)]
+    if receipts:
+        return _receipt_evidence(receipts, [x for x in (a, b) if not isinstance(x, ReceiptFile)])
     out: list[str] = []
     bundles = [x for x in (a, b) if isinstance(x, Bundle)]
     envs = [x for x in (a, b) if not isinstance(x, Bundle)]
@@ -181,6 +252,88 @@ def evidence(a, b, keys: dict[str, bytes]) -> tuple[int, list[str]]:
                    f"and the server's checkpoint of size {e.state_seq} in the bundle, key {x.vkey})")
         return 1, out
     out.append(f"consistent: the bundle's record {e.state_seq - 1} is the one seat {e.seat} signed against")
+    ended = x.end_by_time()
+    if ended is not None and ended[0] <= x.checkpointed - 1 and _answers(ended[1], e.seat) \
+            and x.at_position(e.seat, e.state_seq, e.prev, ended[0]):
+        seq, cause = ended
+        what = f"a time-out of seat {cause['seat']}" if cause["kind"] == "timeout" else "an abandonment"
+        out.append(f"CONTESTED: record {seq} ends the game by {what} (deadline {cause.get('deadline')} ms, recorded "
+                   f"at {x.records[seq].body.get('at')} ms) at the very position seat {e.seat} signed this answer "
+                   f"for (state {e.state_seq}, the same history), and the log does not carry it: the seat answered "
+                   f"there. The envelope does not say when; the server's receipt for it does (aar evidence RECEIPT "
+                   f"BUNDLE), and a seat that holds it does not cosign this end (SPEC.md 8.2)")
+        return 3, out
+    return 0, out
+
+
+def _answers(cause: dict, seat: str) -> bool:
+    """True if an envelope of ``seat`` answers the end ``cause``: a time-out of that seat, or an
+    abandonment (any seat's record would have kept the game alive)."""
+    return cause.get("kind") == "abandon" or cause.get("seat") == seat
+
+
+def _receipt_evidence(receipts: list, others: list) -> tuple[int, list[str]]:
+    """A receipt and a bundle (SPEC.md 7.5): what the server's signed receipt proves against its log."""
+    from afteraction.engine import receipt as R
+
+    out: list[str] = []
+    bundles = [x for x in others if isinstance(x, Bundle)]
+    if len(receipts) != 1 or len(bundles) != 1:
+        out.append("a receipt is read against a bundle of its game (aar evidence RECEIPT BUNDLE): nothing follows")
+        return 0, out
+    r, x = receipts[0].pb, bundles[0]
+    out.append(f"{x.name}: bundle of game {x.game}, {len(x.hashes)} records, server key {x.vkey}: "
+               + ("verifies (steps 1-10)" if x.error is None else f"does NOT verify: {x.error}"))
+    out.append(f"{receipts[0].name}: the server's receipt for seat {r.seat}'s envelope {r.counter} of game {r.game_id}, "
+               f"signed against state {r.state_seq} with prev {r.prev.hex() or '(none)'}: {r.decision}"
+               + (f" as record {r.seq}" if r.decision == R.ACCEPTED else "") + f", received at {r.received_ms} ms")
+    if r.game_id != x.game:
+        out.append(f"different games ({r.game_id}, {x.game}): nothing follows")
+        return 0, out
+    from afteraction.engine.crypto.note import parse_vkey
+
+    why = R.problem(r, parse_vkey(x.vkey).public)
+    if why is not None:
+        out.append(f"the receipt is not the bundle's server's: {why}; it proves nothing")
+        return 0, out
+    out.append(f"the receipt is signed by the bundle's server key {x.vkey}")
+    n = x.checkpointed
+    placed = 1 <= r.state_seq <= n and x.hashes[r.state_seq - 1] == bytes(r.prev)
+    if r.decision == R.ACCEPTED:
+        rec = x.records[r.seq] if r.seq < n else None
+        carried = rec is not None and rec.body.get("seat") == r.seat and rec.body.get("ctr") == r.counter and (
+            "sealed" in rec.body or (isinstance(rec.body.get("env"), bytes)
+                                     and R.envelope_hash(rec.body["env"]) == bytes(r.envelope_hash)))
+        ended_before = bool(x.records) and x.records[-1].kind == "end" and x.records[-1].seq < r.seq and n == len(x.hashes)
+        if not carried and (rec is not None or ended_before):
+            out.append(f"INCONSISTENT: the server signed that it received and ACCEPTED this envelope as record {r.seq} "
+                       f"(at {r.received_ms} ms), and record {r.seq} of its log "
+                       + ("is another record" if rec is not None else "does not exist: the log ended before it")
+                       + f": a command the server received is missing from the log of game {x.game} (both signed "
+                         f"by server key {x.vkey})")
+            return 1, out
+        if rec is None:
+            out.append(f"the bundle does not reach record {r.seq}: nothing follows from the two alone")
+            return 0, out
+    ended = x.end_by_time()
+    if ended is not None and ended[0] < n and _answers(ended[1], r.seat) and placed \
+            and x.at_position(r.seat, r.state_seq, bytes(r.prev), ended[0]):
+        seq, cause = ended
+        what = f"a time-out of seat {cause['seat']}" if cause["kind"] == "timeout" else "an abandonment"
+        if r.received_ms <= cause["deadline"]:
+            out.append(f"INCONSISTENT: record {seq} ends the game by {what} with deadline {cause['deadline']} ms, at "
+                       f"the very position of this envelope, and the server signed that it received the envelope at "
+                       f"{r.received_ms} ms, before that deadline ({r.decision}): the {cause['kind']} is forged "
+                       f"(SPEC.md 7.5, 8.2; both signed by server key {x.vkey})")
+            return 1, out
+        out.append(f"consistent: record {seq} ends the game by {what} with deadline {cause['deadline']} ms, and the "
+                   f"server's receipt says it received this envelope at {r.received_ms} ms, after it (the server's "
+                   "word: whether its time was true is what the seat's own records can dispute, SPEC.md 8.2)")
+        return 0, out
+    if r.decision == R.ACCEPTED:
+        out.append(f"consistent: record {r.seq} of the log carries the envelope the receipt names")
+    else:
+        out.append("consistent: a refusal the log does not contradict")
     return 0, out
 
 
@@ -212,9 +365,10 @@ def cmd_evidence(args) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("evidence", help="what two envelopes, two bundles, or an envelope and a bundle of one "
-                                        "game prove about its server (exit 1: an inconsistency)")
-    p.add_argument("a", help="a .aar bundle, or a file with a serialized SignedCommand (binary or hex)")
+    p = sub.add_parser("evidence", help="what two envelopes, two bundles, an envelope and a bundle, or a server "
+                                        "receipt and a bundle of one game prove about its server (exit 1: an "
+                                        "inconsistency; 3: a contested time-out)")
+    p.add_argument("a", help="a .aar bundle, or a file with a serialized SignedCommand or Receipt (binary or hex)")
     p.add_argument("b", help="the same")
     p.add_argument("--seat-key", action="append", metavar="SEAT=HEX",
                    help="a seat's public key, to check an envelope's signature when no bundle gives it")

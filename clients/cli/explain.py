@@ -241,9 +241,26 @@ def submitter_from(w: Walk, seq: int, body: dict, env_b, sig, sealed: bool) -> d
         check("envelope counter is the record's counter", env.counter == body.get("ctr"), body.get("ctr"), env.counter),
     ]
     if action == "command":
-        d["checks"].append(check("envelope state_seq is this record (the position it was made for, SPEC.md 7.2)",
-                                 env.state_seq == seq, seq, env.state_seq))
+        d["checks"].append(check("envelope state_seq is this record (the position it was made for, SPEC.md 7.2; "
+                                 "format 3: or one only other seats' offers follow)",
+                                 env.state_seq == seq or _past_offers(w, seat, env, seq), seq, env.state_seq))
     return d
+
+
+def _past_offers(w: Walk, seat: str, env, seq: int) -> bool:
+    """Format 3 (SPEC.md 7.2): the envelope is bound before other seats' offers only (the rule of
+    engine/endings.py position_problem, on the walked records)."""
+    from afteraction.engine.endings import position_problem
+
+    recs = w.records
+
+    def offer_by(n: int):
+        r = recs[n] if 0 <= n < len(recs) else None
+        ev = r.body.get("events") if r is not None and r.kind == "command" else None
+        ok = isinstance(ev, list) and len(ev) == 1 and isinstance(ev[0], dict) and ev[0].get("t") == "offer"
+        return r.body.get("seat") if ok else None
+    return bool(recs) and position_problem(recs[0].v, seat, env.state_seq, env.prev, seq,
+                                           lambda n: recs[n].hash if 0 <= n < len(recs) else None, offer_by) is None
 
 
 def record_part(w: Walk, seq: int) -> dict:

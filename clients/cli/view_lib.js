@@ -439,13 +439,20 @@ var aarLib = (() => {
       this.seats = seats;
       this.fail = fail;
       this.v2 = genesis.v >= 2;
+      this.stand = genesis.v >= 3;
       const c = genesis.body.clock;
       this.clock = this.v2 && c ? new Clock(c.decision, c.total, c.abandon, genesis.body.at) : null;
     }
     v2;
     clock;
-    offer = null;
-    // the offer of the previous record (seq, seat, winner)
+    stand;
+    // format >= 3: an offer stands until another seat answers it
+    standing = /* @__PURE__ */ new Map();
+    // seat -> (seq, winner) of its standing offer (SPEC.md 8.1)
+    tail = /* @__PURE__ */ new Map();
+    // engine/endings.py Offers.tail
+    recOffer = null;
+    // the record being checked is this seat's offer of this winner
     last = null;
     // the previous record's resign / accept event
     cause = null;
@@ -468,6 +475,29 @@ var aarLib = (() => {
         if (why) return "genesis clock and at (SPEC.md 8.2): " + why;
       }
       return null;
+    }
+    /** (seq, seat, winner) of the latest standing offer (v2: only an offer in the last record). */
+    get offer() {
+      let out = null;
+      for (const [s, o] of this.standing) if (!out || o[0] > out[0]) out = [o[0], s, o[1]];
+      return out;
+    }
+    /** What envelopeProblem may bind past (format 3). */
+    get tailView() {
+      return { hashOf: (n) => this.tail.get(n)?.[0] ?? null, offerBy: (n) => this.tail.get(n)?.[1] ?? null };
+    }
+    /** After every record's checks (engine/endings.py Offers.after): which offers stand. */
+    recordDone(seq, hash, seat) {
+      const o = this.recOffer;
+      this.recOffer = null;
+      if (o && seat !== null) {
+        if (!this.stand) this.standing.clear();
+        this.standing.set(seat, [seq, o[1]]);
+        this.tail.set(seq, [hash, seat]);
+        return;
+      }
+      for (const s of [...this.standing.keys()]) if (!this.stand || seat === null || s !== seat) this.standing.delete(s);
+      this.tail = /* @__PURE__ */ new Map([[seq, [hash, null]]]);
     }
     /** SPEC.md 1.3: a seat record or end record of a game with a clock also has `at`. */
     bodyKeys() {
@@ -499,8 +529,6 @@ var aarLib = (() => {
         const t = kind === "command" && !ending ? c.timeout(seat) : null;
         if (t && at > t[0]) this.fail("6", `seat ${seat}'s command after its deadline ${t[0]} (${t[1]} limit, SPEC.md 8.2)`);
       }
-      const offer = this.offer;
-      this.offer = null;
       if (ending) {
         const ev = endingEvent(seat, ending);
         if (!ev) this.fail("6", "an ending command carries no kind (resign, offer or accept)");
@@ -508,10 +536,12 @@ var aarLib = (() => {
         if (ev.t !== "resign" && !started) this.fail("6", `an ${String(ev.t)} before the dice handshake completed (SPEC.md 8.1)`);
         if (ev.t === "offer") {
           if (ev.winner !== null && !this.seats.includes(ev.winner)) this.fail("6", `an offer names a seat or a draw, not ${String(ev.winner)}`);
-          this.offer = [seq, seat, ev.winner];
+          if (this.stand && this.standing.has(seat)) this.fail("6", `seat ${seat}'s offer stands: one standing offer per seat (v >= 3, SPEC.md 8.1)`);
+          this.recOffer = [seat, ev.winner];
         } else {
-          if (ev.t === "accept" && (!offer || ev.offer !== offer[0] || offer[1] === seat || ev.winner !== offer[2]))
-            this.fail("6", "an acceptance names the offer in the record before it, made by the other seat, for the same result (SPEC.md 8.1)");
+          const by = [...this.standing].find(([, o]) => o[0] === ev.offer);
+          if (ev.t === "accept" && (!by || !this.stand && ev.offer !== seq - 1 || by[0] === seat || ev.winner !== by[1][1]))
+            this.fail("6", "an acceptance names the offer in the record before it, made by the other seat, for the same result (SPEC.md 8.1; format 3: any offer of another seat that stands)");
           this.last = ev;
         }
       }
@@ -960,7 +990,7 @@ time ${ts}
     }
     if (!exactKeys(r, ["body", "game", "kind", "prev", "seq", "v"]) || !isMap(r.body) || typeof r.kind !== "string" || typeof r.game !== "string" || !(isBytes(r.prev) && r.prev.length === 32) || !isInt(r.v) || !isInt(r.seq))
       throw new Error("not a record of exactly body, game, kind, prev, seq, v of their types (SPEC.md 1.2)");
-    if (v === null ? r.v !== 1 && r.v !== 2 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1 or 2)`);
+    if (v === null ? r.v !== 1 && r.v !== 2 && r.v !== 3 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1, 2 or 3)`);
     return r;
   }
   function eventProblem(ev, i, seats) {
@@ -1042,14 +1072,21 @@ time ${ts}
   // src/lib/envelope.ts
   var KIND_ACTION = { commit: "entropyCommit", reveal: "entropyReveal", command: "command" };
   var sameInt = (a, b) => (typeof a === "bigint" || typeof a === "number") && String(a) === String(b);
-  function envelopeProblem(env, game, v, kind, seq, seat, ctr, prev) {
+  function envelopeProblem(env, game, v, kind, seq, seat, ctr, prev, tail) {
     const v2 = v >= 2;
     const action = kind === "command" && v2 && env.action === "ending" ? "ending" : KIND_ACTION[kind];
     if (env.gameId !== game || env.seat !== seat || !sameInt(env.counter, ctr) || env.action !== action)
       return "the envelope names another game, seat, counter or action than its record";
-    if ((v2 || kind === "command") && !sameInt(env.stateSeq, seq)) return `the envelope is for another state than ${seq}`;
-    if (v2 && !(isBytes(env.prev) && eq(env.prev, prev)))
-      return `the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record ${seq - 1} but ${isBytes(env.prev) && env.prev.length ? hex(env.prev).slice(0, 16) + "\u2026" : "missing"}`;
+    const s = Number(env.stateSeq);
+    let skip = v >= 3 && !!tail && Number.isSafeInteger(s) && s >= 1 && s < seq;
+    for (let n = s; skip && n < seq; n++) {
+      const o = tail.offerBy(n);
+      if (o === null || o === seat) skip = false;
+    }
+    if ((v2 || kind === "command") && !sameInt(env.stateSeq, seq) && !skip) return `the envelope is for another state than ${seq}`;
+    const want = skip ? tail.hashOf(s - 1) : prev;
+    if (v2 && !(isBytes(env.prev) && want && eq(env.prev, want)))
+      return `the envelope is bound to another history (SPEC.md 7.1): its prev is not the hash of record ${(skip ? s : seq) - 1} but ${isBytes(env.prev) && env.prev.length ? hex(env.prev).slice(0, 16) + "\u2026" : "missing"}`;
     return null;
   }
 
@@ -1227,6 +1264,11 @@ time ${ts}
       const ending = pageEnding(env);
       if (this.run(seq, () => this.check.seatRecord(seq, kind, body, ending, starts, started)) && (this.check.clock || ending))
         this.mark(seq, true, (this.check.clock ? "the record's time: the server's, never before the previous record's, no deadline passed (SPEC.md 8.2)" : "") + (this.check.clock && ending ? "; " : "") + (ending ? `the ${String(ending.kind)}: its event is its signed envelope's, in its place (SPEC.md 8.1)` : ""));
+      this.check.recordDone(seq, new Uint8Array(0), typeof body.seat === "string" ? body.seat : null);
+    }
+    /** What a format-3 envelope may be bound past (envelope.ts Tail): ``hashes[n]`` the page's hash of record n. */
+    tail(hashes) {
+      return { hashOf: hashes, offerBy: (n) => this.check.tail.get(n)?.[1] ?? null };
     }
     /** The end record: its keys, the record before it, its cause and outcome (SPEC.md 8, 8.3); the cause, or null if refused. */
     end(seq, body, prevKind) {

@@ -151,7 +151,8 @@
         if (env) {
           const v2 = genesis.v >= 2;
           // SPEC.md 7.1: the web library's envelope.ts, on what the page's reader gives (pageEnvelope)
-          const why = window.aarLib.envelopeProblem(window.aarLib.pageEnvelope(env), game, genesis.v, rec.kind, seq, seat, b.ctr, rec.prev);
+          const why = window.aarLib.envelopeProblem(window.aarLib.pageEnvelope(env), game, genesis.v, rec.kind, seq, seat, b.ctr, rec.prev,
+                                                    ends.tail((n) => (R[n] && R[n].hash) || null));  // v3: past other seats' offers (SPEC.md 8.1)
           mark(seq, why === null, why || "envelope names this game, seat, counter and the action of a " + rec.kind + " record" + (rec.kind === "command" || v2 ? ", state " + seq : "")
                + (v2 ? ", bound to the history its seat verified: its prev is the hash of record " + (seq - 1) + " (SPEC.md 7.1)" : ""));
           r.env = env;

@@ -56,25 +56,38 @@ def make_auth(seed: bytes, game_id: str, seat: str) -> gs.SeatAuth:
     return seat_auth(seed, game_id, seat, now_ms(), os.urandom(16))
 
 
-def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    """The ErrorInfo of a failed call (its ``reason`` is a code of engine/codes.py), or None."""
-    st = rpc_status.from_call(err) if hasattr(err, "trailing_metadata") else None
+def _detail(err: grpc.RpcError, cls):
+    try:
+        st = rpc_status.from_call(err) if hasattr(err, "trailing_metadata") else None
+    except ValueError:  # a status whose details do not match its code and message
+        return None
     if st is None:
         return None
     for d in st.details:
-        if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            d.Unpack(info)
-            return info
+        if d.Is(cls.DESCRIPTOR):
+            out = cls()
+            d.Unpack(out)
+            return out
     return None
+
+
+def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo of a failed call (its ``reason`` is a code of engine/codes.py), or None."""
+    return _detail(err, error_details_pb2.ErrorInfo)
+
+
+def error_receipt(err: grpc.RpcError) -> gs.Receipt | None:
+    """The server's signed Receipt a refused SubmitCommand carries beside its ErrorInfo (SPEC.md 7.5)."""
+    return _detail(err, gs.Receipt)
 
 
 class ClientError(AfteractionError):
     """A call failed; ``reason`` is the server's ErrorInfo reason when there is one."""
 
-    def __init__(self, message: str, code=None, reason: str = "") -> None:
+    def __init__(self, message: str, code=None, reason: str = "", receipt: gs.Receipt | None = None) -> None:
         self.code = code
         self.reason = reason
+        self.receipt = receipt  # the server's signed receipt of a refused envelope (SPEC.md 7.5)
         super().__init__(message)
 
 
@@ -108,7 +121,8 @@ class RefusedToSign(ClientError):
 def client_error(e: grpc.RpcError) -> ClientError:
     info = error_info(e)
     reason = info.reason if info else ""
-    return ClientError(f"{e.code().name}{' ' + reason if reason else ''}: {e.details()}", e.code(), reason)
+    return ClientError(f"{e.code().name}{' ' + reason if reason else ''}: {e.details()}", e.code(), reason,
+                       error_receipt(e))
 
 
 def new_seat_key() -> bytes:

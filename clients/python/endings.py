@@ -21,8 +21,8 @@ class SeatEndings:
     def _answer_offer(self, on_offer, asked: list):
         """The signed acceptance of another seat's offer standing in the last record verified, if
         ``on_offer((seq, seat, winner))`` says so (asked once per offer), else None."""
-        o = self.verifier.ends.offer if on_offer and self.verifier.ends is not None else None
-        if o is None or o[1] == self.seat or o[0] <= asked[0]:
+        o = self.verifier.ends.offers.latest(self.seat) if on_offer and self.verifier.ends is not None else None
+        if o is None or o[0] <= asked[0]:
             return None
         asked[0] = o[0]
         if not on_offer(o):
@@ -40,9 +40,10 @@ class SeatEndings:
         if signed and self.checkpoint_file:
             from afteraction.v1 import envelope_pb2
 
+            from .evidence import _durable_write
+
             env = envelope_pb2.CommandEnvelope.FromString(envelope_pb2.SignedCommand.FromString(signed).envelope)
-            with open(f"{self.checkpoint_file}.refused-{env.counter}", "wb") as f:
-                f.write(signed)
+            _durable_write(f"{self.checkpoint_file}.refused-{env.counter}", signed)
         return True
 
     def _sign_ending(self, make):
@@ -55,17 +56,18 @@ class SeatEndings:
         return self._sign_ending(lambda h: self.signer.resign(self.game_id, h))
 
     def offer(self, winner: str | None = None):
-        """Offer a result: ``winner`` a seat, None for a draw. It lapses at the next record."""
+        """Offer a result: ``winner`` a seat, None for a draw. It lapses at the next record (format
+        2), or stands until another seat answers it (format 3; OFFER_STANDING until then)."""
         return self._sign_ending(lambda h: self.signer.offer(self.game_id, h, winner))
 
     def standing_offer(self) -> tuple[int, str, str | None] | None:
-        """(seq, seat, winner) of an offer by another seat in the last record verified, or None."""
+        """(seq, seat, winner) of another seat's offer that stands (format 2: in the last record
+        verified; 3: until this seat answers it), or None."""
         self.catch_up()
-        o = self.verifier.ends.offer if self.verifier.ends is not None else None
-        return o if o is not None and o[1] != self.seat else None
+        return self.verifier.ends.offers.latest(self.seat) if self.verifier.ends is not None else None
 
     def accept(self, offer: int | None = None, winner: str | None = None):
-        """Accept the offer standing in the last record (``offer``, ``winner``: what it must be)."""
+        """Accept another seat's standing offer (``offer``, ``winner``: what it must be)."""
         o = self.standing_offer()
         if o is None or (offer is not None and (offer, winner) != (o[0], o[2])):
             raise self.Refused(f"seat {self.seat}: no such offer stands in the last record it verified")

@@ -24,6 +24,8 @@ from afteraction.v1 import game_service_pb2 as gs
 from .client import (CLIENT_REFRESH_MS, RESUMABLE, TRANSIENT, BadLog, BadOpening, Client, ClientError, HistoryRewritten,
                      RefusedToSign, client_error, make_auth, now_ms)
 from .endings import Ending, SeatEndings
+from .evidence import ENDED_FIRST, SeatEvidence
+from afteraction.engine.receipt import NO_DECISION
 
 
 def _signed_pb(signed: bytes):
@@ -32,20 +34,25 @@ def _signed_pb(signed: bytes):
     return envelope_pb2.SignedCommand.FromString(signed)
 
 
-class Seat(SeatEndings):
+class Seat(SeatEndings, SeatEvidence):
     """One seat of one game, seen from its player (its ending commands: clients/python/endings.py)."""
 
     Refused = RefusedToSign
 
     def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
                  server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True,
-                 names: bool = False) -> None:
+                 names: bool = False, evidence_dir: str | None = None,
+                 on_fault: Callable[[str], None] | None = None) -> None:
         """``server_vkey``: the server key to expect (pinned; default: the key the server
         names). ``checkpoint_file``: where this seat keeps the latest checkpoint it verified
         (SPEC.md 11); a checkpoint already there must be matched by the log. ``cosign``: once
         the seat has verified the end record, it cosigns the final checkpoint and gives the
-        cosignature to the server (SPEC.md 4.5). ``names``: ask for each legal command's name in
-        words with the prompts and ``legal()`` (docs/service.md "Commands in words")."""
+        cosignature to the server (SPEC.md 4.5), unless the log ends this seat by time where it holds
+        its answer (``withheld`` says why). ``names``: ask for each legal command's name in words with
+        the prompts and ``legal()`` (docs/service.md "Commands in words"). ``evidence_dir``: where every
+        envelope is written before it is sent, with the server's receipt for it (default
+        ``<checkpoint_file>.evidence``; clients/python/evidence.py). ``on_fault(message)``: told of each
+        server fault (a missing or bad receipt), which is also kept in ``faults`` and on disk."""
         self.client = client
         self.names = names
         self.game_id = game_id
@@ -64,6 +71,9 @@ class Seat(SeatEndings):
         self._auth: gs.SeatAuth | None = None
         self.cosign = cosign
         self.cosigned_size = 0  # the tree size of the last checkpoint this seat cosigned
+        self.evidence_dir = evidence_dir
+        self.on_fault = on_fault
+        self._evidence_init()
 
     # -- what the seat has verified ---------------------------------------------
     @property
@@ -133,10 +143,11 @@ class Seat(SeatEndings):
         b = rec.body
         if b.get("seat") == self.seat:
             self.log_counter = max(self.log_counter, b.get("ctr", 0))
+        self.see_evidence(rec)  # SPEC.md 8.2: kept envelopes, and whether the end is contested
         if rec.kind == "end":
             self.outcome = b.get("outcome")
             self.keep_checkpoint()
-            if self.cosign:
+            if self.cosign and self.withheld is None:
                 self.cosign_checkpoint()
 
     def cosign_checkpoint(self) -> str:
@@ -239,6 +250,7 @@ class Seat(SeatEndings):
         from afteraction.v1 import envelope_pb2
 
         req = gs.SubmitCommandRequest(command=envelope_pb2.SignedCommand.FromString(signed))
+        self.keep_sent(signed)  # durable before it leaves (SPEC.md 8.2)
         for attempt in range(retries + 1):
             try:
                 res = self.client.game.SubmitCommand(req, timeout=self.client.timeout)
@@ -246,10 +258,16 @@ class Seat(SeatEndings):
             except grpc.RpcError as e:
                 if e.code() not in RESUMABLE or attempt == retries:
                     err = client_error(e)
+                    if err.reason and err.reason not in NO_DECISION:  # a decision: it has a receipt
+                        err.receipt = self.check_receipt(signed, err.receipt, err.reason)
                     self.keep_refused(err.reason, signed)  # SPEC.md 8.2: the seat's evidence, kept
+                    if err.reason in ENDED_FIRST:
+                        self.keep_refused_receipt(signed, err.receipt)
                     raise err from None
                 req.auth.CopyFrom(self.auth())  # a retry may be a duplicate: ask for the openings again
                 time.sleep(0.1 * 2 ** attempt)
+        self.check_receipt(signed, res.receipt if res.HasField("receipt") else None, None,
+                           [r.seq for r in res.records])
         if self.next_seq < res.records[0].seq:
             self.catch_up()
         for r in res.records:
@@ -287,6 +305,18 @@ class Seat(SeatEndings):
             return self._sign(make)
         return self.sign_command(prompt.state_seq, choice)
 
+    def answer_stands(self, judged: list[bytes], state_seq: int) -> bool:
+        """True if an envelope of this seat not yet judged would still make record ``state_seq``:
+        format 3 binds it past other seats' offers (SPEC.md 7.2), so a prompt the server sends after
+        such an offer is one this seat has answered already."""
+        from afteraction.v1 import envelope_pb2
+
+        for signed in judged:
+            env = envelope_pb2.CommandEnvelope.FromString(envelope_pb2.SignedCommand.FromString(signed).envelope)
+            if env.state_seq < state_seq and self.at_position(env, state_seq):
+                return True
+        return False
+
     # -- the Play stream --------------------------------------------------------
     def play(self, choose: Callable[[str, list], object], on_message: Callable | None = None,
              retries: int = 8, on_offer: Callable | None = None) -> dict | None:
@@ -313,12 +343,23 @@ class Seat(SeatEndings):
             # server judges them in that order, one result each): a prompt for such a state (or an
             # earlier one) was made before that command was judged and is stale; a later one is answered
             in_flight: list[int] = []
+            judged: list[bytes] = []  # the envelopes sent on this stream and not yet answered, in order
             try:
                 for m in call:
                     failures = 0
                     k = m.WhichOneof("kind")
                     if k in ("accepted", "rejected") and in_flight:
                         in_flight.pop(0)
+                    if k in ("accepted", "rejected") and judged:  # SPEC.md 7.5: its receipt, checked
+                        one = judged.pop(0)
+                        r = getattr(m, k)
+                        if k == "accepted":
+                            self.check_receipt(one, r.receipt if r.HasField("receipt") else None, None, list(r.seqs))
+                        elif r.reason not in NO_DECISION:
+                            got = self.check_receipt(one, r.receipt if r.HasField("receipt") else None, r.reason)
+                            if r.reason in ENDED_FIRST:
+                                self.keep_refused(r.reason, one)
+                                self.keep_refused_receipt(one, got)
                     if k == "record":
                         self.see_record(m.record)
                     elif k == "opening":
@@ -328,17 +369,22 @@ class Seat(SeatEndings):
                         signed = self._answer_offer(on_offer, asked)  # SPEC.md 8.1
                         if signed is not None:
                             in_flight.append(self.next_seq)
+                            self.keep_sent(signed)
+                            judged.append(signed)
                             reqs.put(gs.PlayRequest(command=_signed_pb(signed)))
-                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1):
+                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1) \
+                            and not self.answer_stands(judged, m.your_decision.state_seq):
                         from afteraction.v1 import envelope_pb2
 
                         signed = self.decide(m.your_decision, choose)
                         if signed is not None:
                             in_flight.append(self.next_seq)  # where sign_* signed it
                             sent[0] = signed
+                            self.keep_sent(signed)  # durable before it leaves (SPEC.md 8.2)
+                            judged.append(signed)
                             reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
-                    elif k == "rejected" and self.keep_refused(m.rejected.reason, sent[0]):
-                        pass  # the game ended first (a time-out): its end record ends this loop
+                    elif k == "rejected" and m.rejected.reason in ENDED_FIRST:
+                        pass  # the game ended first (a time-out): kept above; its end record ends this loop
                     elif k == "rejected" and m.rejected.reason not in TRANSIENT:
                         raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
                                           m.rejected.code, m.rejected.reason)

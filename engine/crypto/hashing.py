@@ -22,9 +22,11 @@ TAG_SEAL_KEY = "aar1/seal-key"        # derivation of the sealing (AEAD) key
 TAG_SEAL_NONCE = "aar1/seal-nonce"    # derivation of a sealing nonce
 TAG_COMMAND = "aar1/command"          # what a seat signs: tag || envelope bytes
 TAG_AUTH = "aar1/auth"                # what a seat signs to read its private data (docs/service.md)
+TAG_ENVELOPE = "aar1/envelope"        # which envelope a receipt is for (SPEC.md 7.5)
+TAG_RECEIPT = "aar1/receipt"          # what the server key signs for a received envelope (SPEC.md 7.5)
 
 TAGS = (TAG_RECORD, TAG_SERVER_SECRET, TAG_SEAT_ENTROPY, TAG_DICE_KEY, TAG_ROLL,
-        TAG_COMMIT, TAG_SALT, TAG_SEAL_KEY, TAG_SEAL_NONCE, TAG_COMMAND, TAG_AUTH)
+        TAG_COMMIT, TAG_SALT, TAG_SEAL_KEY, TAG_SEAL_NONCE, TAG_COMMAND, TAG_AUTH, TAG_ENVELOPE, TAG_RECEIPT)
 
 
 def tag_prefix(tag: str) -> bytes:

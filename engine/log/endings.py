@@ -28,8 +28,19 @@ class EndingsCheck:
         self.v = genesis.v
         self.seats = [s["name"] for s in genesis.body["seats"]]
         self.clock = E.Clock.of(genesis.body) if genesis.v >= 2 else None
-        self.offer: tuple[int, str, str | None] | None = None  # the offer of the previous record
+        self.offers = E.Offers(genesis.v)  # the standing offers, the referee's rule (SPEC.md 8.1)
         self.last: dict | None = None  # the previous record's resign / accept event
+
+    @property
+    def offer(self) -> tuple[int, str, str | None] | None:
+        """(seq, seat, winner) of the latest offer that stands (v2: only an offer in the last record)."""
+        return self.offers.latest()
+
+    def record_done(self, rec: Record, env) -> None:
+        """After every check of record ``rec`` (``env``: its public envelope, None if none)."""
+        seat = rec.body.get("seat") if rec.kind not in ("genesis", "end") else None
+        self.offers.after(rec.seq, rec.hash, seat if type(seat) is str else None,
+                          E.offer_of(env) if rec.kind == "command" else None)
 
     def body_keys(self) -> set:
         """SPEC.md 1.3: a seat record of a game with a clock also has ``at``."""
@@ -72,15 +83,14 @@ class EndingsCheck:
             t = self.clock.timeout(seat) if rec.kind == "command" and not ending else None
             if t is not None and at > t[0]:
                 raise _fail("6", seq, f"seat {seat}'s command after its deadline ({t[1]} limit, SPEC.md 8.2)", t[0], at)
-        offer, self.offer = self.offer, None
         if ending:
-            self._ending(rec, env, offer, started)
+            self._ending(rec, env, started)
         if self.clock is not None:
             self.clock.seat_record(seq, at)
             if (rec.kind == "command" and not ending) or starts:
                 self.clock.game_step(seq, at, None if starts else seat)
 
-    def _ending(self, rec: Record, env, offer, started: bool) -> None:
+    def _ending(self, rec: Record, env, started: bool) -> None:
         seq, seat = rec.seq, rec.body["seat"]
         try:
             evs = E.events(env)
@@ -95,11 +105,14 @@ class EndingsCheck:
         if ev["t"] == "offer":
             if ev["winner"] is not None and ev["winner"] not in self.seats:
                 raise _fail("6", seq, "an offer names a seat or a draw", self.seats, ev["winner"])
-            self.offer = (seq, seat, ev["winner"])
+            why = self.offers.offer_problem(seat)
+            if why is not None:
+                raise _fail("6", seq, "one standing offer per seat (v >= 3, SPEC.md 8.1)", None, None, why[1])
         elif ev["t"] == "accept":
-            if offer is None or ev["offer"] != offer[0] or offer[1] == seat or ev["winner"] != offer[2]:
+            if self.offers.accept_problem(seat, seq, ev["offer"], ev["winner"]) is not None:
+                offer = self.offers.latest(seat)
                 raise _fail("6", seq, "an acceptance names the offer in the record before it, made by the other "
-                            "seat, for the same result (SPEC.md 8.1)",
+                            "seat, for the same result (SPEC.md 8.1; format 3: any offer of another seat that stands)",
                             None if offer is None else f"offer {offer[0]} by {offer[1]} for {offer[2]}",
                             f"offer {ev['offer']} for {ev['winner']}")
             self.last = ev

@@ -13,6 +13,7 @@ from __future__ import annotations
 from afteraction.v1 import envelope_pb2
 
 from ..crypto import commit as _commit
+from ..endings import position_problem
 from ..crypto import dice as _dice
 from ..protocol import (ACTION_OF_KIND, EVENT_KEYS, EVENT_PLACES, SEALED_BODY_KEYS, SEAT_BODY_KEYS, Record,
                         entropy_commit_event, entropy_reveal_event, is_deterministic_encoding, misplaced_event,
@@ -135,11 +136,14 @@ class SeatSteps:
                 raise _fail(step, seq, f"entropy reveal by {seat} is bound to the log at state {env.state_seq}, "
                             f"before every seat had committed (the last commitment is record {self.committed_at - 1})",
                             self.committed_at, env.state_seq)
-            if env.state_seq != seq:
+            o = self.ends.offers  # SPEC.md 7.1, 8.1: the rule of the referee (v >= 3: past other seats' offers)
+            why = position_problem(self.genesis.v, seat, env.state_seq, env.prev, seq, o.hash_of, o.offer_by)
+            if why is not None and why[0] == "STALE_STATE":
                 raise _fail(step, seq, "envelope state id", seq, env.state_seq)
-            if env.prev != self.prev:
+            if why is not None:
+                want = o.hash_of(env.state_seq - 1) if env.state_seq < seq else self.prev
                 raise _fail(step, seq, f"envelope of seat {seat} is bound to another history: its prev is not the "
-                            f"hash of record {seq - 1}", self.prev, env.prev)
+                            f"hash of record {env.state_seq - 1}", want, env.prev)
         elif kind == "command" and env.state_seq != seq:
             raise _fail(step, seq, "envelope state id", seq, env.state_seq)
 

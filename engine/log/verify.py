@@ -182,6 +182,8 @@ class Verifier(SeatSteps, ReplaySteps):
                 self._sealed_and_dice(rec)
             if self.referee is not None and not self.replay_apart:
                 self._replay(rec)
+        if self.ends is not None:  # SPEC.md 8.1: which offers stand, for the next records' checks
+            self.ends.record_done(rec, self._env if rec.kind == "command" else None)
         self.prev = rec.hash
         self.prev_kind = rec.kind
         self.report.records = seq + 1

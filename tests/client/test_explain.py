@@ -231,3 +231,32 @@ def test_server_key_pinning(capsys):
     assert rc == 2
     rc, out, _ = run(capsys, GOLDEN / "sog.aar", "--record", 4)
     assert "(from the bundle; pin it with --server-key)" in out
+
+
+def test_format_3_a_command_bound_before_the_other_seats_offer_is_explained_as_in_place(capsys, tmp_path):
+    """Issue 41 (SPEC.md 7.2, format 3): a seat's command signed before the other seat's offer is
+    accepted one record later; `aar explain` checks its position by the referee's rule (before,
+    it marked the envelope's state_seq as failed)."""
+    from afteraction.engine.bots import random_bot
+    from afteraction.engine.local import LocalGame
+
+    g = LocalGame.create("duel", seed=b"explain-v3")
+    g.handshake()
+    bot = random_bot(b"explain-v3")
+    gid = g.referee.game_id
+    for _ in range(6):  # to a public command: the seat whose command is not sealed
+        d = g.referee.pending().seat
+        cmd = bot(d, g.referee.ruleset.legal_commands(g.referee.state, d))
+        if not g.referee.ruleset.is_private(g.referee.state, d, cmd, g.referee.pending()):
+            break
+        g.play(d, cmd)
+    other = "b" if d == "a" else "a"
+    signed = g.seats[d].command(gid, g.referee.seq, cmd, g.head())
+    g.submit(g.seats[other].offer(gid, g.head(), None))
+    n = g.referee.seq
+    g.submit(signed)
+    path = tmp_path / "v3.aar"
+    path.write_bytes(g.bundle())
+    rc, dd = run_json(capsys, path, "--record", n)
+    s = dd["record"]["submitter"]
+    assert rc == 0 and s["bound_to"]["state_seq"] == n - 1 and all(oks(s["checks"])), s["checks"]

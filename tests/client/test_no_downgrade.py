@@ -51,7 +51,7 @@ def test_the_client_refuses_to_play_a_game_of_an_older_format(server):
         a = Seat(c, gid, "a", keys["a"])
         a.see_record(_v1_genesis(server, gid, pub))   # it verifies: v1 logs verify forever
         assert a.verifier.genesis.v == 1 < FORMAT_VERSION
-        with pytest.raises(RefusedToSign, match=r"log format v1, older than v2, the newest.*prev"):
+        with pytest.raises(RefusedToSign, match=rf"log format v1, older than v{FORMAT_VERSION}, the newest.*prev"):
             a.head()
         prompt = gs.YourDecision(state_seq=1, decision=gs.Decision(seat="*", kind="entropy"))
         with pytest.raises(RefusedToSign, match="plays only the newest format"):

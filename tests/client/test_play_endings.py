@@ -113,3 +113,52 @@ def test_aar_new_writes_the_time_control_into_genesis(server, tmp_path, capsys):
     assert genesis.body["clock"] == {"decision": 86_400_000, "total": 604_800_000, "abandon": 1_209_600_000}
     assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={k}", "--seat", f"b={k2}",
                      "--decision-ms", "5"]) != 0
+
+
+def test_aar_play_does_not_cosign_a_time_out_forged_where_it_answered(server, tmp_path, capsys, monkeypatch):
+    """Issue 41: the server refuses seat a's answer TIME_EXPIRED as if its clock had jumped past the
+    deadline (its receipt still says when it had the envelope) and writes the time-out. `aar play`
+    says the seat does not cosign, and why; before issue 41 it cosigned its own forged time-out."""
+    from afteraction.cli.commands import read_seat_key
+    from afteraction.engine.errors import Rejection
+
+    class Fake:
+        t = 1_764_000_000_000
+
+        def __call__(self):
+            return self.t
+    fake = Fake()
+    games = server.service.games
+    games.now = fake
+    ka, kb = str(tmp_path / "a.key"), str(tmp_path / "b.key")
+    for k in (ka, kb):
+        assert cli.main(["keygen", "-o", k]) == 0
+    capsys.readouterr()
+    assert cli.main(["new", "--server", server.target, "--game", "duel", "--seat", f"a={ka}", "--seat", f"b={kb}",
+                     "--decision-ms", "60000"]) == 0
+    gid = capsys.readouterr().out.strip().splitlines()[0]
+    bot = Seat(Client(server.target), gid, "b", read_seat_key(kb))
+    orig = games._accept
+
+    def lies_about_time(live, env, raw, digest):
+        if env.seat != "a" or env.WhichOneof("action") != "command":
+            return orig(live, env, raw, digest)
+        true = fake.t
+        fake.t += 120_000
+        monkeypatch.setattr(games, "_accept", orig)
+        try:
+            return orig(live, env, raw, digest)
+        except Rejection as e:
+            e.received_ms = true
+            raise
+    monkeypatch.setattr(games, "_accept", lies_about_time)
+    t = threading.Thread(target=lambda: bot.play(random_bot(b"b")), daemon=True)
+    t.start()
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
+    t.join(30)
+    out = capsys.readouterr().out
+    assert "ran out of time" in out and "NOT COSIGNED: the log ends seat a's game by timeout" in out, out
+    receipts = list(tmp_path.glob(f"a.key.{gid}.checkpoint.refused-*.receipt"))
+    assert len(receipts) == 1
+    bot.client.close()

@@ -98,7 +98,10 @@ def seat_record(b: dict, n: int, kind: str, env, st: dict, starts: bool, started
         t = _timeout(c, seat) if kind == "command" and not ending else None
         if t is not None and at > t[0]:
             raise Fail(6, n, "a command after its seat's deadline")
-    offer, st["offer"] = st.get("offer"), None
+    # SPEC 8.1: v2, an offer lapses at the next record; v3, it stands until another seat's record
+    # that is not an offer, one per seat
+    prior = st.get("standing", {})
+    standing = {} if st["v"] < 3 else {s: o for s, o in prior.items() if s == seat}
     if ending:
         try:
             ev = ending_event(env)
@@ -111,12 +114,18 @@ def seat_record(b: dict, n: int, kind: str, env, st: dict, starts: bool, started
         if ev["t"] == "offer":
             if ev["winner"] is not None and ev["winner"] not in st["seats"]:
                 raise Fail(6, n, "offer winner")
-            st["offer"] = (n, seat, ev["winner"])
+            if st["v"] >= 3 and seat in prior:
+                raise Fail(6, n, "a second offer while the seat's offer stands")
+            standing = ({} if st["v"] < 3 else dict(prior))
+            standing[seat] = (n, ev["winner"])
+            st.setdefault("offer_by", {})[n] = seat
         else:
-            if ev["t"] == "accept" and (offer is None or ev["offer"] != offer[0] or offer[1] == seat
-                                        or ev["winner"] != offer[2]):
+            by = [(s, o) for s, o in prior.items() if o[0] == ev.get("offer")]
+            if ev["t"] == "accept" and (not by or by[0][0] == seat or ev["winner"] != by[0][1][1]
+                                        or (st["v"] < 3 and ev["offer"] != n - 1)):
                 raise Fail(6, n, "acceptance of no offer")
             st["last_end"] = ev
+    st["standing"] = standing
     if c:
         c["last_at"], c["acted"] = at, (n, at)
         if (kind == "command" and not ending) or starts:

@@ -418,3 +418,30 @@ def test_game_bundle_with_one_flipped_byte_fails():
     with pytest.raises(VerificationError) as e:
         verify_bundle(io.BytesIO(bytes(raw)))
     assert e.value.seq == 6
+
+
+def test_receipt_vectors_recompute_from_the_spec_formula():
+    """SPEC.md 7.5, independently of engine/receipt.py: the envelope hash and the signed message
+    from hashlib and struct, the signature with `cryptography`, the Receipt message parsed back."""
+    from afteraction.engine import receipt as RC
+    from afteraction.v1 import game_service_pb2 as gs
+
+    d = load("receipt.json")
+    pub = Ed25519PublicKey.from_public_bytes(x(d["server_public"]))
+
+    def lp(b: bytes) -> bytes:
+        return struct.pack(">I", len(b)) + b
+    assert len(d["cases"]) == 2
+    for c in d["cases"]:
+        env = x(c["envelope"])
+        h = hashlib.sha256(b"aar1/envelope\x00" + env).digest()
+        assert h.hex() == c["envelope_hash"]
+        msg = (b"aar1/receipt\x00" + lp(c["game_id"].encode()) + lp(c["seat"].encode()) + struct.pack(">Q", c["counter"])
+               + struct.pack(">Q", c["state_seq"]) + lp(x(c["prev"])) + h + lp(c["decision"].encode())
+               + struct.pack(">Q", c["seq"]) + struct.pack(">Q", c["received_ms"]))
+        assert msg.hex() == c["message"]
+        pub.verify(x(c["signature"]), msg)
+        r = gs.Receipt.FromString(x(c["receipt_pb"]))
+        assert RC.message(r) == msg and RC.problem(r, x(d["server_public"]), env) is None
+        r.received_ms += 1
+        assert RC.problem(r, x(d["server_public"])) == "its signature does not verify with the server key"

@@ -316,7 +316,7 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
     except Exception:
         raise Fail(2, n, "not canonical") from None
     if set(rec) != {"v", "game", "seq", "prev", "kind", "body"} or type(rec["v"]) is not int \
-            or rec["v"] not in (1, 2):
+            or rec["v"] not in (1, 2, 3):
         raise Fail(2, n, "shape")
     if n == 0:
         st["v"] = rec["v"]
@@ -332,6 +332,8 @@ def _record(frame, n, prev, header, st, leaves, name, kid, pub, secret) -> None:
         raise Fail(8, n, "after end")
     b, kind, game = rec["body"], rec["kind"], rec["game"]
     st["prev"] = prev  # the hash of record n - 1, which a v2 envelope binds (7.1)
+    if n:
+        st.setdefault("hashes", []).append(prev)  # hashes[i]: the hash of record i (7.2, v3)
     if n == 0:
         st["genesis_hash"] = th("aar1/record", raw)
         if kind != "genesis" or b["server"]["vkey"] != header["server_vkey"] or game != header["game"]:
@@ -472,7 +474,13 @@ def _check_envelope(env_b, sig, seat, ctr, kind, n, st, step) -> dict:
     if st["v"] >= 2:  # 7.1-7.2: every envelope binds its position and the hash before it
         if kind == "reveal" and env["state_seq"] < st.get("committed_at", 0):
             raise Fail(step, n, "reveal bound before every commit")
-        if env["state_seq"] != n or env["prev"] != st["prev"]:
+        s = env["state_seq"]
+        if s == n:
+            ok = env["prev"] == st["prev"]
+        else:  # 7.2 (v3): bound before other seats' offers only
+            ok = st["v"] >= 3 and 1 <= s < n and env["prev"] == st["hashes"][s - 1] and \
+                all(st.get("offer_by", {}).get(k) not in (None, seat) for k in range(s, n))
+        if not ok:
             raise Fail(step, n, "state_seq / prev")
     elif kind == "command" and env["state_seq"] != n:
         raise Fail(step, n, "state_seq")

@@ -38,7 +38,7 @@ def _build(header: dict, items: list[tuple[str, dict]]) -> bytes:
     tree, prev = CompactTree(), ZERO_HASH
     out = [MAGIC, canon.encode({**header, "records": len(items)})]
     for seq, (kind, body) in enumerate(items):
-        rec = make_record(INFO["game"], seq, prev, kind, body)
+        rec = make_record(INFO["game"], seq, prev, kind, body, _records()[1][0].v)  # the example's version
         tree.append(rec.leaf)
         out.append(canon.encode({"t": "record", "raw": rec.raw,
                                  "checkpoint": checkpoint_note(server, origin, tree.size, tree.root())}))

@@ -64,7 +64,7 @@ def test_spec_8_1_resignation_during_the_handshake_is_a_real_end():
 
 
 def test_spec_8_1_an_offer_lapses_at_the_next_record():
-    g = duel(moves=1)
+    g = duel(moves=1, version=2)  # format 2 (format 3: the next test)
     gid = g.referee.game_id
     g.submit(g.seats["b"].offer(gid, g.head(), "b"))
     offer_seq = g.referee.seq - 1
@@ -72,6 +72,28 @@ def test_spec_8_1_an_offer_lapses_at_the_next_record():
     g.play(d.seat, g.referee.ruleset.legal_commands(g.referee.state, d.seat)[0])  # b plays: the offer lapses
     assert code(lambda: g.submit(g.seats["a"].accept(gid, g.head(), offer_seq, "b"))) == "NO_OFFER"
     g.seats["a"].counter -= 1
+
+
+def test_spec_8_1_v3_an_offer_stands_until_another_seat_answers_it():
+    """Format 3 (issue 41): the offer outlives its seat's own next record and lapses at the other
+    seat's; while it stands its seat may not offer again (OFFER_STANDING)."""
+    g = duel(moves=1)
+    assert g.referee.version == 3
+    gid = g.referee.game_id
+    g.submit(g.seats["b"].offer(gid, g.head(), "b"))
+    offer_seq = g.referee.seq - 1
+    assert code(lambda: g.submit(g.seats["b"].offer(gid, g.head(), None))) == "OFFER_STANDING"
+    g.seats["b"].counter -= 1
+    d = g.referee.pending()
+    assert d.seat == "b"
+    g.play("b", g.referee.ruleset.legal_commands(g.referee.state, "b")[0])  # b's own move: its offer stands
+    assert g.referee.offers.latest("a") == (offer_seq, "b", "b")
+    d = g.referee.pending()
+    g.play(d.seat, g.referee.ruleset.legal_commands(g.referee.state, d.seat)[0])  # a answers: it lapses
+    assert d.seat == "a" and g.referee.offers.latest("a") is None
+    assert code(lambda: g.submit(g.seats["a"].accept(gid, g.head(), offer_seq, "b"))) == "NO_OFFER"
+    g.seats["a"].counter -= 1
+    assert verified(g).records == g.referee.seq
 
 
 def test_spec_8_1_acceptance_must_match_the_offer_and_be_another_seats():
@@ -160,7 +182,7 @@ def _rewrite(g: LocalGame, edit) -> bytes:
     origin = g.records[0].body["server"]["origin"]
     tree, prev, out = CompactTree(), ZERO_HASH, []
     for seq, (kind, body) in enumerate(items):
-        r = make_record(g.referee.game_id, seq, prev, kind, body, 2)
+        r = make_record(g.referee.game_id, seq, prev, kind, body, g.referee.version)
         tree.append(r.leaf)
         out.append((r.raw, checkpoint_note(g.server, origin, tree.size, tree.root())))
         prev = r.hash
@@ -228,10 +250,10 @@ def test_spec_8_any_sequence_of_moves_endings_and_time_verifies_and_replays(step
         try:
             if what == "play":
                 g.play(d.seat, bot(d.seat, g.referee.ruleset.legal_commands(g.referee.state, d.seat)))
-            elif what == "offer":
+            elif what == "offer" and g.referee.offers.offer_problem(d.seat) is None:  # format 3: one standing
                 g.submit(g.seats[d.seat].offer(gid, g.head(), None))
-            elif what == "accept" and g.referee.offer is not None:
-                g.submit(g.seats[other].accept(gid, g.head(), g.referee.seq - 1, None))
+            elif what == "accept" and g.referee.offers.latest(other) is not None:
+                g.submit(g.seats[other].accept(gid, g.head(), g.referee.offers.latest(other)[0], None))
             elif what == "resign":
                 g.submit(g.seats[other].resign(gid, g.head()))
         except Rejection as e:

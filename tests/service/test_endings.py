@@ -154,12 +154,20 @@ def test_bad_clock_and_bad_offers_are_refused_with_their_reasons(server):
         seats["a"].offer("nobody")
     assert e.value.reason == "BAD_RESULT" and e.value.code == grpc.StatusCode.INVALID_ARGUMENT
     seats["a"].offer("b")
-    lg = seats["a"].legal()
-    seats["a"].submit(seats["a"].sign_command(lg.state_seq, lg.commands[0]))  # the offer lapses
+    offer_seq = seats["a"].next_seq - 1
+    with pytest.raises(ClientError) as e:  # format 3: one standing offer per seat (SPEC.md 8.1)
+        seats["a"].offer(None)
+    assert e.value.reason == "OFFER_STANDING" and e.value.code == grpc.StatusCode.FAILED_PRECONDITION
+    for _ in range(2):  # the seat to move moves; once b has answered, a's offer lapses
+        mover = c.state(gid).decision.seat
+        lg = seats[mover].legal()
+        seats[mover].submit(seats[mover].sign_command(lg.state_seq, lg.commands[0]))
+        if mover == "b":
+            break
     assert seats["b"].standing_offer() is None
     head = seats["b"].head()
     with pytest.raises(ClientError) as e:
-        seats["b"].submit(seats["b"]._sign(lambda: seats["b"].signer.accept(gid, head, head.seq - 2, "b")))
+        seats["b"].submit(seats["b"]._sign(lambda: seats["b"].signer.accept(gid, head, offer_seq, "b")))
     assert e.value.reason == "NO_OFFER" and e.value.code == grpc.StatusCode.FAILED_PRECONDITION
 
 
@@ -211,8 +219,10 @@ def test_a_seat_timed_out_keeps_its_refused_envelope_and_aar_evidence_reads_it(s
     capsys.readouterr()
     code = aar(["evidence", str(kept), str(bundle)])
     out = capsys.readouterr().out
-    # the same history (no fork): the envelope answers at seq 5, where the end record stands instead
-    assert code == 0 and f"consistent: the bundle's record {lg.state_seq - 1} is the one seat a signed against" in out, out
+    # the same history (no fork): the envelope answers at seq 5, where the end record stands instead;
+    # issue 41: that is named (exit 3), no longer a plain "consistent" (exit 0)
+    assert code == 3 and f"consistent: the bundle's record {lg.state_seq - 1} is the one seat a signed against" in out, out
+    assert "CONTESTED: record 5 ends the game by a time-out of seat a" in out, out
     end = verified_cause(c, gid, tmp_path, capsys)
     assert end["cause"]["kind"] == "timeout" and end["records"] == lg.state_seq + 1
 

@@ -126,13 +126,16 @@ def test_min_version_keeps_a_log_of_that_format_and_refuses_older_ones(capsys):
     usage error (exit 2)."""
     from afteraction.engine.protocol import FORMAT_VERSION
     v1, v2 = str(REPO / "fixtures/logs/duel-complete.aar"), str(REPO / "fixtures/logs/evidence/fork-a.aar")
-    code, obj = _verify(capsys, "--min-version", str(FORMAT_VERSION), v2)
+    newest = str(REPO / "fixtures/logs/tampered/v3-answer-past-offer.aar")   # a log of format 3 that verifies
+    code, obj = _verify(capsys, "--min-version", str(FORMAT_VERSION), newest)
     assert code == 0 and obj["format"] == FORMAT_VERSION and not any("older than" in n for n in obj["notes"])
     code, obj = _verify(capsys, "--min-version", "1", v1)
-    assert code == 0 and obj["format"] == 1 and any("older than v2" in n and "prev" in n for n in obj["notes"])
+    assert code == 0 and obj["format"] == 1 and any("what v2 added" in n and "prev" in n for n in obj["notes"])
+    code, obj = _verify(capsys, "--min-version", "2", v2)
+    assert code == 0 and obj["format"] == 2 and any("what v3 added" in n for n in obj["notes"])
     code, obj = _verify(capsys, "--min-version", "2", v1)
     assert (code, obj["step"], obj["seq"], obj["expected"], obj["found"]) == (1, "2 (encoding)", 0, 2, 1)
     assert obj["format"] == 1 and obj["records"] == 0
     for bad in ("0", str(FORMAT_VERSION + 1)):
-        code, obj = _verify(capsys, "--min-version", bad, v2)
+        code, obj = _verify(capsys, "--min-version", bad, newest)
         assert code == 2 and obj["unreadable"] is True and "--min-version" in obj["message"]

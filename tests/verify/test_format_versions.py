@@ -32,7 +32,10 @@ def test_the_browser_seat_follows_the_same_newest_format():
 def test_the_report_names_the_format_and_what_an_older_one_lacks():
     v1 = verify_bundle(io.BytesIO((ROOT / "fixtures" / "logs" / "duel-complete.aar").read_bytes()))
     assert v1.format == 1 and v1.verified
-    lacks = [n for n in v1.notes if "older than v2" in n]
+    lacks = [n for n in v1.notes if "what v2 added" in n]
     assert len(lacks) == len(VERSION_ADDS[2]) and any("prev" in n and "re-roll" in n for n in lacks)
+    assert all(f"older than v{FORMAT_VERSION} (the newest)" in n for n in lacks)
     v2 = verify_bundle(io.BytesIO((ROOT / "fixtures" / "logs" / "evidence" / "fork-a.aar").read_bytes()))
-    assert v2.format == 2 and not any("older than" in n for n in v2.notes)
+    assert v2.format == 2 and len([n for n in v2.notes if "older than" in n]) == len(VERSION_ADDS[3])
+    v3 = verify_bundle(io.BytesIO((ROOT / "fixtures" / "logs" / "tampered" / "v3-answer-past-offer.aar").read_bytes()))
+    assert v3.format == FORMAT_VERSION == 3 and not any("older than" in n for n in v3.notes)

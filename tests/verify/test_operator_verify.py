@@ -14,7 +14,7 @@ from afteraction.cli.main import main
 from afteraction.engine import registry
 from afteraction.engine.errors import Rejection, VerificationError
 from afteraction.engine.log.genesis import genesis_shape
-from afteraction.engine.protocol import make_record
+from afteraction.engine.protocol import FORMAT_VERSION, make_record
 from afteraction.engine.match import MAX_LABEL, MAX_PLAYER, match_problem
 from afteraction.engine.referee import Referee
 from afteraction.engine.seat import SeatSigner
@@ -64,11 +64,12 @@ def test_the_first_line_says_when_the_rules_were_not_replayed(capsys):
     code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--no-replay")
     assert out.splitlines()[0].startswith("VERIFIED, BUT UNPINNED (no --server-key") and " AND NOT REPLAYED (" in out
     code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--server-key", vkey)
-    assert out.startswith("VERIFIED, BUT OLDER FORMAT v1 (the newest is v2")  # issue 41: not a plain VERIFIED
-    fork = LOGS / "evidence" / "fork-a.aar"   # format v2, the newest: pinned and replayed, no caveat
-    with open(fork, "rb") as f:
-        code, out, _ = _run(capsys, "verify", fork, "--server-key", read_bundle(f)[0]["server_vkey"])
-    assert code == 0 and out.startswith("VERIFIED: ") and ", format v2" in out.splitlines()[0]
+    assert out.startswith(f"VERIFIED, BUT OLDER FORMAT v1 (the newest is v{FORMAT_VERSION}")  # issue 41: not a plain VERIFIED
+    newest = LOGS / "tampered" / "v3-answer-past-offer.aar"   # the newest format, verifies: pinned, no caveat
+    with open(newest, "rb") as f:
+        code, out, _ = _run(capsys, "verify", newest, "--server-key", read_bundle(f)[0]["server_vkey"])
+    assert code == 0 and out.startswith("VERIFIED") and "OLDER FORMAT" not in out
+    assert f", format v{FORMAT_VERSION}" in out.splitlines()[0]
 
 
 def _genesis(match=None, version=2):

@@ -305,3 +305,25 @@ def test_native_grpc_on_the_web_port_is_told_where_to_go(web_server):
         assert r.status == 415 and b"gRPC port" in r.read()
     finally:
         conn.close()
+
+
+def test_receipts_travel_over_connect_as_over_grpc(web_server, tmp_path):
+    """SPEC.md 7.5 (issue 41): SubmitCommand's receipt, and a refusal's receipt as the second detail
+    of the Connect error, reach the reference client over the web port; it checks both (no fault)."""
+    from afteraction.client.client import ClientError
+    from afteraction.engine import receipt as R
+
+    c = web_client("127.0.0.1", web_server.web_port)
+    gid, seats, _ = _duel(c, b"receipts-web")
+    faults = []
+    for s in seats.values():
+        s.on_fault = faults.append
+        s.evidence_dir = str(tmp_path / s.seat)
+    for s in seats.values():
+        res = s.submit(s.sign_commit())
+        assert res.receipt.decision == "accepted" and R.problem(res.receipt, s.verifier.server.public) is None
+    a = seats["a"]
+    with pytest.raises(ClientError) as e:
+        a.submit(a.sign_commit())   # committed already
+    assert e.value.reason == "ALREADY_COMMITTED" and e.value.receipt.decision == "refused/ALREADY_COMMITTED"
+    assert R.problem(e.value.receipt, a.verifier.server.public) is None and faults == []

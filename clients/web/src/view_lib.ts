@@ -94,6 +94,12 @@ export class PageEndings {
     if (this.run(seq, () => this.check.seatRecord(seq, kind, body, ending, starts, started)) && (this.check.clock || ending))
       this.mark(seq, true, (this.check.clock ? "the record's time: the server's, never before the previous record's, no deadline passed (SPEC.md 8.2)" : "")
                 + (this.check.clock && ending ? "; " : "") + (ending ? `the ${String(ending.kind)}: its event is its signed envelope's, in its place (SPEC.md 8.1)` : ""));
+    this.check.recordDone(seq, new Uint8Array(0), typeof body.seat === "string" ? body.seat : null);   // which offers stand (v3)
+  }
+
+  /** What a format-3 envelope may be bound past (envelope.ts Tail): ``hashes[n]`` the page's hash of record n. */
+  tail(hashes: (n: number) => Uint8Array | null): { hashOf(n: number): Uint8Array | null; offerBy(n: number): string | null } {
+    return { hashOf: hashes, offerBy: (n) => this.check.tail.get(n)?.[1] ?? null };
   }
 
   /** The end record: its keys, the record before it, its cause and outcome (SPEC.md 8, 8.3); the cause, or null if refused. */

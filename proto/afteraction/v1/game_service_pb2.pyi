@@ -172,20 +172,46 @@ class SubmitCommandRequest(_message.Message):
     def __init__(self, command: _Optional[_Union[_envelope_pb2.SignedCommand, _Mapping]] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
 
 class SubmitCommandResponse(_message.Message):
-    __slots__ = ("records", "checkpoint", "openings", "next_decision", "duplicate", "openings_withheld")
+    __slots__ = ("records", "checkpoint", "openings", "next_decision", "duplicate", "openings_withheld", "receipt")
     RECORDS_FIELD_NUMBER: _ClassVar[int]
     CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
     OPENINGS_FIELD_NUMBER: _ClassVar[int]
     NEXT_DECISION_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
     OPENINGS_WITHHELD_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     records: _containers.RepeatedCompositeFieldContainer[LogRecord]
     checkpoint: SignedCheckpoint
     openings: _containers.RepeatedCompositeFieldContainer[SeatOpening]
     next_decision: Decision
     duplicate: bool
     openings_withheld: bool
-    def __init__(self, records: _Optional[_Iterable[_Union[LogRecord, _Mapping]]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., openings: _Optional[_Iterable[_Union[SeatOpening, _Mapping]]] = ..., next_decision: _Optional[_Union[Decision, _Mapping]] = ..., duplicate: _Optional[bool] = ..., openings_withheld: _Optional[bool] = ...) -> None: ...
+    receipt: Receipt
+    def __init__(self, records: _Optional[_Iterable[_Union[LogRecord, _Mapping]]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., openings: _Optional[_Iterable[_Union[SeatOpening, _Mapping]]] = ..., next_decision: _Optional[_Union[Decision, _Mapping]] = ..., duplicate: _Optional[bool] = ..., openings_withheld: _Optional[bool] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
+
+class Receipt(_message.Message):
+    __slots__ = ("game_id", "seat", "counter", "state_seq", "prev", "envelope_hash", "decision", "seq", "received_ms", "signature")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    COUNTER_FIELD_NUMBER: _ClassVar[int]
+    STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    PREV_FIELD_NUMBER: _ClassVar[int]
+    ENVELOPE_HASH_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_MS_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: str
+    counter: int
+    state_seq: int
+    prev: bytes
+    envelope_hash: bytes
+    decision: str
+    seq: int
+    received_ms: int
+    signature: bytes
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., counter: _Optional[int] = ..., state_seq: _Optional[int] = ..., prev: _Optional[bytes] = ..., envelope_hash: _Optional[bytes] = ..., decision: _Optional[str] = ..., seq: _Optional[int] = ..., received_ms: _Optional[int] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
 class PlayJoin(_message.Message):
     __slots__ = ("game_id", "auth", "from_seq", "with_names")
@@ -208,26 +234,30 @@ class PlayRequest(_message.Message):
     def __init__(self, join: _Optional[_Union[PlayJoin, _Mapping]] = ..., command: _Optional[_Union[_envelope_pb2.SignedCommand, _Mapping]] = ...) -> None: ...
 
 class CommandRejected(_message.Message):
-    __slots__ = ("counter", "code", "reason", "message")
+    __slots__ = ("counter", "code", "reason", "message", "receipt")
     COUNTER_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     counter: int
     code: int
     reason: str
     message: str
-    def __init__(self, counter: _Optional[int] = ..., code: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+    receipt: Receipt
+    def __init__(self, counter: _Optional[int] = ..., code: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class CommandAccepted(_message.Message):
-    __slots__ = ("counter", "seqs", "duplicate")
+    __slots__ = ("counter", "seqs", "duplicate", "receipt")
     COUNTER_FIELD_NUMBER: _ClassVar[int]
     SEQS_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     counter: int
     seqs: _containers.RepeatedScalarFieldContainer[int]
     duplicate: bool
-    def __init__(self, counter: _Optional[int] = ..., seqs: _Optional[_Iterable[int]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+    receipt: Receipt
+    def __init__(self, counter: _Optional[int] = ..., seqs: _Optional[_Iterable[int]] = ..., duplicate: _Optional[bool] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class YourDecision(_message.Message):
     __slots__ = ("state_seq", "decision", "legal_commands", "names")

@@ -131,12 +131,16 @@ export type Fail = (step: string, m: string) => never;
 export class EndingsCheck {
   readonly v2: boolean;
   readonly clock: Clock | null;
-  offer: [number, string, Value] | null = null;   // the offer of the previous record (seq, seat, winner)
+  readonly stand: boolean;                        // format >= 3: an offer stands until another seat answers it
+  standing = new Map<string, [number, Value]>();   // seat -> (seq, winner) of its standing offer (SPEC.md 8.1)
+  tail = new Map<number, [Uint8Array, string | null]>();   // engine/endings.py Offers.tail
+  private recOffer: [string, Value] | null = null; // the record being checked is this seat's offer of this winner
   last: Map_ | null = null;                       // the previous record's resign / accept event
   cause: Map_ | null = null;                      // the end record's ({kind: "rules"} when the rules ended it)
 
   constructor(genesis: { v: number; body: Map_ }, readonly seats: string[], private readonly fail: Fail) {
     this.v2 = genesis.v >= 2;
+    this.stand = genesis.v >= 3;
     const c = genesis.body.clock as Map_ | undefined;
     this.clock = this.v2 && c ? new Clock(c.decision as number, c.total as number, c.abandon as number, genesis.body.at as number) : null;
   }
@@ -155,6 +159,32 @@ export class EndingsCheck {
     if ("match" in b) { const why = matchProblem(b.match, seats); if (why) return "genesis match data: " + why; }
     if ("clock" in b || "at" in b) { const why = controlProblem(b.clock) ?? timeProblem(b.at); if (why) return "genesis clock and at (SPEC.md 8.2): " + why; }
     return null;
+  }
+
+  /** (seq, seat, winner) of the latest standing offer (v2: only an offer in the last record). */
+  get offer(): [number, string, Value] | null {
+    let out: [number, string, Value] | null = null;
+    for (const [s, o] of this.standing) if (!out || o[0] > out[0]) out = [o[0], s, o[1]];
+    return out;
+  }
+
+  /** What envelopeProblem may bind past (format 3). */
+  get tailView(): { hashOf(n: number): Uint8Array | null; offerBy(n: number): string | null } {
+    return { hashOf: (n) => this.tail.get(n)?.[0] ?? null, offerBy: (n) => this.tail.get(n)?.[1] ?? null };
+  }
+
+  /** After every record's checks (engine/endings.py Offers.after): which offers stand. */
+  recordDone(seq: number, hash: Uint8Array, seat: string | null): void {
+    const o = this.recOffer;
+    this.recOffer = null;
+    if (o && seat !== null) {
+      if (!this.stand) this.standing.clear();
+      this.standing.set(seat, [seq, o[1]]);
+      this.tail.set(seq, [hash, seat]);
+      return;
+    }
+    for (const s of [...this.standing.keys()]) if (!this.stand || seat === null || s !== seat) this.standing.delete(s);
+    this.tail = new Map([[seq, [hash, null]]]);
   }
 
   /** SPEC.md 1.3: a seat record or end record of a game with a clock also has `at`. */
@@ -188,8 +218,6 @@ export class EndingsCheck {
       const t = kind === "command" && !ending ? c.timeout(seat) : null;
       if (t && at > t[0]) this.fail("6", `seat ${seat}'s command after its deadline ${t[0]} (${t[1]} limit, SPEC.md 8.2)`);
     }
-    const offer = this.offer;
-    this.offer = null;
     if (ending) {
       const ev = endingEvent(seat, ending);
       if (!ev) this.fail("6", "an ending command carries no kind (resign, offer or accept)");
@@ -197,10 +225,12 @@ export class EndingsCheck {
       if (ev.t !== "resign" && !started) this.fail("6", `an ${String(ev.t)} before the dice handshake completed (SPEC.md 8.1)`);
       if (ev.t === "offer") {
         if (ev.winner !== null && !this.seats.includes(ev.winner as string)) this.fail("6", `an offer names a seat or a draw, not ${String(ev.winner)}`);
-        this.offer = [seq, seat, ev.winner];
+        if (this.stand && this.standing.has(seat)) this.fail("6", `seat ${seat}'s offer stands: one standing offer per seat (v >= 3, SPEC.md 8.1)`);
+        this.recOffer = [seat, ev.winner];
       } else {
-        if (ev.t === "accept" && (!offer || ev.offer !== offer[0] || offer[1] === seat || ev.winner !== offer[2]))
-          this.fail("6", "an acceptance names the offer in the record before it, made by the other seat, for the same result (SPEC.md 8.1)");
+        const by = [...this.standing].find(([, o]) => o[0] === ev.offer);
+        if (ev.t === "accept" && (!by || (!this.stand && ev.offer !== seq - 1) || by[0] === seat || ev.winner !== by[1][1]))
+          this.fail("6", "an acceptance names the offer in the record before it, made by the other seat, for the same result (SPEC.md 8.1; format 3: any offer of another seat that stands)");
         this.last = ev;
       }
     }

@@ -8,12 +8,12 @@ import { strictDecode, type Value } from "./msgpack.js";
 export const MAX_RECORD = 2 ** 20;
 /** The log format new games are written in (engine/protocol.py FORMAT_VERSION; tests/web/test_web_build.py
  * checks that the two agree): a seat plays no game of an older format (SPEC.md 11). */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 export interface RawRecord { v: number; seq: number; game: string; kind: string; prev: Uint8Array; body: { [k: string]: Value } }
 
 /** The record ``raw`` holds, or an Error saying why it is none; ``v``: genesis's format version
- * (null for genesis itself, which may be 1 or 2). Its place in the chain is the caller's to check. */
+ * (null for genesis itself, which may be 1, 2 or 3). Its place in the chain is the caller's to check. */
 export function readRecord(raw: Uint8Array, v: number | null): RawRecord {
   if (raw.length > MAX_RECORD) throw new Error(`a record of ${raw.length} bytes, over the 1 MiB limit (SPEC.md 1.2)`);
   let r: Value;
@@ -21,7 +21,7 @@ export function readRecord(raw: Uint8Array, v: number | null): RawRecord {
   if (!exactKeys(r, ["body", "game", "kind", "prev", "seq", "v"]) || !isMap(r.body) || typeof r.kind !== "string"
       || typeof r.game !== "string" || !(isBytes(r.prev) && r.prev.length === 32) || !isInt(r.v) || !isInt(r.seq))
     throw new Error("not a record of exactly body, game, kind, prev, seq, v of their types (SPEC.md 1.2)");
-  if (v === null ? r.v !== 1 && r.v !== 2 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1 or 2)`);
+  if (v === null ? r.v !== 1 && r.v !== 2 && r.v !== 3 : r.v !== v) throw new Error(`format version ${r.v} (SPEC.md 1.2: genesis's, 1, 2 or 3)`);
   return r as unknown as RawRecord;
 }
 

@@ -53,7 +53,7 @@ export class LogVerifier {
   get started(): boolean { return !!this.hs?.done; }
   get entropyCommits(): Record<string, Uint8Array> { return this.hs?.commits ?? {}; }
   get entropyRevealed(): ReadonlyMap<string, Uint8Array> { return this.hs?.revealed ?? new Map(); }
-  /** (seq, seat, winner) of the offer in the last record verified, if it is one (it lapses at the next record). */
+  /** (seq, seat, winner) of the latest standing offer (v2: the offer in the last record verified; v3: until another seat answers it). */
   get standingOffer(): [number, string, Value] | null { return this.ends?.offer ?? null; }
 
   private cur = 0;   // the record being checked
@@ -84,6 +84,7 @@ export class LogVerifier {
       const k = await openCheckpoint(this.kept, this.server);
       if (k.size > this.size) this.fail(`the log ended before checkpoint ${k.size} this browser kept`);
     }
+    this.ends?.recordDone(seq, hash, rec.kind !== "genesis" && rec.kind !== "end" && typeof rec.body.seat === "string" ? rec.body.seat : null);
     this.prev = hash;
     this.prevKind = rec.kind;
     this.lastCheckpoint = note;
@@ -150,7 +151,8 @@ export class LogVerifier {
       // v >= 2: one command, one encoding (SPEC.md 7.1): protobuf-es writes fields in number order, as Python's deterministic serialization
       if (v2 && !eq(toBinary(CommandEnvelopeSchema, env, { writeUnknownFields: false }), b.env))
         this.fail("the envelope is not the deterministic protobuf encoding of its fields (SPEC.md 7.1)");
-      const bound = envelopeProblem({ ...env, action: env.action.case }, this.gameId, rec.v, rec.kind, rec.seq, seat, b.ctr, this.prev);
+      const bound = envelopeProblem({ ...env, action: env.action.case }, this.gameId, rec.v, rec.kind, rec.seq, seat, b.ctr, this.prev,
+                                    this.ends!.tailView);
       if (bound) this.fail(bound);   // envelope.ts: SPEC.md 7.1
       // SPEC.md 5.2: handshake.ts
       if (rec.kind === "commit" && env.action.case === "entropyCommit") this.hs!.commit(rec.seq, seat, env.action.value.commitment, b.events);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/game_service.proto.
  */
 export const file_afteraction_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSLYAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkSKAoFbWF0Y2gYBiABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8SKgoFY2xvY2sYByABKAsyGy5hZnRlcmFjdGlvbi52MS5UaW1lQ29udHJvbCKRAQoJTWF0Y2hJbmZvEg0KBWxhYmVsGAEgASgJEjcKB3BsYXllcnMYAiADKAsyJi5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8uUGxheWVyc0VudHJ5EgwKBGRhdGUYAyABKAkaLgoMUGxheWVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSAoLVGltZUNvbnRyb2wSEwoLZGVjaXNpb25fbXMYASABKAQSEAoIdG90YWxfbXMYAiABKAQSEgoKYWJhbmRvbl9tcxgDIAEoBCJSCglTZWF0Q2xvY2sSDAoEc2VhdBgBIAEoCRIPCgdsZWZ0X21zGAIgASgDEg8KB3J1bm5pbmcYAyABKAgSFQoNdG90YWxfbGVmdF9tcxgEIAEoAyJbCgZDbG9ja3MSDgoGbm93X21zGAEgASgEEigKBXNlYXRzGAIgAygLMhkuYWZ0ZXJhY3Rpb24udjEuU2VhdENsb2NrEhcKD2FiYW5kb25fbGVmdF9tcxgDIAEoAyKcAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSKgoHZ2VuZXNpcxgCIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBITCgtzZXJ2ZXJfdmtleRgEIAEoCSJuChRTdWJtaXRDb21tYW5kUmVxdWVzdBIuCgdjb21tYW5kGAEgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZBImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgihwIKFVN1Ym1pdENvbW1hbmRSZXNwb25zZRIqCgdyZWNvcmRzGAEgAygLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkEjQKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50Ei0KCG9wZW5pbmdzGAMgAygLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmcSLwoNbmV4dF9kZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEhEKCWR1cGxpY2F0ZRgFIAEoCBIZChFvcGVuaW5nc193aXRoaGVsZBgGIAEoCCJpCghQbGF5Sm9pbhIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBIQCghmcm9tX3NlcRgDIAEoBBISCgp3aXRoX25hbWVzGAQgASgIInEKC1BsYXlSZXF1ZXN0EigKBGpvaW4YASABKAsyGC5hZnRlcmFjdGlvbi52MS5QbGF5Sm9pbkgAEjAKB2NvbW1hbmQYAiABKAsyHS5hZnRlcmFjdGlvbi52MS5TaWduZWRDb21tYW5kSABCBgoEa2luZCJRCg9Db21tYW5kUmVqZWN0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRjb2RlGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIkMKD0NvbW1hbmRBY2NlcHRlZBIPCgdjb3VudGVyGAEgASgEEgwKBHNlcXMYAiADKAQSEQoJZHVwbGljYXRlGAMgASgIIqoBCgxZb3VyRGVjaXNpb24SEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SLwoObGVnYWxfY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kEioKBW5hbWVzGAQgAygLMhsuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZE5hbWUiUQoLQ29tbWFuZE5hbWUSDAoEdGV4dBgBIAEoCRINCgVncm91cBgCIAEoCRIlCgRyZWZzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuTmFtZVJlZiJDCgdOYW1lUmVmEgwKBGtpbmQYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghwb3NpdGlvbhgEIAEoCSLMAgoMUGxheVJlc3BvbnNlEisKBnJlY29yZBgBIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZEgAEi4KB29wZW5pbmcYAiABKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZ0gAEjYKCmNoZWNrcG9pbnQYAyABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50SAASNQoNeW91cl9kZWNpc2lvbhgEIAEoCzIcLmFmdGVyYWN0aW9uLnYxLllvdXJEZWNpc2lvbkgAEjMKCGFjY2VwdGVkGAUgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZEFjY2VwdGVkSAASMwoIcmVqZWN0ZWQYBiABKAsyHy5hZnRlcmFjdGlvbi52MS5Db21tYW5kUmVqZWN0ZWRIAEIGCgRraW5kIm0KDFdhdGNoUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCGZyb21fc2VxGAIgASgEEiYKBGF1dGgYAyABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBISCgp3aXRoX25hbWVzGAQgASgIIo0CCg1XYXRjaFJlc3BvbnNlEisKBnJlY29yZBgBIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZEgAEjYKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50SAASKAoGY2xvY2tzGAMgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzSAASLgoHb3BlbmluZxgEIAEoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nSAASNQoNeW91cl9kZWNpc2lvbhgFIAEoCzIcLmFmdGVyYWN0aW9uLnYxLllvdXJEZWNpc2lvbkgAQgYKBGtpbmQiSgoPR2V0U3RhdGVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIu8BChBHZXRTdGF0ZVJlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIMCgR2aWV3GAIgASgMEhEKCXZpZXdfanNvbhgDIAEoCRIqCghkZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEg0KBWVuZGVkGAUgASgIEhQKDG91dGNvbWVfanNvbhgGIAEoCRIMCgRzZWF0GAcgASgJEgwKBGdhbWUYCCABKAkSJgoGY2xvY2tzGAkgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzEhIKCmNhdXNlX2pzb24YCiABKAkiZwoYTGlzdExlZ2FsQ29tbWFuZHNSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoEhIKCndpdGhfbmFtZXMYAyABKAgisQEKGUxpc3RMZWdhbENvbW1hbmRzUmVzcG9uc2USEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SKQoIY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kEioKBW5hbWVzGAQgAygLMhsuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZE5hbWUiFQoTR2V0U2VydmVyS2V5UmVxdWVzdCIkChRHZXRTZXJ2ZXJLZXlSZXNwb25zZRIMCgR2a2V5GAEgASgJIhUKE0xpc3RSdWxlc2V0c1JlcXVlc3QimQEKC1J1bGVzZXRJbmZvEgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgVzZWF0cxgDIAMoCRIRCglzY2VuYXJpb3MYBCADKAkSFAoMb3B0aW9uc19qc29uGAUgASgJEjMKDXNjZW5hcmlvX2luZm8YBiADKAsyHC5hZnRlcmFjdGlvbi52MS5TY2VuYXJpb0luZm8iTwoMU2NlbmFyaW9JbmZvEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSDQoFdHVybnMYAyABKAUSEwoLZGVzY3JpcHRpb24YBCABKAkiRQoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USLQoIcnVsZXNldHMYASADKAsyGy5hZnRlcmFjdGlvbi52MS5SdWxlc2V0SW5mbyJlChBMaXN0R2FtZXNSZXF1ZXN0EioKBnN0YXR1cxgBIAEoDjIaLmFmdGVyYWN0aW9uLnYxLkdhbWVTdGF0dXMSEQoJcGFnZV9zaXplGAIgASgNEhIKCnBhZ2VfdG9rZW4YAyABKAkiqAEKC0dhbWVTdW1tYXJ5Eg8KB2dhbWVfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJEhAKCHNjZW5hcmlvGAQgASgJEg0KBWVuZGVkGAUgASgIEg8KB3JlY29yZHMYBiABKAQSDQoFc2VhdHMYByADKAkSKAoFbWF0Y2gYCCABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8iWAoRTGlzdEdhbWVzUmVzcG9uc2USKgoFZ2FtZXMYASADKAsyGy5hZnRlcmFjdGlvbi52MS5HYW1lU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqXQoKR2FtZVN0YXR1cxIbChdHQU1FX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0dBTUVfU1RBVFVTX0lOX1BST0dSRVNTEAESFQoRR0FNRV9TVEFUVVNfRU5ERUQQAjKQBgoLR2FtZVNlcnZpY2USUwoKQ3JlYXRlR2FtZRIhLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0GiIuYWZ0ZXJhY3Rpb24udjEuQ3JlYXRlR2FtZVJlc3BvbnNlElwKDVN1Ym1pdENvbW1hbmQSJC5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVxdWVzdBolLmFmdGVyYWN0aW9uLnYxLlN1Ym1pdENvbW1hbmRSZXNwb25zZRJFCgRQbGF5EhsuYWZ0ZXJhY3Rpb24udjEuUGxheVJlcXVlc3QaHC5hZnRlcmFjdGlvbi52MS5QbGF5UmVzcG9uc2UoATABEkYKBVdhdGNoEhwuYWZ0ZXJhY3Rpb24udjEuV2F0Y2hSZXF1ZXN0Gh0uYWZ0ZXJhY3Rpb24udjEuV2F0Y2hSZXNwb25zZTABEk0KCEdldFN0YXRlEh8uYWZ0ZXJhY3Rpb24udjEuR2V0U3RhdGVSZXF1ZXN0GiAuYWZ0ZXJhY3Rpb24udjEuR2V0U3RhdGVSZXNwb25zZRJoChFMaXN0TGVnYWxDb21tYW5kcxIoLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWdhbENvbW1hbmRzUmVxdWVzdBopLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWdhbENvbW1hbmRzUmVzcG9uc2USWQoMR2V0U2VydmVyS2V5EiMuYWZ0ZXJhY3Rpb24udjEuR2V0U2VydmVyS2V5UmVxdWVzdBokLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlc3BvbnNlElkKDExpc3RSdWxlc2V0cxIjLmFmdGVyYWN0aW9uLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXNwb25zZRJQCglMaXN0R2FtZXMSIC5hZnRlcmFjdGlvbi52MS5MaXN0R2FtZXNSZXF1ZXN0GiEuYWZ0ZXJhY3Rpb24udjEuTGlzdEdhbWVzUmVzcG9uc2ViBnByb3RvMw", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
+  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSLYAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkSKAoFbWF0Y2gYBiABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8SKgoFY2xvY2sYByABKAsyGy5hZnRlcmFjdGlvbi52MS5UaW1lQ29udHJvbCKRAQoJTWF0Y2hJbmZvEg0KBWxhYmVsGAEgASgJEjcKB3BsYXllcnMYAiADKAsyJi5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8uUGxheWVyc0VudHJ5EgwKBGRhdGUYAyABKAkaLgoMUGxheWVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSAoLVGltZUNvbnRyb2wSEwoLZGVjaXNpb25fbXMYASABKAQSEAoIdG90YWxfbXMYAiABKAQSEgoKYWJhbmRvbl9tcxgDIAEoBCJSCglTZWF0Q2xvY2sSDAoEc2VhdBgBIAEoCRIPCgdsZWZ0X21zGAIgASgDEg8KB3J1bm5pbmcYAyABKAgSFQoNdG90YWxfbGVmdF9tcxgEIAEoAyJbCgZDbG9ja3MSDgoGbm93X21zGAEgASgEEigKBXNlYXRzGAIgAygLMhkuYWZ0ZXJhY3Rpb24udjEuU2VhdENsb2NrEhcKD2FiYW5kb25fbGVmdF9tcxgDIAEoAyKcAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSKgoHZ2VuZXNpcxgCIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBITCgtzZXJ2ZXJfdmtleRgEIAEoCSJuChRTdWJtaXRDb21tYW5kUmVxdWVzdBIuCgdjb21tYW5kGAEgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZBImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgisQIKFVN1Ym1pdENvbW1hbmRSZXNwb25zZRIqCgdyZWNvcmRzGAEgAygLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkEjQKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50Ei0KCG9wZW5pbmdzGAMgAygLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmcSLwoNbmV4dF9kZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEhEKCWR1cGxpY2F0ZRgFIAEoCBIZChFvcGVuaW5nc193aXRoaGVsZBgGIAEoCBIoCgdyZWNlaXB0GAcgASgLMhcuYWZ0ZXJhY3Rpb24udjEuUmVjZWlwdCK4AQoHUmVjZWlwdBIPCgdnYW1lX2lkGAEgASgJEgwKBHNlYXQYAiABKAkSDwoHY291bnRlchgDIAEoBBIRCglzdGF0ZV9zZXEYBCABKAQSDAoEcHJldhgFIAEoDBIVCg1lbnZlbG9wZV9oYXNoGAYgASgMEhAKCGRlY2lzaW9uGAcgASgJEgsKA3NlcRgIIAEoBBITCgtyZWNlaXZlZF9tcxgJIAEoBBIRCglzaWduYXR1cmUYCiABKAwiaQoIUGxheUpvaW4SDwoHZ2FtZV9pZBgBIAEoCRImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgSEAoIZnJvbV9zZXEYAyABKAQSEgoKd2l0aF9uYW1lcxgEIAEoCCJxCgtQbGF5UmVxdWVzdBIoCgRqb2luGAEgASgLMhguYWZ0ZXJhY3Rpb24udjEuUGxheUpvaW5IABIwCgdjb21tYW5kGAIgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZEgAQgYKBGtpbmQiewoPQ29tbWFuZFJlamVjdGVkEg8KB2NvdW50ZXIYASABKAQSDAoEY29kZRgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIoCgdyZWNlaXB0GAUgASgLMhcuYWZ0ZXJhY3Rpb24udjEuUmVjZWlwdCJtCg9Db21tYW5kQWNjZXB0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRzZXFzGAIgAygEEhEKCWR1cGxpY2F0ZRgDIAEoCBIoCgdyZWNlaXB0GAQgASgLMhcuYWZ0ZXJhY3Rpb24udjEuUmVjZWlwdCKqAQoMWW91ckRlY2lzaW9uEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEi8KDmxlZ2FsX2NvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZBIqCgVuYW1lcxgEIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmROYW1lIlEKC0NvbW1hbmROYW1lEgwKBHRleHQYASABKAkSDQoFZ3JvdXAYAiABKAkSJQoEcmVmcxgDIAMoCzIXLmFmdGVyYWN0aW9uLnYxLk5hbWVSZWYiQwoHTmFtZVJlZhIMCgRraW5kGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIcG9zaXRpb24YBCABKAkizAIKDFBsYXlSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABIuCgdvcGVuaW5nGAIgASgLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmdIABI2CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEjUKDXlvdXJfZGVjaXNpb24YBCABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IABIzCghhY2NlcHRlZBgFIAEoCzIfLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmRBY2NlcHRlZEgAEjMKCHJlamVjdGVkGAYgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZFJlamVjdGVkSABCBgoEa2luZCJtCgxXYXRjaFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIQCghmcm9tX3NlcRgCIAEoBBImCgRhdXRoGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgSEgoKd2l0aF9uYW1lcxgEIAEoCCKNAgoNV2F0Y2hSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABI2CgpjaGVja3BvaW50GAIgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEigKBmNsb2NrcxgDIAEoCzIWLmFmdGVyYWN0aW9uLnYxLkNsb2Nrc0gAEi4KB29wZW5pbmcYBCABKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZ0gAEjUKDXlvdXJfZGVjaXNpb24YBSABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IAEIGCgRraW5kIkoKD0dldFN0YXRlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCLvAQoQR2V0U3RhdGVSZXNwb25zZRIRCglzdGF0ZV9zZXEYASABKAQSDAoEdmlldxgCIAEoDBIRCgl2aWV3X2pzb24YAyABKAkSKgoIZGVjaXNpb24YBCABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhINCgVlbmRlZBgFIAEoCBIUCgxvdXRjb21lX2pzb24YBiABKAkSDAoEc2VhdBgHIAEoCRIMCgRnYW1lGAggASgJEiYKBmNsb2NrcxgJIAEoCzIWLmFmdGVyYWN0aW9uLnYxLkNsb2NrcxISCgpjYXVzZV9qc29uGAogASgJImcKGExpc3RMZWdhbENvbW1hbmRzUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBISCgp3aXRoX25hbWVzGAMgASgIIrEBChlMaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEikKCGNvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZBIqCgVuYW1lcxgEIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmROYW1lIhUKE0dldFNlcnZlcktleVJlcXVlc3QiJAoUR2V0U2VydmVyS2V5UmVzcG9uc2USDAoEdmtleRgBIAEoCSIVChNMaXN0UnVsZXNldHNSZXF1ZXN0IpkBCgtSdWxlc2V0SW5mbxIMCgRnYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDQoFc2VhdHMYAyADKAkSEQoJc2NlbmFyaW9zGAQgAygJEhQKDG9wdGlvbnNfanNvbhgFIAEoCRIzCg1zY2VuYXJpb19pbmZvGAYgAygLMhwuYWZ0ZXJhY3Rpb24udjEuU2NlbmFyaW9JbmZvIk8KDFNjZW5hcmlvSW5mbxIMCgRuYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXR1cm5zGAMgASgFEhMKC2Rlc2NyaXB0aW9uGAQgASgJIkUKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEi0KCHJ1bGVzZXRzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuUnVsZXNldEluZm8iZQoQTGlzdEdhbWVzUmVxdWVzdBIqCgZzdGF0dXMYASABKA4yGi5hZnRlcmFjdGlvbi52MS5HYW1lU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIqgBCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCRIQCghzY2VuYXJpbxgEIAEoCRINCgVlbmRlZBgFIAEoCBIPCgdyZWNvcmRzGAYgASgEEg0KBXNlYXRzGAcgAygJEigKBW1hdGNoGAggASgLMhkuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvIlgKEUxpc3RHYW1lc1Jlc3BvbnNlEioKBWdhbWVzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuR2FtZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKl0KCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhUKEUdBTUVfU1RBVFVTX0VOREVEEAIykAYKC0dhbWVTZXJ2aWNlElMKCkNyZWF0ZUdhbWUSIS5hZnRlcmFjdGlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBoiLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJcCg1TdWJtaXRDb21tYW5kEiQuYWZ0ZXJhY3Rpb24udjEuU3VibWl0Q29tbWFuZFJlcXVlc3QaJS5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVzcG9uc2USRQoEUGxheRIbLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXF1ZXN0GhwuYWZ0ZXJhY3Rpb24udjEuUGxheVJlc3BvbnNlKAEwARJGCgVXYXRjaBIcLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVxdWVzdBodLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVzcG9uc2UwARJNCghHZXRTdGF0ZRIfLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVxdWVzdBogLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVzcG9uc2USaAoRTGlzdExlZ2FsQ29tbWFuZHMSKC5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1JlcXVlc3QaKS5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlElkKDEdldFNlcnZlcktleRIjLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5HZXRTZXJ2ZXJLZXlSZXNwb25zZRJZCgxMaXN0UnVsZXNldHMSIy5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USUAoJTGlzdEdhbWVzEiAuYWZ0ZXJhY3Rpb24udjEuTGlzdEdhbWVzUmVxdWVzdBohLmFmdGVyYWN0aW9uLnYxLkxpc3RHYW1lc1Jlc3BvbnNlYgZwcm90bzM", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
 
 /**
  * Proof that the caller holds a seat's key, for reads of that seat's private
@@ -608,6 +608,13 @@ export type SubmitCommandResponse = Message<"afteraction.v1.SubmitCommandRespons
    * @generated from field: bool openings_withheld = 6;
    */
   openingsWithheld: boolean;
+
+  /**
+   * The server's signed receipt for the command (SPEC.md 7.5).
+   *
+   * @generated from field: afteraction.v1.Receipt receipt = 7;
+   */
+  receipt?: Receipt | undefined;
 };
 
 /**
@@ -616,6 +623,98 @@ export type SubmitCommandResponse = Message<"afteraction.v1.SubmitCommandRespons
  */
 export const SubmitCommandResponseSchema: GenMessage<SubmitCommandResponse> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_game_service, 13);
+
+/**
+ * The server's signed receipt for one envelope it received (SPEC.md 7.5): its
+ * word, under the server key that signs the game's checkpoints, that it had
+ * this envelope at time received_ms and what it decided. Sent for every
+ * envelope whose bytes parse as a SignedCommand carrying a CommandEnvelope,
+ * accepted or refused: in SubmitCommandResponse, in CommandAccepted and
+ * CommandRejected of Play, and as a detail of a refused SubmitCommand's status
+ * (beside its ErrorInfo). A client checks it and keeps it (clients/python).
+ *
+ * @generated from message afteraction.v1.Receipt
+ */
+export type Receipt = Message<"afteraction.v1.Receipt"> & {
+  /**
+   * The envelope's game_id.
+   *
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * The envelope's seat.
+   *
+   * @generated from field: string seat = 2;
+   */
+  seat: string;
+
+  /**
+   * The envelope's counter.
+   *
+   * @generated from field: uint64 counter = 3;
+   */
+  counter: bigint;
+
+  /**
+   * The envelope's state_seq: the position it was signed for.
+   *
+   * @generated from field: uint64 state_seq = 4;
+   */
+  stateSeq: bigint;
+
+  /**
+   * The envelope's prev (empty in format version 1).
+   *
+   * @generated from field: bytes prev = 5;
+   */
+  prev: Uint8Array;
+
+  /**
+   * SHA-256("aar1/envelope" 0x00 || envelope bytes): which envelope.
+   *
+   * @generated from field: bytes envelope_hash = 6;
+   */
+  envelopeHash: Uint8Array;
+
+  /**
+   * "accepted", or "refused/" followed by the refusal's reason
+   * (engine/codes.py, e.g. "refused/TIME_EXPIRED").
+   *
+   * @generated from field: string decision = 7;
+   */
+  decision: string;
+
+  /**
+   * Accepted: the seq of the record that carries the envelope; 0 when refused.
+   *
+   * @generated from field: uint64 seq = 8;
+   */
+  seq: bigint;
+
+  /**
+   * The server's time when it judged the envelope, milliseconds since the Unix
+   * epoch (the time the referee was given, SPEC.md 8.2).
+   *
+   * @generated from field: uint64 received_ms = 9;
+   */
+  receivedMs: bigint;
+
+  /**
+   * Ed25519 signature by the server key over the receipt message of SPEC.md 7.5.
+   *
+   * @generated from field: bytes signature = 10;
+   */
+  signature: Uint8Array;
+};
+
+/**
+ * Describes the message afteraction.v1.Receipt.
+ * Use `create(ReceiptSchema)` to create a new message.
+ */
+export const ReceiptSchema: GenMessage<Receipt> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 14);
 
 /**
  * Opening message of a Play stream.
@@ -659,7 +758,7 @@ export type PlayJoin = Message<"afteraction.v1.PlayJoin"> & {
  * Use `create(PlayJoinSchema)` to create a new message.
  */
 export const PlayJoinSchema: GenMessage<PlayJoin> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 14);
+  messageDesc(file_afteraction_v1_game_service, 15);
 
 /**
  * Client message of GameService.Play.
@@ -696,7 +795,7 @@ export type PlayRequest = Message<"afteraction.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 15);
+  messageDesc(file_afteraction_v1_game_service, 16);
 
 /**
  * A command refused inside a Play stream (the stream goes on).
@@ -731,6 +830,14 @@ export type CommandRejected = Message<"afteraction.v1.CommandRejected"> & {
    * @generated from field: string message = 4;
    */
   message: string;
+
+  /**
+   * The server's signed receipt for the refused envelope (SPEC.md 7.5); unset
+   * when its bytes did not parse as an envelope.
+   *
+   * @generated from field: afteraction.v1.Receipt receipt = 5;
+   */
+  receipt?: Receipt | undefined;
 };
 
 /**
@@ -738,7 +845,7 @@ export type CommandRejected = Message<"afteraction.v1.CommandRejected"> & {
  * Use `create(CommandRejectedSchema)` to create a new message.
  */
 export const CommandRejectedSchema: GenMessage<CommandRejected> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 16);
+  messageDesc(file_afteraction_v1_game_service, 17);
 
 /**
  * A command accepted inside a Play stream.
@@ -766,6 +873,13 @@ export type CommandAccepted = Message<"afteraction.v1.CommandAccepted"> & {
    * @generated from field: bool duplicate = 3;
    */
   duplicate: boolean;
+
+  /**
+   * The server's signed receipt for the accepted envelope (SPEC.md 7.5).
+   *
+   * @generated from field: afteraction.v1.Receipt receipt = 4;
+   */
+  receipt?: Receipt | undefined;
 };
 
 /**
@@ -773,7 +887,7 @@ export type CommandAccepted = Message<"afteraction.v1.CommandAccepted"> & {
  * Use `create(CommandAcceptedSchema)` to create a new message.
  */
 export const CommandAcceptedSchema: GenMessage<CommandAccepted> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 17);
+  messageDesc(file_afteraction_v1_game_service, 18);
 
 /**
  * The pending decision belongs to this seat.
@@ -816,7 +930,7 @@ export type YourDecision = Message<"afteraction.v1.YourDecision"> & {
  * Use `create(YourDecisionSchema)` to create a new message.
  */
 export const YourDecisionSchema: GenMessage<YourDecision> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 18);
+  messageDesc(file_afteraction_v1_game_service, 19);
 
 /**
  * A legal command in words, given by the ruleset's presentation layer (engine/names.py), named
@@ -854,7 +968,7 @@ export type CommandName = Message<"afteraction.v1.CommandName"> & {
  * Use `create(CommandNameSchema)` to create a new message.
  */
 export const CommandNameSchema: GenMessage<CommandName> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 19);
+  messageDesc(file_afteraction_v1_game_service, 20);
 
 /**
  * A piece or place a command refers to.
@@ -897,7 +1011,7 @@ export type NameRef = Message<"afteraction.v1.NameRef"> & {
  * Use `create(NameRefSchema)` to create a new message.
  */
 export const NameRefSchema: GenMessage<NameRef> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 20);
+  messageDesc(file_afteraction_v1_game_service, 21);
 
 /**
  * Server message of GameService.Play.
@@ -966,7 +1080,7 @@ export type PlayResponse = Message<"afteraction.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 21);
+  messageDesc(file_afteraction_v1_game_service, 22);
 
 /**
  * Request of GameService.Watch.
@@ -1010,7 +1124,7 @@ export type WatchRequest = Message<"afteraction.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 22);
+  messageDesc(file_afteraction_v1_game_service, 23);
 
 /**
  * Server message of GameService.Watch.
@@ -1072,7 +1186,7 @@ export type WatchResponse = Message<"afteraction.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 23);
+  messageDesc(file_afteraction_v1_game_service, 24);
 
 /**
  * Request of GameService.GetState.
@@ -1100,7 +1214,7 @@ export type GetStateRequest = Message<"afteraction.v1.GetStateRequest"> & {
  * Use `create(GetStateRequestSchema)` to create a new message.
  */
 export const GetStateRequestSchema: GenMessage<GetStateRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 24);
+  messageDesc(file_afteraction_v1_game_service, 25);
 
 /**
  * Response of GameService.GetState.
@@ -1185,7 +1299,7 @@ export type GetStateResponse = Message<"afteraction.v1.GetStateResponse"> & {
  * Use `create(GetStateResponseSchema)` to create a new message.
  */
 export const GetStateResponseSchema: GenMessage<GetStateResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 25);
+  messageDesc(file_afteraction_v1_game_service, 26);
 
 /**
  * Request of GameService.ListLegalCommands.
@@ -1221,7 +1335,7 @@ export type ListLegalCommandsRequest = Message<"afteraction.v1.ListLegalCommands
  * Use `create(ListLegalCommandsRequestSchema)` to create a new message.
  */
 export const ListLegalCommandsRequestSchema: GenMessage<ListLegalCommandsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 26);
+  messageDesc(file_afteraction_v1_game_service, 27);
 
 /**
  * Response of GameService.ListLegalCommands.
@@ -1263,7 +1377,7 @@ export type ListLegalCommandsResponse = Message<"afteraction.v1.ListLegalCommand
  * Use `create(ListLegalCommandsResponseSchema)` to create a new message.
  */
 export const ListLegalCommandsResponseSchema: GenMessage<ListLegalCommandsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 27);
+  messageDesc(file_afteraction_v1_game_service, 28);
 
 /**
  * Request of GameService.GetServerKey.
@@ -1278,7 +1392,7 @@ export type GetServerKeyRequest = Message<"afteraction.v1.GetServerKeyRequest"> 
  * Use `create(GetServerKeyRequestSchema)` to create a new message.
  */
 export const GetServerKeyRequestSchema: GenMessage<GetServerKeyRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 28);
+  messageDesc(file_afteraction_v1_game_service, 29);
 
 /**
  * Response of GameService.GetServerKey.
@@ -1299,7 +1413,7 @@ export type GetServerKeyResponse = Message<"afteraction.v1.GetServerKeyResponse"
  * Use `create(GetServerKeyResponseSchema)` to create a new message.
  */
 export const GetServerKeyResponseSchema: GenMessage<GetServerKeyResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 29);
+  messageDesc(file_afteraction_v1_game_service, 30);
 
 /**
  * Request of GameService.ListRulesets.
@@ -1314,7 +1428,7 @@ export type ListRulesetsRequest = Message<"afteraction.v1.ListRulesetsRequest"> 
  * Use `create(ListRulesetsRequestSchema)` to create a new message.
  */
 export const ListRulesetsRequestSchema: GenMessage<ListRulesetsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 30);
+  messageDesc(file_afteraction_v1_game_service, 31);
 
 /**
  * One ruleset a server runs.
@@ -1372,7 +1486,7 @@ export type RulesetInfo = Message<"afteraction.v1.RulesetInfo"> & {
  * Use `create(RulesetInfoSchema)` to create a new message.
  */
 export const RulesetInfoSchema: GenMessage<RulesetInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 31);
+  messageDesc(file_afteraction_v1_game_service, 32);
 
 /**
  * A scenario of a ruleset (RulesetInfo.scenario_info).
@@ -1414,7 +1528,7 @@ export type ScenarioInfo = Message<"afteraction.v1.ScenarioInfo"> & {
  * Use `create(ScenarioInfoSchema)` to create a new message.
  */
 export const ScenarioInfoSchema: GenMessage<ScenarioInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 32);
+  messageDesc(file_afteraction_v1_game_service, 33);
 
 /**
  * Response of GameService.ListRulesets.
@@ -1436,7 +1550,7 @@ export type ListRulesetsResponse = Message<"afteraction.v1.ListRulesetsResponse"
  * Use `create(ListRulesetsResponseSchema)` to create a new message.
  */
 export const ListRulesetsResponseSchema: GenMessage<ListRulesetsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 33);
+  messageDesc(file_afteraction_v1_game_service, 34);
 
 /**
  * Request of GameService.ListGames.
@@ -1472,7 +1586,7 @@ export type ListGamesRequest = Message<"afteraction.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 34);
+  messageDesc(file_afteraction_v1_game_service, 35);
 
 /**
  * One game in ListGamesResponse: what anyone may know of it.
@@ -1542,7 +1656,7 @@ export type GameSummary = Message<"afteraction.v1.GameSummary"> & {
  * Use `create(GameSummarySchema)` to create a new message.
  */
 export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 35);
+  messageDesc(file_afteraction_v1_game_service, 36);
 
 /**
  * Response of GameService.ListGames.
@@ -1570,7 +1684,7 @@ export type ListGamesResponse = Message<"afteraction.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 36);
+  messageDesc(file_afteraction_v1_game_service, 37);
 
 /**
  * Which games ListGames returns.
