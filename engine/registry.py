@@ -20,7 +20,11 @@ def get(game: str, version: str | None = None) -> Ruleset:
     """The ruleset for ``game`` (latest version if ``version`` is None)."""
     keys = [k for k in _RULESETS if k[0] == game and (version is None or k[1] == version)]
     if not keys:
-        raise Rejection("UNKNOWN_RULESET", f"no ruleset {game!r} version {version!r}")
+        games = sorted({g for g, _ in _RULESETS})
+        if game in games:
+            versions = ", ".join(v for g, v in _RULESETS if g == game)
+            raise Rejection("UNKNOWN_RULESET", f"no ruleset {game!r} version {version!r} ({game} versions: {versions})")
+        raise Rejection("UNKNOWN_RULESET", f"no game {game[:40]!r} (games: {', '.join(games)})")
     mod, _, cls = _RULESETS[keys[-1]].partition(":")
     try:
         module = importlib.import_module(mod)

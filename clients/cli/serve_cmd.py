@@ -55,6 +55,24 @@ def check_store(spec: str | None) -> None:
         raise ServeFlagError(f"--store {redact(spec)[:80]!r}: expected sqlite:PATH or postgresql://USER@HOST:PORT/DB")
 
 
+def check_postgres(spec: str | None) -> None:
+    """A PostgreSQL store that cannot be reached (or refuses the login): one line, the password
+    never shown, before the data directory or the keys are made."""
+    if not spec or not spec.startswith(("postgresql://", "postgres://")):
+        return
+    try:
+        import psycopg
+    except ImportError:
+        raise ServeFlagError("--store postgresql://...: the PostgreSQL store needs psycopg 3: "
+                             "pip install 'afteraction[postgres]'") from None
+    from afteraction.service.store_postgres import one_line
+
+    try:
+        psycopg.connect(spec, connect_timeout=10).close()
+    except psycopg.Error as e:
+        raise ServeFlagError(f"--store {redact(spec)[:120]}: cannot connect: {redact_urls(one_line(e))}") from None
+
+
 def key_state(path: str, name: str) -> str:
     """'existing' or 'new' for the server key file; ServeFlagError when it cannot be the key."""
     from afteraction.engine.crypto.note import parse_skey
@@ -91,6 +109,14 @@ def cmd_serve(args) -> int:
         if bool(args.tls_cert) != bool(args.tls_key):
             raise ServeFlagError("--tls-cert and --tls-key go together")
         check_store(args.store)
+        from afteraction.service.server import check_tls, listen_problem
+        from afteraction.service.store import StoreError
+
+        if args.tls_cert:
+            try:
+                check_tls(args.tls_cert, args.tls_key)
+            except StoreError as e:
+                raise ServeFlagError(str(e)) from None
         web_listen = None
         if args.web_origin and not args.web_listen:
             raise ServeFlagError("--web-origin needs --web-listen")
@@ -98,14 +124,27 @@ def cmd_serve(args) -> int:
             if args.workers > 1:
                 raise ServeFlagError("--web-listen runs in one process: not with --workers")
             wh, wp = parse_listen(args.web_listen)
+            if not re.search(r"(^|[^:]):\d{1,5}$", args.web_listen.strip()):
+                raise ServeFlagError(f"--web-listen {args.web_listen[:80]!r}: give a port too, e.g. "
+                                     f"{args.web_listen.strip()[:64]}:8080 (a HOST alone would mean port "
+                                     f"{DEFAULT_PORT}, the gRPC port's default)")
+            if wp != 0 and (wh, wp) == (host, port):
+                raise ServeFlagError(f"--web-listen {wh}:{wp}: the same address as --listen; the web port "
+                                     f"needs its own, e.g. {wh}:8080")
             web_listen = f"{wh}:{wp}"
             for o in args.web_origin or ():
                 if not re.fullmatch(r"https?://[A-Za-z0-9.\-_\[\]:]+", o.rstrip("/")):
                     raise ServeFlagError(f"--web-origin {o[:80]!r}: an origin is scheme://host[:port] "
                                          "(e.g. https://ui.example.org), no path")
+        for flag, (h, p) in (("--listen", (host, port)),
+                             *((("--web-listen", (wh, wp)),) if web_listen else ())):
+            why = listen_problem(h, p, flag)
+            if why is not None:
+                raise ServeFlagError(why)
         data_dir = args.data_dir or default_data_dir()
         key = args.key or os.path.join(data_dir, "server.key")
         kstate = key_state(key, args.key_name)
+        check_postgres(args.store)
     except ServeFlagError as e:
         print(f"aar serve: {e}", file=sys.stderr)
         return 2
