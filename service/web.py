@@ -170,6 +170,11 @@ class WebApp:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return
+        names = [k for k, _ in scope.get("headers") or ()]
+        if b"transfer-encoding" in names and b"content-length" in names:
+            # RFC 9112 6.3: a request that frames its body twice is how requests are smuggled past a proxy
+            return await _plain(send, 400, b"a request with both Content-Length and Transfer-Encoding is refused "
+                                           b"(RFC 9112 6.3): send one of them\n", close=True)
         headers = dict(scope.get("headers") or ())
         origin = headers.get(b"origin", b"").decode("latin-1")
         allowed = origin in self.origins
@@ -249,6 +254,81 @@ class WebApp:
         await send({"type": "http.response.body", "body": body})
 
 
+async def _plain(send, status: int, body: bytes, close: bool = False) -> None:
+    hs = [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]
+    if close:
+        hs.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": hs})
+    await send({"type": "http.response.body", "body": body})
+
+
+def guarded_h11():
+    """uvicorn's HTTP/1.1 protocol with the web port's guards against a stranger holding it
+    (docs/service-limits.md): at most WEB_MAX_CONNECTIONS_PER_ADDRESS connections from one address
+    (past it, 429 and closed before any request is read), and WEB_HEADER_TIMEOUT_S to send a
+    whole request header, from the connection's start or from the first byte of the next request
+    (past it, closed). One class per server: it holds that server's count of connections by address."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    per_address: dict[str, int] = {}
+    too_many = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
+                b"content-length: 60\r\n\r\ntoo many connections from this address; close some and retry\n")
+
+    class Guarded(H11Protocol):
+        _addr = None
+        _refused = False
+        _header_timer = None
+        _armed_for = None
+
+        def connection_made(self, transport) -> None:
+            peer = transport.get_extra_info("peername")
+            addr = peer[0] if isinstance(peer, tuple) else str(peer)
+            if per_address.get(addr, 0) >= limits.WEB_MAX_CONNECTIONS_PER_ADDRESS:
+                self._refused = True
+                transport.write(too_many)
+                transport.close()
+                return
+            per_address[addr] = per_address.get(addr, 0) + 1
+            self._addr = addr
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc) -> None:
+            if self._refused:
+                return
+            if self._addr is not None:
+                n = per_address.get(self._addr, 1) - 1
+                if n > 0:
+                    per_address[self._addr] = n
+                else:
+                    per_address.pop(self._addr, None)
+                self._addr = None
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self.conn.their_state is h11.IDLE and self._armed_for is not self.cycle:
+                self._arm()   # the first byte of a request after the previous one: its header's time starts
+            super().data_received(data)
+
+        def _arm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+            self._armed_for = self.cycle
+            self._header_timer = self.loop.call_later(limits.WEB_HEADER_TIMEOUT_S, self._header_late)
+
+        def _header_late(self) -> None:
+            self._header_timer = None
+            # no whole request header since the timer started (the cycle is made when one is read)
+            if self.cycle is self._armed_for and self.conn.their_state is h11.IDLE \
+                    and not self.transport.is_closing():
+                self.transport.close()
+
+    return Guarded
+
+
 def _pct(s: str) -> str:
     from urllib.parse import quote as q
     return q(s, safe=" !#$&'()*+,/:;=?@[]~")
@@ -282,7 +362,7 @@ class WebServer:
         self.port = self.sock.getsockname()[1]
         self.host = host
         cfg = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, ws="none",
-                             http="h11", timeout_keep_alive=limits.WEB_KEEPALIVE_S,
+                             http=guarded_h11(), timeout_keep_alive=limits.WEB_KEEPALIVE_S,
                              limit_concurrency=limits.WEB_MAX_CONNECTIONS, timeout_graceful_shutdown=10)
         self.server = uvicorn.Server(cfg)
         self.task = None

@@ -1,0 +1,182 @@
+"""Issue 47 point 7: what a hostile stranger found at 2ee65c4, each closed here. The web port: a
+connection stuck in its request header is closed after WEB_HEADER_TIMEOUT_S, one address holds at
+most WEB_MAX_CONNECTIONS_PER_ADDRESS connections, a request framing its body twice is refused.
+Reflection: garbage to v1 names v1's message, one stream answers at most MAX_REFLECTION_REQUESTS.
+Creation: an explicit abandon_ms shorter than a seat's time is BAD_CLOCK. BAD_RESULT quotes at most
+64 characters of the offer."""
+from __future__ import annotations
+
+import socket
+import time
+
+import grpc
+import pytest
+
+from afteraction.client.client import ClientError, error_info
+from afteraction.service import limits
+
+from .conftest import handshake
+from .test_endings import new_game
+
+S = grpc.StatusCode
+KEY_PATH = "/afteraction.v1.GameService/GetServerKey"
+
+
+@pytest.fixture
+def web(tmp_path):
+    from afteraction.service.server import start
+
+    run = start("127.0.0.1:0", f"sqlite:{tmp_path / 'store.sqlite'}", None, str(tmp_path), web_listen="127.0.0.1:0")
+    try:
+        yield run
+    finally:
+        run.stop(2)
+
+
+def _request(body: bytes = b"{}", extra: bytes = b"") -> bytes:
+    return (b"POST " + KEY_PATH.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + extra
+            + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+
+def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    s = socket.socket()
+    s.bind((source, 0))
+    s.settimeout(5)
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def _answer(s: socket.socket) -> bytes:
+    """One response (headers and a Content-Length body)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = [line.lower() for line in head.split(b"\r\n")]
+    if b"transfer-encoding: chunked" in lines:
+        while not body.endswith(b"0\r\n\r\n"):
+            body += s.recv(65536)
+        return head + b"\r\n\r\n" + body
+    n = next((int(line.split(b":")[1]) for line in lines if line.startswith(b"content-length")), 0)
+    while len(body) < n:
+        body += s.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
+def _closed_within(s: socket.socket, seconds: float) -> bool:
+    s.settimeout(seconds)
+    try:
+        return s.recv(1024) == b""
+    except socket.timeout:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_a_connection_stuck_in_its_header_is_closed(web, monkeypatch):
+    monkeypatch.setattr(limits, "WEB_HEADER_TIMEOUT_S", 0.5)
+    port = web.web_port
+    silent = _connect(port)                                       # sends nothing at all
+    partial = _connect(port)
+    partial.sendall(b"POST " + KEY_PATH.encode() + b" HTTP/1.1\r\nHost: x\r\n")   # never ends its header
+    assert _closed_within(silent, 3) and _closed_within(partial, 3)
+    # a keep-alive connection between requests is not cut by it (WEB_KEEPALIVE_S is its bound) ...
+    ok = _connect(port)
+    ok.sendall(_request())
+    assert _answer(ok).startswith(b"HTTP/1.1 200")
+    time.sleep(1.0)
+    ok.sendall(_request())
+    assert _answer(ok).startswith(b"HTTP/1.1 200")
+    # ... but its next request's header has the same time to arrive
+    ok.sendall(b"POST " + KEY_PATH.encode() + b" HTTP/1.1\r\n")
+    assert _closed_within(ok, 3)
+    for s in (silent, partial, ok):
+        s.close()
+
+
+def test_one_address_cannot_hold_every_web_connection(web, monkeypatch):
+    monkeypatch.setattr(limits, "WEB_MAX_CONNECTIONS_PER_ADDRESS", 3)
+    port = web.web_port
+    held = [_connect(port) for _ in range(3)]
+    for s in held:   # each counted once it is accepted: one answered request on each
+        s.sendall(_request())
+        assert _answer(s).startswith(b"HTTP/1.1 200")
+    extra = _connect(port)
+    assert _answer(extra).startswith(b"HTTP/1.1 429") and _closed_within(extra, 3)
+    other = _connect(port, "127.0.0.2")                            # another address is served
+    other.sendall(_request())
+    assert _answer(other).startswith(b"HTTP/1.1 200")
+    held.pop().close()
+    time.sleep(0.3)
+    again = _connect(port)                                         # a place freed is taken again
+    again.sendall(_request())
+    assert _answer(again).startswith(b"HTTP/1.1 200")
+    for s in (*held, extra, other, again):
+        s.close()
+
+
+def test_a_request_with_both_content_length_and_transfer_encoding_is_refused(web):
+    s = _connect(web.web_port)
+    s.sendall(b"POST " + KEY_PATH.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+    got = _answer(s)
+    assert got.startswith(b"HTTP/1.1 400") and b"Content-Length and Transfer-Encoding" in got
+    assert _closed_within(s, 3)
+    s.close()
+
+
+def test_garbage_to_reflection_v1_names_v1(web):
+    ch = grpc.insecure_channel(f"127.0.0.1:{web.port}")
+    for pkg in ("grpc.reflection.v1", "grpc.reflection.v1alpha"):
+        call = ch.stream_stream(f"/{pkg}.ServerReflection/ServerReflectionInfo")
+        with pytest.raises(grpc.RpcError) as e:
+            list(call(iter([b"\xff\xff"]), timeout=10))
+        assert e.value.code() == S.INVALID_ARGUMENT and error_info(e.value).reason == "MALFORMED"
+        assert f"{pkg}.ServerReflectionRequest" in e.value.details(), e.value.details()
+        assert error_info(e.value).metadata["type"] == f"{pkg}.ServerReflectionRequest"
+    ch.close()
+
+
+def test_a_reflection_stream_answers_a_bounded_number_of_requests(web, monkeypatch):
+    from grpc_reflection.v1alpha import reflection_pb2
+
+    monkeypatch.setattr(limits, "MAX_REFLECTION_REQUESTS", 5)
+    ch = grpc.insecure_channel(f"127.0.0.1:{web.port}")
+    call = ch.stream_stream("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+                            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+                            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
+    got = []
+    with pytest.raises(grpc.RpcError) as e:
+        for m in call(iter([reflection_pb2.ServerReflectionRequest(list_services="")] * 40), timeout=10):
+            got.append(m)
+    assert len(got) == 5
+    assert e.value.code() == S.RESOURCE_EXHAUSTED and error_info(e.value).reason == "OVERLOADED"
+    ch.close()
+
+
+@pytest.mark.parametrize("clock", [{"decision_ms": 60_000, "abandon_ms": 30_000},
+                                   {"total_ms": 600_000, "abandon_ms": 599_999},
+                                   {"decision_ms": 60_000, "total_ms": 600_000, "abandon_ms": 59_999}])
+def test_an_abandon_limit_shorter_than_a_seats_time_is_bad_clock(server, clock):
+    with pytest.raises(ClientError) as e:
+        new_game(server, "duel", clock=clock)
+    assert e.value.reason == "BAD_CLOCK" and "shorter than the longest time a seat may take over one decision" in str(e.value)
+
+
+def test_an_abandon_limit_as_long_as_a_seats_time_is_taken(server):
+    c, gid, _, _ = new_game(server, "duel", clock={"decision_ms": 60_000, "abandon_ms": 60_000})
+    assert c.state(gid).clocks.abandon_left_ms == 60_000
+    c, gid, _, _ = new_game(server, "duel", clock={"decision_ms": 5_000, "total_ms": 12_000, "abandon_ms": 6_000})
+    assert c.state(gid).clocks.abandon_left_ms == 6_000   # one decision takes 5 s at most
+
+
+def test_bad_result_quotes_at_most_64_characters(server):
+    c, gid, seats, fake = new_game(server, "duel")
+    handshake(seats)
+    with pytest.raises(ClientError) as e:
+        seats["a"].offer("x" * 600)
+    assert e.value.reason == "BAD_RESULT"
+    assert "'" + "x" * 64 + "'..." in str(e.value) and "x" * 65 not in str(e.value)
