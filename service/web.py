@@ -31,7 +31,7 @@ from google.protobuf.message import DecodeError
 from google.rpc import status_pb2
 from protobuf.wkt import Any as PbAny
 
-from . import limits
+from . import limits, metrics
 from .calls import SERVER_STREAM, UNARY, CallFailed, streaming_core, unary_core
 from .status import Refusal, status_of
 
@@ -291,6 +291,7 @@ def guarded_h11():
                 return
             per_address[addr] = per_address.get(addr, 0) + 1
             self._addr = addr
+            metrics.WEB_CONNECTIONS.inc()
             super().connection_made(transport)
             self._arm()
 
@@ -304,6 +305,7 @@ def guarded_h11():
                 else:
                     per_address.pop(self._addr, None)
                 self._addr = None
+                metrics.WEB_CONNECTIONS.dec()
             if self._header_timer is not None:
                 self._header_timer.cancel()
             super().connection_lost(exc)

@@ -136,8 +136,16 @@ def cmd_serve(args) -> int:
                 if not re.fullmatch(r"https?://[A-Za-z0-9.\-_\[\]:]+", o.rstrip("/")):
                     raise ServeFlagError(f"--web-origin {o[:80]!r}: an origin is scheme://host[:port] "
                                          "(e.g. https://ui.example.org), no path")
+        metrics_at = None
+        if args.metrics_listen:
+            mh, mp = parse_listen(args.metrics_listen)
+            if not re.search(r"(^|[^:]):\d{1,5}$", args.metrics_listen.strip()):
+                raise ServeFlagError(f"--metrics-listen {args.metrics_listen[:80]!r}: give a port too, e.g. "
+                                     f"{args.metrics_listen.strip()[:64]}:9464")
+            metrics_at = (mh, mp)
         for flag, (h, p) in (("--listen", (host, port)),
-                             *((("--web-listen", (wh, wp)),) if web_listen else ())):
+                             *((("--web-listen", (wh, wp)),) if web_listen else ()),
+                             *((("--metrics-listen", metrics_at),) if metrics_at else ())):
             why = listen_problem(h, p, flag)
             if why is not None:
                 raise ServeFlagError(why)
@@ -156,8 +164,10 @@ def cmd_serve(args) -> int:
         from afteraction.service.workers import serve_workers, wait_workers
 
         w = serve_workers(args.workers, listen, args.store, key, data_dir, args.tls_cert, args.tls_key,
-                          name=args.key_name)
+                          name=args.key_name, metrics=metrics_at is not None)
         _started(host, w.port, bool(args.tls_cert), w.vkey, key, kstate, args.store, store_path, sstate, data_dir)
+        if metrics_at:
+            _metrics(metrics_at, w.metrics_dir)
         return wait_workers(w)
     from afteraction.service.server import serve_forever, start
 
@@ -166,14 +176,28 @@ def cmd_serve(args) -> int:
         from .webpage import WebPage
 
         page = WebPage()
+    if metrics_at:
+        from afteraction.service import metrics
+
+        metrics.enable()
     run = start(listen, args.store, key, data_dir, name=args.key_name, tls_cert=args.tls_cert, tls_key=args.tls_key,
                 web_listen=web_listen, web_origins=tuple(o.rstrip("/") for o in args.web_origin or ()), web_page=page)
     _started(host, run.port, run.tls, run.vkey, key, kstate, args.store, store_path, sstate, data_dir)
     if run.web is not None:
         web = f"{web_listen.rsplit(':', 1)[0]}:{run.web_port}"
         print(f"web (Connect, gRPC-Web; plain HTTP) on {web}: play at http://{web}/", flush=True)
+    if metrics_at:
+        _metrics(metrics_at, None)
     serve_forever(run)
     return 0
+
+
+def _metrics(at, multiproc_dir) -> None:
+    """The Prometheus endpoint (docs/operations.md), and its line."""
+    from afteraction.service import metrics
+
+    _, port = metrics.serve(at[0], at[1], multiproc_dir)
+    print(f"metrics (Prometheus) on http://{at[0]}:{port}/metrics", flush=True)
 
 
 def _started(host, port, tls, vkey, key, kstate, store, store_path, sstate, data_dir) -> None:
@@ -210,6 +234,9 @@ def register_serve(p) -> None:
     p.add_argument("--web-listen", metavar="HOST:PORT",
                    help="also serve browsers there: the RPCs over Connect and gRPC-Web (Play excepted) and the "
                         "web client at / (plain HTTP; docs/service.md 'Browsers')")
+    p.add_argument("--metrics-listen", metavar="HOST:PORT",
+                   help="serve Prometheus metrics at http://HOST:PORT/metrics (every worker of --workers counted; "
+                        "docs/operations.md lists them); off by default")
     p.add_argument("--web-origin", action="append", metavar="ORIGIN",
                    help="an origin (scheme://host[:port]) whose pages may call the web port (CORS); repeat for "
                         "several; none by default")
