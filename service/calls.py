@@ -117,12 +117,10 @@ def unary_core(svc, rpc: str, cls, fn, blocking: bool | str = True):
         except Exception as e:  # noqa: BLE001 -- every error becomes a status with details
             st = status_of(e, rpc)
             if metrics.ON:
-                metrics.CALLS.labels(rpc, reason_of(e)).inc()
-                metrics.CALL_SECONDS.labels(rpc).observe(time.perf_counter() - t0)
+                metrics.call(rpc, reason_of(e), time.perf_counter() - t0)
             raise CallFailed(st) from None
         if metrics.ON:
-            metrics.CALLS.labels(rpc, "OK").inc()
-            metrics.CALL_SECONDS.labels(rpc).observe(time.perf_counter() - t0)
+            metrics.call(rpc, "OK", time.perf_counter() - t0)
         return out
     return core
 
@@ -143,7 +141,8 @@ def streaming_core(svc, rpc: str, body):
         try:
             svc.open_stream()
         except Refusal as e:
-            metrics.CALLS.labels(rpc, e.code).inc()
+            if metrics.ON:
+                metrics.call(rpc, e.code)
             raise CallFailed(status_of(e, rpc)) from None
         st = None
         metrics.STREAMS.inc()
@@ -154,9 +153,11 @@ def streaming_core(svc, rpc: str, body):
             raise
         except Exception as e:  # noqa: BLE001
             st = status_of(e, rpc)
-            metrics.CALLS.labels(rpc, reason_of(e)).inc()
+            if metrics.ON:
+                metrics.call(rpc, reason_of(e))
         else:
-            metrics.CALLS.labels(rpc, "OK").inc()
+            if metrics.ON:
+                metrics.call(rpc, "OK")
         finally:
             svc.close_stream()
             metrics.STREAMS.dec()

@@ -48,7 +48,29 @@ CACHED_GAMES = NULL     # aar_cached_games
 WEB_CONNECTIONS = NULL  # aar_web_connections
 
 # seconds: a command's round trip is about 1-10 ms here (docs/service.md); the tail to 10 s
-BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5, 10.0)
+_CHILDREN: dict = {}   # (metric, labels) -> its labelled child: prometheus_client's labels() takes a lock
+
+
+def _child(metric, *labels):
+    key = (id(metric), labels)
+    c = _CHILDREN.get(key)
+    if c is None:
+        c = _CHILDREN[key] = metric.labels(*labels)
+    return c
+
+
+def call(rpc: str, reason: str, seconds: float | None = None) -> None:
+    """One call answered: its outcome (OK or a reason code) and, for a unary call, its time."""
+    _child(CALLS, rpc, reason).inc()
+    if seconds is not None:
+        _child(CALL_SECONDS, rpc).observe(seconds)
+
+
+def command(game: str, append_seconds: float) -> None:
+    """One command accepted and durably appended, and the time of its append."""
+    _child(COMMANDS, game).inc()
+    APPEND_SECONDS.observe(append_seconds)
 
 
 def enable() -> None:
