@@ -89,7 +89,11 @@ def hook_cost_us() -> float:
     return float(out.strip())
 
 
-def run(rounds: int = ROUNDS) -> None:
+def run() -> None:
+    measure(ROUNDS)
+
+
+def measure(rounds: int) -> None:
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="aar-bench-off-") as d_off, \
             tempfile.TemporaryDirectory(prefix="aar-bench-on-") as d_on:
@@ -147,4 +151,4 @@ def run(rounds: int = ROUNDS) -> None:
 
 
 if __name__ == "__main__":
-    run(2 if sys.argv[1:] == ["--quick"] else ROUNDS)
+    measure(2 if sys.argv[1:] == ["--quick"] else ROUNDS)
