@@ -77,7 +77,7 @@ class Workers:
 
 def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_dir: str,
                   tls_cert: str | None = None, tls_key: str | None = None, name: str | None = None,
-                  metrics: bool = False) -> Workers:
+                  metrics: bool = False, log_format: str = "text") -> Workers:
     """Start ``n`` worker processes on ``listen`` (port 0: one free port chosen here). ``metrics``:
     each worker counts into files of a fresh DATA_DIR/metrics (service/metrics.py), which
     ``Workers.metrics_dir`` names for the parent's endpoint."""
@@ -111,6 +111,8 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
                 cmd += ["--tls-cert", tls_cert or "", "--tls-key", tls_key or ""]
             if metrics:
                 cmd += ["--metrics"]
+            if log_format != "text":
+                cmd += ["--log-format", log_format]
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env))
         for p in procs:
             line = p.stdout.readline()
@@ -157,9 +159,12 @@ def _worker_main(argv: list[str]) -> int:
     ap.add_argument("--tls-cert")
     ap.add_argument("--tls-key")
     ap.add_argument("--metrics", action="store_true")
+    ap.add_argument("--log-format", choices=("text", "json"), default="text")
     a = ap.parse_args(argv)
     _die_with_parent()
-    logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s[{os.getpid()}] %(message)s")
+    from .logs import configure
+
+    configure(a.log_format, f"[{os.getpid()}]")
     from .server import serve_forever, start
 
     from .store import StoreError

@@ -44,7 +44,9 @@ def redact(spec: str) -> str:
 
 def redact_urls(text: str) -> str:
     """Any URL's password in a message replaced by *** (a database driver's error may quote its DSN)."""
-    return re.sub(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+    from afteraction.service.logs import redact_urls as redact
+
+    return redact(text)
 
 
 def check_store(spec: str | None) -> None:
@@ -95,8 +97,6 @@ def key_state(path: str, name: str) -> str:
 
 
 def cmd_serve(args) -> int:
-    import logging
-
     from afteraction.engine.crypto.note import valid_key_name
 
     try:
@@ -159,12 +159,14 @@ def cmd_serve(args) -> int:
     store_path = os.path.join(data_dir, "afteraction.sqlite") if args.store is None else None
     sstate = ("new" if not os.path.exists(store_path) else "existing") if store_path else None
     listen = f"{host}:{port}"
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from afteraction.service.logs import configure
+
+    configure(args.log_format)
     if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
         from afteraction.service.workers import serve_workers, wait_workers
 
         w = serve_workers(args.workers, listen, args.store, key, data_dir, args.tls_cert, args.tls_key,
-                          name=args.key_name, metrics=metrics_at is not None)
+                          name=args.key_name, metrics=metrics_at is not None, log_format=args.log_format)
         _started(host, w.port, bool(args.tls_cert), w.vkey, key, kstate, args.store, store_path, sstate, data_dir)
         if metrics_at:
             _metrics(metrics_at, w.metrics_dir)
@@ -237,6 +239,9 @@ def register_serve(p) -> None:
     p.add_argument("--metrics-listen", metavar="HOST:PORT",
                    help="serve Prometheus metrics at http://HOST:PORT/metrics (every worker of --workers counted; "
                         "docs/operations.md lists them); off by default")
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="the log lines on standard error: text (default) or json, one object per line with the "
+                        "incident id of every internal error (docs/operations.md)")
     p.add_argument("--web-origin", action="append", metavar="ORIGIN",
                    help="an origin (scheme://host[:port]) whose pages may call the web port (CORS); repeat for "
                         "several; none by default")
