@@ -272,8 +272,9 @@ def guarded_h11():
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     per_address: dict[str, int] = {}
+    why = b"too many connections from this address; close some and retry\n"
     too_many = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
-                b"content-length: 60\r\n\r\ntoo many connections from this address; close some and retry\n")
+                b"content-length: " + str(len(why)).encode() + b"\r\n\r\n" + why)
 
     class Guarded(H11Protocol):
         _addr = None

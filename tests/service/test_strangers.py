@@ -105,7 +105,9 @@ def test_one_address_cannot_hold_every_web_connection(web, monkeypatch):
         s.sendall(_request())
         assert _answer(s).startswith(b"HTTP/1.1 200")
     extra = _connect(port)
-    assert _answer(extra).startswith(b"HTTP/1.1 429") and _closed_within(extra, 3)
+    got = _answer(extra)
+    assert got.startswith(b"HTTP/1.1 429") and got.endswith(b"from this address; close some and retry\n")
+    assert _closed_within(extra, 3)
     other = _connect(port, "127.0.0.2")                            # another address is served
     other.sendall(_request())
     assert _answer(other).startswith(b"HTTP/1.1 200")
