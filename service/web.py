@@ -202,7 +202,7 @@ class WebApp:
                 return await self._unknown(scope, receive, send, path, origin if allowed else None)
             if allowed:
                 send = self._with_cors(send, origin)
-            return await self.rpc(scope, receive, send)
+            return await self.rpc(scope, receive, with_error_info(send))
         await self._fallback(scope, receive, send)
 
     def _cors(self, origin: str) -> list:
@@ -252,6 +252,78 @@ class WebApp:
         await send({"type": "http.response.start", "status": 404,
                     "headers": [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+def _framing_status(message: str):
+    """The status with ErrorInfo of an error connectrpc made itself, before any handler ran (a
+    request's framing or encoding: a compressed flag without an encoding, a cut envelope, an
+    unknown compression, a message past read_max_bytes): REQUEST_TOO_LARGE or MALFORMED."""
+    from .status import rich_status
+
+    if "too large" in message or "exceeds" in message:
+        return rich_status("REQUEST_TOO_LARGE", f"the request is too large: {message[:200]}",
+                           {"limit": limits.TRANSPORT_MAX_RECEIVE_BYTES})
+    return rich_status("MALFORMED", f"the request's framing or encoding is not valid: {message[:200]}",
+                       {"type": "web framing"})
+
+
+def _connect_json(st) -> dict:
+    err = connect_error(st)
+    return {"code": err.code.value, "message": err.message, "details": [
+        {"type": d.type_name, "value": _b64(d.message_bytes)} for d in err.details]}
+
+
+def _grpc_web_trailers(st) -> bytes:
+    text = (f"grpc-status: {st.code.value[0]}\r\ngrpc-message: {_pct(st.details)}\r\n"
+            f"grpc-status-details-bin: {_b64(dict(st.trailing_metadata)['grpc-status-details-bin'])}\r\n").encode()
+    return b"\x80" + len(text).to_bytes(4, "big") + text
+
+
+def with_error_info(send):
+    """``send`` of an RPC on the web port, adding the ErrorInfo (and the precise status) to an error
+    that connectrpc answered itself without one; the service's own errors carry theirs already."""
+    held = []   # a unary Connect error's start, until its JSON body is seen
+
+    async def wrapped(message):
+        kind = message["type"]
+        if kind == "http.response.start" and message.get("status", 200) >= 400:
+            held.append(message)
+            return
+        if kind == "http.response.body":
+            body = bytes(message.get("body", b""))
+            if held:   # Connect unary: {"code", "message"[, "details"]}
+                start = held.pop()
+                try:
+                    err = json.loads(body)
+                except ValueError:
+                    err = None
+                if isinstance(err, dict) and "code" in err and not err.get("details"):
+                    st = _framing_status(str(err.get("message", "")))
+                    body = json.dumps(_connect_json(st)).encode()
+                    code = 429 if st.code.name == "RESOURCE_EXHAUSTED" else 400   # Connect's HTTP codes
+                    hs = [(k, v) for k, v in start.get("headers") or () if k.lower() != b"content-length"]
+                    if not message.get("more_body"):
+                        hs.append((b"content-length", str(len(body)).encode()))
+                    start = dict(start, status=code, headers=hs)
+                    message = dict(message, body=body)
+                await send(start)
+            elif body[:1] == b"\x80" and b"grpc-status-details-bin" not in body:   # gRPC-Web trailers
+                fields = dict(line.split(": ", 1) for line in body[5:].decode("latin-1").split("\r\n") if ": " in line)
+                if fields.get("grpc-status", "0") != "0":
+                    from urllib.parse import unquote
+
+                    message = dict(message, body=_grpc_web_trailers(_framing_status(unquote(fields.get("grpc-message", "")))))
+            elif body[:1] == b"\x02" and b'"error"' in body:   # Connect streaming: the end-of-stream message
+                try:
+                    end = json.loads(body[5:])
+                except ValueError:
+                    end = None
+                if isinstance(end, dict) and isinstance(end.get("error"), dict) and not end["error"].get("details"):
+                    end["error"] = _connect_json(_framing_status(str(end["error"].get("message", ""))))
+                    data = json.dumps(end).encode()
+                    message = dict(message, body=b"\x02" + len(data).to_bytes(4, "big") + data)
+        await send(message)
+    return wrapped
 
 
 async def _plain(send, status: int, body: bytes, close: bool = False) -> None:

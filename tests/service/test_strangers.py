@@ -182,3 +182,60 @@ def test_bad_result_quotes_at_most_64_characters(server):
         seats["a"].offer("x" * 600)
     assert e.value.reason == "BAD_RESULT"
     assert "'" + "x" * 64 + "'..." in str(e.value) and "x" * 65 not in str(e.value)
+
+
+def _b64d(s: str) -> bytes:
+    import base64
+
+    return base64.b64decode(s + "=" * (-len(s) % 4))
+
+
+def _reason(details_value: str) -> str:
+    from google.rpc import error_details_pb2
+
+    return error_details_pb2.ErrorInfo.FromString(_b64d(details_value)).reason
+
+
+def _grpc_web_reason(body: bytes) -> tuple[str, str]:
+    from google.rpc import error_details_pb2, status_pb2
+
+    i = body.rindex(b"\x80\x00\x00")
+    fields = dict(line.split(": ", 1) for line in body[i + 5:].decode().split("\r\n") if ": " in line)
+    st = status_pb2.Status.FromString(_b64d(fields["grpc-status-details-bin"]))
+    info = error_details_pb2.ErrorInfo()
+    st.details[0].Unpack(info)
+    return fields["grpc-status"], info.reason
+
+
+@pytest.mark.parametrize("case", ["grpc-web compressed flag", "connect stream compressed flag",
+                                  "connect stream cut envelope", "connect unary unknown compression"])
+def test_web_framing_errors_carry_error_info(web, case):
+    import json
+    import struct
+    import urllib.error
+    import urllib.request
+
+    path, ctype, body, extra = {
+        "grpc-web compressed flag": ("GameService/GetServerKey", "application/grpc-web+proto", b"\x01\0\0\0\0", {}),
+        "connect stream compressed flag": ("GameService/Watch", "application/connect+proto", b"\x01\0\0\0\0", {}),
+        "connect stream cut envelope": ("GameService/Watch", "application/connect+proto", b"\0\0\0", {}),
+        "connect unary unknown compression": ("GameService/GetServerKey", "application/proto", b"",
+                                              {"Content-Encoding": "br"}),
+    }[case]
+    req = urllib.request.Request(f"http://127.0.0.1:{web.web_port}/afteraction.v1.{path}", body,
+                                 {"Content-Type": ctype, **extra})
+    try:
+        r = urllib.request.urlopen(req, timeout=10)
+        status, data = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, data = e.code, e.read()
+    if ctype.startswith("application/grpc-web"):
+        assert _grpc_web_reason(data) == ("3", "MALFORMED")      # INVALID_ARGUMENT, not INTERNAL
+    elif ctype.startswith("application/connect"):
+        i = data.rindex(b"\x02\x00\x00")
+        err = json.loads(data[i + 5:i + 5 + struct.unpack(">I", data[i + 1:i + 5])[0]])["error"]
+        assert err["code"] == "invalid_argument" and _reason(err["details"][0]["value"]) == "MALFORMED"
+    else:
+        err = json.loads(data)
+        assert status == 400 and err["code"] == "invalid_argument"
+        assert _reason(err["details"][0]["value"]) == "MALFORMED"
