@@ -52,6 +52,8 @@ WEB_MAX_CONNECTIONS = 4096             # open HTTP connections (and calls) on th
 WEB_KEEPALIVE_S = 20                   # an idle keep-alive HTTP connection of the web port is closed after
 WEB_HEADER_TIMEOUT_S = 10              # a web connection has this long to send a whole request header
 WEB_MAX_CONNECTIONS_PER_ADDRESS = 64   # open web-port connections from one client address
+WEB_STREAM_BUFFER_BYTES = 256 * KiB    # a web connection's unsent bytes before its writes pause
+WEB_STALLED_WRITE_S = 60               # a web connection whose writes stay paused this long is dropped
 WEB_MAX_JSON_REQUEST_BYTES = 256 * KiB  # a request in the JSON codec (checked before it is parsed)
 
 # -- caches -----------------------------------------------------------------------
@@ -125,6 +127,11 @@ TABLE: tuple[Limit, ...] = (
           "its start or from the first byte of its next request", "the connection is closed, no answer"),
     Limit("WEB_MAX_CONNECTIONS_PER_ADDRESS", "open web-port connections from one client address (a proxy in front "
           "counts as one address)", "HTTP 429 and the connection closed, before any request is read"),
+    Limit("WEB_STREAM_BUFFER_BYTES", "bytes a web-port connection may have waiting unsent (a client that stops "
+          "reading) before the server's writes to it pause", "the stream pauses (holding at most this and one "
+          "`STREAM_BATCH` read)"),
+    Limit("WEB_STALLED_WRITE_S", "a web-port connection whose writes stay paused this long (s) is dropped",
+          "the connection is closed; its stream ends"),
     Limit("WEB_MAX_JSON_REQUEST_BYTES", "a web-port request in the JSON codec, before it is parsed (then "
           "`MAX_REQUEST_BYTES` applies to its binary form)", f"`{_RE}`/`REQUEST_TOO_LARGE`"),
     Limit("MAX_LIVE_GAMES", "games kept in memory (LRU); the rest are rebuilt from the store on demand", "-"),

@@ -337,9 +337,10 @@ async def _plain(send, status: int, body: bytes, close: bool = False) -> None:
 def guarded_h11():
     """uvicorn's HTTP/1.1 protocol with the web port's guards against a stranger holding it
     (docs/service-limits.md): at most WEB_MAX_CONNECTIONS_PER_ADDRESS connections from one address
-    (past it, 429 and closed before any request is read), and WEB_HEADER_TIMEOUT_S to send a
+    (past it, 429 and closed before any request is read), WEB_HEADER_TIMEOUT_S to send a
     whole request header, from the connection's start or from the first byte of the next request
-    (past it, closed). One class per server: it holds that server's count of connections by address."""
+    (past it, closed), and a byte budget per connection: its writes pause once
+    WEB_STREAM_BUFFER_BYTES wait unsent, and a connection paused for WEB_STALLED_WRITE_S is dropped. One class per server: it holds that server's count of connections by address."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -353,6 +354,7 @@ def guarded_h11():
         _refused = False
         _header_timer = None
         _armed_for = None
+        _stall_timer = None
 
         def connection_made(self, transport) -> None:
             peer = transport.get_extra_info("peername")
@@ -366,6 +368,8 @@ def guarded_h11():
             self._addr = addr
             metrics.WEB_CONNECTIONS.inc()
             super().connection_made(transport)
+            # a reader that stops: its writes pause once this much waits unsent (uvicorn's flow control)
+            transport.set_write_buffer_limits(high=limits.WEB_STREAM_BUFFER_BYTES)
             self._arm()
 
         def connection_lost(self, exc) -> None:
@@ -379,9 +383,29 @@ def guarded_h11():
                     per_address.pop(self._addr, None)
                 self._addr = None
                 metrics.WEB_CONNECTIONS.dec()
-            if self._header_timer is not None:
-                self._header_timer.cancel()
+            for t in (self._header_timer, self._stall_timer):
+                if t is not None:
+                    t.cancel()
             super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stall_timer is None:
+                self._stall_timer = self.loop.call_later(limits.WEB_STALLED_WRITE_S, self._stalled)
+
+        def resume_writing(self) -> None:
+            if self._stall_timer is not None:
+                self._stall_timer.cancel()
+                self._stall_timer = None
+            super().resume_writing()
+
+        def _stalled(self) -> None:
+            """Paused for WEB_STALLED_WRITE_S: the client stopped reading; dropped (its stream ends)."""
+            self._stall_timer = None
+            if self.flow is not None and self.flow.write_paused and not self.transport.is_closing():
+                log.info("web: dropped a connection from %s that read nothing for %s s", self._addr,
+                         limits.WEB_STALLED_WRITE_S)
+                self.transport.abort()
 
         def data_received(self, data: bytes) -> None:
             if self.conn.their_state is h11.IDLE and self._armed_for is not self.cycle:

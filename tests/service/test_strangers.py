@@ -239,3 +239,66 @@ def test_web_framing_errors_carry_error_info(web, case):
         err = json.loads(data)
         assert status == 400 and err["code"] == "invalid_argument"
         assert _reason(err["details"][0]["value"]) == "MALFORMED"
+
+
+
+def test_a_web_reader_that_stops_is_paused_then_dropped(monkeypatch):
+    """The web port's byte budget, on its protocol with a stand-in transport (a real socket's kernel
+    buffers take megabytes before the server's own buffer fills): the transport's high-water mark is
+    WEB_STREAM_BUFFER_BYTES, so writes pause there (uvicorn's flow control); a connection paused for
+    WEB_STALLED_WRITE_S is aborted, which ends its stream; one that resumes in time is kept."""
+    import asyncio
+
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    from afteraction.service.web import guarded_h11
+
+    monkeypatch.setattr(limits, "WEB_STALLED_WRITE_S", 0.2)
+
+    class Transport:
+        def __init__(self):
+            self.limits, self.aborted, self.closing = None, False, False
+
+        def get_extra_info(self, name, default=None):
+            return {"peername": ("192.0.2.7", 5000), "sockname": ("127.0.0.1", 8080)}.get(name, default)
+
+        def set_write_buffer_limits(self, high=None, low=None):
+            self.limits = high
+
+        def is_closing(self):
+            return self.closing
+
+        def abort(self):
+            self.aborted = self.closing = True
+
+        def close(self):
+            self.closing = True
+
+        def pause_reading(self):
+            pass
+
+        def resume_reading(self):
+            pass
+
+    async def main():
+        proto_cls = guarded_h11()
+        cfg = uvicorn.Config(lambda *a: None, lifespan="off", ws="none")
+        cfg.load()
+        out = []
+        for resume in (False, True):
+            p = proto_cls(config=cfg, server_state=ServerState(), app_state={})
+            t = Transport()
+            p.connection_made(t)
+            assert t.limits == limits.WEB_STREAM_BUFFER_BYTES
+            p.pause_writing()            # the buffer passed the budget: writes pause
+            assert p.flow.write_paused
+            if resume:
+                await asyncio.sleep(0.1)
+                p.resume_writing()       # the client read: kept
+            await asyncio.sleep(0.4)
+            out.append(t.aborted)
+            p.connection_lost(None)
+        return out
+
+    assert asyncio.run(main()) == [True, False]
