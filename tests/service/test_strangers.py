@@ -3,7 +3,8 @@ connection stuck in its request header is closed after WEB_HEADER_TIMEOUT_S, one
 most WEB_MAX_CONNECTIONS_PER_ADDRESS connections, a request framing its body twice is refused.
 Reflection: garbage to v1 names v1's message, one stream answers at most MAX_REFLECTION_REQUESTS.
 Creation: an explicit abandon_ms shorter than a seat's time is BAD_CLOCK. BAD_RESULT quotes at most
-64 characters of the offer. A web framing error carries ErrorInfo (MALFORMED)."""
+64 characters of the offer. A web framing error carries ErrorInfo (MALFORMED); a web reader that
+stops is paused at a byte budget and dropped."""
 from __future__ import annotations
 
 import socket
