@@ -135,7 +135,8 @@ class Code(StrEnum):
     REQUEST_TOO_LARGE = ("REQUEST_TOO_LARGE", _RES, "service", "a request past MAX_REQUEST_BYTES")
     TOO_MANY_STREAMS = ("TOO_MANY_STREAMS", _RES, "service", "MAX_STREAMS streams are open")
     OVERLOADED = ("OVERLOADED", _RES, "service",
-                  "MAX_PENDING_CALLS calls or MAX_EXPORTS exports in progress; retry later")
+                  "MAX_PENDING_CALLS calls or MAX_EXPORTS exports in progress, or MAX_REFLECTION_REQUESTS "
+                  "on one reflection stream; retry later")
     OUT_OF_RANGE = ("OUT_OF_RANGE", _RANGE, "service",
                     "a from_seq past the log's size, proof sizes outside the log, a number past MAX_SEQ, an "
                     "envelope counter of 0")

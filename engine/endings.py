@@ -35,6 +35,9 @@ DEFAULT_ABANDON_MS = 14 * DAY_MS
 #: a time is milliseconds since the Unix epoch, 0 .. 2^53 (the service's clock; JSON-safe)
 MAX_TIME_MS = 2 ** 53
 
+#: at most this much of a caller's input is quoted in a refusal (the service's limits.QUOTE_CHARS)
+QUOTE_CHARS = 64
+
 CLOCK_KEYS = frozenset({"decision", "total", "abandon"})
 
 
@@ -44,6 +47,12 @@ def control(decision_ms: int = 0, total_ms: int = 0, abandon_ms: int = 0) -> dic
     allowed to think that long is not abandoned first."""
     if not abandon_ms:
         abandon_ms = max(DEFAULT_ABANDON_MS, decision_ms, total_ms)
+    else:  # not shorter than one decision may take (the smaller limit set): else the game is abandoned
+        longest = min([x for x in (decision_ms, total_ms) if x], default=0)  # before a seat's time runs out
+        if abandon_ms < longest:
+            raise Rejection("BAD_CLOCK", f"clock.abandon ({abandon_ms} ms) is shorter than the longest time a "
+                            f"seat may take over one decision ({longest} ms): give abandon_ms at least that, "
+                            f"or 0 for the default")
     c = {"decision": decision_ms, "total": total_ms, "abandon": abandon_ms}
     why = control_problem(c)
     if why is not None:
@@ -338,8 +347,9 @@ def accept(ref, env, sc) -> list:
     if kind == "offer":
         w = env.ending.offer.winner
         if w and w not in ref.seat_keys:
+            shown = repr(w[:QUOTE_CHARS]) + ("..." if len(w) > QUOTE_CHARS else "")
             raise Rejection("BAD_RESULT", f"an offer names a seat of the game as winner, or none for a draw; "
-                            f"{w!r} is not a seat")
+                            f"{shown} is not a seat")
         why = ref.offers.offer_problem(env.seat)
         if why is not None:
             raise Rejection("OFFER_STANDING", why[1])

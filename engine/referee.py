@@ -106,7 +106,11 @@ class Referee:
                     now: int | None = None) -> Record:
         opts = ruleset.check_options(scenario, options)
         if sorted(seat_keys) != sorted(ruleset.seats):
-            raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)}")
+            missing = [s for s in ruleset.seats if s not in seat_keys]
+            extra = sorted(s for s in seat_keys if s not in ruleset.seats)
+            why = "; ".join(([f"missing {', '.join(missing)}"] if missing else [])
+                            + ([f"not a seat: {', '.join(repr(s[:40]) for s in extra[:4])}"] if extra else []))
+            raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)} ({why})")
         for s, k in seat_keys.items():
             if not isinstance(k, bytes) or len(k) != 32:
                 raise Rejection("BAD_SEAT_KEY", f"seat {s}: an Ed25519 public key is 32 bytes")

@@ -34,7 +34,7 @@ def games() -> list[str]:
 def get(game: str, version: str | None = None) -> Ruleset:
     """The ruleset for ``game`` as ``version`` plays it (the newest version if ``version`` is None)."""
     if game not in _GAMES:
-        raise Rejection("UNKNOWN_RULESET", f"no game {game!r} (games: {', '.join(_GAMES)})")
+        raise Rejection("UNKNOWN_RULESET", f"no game {game[:40]!r} (games: {', '.join(sorted(_GAMES))})")
     vs = _versions(game)
     if version is not None and str(version) not in vs.released:
         raise Rejection("UNKNOWN_RULESET", vs.unavailable(str(version)))
@@ -63,5 +63,5 @@ def unavailable(game: str, version: str) -> str:
     """Why ``game``/``version`` does not replay here, in words (a development version names the commit
     that last listed it)."""
     if game not in _GAMES:
-        return f"this build has no game {game!r}"
+        return f"this build has no game {game[:40]!r}"
     return _versions(game).unavailable(str(version))

@@ -4,12 +4,15 @@ reflection.py (health, reflection)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 
 import grpc
 from google.protobuf.message import DecodeError
 
-from . import limits
+from afteraction.engine.errors import Rejection
+
+from . import limits, metrics
 from .games import WouldWait
 from .status import Refusal, quote, rich_status, status_of
 
@@ -94,23 +97,41 @@ def unary_core(svc, rpc: str, cls, fn, blocking: bool | str = True):
     tried on the event loop (``GameManager.inline``), in the pool only if it would wait (one
     thread hop less per call in the common case); ``blocking="async"``: ``fn`` is a coroutine
     function run on the loop."""
+    async def answer(req, context):
+        if blocking == "async":   # a coroutine function, on the loop
+            return await fn(req, context)
+        if blocking == "try":
+            try:
+                with svc.games.inline():
+                    return fn(req, context)
+            except WouldWait:
+                pass
+        return await svc.run(fn, req, context) if blocking else fn(req, context)
+
     async def core(raw: bytes, context):
+        t0 = time.perf_counter() if metrics.ON else 0.0
         try:
-            req = parse(cls, raw)
-            if blocking == "async":   # a coroutine function, on the loop
-                return await fn(req, context)
-            if blocking == "try":
-                try:
-                    with svc.games.inline():
-                        return fn(req, context)
-                except WouldWait:
-                    pass
-            return await svc.run(fn, req, context) if blocking else fn(req, context)
+            out = await answer(parse(cls, raw), context)
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
         except Exception as e:  # noqa: BLE001 -- every error becomes a status with details
-            raise CallFailed(status_of(e, rpc)) from None
+            st = status_of(e, rpc)
+            if metrics.ON:
+                metrics.call(rpc, reason_of(e), time.perf_counter() - t0)
+            raise CallFailed(st) from None
+        if metrics.ON:
+            metrics.call(rpc, "OK", time.perf_counter() - t0)
+        return out
     return core
+
+
+def reason_of(e: BaseException) -> str:
+    """The reason code a refusal's ErrorInfo carries (status_of's): a metric's bounded label."""
+    from .store import StoreError
+
+    if isinstance(e, Rejection):
+        return e.code
+    return "STORE_UNAVAILABLE" if isinstance(e, StoreError) else "INTERNAL"
 
 
 def streaming_core(svc, rpc: str, body):
@@ -120,8 +141,11 @@ def streaming_core(svc, rpc: str, body):
         try:
             svc.open_stream()
         except Refusal as e:
+            if metrics.ON:
+                metrics.call(rpc, e.code)
             raise CallFailed(status_of(e, rpc)) from None
         st = None
+        metrics.STREAMS.inc()
         try:
             async for m in body(req, context):
                 yield m
@@ -129,8 +153,14 @@ def streaming_core(svc, rpc: str, body):
             raise
         except Exception as e:  # noqa: BLE001
             st = status_of(e, rpc)
+            if metrics.ON:
+                metrics.call(rpc, reason_of(e))
+        else:
+            if metrics.ON:
+                metrics.call(rpc, "OK")
         finally:
             svc.close_stream()
+            metrics.STREAMS.dec()
         if st is not None:
             raise CallFailed(st)
     return core

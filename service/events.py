@@ -13,7 +13,8 @@ log = logging.getLogger("afteraction.games")
 
 def game_event(event: str, **fields) -> None:
     if log.isEnabledFor(logging.INFO):
-        log.info("game %s %s", event, json.dumps(fields, sort_keys=True, default=str, ensure_ascii=True))
+        log.info("game %s %s", event, json.dumps(fields, sort_keys=True, default=str, ensure_ascii=True),
+                 extra={"event": event, "fields": fields})
 
 
 def submitted(res, game: str) -> None:

@@ -37,7 +37,7 @@ from afteraction.engine.referee import Referee
 from afteraction.v1 import envelope_pb2
 from google.protobuf.message import DecodeError
 
-from . import limits
+from . import limits, metrics
 from .status import Refusal, quote
 from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store
 
@@ -264,6 +264,7 @@ class GameManager:
                         self._live[gid] = live
                         while len(self._live) > MAX_LIVE:
                             self._live.popitem(last=False)
+                        metrics.CACHED_GAMES.set(len(self._live))
                 else:
                     if fresh:
                         self._catch_up(live)
@@ -302,6 +303,9 @@ class GameManager:
                 self._invalidate(gid)
                 raise
             live.leaves.extend(r.leaf for r in acc.records)
+            if metrics.ON:
+                cause = getattr(acc.records[-1], "body", {}).get("cause") or {}
+                metrics.ENDINGS.labels(str(cause.get("kind", "other"))[:16]).inc()
             self.on_append(gid)
             return live
         return live
@@ -342,6 +346,7 @@ class GameManager:
     def _invalidate(self, gid: str) -> None:
         with self._meta:
             self._live.pop(gid, None)
+            metrics.CACHED_GAMES.set(len(self._live))
 
     # -- commands -------------------------------------------------------------
     @staticmethod
@@ -377,14 +382,17 @@ class GameManager:
                     return acc
                 rows: list[RecordRow] = []
                 openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+                t0 = [0.0]  # the append's time (metrics)
 
                 def keep(entries: list[Entry]) -> None:
                     rows.extend(record_rows(entries))
                     if not deadline_ok():
                         raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                    t0[0] = time.perf_counter()
                     self.store.append(Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, signed, digest,
                                                                            tuple(r.seq for r in rows)),
                                              openings, ended=ref.ended))
+                    t0[0] = time.perf_counter() - t0[0]
                 try:
                     check_records(acc.records)
                     live.writer.append(acc.records, keep)
@@ -396,6 +404,8 @@ class GameManager:
                     raise
                 live.leaves.extend(r.leaf for r in acc.records)
                 nxt = ref.pending()
+                if metrics.ON:
+                    metrics.command(ref.ruleset.game, t0[0])
             self.on_append(env.game_id)
             return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt,
                              acc.received_ms)
@@ -417,6 +427,7 @@ class GameManager:
         except WouldWait:
             return await run(self.submit, signed, deadline_ok)
         pending = None
+        t0 = 0.0
         try:
             ref = live.referee
             if self._due(live, self.now()):
@@ -435,10 +446,11 @@ class GameManager:
                 openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
 
                 def keep(entries: list[Entry]) -> None:
-                    nonlocal pending
+                    nonlocal pending, t0
                     rows.extend(record_rows(entries))
                     if not deadline_ok():
                         raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                    t0 = time.perf_counter()
                     pending = self.store.append_async(Append(gid, rows, CommandRow(
                         acc.seat, acc.counter, signed, digest, tuple(r.seq for r in rows)), openings,
                         ended=ref.ended), loop)
@@ -459,6 +471,8 @@ class GameManager:
         def stored(f) -> None:  # on the loop, once the store's writer is done with the append
             err = f.exception()
             if err is None:
+                if metrics.ON:
+                    metrics.command(ref.ruleset.game, time.perf_counter() - t0)
                 live.leaves.extend(r.leaf for r in acc.records)
                 res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat],
                                 False, ref.pending(), acc.received_ms)

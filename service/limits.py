@@ -25,6 +25,7 @@ KEEPALIVE_TIMEOUT_MS = 20_000          # ... and closes it if the ping is not an
 MIN_CLIENT_PING_INTERVAL_MS = 10_000   # clients pinging more often are sent GOAWAY (after 2 strikes)
 MAX_CONNECTION_IDLE_MS = 300_000       # a connection with no open call for this long is closed (GOAWAY)
 STREAM_POLL_S = 1.0                    # open streams re-check the store this often (appends by other processes)
+MAX_REFLECTION_REQUESTS = 256          # requests one server-reflection stream answers (then OVERLOADED)
 CLOCK_SWEEP_S = 1.0                    # the timer of time controls ends cached games past a deadline this often
 
 # -- sizes ----------------------------------------------------------------------
@@ -49,6 +50,10 @@ MAX_SEQ = 2**63 - 1                    # sequence numbers, tree sizes, counters 
 # -- the web port (service/web.py: Connect and gRPC-Web over HTTP/1.1) -------------
 WEB_MAX_CONNECTIONS = 4096             # open HTTP connections (and calls) on the web port per process
 WEB_KEEPALIVE_S = 20                   # an idle keep-alive HTTP connection of the web port is closed after
+WEB_HEADER_TIMEOUT_S = 10              # a web connection has this long to send a whole request header
+WEB_MAX_CONNECTIONS_PER_ADDRESS = 64   # open web-port connections from one client address
+WEB_STREAM_BUFFER_BYTES = 256 * KiB    # a web connection's unsent bytes before its writes pause
+WEB_STALLED_WRITE_S = 60               # a web connection whose writes stay paused this long is dropped
 WEB_MAX_JSON_REQUEST_BYTES = 256 * KiB  # a request in the JSON codec (checked before it is parsed)
 
 # -- caches -----------------------------------------------------------------------
@@ -88,6 +93,8 @@ TABLE: tuple[Limit, ...] = (
           "`GOAWAY` (`ENHANCE_YOUR_CALM`) after two strikes"),
     Limit("MAX_CONNECTION_IDLE_MS", "a connection with no call open is closed after (ms)",
           "`GOAWAY`; the client reconnects on its next call"),
+    Limit("MAX_REFLECTION_REQUESTS", "requests one `ServerReflectionInfo` stream answers (v1 and v1alpha)",
+          f"`{_RE}`/`OVERLOADED`; the stream ends (open another)"),
     Limit("STREAM_POLL_S", "streams check the store for appends by other processes every (s)", "-"),
     Limit("CLOCK_SWEEP_S", "the server ends the games in its cache whose time control deadline passed every (s); "
           "any other game ends at its next request", "-"),
@@ -116,6 +123,15 @@ TABLE: tuple[Limit, ...] = (
           "HTTP 503 from the HTTP server, **without** ErrorInfo (refused before a call starts)"),
     Limit("WEB_KEEPALIVE_S", "an idle keep-alive connection of the web port is closed after (s)",
           "the connection is closed; the browser opens another"),
+    Limit("WEB_HEADER_TIMEOUT_S", "a web-port connection has this long (s) to send a whole request header, from "
+          "its start or from the first byte of its next request", "the connection is closed, no answer"),
+    Limit("WEB_MAX_CONNECTIONS_PER_ADDRESS", "open web-port connections from one client address (a proxy in front "
+          "counts as one address)", "HTTP 429 and the connection closed, before any request is read"),
+    Limit("WEB_STREAM_BUFFER_BYTES", "bytes a web-port connection may have waiting unsent (a client that stops "
+          "reading) before the server's writes to it pause", "the stream pauses (holding at most this and one "
+          "`STREAM_BATCH` read)"),
+    Limit("WEB_STALLED_WRITE_S", "a web-port connection whose writes stay paused this long (s) is dropped",
+          "the connection is closed; its stream ends"),
     Limit("WEB_MAX_JSON_REQUEST_BYTES", "a web-port request in the JSON codec, before it is parsed (then "
           "`MAX_REQUEST_BYTES` applies to its binary form)", f"`{_RE}`/`REQUEST_TOO_LARGE`"),
     Limit("MAX_LIVE_GAMES", "games kept in memory (LRU); the rest are rebuilt from the store on demand", "-"),

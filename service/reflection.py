@@ -15,6 +15,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
+from . import limits
 from .calls import parse, streaming, unary
 from .servicer import Service
 from .status import Refusal, quote
@@ -27,17 +28,39 @@ def _ser(m) -> bytes:
     return m.SerializeToString()
 
 
+def _parse(raw: bytes, package: str):
+    """A reflection request of ``package`` (v1 or v1alpha: the same fields); a refusal names the
+    package the caller asked, not the v1alpha message that parses both."""
+    try:
+        return parse(reflection_pb2.ServerReflectionRequest, raw, "message")
+    except Refusal as e:
+        if package == "grpc.reflection.v1alpha" or e.code != "MALFORMED":
+            raise
+        name = f"{package}.ServerReflectionRequest"
+        raise Refusal("MALFORMED", e.message.replace(reflection_pb2.ServerReflectionRequest.DESCRIPTOR.full_name, name),
+                      type=name) from None
+
+
 def add_reflection(server: grpc.aio.Server, svc: Service, service_names) -> None:
     servicer = reflection.aio.ReflectionServicer((*service_names, V1, V1ALPHA))
 
-    async def info(request_iterator, context):
-        async def parsed():
-            async for raw in request_iterator:
-                yield parse(reflection_pb2.ServerReflectionRequest, raw, "message")
-        async for m in servicer.ServerReflectionInfo(parsed(), context):
-            yield m
+    def info_of(package: str):
+        async def info(request_iterator, context):
+            async def parsed():
+                n = 0
+                async for raw in request_iterator:
+                    n += 1
+                    if n > limits.MAX_REFLECTION_REQUESTS:
+                        raise Refusal("OVERLOADED", f"a reflection stream answers at most "
+                                      f"{limits.MAX_REFLECTION_REQUESTS} requests; open another stream",
+                                      limit=limits.MAX_REFLECTION_REQUESTS)
+                    yield _parse(raw, package)
+            async for m in servicer.ServerReflectionInfo(parsed(), context):
+                yield m
+        return info
 
     for name in (V1ALPHA, V1):
+        info = info_of(name.rsplit(".", 1)[0])
         handler = grpc.stream_stream_rpc_method_handler(streaming(svc, "ServerReflectionInfo", info), None, _ser)
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
             name, {"ServerReflectionInfo": handler}),))

@@ -123,20 +123,77 @@ def server_options(reuseport: bool) -> list[tuple[str, int]]:
     ]
 
 
+def check_tls(cert: str, key: str) -> tuple[bytes, bytes]:
+    """The PEM certificate chain and private key of ``aar serve --tls-cert/--tls-key``, each checked
+    here (OpenSSL, the ``ssl`` module) so that a bad one is a one-line StoreError naming the file and
+    the cause, before anything is created on disk (gRPC itself only says it cannot listen)."""
+    import ssl
+
+    out = []
+    for flag, path in (("--tls-cert", cert), ("--tls-key", key)):
+        try:
+            with open(path, "rb") as f:
+                out.append(f.read(1 << 20))
+        except OSError as e:
+            raise StoreError(f"{flag}: cannot read {path}: {e.strerror or e}") from None
+    chain, pkey = out
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_verify_locations(cadata=chain.decode("ascii", "replace"))
+    except (ssl.SSLError, ValueError):
+        raise StoreError(f"--tls-cert: {cert} holds no PEM certificate (-----BEGIN CERTIFICATE-----): give the "
+                         f"server's certificate chain, e.g. fullchain.pem") from None
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as e:
+        if getattr(e, "reason", None) == "KEY_VALUES_MISMATCH":
+            raise StoreError(f"--tls-key: {key} is not the private key of the certificate in {cert}: give the key "
+                             f"the certificate was issued for") from None
+        raise StoreError(f"--tls-key: {key} holds no unencrypted PEM private key (-----BEGIN PRIVATE KEY-----): "
+                         f"give the certificate's key, e.g. privkey.pem") from None
+    return chain, pkey
+
+
 def read_tls(cert: str | None, key: str | None):
-    """Server credentials from PEM files, or None for plaintext."""
+    """Server credentials from PEM files (checked: ``check_tls``), or None for plaintext."""
     if not cert and not key:
         return None
     if not (cert and key):
         raise StoreError("TLS needs both --tls-cert and --tls-key")
-    try:
-        with open(cert, "rb") as f:
-            chain = f.read()
-        with open(key, "rb") as f:
-            pkey = f.read()
-    except OSError as e:
-        raise StoreError(f"cannot read the TLS certificate or key: {e.strerror}") from None
+    chain, pkey = check_tls(cert, key)
     return grpc.ssl_server_credentials([(pkey, chain)])
+
+
+def listen_problem(host: str, port: int, flag: str = "--listen") -> str | None:
+    """Why ``host:port`` cannot be listened on, in words with what to do, or None when it can: a
+    trial bind as gRPC and the web port bind (SO_REUSEADDR), made before anything starts, so that a
+    busy port is named as such and not as gRPC's own ``add_port.cc`` lines."""
+    import errno
+    import socket
+
+    h = host.strip("[]")
+    where = f"{flag} {host}:{port}"
+    try:
+        infos = socket.getaddrinfo(h, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return f"{where}: the host {h!r} does not resolve ({e.strerror}): give an address of this machine, " \
+               f"e.g. 127.0.0.1, or 0.0.0.0 for every interface"
+    for fam, typ, proto, _, addr in infos[:1]:
+        with socket.socket(fam, typ, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(addr)
+            except OSError as e:
+                if e.errno == errno.EADDRINUSE:
+                    return f"{where}: the port is in use by another process (stop it, or choose another port; " \
+                           f"port 0 picks a free one)"
+                if e.errno == errno.EADDRNOTAVAIL:
+                    return f"{where}: {h} is not an address of this machine (use one it has, e.g. 127.0.0.1, " \
+                           f"or 0.0.0.0 for every interface)"
+                if e.errno == errno.EACCES:
+                    return f"{where}: permission denied (ports below 1024 need privileges: choose a port " \
+                           f"of 1024 or more)"
+                return f"{where}: cannot listen there ({e.strerror or e})"
+    return None
 
 
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
@@ -197,7 +254,9 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
     except RuntimeError:
         port = 0
     if port == 0:
-        raise StoreError(f"cannot listen on {listen}")
+        host, _, p = listen.rpartition(":")
+        why = listen_problem(host, int(p)) if p.isdigit() else None
+        raise StoreError(why or f"cannot listen on {listen}")
     web = None
     if web_listen:   # the same methods, over Connect and gRPC-Web (service/web.py)
         from .web import WebApp, WebServer

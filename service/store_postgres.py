@@ -18,6 +18,12 @@ from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError, s
 SCHEMA = schema("postgresql")  # store.py's one schema
 
 
+def one_line(e: BaseException) -> str:
+    """A driver's message on one line: libpq's lines (its hint after a newline and a tab, DETAIL and
+    HINT lines) joined by "; ", runs of spaces made one."""
+    return "; ".join(" ".join(line.split()) for line in str(e).splitlines() if line.strip())
+
+
 class PostgresStore(SqlStore):
     PARAM = "%s"
 
@@ -42,7 +48,7 @@ class PostgresStore(SqlStore):
                 for t in ("games", "commands", "openings"):
                     c.execute(f"VACUUM FULL {t}")
         except psycopg.Error as e:
-            raise StoreError(f"cannot open PostgreSQL store: {e}") from None
+            raise StoreError(f"cannot open PostgreSQL store: {one_line(e)}") from None
 
     def _conn(self):
         c = getattr(self._local, "conn", None)
@@ -96,7 +102,7 @@ class PostgresStore(SqlStore):
         except self._psycopg.errors.UniqueViolation as e:
             raise Conflict(f"lost append race: {e}") from None
         except self._psycopg.Error as e:
-            raise StoreError(f"PostgreSQL append failed: {e}") from None
+            raise StoreError(f"PostgreSQL append failed: {one_line(e)}") from None
 
     def close(self) -> None:
         with self._lock:

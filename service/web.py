@@ -31,7 +31,7 @@ from google.protobuf.message import DecodeError
 from google.rpc import status_pb2
 from protobuf.wkt import Any as PbAny
 
-from . import limits
+from . import limits, metrics
 from .calls import SERVER_STREAM, UNARY, CallFailed, streaming_core, unary_core
 from .status import Refusal, status_of
 
@@ -170,6 +170,11 @@ class WebApp:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return
+        names = [k for k, _ in scope.get("headers") or ()]
+        if b"transfer-encoding" in names and b"content-length" in names:
+            # RFC 9112 6.3: a request that frames its body twice is how requests are smuggled past a proxy
+            return await _plain(send, 400, b"a request with both Content-Length and Transfer-Encoding is refused "
+                                           b"(RFC 9112 6.3): send one of them\n", close=True)
         headers = dict(scope.get("headers") or ())
         origin = headers.get(b"origin", b"").decode("latin-1")
         allowed = origin in self.origins
@@ -197,7 +202,7 @@ class WebApp:
                 return await self._unknown(scope, receive, send, path, origin if allowed else None)
             if allowed:
                 send = self._with_cors(send, origin)
-            return await self.rpc(scope, receive, send)
+            return await self.rpc(scope, receive, with_error_info(send))
         await self._fallback(scope, receive, send)
 
     def _cors(self, origin: str) -> list:
@@ -249,6 +254,180 @@ class WebApp:
         await send({"type": "http.response.body", "body": body})
 
 
+def _framing_status(message: str):
+    """The status with ErrorInfo of an error connectrpc made itself, before any handler ran (a
+    request's framing or encoding: a compressed flag without an encoding, a cut envelope, an
+    unknown compression, a message past read_max_bytes): REQUEST_TOO_LARGE or MALFORMED."""
+    from .status import rich_status
+
+    if "too large" in message or "exceeds" in message:
+        return rich_status("REQUEST_TOO_LARGE", f"the request is too large: {message[:200]}",
+                           {"limit": limits.TRANSPORT_MAX_RECEIVE_BYTES})
+    return rich_status("MALFORMED", f"the request's framing or encoding is not valid: {message[:200]}",
+                       {"type": "web framing"})
+
+
+def _connect_json(st) -> dict:
+    err = connect_error(st)
+    return {"code": err.code.value, "message": err.message, "details": [
+        {"type": d.type_name, "value": _b64(d.message_bytes)} for d in err.details]}
+
+
+def _grpc_web_trailers(st) -> bytes:
+    text = (f"grpc-status: {st.code.value[0]}\r\ngrpc-message: {_pct(st.details)}\r\n"
+            f"grpc-status-details-bin: {_b64(dict(st.trailing_metadata)['grpc-status-details-bin'])}\r\n").encode()
+    return b"\x80" + len(text).to_bytes(4, "big") + text
+
+
+def with_error_info(send):
+    """``send`` of an RPC on the web port, adding the ErrorInfo (and the precise status) to an error
+    that connectrpc answered itself without one; the service's own errors carry theirs already."""
+    held = []   # a unary Connect error's start, until its JSON body is seen
+
+    async def wrapped(message):
+        kind = message["type"]
+        if kind == "http.response.start" and message.get("status", 200) >= 400:
+            held.append(message)
+            return
+        if kind == "http.response.body":
+            body = bytes(message.get("body", b""))
+            if held:   # Connect unary: {"code", "message"[, "details"]}
+                start = held.pop()
+                try:
+                    err = json.loads(body)
+                except ValueError:
+                    err = None
+                if isinstance(err, dict) and "code" in err and not err.get("details"):
+                    st = _framing_status(str(err.get("message", "")))
+                    body = json.dumps(_connect_json(st)).encode()
+                    code = 429 if st.code.name == "RESOURCE_EXHAUSTED" else 400   # Connect's HTTP codes
+                    hs = [(k, v) for k, v in start.get("headers") or () if k.lower() != b"content-length"]
+                    if not message.get("more_body"):
+                        hs.append((b"content-length", str(len(body)).encode()))
+                    start = dict(start, status=code, headers=hs)
+                    message = dict(message, body=body)
+                await send(start)
+            elif body[:1] == b"\x80" and b"grpc-status-details-bin" not in body:   # gRPC-Web trailers
+                fields = dict(line.split(": ", 1) for line in body[5:].decode("latin-1").split("\r\n") if ": " in line)
+                if fields.get("grpc-status", "0") != "0":
+                    from urllib.parse import unquote
+
+                    message = dict(message, body=_grpc_web_trailers(_framing_status(unquote(fields.get("grpc-message", "")))))
+            elif body[:1] == b"\x02" and b'"error"' in body:   # Connect streaming: the end-of-stream message
+                try:
+                    end = json.loads(body[5:])
+                except ValueError:
+                    end = None
+                if isinstance(end, dict) and isinstance(end.get("error"), dict) and not end["error"].get("details"):
+                    end["error"] = _connect_json(_framing_status(str(end["error"].get("message", ""))))
+                    data = json.dumps(end).encode()
+                    message = dict(message, body=b"\x02" + len(data).to_bytes(4, "big") + data)
+        await send(message)
+    return wrapped
+
+
+async def _plain(send, status: int, body: bytes, close: bool = False) -> None:
+    hs = [(b"content-type", b"text/plain"), (b"content-length", str(len(body)).encode())]
+    if close:
+        hs.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": hs})
+    await send({"type": "http.response.body", "body": body})
+
+
+def guarded_h11():
+    """uvicorn's HTTP/1.1 protocol with the web port's guards against a stranger holding it
+    (docs/service-limits.md): at most WEB_MAX_CONNECTIONS_PER_ADDRESS connections from one address
+    (past it, 429 and closed before any request is read), WEB_HEADER_TIMEOUT_S to send a
+    whole request header, from the connection's start or from the first byte of the next request
+    (past it, closed), and a byte budget per connection: its writes pause once
+    WEB_STREAM_BUFFER_BYTES wait unsent, and a connection paused for WEB_STALLED_WRITE_S is dropped. One class per server: it holds that server's count of connections by address."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    per_address: dict[str, int] = {}
+    why = b"too many connections from this address; close some and retry\n"
+    too_many = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
+                b"content-length: " + str(len(why)).encode() + b"\r\n\r\n" + why)
+
+    class Guarded(H11Protocol):
+        _addr = None
+        _refused = False
+        _header_timer = None
+        _armed_for = None
+        _stall_timer = None
+
+        def connection_made(self, transport) -> None:
+            peer = transport.get_extra_info("peername")
+            addr = peer[0] if isinstance(peer, tuple) else str(peer)
+            if per_address.get(addr, 0) >= limits.WEB_MAX_CONNECTIONS_PER_ADDRESS:
+                self._refused = True
+                transport.write(too_many)
+                transport.close()
+                return
+            per_address[addr] = per_address.get(addr, 0) + 1
+            self._addr = addr
+            metrics.WEB_CONNECTIONS.inc()
+            super().connection_made(transport)
+            # a reader that stops: its writes pause once this much waits unsent (uvicorn's flow control)
+            transport.set_write_buffer_limits(high=limits.WEB_STREAM_BUFFER_BYTES)
+            self._arm()
+
+        def connection_lost(self, exc) -> None:
+            if self._refused:
+                return
+            if self._addr is not None:
+                n = per_address.get(self._addr, 1) - 1
+                if n > 0:
+                    per_address[self._addr] = n
+                else:
+                    per_address.pop(self._addr, None)
+                self._addr = None
+                metrics.WEB_CONNECTIONS.dec()
+            for t in (self._header_timer, self._stall_timer):
+                if t is not None:
+                    t.cancel()
+            super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stall_timer is None:
+                self._stall_timer = self.loop.call_later(limits.WEB_STALLED_WRITE_S, self._stalled)
+
+        def resume_writing(self) -> None:
+            if self._stall_timer is not None:
+                self._stall_timer.cancel()
+                self._stall_timer = None
+            super().resume_writing()
+
+        def _stalled(self) -> None:
+            """Paused for WEB_STALLED_WRITE_S: the client stopped reading; dropped (its stream ends)."""
+            self._stall_timer = None
+            if self.flow is not None and self.flow.write_paused and not self.transport.is_closing():
+                log.info("web: dropped a connection from %s that read nothing for %s s", self._addr,
+                         limits.WEB_STALLED_WRITE_S)
+                self.transport.abort()
+
+        def data_received(self, data: bytes) -> None:
+            if self.conn.their_state is h11.IDLE and self._armed_for is not self.cycle:
+                self._arm()   # the first byte of a request after the previous one: its header's time starts
+            super().data_received(data)
+
+        def _arm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+            self._armed_for = self.cycle
+            self._header_timer = self.loop.call_later(limits.WEB_HEADER_TIMEOUT_S, self._header_late)
+
+        def _header_late(self) -> None:
+            self._header_timer = None
+            # no whole request header since the timer started (the cycle is made when one is read)
+            if self.cycle is self._armed_for and self.conn.their_state is h11.IDLE \
+                    and not self.transport.is_closing():
+                self.transport.close()
+
+    return Guarded
+
+
 def _pct(s: str) -> str:
     from urllib.parse import quote as q
     return q(s, safe=" !#$&'()*+,/:;=?@[]~")
@@ -282,7 +461,7 @@ class WebServer:
         self.port = self.sock.getsockname()[1]
         self.host = host
         cfg = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, ws="none",
-                             http="h11", timeout_keep_alive=limits.WEB_KEEPALIVE_S,
+                             http=guarded_h11(), timeout_keep_alive=limits.WEB_KEEPALIVE_S,
                              limit_concurrency=limits.WEB_MAX_CONNECTIONS, timeout_graceful_shutdown=10)
         self.server = uvicorn.Server(cfg)
         self.task = None

@@ -54,8 +54,10 @@ def _die_with_parent() -> None:
 class Workers:
     """The running workers (``serve_workers`` returns it; ``stop`` drains them all)."""
 
-    def __init__(self, procs: list[subprocess.Popen], host: str, port: int, vkey: str) -> None:
+    def __init__(self, procs: list[subprocess.Popen], host: str, port: int, vkey: str,
+                 metrics_dir: str | None = None) -> None:
         self.procs, self.host, self.port, self.vkey = procs, host, port, vkey
+        self.metrics_dir = metrics_dir  # where the workers write their metrics (PROMETHEUS_MULTIPROC_DIR)
 
     def stop(self, grace: float = 10.0) -> None:
         for p in self.procs:
@@ -67,11 +69,18 @@ class Workers:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+            if self.metrics_dir:  # its live gauges no longer count
+                from prometheus_client import multiprocess
+
+                multiprocess.mark_process_dead(p.pid, self.metrics_dir)
 
 
 def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_dir: str,
-                  tls_cert: str | None = None, tls_key: str | None = None, name: str | None = None) -> Workers:
-    """Start ``n`` worker processes on ``listen`` (port 0: one free port chosen here)."""
+                  tls_cert: str | None = None, tls_key: str | None = None, name: str | None = None,
+                  metrics: bool = False, log_format: str = "text") -> Workers:
+    """Start ``n`` worker processes on ``listen`` (port 0: one free port chosen here). ``metrics``:
+    each worker counts into files of a fresh DATA_DIR/metrics (service/metrics.py), which
+    ``Workers.metrics_dir`` names for the parent's endpoint."""
     from . import atrest
     from .server import DEFAULT_NAME, load_or_create_key
     from .store import StoreError, open_store, private_dir
@@ -86,6 +95,12 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
     if port_n == 0:
         port_n = _free_reuseport(host)
     procs: list[subprocess.Popen] = []
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    mdir = None
+    if metrics:
+        from .metrics import multiproc_dir
+
+        mdir = env["PROMETHEUS_MULTIPROC_DIR"] = multiproc_dir(data_dir)
     try:
         for _ in range(n):
             cmd = [sys.executable, "-m", "afteraction.service.workers", "--listen", f"{host}:{port_n}",
@@ -94,8 +109,11 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
                 cmd += ["--store", store]
             if tls_cert or tls_key:
                 cmd += ["--tls-cert", tls_cert or "", "--tls-key", tls_key or ""]
-            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
-                                          env=dict(os.environ, PYTHONUNBUFFERED="1")))
+            if metrics:
+                cmd += ["--metrics"]
+            if log_format != "text":
+                cmd += ["--log-format", log_format]
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env))
         for p in procs:
             line = p.stdout.readline()
             if line.strip() != READY:
@@ -103,7 +121,7 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
     except BaseException:
         Workers(procs, host, port_n, "").stop(2)
         raise
-    return Workers(procs, host, port_n, signer.verifier.vkey)
+    return Workers(procs, host, port_n, signer.verifier.vkey, mdir)
 
 
 def wait_workers(w: Workers, grace: float = 10.0) -> int:
@@ -140,13 +158,21 @@ def _worker_main(argv: list[str]) -> int:
     ap.add_argument("--data-dir", default="data")
     ap.add_argument("--tls-cert")
     ap.add_argument("--tls-key")
+    ap.add_argument("--metrics", action="store_true")
+    ap.add_argument("--log-format", choices=("text", "json"), default="text")
     a = ap.parse_args(argv)
     _die_with_parent()
-    logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s[{os.getpid()}] %(message)s")
+    from .logs import configure
+
+    configure(a.log_format, f"[{os.getpid()}]")
     from .server import serve_forever, start
 
     from .store import StoreError
 
+    if a.metrics:  # into PROMETHEUS_MULTIPROC_DIR, which the parent set
+        from . import metrics
+
+        metrics.enable()
     try:
         run = start(a.listen, a.store, a.key, a.data_dir, reuseport=True, tls_cert=a.tls_cert, tls_key=a.tls_key)
     except (RuntimeError, StoreError) as e:  # e.g. the port is held by a process without SO_REUSEPORT

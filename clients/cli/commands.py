@@ -7,6 +7,8 @@ import json
 import os
 import sys
 
+from afteraction.engine.errors import AfteractionError
+
 DEFAULT_SERVER = "127.0.0.1:50051"
 
 
@@ -92,6 +94,31 @@ def cmd_new(args) -> int:
     return 0
 
 
+REACH_S = 10.0  # how long `aar play`/`aar bot` wait for the server's first answer before saying it is unreachable
+
+
+class Unreachable(AfteractionError):
+    """The server did not answer the first call: one line naming the address and the cause."""
+
+
+def reach(c, target: str) -> None:
+    """Fail fast when nothing answers at ``target`` (a seat's stream would retry a lost server
+    for seconds, silently): GetServerKey once, at most REACH_S."""
+    import grpc
+
+    from afteraction.client.client import ClientError
+    from afteraction.v1 import game_service_pb2 as gs
+
+    try:
+        c.call(c.game.GetServerKey, gs.GetServerKeyRequest(), timeout=REACH_S)
+    except ClientError as e:
+        if e.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            raise
+        cause = "no answer" if e.code == grpc.StatusCode.DEADLINE_EXCEEDED else str(e).rsplit(": ", 1)[-1].strip(" []")
+        raise Unreachable(f"cannot reach a server at {target} ({cause[:80].lower()}): is `aar serve` running "
+                          f"there? (give its address with --server HOST:PORT)") from None
+
+
 def _seat(args, names: bool = False):
     from afteraction.client.client import Client
     from afteraction.client.seat import Seat
@@ -101,6 +128,11 @@ def _seat(args, names: bool = False):
     seed = read_seat_key(args.key)
     vkey = server_vkey_arg(args.server_key) if args.server_key is not None else None
     c = Client(args.server, tls_ca=args.tls_ca)
+    try:
+        reach(c, args.server)
+    except BaseException:
+        c.close()
+        raise
     seat = Seat(c, args.game_id, args.seat, seed, entropy=_entropy(args),
                 server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint",
                 names=names, on_fault=_say_fault)

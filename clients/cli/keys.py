@@ -10,6 +10,7 @@ read only to derive its public half and is never printed, not even in an error.
 from __future__ import annotations
 
 import os
+import re
 
 MAX_KEY_FILE = 4096  # characters read from a key file at most: any key file is far shorter
 PRIVATE_PREFIX = "PRIVATE+KEY+"
@@ -61,8 +62,13 @@ def seat_public_arg(value: str, what: str) -> bytes:
     try:
         key = bytes.fromhex(value)
     except ValueError:
-        key = b""
-    if len(key) != 32:
+        key = None
+    if key is None and not re.fullmatch(r"[0-9A-Fa-f\s]*", value):  # not hex: meant as a file
+        shown = "".join(c if c.isprintable() else "?" for c in value[:80])
+        why = "is not a file" if os.path.exists(value) else "no such file"
+        raise KeyArgError(f"{what}: {shown}: {why} (give a seat key file made by `aar keygen`, or the seat's "
+                          f"public key as 64 hex digits)")
+    if key is None or len(key) != 32:
         raise KeyArgError(f"{what}: expected a 32-byte Ed25519 public key in hex (64 digits) or a seat key file")
     return key
 

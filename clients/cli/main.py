@@ -82,6 +82,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         except VerificationError as e:
             if e.step.startswith("1 ") and e.seq is None:
                 return _unreadable(args, e)
+            if _pinned_seat_unknown(e):  # the command line names a seat the game has not: a usage error
+                seat = _one_line(str(e.expected)[:40])
+                return _usage(args, f"--seat-key {seat}: this game has no seat {seat!r} (its seats: "
+                                    f"{', '.join(_one_line(str(s)[:40]) for s in e.found or ())}); pin only its seats")
             return _not_verified(args, e)
         except Exception as e:  # noqa: BLE001 - the last resort: one precise line, never a traceback
             return _not_verified(args, VerificationError(
@@ -101,6 +105,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             detail=f"{type(e).__name__}: {e}"))
     print(out)
     return 0
+
+
+def _pinned_seat_unknown(e: VerificationError) -> bool:
+    """The verifier's genesis check of a --seat-key whose seat genesis does not list (SPEC.md 10, A.2)."""
+    return e.step.split(" ")[0] == "4" and e.seq == 0 and e.check.startswith("pinned seat ") \
+        and e.check.endswith(" is not a seat of genesis")
 
 
 def _not_verified(args, e: VerificationError) -> int:

@@ -44,7 +44,9 @@ def redact(spec: str) -> str:
 
 def redact_urls(text: str) -> str:
     """Any URL's password in a message replaced by *** (a database driver's error may quote its DSN)."""
-    return re.sub(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+    from afteraction.service.logs import redact_urls as redact
+
+    return redact(text)
 
 
 def check_store(spec: str | None) -> None:
@@ -53,6 +55,24 @@ def check_store(spec: str | None) -> None:
     if not (spec.startswith("sqlite:") and len(spec) > len("sqlite:")) and not spec.startswith(
             ("postgresql://", "postgres://")):
         raise ServeFlagError(f"--store {redact(spec)[:80]!r}: expected sqlite:PATH or postgresql://USER@HOST:PORT/DB")
+
+
+def check_postgres(spec: str | None) -> None:
+    """A PostgreSQL store that cannot be reached (or refuses the login): one line, the password
+    never shown, before the data directory or the keys are made."""
+    if not spec or not spec.startswith(("postgresql://", "postgres://")):
+        return
+    try:
+        import psycopg
+    except ImportError:
+        raise ServeFlagError("--store postgresql://...: the PostgreSQL store needs psycopg 3: "
+                             "pip install 'afteraction[postgres]'") from None
+    from afteraction.service.store_postgres import one_line
+
+    try:
+        psycopg.connect(spec, connect_timeout=10).close()
+    except psycopg.Error as e:
+        raise ServeFlagError(f"--store {redact(spec)[:120]}: cannot connect: {redact_urls(one_line(e))}") from None
 
 
 def key_state(path: str, name: str) -> str:
@@ -77,8 +97,6 @@ def key_state(path: str, name: str) -> str:
 
 
 def cmd_serve(args) -> int:
-    import logging
-
     from afteraction.engine.crypto.note import valid_key_name
 
     try:
@@ -91,6 +109,14 @@ def cmd_serve(args) -> int:
         if bool(args.tls_cert) != bool(args.tls_key):
             raise ServeFlagError("--tls-cert and --tls-key go together")
         check_store(args.store)
+        from afteraction.service.server import check_tls, listen_problem
+        from afteraction.service.store import StoreError
+
+        if args.tls_cert:
+            try:
+                check_tls(args.tls_cert, args.tls_key)
+            except StoreError as e:
+                raise ServeFlagError(str(e)) from None
         web_listen = None
         if args.web_origin and not args.web_listen:
             raise ServeFlagError("--web-origin needs --web-listen")
@@ -98,27 +124,52 @@ def cmd_serve(args) -> int:
             if args.workers > 1:
                 raise ServeFlagError("--web-listen runs in one process: not with --workers")
             wh, wp = parse_listen(args.web_listen)
+            if not re.search(r"(^|[^:]):\d{1,5}$", args.web_listen.strip()):
+                raise ServeFlagError(f"--web-listen {args.web_listen[:80]!r}: give a port too, e.g. "
+                                     f"{args.web_listen.strip()[:64]}:8080 (a HOST alone would mean port "
+                                     f"{DEFAULT_PORT}, the gRPC port's default)")
+            if wp != 0 and (wh, wp) == (host, port):
+                raise ServeFlagError(f"--web-listen {wh}:{wp}: the same address as --listen; the web port "
+                                     f"needs its own, e.g. {wh}:8080")
             web_listen = f"{wh}:{wp}"
             for o in args.web_origin or ():
                 if not re.fullmatch(r"https?://[A-Za-z0-9.\-_\[\]:]+", o.rstrip("/")):
                     raise ServeFlagError(f"--web-origin {o[:80]!r}: an origin is scheme://host[:port] "
                                          "(e.g. https://ui.example.org), no path")
+        metrics_at = None
+        if args.metrics_listen:
+            mh, mp = parse_listen(args.metrics_listen)
+            if not re.search(r"(^|[^:]):\d{1,5}$", args.metrics_listen.strip()):
+                raise ServeFlagError(f"--metrics-listen {args.metrics_listen[:80]!r}: give a port too, e.g. "
+                                     f"{args.metrics_listen.strip()[:64]}:9464")
+            metrics_at = (mh, mp)
+        for flag, (h, p) in (("--listen", (host, port)),
+                             *((("--web-listen", (wh, wp)),) if web_listen else ()),
+                             *((("--metrics-listen", metrics_at),) if metrics_at else ())):
+            why = listen_problem(h, p, flag)
+            if why is not None:
+                raise ServeFlagError(why)
         data_dir = args.data_dir or default_data_dir()
         key = args.key or os.path.join(data_dir, "server.key")
         kstate = key_state(key, args.key_name)
+        check_postgres(args.store)
     except ServeFlagError as e:
         print(f"aar serve: {e}", file=sys.stderr)
         return 2
     store_path = os.path.join(data_dir, "afteraction.sqlite") if args.store is None else None
     sstate = ("new" if not os.path.exists(store_path) else "existing") if store_path else None
     listen = f"{host}:{port}"
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from afteraction.service.logs import configure
+
+    configure(args.log_format)
     if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
         from afteraction.service.workers import serve_workers, wait_workers
 
         w = serve_workers(args.workers, listen, args.store, key, data_dir, args.tls_cert, args.tls_key,
-                          name=args.key_name)
+                          name=args.key_name, metrics=metrics_at is not None, log_format=args.log_format)
         _started(host, w.port, bool(args.tls_cert), w.vkey, key, kstate, args.store, store_path, sstate, data_dir)
+        if metrics_at:
+            _metrics(metrics_at, w.metrics_dir)
         return wait_workers(w)
     from afteraction.service.server import serve_forever, start
 
@@ -127,14 +178,28 @@ def cmd_serve(args) -> int:
         from .webpage import WebPage
 
         page = WebPage()
+    if metrics_at:
+        from afteraction.service import metrics
+
+        metrics.enable()
     run = start(listen, args.store, key, data_dir, name=args.key_name, tls_cert=args.tls_cert, tls_key=args.tls_key,
                 web_listen=web_listen, web_origins=tuple(o.rstrip("/") for o in args.web_origin or ()), web_page=page)
     _started(host, run.port, run.tls, run.vkey, key, kstate, args.store, store_path, sstate, data_dir)
     if run.web is not None:
         web = f"{web_listen.rsplit(':', 1)[0]}:{run.web_port}"
         print(f"web (Connect, gRPC-Web; plain HTTP) on {web}: play at http://{web}/", flush=True)
+    if metrics_at:
+        _metrics(metrics_at, None)
     serve_forever(run)
     return 0
+
+
+def _metrics(at, multiproc_dir) -> None:
+    """The Prometheus endpoint (docs/operations.md), and its line."""
+    from afteraction.service import metrics
+
+    _, port = metrics.serve(at[0], at[1], multiproc_dir)
+    print(f"metrics (Prometheus) on http://{at[0]}:{port}/metrics", flush=True)
 
 
 def _started(host, port, tls, vkey, key, kstate, store, store_path, sstate, data_dir) -> None:
@@ -171,6 +236,12 @@ def register_serve(p) -> None:
     p.add_argument("--web-listen", metavar="HOST:PORT",
                    help="also serve browsers there: the RPCs over Connect and gRPC-Web (Play excepted) and the "
                         "web client at / (plain HTTP; docs/service.md 'Browsers')")
+    p.add_argument("--metrics-listen", metavar="HOST:PORT",
+                   help="serve Prometheus metrics at http://HOST:PORT/metrics (every worker of --workers counted; "
+                        "docs/operations.md lists them); off by default")
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="the log lines on standard error: text (default) or json, one object per line with the "
+                        "incident id of every internal error (docs/operations.md)")
     p.add_argument("--web-origin", action="append", metavar="ORIGIN",
                    help="an origin (scheme://host[:port]) whose pages may call the web port (CORS); repeat for "
                         "several; none by default")

@@ -67,7 +67,7 @@ def test_a_development_version_is_named_with_the_commit_that_replays_it():
 def test_an_unknown_game_lists_the_games():
     with pytest.raises(Rejection) as e:
         registry.get("chess")
-    assert e.value.code == "UNKNOWN_RULESET" and "sog, gmv, ntnd, duel" in e.value.message
+    assert e.value.code == "UNKNOWN_RULESET" and "(games: duel, gmv, ntnd, sog)" in e.value.message
 
 
 def test_list_rulesets_serves_every_released_version():

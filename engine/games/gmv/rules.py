@@ -52,6 +52,13 @@ class GmvRuleset(Ruleset):
     sealed_sizes = {"command": {"nva": 768}, "event": {"nva": 128}}
     decisions = DECISIONS
 
+    def scenario_info(self, scenario):
+        """The game's one set-up (docs/rules/gmv.md), for ListRulesets and `aar scenarios`; its length
+        is the default of the ``turns`` option."""
+        return {"title": "Good Morning, Vietnam! 1965", "turns": _SETUP["turns"],
+                "description": "the U.S. has just committed to South Vietnam: carriers offshore, bombing raids "
+                               "and heliborne landings against the NVA, both sides recruiting native units."}
+
     def check_options(self, scenario, options):
         # checked at CreateGame and again by the verifier at genesis (SPEC.md 10 B.6)
         out = super().check_options(scenario, options)

@@ -43,6 +43,12 @@ class SogRuleset(Ruleset):
     options = {"lz_count": 3, "unlimited_vc": False, "random_squads": False}
     decisions = DECISIONS
 
+    def scenario_info(self, scenario):
+        """The one mission of the text (docs/rules/sog.md), for ListRulesets and `aar scenarios`."""
+        return {"title": "MACV-SOG: a recon team's mission", "turns": 0,
+                "description": "Operation 35 in Laos: the objective roll, insertion on foot or by helicopter, "
+                               "the search for the Target against VC and NVA squads, and extraction."}
+
     def check_options(self, scenario, options):
         out = super().check_options(scenario, options)
         if not 1 <= out["lz_count"] <= 5:
