@@ -281,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default) uses 2 for a log of at least {PARALLEL_MIN_RECORDS} records on a machine "
                         "with two cores")
     v.set_defaults(func=cmd_verify)
+    from .backup_cmd import register as register_backup
     from .commands import register as register_client_and_service
     from .evidence import register as register_evidence
     from .explain import register as register_explain
@@ -290,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .view import register as register_view
 
     for register in (register_client_and_service, register_keys, register_render, register_evidence, register_explain,
-                     register_view, register_league, *_EXTRA):
+                     register_view, register_league, register_backup, *_EXTRA):
         register(sub)
     return p
 
