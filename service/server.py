@@ -203,7 +203,7 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
     if web is not None:
         await web.start()
     poller = asyncio.get_running_loop().create_task(
-        svc.feeds.poll_forever(svc.run_stream, svc.sizes))
+        svc.feeds.poll_forever(svc.run_stream, svc.sizes, svc.games.store))
     svc.sweeper = asyncio.get_running_loop().create_task(sweep_forever(svc))
     return server, port, hs, poller, web
 

@@ -7,15 +7,27 @@ unique violation, reported as Conflict, so replicas sharing one database never
 fork a log. COMMIT returns after the WAL is flushed (each connection sets
 synchronous_commit on, whatever the server's default), so an acknowledged
 command is durable.
+
+Every append also sends ``NOTIFY aar_appends`` (in its transaction: PostgreSQL delivers it at the
+commit, and only if it commits) with the game id, the new log size and this store object's id;
+``listen`` runs one thread per process that ``LISTEN``s on its own connection, so a Watch on one
+server learns of another server's append as soon as it is committed (service/feeds.py), not by
+polling.
 """
 from __future__ import annotations
 
+import logging
+import os
 import threading
 
 from . import atrest
 from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError, schema
 
 SCHEMA = schema("postgresql")  # store.py's one schema
+CHANNEL = "aar_appends"        # NOTIFY channel of appends: payload "GAME_ID SIZE STORE_ID"
+LISTEN_WAIT_S = 1.0            # the listener looks up from its connection this often (to stop)
+LISTEN_RETRY_S = (0.2, 5.0)    # after a lost listening connection, reconnect after this (doubling) delay
+log = logging.getLogger("afteraction.service")
 
 
 class PostgresStore(SqlStore):
@@ -28,9 +40,11 @@ class PostgresStore(SqlStore):
             raise StoreError("the PostgreSQL store needs psycopg 3: pip install 'afteraction[postgres]'") from None
         self._psycopg = psycopg
         self.dsn = dsn
+        self.instance = os.urandom(6).hex()  # in each NOTIFY: a listener skips its own process's appends
         self.box = box
         self._local = threading.local()
         self._conns: list = []
+        self._listeners: list = []   # (stop event, thread) of each ``listen``
         self._lock = threading.Lock()
         try:
             c = self._conn()
@@ -93,12 +107,62 @@ class PostgresStore(SqlStore):
                             [(a.game_id, o.seat, o.seq, o.k, *self._opening_out(a.game_id, o)) for o in a.openings])
                     if a.ended:
                         cur.execute("UPDATE games SET ended=TRUE WHERE game_id=%s", (a.game_id,))
+                    # delivered to every listener at the commit, never if the transaction rolls back
+                    cur.execute("SELECT pg_notify(%s, %s)",
+                                (CHANNEL, f"{a.game_id} {a.records[-1].seq + 1} {self.instance}"))
         except self._psycopg.errors.UniqueViolation as e:
             raise Conflict(f"lost append race: {e}") from None
         except self._psycopg.Error as e:
             raise StoreError(f"PostgreSQL append failed: {e}") from None
 
+    def listen(self, on_append, on_state) -> "callable":
+        """Start the listener thread: ``on_append(game_id, size)`` for each append committed by
+        another process, ``on_state(listening: bool)`` whenever its connection is up (every append
+        from then on will be told) or lost (it reconnects, with a growing delay). Returns the
+        function that stops it. The callbacks run on the listener thread."""
+        stop = threading.Event()
+
+        def run() -> None:
+            delay = LISTEN_RETRY_S[0]
+            while not stop.is_set():
+                conn = None
+                try:
+                    conn = self._psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    on_state(True)
+                    delay = LISTEN_RETRY_S[0]
+                    while not stop.is_set():
+                        for n in conn.notifies(timeout=LISTEN_WAIT_S):
+                            gid, size, origin = (n.payload.split(" ") + ["", "", ""])[:3]
+                            if origin != self.instance and size.isdigit():
+                                on_append(gid, int(size))
+                except Exception as e:  # noqa: BLE001 -- the database went away: poll, reconnect
+                    if stop.is_set():
+                        return
+                    log.warning("LISTEN %s lost (%s): polling until it is back", CHANNEL, type(e).__name__)
+                    on_state(False)
+                    stop.wait(delay)
+                    delay = min(2 * delay, LISTEN_RETRY_S[1])
+                finally:
+                    if conn is not None:
+                        try:
+                            conn.close()
+                        except Exception:  # noqa: BLE001
+                            pass
+
+        t = threading.Thread(target=run, name="aar-pg-listen", daemon=True)
+        t.start()
+        with self._lock:
+            self._listeners.append((stop, t))
+        return stop.set   # the thread ends within LISTEN_WAIT_S; ``close`` waits for it
+
     def close(self) -> None:
+        with self._lock:
+            listeners, self._listeners = self._listeners, []
+        for stop, t in listeners:
+            stop.set()
+        for stop, t in listeners:
+            t.join(LISTEN_WAIT_S + 5)
         with self._lock:
             for c in self._conns:
                 try:
