@@ -84,7 +84,7 @@ def _all_games(store: Store):
 def sqlite_snapshot(src_path: str, dst_path: str) -> None:
     """SQLite's online backup of the store file at ``src_path`` into a new file: all pages in one
     step, under one read transaction, so the copy is the store at one instant (writers go on)."""
-    src = sqlite3.connect(f"file:{src_path}?mode=ro", uri=True, timeout=30)
+    src = sqlite3.connect(src_path, timeout=30)   # only read (a new -wal/-shm gets the file's own mode)
     fd = os.open(dst_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     os.close(fd)
     dst = sqlite3.connect(dst_path)
@@ -365,6 +365,8 @@ def restore(backup_dir: str, data_dir: str, key_path: str, spec: str | None = No
         if keys[:n] != ring.vkeys[:n]:  # one may be longer (a rotation since), never another history
             raise BackupError(f"the key ring {key_path} is not the ring of the backup's key history {hist}")
     target = os.path.join(data_dir, STORE_FILE)
+    if spec and spec.startswith("sqlite:"):   # a SQLite file elsewhere than DATA_DIR
+        target, spec = spec[len("sqlite:"):], None
     if not spec and os.path.exists(target):
         raise BackupError(f"{target} exists: restore into a new data directory")
     private_dir(data_dir)
