@@ -136,3 +136,67 @@ def test_without_the_data_key_nothing_starts(backed_up, tmp_path, capsys):
     assert aar(["restore", str(bdir), "--data-dir", str(tmp_path / "r"), "--key", str(key_only / "server.key")]) == 2
     assert "no data key" in capsys.readouterr().err
     assert not os.path.exists(tmp_path / "r")
+
+
+@pytest.mark.parametrize("dest", ["sqlite", "postgres"])
+def test_a_logical_copy_keeps_every_row_time_outs_and_cosignatures_too(server, tmp_path, request, dest):
+    """copy_games (the PostgreSQL backup's and the restore's path) rebuilds every row: a game
+    ended by a time-out (an end record no command made), one that ended by its rules and was
+    cosigned, one in progress with openings; read back through the store's own reads."""
+    from afteraction.service import atrest
+    from afteraction.service.backup import copy_games
+    from afteraction.service.store import open_store
+
+    from .test_endings import handshake as hs, new_game, play
+
+    c, timed, seats, fake = new_game(server, "gmv", clock={"decision_ms": 60_000, "total_ms": 600_000})
+    hs(seats)
+    play(seats, fake, 2)
+    fake.t += 60_001
+    assert c.state(timed).ended
+    c2, done, s2 = new_duel(server.target, b"cosigned")
+    handshake(s2)
+    bot_moves(c2, done, s2, 200, random_bot(b"x"))
+    for s in s2.values():
+        s.catch_up()      # each seat verifies the end record and cosigns the final checkpoint
+    c3, running, s3 = new_duel(server.target, b"running")
+    handshake(s3)
+    bot_moves(c3, running, s3, 2, random_bot(b"y"))
+    src = server.games.store
+    size = src.size(done)
+    assert len(src.cosignatures(done, size)) == 2
+    spec = f"sqlite:{tmp_path / 'copy.sqlite'}" if dest == "sqlite" else request.getfixturevalue("pg_dsn")
+    dst = open_store(spec, str(tmp_path), atrest.beside(os.path.join(server.dir, "server.key")))
+    try:
+        copy_games(src, dst)
+        for gid in (timed, done, running):
+            n = src.size(gid)
+            assert dst.size(gid) == n and dst.game(gid) == src.game(gid)
+            assert dst.records(gid) == src.records(gid)
+            assert dst.commands(gid) == src.commands(gid)
+            assert dst.all_openings(gid, n) == src.all_openings(gid, n)
+            assert dst.all_cosignatures(gid, n) == src.all_cosignatures(gid, n)
+        assert dst.game(timed).ended and src.commands(timed)[-1].seqs[-1] == src.size(timed) - 2  # no command
+        assert not dst.game(running).ended and dst.all_openings(running, src.size(running))
+    finally:
+        dst.close()
+        for x in (c, c2, c3):
+            x.close()
+
+
+def test_a_refused_restore_into_postgresql_leaves_the_database_empty(backed_up, tmp_path, pg_dsn, capsys):
+    import psycopg
+
+    server, bdir, (g1, g2) = backed_up
+    db = sqlite3.connect(bdir / "afteraction.sqlite")
+    db.execute("DELETE FROM commands WHERE game_id=? AND first_seq=3", (g1,))   # a command lost
+    db.commit()
+    db.close()
+    _fix_sha(bdir)
+    assert _restore(server, bdir, tmp_path / "r", "--store", pg_dsn) == 1
+    assert f"game {g1}" in capsys.readouterr().out
+    with psycopg.connect(pg_dsn) as conn:
+        assert [conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("games", "records", "commands", "openings", "cosignatures")] == [0] * 5
+    assert not os.path.exists(tmp_path / "r" / "server.key")
+    assert _restore(server, bdir.parent / "backup", tmp_path / "r2", "--store", pg_dsn) == 1  # still empty: refused again
