@@ -9,16 +9,20 @@ processes on the same store: on a store that can tell (PostgreSQL's ``LISTEN``/`
 that cannot (SQLite), or while the listening connection is down, one poller task asks the store
 for the size of every watched game each ``STREAM_POLL_S`` -- one query per watched game, not one
 per stream (after the connection comes back every watched game is woken once: an append may
-have been missed meanwhile). Everything here runs on the server's event loop.
+have been missed meanwhile); while it is up, the poll runs only every ``SAFETY_POLL_S``. Everything here runs on the server's event loop.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from . import limits
 
 log = logging.getLogger("afteraction.service")
+#: while the store's LISTEN connection is up, the poll still runs this seldom: it finds an append
+#: whose NOTIFY was lost (its server died between the commit and the notification)
+SAFETY_POLL_S = 30.0
 
 
 class Feeds:
@@ -90,10 +94,12 @@ class Feeds:
                 stop()   # does not wait: the store's close does
 
     async def _poll(self, run, size_of) -> None:
+        last = time.monotonic()
         while True:
             await asyncio.sleep(limits.STREAM_POLL_S)
-            if self.listening:
+            if self.listening and time.monotonic() - last < SAFETY_POLL_S:
                 continue
+            last = time.monotonic()
             gids = list(self._subs)
             if not gids:
                 continue

@@ -8,8 +8,9 @@ fork a log. COMMIT returns after the WAL is flushed (each connection sets
 synchronous_commit on, whatever the server's default), so an acknowledged
 command is durable.
 
-Every append also sends ``NOTIFY aar_appends`` (in its transaction: PostgreSQL delivers it at the
-commit, and only if it commits) with the game id, the new log size and this store object's id;
+Every append, once committed, is told by ``NOTIFY aar_appends`` (``_notify``: a notifier thread,
+so only a committed append is ever told, and the append does not wait for it) with the game id,
+the new log size and this store object's id;
 ``listen`` runs one thread per process that ``LISTEN``s on its own connection, so a Watch on one
 server learns of another server's append as soon as it is committed (service/feeds.py), not by
 polling.
@@ -45,6 +46,10 @@ class PostgresStore(SqlStore):
         self._local = threading.local()
         self._conns: list = []
         self._listeners: list = []   # (stop event, thread) of each ``listen``
+        self._nq: dict[str, int] = {}   # game id -> newest size, to be NOTIFYed (``_notify``)
+        self._ncv = threading.Condition()
+        self._nclosed = False
+        self._notifier: threading.Thread | None = None
         self._lock = threading.Lock()
         try:
             c = self._conn()
@@ -107,13 +112,53 @@ class PostgresStore(SqlStore):
                             [(a.game_id, o.seat, o.seq, o.k, *self._opening_out(a.game_id, o)) for o in a.openings])
                     if a.ended:
                         cur.execute("UPDATE games SET ended=TRUE WHERE game_id=%s", (a.game_id,))
-                    # delivered to every listener at the commit, never if the transaction rolls back
-                    cur.execute("SELECT pg_notify(%s, %s)",
-                                (CHANNEL, f"{a.game_id} {a.records[-1].seq + 1} {self.instance}"))
         except self._psycopg.errors.UniqueViolation as e:
             raise Conflict(f"lost append race: {e}") from None
         except self._psycopg.Error as e:
             raise StoreError(f"PostgreSQL append failed: {e}") from None
+        self._notify(c, a.game_id, a.records[-1].seq + 1)   # after the commit: only what is durable is told
+
+    def _notify(self, c, game_id: str, size: int) -> None:
+        """Tell the listeners (``listen``) of a committed append, without waiting: the notifier
+        thread sends what is queued, one NOTIFY per game (its newest size) in one transaction of
+        its own that does not wait for its commit record to reach the disk. A NOTIFY inside the
+        append's transaction holds PostgreSQL's notify lock through that transaction's WAL flush,
+        so concurrent appends commit one at a time; one sent after each commit costs the append a
+        round trip. A NOTIFY lost (the process dies
+        right after the commit) is made up by the listeners' slow poll (feeds.SAFETY_POLL_S)."""
+        with self._ncv:
+            if self._nq.get(game_id, -1) < size:
+                self._nq[game_id] = size
+            if self._notifier is None:
+                self._notifier = threading.Thread(target=self._notify_forever, name="aar-pg-notify", daemon=True)
+                self._notifier.start()
+            self._ncv.notify()
+
+    def _notify_forever(self) -> None:
+        conn = None
+        while True:
+            with self._ncv:
+                while not self._nq and not self._nclosed:
+                    self._ncv.wait()
+                if not self._nq:
+                    break
+                batch, self._nq = self._nq, {}
+            try:
+                if conn is None or conn.closed:
+                    conn = self._psycopg.connect(self.dsn, autocommit=True, connect_timeout=5)
+                conn.execute("SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, p) "
+                             "FROM unnest(%s::text[]) AS p",
+                             (CHANNEL, [f"{g} {n} {self.instance}" for g, n in batch.items()]))
+            except Exception as e:  # noqa: BLE001 -- the appends are durable; listeners' polls find them
+                log.warning("NOTIFY %s failed: %s", CHANNEL, type(e).__name__)
+                if conn is not None:
+                    try:
+                        conn.close()
+                    except Exception:  # noqa: BLE001
+                        pass
+                conn = None
+        if conn is not None:
+            conn.close()
 
     def listen(self, on_append, on_state) -> "callable":
         """Start the listener thread: ``on_append(game_id, size)`` for each append committed by
@@ -157,6 +202,12 @@ class PostgresStore(SqlStore):
         return stop.set   # the thread ends within LISTEN_WAIT_S; ``close`` waits for it
 
     def close(self) -> None:
+        with self._ncv:   # what is queued is sent, then the notifier stops
+            self._nclosed = True
+            self._ncv.notify()
+            notifier = self._notifier
+        if notifier is not None:
+            notifier.join(10)
         with self._lock:
             listeners, self._listeners = self._listeners, []
         for stop, t in listeners:

@@ -134,3 +134,33 @@ def _wait(cond, timeout: float = 10.0) -> bool:
         assert time.monotonic() < give_up, "timed out"
         time.sleep(0.02)
     return True
+
+
+def test_an_append_whose_notify_was_lost_is_found_by_the_slow_poll(tmp_path, pg_dsn, monkeypatch):
+    """A server that died between its commit and its NOTIFY: the listeners' poll, which runs every
+    SAFETY_POLL_S while they listen, finds the append."""
+    from afteraction.service import feeds as F
+    from afteraction.service import limits
+    from afteraction.service.server import start
+    from afteraction.service.store_postgres import PostgresStore
+
+    monkeypatch.setattr(limits, "STREAM_POLL_S", 0.2)
+    monkeypatch.setattr(F, "SAFETY_POLL_S", 1.0)
+    a = start("127.0.0.1:0", pg_dsn, None, str(tmp_path))
+    b = start("127.0.0.1:0", pg_dsn, None, str(tmp_path))
+    try:
+        _wait(lambda: b.service.feeds.listening)
+        monkeypatch.setattr(PostgresStore, "_notify", lambda self, c, gid, size: None)   # A never tells
+        c, gid, seats = new_duel(f"127.0.0.1:{a.port}")
+        seen: list = []
+        done = threading.Event()
+        wc, t = _watch_until(f"127.0.0.1:{b.port}", gid, 3, seen, done)
+        _wait(lambda: seen)
+        handshake(seats)
+        assert done.wait(BOUND_S)
+        assert b.service.feeds.listening   # found while listening, by the slow poll
+        wc.close()
+        c.close()
+    finally:
+        a.stop(2)
+        b.stop(2)
