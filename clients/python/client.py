@@ -133,7 +133,6 @@ class Client:
         self.game = gs_grpc.GameServiceStub(self.channel)
         self.audit = au_grpc.AuditServiceStub(self.channel)
         self._vkey: str | None = None
-        self._game_vkeys: dict[str, str] = {}
 
     def close(self) -> None:
         self.channel.close()
@@ -160,7 +159,8 @@ class Client:
         game with the key its genesis names, and ``server_vkey`` (GetServerKey) is its newest, for
         new games. Unpinned, a client trusts this key as it trusts GetServerKey's (both come from
         the server); ``aar verify --key-history`` ties it to the key a player pinned."""
-        v = self._game_vkeys.get(game_id)
+        known = self.__dict__.setdefault("_game_vkeys", {})   # (a Client built around other stubs has none yet)
+        v = known.get(game_id)
         if v is None:
             from afteraction.engine.protocol import parse_record
 
@@ -170,7 +170,7 @@ class Client:
                 _note.parse_vkey(v)
             except Exception:  # noqa: BLE001 -- no or a bad genesis: the verifier says what is wrong with it
                 return self.server_vkey()
-            self._game_vkeys[game_id] = v
+            known[game_id] = v
         return v
 
     def create_game(self, game: str, seat_keys: dict[str, bytes], scenario: str = "", options: dict | None = None,
