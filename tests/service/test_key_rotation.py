@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import os
 
 import pytest
@@ -113,6 +114,10 @@ def test_a_rotated_server_signs_new_games_with_the_new_key_and_old_games_with_th
     assert new != first
     assert KH.parse(open(keyfile + ".history").read()) == [first, new]
     assert oct(os.stat(keyfile).st_mode & 0o777) == "0o600"
+    assert aar(["key", "show", keyfile]) == 0
+    shown = capsys.readouterr().out
+    assert "2 keys" in shown and f"verifier key 0: {first}" in shown and f"verifier key 1: {new}" in shown
+    assert "PRIVATE" not in shown
     server.start()
     c = Client(server.target)
     assert c.server_vkey() == new
@@ -140,6 +145,9 @@ def test_a_rotated_server_signs_new_games_with_the_new_key_and_old_games_with_th
         assert out.startswith("VERIFIED: ") and "pinned through the key history" in out and first in out
         assert aar(["verify", str(p), "--key-history", hist, "--server-key", first]) == 0
     capsys.readouterr()
+    assert aar(["verify", str(paths["new"]), "--key-history", hist, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["pinned"] and out["server_vkey"] == new and any("key 1 of 2" in n and first in n for n in out["notes"])
     assert aar(["verify", str(paths["new"]), "--key-history", hist, "--server-key", new]) == 2  # not the first key
     assert "the history pins its first key" in capsys.readouterr().err
     # a forged history: a key the attacker holds, not signed by the old one
