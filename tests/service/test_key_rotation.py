@@ -139,6 +139,8 @@ def test_a_rotated_server_signs_new_games_with_the_new_key_and_old_games_with_th
         paths[name].write_bytes(c.export(gid))
     hist = keyfile + ".history"
     capsys.readouterr()
+    assert aar(["export", old_gid, "--server", server.target, "-o", str(tmp_path / "x.aar")]) == 0
+    assert f"--server-key '{first}'" in capsys.readouterr().out   # the old game's own key, not the newest
     for p in paths.values():   # both pinned through the history to its first key
         assert aar(["verify", str(p), "--key-history", hist]) == 0
         out = capsys.readouterr().out
