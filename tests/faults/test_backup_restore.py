@@ -9,7 +9,6 @@ export verifies pinned to the server key. SQLite and PostgreSQL, as source and a
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import time
 
