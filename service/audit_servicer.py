@@ -100,26 +100,32 @@ class AuditServicer:
             svc.exports -= 1
 
     def export(self, gid: str) -> bytes:
-        with self.games.locked(gid) as live:
-            size = live.size
-            ended = live.referee.ended
-            vkey = live.referee.genesis.body["server"]["vkey"]
-            secret = live.row.secret if ended else None
-        out = io.BytesIO()
-
-        def items():
-            seq = 0
-            while seq < size:
-                for r in self.games.store.records(gid, seq, min(1000, size - seq)):
-                    # the final checkpoint with the seats' cosignatures of it (SPEC.md 4.5, 9)
-                    yield r.raw, (self.games.cosigned_note(gid, size, r.checkpoint) if r.seq == size - 1
-                                  else r.checkpoint)
-                    seq = r.seq + 1
-        write_bundle(out, gid, vkey, items(), size, secret)
-        return out.getvalue()
+        return export_bundle(self.games, gid)
 
     def GetReveal(self, request, context):
         with self.games.locked(request.game_id) as live:
             if not live.referee.ended:
                 raise Rejection("NOT_ENDED", "the server secret is revealed only after the game has ended")
             return au.GetRevealResponse(secret=live.row.secret)
+
+
+def export_bundle(games, gid: str) -> bytes:
+    """The game's bundle (SPEC.md 9) as it is now, read from ``games`` (a GameManager): the export
+    RPC's, and ``aar restore``'s (service/backup.py)."""
+    with games.locked(gid) as live:
+        size = live.size
+        ended = live.referee.ended
+        vkey = live.referee.genesis.body["server"]["vkey"]
+        secret = live.row.secret if ended else None
+    out = io.BytesIO()
+
+    def items():
+        seq = 0
+        while seq < size:
+            for r in games.store.records(gid, seq, min(1000, size - seq)):
+                # the final checkpoint with the seats' cosignatures of it (SPEC.md 4.5, 9)
+                yield r.raw, (games.cosigned_note(gid, size, r.checkpoint) if r.seq == size - 1
+                              else r.checkpoint)
+                seq = r.seq + 1
+    write_bundle(out, gid, vkey, items(), size, secret)
+    return out.getvalue()

@@ -3,19 +3,26 @@
 Every open Watch/Play stream of a game waits on its own ``asyncio.Event``,
 registered here under the game id while the stream is open (nothing is kept for
 a game nobody watches). An append in this process sets the game's events at
-once (``notify``, called thread-safe from the executor); appends by other
-processes on the same store are found by one poller task that asks the store
-for the size of every watched game each ``STREAM_POLL_S`` -- one query per
-watched game, not one per stream. Everything here runs on the server's event loop.
+once (``notify``, called thread-safe from the executor). Appends by other
+processes on the same store: on a store that can tell (PostgreSQL's ``LISTEN``/``NOTIFY``,
+``Store.listen``), each is told as soon as it is committed and wakes that game's streams; on one
+that cannot (SQLite), or while the listening connection is down, one poller task asks the store
+for the size of every watched game each ``STREAM_POLL_S`` -- one query per watched game, not one
+per stream (after the connection comes back every watched game is woken once: an append may
+have been missed meanwhile); while it is up, the poll runs only every ``SAFETY_POLL_S``. Everything here runs on the server's event loop.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from . import limits
 
 log = logging.getLogger("afteraction.service")
+#: while the store's LISTEN connection is up, the poll still runs this seldom: it finds an append
+#: whose NOTIFY was lost (its server died between the commit and the notification)
+SAFETY_POLL_S = 30.0
 
 
 class Feeds:
@@ -52,10 +59,47 @@ class Feeds:
     def watched(self) -> int:
         return len(self._subs)
 
-    async def poll_forever(self, run, size_of) -> None:
-        """Find appends by other processes: ``size_of(gids) -> {gid: size}`` runs in the executor."""
+    def _told(self, gid: str, size: int) -> None:
+        """Another process appended to ``gid`` (its log now has ``size`` records)."""
+        if gid in self._subs and self._sizes.get(gid, -1) < size:
+            self._sizes[gid] = size
+            self.notify(gid)
+
+    def _listening(self, up: bool) -> None:
+        if up and not self.listening:
+            self.wake_all()   # appends committed while nobody listened were not told
+        self.listening = up
+
+    listening = False   # True while the store's LISTEN connection is up (no polling then)
+
+    async def poll_forever(self, run, size_of, store=None) -> None:
+        """Find appends by other processes: told by ``store.listen`` where the store can (the poll
+        then runs only while its connection is down), else by polling: ``size_of(gids) -> {gid:
+        size}`` runs in the executor."""
+        stop = None
+        listen = getattr(store, "listen", None)
+        if listen is not None:
+            loop = asyncio.get_running_loop()
+
+            def told(gid: str, size: int) -> None:
+                loop.call_soon_threadsafe(self._told, gid, size)
+
+            def state(up: bool) -> None:
+                loop.call_soon_threadsafe(self._listening, up)
+            stop = listen(told, state)
+        try:
+            await self._poll(run, size_of)
+        finally:
+            if stop is not None:
+                stop()   # does not wait: the store's close does
+
+    async def _poll(self, run, size_of) -> None:
+        last = time.monotonic()
         while True:
             await asyncio.sleep(limits.STREAM_POLL_S)
+            if self.listening and time.monotonic() - last < SAFETY_POLL_S:
+                continue
+            last = time.monotonic()
             gids = list(self._subs)
             if not gids:
                 continue

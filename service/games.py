@@ -101,12 +101,16 @@ def record_rows(entries: list[Entry]) -> list[RecordRow]:
 
 
 class GameManager:
-    def __init__(self, store: Store, signer: Signer, now=wall_clock_ms) -> None:
+    def __init__(self, store: Store, signer: Signer, now=wall_clock_ms, ring: tuple[Signer, ...] = ()) -> None:
         #: the clock, injectable (tests set a function returning their time; nothing here sleeps)
         self.now = now
         self.store = store
         self.signer = cached(signer)
         self.vkey = signer.verifier.vkey
+        # the key ring (service/keyring.py): new games under ``signer`` (the newest), every game
+        # under the key its genesis names, if the ring holds it (else WRONG_SERVER_KEY)
+        self.signers = {s.verifier.vkey: cached(s) for s in ring}
+        self.signers[self.vkey] = self.signer
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         # one lock per game *in use*: an entry lives while a caller holds or waits for it,
         # so probes for games that do not exist leave nothing behind
@@ -155,6 +159,12 @@ class GameManager:
                 if ent[1] == 0:
                     del self._locks[gid]
 
+    def signer_of(self, gid: str):
+        """The key that signs game ``gid``'s records and receipts (SPEC.md 7.5): the one its genesis
+        names (a key of the ring, which may not be the newest); the newest for a game not held here."""
+        live = self._live.get(gid)
+        return live.writer.signer if live is not None else self.signer
+
     def _load(self, gid: str) -> LiveGame:
         row = self.store.game(gid)
         if row is None:
@@ -162,7 +172,7 @@ class GameManager:
         genesis = parse_record(row.genesis)
         rs = registry.get(row.game, row.version)
         ref = Referee(genesis, rs, row.secret)
-        writer = LogWriter(self.signer, genesis.body["server"]["origin"])
+        writer = LogWriter(self.signers.get(genesis.body["server"]["vkey"], self.signer), genesis.body["server"]["origin"])
         writer.follow([genesis])
         live = LiveGame(row, ref, writer, [genesis.leaf])
         self._catch_up(live)
@@ -283,8 +293,8 @@ class GameManager:
         write the end record (time-out or abandonment) before anything else happens."""
         for _ in range(APPEND_ATTEMPTS):
             ref = live.referee
-            if ref.clock is None or ref.ended:
-                return live
+            if ref.clock is None or ref.ended or ref.genesis.body["server"]["vkey"] not in self.signers:
+                return live  # (a game under a key this server does not hold: not this server's to end)
             now = self.now()
             if not self._due(live, now):
                 return live
@@ -499,9 +509,9 @@ class GameManager:
                 out = self._replayed(env.game_id, prior)
                 out.next_decision = ref.pending()
                 return out
-        if ref.genesis.body["server"]["vkey"] != self.vkey:
+        if ref.genesis.body["server"]["vkey"] not in self.signers:
             raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
-                                                "every replica must use the key named in its genesis")
+                                                "every replica must hold the key named in its genesis in its key ring")
         now = self.now()
         # the receipt's time (SPEC.md 7.5) is the time the referee judges at: the record's ``at``
         # (never before the last record's, so never before an end written by ``_expire``)

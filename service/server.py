@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 import grpc
 from grpc_health.v1 import health, health_pb2
 
-from afteraction.engine.crypto.note import Signer, parse_skey
-from afteraction.engine.errors import CryptoError
+from afteraction.engine.crypto.note import Signer
 from afteraction.v1 import audit_service_pb2, game_service_pb2
 
 from . import atrest, limits
 from .calls import unknown_rpc_handler
 from .games import GameManager
+from .keyring import load_or_create as load_or_create_ring
 from .reflection import add_health, add_reflection
 from .audit_servicer import AuditServicer
 from .servicer import GameServicer, Service
@@ -36,22 +36,9 @@ SERVICES = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_nam
 
 
 def load_or_create_key(path: str, name: str = DEFAULT_NAME) -> Signer:
-    """The server's checkpoint signing key: read from ``path`` or generated there
-    on first start (file mode 0600, the C2SP signer key text)."""
-    try:
-        with open(path) as f:
-            return parse_skey(f.read().strip())
-    except FileNotFoundError:
-        pass
-    except CryptoError as e:
-        raise StoreError(f"key file {path} is not a signer key: {e}") from None
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, mode=0o700, exist_ok=True)
-    signer = Signer(name, os.urandom(32))
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(signer.skey + "\n")
-    return signer
+    """The server's checkpoint signing key for new games: the newest of the key ring in ``path``
+    (``keyring.py``), generated there on first start (file mode 0600, the C2SP signer key text)."""
+    return load_or_create_ring(path, name).newest
 
 
 @dataclass
@@ -216,13 +203,14 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     key = key or os.path.join(data_dir, "server.key")
     if store is None or store == "" or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
         private_dir(data_dir)
-    signer = load_or_create_key(key, name)
+    ring = load_or_create_ring(key, name)   # every key of the ring signs its own games; new ones the newest
+    signer = ring.newest
     st = store if isinstance(store, Store) else open_store(store, data_dir, atrest.beside(key))
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="aar-grpc-loop", daemon=True)
     thread.start()
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
-    svc = Service(GameManager(st, signer, **({} if now is None else {"now": now})), pool, loop)
+    svc = Service(GameManager(st, signer, ring=ring.signers, **({} if now is None else {"now": now})), pool, loop)
     try:
         server, port, hs, poller, web = asyncio.run_coroutine_threadsafe(
             _start(svc, listen, creds, reuseport, web_listen, web_origins, web_page), loop).result(30)
@@ -274,7 +262,7 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
     if web is not None:
         await web.start()
     poller = asyncio.get_running_loop().create_task(
-        svc.feeds.poll_forever(svc.run_stream, svc.sizes))
+        svc.feeds.poll_forever(svc.run_stream, svc.sizes, svc.games.store))
     svc.sweeper = asyncio.get_running_loop().create_task(sweep_forever(svc))
     return server, port, hs, poller, web
 

@@ -247,7 +247,7 @@ class GameServicer:
         if at is None:
             at = res.received_ms if res is not None and res.received_ms is not None else self.games.now()
         seq = res.records[0].seq if code is None else 0
-        return _receipt.make(self.games.signer.sign, cmd.envelope, env, code, seq, at)
+        return _receipt.make(self.games.signer_of(env.game_id).sign, cmd.envelope, env, code, seq, at)
 
     def _refusal_receipt(self, e: Exception, cmd, env) -> None:
         """Attach the receipt to a refusal of a parsed envelope (the status carries it beside the

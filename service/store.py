@@ -301,6 +301,22 @@ class SqlStore(Store):
                                   self.box.open(game_id, r[4], atrest.ad("value", game_id, s, seq, k))))
         return out
 
+    # -- every private row of a game, for a logical backup (service/backup.py) ---------------
+    def all_openings(self, game_id: str, to_seq: int) -> list[OpeningRow]:
+        """Every seat's openings of records seq < to_seq, ordered by (seq, k)."""
+        out = []
+        for r in self._rows("SELECT seat, seq, k, salt, value FROM openings WHERE game_id=? AND seq<? ORDER BY seq, k",
+                            (game_id, to_seq)):
+            s, seq, k = r[0], int(r[1]), int(r[2])
+            out.append(OpeningRow(s, seq, k, self.box.open(game_id, r[3], atrest.ad("salt", game_id, s, seq, k)),
+                                  self.box.open(game_id, r[4], atrest.ad("value", game_id, s, seq, k))))
+        return out
+
+    def all_cosignatures(self, game_id: str, to_size: int) -> list[tuple[int, str, str]]:
+        """(size, seat, line) of every cosignature of checkpoints of size <= to_size."""
+        return sorted((int(r[0]), r[1], r[2]) for r in self._rows(
+            "SELECT size, seat, line FROM cosignatures WHERE game_id=? AND size<=?", (game_id, to_size)))
+
 
 def private_dir(path: str) -> None:
     """Make ``path`` (and its parents) if missing; ``path`` itself is made or tightened to 0700."""

@@ -388,8 +388,9 @@ def cmd_export(args) -> int:
         data = c.export(args.game_id)
         with open(args.out, "wb") as f:
             f.write(data)
-        print(f"{args.out}: {len(data)} bytes; server key {c.server_vkey()}")
-    print(f"verify it with: aar verify {args.out} --server-key '{c.server_vkey()}'")
+        vkey = c.game_vkey(args.game_id)   # the key this game's genesis names (a rotated server: not its newest)
+        print(f"{args.out}: {len(data)} bytes; server key {vkey}")
+    print(f"verify it with: aar verify {args.out} --server-key '{vkey}'")
     return 0
 
 

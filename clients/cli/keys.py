@@ -2,7 +2,9 @@
 
 - a seat key file (``aar keygen``): the 32-byte Ed25519 seed as 64 hex digits and a newline, mode 0600;
 - the server key file (``server.key``, made by ``aar serve``): the C2SP signer key text
-  ``PRIVATE+KEY+NAME+ID+BASE64``, mode 0600.
+  ``PRIVATE+KEY+NAME+ID+BASE64``, mode 0600; after ``aar key rotate``, one such line per key of the
+  server's key ring, oldest first, with the public key history beside it (``server.key.history``,
+  SPEC.md 4.6).
 
 Wherever a command asks for a key it takes the key's text or a file holding it; a private key is
 read only to derive its public half and is never printed, not even in an error.
@@ -12,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 
-MAX_KEY_FILE = 4096  # characters read from a key file at most: any key file is far shorter
+MAX_KEY_FILE = 65536  # characters read from a key file at most: a ring of 500 server keys is shorter
 PRIVATE_PREFIX = "PRIVATE+KEY+"
 
 
@@ -86,6 +88,9 @@ def server_vkey_arg(value: str, what: str = "--server-key") -> str:
     if os.path.isfile(value):
         text = read_text(value, what)
         if text.startswith(PRIVATE_PREFIX):
+            if len(text.splitlines()) > 1:
+                raise KeyArgError(f"{what}: {value} is a key ring of {len(text.splitlines())} server keys: pin the "
+                                  f"first one's verifier key with --key-history {value}.history (or one key's text)")
             try:
                 return parse_skey(text).verifier.vkey
             except CryptoError:
@@ -109,10 +114,13 @@ def describe_key_file(path: str) -> list[str]:
         return [f"seat key file {path}", f"public key: {seat_public(seed).hex()}"]
     if text.startswith(PRIVATE_PREFIX):
         try:
-            s = parse_skey(text)
+            ring = [parse_skey(ln.strip()) for ln in text.splitlines()]
         except CryptoError:
             raise KeyArgError(f"aar key show: {path} looks like a server key file but is malformed") from None
-        return [f"server key file {path} (key name {s.name})", f"verifier key: {s.verifier.vkey}"]
+        if len(ring) == 1:
+            return [f"server key file {path} (key name {ring[0].name})", f"verifier key: {ring[0].verifier.vkey}"]
+        return [f"server key ring {path}: {len(ring)} keys, oldest first; new games are signed by the last"] + [
+            f"verifier key {i}: {s.verifier.vkey}" for i, s in enumerate(ring)]
     try:
         v = parse_vkey(text)
     except CryptoError:
@@ -136,7 +144,7 @@ def cmd_key_show(args) -> int:
 def register(sub) -> None:
     import argparse
 
-    p = sub.add_parser("key", help="show the public half of a key file",
+    p = sub.add_parser("key", help="show the public half of a key file; rotate the server key",
                        description="Show the public half of a key file (never the private key).")
     ks = p.add_subparsers(dest="key_command", required=True)
     s = ks.add_parser("show", help="print a seat key file's public key or server.key's verifier key",
@@ -146,3 +154,43 @@ def register(sub) -> None:
                       epilog="example: aar key show alice.key; aar key show data/server.key")
     s.add_argument("file", help="a seat key file (aar keygen), server.key (aar serve) or a verifier key file")
     s.set_defaults(func=cmd_key_show)
+    r = ks.add_parser("rotate", help="add a new server key to the key ring, signed into the key history",
+                      description="Add a fresh key to the server's key ring (the key file, oldest key first) and "
+                                  "append it to the public key history beside it (KEYFILE.history, SPEC.md 4.6), "
+                                  "signed by the key before it. Servers read the ring when they start: restart "
+                                  "every server of the store with the new key file. New games are then signed by "
+                                  "the new key; every existing game keeps the key its genesis names.",
+                      formatter_class=argparse.RawDescriptionHelpFormatter,
+                      epilog="example: aar key rotate --data-dir data; then publish data/server.key.history")
+    r.add_argument("--key", metavar="FILE", help="the server key file (default DATA_DIR/server.key)")
+    r.add_argument("--data-dir", metavar="DIR", help="the server's data directory (aar serve --data-dir)")
+    r.set_defaults(func=cmd_key_rotate)
+
+
+def cmd_key_rotate(args) -> int:
+    import sys
+
+    from afteraction.service.keyring import history_path, rotate
+    from afteraction.service.store import StoreError
+
+    from .serve_cmd import default_data_dir
+
+    path = args.key or os.path.join(args.data_dir or default_data_dir(), "server.key")
+    if not os.path.isfile(path):
+        print(f"aar key rotate: no server key file {path} (aar serve makes it on its first start)", file=sys.stderr)
+        return 2
+    try:
+        ring, _, added = rotate(path)
+    except (StoreError, OSError) as e:
+        print(f"aar key rotate: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return 2
+    if added:
+        print(f"new server key: {ring.newest.verifier.vkey} (key {len(ring.signers) - 1} of the ring; new games "
+              f"are signed by it once the servers restart)")
+    else:
+        print(f"completed the key history with key {len(ring.signers) - 1} (an interrupted rotation); no key added")
+    print(f"key file: {os.path.abspath(path)} ({len(ring.signers)} keys, keep it secret; every server of the "
+          f"store needs this file)")
+    print(f"key history: {os.path.abspath(history_path(path))} (public: publish it; clients check a log with "
+          f"aar verify FILE --key-history {os.path.basename(history_path(path))})")
+    return 0

@@ -47,6 +47,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
             args.server_key = server_vkey_arg(args.server_key)
         except KeyArgError as e:
             return _usage(args, str(e))
+    history = None
+    if args.key_history is not None:  # SPEC.md 4.6: the pin is the history's first key
+        history = _key_history(args)
+        if isinstance(history, str):
+            return _usage(args, history)
+        if args.server_key is not None and args.server_key != history[0]:
+            return _usage(args, f"--server-key is not the first key of --key-history {args.key_history} "
+                                f"({history[0]}): the history pins its first key")
     try:
         seat_keys = pinned_seat_keys(args.seat_key)
     except ValueError as e:
@@ -74,6 +82,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return _usage(args, f"cannot read {args.file}: {e.strerror}")
     progress = None if args.json else TerminalProgress()
     with f:
+        history_note = None
+        if history is not None:
+            from afteraction.engine.log.steps import _fail
+
+            vkey = _bundle_vkey(f)
+            if vkey is not None and vkey not in history:
+                if progress is not None:
+                    progress.close()
+                return _not_verified(args, _fail("4", None, "server key is not in the key history (SPEC.md 4.6)",
+                                                 f"one of the {len(history)} keys of {args.key_history}", vkey))
+            args.server_key = vkey if vkey is not None else history[0]
+            if vkey is not None:
+                history_note = (f"server key pinned through the key history {args.key_history}: key "
+                                f"{history.index(vkey)} of {len(history)}, whose first key is {history[0]}")
         try:
             report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
                                    progress=progress, pinned_seat_keys=seat_keys, kept_checkpoint=kept,
@@ -94,6 +116,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         finally:
             if progress is not None:
                 progress.close()
+    if history_note is not None:
+        report.notes.append(history_note)
     try:
         if args.json:
             out = json.dumps(dict(report.as_dict(), unreadable=False), sort_keys=True, default=_jsonable)
@@ -111,6 +135,34 @@ def _pinned_seat_unknown(e: VerificationError) -> bool:
     """The verifier's genesis check of a --seat-key whose seat genesis does not list (SPEC.md 10, A.2)."""
     return e.step.split(" ")[0] == "4" and e.seq == 0 and e.check.startswith("pinned seat ") \
         and e.check.endswith(" is not a seat of genesis")
+
+
+def _key_history(args) -> list[str] | str:
+    """The verifier keys of ``--key-history FILE``, oldest first, or the usage error's message."""
+    from afteraction.engine.crypto import key_history
+    from afteraction.engine.errors import CryptoError
+
+    try:
+        with open(args.key_history, "rb") as hf:
+            return key_history.parse(hf.read(key_history.MAX_BYTES + 1))
+    except OSError as e:
+        return f"--key-history: cannot read {args.key_history}: {e.strerror}"
+    except CryptoError as e:
+        return f"--key-history {args.key_history}: {e} (the history is not trusted: nothing is pinned by it)"
+
+
+def _bundle_vkey(f) -> str | None:
+    """The server key a bundle's header names (None if unreadable: the verifier then says why);
+    the file is rewound."""
+    from afteraction.engine.log.bundle import read_bundle
+
+    try:
+        header, _ = read_bundle(f)
+        vkey = header.get("server_vkey")
+    except Exception:  # noqa: BLE001 -- verify_bundle reports an unreadable bundle precisely
+        vkey = None
+    f.seek(0)
+    return vkey if isinstance(vkey, str) else None
 
 
 def _not_verified(args, e: VerificationError) -> int:
@@ -216,6 +268,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("file")
     v.add_argument("--server-key", metavar="KEY|FILE",
                    help="the server's verifier key (NAME+ID+KEY) to pin, or a file holding it (or server.key)")
+    v.add_argument("--key-history", metavar="FILE",
+                   help="a server key history (KEYFILE.history, written by aar key rotate; SPEC.md 4.6): the log's "
+                        "server key must be one of its keys, pinned through it to its first key (with "
+                        "--server-key, that first key)")
     v.add_argument("--seat-key", action="append", metavar="SEAT=HEX|SEAT=FILE",
                    help="pin a seat's Ed25519 public key (64 hex digits, or a seat key file); repeatable; "
                         "genesis must list the seat with exactly this key")
@@ -235,6 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default) uses 2 for a log of at least {PARALLEL_MIN_RECORDS} records on a machine "
                         "with two cores")
     v.set_defaults(func=cmd_verify)
+    from .backup_cmd import register as register_backup
     from .commands import register as register_client_and_service
     from .evidence import register as register_evidence
     from .explain import register as register_explain
@@ -244,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .view import register as register_view
 
     for register in (register_client_and_service, register_keys, register_render, register_evidence, register_explain,
-                     register_view, register_league, *_EXTRA):
+                     register_view, register_league, register_backup, *_EXTRA):
         register(sub)
     return p
 

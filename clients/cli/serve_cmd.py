@@ -79,17 +79,24 @@ def key_state(path: str, name: str) -> str:
     """'existing' or 'new' for the server key file; ServeFlagError when it cannot be the key."""
     from afteraction.engine.crypto.note import parse_skey
     from afteraction.engine.errors import CryptoError
+    from afteraction.service.keyring import read_ring
+    from afteraction.service.store import StoreError
 
     from .keys import KeyArgError, read_text
 
     if not os.path.exists(path):
         return "new"
     try:
-        signer = parse_skey(read_text(path, "--key"))
+        text = read_text(path, "--key")
+        for line in text.splitlines() or [""]:  # a key ring: one key a line, oldest first (service/keyring.py)
+            signer = parse_skey(line.strip())
+        read_ring(path)  # and its key history agrees
     except KeyArgError as e:
         raise ServeFlagError(str(e)) from None
     except CryptoError:
         raise ServeFlagError(f"--key: {path} is not a server key file (PRIVATE+KEY+NAME+ID+BASE64)") from None
+    except StoreError as e:
+        raise ServeFlagError(f"--key: {e}") from None
     if signer.name != name:
         raise ServeFlagError(f"--key-name {name}: the key in {path} is named {signer.name}; a key's name is part "
                              f"of its verifier key, so it cannot change (use --key-name {signer.name}, or a new key file)")

@@ -168,6 +168,25 @@ class Client:
             self._vkey = self.call(self.game.GetServerKey, gs.GetServerKeyRequest()).vkey
         return self._vkey
 
+    def game_vkey(self, game_id: str) -> str:
+        """The server key a game's genesis names: a server with a key ring (SPEC.md 4.6) signs each
+        game with the key its genesis names, and ``server_vkey`` (GetServerKey) is its newest, for
+        new games. Unpinned, a client trusts this key as it trusts GetServerKey's (both come from
+        the server); ``aar verify --key-history`` ties it to the key a player pinned."""
+        known = self.__dict__.setdefault("_game_vkeys", {})   # (a Client built around other stubs has none yet)
+        v = known.get(game_id)
+        if v is None:
+            from afteraction.engine.protocol import parse_record
+
+            res = self.call(self.audit.GetRecords, au.GetRecordsRequest(game_id=game_id, from_seq=0, limit=1))
+            try:
+                v = parse_record(res.records[0].record).body["server"]["vkey"]
+                _note.parse_vkey(v)
+            except Exception:  # noqa: BLE001 -- no or a bad genesis: the verifier says what is wrong with it
+                return self.server_vkey()
+            known[game_id] = v
+        return v
+
     def create_game(self, game: str, seat_keys: dict[str, bytes], scenario: str = "", options: dict | None = None,
                     version: str = "", match: gs.MatchInfo | None = None,
                     clock: dict | None = None) -> gs.CreateGameResponse:
@@ -217,7 +236,7 @@ class Client:
         """The verifier of ``aar verify`` for a log read record by record from this server:
         this game, the server key (pinned when ``server_vkey`` is given) and its origin
         ``<key name>/game/<game id>`` (the reference server's, SPEC.md 4.2)."""
-        vkey = self.server_vkey()
+        vkey = self.game_vkey(game_id)  # the verifier compares it with a pinned key first (SPEC.md 10 step 4)
         name = _note.parse_vkey(vkey).name
         return Verifier(vkey, server_vkey, None, replay=False, expected_game=game_id,
                         expected_origin=f"{name}/game/{game_id}", **kw)
