@@ -146,6 +146,18 @@ class Code(StrEnum):
     NOT_ENDED = ("NOT_ENDED", _PRE, "service", "the server secret is revealed only after the game has ended")
     WRONG_SERVER_KEY = ("WRONG_SERVER_KEY", _PRE, "service",
                         "this replica's key is not the one in the game's genesis")
+    # -- the LeagueService (service/league.py, docs/league.md) --------------------------------
+    UNKNOWN_LEAGUE = ("UNKNOWN_LEAGUE", _FOUND, "service", "no such league on this server")
+    LEAGUE_EXISTS = ("LEAGUE_EXISTS", _EXISTS, "service", "a league with this id exists on this server")
+    LEAGUE_REFUSED = ("LEAGUE_REFUSED", _PRE, "service",
+                      "the league's rules (SPEC.md 15.4) refuse the entry; nothing appended (metadata check: the "
+                      "check that failed)")
+    BAD_LEAGUE_ENTRY = ("BAD_LEAGUE_ENTRY", _ARG, "service",
+                        "a league entry body that is not canonical or not of its kind's shape, or a signed statement "
+                        "whose key or signature is not 32 or 64 bytes (SPEC.md 15.1, 15.3)")
+    NOT_A_LEAGUE_GAME = ("NOT_A_LEAGUE_GAME", _PRE, "service",
+                         "witness: the game is not a live game of this league on this server, or the checkpoint is "
+                         "not of its log (SPEC.md 15.11)")
     INTERNAL = ("INTERNAL", _INT, "service",
                 "the stored log and the referee disagree, a bug, or a tampered store (metadata incident, also "
                 "in the server log)")

@@ -24,7 +24,9 @@ TAG_SIGN = "aar1/league-sign"      # prefix of what an entry's author signs
 TAG_SEED = "aar1/league-seed"      # commitment to a round's pairing seed
 TAG_ORDER = "aar1/league-order"    # a player's place in its score group (Swiss pairing)
 TAG_BUNDLE = "aar1/league-bundle"  # hash of a game's bundle file
-LEAGUE_TAGS = (TAG_ENTRY, TAG_SIGN, TAG_SEED, TAG_ORDER, TAG_BUNDLE)
+TAG_TIMESTAMP = "aar1/league-timestamp"  # prefix of the witness's timestamp statement (witness.py)
+TAG_ENVELOPE = "aar1/league-envelope"    # hash of the SignedCommand bytes a timestamp names (witness.py)
+LEAGUE_TAGS = (TAG_ENTRY, TAG_SIGN, TAG_SEED, TAG_ORDER, TAG_BUNDLE, TAG_TIMESTAMP, TAG_ENVELOPE)
 
 KINDS = ("genesis", "policy", "player", "round", "game", "result", "dispute", "ruling", "correction",
          "standings")
