@@ -123,7 +123,8 @@ class Code(StrEnum):
                     "a request field that cannot be right (options_json not a JSON object, a Play stream "
                     "not opened by a join, a cosignature past 1 KiB)")
     BAD_COSIGNATURE = ("BAD_COSIGNATURE", _ARG, "service",
-                       "AddCosignature: not that seat's valid cosignature of that checkpoint (SPEC.md 4.5)")
+                       "AddCosignature: not that seat's valid cosignature of that checkpoint (SPEC.md 4.5); "
+                       "CosignLedger: not a registered player's (SPEC.md 15.2)")
     FIELD_TOO_LONG = ("FIELD_TOO_LONG", _ARG, "service",
                       "a field past its limit (metadata field, limit, size)")
     RECORD_TOO_LARGE = ("RECORD_TOO_LARGE", _ARG, "service",

@@ -280,6 +280,26 @@ class LeagueManager:
             w = self.settle(league_id)
             return w.ledger()
 
+    def cosign(self, league_id: str, size: int, line: str) -> str:
+        """A registered player's cosignature of checkpoint ``size`` (SPEC.md 15.2), kept with it."""
+        with self._lock:
+            w = self.writer(league_id)
+            if not 1 <= size <= len(w.entries):
+                raise Rejection("OUT_OF_RANGE", f"league {quote(league_id)} has checkpoints of sizes 1 .. {len(w.entries)}")
+            if not line.endswith("\n") or line.count("\n") != 1:
+                raise Rejection("BAD_COSIGNATURE", "a cosignature is one signature line ending in a newline")
+            try:
+                w.add_cosignature(size - 1, line)
+            except AfteractionError as x:
+                raise Rejection("BAD_COSIGNATURE", f"not a registered player's valid cosignature of checkpoint {size}: "
+                                f"{x}") from None
+            try:
+                self.store.set_checkpoint(league_id, size - 1, w.checkpoints[size - 1])
+            except BaseException:
+                self._cache.pop(league_id, None)
+                raise
+            return w.checkpoints[size - 1]
+
     def bundle(self, league_id: str, h: bytes) -> bytes:
         with self._lock:
             w = self.writer(league_id)
@@ -388,6 +408,7 @@ class LeagueServicer:
             Method("PublishStandings", UNARY, lg.PublishStandingsRequest, self.PublishStandings),
             Method("FileDispute", UNARY, lg.FileDisputeRequest, self.FileDispute),
             Method("Rule", UNARY, lg.RuleRequest, self.Rule),
+            Method("CosignLedger", UNARY, lg.CosignLedgerRequest, self.CosignLedger),
             Method("ExportLedger", SERVER_STREAM, lg.ExportLedgerRequest, self.ExportLedger),
             Method("ExportLedgerBundle", SERVER_STREAM, lg.ExportLedgerBundleRequest, self.ExportLedgerBundle),
             Method("WitnessCheckpoint", UNARY, lg.WitnessCheckpointRequest, self.WitnessCheckpoint),
@@ -491,6 +512,9 @@ class LeagueServicer:
     def Rule(self, request, context):
         e = self.m.rule(request.league_id, request.ruling)
         return lg.RuleResponse(entry=self._entry(request.league_id, e))
+
+    def CosignLedger(self, request, context):
+        return lg.CosignLedgerResponse(checkpoint=self.m.cosign(request.league_id, request.size, request.line))
 
     async def ExportLedger(self, raw, context):
         req = parse(lg.ExportLedgerRequest, raw)

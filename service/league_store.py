@@ -6,10 +6,11 @@ PostgreSQL, service/store.py), beside the games'.
 - league_bundles: (league, hash) UNIQUE, the bundle file of each result entry (15.3, `bundle`).
 
 Everything a ledger holds is public (the ledger file is exported as it is), so nothing here is
-encrypted. One write path, ``write``: an entry and the bundle it names go in one transaction that
-checks the entry follows the stored tail (a lost race is ``Conflict`` and writes nothing), through
-the store's own write turn (SQLite: the writers' lock of store_sqlite.py; PostgreSQL: a
-transaction on the thread's connection).
+encrypted. One write path, ``_transaction``, through the store's own write turn (SQLite: the writers' lock
+of store_sqlite.py; PostgreSQL: a transaction on the thread's connection): ``write`` puts an entry
+and the bundle it names in one transaction that checks the entry follows the stored tail (a lost
+race is ``Conflict`` and writes nothing); ``set_checkpoint`` keeps a player's cosignature with a
+checkpoint.
 """
 from __future__ import annotations
 
@@ -55,10 +56,12 @@ class LeagueStore:
     def write(self, league_id: str, seq: int, entry: bytes, checkpoint: str,
               bundle: tuple[bytes, bytes] | None = None) -> None:
         """Store entry ``seq`` (and the bundle its result names): durable when this returns."""
-        if self.sqlite:
-            self._write_sqlite(league_id, seq, entry, checkpoint, bundle)
-        else:
-            self._write_postgres(league_id, seq, entry, checkpoint, bundle)
+        self._transaction(league_id, self._statements(league_id, seq, entry, checkpoint, bundle), seq)
+
+    def set_checkpoint(self, league_id: str, seq: int, checkpoint: str) -> None:
+        """Entry ``seq``'s checkpoint with the players' cosignature lines added (SPEC.md 15.2)."""
+        self._transaction(league_id, [("UPDATE league_entries SET checkpoint=? WHERE league_id=? AND seq=?",
+                                       (checkpoint, league_id, seq))])
 
     def _statements(self, league_id, seq, entry, checkpoint, bundle):
         out = [("INSERT INTO league_entries (league_id, seq, entry, checkpoint) VALUES (?,?,?,?)",
@@ -68,7 +71,15 @@ class LeagueStore:
                         "ON CONFLICT (league_id, hash) DO NOTHING", (league_id, bundle[0], bundle[1])))
         return out
 
-    def _write_sqlite(self, league_id, seq, entry, checkpoint, bundle) -> None:
+    def _transaction(self, league_id: str, statements: list, tail: int | None = None) -> None:
+        """The one write path: ``statements`` in one transaction, through the store's write turn;
+        ``tail``: the number of entries the ledger must hold first (an append), else Conflict."""
+        if self.sqlite:
+            self._write_sqlite(league_id, statements, tail)
+        else:
+            self._write_postgres(league_id, statements, tail)
+
+    def _write_sqlite(self, league_id, statements, tail) -> None:
         import sqlite3
 
         st = self.store
@@ -77,29 +88,29 @@ class LeagueStore:
             c.execute("BEGIN IMMEDIATE")
             try:
                 n = c.execute("SELECT COUNT(*) FROM league_entries WHERE league_id=?", (league_id,)).fetchone()[0]
-                if n != seq:
-                    raise Conflict(f"league {league_id}: the ledger has {n} entries, the append is entry {seq}")
-                for sql, args in self._statements(league_id, seq, entry, checkpoint, bundle):
+                if tail is not None and n != tail:
+                    raise Conflict(f"league {league_id}: the ledger has {n} entries, the append is entry {tail}")
+                for sql, args in statements:
                     c.execute(sql, args)
                 c.execute("COMMIT")
             except sqlite3.IntegrityError:
                 c.execute("ROLLBACK")
-                raise Conflict(f"league {league_id}: entry {seq} is already stored") from None
+                raise Conflict(f"league {league_id}: the entry is already stored") from None
             except BaseException:
                 c.execute("ROLLBACK")
                 raise
 
-    def _write_postgres(self, league_id, seq, entry, checkpoint, bundle) -> None:
+    def _write_postgres(self, league_id, statements, tail) -> None:
         st = self.store
         c = st._conn()
         try:
             with c.transaction():
                 n = c.execute("SELECT COUNT(*) FROM league_entries WHERE league_id=%s", (league_id,)).fetchone()[0]
-                if n != seq:
-                    raise Conflict(f"league {league_id}: the ledger has {n} entries, the append is entry {seq}")
-                for sql, args in self._statements(league_id, seq, entry, checkpoint, bundle):
+                if tail is not None and n != tail:
+                    raise Conflict(f"league {league_id}: the ledger has {n} entries, the append is entry {tail}")
+                for sql, args in statements:
                     c.execute(sql.replace("?", "%s"), args)
         except st._psycopg.errors.UniqueViolation:
-            raise Conflict(f"league {league_id}: entry {seq} is already stored") from None
+            raise Conflict(f"league {league_id}: the entry is already stored") from None
         except st._psycopg.Error as e:
             raise StoreError(f"PostgreSQL league append failed: {e}") from None

@@ -115,6 +115,21 @@ class LeagueClient(Client):
                 bundles[e.body["bundle"]] = data
         return ledger, bundles
 
+    def cosign_ledger(self, league_id: str, name: str, seed: bytes, ledger: bytes, timestamp: int) -> str:
+        """``name`` (registered with ``seed``) cosigns the last checkpoint of ``ledger``, a ledger the
+        caller has verified (SPEC.md 15.2); the league's checkpoint with the kept cosignatures."""
+        from afteraction.engine.crypto.cosign import cosign
+        from afteraction.engine.crypto.note import split_note
+        from afteraction.engine.league.ledger import read_ledger
+
+        league, _, items = read_ledger(ledger)
+        origin = split_note(items[0][1])[0].split("\n", 1)[0]
+        seq = next(e.seq for e in map(parse_entry, (r for r, _ in items))
+                   if e.kind == "player" and e.body["name"] == name)
+        line = cosign(split_note(items[-1][1])[0], origin, str(seq), seed, timestamp)
+        return self.call(self.league.CosignLedger, lg.CosignLedgerRequest(
+            league_id=league_id, size=len(items), line=line)).checkpoint
+
     # -- the witness (SPEC.md 15.11) -------------------------------------------------------
     def witness(self, league_id: str, game_id: str, checkpoint: str, league_vkey: str) -> str:
         """The league's cosignature line of a game checkpoint, checked against the league key."""

@@ -277,3 +277,32 @@ def test_the_league_in_a_postgresql_store(tmp_path, pg_dsn):
             assert verified(c, "spring", vkey).entries == rep.entries
     finally:
         s.stop()
+
+
+def test_players_cosign_the_leagues_checkpoint_and_nobody_else_can(server):
+    from afteraction.engine.crypto.cosign import cosign
+    from afteraction.engine.crypto.note import split_note
+
+    with LeagueClient(server.target) as c:
+        vkey = new_league(c, players=("ann", "bob"))
+        ledger = c.export_ledger("spring")
+        note = c.cosign_ledger("spring", "ann", key("ann"), ledger, 5)
+        size = c.get_league("spring").size
+        text = split_note(note)[0]
+        origin = text.split("\n", 1)[0]
+        refused(lambda: c.cosign_ledger("spring", "ann", key("ann"), ledger, 6), grpc.StatusCode.INVALID_ARGUMENT,
+                "BAD_COSIGNATURE")                       # twice
+        mallory = cosign(text, origin, "2", key("mallory"), 5)  # under ann's cosigner name, another key
+        refused(lambda: c.call(c.league.CosignLedger, lg.CosignLedgerRequest(league_id="spring", size=size,
+                                                                           line=mallory)),
+                grpc.StatusCode.INVALID_ARGUMENT, "BAD_COSIGNATURE")
+        refused(lambda: c.call(c.league.CosignLedger, lg.CosignLedgerRequest(league_id="spring", size=size + 1,
+                                                                           line=mallory)),
+                grpc.StatusCode.OUT_OF_RANGE, "OUT_OF_RANGE")
+        c.cosign_ledger("spring", "bob", key("bob"), ledger, 5)
+        rep = verify_ledger(c.export_ledger("spring"), {}, vkey, kept_checkpoint=note)
+    assert rep.cosigned == {"ann": size, "bob": size}
+    server.stop()
+    server.start()   # the cosignatures are kept in the store with the checkpoint
+    assert verify_ledger(LeagueClient(server.target).export_ledger("spring"), {}, vkey).cosigned == {
+        "ann": size, "bob": size}

@@ -254,6 +254,22 @@ class RuleResponse(_message.Message):
     entry: LedgerEntry
     def __init__(self, entry: _Optional[_Union[LedgerEntry, _Mapping]] = ...) -> None: ...
 
+class CosignLedgerRequest(_message.Message):
+    __slots__ = ("league_id", "size", "line")
+    LEAGUE_ID_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    league_id: str
+    size: int
+    line: str
+    def __init__(self, league_id: _Optional[str] = ..., size: _Optional[int] = ..., line: _Optional[str] = ...) -> None: ...
+
+class CosignLedgerResponse(_message.Message):
+    __slots__ = ("checkpoint",)
+    CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
+    checkpoint: str
+    def __init__(self, checkpoint: _Optional[str] = ...) -> None: ...
+
 class ExportLedgerRequest(_message.Message):
     __slots__ = ("league_id",)
     LEAGUE_ID_FIELD_NUMBER: _ClassVar[int]

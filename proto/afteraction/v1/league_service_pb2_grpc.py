@@ -90,6 +90,11 @@ class LeagueServiceStub:
                 request_serializer=afteraction_dot_v1_dot_league__service__pb2.RuleRequest.SerializeToString,
                 response_deserializer=afteraction_dot_v1_dot_league__service__pb2.RuleResponse.FromString,
                 _registered_method=True)
+        self.CosignLedger = channel.unary_unary(
+                '/afteraction.v1.LeagueService/CosignLedger',
+                request_serializer=afteraction_dot_v1_dot_league__service__pb2.CosignLedgerRequest.SerializeToString,
+                response_deserializer=afteraction_dot_v1_dot_league__service__pb2.CosignLedgerResponse.FromString,
+                _registered_method=True)
         self.ExportLedger = channel.unary_stream(
                 '/afteraction.v1.LeagueService/ExportLedger',
                 request_serializer=afteraction_dot_v1_dot_league__service__pb2.ExportLedgerRequest.SerializeToString,
@@ -192,6 +197,14 @@ class LeagueServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CosignLedger(self, request, context):
+        """A registered player's cosignature of a league checkpoint it verified (SPEC.md 15.2): checked,
+        kept with that checkpoint in the ledger file.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ExportLedger(self, request, context):
         """The ledger file (SPEC.md 15.2), in chunks.
         """
@@ -272,6 +285,11 @@ def add_LeagueServiceServicer_to_server(servicer, server):
                     servicer.Rule,
                     request_deserializer=afteraction_dot_v1_dot_league__service__pb2.RuleRequest.FromString,
                     response_serializer=afteraction_dot_v1_dot_league__service__pb2.RuleResponse.SerializeToString,
+            ),
+            'CosignLedger': grpc.unary_unary_rpc_method_handler(
+                    servicer.CosignLedger,
+                    request_deserializer=afteraction_dot_v1_dot_league__service__pb2.CosignLedgerRequest.FromString,
+                    response_serializer=afteraction_dot_v1_dot_league__service__pb2.CosignLedgerResponse.SerializeToString,
             ),
             'ExportLedger': grpc.unary_stream_rpc_method_handler(
                     servicer.ExportLedger,
@@ -570,6 +588,33 @@ class LeagueService:
             '/afteraction.v1.LeagueService/Rule',
             afteraction_dot_v1_dot_league__service__pb2.RuleRequest.SerializeToString,
             afteraction_dot_v1_dot_league__service__pb2.RuleResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CosignLedger(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/afteraction.v1.LeagueService/CosignLedger',
+            afteraction_dot_v1_dot_league__service__pb2.CosignLedgerRequest.SerializeToString,
+            afteraction_dot_v1_dot_league__service__pb2.CosignLedgerResponse.FromString,
             options,
             channel_credentials,
             insecure,
