@@ -92,8 +92,8 @@ class LeagueManager:
 
     def writer(self, league_id: str) -> LedgerWriter:
         w = self._cache.get(league_id)
-        if w is not None:
-            return w
+        if w is not None and self.store.size(league_id) == len(w.entries):
+            return w   # else another process (aar serve --workers N) appended since: rebuilt from the store
         rows = self.store.entries(league_id)
         if not rows:
             raise Rejection("UNKNOWN_LEAGUE", f"no league {quote(league_id)} on this server")

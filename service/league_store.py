@@ -38,6 +38,7 @@ class LeagueStore:
             else:
                 c = store._conn()
                 with c.transaction():
+                    c.execute("SELECT pg_advisory_xact_lock(7461727231)")  # store_postgres.py's schema lock
                     c.execute(sql)
         except Exception as e:  # noqa: BLE001 -- the driver's own error types
             raise StoreError(f"cannot create the league tables: {e}") from None
@@ -48,6 +49,9 @@ class LeagueStore:
     def entries(self, league_id: str) -> list[tuple[bytes, str]]:
         return [(bytes(r[0]), r[1]) for r in self.store._rows(
             "SELECT entry, checkpoint FROM league_entries WHERE league_id=? ORDER BY seq", (league_id,))]
+
+    def size(self, league_id: str) -> int:
+        return int(self.store._rows("SELECT COUNT(*) FROM league_entries WHERE league_id=?", (league_id,))[0][0])
 
     def bundles(self, league_id: str) -> dict[bytes, bytes]:
         return {bytes(r[0]): bytes(r[1]) for r in self.store._rows(

@@ -169,7 +169,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     svc = Service(GameManager(st, signer, **({} if now is None else {"now": now})), pool, loop)
     from .league import LeagueManager, league_signer   # the LeagueService's leagues (service/league.py)
 
-    svc.league = LeagueManager(st, svc.games, league_signer(key, name), AuditServicer(svc).export)
+    svc.league = LeagueManager(st, svc.games, league_signer(key, signer.name), AuditServicer(svc).export)
     try:
         server, port, hs, poller, web = asyncio.run_coroutine_threadsafe(
             _start(svc, listen, creds, reuseport, web_listen, web_origins, web_page), loop).result(30)

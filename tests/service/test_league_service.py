@@ -306,3 +306,23 @@ def test_players_cosign_the_leagues_checkpoint_and_nobody_else_can(server):
     server.start()   # the cosignatures are kept in the store with the checkpoint
     assert verify_ledger(LeagueClient(server.target).export_ledger("spring"), {}, vkey).cosigned == {
         "ann": size, "bob": size}
+
+
+def test_two_servers_on_one_store_keep_one_ledger(server, tmp_path):
+    """As `aar serve --workers N`: each process caches the leagues it uses and rebuilds one from the
+    store when the other appended to it; the ledger both serve is one chain."""
+    from afteraction.service.server import start
+
+    other = start("127.0.0.1:0", server.store_spec, None, server.dir)
+    try:
+        with LeagueClient(server.target) as a, LeagueClient(f"127.0.0.1:{other.port}") as b:
+            vkey = a.create_league("spring", "Spring", policy())
+            assert b.get_league("spring").vkey == vkey.vkey      # one league key, beside the one server key
+            b.join("spring", "ann", key("ann"))
+            a.join("spring", "bob", key("bob"))     # a's cache was one entry behind: rebuilt, then appended
+            b.join("spring", "cat", key("cat"))
+            assert [p.name for p in a.get_league("spring").players] == ["ann", "bob", "cat"]
+            assert a.export_ledger("spring") == b.export_ledger("spring")
+            assert verify_ledger(a.export_ledger("spring"), {}, vkey.vkey).entries == 5
+    finally:
+        other.stop(2)
