@@ -36,7 +36,7 @@ from afteraction.engine.errors import AfteractionError, EncodingError, Rejection
 from afteraction.engine.league.entries import (Author, _text, body_problem, bundle_hash, make_entry,
                                                parse_entry, seed_commitment)
 from afteraction.engine.league.games import BundleProblem, cosigners, game_facts
-from afteraction.engine.league.ledger import LedgerWriter, league_origin
+from afteraction.engine.league.ledger import LedgerWriter
 from afteraction.engine.league.standings import published, standings
 from afteraction.engine.league.state import LeagueError
 from afteraction.engine.league.witness import timestamp_statement, witness_cosign
@@ -193,21 +193,30 @@ class LeagueManager:
             return self._append(w, self._signed(w, "ruling", st))
 
     def open_round(self, league_id: str, title: dict | None, options: dict, clock: dict | None):
+        """The round's games are created first (a bad option or clock is refused before anything
+        is appended), then the round entry and one game entry per board."""
         with self._lock:
             w = self.writer(league_id)
             self._settle(w)
             pol = w.state.policy
             title = title or pol["titles"][0]
             no = len(w.state.rounds) + 1
-            seed = self.round_seed(league_id, no)
             if no > pol["rounds"]:
                 raise Refusal("LEAGUE_REFUSED", f"the policy has {pol['rounds']} rounds", check="round", kind="round")
+            if title not in pol["titles"]:
+                raise Refusal("LEAGUE_REFUSED", f"{title['game']} {title['scenario']} is not a title of the policy",
+                              check="title", kind="round")
+            seed = self.round_seed(league_id, no)
             pairs, byes = w.state.pairing(no, seed)
+            made = [self._create_game(w.league, no, b, title, pair, w, options, clock)
+                    for b, pair in enumerate(pairs, 1)]
             e = self._append(w, "round", {"round": no, "title": title, "seed": seed,
                                           "next": seed_commitment(league_id, no + 1, self.round_seed(league_id, no + 1)),
                                           "pairings": [list(p) for p in pairs], "byes": byes})
-            made = [self._new_game(w, no, b, options, clock) for b in range(1, len(pairs) + 1)]
-            return no, e, made, byes
+            for b, (gid, genesis) in enumerate(made, 1):
+                self._append(w, "game", {"round": no, "board": b, "game": gid, "server": self.games.vkey,
+                                         "genesis": genesis})
+            return no, e, [gid for gid, _ in made], byes
 
     def replay_board(self, league_id: str, no: int, board: int, options: dict, clock: dict | None):
         with self._lock:
@@ -215,25 +224,26 @@ class LeagueManager:
             self._settle(w)
             if not 1 <= no <= len(w.state.rounds) or not 1 <= board <= len(w.state.rounds[no - 1].pairs):
                 raise Rejection("OUT_OF_RANGE", f"no round {no} board {board} in league {quote(league_id)}")
-            return self._new_game(w, no, board, options, clock)
+            for g in w.state.games.values():
+                if (g.round, g.board) == (no, board) and not g.withdrawn and w.state.decision(g.id) != "replay":
+                    raise Refusal("LEAGUE_REFUSED", f"round {no} board {board} is already played by game {g.id}",
+                                  check="pairing", kind="game")
+            rnd = w.state.rounds[no - 1]
+            gid, genesis = self._create_game(w.league, no, board, rnd.title, rnd.pairs[board - 1], w, options, clock)
+            self._append(w, "game", {"round": no, "board": board, "game": gid, "server": self.games.vkey,
+                                     "genesis": genesis})
+            return gid
 
-    def _new_game(self, w: LedgerWriter, no: int, board: int, options: dict, clock: dict | None) -> str:
-        """The pairing's game on this server (genesis match: league, round, board, players) and its
-        game entry. The ledger refuses a board that already has a live game (SPEC.md 15.4)."""
-        rnd = w.state.rounds[no - 1]
-        first, second = rnd.pairs[board - 1]
-        for g in w.state.games.values():
-            if (g.round, g.board) == (no, board) and not g.withdrawn and w.state.decision(g.id) != "replay":
-                raise Refusal("LEAGUE_REFUSED", f"round {no} board {board} is already played by game {g.id}",
-                              check="pairing", kind="game")
-        rs = registry.get(rnd.title["game"])
+    def _create_game(self, league: str, no: int, board: int, title: dict, pair, w: LedgerWriter, options: dict,
+                     clock: dict | None) -> tuple[str, bytes]:
+        """The pairing's game on this server: the players' registered keys on the title's seats
+        (ruleset order), the genesis match naming league, round, board and players (SPEC.md 15.12)."""
+        first, second = pair
+        rs = registry.get(title["game"])
         keys = {rs.seats[0]: w.state.players[first].key, rs.seats[1]: w.state.players[second].key}
-        match = match_value(f"{w.league} round {no} board {board}", {rs.seats[0]: first, rs.seats[1]: second})
-        gid, row = self.games.create(rnd.title["game"], None, rnd.title["scenario"], options, keys,
-                                     match=match, clock=clock)
-        self._append(w, "game", {"round": no, "board": board, "game": gid, "server": self.games.vkey,
-                                 "genesis": row.hash})
-        return gid
+        match = match_value(f"{league} round {no} board {board}", {rs.seats[0]: first, rs.seats[1]: second})
+        gid, row = self.games.create(title["game"], None, title["scenario"], options, keys, match=match, clock=clock)
+        return gid, row.hash
 
     def settle(self, league_id: str) -> LedgerWriter:
         with self._lock:
@@ -427,6 +437,10 @@ class LeagueServicer:
         return lg.CreateLeagueResponse(vkey=w.vkey, policy=self._entry(w, w.entries[1]))
 
     def GetLeague(self, request, context):
+        with self.m._lock:   # the reads below see one state of the league
+            return self._league(request)
+
+    def _league(self, request):
         w = self.m.settle(request.league_id)
         s = w.state
         return lg.GetLeagueResponse(
@@ -463,6 +477,10 @@ class LeagueServicer:
         return lg.ReplayBoardResponse(game=g)
 
     def _games(self, league_id: str) -> list[lg.LeagueGame]:
+        with self.m._lock:
+            return self._games_now(league_id)
+
+    def _games_now(self, league_id: str) -> list[lg.LeagueGame]:
         w = self.m.settle(league_id)
         s = w.state
         status = {c.game: c for c in standings(s, self.m.now(w)).games}
@@ -488,18 +506,21 @@ class LeagueServicer:
         return out
 
     def ListLeagueGames(self, request, context):
-        games = self._games(request.league_id)
-        w = self.m.writer(request.league_id)
-        return lg.ListLeagueGamesResponse(
-            games=games, rounds=[lg.LeagueRound(round=r.no, title=lg.Title(**r.title), byes=r.byes)
-                                 for r in w.state.rounds])
+        with self.m._lock:
+            games = self._games_now(request.league_id)
+            w = self.m.writer(request.league_id)
+            return lg.ListLeagueGamesResponse(
+                games=games, rounds=[lg.LeagueRound(round=r.no, title=lg.Title(**r.title), byes=r.byes)
+                                     for r in w.state.rounds])
 
     def GetStandings(self, request, context):
-        w = self.m.settle(request.league_id)
-        at = self.m.now(w)
-        body = published(w.state, at)
+        with self.m._lock:
+            w = self.m.settle(request.league_id)
+            at = self.m.now(w)
+            body = published(w.state, at)
+            size = len(w.entries)
         return lg.GetStandingsResponse(table_json=to_json(body["table"]), ratings_json=to_json(body["ratings"]),
-                                       size=len(w.entries), at=at)
+                                       size=size, at=at)
 
     def PublishStandings(self, request, context):
         e = self.m.publish(request.league_id)

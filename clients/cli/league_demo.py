@@ -14,7 +14,6 @@ limit and files that timestamp with the envelope. The embedded server's clock (t
 ledger's) is the demo's own, moved on so that the time-out and the result window pass at once."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
@@ -44,7 +43,6 @@ def run(out: str, seed: int) -> int:
     from afteraction.client.client import Client, new_seat_key
     from afteraction.client.league import LeagueClient
     from afteraction.client.seat import Seat
-    from afteraction.engine import registry
     from afteraction.engine.bots import random_bot
     from afteraction.engine.league.entries import Author
     from afteraction.engine.league.fixed import ONE

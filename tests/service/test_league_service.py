@@ -157,6 +157,10 @@ def test_refusals_are_precise_and_append_nothing(server):
         st.by = b"\x01" * 31
         refused(lambda: c.call(c.league.RegisterPlayer, lg.RegisterPlayerRequest(league_id="spring", registration=st)),
                 A, "BAD_LEAGUE_ENTRY")
+        size = c.get_league("spring").size
+        refused(lambda: c.open_round("spring", options={"nonsense": 1}), A, "UNKNOWN_OPTION")
+        refused(lambda: c.open_round("spring", decision_ms=1), A, "BAD_CLOCK")
+        assert (c.get_league("spring").size, c.get_league("spring").rounds) == (size, 0)   # no round entered
         r = c.open_round("spring")
         gid = r.games[0].game_id
         size = c.get_league("spring").size
