@@ -1,4 +1,4 @@
-"""`aar league new | join | pair | games | standings | dispute | rule | export`: a league kept by a
+"""`aar league new | join | pair | games | standings | dispute | rule | cosign | export`: a league kept by a
 server's LeagueService (docs/league.md "A league server"), through the reference client
 (clients/python/league.py). Each takes `--server ADDR`. What a player or an arbiter authors is
 signed here with their key file (`--key`, a seat key of `aar keygen`); the server only appends it.
@@ -108,6 +108,18 @@ def register(lsub) -> None:
     p.add_argument("--reason", required=True, help="why (1-4096 characters)")
     p.add_argument("--dispute", type=int, help="the seq of the dispute entry this answers")
     p.set_defaults(func=cmd_rule)
+
+    p = lsub.add_parser("cosign", help="as a player: download the ledger and its bundles, verify them, cosign the "
+                                       "league's last checkpoint and keep it")
+    _common(p)
+    p.add_argument("name", help="your registered player name")
+    p.add_argument("--key", required=True, help="your seat key file (the key you registered)")
+    p.add_argument("--league-key", metavar="KEY|FILE", help="the league key to pin (default: the one the server "
+                                                            "names, which you should compare out of band)")
+    p.add_argument("--checkpoint", metavar="FILE", help="a checkpoint you kept before: the ledger must hold it")
+    p.add_argument("-o", "--out", metavar="FILE", help="where to keep the cosigned checkpoint (default "
+                                                       "LEAGUE.NAME.note)")
+    p.set_defaults(func=cmd_cosign)
 
     p = lsub.add_parser("export", help="download the ledger and its games' bundles; prints the `aar league verify` "
                                        "command")
@@ -268,4 +280,30 @@ def cmd_export(args) -> int:
             f.write(data)
     print(f"ledger {path} and {len(bundles)} bundles in {folder}")
     print(f"  check it: aar league verify {path} --bundles {folder} --league-key '{vkey}'")
+    return 0
+
+
+def cmd_cosign(args) -> int:
+    import time
+
+    from afteraction.engine.league.ledger import verify_ledger
+
+    from .keys import read_seat_seed, server_vkey_arg
+
+    seed = read_seat_seed(args.key, "--key")
+    kept = None
+    if args.checkpoint:
+        with open(args.checkpoint, encoding="utf-8") as f:
+            kept = f.read()
+    with _client(args) as c:
+        vkey = server_vkey_arg(args.league_key, "--league-key") if args.league_key else c.get_league(args.league).vkey
+        ledger, bundles = c.download(args.league)
+        rep = verify_ledger(ledger, bundles, vkey, kept_checkpoint=kept)   # LeagueError: nothing is cosigned
+        note = c.cosign_ledger(args.league, args.name, seed, ledger, time.time_ns() // 10**9)
+    out = args.out or f"{args.league}.{args.name}.note"
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(note)
+    print(f"verified league {args.league} ({rep.entries} entries, {len(bundles)} bundles); {args.name} cosigned its "
+          f"checkpoint of size {rep.entries}, kept in {out}")
+    print(f"  later: aar league verify LEDGER --bundles DIR --league-key '{vkey}' --checkpoint {out}")
     return 0

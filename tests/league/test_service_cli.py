@@ -1,4 +1,4 @@
-"""`aar league new | join | pair | games | standings | dispute | rule | export` against a real server
+"""`aar league new | join | pair | games | standings | dispute | rule | cosign | export` against a real server
 on port 0 (clients/cli/league_cmds.py over clients/python/league.py): a small league run from the
 command line, its games played by the players' seats, exported and checked by `aar league verify`."""
 from __future__ import annotations
@@ -77,13 +77,20 @@ def test_a_league_from_the_command_line(league_server, tmp_path, capsys):
     rc, out, err = aar(capsys, "league", "rule", "cup", g["game"], "--key", keys["arbiter"], "--decision", "uphold",
                        "--reason", "the dice are the log's", *srv)
     assert rc == 0 and "uphold" in out, err
+    note = tmp_path / "ann.note"
+    rc, out, err = aar(capsys, "league", "cosign", "cup", "ann", "--key", keys["ann"], "--league-key", vkey, "-o",
+                       str(note), *srv)
+    assert rc == 0 and "ann cosigned" in out, err
+    rc, out, err = aar(capsys, "league", "cosign", "cup", "bob", "--key", keys["ann"], *srv)
+    assert rc == 2 and "BAD_COSIGNATURE" in err          # ann's key cannot cosign as bob
     rc, out, err = aar(capsys, "league", "export", "cup", "-o", str(tmp_path / "out"), *srv)
     assert rc == 0 and "aar league verify" in out, err
     assert vkey in out
     rc, out, err = aar(capsys, "league", "verify", str(tmp_path / "out" / "cup.aarl"), "--bundles",
-                       str(tmp_path / "out" / "bundles"), "--league-key", vkey, "--json")
+                       str(tmp_path / "out" / "bundles"), "--league-key", vkey, "--checkpoint", str(note), "--json")
     assert rc == 0, out + err
     rep = json.loads(out)
     assert [x["status"] for x in rep["games"]] == ["counted"] and rep["players"] == 3
+    assert rep["cosigned"] == {"ann": rep["entries"]} and rep["kept_checkpoint"] == rep["entries"]
     rc, out, err = aar(capsys, "league", "standings", "nope", *srv)
     assert rc == 2 and "UNKNOWN_LEAGUE" in err
