@@ -94,3 +94,26 @@ def test_a_league_from_the_command_line(league_server, tmp_path, capsys):
     assert rep["cosigned"] == {"ann": rep["entries"]} and rep["kept_checkpoint"] == rep["entries"]
     rc, out, err = aar(capsys, "league", "standings", "nope", *srv)
     assert rc == 2 and "UNKNOWN_LEAGUE" in err
+
+
+def test_aar_serve_prints_its_league_key(tmp_path):
+    """The league key is made beside the server key on first start and printed with it."""
+    import os
+    import subprocess
+    import sys
+
+    from afteraction.engine.crypto.note import parse_skey
+
+    p = subprocess.Popen([sys.executable, "-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0", "--data-dir",
+                          str(tmp_path / "dd")], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         env=dict(os.environ, AAR_DATA_DIR=str(tmp_path / "default-dir")))
+    try:
+        lines = [p.stdout.readline().strip() for _ in range(6)]
+    finally:
+        p.terminate()
+        p.wait(30)
+    league = tmp_path / "dd" / "league.key"
+    vkey = parse_skey(league.read_text().strip()).verifier.vkey
+    assert lines[5] == f"league key: {vkey} ({league}; it signs the league ledgers)"
+    assert oct(league.stat().st_mode & 0o777) == "0o600"
+    assert lines[1] != f"server key: {vkey}"
