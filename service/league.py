@@ -275,15 +275,20 @@ class LeagueManager:
             except BundleProblem as x:   # the server's own game does not verify: a bug, logged
                 log.error("league %s: game %s: %s", w.league, g.id, x)
                 continue
-            if res is not None:
-                if len(cos) <= len(res.cosigned):
-                    continue
-                self._append(w, "correction", {"entry": res.seq, "reason": "the seats' cosignatures of the final "
-                                               "checkpoint arrived: the result is entered again, confirmed"})
+            if res is not None and len(cos) <= len(res.cosigned):
+                continue
             winner = None if f.winner is None else g.pair[f.seats.index(f.winner)]
             w.bundles[bundle_hash(bundle)] = bundle
-            self._append(w, "result", {"game": g.id, "bundle": bundle_hash(bundle), "checkpoint": note,
-                                       "winner": winner, "cause": f.cause}, bundle=bundle)
+            try:
+                if res is not None:
+                    self._append(w, "correction", {"entry": res.seq, "reason": "the seats' cosignatures of the final "
+                                                   "checkpoint arrived: the result is entered again, confirmed"})
+                self._append(w, "result", {"game": g.id, "bundle": bundle_hash(bundle), "checkpoint": note,
+                                           "winner": winner, "cause": f.cause}, bundle=bundle)
+            except Rejection as x:   # the ledger refuses it (a bug): logged; the league's other calls go on
+                if x.code != "LEAGUE_REFUSED":
+                    raise
+                log.error("league %s: the result of game %s is refused: %s", w.league, g.id, x)
 
     def ledger(self, league_id: str) -> bytes:
         with self._lock:

@@ -330,3 +330,21 @@ def test_two_servers_on_one_store_keep_one_ledger(server, tmp_path):
             assert verify_ledger(a.export_ledger("spring"), {}, vkey.vkey).entries == 5
     finally:
         other.stop(2)
+
+
+def test_a_result_the_ledger_refuses_is_logged_and_the_league_goes_on(server, monkeypatch, caplog):
+    from afteraction.engine.league import state
+
+    with LeagueClient(server.target) as c:
+        new_league(c, players=("ann", "bob"))
+        [g] = c.open_round("spring").games
+
+        def refuse(self, e, fail):
+            raise fail("outcome", "refused by the test")
+        monkeypatch.setattr(state.League, "_result", refuse)
+        play(server.target, [g])
+        assert [x.status for x in c.games("spring").games] == ["playing"]   # the league still answers
+        assert c.standings("spring")["table"][0]["games"] == 0
+        assert f"the result of game {g.game_id} is refused" in caplog.text
+        monkeypatch.undo()
+        assert [x.status for x in c.games("spring").games] == ["confirmed"]
