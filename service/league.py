@@ -54,7 +54,7 @@ from .status import Refusal, quote
 
 log = logging.getLogger("afteraction.service")
 TAG_ROUND_SEED = "aar1/league-round-seed"   # HMAC input prefix of a round's seed (never hashed in a ledger)
-SERVICE = lg.DESCRIPTOR.services_by_name["LeagueService"].full_name
+FACTS_KEPT = 4096   # verified bundles' facts remembered (a few KiB each)
 
 
 def to_json(v) -> str:
@@ -85,8 +85,12 @@ class LeagueManager:
 
     # -- loading -------------------------------------------------------------------------
     def _facts_of(self, bundle: bytes, server: str, keys: dict):
+        """engine/league/games.py's game_facts (the bundle verified with replay), remembered for the
+        last FACTS_KEPT bundles: settling and rebuilding a league verify each bundle once."""
         k = (bundle_hash(bundle), server, tuple(sorted(keys.items())))
         if k not in self._facts:
+            if len(self._facts) >= FACTS_KEPT:
+                self._facts.pop(next(iter(self._facts)))
             self._facts[k] = game_facts(bundle, server, keys)
         return self._facts[k]
 
