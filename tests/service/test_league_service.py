@@ -103,7 +103,8 @@ def test_a_small_league_runs_through_the_server_and_its_ledger_verifies(server, 
         games = c.games("spring").games
         assert {g.status for g in games} == {"confirmed"} and all(g.cause == "rules" for g in games)
         s = c.standings("spring")
-        assert sum(r["wins"] for r in s["table"]) == 2 and set(s["ratings"]) == {"duel"}
+        assert [r["games"] for r in s["table"]] == [1, 1, 1, 1] and set(s["ratings"]) == {"duel"}
+        assert sum(r["wins"] for r in s["table"]) == sum(1 for g in games if g.winner)   # a duel may be drawn
         pub = c.publish_standings("spring").entry
         assert parse_entry(pub.entry).kind == "standings"
         r2 = c.open_round("spring")
