@@ -156,6 +156,9 @@ class Code(StrEnum):
     BAD_LEAGUE_ENTRY = ("BAD_LEAGUE_ENTRY", _ARG, "service",
                         "a league entry body that is not canonical or not of its kind's shape, or a signed statement "
                         "whose key or signature is not 32 or 64 bytes (SPEC.md 15.1, 15.3)")
+    ORGANISER_AUTH = ("ORGANISER_AUTH", _AUTH, "service",
+                      "OpenRound, ReplayBoard, PublishStandings: no OrganiserAuth, or not the league organiser's "
+                      "signature of this league, call and ledger size (SPEC.md 15.12)")
     NOT_A_LEAGUE_GAME = ("NOT_A_LEAGUE_GAME", _PRE, "service",
                          "witness: the game is not a live game of this league on this server, or the checkpoint is "
                          "not of its log (SPEC.md 15.11)")

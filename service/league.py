@@ -33,8 +33,9 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.crypto.hashing import lp, tag_prefix
 from afteraction.engine.crypto.note import open_checkpoint, parse_vkey, split_note
 from afteraction.engine.errors import AfteractionError, EncodingError, Rejection
+from afteraction.engine.crypto.ed25519 import key_problem, verify_signature
 from afteraction.engine.league.entries import (Author, _text, body_problem, bundle_hash, make_entry,
-                                               parse_entry, seed_commitment)
+                                               organiser_statement, parse_entry, seed_commitment)
 from afteraction.engine.league.games import BundleProblem, cosigners, game_facts
 from afteraction.engine.league.ledger import LedgerWriter
 from afteraction.engine.league.standings import published, standings
@@ -155,9 +156,11 @@ class LeagueManager:
         return hmac.new(self.signer.seed, msg, hashlib.sha256).digest()
 
     # -- the RPCs' work (each under the one lock: league writes are few) -------------------
-    def create(self, league_id: str, name: str, policy: bytes) -> LedgerWriter:
+    def create(self, league_id: str, name: str, policy: bytes, organiser: bytes) -> LedgerWriter:
         if not _text(league_id, 64):
             raise Rejection("BAD_ARGUMENT", "a league id is 1-64 printable characters without surrounding spaces")
+        if len(organiser) != 32 or key_problem(organiser) is not None:
+            raise Rejection("BAD_ARGUMENT", "organiser: the organiser's Ed25519 public key (32 bytes, SPEC.md 7.4)")
         body = _body(policy)
         with self._lock:
             if self.store.entries(league_id):
@@ -173,7 +176,8 @@ class LeagueManager:
                               + (f": {x.detail}" if x.detail else ""), check=x.check, kind=x.kind) from None
             for e in (g, p):
                 try:
-                    self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq])
+                    self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq],
+                                     organiser=organiser if e.seq == 0 else None)
                 except Conflict:
                     raise Rejection("LEAGUE_EXISTS", f"league {quote(league_id)} exists on this server") from None
             self._cache[league_id] = w
@@ -196,11 +200,20 @@ class LeagueManager:
             self._settle(w)
             return self._append(w, self._signed(w, "ruling", st))
 
-    def open_round(self, league_id: str, title: dict | None, options: dict, clock: dict | None):
+    def organiser_ok(self, w: LedgerWriter, rpc: str, auth) -> None:
+        """The organiser's signature of this call at this ledger size (SPEC.md 15.12), or ORGANISER_AUTH."""
+        key = self.store.organiser(w.league)
+        if auth is None or key is None or auth.size != len(w.entries) or not verify_signature(
+                key, organiser_statement(w.league, rpc, auth.size), bytes(auth.signature)):
+            raise Rejection("ORGANISER_AUTH", f"{rpc} needs the organiser's signature of league {quote(w.league)}, "
+                            f"{rpc} and the ledger's size {len(w.entries)} (GetLeague)")
+
+    def open_round(self, league_id: str, title: dict | None, options: dict, clock: dict | None, auth=None):
         """The round's games are created first (a bad option or clock is refused before anything
         is appended), then the round entry and one game entry per board."""
         with self._lock:
             w = self.writer(league_id)
+            self.organiser_ok(w, "OpenRound", auth)   # before settling, which may append results
             self._settle(w)
             pol = w.state.policy
             title = title or pol["titles"][0]
@@ -222,9 +235,10 @@ class LeagueManager:
                                          "genesis": genesis})
             return no, e, [gid for gid, _ in made], byes
 
-    def replay_board(self, league_id: str, no: int, board: int, options: dict, clock: dict | None):
+    def replay_board(self, league_id: str, no: int, board: int, options: dict, clock: dict | None, auth=None):
         with self._lock:
             w = self.writer(league_id)
+            self.organiser_ok(w, "ReplayBoard", auth)
             self._settle(w)
             if not 1 <= no <= len(w.state.rounds) or not 1 <= board <= len(w.state.rounds[no - 1].pairs):
                 raise Rejection("OUT_OF_RANGE", f"no round {no} board {board} in league {quote(league_id)}")
@@ -327,8 +341,9 @@ class LeagueManager:
             raise Rejection("OUT_OF_RANGE", f"no result of league {quote(league_id)} names a bundle with hash {h.hex()}")
         return data
 
-    def publish(self, league_id: str):
+    def publish(self, league_id: str, auth=None):
         with self._lock:
+            self.organiser_ok(self.writer(league_id), "PublishStandings", auth)
             w = self.settle(league_id)
             at = self.now(w)
             body = published(w.state, at)
@@ -377,6 +392,10 @@ class LeagueManager:
             raise Rejection("BAD_SIGNATURE", "the envelope is not signed by a player of the game")
         at = self.now()
         return at, self.author._key.sign(timestamp_statement(league_id, gid, signed, at))
+
+
+def _auth(request):
+    return request.auth if request.HasField("auth") else None
 
 
 def _body(raw: bytes) -> dict:
@@ -442,7 +461,7 @@ class LeagueServicer:
         return lg.LedgerEntry(seq=e.seq, entry=e.raw, checkpoint=w.checkpoints[e.seq])
 
     def CreateLeague(self, request, context):
-        w = self.m.create(request.league_id, request.name, request.policy)
+        w = self.m.create(request.league_id, request.name, request.policy, bytes(request.organiser))
         return lg.CreateLeagueResponse(vkey=w.vkey, policy=self._entry(w, w.entries[1]))
 
     def GetLeague(self, request, context):
@@ -457,7 +476,7 @@ class LeagueServicer:
             policy=canon.encode(s.policy), size=len(w.entries), checkpoint=w.checkpoints[-1], rounds=len(s.rounds),
             players=[lg.LeaguePlayer(name=p.name, key=p.key, seq=p.seq)
                      for p in sorted(s.players.values(), key=lambda p: p.seq)],
-            game_server_vkey=self.m.games.vkey)
+            game_server_vkey=self.m.games.vkey, organiser=self.m.store.organiser(w.league) or b"")
 
     def RegisterPlayer(self, request, context):
         e = self.m.register(request.league_id, request.registration)
@@ -475,13 +494,13 @@ class LeagueServicer:
     def OpenRound(self, request, context):
         options, clock = self._options(request)
         title = {"game": request.title.game, "scenario": request.title.scenario} if request.HasField("title") else None
-        no, e, gids, byes = self.m.open_round(request.league_id, title, options, clock)
+        no, e, gids, byes = self.m.open_round(request.league_id, title, options, clock, _auth(request))
         games = [g for g in self._games(request.league_id) if g.round == no]
         return lg.OpenRoundResponse(round=no, games=games, byes=byes, entry=self._entry(request.league_id, e))
 
     def ReplayBoard(self, request, context):
         options, clock = self._options(request)
-        self.m.replay_board(request.league_id, request.round, request.board, options, clock)
+        self.m.replay_board(request.league_id, request.round, request.board, options, clock, _auth(request))
         [g] = [g for g in self._games(request.league_id) if (g.round, g.board) == (request.round, request.board)]
         return lg.ReplayBoardResponse(game=g)
 
@@ -532,7 +551,7 @@ class LeagueServicer:
                                        size=size, at=at)
 
     def PublishStandings(self, request, context):
-        e = self.m.publish(request.league_id)
+        e = self.m.publish(request.league_id, _auth(request))
         return lg.PublishStandingsResponse(entry=self._entry(request.league_id, e))
 
     def FileDispute(self, request, context):

@@ -52,6 +52,8 @@ def register(lsub) -> None:
     p = lsub.add_parser("new", help="create a league on a server (its genesis and policy, signed by the server's "
                                     "league key)")
     _common(p)
+    p.add_argument("--key", required=True, help="the organiser's key file (aar keygen): it signs the organiser's "
+                                                "calls (pair, standings --publish)")
     p.add_argument("--name", help="the league's name (default: its id)")
     p.add_argument("--policy", metavar="FILE", help="the policy as JSON (SPEC.md 15.3; arbiters as hex public "
                                                     "keys); default: a Swiss duel league, below")
@@ -72,6 +74,7 @@ def register(lsub) -> None:
     p = lsub.add_parser("pair", help="open the next round: pairings from the ledger and the committed seed, one "
                                      "game per board created on the server")
     _common(p)
+    p.add_argument("--key", required=True, help="the organiser's key file (the one given to `aar league new`)")
     p.add_argument("--title", type=_title, metavar="GAME:SCENARIO", help="the round's title (default the policy's first)")
     p.add_argument("--options", help="the games' ruleset options as a JSON object")
     p.add_argument("--decision-ms", type=int, default=0, help="the games' decision time limit (ms)")
@@ -87,7 +90,9 @@ def register(lsub) -> None:
 
     p = lsub.add_parser("standings", help="the standings and ratings, recomputed from the ledger by the server")
     _common(p)
-    p.add_argument("--publish", action="store_true", help="also append them to the ledger (a standings entry)")
+    p.add_argument("--publish", action="store_true", help="also append them to the ledger (a standings entry; "
+                                                           "with the organiser's --key)")
+    p.add_argument("--key", help="the organiser's key file, for --publish")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_standings)
 
@@ -129,8 +134,9 @@ def register(lsub) -> None:
 
 
 def cmd_new(args) -> int:
-    from .keys import seat_public_arg
+    from .keys import read_seat_seed, seat_public_arg
 
+    organiser = read_seat_seed(args.key, "--key")
     if args.policy:
         with open(args.policy, encoding="utf-8") as f:
             policy = json.load(f)
@@ -145,9 +151,10 @@ def cmd_new(args) -> int:
             policy[k] = v
     policy["arbiters"] = list(policy.get("arbiters", [])) + [seat_public_arg(a, "--arbiter") for a in args.arbiter]
     with _client(args) as c:
-        r = c.create_league(args.league, args.name or args.league, policy)
+        r = c.create_league(args.league, args.name or args.league, policy, organiser)
     print(f"league {args.league}: created; league key {r.vkey}")
     print(f"  players join with: aar league join {args.league} NAME --key SEAT.key --server {args.server}")
+    print(f"  then pair rounds with: aar league pair {args.league} --key {args.key} --server {args.server}")
     return 0
 
 
@@ -175,14 +182,17 @@ def _game_dict(g) -> dict:
 
 
 def cmd_pair(args) -> int:
+    from .keys import read_seat_seed
+
+    organiser = read_seat_seed(args.key, "--key")
     options = json.loads(args.options) if args.options else None
     with _client(args) as c:
         if args.replay:
             rnd, _, board = args.replay.partition(":")
-            g = c.replay_board(args.league, int(rnd), int(board), options, args.decision_ms).game
+            g = c.replay_board(args.league, int(rnd), int(board), organiser, options, args.decision_ms).game
             games, byes, no = [g], [], g.round
         else:
-            r = c.open_round(args.league, args.title, options, args.decision_ms)
+            r = c.open_round(args.league, organiser, args.title, options, args.decision_ms)
             games, byes, no = list(r.games), list(r.byes), r.round
     if args.json:
         print(json.dumps({"round": no, "games": [_game_dict(g) for g in games], "byes": byes}, sort_keys=True))
@@ -217,9 +227,14 @@ def _frac(v) -> str:
 
 
 def cmd_standings(args) -> int:
+    from .keys import read_seat_seed
+
+    if args.publish and not args.key:
+        raise ValueError("--publish needs the organiser's --key")
+    organiser = read_seat_seed(args.key, "--key") if args.publish else None
     with _client(args) as c:
         s = c.standings(args.league)
-        published = c.publish_standings(args.league).entry.seq if args.publish else None
+        published = c.publish_standings(args.league, organiser).entry.seq if args.publish else None
     if args.json:
         print(json.dumps(dict(s, published=published), sort_keys=True, default=_jsonable))
         return 0
@@ -262,7 +277,8 @@ def cmd_rule(args) -> int:
         r = c.rule(args.league, args.game, args.decision, args.reason, seed, args.dispute)
     print(f"ruling on game {args.game}: {args.decision} (entry {r.entry.seq})")
     if args.decision == "replay":
-        print(f"  a new game for the board: aar league pair {args.league} --replay ROUND:BOARD --server {args.server}")
+        print(f"  the organiser makes a new game for the board: aar league pair {args.league} --key ORGANISER.key "
+              f"--replay ROUND:BOARD --server {args.server}")
     return 0
 
 

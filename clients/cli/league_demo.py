@@ -59,6 +59,7 @@ def run(out: str, seed: int) -> int:
     target = f"127.0.0.1:{run_.port}"
     league_id = f"demo-{os.urandom(3).hex()}"
     arbiter = new_seat_key()
+    organiser = new_seat_key()
     keys = {name: new_seat_key() for name in PLAYERS}
     print(f"league server: {target} (embedded aar serve: GameService and LeagueService; game key {run_.vkey})")
 
@@ -126,19 +127,19 @@ def run(out: str, seed: int) -> int:
                 "window": WINDOW_MS, "repeat_cap": 2,
                 "rating": {"system": "glicko2", "r": 1500 * ONE, "rd": 350 * ONE, "sigma": 6 * ONE // 100,
                            "tau": ONE // 2, "epsilon": ONE // 10**6, "provisional": 110 * ONE},
-                "arbiters": [Author(arbiter).public]}).vkey
+                "arbiters": [Author(arbiter).public]}, organiser).vkey
             print(f"league {league_id}: created on the server; league key {vkey}")
             for name in PLAYERS:
                 c.join(league_id, name, keys[name])
             print(f"policy 1 and {len(PLAYERS)} players registered, each signing its own entry")
 
-            r = c.open_round(league_id, TITLES[0])
+            r = c.open_round(league_id, organiser, TITLES[0])
             show_round(r, c)
             play_boards(r.games)
             show_results(c, r.round)
-            c.publish_standings(league_id)
+            c.publish_standings(league_id, organiser)
 
-            r = c.open_round(league_id, TITLES[1], options=OPTIONS["gmv"])
+            r = c.open_round(league_id, organiser, TITLES[1], options=OPTIONS["gmv"])
             show_round(r, c)
             last = len(r.games)
 
@@ -155,10 +156,10 @@ def run(out: str, seed: int) -> int:
                       "the other accepts")
             play_boards(r.games, {last: agree})
             show_results(c, r.round)
-            c.publish_standings(league_id)
+            c.publish_standings(league_id, organiser)
 
             # round 3: the games have a decision limit; the time-out board is played last
-            r = c.open_round(league_id, TITLES[0], decision_ms=DECISION_MS)
+            r = c.open_round(league_id, organiser, TITLES[0], decision_ms=DECISION_MS)
             show_round(r, c)
             contested = {}
 
@@ -211,11 +212,11 @@ def run(out: str, seed: int) -> int:
             ru = c.rule(league_id, g.game_id, "replay", "the league witnessed the answer before the limit: replay "
                         "the board", arbiter, d.seq).entry
             print(f"  the arbiter rules (entry {ru.seq}): replay round {r.round} board {g.board}")
-            new = c.replay_board(league_id, r.round, g.board).game
+            new = c.replay_board(league_id, r.round, g.board, organiser).game
             play_boards([new])
             show_results(c, r.round)
             clock[0] += WINDOW_MS
-            c.publish_standings(league_id)
+            c.publish_standings(league_id, organiser)
             # every player downloads the ledger and the bundles, verifies them, cosigns the last checkpoint
             ledger, bundles = c.download(league_id)
             verify_ledger(ledger, bundles, vkey)

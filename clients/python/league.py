@@ -28,27 +28,38 @@ class LeagueClient(Client):
         super().__init__(target, **kw)
         self.league = lg_grpc.LeagueServiceStub(self.channel)
 
-    # -- the organiser ------------------------------------------------------------------
-    def create_league(self, league_id: str, name: str, policy: dict) -> lg.CreateLeagueResponse:
+    # -- the organiser (its calls signed with the organiser's key, SPEC.md 15.12) ----------
+    def create_league(self, league_id: str, name: str, policy: dict, organiser: bytes) -> lg.CreateLeagueResponse:
+        """``organiser``: the organiser's key seed; its public key is the league's organiser."""
         return self.call(self.league.CreateLeague, lg.CreateLeagueRequest(
-            league_id=league_id, name=name, policy=canon.encode(policy)))
+            league_id=league_id, name=name, policy=canon.encode(policy), organiser=Author(organiser).public))
 
     def get_league(self, league_id: str) -> lg.GetLeagueResponse:
         return self.call(self.league.GetLeague, lg.GetLeagueRequest(league_id=league_id))
 
-    def open_round(self, league_id: str, title: dict | None = None, options: dict | None = None,
+    def organiser_auth(self, league_id: str, rpc: str, organiser: bytes) -> lg.OrganiserAuth:
+        """The organiser's signature of ``rpc`` at the ledger's size now (it serves once)."""
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        from afteraction.engine.league.entries import organiser_statement
+
+        size = self.get_league(league_id).size
+        sig = Ed25519PrivateKey.from_private_bytes(organiser).sign(organiser_statement(league_id, rpc, size))
+        return lg.OrganiserAuth(size=size, signature=sig)
+
+    def open_round(self, league_id: str, organiser: bytes, title: dict | None = None, options: dict | None = None,
                    decision_ms: int = 0) -> lg.OpenRoundResponse:
         req = lg.OpenRoundRequest(league_id=league_id, options_json=json.dumps(options) if options else "",
-                                  decision_ms=decision_ms)
+                                  decision_ms=decision_ms, auth=self.organiser_auth(league_id, "OpenRound", organiser))
         if title is not None:
             req.title.CopyFrom(lg.Title(**title))
         return self.call(self.league.OpenRound, req)
 
-    def replay_board(self, league_id: str, round_no: int, board: int, options: dict | None = None,
+    def replay_board(self, league_id: str, round_no: int, board: int, organiser: bytes, options: dict | None = None,
                      decision_ms: int = 0) -> lg.ReplayBoardResponse:
         return self.call(self.league.ReplayBoard, lg.ReplayBoardRequest(
             league_id=league_id, round=round_no, board=board, options_json=json.dumps(options) if options else "",
-            decision_ms=decision_ms))
+            decision_ms=decision_ms, auth=self.organiser_auth(league_id, "ReplayBoard", organiser)))
 
     def games(self, league_id: str) -> lg.ListLeagueGamesResponse:
         return self.call(self.league.ListLeagueGames, lg.ListLeagueGamesRequest(league_id=league_id))
@@ -57,8 +68,9 @@ class LeagueClient(Client):
         r = self.call(self.league.GetStandings, lg.GetStandingsRequest(league_id=league_id))
         return {"table": json.loads(r.table_json), "ratings": json.loads(r.ratings_json), "size": r.size, "at": r.at}
 
-    def publish_standings(self, league_id: str) -> lg.PublishStandingsResponse:
-        return self.call(self.league.PublishStandings, lg.PublishStandingsRequest(league_id=league_id))
+    def publish_standings(self, league_id: str, organiser: bytes) -> lg.PublishStandingsResponse:
+        return self.call(self.league.PublishStandings, lg.PublishStandingsRequest(
+            league_id=league_id, auth=self.organiser_auth(league_id, "PublishStandings", organiser)))
 
     # -- what players and arbiters sign ---------------------------------------------------
     @staticmethod

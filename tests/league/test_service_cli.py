@@ -35,11 +35,11 @@ def aar(capsys, *argv) -> tuple[int, str, str]:
 def test_a_league_from_the_command_line(league_server, tmp_path, capsys):
     srv = ("--server", league_server)
     keys = {}
-    for n in (*PLAYERS, "arbiter"):
+    for n in (*PLAYERS, "arbiter", "organiser"):
         keys[n] = str(tmp_path / f"{n}.key")
         assert aar(capsys, "keygen", "-o", keys[n])[0] == 0
-    rc, out, err = aar(capsys, "league", "new", "cup", "--name", "The cup", "--rounds", "2", "--arbiter",
-                       keys["arbiter"], *srv)
+    rc, out, err = aar(capsys, "league", "new", "cup", "--key", keys["organiser"], "--name", "The cup", "--rounds",
+                       "2", "--arbiter", keys["arbiter"], *srv)
     assert rc == 0 and "league cup: created; league key " in out, err
     vkey = out.split("league key ")[1].split()[0]
     for n in PLAYERS:
@@ -47,7 +47,9 @@ def test_a_league_from_the_command_line(league_server, tmp_path, capsys):
         assert rc == 0 and f"{n} registered" in out, err
     rc, out, err = aar(capsys, "league", "join", "cup", "ann", "--key", keys["arbiter"], *srv)
     assert rc == 2 and "LEAGUE_REFUSED" in err and "already registered" in err
-    rc, out, err = aar(capsys, "league", "pair", "cup", "--json", *srv)
+    rc, out, err = aar(capsys, "league", "pair", "cup", "--key", keys["ann"], *srv)
+    assert rc == 2 and "ORGANISER_AUTH" in err          # only the organiser pairs
+    rc, out, err = aar(capsys, "league", "pair", "cup", "--key", keys["organiser"], "--json", *srv)
     assert rc == 0, err
     r1 = json.loads(out)
     assert r1["round"] == 1 and len(r1["games"]) == 1 and len(r1["byes"]) == 1
@@ -62,7 +64,7 @@ def test_a_league_from_the_command_line(league_server, tmp_path, capsys):
         t.join(120)
     rc, out, err = aar(capsys, "league", "games", "cup", *srv)
     assert rc == 0 and "round 1: duel standard" in out and "confirmed" in out and f"bye: {r1['byes'][0]}" in out
-    rc, out, err = aar(capsys, "league", "standings", "cup", "--publish", *srv)
+    rc, out, err = aar(capsys, "league", "standings", "cup", "--publish", "--key", keys["organiser"], *srv)
     assert rc == 0 and "published as entry" in out and "ratings (duel)" in out, err
     loser = g["first"] if json.loads(aar(capsys, "league", "games", "cup", "--json", *srv)[1])["games"][0][
         "winner"] != g["first"] else g["second"]

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from afteraction.client.client import Client
 from afteraction.client.league import LeagueClient
 from afteraction.engine.crypto import canon
-from afteraction.engine.league.entries import bundle_hash
+from afteraction.engine.league.entries import Author, bundle_hash
 from afteraction.engine.league.local import policy
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import league_service_pb2 as lg
@@ -22,7 +22,7 @@ from faults.contract import check_error
 from faults.test_fuzz import wire
 
 from .conftest import Server
-from .test_league_service import key, new_league, play
+from .test_league_service import ORG, key, new_league, play
 
 EXAMPLES = 60
 LS = "/afteraction.v1.LeagueService/"
@@ -37,10 +37,10 @@ def world(tmp_path_factory):
     c = LeagueClient(srv.target)
     try:
         new_league(c, players=("ann", "bob", "cat"), rounds=1)
-        [g] = c.open_round("spring").games
+        [g] = c.open_round("spring", ORG).games
         play(srv.target, [g])
         new_league(c, "autumn", players=("ann", "bob"), rounds=1)
-        [live] = c.open_round("autumn").games
+        [live] = c.open_round("autumn", ORG).games
         ledger, bundles = c.download("spring")
         note = Client(srv.target).call(Client(srv.target).audit.GetCheckpoint,
                                        au.GetCheckpointRequest(game_id=live.game_id)).checkpoint.note
@@ -52,11 +52,14 @@ def world(tmp_path_factory):
         ruling = LeagueClient.signed("spring", "ruling", {"game": g.game_id, "decision": "annul", "reason": "x",
                                                           "dispute": None}, key("ann"))
         requests = {
-            "CreateLeague": [s(lg.CreateLeagueRequest(league_id="spring", name="x", policy=canon.encode(policy())))],
+            "CreateLeague": [s(lg.CreateLeagueRequest(league_id="spring", name="x", policy=canon.encode(policy()),
+                                                   organiser=Author(key("organiser")).public))],
             "GetLeague": [s(lg.GetLeagueRequest(league_id="spring"))],
             "RegisterPlayer": [s(lg.RegisterPlayerRequest(league_id="spring", registration=dup))],
-            "OpenRound": [s(lg.OpenRoundRequest(league_id="spring")), s(lg.OpenRoundRequest(league_id="autumn"))],
-            "ReplayBoard": [s(lg.ReplayBoardRequest(league_id="spring", round=1, board=1))],
+            "OpenRound": [s(lg.OpenRoundRequest(league_id="spring", auth=c.organiser_auth("spring", "OpenRound", ORG))),
+                          s(lg.OpenRoundRequest(league_id="autumn"))],
+            "ReplayBoard": [s(lg.ReplayBoardRequest(league_id="spring", round=1, board=1,
+                                                    auth=c.organiser_auth("spring", "ReplayBoard", ORG)))],
             "ListLeagueGames": [s(lg.ListLeagueGamesRequest(league_id="spring"))],
             "GetStandings": [s(lg.GetStandingsRequest(league_id="autumn"))],
             "PublishStandings": [s(lg.PublishStandingsRequest(league_id="winter"))],

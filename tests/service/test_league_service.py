@@ -31,6 +31,9 @@ def key(name: str) -> bytes:
     return derive_bytes(b"league-service", name)
 
 
+ORG = key("organiser")   # the leagues' organiser (SPEC.md 15.12)
+
+
 def refused(fn, code: grpc.StatusCode, reason: str) -> ClientError:
     with pytest.raises(ClientError) as e:
         fn()
@@ -39,7 +42,7 @@ def refused(fn, code: grpc.StatusCode, reason: str) -> ClientError:
 
 
 def new_league(c: LeagueClient, league: str = "spring", players=PLAYERS, **over) -> str:
-    r = c.create_league(league, "Spring league", policy(arbiters=[Author(key("arbiter")).public], **over))
+    r = c.create_league(league, "Spring league", policy(arbiters=[Author(key("arbiter")).public], **over), ORG)
     for p in players:
         c.join(league, p, key(p))
     return r.vkey
@@ -88,7 +91,7 @@ def test_a_small_league_runs_through_the_server_and_its_ledger_verifies(server, 
         assert info.vkey == vkey != server.run.vkey    # the league key is its own, beside the server key
         assert [p.name for p in info.players] == list(PLAYERS) and info.game_server_vkey == server.run.vkey
         assert (tmp_path / "league.key").exists() and oct((tmp_path / "league.key").stat().st_mode & 0o777) == "0o600"
-        r1 = c.open_round("spring")
+        r1 = c.open_round("spring", ORG)
         assert r1.round == 1 and len(r1.games) == 2 and not r1.byes
         assert {g.status for g in r1.games} == {"playing"}
         # the game is the pairing's: its genesis names league, round, board and the players by seat
@@ -105,13 +108,13 @@ def test_a_small_league_runs_through_the_server_and_its_ledger_verifies(server, 
         s = c.standings("spring")
         assert [r["games"] for r in s["table"]] == [1, 1, 1, 1] and set(s["ratings"]) == {"duel"}
         assert sum(r["wins"] for r in s["table"]) == sum(1 for g in games if g.winner)   # a duel may be drawn
-        pub = c.publish_standings("spring").entry
+        pub = c.publish_standings("spring", ORG).entry
         assert parse_entry(pub.entry).kind == "standings"
-        r2 = c.open_round("spring")
+        r2 = c.open_round("spring", ORG)
         met = {frozenset((g.first, g.second)) for g in r1.games}
         assert not met & {frozenset((g.first, g.second)) for g in r2.games}   # Swiss: no rematch
         play(server.target, r2.games)
-        refused(lambda: c.open_round("spring"), grpc.StatusCode.FAILED_PRECONDITION, "LEAGUE_REFUSED")
+        refused(lambda: c.open_round("spring", ORG), grpc.StatusCode.FAILED_PRECONDITION, "LEAGUE_REFUSED")
         rep = verified(c, "spring", vkey)
     assert len(rep.state.results) == 4 and all(g.status == "counted" for g in rep.standings.games)
     kinds = [parse_entry(raw).kind for raw, _ in read_ledger(LeagueClient(server.target).export_ledger("spring"))[2]]
@@ -123,7 +126,7 @@ def test_a_small_league_runs_through_the_server_and_its_ledger_verifies(server, 
     with LeagueClient(server.target) as c:
         assert c.export_ledger("spring") == before
         assert c.get_league("spring").vkey == vkey
-        c.publish_standings("spring")
+        c.publish_standings("spring", ORG)
         assert verified(c, "spring", vkey).entries == len(kinds) + 1
 
 
@@ -133,13 +136,13 @@ def test_refusals_are_precise_and_append_nothing(server):
     with LeagueClient(server.target) as c:
         refused(lambda: c.get_league("nope"), N, "UNKNOWN_LEAGUE")
         refused(lambda: c.join("nope", "ann", key("ann")), N, "UNKNOWN_LEAGUE")
-        refused(lambda: c.create_league(" bad", "x", policy()), A, "BAD_ARGUMENT")
+        refused(lambda: c.create_league(" bad", "x", policy(), ORG), A, "BAD_ARGUMENT")
         bad = dict(policy(), rounds=0)
-        e = refused(lambda: c.create_league("x", "x", bad), F, "LEAGUE_REFUSED")
+        e = refused(lambda: c.create_league("x", "x", bad, ORG), F, "LEAGUE_REFUSED")
         assert "rounds" in str(e)
         refused(lambda: c.get_league("x"), N, "UNKNOWN_LEAGUE")           # nothing of it was stored
         new_league(c, players=("ann", "bob"))
-        refused(lambda: c.create_league("spring", "again", policy()), E, "LEAGUE_EXISTS")
+        refused(lambda: c.create_league("spring", "again", policy(), ORG), E, "LEAGUE_EXISTS")
         size = c.get_league("spring").size
         # a registration signed by another key than the one it registers
         body = {"name": "eve", "key": Author(key("eve")).public}
@@ -159,17 +162,17 @@ def test_refusals_are_precise_and_append_nothing(server):
         refused(lambda: c.call(c.league.RegisterPlayer, lg.RegisterPlayerRequest(league_id="spring", registration=st)),
                 A, "BAD_LEAGUE_ENTRY")
         size = c.get_league("spring").size
-        refused(lambda: c.open_round("spring", options={"nonsense": 1}), A, "UNKNOWN_OPTION")
-        refused(lambda: c.open_round("spring", decision_ms=1), A, "BAD_CLOCK")
+        refused(lambda: c.open_round("spring", ORG, options={"nonsense": 1}), A, "UNKNOWN_OPTION")
+        refused(lambda: c.open_round("spring", ORG, decision_ms=1), A, "BAD_CLOCK")
         assert (c.get_league("spring").size, c.get_league("spring").rounds) == (size, 0)   # no round entered
-        r = c.open_round("spring")
+        r = c.open_round("spring", ORG)
         gid = r.games[0].game_id
         size = c.get_league("spring").size
         refused(lambda: c.dispute("spring", gid, "unfair", [], key("mallory")), F, "LEAGUE_REFUSED")
         refused(lambda: c.rule("spring", gid, "annul", "because", key("ann")), F, "LEAGUE_REFUSED")
-        refused(lambda: c.replay_board("spring", 1, 1), F, "LEAGUE_REFUSED")   # the board has its game
-        refused(lambda: c.replay_board("spring", 1, 9), grpc.StatusCode.OUT_OF_RANGE, "OUT_OF_RANGE")
-        refused(lambda: c.open_round("spring", {"game": "sog", "scenario": "mission"}), F, "LEAGUE_REFUSED")
+        refused(lambda: c.replay_board("spring", 1, 1, ORG), F, "LEAGUE_REFUSED")   # the board has its game
+        refused(lambda: c.replay_board("spring", 1, 9, ORG), grpc.StatusCode.OUT_OF_RANGE, "OUT_OF_RANGE")
+        refused(lambda: c.open_round("spring", ORG, {"game": "sog", "scenario": "mission"}), F, "LEAGUE_REFUSED")
         refused(lambda: c.export_bundle("spring", b"\x00" * 32), grpc.StatusCode.OUT_OF_RANGE, "OUT_OF_RANGE")
         assert c.get_league("spring").size == size
 
@@ -197,7 +200,7 @@ def test_a_pending_result_is_entered_again_when_confirmed_and_a_contested_timeou
     try:
         with LeagueClient(target) as c:
             vkey = new_league(c, window=3_600_000)
-            r = c.open_round("spring", decision_ms=60_000)
+            r = c.open_round("spring", ORG, decision_ms=60_000)
             g1, g2 = r.games
             # board 1: one seat withholds its cosignature at first
             play(target, [g1], cosign={g1.game_id: (g1.seats[0],)})
@@ -229,7 +232,7 @@ def test_a_pending_result_is_entered_again_when_confirmed_and_a_contested_timeou
             assert b2.status == "disputed"
             c.rule("spring", g2.game_id, "replay", "the witness timestamped the answer in time", key("arbiter"),
                    d.seq)
-            new = c.replay_board("spring", 1, 2).game
+            new = c.replay_board("spring", 1, 2, ORG).game
             assert new.game_id != g2.game_id and new.status == "playing"
             play(target, [new])
             clock[0] += 3_600_000
@@ -252,7 +255,8 @@ def test_the_league_over_connect_on_the_web_port(tmp_path):
     try:
         web = Web("127.0.0.1", run.web_port)
         r = web.unary("LeagueService/CreateLeague", lg.CreateLeagueRequest(
-            league_id="web", name="Web league", policy=canon.encode(policy())), lg.CreateLeagueResponse)
+            league_id="web", name="Web league", policy=canon.encode(policy()),
+            organiser=Author(ORG).public), lg.CreateLeagueResponse)
         assert r.vkey and parse_entry(r.policy.entry).kind == "policy"
         st = LeagueClient.signed("web", "player", {"name": "ann", "key": Author(key("ann")).public}, key("ann"))
         e = web.unary("LeagueService/RegisterPlayer", lg.RegisterPlayerRequest(league_id="web", registration=st),
@@ -272,7 +276,7 @@ def test_the_league_in_a_postgresql_store(tmp_path, pg_dsn):
     try:
         with LeagueClient(s.target) as c:
             vkey = new_league(c)
-            play(s.target, c.open_round("spring").games)
+            play(s.target, c.open_round("spring", ORG).games)
             assert {g.status for g in c.games("spring").games} == {"confirmed"}
             rep = verified(c, "spring", vkey)
             assert len(rep.state.results) == 2
@@ -321,7 +325,7 @@ def test_two_servers_on_one_store_keep_one_ledger(server, tmp_path):
     other = start("127.0.0.1:0", server.store_spec, None, server.dir)
     try:
         with LeagueClient(server.target) as a, LeagueClient(f"127.0.0.1:{other.port}") as b:
-            vkey = a.create_league("spring", "Spring", policy())
+            vkey = a.create_league("spring", "Spring", policy(), ORG)
             assert b.get_league("spring").vkey == vkey.vkey      # one league key, beside the one server key
             b.join("spring", "ann", key("ann"))
             a.join("spring", "bob", key("bob"))     # a's cache was one entry behind: rebuilt, then appended
@@ -338,7 +342,7 @@ def test_a_result_the_ledger_refuses_is_logged_and_the_league_goes_on(server, mo
 
     with LeagueClient(server.target) as c:
         new_league(c, players=("ann", "bob"))
-        [g] = c.open_round("spring").games
+        [g] = c.open_round("spring", ORG).games
 
         def refuse(self, e, fail):
             raise fail("outcome", "refused by the test")
@@ -349,3 +353,29 @@ def test_a_result_the_ledger_refuses_is_logged_and_the_league_goes_on(server, mo
         assert f"the result of game {g.game_id} is refused" in caplog.text
         monkeypatch.undo()
         assert [x.status for x in c.games("spring").games] == ["confirmed"]
+
+
+def test_only_the_organiser_pairs_replays_and_publishes_and_each_signature_serves_once(server):
+    U = grpc.StatusCode.UNAUTHENTICATED
+    with LeagueClient(server.target) as c:
+        refused(lambda: c.call(c.league.CreateLeague, lg.CreateLeagueRequest(
+            league_id="x", name="x", policy=canon.encode(policy()), organiser=b"\x01" * 31)),
+            grpc.StatusCode.INVALID_ARGUMENT, "BAD_ARGUMENT")
+        new_league(c, players=("ann", "bob"))
+        assert c.get_league("spring").organiser == Author(ORG).public
+        size = c.get_league("spring").size
+        refused(lambda: c.open_round("spring", key("ann")), U, "ORGANISER_AUTH")              # a player's key
+        refused(lambda: c.call(c.league.OpenRound, lg.OpenRoundRequest(league_id="spring")), U, "ORGANISER_AUTH")
+        publish = c.organiser_auth("spring", "PublishStandings", ORG)
+        refused(lambda: c.call(c.league.OpenRound, lg.OpenRoundRequest(league_id="spring", auth=publish)),
+                U, "ORGANISER_AUTH")                                                          # another call's
+        refused(lambda: c.publish_standings("spring", key("bob")), U, "ORGANISER_AUTH")
+        assert c.get_league("spring").size == size                                            # nothing appended
+        auth = c.organiser_auth("spring", "OpenRound", ORG)
+        c.call(c.league.OpenRound, lg.OpenRoundRequest(league_id="spring", auth=auth))
+        refused(lambda: c.call(c.league.OpenRound, lg.OpenRoundRequest(league_id="spring", auth=auth)),
+                U, "ORGANISER_AUTH")                                                          # it served once
+        refused(lambda: c.call(c.league.PublishStandings, lg.PublishStandingsRequest(league_id="spring",
+                                                                                   auth=publish)),
+                U, "ORGANISER_AUTH")                                                          # the ledger moved on
+        refused(lambda: c.replay_board("spring", 1, 1, key("ann")), U, "ORGANISER_AUTH")

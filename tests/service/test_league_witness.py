@@ -22,7 +22,7 @@ from afteraction.engine.league.witness import (envelope_hash, timestamp_ok, time
 from afteraction.engine.local import derive_bytes
 
 from .conftest import Server
-from .test_league_service import key, new_league, refused
+from .test_league_service import ORG, key, new_league, refused
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def league(tmp_path):
     try:
         with LeagueClient(s.target) as c:
             vkey = new_league(c, players=("ann", "bob"))
-            [g] = c.open_round("spring").games
+            [g] = c.open_round("spring", ORG).games
             seats = {st: Seat(Client(s.target), g.game_id, st, key(p)) for st, p in zip(g.seats, (g.first, g.second))}
             for step in ("commit", "reveal"):
                 for x in seats.values():

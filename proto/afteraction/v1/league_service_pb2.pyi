@@ -27,14 +27,24 @@ class LedgerEntry(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., entry: _Optional[bytes] = ..., checkpoint: _Optional[str] = ...) -> None: ...
 
 class CreateLeagueRequest(_message.Message):
-    __slots__ = ("league_id", "name", "policy")
+    __slots__ = ("league_id", "name", "policy", "organiser")
     LEAGUE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
+    ORGANISER_FIELD_NUMBER: _ClassVar[int]
     league_id: str
     name: str
     policy: bytes
-    def __init__(self, league_id: _Optional[str] = ..., name: _Optional[str] = ..., policy: _Optional[bytes] = ...) -> None: ...
+    organiser: bytes
+    def __init__(self, league_id: _Optional[str] = ..., name: _Optional[str] = ..., policy: _Optional[bytes] = ..., organiser: _Optional[bytes] = ...) -> None: ...
+
+class OrganiserAuth(_message.Message):
+    __slots__ = ("size", "signature")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    signature: bytes
+    def __init__(self, size: _Optional[int] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
 class CreateLeagueResponse(_message.Message):
     __slots__ = ("vkey", "policy")
@@ -61,7 +71,7 @@ class LeaguePlayer(_message.Message):
     def __init__(self, name: _Optional[str] = ..., key: _Optional[bytes] = ..., seq: _Optional[int] = ...) -> None: ...
 
 class GetLeagueResponse(_message.Message):
-    __slots__ = ("league_id", "name", "vkey", "origin", "policy", "players", "size", "checkpoint", "rounds", "game_server_vkey")
+    __slots__ = ("league_id", "name", "vkey", "origin", "policy", "players", "size", "checkpoint", "rounds", "game_server_vkey", "organiser")
     LEAGUE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VKEY_FIELD_NUMBER: _ClassVar[int]
@@ -72,6 +82,7 @@ class GetLeagueResponse(_message.Message):
     CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     GAME_SERVER_VKEY_FIELD_NUMBER: _ClassVar[int]
+    ORGANISER_FIELD_NUMBER: _ClassVar[int]
     league_id: str
     name: str
     vkey: str
@@ -82,7 +93,8 @@ class GetLeagueResponse(_message.Message):
     checkpoint: str
     rounds: int
     game_server_vkey: str
-    def __init__(self, league_id: _Optional[str] = ..., name: _Optional[str] = ..., vkey: _Optional[str] = ..., origin: _Optional[str] = ..., policy: _Optional[bytes] = ..., players: _Optional[_Iterable[_Union[LeaguePlayer, _Mapping]]] = ..., size: _Optional[int] = ..., checkpoint: _Optional[str] = ..., rounds: _Optional[int] = ..., game_server_vkey: _Optional[str] = ...) -> None: ...
+    organiser: bytes
+    def __init__(self, league_id: _Optional[str] = ..., name: _Optional[str] = ..., vkey: _Optional[str] = ..., origin: _Optional[str] = ..., policy: _Optional[bytes] = ..., players: _Optional[_Iterable[_Union[LeaguePlayer, _Mapping]]] = ..., size: _Optional[int] = ..., checkpoint: _Optional[str] = ..., rounds: _Optional[int] = ..., game_server_vkey: _Optional[str] = ..., organiser: _Optional[bytes] = ...) -> None: ...
 
 class RegisterPlayerRequest(_message.Message):
     __slots__ = ("league_id", "registration")
@@ -107,16 +119,18 @@ class Title(_message.Message):
     def __init__(self, game: _Optional[str] = ..., scenario: _Optional[str] = ...) -> None: ...
 
 class OpenRoundRequest(_message.Message):
-    __slots__ = ("league_id", "title", "options_json", "decision_ms")
+    __slots__ = ("league_id", "title", "options_json", "decision_ms", "auth")
     LEAGUE_ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
     league_id: str
     title: Title
     options_json: str
     decision_ms: int
-    def __init__(self, league_id: _Optional[str] = ..., title: _Optional[_Union[Title, _Mapping]] = ..., options_json: _Optional[str] = ..., decision_ms: _Optional[int] = ...) -> None: ...
+    auth: OrganiserAuth
+    def __init__(self, league_id: _Optional[str] = ..., title: _Optional[_Union[Title, _Mapping]] = ..., options_json: _Optional[str] = ..., decision_ms: _Optional[int] = ..., auth: _Optional[_Union[OrganiserAuth, _Mapping]] = ...) -> None: ...
 
 class LeagueGame(_message.Message):
     __slots__ = ("round", "board", "first", "second", "game_id", "status", "winner", "cause", "seats")
@@ -153,18 +167,20 @@ class OpenRoundResponse(_message.Message):
     def __init__(self, round: _Optional[int] = ..., games: _Optional[_Iterable[_Union[LeagueGame, _Mapping]]] = ..., byes: _Optional[_Iterable[str]] = ..., entry: _Optional[_Union[LedgerEntry, _Mapping]] = ...) -> None: ...
 
 class ReplayBoardRequest(_message.Message):
-    __slots__ = ("league_id", "round", "board", "options_json", "decision_ms")
+    __slots__ = ("league_id", "round", "board", "options_json", "decision_ms", "auth")
     LEAGUE_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
     league_id: str
     round: int
     board: int
     options_json: str
     decision_ms: int
-    def __init__(self, league_id: _Optional[str] = ..., round: _Optional[int] = ..., board: _Optional[int] = ..., options_json: _Optional[str] = ..., decision_ms: _Optional[int] = ...) -> None: ...
+    auth: OrganiserAuth
+    def __init__(self, league_id: _Optional[str] = ..., round: _Optional[int] = ..., board: _Optional[int] = ..., options_json: _Optional[str] = ..., decision_ms: _Optional[int] = ..., auth: _Optional[_Union[OrganiserAuth, _Mapping]] = ...) -> None: ...
 
 class ReplayBoardResponse(_message.Message):
     __slots__ = ("game",)
@@ -215,10 +231,12 @@ class GetStandingsResponse(_message.Message):
     def __init__(self, table_json: _Optional[str] = ..., ratings_json: _Optional[str] = ..., size: _Optional[int] = ..., at: _Optional[int] = ...) -> None: ...
 
 class PublishStandingsRequest(_message.Message):
-    __slots__ = ("league_id",)
+    __slots__ = ("league_id", "auth")
     LEAGUE_ID_FIELD_NUMBER: _ClassVar[int]
+    AUTH_FIELD_NUMBER: _ClassVar[int]
     league_id: str
-    def __init__(self, league_id: _Optional[str] = ...) -> None: ...
+    auth: OrganiserAuth
+    def __init__(self, league_id: _Optional[str] = ..., auth: _Optional[_Union[OrganiserAuth, _Mapping]] = ...) -> None: ...
 
 class PublishStandingsResponse(_message.Message):
     __slots__ = ("entry",)

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/league_service.proto.
  */
 export const file_afteraction_v1_league_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNhZnRlcmFjdGlvbi92MS9sZWFndWVfc2VydmljZS5wcm90bxIOYWZ0ZXJhY3Rpb24udjEiOAoPU2lnbmVkU3RhdGVtZW50EgwKBGJvZHkYASABKAwSCgoCYnkYAiABKAwSCwoDc2lnGAMgASgMIj0KC0xlZGdlckVudHJ5EgsKA3NlcRgBIAEoBBINCgVlbnRyeRgCIAEoDBISCgpjaGVja3BvaW50GAMgASgJIkYKE0NyZWF0ZUxlYWd1ZVJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGcG9saWN5GAMgASgMIlEKFENyZWF0ZUxlYWd1ZVJlc3BvbnNlEgwKBHZrZXkYASABKAkSKwoGcG9saWN5GAIgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTGVkZ2VyRW50cnkiJQoQR2V0TGVhZ3VlUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkiNgoMTGVhZ3VlUGxheWVyEgwKBG5hbWUYASABKAkSCwoDa2V5GAIgASgMEgsKA3NlcRgDIAEoBCLdAQoRR2V0TGVhZ3VlUmVzcG9uc2USEQoJbGVhZ3VlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEdmtleRgDIAEoCRIOCgZvcmlnaW4YBCABKAkSDgoGcG9saWN5GAUgASgMEi0KB3BsYXllcnMYBiADKAsyHC5hZnRlcmFjdGlvbi52MS5MZWFndWVQbGF5ZXISDAoEc2l6ZRgHIAEoBBISCgpjaGVja3BvaW50GAggASgJEg4KBnJvdW5kcxgJIAEoDRIYChBnYW1lX3NlcnZlcl92a2V5GAogASgJImEKFVJlZ2lzdGVyUGxheWVyUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSNQoMcmVnaXN0cmF0aW9uGAIgASgLMh8uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkU3RhdGVtZW50IkQKFlJlZ2lzdGVyUGxheWVyUmVzcG9uc2USKgoFZW50cnkYASABKAsyGy5hZnRlcmFjdGlvbi52MS5MZWRnZXJFbnRyeSInCgVUaXRsZRIMCgRnYW1lGAEgASgJEhAKCHNjZW5hcmlvGAIgASgJInYKEE9wZW5Sb3VuZFJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEiQKBXRpdGxlGAIgASgLMhUuYWZ0ZXJhY3Rpb24udjEuVGl0bGUSFAoMb3B0aW9uc19qc29uGAMgASgJEhMKC2RlY2lzaW9uX21zGAQgASgEIpgBCgpMZWFndWVHYW1lEg0KBXJvdW5kGAEgASgNEg0KBWJvYXJkGAIgASgNEg0KBWZpcnN0GAMgASgJEg4KBnNlY29uZBgEIAEoCRIPCgdnYW1lX2lkGAUgASgJEg4KBnN0YXR1cxgGIAEoCRIOCgZ3aW5uZXIYByABKAkSDQoFY2F1c2UYCCABKAkSDQoFc2VhdHMYCSADKAkihwEKEU9wZW5Sb3VuZFJlc3BvbnNlEg0KBXJvdW5kGAEgASgNEikKBWdhbWVzGAIgAygLMhouYWZ0ZXJhY3Rpb24udjEuTGVhZ3VlR2FtZRIMCgRieWVzGAMgAygJEioKBWVudHJ5GAQgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTGVkZ2VyRW50cnkicAoSUmVwbGF5Qm9hcmRSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRINCgVyb3VuZBgCIAEoDRINCgVib2FyZBgDIAEoDRIUCgxvcHRpb25zX2pzb24YBCABKAkSEwoLZGVjaXNpb25fbXMYBSABKAQiPwoTUmVwbGF5Qm9hcmRSZXNwb25zZRIoCgRnYW1lGAEgASgLMhouYWZ0ZXJhY3Rpb24udjEuTGVhZ3VlR2FtZSIrChZMaXN0TGVhZ3VlR2FtZXNSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSJQCgtMZWFndWVSb3VuZBINCgVyb3VuZBgBIAEoDRIkCgV0aXRsZRgCIAEoCzIVLmFmdGVyYWN0aW9uLnYxLlRpdGxlEgwKBGJ5ZXMYAyADKAkicQoXTGlzdExlYWd1ZUdhbWVzUmVzcG9uc2USKwoGcm91bmRzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuTGVhZ3VlUm91bmQSKQoFZ2FtZXMYAiADKAsyGi5hZnRlcmFjdGlvbi52MS5MZWFndWVHYW1lIigKE0dldFN0YW5kaW5nc1JlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJIloKFEdldFN0YW5kaW5nc1Jlc3BvbnNlEhIKCnRhYmxlX2pzb24YASABKAkSFAoMcmF0aW5nc19qc29uGAIgASgJEgwKBHNpemUYAyABKAQSCgoCYXQYBCABKAQiLAoXUHVibGlzaFN0YW5kaW5nc1JlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJIkYKGFB1Ymxpc2hTdGFuZGluZ3NSZXNwb25zZRIqCgVlbnRyeRgBIAEoCzIbLmFmdGVyYWN0aW9uLnYxLkxlZGdlckVudHJ5IlkKEkZpbGVEaXNwdXRlUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSMAoHZGlzcHV0ZRgCIAEoCzIfLmFmdGVyYWN0aW9uLnYxLlNpZ25lZFN0YXRlbWVudCJBChNGaWxlRGlzcHV0ZVJlc3BvbnNlEioKBWVudHJ5GAEgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTGVkZ2VyRW50cnkiUQoLUnVsZVJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEi8KBnJ1bGluZxgCIAEoCzIfLmFmdGVyYWN0aW9uLnYxLlNpZ25lZFN0YXRlbWVudCI6CgxSdWxlUmVzcG9uc2USKgoFZW50cnkYASABKAsyGy5hZnRlcmFjdGlvbi52MS5MZWRnZXJFbnRyeSJEChNDb3NpZ25MZWRnZXJSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIMCgRzaXplGAIgASgEEgwKBGxpbmUYAyABKAkiKgoUQ29zaWduTGVkZ2VyUmVzcG9uc2USEgoKY2hlY2twb2ludBgBIAEoCSIoChNFeHBvcnRMZWRnZXJSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSIlChRFeHBvcnRMZWRnZXJSZXNwb25zZRINCgVjaHVuaxgBIAEoDCI8ChlFeHBvcnRMZWRnZXJCdW5kbGVSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIMCgRoYXNoGAIgASgMIisKGkV4cG9ydExlZGdlckJ1bmRsZVJlc3BvbnNlEg0KBWNodW5rGAEgASgMIlIKGFdpdG5lc3NDaGVja3BvaW50UmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRISCgpjaGVja3BvaW50GAMgASgJIikKGVdpdG5lc3NDaGVja3BvaW50UmVzcG9uc2USDAoEbGluZRgBIAEoCSJQChhUaW1lc3RhbXBFbnZlbG9wZVJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSEAoIZW52ZWxvcGUYAyABKAwiSAoZVGltZXN0YW1wRW52ZWxvcGVSZXNwb25zZRIKCgJhdBgBIAEoBBIRCglzaWduYXR1cmUYAiABKAwSDAoEdmtleRgDIAEoCTKDCwoNTGVhZ3VlU2VydmljZRJZCgxDcmVhdGVMZWFndWUSIy5hZnRlcmFjdGlvbi52MS5DcmVhdGVMZWFndWVSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuQ3JlYXRlTGVhZ3VlUmVzcG9uc2USUAoJR2V0TGVhZ3VlEiAuYWZ0ZXJhY3Rpb24udjEuR2V0TGVhZ3VlUmVxdWVzdBohLmFmdGVyYWN0aW9uLnYxLkdldExlYWd1ZVJlc3BvbnNlEl8KDlJlZ2lzdGVyUGxheWVyEiUuYWZ0ZXJhY3Rpb24udjEuUmVnaXN0ZXJQbGF5ZXJSZXF1ZXN0GiYuYWZ0ZXJhY3Rpb24udjEuUmVnaXN0ZXJQbGF5ZXJSZXNwb25zZRJQCglPcGVuUm91bmQSIC5hZnRlcmFjdGlvbi52MS5PcGVuUm91bmRSZXF1ZXN0GiEuYWZ0ZXJhY3Rpb24udjEuT3BlblJvdW5kUmVzcG9uc2USVgoLUmVwbGF5Qm9hcmQSIi5hZnRlcmFjdGlvbi52MS5SZXBsYXlCb2FyZFJlcXVlc3QaIy5hZnRlcmFjdGlvbi52MS5SZXBsYXlCb2FyZFJlc3BvbnNlEmIKD0xpc3RMZWFndWVHYW1lcxImLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWFndWVHYW1lc1JlcXVlc3QaJy5hZnRlcmFjdGlvbi52MS5MaXN0TGVhZ3VlR2FtZXNSZXNwb25zZRJZCgxHZXRTdGFuZGluZ3MSIy5hZnRlcmFjdGlvbi52MS5HZXRTdGFuZGluZ3NSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuR2V0U3RhbmRpbmdzUmVzcG9uc2USZQoQUHVibGlzaFN0YW5kaW5ncxInLmFmdGVyYWN0aW9uLnYxLlB1Ymxpc2hTdGFuZGluZ3NSZXF1ZXN0GiguYWZ0ZXJhY3Rpb24udjEuUHVibGlzaFN0YW5kaW5nc1Jlc3BvbnNlElYKC0ZpbGVEaXNwdXRlEiIuYWZ0ZXJhY3Rpb24udjEuRmlsZURpc3B1dGVSZXF1ZXN0GiMuYWZ0ZXJhY3Rpb24udjEuRmlsZURpc3B1dGVSZXNwb25zZRJBCgRSdWxlEhsuYWZ0ZXJhY3Rpb24udjEuUnVsZVJlcXVlc3QaHC5hZnRlcmFjdGlvbi52MS5SdWxlUmVzcG9uc2USWQoMQ29zaWduTGVkZ2VyEiMuYWZ0ZXJhY3Rpb24udjEuQ29zaWduTGVkZ2VyUmVxdWVzdBokLmFmdGVyYWN0aW9uLnYxLkNvc2lnbkxlZGdlclJlc3BvbnNlElsKDEV4cG9ydExlZGdlchIjLmFmdGVyYWN0aW9uLnYxLkV4cG9ydExlZGdlclJlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5FeHBvcnRMZWRnZXJSZXNwb25zZTABEm0KEkV4cG9ydExlZGdlckJ1bmRsZRIpLmFmdGVyYWN0aW9uLnYxLkV4cG9ydExlZGdlckJ1bmRsZVJlcXVlc3QaKi5hZnRlcmFjdGlvbi52MS5FeHBvcnRMZWRnZXJCdW5kbGVSZXNwb25zZTABEmgKEVdpdG5lc3NDaGVja3BvaW50EiguYWZ0ZXJhY3Rpb24udjEuV2l0bmVzc0NoZWNrcG9pbnRSZXF1ZXN0GikuYWZ0ZXJhY3Rpb24udjEuV2l0bmVzc0NoZWNrcG9pbnRSZXNwb25zZRJoChFUaW1lc3RhbXBFbnZlbG9wZRIoLmFmdGVyYWN0aW9uLnYxLlRpbWVzdGFtcEVudmVsb3BlUmVxdWVzdBopLmFmdGVyYWN0aW9uLnYxLlRpbWVzdGFtcEVudmVsb3BlUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("CiNhZnRlcmFjdGlvbi92MS9sZWFndWVfc2VydmljZS5wcm90bxIOYWZ0ZXJhY3Rpb24udjEiOAoPU2lnbmVkU3RhdGVtZW50EgwKBGJvZHkYASABKAwSCgoCYnkYAiABKAwSCwoDc2lnGAMgASgMIj0KC0xlZGdlckVudHJ5EgsKA3NlcRgBIAEoBBINCgVlbnRyeRgCIAEoDBISCgpjaGVja3BvaW50GAMgASgJIlkKE0NyZWF0ZUxlYWd1ZVJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGcG9saWN5GAMgASgMEhEKCW9yZ2FuaXNlchgEIAEoDCIwCg1PcmdhbmlzZXJBdXRoEgwKBHNpemUYASABKAQSEQoJc2lnbmF0dXJlGAIgASgMIlEKFENyZWF0ZUxlYWd1ZVJlc3BvbnNlEgwKBHZrZXkYASABKAkSKwoGcG9saWN5GAIgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTGVkZ2VyRW50cnkiJQoQR2V0TGVhZ3VlUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkiNgoMTGVhZ3VlUGxheWVyEgwKBG5hbWUYASABKAkSCwoDa2V5GAIgASgMEgsKA3NlcRgDIAEoBCLwAQoRR2V0TGVhZ3VlUmVzcG9uc2USEQoJbGVhZ3VlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEdmtleRgDIAEoCRIOCgZvcmlnaW4YBCABKAkSDgoGcG9saWN5GAUgASgMEi0KB3BsYXllcnMYBiADKAsyHC5hZnRlcmFjdGlvbi52MS5MZWFndWVQbGF5ZXISDAoEc2l6ZRgHIAEoBBISCgpjaGVja3BvaW50GAggASgJEg4KBnJvdW5kcxgJIAEoDRIYChBnYW1lX3NlcnZlcl92a2V5GAogASgJEhEKCW9yZ2FuaXNlchgLIAEoDCJhChVSZWdpc3RlclBsYXllclJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEjUKDHJlZ2lzdHJhdGlvbhgCIAEoCzIfLmFmdGVyYWN0aW9uLnYxLlNpZ25lZFN0YXRlbWVudCJEChZSZWdpc3RlclBsYXllclJlc3BvbnNlEioKBWVudHJ5GAEgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTGVkZ2VyRW50cnkiJwoFVGl0bGUSDAoEZ2FtZRgBIAEoCRIQCghzY2VuYXJpbxgCIAEoCSKjAQoQT3BlblJvdW5kUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSJAoFdGl0bGUYAiABKAsyFS5hZnRlcmFjdGlvbi52MS5UaXRsZRIUCgxvcHRpb25zX2pzb24YAyABKAkSEwoLZGVjaXNpb25fbXMYBCABKAQSKwoEYXV0aBgFIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk9yZ2FuaXNlckF1dGgimAEKCkxlYWd1ZUdhbWUSDQoFcm91bmQYASABKA0SDQoFYm9hcmQYAiABKA0SDQoFZmlyc3QYAyABKAkSDgoGc2Vjb25kGAQgASgJEg8KB2dhbWVfaWQYBSABKAkSDgoGc3RhdHVzGAYgASgJEg4KBndpbm5lchgHIAEoCRINCgVjYXVzZRgIIAEoCRINCgVzZWF0cxgJIAMoCSKHAQoRT3BlblJvdW5kUmVzcG9uc2USDQoFcm91bmQYASABKA0SKQoFZ2FtZXMYAiADKAsyGi5hZnRlcmFjdGlvbi52MS5MZWFndWVHYW1lEgwKBGJ5ZXMYAyADKAkSKgoFZW50cnkYBCABKAsyGy5hZnRlcmFjdGlvbi52MS5MZWRnZXJFbnRyeSKdAQoSUmVwbGF5Qm9hcmRSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRINCgVyb3VuZBgCIAEoDRINCgVib2FyZBgDIAEoDRIUCgxvcHRpb25zX2pzb24YBCABKAkSEwoLZGVjaXNpb25fbXMYBSABKAQSKwoEYXV0aBgGIAEoCzIdLmFmdGVyYWN0aW9uLnYxLk9yZ2FuaXNlckF1dGgiPwoTUmVwbGF5Qm9hcmRSZXNwb25zZRIoCgRnYW1lGAEgASgLMhouYWZ0ZXJhY3Rpb24udjEuTGVhZ3VlR2FtZSIrChZMaXN0TGVhZ3VlR2FtZXNSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSJQCgtMZWFndWVSb3VuZBINCgVyb3VuZBgBIAEoDRIkCgV0aXRsZRgCIAEoCzIVLmFmdGVyYWN0aW9uLnYxLlRpdGxlEgwKBGJ5ZXMYAyADKAkicQoXTGlzdExlYWd1ZUdhbWVzUmVzcG9uc2USKwoGcm91bmRzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuTGVhZ3VlUm91bmQSKQoFZ2FtZXMYAiADKAsyGi5hZnRlcmFjdGlvbi52MS5MZWFndWVHYW1lIigKE0dldFN0YW5kaW5nc1JlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJIloKFEdldFN0YW5kaW5nc1Jlc3BvbnNlEhIKCnRhYmxlX2pzb24YASABKAkSFAoMcmF0aW5nc19qc29uGAIgASgJEgwKBHNpemUYAyABKAQSCgoCYXQYBCABKAQiWQoXUHVibGlzaFN0YW5kaW5nc1JlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEisKBGF1dGgYAiABKAsyHS5hZnRlcmFjdGlvbi52MS5PcmdhbmlzZXJBdXRoIkYKGFB1Ymxpc2hTdGFuZGluZ3NSZXNwb25zZRIqCgVlbnRyeRgBIAEoCzIbLmFmdGVyYWN0aW9uLnYxLkxlZGdlckVudHJ5IlkKEkZpbGVEaXNwdXRlUmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSMAoHZGlzcHV0ZRgCIAEoCzIfLmFmdGVyYWN0aW9uLnYxLlNpZ25lZFN0YXRlbWVudCJBChNGaWxlRGlzcHV0ZVJlc3BvbnNlEioKBWVudHJ5GAEgASgLMhsuYWZ0ZXJhY3Rpb24udjEuTGVkZ2VyRW50cnkiUQoLUnVsZVJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEi8KBnJ1bGluZxgCIAEoCzIfLmFmdGVyYWN0aW9uLnYxLlNpZ25lZFN0YXRlbWVudCI6CgxSdWxlUmVzcG9uc2USKgoFZW50cnkYASABKAsyGy5hZnRlcmFjdGlvbi52MS5MZWRnZXJFbnRyeSJEChNDb3NpZ25MZWRnZXJSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIMCgRzaXplGAIgASgEEgwKBGxpbmUYAyABKAkiKgoUQ29zaWduTGVkZ2VyUmVzcG9uc2USEgoKY2hlY2twb2ludBgBIAEoCSIoChNFeHBvcnRMZWRnZXJSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCSIlChRFeHBvcnRMZWRnZXJSZXNwb25zZRINCgVjaHVuaxgBIAEoDCI8ChlFeHBvcnRMZWRnZXJCdW5kbGVSZXF1ZXN0EhEKCWxlYWd1ZV9pZBgBIAEoCRIMCgRoYXNoGAIgASgMIisKGkV4cG9ydExlZGdlckJ1bmRsZVJlc3BvbnNlEg0KBWNodW5rGAEgASgMIlIKGFdpdG5lc3NDaGVja3BvaW50UmVxdWVzdBIRCglsZWFndWVfaWQYASABKAkSDwoHZ2FtZV9pZBgCIAEoCRISCgpjaGVja3BvaW50GAMgASgJIikKGVdpdG5lc3NDaGVja3BvaW50UmVzcG9uc2USDAoEbGluZRgBIAEoCSJQChhUaW1lc3RhbXBFbnZlbG9wZVJlcXVlc3QSEQoJbGVhZ3VlX2lkGAEgASgJEg8KB2dhbWVfaWQYAiABKAkSEAoIZW52ZWxvcGUYAyABKAwiSAoZVGltZXN0YW1wRW52ZWxvcGVSZXNwb25zZRIKCgJhdBgBIAEoBBIRCglzaWduYXR1cmUYAiABKAwSDAoEdmtleRgDIAEoCTKDCwoNTGVhZ3VlU2VydmljZRJZCgxDcmVhdGVMZWFndWUSIy5hZnRlcmFjdGlvbi52MS5DcmVhdGVMZWFndWVSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuQ3JlYXRlTGVhZ3VlUmVzcG9uc2USUAoJR2V0TGVhZ3VlEiAuYWZ0ZXJhY3Rpb24udjEuR2V0TGVhZ3VlUmVxdWVzdBohLmFmdGVyYWN0aW9uLnYxLkdldExlYWd1ZVJlc3BvbnNlEl8KDlJlZ2lzdGVyUGxheWVyEiUuYWZ0ZXJhY3Rpb24udjEuUmVnaXN0ZXJQbGF5ZXJSZXF1ZXN0GiYuYWZ0ZXJhY3Rpb24udjEuUmVnaXN0ZXJQbGF5ZXJSZXNwb25zZRJQCglPcGVuUm91bmQSIC5hZnRlcmFjdGlvbi52MS5PcGVuUm91bmRSZXF1ZXN0GiEuYWZ0ZXJhY3Rpb24udjEuT3BlblJvdW5kUmVzcG9uc2USVgoLUmVwbGF5Qm9hcmQSIi5hZnRlcmFjdGlvbi52MS5SZXBsYXlCb2FyZFJlcXVlc3QaIy5hZnRlcmFjdGlvbi52MS5SZXBsYXlCb2FyZFJlc3BvbnNlEmIKD0xpc3RMZWFndWVHYW1lcxImLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWFndWVHYW1lc1JlcXVlc3QaJy5hZnRlcmFjdGlvbi52MS5MaXN0TGVhZ3VlR2FtZXNSZXNwb25zZRJZCgxHZXRTdGFuZGluZ3MSIy5hZnRlcmFjdGlvbi52MS5HZXRTdGFuZGluZ3NSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuR2V0U3RhbmRpbmdzUmVzcG9uc2USZQoQUHVibGlzaFN0YW5kaW5ncxInLmFmdGVyYWN0aW9uLnYxLlB1Ymxpc2hTdGFuZGluZ3NSZXF1ZXN0GiguYWZ0ZXJhY3Rpb24udjEuUHVibGlzaFN0YW5kaW5nc1Jlc3BvbnNlElYKC0ZpbGVEaXNwdXRlEiIuYWZ0ZXJhY3Rpb24udjEuRmlsZURpc3B1dGVSZXF1ZXN0GiMuYWZ0ZXJhY3Rpb24udjEuRmlsZURpc3B1dGVSZXNwb25zZRJBCgRSdWxlEhsuYWZ0ZXJhY3Rpb24udjEuUnVsZVJlcXVlc3QaHC5hZnRlcmFjdGlvbi52MS5SdWxlUmVzcG9uc2USWQoMQ29zaWduTGVkZ2VyEiMuYWZ0ZXJhY3Rpb24udjEuQ29zaWduTGVkZ2VyUmVxdWVzdBokLmFmdGVyYWN0aW9uLnYxLkNvc2lnbkxlZGdlclJlc3BvbnNlElsKDEV4cG9ydExlZGdlchIjLmFmdGVyYWN0aW9uLnYxLkV4cG9ydExlZGdlclJlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5FeHBvcnRMZWRnZXJSZXNwb25zZTABEm0KEkV4cG9ydExlZGdlckJ1bmRsZRIpLmFmdGVyYWN0aW9uLnYxLkV4cG9ydExlZGdlckJ1bmRsZVJlcXVlc3QaKi5hZnRlcmFjdGlvbi52MS5FeHBvcnRMZWRnZXJCdW5kbGVSZXNwb25zZTABEmgKEVdpdG5lc3NDaGVja3BvaW50EiguYWZ0ZXJhY3Rpb24udjEuV2l0bmVzc0NoZWNrcG9pbnRSZXF1ZXN0GikuYWZ0ZXJhY3Rpb24udjEuV2l0bmVzc0NoZWNrcG9pbnRSZXNwb25zZRJoChFUaW1lc3RhbXBFbnZlbG9wZRIoLmFmdGVyYWN0aW9uLnYxLlRpbWVzdGFtcEVudmVsb3BlUmVxdWVzdBopLmFmdGVyYWN0aW9uLnYxLlRpbWVzdGFtcEVudmVsb3BlUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * A statement signed by its author (SPEC.md 15.1): the body of an entry and the author's signature
@@ -109,6 +109,14 @@ export type CreateLeagueRequest = Message<"afteraction.v1.CreateLeagueRequest"> 
    * @generated from field: bytes policy = 3;
    */
   policy: Uint8Array;
+
+  /**
+   * The organiser's Ed25519 public key (32 bytes): OpenRound, ReplayBoard and PublishStandings
+   * carry an OrganiserAuth signed by it (SPEC.md 15.12).
+   *
+   * @generated from field: bytes organiser = 4;
+   */
+  organiser: Uint8Array;
 };
 
 /**
@@ -117,6 +125,36 @@ export type CreateLeagueRequest = Message<"afteraction.v1.CreateLeagueRequest"> 
  */
 export const CreateLeagueRequestSchema: GenMessage<CreateLeagueRequest> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_league_service, 2);
+
+/**
+ * The organiser's signature of one call (SPEC.md 15.12): of `aar1/league-organiser || 0x00 ||
+ * canonical({league, rpc, size})`, valid only while the ledger holds `size` entries, so it is
+ * used at most once.
+ *
+ * @generated from message afteraction.v1.OrganiserAuth
+ */
+export type OrganiserAuth = Message<"afteraction.v1.OrganiserAuth"> & {
+  /**
+   * The ledger's size when the organiser signed (GetLeague's `size`).
+   *
+   * @generated from field: uint64 size = 1;
+   */
+  size: bigint;
+
+  /**
+   * The organiser's Ed25519 signature (64 bytes).
+   *
+   * @generated from field: bytes signature = 2;
+   */
+  signature: Uint8Array;
+};
+
+/**
+ * Describes the message afteraction.v1.OrganiserAuth.
+ * Use `create(OrganiserAuthSchema)` to create a new message.
+ */
+export const OrganiserAuthSchema: GenMessage<OrganiserAuth> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_league_service, 3);
 
 /**
  * Response of LeagueService.CreateLeague.
@@ -144,7 +182,7 @@ export type CreateLeagueResponse = Message<"afteraction.v1.CreateLeagueResponse"
  * Use `create(CreateLeagueResponseSchema)` to create a new message.
  */
 export const CreateLeagueResponseSchema: GenMessage<CreateLeagueResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 3);
+  messageDesc(file_afteraction_v1_league_service, 4);
 
 /**
  * Request of LeagueService.GetLeague.
@@ -165,7 +203,7 @@ export type GetLeagueRequest = Message<"afteraction.v1.GetLeagueRequest"> & {
  * Use `create(GetLeagueRequestSchema)` to create a new message.
  */
 export const GetLeagueRequestSchema: GenMessage<GetLeagueRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 4);
+  messageDesc(file_afteraction_v1_league_service, 5);
 
 /**
  * A registered player.
@@ -200,7 +238,7 @@ export type LeaguePlayer = Message<"afteraction.v1.LeaguePlayer"> & {
  * Use `create(LeaguePlayerSchema)` to create a new message.
  */
 export const LeaguePlayerSchema: GenMessage<LeaguePlayer> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 5);
+  messageDesc(file_afteraction_v1_league_service, 6);
 
 /**
  * Response of LeagueService.GetLeague.
@@ -277,6 +315,13 @@ export type GetLeagueResponse = Message<"afteraction.v1.GetLeagueResponse"> & {
    * @generated from field: string game_server_vkey = 10;
    */
   gameServerVkey: string;
+
+  /**
+   * The organiser's Ed25519 public key (CreateLeague's).
+   *
+   * @generated from field: bytes organiser = 11;
+   */
+  organiser: Uint8Array;
 };
 
 /**
@@ -284,7 +329,7 @@ export type GetLeagueResponse = Message<"afteraction.v1.GetLeagueResponse"> & {
  * Use `create(GetLeagueResponseSchema)` to create a new message.
  */
 export const GetLeagueResponseSchema: GenMessage<GetLeagueResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 6);
+  messageDesc(file_afteraction_v1_league_service, 7);
 
 /**
  * Request of LeagueService.RegisterPlayer.
@@ -312,7 +357,7 @@ export type RegisterPlayerRequest = Message<"afteraction.v1.RegisterPlayerReques
  * Use `create(RegisterPlayerRequestSchema)` to create a new message.
  */
 export const RegisterPlayerRequestSchema: GenMessage<RegisterPlayerRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 7);
+  messageDesc(file_afteraction_v1_league_service, 8);
 
 /**
  * Response of LeagueService.RegisterPlayer.
@@ -333,7 +378,7 @@ export type RegisterPlayerResponse = Message<"afteraction.v1.RegisterPlayerRespo
  * Use `create(RegisterPlayerResponseSchema)` to create a new message.
  */
 export const RegisterPlayerResponseSchema: GenMessage<RegisterPlayerResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 8);
+  messageDesc(file_afteraction_v1_league_service, 9);
 
 /**
  * A title: a game and a scenario (SPEC.md 15.3).
@@ -361,7 +406,7 @@ export type Title = Message<"afteraction.v1.Title"> & {
  * Use `create(TitleSchema)` to create a new message.
  */
 export const TitleSchema: GenMessage<Title> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 9);
+  messageDesc(file_afteraction_v1_league_service, 10);
 
 /**
  * Request of LeagueService.OpenRound.
@@ -396,6 +441,13 @@ export type OpenRoundRequest = Message<"afteraction.v1.OpenRoundRequest"> & {
    * @generated from field: uint64 decision_ms = 4;
    */
   decisionMs: bigint;
+
+  /**
+   * The organiser's signature of this call.
+   *
+   * @generated from field: afteraction.v1.OrganiserAuth auth = 5;
+   */
+  auth?: OrganiserAuth | undefined;
 };
 
 /**
@@ -403,7 +455,7 @@ export type OpenRoundRequest = Message<"afteraction.v1.OpenRoundRequest"> & {
  * Use `create(OpenRoundRequestSchema)` to create a new message.
  */
 export const OpenRoundRequestSchema: GenMessage<OpenRoundRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 10);
+  messageDesc(file_afteraction_v1_league_service, 11);
 
 /**
  * One board of a round, and the game playing it.
@@ -481,7 +533,7 @@ export type LeagueGame = Message<"afteraction.v1.LeagueGame"> & {
  * Use `create(LeagueGameSchema)` to create a new message.
  */
 export const LeagueGameSchema: GenMessage<LeagueGame> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 11);
+  messageDesc(file_afteraction_v1_league_service, 12);
 
 /**
  * Response of LeagueService.OpenRound.
@@ -523,7 +575,7 @@ export type OpenRoundResponse = Message<"afteraction.v1.OpenRoundResponse"> & {
  * Use `create(OpenRoundResponseSchema)` to create a new message.
  */
 export const OpenRoundResponseSchema: GenMessage<OpenRoundResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 12);
+  messageDesc(file_afteraction_v1_league_service, 13);
 
 /**
  * Request of LeagueService.ReplayBoard.
@@ -565,6 +617,13 @@ export type ReplayBoardRequest = Message<"afteraction.v1.ReplayBoardRequest"> & 
    * @generated from field: uint64 decision_ms = 5;
    */
   decisionMs: bigint;
+
+  /**
+   * The organiser's signature of this call.
+   *
+   * @generated from field: afteraction.v1.OrganiserAuth auth = 6;
+   */
+  auth?: OrganiserAuth | undefined;
 };
 
 /**
@@ -572,7 +631,7 @@ export type ReplayBoardRequest = Message<"afteraction.v1.ReplayBoardRequest"> & 
  * Use `create(ReplayBoardRequestSchema)` to create a new message.
  */
 export const ReplayBoardRequestSchema: GenMessage<ReplayBoardRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 13);
+  messageDesc(file_afteraction_v1_league_service, 14);
 
 /**
  * Response of LeagueService.ReplayBoard.
@@ -593,7 +652,7 @@ export type ReplayBoardResponse = Message<"afteraction.v1.ReplayBoardResponse"> 
  * Use `create(ReplayBoardResponseSchema)` to create a new message.
  */
 export const ReplayBoardResponseSchema: GenMessage<ReplayBoardResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 14);
+  messageDesc(file_afteraction_v1_league_service, 15);
 
 /**
  * Request of LeagueService.ListLeagueGames.
@@ -614,7 +673,7 @@ export type ListLeagueGamesRequest = Message<"afteraction.v1.ListLeagueGamesRequ
  * Use `create(ListLeagueGamesRequestSchema)` to create a new message.
  */
 export const ListLeagueGamesRequestSchema: GenMessage<ListLeagueGamesRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 15);
+  messageDesc(file_afteraction_v1_league_service, 16);
 
 /**
  * A round's pairings and byes.
@@ -649,7 +708,7 @@ export type LeagueRound = Message<"afteraction.v1.LeagueRound"> & {
  * Use `create(LeagueRoundSchema)` to create a new message.
  */
 export const LeagueRoundSchema: GenMessage<LeagueRound> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 16);
+  messageDesc(file_afteraction_v1_league_service, 17);
 
 /**
  * Response of LeagueService.ListLeagueGames.
@@ -677,7 +736,7 @@ export type ListLeagueGamesResponse = Message<"afteraction.v1.ListLeagueGamesRes
  * Use `create(ListLeagueGamesResponseSchema)` to create a new message.
  */
 export const ListLeagueGamesResponseSchema: GenMessage<ListLeagueGamesResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 17);
+  messageDesc(file_afteraction_v1_league_service, 18);
 
 /**
  * Request of LeagueService.GetStandings.
@@ -698,7 +757,7 @@ export type GetStandingsRequest = Message<"afteraction.v1.GetStandingsRequest"> 
  * Use `create(GetStandingsRequestSchema)` to create a new message.
  */
 export const GetStandingsRequestSchema: GenMessage<GetStandingsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 18);
+  messageDesc(file_afteraction_v1_league_service, 19);
 
 /**
  * Response of LeagueService.GetStandings.
@@ -740,7 +799,7 @@ export type GetStandingsResponse = Message<"afteraction.v1.GetStandingsResponse"
  * Use `create(GetStandingsResponseSchema)` to create a new message.
  */
 export const GetStandingsResponseSchema: GenMessage<GetStandingsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 19);
+  messageDesc(file_afteraction_v1_league_service, 20);
 
 /**
  * Request of LeagueService.PublishStandings.
@@ -754,6 +813,13 @@ export type PublishStandingsRequest = Message<"afteraction.v1.PublishStandingsRe
    * @generated from field: string league_id = 1;
    */
   leagueId: string;
+
+  /**
+   * The organiser's signature of this call.
+   *
+   * @generated from field: afteraction.v1.OrganiserAuth auth = 2;
+   */
+  auth?: OrganiserAuth | undefined;
 };
 
 /**
@@ -761,7 +827,7 @@ export type PublishStandingsRequest = Message<"afteraction.v1.PublishStandingsRe
  * Use `create(PublishStandingsRequestSchema)` to create a new message.
  */
 export const PublishStandingsRequestSchema: GenMessage<PublishStandingsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 20);
+  messageDesc(file_afteraction_v1_league_service, 21);
 
 /**
  * Response of LeagueService.PublishStandings.
@@ -782,7 +848,7 @@ export type PublishStandingsResponse = Message<"afteraction.v1.PublishStandingsR
  * Use `create(PublishStandingsResponseSchema)` to create a new message.
  */
 export const PublishStandingsResponseSchema: GenMessage<PublishStandingsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 21);
+  messageDesc(file_afteraction_v1_league_service, 22);
 
 /**
  * Request of LeagueService.FileDispute.
@@ -810,7 +876,7 @@ export type FileDisputeRequest = Message<"afteraction.v1.FileDisputeRequest"> & 
  * Use `create(FileDisputeRequestSchema)` to create a new message.
  */
 export const FileDisputeRequestSchema: GenMessage<FileDisputeRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 22);
+  messageDesc(file_afteraction_v1_league_service, 23);
 
 /**
  * Response of LeagueService.FileDispute.
@@ -831,7 +897,7 @@ export type FileDisputeResponse = Message<"afteraction.v1.FileDisputeResponse"> 
  * Use `create(FileDisputeResponseSchema)` to create a new message.
  */
 export const FileDisputeResponseSchema: GenMessage<FileDisputeResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 23);
+  messageDesc(file_afteraction_v1_league_service, 24);
 
 /**
  * Request of LeagueService.Rule.
@@ -859,7 +925,7 @@ export type RuleRequest = Message<"afteraction.v1.RuleRequest"> & {
  * Use `create(RuleRequestSchema)` to create a new message.
  */
 export const RuleRequestSchema: GenMessage<RuleRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 24);
+  messageDesc(file_afteraction_v1_league_service, 25);
 
 /**
  * Response of LeagueService.Rule.
@@ -880,7 +946,7 @@ export type RuleResponse = Message<"afteraction.v1.RuleResponse"> & {
  * Use `create(RuleResponseSchema)` to create a new message.
  */
 export const RuleResponseSchema: GenMessage<RuleResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 25);
+  messageDesc(file_afteraction_v1_league_service, 26);
 
 /**
  * Request of LeagueService.CosignLedger.
@@ -915,7 +981,7 @@ export type CosignLedgerRequest = Message<"afteraction.v1.CosignLedgerRequest"> 
  * Use `create(CosignLedgerRequestSchema)` to create a new message.
  */
 export const CosignLedgerRequestSchema: GenMessage<CosignLedgerRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 26);
+  messageDesc(file_afteraction_v1_league_service, 27);
 
 /**
  * Response of LeagueService.CosignLedger.
@@ -936,7 +1002,7 @@ export type CosignLedgerResponse = Message<"afteraction.v1.CosignLedgerResponse"
  * Use `create(CosignLedgerResponseSchema)` to create a new message.
  */
 export const CosignLedgerResponseSchema: GenMessage<CosignLedgerResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 27);
+  messageDesc(file_afteraction_v1_league_service, 28);
 
 /**
  * Request of LeagueService.ExportLedger.
@@ -957,7 +1023,7 @@ export type ExportLedgerRequest = Message<"afteraction.v1.ExportLedgerRequest"> 
  * Use `create(ExportLedgerRequestSchema)` to create a new message.
  */
 export const ExportLedgerRequestSchema: GenMessage<ExportLedgerRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 28);
+  messageDesc(file_afteraction_v1_league_service, 29);
 
 /**
  * Response of LeagueService.ExportLedger (one chunk of the ledger file).
@@ -978,7 +1044,7 @@ export type ExportLedgerResponse = Message<"afteraction.v1.ExportLedgerResponse"
  * Use `create(ExportLedgerResponseSchema)` to create a new message.
  */
 export const ExportLedgerResponseSchema: GenMessage<ExportLedgerResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 29);
+  messageDesc(file_afteraction_v1_league_service, 30);
 
 /**
  * Request of LeagueService.ExportLedgerBundle.
@@ -1006,7 +1072,7 @@ export type ExportLedgerBundleRequest = Message<"afteraction.v1.ExportLedgerBund
  * Use `create(ExportLedgerBundleRequestSchema)` to create a new message.
  */
 export const ExportLedgerBundleRequestSchema: GenMessage<ExportLedgerBundleRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 30);
+  messageDesc(file_afteraction_v1_league_service, 31);
 
 /**
  * Response of LeagueService.ExportLedgerBundle (one chunk of the bundle file).
@@ -1027,7 +1093,7 @@ export type ExportLedgerBundleResponse = Message<"afteraction.v1.ExportLedgerBun
  * Use `create(ExportLedgerBundleResponseSchema)` to create a new message.
  */
 export const ExportLedgerBundleResponseSchema: GenMessage<ExportLedgerBundleResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 31);
+  messageDesc(file_afteraction_v1_league_service, 32);
 
 /**
  * Request of LeagueService.WitnessCheckpoint.
@@ -1062,7 +1128,7 @@ export type WitnessCheckpointRequest = Message<"afteraction.v1.WitnessCheckpoint
  * Use `create(WitnessCheckpointRequestSchema)` to create a new message.
  */
 export const WitnessCheckpointRequestSchema: GenMessage<WitnessCheckpointRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 32);
+  messageDesc(file_afteraction_v1_league_service, 33);
 
 /**
  * Response of LeagueService.WitnessCheckpoint.
@@ -1083,7 +1149,7 @@ export type WitnessCheckpointResponse = Message<"afteraction.v1.WitnessCheckpoin
  * Use `create(WitnessCheckpointResponseSchema)` to create a new message.
  */
 export const WitnessCheckpointResponseSchema: GenMessage<WitnessCheckpointResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 33);
+  messageDesc(file_afteraction_v1_league_service, 34);
 
 /**
  * Request of LeagueService.TimestampEnvelope.
@@ -1118,7 +1184,7 @@ export type TimestampEnvelopeRequest = Message<"afteraction.v1.TimestampEnvelope
  * Use `create(TimestampEnvelopeRequestSchema)` to create a new message.
  */
 export const TimestampEnvelopeRequestSchema: GenMessage<TimestampEnvelopeRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 34);
+  messageDesc(file_afteraction_v1_league_service, 35);
 
 /**
  * Response of LeagueService.TimestampEnvelope.
@@ -1153,7 +1219,7 @@ export type TimestampEnvelopeResponse = Message<"afteraction.v1.TimestampEnvelop
  * Use `create(TimestampEnvelopeResponseSchema)` to create a new message.
  */
 export const TimestampEnvelopeResponseSchema: GenMessage<TimestampEnvelopeResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_league_service, 35);
+  messageDesc(file_afteraction_v1_league_service, 36);
 
 /**
  * A league kept by this server (docs/league.md, SPEC.md 15): its ledger is signed by the server's
