@@ -18,7 +18,7 @@ import logging
 import threading
 
 
-from afteraction.engine import registry
+from afteraction.engine import names, registry
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
 from afteraction.engine.protocol import parse_record
@@ -272,7 +272,7 @@ class GameServicer:
         results: asyncio.Queue = asyncio.Queue(maxsize=8)
         reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake))
         try:
-            async for m in _follow(svc, gid, first.join.from_seq, wake, seat, results):
+            async for m in _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names):
                 yield m
         finally:
             reader.cancel()
@@ -326,7 +326,7 @@ class GameServicer:
             return  # everything of an ended game was sent already: OK
         wake = svc.feeds.subscribe(gid)
         try:
-            async for item in _follow(svc, gid, req.from_seq, wake, seat, None, self._clocks):
+            async for item in _follow(svc, gid, req.from_seq, wake, seat, None, self._clocks, named=req.with_names):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
@@ -377,6 +377,8 @@ class GameServicer:
             turn = self.games.seat_turn(live, seat)
             if turn is not None:
                 out.commands.extend(turn[1])
+                if request.with_names:
+                    out.names.extend(names_pb(live.referee, seat, *turn))
         return out
 
     def GetServerKey(self, request, context):
@@ -384,6 +386,19 @@ class GameServicer:
 
     def ListRulesets(self, request, context):
         return rulesets_pb()
+
+
+def names_pb(ref, seat: str, decision, commands: list) -> list:
+    """The legal ``commands`` of ``seat`` in words (engine/names.py: named from the seat's own view)."""
+    made: dict = {}  # each piece or place once (a move decision names the same few thousands of times)
+
+    def pb(r):
+        m = made.get(r)
+        if m is None:
+            m = made[r] = gs.NameRef(kind=r.kind, id=r.id, name=r.name, position=r.position)
+        return m
+    return [gs.CommandName(text=lab.text, group=lab.group, refs=[pb(r) for r in lab.refs])
+            for lab in names.label_commands(ref.ruleset, ref.state, seat, decision, commands)]
 
 
 _RULESETS: list = []
@@ -442,8 +457,9 @@ def _rejected(e: Exception, counter: int) -> gs.PlayResponse:
                                                        reason=reason, message=st.details))
 
 
-def _snapshot(svc: Service, gid: str, sent: int, seat: str | None):
-    """What a stream sends next: (records from ``sent``, the seat's openings by seq, ended, prompt)."""
+def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool = False):
+    """What a stream sends next: (records from ``sent``, the seat's openings by seq, ended, prompt);
+    ``named``: the prompt carries the legal commands' names."""
     games = svc.games
     recs = games.store.records(gid, sent, limits.STREAM_BATCH)
     ops: dict[int, list] = {}
@@ -460,12 +476,13 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None):
         prompt = None
         if turn is not None:
             prompt = gs.PlayResponse(your_decision=gs.YourDecision(
-                state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1]))
+                state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1],
+                names=names_pb(live.referee, seat, *turn) if named else ()))
     return recs, ops, ended, prompt
 
 
 async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
-                  results: asyncio.Queue | None, tail=None):
+                  results: asyncio.Queue | None, tail=None, named: bool = False):
     """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
     in it and the checkpoint after it; command results and decision prompts (Play); until the end
     record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN)."""
@@ -478,7 +495,7 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
         done = []
         while results is not None and not results.empty():
             done.append(results.get_nowait())
-        recs, ops, ended, prompt = await svc.run_stream(_snapshot, svc, gid, sent, seat)
+        recs, ops, ended, prompt = await svc.run_stream(_snapshot, svc, gid, sent, seat, named)
         for r in recs:
             yield gs.PlayResponse(record=record_pb(r))
             for o in ops.get(r.seq, ()):

@@ -92,7 +92,7 @@ def cmd_new(args) -> int:
     return 0
 
 
-def _seat(args):
+def _seat(args, names: bool = False):
     from afteraction.client.client import Client
     from afteraction.client.seat import Seat
 
@@ -102,7 +102,8 @@ def _seat(args):
     vkey = server_vkey_arg(args.server_key) if args.server_key is not None else None
     c = Client(args.server, tls_ca=args.tls_ca)
     seat = Seat(c, args.game_id, args.seat, seed, entropy=_entropy(args),
-                server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint")
+                server_vkey=vkey, checkpoint_file=args.checkpoint or f"{args.key}.{args.game_id}.checkpoint",
+                names=names)
     return c, seat
 
 
@@ -131,8 +132,9 @@ def cmd_play(args) -> int:
 
     from . import play_text
 
-    c, seat = _seat(args)
+    c, seat = _seat(args, names=not args.json)  # the choices in words (the machine forms need none)
     last: list[str] = []
+    game = [""]  # the ruleset's name, from genesis or the first state read
 
     def choose(name, legal):
         def overtaken(now) -> bool:  # an offer accepted, a time-out, the other seat's move
@@ -142,6 +144,7 @@ def cmd_play(args) -> int:
         if overtaken(st):
             return None
         view = json.loads(st.view_json)
+        game[0] = st.game
         print(f"\n== {st.game} game {args.game_id}, seat {name}, state {st.state_seq} ==")
         if args.json:  # the machine forms: the whole view, the commands as protobuf text
             print(json.dumps(view, indent=2, sort_keys=True))
@@ -157,8 +160,17 @@ def cmd_play(args) -> int:
         space = play_text.answer_space(st.decision.data_json)
         if space:
             print(f"the rules allow any answer this describes (type ? to see it again): {space}")
-        for i, cmd in enumerate(legal, 1):
-            print(f"  {i:3d}. {describe(cmd)}" if args.json else play_text.choice_line(st.game, i, cmd, view))
+        if args.json:
+            for i, cmd in enumerate(legal, 1):
+                print(f"  {i:3d}. {describe(cmd)}")
+        prompt = getattr(seat, "prompt", None)  # the prompt being answered: its names (issue 46)
+        if args.json:  # numbered as listed above
+            menu = play_text.Menu([describe(c) for c in legal], [""] * len(legal))
+        else:
+            menu = play_text.Menu.of(list(prompt.names) if prompt is not None else None, legal,
+                                     [play_text.cost_or_odds(st.game, c, view) for c in legal])
+        if not args.json:
+            print("\n".join(menu.lines()))
         example = describe(legal[0]) if legal else ""
         print("    r. resign (the other seat wins)\n    d. offer a draw (it lapses at the next record)")
         clocks = {x.seat: x for x in st.clocks.seats}
@@ -166,7 +178,7 @@ def cmd_play(args) -> int:
             print(f"time left for this decision: {clocks[name].left_ms / 1000:.0f} s")
         while True:
             try:
-                raw = input(f"choice 1-{len(legal)}, r, d, Enter (look again) or a command> ").strip()
+                raw = input(f"choice 1-{len(legal)}, a name, r, d, Enter (look again) or a command> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
             if not raw:  # Enter: look again (the other seat may have answered an offer, or moved on)
@@ -174,8 +186,6 @@ def cmd_play(args) -> int:
                 if overtaken(now) or now.state_seq != st.state_seq:
                     return None
                 continue
-            if raw.isdigit() and 1 <= int(raw) <= len(legal):
-                return legal[int(raw) - 1]
             if raw in ("r", "d"):
                 if input("sure? [y/N] ").strip().lower() == "y":
                     return Ending("resign") if raw == "r" else Ending("offer")
@@ -183,11 +193,17 @@ def cmd_play(args) -> int:
             if raw == "?":
                 print(play_text.answer_space(st.decision.data_json, pretty=True) or "this decision describes no more")
                 continue
-            cmd, why = play_text.parse_answer(raw, st.game, type(legal[0]) if legal else None)
-            if cmd is not None:
-                return cmd  # any answer: the referee judges it (a refusal names the rule, then we ask again)
-            print(f"type the number of a choice, r (resign), d (offer a draw), ? for what the rules allow, "
-                  f"or a command as protobuf text (e.g. {example}): {why}")
+            if play_text.looks_like_protobuf(raw):
+                cmd, why = play_text.parse_answer(raw, st.game, type(legal[0]) if legal else None)
+                if cmd is not None:
+                    return cmd  # any answer: the referee judges it (a refusal names the rule, then we ask again)
+                print(f"that is not a command in protobuf text ({why}); e.g. {example}. {menu.hint()}")
+                continue
+            i, lines = menu.pick(raw)
+            if lines:
+                print("\n".join(lines))
+            if i is not None:
+                return legal[i]
 
     def on_offer(o) -> bool:
         what = "a draw" if o[2] is None else f"seat {o[2]} wins"
@@ -198,11 +214,19 @@ def cmd_play(args) -> int:
 
     def show(s, m):
         k = m.WhichOneof("kind")
+        if k == "record" and m.record.seq == 0:  # genesis names the game whose records we describe
+            from afteraction.engine.protocol import parse_record
+
+            game[0] = parse_record(m.record.record).body["ruleset"]["game"]
         if k == "record" and m.record.seq >= s.next_seq - 1:
-            print(f"  log {m.record.seq}: {record_line(m.record.record)}")
+            if args.json:
+                print(f"  log {m.record.seq}: {record_line(m.record.record)}")
+            else:
+                for j, line in enumerate(record_words(game[0], m.record.record)):
+                    print(f"  log {m.record.seq}: {line}" if j == 0 else f"          {line}")
         elif k == "opening" and m.opening.k > 0:
-            print(f"  (private to you) {m.opening.value_json}")
-        elif k == "rejected":
+            print(f"  (private to you) {m.opening.value_json if args.json else opening_words(game[0], m.opening)}")
+        elif k == "rejected" and m.rejected.reason not in TRANSIENT:  # a race the seat retries is not news
             print(f"refused: {m.rejected.reason}: {m.rejected.message}")
         elif k == "accepted":
             waiting(s)
@@ -213,7 +237,7 @@ def cmd_play(args) -> int:
         if not st.ended and st.HasField("decision") and st.decision.seat not in (args.seat, "*"):
             print(f"waiting for seat {st.decision.seat}: {st.decision.prompt}", flush=True)
 
-    from afteraction.client.client import ClientError
+    from afteraction.client.client import TRANSIENT, ClientError
 
     with c:
         waiting(seat)
@@ -227,6 +251,27 @@ def cmd_play(args) -> int:
                 print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
     return 0
+
+
+def record_words(game: str, raw: bytes) -> list[str]:
+    """A record as a game report (engine/names.py: its public content only), at least one line."""
+    from afteraction.engine import names
+    from afteraction.engine.protocol import parse_record
+
+    rec = parse_record(raw)
+    return names.record_lines(game, rec.kind, rec.body) or [rec.kind]
+
+
+def opening_words(game: str, opening) -> str:
+    """A hidden value opened for this seat in words (an event: the game's report of it), else its JSON."""
+    from afteraction.engine import names
+
+    try:
+        value = json.loads(opening.value_json)
+    except ValueError:
+        return opening.value_json
+    text = names.namer_class(game)(None, None).event(value) if isinstance(value, dict) and "t" in value else None
+    return text or opening.value_json
 
 
 def record_line(raw: bytes) -> str:
@@ -366,9 +411,11 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_new)
 
     for name, fn, hlp, ex in (
-            ("play", cmd_play, "play a seat interactively in the terminal: a board summary, what changed, "
-                               "each choice in words with its cost or odds where the rules give them; type a "
-                               "choice's number, or any answer the decision allows as a command in protobuf text "
+            ("play", cmd_play, "play a seat interactively in the terminal: a board summary, what changed, the "
+                               "log as a game report, each choice by its name in words, grouped, with its cost or "
+                               "odds where the rules give them; type a choice's number, its name or part of it (g "
+                               "and a group's number lists a large decision's group), or any answer the decision "
+                               "allows as a command in protobuf text "
                                "(e.g. 'pick { number: 3 }'; ? shows what the rules allow); a refused answer shows "
                                "the rule and is asked again; between your turns it says whose turn it is",
              "aar play --game-id 90d0168a0be25ea9 --seat us --key us.key"),

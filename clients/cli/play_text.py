@@ -48,14 +48,27 @@ def _gmv(v: dict) -> list[str]:
         zones.setdefault(u["zone"], {}).setdefault(u["side"], []).append(u)
     for u in v.get("hidden") or []:
         zones.setdefault(u["zone"], {}).setdefault("hidden", []).append(u)
+    from afteraction.engine.games.gmv.names import type_name, zone_name
+
+    def ids(units) -> str:  # "infantry u9, u10; APC u8": the ids the choices name
+        by: dict[str, list[str]] = {}
+        for u in units:
+            by.setdefault(type_name(u["type"]), []).append(u["id"])
+        return "; ".join(f"{t} {', '.join(i)}" for t, i in sorted(by.items()))
     for z in sorted(zones):
-        parts = [f"{label} {_count(zones[z][side])}" for side, label in (("us", "US"), ("nva", "NVA"),
-                                                                         ("hidden", "NVA hidden"))
+        parts = [f"{label} {ids(zones[z][side])}" for side, label in (("us", "US"), ("nva", "NVA"),
+                                                                      ("hidden", "NVA hidden"))
                  if zones[z].get(side)]
-        out.append(f"  {z}: " + "; ".join(parts))
+        out.append(f"  {zone_name(z)}: " + " | ".join(parts))
     out.append(f"hidden NVA units: {v.get('hidden_count', 0)}")
-    if v.get("battle"):
-        out.append(f"battle: {_short(v['battle'], 120)}")
+    b = v.get("battle")
+    if isinstance(b, dict):
+        sides = b.get("in") or {}
+        out.append(f"battle in {zone_name(str(b.get('zone')))}, round {b.get('round')}: {str(b.get('att')).upper()} "
+                   f"attacks; US {', '.join(sides.get('us') or []) or 'none'} against NVA "
+                   f"{', '.join(sides.get('nva') or []) or 'none'}")
+    elif b:
+        out.append(f"battle: {_short(b, 120)}")
     return out
 
 
@@ -130,15 +143,9 @@ def _field_words(m) -> str:
 
 
 def cost_or_odds(game: str, cmd, view: dict) -> str:
-    """What the rules say a choice costs or risks, where they give it; '' otherwise."""
+    """What the rules say a choice risks, where they give it; '' otherwise (a cost is in the
+    choice's name: engine/games/gmv/names.py)."""
     try:
-        if game == "gmv" and cmd.gmv.WhichOneof("action") == "buy":
-            from afteraction.engine.games.gmv import economy, units
-
-            t = cmd.gmv.buy.unit_type
-            side = (view.get("pending") or {}).get("seat") or view.get("side")
-            pool = "R-rating IPC" if economy.NATIVE.get(side) == t else "IPC"
-            return f"costs {units.cost(t)} {pool} (GMV Phase 1)"
         if game == "sog" and cmd.sog.WhichOneof("action") == "move":
             from afteraction.engine.games.sog import board
 
@@ -161,11 +168,6 @@ def cost_or_odds(game: str, cmd, view: dict) -> str:
     except (AttributeError, KeyError, ValueError, ImportError):
         return ""
     return ""
-
-
-def choice_line(game: str, i: int, cmd, view: dict) -> str:
-    extra = cost_or_odds(game, cmd, view)
-    return f"  {i:3d}. {in_words(cmd)}" + (f"  ({extra})" if extra else "")
 
 
 # -- any answer the rules allow ----------------------------------------------------------
@@ -212,3 +214,97 @@ def parse_answer(raw: str, game: str, cls=None):
         if cmd.ByteSize():
             return cmd, ""
     return None, errors[0] if errors else "an empty command"
+
+
+# -- choices by name (issue 46): the ruleset's names, grouped --------------------------------
+MAX_LISTED = 40  # more choices than this: the groups are listed, and a group's choices on request
+
+
+class Menu:
+    """The legal choices of a decision in words: ``texts[i]`` and ``groups[i]`` name ``legal[i]``
+    (the server's ``YourDecision.names``, or each command in words when a server sends none).
+    Choices are numbered in the order shown: grouped, each group where its first choice is."""
+
+    def __init__(self, texts: list[str], groups: list[str], extras: list[str] | None = None) -> None:
+        self.texts, self.extras = texts, extras or [""] * len(texts)
+        self.groups: list[tuple[str, list[int]]] = []  # (group name, indices into legal) in order shown
+        where: dict[str, int] = {}
+        for i, g in enumerate(groups):
+            if g not in where:
+                where[g] = len(self.groups)
+                self.groups.append((g, []))
+            self.groups[where[g]][1].append(i)
+        self.order = [i for _, idx in self.groups for i in idx]  # choice n is legal[order[n - 1]]
+        self.number = {i: n for n, i in enumerate(self.order, 1)}
+
+    @classmethod
+    def of(cls, names, legal: list, extras: list[str] | None = None) -> "Menu":
+        if names is not None and len(names) == len(legal) and all(x.text for x in names):
+            return cls([x.text for x in names], [x.group or x.text for x in names], extras)
+        texts = [in_words(c) for c in legal]
+        return cls(texts, [t.split(":", 1)[0] for t in texts], extras)
+
+    def line(self, i: int) -> str:
+        extra = self.extras[i]
+        return f"  {self.number[i]:4d}. {self.texts[i]}" + (f"  ({extra})" if extra else "")
+
+    def group_lines(self, k: int) -> list[str]:
+        name, idx = self.groups[k]
+        return [f"  {name}:"] + ["  " + self.line(i) for i in idx]
+
+    def lines(self) -> list[str]:
+        n = len(self.texts)
+        if n <= MAX_LISTED:
+            if len(self.groups) in (1, n):  # one group, or one choice each: a plain list
+                return [self.line(i) for i in self.order]
+            out = []
+            for k, (name, idx) in enumerate(self.groups):
+                out += self.group_lines(k) if len(idx) > 1 else [self.line(idx[0])]
+            return out
+        out = [f"  {n} choices in {len(self.groups)} groups (type g and a group's number to see its choices):"]
+        for k, (name, idx) in enumerate(self.groups, 1):
+            span = f"choice {self.number[idx[0]]}" if len(idx) == 1 else \
+                f"choices {self.number[idx[0]]}-{self.number[idx[-1]]}"
+            out.append(f"  g{k}. {name} ({span})")
+        return out
+
+    def hint(self) -> str:
+        g = f", g1-g{len(self.groups)} for a group's choices" if len(self.texts) > MAX_LISTED and \
+            len(self.groups) > 1 else ""
+        return (f"type a choice's number (1-{len(self.texts)}){g}, its name or part of it, "
+                f"r (resign), d (offer a draw), ? for what the rules allow, Enter to look again, "
+                f"or a command as protobuf text")
+
+    def pick(self, raw: str) -> tuple[int | None, list[str]]:
+        """What ``raw`` (a number, g<n>, a name or part of one) chooses: (index into legal, lines
+        to show) or (None, lines saying in words why nothing was chosen)."""
+        n = len(self.texts)
+        if raw.isdigit():
+            k = int(raw)
+            if 1 <= k <= n:
+                return self.order[k - 1], []
+            return None, [f"{raw} is not a choice: the choices are numbered 1 to {n}. " + self.hint()]
+        low = raw.lower()
+        if len(low) > 1 and low[0] == "g" and low[1:].isdigit():
+            k = int(low[1:])
+            if 1 <= k <= len(self.groups):
+                return None, self.group_lines(k - 1)
+            return None, [f"there is no group {raw}: the groups are g1 to g{len(self.groups)}. " + self.hint()]
+        exact = [i for i, t in enumerate(self.texts) if t.lower() == low]
+        if len(exact) == 1:
+            return exact[0], []
+        words = low.split()
+        found = [i for i in self.order if all(w in self.texts[i].lower() for w in words)]
+        if len(found) == 1:
+            return found[0], [f"-> {self.texts[found[0]]}"]
+        if found:
+            shown = [self.line(i) for i in found[:MAX_LISTED]]
+            more = [f"  ... and {len(found) - MAX_LISTED} more: type more of the name"] \
+                if len(found) > MAX_LISTED else []
+            return None, [f"{len(found)} choices match {raw!r}; type one's number:"] + shown + more
+        return None, [f"no choice is named {raw!r}. " + self.hint()]
+
+
+def looks_like_protobuf(raw: str) -> bool:
+    """Typed protobuf text (``pick { number: 3 }``) rather than a choice's name (no name has a brace)."""
+    return "{" in raw

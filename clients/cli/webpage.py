@@ -2,7 +2,7 @@
 that is not an RPC (service/web.py routes those): the page's static files (clients/web/static,
 built from clients/web/src, no CDN) and ``POST /ui/board``, which draws a view with the engine's
 render modules (the dispute-review drawings of ``aar view``) and puts commands in words
-(play_text.py, as ``aar play`` does).
+(the ruleset's names, engine/names.py, as ``aar play`` shows them).
 
 ``/ui/board`` is stateless and reads no store: the page sends the view it holds (its seat's view,
 from an authenticated GetState) and the commands it shows, and gets back the picture and the words.
@@ -17,6 +17,7 @@ import mimetypes
 import os
 from html import escape
 
+from afteraction.engine import names
 from afteraction.v1 import command_pb2
 
 from . import play_text
@@ -34,6 +35,18 @@ HEADERS = [(b"x-content-type-options", b"nosniff"), (b"cache-control", b"no-cach
            (b"content-security-policy", CSP.encode())]
 
 
+def _name(namer, game: str, cmd) -> str:
+    """A command by the ruleset's name for it (engine/names.py), in plain words if it has none."""
+    inner = getattr(cmd, game) if cmd.WhichOneof("game") == game else None
+    action = inner.WhichOneof("action") if inner is not None else None
+    if action is not None:
+        try:
+            return namer.command(action, getattr(inner, action), None).text
+        except (KeyError, TypeError, AttributeError, ValueError):  # a view this page did not make
+            pass
+    return play_text.in_words(cmd)
+
+
 def board(game: str, view: dict, commands: list[bytes]) -> dict:
     """The picture of ``view`` (SVG; the duel, which has none, as text), its summary lines and
     each command in words with its cost or odds."""
@@ -45,10 +58,11 @@ def board(game: str, view: dict, commands: list[bytes]) -> dict:
     except ModuleNotFoundError:
         svg = '<pre class="view">' + escape(json.dumps(view, sort_keys=True, indent=1)) + "</pre>"
     words = []
+    namer = names.namer_class(game)(view or None, None)  # named from the view the page sent, nothing else
     for raw in commands[:MAX_BOARD_COMMANDS]:
         cmd = command_pb2.Command.FromString(raw)
         extra = play_text.cost_or_odds(game, cmd, view)
-        words.append(play_text.in_words(cmd) + (f" ({extra})" if extra else ""))
+        words.append(_name(namer, game, cmd) + (f" ({extra})" if extra else ""))
     return {"svg": svg, "summary": play_text.summary(game, view), "choices": words}
 
 

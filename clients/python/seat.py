@@ -38,13 +38,16 @@ class Seat(SeatEndings):
     Refused = RefusedToSign
 
     def __init__(self, client: Client, game_id: str, seat: str, seed: bytes, entropy: bytes | None = None,
-                 server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True) -> None:
+                 server_vkey: str | None = None, checkpoint_file: str | None = None, cosign: bool = True,
+                 names: bool = False) -> None:
         """``server_vkey``: the server key to expect (pinned; default: the key the server
         names). ``checkpoint_file``: where this seat keeps the latest checkpoint it verified
         (SPEC.md 11); a checkpoint already there must be matched by the log. ``cosign``: once
         the seat has verified the end record, it cosigns the final checkpoint and gives the
-        cosignature to the server (SPEC.md 4.5)."""
+        cosignature to the server (SPEC.md 4.5). ``names``: ask for each legal command's name in
+        words with the prompts and ``legal()`` (docs/service.md "Commands in words")."""
         self.client = client
+        self.names = names
         self.game_id = game_id
         self.signer = SeatSigner(seat, seed)
         self.seat = seat
@@ -55,6 +58,7 @@ class Seat(SeatEndings):
         self.openings: dict[tuple[int, int], object] = {}  # (seq, k) -> value, checked
         self.log_counter = 0
         self.outcome: dict | None = None
+        self.prompt: gs.YourDecision | None = None  # the prompt being answered (decide), with its names
         self._verifier: Verifier | None = None
         self._bad: BadLog | None = None  # the first check the server's log failed: nothing is signed after it
         self._auth: gs.SeatAuth | None = None
@@ -257,7 +261,8 @@ class Seat(SeatEndings):
 
     def legal(self) -> gs.ListLegalCommandsResponse:
         return self.client.call(self.client.game.ListLegalCommands,
-                                gs.ListLegalCommandsRequest(game_id=self.game_id, auth=self.auth()))
+                                gs.ListLegalCommandsRequest(game_id=self.game_id, auth=self.auth(),
+                                                            with_names=self.names))
 
     def state(self) -> gs.GetStateResponse:
         return self.client.state(self.game_id, self.auth())
@@ -271,6 +276,7 @@ class Seat(SeatEndings):
             if self.revealed:
                 return None
             return self.sign_reveal() if self.committed else self.sign_commit()
+        self.prompt = prompt  # the prompt being answered: a chooser may read its names (issue 46)
         choice = choose(self.seat, list(prompt.legal_commands))
         if choice is None:  # the chooser saw the game move on (e.g. ended): wait for the next prompt
             return None
@@ -292,7 +298,8 @@ class Seat(SeatEndings):
         failures = 0
         while self.outcome is None:
             reqs: queue.Queue = queue.Queue()
-            reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq)))
+            reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq,
+                                                     with_names=self.names)))
 
             def gen():
                 while True:

@@ -153,7 +153,7 @@ def test_aar_play_is_interactive_on_a_scripted_terminal(server, tmp_path, capsys
     out = capsys.readouterr().out
     assert out.count("decision: round") == 3 and '"score"' in out  # the seat's view and the prompt
     assert "    6. duel { pick { number: 6 } }" in out
-    assert out.count("type the number of a choice") == 2
+    assert out.count("type a choice's number (1-6)") == 2  # "pick six" and "9": said in words, asked again
     assert "(private to you)" in out and "game over:" in out
     picks = [json.loads(line.split("(private to you) ", 1)[1]) for line in out.splitlines() if "(private to you)" in line]
     assert [p["number"] for p in picks if p.get("t") == "pick"] == [6, 6, 6]

@@ -29,16 +29,28 @@ def _at(name: str, at: int):
     return rs, s, d.seat, rs.view(s, d.seat)
 
 
+def _menu(rs, s, seat, legal, game, view) -> P.Menu:
+    """The choices as `aar play` lists them: the ruleset's names, the rules' odds beside them."""
+    from afteraction.engine import names
+
+    labels = names.label_commands(rs, s, seat, rs.pending(s), legal)
+    return P.Menu.of(labels, legal, [P.cost_or_odds(game, c, view) for c in legal])
+
+
 def test_gmv_phase_1_summary_money_units_by_zone_and_costs():
     rs, s, seat, view = _at("gmv.aar", 5)
     lines = P.summary("gmv", view)
     m = view["money"]["us"]
     assert f"money US: {m['ipc']} IPC, {m['rec']} R-rating IPC" in lines[1]
-    assert any(line.startswith("  da_nang: US ") for line in lines)
+    assert any(line.startswith("  Da Nang [da_nang]: US ") for line in lines)  # zones as the choices name them
+    mine = [u for u in view["units"] if u["zone"] == "da_nang" and u["side"] == "us"]
+    line = next(x for x in lines if x.startswith("  Da Nang [da_nang]: US "))
+    assert mine and all(u["id"] in line for u in mine)  # and units by the ids the choices name
     assert not any("NVA hidden" in x for x in lines) and "money NVA" not in "\n".join(lines)  # the US seat's view
     legal = rs.legal_commands(s, seat)
-    words = [P.choice_line("gmv", i, c, view) for i, c in enumerate(legal, 1)]
-    assert words[0] == f"    1. buy: unit type inf  (costs {units.cost('inf')} IPC (GMV Phase 1))"
+    words = _menu(rs, s, seat, legal, "gmv", view).lines()
+    assert words[0] == "  Buy a unit:" and words[1] == f"       1. Buy infantry for {units.cost('inf')} IPC"
+    assert f"Buy South Vietnamese infantry for {units.cost('sv')} R-rating IPC" in "".join(words)
     assert "{" not in "".join(words)  # no protobuf text
 
 
@@ -47,10 +59,10 @@ def test_sog_moves_in_words_with_terrain_and_the_contact_roll():
     lines = P.summary("sog", view)
     assert lines[1].startswith(f"team at {view['team_at']} (12 men), target {view['target']}")
     legal = rs.legal_commands(s, seat)
-    text = [P.choice_line("sog", i, c, view) for i, c in enumerate(legal, 1)]
-    assert any("hold: the team stays where it is" in t for t in text)
+    text = _menu(rs, s, seat, legal, "sog", view).lines()
+    assert any("Hold at " in t and "hold: the team stays where it is" in t for t in text)
     # SOG 3.5.1: clear terrain +3, a whole team, no VC there: d10 + 3 -> 6-7 evaded, 8-9 contact, 10+ ambush
-    assert any(t.endswith("move: square 6-E  (into clear; if the contact roll is made (SOG 3.5: not into the "
+    assert any(t.endswith("Move to 6-E (clear)  (into clear; if the contact roll is made (SOG 3.5: not into the "
                           "target, an LZ or the PZ), d10 +3: none 20%, evaded 20%, contacted 20%, ambush 40%)")
                for t in text), text
 
@@ -81,7 +93,8 @@ def test_aar_play_speaks_words_by_default(server, tmp_path, capsys, monkeypatch)
     assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
     t.join(30)
     out = capsys.readouterr().out
-    assert "    6. pick: number 6" in out and "duel { pick" not in out
+    assert "     6. Pick 6 in secret" in out and "duel { pick" not in out  # the ruleset's names (issue 46)
+    assert "b: Guess " in out and "Rolled d6: " in out  # the log as a game report, dice included
     assert "round: 1" in out and "changed since the last prompt:" in out and "  * round: 2" in out
     bot.client.close()
 
@@ -120,9 +133,11 @@ def test_aar_play_takes_any_answer_and_a_wrong_one_is_refused_naming_the_rule(se
     t.join(30)
     out = capsys.readouterr().out
     assert "refused: ILLEGAL_COMMAND: DUEL: numbers are 1-6; answer again" in out
-    assert "type the number of a choice, r (resign), d (offer a draw), ? for what the rules allow, or a command as protobuf text" in out
+    assert "that is not a command in protobuf text (" in out and "type a choice's number (1-6), its name" in out
     assert "waiting for seat b:" in out and "game over:" in out
-    assert out.count("(private to you)") == 3 and '"number":3' in out and '"number":4' in out and '"number":5' in out
+    assert out.count("(private to you)") == 3  # each pick, in words
+    assert "(private to you) Round 1: a picked 3" in out and "(private to you) Round 2: a picked 4" in out
+    assert "(private to you) Round 3: a picked 5" in out
     bot.client.close()
 
 

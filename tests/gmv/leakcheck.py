@@ -312,3 +312,80 @@ def check_owner_action(s: dict, p: dict, commands: list, q: list | None = None, 
     x, y = owner_footprint(s, commands, seat), owner_footprint(p, commands if q is None else q, seat)
     assert x[0] == y[0], f"the public trace of the NVA's action depends on hidden content:\n{x[0]}\n{y[0]}"
     assert x[1] == y[1], f"the views, decision or US commands after the NVA's action depend on hidden content:\n{x[1]}\n{y[1]}"
+
+
+# ---------------------------------------------------------------------------
+# Issue 42: what later public actions say about an earlier hidden action
+# ---------------------------------------------------------------------------
+
+def _wire(c) -> bytes:
+    return c.SerializeToString(deterministic=True)
+
+
+def _observed(s: dict, seat: str, c, faces=None):
+    """(state after or None, what the US seat and a spectator observe, opened): accepted or refused (a
+    US refusal with its code and message; an NVA refusal is the NVA seat's alone), sealed or not, the
+    public events (openings with the values they publish), the sealed events' recipients, then the
+    US and spectator views, the public decision and the US legal commands. ``opened``: a
+    commitment was opened (a reveal publishes hidden content by design)."""
+    ctx = _opening_context(s, faces)
+    try:
+        n = RS.apply(RS.copy_state(s), seat, c, ctx)
+    except Rejection as e:
+        return None, ("refused", e.code, e.message) if seat == "us" else ("refused",), False
+    public = [ev for ev, to in ctx.events if to is None]
+    d = RS.pending(n)
+    after = canon([RS.view(n, "us"), RS.view(n, None), d and d.as_dict(),
+                   [_wire(x).hex() for x in RS.legal_commands(n, "us")]])
+    return n, ("accepted", RS.is_private(s, seat, c), canon(public),
+               [to for _, to in ctx.events if to is not None], after), any(ev["t"] == "open" for ev in public)
+
+
+def _named(c) -> set:
+    return set(_strings(MessageToDict(c, preserving_proto_field_name=True)))
+
+
+def check_later(s: dict, p: dict, then: list, walk: int = 20, seed: int = 0, faces=None) -> int:
+    """Issue 42's class: ``s`` and ``p`` differ only in hidden content or in an earlier hidden choice
+    of the NVA (equal views, decision and US commands, checked first); ``then`` ((seat, command)
+    steps, the same on both) and a seeded walk of ``walk`` steps through the commands the pending seat
+    is offered in both (the US offer must be equal) leave the same public footprint after every
+    action, up to the first step that opens a commitment on either side (a reveal publishes hidden
+    content by design). Returns the number of actions compared."""
+    import random
+
+    rng = random.Random(seed)
+    done = 0
+    for i in range(len(then) + walk):
+        check_views(s, p)
+        d = RS.pending(s)
+        assert (d and d.as_dict()) == (RS.pending(p) and RS.pending(p).as_dict())
+        if d is None:
+            break
+        if i < len(then):
+            who, c = then[i]
+            assert who == d.seat, f"step {i}: the pending decision is {d.seat}'s, not {who}'s"
+        else:
+            who = d.seat
+            ls, lp = RS.legal_commands(s, who), RS.legal_commands(p, who)
+            if who == "us":
+                assert [_wire(c) for c in ls] == [_wire(c) for c in lp], f"step {i}: the US legal commands differ"
+            wp = {_wire(c) for c in lp}
+            hidden = {u["id"] for u in board.units(s, hidden=True)} | {u["id"] for u in board.units(p, hidden=True)}
+            # a command naming a hidden unit is not one action in both positions when the hidden units
+            # stand elsewhere (perturb): the walk plays the others
+            common = [c for c in ls if _wire(c) in wp and not (_named(c) & hidden)]
+            if not common:
+                break
+            c = common[rng.randrange(len(common))]
+        xs, ys = _observed(s, who, c, faces), _observed(p, who, c, faces)
+        if i >= len(then) and (xs[2] or ys[2]):
+            break
+        assert xs[1] == ys[1], f"step {i} ({who} {c}): the public footprint tells the earlier hidden action:\n{xs[1]}\n{ys[1]}"
+        done += 1
+        if xs[0] is None:
+            if i < len(then):
+                raise AssertionError(f"step {i} ({who} {c}) was refused")
+            continue
+        s, p = xs[0], ys[0]
+    return done

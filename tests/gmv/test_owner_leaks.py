@@ -59,7 +59,7 @@ def test_gmv_nva_3_a_hidden_move_order_of_20_single_unit_groups_fits_the_padded_
     from afteraction.engine.games.gmv.zones import ZONES
     from afteraction.v1 import command_pb2, gmv_pb2
 
-    from tests.engine.test_sealed_lengths import _envelope_value
+    from engine.test_sealed_lengths import _envelope_value  # tests/engine (tests/ is on sys.path: conftest.py)
     z = max(ZONES, key=len)
 
     def size(n):

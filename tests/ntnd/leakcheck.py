@@ -186,3 +186,131 @@ def check_owner_sequence(s: dict, p: dict, steps: list, faces=None) -> None:
 
 def _applied(s: dict, seat: str, c, faces=None) -> dict:
     return RS.apply(RS.copy_state(s), seat, c, Context.for_tests(faces=faces))
+
+
+applied = _applied
+
+
+# ---------------------------------------------------------------------------
+# Issue 42: what later public actions say about an earlier hidden action
+# ---------------------------------------------------------------------------
+
+def _wire(c) -> bytes:
+    return c.SerializeToString(deterministic=True)
+
+
+def _observed(s: dict, seat: str, c, faces=None):
+    """What the Allied seat and a spectator observe when ``seat`` plays ``c`` on ``s``: (state after or
+    None, observation, opened). The observation is accepted/refused (an Allied refusal with its code
+    and message, the Allied seat sees them; a Communist refusal is the Communist seat's alone), the
+    public events, the sealed events' recipients in order (their values are padded to one size per
+    kind, SPEC.md 6.5), and after it the Allied and spectator views, the public decision and the
+    Allied legal commands. ``opened``: a commitment was opened (a reveal publishes hidden content by
+    design, 17.2, 19.1.2), after which the positions may differ in public."""
+    ctx = Context.for_tests(faces=faces)
+    try:
+        n = RS.apply(RS.copy_state(s), seat, c, ctx)
+    except Rejection as e:
+        return None, ("refused", e.code, e.message) if seat == ALLIED else ("refused",), False
+    public = [ev for ev, to in ctx.events if to is None]
+    sealed = [to for _, to in ctx.events if to is not None]
+    d = RS.pending(n)
+    after = canon([RS.view(n, ALLIED), RS.view(n, None), d and d.as_dict(),
+                   [_wire(x).hex() for x in RS.legal_commands(n, ALLIED)]])
+    return n, ("accepted", canon(public), sealed, after), any(ev["t"] == "open" for ev in public)
+
+
+def _inverted(s: dict) -> set:
+    return {uid for uid, u in s["units"].items() if u["status"] == "map" and u["inv"]}
+
+
+def _strings(c) -> set:
+    from google.protobuf.json_format import MessageToDict
+
+    out: set = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str):
+            out.add(x)
+    walk(MessageToDict(c, preserving_proto_field_name=True))
+    return out
+
+
+def _pick(rng, commands: list):
+    """One command, the kind first (so a walk places, promotes, moves and ends phases rather than
+    only placing), then one of that kind."""
+    by_kind: dict[str, list] = {}
+    for c in commands:
+        k = c.WhichOneof("game")
+        inner = getattr(c, k)
+        by_kind.setdefault(inner.WhichOneof("action") or "", []).append(c)
+    by_kind.pop("flip", None)   # turning a marker face up publishes it by design: the walk goes on without
+    if not by_kind:
+        return None
+    kinds = sorted(by_kind)
+    group = by_kind[kinds[rng.randrange(len(kinds))]]
+    return group[rng.randrange(len(group))]
+
+
+def check_later(base: dict, seat: str, a, b, then: list, walk: int = 20, seed: int = 0, faces=None) -> int:
+    """Issue 42's class: ``a`` and ``b``, two hidden actions of ``seat`` on ``base`` (a different
+    hidden draw or a different hidden choice), leave the same public footprint, and so does every
+    later action played the same on both: first ``then`` ((seat, command) steps, e.g. a face-up draw
+    of the type), then ``walk`` steps of a seeded walk through the commands the pending seat is
+    offered in both positions (the Allied seat's offer must be equal). The comparison stops at the
+    first reveal (an opened commitment). Returns the number of actions compared."""
+    x, y = _observed(base, seat, a, faces), _observed(base, seat, b, faces)
+    assert x[1][0] == y[1][0] == "accepted", (a, b, x[1][:1], y[1][:1])
+    assert x[1] == y[1], f"the hidden action's public footprint differs:\n{x[1]}\n{y[1]}"
+    return 1 + check_walk(x[0], y[0], then, walk, seed, faces)
+
+
+def check_walk(s: dict, p: dict, then: list = (), walk: int = 20, seed: int = 0, faces=None) -> int:
+    """``s`` and ``p`` differ only in hidden content: ``then`` and a seeded walk of ``walk`` steps
+    (``check_later``) leave the same public footprint on both. Returns the number of actions compared."""
+    import random
+
+    rng = random.Random(seed)
+    steps = list(then)
+    done = 0
+    for i in range(len(then) + walk):
+        check_views(s, p)
+        d = RS.pending(s)
+        if d is None:
+            break
+        if i < len(then):
+            who, c = steps[i]
+            assert who == d.seat, f"step {i}: the pending decision is {d.seat}'s, not {who}'s"
+        else:
+            who = d.seat
+            ls, lp = RS.legal_commands(s, who), RS.legal_commands(p, who)
+            if who == ALLIED:
+                assert [_wire(c) for c in ls] == [_wire(c) for c in lp], f"step {i}: the Allied legal commands differ"
+            wp = {_wire(c) for c in lp}
+            hidden = _inverted(s) | _inverted(p)
+            # a command naming an inverted unit is not one action in both positions when the markers'
+            # contents differ (the unit stands elsewhere): the walk plays those it names by marker only
+            common = [c for c in ls if _wire(c) in wp and not (_strings(c) & hidden)]
+            if not common:
+                break
+            c = _pick(rng, common)
+            if c is None:
+                break
+        xs, ys = _observed(s, who, c, faces), _observed(p, who, c, faces)
+        if xs[2] or ys[2]:
+            break                               # a reveal: hidden content is public from here on
+        assert xs[1] == ys[1], f"step {i} ({who} {c}) after the hidden action tells it:\n{xs[1]}\n{ys[1]}"
+        done += 1
+        if xs[0] is None:                       # refused on both (a Communist refusal is private)
+            if i < len(then):
+                raise AssertionError(f"step {i} ({who} {c}) was refused")
+            continue
+        s, p = xs[0], ys[0]
+    check_views(s, p)
+    return done

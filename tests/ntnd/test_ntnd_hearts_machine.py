@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from afteraction.engine.local import LocalGame
 
-from tests.engine import test_machine_properties as mp
+# tests/engine's module as pytest imports it (tests/ is on sys.path: conftest.py), not as ``tests.engine``:
+# an installed package named ``tests`` (the PyPI glicko2 of the league's cross-check ships one) would take that name
+from engine import test_machine_properties as mp
 
 
 def test_ntnd_7_hearts_and_minds_kinds_keep_the_machine_properties(monkeypatch):

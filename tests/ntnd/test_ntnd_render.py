@@ -207,7 +207,7 @@ def test_ntnd_render_golden_any_record_any_seat_never_draws_hidden_identities(go
     spectator's never name a unit inside a marker (nor draw its AA badge: the two pictures are the
     same for a position whose markers hold other units, leakcheck.perturb); the Communist seat's
     names them all."""
-    from tests.client.test_render_games import _state_at
+    from client.test_render_games import _state_at  # tests/client (tests/ is on sys.path: conftest.py)
 
     from .leakcheck import perturb
     rs, s = _state_at(golden, at)

@@ -249,7 +249,7 @@ def _largest_sealed(name: str) -> tuple[int, int]:
     Communist unit): padded lengths in scenario ``name``, as tests/engine/test_sealed_lengths.py builds them."""
     from afteraction.engine.crypto.commit import padded_length
     from afteraction.engine.games.ntnd.rules import cmd
-    from tests.engine.test_sealed_lengths import _envelope_value
+    from engine.test_sealed_lengths import _envelope_value  # tests/engine (tests/ is on sys.path: conftest.py)
     gmap = load_map()
     loc = max(list(gmap.hexes) + list(gmap.zones), key=len)
     units = _new_state(name)["units"].values()

@@ -27,6 +27,13 @@ def test_every_game_has_a_board_and_its_choices_in_words(game):
     assert out["svg"].startswith("<svg" if game != "duel" else '<pre class="view">')
     assert len(out["choices"]) == len(legal) and all(w.strip() for w in out["choices"])
     assert len(set(out["choices"])) > 1 or len(legal) == 1
+    # the ruleset's names (issue 46), as aar play shows them: the move list's words too
+    from afteraction.engine import names
+
+    namer = names.namer_class(game)(view, None)
+    want = [namer.command(getattr(c, game).WhichOneof("action"),
+                          getattr(getattr(c, game), getattr(c, game).WhichOneof("action")), None).text for c in legal]
+    assert [w.split("  (")[0] for w in out["choices"]] == [w for w in want]
 
 
 @pytest.fixture

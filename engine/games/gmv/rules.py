@@ -27,6 +27,18 @@ from .zones import ZONES
 _SETUP = json.loads((pathlib.Path(__file__).resolve().parent / "data" / "setup.json").read_text(encoding="utf-8"))
 
 
+def _battle_view(b: dict | None, seat: str | None) -> dict | None:
+    """The battle as ``seat`` sees it: a support entry's ``from`` (the zone a hidden infantry unit
+    entered the battle from, combat.call_support) is its own side's alone; the others saw it revealed
+    entering the battle zone, never where it stood on the hidden board (issue 42; docs/rules/gmv.md
+    "What the opponent can see"). A view only: the battle in the state and the events are unchanged."""
+    if b is None:
+        return None
+    v = snapshot.copy(b)
+    v["sup"] = [e if e["side"] == seat else {k: x for k, x in e.items() if k != "from"} for e in v["sup"]]
+    return v
+
+
 class GmvRuleset(Ruleset):
     game = "gmv"
     versions = VERSIONS  # versions.py: every version, the development ones and each change of play
@@ -93,7 +105,7 @@ class GmvRuleset(Ruleset):
              "hidden_count": len(board.units(s, hidden=True)), "hidden_moves": s["hidden_moves"],
              "marks": [dict(m) for m in s["marks"]], "money": {"us": dict(s["money"]["us"])},
              "pool": {"us": list(s["pool"]["us"])}, "stack": [dict(x) for x in s["stack"]],
-             "battle": snapshot.copy(s["battle"]) if s["battle"] else None, "over": s["over"]}
+             "battle": _battle_view(s["battle"], seat), "over": s["over"]}
         d = self.pending(s)
         v["pending"] = d.as_dict() if d else None
         if seat == "nva":

@@ -23,7 +23,7 @@ from ...errors import Rejection
 from .campaign_data import load_campaign
 from . import elections, vietnamization as V
 from .features import in_force
-from .operations import first_in_mix, make_marker
+from .operations import first_in_mix, make_marker, name_public
 from .state import COMMUNIST
 from .units import load_counters
 
@@ -185,9 +185,10 @@ def _place(s: dict, src: str, kind: str, loc: str, inverted: bool, ctx) -> None:
         return
     s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
     if inverted:
-        mid = make_marker(s, [uid], loc, ctx, RULE[src])
+        mid = make_marker(s, [uid], loc, ctx, RULE[src], drawn=[uid])   # ntnd/5 (4.4): named after its marker
         ctx.emit({"t": "aid", "rule": RULE[src], "source": src, "event": "unit", "marker": mid, "loc": loc})
     else:
+        uid = name_public(s, uid)                                         # ntnd/5 (4.4): the next public name
         ctx.emit({"t": "aid", "rule": RULE[src], "source": src, "event": "unit", "unit": uid, "type": kind, "loc": loc})
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from . import elections
 from .features import in_force
 from .map import load_map
-from .operations import first_in_mix
+from .operations import first_in_mix, name_public
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
@@ -124,6 +124,7 @@ def desert(s: dict, uids: list[str], ctx, rule: str) -> None:
             sup = first_in_mix(s, "communist_supply")
             if sup is not None:
                 s["units"][sup].update(status="map", loc=loc, inv=False, mk=None)
+                sup = name_public(s, sup)                            # ntnd/5 (4.4)
                 ctx.emit({"t": "recruit", "unit": sup, "type": "communist_supply", "loc": loc, "rule": rule})
 
 

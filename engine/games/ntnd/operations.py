@@ -13,16 +13,22 @@ from .dummies import is_dummy, remove_revealed
 from .map import load_map
 from .movement import _stack_verdict
 from .state import COMMUNIST, new_marker_id
-from .units import counter_order, load_counters
+from .units import counter_id, counter_name, counter_order, load_counters
+from .versions import MIX_NAMES
 
 
 def _ut(s, uid):
     return load_counters().type(s["units"][uid]["type"])
 
 
-def make_marker(s: dict, uids: list[str], loc: str, ctx, why: str) -> str:
-    """Invert ``uids`` (all at ``loc``) into one new marker; commit its identity privately."""
+def make_marker(s: dict, uids: list[str], loc: str, ctx, why: str, drawn=()) -> str:
+    """Invert ``uids`` (all at ``loc``) into one new marker; commit its identity privately. ``drawn``:
+    those of ``uids`` just taken from the counter mix, named here after the marker (``name_hidden``).
+    Returns the marker's id."""
     mid = new_marker_id(s)
+    if drawn and MIX_NAMES.on(s):
+        renamed = name_hidden(s, list(drawn), mid)
+        uids = [renamed.get(x, x) for x in uids]
     for uid in uids:
         u = s["units"][uid]
         u["inv"], u["mk"], u["loc"], u["status"] = True, mid, loc, "map"
@@ -83,7 +89,7 @@ def remove_from_marker(s: dict, uid: str | list[str], ctx, join: list[str] = (),
     for x in leaving:
         s["units"][x]["inv"], s["units"][x]["mk"] = False, None
     if rest:
-        return make_marker(s, sorted(rest), mk["loc"], ctx, rule)
+        return make_marker(s, sorted(rest), mk["loc"], ctx, rule, drawn=join)
     return None
 
 
@@ -103,6 +109,77 @@ def first_in_mix(s: dict, type_id: str) -> str | None:
     # recruitment list, issue 15): min, like the stable sort it replaces, keeps the first of equal keys
     return min((uid for uid, u in s["units"].items() if u["type"] == type_id and u["status"] == "mix"),
                key=counter_order, default=None)
+
+
+# ---------------------------------------------------------------------------
+# 4.4 naming a counter taken from the mix (ntnd/5: versions.MIX_NAMES, issue 42)
+# ---------------------------------------------------------------------------
+
+def sort_units(s: dict) -> None:
+    """ntnd/5: ``s["units"]`` in the order of its ids, in place. Renaming moves records in the dict;
+    in id order its iteration is the same in two positions that differ only in which counters of the
+    mix hidden draws took (no rule's output may follow a private order)."""
+    units = s["units"]
+    items = sorted(units.items())
+    units.clear()
+    units.update(items)
+
+
+def _rename(s: dict, old: str, new: str, name: str) -> None:
+    """Give the counter ``old`` of the mix the id ``new``; a counter of the mix holding ``new`` takes
+    ``old`` and its name in exchange (counters of one type are alike: which one is which is no fact).
+    The units stay in id order (``sort_units``)."""
+    units = s["units"]
+    x = units[old]
+    if new == old:
+        x["name"] = name
+        return
+    y = units.get(new)
+    if y is not None and (y["status"] != "mix" or y["type"] != x["type"]):   # a rules bug, never a player's
+        raise ValueError(f"naming {old} {new}: {new} is a {y['type']} with status {y['status']}")
+    old_name = x["name"]
+    x.update(id=new, name=name)
+    if y is None:
+        del units[old]
+        units[new] = x
+        sort_units(s)
+        return
+    y.update(id=old, name=old_name)
+    units[old], units[new] = y, x
+
+
+def name_public(s: dict, uid: str) -> str:
+    """ntnd/5: the counter ``uid`` just taken from the mix comes face up: it takes the next public name
+    of its type, ``<type>-<n>`` with n counting the type's face-up draws (a public fact), whatever
+    counter of the mix it was. Returns its id (``uid`` itself under ntnd/4)."""
+    if not MIX_NAMES.on(s):
+        return uid
+    t = s["units"][uid]["type"]
+    seq = s["meta"]["public_names"]   # setup: the scenario's own counters of each type
+    n = seq[t]
+    seq[t] = n + 1
+    new = counter_id(t, n + 1)
+    _rename(s, uid, new, counter_name(t, n + 1))
+    return new
+
+
+def name_hidden(s: dict, uids: list[str], mid: str) -> dict[str, str]:
+    """ntnd/5: counters just taken from the mix go inverted into marker ``mid``: each is named by its
+    type and the marker (id ``vc-cadre-m7``, a second of one type ``-2``; name the type's, "Viet Cong
+    cadre"), so its name, opened when the marker flips, tells only what the flip shows and that it
+    entered with ``mid`` (public: the marker events link a marker to the one it is re-formed into).
+    Returns old -> new."""
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    c = load_counters()
+    for uid in sorted(uids, key=counter_order):
+        t = s["units"][uid]["type"]
+        seen[t] = seen.get(t, 0) + 1
+        tail = "" if seen[t] == 1 else f"-{seen[t]}"
+        new = f"{t.replace('_', '-')}-{mid.lower()}{tail}"
+        _rename(s, uid, new, c.type(t).name)
+        out[uid] = new
+    return out
 
 
 def _types_in_mix(s: dict) -> frozenset:
@@ -142,6 +219,8 @@ def promote(s: dict, cadre: str, supply: str, to: str, ctx) -> None:
     sup = s["units"][supply]
     n = s["units"][new]
     n.update(status="map", loc=loc, inv=False, mk=None)
+    if not was_inv:
+        new = name_public(s, new)                       # ntnd/5 (4.4): face up, the type's next public name
     if was_inv:
         # 6.1.1: "replace the cadre with a regiment": the regiment takes the cadre's place under the
         # same (re-committed) marker, with the supply too if it was there (issue 26: one marker out,
@@ -187,6 +266,8 @@ def break_down(s: dict, uid: str, ctx) -> None:
     new = [first_in_mix(s, f"{nat}_cadre"), first_in_mix(s, f"{nat}_regiment")]
     for x in new:
         s["units"][x].update(status="map", loc=loc, inv=False, mk=None)
+    if not was_inv:
+        new = [name_public(s, x) for x in new]          # ntnd/5 (4.4): face up, the types' next public names
     if was_inv:
         # the cadre and regiment replace the division under its (re-committed) marker (issue 26)
         remove_from_marker(s, uid, ctx, join=new, rule="NTND 6.1.3")

@@ -26,7 +26,7 @@ from ...decisions import DecisionKind
 from ...errors import Rejection
 from . import hearts, neutrality, politics
 from .campaign_data import load_random_events
-from .operations import first_in_mix, flip_marker
+from .operations import first_in_mix, flip_marker, name_public
 from .map import load_map
 from .state import ALLIED
 
@@ -183,6 +183,7 @@ def persistent_recruits(s: dict, ctx) -> None:
             ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": hid, "rule": "NTND 4.1.6"})
             continue
         s["units"][uid].update(status="map", loc=hid, inv=False, mk=None)
+        uid = name_public(s, uid)                                    # ntnd/5 (4.4)
         ctx.emit({"t": "recruit", "unit": uid, "type": "communist_supply", "loc": hid,
                   "rule": f"NTND 4.1.5, 21 {p['event']}"})
 

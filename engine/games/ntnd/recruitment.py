@@ -15,7 +15,7 @@ from .features import in_force
 from .map import load_map
 from .movement import Env, enemy_locs, region_of, stacking_problem
 from . import politics, uprising
-from .operations import first_in_mix, make_marker
+from .operations import first_in_mix, make_marker, name_public
 from .placement import cadre_hexes
 from .state import ALLIED, COMMUNIST
 from .units import POOL_OF_NAT, counter_order, load_counters
@@ -48,6 +48,7 @@ def start_communist_recruitment(s: dict, ctx) -> None:
             ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": "CHINA", "rule": "NTND 4.1.6"})
             continue
         s["units"][uid].update(status="map", loc="CHINA", inv=False, mk=None)
+        uid = name_public(s, uid)                                    # ntnd/5 (4.4)
         ctx.emit({"t": "recruit", "unit": uid, "type": "communist_supply", "loc": "CHINA", "rule": "NTND 14.2.2"})
     for z in SUPPLY_ZONES:
         if fleet.supply_zone(s, z, ctx):
@@ -57,6 +58,7 @@ def start_communist_recruitment(s: dict, ctx) -> None:
             ctx.emit({"t": "recruit-forfeit", "what": "supply", "loc": z, "rule": "NTND 4.1.6"})
             continue
         s["units"][uid].update(status="map", loc=z, inv=False, mk=None)
+        uid = name_public(s, uid)                                    # ntnd/5 (4.4)
         ctx.emit({"t": "recruit", "unit": uid, "type": "communist_supply", "loc": z, "rule": "NTND 4.1.4"})
     # 4.5.1: towns (1) and cities (2) held by face-up Communist combat units, per corps/country
     points: dict[str, int] = {}
@@ -224,8 +226,9 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
             return
     s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
     if inv:
-        make_marker(s, [uid], loc, ctx, "NTND 4.1")
+        make_marker(s, [uid], loc, ctx, "NTND 4.1", drawn=[uid])    # ntnd/5 (4.4): named after its marker
     else:
+        uid = name_public(s, uid)                                     # ntnd/5 (4.4): the next public name
         ctx.emit({"t": "recruit", "unit": uid, "type": type_id, "loc": loc, "rule": "NTND 4.1"})
 
 

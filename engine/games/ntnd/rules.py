@@ -10,9 +10,9 @@ state is the engine's (engine/snapshot.py). See docs/rules/ntnd.md.
 from __future__ import annotations
 
 from ...ruleset import Context, Decision, Ruleset
-from ...versions import stamp
-from .versions import VERSIONS
-from . import flow, setup as _setup
+from ...versions import KEY, stamp
+from .versions import MIX_NAMES, VERSIONS
+from . import flow, operations, setup as _setup
 from .answers import DECISIONS, cmd, move_options
 from .state import SEATS
 from . import views
@@ -31,10 +31,25 @@ class NtndRuleset(Ruleset):
     # 1728 under ntnd/3 fitted Tet but not the campaign). tests/engine/test_sealed_lengths.py and
     # tests/ntnd/test_ntnd_scenarios_data.py derive both bounds from the data of every scenario.
     sealed_sizes = {"command": {"communist": 1856}, "event": {"communist": 6144}}
+    # ntnd/5 (versions.MIX_NAMES, issue 42): a counter is renamed when it leaves the mix, so every
+    # Communist unit may carry a generic name (the set-up's short historical ids do not last): a
+    # command naming all 109 with the longest hidden ids (``nva-division-m99999-9``) is 2625 bytes
+    # (+64 and more for the envelope); a marker of all 98 invertible ones with those ids and the
+    # longest public names (``NVA infantry division 9999``) 7192, and 7680 keeps the set-up's record (32
+    # padded identities in Tet) under the service's 256 KiB (docs/rules/ntnd.md "Padded sizes";
+    # tests/ntnd/test_ntnd_later_draws.py derives both from the data)
+    MIX_NAMES_SEALED_SIZES = {"command": {"communist": 2752}, "event": {"communist": 7680}}
     decisions = DECISIONS
+
+    def __init__(self, version: str | None = None) -> None:
+        super().__init__(version)
+        if MIX_NAMES.on({KEY: self.version}):
+            self.sealed_sizes = self.MIX_NAMES_SEALED_SIZES
 
     def setup(self, scenario, options, ctx: Context):
         s = stamp(_setup.initial_state(scenario, ctx), self.version)
+        if MIX_NAMES.on(s):
+            operations.sort_units(s)   # ntnd/5: the units in id order from the start (operations._rename)
         flow.enter(s, ctx)
         flow.advance(s, ctx)
         return s

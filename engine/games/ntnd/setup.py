@@ -132,7 +132,11 @@ def initial_state(scenario: str, ctx) -> dict:
         "phase": {},
         "units": units,
         "markers": {},
-        "meta": {"next_marker": 0},
+        # public_names: per Communist type, the last public number given (operations.name_public,
+        # ntnd/5): the scenario's own counters of the type; the mix is numbered from one past it
+        "meta": {"next_marker": 0,
+                 "public_names": {tid: sum(1 for u in sc["setup"]["communist"] if u["type"] == tid)
+                                  for tid, t in sorted(counters.types.items()) if t.side == COMMUNIST}},
         "neutral": sorted(sc["scenario_rules"].get("neutral_countries", [])),
         "pp": sc["victory"]["initial_political_points"],
         "attacks": [],

@@ -24,7 +24,7 @@ from ...decisions import DecisionKind
 from ...errors import Rejection
 from .features import in_force
 from .map import load_map
-from .operations import first_in_mix, make_marker
+from .operations import first_in_mix, make_marker, name_public
 from .state import COMMUNIST
 
 SV_CORPS = ("I", "II", "III", "IV")
@@ -186,8 +186,9 @@ def place(s: dict, p: dict, ctx) -> None:
             return
     s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
     if inv:
-        make_marker(s, [uid], loc, ctx, "NTND 26.3")
+        make_marker(s, [uid], loc, ctx, "NTND 26.3", drawn=[uid])   # ntnd/5 (4.4): named after its marker
     else:
+        uid = name_public(s, uid)                                    # ntnd/5 (4.4): the next public name
         ctx.emit({"t": "recruit", "unit": uid, "type": s["units"][uid]["type"], "loc": loc, "rule": "NTND 26.3"})
 
 

@@ -34,7 +34,7 @@ import itertools
 from ...errors import Rejection
 from .features import in_force
 from .map import load_map
-from .operations import first_in_mix, remove_from_marker
+from .operations import first_in_mix, name_public, remove_from_marker
 from .politics import eliminate
 from .recruitment import division_cap_holds
 from .state import ALLIED, COMMUNIST
@@ -98,6 +98,7 @@ def build(s: dict, loc: str, supplies: list[str], ctx) -> str:
     base = first_in_mix(s, "vc_base")
     _spend(s, list(pair), ctx, "NTND 28.9.3")
     s["units"][base].update(status="map", loc=loc, inv=False, mk=None)
+    base = name_public(s, base)                                      # ntnd/5 (4.4): bases are face up
     ctx.emit({"t": "base-built", "unit": base, "loc": loc, "rule": "NTND 28.9.3"})
     return base
 
@@ -125,7 +126,11 @@ def upgrade(s: dict, regiment: str, cadre: str, supply: str, ctx) -> str:
     loc, was_inv = s["units"][regiment]["loc"], s["units"][regiment]["inv"]
     div = first_in_mix(s, "nva_division")
     s["units"][div].update(status="map", loc=loc, inv=False, mk=None)
+    if not was_inv:
+        div = name_public(s, div)                                    # ntnd/5 (4.4); inverted: _spend names it
+    rec = s["units"][div]
     _spend(s, [regiment, cadre, supply], ctx, "NTND 28.9.7", join=(regiment, div) if was_inv else None)
+    div = rec["id"]
     s["phase"]["base_upgrade"] = True
     if not was_inv:
         ctx.emit({"t": "promoted", "unit": div, "type": "nva_division", "loc": loc, "rule": "NTND 28.9.7"})

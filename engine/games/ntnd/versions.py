@@ -9,6 +9,18 @@ FLEET_ENTRY = Change("ntnd", "14.2.1", since="5",
                      what="a Communist ground move may end in a land hex held by the fleet alone (next to a sea "
                           "hex); the fleet then moves one hex out to sea (ntnd/4: the hex could not be entered)")
 
+#: 4.4: the name a counter taken from the Communist counter mix gets. ntnd/4 hands out the lowest id of
+#: the type still in the mix, so a face-up draw's public id counted the counters that had left the mix
+#: unseen (inverted recruits, dummies, hidden promotions). From ntnd/5 a counter is named when it is
+#: taken: face up, the next public name of its type (``<type>-<n>``, n counting the face-up draws of the
+#: type after the scenario's own counters: operations.name_public); inverted, a name made of its type
+#: and the marker it is drawn into (``vc-cadre-m7``: operations.make_marker ``drawn``), which is all its
+#: reveal tells.
+MIX_NAMES = Change("ntnd", "4.4", "5",
+                   "a counter taken from the counter mix is named when it is taken: face up, the next public "
+                   "name of its type (a count of the type's face-up draws); inverted, its type and the marker it "
+                   "is drawn into; no name depends on hidden draws or hidden choices made earlier")
+
 VERSIONS = Versions("ntnd", first_stable="4",
                     development={"1": "65eea15e3b35", "2": "c712fa63feb1", "3": "d4e5f1e9b37d"},
-                    changes=(FLEET_ENTRY,))
+                    changes=(FLEET_ENTRY, MIX_NAMES))

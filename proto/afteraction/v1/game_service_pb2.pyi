@@ -188,14 +188,16 @@ class SubmitCommandResponse(_message.Message):
     def __init__(self, records: _Optional[_Iterable[_Union[LogRecord, _Mapping]]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., openings: _Optional[_Iterable[_Union[SeatOpening, _Mapping]]] = ..., next_decision: _Optional[_Union[Decision, _Mapping]] = ..., duplicate: _Optional[bool] = ..., openings_withheld: _Optional[bool] = ...) -> None: ...
 
 class PlayJoin(_message.Message):
-    __slots__ = ("game_id", "auth", "from_seq")
+    __slots__ = ("game_id", "auth", "from_seq", "with_names")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     auth: SeatAuth
     from_seq: int
-    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ...) -> None: ...
+    with_names: bool
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ..., with_names: _Optional[bool] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("join", "command")
@@ -228,14 +230,38 @@ class CommandAccepted(_message.Message):
     def __init__(self, counter: _Optional[int] = ..., seqs: _Optional[_Iterable[int]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class YourDecision(_message.Message):
-    __slots__ = ("state_seq", "decision", "legal_commands")
+    __slots__ = ("state_seq", "decision", "legal_commands", "names")
     STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
     state_seq: int
     decision: Decision
     legal_commands: _containers.RepeatedCompositeFieldContainer[_command_pb2.Command]
-    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ...) -> None: ...
+    names: _containers.RepeatedCompositeFieldContainer[CommandName]
+    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ..., names: _Optional[_Iterable[_Union[CommandName, _Mapping]]] = ...) -> None: ...
+
+class CommandName(_message.Message):
+    __slots__ = ("text", "group", "refs")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    REFS_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    group: str
+    refs: _containers.RepeatedCompositeFieldContainer[NameRef]
+    def __init__(self, text: _Optional[str] = ..., group: _Optional[str] = ..., refs: _Optional[_Iterable[_Union[NameRef, _Mapping]]] = ...) -> None: ...
+
+class NameRef(_message.Message):
+    __slots__ = ("kind", "id", "name", "position")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    id: str
+    name: str
+    position: str
+    def __init__(self, kind: _Optional[str] = ..., id: _Optional[str] = ..., name: _Optional[str] = ..., position: _Optional[str] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
     __slots__ = ("record", "opening", "checkpoint", "your_decision", "accepted", "rejected")
@@ -254,14 +280,16 @@ class PlayResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
-    __slots__ = ("game_id", "from_seq", "auth")
+    __slots__ = ("game_id", "from_seq", "auth", "with_names")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
+    WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     from_seq: int
     auth: SeatAuth
-    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
+    with_names: bool
+    def __init__(self, game_id: _Optional[str] = ..., from_seq: _Optional[int] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., with_names: _Optional[bool] = ...) -> None: ...
 
 class WatchResponse(_message.Message):
     __slots__ = ("record", "checkpoint", "clocks", "opening", "your_decision")
@@ -310,22 +338,26 @@ class GetStateResponse(_message.Message):
     def __init__(self, state_seq: _Optional[int] = ..., view: _Optional[bytes] = ..., view_json: _Optional[str] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., ended: _Optional[bool] = ..., outcome_json: _Optional[str] = ..., seat: _Optional[str] = ..., game: _Optional[str] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ..., cause_json: _Optional[str] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
-    __slots__ = ("game_id", "auth")
+    __slots__ = ("game_id", "auth", "with_names")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
+    WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     auth: SeatAuth
-    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ...) -> None: ...
+    with_names: bool
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., with_names: _Optional[bool] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
-    __slots__ = ("state_seq", "decision", "commands")
+    __slots__ = ("state_seq", "decision", "commands", "names")
     STATE_SEQ_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     COMMANDS_FIELD_NUMBER: _ClassVar[int]
+    NAMES_FIELD_NUMBER: _ClassVar[int]
     state_seq: int
     decision: Decision
     commands: _containers.RepeatedCompositeFieldContainer[_command_pb2.Command]
-    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ...) -> None: ...
+    names: _containers.RepeatedCompositeFieldContainer[CommandName]
+    def __init__(self, state_seq: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., commands: _Optional[_Iterable[_Union[_command_pb2.Command, _Mapping]]] = ..., names: _Optional[_Iterable[_Union[CommandName, _Mapping]]] = ...) -> None: ...
 
 class GetServerKeyRequest(_message.Message):
     __slots__ = ()

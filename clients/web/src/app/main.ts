@@ -100,8 +100,12 @@ function describeRecord(rec: Rec, words: string | null): string {
   if (ending?.t === "resign") return `record ${rec.seq}: ${who} resigned`;
   if (ending?.t === "offer") return `record ${rec.seq}: ${who} offered ${ending.winner === null ? "a draw" : `a win for ${String(ending.winner)}`}`;
   if (ending?.t === "accept") return `record ${rec.seq}: ${who} accepted the offer of record ${String(ending.offer)}`;
-  if (b.sealed) return `record ${rec.seq}: ${who} made a hidden (sealed) move`;
-  return `record ${rec.seq}: ${who}: ${words ?? "a move"}`;
+  // the record's public dice, as they fell (engine/names.py reads them the same way)
+  const rolls = (Array.isArray(b.events) ? b.events as Record<string, unknown>[] : []).filter((e) => e.t === "roll")
+    .map((e) => `${String(e.die)}: ${String(e.result)} (${String(e.rule)})`);
+  const dice = rolls.length ? `; rolled ${rolls.join("; ")}` : "";
+  if (b.sealed) return `record ${rec.seq}: ${who} made a hidden (sealed) move${dice}`;
+  return `record ${rec.seq}: ${who}: ${words ?? "a move"}${dice}`;
 }
 
 function commandOf(rec: Rec): Command | null {
@@ -209,7 +213,16 @@ async function openGame(gameId: string, spectate: boolean) {
   $("game-id").textContent = gameId;
   $("export").onclick = () => act(() => exportLog(gameId));
   // the genesis names the seats' keys: this browser's key makes it a seat, else a spectator
-  const first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 });
+  let first;
+  try { first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 }); } catch (e) {
+    // an unknown game id (or a server that cannot answer): said in the lobby, which stays usable
+    $("game").hidden = true;
+    $("lobby").hidden = false;
+    history.replaceState(null, "", location.pathname + location.search);
+    status(`cannot open game ${gameId}: ${(e as Error).message} ${reasonOf(e)}`.trim(), "bad");
+    return;
+  }
+  status(`opening game ${gameId}`, "busy");   // a failed join before this one is over
   const probe = new LogVerifier(server, gameId);
   await probe.add(first.records[0].record, first.records[0].checkpoint);
   gameName = String((probe.genesis!.body.ruleset as Record<string, unknown>).game);   // the ruleset, for words
@@ -237,6 +250,7 @@ async function openGame(gameId: string, spectate: boolean) {
   const keptSlot = `aar-checkpoint:${gameId}:${mine}`;   // the latest checkpoint this seat verified (SPEC.md 11)
   const seat = new WebSeat(clients, gameId, mine, key, server, ent, localStorage.getItem(keptSlot) ?? undefined);
   seat.keep = (note) => { if (note) localStorage.setItem(keptSlot, note); };
+  seat.withNames = true;   // the choices by the ruleset's names (issue 46)
   const cosSlot = `aar-cosigned:${gameId}:${mine}`;      // cosigned once: a reload does not cosign again
   seat.cosignedSize = Number(localStorage.getItem(cosSlot) ?? 0);
   seat.keepRefused = (counter, signed) =>   // SPEC.md 8.2: the seat's evidence of an answer the game's end overtook
@@ -259,7 +273,9 @@ async function openGame(gameId: string, spectate: boolean) {
   const choose = async (d: YourDecision): Promise<Command | null> => {
     await pending;
     const st = await clients.game.getState({ gameId, auth: await seat.auth() });
-    const words = (await ui(st.game, JSON.parse(st.viewJson), d.legalCommands)).choices;
+    // the ruleset's names of the commands (YourDecision.names, issue 46); words from /ui/board for a server without
+    const named = d.names.length === d.legalCommands.length;
+    const words = named ? d.names.map((n) => n.text) : (await ui(st.game, JSON.parse(st.viewJson), d.legalCommands)).choices;
     $("prompt").textContent = `your decision: ${d.decision?.prompt ?? ""}`;
     const box = $("choices");
     box.replaceChildren();
@@ -267,15 +283,31 @@ async function openGame(gameId: string, spectate: boolean) {
     return new Promise((resolve) => {
       // a record that overtakes this prompt (an ending, the clock) takes its buttons away
       cancelChoice = (seq) => { if (seq >= Number(d.stateSeq)) { cancelChoice = null; box.replaceChildren(); resolve(null); } };
-      d.legalCommands.forEach((c, i) => {
-        const b = document.createElement("button");
-        b.className = "choice";
-        b.textContent = words[i] ?? `choice ${i + 1}`;
-        b.dataset.i = String(i);
-        b.dataset.command = toB64(toBinary(CommandSchema, c));
-        b.onclick = () => { cancelChoice = null; box.replaceChildren(); $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
-        box.append(b);
+      // grouped as the ruleset groups them ("Place a KR cadre face down: pick a place"), each group where its first is
+      const groups = new Map<string, number[]>();
+      d.legalCommands.forEach((_, i) => {
+        const g = named ? d.names[i].group : "";
+        groups.set(g, [...(groups.get(g) ?? []), i]);
       });
+      for (const [g, idx] of groups) {
+        if (groups.size > 1 && g) {
+          const h = document.createElement("div");
+          h.className = "choice-group";
+          h.textContent = `${g} (${idx.length})`;
+          box.append(h);
+        }
+        for (const i of idx) {
+          const c = d.legalCommands[i];
+          const b = document.createElement("button");
+          b.className = "choice";
+          b.textContent = words[i] ?? `choice ${i + 1}`;
+          if (named) b.title = d.names[i].refs.map((r) => `${r.name} (${r.kind} ${r.id}${r.position && r.position !== r.id ? " at " + r.position : ""})`).join("; ");
+          b.dataset.i = String(i);
+          b.dataset.command = toB64(toBinary(CommandSchema, c));
+          b.onclick = () => { cancelChoice = null; box.replaceChildren(); $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
+          box.append(b);
+        }
+      }
     });
   };
   // resign asks once more on the page (a second click), then signs

@@ -59,6 +59,8 @@ export class WebSeat {
   /** Where this seat keeps an envelope refused because the game ended first (SPEC.md 8.2: its
    * evidence of an answer at that position, for `aar evidence`); the page uses localStorage. */
   keepRefused: (counter: bigint, signed: SignedCommand) => void = () => {};
+  /** Ask for each legal command's name in words with the prompts (YourDecision.names). */
+  withNames = false;
 
   constructor(readonly clients: Clients, readonly gameId: string, readonly seat: string, readonly key: SeatKey,
               readonly server: ServerKey, entropy?: Uint8Array, kept?: string) {
@@ -254,7 +256,8 @@ export class WebSeat {
       const stop = () => ctl.abort();
       signal?.addEventListener("abort", stop);
       try {
-        const stream = this.clients.game.watch({ gameId: this.gameId, fromSeq: BigInt(this.nextSeq), auth: await this.auth() }, { signal: ctl.signal });
+        const stream = this.clients.game.watch({ gameId: this.gameId, fromSeq: BigInt(this.nextSeq), auth: await this.auth(),
+          withNames: this.withNames }, { signal: ctl.signal });
         for await (const m of stream) {
           failures = 0;
           const k = m.kind;

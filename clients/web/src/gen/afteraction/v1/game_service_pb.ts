@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/game_service.proto.
  */
 export const file_afteraction_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSLYAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkSKAoFbWF0Y2gYBiABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8SKgoFY2xvY2sYByABKAsyGy5hZnRlcmFjdGlvbi52MS5UaW1lQ29udHJvbCKRAQoJTWF0Y2hJbmZvEg0KBWxhYmVsGAEgASgJEjcKB3BsYXllcnMYAiADKAsyJi5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8uUGxheWVyc0VudHJ5EgwKBGRhdGUYAyABKAkaLgoMUGxheWVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSAoLVGltZUNvbnRyb2wSEwoLZGVjaXNpb25fbXMYASABKAQSEAoIdG90YWxfbXMYAiABKAQSEgoKYWJhbmRvbl9tcxgDIAEoBCJSCglTZWF0Q2xvY2sSDAoEc2VhdBgBIAEoCRIPCgdsZWZ0X21zGAIgASgDEg8KB3J1bm5pbmcYAyABKAgSFQoNdG90YWxfbGVmdF9tcxgEIAEoAyJbCgZDbG9ja3MSDgoGbm93X21zGAEgASgEEigKBXNlYXRzGAIgAygLMhkuYWZ0ZXJhY3Rpb24udjEuU2VhdENsb2NrEhcKD2FiYW5kb25fbGVmdF9tcxgDIAEoAyKcAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSKgoHZ2VuZXNpcxgCIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBITCgtzZXJ2ZXJfdmtleRgEIAEoCSJuChRTdWJtaXRDb21tYW5kUmVxdWVzdBIuCgdjb21tYW5kGAEgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZBImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgihwIKFVN1Ym1pdENvbW1hbmRSZXNwb25zZRIqCgdyZWNvcmRzGAEgAygLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkEjQKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50Ei0KCG9wZW5pbmdzGAMgAygLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmcSLwoNbmV4dF9kZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEhEKCWR1cGxpY2F0ZRgFIAEoCBIZChFvcGVuaW5nc193aXRoaGVsZBgGIAEoCCJVCghQbGF5Sm9pbhIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBIQCghmcm9tX3NlcRgDIAEoBCJxCgtQbGF5UmVxdWVzdBIoCgRqb2luGAEgASgLMhguYWZ0ZXJhY3Rpb24udjEuUGxheUpvaW5IABIwCgdjb21tYW5kGAIgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZEgAQgYKBGtpbmQiUQoPQ29tbWFuZFJlamVjdGVkEg8KB2NvdW50ZXIYASABKAQSDAoEY29kZRgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHbWVzc2FnZRgEIAEoCSJDCg9Db21tYW5kQWNjZXB0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRzZXFzGAIgAygEEhEKCWR1cGxpY2F0ZRgDIAEoCCJ+CgxZb3VyRGVjaXNpb24SEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SLwoObGVnYWxfY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kIswCCgxQbGF5UmVzcG9uc2USKwoGcmVjb3JkGAEgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkSAASLgoHb3BlbmluZxgCIAEoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nSAASNgoKY2hlY2twb2ludBgDIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnRIABI1Cg15b3VyX2RlY2lzaW9uGAQgASgLMhwuYWZ0ZXJhY3Rpb24udjEuWW91ckRlY2lzaW9uSAASMwoIYWNjZXB0ZWQYBSABKAsyHy5hZnRlcmFjdGlvbi52MS5Db21tYW5kQWNjZXB0ZWRIABIzCghyZWplY3RlZBgGIAEoCzIfLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmRSZWplY3RlZEgAQgYKBGtpbmQiWQoMV2F0Y2hSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEAoIZnJvbV9zZXEYAiABKAQSJgoEYXV0aBgDIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIo0CCg1XYXRjaFJlc3BvbnNlEisKBnJlY29yZBgBIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZEgAEjYKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50SAASKAoGY2xvY2tzGAMgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzSAASLgoHb3BlbmluZxgEIAEoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nSAASNQoNeW91cl9kZWNpc2lvbhgFIAEoCzIcLmFmdGVyYWN0aW9uLnYxLllvdXJEZWNpc2lvbkgAQgYKBGtpbmQiSgoPR2V0U3RhdGVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIu8BChBHZXRTdGF0ZVJlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIMCgR2aWV3GAIgASgMEhEKCXZpZXdfanNvbhgDIAEoCRIqCghkZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEg0KBWVuZGVkGAUgASgIEhQKDG91dGNvbWVfanNvbhgGIAEoCRIMCgRzZWF0GAcgASgJEgwKBGdhbWUYCCABKAkSJgoGY2xvY2tzGAkgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzEhIKCmNhdXNlX2pzb24YCiABKAkiUwoYTGlzdExlZ2FsQ29tbWFuZHNSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIoUBChlMaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEikKCGNvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZCIVChNHZXRTZXJ2ZXJLZXlSZXF1ZXN0IiQKFEdldFNlcnZlcktleVJlc3BvbnNlEgwKBHZrZXkYASABKAkiFQoTTGlzdFJ1bGVzZXRzUmVxdWVzdCKZAQoLUnVsZXNldEluZm8SDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEg0KBXNlYXRzGAMgAygJEhEKCXNjZW5hcmlvcxgEIAMoCRIUCgxvcHRpb25zX2pzb24YBSABKAkSMwoNc2NlbmFyaW9faW5mbxgGIAMoCzIcLmFmdGVyYWN0aW9uLnYxLlNjZW5hcmlvSW5mbyJPCgxTY2VuYXJpb0luZm8SDAoEbmFtZRgBIAEoCRINCgV0aXRsZRgCIAEoCRINCgV0dXJucxgDIAEoBRITCgtkZXNjcmlwdGlvbhgEIAEoCSJFChRMaXN0UnVsZXNldHNSZXNwb25zZRItCghydWxlc2V0cxgBIAMoCzIbLmFmdGVyYWN0aW9uLnYxLlJ1bGVzZXRJbmZvImUKEExpc3RHYW1lc1JlcXVlc3QSKgoGc3RhdHVzGAEgASgOMhouYWZ0ZXJhY3Rpb24udjEuR2FtZVN0YXR1cxIRCglwYWdlX3NpemUYAiABKA0SEgoKcGFnZV90b2tlbhgDIAEoCSKoAQoLR2FtZVN1bW1hcnkSDwoHZ2FtZV9pZBgBIAEoCRIMCgRnYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKAkSEAoIc2NlbmFyaW8YBCABKAkSDQoFZW5kZWQYBSABKAgSDwoHcmVjb3JkcxgGIAEoBBINCgVzZWF0cxgHIAMoCRIoCgVtYXRjaBgIIAEoCzIZLmFmdGVyYWN0aW9uLnYxLk1hdGNoSW5mbyJYChFMaXN0R2FtZXNSZXNwb25zZRIqCgVnYW1lcxgBIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkdhbWVTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSpdCgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXR0FNRV9TVEFUVVNfSU5fUFJPR1JFU1MQARIVChFHQU1FX1NUQVRVU19FTkRFRBACMpAGCgtHYW1lU2VydmljZRJTCgpDcmVhdGVHYW1lEiEuYWZ0ZXJhY3Rpb24udjEuQ3JlYXRlR2FtZVJlcXVlc3QaIi5hZnRlcmFjdGlvbi52MS5DcmVhdGVHYW1lUmVzcG9uc2USXAoNU3VibWl0Q29tbWFuZBIkLmFmdGVyYWN0aW9uLnYxLlN1Ym1pdENvbW1hbmRSZXF1ZXN0GiUuYWZ0ZXJhY3Rpb24udjEuU3VibWl0Q29tbWFuZFJlc3BvbnNlEkUKBFBsYXkSGy5hZnRlcmFjdGlvbi52MS5QbGF5UmVxdWVzdBocLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXNwb25zZSgBMAESRgoFV2F0Y2gSHC5hZnRlcmFjdGlvbi52MS5XYXRjaFJlcXVlc3QaHS5hZnRlcmFjdGlvbi52MS5XYXRjaFJlc3BvbnNlMAESTQoIR2V0U3RhdGUSHy5hZnRlcmFjdGlvbi52MS5HZXRTdGF0ZVJlcXVlc3QaIC5hZnRlcmFjdGlvbi52MS5HZXRTdGF0ZVJlc3BvbnNlEmgKEUxpc3RMZWdhbENvbW1hbmRzEiguYWZ0ZXJhY3Rpb24udjEuTGlzdExlZ2FsQ29tbWFuZHNSZXF1ZXN0GikuYWZ0ZXJhY3Rpb24udjEuTGlzdExlZ2FsQ29tbWFuZHNSZXNwb25zZRJZCgxHZXRTZXJ2ZXJLZXkSIy5hZnRlcmFjdGlvbi52MS5HZXRTZXJ2ZXJLZXlSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuR2V0U2VydmVyS2V5UmVzcG9uc2USWQoMTGlzdFJ1bGVzZXRzEiMuYWZ0ZXJhY3Rpb24udjEuTGlzdFJ1bGVzZXRzUmVxdWVzdBokLmFmdGVyYWN0aW9uLnYxLkxpc3RSdWxlc2V0c1Jlc3BvbnNlElAKCUxpc3RHYW1lcxIgLmFmdGVyYWN0aW9uLnYxLkxpc3RHYW1lc1JlcXVlc3QaIS5hZnRlcmFjdGlvbi52MS5MaXN0R2FtZXNSZXNwb25zZWIGcHJvdG8z", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
+  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJJCghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCSLYAQoRQ3JlYXRlR2FtZVJlcXVlc3QSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhAKCHNjZW5hcmlvGAMgASgJEhQKDG9wdGlvbnNfanNvbhgEIAEoCRImCgVzZWF0cxgFIAMoCzIXLmFmdGVyYWN0aW9uLnYxLlNlYXRLZXkSKAoFbWF0Y2gYBiABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8SKgoFY2xvY2sYByABKAsyGy5hZnRlcmFjdGlvbi52MS5UaW1lQ29udHJvbCKRAQoJTWF0Y2hJbmZvEg0KBWxhYmVsGAEgASgJEjcKB3BsYXllcnMYAiADKAsyJi5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8uUGxheWVyc0VudHJ5EgwKBGRhdGUYAyABKAkaLgoMUGxheWVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSAoLVGltZUNvbnRyb2wSEwoLZGVjaXNpb25fbXMYASABKAQSEAoIdG90YWxfbXMYAiABKAQSEgoKYWJhbmRvbl9tcxgDIAEoBCJSCglTZWF0Q2xvY2sSDAoEc2VhdBgBIAEoCRIPCgdsZWZ0X21zGAIgASgDEg8KB3J1bm5pbmcYAyABKAgSFQoNdG90YWxfbGVmdF9tcxgEIAEoAyJbCgZDbG9ja3MSDgoGbm93X21zGAEgASgEEigKBXNlYXRzGAIgAygLMhkuYWZ0ZXJhY3Rpb24udjEuU2VhdENsb2NrEhcKD2FiYW5kb25fbGVmdF9tcxgDIAEoAyKcAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSKgoHZ2VuZXNpcxgCIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBITCgtzZXJ2ZXJfdmtleRgEIAEoCSJuChRTdWJtaXRDb21tYW5kUmVxdWVzdBIuCgdjb21tYW5kGAEgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZBImCgRhdXRoGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgihwIKFVN1Ym1pdENvbW1hbmRSZXNwb25zZRIqCgdyZWNvcmRzGAEgAygLMhkuYWZ0ZXJhY3Rpb24udjEuTG9nUmVjb3JkEjQKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50Ei0KCG9wZW5pbmdzGAMgAygLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmcSLwoNbmV4dF9kZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEhEKCWR1cGxpY2F0ZRgFIAEoCBIZChFvcGVuaW5nc193aXRoaGVsZBgGIAEoCCJpCghQbGF5Sm9pbhIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBIQCghmcm9tX3NlcRgDIAEoBBISCgp3aXRoX25hbWVzGAQgASgIInEKC1BsYXlSZXF1ZXN0EigKBGpvaW4YASABKAsyGC5hZnRlcmFjdGlvbi52MS5QbGF5Sm9pbkgAEjAKB2NvbW1hbmQYAiABKAsyHS5hZnRlcmFjdGlvbi52MS5TaWduZWRDb21tYW5kSABCBgoEa2luZCJRCg9Db21tYW5kUmVqZWN0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRjb2RlGAIgASgFEg4KBnJlYXNvbhgDIAEoCRIPCgdtZXNzYWdlGAQgASgJIkMKD0NvbW1hbmRBY2NlcHRlZBIPCgdjb3VudGVyGAEgASgEEgwKBHNlcXMYAiADKAQSEQoJZHVwbGljYXRlGAMgASgIIqoBCgxZb3VyRGVjaXNpb24SEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SLwoObGVnYWxfY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kEioKBW5hbWVzGAQgAygLMhsuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZE5hbWUiUQoLQ29tbWFuZE5hbWUSDAoEdGV4dBgBIAEoCRINCgVncm91cBgCIAEoCRIlCgRyZWZzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuTmFtZVJlZiJDCgdOYW1lUmVmEgwKBGtpbmQYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghwb3NpdGlvbhgEIAEoCSLMAgoMUGxheVJlc3BvbnNlEisKBnJlY29yZBgBIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZEgAEi4KB29wZW5pbmcYAiABKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZ0gAEjYKCmNoZWNrcG9pbnQYAyABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50SAASNQoNeW91cl9kZWNpc2lvbhgEIAEoCzIcLmFmdGVyYWN0aW9uLnYxLllvdXJEZWNpc2lvbkgAEjMKCGFjY2VwdGVkGAUgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZEFjY2VwdGVkSAASMwoIcmVqZWN0ZWQYBiABKAsyHy5hZnRlcmFjdGlvbi52MS5Db21tYW5kUmVqZWN0ZWRIAEIGCgRraW5kIm0KDFdhdGNoUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhAKCGZyb21fc2VxGAIgASgEEiYKBGF1dGgYAyABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBISCgp3aXRoX25hbWVzGAQgASgIIo0CCg1XYXRjaFJlc3BvbnNlEisKBnJlY29yZBgBIAEoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZEgAEjYKCmNoZWNrcG9pbnQYAiABKAsyIC5hZnRlcmFjdGlvbi52MS5TaWduZWRDaGVja3BvaW50SAASKAoGY2xvY2tzGAMgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzSAASLgoHb3BlbmluZxgEIAEoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nSAASNQoNeW91cl9kZWNpc2lvbhgFIAEoCzIcLmFmdGVyYWN0aW9uLnYxLllvdXJEZWNpc2lvbkgAQgYKBGtpbmQiSgoPR2V0U3RhdGVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIu8BChBHZXRTdGF0ZVJlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIMCgR2aWV3GAIgASgMEhEKCXZpZXdfanNvbhgDIAEoCRIqCghkZWNpc2lvbhgEIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEg0KBWVuZGVkGAUgASgIEhQKDG91dGNvbWVfanNvbhgGIAEoCRIMCgRzZWF0GAcgASgJEgwKBGdhbWUYCCABKAkSJgoGY2xvY2tzGAkgASgLMhYuYWZ0ZXJhY3Rpb24udjEuQ2xvY2tzEhIKCmNhdXNlX2pzb24YCiABKAkiZwoYTGlzdExlZ2FsQ29tbWFuZHNSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoEhIKCndpdGhfbmFtZXMYAyABKAgisQEKGUxpc3RMZWdhbENvbW1hbmRzUmVzcG9uc2USEQoJc3RhdGVfc2VxGAEgASgEEioKCGRlY2lzaW9uGAIgASgLMhguYWZ0ZXJhY3Rpb24udjEuRGVjaXNpb24SKQoIY29tbWFuZHMYAyADKAsyFy5hZnRlcmFjdGlvbi52MS5Db21tYW5kEioKBW5hbWVzGAQgAygLMhsuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZE5hbWUiFQoTR2V0U2VydmVyS2V5UmVxdWVzdCIkChRHZXRTZXJ2ZXJLZXlSZXNwb25zZRIMCgR2a2V5GAEgASgJIhUKE0xpc3RSdWxlc2V0c1JlcXVlc3QimQEKC1J1bGVzZXRJbmZvEgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgVzZWF0cxgDIAMoCRIRCglzY2VuYXJpb3MYBCADKAkSFAoMb3B0aW9uc19qc29uGAUgASgJEjMKDXNjZW5hcmlvX2luZm8YBiADKAsyHC5hZnRlcmFjdGlvbi52MS5TY2VuYXJpb0luZm8iTwoMU2NlbmFyaW9JbmZvEgwKBG5hbWUYASABKAkSDQoFdGl0bGUYAiABKAkSDQoFdHVybnMYAyABKAUSEwoLZGVzY3JpcHRpb24YBCABKAkiRQoUTGlzdFJ1bGVzZXRzUmVzcG9uc2USLQoIcnVsZXNldHMYASADKAsyGy5hZnRlcmFjdGlvbi52MS5SdWxlc2V0SW5mbyJlChBMaXN0R2FtZXNSZXF1ZXN0EioKBnN0YXR1cxgBIAEoDjIaLmFmdGVyYWN0aW9uLnYxLkdhbWVTdGF0dXMSEQoJcGFnZV9zaXplGAIgASgNEhIKCnBhZ2VfdG9rZW4YAyABKAkiqAEKC0dhbWVTdW1tYXJ5Eg8KB2dhbWVfaWQYASABKAkSDAoEZ2FtZRgCIAEoCRIPCgd2ZXJzaW9uGAMgASgJEhAKCHNjZW5hcmlvGAQgASgJEg0KBWVuZGVkGAUgASgIEg8KB3JlY29yZHMYBiABKAQSDQoFc2VhdHMYByADKAkSKAoFbWF0Y2gYCCABKAsyGS5hZnRlcmFjdGlvbi52MS5NYXRjaEluZm8iWAoRTGlzdEdhbWVzUmVzcG9uc2USKgoFZ2FtZXMYASADKAsyGy5hZnRlcmFjdGlvbi52MS5HYW1lU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqXQoKR2FtZVN0YXR1cxIbChdHQU1FX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0dBTUVfU1RBVFVTX0lOX1BST0dSRVNTEAESFQoRR0FNRV9TVEFUVVNfRU5ERUQQAjKQBgoLR2FtZVNlcnZpY2USUwoKQ3JlYXRlR2FtZRIhLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0GiIuYWZ0ZXJhY3Rpb24udjEuQ3JlYXRlR2FtZVJlc3BvbnNlElwKDVN1Ym1pdENvbW1hbmQSJC5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVxdWVzdBolLmFmdGVyYWN0aW9uLnYxLlN1Ym1pdENvbW1hbmRSZXNwb25zZRJFCgRQbGF5EhsuYWZ0ZXJhY3Rpb24udjEuUGxheVJlcXVlc3QaHC5hZnRlcmFjdGlvbi52MS5QbGF5UmVzcG9uc2UoATABEkYKBVdhdGNoEhwuYWZ0ZXJhY3Rpb24udjEuV2F0Y2hSZXF1ZXN0Gh0uYWZ0ZXJhY3Rpb24udjEuV2F0Y2hSZXNwb25zZTABEk0KCEdldFN0YXRlEh8uYWZ0ZXJhY3Rpb24udjEuR2V0U3RhdGVSZXF1ZXN0GiAuYWZ0ZXJhY3Rpb24udjEuR2V0U3RhdGVSZXNwb25zZRJoChFMaXN0TGVnYWxDb21tYW5kcxIoLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWdhbENvbW1hbmRzUmVxdWVzdBopLmFmdGVyYWN0aW9uLnYxLkxpc3RMZWdhbENvbW1hbmRzUmVzcG9uc2USWQoMR2V0U2VydmVyS2V5EiMuYWZ0ZXJhY3Rpb24udjEuR2V0U2VydmVyS2V5UmVxdWVzdBokLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlc3BvbnNlElkKDExpc3RSdWxlc2V0cxIjLmFmdGVyYWN0aW9uLnYxLkxpc3RSdWxlc2V0c1JlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXNwb25zZRJQCglMaXN0R2FtZXMSIC5hZnRlcmFjdGlvbi52MS5MaXN0R2FtZXNSZXF1ZXN0GiEuYWZ0ZXJhY3Rpb24udjEuTGlzdEdhbWVzUmVzcG9uc2ViBnByb3RvMw", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
 
 /**
  * Proof that the caller holds a seat's key, for reads of that seat's private
@@ -643,6 +643,15 @@ export type PlayJoin = Message<"afteraction.v1.PlayJoin"> & {
    * @generated from field: uint64 from_seq = 3;
    */
   fromSeq: bigint;
+
+  /**
+   * True to receive each legal command's name in words with the prompts
+   * (YourDecision.names, docs/service.md "Commands in words"); false: no names,
+   * and none of the time it takes to make them (thousands in an NTND move phase).
+   *
+   * @generated from field: bool with_names = 4;
+   */
+  withNames: boolean;
 };
 
 /**
@@ -792,6 +801,14 @@ export type YourDecision = Message<"afteraction.v1.YourDecision"> & {
    * @generated from field: repeated afteraction.v1.Command legal_commands = 3;
    */
   legalCommands: Command[];
+
+  /**
+   * The legal commands in words: names[i] names legal_commands[i] (docs/service.md
+   * "Commands in words"); only for a stream opened with_names.
+   *
+   * @generated from field: repeated afteraction.v1.CommandName names = 4;
+   */
+  names: CommandName[];
 };
 
 /**
@@ -800,6 +817,87 @@ export type YourDecision = Message<"afteraction.v1.YourDecision"> & {
  */
 export const YourDecisionSchema: GenMessage<YourDecision> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_game_service, 18);
+
+/**
+ * A legal command in words, given by the ruleset's presentation layer (engine/names.py), named
+ * from the deciding seat's own view only. Presentation: the command itself is what is sent.
+ *
+ * @generated from message afteraction.v1.CommandName
+ */
+export type CommandName = Message<"afteraction.v1.CommandName"> & {
+  /**
+   * A short human text, unique within the decision, e.g. "Place a KR cadre face down at hex
+   * 0216" or "Move infantry u17 to Quang Tri [quang_tri]".
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * The group the command belongs to, e.g. "Place a KR cadre face down: pick a place": a user
+   * interface may show the groups first, then the commands of the chosen group.
+   *
+   * @generated from field: string group = 2;
+   */
+  group: string;
+
+  /**
+   * The pieces and places the command refers to, in the order the text names them.
+   *
+   * @generated from field: repeated afteraction.v1.NameRef refs = 3;
+   */
+  refs: NameRef[];
+};
+
+/**
+ * Describes the message afteraction.v1.CommandName.
+ * Use `create(CommandNameSchema)` to create a new message.
+ */
+export const CommandNameSchema: GenMessage<CommandName> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 19);
+
+/**
+ * A piece or place a command refers to.
+ *
+ * @generated from message afteraction.v1.NameRef
+ */
+export type NameRef = Message<"afteraction.v1.NameRef"> & {
+  /**
+   * "piece" (a unit, counter, marker or team member) or "place" (a hex, zone or square).
+   *
+   * @generated from field: string kind = 1;
+   */
+  kind: string;
+
+  /**
+   * Its id as commands and views spell it ("nva-304", "M13", "1810", "laos_north", "8-A").
+   *
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * Its printed name ("304th Division", "Da Nang", "Ho Chi Minh Trail (Laos, north)").
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * Where it is on the map: for a piece, the id of the place it is at as the seat sees it (empty
+   * when off the map or unknown); for a place, its own id.
+   *
+   * @generated from field: string position = 4;
+   */
+  position: string;
+};
+
+/**
+ * Describes the message afteraction.v1.NameRef.
+ * Use `create(NameRefSchema)` to create a new message.
+ */
+export const NameRefSchema: GenMessage<NameRef> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 20);
 
 /**
  * Server message of GameService.Play.
@@ -868,7 +966,7 @@ export type PlayResponse = Message<"afteraction.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 19);
+  messageDesc(file_afteraction_v1_game_service, 21);
 
 /**
  * Request of GameService.Watch.
@@ -896,6 +994,15 @@ export type WatchRequest = Message<"afteraction.v1.WatchRequest"> & {
    * @generated from field: afteraction.v1.SeatAuth auth = 3;
    */
   auth?: SeatAuth | undefined;
+
+  /**
+   * True to receive each legal command's name in words with the prompts
+   * (YourDecision.names, docs/service.md "Commands in words"); false: no names,
+   * and none of the time it takes to make them (thousands in an NTND move phase).
+   *
+   * @generated from field: bool with_names = 4;
+   */
+  withNames: boolean;
 };
 
 /**
@@ -903,7 +1010,7 @@ export type WatchRequest = Message<"afteraction.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 20);
+  messageDesc(file_afteraction_v1_game_service, 22);
 
 /**
  * Server message of GameService.Watch.
@@ -965,7 +1072,7 @@ export type WatchResponse = Message<"afteraction.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 21);
+  messageDesc(file_afteraction_v1_game_service, 23);
 
 /**
  * Request of GameService.GetState.
@@ -993,7 +1100,7 @@ export type GetStateRequest = Message<"afteraction.v1.GetStateRequest"> & {
  * Use `create(GetStateRequestSchema)` to create a new message.
  */
 export const GetStateRequestSchema: GenMessage<GetStateRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 22);
+  messageDesc(file_afteraction_v1_game_service, 24);
 
 /**
  * Response of GameService.GetState.
@@ -1078,7 +1185,7 @@ export type GetStateResponse = Message<"afteraction.v1.GetStateResponse"> & {
  * Use `create(GetStateResponseSchema)` to create a new message.
  */
 export const GetStateResponseSchema: GenMessage<GetStateResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 23);
+  messageDesc(file_afteraction_v1_game_service, 25);
 
 /**
  * Request of GameService.ListLegalCommands.
@@ -1099,6 +1206,14 @@ export type ListLegalCommandsRequest = Message<"afteraction.v1.ListLegalCommands
    * @generated from field: afteraction.v1.SeatAuth auth = 2;
    */
   auth?: SeatAuth | undefined;
+
+  /**
+   * True to receive each command's name in words (ListLegalCommandsResponse.names);
+   * false: no names, and none of the time it takes to make them.
+   *
+   * @generated from field: bool with_names = 3;
+   */
+  withNames: boolean;
 };
 
 /**
@@ -1106,7 +1221,7 @@ export type ListLegalCommandsRequest = Message<"afteraction.v1.ListLegalCommands
  * Use `create(ListLegalCommandsRequestSchema)` to create a new message.
  */
 export const ListLegalCommandsRequestSchema: GenMessage<ListLegalCommandsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 24);
+  messageDesc(file_afteraction_v1_game_service, 26);
 
 /**
  * Response of GameService.ListLegalCommands.
@@ -1134,6 +1249,13 @@ export type ListLegalCommandsResponse = Message<"afteraction.v1.ListLegalCommand
    * @generated from field: repeated afteraction.v1.Command commands = 3;
    */
   commands: Command[];
+
+  /**
+   * The legal commands in words: names[i] names commands[i] (only when asked with_names).
+   *
+   * @generated from field: repeated afteraction.v1.CommandName names = 4;
+   */
+  names: CommandName[];
 };
 
 /**
@@ -1141,7 +1263,7 @@ export type ListLegalCommandsResponse = Message<"afteraction.v1.ListLegalCommand
  * Use `create(ListLegalCommandsResponseSchema)` to create a new message.
  */
 export const ListLegalCommandsResponseSchema: GenMessage<ListLegalCommandsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 25);
+  messageDesc(file_afteraction_v1_game_service, 27);
 
 /**
  * Request of GameService.GetServerKey.
@@ -1156,7 +1278,7 @@ export type GetServerKeyRequest = Message<"afteraction.v1.GetServerKeyRequest"> 
  * Use `create(GetServerKeyRequestSchema)` to create a new message.
  */
 export const GetServerKeyRequestSchema: GenMessage<GetServerKeyRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 26);
+  messageDesc(file_afteraction_v1_game_service, 28);
 
 /**
  * Response of GameService.GetServerKey.
@@ -1177,7 +1299,7 @@ export type GetServerKeyResponse = Message<"afteraction.v1.GetServerKeyResponse"
  * Use `create(GetServerKeyResponseSchema)` to create a new message.
  */
 export const GetServerKeyResponseSchema: GenMessage<GetServerKeyResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 27);
+  messageDesc(file_afteraction_v1_game_service, 29);
 
 /**
  * Request of GameService.ListRulesets.
@@ -1192,7 +1314,7 @@ export type ListRulesetsRequest = Message<"afteraction.v1.ListRulesetsRequest"> 
  * Use `create(ListRulesetsRequestSchema)` to create a new message.
  */
 export const ListRulesetsRequestSchema: GenMessage<ListRulesetsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 28);
+  messageDesc(file_afteraction_v1_game_service, 30);
 
 /**
  * One ruleset a server runs.
@@ -1250,7 +1372,7 @@ export type RulesetInfo = Message<"afteraction.v1.RulesetInfo"> & {
  * Use `create(RulesetInfoSchema)` to create a new message.
  */
 export const RulesetInfoSchema: GenMessage<RulesetInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 29);
+  messageDesc(file_afteraction_v1_game_service, 31);
 
 /**
  * A scenario of a ruleset (RulesetInfo.scenario_info).
@@ -1292,7 +1414,7 @@ export type ScenarioInfo = Message<"afteraction.v1.ScenarioInfo"> & {
  * Use `create(ScenarioInfoSchema)` to create a new message.
  */
 export const ScenarioInfoSchema: GenMessage<ScenarioInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 30);
+  messageDesc(file_afteraction_v1_game_service, 32);
 
 /**
  * Response of GameService.ListRulesets.
@@ -1314,7 +1436,7 @@ export type ListRulesetsResponse = Message<"afteraction.v1.ListRulesetsResponse"
  * Use `create(ListRulesetsResponseSchema)` to create a new message.
  */
 export const ListRulesetsResponseSchema: GenMessage<ListRulesetsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 31);
+  messageDesc(file_afteraction_v1_game_service, 33);
 
 /**
  * Request of GameService.ListGames.
@@ -1350,7 +1472,7 @@ export type ListGamesRequest = Message<"afteraction.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 32);
+  messageDesc(file_afteraction_v1_game_service, 34);
 
 /**
  * One game in ListGamesResponse: what anyone may know of it.
@@ -1420,7 +1542,7 @@ export type GameSummary = Message<"afteraction.v1.GameSummary"> & {
  * Use `create(GameSummarySchema)` to create a new message.
  */
 export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 33);
+  messageDesc(file_afteraction_v1_game_service, 35);
 
 /**
  * Response of GameService.ListGames.
@@ -1448,7 +1570,7 @@ export type ListGamesResponse = Message<"afteraction.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 34);
+  messageDesc(file_afteraction_v1_game_service, 36);
 
 /**
  * Which games ListGames returns.
