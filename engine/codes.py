@@ -126,7 +126,8 @@ class Code(StrEnum):
                     "a request field that cannot be right (options_json not a JSON object, a Play stream "
                     "not opened by a join, a cosignature past 1 KiB)")
     BAD_COSIGNATURE = ("BAD_COSIGNATURE", _ARG, "service",
-                       "AddCosignature: not that seat's valid cosignature of that checkpoint (SPEC.md 4.5)")
+                       "AddCosignature: not that seat's valid cosignature of that checkpoint (SPEC.md 4.5); "
+                       "CosignLedger: not a registered player's (SPEC.md 15.2)")
     FIELD_TOO_LONG = ("FIELD_TOO_LONG", _ARG, "service",
                       "a field past its limit (metadata field, limit, size)")
     RECORD_TOO_LARGE = ("RECORD_TOO_LARGE", _ARG, "service",
@@ -150,6 +151,21 @@ class Code(StrEnum):
     NOT_ENDED = ("NOT_ENDED", _PRE, "service", "the server secret is revealed only after the game has ended")
     WRONG_SERVER_KEY = ("WRONG_SERVER_KEY", _PRE, "service",
                         "this replica's key is not the one in the game's genesis")
+    # -- the LeagueService (service/league.py, docs/league.md) --------------------------------
+    UNKNOWN_LEAGUE = ("UNKNOWN_LEAGUE", _FOUND, "service", "no such league on this server")
+    LEAGUE_EXISTS = ("LEAGUE_EXISTS", _EXISTS, "service", "a league with this id exists on this server")
+    LEAGUE_REFUSED = ("LEAGUE_REFUSED", _PRE, "service",
+                      "the league's rules (SPEC.md 15.4) refuse the entry; nothing appended (metadata check: the "
+                      "check that failed)")
+    BAD_LEAGUE_ENTRY = ("BAD_LEAGUE_ENTRY", _ARG, "service",
+                        "a league entry body that is not canonical or not of its kind's shape, or a signed statement "
+                        "whose key or signature is not 32 or 64 bytes (SPEC.md 15.1, 15.3)")
+    ORGANISER_AUTH = ("ORGANISER_AUTH", _AUTH, "service",
+                      "OpenRound, ReplayBoard, PublishStandings: no OrganiserAuth, or not the league organiser's "
+                      "signature of this league, call and ledger size (SPEC.md 15.12)")
+    NOT_A_LEAGUE_GAME = ("NOT_A_LEAGUE_GAME", _PRE, "service",
+                         "witness: the game is not a live game of this league on this server, or the checkpoint is "
+                         "not of its log (SPEC.md 15.11)")
     INTERNAL = ("INTERNAL", _INT, "service",
                 "the stored log and the referee disagree, a bug, or a tampered store (metadata incident, also "
                 "in the server log)")

@@ -22,6 +22,8 @@ _TEXT_LIMITS = {
     "game_id": limits.MAX_GAME_ID_CHARS, "seat": limits.MAX_NAME_CHARS, "game": limits.MAX_NAME_CHARS,
     "version": limits.MAX_NAME_CHARS, "scenario": limits.MAX_NAME_CHARS,
     "options_json": limits.MAX_OPTIONS_JSON_BYTES, "envelope": limits.MAX_ENVELOPE_BYTES,
+    "league_id": limits.MAX_LEAGUE_ID_CHARS, "policy": limits.MAX_LEAGUE_POLICY_BYTES,
+    "body": limits.MAX_LEAGUE_STATEMENT_BYTES, "checkpoint": limits.MAX_WITNESS_NOTE_BYTES,
 }
 _REPEATED_LIMITS = {"seats": limits.MAX_SEATS}
 _STR, _BYTES, _MSG = 9, 12, 11   # FieldDescriptor.TYPE_STRING / TYPE_BYTES / TYPE_MESSAGE

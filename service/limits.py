@@ -39,6 +39,10 @@ MAX_GAME_ID_CHARS = 64                 # a game id in a request (the server make
 MAX_NAME_CHARS = 64                    # a seat, ruleset, version or scenario name
 MAX_OPTIONS_JSON_BYTES = 4 * KiB       # CreateGame's options_json
 MAX_SEATS = 16                         # seats of a CreateGame request
+MAX_LEAGUE_ID_CHARS = 64               # a league id (SPEC.md 15.1)
+MAX_LEAGUE_POLICY_BYTES = 8 * KiB      # CreateLeague's policy (a canonical policy body)
+MAX_LEAGUE_STATEMENT_BYTES = 60 * KiB  # a signed statement's body (a registration, dispute, ruling)
+MAX_WITNESS_NOTE_BYTES = 8 * KiB       # a checkpoint note shown to the league's witness
 MAX_RECORDS_PER_CALL = 1000            # GetRecords returns at most this many records
 MAX_LIST_GAMES = 100                   # games in one ListGames page (page_size)
 LIST_GAMES_DEFAULT = 50                # ListGames page_size 0
@@ -111,6 +115,11 @@ TABLE: tuple[Limit, ...] = (
     Limit("MAX_NAME_CHARS", "a seat, ruleset, version or scenario name", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
     Limit("MAX_OPTIONS_JSON_BYTES", "`CreateGameRequest.options_json`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
     Limit("MAX_SEATS", "seats in a `CreateGameRequest`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_LEAGUE_ID_CHARS", "a league id (`league_id`)", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_LEAGUE_POLICY_BYTES", "`CreateLeagueRequest.policy`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_LEAGUE_STATEMENT_BYTES", "a `SignedStatement.body` (a registration, dispute or ruling, evidence "
+          "included)", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
+    Limit("MAX_WITNESS_NOTE_BYTES", "`WitnessCheckpointRequest.checkpoint`", "`INVALID_ARGUMENT`/`FIELD_TOO_LONG`"),
     Limit("MAX_RECORDS_PER_CALL", "records in one `GetRecords` answer", "fewer records; ask again"),
     Limit("MAX_LIST_GAMES", "games in one `ListGames` page (`page_size`)", "`INVALID_ARGUMENT`/`BAD_ARGUMENT`"),
     Limit("LIST_GAMES_DEFAULT", "games in a `ListGames` page when `page_size` is 0", "-"),

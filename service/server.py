@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import grpc
 from grpc_health.v1 import health, health_pb2
 
-from afteraction.engine.crypto.note import Signer
-from afteraction.v1 import audit_service_pb2, game_service_pb2
+from afteraction.engine.crypto.note import Signer, parse_skey
+from afteraction.engine.errors import CryptoError
+from afteraction.v1 import audit_service_pb2, game_service_pb2, league_service_pb2
 
 from . import atrest, limits
 from .calls import unknown_rpc_handler
@@ -32,7 +33,8 @@ DEFAULT_NAME = "afteraction.local"
 STOP_SLACK_S = 10.0  # after the grace period, how long stop() waits for the server to report its shutdown
 GIL_SWITCH_S = 0.001  # sys.setswitchinterval of a server process (see start)
 SERVICES = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
-            audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"].full_name)
+            audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"].full_name,
+            league_service_pb2.DESCRIPTOR.services_by_name["LeagueService"].full_name)
 
 
 def load_or_create_key(path: str, name: str = DEFAULT_NAME) -> Signer:
@@ -211,6 +213,9 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     thread.start()
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
     svc = Service(GameManager(st, signer, ring=ring.signers, **({} if now is None else {"now": now})), pool, loop)
+    from .league import LeagueManager, league_signer   # the LeagueService's leagues (service/league.py)
+
+    svc.league = LeagueManager(st, svc.games, league_signer(key, signer.name), AuditServicer(svc).export)
     try:
         server, port, hs, poller, web = asyncio.run_coroutine_threadsafe(
             _start(svc, listen, creds, reuseport, web_listen, web_origins, web_page), loop).result(30)
@@ -226,10 +231,13 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
 
 async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=None, web_origins=(), web_page=None):
     server = grpc.aio.server(options=server_options(reuseport))
-    game, audit = GameServicer(svc), AuditServicer(svc)
+    from .league import LeagueServicer
+
+    game, audit, league = GameServicer(svc), AuditServicer(svc), LeagueServicer(svc, svc.league)
     server.add_generic_rpc_handlers((
         grpc.method_handlers_generic_handler(SERVICES[0], game.handlers()),
         grpc.method_handlers_generic_handler(SERVICES[1], audit.handlers()),
+        grpc.method_handlers_generic_handler(SERVICES[2], league.handlers()),
     ))
     hs = health.aio.HealthServicer()
     add_health(server, svc, hs)
@@ -250,9 +258,10 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
         from .web import WebApp, WebServer
 
         descs = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"],
-                 audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"])
-        app = WebApp(svc, [(SERVICES[0], descs[0], game.methods()), (SERVICES[1], descs[1], audit.methods())],
-                     web_origins, web_page)
+                 audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"],
+                 league_service_pb2.DESCRIPTOR.services_by_name["LeagueService"])
+        app = WebApp(svc, [(SERVICES[0], descs[0], game.methods()), (SERVICES[1], descs[1], audit.methods()),
+                           (SERVICES[2], descs[2], league.methods())], web_origins, web_page)
         try:
             web = WebServer(app, web_listen)
         except OSError as e:

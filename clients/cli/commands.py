@@ -396,6 +396,10 @@ def cmd_export(args) -> int:
 
 # -- the server: serve_cmd.py ---------------------------------------------------------
 def cmd_demo(args) -> int:
+    if args.league:  # issue 45: the league demo through the LeagueService (clients/cli/league_demo.py)
+        from .league_demo import run
+
+        return run(os.path.join(args.out, "league"), args.seed)
     if args.end:  # SPEC.md 8.1-8.2: a game that ends by resignation, agreement, time-out, abandonment
         from .demo import default_game
         from .demo_end import run_demo_end
@@ -512,4 +516,7 @@ def register(sub) -> None:
     p.add_argument("--end", choices=("resign", "agree", "timeout", "abandon"),
                    help="play a few moves, then end the game this way (SPEC.md 8.1-8.2; the server's clock "
                         "is driven by the demo, nothing waits) and print the outcome and its cause")
+    p.add_argument("--league", action="store_true",
+                   help="instead: a small Swiss league of bots through an embedded server's LeagueService "
+                        "(`aar league demo`, docs/league.md); its files go to OUT/league")
     p.set_defaults(func=cmd_demo)

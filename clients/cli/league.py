@@ -15,7 +15,8 @@ MAX_BUNDLE = 1 << 30
 
 
 def register(sub) -> None:
-    p = sub.add_parser("league", help="league ledgers: verify one with its games' bundles")
+    p = sub.add_parser("league", help="leagues: run one on a server (new, join, pair, games, standings, dispute, "
+                                      "rule, export), verify a ledger with its games' bundles")
     lsub = p.add_subparsers(dest="league_command", required=True)
     v = lsub.add_parser("verify", help="verify a league ledger, its games' bundles, its pairings, standings and "
                                        "ratings")
@@ -32,8 +33,11 @@ def register(sub) -> None:
     from .league_demo import register as register_demo
     from .league_view import register as register_view
 
+    from .league_cmds import register as register_cmds
+
     register_view(lsub)
     register_demo(lsub)
+    register_cmds(lsub)
 
 
 def _usage_line(cmd: str, message: str) -> str:

@@ -1,17 +1,19 @@
-"""`aar league demo [--out DIR] [--seed N]`: a small Swiss league of bot players end to end, its
-games over real gRPC (an embedded game server), its ledger written by the organiser's side here
-(engine/league/ledger.py's LedgerWriter: there is no LeagueService yet), then verified as anyone
-would: `aar league verify` on the ledger and the exported bundles, and the league's page.
+"""`aar league demo [--out DIR] [--seed N]` (also `aar demo --league`): a small Swiss league of bot
+players end to end through an embedded `aar serve`: the league created, joined, paired, its games
+created from their pairings and their results entered by the server's LeagueService, a dispute and
+a ruling sent signed by their authors, all over real gRPC (clients/python/league.py); then the
+ledger and bundles downloaded and verified as anyone would: `aar league verify`, and the league's
+page.
 
 Six players, three rounds: SOG, then GMV (two turns), then SOG. Round 2 has an agreed draw offered
 right after the handshake, too early to count (the policy's `min_decisions`); round 3 a resignation
 and a time-out the timed-out player contests with the envelope it kept: it withholds its
 cosignature, disputes the result, the arbiter orders a replay, and the replayed game counts. The
-embedded server's clock and the ledger's are the demo's own, moved on so that the time-out and the
-result window pass at once."""
+timed-out player has the league server (a witness, SPEC.md 15.11) timestamp its answer before the
+limit and files that timestamp with the envelope. The embedded server's clock (the games' and the
+ledger's) is the demo's own, moved on so that the time-out and the result window pass at once."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
@@ -39,21 +41,13 @@ def cmd_league_demo(args) -> int:
 
 def run(out: str, seed: int) -> int:
     from afteraction.client.client import Client, new_seat_key
+    from afteraction.client.league import LeagueClient
     from afteraction.client.seat import Seat
-    from afteraction.engine import registry
     from afteraction.engine.bots import random_bot
-    from afteraction.engine.crypto.note import Signer
-    from afteraction.engine.league.entries import Author, bundle_hash, seed_commitment
+    from afteraction.engine.league.entries import Author
     from afteraction.engine.league.fixed import ONE
-    from afteraction.engine.crypto import cosign as _cosign
-    from afteraction.engine.crypto import note as _note
-    from afteraction.engine.league.ledger import LedgerWriter, cosigner, verify_ledger
-    from afteraction.engine.league.standings import published
-    from afteraction.engine.log.bundle import read_bundle
-    from afteraction.engine.protocol import parse_record
-    from afteraction.engine.seat import SeatSigner
+    from afteraction.engine.league.ledger import verify_ledger
     from afteraction.service.server import start
-    from afteraction.v1 import game_service_pb2 as gs
 
     from .league import summary
     from .main import _jsonable
@@ -64,187 +58,195 @@ def run(out: str, seed: int) -> int:
     run_ = start("127.0.0.1:0", None, None, out, now=lambda: clock[0])
     target = f"127.0.0.1:{run_.port}"
     league_id = f"demo-{os.urandom(3).hex()}"
-    key = Signer("league.demo", new_seat_key())
-    bundles: dict[bytes, bytes] = {}
-    w = LedgerWriter(league_id, key, bundles=bundles)
-    seeds = [new_seat_key() for _ in range(5)]
-    arbiter = Author(new_seat_key())
+    arbiter = new_seat_key()
+    organiser = new_seat_key()
+    keys = {name: new_seat_key() for name in PLAYERS}
+    print(f"league server: {target} (embedded aar serve: GameService and LeagueService; game key {run_.vkey})")
 
-    def tick(ms: int = 1000) -> int:
-        clock[0] += ms
-        return clock[0]
+    def play_boards(games, ends=None):
+        """Each board's seats play it (``ends``: board -> how it ends early), over real gRPC."""
+        ends = ends or {}
+        errors = []
+        threads = []
+        for g in games:
+            if g.board in ends:
+                continue
+            for seat, name in zip(g.seats, (g.first, g.second)):
+                s = Seat(Client(target), g.game_id, seat, keys[name], cosign=True)
 
-    def append(kind, body, author=None):
-        return w.append(kind, body, tick(), author)
+                def go(s=s):
+                    try:
+                        s.play(random_bot(f"{seed}/{s.game_id}/{s.seat}"))
+                    except BaseException as e:  # reported below
+                        errors.append(e)
+                    finally:
+                        s.client.close()
+                threads.append(threading.Thread(target=go, daemon=True))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+        for g in games:
+            if g.board in ends:
+                ends[g.board](g)
 
-    print(f"game server: {target} (embedded; key {run_.vkey})")
-    print(f"league {league_id}: key {w.vkey}")
-    w.genesis("Demo league", seed_commitment(league_id, 1, seeds[0]), tick())
-    append("policy", {
-        "version": 1, "titles": list(TITLES), "pairing": "swiss", "rounds": 3,
-        "points": {"win": [1, 1], "draw": [1, 2], "loss": [0, 1], "bye": [1, 1]},
-        "endings": {"rules": "count", "resign": "count", "agree": "count", "timeout": "count", "abandon": "void"},
-        "min_decisions": {"rules": 0, "resign": 0, "agree": 3, "timeout": 0, "abandon": 0},
-        "window": WINDOW_MS, "repeat_cap": 2,
-        "rating": {"system": "glicko2", "r": 1500 * ONE, "rd": 350 * ONE, "sigma": 6 * ONE // 100,
-                   "tau": ONE // 2, "epsilon": ONE // 10**6, "provisional": 110 * ONE},
-        "arbiters": [arbiter.public]})
-    keys = {}
-    for name in PLAYERS:
-        keys[name] = new_seat_key()
-        a = Author(keys[name])
-        append("player", {"name": name, "key": a.public}, a)
-    print(f"policy 1 and {len(PLAYERS)} players registered, each signing its own entry")
+    def seats_of(g, cosign=True):
+        out_ = {}
+        for seat, name in zip(g.seats, (g.first, g.second)):
+            out_[seat] = Seat(Client(target), g.game_id, seat, keys[name], cosign=cosign)
+        return out_
 
-    def new_round(title):
-        no = len(w.state.rounds) + 1
-        pairs, byes = w.state.pairing(no, seeds[no - 1])
-        append("round", {"round": no, "title": title, "seed": seeds[no - 1],
-                         "next": seed_commitment(league_id, no + 1, seeds[no]),
-                         "pairings": [list(p) for p in pairs], "byes": byes})
-        print(f"\nround {no}: {title['game']} {title['scenario']}; "
-              + "; ".join(f"board {b}: {p[0]} - {p[1]}" for b, p in enumerate(pairs, 1))
-              + (f"; bye: {', '.join(byes)}" if byes else ""))
-        return no, pairs
+    def handshake(seats):
+        for step in ("commit", "reveal"):
+            for s in seats.values():
+                s.submit(s.sign_commit() if step == "commit" else s.sign_reveal())
 
-    def game(c, no, board, pair, end=None, game_id_note=""):
-        """Create the pairing's game on the server, play it, export it, append game and result."""
-        title = w.state.rounds[no - 1].title
-        rs = registry.get(title["game"])
-        seat_of = {rs.seats[0]: pair[0], rs.seats[1]: pair[1]}
-        match = gs.MatchInfo(label=f"{league_id} round {no} board {board}", players=seat_of)
-        clk = {"decision_ms": DECISION_MS} if end == "timeout" else None
-        gid = c.create_game(title["game"], {s: SeatSigner(s, keys[p]).public for s, p in seat_of.items()},
-                            scenario=title["scenario"], options=OPTIONS.get(title["game"]), match=match,
-                            clock=clk).game_id
-        seats = {s: Seat(Client(target), gid, s, keys[p], cosign=True) for s, p in seat_of.items()}
-        kept = None
-        if end is None:
-            errors = []
+    def show_round(r, c):
+        title = c.games(league_id).rounds[r.round - 1].title
+        print(f"\nround {r.round}: {title.game} {title.scenario}; "
+              + "; ".join(f"board {g.board}: {g.first} - {g.second}" for g in r.games)
+              + (f"; bye: {', '.join(r.byes)}" if r.byes else ""))
 
-            def play(seat):
-                try:
-                    seat.play(random_bot(f"{seed}/{gid}/{seat.seat}"))
-                except BaseException as e:  # reported below
-                    errors.append(e)
-            threads = [threading.Thread(target=play, args=(s,), daemon=True) for s in seats.values()]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            if errors:
-                raise errors[0]
-        else:
-            for step in ("commit", "reveal"):
-                for s in seats.values():
-                    s.submit(s.sign_commit() if step == "commit" else s.sign_reveal())
-            pending = c.state(gid).decision.seat
-            other = next(s for s in rs.seats if s != pending)
-            if end == "resign":
-                bot = random_bot(f"{seed}/{gid}")
-                for _ in range(2):  # two decisions first
-                    s = seats[c.state(gid).decision.seat]
-                    lg = s.legal()
-                    s.submit(s.sign_command(lg.state_seq, bot(s.seat, list(lg.commands))))
-                pending = c.state(gid).decision.seat
-                other = next(s for s in rs.seats if s != pending)
-                seats[other].resign()
-                print(f"  board {board}: {seat_of[other]} resigns, out of turn")
-            elif end == "agree":
+    def show_results(c, no):
+        for g in c.games(league_id).games:
+            if g.round == no:
+                print(f"  board {g.board}: {g.first} - {g.second}: "
+                      + (f"{g.winner} wins" if g.winner else "draw or no result") + f" ({g.cause}), game {g.game_id}"
+                      + f", {g.status}")
+
+    try:
+        with LeagueClient(target) as c, Client(target) as gc:
+            vkey = c.create_league(league_id, "Demo league", {
+                "version": 1, "titles": list(TITLES), "pairing": "swiss", "rounds": 3,
+                "points": {"win": [1, 1], "draw": [1, 2], "loss": [0, 1], "bye": [1, 1]},
+                "endings": {"rules": "count", "resign": "count", "agree": "count", "timeout": "count",
+                            "abandon": "void"},
+                "min_decisions": {"rules": 0, "resign": 0, "agree": 3, "timeout": 0, "abandon": 0},
+                "window": WINDOW_MS, "repeat_cap": 2,
+                "rating": {"system": "glicko2", "r": 1500 * ONE, "rd": 350 * ONE, "sigma": 6 * ONE // 100,
+                           "tau": ONE // 2, "epsilon": ONE // 10**6, "provisional": 110 * ONE},
+                "arbiters": [Author(arbiter).public]}, organiser).vkey
+            print(f"league {league_id}: created on the server; league key {vkey}")
+            for name in PLAYERS:
+                c.join(league_id, name, keys[name])
+            print(f"policy 1 and {len(PLAYERS)} players registered, each signing its own entry")
+
+            r = c.open_round(league_id, organiser, TITLES[0])
+            show_round(r, c)
+            play_boards(r.games)
+            show_results(c, r.round)
+            c.publish_standings(league_id, organiser)
+
+            r = c.open_round(league_id, organiser, TITLES[1], options=OPTIONS["gmv"])
+            show_round(r, c)
+            last = len(r.games)
+
+            def agree(g):
+                seats = seats_of(g)
+                handshake(seats)
+                pending = gc.state(g.game_id).decision.seat
+                other = next(s for s in g.seats if s != pending)
                 seats[pending].offer(None)
                 seats[other].accept()
-                print(f"  board {board}: {seat_of[pending]} offers a draw at once, {seat_of[other]} accepts")
-            elif end == "timeout":
+                for s in seats.values():
+                    s.catch_up()
+                print(f"  board {g.board}: {dict(zip(g.seats, (g.first, g.second)))[pending]} offers a draw at once, "
+                      "the other accepts")
+            play_boards(r.games, {last: agree})
+            show_results(c, r.round)
+            c.publish_standings(league_id, organiser)
+
+            # round 3: the games have a decision limit; the time-out board is played last
+            r = c.open_round(league_id, organiser, TITLES[0], decision_ms=DECISION_MS)
+            show_round(r, c)
+            contested = {}
+
+            def resign(g):
+                seats = seats_of(g)
+                handshake(seats)
+                bot = random_bot(f"{seed}/{g.game_id}")
+                for _ in range(2):  # two decisions first
+                    s = seats[gc.state(g.game_id).decision.seat]
+                    lg_ = s.legal()
+                    s.submit(s.sign_command(lg_.state_seq, bot(s.seat, list(lg_.commands))))
+                pending = gc.state(g.game_id).decision.seat
+                other = next(s for s in g.seats if s != pending)
+                seats[other].resign()
+                for s in seats.values():
+                    s.catch_up()
+                print(f"  board {g.board}: {dict(zip(g.seats, (g.first, g.second)))[other]} resigns, out of turn")
+
+            def timeout(g):
+                seats = seats_of(g)
+                handshake(seats)
+                pending = gc.state(g.game_id).decision.seat
+                name = dict(zip(g.seats, (g.first, g.second)))[pending]
                 s = seats[pending]
                 s.cosign = False   # it will contest the time-out: it withholds its cosignature
-                lg = s.legal()
-                kept = s.sign_command(lg.state_seq, list(lg.commands)[0])   # its answer, which arrives late
+                lg_ = s.legal()
+                kept = s.sign_command(lg_.state_seq, list(lg_.commands)[0])   # its answer, which arrives late
+                at, sig = c.timestamp(league_id, g.game_id, kept, vkey)         # the league witnesses it in time
+                print(f"  board {g.board}: {name} answers; the league server timestamps the envelope at {at} ms")
                 clock[0] += DECISION_MS + 1
-                print(f"  board {board}: {seat_of[pending]}'s answer reaches the server after its decision limit")
-                c.state(gid)   # the server writes the time-out at the game's next use
+                print(f"  board {g.board}: {name}'s answer reaches the game server after its decision limit")
+                gc.state(g.game_id)   # the server writes the time-out at the game's next use
                 try:
                     s.submit(kept)
                 except Exception as e:  # noqa: BLE001 - refused: the game is over
                     print(f"  the server refuses it: {str(e).splitlines()[0][:100]}")
-            for s in seats.values():
-                s.catch_up()   # each seat verifies the end record and (unless contesting) cosigns
-        data = c.export(gid)
-        with open(os.path.join(bundles_dir, f"{gid}.aar"), "wb") as f:
-            f.write(data)
-        h = bundle_hash(data)
-        bundles[h] = data
-        _, frames = read_bundle(io.BytesIO(data))
-        items = list(frames)
-        gen = parse_record(items[0][0])
-        end_rec = parse_record(items[-1][0])
-        append("game", {"round": no, "board": board, "game": gid, "server": run_.vkey, "genesis": gen.hash})
-        winner_seat = end_rec.body["outcome"].get("winner")
-        cause = end_rec.body.get("cause", {"kind": "rules"})["kind"]
-        winner = None if winner_seat is None else seat_of[winner_seat]
-        res = append("result", {"game": gid, "bundle": h, "checkpoint": items[-1][1], "winner": winner,
-                                "cause": cause})
-        for s in seats.values():
-            s.client.close()
-        print(f"  board {board}: {pair[0]} - {pair[1]}: "
-              + (f"{winner} wins" if winner else "draw or no result") + f" ({cause}), game {gid}{game_id_note}")
-        return gid, seat_of, kept, res
-
-    try:
-        with Client(target) as c:
-            no, pairs = new_round(TITLES[0])
-            for b, p in enumerate(pairs, 1):
-                game(c, no, b, p)
-            append("standings", published(w.state, clock[0] + 1000))
-            no, pairs = new_round(TITLES[1])
-            for b, p in enumerate(pairs, 1):
-                game(c, no, b, p, end="agree" if b == len(pairs) else None)
-            append("standings", published(w.state, clock[0] + 1000))
-            no, pairs = new_round(TITLES[0])
-            contested = None
-            for b, p in enumerate(pairs, 1):
-                end = {1: "resign", 2: "timeout"}.get(b)
-                gid, seat_of, kept, _ = game(c, no, b, p, end=end)
-                if end == "timeout":
-                    contested = (b, p, gid, seat_of, kept)
-            b, p, gid, seat_of, kept = contested
-            loser = next(n for n in p if w.state.live_result(gid).body["winner"] != n)
-            d = append("dispute", {"game": gid, "claim": "my answer was sent before the limit; the server held it",
-                                   "evidence": [kept]}, Author(keys[loser]))
-            print(f"  {loser} disputes game {gid} (entry {d.seq}), with the envelope it signed and kept")
-            r = append("ruling", {"game": gid, "decision": "replay", "reason": "the kept envelope is signed at "
-                                  "the position of the end record: replay the board", "dispute": d.seq}, arbiter)
-            print(f"  the arbiter rules (entry {r.seq}): replay round {no} board {b}")
-            game(c, no, b, p, game_id_note=" (the replay)")
-            tick(WINDOW_MS)
-            append("standings", published(w.state, clock[0] + 1000))
+                for x in seats.values():
+                    x.catch_up()   # each seat verifies the end record and (unless contesting) cosigns
+                contested.update(game=g, name=name, evidence=[kept, at.to_bytes(8, "big") + sig])
+            ends = {1: resign, 2: timeout}
+            play_boards([g for g in r.games if g.board != 2], ends)
+            play_boards([g for g in r.games if g.board == 2], ends)
+            show_results(c, r.round)
+            g = contested["game"]
+            d = c.dispute(league_id, g.game_id, "my answer was sent before the limit; the server held it "
+                                                "(the league's timestamp is in the evidence)",
+                          contested["evidence"], keys[contested["name"]]).entry
+            print(f"  {contested['name']} disputes game {g.game_id} (entry {d.seq}), with the envelope it signed "
+                  "and kept and the league's timestamp of it")
+            ru = c.rule(league_id, g.game_id, "replay", "the league witnessed the answer before the limit: replay "
+                        "the board", arbiter, d.seq).entry
+            print(f"  the arbiter rules (entry {ru.seq}): replay round {r.round} board {g.board}")
+            new = c.replay_board(league_id, r.round, g.board, organiser).game
+            play_boards([new])
+            show_results(c, r.round)
+            clock[0] += WINDOW_MS
+            c.publish_standings(league_id, organiser)
+            # every player downloads the ledger and the bundles, verifies them, cosigns the last checkpoint
+            ledger, bundles = c.download(league_id)
+            verify_ledger(ledger, bundles, vkey)
+            for name in PLAYERS:
+                kept_note = c.cosign_ledger(league_id, name, keys[name], ledger, clock[0] // 1000)
+            ledger, bundles = c.download(league_id)
     finally:
         run_.stop(2)
-    # every player verifies the ledger as it stands and cosigns its last checkpoint (SPEC.md 15.2)
-    last = len(w.entries) - 1
-    text = _note.split_note(w.checkpoints[last])[0]
-    for name in PLAYERS:
-        p = w.state.players[name]
-        w.add_cosignature(last, _cosign.cosign(text, w.origin, cosigner(p), keys[name], clock[0] // 1000))
     kept = os.path.join(out, "kept.note")
     with open(kept, "w", encoding="utf-8") as f:
-        f.write(w.checkpoints[last])
-    print(f"\nevery player cosigned the league's checkpoint after entry {last}; kept in {kept}")
-    ledger = os.path.join(out, "league.aarl")
-    with open(ledger, "wb") as f:
-        f.write(w.ledger())
-    with open(kept, encoding="utf-8") as f:
-        rep = verify_ledger(w.ledger(), bundles, w.vkey, kept_checkpoint=f.read())
+        f.write(kept_note)
+    print(f"\nevery player verified the ledger and cosigned the league's last checkpoint; kept in {kept}")
+    ledger_path = os.path.join(out, "league.aarl")
+    with open(ledger_path, "wb") as f:
+        f.write(ledger)
+    for h, data in bundles.items():
+        with open(os.path.join(bundles_dir, f"{h.hex()[:16]}.aar"), "wb") as f:
+            f.write(data)
+    rep = verify_ledger(ledger, bundles, vkey, kept_checkpoint=kept_note)
     d = dict(rep.as_dict(), pinned=True)
     print("\n" + summary(d))
     from .league_view import page
 
     html = os.path.join(out, "league.html")
     with open(html, "w", encoding="utf-8") as f:
-        f.write(page(json.loads(json.dumps(rep.as_dict(), default=_jsonable)), w.ledger(), rep.standings.history, {}))
+        f.write(page(json.loads(json.dumps(rep.as_dict(), default=_jsonable)), ledger, rep.standings.history, {}))
     aar = sys.argv[0] if os.path.basename(sys.argv[0]) == "aar" else "aar"
     if os.path.isabs(aar):
         aar = os.path.relpath(aar)
-    print(f"\n  ledger:   {ledger} ({len(w.entries)} entries); bundles in {bundles_dir}; page {html}")
-    print(f"  check it: {aar} league verify {ledger} --bundles {bundles_dir} --league-key '{w.vkey}' "
+    print(f"\n  ledger:   {ledger_path} ({rep.entries} entries); bundles in {bundles_dir}; page {html}")
+    print(f"  check it: {aar} league verify {ledger_path} --bundles {bundles_dir} --league-key '{vkey}' "
           f"--checkpoint {kept}")
     return 0

@@ -220,6 +220,13 @@ def _started(host, port, tls, vkey, key, kstate, store, store_path, sstate, data
     else:
         print(f"store: {redact(store)}", flush=True)
     print(f"data dir: {os.path.abspath(data_dir)}", flush=True)
+    league = os.path.join(os.path.dirname(os.path.abspath(key)), "league.key")   # service/league.py
+    if os.path.exists(league):
+        from afteraction.engine.crypto.note import parse_skey
+
+        with open(league) as f:
+            print(f"league key: {parse_skey(f.read().strip()).verifier.vkey} ({league}; it signs the league ledgers)",
+                  flush=True)
 
 
 def register_serve(p) -> None:

@@ -24,7 +24,10 @@ TAG_SIGN = "aar1/league-sign"      # prefix of what an entry's author signs
 TAG_SEED = "aar1/league-seed"      # commitment to a round's pairing seed
 TAG_ORDER = "aar1/league-order"    # a player's place in its score group (Swiss pairing)
 TAG_BUNDLE = "aar1/league-bundle"  # hash of a game's bundle file
-LEAGUE_TAGS = (TAG_ENTRY, TAG_SIGN, TAG_SEED, TAG_ORDER, TAG_BUNDLE)
+TAG_TIMESTAMP = "aar1/league-timestamp"  # prefix of the witness's timestamp statement (witness.py)
+TAG_ENVELOPE = "aar1/league-envelope"    # hash of the SignedCommand bytes a timestamp names (witness.py)
+TAG_ORGANISER = "aar1/league-organiser"  # prefix of what the organiser signs to call a league server
+LEAGUE_TAGS = (TAG_ENTRY, TAG_SIGN, TAG_SEED, TAG_ORDER, TAG_BUNDLE, TAG_TIMESTAMP, TAG_ENVELOPE, TAG_ORGANISER)
 
 KINDS = ("genesis", "policy", "player", "round", "game", "result", "dispute", "ruling", "correction",
          "standings")
@@ -63,6 +66,12 @@ def entry_hash(raw: bytes) -> bytes:
 def statement(league: str, kind: str, body: dict) -> bytes:
     """What an entry's author signs: its league, kind and body, not its place or time."""
     return tag_prefix(TAG_SIGN) + canon.encode({"league": league, "kind": kind, "body": body})
+
+
+def organiser_statement(league: str, rpc: str, size: int) -> bytes:
+    """What a league's organiser signs to make one call of a league server (SPEC.md 15.12): the
+    league, the call and the ledger's size, so the signature serves once."""
+    return tag_prefix(TAG_ORGANISER) + canon.encode({"league": league, "rpc": rpc, "size": size})
 
 
 def seed_commitment(league: str, round_no: int, seed: bytes) -> bytes:

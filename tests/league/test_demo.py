@@ -1,7 +1,9 @@
-"""`aar league demo` (clients/cli/league_demo.py): six bots, three Swiss rounds of SOG and GMV over
-an embedded game server (real gRPC), a resignation, an agreed draw too early to count, a contested
-time-out replayed by the arbiter's ruling; the ledger verifies with the exported bundles, and the
-second implementation agrees on its standings and ratings."""
+"""`aar league demo` and `aar demo --league` (clients/cli/league_demo.py): six bots, three Swiss rounds
+of SOG and GMV through an embedded server's LeagueService (real gRPC: the league created, joined,
+paired, its games created from their pairings and their results entered by the server), a
+resignation, an agreed draw too early to count, a contested time-out witnessed by the league and
+replayed by the arbiter's ruling; the downloaded ledger verifies with the bundles, and the second
+implementation agrees on its standings and ratings."""
 from __future__ import annotations
 
 import json
@@ -12,6 +14,7 @@ import pytest
 
 from afteraction.cli.league import read_bundles
 from afteraction.cli.main import _jsonable, main
+from afteraction.engine.league.entries import parse_entry
 from afteraction.engine.league.ledger import read_ledger, verify_ledger
 from conftest import REPO
 
@@ -34,6 +37,11 @@ def test_the_league_demo(tmp_path, capsys):
     assert main(["league", "verify", str(out / "league.aarl"), "--bundles", str(out / "bundles"),
                  "--league-key", vkey, "--checkpoint", str(out / "kept.note")]) == 0
     assert set(rep.cosigned) == {"Anh", "Binh", "Chau", "Duc", "Hoa", "Lan"}
+    # the league server made the games and entered their results: the ledger is the one it serves
+    kinds = [parse_entry(raw).kind for raw, _ in read_ledger(data)[2]]
+    assert kinds.count("correction") == 0 and kinds.count("result") == 10 and kinds.count("game") == 10
+    assert "the league server timestamps the envelope" in text
+    assert (out / "league.key").exists() and (out / "server.key").exists()
     assert (out / "league.html").read_text().startswith("<!DOCTYPE html>")
     node = shutil.which("node")
     if node is not None:   # the second implementation agrees on the demo's ledger
@@ -43,3 +51,18 @@ def test_the_league_demo(tmp_path, capsys):
                             str(REPO / "fixtures" / "league" / "vectors.json"), str(report)],
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.slow
+def test_aar_demo_league_runs_the_league_demo_through_the_service(tmp_path, capsys):
+    assert main(["demo", "--league", "--out", str(tmp_path), "--seed", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "LeagueService" in text and "VERIFIED: league demo-" in text
+    assert "standings (points, Buchholz, Sonneborn-Berger" in text
+    line = next(x for x in text.splitlines() if x.strip().startswith("check it: "))
+    assert "league verify" in line and "--league-key" in line and str(tmp_path / "league" / "league.aarl") in line
+    data = (tmp_path / "league" / "league.aarl").read_bytes()
+    _, vkey, _ = read_ledger(data)
+    assert main(["league", "verify", str(tmp_path / "league" / "league.aarl"), "--bundles",
+                 str(tmp_path / "league" / "bundles"), "--league-key", vkey, "--checkpoint",
+                 str(tmp_path / "league" / "kept.note")]) == 0

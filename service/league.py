@@ -1,0 +1,585 @@
+"""The LeagueService (proto/afteraction/v1/league_service.proto, docs/league.md "A league server"):
+leagues whose ledgers (SPEC.md 15) this server keeps in its store (service/league_store.py) and
+signs with its league key (``league.key`` beside the server key), whose games it creates on its own
+GameService from their pairings, and whose results it appends when the games end.
+
+The ledger's rules are engine/league's, unchanged: every entry goes through ``LedgerWriter`` (so
+through ``League.apply``, which refuses what SPEC.md 15.4 refuses, before anything is stored);
+standings, statuses and pairings are engine/league's functions of the ledger. Nothing here
+decides what a result is: the bundle the service exports is read and verified by
+``engine.league.games.game_facts`` (replay included) as any verifier would.
+
+Results (docs/league.md): at every league call (and when a league game's end record is written)
+the service *settles* the league: a league game of this server that has ended and has no live
+result gets its result entry with the seats' cosignatures stored so far (confirmed when both
+cosigned, pending until the policy's window otherwise); a pending result whose missing
+cosignatures have arrived since is withdrawn (a ``correction``) and entered again, confirmed.
+
+Round seeds: round r's seed is HMAC-SHA256(league key seed, "aar1/league-round-seed" 0x00 ||
+lp(league) || u32(r)): fixed by the league key and the league id before the genesis, so the
+organiser cannot choose it after seeing results; it is committed a round ahead (SPEC.md 15.6) and
+needs no storage.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import threading
+
+from afteraction.engine import registry
+from afteraction.engine.crypto import canon
+from afteraction.engine.crypto.hashing import lp, tag_prefix
+from afteraction.engine.crypto.note import open_checkpoint, parse_vkey, split_note
+from afteraction.engine.errors import AfteractionError, EncodingError, Rejection
+from afteraction.engine.crypto.ed25519 import key_problem, verify_signature
+from afteraction.engine.league.entries import (Author, _text, body_problem, bundle_hash, make_entry,
+                                               organiser_statement, parse_entry, seed_commitment)
+from afteraction.engine.league.games import BundleProblem, cosigners, game_facts
+from afteraction.engine.league.ledger import LedgerWriter
+from afteraction.engine.league.standings import published, standings
+from afteraction.engine.league.state import LeagueError
+from afteraction.engine.league.witness import timestamp_statement, witness_cosign
+from afteraction.engine.match import match_value
+from afteraction.engine.protocol import ZERO_HASH, verify_command_signature
+from afteraction.engine import endings
+from afteraction.v1 import envelope_pb2
+from afteraction.v1 import league_service_pb2 as lg
+
+from . import limits
+from .calls import SERVER_STREAM, UNARY, Method, grpc_handlers, parse
+from .league_store import LeagueStore
+from .store import Conflict
+from .status import Refusal, quote
+
+log = logging.getLogger("afteraction.service")
+TAG_ROUND_SEED = "aar1/league-round-seed"   # HMAC input prefix of a round's seed (never hashed in a ledger)
+FACTS_KEPT = 4096   # verified bundles' facts remembered (a few KiB each)
+
+
+def to_json(v) -> str:
+    return json.dumps(v, sort_keys=True, separators=(",", ":"),
+                      default=lambda x: bytes(x).hex() if isinstance(x, (bytes, bytearray)) else str(x))
+
+
+class LeagueManager:
+    """Every league of this server, cached in memory as LedgerWriters rebuilt from the store."""
+
+    def __init__(self, store, games, signer, export) -> None:
+        self._store = store
+        self._league_store: LeagueStore | None = None
+        self.games = games          # service/games.py GameManager: creates the games, gives the time
+        self.signer = signer        # the league key (a C2SP Signer)
+        self.author = Author(signer.seed)
+        self.export = export        # game id -> its bundle (AuditServicer.export)
+        self._lock = threading.RLock()
+        self._cache: dict[str, LedgerWriter] = {}
+        self._facts: dict = {}
+
+    @property
+    def store(self) -> LeagueStore:
+        """The league tables, made in the server's store on first use."""
+        if self._league_store is None:
+            self._league_store = LeagueStore(self._store)
+        return self._league_store
+
+    # -- loading -------------------------------------------------------------------------
+    def _facts_of(self, bundle: bytes, server: str, keys: dict):
+        """engine/league/games.py's game_facts (the bundle verified with replay), remembered for the
+        last FACTS_KEPT bundles: settling and rebuilding a league verify each bundle once."""
+        k = (bundle_hash(bundle), server, tuple(sorted(keys.items())))
+        if k not in self._facts:
+            if len(self._facts) >= FACTS_KEPT:
+                self._facts.pop(next(iter(self._facts)))
+            self._facts[k] = game_facts(bundle, server, keys)
+        return self._facts[k]
+
+    def writer(self, league_id: str) -> LedgerWriter:
+        w = self._cache.get(league_id)
+        if w is not None and self.store.size(league_id) == len(w.entries):
+            return w   # else another process (aar serve --workers N) appended since: rebuilt from the store
+        rows = self.store.entries(league_id)
+        if not rows:
+            raise Rejection("UNKNOWN_LEAGUE", f"no league {quote(league_id)} on this server")
+        w = LedgerWriter(league_id, self.signer, bundles=self.store.bundles(league_id))
+        w.state.facts_of = self._facts_of
+        for raw, note in rows:
+            e = parse_entry(raw)
+            w.state.apply(e)
+            w.entries.append(e)
+            w.checkpoints.append(note)
+        w._log.follow(w.entries)
+        self._cache[league_id] = w
+        return w
+
+    def now(self, w: LedgerWriter | None = None) -> int:
+        t = self.games.now()
+        return t if w is None else max(t, w.state.now)
+
+    # -- the one append path ---------------------------------------------------------------
+    def _append(self, w: LedgerWriter, e_or_kind, body: dict | None = None, bundle: bytes | None = None):
+        """Apply (engine/league refuses what SPEC.md 15.4 refuses), sign the checkpoint, store."""
+        try:
+            if isinstance(e_or_kind, str):
+                e = w.append(e_or_kind, body, self.now(w))
+            else:
+                e = w.add(e_or_kind)
+        except LeagueError as x:
+            raise Refusal("LEAGUE_REFUSED", f"the league refuses the {x.kind} entry: {x.check}"
+                          + (f": {x.detail}" if x.detail else ""), check=x.check, kind=x.kind) from None
+        try:
+            self.store.write(w.league, e.seq, e.raw, w.checkpoints[e.seq],
+                             None if bundle is None else (bundle_hash(bundle), bundle))
+        except BaseException as x:
+            self._cache.pop(w.league, None)   # the memory went ahead of the store: rebuild from it
+            if isinstance(x, Conflict):
+                raise Rejection("LOST_RACE", f"another writer appended to league {quote(w.league)} first; "
+                                             "retry") from None
+            raise
+        return e
+
+    def _signed(self, w: LedgerWriter, kind: str, st) -> object:
+        """An entry from a statement its author signed (SPEC.md 15.1)."""
+        if len(st.by) != 32 or len(st.sig) != 64:
+            raise Rejection("BAD_LEAGUE_ENTRY", "a signed statement has a 32-byte key and a 64-byte signature")
+        body = _body(st.body)
+        why = body_problem(kind, body)
+        if why is not None:
+            raise Rejection("BAD_LEAGUE_ENTRY", f"not a {kind} body: {why}")
+        at = self.now(w)
+        prev = w.entries[-1].hash if w.entries else ZERO_HASH
+        return make_entry(w.league, len(w.entries), prev, at, kind, body, bytes(st.by), bytes(st.sig))
+
+    def round_seed(self, league_id: str, no: int) -> bytes:
+        msg = tag_prefix(TAG_ROUND_SEED) + lp(league_id.encode()) + no.to_bytes(4, "big")
+        return hmac.new(self.signer.seed, msg, hashlib.sha256).digest()
+
+    # -- the RPCs' work (each under the one lock: league writes are few) -------------------
+    def create(self, league_id: str, name: str, policy: bytes, organiser: bytes) -> LedgerWriter:
+        if not _text(league_id, 64):
+            raise Rejection("BAD_ARGUMENT", "a league id is 1-64 printable characters without surrounding spaces")
+        if len(organiser) != 32 or key_problem(organiser) is not None:
+            raise Rejection("BAD_ARGUMENT", "organiser: the organiser's Ed25519 public key (32 bytes, SPEC.md 7.4)")
+        body = _body(policy)
+        with self._lock:
+            if self.store.entries(league_id):
+                raise Rejection("LEAGUE_EXISTS", f"league {quote(league_id)} exists on this server")
+            w = LedgerWriter(league_id, self.signer, bundles={})
+            w.state.facts_of = self._facts_of
+            at = self.now()
+            try:
+                g = w.genesis(name, seed_commitment(league_id, 1, self.round_seed(league_id, 1)), at)
+                p = w.append("policy", body, at)
+            except LeagueError as x:
+                raise Refusal("LEAGUE_REFUSED", f"the league refuses the {x.kind} entry: {x.check}"
+                              + (f": {x.detail}" if x.detail else ""), check=x.check, kind=x.kind) from None
+            for e in (g, p):
+                try:
+                    self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq],
+                                     organiser=organiser if e.seq == 0 else None)
+                except Conflict:
+                    raise Rejection("LEAGUE_EXISTS", f"league {quote(league_id)} exists on this server") from None
+            self._cache[league_id] = w
+            return w
+
+    def register(self, league_id: str, st):
+        with self._lock:
+            w = self.writer(league_id)
+            return self._append(w, self._signed(w, "player", st))
+
+    def dispute(self, league_id: str, st):
+        with self._lock:
+            w = self.writer(league_id)
+            self._settle(w)   # the result a dispute holds is entered first
+            return self._append(w, self._signed(w, "dispute", st))
+
+    def rule(self, league_id: str, st):
+        with self._lock:
+            w = self.writer(league_id)
+            self._settle(w)
+            return self._append(w, self._signed(w, "ruling", st))
+
+    def organiser_ok(self, w: LedgerWriter, rpc: str, auth) -> None:
+        """The organiser's signature of this call at this ledger size (SPEC.md 15.12), or ORGANISER_AUTH."""
+        key = self.store.organiser(w.league)
+        if auth is None or key is None or auth.size != len(w.entries) or not verify_signature(
+                key, organiser_statement(w.league, rpc, auth.size), bytes(auth.signature)):
+            raise Rejection("ORGANISER_AUTH", f"{rpc} needs the organiser's signature of league {quote(w.league)}, "
+                            f"{rpc} and the ledger's size {len(w.entries)} (GetLeague)")
+
+    def open_round(self, league_id: str, title: dict | None, options: dict, clock: dict | None, auth=None):
+        """The round's games are created first (a bad option or clock is refused before anything
+        is appended), then the round entry and one game entry per board."""
+        with self._lock:
+            w = self.writer(league_id)
+            self.organiser_ok(w, "OpenRound", auth)   # before settling, which may append results
+            self._settle(w)
+            pol = w.state.policy
+            title = title or pol["titles"][0]
+            no = len(w.state.rounds) + 1
+            if no > pol["rounds"]:
+                raise Refusal("LEAGUE_REFUSED", f"the policy has {pol['rounds']} rounds", check="round", kind="round")
+            if title not in pol["titles"]:
+                raise Refusal("LEAGUE_REFUSED", f"{title['game']} {title['scenario']} is not a title of the policy",
+                              check="title", kind="round")
+            seed = self.round_seed(league_id, no)
+            pairs, byes = w.state.pairing(no, seed)
+            made = [self._create_game(w.league, no, b, title, pair, w, options, clock)
+                    for b, pair in enumerate(pairs, 1)]
+            e = self._append(w, "round", {"round": no, "title": title, "seed": seed,
+                                          "next": seed_commitment(league_id, no + 1, self.round_seed(league_id, no + 1)),
+                                          "pairings": [list(p) for p in pairs], "byes": byes})
+            for b, (gid, genesis) in enumerate(made, 1):
+                self._append(w, "game", {"round": no, "board": b, "game": gid, "server": self.games.vkey,
+                                         "genesis": genesis})
+            return no, e, [gid for gid, _ in made], byes
+
+    def replay_board(self, league_id: str, no: int, board: int, options: dict, clock: dict | None, auth=None):
+        with self._lock:
+            w = self.writer(league_id)
+            self.organiser_ok(w, "ReplayBoard", auth)
+            self._settle(w)
+            if not 1 <= no <= len(w.state.rounds) or not 1 <= board <= len(w.state.rounds[no - 1].pairs):
+                raise Rejection("OUT_OF_RANGE", f"no round {no} board {board} in league {quote(league_id)}")
+            for g in w.state.games.values():
+                if (g.round, g.board) == (no, board) and not g.withdrawn and w.state.decision(g.id) != "replay":
+                    raise Refusal("LEAGUE_REFUSED", f"round {no} board {board} is already played by game {g.id}",
+                                  check="pairing", kind="game")
+            rnd = w.state.rounds[no - 1]
+            gid, genesis = self._create_game(w.league, no, board, rnd.title, rnd.pairs[board - 1], w, options, clock)
+            self._append(w, "game", {"round": no, "board": board, "game": gid, "server": self.games.vkey,
+                                     "genesis": genesis})
+            return gid
+
+    def _create_game(self, league: str, no: int, board: int, title: dict, pair, w: LedgerWriter, options: dict,
+                     clock: dict | None) -> tuple[str, bytes]:
+        """The pairing's game on this server: the players' registered keys on the title's seats
+        (ruleset order), the genesis match naming league, round, board and players (SPEC.md 15.12)."""
+        first, second = pair
+        rs = registry.get(title["game"])
+        keys = {rs.seats[0]: w.state.players[first].key, rs.seats[1]: w.state.players[second].key}
+        match = match_value(f"{league} round {no} board {board}", {rs.seats[0]: first, rs.seats[1]: second})
+        gid, row = self.games.create(title["game"], None, title["scenario"], options, keys, match=match, clock=clock)
+        return gid, row.hash
+
+    def settle(self, league_id: str) -> LedgerWriter:
+        with self._lock:
+            w = self.writer(league_id)
+            self._settle(w)
+            return w
+
+    def _settle(self, w: LedgerWriter) -> None:
+        """Enter the result of every ended league game of this server that has none (SPEC.md
+        15.3), and enter again, confirmed, a pending result whose seats have all cosigned since."""
+        lgs = w.state
+        for g in sorted(lgs.games.values(), key=lambda g: g.seq):
+            if g.withdrawn or g.server != self.games.vkey:
+                continue
+            res = lgs.live_result(g.id)
+            if res is not None and (len(res.cosigned) == len(res.facts.seats) or lgs.decision(g.id) is not None
+                                    or any(gid == g.id and s > res.seq for s, gid in lgs.disputes)):
+                continue
+            with self.games.locked(g.id) as live:   # a deadline past ends the game here (SPEC.md 8.2)
+                if not live.referee.ended:
+                    continue
+            bundle = self.export(g.id)
+            seats = registry.get(lgs.rounds[g.round - 1].title["game"]).seats
+            keys = {seats[0]: lgs.players[g.pair[0]].key, seats[1]: lgs.players[g.pair[1]].key}
+            try:
+                f = self._facts_of(bundle, g.server, keys)
+                note = _final_note(bundle)
+                cos = cosigners(note, f)
+            except BundleProblem as x:   # the server's own game does not verify: a bug, logged
+                log.error("league %s: game %s: %s", w.league, g.id, x)
+                continue
+            if res is not None and len(cos) <= len(res.cosigned):
+                continue
+            winner = None if f.winner is None else g.pair[f.seats.index(f.winner)]
+            w.bundles[bundle_hash(bundle)] = bundle
+            try:
+                if res is not None:
+                    self._append(w, "correction", {"entry": res.seq, "reason": "the seats' cosignatures of the final "
+                                                   "checkpoint arrived: the result is entered again, confirmed"})
+                self._append(w, "result", {"game": g.id, "bundle": bundle_hash(bundle), "checkpoint": note,
+                                           "winner": winner, "cause": f.cause}, bundle=bundle)
+            except Rejection as x:   # the ledger refuses it (a bug): logged; the league's other calls go on
+                if x.code != "LEAGUE_REFUSED":
+                    raise
+                log.error("league %s: the result of game %s is refused: %s", w.league, g.id, x)
+
+    def ledger(self, league_id: str) -> bytes:
+        with self._lock:
+            w = self.settle(league_id)
+            return w.ledger()
+
+    def cosign(self, league_id: str, size: int, line: str) -> str:
+        """A registered player's cosignature of checkpoint ``size`` (SPEC.md 15.2), kept with it."""
+        with self._lock:
+            w = self.writer(league_id)
+            if not 1 <= size <= len(w.entries):
+                raise Rejection("OUT_OF_RANGE", f"league {quote(league_id)} has checkpoints of sizes 1 .. {len(w.entries)}")
+            if not line.endswith("\n") or line.count("\n") != 1:
+                raise Rejection("BAD_COSIGNATURE", "a cosignature is one signature line ending in a newline")
+            try:
+                w.add_cosignature(size - 1, line)
+            except AfteractionError as x:
+                raise Rejection("BAD_COSIGNATURE", f"not a registered player's valid cosignature of checkpoint {size}: "
+                                f"{x}") from None
+            try:
+                self.store.set_checkpoint(league_id, size - 1, w.checkpoints[size - 1])
+            except BaseException:
+                self._cache.pop(league_id, None)
+                raise
+            return w.checkpoints[size - 1]
+
+    def bundle(self, league_id: str, h: bytes) -> bytes:
+        with self._lock:
+            w = self.writer(league_id)
+            data = w.bundles.get(h)
+        if data is None:
+            raise Rejection("OUT_OF_RANGE", f"no result of league {quote(league_id)} names a bundle with hash {h.hex()}")
+        return data
+
+    def publish(self, league_id: str, auth=None):
+        with self._lock:
+            self.organiser_ok(self.writer(league_id), "PublishStandings", auth)
+            w = self.settle(league_id)
+            at = self.now(w)
+            body = published(w.state, at)
+            e = make_entry(w.league, len(w.entries), w.entries[-1].hash, at, "standings", body, self.author.public,
+                           self.author.sign(w.league, "standings", body))
+            return self._append(w, e)
+
+    # -- the witness (SPEC.md 15.11) -------------------------------------------------------
+    def _league_game(self, w: LedgerWriter, gid: str):
+        g = w.state.games.get(gid)
+        if g is None or g.withdrawn:
+            raise Rejection("NOT_A_LEAGUE_GAME", f"game {quote(gid)} is not a live game of league {quote(w.league)}")
+        return g
+
+    def witness(self, league_id: str, gid: str, note: str) -> str:
+        with self._lock:
+            w = self.writer(league_id)
+            g = self._league_game(w, gid)
+        try:
+            cp = open_checkpoint(note, parse_vkey(g.server))
+        except AfteractionError as x:
+            raise Rejection("NOT_A_LEAGUE_GAME", f"the checkpoint is not signed by game {quote(gid)}'s server: {x}") from None
+        text = split_note(note)[0]
+        stored = self.games.store.records(gid, cp.size - 1, 1) if cp.size >= 1 else []
+        if not stored or stored[0].seq != cp.size - 1:
+            raise Rejection("NOT_A_LEAGUE_GAME", f"game {quote(gid)}'s log has no checkpoint of size {cp.size} here")
+        if split_note(stored[0].checkpoint)[0] != text:
+            # signed by the game's key, yet not this log at that size: two histories; the seat keeps its note
+            raise Rejection("NOT_A_LEAGUE_GAME", f"the checkpoint of size {cp.size} is signed by the game's key but "
+                            "is not the log the league holds at that size: another history (keep it: a fork proof)")
+        return witness_cosign(text, w.origin, self.signer.seed, self.now() // 1000)
+
+    def timestamp(self, league_id: str, gid: str, signed: bytes) -> tuple[int, bytes]:
+        with self._lock:
+            w = self.writer(league_id)
+            g = self._league_game(w, gid)
+            keys = [w.state.players[p].key for p in g.pair]
+        try:
+            sc = envelope_pb2.SignedCommand.FromString(signed)
+            env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
+        except Exception:  # noqa: BLE001 -- DecodeError and friends
+            raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
+        if env.game_id != gid:
+            raise Rejection("WRONG_GAME", f"the envelope names game {quote(env.game_id)}, not {quote(gid)}")
+        if not any(verify_command_signature(k, sc.envelope, sc.signature) for k in keys):
+            raise Rejection("BAD_SIGNATURE", "the envelope is not signed by a player of the game")
+        at = self.now()
+        return at, self.author._key.sign(timestamp_statement(league_id, gid, signed, at))
+
+
+def _auth(request):
+    return request.auth if request.HasField("auth") else None
+
+
+def _body(raw: bytes) -> dict:
+    try:
+        body = canon.decode(bytes(raw))
+    except (EncodingError, AfteractionError, ValueError) as e:
+        raise Rejection("BAD_LEAGUE_ENTRY", f"the body is not a canonical encoding: {e}") from None
+    if type(body) is not dict or canon.encode(body) != bytes(raw):
+        raise Rejection("BAD_LEAGUE_ENTRY", "the body is not the canonical encoding of a map")
+    return body
+
+
+def _final_note(bundle: bytes) -> str:
+    import io
+
+    from afteraction.engine.log.bundle import read_bundle
+
+    _, frames = read_bundle(io.BytesIO(bundle))
+    note = None
+    for _raw, cp in frames:
+        note = cp
+    return note
+
+
+def league_signer(key_path: str, name: str):
+    """The league key: ``league.key`` beside the server key, made on first start (0600) like it."""
+    import os
+
+    from .server import load_or_create_key
+
+    return load_or_create_key(os.path.join(os.path.dirname(os.path.abspath(key_path)), "league.key"), name)
+
+
+class LeagueServicer:
+    def __init__(self, svc, manager: LeagueManager) -> None:
+        self.svc = svc
+        self.m = manager
+
+    def methods(self) -> list[Method]:
+        return [
+            Method("CreateLeague", UNARY, lg.CreateLeagueRequest, self.CreateLeague),
+            Method("GetLeague", UNARY, lg.GetLeagueRequest, self.GetLeague),
+            Method("RegisterPlayer", UNARY, lg.RegisterPlayerRequest, self.RegisterPlayer),
+            Method("OpenRound", UNARY, lg.OpenRoundRequest, self.OpenRound),
+            Method("ReplayBoard", UNARY, lg.ReplayBoardRequest, self.ReplayBoard),
+            Method("ListLeagueGames", UNARY, lg.ListLeagueGamesRequest, self.ListLeagueGames),
+            Method("GetStandings", UNARY, lg.GetStandingsRequest, self.GetStandings),
+            Method("PublishStandings", UNARY, lg.PublishStandingsRequest, self.PublishStandings),
+            Method("FileDispute", UNARY, lg.FileDisputeRequest, self.FileDispute),
+            Method("Rule", UNARY, lg.RuleRequest, self.Rule),
+            Method("CosignLedger", UNARY, lg.CosignLedgerRequest, self.CosignLedger),
+            Method("ExportLedger", SERVER_STREAM, lg.ExportLedgerRequest, self.ExportLedger),
+            Method("ExportLedgerBundle", SERVER_STREAM, lg.ExportLedgerBundleRequest, self.ExportLedgerBundle),
+            Method("WitnessCheckpoint", UNARY, lg.WitnessCheckpointRequest, self.WitnessCheckpoint),
+            Method("TimestampEnvelope", UNARY, lg.TimestampEnvelopeRequest, self.TimestampEnvelope),
+        ]
+
+    def handlers(self) -> dict:
+        return grpc_handlers(self.svc, self.methods())
+
+    def _entry(self, w_or_id, e) -> lg.LedgerEntry:
+        w = self.m.writer(w_or_id) if isinstance(w_or_id, str) else w_or_id
+        return lg.LedgerEntry(seq=e.seq, entry=e.raw, checkpoint=w.checkpoints[e.seq])
+
+    def CreateLeague(self, request, context):
+        w = self.m.create(request.league_id, request.name, request.policy, bytes(request.organiser))
+        return lg.CreateLeagueResponse(vkey=w.vkey, policy=self._entry(w, w.entries[1]))
+
+    def GetLeague(self, request, context):
+        with self.m._lock:   # the reads below see one state of the league
+            return self._league(request)
+
+    def _league(self, request):
+        w = self.m.settle(request.league_id)
+        s = w.state
+        return lg.GetLeagueResponse(
+            league_id=w.league, name=s.genesis["name"], vkey=w.vkey, origin=w.origin,
+            policy=canon.encode(s.policy), size=len(w.entries), checkpoint=w.checkpoints[-1], rounds=len(s.rounds),
+            players=[lg.LeaguePlayer(name=p.name, key=p.key, seq=p.seq)
+                     for p in sorted(s.players.values(), key=lambda p: p.seq)],
+            game_server_vkey=self.m.games.vkey, organiser=self.m.store.organiser(w.league) or b"")
+
+    def RegisterPlayer(self, request, context):
+        e = self.m.register(request.league_id, request.registration)
+        return lg.RegisterPlayerResponse(entry=self._entry(request.league_id, e))
+
+    def _options(self, request) -> tuple[dict, dict | None]:
+        try:
+            options = json.loads(request.options_json) if request.options_json else {}
+        except ValueError:
+            raise Rejection("BAD_ARGUMENT", "options_json is not JSON") from None
+        if not isinstance(options, dict):
+            raise Rejection("BAD_ARGUMENT", "options_json must be a JSON object")
+        return options, (endings.control(request.decision_ms) if request.decision_ms else None)
+
+    def OpenRound(self, request, context):
+        options, clock = self._options(request)
+        title = {"game": request.title.game, "scenario": request.title.scenario} if request.HasField("title") else None
+        no, e, gids, byes = self.m.open_round(request.league_id, title, options, clock, _auth(request))
+        games = [g for g in self._games(request.league_id) if g.round == no]
+        return lg.OpenRoundResponse(round=no, games=games, byes=byes, entry=self._entry(request.league_id, e))
+
+    def ReplayBoard(self, request, context):
+        options, clock = self._options(request)
+        self.m.replay_board(request.league_id, request.round, request.board, options, clock, _auth(request))
+        [g] = [g for g in self._games(request.league_id) if (g.round, g.board) == (request.round, request.board)]
+        return lg.ReplayBoardResponse(game=g)
+
+    def _games(self, league_id: str) -> list[lg.LeagueGame]:
+        with self.m._lock:
+            return self._games_now(league_id)
+
+    def _games_now(self, league_id: str) -> list[lg.LeagueGame]:
+        w = self.m.settle(league_id)
+        s = w.state
+        status = {c.game: c for c in standings(s, self.m.now(w)).games}
+        out = []
+        for r in s.rounds:
+            seats = registry.get(r.title["game"]).seats
+            for b, (first, second) in enumerate(r.pairs, 1):
+                live = [g for g in s.games.values() if (g.round, g.board) == (r.no, b) and not g.withdrawn]
+                g = max(live, key=lambda g: g.seq) if live else None
+                m = lg.LeagueGame(round=r.no, board=b, first=first, second=second, seats=list(seats[:2]),
+                                  status="none")
+                if g is not None:
+                    m.game_id = g.id
+                    c = status.get(g.id)
+                    res = s.live_result(g.id)
+                    if c is None:
+                        m.status = "playing"
+                    else:
+                        m.status = ("confirmed" if c.status == "counted" and res is not None
+                                    and len(res.cosigned) == 2 and s.decision(g.id) is None else c.status)
+                        m.winner, m.cause = c.winner or "", c.cause
+                out.append(m)
+        return out
+
+    def ListLeagueGames(self, request, context):
+        with self.m._lock:
+            games = self._games_now(request.league_id)
+            w = self.m.writer(request.league_id)
+            return lg.ListLeagueGamesResponse(
+                games=games, rounds=[lg.LeagueRound(round=r.no, title=lg.Title(**r.title), byes=r.byes)
+                                     for r in w.state.rounds])
+
+    def GetStandings(self, request, context):
+        with self.m._lock:
+            w = self.m.settle(request.league_id)
+            at = self.m.now(w)
+            body = published(w.state, at)
+            size = len(w.entries)
+        return lg.GetStandingsResponse(table_json=to_json(body["table"]), ratings_json=to_json(body["ratings"]),
+                                       size=size, at=at)
+
+    def PublishStandings(self, request, context):
+        e = self.m.publish(request.league_id, _auth(request))
+        return lg.PublishStandingsResponse(entry=self._entry(request.league_id, e))
+
+    def FileDispute(self, request, context):
+        e = self.m.dispute(request.league_id, request.dispute)
+        return lg.FileDisputeResponse(entry=self._entry(request.league_id, e))
+
+    def Rule(self, request, context):
+        e = self.m.rule(request.league_id, request.ruling)
+        return lg.RuleResponse(entry=self._entry(request.league_id, e))
+
+    def CosignLedger(self, request, context):
+        return lg.CosignLedgerResponse(checkpoint=self.m.cosign(request.league_id, request.size, request.line))
+
+    async def ExportLedger(self, raw, context):
+        req = parse(lg.ExportLedgerRequest, raw)
+        data = await self.svc.run_stream(self.m.ledger, req.league_id)
+        for i in range(0, len(data), limits.EXPORT_CHUNK_BYTES):
+            yield lg.ExportLedgerResponse(chunk=data[i:i + limits.EXPORT_CHUNK_BYTES])
+
+    async def ExportLedgerBundle(self, raw, context):
+        req = parse(lg.ExportLedgerBundleRequest, raw)
+        data = await self.svc.run_stream(self.m.bundle, req.league_id, bytes(req.hash))
+        for i in range(0, len(data), limits.EXPORT_CHUNK_BYTES):
+            yield lg.ExportLedgerBundleResponse(chunk=data[i:i + limits.EXPORT_CHUNK_BYTES])
+
+    def WitnessCheckpoint(self, request, context):
+        return lg.WitnessCheckpointResponse(line=self.m.witness(request.league_id, request.game_id, request.checkpoint))
+
+    def TimestampEnvelope(self, request, context):
+        at, sig = self.m.timestamp(request.league_id, request.game_id, request.envelope)
+        return lg.TimestampEnvelopeResponse(at=at, signature=sig, vkey=self.m.signer.verifier.vkey)
