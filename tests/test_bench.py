@@ -80,7 +80,8 @@ def test_bench_peer_runs_in_quick_mode_and_prints_its_ratios():
     assert set(ratios) == {
         "service_vs_bgio_crypto_at_2", "service_vs_bgio_flatfile_at_2", "service_vs_bgio_memory_at_2",
         "service_vs_bgio_crypto", "service_vs_bgio_flatfile", "service_p99_ms_at_2", "bgio_crypto_p99_ms_at_2",
-        "service_cpu_ms_per_command", "bgio_crypto_cpu_ms_per_move"}, p.stdout
+        "service_cpu_ms_per_command", "bgio_crypto_cpu_ms_per_move", "service_vs_bgio_crypto_cpu_at_2",
+        "service_vs_bgio_flatfile_cpu_at_2"}, p.stdout
     assert all(RATIO.match(f"ratio {k} {v}") for k, v in ratios.items())
     assert all(float(v) > 0 for v in ratios.values()), p.stdout  # every system played moves in its window
     for system in ("service", "bgio_memory", "bgio_crypto", "bgio_flatfile"):

@@ -19,7 +19,10 @@ Prints ``ratio service_vs_bgio_crypto_at_N``, ``ratio service_vs_bgio_flatfile_a
 ``ratio service_vs_bgio_memory_at_N`` for each N, ``ratio service_vs_bgio_crypto`` and
 ``ratio service_vs_bgio_flatfile`` (the lower over the Ns: issue 48's targets hold at every N),
 ``ratio service_p99_ms_at_N`` and ``ratio bgio_crypto_p99_ms_at_N`` at the largest N,
-``ratio service_cpu_ms_per_command`` and ``ratio bgio_crypto_cpu_ms_per_move`` (at the largest N).
+``ratio service_cpu_ms_per_command`` and ``ratio bgio_crypto_cpu_ms_per_move`` (at the largest N), and
+``ratio service_vs_bgio_crypto_cpu_at_N`` / ``ratio service_vs_bgio_flatfile_cpu_at_N``: the peer's
+server CPU per move over ours (moves per second of server CPU, ours over the peer's), the figure the
+machine's other load moves least.
 No target is asserted: the figures are read (docs/service.md, "The peer benchmark").
 
 Run: ``make bench-peer`` (npm ci, then this) or ``python bench/peer/compare.py [--quick] [--games 10,100]
@@ -72,9 +75,9 @@ def missing() -> str | None:
     return None
 
 
-def _pool(rate: float, n: int) -> int:
-    """Games each slot needs for one window at ``rate`` moves/s: twice the guess and two more."""
-    return int(2 * rate * (WINDOW_S + WARMUP_S + 0.5) / n / MOVES_PER_GAME) + 2
+def _pool(rate: float, n: int, margin: float = 2.0) -> int:
+    """Games each slot needs for one window at ``rate`` moves/s: ``margin`` times the guess and two more."""
+    return int(margin * rate * (WINDOW_S + WARMUP_S + 0.5) / n / MOVES_PER_GAME) + 2
 
 
 class Service:
@@ -124,8 +127,9 @@ class Peer:
         self.url = f"http://127.0.0.1:{int(line.split()[1])}"
 
     def window(self, rate: float, n: int) -> dict:
+        pool = _pool(rate, n, 1.5)  # each pooled match holds two sockets: a smaller margin
         cmd = ["node", os.path.join(HERE, "load.js"), "--server", self.url, "--games", str(n), "--pool",
-               str(_pool(rate, n)), "--warmup", str(WARMUP_S), "--window", str(WINDOW_S)]
+               str(pool), "--warmup", str(WARMUP_S), "--window", str(WINDOW_S)]
         p = subprocess.Popen(cmd + (["--crypto"] if self.crypto else []), stdout=subprocess.PIPE, text=True,
                              cwd=HERE)
         cpu0 = cpu1 = None
@@ -213,6 +217,12 @@ def run() -> None:
         print(f"ratio {name} {v:.3f}")
     for peer in ("crypto", "flatfile"):
         print(f"ratio service_vs_bgio_{peer} {min(ratios[f'service_vs_bgio_{peer}_at_{n}'] for n in GAMES):.3f}")
+    # moves per second of server CPU, ours over the peer's: the figure that the machine's other load
+    # moves least (a loaded machine's run queue gives more turns to a server of more threads)
+    for peer in ("crypto", "flatfile"):
+        for n in GAMES:
+            print(f"ratio service_vs_bgio_{peer}_cpu_at_{n} "
+                  f"{figures[n][f'bgio_{peer}']['server_ms'] / max(1e-9, figures[n]['service']['server_ms']):.3f}")
     top = GAMES[-1]
     print(f"ratio service_p99_ms_at_{top} {figures[top]['service']['p99']:.1f}")
     print(f"ratio bgio_crypto_p99_ms_at_{top} {figures[top]['bgio_crypto']['p99']:.1f}")

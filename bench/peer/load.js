@@ -5,11 +5,12 @@
 //
 //   node load.js --server http://127.0.0.1:PORT --games N --pool K --warmup S --window S [--crypto]
 //
-// Before the window, each game slot creates K matches through the Lobby API (LobbyClient: create,
-// then join both seats for their credentials) and connects its two seats' clients; a slot whose match
-// ends goes on with the next one of its pool on the same connections (updateMatchID), so the window
-// measures moves, as bench_service_games' drivers do with their pools of games. A pool that runs dry
-// creates a match inside the window (counted in "inline").
+// Before the window, each game slot makes K matches through the Lobby API (LobbyClient: create, then
+// join both seats for their credentials) and starts their seats' clients, two sockets a match, and
+// every client syncs; a slot whose match ends goes on with the next synced match of its pool, so the
+// window measures moves, as bench_service_games' drivers do with their pools of games (neither side
+// makes, joins or syncs a game inside the window). A pool that runs dry makes, joins and syncs a match
+// inside the window (counted in "inline").
 // One move: the seat to move sees the state (it arrives on its socket), signs its move (--crypto:
 // Ed25519 over game.js's moveBytes) and sends it; its latency ends when the state after the move
 // arrives back on that seat's socket. Prints "window-start" and "window-end" when the measured window
@@ -87,18 +88,17 @@ async function limited(jobs, limit) {
 const stats = { lat: [], moves: 0, ended: 0, inline: 0 };
 const phase = { start: Infinity, end: Infinity, go: false, stopped: false };
 
-class Slot {
-  constructor(keys, pool) {
-    this.keys = keys;
-    this.pool = pool;
-    this.match = this.pool.shift();
+// one match and its two seats' clients, each on its own socket (forceNew: no multiplexing of seats)
+class Pair {
+  constructor(slot, match) {
+    this.match = match;
     this.seats = ['0', '1'].map((p) => {
       const client = Client({
-        game, numPlayers: 2, matchID: this.match.matchID, playerID: p, credentials: this.match.creds[p],
+        game, numPlayers: 2, matchID: match.matchID, playerID: p, credentials: match.creds[p],
         multiplayer: SocketIO({ server: SERVER, socketOpts: { forceNew: true, transports: ['websocket'] } }),
       });
-      const seat = { p, client, pending: null, acted: -1, awaitingSync: false, synced: false };
-      client.subscribe((state) => this.onState(seat, state));
+      const seat = { p, pair: this, client, pending: null, acted: -1 };
+      client.subscribe((state) => slot.onState(seat, state));
       return seat;
     });
   }
@@ -107,8 +107,24 @@ class Slot {
     for (const s of this.seats) s.client.start();
   }
 
+  // boardgame.io adds a socket to its match's broadcast only when the socket's sync is answered: a
+  // move made before the other seat's sync would never reach it, so a pair plays once both have synced
   ready() {
     return this.seats.every((s) => s.client.getState() !== null);
+  }
+
+  stop() {
+    for (const s of this.seats) s.client.stop();
+  }
+}
+
+// a game slot: its pool of pairs, made and synced before the window; the slot plays one at a time
+class Slot {
+  constructor(keys, pool) {
+    this.keys = keys;
+    this.pairs = pool.map((m) => new Pair(this, m));
+    this.current = this.pairs[0];
+    this.next = 1;
   }
 
   onState(seat, state) {
@@ -121,23 +137,16 @@ class Slot {
       }
       seat.pending = null;
     }
-    const other = this.seats[seat.p === '0' ? 1 : 0];
-    if (seat.awaitingSync) {
-      // until the next match's first sync (state 0), only the ended match's late states arrive
-      if (state._stateID !== 0 || state.ctx.gameover) return;
-      seat.awaitingSync = false;
-      seat.pending = null;
-      this.kick(other);
-    } else if (!seat.synced) {
-      seat.synced = true;
-      this.kick(other);
+    const pair = seat.pair;
+    if (pair !== this.current || !pair.ready()) return;
+    if (!pair.kicked) { // the pair's second seat has just synced: both look at their states
+      pair.kicked = true;
+      this.kick();
+      return;
     }
-    // boardgame.io adds a socket to its match's broadcast only when the socket's sync is answered:
-    // a move made before the other seat's sync would never reach it, so both seats sync first
-    if (other.awaitingSync || !other.synced) return;
     if (state.ctx.gameover) {
       if (t >= phase.start && t <= phase.end) stats.ended += 1;
-      this.nextMatch();
+      this.nextPair();
       return;
     }
     if (!phase.go || phase.stopped || seat.pending || state.ctx.currentPlayer !== seat.p || seat.acted === state._stateID) return;
@@ -154,33 +163,29 @@ class Slot {
     }
   }
 
-  kick(seat) { // the other seat has synced: this seat may be the one to move
-    const st = seat.client.getState();
-    if (st && seat.synced && !seat.awaitingSync) this.onState(seat, st);
+  // every seat of the current pair looks at the state it has (the first moves, a new pair)
+  kick() {
+    this.current.kicked = true;
+    for (const s of this.current.seats) this.onState(s, s.client.getState());
   }
 
-  async nextMatch() {
-    for (const s of this.seats) {
-      s.awaitingSync = true;
-      s.acted = -1;
-    }
-    let m = this.pool.shift();
-    if (!m) {
+  async nextPair() {
+    if (this.next < this.pairs.length) {
+      this.current = this.pairs[this.next++];
+    } else { // the pool ran dry: a match made, joined and synced inside the window
       stats.inline += 1;
-      m = await newMatch(this.keys);
+      this.current = null;
+      const p = new Pair(this, await newMatch(this.keys));
+      this.pairs.push(p);
+      this.next = this.pairs.length;
+      this.current = p;
+      p.start(); // its seats' first states call onState, which plays once both have synced
     }
-    this.match = m;
-    for (const s of this.seats) {
-      // the credentials first (set, not updateCredentials, which would ask the server for a sync
-      // of the old match with the new credentials), then one sync of the new match
-      s.client.credentials = m.creds[s.p];
-      s.client.transport.credentials = m.creds[s.p];
-      s.client.updateMatchID(m.matchID);
-    }
+    this.kick();
   }
 
   stop() {
-    for (const s of this.seats) s.client.stop();
+    for (const p of this.pairs) p.stop();
   }
 }
 
@@ -191,11 +196,17 @@ async function main() {
   const pools = keys.map(() => []);
   for (const [i, m] of await limited(jobs, 16)) pools[i].push(m);
   const slots = keys.map((k, i) => new Slot(k, pools[i]));
-  for (const s of slots) s.start();
+  // the clients start and sync 32 matches at a time (FlatFile's node-persist 3.1.0 was seen to read a
+  // file half written under a thousand syncs at once, and its server to stop on that error)
+  const pairs = slots.flatMap((s) => s.pairs);
   const t0 = now();
-  while (!slots.every((s) => s.ready())) {
-    if (now() - t0 > 60) throw new Error('clients not synced within 60 s');
-    await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < pairs.length; i += 32) {
+    const batch = pairs.slice(i, i + 32);
+    for (const p of batch) p.start();
+    while (!batch.every((p) => p.ready())) {
+      if (now() - t0 > 300) throw new Error('clients not synced within 300 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
   }
   const cpu0 = process.cpuUsage();
   const begin = now();
@@ -203,7 +214,7 @@ async function main() {
   phase.end = phase.start + WINDOW;
   phase.go = true;
   // the first moves: every seat to move acts on the state it has
-  for (const s of slots) for (const seat of s.seats) s.onState(seat, seat.client.getState());
+  for (const s of slots) s.kick();
   await new Promise((r) => setTimeout(r, WARMUP * 1000));
   process.stdout.write('window-start\n');
   await new Promise((r) => setTimeout(r, WINDOW * 1000));
@@ -211,8 +222,8 @@ async function main() {
   phase.stopped = true;
   const cpu = process.cpuUsage(cpu0);
   for (const s of slots) s.stop();
-  process.stdout.write(JSON.stringify({ ...stats, cpu: (cpu.user + cpu.system) / 1e6 }) + '\n');
-  process.exit(0);
+  // exit once the line is out: a pipe's writes are asynchronous, and exit would cut a long line
+  process.stdout.write(JSON.stringify({ ...stats, cpu: (cpu.user + cpu.system) / 1e6 }) + '\n', () => process.exit(0));
 }
 
 main().catch((e) => {

@@ -34,6 +34,9 @@ async function main() {
     server.kill(running);
     process.exit(0);
   };
+  // a store error inside a socket handler is an unhandled rejection, which would stop the server:
+  // reported on stderr instead (the match it hit stalls, and the load generator says so)
+  process.on('unhandledRejection', (e) => process.stderr.write(`server.js: ${e && e.message}\n`));
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop);
   process.stdin.resume();
