@@ -58,11 +58,11 @@ def test_bench_service_games_runs_in_quick_mode_and_prints_its_ratios():
 
 def _peer_missing() -> str | None:
     """Why bench/peer cannot run here (bench/peer/compare.py's own check), or None."""
-    sys.path.insert(0, str(REPO / "bench" / "peer"))
-    try:
-        import compare
-    finally:
-        sys.path.remove(str(REPO / "bench" / "peer"))
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_peer_compare", REPO / "bench" / "peer" / "compare.py")
+    compare = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(compare)
     return compare.missing()
 
 
