@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-long proto bench vectors clean web
+.PHONY: demo test test-long proto bench bench-peer vectors clean web
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,14 @@ clients/web/node_modules/.package-lock.json: clients/web/package-lock.json
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+# The peer benchmark (issue 48, bench/peer/compare.py): the duel through our service and through
+# boardgame.io in one run; npm ci installs boardgame.io 0.50.2 from bench/peer/package-lock.json.
+bench/peer/node_modules/.package-lock.json: bench/peer/package-lock.json
+	cd bench/peer && npm ci --silent --no-audit --no-fund
+
+bench-peer: $(STAMP) bench/peer/node_modules/.package-lock.json
+	$(PY) bench/peer/compare.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

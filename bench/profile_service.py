@@ -25,6 +25,17 @@ benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the pr
         ``GameManager`` without gRPC on one thread under cProfile: the legal commands and
         the submit per command, and the top functions by own time.
 
+    python bench/profile_service.py path duel [--games 1] [--window 8] [--workers 2] [--rate 250]
+        the whole service path of one seat's commands (issue 48 item 2): `aar serve --workers 2` sampled
+        by py-spy (``pip install py-spy``; every thread of every server process, its own overhead kept
+        small with --nonblocking) while ``--games`` bench drivers play for ``--window`` seconds; each
+        sample is put in one bucket: a rebuild of a game that is not among the cached live games
+        (GameManager._load, whatever it calls), else by its innermost frame that names one (parsing, pending decision,
+        legal-command enumeration, copies, authentication, logging, the store, crypto, the rules,
+        the event log, the service's own code, gRPC/asyncio) and printed as sampled thread time per command
+        beside the server's CPU per command (/proc over the same seconds), with the top functions by own
+        samples; samples of threads waiting in select, a condition or a queue are set aside (WAITS).
+
 The server's threads, its instructions per command and the transport's floor: profile_server.py.
 """
 from __future__ import annotations
@@ -366,6 +377,147 @@ def inproc(games: list[str]) -> None:
             st.close()
 
 
+# (bucket, test on one frame "function (file:line)"): a sample goes to the bucket of its innermost
+# frame that passes a test (the list is tried in this order for each frame, innermost first); a
+# sample with none is "other" (C code of the interpreter and its threads with no Python frame above)
+def _in(*parts):
+    return lambda fn, f: any(p in f for p in parts)
+
+
+def _fn(*names):
+    return lambda fn, f: any(fn == n or fn.startswith(n) for n in names)
+
+
+BUCKETS = [
+    ("copies (copy.deepcopy, snapshots)", lambda fn, f: f.endswith("/copy.py") or "copy" in fn),
+    ("logging", _in("/logging/")),
+    ("authentication (seat tokens)", _in("/service/auth.py")),
+    ("crypto (Ed25519 sign/verify, hashes, commitments, dice)",
+     _in("/engine/crypto/ed25519.py", "/engine/crypto/cosign.py", "/engine/crypto/commit.py",
+         "/engine/crypto/dice.py", "/engine/crypto/hashing.py", "/engine/crypto/merkle.py",
+         "/engine/crypto/note.py", "/cryptography/", "/nacl/", "/hashlib.py")),
+    ("parsing and encoding (protobuf, canonical CBOR/JSON)",
+     lambda fn, f: "/google/protobuf/" in f or "/engine/crypto/canon.py" in f or "/json/" in f
+     or fn in ("FromString", "SerializeToString", "ParseFromString", "_parse", "to_json", "_jsonable")),
+    ("store: SqliteStore._commit's own statements (COMMIT: the WAL's fdatasync, mostly a wait on the disk)",
+     lambda fn, f: fn == "SqliteStore._commit"),
+    ("store: the rest (the batch's rows, BEGIN, reads, game creation)", _in("/service/store", "/sqlite3/")),
+    ("pending decision", _fn("pending", "next_decision", "decision_pb")),
+    ("legal-command enumeration", lambda fn, f: "legal" in fn or fn in ("seat_turn", "options")
+     or "/engine/decisions.py" in f),
+    ("the rules (engine/games)", _in("/engine/games/")),
+    ("the event log and referee (records, checkpoints)", _in("/engine/log/", "/engine/referee.py",
+                                                             "/engine/seat.py", "/engine/ruleset.py")),
+    ("the service's own code (games manager, servicer, limits)", _in("/service/")),
+    ("gRPC aio and asyncio (gRPC's Cython under Handle._run: calls, messages' protobuf bytes; wake-ups)",
+     _in("/grpc/", "/asyncio/", "grpc/_cython", "cygrpc", "/threading.py", "/concurrent/")),
+]
+
+
+REBUILD = "rebuilding a game from the store (not among the MAX_LIVE_GAMES cached: reads, replay, key checks)"
+
+
+def _bucket(frames: list[str]) -> str:
+    if any(fr.startswith("GameManager._load ") for fr in frames):  # whatever it calls, the rebuild's
+        return REBUILD
+    for fr in reversed(frames):  # innermost first
+        fn, _, where = fr.partition(" (")
+        for name, test in BUCKETS:
+            if test(fn, where):
+                return name
+    return "other (interpreter, C threads)"
+
+
+# where a thread waits rather than runs: py-spy's Python-only samples count a thread blocked in C
+# under one of these frames as active (epoll in the loop's select, a condition or queue wait, the
+# gRPC poller's and the pool's C waits), so a sample whose innermost frame is one of them is set
+# aside as waiting, and the others' shares are scaled to the CPU that /proc measured
+WAITS = (("select", "/selectors.py"), ("Condition.wait", "/threading.py"), ("Thread.run", "/threading.py"),
+         ("_worker", "/concurrent/futures/thread.py"), ("Event.wait", "/threading.py"),
+         ("wait", "/threading.py"), ("_wait_for_tstate_lock", "/threading.py"))
+
+
+def _waiting(frame: str) -> bool:
+    fn, _, where = frame.partition(" (")
+    return any((fn == w or fn.endswith("." + w)) and f in where for w, f in WAITS)
+
+
+def path(game: str, games: int, window: float, workers: int, rate: int, raw: str | None = None) -> None:
+    import collections
+    import shutil
+    import subprocess
+
+    spy = shutil.which("py-spy") or os.path.join(os.path.dirname(sys.executable), "py-spy")
+    if not os.path.exists(spy):
+        raise SystemExit("profile_service path: py-spy is not installed (pip install py-spy)")
+    with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
+        svc, target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
+                                   "--store", f"sqlite:{d}/p.sqlite", "--data-dir", d, "--workers", str(workers)])
+        try:
+            drivers = [bg.Driver(target, game) for _ in range(games)]
+            # games enough for the window (duel: 6 commands a game) at up to 600 commands/s: none made inside it
+            want = int(600 * (window + 1) / games / 6) + 2
+            for dr in drivers:
+                dr.top_up(want if game == "duel" else 3)
+            out = os.path.join(d, "spy.txt")
+            base.WINDOW_S, base.WARMUP_S = window, 0.5
+            c0 = _cpu(svc.pid)
+            rec = subprocess.Popen([spy, "record", "--pid", str(svc.pid), "--subprocesses", "--nonblocking",
+                                    "--format", "raw", "--full-filenames", "--rate", str(rate), "--threads",
+                                    "--duration", str(int(window + 1)), "--output", out],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            m = base.Meter()
+            bg.run_service(drivers, m)
+            rec.wait(120)
+            c1 = _cpu(svc.pid)
+            for dr in drivers:
+                dr.close()
+        finally:
+            base._stop(svc)
+        if not os.path.exists(out):
+            raise SystemExit(f"py-spy wrote nothing: {rec.stderr.read()[-500:]}")
+        if raw:
+            shutil.copy(out, raw)
+        n = len(m.lat)
+        run_n = n * (window + 0.7) / window  # commands over the recorded seconds, at the window's rate
+        ms_cmd = 1000 * (c1 - c0) / max(1, run_n)
+        buckets: collections.Counter = collections.Counter()
+        own: collections.Counter = collections.Counter()
+        threads: collections.Counter = collections.Counter()
+        waiting = 0
+        for line in open(out):
+            stack, _, cnt = line.rstrip("\n").rpartition(" ")
+            frames = stack.split(";")
+            k = int(cnt)
+            thread = next((fr for fr in frames[:3] if fr.startswith("thread")), "?")
+            tname = thread.split(": ", 1)[1].strip('"') if ": " in thread else thread
+            py = [fr for fr in frames if " (" in fr and not fr.startswith(("process", "thread"))]
+            if py and _waiting(py[-1]):
+                waiting += k
+                continue
+            buckets[_bucket(py)] += k
+            threads[tname.split(" (")[0]] += k
+            if py:
+                own[py[-1]] += k
+        total = sum(buckets.values())
+        q = statistics.quantiles(m.lat, n=100) if len(m.lat) >= 2 else [0.0] * 99
+        print(f"{game} games={games} workers={workers}: {n} commands in {window} s ({n / window:.0f}/s), p50 "
+              f"{q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms; server CPU {ms_cmd:.2f} ms/command (/proc, all "
+              f"server processes); {total} py-spy samples at {rate}/s running, {waiting} waiting (set aside); load "
+              f"{open('/proc/loadavg').read().split()[:3]}")
+        busy = 1000 * total / rate / max(1, run_n)
+        print(f"where a command's busy thread time goes ({busy:.2f} ms sampled, one command = ListLegalCommands + "
+              "SubmitCommand; a thread in fdatasync counts as busy, so the sampled time exceeds the CPU by about "
+              "the commit's wait):")
+        for name, k in buckets.most_common():
+            print(f"  {100 * k / total:5.1f}%  {busy * k / total:6.3f} ms  {name}")
+        print("running samples by thread: " + ", ".join(f"{t} {100 * k / total:.0f}%" for t, k in threads.most_common(8)))
+        print("top functions by own samples (innermost Python frame):")
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        for fr, k in own.most_common(25):
+            print(f"  {100 * k / total:5.1f}%  {fr.replace(root + '/', '')}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -389,6 +541,13 @@ def main() -> None:
         h.add_argument("--window", type=float, default=4.0 if what == "loop" else 6.0)
         if what == "gc":
             h.add_argument("--no-freeze", action="store_true")
+    pa = sub.add_parser("path")
+    pa.add_argument("game")
+    pa.add_argument("--games", type=int, default=1)
+    pa.add_argument("--window", type=float, default=8.0)
+    pa.add_argument("--workers", type=int, default=2)
+    pa.add_argument("--rate", type=int, default=250)
+    pa.add_argument("--raw", help="keep py-spy's raw stacks in this file")
     i = sub.add_parser("inproc")
     i.add_argument("games", nargs="+")
     a = ap.parse_args()
@@ -396,6 +555,8 @@ def main() -> None:
         cpu(a.game, a.workers, a.games, a.commit_times)
     elif a.what in ("loop", "gc"):
         hooked(a.what, a.game, a.games, a.window, getattr(a, "no_freeze", False))
+    elif a.what == "path":
+        path(a.game, a.games, a.window, a.workers, a.rate, a.raw)
     elif a.what == "ab":
         ab(a.game, a.base, a.games, a.window, a.rounds, a.workers, a.against)
     else:

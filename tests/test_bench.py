@@ -54,3 +54,35 @@ def test_bench_service_games_runs_in_quick_mode_and_prints_its_ratios():
     assert any(line.startswith("sog ") and "games=3" in line for line in p.stdout.splitlines()), p.stdout
     pairs = [ln for ln in p.stdout.splitlines() if "sog games=3: sog/echo commands per window pair" in ln]
     assert len(pairs) == 1 and f"median {ratios['service_sog_vs_echo']} " in pairs[0], p.stdout  # the figure
+
+
+def _peer_missing() -> str | None:
+    """Why bench/peer cannot run here (bench/peer/compare.py's own check), or None."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_peer_compare", REPO / "bench" / "peer" / "compare.py")
+    compare = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(compare)
+    return compare.missing()
+
+
+@pytest.mark.skipif(_peer_missing() is not None, reason=f"bench-peer cannot run here: {_peer_missing()}")
+def test_bench_peer_runs_in_quick_mode_and_prints_its_ratios():
+    """The peer benchmark (issue 48) end to end at 2 games: our service, boardgame.io in memory, with the
+    per-move crypto and on its FlatFile store each play the duel in a window, and every ratio line is
+    there and parses (no target is asserted: speed targets live in the benchmark's figures)."""
+    import subprocess
+
+    p = subprocess.run([sys.executable, str(REPO / "bench" / "peer" / "compare.py"), "--quick"],
+                       capture_output=True, text=True, timeout=240)
+    assert p.returncode == 0, p.stderr[-2000:]
+    ratios = dict(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("ratio "))
+    assert set(ratios) == {
+        "service_vs_bgio_crypto_at_2", "service_vs_bgio_flatfile_at_2", "service_vs_bgio_memory_at_2",
+        "service_vs_bgio_crypto", "service_vs_bgio_flatfile", "service_p99_ms_at_2", "bgio_crypto_p99_ms_at_2",
+        "service_cpu_ms_per_command", "bgio_crypto_cpu_ms_per_move", "service_vs_bgio_crypto_cpu_at_2",
+        "service_vs_bgio_flatfile_cpu_at_2"}, p.stdout
+    assert all(RATIO.match(f"ratio {k} {v}") for k, v in ratios.items())
+    assert all(float(v) > 0 for v in ratios.values()), p.stdout  # every system played moves in its window
+    for system in ("service", "bgio_memory", "bgio_crypto", "bgio_flatfile"):
+        assert any(line.startswith(f"{system} ") and "games=2 " in line for line in p.stdout.splitlines()), p.stdout
