@@ -11,9 +11,8 @@ streams. ``submit`` runs in a pool thread; ``submit_async`` is the same on the e
 waiting for ``store.append_async`` without a thread, and hands over to ``submit``
 whenever it would wait for anything else.
 
-The referee kept in memory per game is a cache: before each append and each
-read it catches up from the store by replaying stored signed commands through
-``Referee.accept``, so any number of processes can serve one store.
+The referee kept in memory per game is a cache: before each append and each read it catches
+up from the store by replaying stored signed commands (``Referee.accept``): many processes, one store.
 """
 from __future__ import annotations
 
@@ -107,8 +106,7 @@ class GameManager:
         self.store = store
         self.signer = cached(signer)
         self.vkey = signer.verifier.vkey
-        # the key ring (service/keyring.py): new games under ``signer`` (the newest), every game
-        # under the key its genesis names, if the ring holds it (else WRONG_SERVER_KEY)
+        # the key ring (keyring.py): new games under ``signer`` (the newest), each game under its genesis's
         self.signers = {s.verifier.vkey: cached(s) for s in ring}
         self.signers[self.vkey] = self.signer
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
@@ -160,8 +158,7 @@ class GameManager:
                     del self._locks[gid]
 
     def signer_of(self, gid: str):
-        """The key that signs game ``gid``'s records and receipts (SPEC.md 7.5): the one its genesis
-        names (a key of the ring, which may not be the newest); the newest for a game not held here."""
+        """The key signing game ``gid``'s records and receipts (SPEC.md 7.5): its genesis's; else the newest."""
         live = self._live.get(gid)
         return live.writer.signer if live is not None else self.signer
 
@@ -185,10 +182,9 @@ class GameManager:
             return
         if n < live.size:
             raise Internal(f"game {gid}: the store has {n} records, the cache {live.size}")
-        # Commands first, then records: another server may append between the two reads, and
-        # a command and its records are written in one transaction, so every command read here
-        # has its records in the second read (records read first could miss a command's records,
-        # which looked like a replay mismatch: INTERNAL under a two-server race on PostgreSQL).
+        # Commands first, then records: another server may append between the two reads, and a command
+        # and its records are one transaction, so every command read here has its records in the second
+        # read (records first could miss a command's: a replay mismatch, INTERNAL, in a two-server race).
         commands = list(self.store.commands(gid, live.size))
         stored = {r.seq: r for r in self.store.records(gid, live.size)}
         timed = live.referee.clock is not None
@@ -513,8 +509,7 @@ class GameManager:
             raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
                                                 "every replica must hold the key named in its genesis in its key ring")
         now = self.now()
-        # the receipt's time (SPEC.md 7.5) is the time the referee judges at: the record's ``at``
-        # (never before the last record's, so never before an end written by ``_expire``)
+        # the receipt's time (SPEC.md 7.5) is the referee's: never before the last record's ``at`` (nor an end by _expire)
         at = now if ref.clock is None else max(now, ref.clock.last_at)
         try:
             acc = ref.accept(signed, now=now)   # raises Rejection; the cache is unchanged then

@@ -131,11 +131,13 @@ def test_a_seat_key_that_differs_from_genesis_fails_at_step_4(capsys, seat_keys)
     assert out.startswith("NOT VERIFIED: step 4 (genesis) failed at record 0: seat a key differs from the pinned key")
 
 
-def test_a_pinned_seat_that_genesis_does_not_list_fails_at_step_4(capsys, seat_keys):
+def test_a_pinned_seat_that_genesis_does_not_list_is_a_usage_error_found_at_step_4(capsys, seat_keys):
+    """SPEC.md 10.2: a --seat-key naming a seat the game does not have is a usage error (exit 2),
+    found when genesis is read (step 4, record 0), not a verdict on the log."""
     code, out, _ = _run(capsys, "verify", "--json", "--seat-key", f"c={seat_keys['a'].hex()}", GOLDEN)
-    assert code == 1
+    assert code == 2
     r = json.loads(out)
-    assert (r["step"], r["seq"]) == ("4 (genesis)", 0) and "seat c" in r["check"]
+    assert r["unreadable"] is True and "no seat 'c' (its seats: a, b)" in r["message"]
 
 
 # -- one line, even when the bundle's own strings hold newlines ---------------------------

@@ -111,6 +111,9 @@ class _StubClient:
     def server_vkey(self) -> str:
         return self.vkey
 
+    def game_vkey(self, game_id: str) -> str:   # the key the game's genesis names (one key here)
+        return self.vkey
+
     log_verifier = Client.log_verifier
 
 

@@ -247,6 +247,9 @@ def test_client_refuses_a_hostile_record_with_bad_record(duel_game, edit):
         def server_vkey(self):
             return duel_game.server.verifier.vkey
 
+        def game_vkey(self, game_id):   # the key the game's genesis names (one key here)
+            return duel_game.server.verifier.vkey
+
         log_verifier = Client.log_verifier
 
     g = duel_game
