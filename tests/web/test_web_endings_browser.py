@@ -71,6 +71,9 @@ def test_a_draw_offered_in_one_browser_and_accepted_in_the_other(browser, site, 
         b.click("#accept-offer")
         _ended([a, b], "agree")
         assert "agreed draw" in a.text_content("#outcome")
+        for p in (a, b):   # every envelope was carried by a verified record (or refused with a good receipt): nothing kept
+            p.wait_for_function("document.getElementById('evidence-box')?.textContent.includes('nothing kept')", timeout=40000)
+            assert p.evaluate("document.getElementById('evidence-box').dataset.faults") == "0"
         rep = _verify_json(site, tmp_path, a, "draw.aar", capsys)
         assert rep["cause"]["kind"] == "agree" and rep["cause"]["winner"] is None, rep["cause"]
         assert rep["outcome"] == {"winner": None, "reason": "agreed draw"}, rep["outcome"]

@@ -122,3 +122,57 @@ def test_a_bad_receipt_is_shown_as_a_server_fault_and_kept(browser, site, tmp_pa
     finally:
         for c in (ca, cb):
             c.close()
+
+
+def test_an_answer_in_flight_is_not_answered_again_after_the_other_seats_offer(browser, site, monkeypatch):
+    """Item 4 of the brief, the bug the Python client's Play loop had (commit cd2fbff): seat a's
+    answer is held on its way to the referee while seat b offers a draw; the server records the
+    offer and prompts a again; the answer, bound before the offer, is accepted after it (format 3,
+    SPEC.md 7.2), and the page signs nothing twice (no COUNTER_REUSED, no second envelope). The
+    browser seat never had this bug (it answers one prompt at a time, and the next only after the
+    submit's records are verified, which overtake the re-prompt): this test guards it."""
+    import asyncio
+    import time
+
+    from afteraction.engine.protocol import parse_record
+    from afteraction.v1 import envelope_pb2
+
+    from .test_web_browser import _unexpected
+
+    errors: list = []
+    (ca, a), (cb, b), gid = _duel(browser, site, errors)
+    try:
+        store = site.run.service.games.store
+        games = site.run.service.games
+        orig = games.submit_async
+        held = []
+
+        async def holds_a(signed, deadline_ok, run):
+            env = envelope_pb2.CommandEnvelope.FromString(envelope_pb2.SignedCommand.FromString(signed).envelope)
+            if env.seat == "a" and env.WhichOneof("action") == "command" and not held:
+                size = store.size(gid)
+                held.append(size)
+                t = time.time()
+                while store.size(gid) == size and time.time() - t < 20:   # until b's offer is recorded
+                    await asyncio.sleep(0.05)
+            return await orig(signed, deadline_ok, run)
+        monkeypatch.setattr(games, "submit_async", holds_a)
+        a.click("button.choice")
+        b.wait_for_function("document.getElementById('offer-draw') && !document.getElementById('offer-draw').hidden")
+        b.click("#offer-draw")
+        b.wait_for_selector("button.choice", timeout=40000)   # a's answer stood: b's decision now
+        # a's page verified every record (its move declined the offer: format 3, SPEC.md 8.1)
+        a.wait_for_function(f"document.getElementById('status').dataset.records === '{store.size(gid)}'", timeout=40000)
+        time.sleep(1.0)
+        recs = [parse_record(r.raw) for r in store.records(gid)]
+        mine = [r for r in recs if r.body.get("seat") == "a" and r.kind == "command"]
+        assert len(mine) == 1 and held, (held, [(r.seq, r.kind, r.body.get("seat")) for r in recs])
+        off = recs[held[0]]
+        assert off.body["seat"] == "b" and off.body["events"][0]["t"] == "offer"
+        assert mine[0].seq == held[0] + 1   # signed for the position before the offer, made after it
+        assert a.query_selector("button.choice") is None
+        assert not _unexpected(errors) and not [e for e in errors if "COUNTER" in e], errors
+        assert _status(a)["cls"] == "ok" and _status(b)["cls"] == "ok", (_status(a), _status(b))
+    finally:
+        for c in (ca, cb):
+            c.close()
