@@ -340,9 +340,11 @@ async function openGame(gameId: string, spectate: boolean) {
 // under the name and in the bytes `aar evidence` reads (clients/python/evidence.py's).
 function keepEvidence(seat: WebSeat, gameId: string, mine: string) {
   const prefix = `aar-evidence:${gameId}:${mine}:`;
+  let shown = false;   // the panel follows what is kept, at most once a turn of the event loop
+  const later = () => { if (!shown) { shown = true; setTimeout(() => { shown = false; showEvidence(seat); }, 0); } };
   const store: EvidenceStore = {
-    put: (n, b) => localStorage.setItem(prefix + n, toB64(b)),
-    drop: (n) => localStorage.removeItem(prefix + n),
+    put: (n, b) => { localStorage.setItem(prefix + n, toB64(b)); later(); },
+    drop: (n) => { localStorage.removeItem(prefix + n); later(); },
     list: () => Object.keys(localStorage).filter((k) => k.startsWith(prefix)).sort()
       .map((k) => [k.slice(prefix.length), b64(localStorage.getItem(k)!)] as [string, Uint8Array]),
   };
