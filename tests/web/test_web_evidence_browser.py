@@ -100,6 +100,48 @@ def test_a_forged_time_out_is_not_cosigned_and_the_downloaded_receipt_proves_it(
             c.close()
 
 
+def test_a_server_that_never_answers_leaves_the_page_its_envelope_and_no_cosignature(browser, site, tmp_path,
+                                                                                     capsys, monkeypatch):
+    """Found item 1 of issue 41 against the page: the server drops seat a's answer (no receipt) and
+    its clock jumps past a's deadline; it writes a's time-out. The envelope was kept before it was
+    sent (the old page kept nothing but an envelope refused GAME_OVER/TIME_EXPIRED, and cosigned
+    the end): the reloaded page does not cosign and its envelope makes `aar evidence` exit 3."""
+    from afteraction.client.client import Client
+    from afteraction.service.store import StoreError
+
+    errors: list = []
+    (ca, a), (cb, b), gid = _duel(browser, site, errors)
+    try:
+        games = site.run.service.games
+        orig, real = games._accept, games.now
+
+        def never_answers(live, env, signed, digest):
+            if env.seat != "a":
+                return orig(live, env, signed, digest)
+            games.now = lambda: real() + 700_000
+            raise StoreError("dropped")
+        monkeypatch.setattr(games, "_accept", never_answers)
+        a.click("button.choice")
+        a.wait_for_function("document.getElementById('status').className === 'bad'", timeout=40000)
+        env = [n for n in _evidence(a)["files"] if n.endswith(".env")]
+        assert len(env) == 1, _evidence(a)   # kept before it was sent, though no answer came
+        monkeypatch.setattr(games, "_accept", orig)
+        client = Client(site.target)
+        assert json.loads(client.state(gid).cause_json)["kind"] == "timeout"   # written on the next use
+        a.reload()
+        a.wait_for_function("document.getElementById('game').dataset.ended === '1'", timeout=40000)
+        a.wait_for_function("document.getElementById('evidence-box')?.dataset.withheld === '1'", timeout=40000)
+        assert "without a receipt" in _evidence(a)["text"]
+        assert a.get_attribute("#game", "data-cosigned") == "0"
+        bundle = tmp_path / "game.aar"
+        bundle.write_bytes(client.export(gid))
+        code, out = _aar(capsys, "evidence", _download(a, env[0], tmp_path / env[0]), str(bundle))
+        assert code == 3 and "CONTESTED" in out and "a time-out of seat a" in out, out
+    finally:
+        for c in (ca, cb):
+            c.close()
+
+
 def test_a_bad_receipt_is_shown_as_a_server_fault_and_kept(browser, site, tmp_path, monkeypatch):
     from afteraction.engine import receipt as R
     from afteraction.service import servicer as S
