@@ -1,6 +1,6 @@
 """The endings every game has (SPEC.md 8.1-8.3) in the web client, two browser seats of a duel
-through the real service (`--web-listen`, port 0): an offer declined that lapses at the next
-record, a draw offered by one page out of turn and accepted by the other; a resignation; each seat's time left shown from GetState and Watch clocks. Each page
+through the real service (`--web-listen`, port 0): an offer declined, which in format 3 stands
+until the declining seat's next move answers it (SPEC.md 8.1), a draw offered by one page out of turn and accepted by the other; a resignation; each seat's time left shown from GetState and Watch clocks. Each page
 checks the ending records itself (clients/web/src/lib/endings.ts); the exported log verifies with
 `aar verify --json`, whose report gives the cause. Skips without a browser (as test_web_browser)."""
 from __future__ import annotations
@@ -50,12 +50,14 @@ def test_a_draw_offered_in_one_browser_and_accepted_in_the_other(browser, site, 
         left = int(b.get_attribute("#clocks div[data-seat='a']", "data-left-ms"))
         assert 0 < left <= 600_000, left
         assert "30:00 in all" in b.text_content("#clocks div[data-seat='b']")
-        # b offers a draw; a declines (nothing is signed) and moves: the offer lapses at that record
+        # b offers a draw; a declines (nothing is signed) and moves: in format 3 the offer stands until
+        # that move answers it (SPEC.md 8.1), and the page says so (not "lapses at the next record")
         b.click("#offer-draw")
         a.wait_for_selector("#decline-offer", timeout=40000)
         assert "b offers a draw" in a.text_content("#offer-box")
         a.click("#decline-offer")
-        assert "lapses at the next record" in a.text_content("#offer-box")
+        assert "b's offer stands until your next move, which declines it" in a.text_content("#offer-box")
+        assert "stands until the other seat answers it" in b.text_content("#offer-box")
         a.wait_for_selector("button.choice", timeout=40000)
         a.click("button.choice")
         b.wait_for_function("!document.getElementById('offer-box').textContent.includes('you offered')", timeout=40000)
@@ -69,6 +71,9 @@ def test_a_draw_offered_in_one_browser_and_accepted_in_the_other(browser, site, 
         b.click("#accept-offer")
         _ended([a, b], "agree")
         assert "agreed draw" in a.text_content("#outcome")
+        for p in (a, b):   # every envelope was carried by a verified record (or refused with a good receipt): nothing kept
+            p.wait_for_function("document.getElementById('evidence-box')?.textContent.includes('nothing kept')", timeout=40000)
+            assert p.evaluate("document.getElementById('evidence-box').dataset.faults") == "0"
         rep = _verify_json(site, tmp_path, a, "draw.aar", capsys)
         assert rep["cause"]["kind"] == "agree" and rep["cause"]["winner"] is None, rep["cause"]
         assert rep["outcome"] == {"winner": None, "reason": "agreed draw"}, rep["outcome"]

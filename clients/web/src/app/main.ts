@@ -12,6 +12,7 @@ import { parseVkey, type ServerKey } from "../lib/crypto.js";
 import { h, picture } from "../lib/dom.js";
 import { seatKey, type SeatKey } from "../lib/keys.js";
 import { LogVerifier, reasonOf, WebSeat, type Rec } from "../lib/seat.js";
+import { SeatEvidence, type EvidenceStore } from "../lib/evidence.js";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
@@ -251,6 +252,7 @@ async function openGame(gameId: string, spectate: boolean) {
   const seat = new WebSeat(clients, gameId, mine, key, server, ent, localStorage.getItem(keptSlot) ?? undefined);
   seat.keep = (note) => { if (note) localStorage.setItem(keptSlot, note); };
   seat.withNames = true;   // the choices by the ruleset's names (issue 46)
+  keepEvidence(seat, gameId, mine);
   const cosSlot = `aar-cosigned:${gameId}:${mine}`;      // cosigned once: a reload does not cosign again
   seat.cosignedSize = Number(localStorage.getItem(cosSlot) ?? 0);
   seat.keepRefused = (counter, signed) =>   // SPEC.md 8.2: the seat's evidence of an answer the game's end overtook
@@ -322,12 +324,64 @@ async function openGame(gameId: string, spectate: boolean) {
     await seat.play(choose);
     localStorage.setItem(cosSlot, String(seat.cosignedSize));
     $("game").dataset.cosigned = String(seat.cosignedSize);
+    showEvidence(seat);
     refresh(seat, seat.v);
     await pending;
   } catch (e) {
     $("choices").replaceChildren();
     status(`STOPPED, nothing more is signed: ${(e as Error).message}`, "bad");
+    showEvidence(seat);
   }
+}
+
+// -- the seat's evidence (SPEC.md 7.5, 8.2): every envelope kept before it is sent and every
+// receipt, in this browser's storage per game and seat (as its key and checkpoint are), until the
+// record that carries it is verified; server faults shown and kept; each kept file downloadable
+// under the name and in the bytes `aar evidence` reads (clients/python/evidence.py's).
+function keepEvidence(seat: WebSeat, gameId: string, mine: string) {
+  const prefix = `aar-evidence:${gameId}:${mine}:`;
+  let shown = false;   // the panel follows what is kept, at most once a turn of the event loop
+  const later = () => { if (!shown) { shown = true; setTimeout(() => { shown = false; showEvidence(seat); }, 0); } };
+  const store: EvidenceStore = {
+    put: (n, b) => { localStorage.setItem(prefix + n, toB64(b)); later(); },
+    drop: (n) => { localStorage.removeItem(prefix + n); later(); },
+    list: () => Object.keys(localStorage).filter((k) => k.startsWith(prefix)).sort()
+      .map((k) => [k.slice(prefix.length), b64(localStorage.getItem(k)!)] as [string, Uint8Array]),
+  };
+  seat.evidence = new SeatEvidence(store, mine, gameId);
+  seat.evidence.onFault = () => showEvidence(seat);
+  showEvidence(seat);
+}
+
+function showEvidence(seat: WebSeat) {
+  let box = document.getElementById("evidence-box");
+  if (!box) {
+    box = h("section", { id: "evidence-box" });
+    $("side").append(box);
+  }
+  const ev = seat.evidence, files = ev.store.list();
+  const faults = ev.faults.map((f) => h("div", { class: "fault" }, `SERVER FAULT: ${f}`));
+  const withheld = ev.withheld ? [h("div", { id: "withheld", class: "fault" }, `NOT COSIGNED: ${ev.withheld}`)] : [];
+  const items = files.map(([name, bytes]) => {
+    const b = h("button", { class: "evidence-file" }, `download ${name}`) as HTMLButtonElement;
+    b.dataset.name = name;
+    b.onclick = () => download(bytes, `${seat.gameId}-${seat.seat}-${name}`);
+    return h("li", null, b);
+  });
+  box.replaceChildren(h("h2", null, "Your evidence"), ...faults, ...withheld,
+    h("div", { class: "note" }, files.length ? "kept in this browser until the log carries it (SPEC.md 8.2):" : "nothing kept"),
+    h("ul", { id: "evidence" }, ...items));
+  box.dataset.faults = String(ev.faults.length);
+  box.dataset.withheld = ev.withheld ? "1" : "";
+}
+
+function download(bytes: Uint8Array, name: string) {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: "application/octet-stream" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 // An ending command the server refuses (an offer that lapsed meanwhile: NO_OFFER) is said beside
@@ -340,7 +394,7 @@ async function endingAct(f: () => Promise<unknown>) {
   }
 }
 
-// -- resign and draw (SPEC.md 8.1): out of turn; an offer lapses at the next record ---------------
+// -- resign and draw (SPEC.md 8.1): out of turn; an offer stands until the other seat answers it ----
 function showEndings(seat: WebSeat) {
   const v = seat.v;
   $("endings").hidden = v.ended || !v.genesis || v.genesis.v < 2;
@@ -350,17 +404,20 @@ function showEndings(seat: WebSeat) {
   const o = v.standingOffer;
   if (!o || v.ended) return;
   const what = o[2] === null ? "a draw" : `a win for ${String(o[2])}`;
-  if (o[1] === seat.seat) { box.textContent = `you offered ${what} (record ${o[0]}); it lapses at the next record`; return; }
+  if (o[1] === seat.seat) { box.textContent = `you offered ${what} (record ${o[0]}); ${stands(seat, "it stands until the other seat answers it")}`; return; }
   const p = document.createElement("span");
   p.textContent = `${o[1]} offers ${what} (record ${o[0]}): `;
   const yes = document.createElement("button"), no = document.createElement("button");
   yes.id = "accept-offer"; yes.textContent = "Accept";
   no.id = "decline-offer"; no.textContent = "Decline";
   yes.onclick = () => { box.replaceChildren(); void endingAct(() => seat.accept(o[0])); };
-  // declining signs nothing: the offer lapses at the next record (SPEC.md 8.1)
-  no.onclick = () => { box.textContent = `declined: ${o[1]}'s offer lapses at the next record`; };
+  // declining signs nothing: the offer stands until this seat's next move answers it (SPEC.md 8.1)
+  no.onclick = () => { box.textContent = `declined: ${stands(seat, `${o[1]}'s offer stands until your next move, which declines it`)}`; };
   box.append(p, yes, no);
 }
+
+// SPEC.md 8.1: in format 3 an offer stands until another seat answers it (in v = 2 it lapsed at the next record)
+const stands = (seat: WebSeat, v3: string) => (seat.v.genesis && seat.v.genesis.v >= 3 ? v3 : "it lapses at the next record");
 
 async function spectateGame(gameId: string, refresh: (s: null, v: LogVerifier) => void) {
   const v = new LogVerifier(server, gameId);

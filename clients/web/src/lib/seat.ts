@@ -3,8 +3,10 @@
 // or a replay, the endings of SPEC.md 8.1-8.3 included), each private opening checked against its
 // public commitment, the entropy handshake (reveal only once every seat's commitment is in the
 // verified log, SPEC.md 5.2), envelopes signed only at the end of the log it verified (format v2
-// binds that end, SPEC.md 7.1), and the ending commands (resign, offer, accept: SPEC.md 8.1). The
-// server is trusted no more than by a Python seat.
+// binds that end, SPEC.md 7.1), and the ending commands (resign, offer, accept: SPEC.md 8.1); every
+// envelope kept before it is sent and every receipt checked and kept (evidence.ts, SPEC.md 7.5,
+// 8.2); no cosignature of a time-out at a position it holds an answer for. The server is trusted no
+// more than by a Python seat.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { type Command } from "../gen/afteraction/v1/command_pb.js";
@@ -12,7 +14,7 @@ import { CommandEnvelopeSchema, SignedCommandSchema, type SignedCommand } from "
 import { AuditService, GetRecordsRequestSchema } from "../gen/afteraction/v1/audit_service_pb.js";
 import {
   GameService, SeatAuthSchema, type Clocks, type LogRecord, type SeatAuth, type SeatOpening, type SubmitCommandResponse,
-  type YourDecision,
+  type YourDecision, ReceiptSchema, type Receipt,
 } from "../gen/afteraction/v1/game_service_pb.js";
 import { cat, eq, hex, lp, toB64, u64, utf8 } from "./bytes.js";
 import { sha256, type ServerKey } from "./crypto.js";
@@ -21,6 +23,8 @@ import { strictDecode, type Value } from "./msgpack.js";
 import { sign, type SeatKey } from "./keys.js";
 import { BadLog, LogVerifier, type Rec } from "./verifier.js";
 import { FORMAT_VERSION } from "./record.js";
+import { ENDED_FIRST, memoryStore, SeatEvidence } from "./evidence.js";
+import { NO_DECISION } from "./receipt.js";
 
 export { BadLog, LogVerifier, type Rec };
 export class BadOpening extends Error { constructor(m: string) { super(m); this.name = "BadOpening"; } }
@@ -38,7 +42,6 @@ export type SeatEvent =
 // refusals after which the next prompt says what to do: the log moved on (another seat's command,
 // or this one's already in); GAME_OVER / TIME_EXPIRED: the game ended first, its end record follows
 const TRANSIENT = ["STALE_STATE", "COUNTER_GAP", "COUNTER_REUSED", "LOST_RACE"];
-const ENDED_FIRST = ["GAME_OVER", "TIME_EXPIRED"];
 
 type EndingAction = { case: "resign"; value: object } | { case: "offer"; value: { winner: string } }
   | { case: "accept"; value: { offer: bigint; winner: string } };
@@ -61,11 +64,15 @@ export class WebSeat {
   keepRefused: (counter: bigint, signed: SignedCommand) => void = () => {};
   /** Ask for each legal command's name in words with the prompts (YourDecision.names). */
   withNames = false;
+  /** Every envelope signed, kept before it is sent, with the server's receipt for it, and the server
+   * faults seen (SPEC.md 7.5, 8.2); in memory unless the page gives a store (it keeps them in localStorage). */
+  evidence: SeatEvidence;
 
   constructor(readonly clients: Clients, readonly gameId: string, readonly seat: string, readonly key: SeatKey,
               readonly server: ServerKey, entropy?: Uint8Array, kept?: string) {
     this.v = new LogVerifier(server, gameId, { seat, pub: key.publicRaw }, kept);
     this.entropy = entropy ?? crypto.getRandomValues(new Uint8Array(32));
+    this.evidence = new SeatEvidence(memoryStore(), seat, gameId);
   }
 
   get nextSeq(): number { return this.v.size; }
@@ -84,6 +91,7 @@ export class WebSeat {
       if (Number(r.seq) < this.nextSeq) return;
       if (Number(r.seq) > this.nextSeq) throw new BadLog(`expected record ${this.nextSeq}, got ${r.seq}`);
       const rec = await this.v.add(r.record, r.checkpoint);
+      await this.evidence.seeRecord(rec, this.v.genesis?.v ?? 0);   // SPEC.md 8.2: kept envelopes, a contested end
       this.onEvent({ kind: "record", rec, raw: r });
       this.waiters = this.waiters.filter((w) => (w.seq < this.nextSeq ? (w.resolve(null), false) : true));
       if (rec.kind === "end") this.onEvent({ kind: "ended", outcome: this.v.outcome, cause: this.v.cause });
@@ -189,7 +197,8 @@ export class WebSeat {
     return this.submit(await this.signEnding({ case: "resign", value: {} }));
   }
 
-  /** Offer a result (``winner`` a seat, null for a draw), once the game has started; it lapses at the next record. */
+  /** Offer a result (``winner`` a seat, null for a draw), once the game has started; in format 3 it
+   * stands until another seat answers it (SPEC.md 8.1). */
   async offer(winner: string | null = null): Promise<SubmitCommandResponse> {
     if (!this.v.started) throw new RefusedToSign("a result is offered only once the game has started (SPEC.md 8.1)");
     return this.submit(await this.signEnding({ case: "offer", value: { winner: winner ?? "" } }));
@@ -206,12 +215,25 @@ export class WebSeat {
     await this.catchUp();
     const o = this.standingOffer();
     if (!o || (offer !== undefined && offer !== o[0]))
-      throw new RefusedToSign(`seat ${this.seat}: no such offer stands in the last record it verified (an offer lapses at the next record, SPEC.md 8.1)`);
+      throw new RefusedToSign(`seat ${this.seat}: no such offer stands in the last record it verified (SPEC.md 8.1)`);
     return this.submit(await this.signEnding({ case: "accept", value: { offer: BigInt(o[0]), winner: (o[2] as string | null) ?? "" } }));
   }
 
+  /** Submit ``signed``, kept before it leaves (SPEC.md 8.2); the server's receipt for it, in the
+   * answer or beside a refusal's ErrorInfo, is checked (a missing or bad one is a server fault). */
   async submit(signed: SignedCommand): Promise<SubmitCommandResponse> {
-    const res = await this.clients.game.submitCommand({ command: signed });
+    await this.evidence.keepSent(signed);
+    let res: SubmitCommandResponse;
+    try {
+      res = await this.clients.game.submitCommand({ command: signed });
+    } catch (e) {
+      const reason = reasonOf(e);
+      if (reason && !NO_DECISION.includes(reason))   // a decision on the envelope: it has a receipt
+        await this.evidence.checkReceipt(signed, receiptOf(e), reason, this.server.pub);
+      throw e;
+    }
+    await this.evidence.checkReceipt(signed, res.receipt, null, this.server.pub,
+                                     res.records.length ? Number(res.records[0].seq) : undefined);
     if (res.records.length && this.nextSeq < Number(res.records[0].seq)) await this.catchUp();
     for (const r of res.records) await this.seeRecord(r);
     for (const o of res.openings) await this.seeOpening(o);
@@ -286,7 +308,8 @@ export class WebSeat {
     await running;   // the end overtook any prompt still open
     if (fatal) throw fatal;
     this.keep(this.v.lastCheckpoint);
-    if (this.cosignedSize < this.v.size) await this.cosign();
+    // SPEC.md 8.2: no cosignature of an end that times this seat out where it holds its answer
+    if (this.cosignedSize < this.v.size && this.evidence.withheld === null) await this.cosign();
     return this.v.outcome;
   }
 
@@ -322,6 +345,17 @@ export function reasonOf(e: unknown): string {
     }
   }
   return "";
+}
+
+/** The server's signed receipt a refused SubmitCommand carries beside its ErrorInfo (SPEC.md 7.5), or null. */
+export function receiptOf(e: unknown): Receipt | null {
+  const err = e as { details?: { type: string; value: Uint8Array }[] };
+  for (const d of err?.details ?? []) {
+    if (d.type === ReceiptSchema.typeName && d.value) {
+      try { return fromBinary(ReceiptSchema, d.value); } catch { return null; }
+    }
+  }
+  return null;
 }
 
 export { hex };
