@@ -58,27 +58,43 @@ def _choices(page) -> list[dict]:
         refs: JSON.parse(b.dataset.refs || '[]'), text: b.textContent }))""")
 
 
-def _answered(page, timeout: float = 3.0) -> bool:
-    """The answer left the page: its choices are gone (sent, or a newer decision's are coming)."""
+def _seq(page) -> str:
+    return page.get_attribute("#prompt", "data-seq") or ""
+
+
+def _answered(page, seq: str, timeout: float = 3.0) -> bool:
+    """The answer left the page: its choices are gone (sent) or a later decision's are there."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        if not page.locator("#choices button.choice").count():
+        if not page.locator("#choices button.choice").count() or _seq(page) != seq:
             return True
         time.sleep(0.05)
     return False
 
 
+FREE_POINT = """(sel) => {
+  const el = document.querySelector(sel);
+  const r = el.getBoundingClientRect();
+  for (const fy of [0.2, 0.5, 0.8, 0.1, 0.35, 0.65, 0.9]) for (const fx of [0.5, 0.3, 0.7, 0.2, 0.8]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    if (document.elementFromPoint(x, y) === el) return [x, y];
+  }
+  return null;
+}"""
+
+
 def _click_place(page, place: str) -> bool:
-    loc = page.locator(f'#board .place[class~="p:{place}"]')
+    """A mouse click on a point of the place that nothing drawn over it covers (a piece of it or of
+    a neighbour)."""
+    sel = f'#board .place[class~="p:{place}"]'
+    loc = page.locator(sel)
     if not loc.count():
         return False
-    el = loc.first
-    el.scroll_into_view_if_needed()
-    bb = el.bounding_box()
-    if not bb:
+    loc.first.scroll_into_view_if_needed()
+    at = page.evaluate(FREE_POINT, sel)
+    if not at:
         return False
-    # near the top of the place: clear of the pieces drawn in it (the texts let clicks through)
-    el.click(position={"x": bb["width"] / 2, "y": max(1, bb["height"] * 0.15)})
+    page.mouse.click(at[0], at[1])
     return True
 
 
@@ -102,8 +118,9 @@ def _by_form(page, i: int, edit=None) -> None:
 
 def answer(page, choice: dict, how: dict) -> None:
     """Give the choice as a player would: on the map where it names a piece or a place, else the form."""
+    seq = _seq(page)
     got = on_map(page, choice)
-    if got and _answered(page, 15):
+    if got and _answered(page, seq, 15):
         how[got] = how.get(got, 0) + 1
         return
     _by_form(page, choice["i"])
@@ -215,6 +232,7 @@ def test_sog_a_whole_game_on_the_map_and_in_forms(browser, site, tmp_path):
             return next((c for c, m in zip(cs, cmds) if m == want), cs[0])
 
         _play(site, {"sog": sog, "nva": nva}, gid, pick, how, timeout=240)
+        print("SOG answers given:", how)
         assert refused["done"]
         assert how.get("place", 0) + how.get("place+pick", 0) >= 1, how   # insertion, the LZ, moves: on the map
         assert how.get("form", 0) >= 2, how                               # the team, the results
@@ -241,6 +259,7 @@ def test_gmv_a_whole_one_turn_game_on_the_map_and_in_forms(browser, site, tmp_pa
         gid = _create(us, nva, "gmv", "us")
         _join(nva, gid)
         _play(site, {"us": us, "nva": nva}, gid, lambda n, p, cs: rng.choice(cs), how, timeout=400)
+        print("GMV answers given:", how)
         assert how.get("piece+place", 0) + how.get("piece+place+pick", 0) + how.get("piece+pick", 0) >= 1, how
         assert sum(how.values()) >= 20, how
         # the zone cards carry their ids, the stacks their units' ids
@@ -282,7 +301,9 @@ def test_ntnd_a_tet_turn_on_the_map_and_in_forms(browser, site, tmp_path):
             named = [c for c in cs if c["refs"]]
             return rng.choice(named if named and rng.random() < 0.8 else cs)
 
-        _play(site, {"communist": com, "allied": al}, gid, pick, how, timeout=600, stop=turn_over)
+        t0 = time.time()
+        _play(site, {"communist": com, "allied": al}, gid, pick, how, timeout=900, stop=turn_over)
+        print(f"NTND Tet turn 1 answers given: {how} in {time.time() - t0:.0f} s")
         assert how.get("piece+place", 0) + how.get("piece+place+pick", 0) >= 5, how
         assert how.get("place", 0) + how.get("place+pick", 0) >= 1, how
         BUILD.mkdir(exist_ok=True)

@@ -292,6 +292,7 @@ async function openGame(gameId: string, spectate: boolean) {
     const named = d.names.length === d.legalCommands.length;
     const words = named ? d.names.map((n) => n.text) : (await ui(st.game, JSON.parse(st.viewJson), d.legalCommands)).choices;
     $("prompt").textContent = `your decision: ${d.decision?.prompt ?? ""}`;
+    $("prompt").dataset.seq = String(d.stateSeq);   // which decision the choices answer
     const box = $("choices");
     box.replaceChildren();
     clearPlay();
