@@ -70,7 +70,7 @@ export function boardClick(ev: MouseEvent): void {
     // the selected pieces' choices that go to no place (a casualty, a unit revealed): buttons
     const placeless = r.commands.filter((i) => !p.mc.placesOf([i]).length);
     picker.replaceChildren(
-      h("div", { class: "hint" }, `${r.pieces.join(", ")} selected: ${r.commands.length} choice(s); ${r.places.length} lit place(s) on the map. Click the piece again to unselect.`),
+      h("div", { class: "hint", id: "selected-pieces" }, `selected: ${r.pieces.map((u) => p.mc.nameOf(u)).join(", ")}: ${r.commands.length} choice(s); ${r.places.length} lit place(s) on the map. Click the piece again to unselect.`),
       ...placeless.map((i) => p.button(i, "pick")));
   } else if (r.kind === "pick") {
     picker.replaceChildren(h("div", { class: "hint" }, `${r.commands.length} choices go there: which one?`), ...r.commands.map((i) => p.button(i, "pick")));

@@ -98,6 +98,14 @@ export class MapChoices {
     return { kind: "pick", commands: here };
   }
 
+  /** A piece's printed name and id ("infantry u17"), as the commands' references give it. */
+  nameOf(piece: string): string {
+    for (const i of this.byPiece.get(piece) ?? [])
+      for (const r of this.names[i].refs) if (r.kind === "piece" && r.id === piece && r.name)
+        return r.name.includes(piece) ? r.name : `${r.name} (${piece})`;
+    return piece;
+  }
+
   /** Where a piece is, as the commands' references say ("" if none says). */
   positionOf(piece: string): string {
     for (const i of this.byPiece.get(piece) ?? [])
