@@ -4,9 +4,11 @@ list, `data-command`); the "person" then gives it the way a player would: clicks
 stack the choice names (its destinations light up: `#board[data-lit]`), clicks the lit place (and,
 where several choices go there, the one of the few the page offers), clicks a place for a choice
 that names only a place, and writes any other answer in the form (`#write-answer`: started from a
-listed answer, every field editable). A SOG action result the rules refuse is written in the form
-first: the page says the refusal in words with its rule and asks again; nothing is signed into the
-log. The game's end is said in words and its log, downloaded from the end screen, verifies.
+listed answer, every field editable). In SOG the person writes a team of their own in the form
+(a member added as a copy of another is refused: SOG 3.2.4, his letter used twice; then a
+template with its last member armed with a pistol, which the log then holds) and an action result
+the rules refuse (SOG 3.1.3): the page says each refusal in words with its rule and asks again;
+nothing is signed into the log. The game's end is said in words and its log, downloaded from the end screen, verifies.
 
 Headless Chromium and the real service with --web-listen, as tests/web/test_web_browser.py.
 A whole SOG game; a whole one-turn GMV game (the `turns` option: 63 decisions in a seeded bot game,
@@ -170,7 +172,14 @@ def _play(site, pages: dict, gid: str, pick, how: dict, timeout: float, stop=Non
             cs = _choices(page)
             if not cs:
                 continue
-            answer(page, pick(name, page, cs), how)
+            seq0 = _seq(page)
+            c = pick(name, page, cs)
+            if c is None:   # given by pick itself
+                how["form"] = how.get("form", 0) + 1
+                page.wait_for_function("(s) => document.getElementById('prompt').dataset.seq !== s || "
+                                       "!document.querySelector('#choices button.choice')", arg=seq0, timeout=20000)
+            else:
+                answer(page, c, how)
             acted = True
             for p in pages.values():
                 assert _status(p)["cls"] != "bad", _status(p)
@@ -216,6 +225,24 @@ def test_sog_a_whole_game_on_the_map_and_in_forms(browser, site, tmp_path):
         def pick(name, page, cs):
             cmds = [command_pb2.Command.FromString(base64.b64decode(c["command"])) for c in cs]
             view["v"] = json.loads(client.state(gid).view_json)
+            if cs[0]["group"] == "Organise the team" and not refused.get("team"):
+                # the person's own team, in the form: first a member added as a copy of the last
+                # (his letter used twice: refused with the rule), then the last member's weapon
+                # changed to a pistol (accepted)
+                seq = _seq(page)
+                _by_form(page, cs[0]["i"], lambda p: p.click('[data-list="members"] > button.add'))
+                page.wait_for_selector("#refusal:not([hidden])", timeout=20000)
+                r = page.text_content("#refusal")
+                assert "ILLEGAL_TEAM" in r and "SOG 3.2.4" in r and "used twice" in r, r
+                page.wait_for_selector("#choices button.choice", timeout=20000)
+                team = command_pb2.Command.FromString(base64.b64decode(cs[0]["command"])).sog.organise
+                refused["team"] = (len(team.members), team.members[-1].letter)
+                _by_form(page, cs[0]["i"], lambda p: p.locator('[data-list="members"] > .item').last
+                         .locator('input[data-field="weapon"]').first.fill("PST1"))
+                page.wait_for_function("(s) => document.getElementById('prompt').dataset.seq !== s || "
+                                       "!document.getElementById('refusal').hidden", arg=seq, timeout=20000)
+                assert not page.is_visible("#refusal"), page.text_content("#refusal")
+                return None
             if cs[0]["group"] == "Report the action's result" and not refused["done"]:
                 # a result the rules refuse, written in the form: refused in words, with the rule
                 refused["done"] = True
@@ -234,13 +261,24 @@ def test_sog_a_whole_game_on_the_map_and_in_forms(browser, site, tmp_path):
         _play(site, {"sog": sog, "nva": nva}, gid, pick, how, timeout=240)
         print("SOG answers given:", how)
         assert refused["done"]
+        # the team written in the form is the one in the log
+        from afteraction.engine.protocol import parse_record
+        from afteraction.v1 import envelope_pb2
+        teams = [envelope_pb2.CommandEnvelope.FromString(parse_record(r.raw).body["env"]).command.sog.organise
+                 for r in site.run.service.games.store.records(gid, 0, 200)
+                 if parse_record(r.raw).kind == "command" and "env" in parse_record(r.raw).body]
+        teams = [t for t in teams if len(t.members)]
+        assert len(teams) == 1, teams
+        n, letter = refused["team"]
+        assert len(teams[0].members) == n and teams[0].members[-1].letter == letter, (teams[0], refused)
+        assert teams[0].members[-1].weapon == "PST1", teams[0]
         assert how.get("place", 0) + how.get("place+pick", 0) >= 1, how   # insertion, the LZ, moves: on the map
         assert how.get("form", 0) >= 2, how                               # the team, the results
         for p, name in ((sog, "sog"), (nva, "nva")):
             _finish(p, site, gid, tmp_path, name)
         BUILD.mkdir(exist_ok=True)
         sog.screenshot(path=str(BUILD / "web-map-sog-end.png"), full_page=True)
-        assert not [e for e in _unexpected(errors) if "ILLEGAL_RESULT" not in e and " 400 " not in e
+        assert not [e for e in _unexpected(errors) if "ILLEGAL_RESULT" not in e and "ILLEGAL_TEAM" not in e and " 400 " not in e
                     and not e.startswith("400 ")], errors
     finally:
         ca.close()
