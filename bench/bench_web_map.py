@@ -60,14 +60,17 @@ MOVE_JS = """async ([pid, place, i]) => {
   const pick = document.querySelector(`#picker button.pick[data-i="${i}"]`);
   if (pick) pick.dispatchEvent(new MouseEvent('click', { bubbles: true }));
   else if (!document.getElementById('prompt').textContent.startsWith('sent')) return -3;
+  let rec = 0;
   for (;;) {
-    await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, 1));
     const at = Number(board.dataset.drawnAt || 0);
-    if (at > t0 && Number(document.getElementById('status').dataset.records || 0) > before) break;
+    const n = Number(document.getElementById('status').dataset.records || 0);
+    if (!rec && n > before) rec = performance.now() - t0;
+    if (at > t0 && n > before) break;
     if (performance.now() - t0 > 20000) return -2;
   }
   await new Promise((r) => requestAnimationFrame(() => r(null)));
-  return performance.now() - t0;
+  return [performance.now() - t0, rec];
 }"""
 
 
@@ -138,20 +141,22 @@ def run() -> None:
             print(f"NTND campaign, a Communist move decision of {n_legal} legal commands: "
                   f"select a piece: {len(selects)} clicks, best {min(selects):.1f} ms, median "
                   f"{statistics.median(selects):.1f} ms, worst {max(selects):.1f} ms (target 100 ms)")
-            moved, missed = [], []
+            moved, recorded, missed = [], [], []
             while len(moved) < MOVES and time.time() < deadline:
                 for c in moves:
                     place = [r["id"] for r in c["refs"] if r["kind"] == "place"][-1]
                     ms = page.evaluate(MOVE_JS, [_piece(c), place, c["i"]])
-                    if ms >= 0:
-                        moved.append(ms)
+                    if isinstance(ms, list):
+                        moved.append(ms[0])
+                        recorded.append(ms[1])
                         break
                     missed.append((_piece(c), place, ms))
                 else:
                     raise RuntimeError(f"no move could be clicked: {missed[-5:]}")
                 moves = _move_decision(page, deadline)
             print(f"move to the board redrawn: {len(moved)} moves, best {min(moved):.1f} ms, median "
-                  f"{statistics.median(moved):.1f} ms, worst {max(moved):.1f} ms (target 300 ms)")
+                  f"{statistics.median(moved):.1f} ms, worst {max(moved):.1f} ms (target 300 ms); of which to the "
+                  f"move's record checked in the page: median {statistics.median(recorded):.1f} ms")
             print(f"ratio select_p50_ms {statistics.median(selects):.1f}")
             print(f"ratio select_max_ms {max(selects):.1f}")
             print(f"ratio move_p50_ms {statistics.median(moved):.1f}")
