@@ -177,13 +177,15 @@ async function redraw(seat: WebSeat | null, gameId: string, v: LogVerifier) {
   markBoard();   // the pending decision's pieces and places, again on the new picture
   $("board").dataset.drawnAt = String(performance.now());
   $("summary").replaceChildren(...(Array.isArray(pic.summary) ? pic.summary : []).map((l) => h("div", null, String(l))));
-  $("prompt").textContent = st.ended ? `game over: ${st.outcomeJson}` : st.decision ? `waiting for ${st.decision.seat}: ${st.decision.prompt}` : "";
+  const said = (() => { try { return String((JSON.parse(st.outcomeJson) as Record<string, unknown>).reason ?? ""); } catch { return ""; } })();
+  $("prompt").textContent = st.ended ? `game over${said ? ": " + said : ""}` : st.decision ? `waiting for ${st.decision.seat}: ${st.decision.prompt}` : "";
   if (st.clocks) showClocks(st.clocks);
   if (st.ended) {
     $("game").dataset.ended = "1";
     // the cause as this browser verified it from the end record (the server's cause_json says the same)
     const cause = v.cause ?? (st.causeJson ? JSON.parse(st.causeJson) : { kind: "rules" });
-    $("outcome").textContent = `${st.outcomeJson} (cause: ${JSON.stringify(cause)})`;
+    $("outcome").textContent = `${st.outcomeJson} (cause: ${JSON.stringify(cause)})`;   // as data; #end says it in words
+    $("outcome").hidden = true;
     $("game").dataset.cause = String((cause as Record<string, unknown>).kind);
     $("endings").hidden = true;
     stopClocks();

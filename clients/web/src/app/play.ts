@@ -136,7 +136,7 @@ export function showEnd(outcome: Record<string, unknown> | null, cause: Record<s
     timeout: "a seat ran out of time", abandoned: "no seat acted in time (abandoned)",
   };
   const rest = Object.entries(o).filter(([k]) => k !== "winner" && k !== "reason")
-    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
+    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${plain(v)}`);
   const dl = h("button", { id: "end-export" }, "Download the verified log (.aar)") as HTMLButtonElement;
   dl.onclick = exportLog;
   $("end").replaceChildren(
@@ -148,4 +148,12 @@ export function showEnd(outcome: Record<string, unknown> | null, cause: Record<s
     h("div", { class: "detail" }, checked), dl);
   $("end").hidden = false;
   $("end").dataset.winner = winner ? String(winner) : "";
+}
+
+/** A value of an outcome in words: an object as "key value, ...", a list as "a, b". */
+function plain(v: unknown): string {
+  if (v === null || v === undefined) return "none";
+  if (Array.isArray(v)) return v.map(plain).join(", ") || "none";
+  if (typeof v === "object") return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k.replace(/_/g, " ")} ${plain(x)}`).join(", ") || "none";
+  return String(v);
 }
