@@ -13,7 +13,7 @@ import { h, picture } from "../lib/dom.js";
 import { seatKey, type SeatKey } from "../lib/keys.js";
 import { LogVerifier, reasonOf, WebSeat, type Rec } from "../lib/seat.js";
 import { MapChoices } from "../lib/mapplay.js";
-import { boardClick, clearPlay, markBoard, showDice, showEnd, showForm, startPlay } from "./play.js";
+import { boardClick, clearPlay, markBoard, plain, showDice, showEnd, showForm, startPlay } from "./play.js";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
@@ -229,6 +229,7 @@ async function openGame(gameId: string, spectate: boolean) {
   $("game-id").textContent = gameId;
   $("export").onclick = () => act(() => exportLog(gameId));
   $("board").onclick = boardClick;
+  $("zoom").onclick = () => { const z = $("boardbox").classList.toggle("zoomed"); $("zoom").textContent = z ? "Fit the map to the page" : "Zoom the map (scroll to move)"; };
   // the genesis names the seats' keys: this browser's key makes it a seat, else a spectator
   let first;
   try { first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 }); } catch (e) {
@@ -283,7 +284,10 @@ async function openGame(gameId: string, spectate: boolean) {
       showClocks(e.clocks);
     } else if (e.kind === "opening") {
       const li = document.createElement("li");
-      li.textContent = `record ${e.seq} value ${e.k}: ${e.valueJson} (opening checked against its commitment)`;
+      let words = e.valueJson;
+      try { words = plain(JSON.parse(e.valueJson)); } catch { /* shown as sent */ }
+      li.textContent = `record ${e.seq} value ${e.k}: ${words} (opening checked against its commitment)`;
+      li.dataset.json = e.valueJson;
       $("openings").append(li);
     }
   };

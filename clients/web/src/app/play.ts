@@ -151,7 +151,7 @@ export function showEnd(outcome: Record<string, unknown> | null, cause: Record<s
 }
 
 /** A value of an outcome in words: an object as "key value, ...", a list as "a, b". */
-function plain(v: unknown): string {
+export function plain(v: unknown): string {
   if (v === null || v === undefined) return "none";
   if (Array.isArray(v)) return v.map(plain).join(", ") || "none";
   if (typeof v === "object") return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k.replace(/_/g, " ")} ${plain(x)}`).join(", ") || "none";
