@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import logging
 import socket
 
@@ -76,11 +77,23 @@ class JsonCodec:
         try:
             msg = json_format.Parse(bytes(data).decode("utf-8") or "{}", message_class())
         except (json_format.ParseError, UnicodeDecodeError, ValueError, DecodeError) as e:
+            what, field = _json_fault(str(e))
             raise connect_error(status_of(Refusal(
-                "MALFORMED", f"the request is not the proto3 JSON of a {message_class.DESCRIPTOR.full_name} "
-                "(a field it does not have, a value of the wrong type, or not JSON)",
-                type=message_class.DESCRIPTOR.full_name))) from None
+                "MALFORMED", f"the request is not the proto3 JSON of a {message_class.DESCRIPTOR.full_name}: {what}",
+                type=message_class.DESCRIPTOR.full_name, **({"field": field} if field else {})))) from None
         return msg.SerializeToString()
+
+
+def _json_fault(text: str) -> tuple[str, str]:
+    """What json_format refused, in words, naming the field (a name of at most 64 word characters,
+    taken from the request only when it is one: nothing else of the input is echoed)."""
+    m = re.search(r'has no field named "([A-Za-z0-9_]{1,64})"', text)
+    if m:
+        return f'it has no field "{m.group(1)}"', m.group(1)
+    m = re.search(r"Failed to parse ([A-Za-z0-9_]{1,64}) field", text)
+    if m:
+        return f'field "{m.group(1)}" has a value of the wrong type', m.group(1)
+    return "a field it does not have, a value of the wrong type, or not JSON", ""
 
 
 def connect_error(st) -> ConnectError:

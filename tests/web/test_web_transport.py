@@ -136,7 +136,16 @@ def test_json_that_is_not_the_request_is_malformed_with_error_info(web_server):
     assert body["code"] == "invalid_argument"
     from google.rpc import error_details_pb2
     info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(body["details"][0]["value"] + "=="))
-    assert info.reason == "MALFORMED" and "bogus" not in body["message"]
+    # the unknown field is named (issue 46), in the message and the ErrorInfo
+    assert info.reason == "MALFORMED" and 'no field "bogus"' in body["message"], body
+    assert info.metadata["field"] == "bogus"
+    # a value of the wrong type names its field; anything else of the input is not echoed
+    req = urllib.request.Request(f"{web_server.base}/afteraction.v1.GameService/GetState",
+                                 b'{"gameId": {"x": "<script>"}}', {"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=30)
+    body = json.loads(e.value.read())
+    assert 'field "gameId" has a value of the wrong type' in body["message"] and "<script>" not in body["message"], body
 
 
 def test_seat_authentication_on_the_web_port(web_server):

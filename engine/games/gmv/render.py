@@ -36,9 +36,11 @@ def base() -> tuple[str, str]:
         x, y = _box(z)
         d = ZONES[z]
         out.append(f'<rect x="{x}" y="{y}" width="{BW}" height="{BH}" rx="5" fill="{KIND.get(d["kind"], "#eee")}" '
-                   f'stroke="#665" stroke-width="1"><title>{escape(d["name"])} ({d["kind"]}); adjacent: '
+                   f'stroke="#665" stroke-width="1" class="place p:{z}"><title>{escape(d["name"])} [{z}] ({d["kind"]}); adjacent: '
                    f'{escape(", ".join(d["adj"]))}</title></rect>')
-        out.append(f'<text x="{x + 5}" y="{y + 13}" font-size="11" font-weight="bold">{escape(d["name"][:24])}</text>')
+        name = d["name"] if len(d["name"]) <= 24 else d["name"][:23] + "\u2026"
+        out.append(f'<text x="{x + 5}" y="{y + 13}" font-size="11" font-weight="bold">{escape(name)}</text>')
+        out.append(f'<text x="{x + 5}" y="{y + BH - 5}" font-size="8" fill="#555" class="zoneid">[{escape(z)}]</text>')
         tags = [f"R{d['r']}"] + (["coast"] if d.get("coastal") else []) + (["swamp"] if d.get("swamp") else [])
         out.append(f'<text x="{x + BW - 5}" y="{y + BH - 5}" font-size="8" text-anchor="end" fill="#555">'
                    f'{" ".join(tags)}</text>')
@@ -85,7 +87,8 @@ def layers(view: dict, title: str | None = None) -> dict[str, str]:
             fill = "#ffffff" if side == "hidden" else colour
             ink = colour if side == "hidden" else "#ffffff"
             tip = ", ".join(f"{u['id']} {u['type']}" for u in us)
-            frag.append(f'<g><title>{escape(tip)}</title><rect x="{x + 4}" y="{yy}" width="{BW - 8}" height="13" '
+            ids = " ".join(f"u:{u['id']}" for u in us if " " not in str(u["id"]))
+            frag.append(f'<g class="piece {escape(ids)}"><title>{escape(tip)}</title><rect x="{x + 4}" y="{yy}" width="{BW - 8}" height="13" '
                         f'rx="2" fill="{fill}" stroke="{colour}"{dash}/><text x="{x + 7}" y="{yy + 10}" '
                         f'font-size="9" fill="{ink}">{escape(f"{label} {len(us)}: {_units_line(us)}"[:38])}</text></g>')
             row += 1

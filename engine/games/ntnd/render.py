@@ -105,8 +105,11 @@ def base() -> tuple[str, str]:
     for hid in sorted(m.hexes):
         h = m.hexes[hid]
         pts = " ".join(f"{x},{y}" for x, y in corners(hid))
-        out.append(f'<polygon points="{pts}" fill="{TERRAIN[h.terrain]}" stroke="#ffffff" stroke-width="1">'
-                   f'<title>{hid} {h.terrain} {h.country or ""} {h.corps or ""}</title></polygon>')
+        out.append(f'<polygon points="{pts}" fill="{TERRAIN[h.terrain]}" stroke="#ffffff" stroke-width="1" '
+                   f'class="place p:{hid}"><title>{hid} {h.terrain} {h.country or ""} {h.corps or ""}</title></polygon>')
+        x, y = centre(hid)   # the hex number, as on the printed map
+        out.append(f'<text x="{x}" y="{y - H + 5}" font-size="4" text-anchor="middle" fill="#333" '
+                   f'class="hexnum">{hid}</text>')
     # borders (country or corps changes) and rivers on hexsides
     for hid in sorted(m.hexes):
         h = m.hexes[hid]
@@ -144,7 +147,8 @@ def base() -> tuple[str, str]:
     # off-board zones
     for i, z in enumerate(ZONE_ORDER):
         x, y, w, hh = _zone_box(i, width)
-        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{hh}" fill="#e5e0f0" stroke="#554" rx="4"/>')
+        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{hh}" fill="#e5e0f0" stroke="#554" rx="4" '
+                   f'class="place p:{z}"><title>{escape(m.zones[z].name)} [{z}]</title></rect>')
         out.append(f'<text x="{x + 4}" y="{y + 11}" font-size="9" font-weight="bold">{escape(m.zones[z].name)}</text>')
     return "\n".join(out) + "\n", "</svg>\n"
 
@@ -156,36 +160,37 @@ def layers(view: dict, title: str | None = None) -> dict[str, str]:
     width, height = _size()
     zone_pos = {z: _zone_box(i, width) for i, z in enumerate(ZONE_ORDER)}
     # pieces, grouped by location: (style, label, tooltip, AA badge)
-    by_loc: dict[str, list[tuple[str, str, str, bool]]] = {}
+    by_loc: dict[str, list[tuple[str, str, str, bool, tuple[str, ...]]]] = {}
     hidden = view.get("hidden", {})
     for u in view.get("units", []):
         aa = _aa(u["type"])
         tip = f'{u["id"]} {u["type"]}' + (" (AA, 12)" if aa else "")
-        by_loc.setdefault(u["loc"], []).append((_style(u), _abbrev(u), tip, aa))
+        by_loc.setdefault(u["loc"], []).append((_style(u), _abbrev(u), tip, aa, (u["id"],)))
     for mk in view.get("markers", []):
         inside = hidden.get(mk["id"])
         label = f'{mk["id"]}?' if inside is None else f'{mk["id"]}:' + "+".join(_abbrev(x)[:6] for x in inside)
         tip = "inverted (identity hidden)" if inside is None else ", ".join(f'{x["id"]} {x["type"]}' for x in inside)
         aa = inside is not None and any(_aa(x["type"]) for x in inside)
-        by_loc.setdefault(mk["loc"], []).append(("marker", label[:14], f'{mk["id"]}: {tip}', aa))
+        ids = (mk["id"],) + (() if inside is None else tuple(x["id"] for x in inside))
+        by_loc.setdefault(mk["loc"], []).append(("marker", label[:14], f'{mk["id"]}: {tip}', aa, ids))
     for loc, style, label, tip in panels.air_items(view):
-        by_loc.setdefault(loc, []).append((style, label, tip, False))
+        by_loc.setdefault(loc, []).append((style, label, tip, False, () if " attached to " not in tip else (tip.split(" ")[0],)))
     if view.get("haiphong_mined") is True:
-        by_loc.setdefault("HAIPHONG", []).insert(0, ("mine", "MINED", "Haiphong Harbor Mined (14.2.2)", False))
+        by_loc.setdefault("HAIPHONG", []).insert(0, ("mine", "MINED", "Haiphong Harbor Mined (14.2.2)", False, ()))
     out: dict[str, str] = {}
     for loc in sorted(by_loc):
         items = by_loc[loc]
         frag = []
         if loc in zone_pos:
             x, y, w, hh = zone_pos[loc]
-            for i, (side, label, tip, aa) in enumerate(items[:4]):
-                frag.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip, aa))
+            for i, (side, label, tip, aa, ids) in enumerate(items[:4]):
+                frag.append(_chip(x + 4, y + 16 + i * 11, w - 8, 10, side, label, tip, aa, ids))
             if len(items) > 4:
                 frag.append(f'<text x="{x + 4}" y="{y + hh - 2}" font-size="7">{_more(items[4:])} more</text>')
         elif loc in m.hexes:
             cx, cy = centre(loc)
-            for i, (side, label, tip, aa) in enumerate(items[:3]):
-                frag.append(_chip(cx - 17, cy - 4 + i * 7, 34, 7, side, label, tip, aa))
+            for i, (side, label, tip, aa, ids) in enumerate(items[:3]):
+                frag.append(_chip(cx - 17, cy - 4 + i * 7, 34, 7, side, label, tip, aa, ids))
             if len(items) > 3:
                 frag.append(f'<text x="{cx + 12}" y="{cy + 16}" font-size="6">{_more(items[3:])}</text>')
         if frag:
@@ -217,14 +222,21 @@ def render_svg(view: dict, title: str | None = None) -> str:
 
 def _more(items: list) -> str:
     """"+N" for the pieces a location has no room for, their tooltips in its title."""
-    return f'<title>{escape("; ".join(tip for _, _, tip, _ in items))}</title>+{len(items)}'
+    return f'<title>{escape("; ".join(tip for _, _, tip, _, _ in items))}</title>+{len(items)}'
 
 
-def _chip(x: int, y: int, w: int, h: int, side: str, label: str, tip: str, aa: bool = False) -> str:
+def pieces_class(ids) -> str:
+    """The class of a drawn piece or stack: "piece" and ``u:<id>`` per unit or marker it shows (the
+    web page finds the pieces a choice names by it); only ids the picture already shows."""
+    ids = [i for i in ids if i and " " not in i and '"' not in i]
+    return f' class="{escape(" ".join(["piece"] + [f"u:{i}" for i in ids]))}"' if ids else ""
+
+
+def _chip(x: int, y: int, w: int, h: int, side: str, label: str, tip: str, aa: bool = False, ids=()) -> str:
     fill, ink = SIDE.get(side, ("#222222", "#ffffff"))
     fs = max(5, h - 2)
     badge = (f'<circle cx="{x + w - h // 2}" cy="{y + h // 2}" r="{max(2, h // 2 - 1)}" fill="#ff9900" '
              f'stroke="#000" stroke-width="0.3" class="aa"/>') if aa else ""
-    return (f'<g><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" '
+    return (f'<g{pieces_class(ids)}><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" '
             f'stroke="#000" stroke-width="0.5"/><text x="{x + 1}" y="{y + h - 1}" font-size="{fs}" '
             f'fill="{ink}">{escape(label)}</text>{badge}</g>')

@@ -36,7 +36,7 @@ def base() -> tuple[str, str]:
         x, y = _xy(sq)
         t = board.TERRAIN[sq]
         out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{TERRAIN.get(t, "#ccc")}" '
-                   f'stroke="#ffffff" stroke-width="1"><title>{sq} {t.replace("_", " ")}</title></rect>')
+                   f'stroke="#ffffff" stroke-width="1" class="place p:{sq}"><title>{sq} {t.replace("_", " ")}</title></rect>')
         out.append(f'<text x="{x + 3}" y="{y + 10}" font-size="8" fill="#333">{sq}</text>')
     for i, col in enumerate(board.COLUMNS):
         out.append(f'<text x="{LEFT + i * CELL + CELL // 2}" y="{TOP - 8}" font-size="12" text-anchor="middle">{col}</text>')

@@ -13,6 +13,8 @@ import { h, picture } from "../lib/dom.js";
 import { seatKey, type SeatKey } from "../lib/keys.js";
 import { LogVerifier, reasonOf, WebSeat, type Rec } from "../lib/seat.js";
 import { SeatEvidence, type EvidenceStore } from "../lib/evidence.js";
+import { MapChoices } from "../lib/mapplay.js";
+import { boardClick, clearPlay, markBoard, plain, showDice, showEnd, showForm, startPlay } from "./play.js";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
@@ -173,17 +175,27 @@ async function redraw(seat: WebSeat | null, gameId: string, v: LogVerifier) {
   const drawn = picture(String(pic.svg));
   $("board").replaceChildren(drawn.node ?? h("div", { class: "note" }, `the server's picture is not drawn: ${drawn.error}`));
   $("board").dataset.dropped = String(drawn.dropped);
+  markBoard();   // the pending decision's pieces and places, again on the new picture
+  $("board").dataset.drawnAt = String(performance.now());
   $("summary").replaceChildren(...(Array.isArray(pic.summary) ? pic.summary : []).map((l) => h("div", null, String(l))));
-  $("prompt").textContent = st.ended ? `game over: ${st.outcomeJson}` : st.decision ? `waiting for ${st.decision.seat}: ${st.decision.prompt}` : "";
+  const said = (() => { try { return String((JSON.parse(st.outcomeJson) as Record<string, unknown>).reason ?? ""); } catch { return ""; } })();
+  $("prompt").textContent = st.ended ? `game over${said ? ": " + said : ""}` : st.decision ? `waiting for ${st.decision.seat}: ${st.decision.prompt}` : "";
   if (st.clocks) showClocks(st.clocks);
   if (st.ended) {
     $("game").dataset.ended = "1";
     // the cause as this browser verified it from the end record (the server's cause_json says the same)
     const cause = v.cause ?? (st.causeJson ? JSON.parse(st.causeJson) : { kind: "rules" });
-    $("outcome").textContent = `${st.outcomeJson} (cause: ${JSON.stringify(cause)})`;
+    $("outcome").textContent = `${st.outcomeJson} (cause: ${JSON.stringify(cause)})`;   // as data; #end says it in words
+    $("outcome").hidden = true;
     $("game").dataset.cause = String((cause as Record<string, unknown>).kind);
     $("endings").hidden = true;
     stopClocks();
+    $("clocks").replaceChildren();
+    clearPlay();
+    $("choices").replaceChildren();
+    const c = v.checked;
+    showEnd(JSON.parse(st.outcomeJson || "null"), cause as Record<string, unknown>,
+      `checked in this browser: ${c.records} records, ${c.checkpoints} checkpoints, ${c.openings} openings`, () => void act(() => exportLog(gameId)));
   }
   showVerified(v);
 }
@@ -197,6 +209,10 @@ async function recordWords(rec: Rec): Promise<string | null> {
 // the moves in the order they arrived (their words come back from /ui/board one by one)
 let movesChain: Promise<void> = Promise.resolve();
 function addRecordLine(rec: Rec) {
+  const b = rec.body as Record<string, unknown>;
+  const rolls = (Array.isArray(b.events) ? b.events as Record<string, unknown>[] : []).filter((e) => e.t === "roll")
+    .map((e) => ({ die: String(e.die), result: String(e.result), rule: String(e.rule), faces: Array.isArray(e.faces) ? e.faces.map(String) : [] }));
+  showDice(rec.seq, typeof b.seat === "string" ? b.seat : "", rolls);
   const words = recordWords(rec);
   movesChain = movesChain.then(async () => addMove(describeRecord(rec, await words)));
 }
@@ -213,6 +229,8 @@ async function openGame(gameId: string, spectate: boolean) {
   $("game").hidden = false;
   $("game-id").textContent = gameId;
   $("export").onclick = () => act(() => exportLog(gameId));
+  $("board").onclick = boardClick;
+  $("zoom").onclick = () => { const z = $("boardbox").classList.toggle("zoomed"); $("zoom").textContent = z ? "Fit the map to the page" : "Zoom the map (scroll to move)"; };
   // the genesis names the seats' keys: this browser's key makes it a seat, else a spectator
   let first;
   try { first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 }); } catch (e) {
@@ -268,7 +286,10 @@ async function openGame(gameId: string, spectate: boolean) {
       showClocks(e.clocks);
     } else if (e.kind === "opening") {
       const li = document.createElement("li");
-      li.textContent = `record ${e.seq} value ${e.k}: ${e.valueJson} (opening checked against its commitment)`;
+      let words = e.valueJson;
+      try { words = plain(JSON.parse(e.valueJson)); } catch { /* shown as sent */ }
+      li.textContent = `record ${e.seq} value ${e.k}: ${words} (opening checked against its commitment)`;
+      li.dataset.json = e.valueJson;
       $("openings").append(li);
     }
   };
@@ -279,12 +300,33 @@ async function openGame(gameId: string, spectate: boolean) {
     const named = d.names.length === d.legalCommands.length;
     const words = named ? d.names.map((n) => n.text) : (await ui(st.game, JSON.parse(st.viewJson), d.legalCommands)).choices;
     $("prompt").textContent = `your decision: ${d.decision?.prompt ?? ""}`;
+    $("prompt").dataset.seq = String(d.stateSeq);   // which decision the choices answer
     const box = $("choices");
     box.replaceChildren();
+    clearPlay();
     if (Number(d.stateSeq) < seat.nextSeq || seat.v.ended) return null;   // overtaken while the words came
     return new Promise((resolve) => {
+      const done = (c: Command | null) => {
+        cancelChoice = null; clearPlay(); box.replaceChildren();
+        if (c) { $("prompt").textContent = "sent; waiting for the server"; $("refusal").hidden = true; }
+        resolve(c);
+      };
       // a record that overtakes this prompt (an ending, the clock) takes its buttons away
-      cancelChoice = (seq) => { if (seq >= Number(d.stateSeq)) { cancelChoice = null; box.replaceChildren(); resolve(null); } };
+      cancelChoice = (seq) => { if (seq >= Number(d.stateSeq)) done(null); };
+      const button = (i: number, cls = "choice") => {
+        const c = d.legalCommands[i];
+        const b = h("button", { class: cls, "data-i": i, "data-command": toB64(toBinary(CommandSchema, c)),
+          "data-group": named ? d.names[i].group : null,
+          "data-refs": named ? JSON.stringify(d.names[i].refs.map((r) => ({ kind: r.kind, id: r.id, name: r.name, position: r.position }))) : null,
+        }, words[i] ?? `choice ${i + 1}`) as HTMLButtonElement;
+        if (named) b.title = d.names[i].refs.map((r) => `${r.name} (${r.kind} ${r.id}${r.position && r.position !== r.id ? " at " + r.position : ""})`).join("; ");
+        b.onclick = () => done(c);
+        return b;
+      };
+      // on the map: the pieces and places the choices name, click a piece then a lit place
+      if (named) startPlay(d, words, new MapChoices(d.names.map((n) => ({ text: n.text, group: n.group, refs: n.refs }))), button, done);
+      // a form for any answer, started from a listed one (the described spaces: teams, results, purchases, losses)
+      showForm(d, words, done);
       // grouped as the ruleset groups them ("Place a KR cadre face down: pick a place"), each group where its first is
       const groups = new Map<string, number[]>();
       d.legalCommands.forEach((_, i) => {
@@ -292,25 +334,20 @@ async function openGame(gameId: string, spectate: boolean) {
         groups.set(g, [...(groups.get(g) ?? []), i]);
       });
       for (const [g, idx] of groups) {
-        if (groups.size > 1 && g) {
-          const h = document.createElement("div");
-          h.className = "choice-group";
-          h.textContent = `${g} (${idx.length})`;
-          box.append(h);
-        }
-        for (const i of idx) {
-          const c = d.legalCommands[i];
-          const b = document.createElement("button");
-          b.className = "choice";
-          b.textContent = words[i] ?? `choice ${i + 1}`;
-          if (named) b.title = d.names[i].refs.map((r) => `${r.name} (${r.kind} ${r.id}${r.position && r.position !== r.id ? " at " + r.position : ""})`).join("; ");
-          b.dataset.i = String(i);
-          b.dataset.command = toB64(toBinary(CommandSchema, c));
-          b.onclick = () => { cancelChoice = null; box.replaceChildren(); $("prompt").textContent = "sent; waiting for the server"; resolve(c); };
-          box.append(b);
-        }
+        if (groups.size > 1 && g) box.append(h("div", { class: "choice-group" }, `${g} (${idx.length})`));
+        for (const i of idx) box.append(button(i));
       }
     });
+  };
+  // an answer the rules refuse: said in words with its rule, and the decision is asked again
+  seat.onRefused = (e, reason) => {
+    const err = e as { code?: number; rawMessage?: string; message?: string };
+    if (![3, 9, 11].includes(err.code ?? 0)) return false;   // INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE
+    const r = $("refusal");
+    r.textContent = `refused (${reason}): ${err.rawMessage ?? err.message ?? ""}. Nothing was signed into the log; choose again.`;
+    r.dataset.reason = reason;
+    r.hidden = false;
+    return true;
   };
   // resign asks once more on the page (a second click), then signs
   const rb = $<HTMLButtonElement>("resign");

@@ -67,6 +67,11 @@ export class WebSeat {
   /** Every envelope signed, kept before it is sent, with the server's receipt for it, and the server
    * faults seen (SPEC.md 7.5, 8.2); in memory unless the page gives a store (it keeps them in localStorage). */
   evidence: SeatEvidence;
+  /** An answer the server refused for a reason that is not the log moving on (an answer the rules
+   * refuse: the error's message names the rule). Return true to be asked the same decision again
+   * (the refusal changed nothing: the next answer is signed with the same counter); false (the
+   * default) stops the seat with the error. */
+  onRefused: (e: unknown, reason: string) => boolean = () => false;
 
   constructor(readonly clients: Clients, readonly gameId: string, readonly seat: string, readonly key: SeatKey,
               readonly server: ServerKey, entropy?: Uint8Array, kept?: string) {
@@ -270,7 +275,7 @@ export class WebSeat {
       latest = null;
       running = (async () => {
         const signed = await this.decide(d, choose);
-        if (signed) await this.submitRetrying(signed);
+        if (signed && await this.submitRetrying(signed) && !latest) latest = d;   // asked again
       })().catch((e) => { fatal = e; ctl.abort(); }).finally(() => { running = null; answer(); });
     };
     while (!this.v.ended) {
@@ -319,18 +324,21 @@ export class WebSeat {
     return new Promise((resolve) => this.waiters.push({ seq, resolve }));
   }
 
-  private async submitRetrying(signed: SignedCommand): Promise<void> {
+  /** Submits; true when the answer was refused and the decision is to be asked again (onRefused). */
+  private async submitRetrying(signed: SignedCommand): Promise<boolean> {
     try { await this.submit(signed); } catch (e) {
       const reason = reasonOf(e);
       if (ENDED_FIRST.includes(reason)) {   // SPEC.md 8.2: kept as the seat's evidence; the end record follows
         this.keepRefused(fromBinary(CommandEnvelopeSchema, signed.envelope).counter, signed);
         await this.catchUp();
-        return;
+        return false;
       }
       console.warn(`submit refused: ${reason}: ${(e as Error).message}`);
-      if (TRANSIENT.includes(reason)) return;
+      if (TRANSIENT.includes(reason)) return false;
+      if (reason && this.onRefused(e, reason)) return true;
       throw e;
     }
+    return false;
   }
 }
 
