@@ -8,6 +8,7 @@ backup began, and every game in progress accepts its next command and plays on t
 export verifies pinned to the server key. SQLite and PostgreSQL, as source and as target."""
 from __future__ import annotations
 
+import io
 import json
 import secrets
 import time
@@ -16,6 +17,7 @@ import pytest
 
 from afteraction.cli.main import main as aar
 from afteraction.engine.bots import random_bot
+from afteraction.engine.log.verify import verify_bundle
 
 from .load import BotGame, Load, client
 from .procs import Serve
@@ -108,7 +110,11 @@ def test_backup_under_load_restores_verifies_and_goes_on(tmp_path, request, sour
                     again.play(bot)
                     assert c.state(gid).ended
                     continued += 1
-            BotGame(g.game, g.seed, gid=gid).verify(c, srv.vkey)
+            if c.state(gid).ended:   # replayed to its end; a game left in progress verifies as far as 10.1 allows
+                BotGame(g.game, g.seed, gid=gid).verify(c, srv.vkey)
+            else:
+                rep = verify_bundle(io.BytesIO(c.export(gid)), pinned_vkey=srv.vkey)
+                assert rep.verified and rep.pinned and not rep.ended, rep
         assert continued >= 1
     finally:
         c.close()
