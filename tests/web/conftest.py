@@ -50,3 +50,23 @@ def web_server(tmp_path):
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium through playwright, one per test module (tests/browsers.py)."""
+    from browsers import launched
+
+    yield from launched(("--disable-quic",))
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A server whose web port serves the web client's page too (clients/cli/webpage.py)."""
+    from afteraction.cli.webpage import WebPage
+
+    s = WebServer(tmp_path, page=WebPage())
+    try:
+        yield s
+    finally:
+        s.stop()

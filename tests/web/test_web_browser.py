@@ -19,29 +19,10 @@ import time
 
 import pytest
 
-from browsers import launched
 from afteraction.v1 import command_pb2
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched(("--disable-quic",))
-
-
-@pytest.fixture
-def site(tmp_path):
-    from afteraction.cli.webpage import WebPage
-
-    from .conftest import WebServer
-
-    s = WebServer(tmp_path, page=WebPage())
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
 def _open(browser, base: str, errors: list, query: str = ""):
     # bypass_csp: playwright evaluates its own test expressions as strings, which the page's CSP refuses
     ctx = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 900}, bypass_csp=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from .test_web_browser import BUILD, _create, _join, _open, _status, _unexpected, browser, site  # noqa: F401
+from .test_web_browser import BUILD, _create, _join, _open, _status, _unexpected
 
 
 def _started(*pages):

@@ -11,7 +11,7 @@ import json
 
 from afteraction.engine.errors import Rejection
 
-from .test_web_browser import _create, _join, _open, _status, browser, site  # noqa: F401
+from .test_web_browser import _create, _join, _open, _status
 from .test_web_endings_browser import _started
 
 

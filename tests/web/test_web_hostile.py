@@ -16,7 +16,6 @@ import urllib.request
 
 import pytest
 
-from browsers import launched
 from afteraction.v1 import game_service_pb2 as gs
 
 HOSTILE = [
@@ -56,24 +55,6 @@ AUDIT = """(() => {
           statuses: document.querySelectorAll("[id=status]").length, scripts: document.scripts.length,
           styles: document.querySelectorAll("style").length, dropped: document.getElementById("board").dataset.dropped};
 })()"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched(("--disable-quic",))
-
-
-@pytest.fixture
-def site(tmp_path):
-    from afteraction.cli.webpage import WebPage
-
-    from .conftest import WebServer
-
-    s = WebServer(tmp_path, page=WebPage())
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def _rpc(route, message_type, change):

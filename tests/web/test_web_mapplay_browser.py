@@ -25,7 +25,6 @@ import time
 
 import pytest
 
-from browsers import launched
 
 from afteraction.v1 import command_pb2
 
@@ -33,24 +32,6 @@ from .test_web_browser import _create, _join, _open, _status, _unexpected
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched(("--disable-quic",))
-
-
-@pytest.fixture
-def site(tmp_path):
-    from afteraction.cli.webpage import WebPage
-
-    from .conftest import WebServer
-
-    s = WebServer(tmp_path, page=WebPage())
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def _choices(page) -> list[dict]:

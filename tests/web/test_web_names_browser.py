@@ -9,29 +9,10 @@ import time
 
 import pytest
 
-from browsers import launched
 
 from afteraction.engine.protocol import parse_record
 
 from .test_web_browser import _create, _join, _open, _status, _unexpected
-
-
-@pytest.fixture(scope="module")
-def browser():
-    yield from launched(("--disable-quic",))
-
-
-@pytest.fixture
-def site(tmp_path):
-    from afteraction.cli.webpage import WebPage
-
-    from .conftest import WebServer
-
-    s = WebServer(tmp_path, page=WebPage())
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def test_an_unknown_game_id_is_said_and_the_lobby_stays(browser, site):
