@@ -57,11 +57,3 @@ def available() -> list[tuple[str, str]]:
             continue
         out += [(game, v) for v in vs.released]
     return out
-
-
-def unavailable(game: str, version: str) -> str:
-    """Why ``game``/``version`` does not replay here, in words (a development version names the commit
-    that last listed it)."""
-    if game not in _GAMES:
-        return f"this build has no game {game[:40]!r}"
-    return _versions(game).unavailable(str(version))
