@@ -34,7 +34,12 @@ class Change:
 
         A state without a stamp (a test's hand-built state) plays the newest rules."""
         v = state.get(KEY) if isinstance(state, dict) else None
-        return v is None or int(v) >= int(self.since)
+        return v is None or self.in_version(v)
+
+    def in_version(self, version: str) -> bool:
+        """True if ruleset version ``version`` plays this change (what a ruleset instance asks before
+        it has a state, e.g. its declared sizes)."""
+        return int(version) >= int(self.since)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ state is the engine's (engine/snapshot.py). See docs/rules/ntnd.md.
 from __future__ import annotations
 
 from ...ruleset import Context, Decision, Ruleset
-from ...versions import KEY, stamp
+from ...versions import stamp
 from .versions import MIX_NAMES, VERSIONS
 from . import flow, operations, setup as _setup
 from .answers import DECISIONS, cmd, move_options
@@ -43,7 +43,7 @@ class NtndRuleset(Ruleset):
 
     def __init__(self, version: str | None = None) -> None:
         super().__init__(version)
-        if MIX_NAMES.on({KEY: self.version}):
+        if MIX_NAMES.in_version(self.version):
             self.sealed_sizes = self.MIX_NAMES_SEALED_SIZES
 
     def setup(self, scenario, options, ctx: Context):
