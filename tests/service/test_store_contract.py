@@ -1,12 +1,33 @@
 """The store contract (service/store.py), run against SQLite and PostgreSQL."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 
 import pytest
 
 from afteraction.service.store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow
+
+
+def _append_async(store, a: Append) -> None:
+    """The service's path: ``append_async``'s future on a running loop, or, for a store without
+    one (it returns None), ``append`` in a thread of the loop's pool."""
+    async def go():
+        loop = asyncio.get_running_loop()
+        fut = store.append_async(a, loop)
+        if fut is None:
+            return await loop.run_in_executor(None, store.append, a)
+        return await fut
+    asyncio.run(go())
+
+
+@pytest.fixture(params=["append", "append_async"])
+def append(request):
+    """Every contract test appends both ways: ``Store.append`` and ``Store.append_async``."""
+    if request.param == "append":
+        return lambda store, a: store.append(a)
+    return _append_async
 
 
 def rec(seq: int, tag: bytes = b"") -> RecordRow:
@@ -34,10 +55,10 @@ def test_create_and_read_game(store):
         new_game(store)
 
 
-def test_append_and_read_back(store):
+def test_append_and_read_back(store, append):
     new_game(store)
-    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
-    store.append(Append("g1", [rec(2), rec(3)], cmd("b", 1, [2, 3]),
+    append(store, Append("g1", [rec(1)], cmd("a", 1, [1])))
+    append(store, Append("g1", [rec(2), rec(3)], cmd("b", 1, [2, 3]),
                         [OpeningRow("b", 2, 1, b"x" * 32, b"\x01"), OpeningRow("a", 3, 1, b"y" * 32, b"\x02")],
                         ended=True))
     assert store.size("g1") == 4
@@ -58,40 +79,40 @@ def _unchanged(store, n):
     assert len(store.commands("g1")) == n - 1
 
 
-def test_lost_race_same_seq_is_conflict_and_writes_nothing(store):
+def test_lost_race_same_seq_is_conflict_and_writes_nothing(store, append):
     new_game(store)
-    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    append(store, Append("g1", [rec(1)], cmd("a", 1, [1])))
     with pytest.raises(Conflict):
-        store.append(Append("g1", [rec(1, b"fork")], cmd("b", 1, [1]), [OpeningRow("b", 1, 1, b"z" * 32, b"")]))
+        append(store, Append("g1", [rec(1, b"fork")], cmd("b", 1, [1]), [OpeningRow("b", 1, 1, b"z" * 32, b"")]))
     _unchanged(store, 2)
     assert store.records("g1", 1) == [rec(1)]
     assert store.openings("g1", "b") == []
 
 
-def test_gap_is_conflict(store):
+def test_gap_is_conflict(store, append):
     new_game(store)
     with pytest.raises(Conflict):
-        store.append(Append("g1", [rec(2)], cmd("a", 1, [2])))
+        append(store, Append("g1", [rec(2)], cmd("a", 1, [2])))
     _unchanged(store, 1)
 
 
-def test_counter_reuse_is_conflict(store):
+def test_counter_reuse_is_conflict(store, append):
     new_game(store)
-    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    append(store, Append("g1", [rec(1)], cmd("a", 1, [1])))
     with pytest.raises(Conflict):
-        store.append(Append("g1", [rec(2)], cmd("a", 1, [2], b"other")))
+        append(store, Append("g1", [rec(2)], cmd("a", 1, [2], b"other")))
     _unchanged(store, 2)
 
 
-def test_games_are_independent(store):
+def test_games_are_independent(store, append):
     new_game(store, "g1")
     new_game(store, "g2")
-    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
-    store.append(Append("g2", [rec(1)], cmd("a", 1, [1])))
+    append(store, Append("g1", [rec(1)], cmd("a", 1, [1])))
+    append(store, Append("g2", [rec(1)], cmd("a", 1, [1])))
     assert store.size("g1") == store.size("g2") == 2
 
 
-def test_concurrent_appends_never_fork(store):
+def test_concurrent_appends_never_fork(store, append):
     """Eight threads race for the same seq repeatedly: exactly one wins each round."""
     new_game(store)
     for seq in range(1, 6):
@@ -99,7 +120,7 @@ def test_concurrent_appends_never_fork(store):
 
         def go(i):
             try:
-                store.append(Append("g1", [rec(seq, b"%d" % i)], cmd(f"s{i}", seq, [seq])))
+                append(store, Append("g1", [rec(seq, b"%d" % i)], cmd(f"s{i}", seq, [seq])))
                 wins.append(i)
             except Conflict:
                 conflicts.append(i)
@@ -114,12 +135,12 @@ def test_concurrent_appends_never_fork(store):
         assert store.records("g1", seq)[0] == rec(seq, b"%d" % wins[0])
 
 
-def test_reopen_keeps_everything(store, tmp_path):
+def test_reopen_keeps_everything(store, append, tmp_path):
     """What append acknowledged is there for a new store object (another process)."""
     from afteraction.service.store import open_store
 
     new_game(store)
-    store.append(Append("g1", [rec(1)], cmd("a", 1, [1])))
+    append(store, Append("g1", [rec(1)], cmd("a", 1, [1])))
     spec = f"sqlite:{store.path}" if hasattr(store, "path") else store.dsn
     other = open_store(spec, str(tmp_path))  # the same data key (tmp_path/data.key)
     try:
@@ -236,10 +257,10 @@ def test_cosignatures_first_per_seat_and_size_stays(store):
     assert store.cosignatures("g2", 1) == []
 
 
-def test_list_games_pages_by_id_and_filters_by_ended(store):
+def test_list_games_pages_by_id_and_filters_by_ended(store, append):
     for gid in ("g3", "g1", "g2"):
         new_game(store, gid)
-    store.append(Append("g2", [rec(1)], cmd("a", 1, [1]), ended=True))
+    append(store, Append("g2", [rec(1)], cmd("a", 1, [1]), ended=True))
     assert store.list_games() == [("g1", b"genesis", False, 1), ("g2", b"genesis", True, 2), ("g3", b"genesis", False, 1)]
     assert [g[0] for g in store.list_games("g1", 1)] == ["g2"]
     assert [g[0] for g in store.list_games("", 50, True)] == ["g2"]
