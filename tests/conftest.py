@@ -44,3 +44,23 @@ def duel_game():
 @pytest.fixture(scope="session")
 def duel_bundle(duel_game) -> bytes:
     return duel_game.bundle()
+
+
+
+def pytest_configure(config):
+    """Under pytest-xdist, the controller names the run (``--testrunuid``) itself, so that it knows the
+    corpus directory its workers share (tests/corpus.py) and can remove it at the end."""
+    if not hasattr(config, "workerinput") and getattr(config.option, "testrunuid", "") is None:
+        import uuid
+        config.option.testrunuid = uuid.uuid4().hex
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The corpus directory of this run (tests/corpus.py), removed by the controller at the end."""
+    uid = getattr(session.config.option, "testrunuid", None)
+    if hasattr(session.config, "workerinput") or not uid:
+        return
+    import shutil
+
+    import corpus
+    shutil.rmtree(corpus.run_dir(uid), ignore_errors=True)

@@ -9,8 +9,8 @@ import io
 from afteraction.cli import main as cli
 from afteraction.cli.campaign_summary import public_events, summary_lines, summary_of, track
 from afteraction.client.client import Client
-from afteraction.engine.games.ntnd.bots import campaign_bot
-from afteraction.engine.local import LocalGame
+
+import corpus
 
 
 def test_aar_scenarios_lists_what_the_server_serves_a_line_each(server, capsys):
@@ -44,10 +44,7 @@ def test_aar_demo_plays_the_short_campaign_and_summarizes_its_public_log(tmp_pat
 
 
 def test_the_summary_tracks_the_political_points_to_the_final_score_from_public_events_only():
-    g = LocalGame.create("ntnd", seed=b"tests/summary", scenario="campaign_short")
-    g.handshake()
-    bots = {s: campaign_bot(f"summary/{s}") for s in ("communist", "allied")}
-    g.run_bots(lambda seat, legal: bots[seat](seat, legal))
+    g = corpus.game(corpus.NTND_SHORT_CAMPAIGN)
     data = g.bundle()
     events = list(public_events(data))
     last = g.referee.state["turn"]

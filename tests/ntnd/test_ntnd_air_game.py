@@ -6,15 +6,15 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from afteraction.engine.games.ntnd.bots import campaign_bot
 from afteraction.engine.log.verify import verify_bundle
+
+import corpus
 
 from .test_ntnd_game import play_checked
 
 
 def test_ntnd_11_and_12_a_short_campaign_with_the_air_war_plays_to_its_end_and_verifies():
-    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/air-game", campaign_bot(b"tests/air"),
-                                                scenario="campaign_short")
+    g, n, leaks, allied_openings = play_checked(corpus.NTND_SHORT_CAMPAIGN)
     assert g.referee.ended and "air_war" in g.referee.state["scenario"]["features"]
     assert leaks == [] and allied_openings == 0
     seen = Counter(ev.get("t") for rec in g.records for ev in rec.body.get("events", []) if isinstance(ev, dict))

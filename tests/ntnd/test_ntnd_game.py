@@ -12,6 +12,9 @@ from afteraction.engine.bots import random_bot
 from afteraction.engine.games.ntnd.rules import NtndRuleset
 from afteraction.engine.local import LocalGame
 from afteraction.engine.log.verify import verify_bundle
+from afteraction.v1 import command_pb2
+
+import corpus
 
 SEED = b"tests/ntnd/game-1"
 
@@ -33,43 +36,82 @@ def _hidden(state) -> set[str]:
     return {uid for mk in state["markers"].values() for uid in mk["units"]}
 
 
-def play_checked(seed: bytes, bot=None, scenario: str | None = None, make_bot=None):
+def play_checked(seed, bot=None, scenario: str | None = None, make_bot=None):
     """One bot game (of ``scenario``, default Tet), with the leak check done as it is played (the Allied
     view and every public event after each command, against the units hidden before and after that
-    command). ``make_bot(view_of)``: a bot that reads its own seat's view (``view_of(seat)``)."""
-    g = LocalGame.create("ntnd", seed=seed, scenario=scenario)
-    g.handshake()
+    command). ``make_bot(view_of)``: a bot that reads its own seat's view (``view_of(seat)``).
+    ``seed`` a ``corpus.Spec``: the corpus game, played and recorded by this check when it is the
+    run's first to ask for it, else its recorded commands replayed under the same check."""
+    if not isinstance(seed, corpus.Spec):
+        g = LocalGame.create("ntnd", seed=seed, scenario=scenario)
+        g.handshake()
+        return _checked(g, _bot_choice(g, bot, make_bot, seed))[:4]
+    return _corpus_checked(seed)
+
+
+@functools.cache
+def _corpus_checked(spec):
+    """play_checked of a corpus game, once per process (and its check once per run)."""
+    out = {}
+
+    def play(_spec):
+        g = corpus.new_game(spec)
+        out["r"] = _checked(g, _bot_choice(g, corpus._bot(spec), None, spec.seed))
+        return out["r"][4]
+
+    def check():
+        if "r" not in out:    # recorded by another test: its commands replayed under the check
+            cmds = corpus.recorded(spec)
+            out["r"] = _checked(corpus.new_game(spec), lambda g, d: next(cmds))
+        return out["r"][1:4]
+
+    corpus.commands(spec, play)
+    n, leaks, openings = corpus.shared(spec, "leak-check", check)
+    g = out["r"][0] if "r" in out else corpus.game(spec)
+    return g, n, [tuple(x) for x in leaks], openings
+
+
+def _bot_choice(g, bot, make_bot, seed):
+    """(seat, command) for the pending decision ``d``, chosen by the bot among the legal commands."""
     rs = g.referee.ruleset
     if make_bot is not None:
         bot = make_bot(lambda seat: rs.view(g.referee.state, seat))
     bot = bot or random_bot(seed)
-    leaks = []
+
+    def choose(g, d):
+        legal = rs.legal_commands(g.referee.state, d.seat)
+        assert legal, f"no legal command for {d.seat} at {d.kind}"
+        return d.seat, bot(d.seat, legal)
+    return choose
+
+
+def _checked(g, choose):
+    """Play ``g`` to its end by ``choose(g, decision)``, checking as it goes: (game, commands, leaks,
+    Allied openings, the (seat, command bytes) played)."""
+    rs = g.referee.ruleset
+    leaks, played = [], []
     allied_openings = 0
-    hidden_types = {}
     n = 0
     while not g.referee.ended:
         before = _hidden(g.referee.state)
         # units the Allied seat sees face up now: one this command turns face down (6.2, 19.3.8) was
         # seen going under its marker, so naming it in that command's records tells nothing new
         shown = _strings(rs.view(g.referee.state, "allied"), set()) - before
-        for mk, v in g.referee.state["markers"].items():
-            hidden_types[mk] = sorted(g.referee.state["units"][u]["type"] for u in v["units"])
         d = g.referee.pending()
-        legal = rs.legal_commands(g.referee.state, d.seat)
-        assert legal, f"no legal command for {d.seat} at {d.kind}"
-        acc = g.play(d.seat, bot(d.seat, legal))
+        seat, c = choose(g, d)
+        if isinstance(c, bytes):
+            c = command_pb2.Command.FromString(c)
+        assert seat == d.seat, (seat, d.seat)
+        acc = g.play(seat, c)
+        played.append((seat, c.SerializeToString(deterministic=True)))
         n += 1
         allied_openings += len(acc.openings.get("allied", []))
         after = _hidden(g.referee.state)
         still = before & after if not g.referee.ended else set()
         newly = (after - before - shown) if not g.referee.ended else set()
         for rec in acc.records:
-            opened = set()
             for ev in rec.body.get("events", []):
-                if ev.get("t") == "open":
-                    opened |= _strings(ev["value"], set())
-                    continue
-                if ev.get("t") == "sealed":
+                if ev.get("t") in ("open", "sealed"):
                     continue
                 bad = _strings(ev, set()) & (still | newly)
                 if bad:
@@ -79,13 +121,13 @@ def play_checked(seed: bytes, bot=None, scenario: str | None = None, make_bot=No
                 bad = _strings(rs.view(g.referee.state, seat), set()) & after
                 if bad:
                     leaks.append(("view", seat, sorted(bad)))
-    return g, n, leaks, allied_openings
+    return g, n, leaks, allied_openings, played
 
 
 @functools.lru_cache(maxsize=None)
 def played_game(seed: bytes = SEED):
     """One checked game per seed per test session (the render tests reuse it)."""
-    return play_checked(seed)
+    return play_checked(corpus.NTND_TET if seed == SEED else seed)
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +158,7 @@ def test_ntnd_hidden_identities_never_leak_in_another_game():
 
 
 def test_ntnd_heuristic_bot_plays_to_the_end_without_leaks():
-    from afteraction.engine.games.ntnd.bots import tet_bot
-    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/tet-bot", tet_bot(b"tests"))
+    g, n, leaks, allied_openings = play_checked(corpus.NTND_TET_BOT)
     assert g.referee.ended and n > 100 and leaks == [] and allied_openings == 0
     assert verify_bundle(io.BytesIO(g.bundle())).replayed
 
@@ -127,12 +168,13 @@ def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
     """The campaign's set-up, schedule and political phases (campaign_short) under the same whole-game
     leak check; the campaign bots play every political action offered (bots.campaign_bot); the political
     bots (bots_political.political_bot, the campaigns' demo bot) play them by their own seat's view."""
-    from afteraction.engine.games.ntnd.bots import campaign_bot
     from afteraction.engine.games.ntnd.bots_political import political_bot
-    bot = campaign_bot(b"tests/leak") if who == "campaign bots" else None
     make = (lambda view_of: political_bot(b"tests/leak", view_of)) if who == "political bots" else None
-    g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign-short", bot, scenario="campaign_short",
-                                                make_bot=make)
+    if who == "campaign bots":
+        g, n, leaks, allied_openings = play_checked(corpus.NTND_SHORT_CAMPAIGN)
+    else:
+        g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign-short", scenario="campaign_short",
+                                                    make_bot=make)
     assert g.referee.ended and g.referee.genesis.body["scenario"] == "campaign_short"
     assert n > 100 and leaks == [] and allied_openings == 0
     assert verify_bundle(io.BytesIO(g.bundle())).replayed
