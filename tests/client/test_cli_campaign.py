@@ -9,7 +9,7 @@ import io
 from afteraction.cli import main as cli
 from afteraction.cli.campaign_summary import public_events, summary_lines, summary_of, track
 from afteraction.client.client import Client
-from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.games.ntnd.bots.military import campaign_bot
 from afteraction.engine.local import LocalGame
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.games.ntnd.bots.military import campaign_bot
 from afteraction.engine.log.verify import verify_bundle
 
 from .test_ntnd_game import play_checked

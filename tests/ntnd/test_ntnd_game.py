@@ -116,7 +116,7 @@ def test_ntnd_hidden_identities_never_leak_in_another_game():
 
 
 def test_ntnd_heuristic_bot_plays_to_the_end_without_leaks():
-    from afteraction.engine.games.ntnd.bots import tet_bot
+    from afteraction.engine.games.ntnd.bots.military import tet_bot
     g, n, leaks, allied_openings = play_checked(b"tests/ntnd/tet-bot", tet_bot(b"tests"))
     assert g.referee.ended and n > 100 and leaks == [] and allied_openings == 0
     assert verify_bundle(io.BytesIO(g.bundle())).replayed
@@ -127,8 +127,8 @@ def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
     """The campaign's set-up, schedule and political phases (campaign_short) under the same whole-game
     leak check; the campaign bots play every political action offered (bots.campaign_bot); the political
     bots (bots_political.political_bot, the campaigns' demo bot) play them by their own seat's view."""
-    from afteraction.engine.games.ntnd.bots import campaign_bot
-    from afteraction.engine.games.ntnd.bots_political import political_bot
+    from afteraction.engine.games.ntnd.bots.military import campaign_bot
+    from afteraction.engine.games.ntnd.bots.political import political_bot
     bot = campaign_bot(b"tests/leak") if who == "campaign bots" else None
     make = (lambda view_of: political_bot(b"tests/leak", view_of)) if who == "political bots" else None
     g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign-short", bot, scenario="campaign_short",
@@ -143,7 +143,7 @@ def test_ntnd_the_whole_campaign_plays_to_the_end_without_leaks():
     """Issue 13's whole-game leak check on the campaign game itself (63 turns, every rule family, the
     air war against inverted stacks included), played by the campaigns' demo bot (political_bot) on
     both seats: ``make test-long`` (the short campaign above is the default suite's)."""
-    from afteraction.engine.games.ntnd.bots_political import political_bot
+    from afteraction.engine.games.ntnd.bots.political import political_bot
     g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign", scenario="campaign",
                                                 make_bot=lambda view_of: political_bot(b"tests/leak", view_of))
     assert g.referee.ended and g.referee.genesis.body["scenario"] == "campaign"

@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-from afteraction.engine.games.ntnd import campaign_data
-from afteraction.engine.games.ntnd.operations import first_in_mix
-from afteraction.engine.games.ntnd.setup import initial_state, load_scenario
-from afteraction.engine.games.ntnd.units import (UNIT_ID, counter_id, counter_name, counter_order,
+from afteraction.engine.games.ntnd.components import campaign_data
+from afteraction.engine.games.ntnd.forces.operations import first_in_mix
+from afteraction.engine.games.ntnd.components.scenarios import initial_state, load_scenario
+from afteraction.engine.games.ntnd.components.pieces import (UNIT_ID, counter_id, counter_name, counter_order,
                                                  load_counters, unit_name)
 from afteraction.engine.ruleset import Context
 
@@ -181,7 +181,7 @@ def test_ntnd_4_4_whole_random_bot_game_names_only_units_of_the_set_up(tet):
 @pytest.mark.parametrize("version", ["4", "5"])
 def test_ntnd_4_4_whole_tet_bot_game_names_only_units_of_the_set_up(tet, version):
     from afteraction.engine import registry
-    from afteraction.engine.games.ntnd.bots import tet_bot
+    from afteraction.engine.games.ntnd.bots.military import tet_bot
     from afteraction.engine.local import LocalGame
     g = LocalGame.create("ntnd", seed=b"tests/ntnd/unit-ids", ruleset=registry.get("ntnd", version))
     g.handshake()
