@@ -4,7 +4,7 @@ piece's reachable destinations), and replay verification of the logs beside the 
 verification of the same records (``python -m bench ntnd``; bounded to about 30 s).
 
 The ground searches and each piece's destinations are memoised across states
-(engine/games/ntnd/ground_search.py ``_search``, reach.py ``_destinations``; ``reach.clear_caches`` empties both),
+(engine/games/ntnd/movement/search.py ``_search``, reach.py ``_destinations``; ``reach.clear_caches`` empties both),
 so every figure says whether it starts from an empty memo: the legal moves are timed cold (memo cleared
 before each repetition: the figure the target is about) and warm (the same state asked again, as
 the next command of a phase mostly does); the replay starts cold, as ``aar verify`` in a new
@@ -56,7 +56,7 @@ def _movement_phase_state():
 
 def _movement_phase_enumeration() -> tuple[float, float, int, int]:
     """(cold s, warm s, legal commands, pieces): the median of REPS timings of legal_commands."""
-    from afteraction.engine.games.ntnd import reach
+    from afteraction.engine.games.ntnd.movement import reach
 
     rs, s = _movement_phase_state()
     pieces = len(s["markers"]) + sum(1 for u in s["units"].values()
@@ -84,7 +84,7 @@ def _warm_up() -> None:
 
 
 def run() -> None:
-    from afteraction.engine.games.ntnd import reach
+    from afteraction.engine.games.ntnd.movement import reach
 
     from .common import play_random_games, verify_throughput
 
@@ -115,8 +115,8 @@ def _campaign(crypto: float, tet_play: float, tet_replay: float) -> None:
     """The short campaign (campaign_short) played by the campaign bots (bots.campaign_bot, both seats):
     commands/s and replay verification records/s, as ratios against the same run's crypto-only rate
     and the Tet figures above."""
-    from afteraction.engine.games.ntnd import reach
-    from afteraction.engine.games.ntnd.bots import campaign_bot
+    from afteraction.engine.games.ntnd.movement import reach
+    from afteraction.engine.games.ntnd.bots.military import campaign_bot
 
     from .common import play_random_games, verify_throughput
 

@@ -1,5 +1,5 @@
 """NTND campaign bots against the uniform random bot (``python -m bench ntnd_bots``): N games of the short
-campaign (campaign_short, turns 1-4) for each side's ``political_bot`` (engine/games/ntnd/bots_political.py,
+campaign (campaign_short, turns 1-4) for each side's ``political_bot`` (engine/games/ntnd/bots/political.py,
 the demo bot of the campaigns: its own seat's view and the legal answers) against ``random_bot`` on the
 other seat, and N games of random against random as the baseline measured in the same run; with
 AAR_BENCH_NTND_BOTS_CAMPAIGN=M also M games of each pairing of the full campaign (63 turns or a sudden
@@ -44,7 +44,7 @@ def play(pairing: str, bots: dict, i: int, scenario: str = SCENARIO) -> tuple[st
 
 def pairings(i: int) -> dict[str, dict]:
     from afteraction.engine.bots import random_bot
-    from afteraction.engine.games.ntnd.bots_political import political_bot
+    from afteraction.engine.games.ntnd.bots.political import political_bot
 
     def bot(tag):
         return lambda view_of: political_bot(tag, view_of)

@@ -32,7 +32,7 @@ RUN_DIR_PREFIX = "aar-corpus-"
 @dataclass(frozen=True)
 class Spec:
     """One recorded game: ``bots`` is ``random`` (engine/bots.py), ``tet`` or ``campaign``
-    (engine/games/ntnd/bots.py), played by both seats from ``bot_seed`` (default: ``seed``)."""
+    (engine/games/ntnd/bots/military.py), played by both seats from ``bot_seed`` (default: ``seed``)."""
 
     game: str
     seed: bytes
@@ -70,7 +70,7 @@ def _bot(spec: Spec):
     if spec.bots == "random":
         from afteraction.engine.bots import random_bot
         return random_bot(seed)
-    from afteraction.engine.games.ntnd import bots
+    from afteraction.engine.games.ntnd.bots import military as bots
     return {"tet": bots.tet_bot, "campaign": bots.campaign_bot}[spec.bots](seed)
 
 

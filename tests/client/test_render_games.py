@@ -10,7 +10,7 @@ from afteraction.cli.main import main
 from afteraction.cli.logwalk import load
 from afteraction.engine import registry
 from afteraction.engine.games.gmv import render as gmv_render
-from afteraction.engine.games.ntnd import render as ntnd_render
+from afteraction.engine.games.ntnd.presentation import render as ntnd_render
 from afteraction.engine.games.sog import render as sog_render
 from afteraction.engine.log.verify import Verifier
 

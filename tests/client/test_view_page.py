@@ -57,7 +57,7 @@ def test_boards_are_layer_diffs_not_one_picture_per_record():
     diffs = sum(len(json.dumps(f)) for f in b["frames"] if f)
     assert diffs < full / 20, (diffs, full)
     # replaying the diffs gives every record's picture
-    from afteraction.engine.games.ntnd import render
+    from afteraction.engine.games.ntnd.presentation import render
     layers: dict = {}
     for f in b["frames"][:60]:
         for k, v in (f or {}).items():

@@ -85,9 +85,9 @@ def test_ntnd_8_10_1_3_a_marker_holding_every_invertible_communist_counter_fits(
     marker may hold every invertible Communist counter of a set-up; its identity must still fit, in the
     largest set-up of every scenario (the campaign's: 6060 bytes; Tet's 98 counters: 5834)."""
     from afteraction.engine.crypto.commit import padded_length
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     from afteraction.engine.games.ntnd.rules import NtndRuleset
-    from afteraction.engine.games.ntnd.units import load_counters
+    from afteraction.engine.games.ntnd.components.pieces import load_counters
     m = load_map()
     loc = max(list(m.hexes) + list(m.zones), key=len)
     need = {}

@@ -3,8 +3,8 @@ at a phase entered by the game's own flow (campaign_states.at_phase), missions f
 pending decision through the ruleset (``fly``), dice forced with ``faces``."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.kinds import cmd
-from afteraction.engine.games.ntnd.sequence import turn_label
+from afteraction.engine.games.ntnd.sequence.kinds import cmd
+from afteraction.engine.games.ntnd.sequence.turns import turn_label
 
 from .campaign_states import RS, answer, at_phase, camp, clear_communists, free, of, put  # noqa: F401
 

@@ -3,9 +3,9 @@ the ruleset, moved to a turn, and put at the start of a phase with flow.enter/ad
 commands are answered through NtndRuleset.apply (mapplay.play checks each is offered)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.flow import advance, enter
+from afteraction.engine.games.ntnd.sequence.flow import advance, enter
 from afteraction.engine.games.ntnd.rules import cmd
-from afteraction.engine.games.ntnd.sequence import INDEX, turn_label
+from afteraction.engine.games.ntnd.sequence.turns import INDEX, turn_label
 from afteraction.engine.ruleset import Context
 
 from .mapplay import RS, legal, play  # noqa: F401

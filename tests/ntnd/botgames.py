@@ -4,7 +4,7 @@ random bot, or of another scenario's played by the campaign bot."""
 from __future__ import annotations
 
 from afteraction.engine.bots import random_bot
-from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.games.ntnd.bots.military import campaign_bot
 from afteraction.engine.local import LocalGame
 
 
@@ -27,7 +27,7 @@ def ground_searches(s: dict, seat: str):
     """(piece, its mover, its whole ground search's arguments) of every piece of ``seat`` that moves over
     the map's ground and stands on a hex bordering no zone, in this state (markers first, then face-up
     units, each in id order; one ``Env`` for the state)."""
-    from afteraction.engine.games.ntnd import movement, offboard, reach
+    from afteraction.engine.games.ntnd.movement import ground as movement, offboard, reach
 
     env = movement.Env(s)
     pieces = sorted(s["markers"]) if seat == "communist" else []

@@ -3,10 +3,10 @@ phase by the game's own ``flow.enter``/``flow.advance`` (the path a game takes),
 ``Context.for_tests(faces=...)``."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import flow
+from afteraction.engine.games.ntnd.sequence import flow
 from afteraction.engine.games.ntnd.rules import NtndRuleset
-from afteraction.engine.games.ntnd.sequence import INDEX
-from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.games.ntnd.sequence.turns import INDEX
+from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context
 
 RS = NtndRuleset()

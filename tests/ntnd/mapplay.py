@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from afteraction.engine.games.ntnd.flow import advance as _advance, enter as _enter
+from afteraction.engine.games.ntnd.sequence.flow import advance as _advance, enter as _enter
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
-from afteraction.engine.games.ntnd.sequence import INDEX
+from afteraction.engine.games.ntnd.sequence.turns import INDEX
 from afteraction.engine.ruleset import Context
 
 from .test_ntnd_rules import blank, put  # noqa: F401  (re-exported for the tests)

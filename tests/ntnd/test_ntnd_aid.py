@@ -3,7 +3,7 @@ the campaign, through the Communist Recruitment phase as the game runs it (flow.
 offered commands applied by NtndRuleset.apply)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import answers
+from afteraction.engine.games.ntnd.sequence import answers
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
@@ -80,7 +80,7 @@ def test_ntnd_27_2_chinese_aid_supply_or_sam_in_china_or_a_cadre_placed_as_cadre
     assert ("vc_cadre", False) in got and ("pl_cadre", False) in got and ("kr_cadre", False) in got
     assert not any(c.ntnd.aid.kind == "nva_artillery" for c in aid_cmds(s))
     hexes = {c.ntnd.aid.location for c in aid_cmds(s) if c.ntnd.aid.kind == "vc_cadre"}
-    from afteraction.engine.games.ntnd.recruitment import cadre_hexes
+    from afteraction.engine.games.ntnd.forces.recruitment import cadre_hexes
     assert hexes == set(cadre_hexes(s, "VC"))                 # 4.1.1's hexes
     c = next(c for c in aid_cmds(s) if c.ntnd.aid.kind == "vc_cadre" and c.ntnd.aid.inverted)
     s, ev = play(s, "communist", c)
@@ -181,7 +181,7 @@ def test_ntnd_4_1_5_random_event_recruits_consumed_in_the_next_recruitment():
 def test_ntnd_10_and_27_campaign_short_plays_to_the_end_without_leaks():
     """random_bot and tet_bot play campaign_short to its end with neutrality and aid in force; the
     leak check of test_ntnd_game (every public event and the Allied view against the hidden units)."""
-    from afteraction.engine.games.ntnd.bots import tet_bot
+    from afteraction.engine.games.ntnd.bots.military import tet_bot
 
     from .test_ntnd_game import play_checked
     for seed, bot in ((b"tests/ntnd/neutral-random", None), (b"tests/ntnd/neutral-tet", tet_bot(b"neutral"))):

@@ -3,8 +3,8 @@ game's path: the campaign's Air Operations phase (3.2.5) asks the Allied seat to
 Communist seat answers ``aa_fire`` for inverted stacks and ``losses`` for a bombing hit."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.kinds import cmd
-from afteraction.engine.games.ntnd.operations import make_marker
+from afteraction.engine.games.ntnd.sequence.kinds import cmd
+from afteraction.engine.games.ntnd.forces.operations import make_marker
 from afteraction.engine.ruleset import Context
 
 from .airplay import RS, air_camp, answer, at_phase, commie, fly, fly_cmd, kinds, of, ready, rejected
@@ -20,7 +20,7 @@ def test_ntnd_3_2_5_the_campaign_air_operations_phase_asks_the_allies_to_fly_and
     assert "fly" in kinds(s, "allied") and "done" in kinds(s, "allied")
     ev = answer(s, "allied", cmd("done"))
     assert s["phase"]["id"] == "a_combat" or any(e.get("phase") == "a_combat" for e in of(ev, "phase"))
-    from afteraction.engine.games.ntnd.setup import initial_state
+    from afteraction.engine.games.ntnd.components.scenarios import initial_state
     t = initial_state("tet", Context.for_tests())
     ev = at_phase(t, "a_air")
     assert of(ev, "phase-skipped") and "air" not in t
@@ -264,7 +264,7 @@ def test_ntnd_12_1_1_at_most_eight_hidden_aa_units_fire_in_a_zone_each_location_
     """Project reading (docs/rules/ntnd.md 12.1.1): every firing location with markers rolls a fixed number of
     sealed dice (4 in a hex, 8 in a zone) whatever its markers hold, so at most 8 hidden AA units fire from
     one zone at a mission; two markers in one zone share its dice."""
-    from afteraction.engine.games.ntnd.antiaircraft import AA_DICE_ZONE
+    from afteraction.engine.games.ntnd.air.antiaircraft import AA_DICE_ZONE
     s = air_camp(1)
     sams = [commie(s, "nva_sam", "PLAIN_OF_JARS") for _ in range(5)]
     divs = [commie(s, "nva_division", "PLAIN_OF_JARS") for _ in range(5)]

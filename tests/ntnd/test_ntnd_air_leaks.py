@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from afteraction.engine.games.ntnd.kinds import cmd
-from afteraction.engine.games.ntnd.operations import make_marker
+from afteraction.engine.games.ntnd.sequence.kinds import cmd
+from afteraction.engine.games.ntnd.forces.operations import make_marker
 from afteraction.engine.ruleset import Context
 
 from .airplay import RS, air_camp, at_phase, commie, fly_cmd
@@ -34,7 +34,7 @@ def _play(s: dict, seat: str, c, faces):
 
 def _aa_answer(s: dict):
     """The Communist seat's answer: every hidden AA unit fires (none where the stack has none)."""
-    from afteraction.engine.games.ntnd import air, antiaircraft
+    from afteraction.engine.games.ntnd.air import pieces as air, antiaircraft
     return cmd("aa_fire", units=antiaircraft.hidden_aa(s, air.st(s)["pending"]))
 
 

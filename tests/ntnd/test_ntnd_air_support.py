@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from afteraction.engine.games.ntnd import air
-from afteraction.engine.games.ntnd.kinds import cmd
-from afteraction.engine.games.ntnd.supply import out_of_supply
+from afteraction.engine.games.ntnd.air import pieces as air
+from afteraction.engine.games.ntnd.sequence.kinds import cmd
+from afteraction.engine.games.ntnd.supply.lines import out_of_supply
 
 from .airplay import RS, air_camp, answer, at_phase, commie, fly, fly_cmd, kinds, of, put, ready, rejected
 
@@ -20,7 +20,7 @@ def _morale(side: dict) -> Fraction:
 
 
 def _printed(s: dict, uid: str) -> int:
-    from afteraction.engine.games.ntnd.units import load_counters
+    from afteraction.engine.games.ntnd.components.pieces import load_counters
     return load_counters().type(s["units"][uid]["type"]).morale
 
 
@@ -136,7 +136,7 @@ def test_ntnd_24_2_8_full_vietnamization_air_over_the_north_costs_a_point_a_coun
     commie(s, "vc_regiment", "0802")
     s["vietnamization"] = "full"
     at_phase(s, "a_air")
-    from afteraction.engine.games.ntnd.vietnamization import air_restricted
+    from afteraction.engine.games.ntnd.politics.vietnamization import air_restricted
     assert air_restricted(s)
     ev = fly(s, "bomb", "0702", F2, faces=[1])
     assert [(e["rule"], e["pp"]) for e in of(ev, "pp")] == [("NTND 24.2.8", -1)]
@@ -148,7 +148,7 @@ def test_ntnd_23_5_after_a_peace_party_win_us_bombing_of_the_north_costs_a_point
     s = air_camp(1)
     commie(s, "vc_regiment", "0702")
     at_phase(s, "a_air")
-    from afteraction.engine.games.ntnd import election_results
+    from afteraction.engine.games.ntnd.politics import election_results
     s["elections"] = [{"turn": 1, "year": 1964, "won": "peace"}]
     assert election_results.peace_party(s)
     ev = fly(s, "bomb", "0702", F2, faces=[1])

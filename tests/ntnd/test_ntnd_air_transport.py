@@ -3,9 +3,9 @@ helicopters transferred to the ARVN (the one transfer model: vietnamization.tran
 game's decisions (fly ... "transport", the policy step's transfer answer)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import air
-from afteraction.engine.games.ntnd.politics import eliminate
-from afteraction.engine.games.ntnd.reach import reachable
+from afteraction.engine.games.ntnd.air import pieces as air
+from afteraction.engine.games.ntnd.politics.victory import eliminate
+from afteraction.engine.games.ntnd.movement.reach import reachable
 from afteraction.engine.ruleset import Context
 
 from .airplay import air_camp, at_phase, fly, fly_cmd, of, put, rejected
@@ -53,7 +53,7 @@ def test_ntnd_11_3_1_the_helicopter_leaves_the_air_boxes_and_dies_with_its_unit(
 
 
 def test_ntnd_8_10_1_1_a_unit_with_helicopters_is_one_unit_for_stacking():
-    from afteraction.engine.games.ntnd.movement import stacking_problem
+    from afteraction.engine.games.ntnd.movement.ground import stacking_problem
     s = _marines_with_helicopters()
 
     here = [u for u, x in s["units"].items() if x["status"] == "map" and x["loc"] == "1810"]
@@ -95,7 +95,7 @@ def test_ntnd_24_3_5_us_helicopters_transferred_to_the_arvn_carry_arvn_units():
 
 
 def test_ntnd_11_1_4_the_carried_unit_makes_reaction_moves_as_an_airmobile_unit():
-    from afteraction.engine.games.ntnd.reaction import allied_reaction_options
+    from afteraction.engine.games.ntnd.movement.reaction import allied_reaction_options
 
     from .test_ntnd_air_support import _communist_attack_on_1912
     s = _marines_with_helicopters()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd.campaign_data import load_campaign, turn_number
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.components.campaign_data import load_campaign, turn_number
+from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.games.ntnd.rules import cmd
-from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context
 
 from .mapplay import RS, legal, play
@@ -79,7 +79,7 @@ def test_ntnd_28_4_1_phoenix_in_scenarios_from_july_august_1968_and_back_to_the_
 def test_ntnd_28_4_1_no_phoenix_in_tet():
     s = initial_state("tet", Context.for_tests())
     s["uprising"] = {"turn": -10}
-    from afteraction.engine.games.ntnd import allied_specials
+    from afteraction.engine.games.ntnd.optional import allied_specials
     assert not allied_specials.phoenix_open(s) and not allied_specials.options(s)
 
 

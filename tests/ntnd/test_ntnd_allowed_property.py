@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import ground_search
-from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.movement import OPEN, may_enter, neutral_state
-from afteraction.engine.games.ntnd.units import load_counters
+from afteraction.engine.games.ntnd.movement import search as ground_search
+from afteraction.engine.games.ntnd.components.map import load_map
+from afteraction.engine.games.ntnd.movement.ground import OPEN, may_enter, neutral_state
+from afteraction.engine.games.ntnd.components.pieces import load_counters
 
 _TYPES = sorted(t for t, x in load_counters().types.items() if x.category != "air")
 _NEUTRAL = st.lists(st.sampled_from(["LA", "CA", "NV"]), unique=True, max_size=3).map(sorted).map(tuple)

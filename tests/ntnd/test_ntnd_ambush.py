@@ -6,9 +6,9 @@ from fractions import Fraction
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import ambush as A
-from afteraction.engine.games.ntnd import combat as C
-from afteraction.engine.games.ntnd.combat import (ALLIED, ARTILLERY, COMMUNIST, FIREBASE, FLEET, PATROL_BOAT,
+from afteraction.engine.games.ntnd.combat import ambush as A
+from afteraction.engine.games.ntnd.combat import resolution as C
+from afteraction.engine.games.ntnd.combat.resolution import (ALLIED, ARTILLERY, COMMUNIST, FIREBASE, FLEET, PATROL_BOAT,
                                                   CombatUnit, FireSupporter)
 from afteraction.engine.ruleset import Context
 

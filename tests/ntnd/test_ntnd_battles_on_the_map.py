@@ -9,8 +9,8 @@ import pytest
 
 from afteraction.engine import versions
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import movement
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.ruleset import Context
 
 from .mapplay import (RS, allied_attack, at, attack_cmd, battle_of, blank, cmd, communist_attack, done, legal, play,
@@ -303,7 +303,7 @@ def _far_from_supply():
     """(start, stop, ambush hex): an Allied unit at ``start`` moves to ``stop``, next to the ambush
     hex (two hexes from ``start``), in the south of South Vietnam, where a face-up NVA division is
     out of supply (no supply unit, far from North Vietnam)."""
-    from afteraction.engine.games.ntnd import supply
+    from afteraction.engine.games.ntnd.supply import lines as supply
     s = blank()
     for z in sorted(h for h, x in M.hexes.items() if x.country == "SV" and x.is_land and not x.town
                     and x.corps == "III"):
@@ -411,7 +411,7 @@ def _da_nang_lost(defenders, fleet=True, also=()):
 
 
 def test_ntnd_8_7_and_19_3_4_allied_units_retreat_onto_the_fleet_and_land_next_turn():
-    from afteraction.engine.games.ntnd.aftermath import FLEET
+    from afteraction.engine.games.ntnd.combat.aftermath import FLEET
     s, ev = _da_nang_lost(["us-5mar", "us-7mar"], also=[("us-1mar", "1609")])      # Hue held
     s, ev, moves = _resolve(s, ev, retreat_to=lambda uid, offered: FLEET)
     assert moves and all(FLEET in offered for _, _, offered in moves)

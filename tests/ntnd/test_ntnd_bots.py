@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.games.ntnd.bots.military import campaign_bot
 from afteraction.engine.games.ntnd.rules import cmd
 
 
@@ -78,7 +78,7 @@ def _short_game(side: str, i: int):
     """One seeded short campaign (campaign_short, turns 1-4): ``side``'s political_bot against random_bot.
     Returns (outcome, the seats whose views the bot asked for, per asking seat)."""
     from afteraction.engine.bots import random_bot
-    from afteraction.engine.games.ntnd.bots_political import political_bot
+    from afteraction.engine.games.ntnd.bots.political import political_bot
     from afteraction.engine.local import LocalGame
 
     from afteraction.engine import registry

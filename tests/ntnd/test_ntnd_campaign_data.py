@@ -14,9 +14,9 @@ from importlib import resources
 
 import pytest
 
-from afteraction.engine.games.ntnd import campaign_data as cd
-from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.units import load_counters
+from afteraction.engine.games.ntnd.components import campaign_data as cd
+from afteraction.engine.games.ntnd.components.map import load_map
+from afteraction.engine.games.ntnd.components.pieces import load_counters
 
 PKG = "afteraction.engine.games.ntnd"
 ROOT = pathlib.Path(__file__).resolve().parents[2]

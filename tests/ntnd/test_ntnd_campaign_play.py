@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import features, flow, movement
+from afteraction.engine.games.ntnd.components import features
+from afteraction.engine.games.ntnd.sequence import flow
+from afteraction.engine.games.ntnd.movement import ground as movement
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
-from afteraction.engine.games.ntnd.sequence import INDEX, PHASES
-from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.games.ntnd.sequence.turns import INDEX, PHASES
+from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context
 
 RS = NtndRuleset()

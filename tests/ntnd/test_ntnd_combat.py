@@ -10,14 +10,14 @@ from fractions import Fraction
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import combat as C
-from afteraction.engine.games.ntnd import combat_checks as CC
-from afteraction.engine.games.ntnd import retreat as R
-from afteraction.engine.games.ntnd.combat import (ALLIED, ARTILLERY, COMMUNIST, DOUBLE, FIREBASE, FLEET, HIGHER,
+from afteraction.engine.games.ntnd.combat import resolution as C
+from afteraction.engine.games.ntnd.combat import contact as CC
+from afteraction.engine.games.ntnd.combat import retreat as R
+from afteraction.engine.games.ntnd.combat.resolution import (ALLIED, ARTILLERY, COMMUNIST, DOUBLE, FIREBASE, FLEET, HIGHER,
                                                   PATROL_BOAT, SAM, SUPPLY, TIE, CombatSituation, CombatUnit,
                                                   FireSupporter)
-from afteraction.engine.games.ntnd.combat_checks import Contact
-from afteraction.engine.games.ntnd.units import load_counters
+from afteraction.engine.games.ntnd.combat.contact import Contact
+from afteraction.engine.games.ntnd.components.pieces import load_counters
 from afteraction.engine.ruleset import Context
 
 

@@ -1,11 +1,11 @@
 """NTND 19.3 (retreats) and 19.4 (advance after combat)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import combat as C
-from afteraction.engine.games.ntnd import retreat as R
-from afteraction.engine.games.ntnd.combat import (ALLIED, ARTILLERY, COMMUNIST, FIREBASE, FLEET, CombatSituation,
+from afteraction.engine.games.ntnd.combat import resolution as C
+from afteraction.engine.games.ntnd.combat import retreat as R
+from afteraction.engine.games.ntnd.combat.resolution import (ALLIED, ARTILLERY, COMMUNIST, FIREBASE, FLEET, CombatSituation,
                                                   CombatUnit)
-from afteraction.engine.games.ntnd.retreat import RetreatOption
+from afteraction.engine.games.ntnd.combat.retreat import RetreatOption
 
 
 def al(uid: str, morale: int = 4, **kw) -> CombatUnit:

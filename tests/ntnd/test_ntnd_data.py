@@ -11,11 +11,11 @@ from importlib import resources
 
 import pytest
 
-from afteraction.engine.games.ntnd import map as ntnd_map
-from afteraction.engine.games.ntnd.map import (
+from afteraction.engine.games.ntnd.components import map as ntnd_map
+from afteraction.engine.games.ntnd.components.map import (
     ZONE_IDS, cube_to_offset, grid_neighbours, hex_distance, hex_id, load_map, offset_to_cube, parse_hex_id,
 )
-from afteraction.engine.games.ntnd.units import load_counters, load_terrain
+from afteraction.engine.games.ntnd.components.pieces import load_counters, load_terrain
 
 PKG = "afteraction.engine.games.ntnd"
 

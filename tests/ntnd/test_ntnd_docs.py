@@ -172,7 +172,7 @@ def test_ntnd_docs_what_the_opponent_can_see_matches_the_engine():
     s = camp()
     hide(s, [sup, first(s, "communist_dummy")], "1522")
     got["expend"] = kinds(at(s, "c_hearts"), "communist", cmd("expend", unit=sup))
-    from afteraction.engine.games.ntnd.operations import make_marker as _mk
+    from afteraction.engine.games.ntnd.forces.operations import make_marker as _mk
     from .airplay import air_camp, at_phase as air_at, commie, fly
     s = air_camp(1)
     sam, reg = commie(s, "nva_sam", "1913"), commie(s, "vc_regiment", "1913")

@@ -7,7 +7,7 @@ import pytest
 
 from afteraction.engine import snapshot
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import recruitment
+from afteraction.engine.games.ntnd.forces import recruitment
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
@@ -99,7 +99,7 @@ def test_ntnd_4_3_1_withdrawals_from_towns_cities_or_laos_air_fleet_green_berets
     offered = {u for a, u in actions(s) if a == "withdraw"}
     assert {"us-9mar", "us-fleet", "us-gb-1", "us-cv-1", "us-heli-1"} <= offered
     s["units"]["us-9mar"]["loc"] = "1610" if not s["units"]["us-gb-1"]["loc"] == "1610" else "1611"
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     assert load_map().hex(s["units"]["us-9mar"]["loc"]).town is None
     assert "us-9mar" not in {u for a, u in actions(s) if a == "withdraw"}
     s["units"]["us-9mar"]["loc"] = "VIENTIANE"

@@ -9,8 +9,8 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import movement
-from afteraction.engine.games.ntnd.movement import ALLIED, COMMUNIST, PATROL_BOATS, _type_facts, load_map
+from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.movement.ground import ALLIED, COMMUNIST, PATROL_BOATS, _type_facts, load_map
 
 from .test_ntnd_legal_check_property import _positions
 

@@ -7,7 +7,7 @@ import pytest
 
 from afteraction.engine import snapshot
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import movement, reach
+from afteraction.engine.games.ntnd.movement import ground as movement, reach
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 

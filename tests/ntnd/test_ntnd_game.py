@@ -168,7 +168,7 @@ def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
     """The campaign's set-up, schedule and political phases (campaign_short) under the same whole-game
     leak check; the campaign bots play every political action offered (bots.campaign_bot); the political
     bots (bots_political.political_bot, the campaigns' demo bot) play them by their own seat's view."""
-    from afteraction.engine.games.ntnd.bots_political import political_bot
+    from afteraction.engine.games.ntnd.bots.political import political_bot
     make = (lambda view_of: political_bot(b"tests/leak", view_of)) if who == "political bots" else None
     if who == "campaign bots":
         g, n, leaks, allied_openings = play_checked(corpus.NTND_SHORT_CAMPAIGN)
@@ -185,7 +185,7 @@ def test_ntnd_the_whole_campaign_plays_to_the_end_without_leaks():
     """Issue 13's whole-game leak check on the campaign game itself (63 turns, every rule family, the
     air war against inverted stacks included), played by the campaigns' demo bot (political_bot) on
     both seats: ``make test-long`` (the short campaign above is the default suite's)."""
-    from afteraction.engine.games.ntnd.bots_political import political_bot
+    from afteraction.engine.games.ntnd.bots.political import political_bot
     g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign", scenario="campaign",
                                                 make_bot=lambda view_of: political_bot(b"tests/leak", view_of))
     assert g.referee.ended and g.referee.genesis.body["scenario"] == "campaign"

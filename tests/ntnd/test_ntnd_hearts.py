@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import battles, combat, hearts, reach
-from afteraction.engine.games.ntnd.movement import Env
-from afteraction.engine.games.ntnd.operations import make_marker
-from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.games.ntnd.combat import battles, resolution as combat
+from afteraction.engine.games.ntnd.politics import hearts
+from afteraction.engine.games.ntnd.movement import reach
+from afteraction.engine.games.ntnd.movement.ground import Env
+from afteraction.engine.games.ntnd.forces.operations import make_marker
+from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context
 
 from .leakcheck import canon, owner_footprint
@@ -36,7 +38,7 @@ def camp() -> dict:
 def phoenix(s) -> str:
     """A Phoenix unit's record as 28.4.1's mobilization makes it (allied_specials.record; the set-up
     has none), in the mix: the test puts it on the map."""
-    from afteraction.engine.games.ntnd.allied_specials import record
+    from afteraction.engine.games.ntnd.optional.allied_specials import record
     s["units"]["arvn-phoenix-1"] = record(s, "arvn-phoenix-1", "arvn_phoenix")
     return "arvn-phoenix-1"
 
@@ -289,7 +291,7 @@ def _placements(s):
 
 
 def test_ntnd_7_3_4_no_guerrillas_recruited_into_an_allied_controlled_corps():
-    from afteraction.engine.games.ntnd.hearts import area_of
+    from afteraction.engine.games.ntnd.politics.hearts import area_of
     s = camp()
     s["hm"]["III"] = "allied_control"
     s = at(s, "c_recruit")
@@ -298,7 +300,7 @@ def test_ntnd_7_3_4_no_guerrillas_recruited_into_an_allied_controlled_corps():
 
 
 def test_ntnd_7_3_4_during_a_national_uprising_each_guerrilla_rolls_5_6_eliminated():
-    from afteraction.engine.games.ntnd.hearts import area_of
+    from afteraction.engine.games.ntnd.politics.hearts import area_of
     s = camp()
     s["hm"]["III"] = "allied_control"
     s["uprising"] = {"turn": s["turn"]}                                  # declared this turn (uprising.declare)
@@ -315,7 +317,7 @@ def test_ntnd_7_3_4_during_a_national_uprising_each_guerrilla_rolls_5_6_eliminat
 
 
 def test_ntnd_7_4_1_extra_regiment_cadre_and_supply_per_communist_controlled_area():
-    from afteraction.engine.games.ntnd.hearts import area_of
+    from afteraction.engine.games.ntnd.politics.hearts import area_of
     s = camp()
     s["hm"]["LA"] = "communist_control"
     s = at(s, "c_recruit")
@@ -350,12 +352,12 @@ def test_ntnd_8_3_and_7_4_3_allied_moves_in_a_communist_controlled_corps_pay_mor
 
 
 def test_ntnd_8_3_local_vc_step_costs():
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     m = load_map()
     a, b = next((a, b) for a in sorted(m.hexes) for b in m.hex_neighbours(a)
                 if m.hexes[a].is_land and b in m.hexes and m.road_between(a, b) and m.hexes[b].terrain == "jungle"
                 and not m.river_between(a, b))
-    from afteraction.engine.games.ntnd.movement import _step_q
+    from afteraction.engine.games.ntnd.movement.ground import _step_q
     assert _step_q("allied_ground", a, b) == 2              # road: 1/2 MP (quarters)
     assert hearts.local_vc_step_q("allied_ground", a, b) > _step_q("allied_ground", a, b)
     assert hearts.local_vc_step_q("airmobile", a, b) == _step_q("airmobile", a, b)   # 7.4.3 exception

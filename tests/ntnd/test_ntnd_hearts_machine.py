@@ -38,7 +38,7 @@ def test_ntnd_7_short_campaign_plays_to_the_end_with_the_tet_bot():
     """Not a rule test: the demo bot (bots.py, which knows nothing of rule 7) still finishes a short
     campaign with the Hearts and Minds phases and VC bases in force (it answers them from the legal
     commands)."""
-    from afteraction.engine.games.ntnd.bots import tet_bot
+    from afteraction.engine.games.ntnd.bots.military import tet_bot
     g = LocalGame.create("ntnd", seed=b"hearts-tet-bot", scenario="campaign_short")
     g.handshake()
     n = g.run_bots(tet_bot(1), max_commands=20000)

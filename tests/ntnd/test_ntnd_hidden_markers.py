@@ -10,8 +10,8 @@ import pytest
 
 from afteraction.engine.bots import random_bot
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import views
-from afteraction.engine.games.ntnd.bots import tet_bot
+from afteraction.engine.games.ntnd.presentation import views
+from afteraction.engine.games.ntnd.bots.military import tet_bot
 from afteraction.engine.games.ntnd.rules import NtndRuleset
 from afteraction.engine.local import LocalGame
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from afteraction.engine.games.ntnd import operations
+from afteraction.engine.games.ntnd.forces import operations
 from afteraction.engine.games.ntnd.rules import cmd
-from afteraction.engine.games.ntnd.units import counter_name
+from afteraction.engine.games.ntnd.components.pieces import counter_name
 from afteraction.engine.ruleset import Context
 from afteraction.engine.versions import KEY
 
@@ -90,7 +90,7 @@ def pair_27_2(version=None):
 def pair_26_3(version=None):
     """The National Uprising (26.3; campaign): declared, then an uprising recruit placed inverted in
     corps III, a VC regiment (A) or a cadre (B); then a VC regiment placed face up in corps II."""
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
 
     from .campaign_states import answer, at_phase, camp
     s = camp("campaign", 12)
@@ -156,10 +156,10 @@ def test_ntnd_5_padded_sizes_hold_the_longest_names_of_the_mix():
     invertible ones must fit ntnd/5's padded sizes; ntnd/4 keeps its own (1856 / 6144)."""
     from afteraction.engine import registry
     from afteraction.engine.crypto.commit import padded_length
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     from afteraction.engine.games.ntnd.rules import NtndRuleset
-    from afteraction.engine.games.ntnd.setup import initial_state
-    from afteraction.engine.games.ntnd.units import load_counters
+    from afteraction.engine.games.ntnd.components.scenarios import initial_state
+    from afteraction.engine.games.ntnd.components.pieces import load_counters
     from afteraction.v1 import envelope_pb2
 
     def _envelope_value(command, seat):

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from afteraction.engine import snapshot
 from afteraction.engine.bots import Prng
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import paths, reach
-from afteraction.engine.games.ntnd.answers import move_options
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.movement import paths, reach
+from afteraction.engine.games.ntnd.sequence.answers import move_options
+from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.ruleset import Context
 
 from .botgames import positions
@@ -99,8 +99,8 @@ def test_ntnd_8_memoised_searches_give_what_fresh_searches_give(seed):
 def test_ntnd_8_2_memoised_flights_are_each_airmobile_units_own(seed):
     """reach._flights (memoised on the start, the weather, the interned enemy hexes and the may_enter
     hexes) gives what 8.2 / 8.8.1.1 give computed from the state for that unit."""
-    from afteraction.engine.games.ntnd import movement
-    from afteraction.engine.games.ntnd.movement import region_neighbours, region_of
+    from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.movement.ground import region_neighbours, region_of
     m = load_map()
     flights = 0
     for rs, s, d in _positions(seed, 200):
@@ -161,7 +161,7 @@ def test_ntnd_8_the_search_stopped_at_a_destination_gives_the_whole_searchs_path
 def test_ntnd_8_5_the_per_state_sets_of_one_pass_are_each_rules_own(seed):
     """movement.Env derives its sets (ZOC 8.5.1, ZOI 8.5.3, enemy locations, units per location,
     14.1.3 patrolled rivers) in one pass over the units; each equals its own function's answer."""
-    from afteraction.engine.games.ntnd import movement
+    from afteraction.engine.games.ntnd.movement import ground as movement
     for i, (rs, s, d) in enumerate(_positions(seed, 120)):
         if i % 6:
             continue
@@ -186,7 +186,7 @@ def test_ntnd_8_5_the_per_state_sets_of_one_pass_are_each_rules_own(seed):
 def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
     """out_of_supply shares one state's facts (sources, blocked hexes, supply-line components) among
     all units; each unit's own trace, computed alone, gives the same answer."""
-    from afteraction.engine.games.ntnd import supply
+    from afteraction.engine.games.ntnd.supply import lines as supply
     for i, (rs, s, d) in enumerate(_positions(seed, 90)):
         if i % 15:
             continue
@@ -235,7 +235,7 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
     """reach._dijkstra runs over hex numbers with a flag byte per hex (issue 15); on the pieces of
     random-game movement phases it gives the labels, predecessors and paths (whole search and stopped
     at a goal) of the plain search over hex ids; and Env.full_hexes (8.10.1) is each hex's own check."""
-    from afteraction.engine.games.ntnd import movement
+    from afteraction.engine.games.ntnd.movement import ground as movement
     m = load_map()
     prng = Prng(f"numbers-{seed}".encode())
     land = m.land_hexes()
@@ -294,7 +294,7 @@ def test_ntnd_19_1_the_options_of_one_target_are_the_enumerations_options_for_it
     issue 15) gives the options of the whole enumeration whose target it is, in order: for every
     target offered, hexes next to units, random hexes and the off-board zones, on the states of random
     Tet games and of campaign games (neutrality's borders, 10.2, 28.11)."""
-    from afteraction.engine.games.ntnd import battles
+    from afteraction.engine.games.ntnd.combat import battles
     m = load_map()
     prng = Prng(f"attack-{seed}".encode())
     land = m.land_hexes()
@@ -321,7 +321,7 @@ def test_ntnd_8_a_roll_free_legal_walk_needs_no_search(seed):
     (reach_one finds the destination, and the path is the offered one or walk_ok holds), and
     check_path gives the search-based verdict on every path: offered paths and random walks of the
     pieces of random-game movement phases (markers included)."""
-    from afteraction.engine.games.ntnd import movement
+    from afteraction.engine.games.ntnd.movement import ground as movement
     m = load_map()
     prng = Prng(f"walks-{seed}".encode())
     shortcut = compared = 0
@@ -362,7 +362,7 @@ def test_ntnd_4_2_the_options_of_one_unit_are_the_enumerations_options_for_it(se
     recruitment.reinforcement_options / purchase_options and corps.relocate_options with ``only``) give
     the whole enumeration's options for that unit, in order, for every unit (and an unknown id), on
     the states of random Tet games and campaign games."""
-    from afteraction.engine.games.ntnd import corps, recruitment
+    from afteraction.engine.games.ntnd.forces import corps, recruitment
     compared = 0
     for i, (rs, s, d) in enumerate(_positions(seed, 200, scenario)):
         if d.kind != "reinforce" and i % 10:
@@ -378,8 +378,9 @@ def test_ntnd_4_2_the_options_of_one_unit_are_the_enumerations_options_for_it(se
 def _relocate_reference(s: dict) -> list:
     """NTND 5.8's relocations written as plain passes over the units (corps.relocate_options before it
     read the units per location from one movement.Env)."""
-    from afteraction.engine.games.ntnd import corps, movement
-    from afteraction.engine.games.ntnd.units import load_counters
+    from afteraction.engine.games.ntnd.forces import corps
+    from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.components.pieces import load_counters
     counters, out = load_counters(), []
     for fb in sorted(s["units"]):
         f = s["units"][fb]
@@ -400,7 +401,7 @@ def _relocate_reference(s: dict) -> list:
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
 def test_ntnd_5_8_relocations_read_from_one_pass_are_the_plain_passes(seed, scenario):
-    from afteraction.engine.games.ntnd import corps
+    from afteraction.engine.games.ntnd.forces import corps
     offered = 0
     for i, (rs, s, d) in enumerate(_positions(seed, 200, scenario)):
         if i % 4:
@@ -416,7 +417,7 @@ def test_ntnd_5_8_relocations_read_from_one_pass_are_the_plain_passes(seed, scen
 def test_ntnd_6_1_promotions_and_breakdowns_ask_the_mix_as_first_in_mix_does(seed, scenario):
     """6.1.1-6.1.4: the options read the types in the mix from one pass (operations._types_in_mix);
     a type is there exactly when first_in_mix finds a counter of it."""
-    from afteraction.engine.games.ntnd import operations
+    from afteraction.engine.games.ntnd.forces import operations
     seen = 0
     for i, (rs, s, d) in enumerate(_positions(seed, 200, scenario)):
         if i % 5:

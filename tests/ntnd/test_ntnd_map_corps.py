@@ -3,7 +3,7 @@ corps borders), 5.3.2 (the corps of a returning unit), 5.6 (naval units enter at
 (reaction moves may not over-stack), 8.9.1 (militia attack at home), 15.2.3 (Green Berets attack)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.sequence import INDEX
+from afteraction.engine.games.ntnd.sequence.turns import INDEX
 
 from .mapplay import allied_attack, at, attack_cmd, blank, cmd, communist_attack, legal, play, put
 
@@ -84,7 +84,7 @@ def test_ntnd_5_3_2_a_replaced_brigade_returns_to_its_parent_corps_if_its_divisi
 # --------------------------------------------------------------------------- 5.6
 
 def test_ntnd_5_6_a_bought_back_patrol_boat_enters_at_a_corps_city_or_any_sea_hex():
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     s = _bought_back(blank(), "us-pb-1")
     places = set(_places(s, "us-pb-1"))
     assert places == HQS | set(load_map().sea_hexes())
@@ -172,7 +172,7 @@ def test_ntnd_4_2_3_a_new_firebase_costs_no_political_points_one_from_the_dead_p
 # --------------------------------------------------------------------------- 8.2 / 8.5.2 reading
 
 def test_ntnd_8_5_2_airmobile_units_fly_over_enemy_zoc_reading_on_the_map():
-    from afteraction.engine.games.ntnd import movement
+    from afteraction.engine.games.ntnd.movement import ground as movement
     s = blank()
     put(s, "us-1-1cav", "1819")
     put(s, "vc-bmt", "1818")                        # morale 3: a ZOC around 1818 (8.5.1)

@@ -8,8 +8,8 @@ import pytest
 
 from afteraction.engine import snapshot
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.units import load_counters
+from afteraction.engine.games.ntnd.components.map import load_map
+from afteraction.engine.games.ntnd.components.pieces import load_counters
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
@@ -141,7 +141,7 @@ def test_ntnd_16_2_one_montagnard_per_friendly_region_of_laos_i_and_ii_corps():
 
 
 def test_ntnd_16_2_the_fourth_when_all_three_are_allied_controlled_or_laos_joins():
-    from afteraction.engine.games.ntnd import montagnards
+    from afteraction.engine.games.ntnd.arms import montagnards
     s = _reinforce(hm={"I": "allied_control", "II": "allied_control", "LA": "allied_control"})
     assert montagnards.limit(s) == 4
     s = _reinforce(hm={"I": "pro_allied", "II": "allied_control", "LA": "neutral"})

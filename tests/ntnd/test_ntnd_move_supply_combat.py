@@ -4,8 +4,8 @@ Tet set-up, phases entered as the game enters them (``mapplay.at``), answers tak
 ``legal_commands`` and played through ``apply``, battles read from their public ``battle`` events."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import movement
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.components.map import load_map
 
 from .mapplay import (allied_attack, at, battle_of, blank, cmd, communist_attack, done, legal, play, put,
                       term)
@@ -157,7 +157,7 @@ def test_ntnd_9_1_1_1_the_fleet_may_enter_haiphong_but_no_other_zone():
 
 
 def test_ntnd_9_2_a_zone_is_non_clear_for_infiltration_and_clear_for_ground_combat():
-    from afteraction.engine.games.ntnd import reach
+    from afteraction.engine.games.ntnd.movement import reach
     jungle = next(h for h, x in sorted(M.hexes.items()) if x.terrain == "jungle" and not x.town)
     clear = next(h for h, x in sorted(M.hexes.items()) if x.terrain == "clear" and not x.town)
     assert reach.infiltration_target("HANOI") == reach.infiltration_target(jungle) \

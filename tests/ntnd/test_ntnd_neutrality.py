@@ -2,11 +2,13 @@
 every outcome through the game's path (flow.enter/advance, NtndRuleset.apply of offered commands)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import aftermath, battles, hearts, movement, reach
-from afteraction.engine.games.ntnd.flow import advance as _advance, enter as _enter
+from afteraction.engine.games.ntnd.combat import aftermath, battles
+from afteraction.engine.games.ntnd.politics import hearts
+from afteraction.engine.games.ntnd.movement import ground as movement, reach
+from afteraction.engine.games.ntnd.sequence.flow import advance as _advance, enter as _enter
 from afteraction.engine.games.ntnd.rules import cmd
-from afteraction.engine.games.ntnd.sequence import INDEX, turn_label
-from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.games.ntnd.sequence.turns import INDEX, turn_label
+from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context
 
 from .mapplay import RS, legal, play
@@ -215,7 +217,7 @@ def test_ntnd_10_2_3_1_green_berets_and_the_thai_333_operate_in_laos_without_a_v
 
 
 def test_ntnd_28_11_1_secret_war_units_free_in_laos_but_not_in_cambodia():
-    from afteraction.engine.games.ntnd.neutrality import violates
+    from afteraction.engine.games.ntnd.movement.neutrality import violates
     s = cblank()
     put(s, "thai-333", LA_NEXT)
     put(s, "us-gb-1", LA_NEXT)

@@ -4,7 +4,7 @@ the rules make indistinguishable to the Allied seat and a spectator, differing o
 plays the same Communist command on both through the game's own path, and compares what is public."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import operations
+from afteraction.engine.games.ntnd.forces import operations
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 

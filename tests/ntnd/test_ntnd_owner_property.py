@@ -8,8 +8,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import movement, reach as paths_reach
-from afteraction.engine.games.ntnd.paths import walk_ok
+from afteraction.engine.games.ntnd.movement import ground as movement, reach as paths_reach
+from afteraction.engine.games.ntnd.movement.paths import walk_ok
 from afteraction.engine.games.ntnd.rules import cmd
 
 from .leakcheck import check_owner_action, check_owner_sequence, owner_footprint

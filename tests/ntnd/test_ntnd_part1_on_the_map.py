@@ -4,8 +4,8 @@ the game enters it (``mapplay.at``; ``campaign_states.at_phase`` where dice are 
 taken from ``legal_commands`` and played through ``apply``. Rules 4, 5, 6, 8, 9, 13.3, 17.2, 18."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import movement
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.components.map import load_map
 
 from .campaign_states import at_phase
 from .mapplay import allied_attack, at, blank, cmd, done, legal, play, put

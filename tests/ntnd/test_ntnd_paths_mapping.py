@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from afteraction.engine.games.ntnd import movement, reach
-from afteraction.engine.games.ntnd.answers import _move_chunks, move_options
-from afteraction.engine.games.ntnd.ground_search import Paths
+from afteraction.engine.games.ntnd.movement import ground as movement, reach
+from afteraction.engine.games.ntnd.sequence.answers import _move_chunks, move_options
+from afteraction.engine.games.ntnd.movement.search import Paths
 from afteraction.engine.local import LocalGame
 
 from .botgames import positions

@@ -2,17 +2,18 @@
 24.4.3's 300: through the game's phases on campaign states (tests/ntnd/campaign_states.py)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import flow, politics
-from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.operations import make_marker
-from afteraction.engine.games.ntnd.sequence import PHASES
+from afteraction.engine.games.ntnd.sequence import flow
+from afteraction.engine.games.ntnd.politics import victory as politics
+from afteraction.engine.games.ntnd.components.map import load_map
+from afteraction.engine.games.ntnd.forces.operations import make_marker
+from afteraction.engine.games.ntnd.sequence.turns import PHASES
 from afteraction.engine.ruleset import Context
 
 from .campaign_states import at_phase, camp, clear_communists, free, neutral_track, of, put
 
 
 def _enter(s, phase):
-    from afteraction.engine.games.ntnd.sequence import INDEX
+    from afteraction.engine.games.ntnd.sequence.turns import INDEX
     s["step"] = INDEX[phase]
     ctx = Context.for_tests()
     flow.enter(s, ctx)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd.answers import DECISIONS, cmd
-from afteraction.engine.games.ntnd.operations import make_marker
-from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.games.ntnd.sequence.answers import DECISIONS, cmd
+from afteraction.engine.games.ntnd.forces.operations import make_marker
+from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context
 
 from .campaign_states import RS, answer, at_phase, camp, free, of, put

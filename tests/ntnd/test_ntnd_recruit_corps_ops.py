@@ -3,7 +3,7 @@ test (issue 14), each through the game's own path: the phase entered as the game
 (``mapplay.at``), the answers taken from ``legal_commands`` and played through ``apply``."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.components.map import load_map
 
 from .mapplay import at, blank, cmd, done, legal, play, put
 from .test_ntnd_rules import hide

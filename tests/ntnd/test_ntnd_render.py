@@ -4,7 +4,7 @@ from __future__ import annotations
 from html import escape
 
 from afteraction.cli.main import main
-from afteraction.engine.games.ntnd.render import render_svg
+from afteraction.engine.games.ntnd.presentation.render import render_svg
 from afteraction.engine.games.ntnd.rules import NtndRuleset
 from afteraction.engine.local import LocalGame
 
@@ -98,7 +98,7 @@ import re  # noqa: E402
 
 import pytest  # noqa: E402
 
-from afteraction.engine.games.ntnd import render as ntnd_render  # noqa: E402
+from afteraction.engine.games.ntnd.presentation import render as ntnd_render  # noqa: E402
 
 from .campaign_states import camp, free, put  # noqa: E402
 

@@ -6,7 +6,7 @@ import pytest
 
 from afteraction.engine import snapshot
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import replacements
+from afteraction.engine.games.ntnd.forces import replacements
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 

@@ -16,13 +16,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import aftermath, battles, placement, recruitment, sea, supply, views
-from afteraction.engine.games.ntnd import combat as cb
-from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.movement import (Env, enemy_locs, mover, nbrs, path_to, stacking_problem,
+from afteraction.engine.games.ntnd.combat import aftermath, battles
+from afteraction.engine.games.ntnd.forces import placement, recruitment
+from afteraction.engine.games.ntnd.movement import sea
+from afteraction.engine.games.ntnd.supply import lines as supply
+from afteraction.engine.games.ntnd.presentation import views
+from afteraction.engine.games.ntnd.combat import resolution as cb
+from afteraction.engine.games.ntnd.components.map import load_map
+from afteraction.engine.games.ntnd.movement.ground import (Env, enemy_locs, mover, nbrs, path_to, stacking_problem,
                                                     zoc_hexes, zoi_hexes)
-from afteraction.engine.games.ntnd.state import ALLIED, COMMUNIST
-from afteraction.engine.games.ntnd.units import counter_order, load_counters
+from afteraction.engine.games.ntnd.components.state import ALLIED, COMMUNIST
+from afteraction.engine.games.ntnd.components.pieces import counter_order, load_counters
 
 from .botgames import positions
 

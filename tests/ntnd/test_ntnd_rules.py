@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import corps, movement, operations, reach as paths_reach, recruitment, supply
-from afteraction.engine.games.ntnd.sequence import PHASES
-from afteraction.engine.games.ntnd.setup import initial_state
+from afteraction.engine.games.ntnd.forces import corps, operations, recruitment
+from afteraction.engine.games.ntnd.movement import ground as movement, reach as paths_reach
+from afteraction.engine.games.ntnd.supply import lines as supply
+from afteraction.engine.games.ntnd.sequence.turns import PHASES
+from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context
 
 
@@ -47,7 +49,7 @@ def test_ntnd_3_turn_sequence_seven_communist_and_eight_allied_phases():
 
 
 def test_ntnd_3_part2_phases_are_steps_that_say_they_do_nothing_yet():
-    from afteraction.engine.games.ntnd.flow import enter as _enter
+    from afteraction.engine.games.ntnd.sequence.flow import enter as _enter
     s = blank()
     s["step"] = [p.id for p in PHASES].index("c_hearts")
     ctx = Context.for_tests()
@@ -309,7 +311,7 @@ def test_ntnd_5_7_a_group_changing_corps_keeps_away_from_enemy_units():
 
 
 def test_ntnd_19_1_3_a_defending_stack_is_attacked_once():
-    from afteraction.engine.games.ntnd import battles
+    from afteraction.engine.games.ntnd.combat import battles
     s = blank()
     s["phase"] = {"id": "a_combat", "defended": ["vc-dak-to"]}
     put(s, "us-1-4", "1714")
@@ -318,7 +320,7 @@ def test_ntnd_19_1_3_a_defending_stack_is_attacked_once():
 
 
 def test_ntnd_19_3_5_airmobile_units_may_retreat_to_a_held_town_in_range():
-    from afteraction.engine.games.ntnd import aftermath
+    from afteraction.engine.games.ntnd.combat import aftermath
     s = blank()
     put(s, "us-1-1cav", "1509")
     put(s, "us-5mar", "1810")            # Da Nang held by the Allies, not adjacent, in range (I Corps)
@@ -330,7 +332,7 @@ def test_ntnd_19_3_5_airmobile_units_may_retreat_to_a_held_town_in_range():
 
 
 def test_ntnd_12_3_airmobile_arrival_next_to_communist_aa_helps_the_communist_total():
-    from afteraction.engine.games.ntnd import battles
+    from afteraction.engine.games.ntnd.combat import battles
     s = blank()
     put(s, "us-1-1cav", "1509")
     m = movement.load_map()
@@ -342,7 +344,7 @@ def test_ntnd_12_3_airmobile_arrival_next_to_communist_aa_helps_the_communist_to
 
 
 def test_ntnd_19_3_8_retreat_into_a_hex_under_attack_has_no_effect_there():
-    from afteraction.engine.games.ntnd import aftermath, battles
+    from afteraction.engine.games.ntnd.combat import aftermath, battles
     m = movement.load_map()
     s = blank()
     s["phase"] = {"id": "c_combat"}
@@ -365,7 +367,7 @@ def test_ntnd_19_3_8_retreat_into_a_hex_under_attack_has_no_effect_there():
 
 
 def test_ntnd_15_2_3_2_militia_go_with_their_green_beret():
-    from afteraction.engine.games.ntnd.politics import eliminate
+    from afteraction.engine.games.ntnd.politics.victory import eliminate
     s = blank()
     m = movement.load_map()
     put(s, "us-gb-3", "1717")

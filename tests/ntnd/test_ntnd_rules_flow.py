@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import aftermath, battles
-from afteraction.engine.games.ntnd.apply_ import _walk
+from afteraction.engine.games.ntnd.combat import aftermath, battles
+from afteraction.engine.games.ntnd.movement.moves import _walk
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.local import LocalGame
 from afteraction.engine.ruleset import Context

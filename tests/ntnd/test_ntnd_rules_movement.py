@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from afteraction.engine.games.ntnd import movement, operations, reach as paths_reach, reaction, recruitment
-from afteraction.engine.games.ntnd.apply_ import _walk
+from afteraction.engine.games.ntnd.movement import ground as movement, reach as paths_reach, reaction
+from afteraction.engine.games.ntnd.forces import operations, recruitment
+from afteraction.engine.games.ntnd.movement.moves import _walk
 from afteraction.engine.errors import Rejection
 from afteraction.engine.ruleset import Context
 
@@ -132,7 +133,7 @@ def test_ntnd_8_6_1_supply_units_move_by_sea_from_haiphong_and_8_6_2_die_past_th
     assert all(len(p) - 1 <= 12 for p in sea.values())
     path = max(sea.values(), key=len)
     put(s, "us-fleet", next(n for n in m.hex_neighbours(path[1]) if m.hexes[n].is_sea))
-    from afteraction.engine.games.ntnd.apply_ import _sea_move
+    from afteraction.engine.games.ntnd.movement.moves import _sea_move
     _sea_move(s, "communist", "sup-haiphong", path[1:], Context.for_tests(faces=[3]))
     assert s["units"]["sup-haiphong"]["status"] == "mix"     # eliminated (returns to the mix)
 
@@ -145,7 +146,7 @@ def test_ntnd_8_6_4_amphibious_landing_moves_the_fleet_and_is_limited_to_two_uni
     reach = paths_reach.reachable(s, "us-5mar")
     landing = sorted(k for k in reach if k.startswith("sea:"))
     assert landing
-    from afteraction.engine.games.ntnd.apply_ import _sea_move
+    from afteraction.engine.games.ntnd.movement.moves import _sea_move
     dest = reach[landing[-1]][-1]
     _sea_move(s, "allied", "us-5mar", [dest], Context.for_tests())
     assert s["units"]["us-5mar"]["loc"] == dest and s["units"]["us-fleet"]["loc"] == dest
@@ -157,7 +158,7 @@ def test_ntnd_8_6_4_amphibious_landing_moves_the_fleet_and_is_limited_to_two_uni
 
 
 def test_ntnd_8_8_2_reaction_one_hex_and_8_8_2_2_allied_units_may_occupy_after_combat():
-    from afteraction.engine.games.ntnd.apply_ import occupy_options, react
+    from afteraction.engine.games.ntnd.movement.moves import occupy_options, react
     from afteraction.engine.games.ntnd.rules import cmd
     m = movement.load_map()
     s = blank()
@@ -187,7 +188,7 @@ def test_ntnd_14_1_3_communist_units_stop_on_rivers_near_patrol_boats():
 
 
 def test_ntnd_9_3_combat_in_a_zone_by_the_committed_units():
-    from afteraction.engine.games.ntnd import battles
+    from afteraction.engine.games.ntnd.combat import battles
     s = blank()
     s["phase"] = {"id": "a_combat"}
     put(s, "vc-iv-1", "HANOI")      # a face-up Communist unit in a zone (North Vietnam is not neutral)
@@ -196,7 +197,7 @@ def test_ntnd_9_3_combat_in_a_zone_by_the_committed_units():
 
 
 def test_ntnd_8_6_3_naval_search_destroys_unguarded_supply_units():
-    from afteraction.engine.games.ntnd.apply_ import _interdict, interdict_targets
+    from afteraction.engine.games.ntnd.movement.moves import _interdict, interdict_targets
     s = blank()
     m = movement.load_map()
     put(s, "us-pb-1", "1225")
@@ -215,7 +216,7 @@ def test_ntnd_8_6_3_naval_search_destroys_unguarded_supply_units():
 
 
 def test_ntnd_8_7_units_retreat_onto_the_fleet_and_land_next_turn():
-    from afteraction.engine.games.ntnd import aftermath
+    from afteraction.engine.games.ntnd.combat import aftermath
     s = blank()
     put(s, "us-fleet", "1709")
     put(s, "us-5mar", "1810")                             # Da Nang is coastal
@@ -228,7 +229,7 @@ def test_ntnd_8_7_units_retreat_onto_the_fleet_and_land_next_turn():
 
 
 def test_ntnd_8_9_1_guerrillas_left_abroad_after_their_movement_phase_are_eliminated():
-    from afteraction.engine.games.ntnd.flow import stranded as _stranded
+    from afteraction.engine.games.ntnd.sequence.flow import stranded as _stranded
     s = blank()
     m = movement.load_map()
     lao = next(h for h, x in sorted(m.hexes.items()) if x.country == "LA" and x.is_land
@@ -250,7 +251,7 @@ def test_ntnd_8_6_4_1_marines_may_march_to_a_port_then_embark():
     reach = paths_reach.reachable(s, "us-5mar")
     sea = [p for k, p in reach.items() if k.startswith("sea:")]
     assert sea and all(p.index("sea") >= 1 and m.hexes[p[p.index("sea") - 1]].town for p in sea)
-    from afteraction.engine.games.ntnd.apply_ import move as _move
+    from afteraction.engine.games.ntnd.movement.moves import move as _move
     _move(s, "allied", "us-5mar", sea[0], Context.for_tests())
     assert s["units"]["us-5mar"]["loc"] == sea[0][-1] == s["units"]["us-fleet"]["loc"]
 
@@ -272,7 +273,7 @@ def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
     """8.6.4.1: "move to the coastal city or town, pay to embark, and then spend their remaining points
     to move inland": starting in the port, half the allowance is left after the landing; a second
     landing is not offered; a unit that marched to the port first has less left."""
-    from afteraction.engine.games.ntnd.apply_ import move as _move
+    from afteraction.engine.games.ntnd.movement.moves import move as _move
     s = blank()
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
@@ -298,7 +299,7 @@ def test_ntnd_8_6_4_1_landed_marines_move_inland_with_the_points_left():
 
 
 def test_ntnd_8_6_4_1_no_inland_move_after_landing_in_an_enemy_zoc():
-    from afteraction.engine.games.ntnd.apply_ import move as _move
+    from afteraction.engine.games.ntnd.movement.moves import move as _move
     s = blank()
     s["phase"] = {"id": "a_move"}
     m = movement.load_map()
@@ -320,7 +321,7 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
     """8.6.4.3: a corps-attached Marine unit may stay outside its corps while the fleet is in that
     zone; once the fleet has gone it must return: still outside at the end of the next Allied movement
     phase, it is eliminated (project reading, no points). Independent units are not bound."""
-    from afteraction.engine.games.ntnd.sea import forced_returns
+    from afteraction.engine.games.ntnd.movement.sea import forced_returns
     s = blank()
     ctx = Context.for_tests()
     put(s, "us-fleet", "1709")
@@ -347,8 +348,8 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
 
 
 def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_ends():
-    from afteraction.engine.games.ntnd import flow
-    from afteraction.engine.games.ntnd.sequence import PHASES
+    from afteraction.engine.games.ntnd.sequence import flow
+    from afteraction.engine.games.ntnd.sequence.turns import PHASES
     s = blank()
     put(s, "us-fleet", "1709")
     put(s, "us-5mar", "1524")

@@ -1,6 +1,6 @@
 """Validator for the five NTND scenarios of rule 2 the project authored besides Tet and the campaign
 (issue 14): the Year of the Rat, 1975, and the period scenarios 1965-68, 1968-72, 1972-75
-(engine/games/ntnd/scenario_data.py, docs/rules/ntnd-authoring/scenarios.md). Data and set-up only;
+(engine/games/ntnd/components/scenario_data.py, docs/rules/ntnd-authoring/scenarios.md). Data and set-up only;
 tests/service/test_ntnd_scenarios_service.py plays them.
 
 Test names cite the No Trumpets No Drums rule a check enforces, where one applies.
@@ -16,9 +16,13 @@ from collections import Counter
 
 import pytest
 
-from afteraction.engine.games.ntnd import campaign_data as cd, scenario_data as sd, setup
-from afteraction.engine.games.ntnd.map import load_map
-from afteraction.engine.games.ntnd.units import load_counters
+from afteraction.engine.games.ntnd.components import (
+    campaign_data as cd,
+    scenario_data as sd,
+    scenarios as setup,
+)
+from afteraction.engine.games.ntnd.components.map import load_map
+from afteraction.engine.games.ntnd.components.pieces import load_counters
 from afteraction.engine.local import LocalGame
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -135,7 +139,8 @@ def test_ntnd_23_1_elections_and_27_1_aid_on_the_scenarios_own_turns(scen):
 
 
 def test_ntnd_26_1_and_28_4_1_later_scenarios_open_the_uprising_and_phoenix_from_the_start():
-    from afteraction.engine.games.ntnd import allied_specials, uprising
+    from afteraction.engine.games.ntnd.optional import allied_specials
+    from afteraction.engine.games.ntnd.politics import uprising
     s = _new_state("1968_72")
     assert uprising.earliest_turn(s) == 1 and allied_specials.phoenix_open(s)        # July/August 1968 (28.4.1)
     s = _new_state("1965_68")

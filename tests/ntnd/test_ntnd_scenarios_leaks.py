@@ -6,7 +6,7 @@ perturbation checks)."""
 from __future__ import annotations
 
 from afteraction.engine.bots import random_bot
-from afteraction.engine.games.ntnd.bots import campaign_bot
+from afteraction.engine.games.ntnd.bots.military import campaign_bot
 from afteraction.engine.local import LocalGame
 
 from .leakcheck import check_allied_commands, check_views, perturb

@@ -3,7 +3,7 @@ to a turn and put at the start of a phase with flow.enter/advance as a game does
 schedules, renumbered into the scenario's turns (scenario_data.py), happen on the scenario's own turns."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.sequence import turn_label
+from afteraction.engine.games.ntnd.sequence.turns import turn_label
 from afteraction.engine.ruleset import Context
 
 from .allied_campaign import RS, at, of, reinforcing

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from afteraction.engine.games.ntnd import ground_search, reach
+from afteraction.engine.games.ntnd.movement import search as ground_search, reach
 
 from .botgames import ground_searches, positions
 

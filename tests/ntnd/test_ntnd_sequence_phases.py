@@ -5,7 +5,7 @@ through ``NtndRuleset.legal_commands``/``apply`` as the referee plays them. Also
 3.1.5 / 8.8.1 (airmobile reaction; defensive ground support belongs to the air war) and 8.8.2.1."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.sequence import INDEX
+from afteraction.engine.games.ntnd.sequence.turns import INDEX
 
 from .campaign_states import at_phase, camp
 from .mapplay import at, attack_cmd, blank, cmd, done, legal, play, put
@@ -48,7 +48,7 @@ def test_ntnd_3_1_1_the_communist_player_places_new_units_in_his_recruitment_pha
 
 
 def test_ntnd_3_1_1_previously_eliminated_units_are_recruited_again():
-    from afteraction.engine.games.ntnd import politics
+    from afteraction.engine.games.ntnd.politics import victory as politics
     from afteraction.engine.ruleset import Context
     s = blank()
     cadres = sorted(u for u, x in s["units"].items() if x["type"] == "vc_cadre")
@@ -208,5 +208,5 @@ def test_ntnd_3_2_6_the_allied_player_resolves_his_combats_in_any_order():
 
 
 def _nbrs(h):
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     return load_map().hex_neighbours(h)

@@ -1,10 +1,10 @@
 """NTND 28.7 VC Sappers and 28.8 NVA Armor Shock as they modify combat."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import combat as C
-from afteraction.engine.games.ntnd import special as S
-from afteraction.engine.games.ntnd.combat import ALLIED, COMMUNIST, CombatSituation, CombatUnit
-from afteraction.engine.games.ntnd.units import load_counters
+from afteraction.engine.games.ntnd.combat import resolution as C
+from afteraction.engine.games.ntnd.optional import sappers_armor as S
+from afteraction.engine.games.ntnd.combat.resolution import ALLIED, COMMUNIST, CombatSituation, CombatUnit
+from afteraction.engine.games.ntnd.components.pieces import load_counters
 
 
 def al(uid: str, morale: int = 4, **kw) -> CombatUnit:

@@ -8,7 +8,7 @@ import pytest
 
 from afteraction.engine import snapshot
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
@@ -42,7 +42,7 @@ def _reactions(s) -> set[tuple[str, str]]:
 
 
 def test_ntnd_28_2_1_the_5sfm_reacts_only_into_a_green_beret_zone_of_influence():
-    from afteraction.engine.games.ntnd.battles import gb_zoi
+    from afteraction.engine.games.ntnd.combat.battles import gb_zoi
     for features, want in ((("special_units",), {"1717"}), ((), {"1717", "1819"})):
         s = _camp(features=features)
         s["units"]["us-5sfm"].update(status="map", loc="1818")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from afteraction.engine.games.ntnd import supply
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.supply import lines as supply
+from afteraction.engine.games.ntnd.components.map import load_map
 
 from .test_ntnd_rules import blank, hide, put
 
@@ -67,7 +67,7 @@ def test_ntnd_18_5_and_18_7_1_laotian_units_at_home():
 
 
 def test_ntnd_18_1_4_no_supply_line_across_a_neutral_border():
-    from afteraction.engine.games.ntnd import movement
+    from afteraction.engine.games.ntnd.movement import ground as movement
     s = blank()
     pair = next((la, sv) for la, x in sorted(M.hexes.items()) if x.country == "LA" and x.is_land
                 for sv in sorted(M.hex_neighbours(la)) if M.hexes[sv].country == "SV" and not M.hexes[sv].town)

@@ -1,9 +1,10 @@
 """NTND 25 South Vietnamese morale through the game's phases on campaign states."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd import battles, combat, movement
-from afteraction.engine.games.ntnd.answers import cmd
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.combat import battles, resolution as combat
+from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.sequence.answers import cmd
+from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.ruleset import Context
 
 from .campaign_states import answer, at_phase, camp, clear_communists, free, of, put
@@ -21,7 +22,7 @@ def test_ntnd_25_1_fewer_than_50_points_at_a_player_turn_start_demoralizes_arvn(
 
 def test_ntnd_25_2_demoralized_arvn_lose_one_morale_and_their_zoc():
     s = camp()
-    from afteraction.engine.games.ntnd.units import load_counters
+    from afteraction.engine.games.ntnd.components.pieces import load_counters
     arvn = next(u["id"] for u in sorted(s["units"].values(), key=lambda u: u["id"])
                 if u["nat"] == "ARVN" and u["status"] == "map" and load_counters().type(u["type"]).has_printed_zoc)
     loc = s["units"][arvn]["loc"]

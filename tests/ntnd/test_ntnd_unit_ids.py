@@ -14,10 +14,10 @@ import re
 
 import pytest
 
-from afteraction.engine.games.ntnd import campaign_data
-from afteraction.engine.games.ntnd.operations import first_in_mix
-from afteraction.engine.games.ntnd.setup import initial_state, load_scenario
-from afteraction.engine.games.ntnd.units import (UNIT_ID, counter_id, counter_name, counter_order,
+from afteraction.engine.games.ntnd.components import campaign_data
+from afteraction.engine.games.ntnd.forces.operations import first_in_mix
+from afteraction.engine.games.ntnd.components.scenarios import initial_state, load_scenario
+from afteraction.engine.games.ntnd.components.pieces import (UNIT_ID, counter_id, counter_name, counter_order,
                                                  load_counters, unit_name)
 from afteraction.engine.ruleset import Context
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import uprising
-from afteraction.engine.games.ntnd.answers import DECISIONS, cmd
-from afteraction.engine.games.ntnd.map import load_map
+from afteraction.engine.games.ntnd.politics import uprising
+from afteraction.engine.games.ntnd.sequence.answers import DECISIONS, cmd
+from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.ruleset import Context
 
 from .campaign_states import RS, answer, at_phase, camp, of
@@ -23,7 +23,7 @@ def _at_recruit(turn):
 
 
 def test_ntnd_26_1_not_before_january_february_1967():
-    from afteraction.engine.games.ntnd.campaign_data import load_campaign
+    from afteraction.engine.games.ntnd.components.campaign_data import load_campaign
     assert uprising.earliest_turn(camp("campaign")) == load_campaign("campaign")["national_uprising"]["earliest_turn"]
     s, _ = _at_recruit(11)
     assert RS.pending(s).kind == "recruit" and not uprising.can_declare(s)
@@ -147,7 +147,7 @@ def test_ntnd_26_8_placement_rolls_in_an_allied_controlled_corps():
 def test_ntnd_4_1_7_the_division_cap_is_lifted_once_the_uprising_is_declared():
     s, _ = _at_recruit(12)
     answer(s, "communist", cmd("declare_uprising"))
-    from afteraction.engine.games.ntnd import recruitment
+    from afteraction.engine.games.ntnd.forces import recruitment
     n = 0
     for u in sorted(s["units"].values(), key=lambda u: u["id"]):
         if u["type"] == "nva_division" and n < 10:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import reach
-from afteraction.engine.games.ntnd.movement import Env, stacking_problem, zoc_hexes
+from afteraction.engine.games.ntnd.movement import reach
+from afteraction.engine.games.ntnd.movement.ground import Env, stacking_problem, zoc_hexes
 from afteraction.engine.ruleset import Context
 
 from .leakcheck import canon, owner_footprint
@@ -162,7 +162,7 @@ def test_ntnd_28_9_5_a_base_may_not_attack():
     inf = put(s, first(s, "us_infantry_brigade"), "1524")
     s["units"][inf]["corps"] = "III"
     s = at(s, "c_move")
-    from afteraction.engine.games.ntnd.battles import attack_options
+    from afteraction.engine.games.ntnd.combat.battles import attack_options
     opts = attack_options(s, C)             # what the 3.1.4 announcement (answers "announce") offers
     assert opts == [("1524", (reg,))]
 
@@ -173,7 +173,7 @@ def _base_battle(faces, attackers=3, alone=False):
     base = first(s, "vc_base")
     s["units"][base].update(status="map", loc=CLEAR_III)
     cad = None if alone else put(s, first(s, "vc_cadre"), CLEAR_III)
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     near = [h for h in load_map().hex_neighbours(CLEAR_III) if h in load_map().hexes and load_map().hexes[h].is_land]
     units = sorted(u for u, x in s["units"].items() if x["type"] == "us_infantry_brigade")[:attackers]
     for u, h in zip(units, near):
@@ -244,7 +244,7 @@ def test_ntnd_28_9_6_a_base_defending_by_itself_is_attacked_and_eliminated_only_
     """A base alone (project reading): it stands in as the hex's unit with morale 0, no 28.9.4 +1;
     a triple Allied total eliminates it; a lower winning total leaves it (no loss, no retreat:
     28.9.5) and the hex stays the Communist player's (no advance)."""
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     from .mapplay import term
     s = camp()
     s["units"][first(s, "vc_base")].update(status="map", loc=CLEAR_III)

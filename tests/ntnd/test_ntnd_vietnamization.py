@@ -8,7 +8,7 @@ import pytest
 
 from afteraction.engine import snapshot
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd import recruitment
+from afteraction.engine.games.ntnd.forces import recruitment
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
@@ -209,7 +209,7 @@ def test_ntnd_24_4_5_after_a_reversal_us_units_enter_six_a_turn():
 
 
 def _battle_state(vietnamization):
-    from afteraction.engine.games.ntnd.map import load_map
+    from afteraction.engine.games.ntnd.components.map import load_map
     s = campaign(3)
     s["vietnamization"] = vietnamization
     for u in s["units"].values():             # a clear board: the 9th Marines at Da Nang, one VC regiment
@@ -278,7 +278,8 @@ def test_ntnd_24_1_the_policy_is_public_in_every_seats_view():
 
 
 def test_ntnd_24_3_5_a_us_firebase_transferred_to_the_arvn_and_replaced_only_by_a_us_point():
-    from afteraction.engine.games.ntnd import politics, withdrawals
+    from afteraction.engine.games.ntnd.politics import victory as politics
+    from afteraction.engine.games.ntnd.forces import withdrawals
     s, _ = at(campaign(3), "a_reinforce")
     s["units"]["us-firebase-4"].update(status="map", loc="1524")
     assert not [a for a in actions(s) if a[0] == "transfer"]          # only under Partial Vietnamization

@@ -17,7 +17,7 @@ from afteraction.client.client import Client, Ending
 from afteraction.client.seat import Seat
 from afteraction.engine import registry
 from afteraction.engine.crypto import canon
-from afteraction.engine.games.ntnd import scenario_data as sd
+from afteraction.engine.games.ntnd.components import scenario_data as sd
 from afteraction.engine.local import derive_bytes
 from afteraction.engine.seat import SeatSigner
 

@@ -113,7 +113,7 @@ def loosen(x):
     return x
 s = loosen(s)
 desc = D.get(game, {})
-if game == "ntnd":   # keys build_view writes only in some positions (engine/games/ntnd/views.py), not met by the samples
+if game == "ntnd":   # keys build_view writes only in some positions (engine/games/ntnd/presentation/views.py), not met by the samples
     s["properties"].setdefault("haiphong_mined", {"type": "boolean"})
     s["properties"].setdefault("uprising", {})
 for k, v in s["properties"].items():

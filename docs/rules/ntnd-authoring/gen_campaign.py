@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fmtjson import dumps
 
-from afteraction.engine.games.ntnd.features import FEATURES
+from afteraction.engine.games.ntnd.components.features import FEATURES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "..", "engine", "games", "ntnd", "data")
@@ -407,7 +407,7 @@ CAMPAIGN = {
                    "South; the whole military and political game.",
     "turns": TURNS,
     "features": sorted(FEATURES),
-    "features_note": "the rule families in force (engine/games/ntnd/features.py): all of them, the whole military "
+    "features_note": "the rule families in force (engine/games/ntnd/components/features.py): all of them, the whole military "
                      "and political game",
     "first_player": "communist",
     "turn_sequence_rule": "3 (Communist player turn, then Allied player turn; all phases of 3.1 and 3.2)",

@@ -3,7 +3,7 @@ import sys
 
 D = "engine/games/ntnd/data/"
 MAP, CNT, TER, TET = D + "map.json", D + "counters.json", D + "terrain.json", D + "scenario_tet.json"
-MPY, UPY = "engine/games/ntnd/map.py", "engine/games/ntnd/units.py"
+MPY, UPY = "engine/games/ntnd/components/map.py", "engine/games/ntnd/components/pieces.py"
 T = "tests/ntnd/test_ntnd_data.py::"
 
 DATA = {

@@ -4,7 +4,7 @@ engine/games/ntnd/data/scenario_{rat,1975,1965_68,1968_72,1972_75}.json.
 One source of truth: the Allied order of battle of a scenario starting on campaign turn T is the
 campaign's (gen_campaign.py, imported, not copied): its set-up, plus every scheduled reinforcement
 of turns before T, less every binding and historical withdrawal before T. The loader
-(engine/games/ntnd/scenario_data.py) takes the schedule, withdrawals, elections, dated rules and
+(engine/games/ntnd/components/scenario_data.py) takes the schedule, withdrawals, elections, dated rules and
 aid turns of the scenario's own turns from scenario_campaign.json at load time, renumbered from 1.
 What this file authors is only what the campaign cannot give: where the units stand at a later
 date (the Tet scenario's location when the unit stood there in 1968, else its campaign set-up
@@ -20,8 +20,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_campaign as GC  # noqa: E402  (its data; its __main__ writes the campaign files)
 from fmtjson import dumps  # noqa: E402
 
-from afteraction.engine.games.ntnd.map import load_map  # noqa: E402
-from afteraction.engine.games.ntnd.units import load_counters  # noqa: E402
+from afteraction.engine.games.ntnd.components.map import load_map  # noqa: E402
+from afteraction.engine.games.ntnd.components.pieces import load_counters  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = sys.argv[1] if len(sys.argv) > 1 else GC.DATA

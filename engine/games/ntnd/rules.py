@@ -12,10 +12,12 @@ from __future__ import annotations
 from ...ruleset import Context, Decision, Ruleset
 from ...versions import stamp
 from .versions import MIX_NAMES, VERSIONS
-from . import flow, operations, setup as _setup
-from .answers import DECISIONS, cmd, move_options
-from .state import SEATS
-from . import views
+from .sequence import flow
+from .forces import operations
+from .components import scenarios as _setup
+from .sequence.answers import DECISIONS, cmd, move_options
+from .components.state import SEATS
+from .presentation import views
 
 
 class NtndRuleset(Ruleset):
@@ -65,7 +67,7 @@ class NtndRuleset(Ruleset):
     def demo_bot(self, seed, view_of):
         """The Tet heuristic bot (attacks, ambushes and hides) in Tet, the campaign bot in the campaign
         (bots_political.py ``ntnd_bot``; imported here, so a verifier never loads the bots)."""
-        from .bots_political import ntnd_bot
+        from .bots.political import ntnd_bot
         return ntnd_bot(seed, view_of)
 
     def pending(self, s):
