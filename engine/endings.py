@@ -21,6 +21,7 @@ import copy
 from dataclasses import dataclass, field
 
 from .errors import Rejection
+from .codes import Code
 from .protocol import accept_event, end_body, offer_event, resign_event
 
 SECOND_MS = 1_000
@@ -50,13 +51,13 @@ def control(decision_ms: int = 0, total_ms: int = 0, abandon_ms: int = 0) -> dic
     else:  # not shorter than one decision may take (the smaller limit set): else the game is abandoned
         longest = min([x for x in (decision_ms, total_ms) if x], default=0)  # before a seat's time runs out
         if abandon_ms < longest:
-            raise Rejection("BAD_CLOCK", f"clock.abandon ({abandon_ms} ms) is shorter than the longest time a "
+            raise Rejection(Code.BAD_CLOCK, f"clock.abandon ({abandon_ms} ms) is shorter than the longest time a "
                             f"seat may take over one decision ({longest} ms): give abandon_ms at least that, "
                             f"or 0 for the default")
     c = {"decision": decision_ms, "total": total_ms, "abandon": abandon_ms}
     why = control_problem(c)
     if why is not None:
-        raise Rejection("BAD_CLOCK", why)
+        raise Rejection(Code.BAD_CLOCK, why)
     return c
 
 
@@ -110,7 +111,7 @@ def events(env) -> list[dict]:
         return [offer_event(env.seat, e.offer.winner or None)]
     if kind == "accept":
         return [accept_event(env.seat, e.accept.offer, e.accept.winner or None)]
-    raise Rejection("MALFORMED", "the ending carries no kind (resign, offer or accept)")
+    raise Rejection(Code.MALFORMED, "the ending carries no kind (resign, offer or accept)")
 
 
 # -- where an envelope stands (SPEC.md 7.1-7.2, 8.1) -----------------------------------------
@@ -327,7 +328,7 @@ def stamp(ref, now: int | None) -> int | None:
     at = ref.clock.stamp(now)
     cause = ref.clock.expired(at, pending_seat(ref))
     if cause is not None:
-        raise Rejection("TIME_EXPIRED", f"the game's deadline passed at {cause['deadline']} ms "
+        raise Rejection(Code.TIME_EXPIRED, f"the game's deadline passed at {cause['deadline']} ms "
                         f"({'seat ' + cause['seat'] + ' ran out of time' if cause['kind'] == 'timeout' else 'abandoned'}); "
                         "the server ends it")
     return at
@@ -337,27 +338,27 @@ def accept(ref, env, sc) -> list:
     """An ending envelope (SPEC.md 8.1), after the referee's checks 1-6 and the time stamp: the
     records it makes (the command record, and the end record of a resignation or acceptance)."""
     if ref.version < 2:
-        raise Rejection("MALFORMED", "ending commands (resign, offer, accept) need format version 2")
+        raise Rejection(Code.MALFORMED, "ending commands (resign, offer, accept) need format version 2")
     ref._check_history(env)
     kind = env.ending.WhichOneof("kind")
     evs = events(env)  # MALFORMED without a kind
     if kind != "resign" and not ref.started:
-        raise Rejection("HANDSHAKE_INCOMPLETE", "a result is offered or accepted only once the game has started")
+        raise Rejection(Code.HANDSHAKE_INCOMPLETE, "a result is offered or accepted only once the game has started")
     cause = None
     if kind == "offer":
         w = env.ending.offer.winner
         if w and w not in ref.seat_keys:
             shown = repr(w[:QUOTE_CHARS]) + ("..." if len(w) > QUOTE_CHARS else "")
-            raise Rejection("BAD_RESULT", f"an offer names a seat of the game as winner, or none for a draw; "
+            raise Rejection(Code.BAD_RESULT, f"an offer names a seat of the game as winner, or none for a draw; "
                             f"{shown} is not a seat")
         why = ref.offers.offer_problem(env.seat)
         if why is not None:
-            raise Rejection("OFFER_STANDING", why[1])
+            raise Rejection(Code.OFFER_STANDING, why[1])
     elif kind == "accept":
         a = env.ending.accept
         why = ref.offers.accept_problem(env.seat, ref.seq, a.offer, a.winner or None)
         if why is not None:
-            raise Rejection("NO_OFFER", why[1])
+            raise Rejection(Code.NO_OFFER, why[1])
         cause = {"kind": "agree", "offer": a.offer, "winner": a.winner or None}
     else:
         cause = {"kind": "resign", "seat": env.seat}

@@ -19,6 +19,7 @@ from . import endings as _endings
 from .crypto import commit as _commit
 from .crypto import dice as _dice
 from .errors import Rejection
+from .codes import Code
 from .protocol import (FORMAT_VERSION, ZERO_HASH, Record, end_body, entropy_commit_event, entropy_reveal_event,
                        genesis_body, is_deterministic_encoding, is_record_of, make_record, misplaced_event, sealed_body,
                        sealed_event, seat_body, seat_key_problem, start_event, verify_command_signature)
@@ -56,10 +57,10 @@ class Referee:
 
     def __init__(self, genesis: Record, ruleset: Ruleset, secret: bytes) -> None:
         if genesis.kind != "genesis" or genesis.seq != 0:
-            raise Rejection("BAD_GENESIS", "record 0 must be the genesis")
+            raise Rejection(Code.BAD_GENESIS, "record 0 must be the genesis")
         b = genesis.body
         if _commit.server_secret_commitment(genesis.game, secret) != b["secret_commit"]:
-            raise Rejection("BAD_SECRET", "the server secret does not match the genesis commitment")
+            raise Rejection(Code.BAD_SECRET, "the server secret does not match the genesis commitment")
         self.ruleset = ruleset
         self.game_id = genesis.game
         self.genesis = genesis
@@ -69,7 +70,7 @@ class Referee:
         self.seat_keys: dict[str, bytes] = {s["name"]: s["key"] for s in b["seats"]}
         bad = seat_key_problem(self.seat_keys)
         if bad is not None:
-            raise Rejection("BAD_GENESIS", bad[2])
+            raise Rejection(Code.BAD_GENESIS, bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
         self._aead = None                 # _commit.sealer of this game, made at the first sealed value or salt
@@ -89,7 +90,7 @@ class Referee:
         # v >= 2: {"command": {seat: size}, "event": {seat: size}} from genesis (SPEC.md 6.5)
         self.sealed_sizes: dict | None = b.get("sealed_sizes") if self.version >= 2 else None
         if self.version >= 2 and not isinstance(self.sealed_sizes, dict):
-            raise Rejection("BAD_GENESIS", "a v2 genesis declares sealed_sizes (SPEC.md 6.5)")
+            raise Rejection(Code.BAD_GENESIS, "a v2 genesis declares sealed_sizes (SPEC.md 6.5)")
         # -- endings (engine/endings.py, SPEC.md 8.1-8.2): genesis's clock, the standing offer,
         # the time of the record being written
         self.clock = _endings.Clock.of(b) if self.version >= 2 else None
@@ -110,16 +111,16 @@ class Referee:
             extra = sorted(s for s in seat_keys if s not in ruleset.seats)
             why = "; ".join(([f"missing {', '.join(missing)}"] if missing else [])
                             + ([f"not a seat: {', '.join(repr(s[:40]) for s in extra[:4])}"] if extra else []))
-            raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)} ({why})")
+            raise Rejection(Code.BAD_SEATS, f"{ruleset.game} has seats {', '.join(ruleset.seats)} ({why})")
         for s, k in seat_keys.items():
             if not isinstance(k, bytes) or len(k) != 32:
-                raise Rejection("BAD_SEAT_KEY", f"seat {s}: an Ed25519 public key is 32 bytes")
+                raise Rejection(Code.BAD_SEAT_KEY, f"seat {s}: an Ed25519 public key is 32 bytes")
         bad = seat_key_problem({s: seat_keys[s] for s in ruleset.seats})
         if bad is not None:
             code, _, message = bad  # one literal raise per code: tests/verify/test_spec_codes.py reads them
             if code == "WEAK_SEAT_KEY":
-                raise Rejection("WEAK_SEAT_KEY", message)
-            raise Rejection("SHARED_SEAT_KEY", message)
+                raise Rejection(Code.WEAK_SEAT_KEY, message)
+            raise Rejection(Code.SHARED_SEAT_KEY, message)
         body = genesis_body(ruleset, scenario, opts, seat_keys, server_vkey, origin,
                             _commit.server_secret_commitment(game_id, secret))
         if version >= 2:  # SPEC.md 6.5: the padded size of every kind of hidden value
@@ -129,12 +130,12 @@ class Referee:
 
             why = "match data needs format v2" if version < 2 else match_problem(match, ruleset.seats)
             if why is not None:
-                raise Rejection("BAD_MATCH", why)
+                raise Rejection(Code.BAD_MATCH, why)
             body["match"] = match
         if clock is not None:  # -- endings: a time control and the creation time (SPEC.md 8.2, v >= 2)
             why = _endings.control_problem(clock) or _endings.time_problem(now)
             if version < 2 or why is not None:
-                raise Rejection("BAD_CLOCK", why or "time controls need format version 2")
+                raise Rejection(Code.BAD_CLOCK, why or "time controls need format version 2")
             body["clock"], body["at"] = clock, now
         return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)
 
@@ -173,9 +174,9 @@ class Referee:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
-            raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
+            raise Rejection(Code.MALFORMED, "not a serialized SignedCommand carrying a CommandEnvelope") from None
         if self.version >= 2 and not is_deterministic_encoding(env, sc.envelope):
-            raise Rejection("MALFORMED", "the envelope is not the deterministic protobuf encoding of its fields "
+            raise Rejection(Code.MALFORMED, "the envelope is not the deterministic protobuf encoding of its fields "
                             "(unknown, repeated or out-of-order fields, non-minimal varints: SPEC.md 7.1)")
         return self._accept(sc, env, signature_checked, now, in_place)
 
@@ -198,18 +199,18 @@ class Referee:
 
     def _accept(self, sc, env, signature_checked: bool, now: int | None, in_place: bool) -> Accepted:
         if env.game_id != self.game_id:
-            raise Rejection("WRONG_GAME", "the envelope names another game")
+            raise Rejection(Code.WRONG_GAME, "the envelope names another game")
         if env.seat not in self.seat_keys:
-            raise Rejection("UNKNOWN_SEAT", f"no seat {env.seat!r} in this game")
+            raise Rejection(Code.UNKNOWN_SEAT, f"no seat {env.seat!r} in this game")
         if not signature_checked and not verify_command_signature(self.seat_keys[env.seat], sc.envelope, sc.signature):
-            raise Rejection("BAD_SIGNATURE", f"signature does not verify with seat {env.seat}'s key")
+            raise Rejection(Code.BAD_SIGNATURE, f"signature does not verify with seat {env.seat}'s key")
         last = self.counters[env.seat]
         if env.counter <= last:
-            raise Rejection("COUNTER_REUSED", f"seat {env.seat} already used counter {env.counter}")
+            raise Rejection(Code.COUNTER_REUSED, f"seat {env.seat} already used counter {env.counter}")
         if env.counter != last + 1:
-            raise Rejection("COUNTER_GAP", f"seat {env.seat}'s next counter is {last + 1}, not {env.counter}")
+            raise Rejection(Code.COUNTER_GAP, f"seat {env.seat}'s next counter is {last + 1}, not {env.counter}")
         if self.ended:
-            raise Rejection("GAME_OVER", "the game has ended")
+            raise Rejection(Code.GAME_OVER, "the game has ended")
         action = env.WhichOneof("action")
         self._at = _endings.stamp(self, now)  # -- endings: the record's time, or TIME_EXPIRED
         if action == "ending":
@@ -220,20 +221,20 @@ class Referee:
             return self._entropy_reveal(env, sc)
         if action == "command":
             return self._command(env, sc, in_place)
-        raise Rejection("MALFORMED", "the envelope carries no action")
+        raise Rejection(Code.MALFORMED, "the envelope carries no action")
 
     def _base_body(self, env, sc, events: list) -> dict:
         return seat_body(env.seat, env.counter, sc.envelope, sc.signature, events)
 
     def _entropy_commit(self, env, sc) -> Accepted:
         if self.started:
-            raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
+            raise Rejection(Code.HANDSHAKE_OVER, "the dice handshake is complete")
         if env.seat in self.entropy_commits:
-            raise Rejection("ALREADY_COMMITTED", f"seat {env.seat} has committed its entropy")
+            raise Rejection(Code.ALREADY_COMMITTED, f"seat {env.seat} has committed its entropy")
         self._check_history(env)
         c = env.entropy_commit.commitment
         if len(c) != 32:
-            raise Rejection("MALFORMED", "an entropy commitment is 32 bytes")
+            raise Rejection(Code.MALFORMED, "an entropy commitment is 32 bytes")
         body = self._base_body(env, sc, [entropy_commit_event(env.seat, c)])
         rec = self._append("commit", body, env.seat)
         self.entropy_commits[env.seat] = c
@@ -244,21 +245,21 @@ class Referee:
 
     def _entropy_reveal(self, env, sc) -> Accepted:
         if self.started:
-            raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
+            raise Rejection(Code.HANDSHAKE_OVER, "the dice handshake is complete")
         if len(self.entropy_commits) < len(self.seat_order):
-            raise Rejection("HANDSHAKE_INCOMPLETE", "entropy is revealed only after every seat has committed (SPEC.md 5.2)")
+            raise Rejection(Code.HANDSHAKE_INCOMPLETE, "entropy is revealed only after every seat has committed (SPEC.md 5.2)")
         if self.version >= 2 and env.state_seq < self.committed_at:
             # the seat signed its reveal against a log that did not yet hold every commitment:
             # whoever held it could have chosen a commitment knowing this entropy (SPEC.md 5.2)
-            raise Rejection("HANDSHAKE_INCOMPLETE", f"the reveal is bound to the log at state {env.state_seq}, before "
+            raise Rejection(Code.HANDSHAKE_INCOMPLETE, f"the reveal is bound to the log at state {env.state_seq}, before "
                             f"every seat had committed (the last commitment is record {self.committed_at - 1})")
         self._check_history(env)
         if env.seat in self.entropy:
-            raise Rejection("ALREADY_REVEALED", f"seat {env.seat} has revealed its entropy")
+            raise Rejection(Code.ALREADY_REVEALED, f"seat {env.seat} has revealed its entropy")
         e = env.entropy_reveal.entropy
         genesis = self.genesis.hash if self.version >= 2 else None
         if len(e) != 32 or _commit.seat_entropy_commitment(self.game_id, env.seat, e, genesis) != self.entropy_commits[env.seat]:
-            raise Rejection("BAD_REVEAL", f"the entropy does not match seat {env.seat}'s commitment")
+            raise Rejection(Code.BAD_REVEAL, f"the entropy does not match seat {env.seat}'s commitment")
         events: list[dict] = [entropy_reveal_event(env.seat, e)]
         entropy = dict(self.entropy)
         entropy[env.seat] = e
@@ -286,15 +287,15 @@ class Referee:
 
     def _command(self, env, sc, in_place: bool = False) -> Accepted:
         if not self.started:
-            raise Rejection("HANDSHAKE_INCOMPLETE", "the dice handshake must complete before play (SPEC.md 5.2)")
+            raise Rejection(Code.HANDSHAKE_INCOMPLETE, "the dice handshake must complete before play (SPEC.md 5.2)")
         if self.version < 2 and env.state_seq != self.seq:
-            raise Rejection("STALE_STATE", f"the command was made for state {env.state_seq}; the log is at {self.seq}")
+            raise Rejection(Code.STALE_STATE, f"the command was made for state {env.state_seq}; the log is at {self.seq}")
         self._check_history(env)
         d = self.ruleset.pending(self.state)
         if d is None:
-            raise Rejection("GAME_OVER", "the game has ended")
+            raise Rejection(Code.GAME_OVER, "the game has ended")
         if d.seat != env.seat:
-            raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
+            raise Rejection(Code.NOT_YOUR_DECISION, f"the pending decision ({d.kind}) belongs to seat {d.seat}")
         cmd = env.command
         private = self.ruleset.is_private(self.state, env.seat, cmd, d)   # d: pending asked once per command
         if private:
@@ -303,7 +304,7 @@ class Referee:
             known = None if self._known is None else self._known.get(0)
             # a value step 9 opened at this size fits it (the replay's, not encoded: commit.is_known)
             if size is not None and not _commit.is_known(value, size, known) and _commit.padded_length(value) > size:
-                raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
+                raise Rejection(Code.COMMAND_TOO_LARGE, f"a sealed command of seat {env.seat} is padded to {size} bytes "
                                 "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
         state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx, d)
@@ -341,10 +342,10 @@ class Referee:
             return
         code, message = why  # one literal raise per code: tests/verify/test_spec_codes.py reads them
         if code == "MALFORMED":
-            raise Rejection("MALFORMED", message)
+            raise Rejection(Code.MALFORMED, message)
         if code == "STALE_STATE":
-            raise Rejection("STALE_STATE", message)
-        raise Rejection("WRONG_HISTORY", message)
+            raise Rejection(Code.STALE_STATE, message)
+        raise Rejection(Code.WRONG_HISTORY, message)
 
     def _context(self, dice_key: bytes) -> tuple[Context, dict]:
         counter = {"i": self.rolls}

@@ -34,6 +34,7 @@ from . import snapshot
 from .crypto import dice as _dice
 from .decisions import DecisionTable
 from .errors import Rejection
+from .codes import Code
 from .versions import Versions
 
 Ref = tuple[int, int]  # (record seq, k): names a committed hidden value
@@ -104,7 +105,7 @@ class Context:
         if len(self.events) >= self.max_events:
             # a ruleset declares how much one command may do; a command (or a replayed log's
             # options) that would make it do more is refused, so no record's replay is unbounded
-            raise Rejection("TOO_MANY_EVENTS", f"a record holds at most {self.max_events} events (Ruleset.max_events)")
+            raise Rejection(Code.TOO_MANY_EVENTS, f"a record holds at most {self.max_events} events (Ruleset.max_events)")
 
     @classmethod
     def for_tests(cls, seq: int = 1, faces: list[int] | None = None, key: bytes = bytes(32)) -> "Context":
@@ -170,7 +171,7 @@ class Ruleset(ABC):
         version into the state (versions.stamp), and each ``Change`` of the game asks the state."""
         v = self.versions.newest if version is None else str(version)
         if v not in self.versions.released:
-            raise Rejection("UNKNOWN_RULESET", self.versions.unavailable(v))
+            raise Rejection(Code.UNKNOWN_RULESET, self.versions.unavailable(v))
         self._version = v
 
     @property
@@ -234,12 +235,12 @@ class Ruleset(ABC):
     def check_options(self, scenario: str, options: dict) -> dict:
         """Validate and complete the options of a new game (defaults filled in)."""
         if scenario not in self.scenarios:
-            raise Rejection("UNKNOWN_SCENARIO", f"{self.game} has scenarios {', '.join(self.scenarios)}")
+            raise Rejection(Code.UNKNOWN_SCENARIO, f"{self.game} has scenarios {', '.join(self.scenarios)}")
         out = dict(self.options)
         for k, v in options.items():
             if k not in self.options:
-                raise Rejection("UNKNOWN_OPTION", f"{self.game} has no option {k!r}")
+                raise Rejection(Code.UNKNOWN_OPTION, f"{self.game} has no option {k!r}")
             if type(v) is not type(self.options[k]):
-                raise Rejection("BAD_OPTION", f"option {k!r} must be {type(self.options[k]).__name__}")
+                raise Rejection(Code.BAD_OPTION, f"option {k!r} must be {type(self.options[k]).__name__}")
             out[k] = v
         return out

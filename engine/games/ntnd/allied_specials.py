@@ -24,6 +24,7 @@ LA_zone entry of recruitment.reinforcement_options). If eliminated it is bought 
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from . import uprising
 from .campaign_data import load_campaign, turn_number
 from .features import in_force
@@ -142,7 +143,7 @@ def buy(s: dict, uid: str, loc: str, ctx) -> None:
         ctx.emit({"t": "purchase", "unit": uid, "type": p["type"], "arrive": s["turn"] + 1,
                   "pools": dict(sorted(p["cost"].items())), "pp": 0, "rule": "NTND 28.11.5"})
         return
-    raise Rejection("ILLEGAL_PURCHASE", "NTND 28.4.1: a Phoenix unit for one South Vietnamese or U.S. point, four "
+    raise Rejection(Code.ILLEGAL_PURCHASE, "NTND 28.4.1: a Phoenix unit for one South Vietnamese or U.S. point, four "
                     "turns after the uprising's declaration, in a non-town hex of a South Vietnamese corps without "
                     "one; 28.11.5: the Para-Commando for one Indochinese and one U.S. point from January/February "
                     "1967", rule="NTND 28.4.1, 28.11.5")

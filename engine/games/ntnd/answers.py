@@ -25,6 +25,7 @@ from ... import snapshot
 from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
+from ...codes import Code
 from . import apply_ as A
 from . import aftermath, aid, air_answers, allied_specials, battles, corps, fleet, ground_search, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
 from .politics import eliminate
@@ -93,7 +94,7 @@ def _ops_invert(s, seat, msg, ctx) -> None:
     toggled = s["phase"].setdefault("toggled", [])
     uids = list(msg.units)
     if set(uids) & set(toggled):
-        raise Rejection("ILLEGAL_INVERT", "NTND 6.2: a unit is inverted or flipped once per Operations phase")
+        raise Rejection(Code.ILLEGAL_INVERT, "NTND 6.2: a unit is inverted or flipped once per Operations phase", rule="NTND 6.2")
     mid = operations.invert(s, msg.location, uids, ctx)
     toggled.extend(uids + [mid])
 
@@ -101,7 +102,7 @@ def _ops_invert(s, seat, msg, ctx) -> None:
 def _ops_flip(s, seat, msg, ctx) -> None:
     toggled = s["phase"].setdefault("toggled", [])
     if msg.marker not in s["markers"] or msg.marker in toggled:
-        raise Rejection("ILLEGAL_FLIP", "NTND 6.2: flip an inverted marker in play (once per phase)")
+        raise Rejection(Code.ILLEGAL_FLIP, "NTND 6.2: flip an inverted marker in play (once per phase)", rule="NTND 6.2")
     up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
     toggled.extend(up + [msg.marker])
     neutrality.after_flip(s, up, ctx)   # 10.5.1 (campaign)
@@ -432,7 +433,7 @@ def _losses_losses(s, seat, msg, ctx) -> None:
         return
     chosen = list(msg.units)
     if len(set(chosen)) != d["count"] or len(chosen) != d["count"] or any(c not in d["eligible"] for c in chosen):
-        raise Rejection("ILLEGAL_LOSSES", f"NTND 8.10.2: eliminate {d['count']} of the over-stacked units")
+        raise Rejection(Code.ILLEGAL_LOSSES, f"NTND 8.10.2: eliminate {d['count']} of the over-stacked units", rule="NTND 8.10.2")
     for c in chosen:
         eliminate(s, c, ctx, "NTND 8.10.2")
 
@@ -450,7 +451,7 @@ def _retreat_legal(s, d) -> list:
 def _retreat_retreat(s, seat, msg, ctx) -> None:
     d = s["decision"]
     if msg.unit != d["unit"]:
-        raise Rejection("ILLEGAL_RETREAT", f"NTND 19.3: the unit to retreat now is {d['unit']}")
+        raise Rejection(Code.ILLEGAL_RETREAT, f"NTND 19.3: the unit to retreat now is {d['unit']}", rule="NTND 19.3")
     aftermath.apply_retreat(s, msg.unit, msg.to, ctx)
 
 

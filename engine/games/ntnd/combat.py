@@ -36,6 +36,7 @@ from functools import cached_property
 from typing import Iterable, Sequence
 
 from ...errors import Rejection
+from ...codes import Code
 from .state import ALLIED, COMMUNIST
 from .special import armor_shock_bonus, sapper_cancels_terrain
 from .units import UnitType, load_terrain
@@ -532,7 +533,7 @@ def resolve(sit: CombatSituation, attacker_die: int, defender_die: int) -> Comba
 def check_loss_choice(req: LossRequirement, chosen: Sequence[str]) -> None:
     """NTND 19.2.6: the owner eliminates exactly ``req.count`` distinct units of ``req.eligible``."""
     if len(set(chosen)) != len(chosen) or len(chosen) != req.count:
-        raise Rejection("NTND_LOSS_COUNT", f"NTND 19.2.6: choose exactly {req.count} different unit(s) to eliminate")
+        raise Rejection(Code.NTND_LOSS_COUNT, f"NTND 19.2.6: choose exactly {req.count} different unit(s) to eliminate", rule="NTND 19.2.6")
     bad = sorted(c for c in chosen if c not in req.eligible)
     if bad:
-        raise Rejection("NTND_LOSS_UNIT", f"NTND 19.2.6: {', '.join(bad)} may not be taken as a loss in this battle")
+        raise Rejection(Code.NTND_LOSS_UNIT, f"NTND 19.2.6: {', '.join(bad)} may not be taken as a loss in this battle", rule="NTND 19.2.6")

@@ -31,6 +31,7 @@ Everything here is public (Allied units, the public Hearts and Minds track and m
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from .features import in_force
 from .map import load_map
 from .movement import enemy_locs, stacking_problem
@@ -138,7 +139,7 @@ def recall(s: dict, uid: str, ctx) -> None:
     15.2.3.2: the militia and Montagnards of its zone of influence outside towns/cities go too."""
     from .politics import release_militia
     if uid not in recall_options(s):
-        raise Rejection("ILLEGAL_RECALL", "NTND 15.2.3: a Green Beret on the map may be withdrawn in the Allied "
+        raise Rejection(Code.ILLEGAL_RECALL, "NTND 15.2.3: a Green Beret on the map may be withdrawn in the Allied "
                         "Reinforcement phase (one placed this phase stays)", rule="NTND 15.2.3")
     u = s["units"][uid]
     old = u["loc"]

@@ -24,6 +24,7 @@ from afteraction.v1 import command_pb2
 
 from ...decisions import DecisionKind
 from ...errors import Rejection
+from ...codes import Code
 from . import hearts, neutrality, politics
 from .campaign_data import load_random_events
 from .operations import first_in_mix, flip_marker, name_public
@@ -203,7 +204,7 @@ def decision(s: dict) -> dict | None:
 def _choose(s, seat, msg, ctx) -> None:
     st = s["phase"].get("event", {})
     if msg.choice not in st.get("choice", ()):
-        raise Rejection("ILLEGAL_CHOICE", f"NTND 21: choose one of {', '.join(st.get('choice', ()))}")
+        raise Rejection(Code.ILLEGAL_CHOICE, f"NTND 21: choose one of {', '.join(st.get('choice', ()))}", rule="NTND 21")
     entry = _entry(s)
     apply_op(s, entry, entry.effects[st["next"]], msg.choice, ctx)
     del st["choice"]

@@ -26,6 +26,7 @@ State: the units' own records (``status`` "mix" for an unbought special unit, ``
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from . import politics, replacements, vietnamization
 from .elections import peace_party
 from .features import dated, in_force
@@ -137,7 +138,7 @@ def purchase_options(s: dict) -> list[str]:
 def purchase(s: dict, uid: str, ctx) -> None:
     """28.3.1: two U.S. points; it arrives the next reinforcement phase (4.2.7) at its corps HQ."""
     if uid not in purchase_options(s):
-        raise Rejection("ILLEGAL_PURCHASE", "NTND 28.3.1: the USMC III (or, 28.3.2, the 3/82 and 1/5 Mech) is "
+        raise Rejection(Code.ILLEGAL_PURCHASE, "NTND 28.3.1: the USMC III (or, 28.3.2, the 3/82 and 1/5 Mech) is "
                         "recruited for two U.S. replacement points when not in play", rule=RULE_III)
     u = s["units"][uid]
     replacements.spend(s, "US", COST["US"], RULE_III)
@@ -183,7 +184,7 @@ def ranger_options(s: dict) -> list[tuple[str, str]]:
 
 def reassign_ranger(s: dict, uid: str, corps: str, ctx) -> None:
     if (uid, corps) not in ranger_options(s):
-        raise Rejection("ILLEGAL_REASSIGN", f"NTND 28.5: {rangers_allowed(s)} ARVN Ranger(s) a turn may change corps "
+        raise Rejection(Code.ILLEGAL_REASSIGN, f"NTND 28.5: {rangers_allowed(s)} ARVN Ranger(s) a turn may change corps "
                         "now (none in 1965, one from 1966, two from 1969)", rule="NTND 28.5")
     u = s["units"][uid]
     old = u["corps"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 
 from ...errors import Rejection
+from ...codes import Code
 from .map import load_map
 from .movement import Q, Env, _step_q
 from .politics import eliminate
@@ -323,8 +324,8 @@ def apply_supply(s: dict, chosen: list[str], ctx) -> None:
         return all(set(n) & set(xs) for n in needs)
     if len(set(chosen)) != len(chosen) or not covers(chosen) \
             or any(covers([x for x in chosen if x != c]) for c in chosen):
-        raise Rejection("ILLEGAL_SUPPLY", "NTND 18.6.2: name the supply units that supplied the NVA attackers "
-                        "(one in range of each attacker without a free source, none to spare)")
+        raise Rejection(Code.ILLEGAL_SUPPLY, "NTND 18.6.2: name the supply units that supplied the NVA attackers "
+                        "(one in range of each attacker without a free source, none to spare)", rule="NTND 18.6.2")
     b["todo"].pop(0)
     b.pop("supply_needs")
     for sup in sorted(chosen):

@@ -21,6 +21,7 @@ replacements" (bought, not yet arrived) count too (23.3). A withdrawn unit is "o
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from . import elections, vietnamization as V
 from .features import in_force
 from .map import load_map
@@ -101,7 +102,7 @@ def options(s: dict) -> list[str]:
 def withdraw(s: dict, uid: str, ctx) -> None:
     wd = s["phase"].get("wd")
     if wd is None or uid not in options(s):
-        raise Rejection("ILLEGAL_WITHDRAWAL", "NTND 4.3.1/23.3/24.3.1: withdraw a U.S. (or SEATO) unit in a town, a "
+        raise Rejection(Code.ILLEGAL_WITHDRAWAL, "NTND 4.3.1/23.3/24.3.1: withdraw a U.S. (or SEATO) unit in a town, a "
                         "city or a Laotian zone (air, fleet, Green Berets anywhere), at most ten a turn, under the "
                         "peace party or Partial Vietnamization", rule="NTND 4.3.1")
     u = s["units"][uid]
