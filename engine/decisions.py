@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .errors import Rejection
+from .errors import InternalError, Rejection
 from .codes import Code
 
 #: apply(state, seat, msg, ctx): carry out one answer (mutates state) or raise Rejection
@@ -48,7 +48,7 @@ Apply = Callable[[Any, str, Any, Any], None]
 Enumerate = Callable[[Any, Any], list]
 
 
-class UndeclaredDecision(LookupError):
+class UndeclaredDecision(InternalError, LookupError):
     """A ruleset is waiting for a decision kind its table does not declare (a ruleset bug)."""
 
 

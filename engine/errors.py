@@ -1,4 +1,15 @@
-"""One error root for everything the crypto core and verifier raise."""
+"""The one error root: every exception the engine raises is an ``AfteractionError``
+(tests/engine/test_codes.py checks every class and every ``raise`` of engine/ with ``ast``).
+
+- ``Rejection``: bad input (a command, a genesis, a request), with a ``Code``; nothing changed;
+- ``VerificationError``: a log that does not verify (the step, the record, what differed);
+- ``EncodingError``, ``CryptoError``: bytes that are not canonical data, a bad key or signature;
+- ``InternalError``: a bug, never a player's input: the engine, a ruleset or their caller broke an
+  invariant (a ruleset emitting a core event, a unit id that is not well formed, a hex off the
+  map). The service answers INTERNAL with an incident id. Its ``Internal*Error`` subclasses are
+  also the builtin exception a Python caller expects (``except KeyError`` catches
+  ``InternalKeyError``, and its ``str`` is the builtin's).
+"""
 
 
 class AfteractionError(Exception):
@@ -38,6 +49,26 @@ class VerificationError(AfteractionError):
             "expected": _short(self.expected), "found": _short(self.found),
             "detail": self.detail, "message": str(self),
         }
+
+
+class InternalError(AfteractionError):
+    """A bug, not bad input: an invariant of the engine or of a ruleset does not hold."""
+
+
+class InternalValueError(InternalError, ValueError):
+    """An argument or a piece of data outside its domain (a bug of the caller or of game data)."""
+
+
+class InternalTypeError(InternalError, TypeError):
+    """A value of the wrong type (a float where the engine counts in integers and fractions)."""
+
+
+class InternalKeyError(InternalError, KeyError):
+    """A lookup of something that does not exist (a hex not on the map, a counter type)."""
+
+
+class InternalIndexError(InternalError, IndexError):
+    """An index out of range."""
 
 
 class Rejection(AfteractionError):
