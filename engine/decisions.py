@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .errors import InternalError, Rejection
+from .errors import InternalError, InternalValueError, Rejection
 from .codes import Code
 
 #: apply(state, seat, msg, ctx): carry out one answer (mutates state) or raise Rejection
@@ -82,9 +82,9 @@ class DecisionTable:
         for k in self.kinds:
             key = (k.name, k.seat)
             if key in self._index:
-                raise ValueError(f"decision kind {k.name!r} (seat {k.seat}) is declared twice")
+                raise InternalValueError(f"decision kind {k.name!r} (seat {k.seat}) is declared twice")
             if not k.answers:
-                raise ValueError(f"decision kind {k.name!r} has no answer")
+                raise InternalValueError(f"decision kind {k.name!r} has no answer")
             self._index[key] = k
 
     # -- lookups --------------------------------------------------------------

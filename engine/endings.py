@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from .errors import Rejection
+from .errors import InternalValueError, Rejection
 from .codes import Code
 from .protocol import accept_event, end_body, offer_event, resign_event
 
@@ -249,7 +249,7 @@ class Clock:
     def stamp(self, now: int) -> int:
         """The record's time: the service's, never before the last record's (times never decrease)."""
         if time_problem(now) is not None:
-            raise ValueError(f"the service's time {now!r}: {time_problem(now)}")
+            raise InternalValueError(f"the service's time {now!r}: {time_problem(now)}")
         return max(now, self.last_at)
 
     def timeout(self, seat: str) -> tuple[int, str] | None:
@@ -324,7 +324,7 @@ def stamp(ref, now: int | None) -> int | None:
     if ref.clock is None:
         return None
     if now is None:
-        raise ValueError("a game with a time control needs the service's time (Referee.accept(now=...))")
+        raise InternalValueError("a game with a time control needs the service's time (Referee.accept(now=...))")
     at = ref.clock.stamp(now)
     cause = ref.clock.expired(at, pending_seat(ref))
     if cause is not None:

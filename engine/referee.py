@@ -18,7 +18,7 @@ from afteraction.v1 import envelope_pb2
 from . import endings as _endings
 from .crypto import commit as _commit
 from .crypto import dice as _dice
-from .errors import Rejection
+from .errors import InternalKeyError, InternalValueError, Rejection
 from .codes import Code
 from .protocol import (FORMAT_VERSION, ZERO_HASH, Record, end_body, entropy_commit_event, entropy_reveal_event,
                        genesis_body, is_deterministic_encoding, is_record_of, make_record, misplaced_event, sealed_body,
@@ -360,7 +360,7 @@ class Referee:
             if seq == self.seq:  # a value hidden earlier in this same record
                 private = [ev for ev, to in ctx.events if to is not None]
                 if not 1 <= k <= len(private):
-                    raise KeyError(ref)
+                    raise InternalKeyError(ref)
                 return {"salt": self._sealer().salt(seq, k), "value": private[k - 1]}   # derive_salt
             op = self._openings[(seq, k)]
             return {"salt": op.salt, "value": op.value}
@@ -377,14 +377,14 @@ class Referee:
             if to is None:
                 t = misplaced_event(ev, "play")
                 if t is not None:  # SPEC.md 1.4: the core names are the referee's; a verifier refuses this
-                    raise ValueError(f"the ruleset emitted a {t} event, which only the referee writes where it stands")
+                    raise InternalValueError(f"the ruleset emitted a {t} event, which only the referee writes where it stands")
                 out.append(ev)
                 continue
             if to not in self.seat_keys:
-                raise ValueError(f"private event for unknown seat {to!r}")
+                raise InternalValueError(f"private event for unknown seat {to!r}")
             t = misplaced_event(ev, "hidden")
             if t is not None:  # SPEC.md 1.4: a hidden value is the ruleset's event or a roll
-                raise ValueError(f"the ruleset emitted a {t} event as a hidden value")
+                raise InternalValueError(f"the ruleset emitted a {t} event as a hidden value")
             k += 1
             op, c, ct = self._seal(k, ev, self._size("event", to))
             out.append(sealed_event(to, k, c, ct))

@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar
 from . import snapshot
 from .crypto import dice as _dice
 from .decisions import DecisionTable
-from .errors import Rejection
+from .errors import InternalError, InternalTypeError, Rejection
 from .codes import Code
 from .versions import Versions
 
@@ -81,7 +81,7 @@ class Context:
         """Add an event. Public if ``to`` is None; otherwise committed, sealed and
         delivered privately to seat ``to``; returns its Ref for a later reveal."""
         if not isinstance(event, dict) or "t" not in event:
-            raise TypeError("an event is a dict with a type field 't'")
+            raise InternalTypeError("an event is a dict with a type field 't'")
         self._bound()
         self.events.append((event, to))
         if to is None:
@@ -94,7 +94,7 @@ class Context:
 
         Returns the revealed event."""
         if self._opener is None:
-            raise RuntimeError("this context cannot open hidden values")
+            raise InternalError("this context cannot open hidden values")
         opening = self._opener(ref)
         self._bound()
         self.events.append(({"t": "open", "ref": list(ref), "salt": opening["salt"],

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import Rejection
+from ...errors import InternalValueError, Rejection
 from ...codes import Code
 from .combat import (ALLIED, ARTILLERY, COMMUNIST, DUMMY, CombatResult, CombatUnit, FireSupporter,
                      Term, counted_units, current_morale, fire_support, morale_average, numbers_bonus, outcome,
@@ -182,7 +182,7 @@ def ambush_aftermath(allied_survivors: int) -> AmbushAftermath:
     direction (per the retreat rules, ``retreat.retreat_verdict``); if the Allied units were all
     eliminated, surviving Communist units may enter the vacant hex. Ambushers stay face up."""
     if allied_survivors < 0:
-        raise ValueError("survivors cannot be negative")
+        raise InternalValueError("survivors cannot be negative")
     alive = allied_survivors > 0
     return AmbushAftermath(allied_may_continue=alive, communist_must_retreat=alive, communist_may_enter=not alive)
 

@@ -24,7 +24,7 @@ from afteraction.v1 import command_pb2, ntnd_pb2
 from ... import snapshot
 from ...crypto import dice as _dice
 from ...decisions import DecisionKind, DecisionTable
-from ...errors import Rejection
+from ...errors import InternalIndexError, Rejection
 from ...codes import Code
 from . import apply_ as A
 from . import aftermath, aid, air_answers, allied_specials, battles, corps, fleet, ground_search, montagnards, special_units, hearts_phases, movement, neutrality, operations, random_events, reach, reaction, recruitment, replacements, uprising, vcbases
@@ -181,7 +181,7 @@ class MoveCommands(Sequence):
         if i < 0:
             i += n
         if not 0 <= i < n:
-            raise IndexError("legal command index out of range")
+            raise InternalIndexError("legal command index out of range")
         if i >= self._n:
             return self._tail[i - self._n]
         c = self._made.get(i)

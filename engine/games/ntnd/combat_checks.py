@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ...errors import Rejection
+from ...errors import InternalValueError, Rejection
 from ...codes import Code
 from .combat import DUMMY, FLEET, GROUND, SAM, STAND_IN_ROLES, SUPPLY, CombatSituation, CombatUnit
 
@@ -41,7 +41,7 @@ def inverted_must_flip(contacts: Iterable[Contact]) -> bool:
         if c.separation == NEUTRAL_BORDER and c.allied_attacks_across_border:
             return True
         if c.separation not in (ALL_SEA, ALL_LAKE_CAMBODIA, NEUTRAL_BORDER):
-            raise ValueError(f"unknown separation {c.separation!r}")
+            raise InternalValueError(f"unknown separation {c.separation!r}")
     return False
 
 

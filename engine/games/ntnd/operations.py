@@ -8,7 +8,7 @@ a private event to the Communist seat when it is created, and opened with
 """
 from __future__ import annotations
 
-from ...errors import Rejection
+from ...errors import InternalValueError, Rejection
 from ...codes import Code
 from .dummies import is_dummy, remove_revealed
 from .map import load_map
@@ -82,7 +82,7 @@ def remove_from_marker(s: dict, uid: str | list[str], ctx, join: list[str] = (),
     mk = s["markers"][mid]
     strays = sorted(x for x in leaving if s["units"][x]["mk"] != mid)
     if strays:  # a rules bug, not a player's error: every caller names units of one marker
-        raise ValueError(f"remove_from_marker: {', '.join(strays)} are not in marker {mid} with {leaving[0]}")
+        raise InternalValueError(f"remove_from_marker: {', '.join(strays)} are not in marker {mid} with {leaving[0]}")
     rest = [x for x in mk["units"] if x not in leaving] + list(join)
     s["sealed"].append(mk["ref"])
     del s["markers"][mid]
@@ -137,7 +137,7 @@ def _rename(s: dict, old: str, new: str, name: str) -> None:
         return
     y = units.get(new)
     if y is not None and (y["status"] != "mix" or y["type"] != x["type"]):   # a rules bug, never a player's
-        raise ValueError(f"naming {old} {new}: {new} is a {y['type']} with status {y['status']}")
+        raise InternalValueError(f"naming {old} {new}: {new} is a {y['type']} with status {y['status']}")
     old_name = x["name"]
     x.update(id=new, name=name)
     if y is None:

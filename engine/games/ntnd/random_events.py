@@ -23,7 +23,7 @@ from __future__ import annotations
 from afteraction.v1 import command_pb2
 
 from ...decisions import DecisionKind
-from ...errors import Rejection
+from ...errors import InternalValueError, Rejection
 from ...codes import Code
 from . import hearts, neutrality, politics
 from .campaign_data import load_random_events
@@ -159,7 +159,7 @@ def apply_op(s: dict, entry, fx: dict, choice: str | None, ctx) -> None:
     elif op == "aid_suspended":
         mods["aid_suspended"] = True
     else:                                    # campaign_data validates ops: unreachable with the shipped table
-        raise ValueError(f"random event op {op!r}")
+        raise InternalValueError(f"random event op {op!r}")
     if op not in ("political_points", "hearts_and_minds", "reveal_marker"):
         ctx.emit({"t": "random-event-op", "entry": entry.id, "op": op, "when": when, "rule": rule})
 
