@@ -10,6 +10,7 @@
   also the builtin exception a Python caller expects (``except KeyError`` catches
   ``InternalKeyError``, and its ``str`` is the builtin's).
 """
+from .codes import Code
 
 
 class AfteractionError(Exception):
@@ -74,8 +75,8 @@ class InternalIndexError(InternalError, IndexError):
 class Rejection(AfteractionError):
     """A command the rules (or the referee, or the service) refuse.
 
-    ``code``: one of ``engine/codes.py``'s ``Code`` (a ``Code`` or its name; stored as the plain
-    name); ``message``: names the rule; ``rule``: the rule's number (e.g. "NTND 19.2.6"), when the
+    ``code``: a member of ``engine/codes.py``'s ``Code`` (a plain string is refused: the code is
+    typed at the raise site; ``.code`` is its plain name, what goes on the wire); ``message``: names the rule; ``rule``: the rule's number (e.g. "NTND 19.2.6"), when the
     raise site gives it; ``input``: the offending input (the sender's own command or a part of it).
 
     A rejection never changes state and never carries a hidden value: ``message`` and ``rule``
@@ -83,8 +84,10 @@ class Rejection(AfteractionError):
     else (it is not in ``str(e)``, ``e.args``, the service's ErrorInfo or a verifier's report).
     """
 
-    def __init__(self, code: str, message: str, *, rule: str | None = None, input: object = None) -> None:
-        self.code = str(code)
+    def __init__(self, code: Code, message: str, *, rule: str | None = None, input: object = None) -> None:
+        if not isinstance(code, Code):
+            raise InternalTypeError(f"a Rejection's code is a member of engine/codes.py's Code, not {code!r}")
+        self.code: str = code.value
         self.message = message
         self.rule = rule
         self.input = input

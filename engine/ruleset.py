@@ -21,8 +21,9 @@ Conventions:
 - events and views are canonical data (dicts with str keys, lists, ints, str,
   bytes, bool, None; no floats: use ints or ``[numerator, denominator]`` pairs);
 - commands are ``afteraction.v1.Command`` protobuf messages;
-- a Rejection carries a stable code and a message naming the rule, e.g.
-  ``Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")``.
+- a Rejection carries a stable code (a member of engine/codes.py's ``Code``), a message naming
+  the rule and the rule's number, e.g.
+  ``Rejection(Code.ILLEGAL_MOVE, "SOG 3.5 allows one square per turn", rule="SOG 3.5")``.
 """
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ def status_for(code: str) -> grpc.StatusCode:
 class Refusal(Rejection):
     """A Rejection raised by the service itself, with ErrorInfo metadata (e.g. the limit and the size)."""
 
-    def __init__(self, code: str, message: str, **metadata) -> None:
+    def __init__(self, code: Code, message: str, **metadata) -> None:
         super().__init__(code, message)
         self.metadata = {k: str(v) for k, v in metadata.items()}
 

@@ -41,7 +41,8 @@ KINDS = ("bomb", "support", "supply", "transport")
 
 
 def _no(msg: str):
-    raise Rejection(Code.ILLEGAL_AIR_MISSION, msg)
+    """Refuse the mission; ``msg`` begins with its rule ("NTND 11.1.1: ...")."""
+    raise Rejection(Code.ILLEGAL_AIR_MISSION, msg, rule=" ".join(msg.split()[:2]).rstrip(":"))
 
 
 def communist_pieces(s: dict, loc: str) -> list[str]:

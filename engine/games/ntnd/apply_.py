@@ -79,7 +79,7 @@ def move(s, seat, piece, path, ctx):
     env = movement.Env(s)   # this state's sets, for the check and the walk (no unit moves in between)
     err = paths.check_path(s, piece, path, env)
     if err:
-        raise Rejection(Code.ILLEGAL_MOVE, err)
+        raise Rejection(Code.ILLEGAL_MOVE, err, rule=" ".join(err.split()[:2]).rstrip(":"))  # "NTND 8: ..."
     moved.append(piece)
     if seat == ALLIED:
         s["flags"]["allied_moved"].append(piece)

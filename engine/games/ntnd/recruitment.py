@@ -202,7 +202,7 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         raise Rejection(Code.ILLEGAL_PLACEMENT, f"NTND 4.4: no {type_id} left in the counter mix", rule="NTND 4.4")
     prob = stacking_problem(s, COMMUNIST, loc, [uid])
     if prob:
-        raise Rejection(Code.OVERSTACKED, prob)
+        raise Rejection(Code.OVERSTACKED, prob, rule=" ".join(prob.split()[:2]).rstrip(":"))  # "NTND 8.10...: ..."
     # quotas
     if kind == "cadre":
         region = region_of(loc)

@@ -169,7 +169,7 @@ def place(s: dict, p: dict, ctx) -> None:
     uid = first_in_mix(s, "vc_cadre" if kind == "cadre" else "vc_regiment")
     prob = stacking_problem(s, COMMUNIST, loc, [uid])
     if prob:
-        raise Rejection(Code.OVERSTACKED, prob)
+        raise Rejection(Code.OVERSTACKED, prob, rule=" ".join(prob.split()[:2]).rstrip(":"))  # "NTND 8.10...: ..."
     left = s["phase"]["uprising"][corps]
     if kind == "cadre":
         left["cadres"] -= 1

@@ -34,7 +34,8 @@ def shown(text: str) -> str:
 
 
 def _bad(msg: str) -> Rejection:
-    return Rejection(Code.ILLEGAL_TEAM, msg)
+    """``msg`` begins with its rule ("SOG 3.2.4: ...", "SOG 3.2 allows ...")."""
+    return Rejection(Code.ILLEGAL_TEAM, msg, rule=" ".join(msg.split()[:2]).rstrip(":"))
 
 
 def team_from_command(org) -> dict:
