@@ -50,9 +50,9 @@ def test_every_code_is_named_as_a_member_of_the_enum_where_it_is_raised():
 
 def test_a_rejection_refuses_a_code_that_is_not_a_member_of_the_enum():
     with pytest.raises(InternalTypeError, match="member of engine/codes.py's Code"):
-        Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")
+        Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")  # typed_rejections: keep
     with pytest.raises(InternalTypeError):
-        Rejection("NO_SUCH_CODE", "a typo")
+        Rejection("NO_SUCH_CODE", "a typo")  # typed_rejections: keep
     assert type(Rejection(Code.ILLEGAL_MOVE, "SOG 3.5").code) is str   # the plain name goes on the wire
 
 
