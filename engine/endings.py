@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from .errors import InternalValueError, Rejection
 from .codes import Code
 from .protocol import accept_event, end_body, offer_event, resign_event
+from .protocol_rules import OFFERS_STAND, accept_problem, ending_problem, ending_version_problem, offer_problem
 
 SECOND_MS = 1_000
 DAY_MS = 86_400_000
@@ -114,35 +115,7 @@ def events(env) -> list[dict]:
     raise Rejection(Code.MALFORMED, "the ending carries no kind (resign, offer or accept)")
 
 
-# -- where an envelope stands (SPEC.md 7.1-7.2, 8.1) -----------------------------------------
-
-#: the format version from which an offer stands until answered and no other seat's envelope is
-#: made stale by it (SPEC.md 8.1, issue 41); before it, an offer lapses at the next record
-OFFERS_STAND = 3
-
-
-def position_problem(v: int, seat: str, state_seq: int, prev: bytes, seq: int, hash_of, offer_by):
-    """Whether an envelope of ``seat`` bound to (``state_seq``, ``prev``) may make record ``seq``
-    (v >= 2; the one rule of the referee, the verifier and the tools that place an envelope):
-    (code, message) if not, else None. ``hash_of(n)``: the hash of record n (None if unknown);
-    ``offer_by(n)``: the seat whose offer record n is, else None. In v = 2 the envelope is bound to
-    the record before ``seq``; from v = OFFERS_STAND the records between may also be offers of
-    other seats (an offer neither stales nor delays anyone else's answer)."""
-    if len(prev) != 32:
-        return ("MALFORMED", "the envelope does not carry prev, the 32-byte hash of the record "
-                             "before the one it produces (format version >= 2, SPEC.md 7.1)")
-    skip = state_seq < seq and v >= OFFERS_STAND and all(
-        offer_by(n) not in (None, seat) for n in range(state_seq, seq))
-    if state_seq != seq and not skip:
-        return ("STALE_STATE", f"the envelope was made for state {state_seq}; the log is at {seq}")
-    want = hash_of(state_seq - 1)
-    if prev != want:
-        return ("WRONG_HISTORY", f"the envelope is bound to record {state_seq - 1} with hash "
-                                 f"{prev.hex()[:16]}..., this log's record {state_seq - 1} has hash "
-                                 f"{(want or b'').hex()[:16]}...: the seat saw another history")
-    return None
-
-
+# -- the standing offers (SPEC.md 8.1; where an envelope stands: protocol_rules.position_problem) --
 class Offers:
     """The offers that stand (SPEC.md 8.1), one object for the referee and the verifier, fed every
     record in order (``after``). Before OFFERS_STAND an offer lapses at the next record. From
@@ -337,13 +310,15 @@ def stamp(ref, now: int | None) -> int | None:
 def accept(ref, env, sc) -> list:
     """An ending envelope (SPEC.md 8.1), after the referee's checks 1-6 and the time stamp: the
     records it makes (the command record, and the end record of a resignation or acceptance)."""
-    if ref.version < 2:
-        raise Rejection(Code.MALFORMED, "ending commands (resign, offer, accept) need format version 2")
+    why = ending_version_problem(ref.version)
+    if why is not None:
+        raise why
     ref._check_history(env)
     kind = env.ending.WhichOneof("kind")
     evs = events(env)  # MALFORMED without a kind
-    if kind != "resign" and not ref.started:
-        raise Rejection(Code.HANDSHAKE_INCOMPLETE, "a result is offered or accepted only once the game has started")
+    why = ending_problem(kind, ref.started)
+    if why is not None:
+        raise why
     cause = None
     if kind == "offer":
         w = env.ending.offer.winner
@@ -351,14 +326,14 @@ def accept(ref, env, sc) -> list:
             shown = repr(w[:QUOTE_CHARS]) + ("..." if len(w) > QUOTE_CHARS else "")
             raise Rejection(Code.BAD_RESULT, f"an offer names a seat of the game as winner, or none for a draw; "
                             f"{shown} is not a seat")
-        why = ref.offers.offer_problem(env.seat)
+        why = offer_problem(ref.offers, env.seat)
         if why is not None:
-            raise Rejection(Code.OFFER_STANDING, why[1])
+            raise why
     elif kind == "accept":
         a = env.ending.accept
-        why = ref.offers.accept_problem(env.seat, ref.seq, a.offer, a.winner or None)
+        why = accept_problem(ref.offers, env.seat, ref.seq, a.offer, a.winner or None)
         if why is not None:
-            raise Rejection(Code.NO_OFFER, why[1])
+            raise why
         cause = {"kind": "agree", "offer": a.offer, "winner": a.winner or None}
     else:
         cause = {"kind": "resign", "seat": env.seat}
