@@ -4,6 +4,8 @@ from __future__ import annotations
 import hashlib
 from typing import Callable
 
+from .errors import InternalValueError
+
 
 class Prng:
     """A deterministic stream of uniform integers (rejection sampling, no modulo bias)."""
@@ -14,7 +16,7 @@ class Prng:
 
     def below(self, n: int) -> int:
         if n <= 0:
-            raise ValueError("n must be positive")
+            raise InternalValueError("n must be positive")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             self._n += 1

@@ -7,13 +7,14 @@ retries it. The one source of the codes (issue 11 step 5):
 - the client's retry set (``afteraction.client.client.TRANSIENT``) is the codes with ``retry``;
 - SPEC.md 7.3 names every code of scope ``core``.
 
-tests/engine/test_codes.py also reads every ``Rejection("X", ...)`` / ``Refusal("X", ...)`` in
-engine/ and service/ (with ``ast``) and fails on a code that is not here, so a new code is added
-here first, with its status and meaning.
+A ``Rejection`` takes only a member of ``Code`` (``Rejection(Code.X, ...)``; a plain string is
+refused), so a new code is added here first, with its status and meaning; tests/engine/test_codes.py
+also reads every raise site in engine/ and service/ (with ``ast``) and fails on one that does not
+name its ``Code.X``.
 
 The engine does not import grpc: ``status`` is the name of a gRPC status code
-(``grpc.StatusCode[name]``). A code is a ``str`` (``Code.MALFORMED == "MALFORMED"``), so raise
-sites may name it either way and ``Rejection.code`` stays the plain string on the wire.
+(``grpc.StatusCode[name]``). A code is also a ``str`` (``Code.MALFORMED == "MALFORMED"``), and
+``Rejection.code`` is the plain string that goes on the wire.
 
 Scopes: ``core`` the referee's pipeline and game creation (SPEC.md 7.3), ``service`` the
 service's own refusals, ``rules`` what a ruleset refuses (the message names the rule),

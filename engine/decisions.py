@@ -39,7 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .errors import Rejection
+from .errors import InternalError, InternalValueError, Rejection
+from .codes import Code
 
 #: apply(state, seat, msg, ctx): carry out one answer (mutates state) or raise Rejection
 Apply = Callable[[Any, str, Any, Any], None]
@@ -47,7 +48,7 @@ Apply = Callable[[Any, str, Any, Any], None]
 Enumerate = Callable[[Any, Any], list]
 
 
-class UndeclaredDecision(LookupError):
+class UndeclaredDecision(InternalError, LookupError):
     """A ruleset is waiting for a decision kind its table does not declare (a ruleset bug)."""
 
 
@@ -81,9 +82,9 @@ class DecisionTable:
         for k in self.kinds:
             key = (k.name, k.seat)
             if key in self._index:
-                raise ValueError(f"decision kind {k.name!r} (seat {k.seat}) is declared twice")
+                raise InternalValueError(f"decision kind {k.name!r} (seat {k.seat}) is declared twice")
             if not k.answers:
-                raise ValueError(f"decision kind {k.name!r} has no answer")
+                raise InternalValueError(f"decision kind {k.name!r} has no answer")
             self._index[key] = k
 
     # -- lookups --------------------------------------------------------------
@@ -105,19 +106,19 @@ class DecisionTable:
     def answer(self, state, pending, seat: str, command, ctx) -> None:
         """Validate ``command`` as ``seat``'s answer to ``pending`` and apply it to ``state``."""
         if command.WhichOneof("game") != self.field:
-            raise Rejection("WRONG_GAME_COMMAND", f"this is {self.title}: send a Command carrying {self.field}",
+            raise Rejection(Code.WRONG_GAME_COMMAND, f"this is {self.title}: send a Command carrying {self.field}",
                             input=command.WhichOneof("game"))
         if pending is None:
-            raise Rejection("GAME_OVER", f"{self.title}: the game has ended")
+            raise Rejection(Code.GAME_OVER, f"{self.title}: the game has ended")
         if pending.seat != seat:
-            raise Rejection("NOT_YOUR_DECISION", f"{self.title}: the pending decision ({pending.kind}) belongs to "
+            raise Rejection(Code.NOT_YOUR_DECISION, f"{self.title}: the pending decision ({pending.kind}) belongs to "
                             f"seat {pending.seat}", input=seat)
         kind = self.kind_of(pending)
         msg = getattr(command, self.field)
         action = msg.WhichOneof("action")
         apply = kind.answers.get(action) if action is not None else None
         if apply is None:
-            raise Rejection("ILLEGAL_COMMAND", f"{kind.rule}: the pending decision is {kind.name} (answered by "
+            raise Rejection(Code.ILLEGAL_COMMAND, f"{kind.rule}: the pending decision is {kind.name} (answered by "
                             f"{' or '.join(kind.answers)}), not {action or 'an empty command'}",
                             rule=kind.rule, input=action)
         apply(state, seat, getattr(msg, action), ctx)

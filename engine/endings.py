@@ -20,8 +20,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from .errors import Rejection
+from .errors import InternalValueError, Rejection
+from .codes import Code
 from .protocol import accept_event, end_body, offer_event, resign_event
+from .protocol_rules import OFFERS_STAND, accept_problem, ending_problem, ending_version_problem, offer_problem
 
 SECOND_MS = 1_000
 DAY_MS = 86_400_000
@@ -50,13 +52,13 @@ def control(decision_ms: int = 0, total_ms: int = 0, abandon_ms: int = 0) -> dic
     else:  # not shorter than one decision may take (the smaller limit set): else the game is abandoned
         longest = min([x for x in (decision_ms, total_ms) if x], default=0)  # before a seat's time runs out
         if abandon_ms < longest:
-            raise Rejection("BAD_CLOCK", f"clock.abandon ({abandon_ms} ms) is shorter than the longest time a "
+            raise Rejection(Code.BAD_CLOCK, f"clock.abandon ({abandon_ms} ms) is shorter than the longest time a "
                             f"seat may take over one decision ({longest} ms): give abandon_ms at least that, "
                             f"or 0 for the default")
     c = {"decision": decision_ms, "total": total_ms, "abandon": abandon_ms}
     why = control_problem(c)
     if why is not None:
-        raise Rejection("BAD_CLOCK", why)
+        raise Rejection(Code.BAD_CLOCK, why)
     return c
 
 
@@ -110,38 +112,10 @@ def events(env) -> list[dict]:
         return [offer_event(env.seat, e.offer.winner or None)]
     if kind == "accept":
         return [accept_event(env.seat, e.accept.offer, e.accept.winner or None)]
-    raise Rejection("MALFORMED", "the ending carries no kind (resign, offer or accept)")
+    raise Rejection(Code.MALFORMED, "the ending carries no kind (resign, offer or accept)")
 
 
-# -- where an envelope stands (SPEC.md 7.1-7.2, 8.1) -----------------------------------------
-
-#: the format version from which an offer stands until answered and no other seat's envelope is
-#: made stale by it (SPEC.md 8.1, issue 41); before it, an offer lapses at the next record
-OFFERS_STAND = 3
-
-
-def position_problem(v: int, seat: str, state_seq: int, prev: bytes, seq: int, hash_of, offer_by):
-    """Whether an envelope of ``seat`` bound to (``state_seq``, ``prev``) may make record ``seq``
-    (v >= 2; the one rule of the referee, the verifier and the tools that place an envelope):
-    (code, message) if not, else None. ``hash_of(n)``: the hash of record n (None if unknown);
-    ``offer_by(n)``: the seat whose offer record n is, else None. In v = 2 the envelope is bound to
-    the record before ``seq``; from v = OFFERS_STAND the records between may also be offers of
-    other seats (an offer neither stales nor delays anyone else's answer)."""
-    if len(prev) != 32:
-        return ("MALFORMED", "the envelope does not carry prev, the 32-byte hash of the record "
-                             "before the one it produces (format version >= 2, SPEC.md 7.1)")
-    skip = state_seq < seq and v >= OFFERS_STAND and all(
-        offer_by(n) not in (None, seat) for n in range(state_seq, seq))
-    if state_seq != seq and not skip:
-        return ("STALE_STATE", f"the envelope was made for state {state_seq}; the log is at {seq}")
-    want = hash_of(state_seq - 1)
-    if prev != want:
-        return ("WRONG_HISTORY", f"the envelope is bound to record {state_seq - 1} with hash "
-                                 f"{prev.hex()[:16]}..., this log's record {state_seq - 1} has hash "
-                                 f"{(want or b'').hex()[:16]}...: the seat saw another history")
-    return None
-
-
+# -- the standing offers (SPEC.md 8.1; where an envelope stands: protocol_rules.position_problem) --
 class Offers:
     """The offers that stand (SPEC.md 8.1), one object for the referee and the verifier, fed every
     record in order (``after``). Before OFFERS_STAND an offer lapses at the next record. From
@@ -248,7 +222,7 @@ class Clock:
     def stamp(self, now: int) -> int:
         """The record's time: the service's, never before the last record's (times never decrease)."""
         if time_problem(now) is not None:
-            raise ValueError(f"the service's time {now!r}: {time_problem(now)}")
+            raise InternalValueError(f"the service's time {now!r}: {time_problem(now)}")
         return max(now, self.last_at)
 
     def timeout(self, seat: str) -> tuple[int, str] | None:
@@ -323,11 +297,11 @@ def stamp(ref, now: int | None) -> int | None:
     if ref.clock is None:
         return None
     if now is None:
-        raise ValueError("a game with a time control needs the service's time (Referee.accept(now=...))")
+        raise InternalValueError("a game with a time control needs the service's time (Referee.accept(now=...))")
     at = ref.clock.stamp(now)
     cause = ref.clock.expired(at, pending_seat(ref))
     if cause is not None:
-        raise Rejection("TIME_EXPIRED", f"the game's deadline passed at {cause['deadline']} ms "
+        raise Rejection(Code.TIME_EXPIRED, f"the game's deadline passed at {cause['deadline']} ms "
                         f"({'seat ' + cause['seat'] + ' ran out of time' if cause['kind'] == 'timeout' else 'abandoned'}); "
                         "the server ends it")
     return at
@@ -336,28 +310,30 @@ def stamp(ref, now: int | None) -> int | None:
 def accept(ref, env, sc) -> list:
     """An ending envelope (SPEC.md 8.1), after the referee's checks 1-6 and the time stamp: the
     records it makes (the command record, and the end record of a resignation or acceptance)."""
-    if ref.version < 2:
-        raise Rejection("MALFORMED", "ending commands (resign, offer, accept) need format version 2")
+    why = ending_version_problem(ref.version)
+    if why is not None:
+        raise why
     ref._check_history(env)
     kind = env.ending.WhichOneof("kind")
     evs = events(env)  # MALFORMED without a kind
-    if kind != "resign" and not ref.started:
-        raise Rejection("HANDSHAKE_INCOMPLETE", "a result is offered or accepted only once the game has started")
+    why = ending_problem(kind, ref.started)
+    if why is not None:
+        raise why
     cause = None
     if kind == "offer":
         w = env.ending.offer.winner
         if w and w not in ref.seat_keys:
             shown = repr(w[:QUOTE_CHARS]) + ("..." if len(w) > QUOTE_CHARS else "")
-            raise Rejection("BAD_RESULT", f"an offer names a seat of the game as winner, or none for a draw; "
+            raise Rejection(Code.BAD_RESULT, f"an offer names a seat of the game as winner, or none for a draw; "
                             f"{shown} is not a seat")
-        why = ref.offers.offer_problem(env.seat)
+        why = offer_problem(ref.offers, env.seat)
         if why is not None:
-            raise Rejection("OFFER_STANDING", why[1])
+            raise why
     elif kind == "accept":
         a = env.ending.accept
-        why = ref.offers.accept_problem(env.seat, ref.seq, a.offer, a.winner or None)
+        why = accept_problem(ref.offers, env.seat, ref.seq, a.offer, a.winner or None)
         if why is not None:
-            raise Rejection("NO_OFFER", why[1])
+            raise why
         cause = {"kind": "agree", "offer": a.offer, "winner": a.winner or None}
     else:
         cause = {"kind": "resign", "seat": env.seat}

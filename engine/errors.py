@@ -1,4 +1,16 @@
-"""One error root for everything the crypto core and verifier raise."""
+"""The one error root: every exception the engine raises is an ``AfteractionError``
+(tests/engine/test_codes.py checks every class and every ``raise`` of engine/ with ``ast``).
+
+- ``Rejection``: bad input (a command, a genesis, a request), with a ``Code``; nothing changed;
+- ``VerificationError``: a log that does not verify (the step, the record, what differed);
+- ``EncodingError``, ``CryptoError``: bytes that are not canonical data, a bad key or signature;
+- ``InternalError``: a bug, never a player's input: the engine, a ruleset or their caller broke an
+  invariant (a ruleset emitting a core event, a unit id that is not well formed, a hex off the
+  map). The service answers INTERNAL with an incident id. Its ``Internal*Error`` subclasses are
+  also the builtin exception a Python caller expects (``except KeyError`` catches
+  ``InternalKeyError``, and its ``str`` is the builtin's).
+"""
+from .codes import Code
 
 
 class AfteractionError(Exception):
@@ -40,11 +52,31 @@ class VerificationError(AfteractionError):
         }
 
 
+class InternalError(AfteractionError):
+    """A bug, not bad input: an invariant of the engine or of a ruleset does not hold."""
+
+
+class InternalValueError(InternalError, ValueError):
+    """An argument or a piece of data outside its domain (a bug of the caller or of game data)."""
+
+
+class InternalTypeError(InternalError, TypeError):
+    """A value of the wrong type (a float where the engine counts in integers and fractions)."""
+
+
+class InternalKeyError(InternalError, KeyError):
+    """A lookup of something that does not exist (a hex not on the map, a counter type)."""
+
+
+class InternalIndexError(InternalError, IndexError):
+    """An index out of range."""
+
+
 class Rejection(AfteractionError):
     """A command the rules (or the referee, or the service) refuse.
 
-    ``code``: one of ``engine/codes.py``'s ``Code`` (a ``Code`` or its name; stored as the plain
-    name); ``message``: names the rule; ``rule``: the rule's number (e.g. "NTND 19.2.6"), when the
+    ``code``: a member of ``engine/codes.py``'s ``Code`` (a plain string is refused: the code is
+    typed at the raise site; ``.code`` is its plain name, what goes on the wire); ``message``: names the rule; ``rule``: the rule's number (e.g. "NTND 19.2.6"), when the
     raise site gives it; ``input``: the offending input (the sender's own command or a part of it).
 
     A rejection never changes state and never carries a hidden value: ``message`` and ``rule``
@@ -52,8 +84,10 @@ class Rejection(AfteractionError):
     else (it is not in ``str(e)``, ``e.args``, the service's ErrorInfo or a verifier's report).
     """
 
-    def __init__(self, code: str, message: str, *, rule: str | None = None, input: object = None) -> None:
-        self.code = str(code)
+    def __init__(self, code: Code, message: str, *, rule: str | None = None, input: object = None) -> None:
+        if not isinstance(code, Code):
+            raise InternalTypeError(f"a Rejection's code is a member of engine/codes.py's Code, not {code!r}")
+        self.code: str = code.value
         self.message = message
         self.rule = rule
         self.input = input

@@ -11,6 +11,7 @@ from . import registry
 from .crypto.hashing import tagged_hash
 from .crypto.note import Signer
 from .errors import Rejection
+from .codes import Code
 from .log.bundle import write_bundle
 from .protocol import Record
 from .log.writer import Entry, LogWriter, Sink, checkpoint_note  # noqa: F401  (checkpoint_note: tests' import)
@@ -116,7 +117,7 @@ class LocalGame:
             d = self.referee.pending()
             legal = rs.legal_commands(self.referee.state, d.seat)
             if not legal:
-                raise Rejection("NO_LEGAL_COMMAND", f"seat {d.seat} has no legal command at {d.kind}")
+                raise Rejection(Code.NO_LEGAL_COMMAND, f"seat {d.seat} has no legal command at {d.kind}")
             self.play(d.seat, choose(d.seat, legal))
             n += 1
         return n

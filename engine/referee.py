@@ -3,8 +3,11 @@
 Pure and deterministic. The pipeline for one envelope is the one of SPEC.md 7.3:
 parse -> authenticate (signature) -> seat counter -> phase (handshake / play /
 ended) -> state id -> pending decision -> apply (on a copy) -> records. Any
-failure raises Rejection and changes nothing. The service stores what comes out;
-the verifier feeds the logged envelopes back in and compares the bytes.
+failure raises Rejection and changes nothing. The protocol's rules (counters, the
+handshake, entropy and envelope binding, the endings) are engine/protocol_rules.py's
+predicates, which the verifier asks too. The service stores what comes out; the
+verifier feeds the logged envelopes back in (engine/log/replay.py's ``ReplayReferee``)
+and compares the bytes.
 """
 from __future__ import annotations
 
@@ -16,12 +19,14 @@ from google.protobuf.message import DecodeError
 from afteraction.v1 import envelope_pb2
 
 from . import endings as _endings
+from . import protocol_rules as R
 from .crypto import commit as _commit
 from .crypto import dice as _dice
-from .errors import Rejection
+from .errors import InternalKeyError, InternalValueError, Rejection
+from .codes import Code
 from .protocol import (FORMAT_VERSION, ZERO_HASH, Record, end_body, entropy_commit_event, entropy_reveal_event,
-                       genesis_body, is_deterministic_encoding, is_record_of, make_record, misplaced_event, sealed_body,
-                       sealed_event, seat_body, seat_key_problem, start_event, verify_command_signature)
+                       genesis_body, make_record, misplaced_event, sealed_body, sealed_event, seat_body,
+                       seat_key_problem, start_event, verify_command_signature)
 # imported from here by engine/seat.py, clients and tests (defined in engine/protocol.py)
 from .protocol import command_signing_bytes  # noqa: F401
 from .ruleset import Context, Decision, Ref, Ruleset
@@ -56,10 +61,10 @@ class Referee:
 
     def __init__(self, genesis: Record, ruleset: Ruleset, secret: bytes) -> None:
         if genesis.kind != "genesis" or genesis.seq != 0:
-            raise Rejection("BAD_GENESIS", "record 0 must be the genesis")
+            raise Rejection(Code.BAD_GENESIS, "record 0 must be the genesis")
         b = genesis.body
         if _commit.server_secret_commitment(genesis.game, secret) != b["secret_commit"]:
-            raise Rejection("BAD_SECRET", "the server secret does not match the genesis commitment")
+            raise Rejection(Code.BAD_SECRET, "the server secret does not match the genesis commitment")
         self.ruleset = ruleset
         self.game_id = genesis.game
         self.genesis = genesis
@@ -69,12 +74,10 @@ class Referee:
         self.seat_keys: dict[str, bytes] = {s["name"]: s["key"] for s in b["seats"]}
         bad = seat_key_problem(self.seat_keys)
         if bad is not None:
-            raise Rejection("BAD_GENESIS", bad[2])
+            raise Rejection(Code.BAD_GENESIS, bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
         self._secret = secret
         self._aead = None                 # _commit.sealer of this game, made at the first sealed value or salt
-        self._known: dict[int, tuple] | None = None  # accept_checked's ``known``, while it runs
-        self._logged: Record | None = None            # and its ``logged``
         self.seq = 1                      # next record's sequence number
         self.prev = genesis.hash
         self.counters = {s: 0 for s in self.seat_order}
@@ -89,7 +92,7 @@ class Referee:
         # v >= 2: {"command": {seat: size}, "event": {seat: size}} from genesis (SPEC.md 6.5)
         self.sealed_sizes: dict | None = b.get("sealed_sizes") if self.version >= 2 else None
         if self.version >= 2 and not isinstance(self.sealed_sizes, dict):
-            raise Rejection("BAD_GENESIS", "a v2 genesis declares sealed_sizes (SPEC.md 6.5)")
+            raise Rejection(Code.BAD_GENESIS, "a v2 genesis declares sealed_sizes (SPEC.md 6.5)")
         # -- endings (engine/endings.py, SPEC.md 8.1-8.2): genesis's clock, the standing offer,
         # the time of the record being written
         self.clock = _endings.Clock.of(b) if self.version >= 2 else None
@@ -110,16 +113,16 @@ class Referee:
             extra = sorted(s for s in seat_keys if s not in ruleset.seats)
             why = "; ".join(([f"missing {', '.join(missing)}"] if missing else [])
                             + ([f"not a seat: {', '.join(repr(s[:40]) for s in extra[:4])}"] if extra else []))
-            raise Rejection("BAD_SEATS", f"{ruleset.game} has seats {', '.join(ruleset.seats)} ({why})")
+            raise Rejection(Code.BAD_SEATS, f"{ruleset.game} has seats {', '.join(ruleset.seats)} ({why})")
         for s, k in seat_keys.items():
             if not isinstance(k, bytes) or len(k) != 32:
-                raise Rejection("BAD_SEAT_KEY", f"seat {s}: an Ed25519 public key is 32 bytes")
+                raise Rejection(Code.BAD_SEAT_KEY, f"seat {s}: an Ed25519 public key is 32 bytes")
         bad = seat_key_problem({s: seat_keys[s] for s in ruleset.seats})
         if bad is not None:
             code, _, message = bad  # one literal raise per code: tests/verify/test_spec_codes.py reads them
             if code == "WEAK_SEAT_KEY":
-                raise Rejection("WEAK_SEAT_KEY", message)
-            raise Rejection("SHARED_SEAT_KEY", message)
+                raise Rejection(Code.WEAK_SEAT_KEY, message)
+            raise Rejection(Code.SHARED_SEAT_KEY, message)
         body = genesis_body(ruleset, scenario, opts, seat_keys, server_vkey, origin,
                             _commit.server_secret_commitment(game_id, secret))
         if version >= 2:  # SPEC.md 6.5: the padded size of every kind of hidden value
@@ -129,12 +132,12 @@ class Referee:
 
             why = "match data needs format v2" if version < 2 else match_problem(match, ruleset.seats)
             if why is not None:
-                raise Rejection("BAD_MATCH", why)
+                raise Rejection(Code.BAD_MATCH, why)
             body["match"] = match
         if clock is not None:  # -- endings: a time control and the creation time (SPEC.md 8.2, v >= 2)
             why = _endings.control_problem(clock) or _endings.time_problem(now)
             if version < 2 or why is not None:
-                raise Rejection("BAD_CLOCK", why or "time controls need format version 2")
+                raise Rejection(Code.BAD_CLOCK, why or "time controls need format version 2")
             body["clock"], body["at"] = clock, now
         return make_record(game_id, 0, ZERO_HASH, "genesis", body, version)
 
@@ -159,57 +162,31 @@ class Referee:
         records = _endings.expire(self, now)
         return None if records is None else Accepted(records)
 
-    def accept(self, signed: bytes, signature_checked: bool = False, now: int | None = None,
-               in_place: bool = False) -> Accepted:
+    def accept(self, signed: bytes, signature_checked: bool = False, now: int | None = None) -> Accepted:
         """Accept one serialized SignedCommand or raise Rejection (nothing changes).
 
         ``signature_checked`` is for the verifier's replay only: it has already
         verified this exact envelope's signature (step 6 or 9), so it is not
-        verified a second time. ``now``: the service's time, for a game with a clock (SPEC.md 8.2).
-        ``in_place``: the command is applied to the live state without the copy that makes a
-        rejection change nothing, so after a Rejection this referee must be discarded (the replay
-        fails at the first one)."""
+        verified a second time. ``now``: the service's time, for a game with a clock (SPEC.md 8.2)."""
         try:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
-            raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
-        if self.version >= 2 and not is_deterministic_encoding(env, sc.envelope):
-            raise Rejection("MALFORMED", "the envelope is not the deterministic protobuf encoding of its fields "
-                            "(unknown, repeated or out-of-order fields, non-minimal varints: SPEC.md 7.1)")
-        return self._accept(sc, env, signature_checked, now, in_place)
+            raise Rejection(Code.MALFORMED, "not a serialized SignedCommand carrying a CommandEnvelope") from None
+        why = R.encoding_problem(self.version, env, sc.envelope)
+        if why is not None:
+            raise why
+        return self._accept(sc, env, signature_checked, now)
 
-    def accept_checked(self, sc, env, now: int | None = None, in_place: bool = False,
-                       known: dict[int, tuple] | None = None, logged: Record | None = None) -> Accepted:
-        """``accept`` for the verifier's replay only: ``sc`` is a SignedCommand whose envelope the
-        verifier has already checked (step 6 or 9: its signature, that it parses, and in v >= 2 that
-        it is the deterministic encoding of ``env``, what it parses to), so the bytes are not made,
-        parsed or checked again (issue 15); every other check is ``accept``'s. ``known``: k ->
-        (size, salt, value, commitment, ciphertext) of the hidden values of the logged record step 9
-        opened: the same value sealed here as k takes that commitment and ciphertext (commit.seal's
-        ``known``: the same bytes, not encrypted again). ``logged``: the logged record
-        (parsed) the replay compares with the first record made here: if that record would have its
-        bytes (``protocol.is_record_of``), it is ``logged`` itself, not encoded and hashed again."""
-        self._known, self._logged = known, logged
-        try:
-            return self._accept(sc, env, True, now, in_place)
-        finally:
-            self._known = self._logged = None
-
-    def _accept(self, sc, env, signature_checked: bool, now: int | None, in_place: bool) -> Accepted:
-        if env.game_id != self.game_id:
-            raise Rejection("WRONG_GAME", "the envelope names another game")
-        if env.seat not in self.seat_keys:
-            raise Rejection("UNKNOWN_SEAT", f"no seat {env.seat!r} in this game")
+    def _accept(self, sc, env, signature_checked: bool, now: int | None) -> Accepted:
+        why = R.game_problem(env.game_id, self.game_id) or R.seat_problem(env.seat, self.seat_keys)
+        if why is not None:
+            raise why
         if not signature_checked and not verify_command_signature(self.seat_keys[env.seat], sc.envelope, sc.signature):
-            raise Rejection("BAD_SIGNATURE", f"signature does not verify with seat {env.seat}'s key")
-        last = self.counters[env.seat]
-        if env.counter <= last:
-            raise Rejection("COUNTER_REUSED", f"seat {env.seat} already used counter {env.counter}")
-        if env.counter != last + 1:
-            raise Rejection("COUNTER_GAP", f"seat {env.seat}'s next counter is {last + 1}, not {env.counter}")
-        if self.ended:
-            raise Rejection("GAME_OVER", "the game has ended")
+            raise Rejection(Code.BAD_SIGNATURE, f"signature does not verify with seat {env.seat}'s key")
+        why = R.counter_problem(env.seat, self.counters[env.seat], env.counter) or R.ended_problem(self.ended)
+        if why is not None:
+            raise why
         action = env.WhichOneof("action")
         self._at = _endings.stamp(self, now)  # -- endings: the record's time, or TIME_EXPIRED
         if action == "ending":
@@ -219,21 +196,21 @@ class Referee:
         if action == "entropy_reveal":
             return self._entropy_reveal(env, sc)
         if action == "command":
-            return self._command(env, sc, in_place)
-        raise Rejection("MALFORMED", "the envelope carries no action")
+            return self._command(env, sc)
+        raise Rejection(Code.MALFORMED, "the envelope carries no action")
 
     def _base_body(self, env, sc, events: list) -> dict:
         return seat_body(env.seat, env.counter, sc.envelope, sc.signature, events)
 
     def _entropy_commit(self, env, sc) -> Accepted:
-        if self.started:
-            raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
-        if env.seat in self.entropy_commits:
-            raise Rejection("ALREADY_COMMITTED", f"seat {env.seat} has committed its entropy")
+        why = R.commit_problem(env.seat, self.entropy_commits, self.started)
+        if why is not None:
+            raise why
         self._check_history(env)
         c = env.entropy_commit.commitment
-        if len(c) != 32:
-            raise Rejection("MALFORMED", "an entropy commitment is 32 bytes")
+        why = R.commitment_problem(c)
+        if why is not None:
+            raise why
         body = self._base_body(env, sc, [entropy_commit_event(env.seat, c)])
         rec = self._append("commit", body, env.seat)
         self.entropy_commits[env.seat] = c
@@ -243,22 +220,16 @@ class Referee:
         return Accepted([rec], seat=env.seat, counter=env.counter)
 
     def _entropy_reveal(self, env, sc) -> Accepted:
-        if self.started:
-            raise Rejection("HANDSHAKE_OVER", "the dice handshake is complete")
-        if len(self.entropy_commits) < len(self.seat_order):
-            raise Rejection("HANDSHAKE_INCOMPLETE", "entropy is revealed only after every seat has committed (SPEC.md 5.2)")
-        if self.version >= 2 and env.state_seq < self.committed_at:
-            # the seat signed its reveal against a log that did not yet hold every commitment:
-            # whoever held it could have chosen a commitment knowing this entropy (SPEC.md 5.2)
-            raise Rejection("HANDSHAKE_INCOMPLETE", f"the reveal is bound to the log at state {env.state_seq}, before "
-                            f"every seat had committed (the last commitment is record {self.committed_at - 1})")
+        why = R.reveal_order_problem(self.entropy_commits, len(self.seat_order), self.started) \
+            or R.reveal_binding_problem(self.version, env.state_seq, self.committed_at)
+        if why is not None:
+            raise why
         self._check_history(env)
-        if env.seat in self.entropy:
-            raise Rejection("ALREADY_REVEALED", f"seat {env.seat} has revealed its entropy")
         e = env.entropy_reveal.entropy
-        genesis = self.genesis.hash if self.version >= 2 else None
-        if len(e) != 32 or _commit.seat_entropy_commitment(self.game_id, env.seat, e, genesis) != self.entropy_commits[env.seat]:
-            raise Rejection("BAD_REVEAL", f"the entropy does not match seat {env.seat}'s commitment")
+        why = R.revealed_problem(env.seat, self.entropy) \
+            or R.entropy_problem(self.game_id, env.seat, e, self.genesis, self.entropy_commits[env.seat])
+        if why is not None:
+            raise why
         events: list[dict] = [entropy_reveal_event(env.seat, e)]
         entropy = dict(self.entropy)
         entropy[env.seat] = e
@@ -284,29 +255,28 @@ class Referee:
             self._openings.update(new_opens)
         return Accepted([rec], openings, seat=env.seat, counter=env.counter)
 
-    def _command(self, env, sc, in_place: bool = False) -> Accepted:
-        if not self.started:
-            raise Rejection("HANDSHAKE_INCOMPLETE", "the dice handshake must complete before play (SPEC.md 5.2)")
-        if self.version < 2 and env.state_seq != self.seq:
-            raise Rejection("STALE_STATE", f"the command was made for state {env.state_seq}; the log is at {self.seq}")
+    def _command(self, env, sc) -> Accepted:
+        why = R.play_problem(self.started) or R.stale_problem(self.version, env.state_seq, self.seq)
+        if why is not None:
+            raise why
         self._check_history(env)
         d = self.ruleset.pending(self.state)
         if d is None:
-            raise Rejection("GAME_OVER", "the game has ended")
+            raise Rejection(Code.GAME_OVER, "the game has ended")
         if d.seat != env.seat:
-            raise Rejection("NOT_YOUR_DECISION", f"the pending decision ({d.kind}) belongs to seat {d.seat}")
+            raise Rejection(Code.NOT_YOUR_DECISION, f"the pending decision ({d.kind}) belongs to seat {d.seat}")
         cmd = env.command
         private = self.ruleset.is_private(self.state, env.seat, cmd, d)   # d: pending asked once per command
         if private:
             size = self._size("command", env.seat)
             value = {"env": sc.envelope, "sig": sc.signature}
-            known = None if self._known is None else self._known.get(0)
             # a value step 9 opened at this size fits it (the replay's, not encoded: commit.is_known)
-            if size is not None and not _commit.is_known(value, size, known) and _commit.padded_length(value) > size:
-                raise Rejection("COMMAND_TOO_LARGE", f"a sealed command of seat {env.seat} is padded to {size} bytes "
+            if size is not None and not _commit.is_known(value, size, self._known_value(0)) \
+                    and _commit.padded_length(value) > size:
+                raise Rejection(Code.COMMAND_TOO_LARGE, f"a sealed command of seat {env.seat} is padded to {size} bytes "
                                 "(SPEC.md 6.5) and this envelope does not fit")
         ctx, counter = self._context(self.dice_key)
-        state = self.ruleset.apply(self.state if in_place else self.ruleset.copy_state(self.state), env.seat, cmd, ctx, d)
+        state = self.ruleset.apply(self._working_state(), env.seat, cmd, ctx, d)
         events, openings, new_opens = self._seal_events(ctx)
         if private:
             op, c, ct = self._seal(0, value, size)
@@ -330,21 +300,25 @@ class Referee:
 
     # -- helpers --------------------------------------------------------------
     def _check_history(self, env) -> None:
-        """Format version >= 2 (SPEC.md 7.1-7.2): every envelope is bound to the end of the log its
-        seat verified, ``state_seq`` = the next seq and ``prev`` = the hash of the last record; from
-        version 3 that end may be followed by other seats' offers (``endings.position_problem``)."""
-        if self.version < 2:
-            return
-        o = self.offers
-        why = _endings.position_problem(self.version, env.seat, env.state_seq, env.prev, self.seq, o.hash_of, o.offer_by)
-        if why is None:
-            return
-        code, message = why  # one literal raise per code: tests/verify/test_spec_codes.py reads them
-        if code == "MALFORMED":
-            raise Rejection("MALFORMED", message)
-        if code == "STALE_STATE":
-            raise Rejection("STALE_STATE", message)
-        raise Rejection("WRONG_HISTORY", message)
+        """The envelope is bound to the end of the log its seat verified (v >= 2, SPEC.md 7.1-7.2:
+        protocol_rules.binding_problem)."""
+        why = R.binding_problem(self.version, env.seat, env.state_seq, env.prev, self.seq, self.offers)
+        if why is not None:
+            raise why
+
+    # -- what the verifier's replay changes (engine/log/replay.py, ReplayReferee) --------------
+    def _working_state(self) -> Any:
+        """The state a command is applied to: a copy, kept only if no Rejection was raised."""
+        return self.ruleset.copy_state(self.state)
+
+    def _known_value(self, k: int) -> tuple | None:
+        """Hidden value ``k`` of the record being made, as the verifier opened it from the log
+        (``commit.seal``'s ``known``); None here: every value is sealed."""
+        return None
+
+    def _record(self, kind: str, body: dict) -> Record:
+        """The record at the end of the log (``make_record``)."""
+        return make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
 
     def _context(self, dice_key: bytes) -> tuple[Context, dict]:
         counter = {"i": self.rolls}
@@ -359,7 +333,7 @@ class Referee:
             if seq == self.seq:  # a value hidden earlier in this same record
                 private = [ev for ev, to in ctx.events if to is not None]
                 if not 1 <= k <= len(private):
-                    raise KeyError(ref)
+                    raise InternalKeyError(ref)
                 return {"salt": self._sealer().salt(seq, k), "value": private[k - 1]}   # derive_salt
             op = self._openings[(seq, k)]
             return {"salt": op.salt, "value": op.value}
@@ -376,14 +350,14 @@ class Referee:
             if to is None:
                 t = misplaced_event(ev, "play")
                 if t is not None:  # SPEC.md 1.4: the core names are the referee's; a verifier refuses this
-                    raise ValueError(f"the ruleset emitted a {t} event, which only the referee writes where it stands")
+                    raise InternalValueError(f"the ruleset emitted a {t} event, which only the referee writes where it stands")
                 out.append(ev)
                 continue
             if to not in self.seat_keys:
-                raise ValueError(f"private event for unknown seat {to!r}")
+                raise InternalValueError(f"private event for unknown seat {to!r}")
             t = misplaced_event(ev, "hidden")
             if t is not None:  # SPEC.md 1.4: a hidden value is the ruleset's event or a roll
-                raise ValueError(f"the ruleset emitted a {t} event as a hidden value")
+                raise InternalValueError(f"the ruleset emitted a {t} event as a hidden value")
             k += 1
             op, c, ct = self._seal(k, ev, self._size("event", to))
             out.append(sealed_event(to, k, c, ct))
@@ -392,11 +366,9 @@ class Referee:
         return out, openings, new_opens
 
     def _seal(self, k: int, value, size: int | None) -> tuple[_commit.Opening, bytes, bytes]:
-        """Hidden value ``k`` of the record being made (``_commit.seal``; ``accept_checked``'s known
-        values taken as they are)."""
-        known = self._known
-        return _commit.seal(self._secret, self.game_id, self.seq, k, value, size, self._sealer(),
-                            None if known is None else known.get(k))
+        """Hidden value ``k`` of the record being made (``_commit.seal``; a value the replay knows
+        is taken as it is: ``_known_value``)."""
+        return _commit.seal(self._secret, self.game_id, self.seq, k, value, size, self._sealer(), self._known_value(k))
 
     def _sealer(self):
         """The game's AEAD and salts (``_commit.sealer``), made once: a referee seals every hidden value of its game."""
@@ -418,11 +390,7 @@ class Referee:
     def _append(self, kind: str, body: dict, seat: str | None = None, offer: tuple | None = None) -> Record:
         if self.clock is not None:  # -- endings: the server's time on every record (SPEC.md 8.2)
             body["at"] = self._at
-        logged = self._logged
-        if logged is not None and is_record_of(logged, self.game_id, self.seq, self.prev, kind, body, self.version):
-            rec = logged   # the replay's record is the logged one, byte for byte
-        else:
-            rec = make_record(self.game_id, self.seq, self.prev, kind, body, self.version)
+        rec = self._record(kind, body)
         self.seq += 1
         self.prev = rec.hash
         self.offers.after(rec.seq, rec.hash, seat, offer)  # -- endings: which offers stand (SPEC.md 8.1)

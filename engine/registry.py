@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 
 from .errors import Rejection
+from .codes import Code
 from .ruleset import Ruleset
 from .versions import Versions
 
@@ -23,7 +24,7 @@ def _versions(game: str) -> Versions:
     try:
         return importlib.import_module(f".games.{game}.versions", __package__).VERSIONS
     except ImportError as e:
-        raise Rejection("UNKNOWN_RULESET", f"ruleset {game!r} is not available: {e}") from None
+        raise Rejection(Code.UNKNOWN_RULESET, f"ruleset {game!r} is not available: {e}") from None
 
 
 def games() -> list[str]:
@@ -34,15 +35,15 @@ def games() -> list[str]:
 def get(game: str, version: str | None = None) -> Ruleset:
     """The ruleset for ``game`` as ``version`` plays it (the newest version if ``version`` is None)."""
     if game not in _GAMES:
-        raise Rejection("UNKNOWN_RULESET", f"no game {game[:40]!r} (games: {', '.join(sorted(_GAMES))})")
+        raise Rejection(Code.UNKNOWN_RULESET, f"no game {game[:40]!r} (games: {', '.join(sorted(_GAMES))})")
     vs = _versions(game)
     if version is not None and str(version) not in vs.released:
-        raise Rejection("UNKNOWN_RULESET", vs.unavailable(str(version)))
+        raise Rejection(Code.UNKNOWN_RULESET, vs.unavailable(str(version)))
     mod, _, cls = _GAMES[game].partition(":")
     try:
         module = importlib.import_module(mod, __package__)
     except ImportError as e:
-        raise Rejection("UNKNOWN_RULESET", f"ruleset {game!r} is not available: {e}") from None
+        raise Rejection(Code.UNKNOWN_RULESET, f"ruleset {game!r} is not available: {e}") from None
     return getattr(module, cls)(version)
 
 

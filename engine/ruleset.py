@@ -21,8 +21,9 @@ Conventions:
 - events and views are canonical data (dicts with str keys, lists, ints, str,
   bytes, bool, None; no floats: use ints or ``[numerator, denominator]`` pairs);
 - commands are ``afteraction.v1.Command`` protobuf messages;
-- a Rejection carries a stable code and a message naming the rule, e.g.
-  ``Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")``.
+- a Rejection carries a stable code (a member of engine/codes.py's ``Code``), a message naming
+  the rule and the rule's number, e.g.
+  ``Rejection(Code.ILLEGAL_MOVE, "SOG 3.5 allows one square per turn", rule="SOG 3.5")``.
 """
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ from typing import Any, Callable, ClassVar
 from . import snapshot
 from .crypto import dice as _dice
 from .decisions import DecisionTable
-from .errors import Rejection
+from .errors import InternalError, InternalTypeError, Rejection
+from .codes import Code
 from .versions import Versions
 
 Ref = tuple[int, int]  # (record seq, k): names a committed hidden value
@@ -80,7 +82,7 @@ class Context:
         """Add an event. Public if ``to`` is None; otherwise committed, sealed and
         delivered privately to seat ``to``; returns its Ref for a later reveal."""
         if not isinstance(event, dict) or "t" not in event:
-            raise TypeError("an event is a dict with a type field 't'")
+            raise InternalTypeError("an event is a dict with a type field 't'")
         self._bound()
         self.events.append((event, to))
         if to is None:
@@ -93,7 +95,7 @@ class Context:
 
         Returns the revealed event."""
         if self._opener is None:
-            raise RuntimeError("this context cannot open hidden values")
+            raise InternalError("this context cannot open hidden values")
         opening = self._opener(ref)
         self._bound()
         self.events.append(({"t": "open", "ref": list(ref), "salt": opening["salt"],
@@ -104,7 +106,7 @@ class Context:
         if len(self.events) >= self.max_events:
             # a ruleset declares how much one command may do; a command (or a replayed log's
             # options) that would make it do more is refused, so no record's replay is unbounded
-            raise Rejection("TOO_MANY_EVENTS", f"a record holds at most {self.max_events} events (Ruleset.max_events)")
+            raise Rejection(Code.TOO_MANY_EVENTS, f"a record holds at most {self.max_events} events (Ruleset.max_events)")
 
     @classmethod
     def for_tests(cls, seq: int = 1, faces: list[int] | None = None, key: bytes = bytes(32)) -> "Context":
@@ -170,7 +172,7 @@ class Ruleset(ABC):
         version into the state (versions.stamp), and each ``Change`` of the game asks the state."""
         v = self.versions.newest if version is None else str(version)
         if v not in self.versions.released:
-            raise Rejection("UNKNOWN_RULESET", self.versions.unavailable(v))
+            raise Rejection(Code.UNKNOWN_RULESET, self.versions.unavailable(v))
         self._version = v
 
     @property
@@ -234,12 +236,12 @@ class Ruleset(ABC):
     def check_options(self, scenario: str, options: dict) -> dict:
         """Validate and complete the options of a new game (defaults filled in)."""
         if scenario not in self.scenarios:
-            raise Rejection("UNKNOWN_SCENARIO", f"{self.game} has scenarios {', '.join(self.scenarios)}")
+            raise Rejection(Code.UNKNOWN_SCENARIO, f"{self.game} has scenarios {', '.join(self.scenarios)}")
         out = dict(self.options)
         for k, v in options.items():
             if k not in self.options:
-                raise Rejection("UNKNOWN_OPTION", f"{self.game} has no option {k!r}")
+                raise Rejection(Code.UNKNOWN_OPTION, f"{self.game} has no option {k!r}")
             if type(v) is not type(self.options[k]):
-                raise Rejection("BAD_OPTION", f"option {k!r} must be {type(self.options[k]).__name__}")
+                raise Rejection(Code.BAD_OPTION, f"option {k!r} must be {type(self.options[k]).__name__}")
             out[k] = v
         return out

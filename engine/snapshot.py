@@ -23,6 +23,8 @@ import hashlib
 import itertools
 from fractions import Fraction
 
+from .errors import InternalTypeError
+
 #: the immutable leaf types a state may hold (shared by a copy, not rebuilt)
 ATOMS = frozenset({type(None), bool, int, str, bytes, Fraction})
 _all_atoms = ATOMS.issuperset  # stops at the first non-atom, iterating in C
@@ -30,7 +32,7 @@ _all_dicts = frozenset({dict}).issuperset
 _chain = itertools.chain.from_iterable
 
 
-class StateTypeError(TypeError):
+class StateTypeError(InternalTypeError):
     """A state holds something that is not state data (a ruleset bug)."""
 
 

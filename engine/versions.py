@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import InternalValueError
+
 #: the state key that holds the ruleset version a game plays (a string, e.g. "4")
 KEY = "ruleset_version"
 
@@ -54,7 +56,7 @@ class Versions:
     def __post_init__(self) -> None:
         for c in self.changes:
             if c.game != self.game or int(c.since) <= int(self.first_stable):
-                raise ValueError(f"{c.rule}: a change of {self.game} starts after {self.first_stable}")
+                raise InternalValueError(f"{c.rule}: a change of {self.game} starts after {self.first_stable}")
 
     @property
     def released(self) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ import io
 
 from afteraction.engine.crypto import merkle
 from afteraction.engine.errors import CryptoError, Rejection
+from afteraction.engine.codes import Code
 from afteraction.engine.log.bundle import write_bundle
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import game_service_pb2 as gs
@@ -71,7 +72,7 @@ class AuditServicer:
             leaves = list(live.leaves)
         size = request.tree_size or len(leaves)
         if not request.seq < size <= len(leaves):
-            raise Refusal("OUT_OF_RANGE", f"need seq < tree_size <= {len(leaves)}", size=len(leaves))
+            raise Refusal(Code.OUT_OF_RANGE, f"need seq < tree_size <= {len(leaves)}", size=len(leaves))
         return au.GetInclusionProofResponse(tree_size=size, hashes=merkle.inclusion_proof(leaves[:size], request.seq))
 
     def GetConsistencyProof(self, request, context):
@@ -79,18 +80,18 @@ class AuditServicer:
             leaves = list(live.leaves)
         to = request.to_size or len(leaves)
         if not 0 < request.from_size <= to <= len(leaves):
-            raise Refusal("OUT_OF_RANGE", f"need 0 < from_size <= to_size <= {len(leaves)}", size=len(leaves))
+            raise Refusal(Code.OUT_OF_RANGE, f"need 0 < from_size <= to_size <= {len(leaves)}", size=len(leaves))
         try:
             proof = merkle.consistency_proof(leaves[:to], request.from_size)
         except CryptoError as e:
-            raise Rejection("OUT_OF_RANGE", str(e)) from None
+            raise Rejection(Code.OUT_OF_RANGE, str(e)) from None
         return au.GetConsistencyProofResponse(from_size=request.from_size, to_size=to, hashes=proof)
 
     async def ExportBundle(self, raw, context):
         req = parse(au.ExportBundleRequest, raw)
         svc = self.svc
         if svc.exports >= limits.MAX_EXPORTS:  # each one holds its bundle in memory while it is sent
-            raise Refusal("OVERLOADED", f"{svc.exports} exports are in progress; retry later", limit=limits.MAX_EXPORTS)
+            raise Refusal(Code.OVERLOADED, f"{svc.exports} exports are in progress; retry later", limit=limits.MAX_EXPORTS)
         svc.exports += 1
         try:
             data = await svc.run_stream(self.export, req.game_id)
@@ -105,7 +106,7 @@ class AuditServicer:
     def GetReveal(self, request, context):
         with self.games.locked(request.game_id) as live:
             if not live.referee.ended:
-                raise Rejection("NOT_ENDED", "the server secret is revealed only after the game has ended")
+                raise Rejection(Code.NOT_ENDED, "the server secret is revealed only after the game has ended")
             return au.GetRevealResponse(secret=live.row.secret)
 
 

@@ -20,6 +20,7 @@ import time
 
 from afteraction.engine.crypto.ed25519 import verify_signature
 from afteraction.engine.errors import Rejection
+from afteraction.engine.codes import Code
 from afteraction.engine.protocol import auth_message, seat_auth
 from afteraction.v1 import game_service_pb2 as gs
 
@@ -48,22 +49,22 @@ class AuthChecker:
     def check(self, auth: gs.SeatAuth, game_id: str, seat_keys: dict[str, bytes]) -> str:
         """Return the authenticated seat or raise Rejection."""
         if not auth.seat:
-            raise Rejection("AUTH_REQUIRED", "this read needs a SeatAuth signed by the seat's key")
+            raise Rejection(Code.AUTH_REQUIRED, "this read needs a SeatAuth signed by the seat's key")
         if auth.seat not in seat_keys:
-            raise Rejection("UNKNOWN_SEAT", f"no seat {auth.seat!r} in this game")
+            raise Rejection(Code.UNKNOWN_SEAT, f"no seat {auth.seat!r} in this game")
         t = now_ms()
         if abs(t - auth.issued_at_ms) > self.window_ms:
-            raise Rejection("AUTH_EXPIRED", f"the SeatAuth was issued more than {self.window_ms // 1000} s "
+            raise Rejection(Code.AUTH_EXPIRED, f"the SeatAuth was issued more than {self.window_ms // 1000} s "
                                             "from the server clock; sign a fresh one")
         key = (game_id, auth.seat, auth.issued_at_ms, auth.nonce, auth.signature)
         with self._lock:
             if key in self._cache:
                 return auth.seat
         if len(auth.nonce) != 16:
-            raise Rejection("BAD_AUTH", "the SeatAuth nonce is 16 bytes")
+            raise Rejection(Code.BAD_AUTH, "the SeatAuth nonce is 16 bytes")
         if not verify_signature(seat_keys[auth.seat], auth_message(game_id, auth.seat, auth.issued_at_ms, auth.nonce),
                                 auth.signature):  # the one rule of SPEC.md 7.4
-            raise Rejection("BAD_AUTH", f"the SeatAuth signature does not verify with seat {auth.seat}'s key")
+            raise Rejection(Code.BAD_AUTH, f"the SeatAuth signature does not verify with seat {auth.seat}'s key")
         with self._lock:
             if len(self._cache) >= self._cache_size:
                 self._cache.clear()

@@ -15,6 +15,7 @@ from afteraction.engine.errors import Rejection
 from . import limits, metrics
 from .games import WouldWait
 from .status import Refusal, quote, rich_status, status_of
+from afteraction.engine.codes import Code
 
 
 # -- requests: parsed here, within the limits --------------------------------------
@@ -32,12 +33,12 @@ _STR, _BYTES, _MSG = 9, 12, 11   # FieldDescriptor.TYPE_STRING / TYPE_BYTES / TY
 def parse(cls, raw: bytes, what: str = "request"):
     """A request message from its bytes, or a Refusal (REQUEST_TOO_LARGE, MALFORMED, FIELD_TOO_LONG, OUT_OF_RANGE)."""
     if len(raw) > limits.MAX_REQUEST_BYTES:
-        raise Refusal("REQUEST_TOO_LARGE", f"the {what} is {len(raw)} bytes; the limit is {limits.MAX_REQUEST_BYTES}",
+        raise Refusal(Code.REQUEST_TOO_LARGE, f"the {what} is {len(raw)} bytes; the limit is {limits.MAX_REQUEST_BYTES}",
                       limit=limits.MAX_REQUEST_BYTES, size=len(raw))
     try:
         msg = cls.FromString(raw)
     except (DecodeError, ValueError, RuntimeError):  # includes invalid UTF-8 in a string field
-        raise Refusal("MALFORMED", f"the {what} is not a serialized {cls.DESCRIPTOR.full_name} "
+        raise Refusal(Code.MALFORMED, f"the {what} is not a serialized {cls.DESCRIPTOR.full_name} "
                       "(or a string field is not UTF-8)", type=cls.DESCRIPTOR.full_name) from None
     check_fields(msg)
     return msg
@@ -49,18 +50,18 @@ def check_fields(msg, prefix: str = "") -> None:
         repeated = fd.is_repeated
         if fd.type == _MSG and fd.message_type.GetOptions().map_entry:  # a map<string, string> (MatchInfo.players)
             if len(v) > limits.MAX_SEATS:
-                raise Refusal("FIELD_TOO_LONG", f"{name} has {len(v)} entries; the limit is {limits.MAX_SEATS}",
+                raise Refusal(Code.FIELD_TOO_LONG, f"{name} has {len(v)} entries; the limit is {limits.MAX_SEATS}",
                               field=name, limit=limits.MAX_SEATS, size=len(v))
             for k, x in v.items():
                 for part, n in ((k, limits.MAX_NAME_CHARS), (x, limits.MAX_NAME_CHARS)):
                     if len(part) > n:
-                        raise Refusal("FIELD_TOO_LONG", f"an entry of {name} is {len(part)} characters; the limit "
+                        raise Refusal(Code.FIELD_TOO_LONG, f"an entry of {name} is {len(part)} characters; the limit "
                                       f"is {n}", field=name, limit=n, size=len(part))
             continue
         items = list(v) if repeated else [v]
         if repeated and len(items) > _REPEATED_LIMITS.get(fd.name, limits.MAX_SEATS):
             n = _REPEATED_LIMITS.get(fd.name, limits.MAX_SEATS)
-            raise Refusal("FIELD_TOO_LONG", f"{name} has {len(items)} entries; the limit is {n}",
+            raise Refusal(Code.FIELD_TOO_LONG, f"{name} has {len(items)} entries; the limit is {n}",
                           field=name, limit=n, size=len(items))
         for x in items:
             if fd.type == _MSG:
@@ -68,10 +69,10 @@ def check_fields(msg, prefix: str = "") -> None:
             elif fd.type in (_STR, _BYTES):
                 n = _TEXT_LIMITS.get(fd.name, limits.MAX_FIELD_BYTES)
                 if len(x) > n:
-                    raise Refusal("FIELD_TOO_LONG", f"{name} is {len(x)} {'characters' if fd.type == _STR else 'bytes'}"
+                    raise Refusal(Code.FIELD_TOO_LONG, f"{name} is {len(x)} {'characters' if fd.type == _STR else 'bytes'}"
                                   f"; the limit is {n}", field=name, limit=n, size=len(x))
             elif isinstance(x, int) and not isinstance(x, bool) and x > limits.MAX_SEQ:
-                raise Refusal("OUT_OF_RANGE", f"{name} is past {limits.MAX_SEQ}", field=name, max=limits.MAX_SEQ)
+                raise Refusal(Code.OUT_OF_RANGE, f"{name} is past {limits.MAX_SEQ}", field=name, max=limits.MAX_SEQ)
 
 
 async def abort(context, st: grpc.Status):
@@ -80,7 +81,7 @@ async def abort(context, st: grpc.Status):
 
 def in_log(name: str, v: int, size: int, gid: str) -> None:
     if v > size:
-        raise Refusal("OUT_OF_RANGE", f"{name} {v} is past the end of game {quote(gid)}'s log ({size} records)",
+        raise Refusal(Code.OUT_OF_RANGE, f"{name} {v} is past the end of game {quote(gid)}'s log ({size} records)",
                       field=name, size=size)
 
 
@@ -236,7 +237,7 @@ def unknown_rpc_handler():
     """A catch-all generic handler: any method no service here has gets UNIMPLEMENTED/UNKNOWN_RPC with details."""
     def make(method: str):
         async def handler(request_iterator, context):
-            await abort(context, rich_status("UNKNOWN_RPC", f"no method {quote(method)} on this server", {"rpc": method}))
+            await abort(context, rich_status(Code.UNKNOWN_RPC, f"no method {quote(method)} on this server", {"rpc": method}))
             yield b""  # pragma: no cover -- makes this an async generator
         return handler
 

@@ -1,5 +1,4 @@
-"""The service's core, without gRPC: create games, accept signed envelopes,
-store what the referee produces, and answer reads.
+"""The service's core, without gRPC: create games, accept signed envelopes, store what the referee produces, and answer reads.
 
 The pipeline for one envelope (as boardgame.io's master does it):
 parse -> (retry of stored bytes? answer the original result) -> catch up the
@@ -30,6 +29,7 @@ from afteraction.engine import endings, registry
 from afteraction.engine.crypto import canon, cosign
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
+from afteraction.engine.codes import Code
 from afteraction.engine.protocol import FORMAT_VERSION, parse_record
 from afteraction.engine.log.writer import Entry, LogWriter, cached
 from afteraction.engine.referee import Referee
@@ -165,7 +165,7 @@ class GameManager:
     def _load(self, gid: str) -> LiveGame:
         row = self.store.game(gid)
         if row is None:
-            raise Refusal("UNKNOWN_GAME", f"no game {quote(gid)}", game_id=gid)
+            raise Refusal(Code.UNKNOWN_GAME, f"no game {quote(gid)}", game_id=gid)
         genesis = parse_record(row.genesis)
         rs = registry.get(row.game, row.version)
         ref = Referee(genesis, rs, row.secret)
@@ -361,7 +361,7 @@ class GameManager:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
-            raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
+            raise Rejection(Code.MALFORMED, "not a serialized SignedCommand carrying a CommandEnvelope") from None
         check_envelope(sc, env)
         return env, hashlib.sha256(signed).digest()
 
@@ -393,7 +393,7 @@ class GameManager:
                 def keep(entries: list[Entry]) -> None:
                     rows.extend(record_rows(entries))
                     if not deadline_ok():
-                        raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                        raise Rejection(Code.DEADLINE, "the deadline passed before the command was stored")
                     t0[0] = time.perf_counter()
                     self.store.append(Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, signed, digest,
                                                                            tuple(r.seq for r in rows)),
@@ -415,7 +415,7 @@ class GameManager:
             self.on_append(env.game_id)
             return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt,
                              acc.received_ms)
-        raise Rejection("LOST_RACE", f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
+        raise Rejection(Code.LOST_RACE, f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
 
     async def submit_async(self, signed: bytes, deadline_ok, run) -> Submitted:
         """``submit`` on the event loop, for a store with ``append_async``: parse, accept, sign and
@@ -455,7 +455,7 @@ class GameManager:
                     nonlocal pending, t0
                     rows.extend(record_rows(entries))
                     if not deadline_ok():
-                        raise Rejection("DEADLINE", "the deadline passed before the command was stored")
+                        raise Rejection(Code.DEADLINE, "the deadline passed before the command was stored")
                     t0 = time.perf_counter()
                     pending = self.store.append_async(Append(gid, rows, CommandRow(
                         acc.seat, acc.counter, signed, digest, tuple(r.seq for r in rows)), openings,
@@ -506,7 +506,7 @@ class GameManager:
                 out.next_decision = ref.pending()
                 return out
         if ref.genesis.body["server"]["vkey"] not in self.signers:
-            raise Rejection("WRONG_SERVER_KEY", "this game's checkpoints are signed by another server key; "
+            raise Rejection(Code.WRONG_SERVER_KEY, "this game's checkpoints are signed by another server key; "
                                                 "every replica must hold the key named in its genesis in its key ring")
         now = self.now()
         # the receipt's time (SPEC.md 7.5) is the referee's: never before the last record's ``at`` (nor an end by _expire)
@@ -551,18 +551,18 @@ class GameManager:
             keys = dict(live.referee.seat_keys)
             origin, n = live.origin, live.size
         if seat not in keys:
-            raise Rejection("UNKNOWN_SEAT", f"no seat {seat!r} in this game")
+            raise Rejection(Code.UNKNOWN_SEAT, f"no seat {seat!r} in this game")
         if not 0 < size <= n:
-            raise Rejection("OUT_OF_RANGE", f"need 0 < size <= {n}")
+            raise Rejection(Code.OUT_OF_RANGE, f"need 0 < size <= {n}")
         note = self.store.records(gid, size - 1, 1)[0].checkpoint
         if not line.endswith("\n") or line.count("\n") != 1:
-            raise Rejection("BAD_COSIGNATURE", "a cosignature is one signature line ending in a newline")
+            raise Rejection(Code.BAD_COSIGNATURE, "a cosignature is one signature line ending in a newline")
         try:
             seats = cosign.seat_cosignatures(cosign.add_cosignatures(note, [line]), origin, {seat: keys[seat]})
         except CryptoError as e:
-            raise Rejection("BAD_COSIGNATURE", f"not a valid cosignature of checkpoint {size} by seat {seat}: {e}") from None
+            raise Rejection(Code.BAD_COSIGNATURE, f"not a valid cosignature of checkpoint {size} by seat {seat}: {e}") from None
         if seat not in seats:
-            raise Rejection("BAD_COSIGNATURE", f"the line is not seat {seat}'s cosignature (name {cosign.cosigner_name(origin, seat)!r}, "
+            raise Rejection(Code.BAD_COSIGNATURE, f"the line is not seat {seat}'s cosignature (name {cosign.cosigner_name(origin, seat)!r}, "
                                                "key type 0x04, the seat's genesis key)")
         self.store.add_cosignature(gid, size, seat, line)
         return self.cosigned_note(gid, size, note)
@@ -574,7 +574,7 @@ class GameManager:
 def check_records(records) -> None:
     for r in records:
         if len(r.raw) > limits.MAX_RECORD_BYTES:
-            raise Refusal("RECORD_TOO_LARGE", f"the command would make a record of {len(r.raw)} "
+            raise Refusal(Code.RECORD_TOO_LARGE, f"the command would make a record of {len(r.raw)} "
                           f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
                           limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
 
@@ -582,19 +582,19 @@ def check_records(records) -> None:
 def check_envelope(sc, env) -> None:
     """The service's bounds on a parsed SignedCommand (service/limits.py), before the referee sees it."""
     if len(sc.envelope) > limits.MAX_ENVELOPE_BYTES:
-        raise Refusal("FIELD_TOO_LONG", f"the envelope is {len(sc.envelope)} bytes; the limit is "
+        raise Refusal(Code.FIELD_TOO_LONG, f"the envelope is {len(sc.envelope)} bytes; the limit is "
                       f"{limits.MAX_ENVELOPE_BYTES}", field="envelope", limit=limits.MAX_ENVELOPE_BYTES,
                       size=len(sc.envelope))
     if not env.game_id:
-        raise Rejection("MALFORMED", "the envelope names no game")
+        raise Rejection(Code.MALFORMED, "the envelope names no game")
     for name, v, n in (("game_id", env.game_id, limits.MAX_GAME_ID_CHARS), ("seat", env.seat, limits.MAX_NAME_CHARS)):
         if len(v) > n:
-            raise Refusal("FIELD_TOO_LONG", f"the envelope's {name} is {len(v)} characters; the limit is {n}",
+            raise Refusal(Code.FIELD_TOO_LONG, f"the envelope's {name} is {len(v)} characters; the limit is {n}",
                           field=f"envelope.{name}", limit=n, size=len(v))
     if not 1 <= env.counter <= limits.MAX_SEQ:
-        raise Refusal("OUT_OF_RANGE", f"the envelope's counter is {env.counter}; counters run from 1 "
+        raise Refusal(Code.OUT_OF_RANGE, f"the envelope's counter is {env.counter}; counters run from 1 "
                       f"(a seat's first envelope) to {limits.MAX_SEQ}", field="envelope.counter",
                       min=1, max=limits.MAX_SEQ)
     if env.state_seq > limits.MAX_SEQ:
-        raise Refusal("OUT_OF_RANGE", f"the envelope's state_seq is past {limits.MAX_SEQ}",
+        raise Refusal(Code.OUT_OF_RANGE, f"the envelope's state_seq is past {limits.MAX_SEQ}",
                       field="envelope.state_seq", max=limits.MAX_SEQ)

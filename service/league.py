@@ -33,6 +33,7 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.crypto.hashing import lp, tag_prefix
 from afteraction.engine.crypto.note import open_checkpoint, parse_vkey, split_note
 from afteraction.engine.errors import AfteractionError, EncodingError, Rejection
+from afteraction.engine.codes import Code
 from afteraction.engine.crypto.ed25519 import key_problem, verify_signature
 from afteraction.engine.league.entries import (Author, _text, body_problem, bundle_hash, make_entry,
                                                organiser_statement, parse_entry, seed_commitment)
@@ -101,7 +102,7 @@ class LeagueManager:
             return w   # else another process (aar serve --workers N) appended since: rebuilt from the store
         rows = self.store.entries(league_id)
         if not rows:
-            raise Rejection("UNKNOWN_LEAGUE", f"no league {quote(league_id)} on this server")
+            raise Rejection(Code.UNKNOWN_LEAGUE, f"no league {quote(league_id)} on this server")
         w = LedgerWriter(league_id, self.signer, bundles=self.store.bundles(league_id))
         w.state.facts_of = self._facts_of
         for raw, note in rows:
@@ -126,7 +127,7 @@ class LeagueManager:
             else:
                 e = w.add(e_or_kind)
         except LeagueError as x:
-            raise Refusal("LEAGUE_REFUSED", f"the league refuses the {x.kind} entry: {x.check}"
+            raise Refusal(Code.LEAGUE_REFUSED, f"the league refuses the {x.kind} entry: {x.check}"
                           + (f": {x.detail}" if x.detail else ""), check=x.check, kind=x.kind) from None
         try:
             self.store.write(w.league, e.seq, e.raw, w.checkpoints[e.seq],
@@ -134,7 +135,7 @@ class LeagueManager:
         except BaseException as x:
             self._cache.pop(w.league, None)   # the memory went ahead of the store: rebuild from it
             if isinstance(x, Conflict):
-                raise Rejection("LOST_RACE", f"another writer appended to league {quote(w.league)} first; "
+                raise Rejection(Code.LOST_RACE, f"another writer appended to league {quote(w.league)} first; "
                                              "retry") from None
             raise
         return e
@@ -142,11 +143,11 @@ class LeagueManager:
     def _signed(self, w: LedgerWriter, kind: str, st) -> object:
         """An entry from a statement its author signed (SPEC.md 15.1)."""
         if len(st.by) != 32 or len(st.sig) != 64:
-            raise Rejection("BAD_LEAGUE_ENTRY", "a signed statement has a 32-byte key and a 64-byte signature")
+            raise Rejection(Code.BAD_LEAGUE_ENTRY, "a signed statement has a 32-byte key and a 64-byte signature")
         body = _body(st.body)
         why = body_problem(kind, body)
         if why is not None:
-            raise Rejection("BAD_LEAGUE_ENTRY", f"not a {kind} body: {why}")
+            raise Rejection(Code.BAD_LEAGUE_ENTRY, f"not a {kind} body: {why}")
         at = self.now(w)
         prev = w.entries[-1].hash if w.entries else ZERO_HASH
         return make_entry(w.league, len(w.entries), prev, at, kind, body, bytes(st.by), bytes(st.sig))
@@ -158,13 +159,13 @@ class LeagueManager:
     # -- the RPCs' work (each under the one lock: league writes are few) -------------------
     def create(self, league_id: str, name: str, policy: bytes, organiser: bytes) -> LedgerWriter:
         if not _text(league_id, 64):
-            raise Rejection("BAD_ARGUMENT", "a league id is 1-64 printable characters without surrounding spaces")
+            raise Rejection(Code.BAD_ARGUMENT, "a league id is 1-64 printable characters without surrounding spaces")
         if len(organiser) != 32 or key_problem(organiser) is not None:
-            raise Rejection("BAD_ARGUMENT", "organiser: the organiser's Ed25519 public key (32 bytes, SPEC.md 7.4)")
+            raise Rejection(Code.BAD_ARGUMENT, "organiser: the organiser's Ed25519 public key (32 bytes, SPEC.md 7.4)")
         body = _body(policy)
         with self._lock:
             if self.store.entries(league_id):
-                raise Rejection("LEAGUE_EXISTS", f"league {quote(league_id)} exists on this server")
+                raise Rejection(Code.LEAGUE_EXISTS, f"league {quote(league_id)} exists on this server")
             w = LedgerWriter(league_id, self.signer, bundles={})
             w.state.facts_of = self._facts_of
             at = self.now()
@@ -172,14 +173,14 @@ class LeagueManager:
                 g = w.genesis(name, seed_commitment(league_id, 1, self.round_seed(league_id, 1)), at)
                 p = w.append("policy", body, at)
             except LeagueError as x:
-                raise Refusal("LEAGUE_REFUSED", f"the league refuses the {x.kind} entry: {x.check}"
+                raise Refusal(Code.LEAGUE_REFUSED, f"the league refuses the {x.kind} entry: {x.check}"
                               + (f": {x.detail}" if x.detail else ""), check=x.check, kind=x.kind) from None
             for e in (g, p):
                 try:
                     self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq],
                                      organiser=organiser if e.seq == 0 else None)
                 except Conflict:
-                    raise Rejection("LEAGUE_EXISTS", f"league {quote(league_id)} exists on this server") from None
+                    raise Rejection(Code.LEAGUE_EXISTS, f"league {quote(league_id)} exists on this server") from None
             self._cache[league_id] = w
             return w
 
@@ -205,7 +206,7 @@ class LeagueManager:
         key = self.store.organiser(w.league)
         if auth is None or key is None or auth.size != len(w.entries) or not verify_signature(
                 key, organiser_statement(w.league, rpc, auth.size), bytes(auth.signature)):
-            raise Rejection("ORGANISER_AUTH", f"{rpc} needs the organiser's signature of league {quote(w.league)}, "
+            raise Rejection(Code.ORGANISER_AUTH, f"{rpc} needs the organiser's signature of league {quote(w.league)}, "
                             f"{rpc} and the ledger's size {len(w.entries)} (GetLeague)")
 
     def open_round(self, league_id: str, title: dict | None, options: dict, clock: dict | None, auth=None):
@@ -219,9 +220,9 @@ class LeagueManager:
             title = title or pol["titles"][0]
             no = len(w.state.rounds) + 1
             if no > pol["rounds"]:
-                raise Refusal("LEAGUE_REFUSED", f"the policy has {pol['rounds']} rounds", check="round", kind="round")
+                raise Refusal(Code.LEAGUE_REFUSED, f"the policy has {pol['rounds']} rounds", check="round", kind="round")
             if title not in pol["titles"]:
-                raise Refusal("LEAGUE_REFUSED", f"{title['game']} {title['scenario']} is not a title of the policy",
+                raise Refusal(Code.LEAGUE_REFUSED, f"{title['game']} {title['scenario']} is not a title of the policy",
                               check="title", kind="round")
             seed = self.round_seed(league_id, no)
             pairs, byes = w.state.pairing(no, seed)
@@ -241,10 +242,10 @@ class LeagueManager:
             self.organiser_ok(w, "ReplayBoard", auth)
             self._settle(w)
             if not 1 <= no <= len(w.state.rounds) or not 1 <= board <= len(w.state.rounds[no - 1].pairs):
-                raise Rejection("OUT_OF_RANGE", f"no round {no} board {board} in league {quote(league_id)}")
+                raise Rejection(Code.OUT_OF_RANGE, f"no round {no} board {board} in league {quote(league_id)}")
             for g in w.state.games.values():
                 if (g.round, g.board) == (no, board) and not g.withdrawn and w.state.decision(g.id) != "replay":
-                    raise Refusal("LEAGUE_REFUSED", f"round {no} board {board} is already played by game {g.id}",
+                    raise Refusal(Code.LEAGUE_REFUSED, f"round {no} board {board} is already played by game {g.id}",
                                   check="pairing", kind="game")
             rnd = w.state.rounds[no - 1]
             gid, genesis = self._create_game(w.league, no, board, rnd.title, rnd.pairs[board - 1], w, options, clock)
@@ -318,13 +319,13 @@ class LeagueManager:
         with self._lock:
             w = self.writer(league_id)
             if not 1 <= size <= len(w.entries):
-                raise Rejection("OUT_OF_RANGE", f"league {quote(league_id)} has checkpoints of sizes 1 .. {len(w.entries)}")
+                raise Rejection(Code.OUT_OF_RANGE, f"league {quote(league_id)} has checkpoints of sizes 1 .. {len(w.entries)}")
             if not line.endswith("\n") or line.count("\n") != 1:
-                raise Rejection("BAD_COSIGNATURE", "a cosignature is one signature line ending in a newline")
+                raise Rejection(Code.BAD_COSIGNATURE, "a cosignature is one signature line ending in a newline")
             try:
                 w.add_cosignature(size - 1, line)
             except AfteractionError as x:
-                raise Rejection("BAD_COSIGNATURE", f"not a registered player's valid cosignature of checkpoint {size}: "
+                raise Rejection(Code.BAD_COSIGNATURE, f"not a registered player's valid cosignature of checkpoint {size}: "
                                 f"{x}") from None
             try:
                 self.store.set_checkpoint(league_id, size - 1, w.checkpoints[size - 1])
@@ -338,7 +339,7 @@ class LeagueManager:
             w = self.writer(league_id)
             data = w.bundles.get(h)
         if data is None:
-            raise Rejection("OUT_OF_RANGE", f"no result of league {quote(league_id)} names a bundle with hash {h.hex()}")
+            raise Rejection(Code.OUT_OF_RANGE, f"no result of league {quote(league_id)} names a bundle with hash {h.hex()}")
         return data
 
     def publish(self, league_id: str, auth=None):
@@ -355,7 +356,7 @@ class LeagueManager:
     def _league_game(self, w: LedgerWriter, gid: str):
         g = w.state.games.get(gid)
         if g is None or g.withdrawn:
-            raise Rejection("NOT_A_LEAGUE_GAME", f"game {quote(gid)} is not a live game of league {quote(w.league)}")
+            raise Rejection(Code.NOT_A_LEAGUE_GAME, f"game {quote(gid)} is not a live game of league {quote(w.league)}")
         return g
 
     def witness(self, league_id: str, gid: str, note: str) -> str:
@@ -365,14 +366,14 @@ class LeagueManager:
         try:
             cp = open_checkpoint(note, parse_vkey(g.server))
         except AfteractionError as x:
-            raise Rejection("NOT_A_LEAGUE_GAME", f"the checkpoint is not signed by game {quote(gid)}'s server: {x}") from None
+            raise Rejection(Code.NOT_A_LEAGUE_GAME, f"the checkpoint is not signed by game {quote(gid)}'s server: {x}") from None
         text = split_note(note)[0]
         stored = self.games.store.records(gid, cp.size - 1, 1) if cp.size >= 1 else []
         if not stored or stored[0].seq != cp.size - 1:
-            raise Rejection("NOT_A_LEAGUE_GAME", f"game {quote(gid)}'s log has no checkpoint of size {cp.size} here")
+            raise Rejection(Code.NOT_A_LEAGUE_GAME, f"game {quote(gid)}'s log has no checkpoint of size {cp.size} here")
         if split_note(stored[0].checkpoint)[0] != text:
             # signed by the game's key, yet not this log at that size: two histories; the seat keeps its note
-            raise Rejection("NOT_A_LEAGUE_GAME", f"the checkpoint of size {cp.size} is signed by the game's key but "
+            raise Rejection(Code.NOT_A_LEAGUE_GAME, f"the checkpoint of size {cp.size} is signed by the game's key but "
                             "is not the log the league holds at that size: another history (keep it: a fork proof)")
         return witness_cosign(text, w.origin, self.signer.seed, self.now() // 1000)
 
@@ -385,11 +386,11 @@ class LeagueManager:
             sc = envelope_pb2.SignedCommand.FromString(signed)
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except Exception:  # noqa: BLE001 -- DecodeError and friends
-            raise Rejection("MALFORMED", "not a serialized SignedCommand carrying a CommandEnvelope") from None
+            raise Rejection(Code.MALFORMED, "not a serialized SignedCommand carrying a CommandEnvelope") from None
         if env.game_id != gid:
-            raise Rejection("WRONG_GAME", f"the envelope names game {quote(env.game_id)}, not {quote(gid)}")
+            raise Rejection(Code.WRONG_GAME, f"the envelope names game {quote(env.game_id)}, not {quote(gid)}")
         if not any(verify_command_signature(k, sc.envelope, sc.signature) for k in keys):
-            raise Rejection("BAD_SIGNATURE", "the envelope is not signed by a player of the game")
+            raise Rejection(Code.BAD_SIGNATURE, "the envelope is not signed by a player of the game")
         at = self.now()
         return at, self.author._key.sign(timestamp_statement(league_id, gid, signed, at))
 
@@ -402,9 +403,9 @@ def _body(raw: bytes) -> dict:
     try:
         body = canon.decode(bytes(raw))
     except (EncodingError, AfteractionError, ValueError) as e:
-        raise Rejection("BAD_LEAGUE_ENTRY", f"the body is not a canonical encoding: {e}") from None
+        raise Rejection(Code.BAD_LEAGUE_ENTRY, f"the body is not a canonical encoding: {e}") from None
     if type(body) is not dict or canon.encode(body) != bytes(raw):
-        raise Rejection("BAD_LEAGUE_ENTRY", "the body is not the canonical encoding of a map")
+        raise Rejection(Code.BAD_LEAGUE_ENTRY, "the body is not the canonical encoding of a map")
     return body
 
 
@@ -486,9 +487,9 @@ class LeagueServicer:
         try:
             options = json.loads(request.options_json) if request.options_json else {}
         except ValueError:
-            raise Rejection("BAD_ARGUMENT", "options_json is not JSON") from None
+            raise Rejection(Code.BAD_ARGUMENT, "options_json is not JSON") from None
         if not isinstance(options, dict):
-            raise Rejection("BAD_ARGUMENT", "options_json must be a JSON object")
+            raise Rejection(Code.BAD_ARGUMENT, "options_json must be a JSON object")
         return options, (endings.control(request.decision_ms) if request.decision_ms else None)
 
     def OpenRound(self, request, context):

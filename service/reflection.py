@@ -19,6 +19,7 @@ from . import limits
 from .calls import parse, streaming, unary
 from .servicer import Service
 from .status import Refusal, quote
+from afteraction.engine.codes import Code
 
 V1 = "grpc.reflection.v1.ServerReflection"
 V1ALPHA = reflection.SERVICE_NAME
@@ -37,7 +38,7 @@ def _parse(raw: bytes, package: str):
         if package == "grpc.reflection.v1alpha" or e.code != "MALFORMED":
             raise
         name = f"{package}.ServerReflectionRequest"
-        raise Refusal("MALFORMED", e.message.replace(reflection_pb2.ServerReflectionRequest.DESCRIPTOR.full_name, name),
+        raise Refusal(Code.MALFORMED, e.message.replace(reflection_pb2.ServerReflectionRequest.DESCRIPTOR.full_name, name),
                       type=name) from None
 
 
@@ -51,7 +52,7 @@ def add_reflection(server: grpc.aio.Server, svc: Service, service_names) -> None
                 async for raw in request_iterator:
                     n += 1
                     if n > limits.MAX_REFLECTION_REQUESTS:
-                        raise Refusal("OVERLOADED", f"a reflection stream answers at most "
+                        raise Refusal(Code.OVERLOADED, f"a reflection stream answers at most "
                                       f"{limits.MAX_REFLECTION_REQUESTS} requests; open another stream",
                                       limit=limits.MAX_REFLECTION_REQUESTS)
                     yield _parse(raw, package)
@@ -71,7 +72,7 @@ def add_health(server: grpc.aio.Server, svc: Service, hs: "health.aio.HealthServ
     def check(req, context):
         status = hs._server_status.get(req.service)
         if status is None:
-            raise Refusal("UNKNOWN_SERVICE", f"no service {quote(req.service)} on this server", service=req.service)
+            raise Refusal(Code.UNKNOWN_SERVICE, f"no service {quote(req.service)} on this server", service=req.service)
         return health_pb2.HealthCheckResponse(status=status)
 
     async def watch(raw, context):

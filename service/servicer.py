@@ -22,6 +22,7 @@ from afteraction.engine import names, registry
 from afteraction.engine import receipt as _receipt
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
+from afteraction.engine.codes import Code
 from afteraction.engine.protocol import parse_record
 from afteraction.engine.match import match_value
 from afteraction.v1 import envelope_pb2
@@ -90,7 +91,7 @@ class Service:
 
     def _admit(self) -> None:
         if self.pending >= limits.MAX_PENDING_CALLS:
-            raise Refusal("OVERLOADED", f"the server has {self.pending} calls in progress; retry later",
+            raise Refusal(Code.OVERLOADED, f"the server has {self.pending} calls in progress; retry later",
                           limit=limits.MAX_PENDING_CALLS)
 
     @contextlib.asynccontextmanager
@@ -131,10 +132,10 @@ class Service:
 
     def open_stream(self) -> None:
         if self.streams >= limits.MAX_STREAMS:
-            raise Refusal("TOO_MANY_STREAMS", f"the server has {self.streams} streams open; the limit is "
+            raise Refusal(Code.TOO_MANY_STREAMS, f"the server has {self.streams} streams open; the limit is "
                           f"{limits.MAX_STREAMS}", limit=limits.MAX_STREAMS)
         if self.stopping.is_set():
-            raise Refusal("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
+            raise Refusal(Code.SHUTTING_DOWN, "the server is shutting down; retry on another replica")
         self.streams += 1
 
     def close_stream(self) -> None:
@@ -181,20 +182,20 @@ class GameServicer:
         try:
             options = json.loads(request.options_json) if request.options_json else {}
         except ValueError:
-            raise Rejection("BAD_ARGUMENT", "options_json is not JSON") from None
+            raise Rejection(Code.BAD_ARGUMENT, "options_json is not JSON") from None
         if not isinstance(options, dict):
-            raise Rejection("BAD_ARGUMENT", "options_json must be a JSON object")
+            raise Rejection(Code.BAD_ARGUMENT, "options_json must be a JSON object")
         keys = {}
         for s in request.seats:
             if s.seat in keys:
-                raise Rejection("BAD_SEATS", f"seat {quote(s.seat)} given twice")
+                raise Rejection(Code.BAD_SEATS, f"seat {quote(s.seat)} given twice")
             keys[s.seat] = bytes(s.public_key)
         match = None
         if request.HasField("match"):
             m = request.match
             match = match_value(m.label, dict(m.players), m.date)
             if match is None:
-                raise Rejection("BAD_MATCH", "match is set but has no label, players or date")
+                raise Rejection(Code.BAD_MATCH, "match is set but has no label, players or date")
         gid, row = self.games.create(request.game, request.version, request.scenario, options, keys,
                                      match=match, clock=control_of(request))
         events.game_event("created", game=gid, ruleset=request.game, scenario=parse_record(row.raw).body["scenario"],
@@ -206,12 +207,12 @@ class GameServicer:
     def ListGames(self, request, context):
         size = request.page_size or limits.LIST_GAMES_DEFAULT
         if size > limits.MAX_LIST_GAMES:
-            raise Rejection("BAD_ARGUMENT", f"page_size is at most {limits.MAX_LIST_GAMES}")
+            raise Rejection(Code.BAD_ARGUMENT, f"page_size is at most {limits.MAX_LIST_GAMES}")
         if request.status not in (gs.GAME_STATUS_UNSPECIFIED, gs.GAME_STATUS_IN_PROGRESS, gs.GAME_STATUS_ENDED):
-            raise Rejection("BAD_ARGUMENT", f"status {request.status} is not a GameStatus")
+            raise Rejection(Code.BAD_ARGUMENT, f"status {request.status} is not a GameStatus")
         token = request.page_token
         if len(token) > limits.MAX_PAGE_TOKEN or not all(c in "0123456789abcdef" for c in token):
-            raise Rejection("BAD_ARGUMENT", "page_token is a next_page_token of ListGames")
+            raise Rejection(Code.BAD_ARGUMENT, "page_token is a next_page_token of ListGames")
         ended = {gs.GAME_STATUS_IN_PROGRESS: False, gs.GAME_STATUS_ENDED: True}.get(request.status)
         rows = self.games.store.list_games(token, size + 1, ended)
         out = gs.ListGamesResponse(games=[_summary(*r) for r in rows[:size]])
@@ -224,7 +225,7 @@ class GameServicer:
         env = _envelope_or_none(request.command.envelope)
         try:
             if self.svc.stopping.is_set():
-                raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
+                raise Rejection(Code.SHUTTING_DOWN, "the server is shutting down; retry on another replica")
             async with self.svc.counted():
                 res = await self.games.submit_async(request.command.SerializeToString(), _deadline_ok(context),
                                                     self.svc.run_counted)
@@ -288,7 +289,7 @@ class GameServicer:
             return
         first = parse(gs.PlayRequest, first_raw, "first message")
         if first.WhichOneof("kind") != "join":
-            raise Rejection("BAD_ARGUMENT", "the first message of Play is a join")
+            raise Rejection(Code.BAD_ARGUMENT, "the first message of Play is a join")
         gid = first.join.game_id
         seat = await svc.run_stream(svc.authenticate, gid, first.join.auth)
         size, _ = await svc.run_stream(svc.log_size, gid)
@@ -309,7 +310,7 @@ class GameServicer:
                 try:
                     req = parse(gs.PlayRequest, raw, "message")
                     if req.WhichOneof("kind") != "command":
-                        raise Rejection("BAD_ARGUMENT", "after the join, Play takes commands only")
+                        raise Rejection(Code.BAD_ARGUMENT, "after the join, Play takes commands only")
                     resp = await self.svc.run(self._play_command, req.command, gid, seat)
                 except asyncio.CancelledError:
                     raise
@@ -329,9 +330,9 @@ class GameServicer:
             env = envelope_pb2.CommandEnvelope.FromString(cmd.envelope)
             counter = env.counter
             if env.seat != seat or env.game_id != gid:
-                raise Rejection("WRONG_SEAT", f"this Play stream is seat {quote(seat)}'s in game {quote(gid)}")
+                raise Rejection(Code.WRONG_SEAT, f"this Play stream is seat {quote(seat)}'s in game {quote(gid)}")
             if self.svc.stopping.is_set():
-                raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
+                raise Rejection(Code.SHUTTING_DOWN, "the server is shutting down; retry on another replica")
             res = self.games.submit(cmd.SerializeToString())
             events.submitted(res, gid)
             return gs.PlayResponse(accepted=gs.CommandAccepted(counter=res.counter, seqs=[r.seq for r in res.records],
@@ -521,7 +522,7 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
     last_prompt = None
     while True:
         if svc.stopping.is_set():  # not a finished stream: tell the client to resume elsewhere
-            raise Rejection("SHUTTING_DOWN", "the server is shutting down; resume on another replica")
+            raise Rejection(Code.SHUTTING_DOWN, "the server is shutting down; resume on another replica")
         wake.clear()
         done = []
         while results is not None and not results.empty():

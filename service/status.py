@@ -37,7 +37,7 @@ def status_for(code: str) -> grpc.StatusCode:
 class Refusal(Rejection):
     """A Rejection raised by the service itself, with ErrorInfo metadata (e.g. the limit and the size)."""
 
-    def __init__(self, code: str, message: str, **metadata) -> None:
+    def __init__(self, code: Code, message: str, **metadata) -> None:
         super().__init__(code, message)
         self.metadata = {k: str(v) for k, v in metadata.items()}
 
@@ -98,10 +98,10 @@ def status_of(e: BaseException, rpc: str = "") -> grpc.Status:
     md["incident"] = inc
     if isinstance(e, StoreError):
         log.error("incident %s: %s: store error: %s", inc, rpc, e, extra={"incident": inc, "rpc": rpc})
-        return rich_status("STORE_UNAVAILABLE", f"the store is unavailable; retry (incident {inc})", md)
+        return rich_status(Code.STORE_UNAVAILABLE, f"the store is unavailable; retry (incident {inc})", md)
     if isinstance(e, Internal):
         log.error("incident %s: %s: %s", inc, rpc, e, extra={"incident": inc, "rpc": rpc})
-        return rich_status("INTERNAL", f"the stored log and the referee disagree (incident {inc})", md)
+        return rich_status(Code.INTERNAL, f"the stored log and the referee disagree (incident {inc})", md)
     log.error("incident %s: %s: unexpected %s", inc, rpc, type(e).__name__, exc_info=e,
               extra={"incident": inc, "rpc": rpc})
-    return rich_status("INTERNAL", f"internal error (incident {inc})", md)
+    return rich_status(Code.INTERNAL, f"internal error (incident {inc})", md)

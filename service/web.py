@@ -35,6 +35,7 @@ from protobuf.wkt import Any as PbAny
 from . import limits, metrics
 from .calls import SERVER_STREAM, UNARY, CallFailed, streaming_core, unary_core
 from .status import Refusal, status_of
+from afteraction.engine.codes import Code as RejectionCode
 
 log = logging.getLogger("afteraction.service")
 
@@ -73,13 +74,13 @@ class JsonCodec:
         n = limits.WEB_MAX_JSON_REQUEST_BYTES
         if len(data) > n:  # JSON is longer than its binary: this cap first, MAX_REQUEST_BYTES after
             raise connect_error(status_of(Refusal(
-                "REQUEST_TOO_LARGE", f"the JSON request is {len(data)} bytes; the limit is {n}", limit=n, size=len(data))))
+                RejectionCode.REQUEST_TOO_LARGE, f"the JSON request is {len(data)} bytes; the limit is {n}", limit=n, size=len(data))))
         try:
             msg = json_format.Parse(bytes(data).decode("utf-8") or "{}", message_class())
         except (json_format.ParseError, UnicodeDecodeError, ValueError, DecodeError) as e:
             what, field = _json_fault(str(e))
             raise connect_error(status_of(Refusal(
-                "MALFORMED", f"the request is not the proto3 JSON of a {message_class.DESCRIPTOR.full_name}: {what}",
+                RejectionCode.MALFORMED, f"the request is not the proto3 JSON of a {message_class.DESCRIPTOR.full_name}: {what}",
                 type=message_class.DESCRIPTOR.full_name, **({"field": field} if field else {})))) from None
         return msg.SerializeToString()
 
@@ -234,7 +235,7 @@ class WebApp:
     async def _unknown(self, scope, receive, send, path, origin):
         from .status import quote, rich_status
 
-        st = rich_status("UNKNOWN_RPC", f"no method {quote(path[1:])} on the web port (Play is gRPC-only: "
+        st = rich_status(RejectionCode.UNKNOWN_RPC, f"no method {quote(path[1:])} on the web port (Play is gRPC-only: "
                          "use SubmitCommand and Watch)", {"rpc": path[1:]})
         err = connect_error(st)
         while (await receive()).get("more_body"):
@@ -274,9 +275,9 @@ def _framing_status(message: str):
     from .status import rich_status
 
     if "too large" in message or "exceeds" in message:
-        return rich_status("REQUEST_TOO_LARGE", f"the request is too large: {message[:200]}",
+        return rich_status(RejectionCode.REQUEST_TOO_LARGE, f"the request is too large: {message[:200]}",
                            {"limit": limits.TRANSPORT_MAX_RECEIVE_BYTES})
-    return rich_status("MALFORMED", f"the request's framing or encoding is not valid: {message[:200]}",
+    return rich_status(RejectionCode.MALFORMED, f"the request's framing or encoding is not valid: {message[:200]}",
                        {"type": "web framing"})
 
 

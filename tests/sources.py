@@ -47,6 +47,7 @@ class Raise:
     code: str | None      # None: the first argument is not a literal code (a variable, a call...)
     where: str            # path:line
     text: str             # the call, for a message
+    typed: bool = False   # the code is named as a member of the enum (``Code.X``), not a plain string
 
 
 def _call_name(f: ast.expr) -> str | None:
@@ -55,7 +56,8 @@ def _call_name(f: ast.expr) -> str | None:
 
 def code_uses(folders: tuple[str, ...] = ("engine", "service")) -> list[Raise]:
     """Every ``Rejection(code, ...)``, ``Refusal(code, ...)`` and ``rich_status(code, ...)`` in
-    ``folders``: ``code`` a string literal, or ``Code.X`` (read as "X")."""
+    ``folders``: ``code`` a string literal, or ``Code.X`` (read as "X", typed; ``RejectionCode.X``
+    where ``Code`` names another class, service/web.py)."""
     out = []
     for folder in folders:
         for p in files(folder):
@@ -64,13 +66,30 @@ def code_uses(folders: tuple[str, ...] = ("engine", "service")) -> list[Raise]:
                     continue
                 where = f"{p.relative_to(REPO)}:{n.lineno}"
                 a = n.args[0] if n.args else None
+                typed = isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) \
+                    and a.value.id in ("Code", "RejectionCode")
                 if isinstance(a, ast.Constant) and isinstance(a.value, str):
                     code = a.value
-                elif isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "Code":
+                elif typed:
                     code = a.attr
                 else:
                     code = None
-                out.append(Raise(code, where, ast.unparse(n)[:120]))
+                out.append(Raise(code, where, ast.unparse(n)[:120], typed))
+    return out
+
+
+def builtin_raises(folder: str) -> list[str]:
+    """path:line: Name of every ``raise`` of a builtin exception class under ``folder``."""
+    import builtins
+
+    out = []
+    for p in files(folder):
+        for n in ast.walk(parse(p)):
+            if isinstance(n, ast.Raise) and n.exc is not None:
+                f = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
+                if isinstance(f, ast.Name) and isinstance(getattr(builtins, f.id, None), type) \
+                        and issubclass(getattr(builtins, f.id), BaseException):
+                    out.append(f"{p.relative_to(REPO)}:{n.lineno}: {f.id}")
     return out
 
 

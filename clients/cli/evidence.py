@@ -82,7 +82,7 @@ class Bundle:
     def at_position(self, seat: str, state_seq: int, prev: bytes, seq: int) -> bool:
         """True if an envelope of ``seat`` bound to (state_seq, prev) stands at record ``seq``'s
         position (the rule of engine/endings.py, the referee's and the verifier's)."""
-        from afteraction.engine.endings import position_problem
+        from afteraction.engine.protocol_rules import position_problem
 
         return self.version >= 2 and position_problem(self.version, seat, state_seq, prev, seq, self.hash_of,
                                                       self.offer_by) is None

@@ -249,8 +249,8 @@ def submitter_from(w: Walk, seq: int, body: dict, env_b, sig, sealed: bool) -> d
 
 def _past_offers(w: Walk, seat: str, env, seq: int) -> bool:
     """Format 3 (SPEC.md 7.2): the envelope is bound before other seats' offers only (the rule of
-    engine/endings.py position_problem, on the walked records)."""
-    from afteraction.engine.endings import position_problem
+    engine/protocol_rules.py position_problem, on the walked records)."""
+    from afteraction.engine.protocol_rules import position_problem
 
     recs = w.records
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 
 from afteraction.engine import receipt as _receipt
-from afteraction.engine.endings import position_problem
+from afteraction.engine.protocol_rules import position_problem
 from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgpack
 
-from ..errors import EncodingError
+from ..errors import AfteractionError, EncodingError
 
 _INT_MIN = -(2**63)
 _INT_MAX = 2**64 - 1
@@ -57,7 +57,7 @@ def _normalize(v: Any, path: str, depth: int = 0) -> Any:
     raise EncodingError(f"type {t.__name__} is not allowed in canonical data at {path}")
 
 
-class _Refused(Exception):
+class _Refused(AfteractionError):
     """Internal: the fast paths found a problem; the slow path explains it with a location."""
 
 

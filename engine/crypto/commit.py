@@ -21,13 +21,13 @@ from typing import Any
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from ..errors import CryptoError
+from ..errors import CryptoError, InternalValueError
 from . import canon
 from .hashing import (TAG_COMMIT, TAG_SALT, TAG_SEAL_KEY, TAG_SEAL_NONCE, TAG_SEAT_ENTROPY,
                       TAG_SERVER_SECRET, lp, tag_prefix, tagged_hash, tagged_hmac, u64)
 
 
-class SealedSizeError(ValueError):
+class SealedSizeError(InternalValueError):
     """A hidden value that does not fit the size declared for its kind: a ruleset bug (its
     ``sealed_sizes`` are too small), never a reason to write a longer ciphertext."""
 

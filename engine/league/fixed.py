@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from math import isqrt
 
+from ..errors import InternalValueError
+
 ONE = 10**15
 LN2 = 693147180559945            # floor(ln 2 * 10^15)
 PI_SQUARED = 9869604401089358    # floor(pi^2 * 10^15)
@@ -25,7 +27,7 @@ def fdiv(a: int, b: int) -> int:
 def fsqrt(a: int) -> int:
     """floor(sqrt(a / ONE) * ONE), exactly: isqrt(a * ONE)."""
     if a < 0:
-        raise ValueError("square root of a negative number")
+        raise InternalValueError("square root of a negative number")
     return isqrt(a * ONE)
 
 
@@ -33,7 +35,7 @@ def fexp(x: int) -> int:
     """e^x: x = k*LN2 + r with k = floor(x / LN2), 0 <= r < LN2; e^r = sum of t_i, t_0 = ONE,
     t_i = floor(t_{i-1} * r / (i * ONE)) until a term is 0; then shifted by k bits (floor)."""
     if not -MAX_EXP <= x <= MAX_EXP:
-        raise ValueError("exponent out of range")
+        raise InternalValueError("exponent out of range")
     k = x // LN2
     r = x - k * LN2
     s = t = ONE
@@ -52,7 +54,7 @@ def fln(x: int) -> int:
     ln m = 2 * sum z^(2i+1) / (2i+1) with z = fdiv(m - ONE, m + ONE), the powers by fmul from z and
     z2 = fmul(z, z), each quotient floored, until a power is 0; ln x = 2 * sum + k * LN2."""
     if x <= 0:
-        raise ValueError("logarithm of a non-positive number")
+        raise InternalValueError("logarithm of a non-positive number")
     k = x.bit_length() - ONE.bit_length()
     while True:
         m = x >> k if k >= 0 else x << -k

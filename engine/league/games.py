@@ -31,7 +31,7 @@ class GameFacts:
     final_text: str                  # the final checkpoint's text (without signatures)
 
 
-class BundleProblem(Exception):
+class BundleProblem(AfteractionError):
     """A bundle that does not verify, or is not the game the league says it is."""
 
 

@@ -18,6 +18,7 @@ from .entries import Author, bundle_hash, make_entry, seed_commitment
 from .fixed import ONE
 from .ledger import LedgerWriter, cosigner, write_ledger
 from .standings import published
+from ..errors import InternalValueError
 
 LEAGUE = "spring"
 
@@ -207,7 +208,7 @@ class LocalLeague:
             by, sig = e.by, e.sig
             if body != e.body:
                 if by != self.w.author.public:
-                    raise ValueError("only the league's own entries can be signed again")
+                    raise InternalValueError("only the league's own entries can be signed again")
                 sig = self.w.author.sign(self.league, e.kind, body)
             n = make_entry(self.league, e.seq, prev, e.at, e.kind, body, by, sig)
             [w] = log.sign([n])

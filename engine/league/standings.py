@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..errors import AfteractionError
 from . import glicko2
 from .entries import fraction, frac_value
 from .fixed import ONE
@@ -115,7 +116,7 @@ class Standings:
     history: dict[str, dict[str, list[list[int]]]]   # title -> player -> [[round, r, rd], ...] after each round
 
 
-class RatingsUndefined(Exception):
+class RatingsUndefined(AfteractionError):
     """The ratings left the range of SPEC.md 15.7's arithmetic (a division by zero, an exponent
     beyond +-2048): a league whose games give such ratings cannot publish them."""
 

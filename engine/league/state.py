@@ -19,7 +19,7 @@ from .games import BundleProblem, GameFacts, cosigners, game_facts
 from .standings import RatingsUndefined, counted_points, published
 
 
-class LeagueError(Exception):
+class LeagueError(AfteractionError):
     def __init__(self, seq: int | None, kind: str, check: str, detail: str = "") -> None:
         self.seq, self.kind, self.check, self.detail = seq, kind, check, detail
         where = f"entry {seq} ({kind})" if seq is not None else "ledger"

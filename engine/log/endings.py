@@ -16,6 +16,7 @@ from __future__ import annotations
 from afteraction.v1 import envelope_pb2
 
 from .. import endings as E
+from .. import protocol_rules as R
 from ..crypto import canon
 from ..errors import Rejection
 from ..protocol import CAUSE_KEYS, Record
@@ -100,16 +101,16 @@ class EndingsCheck:
             raise _fail("6", seq, "the event of an ending command is its signed envelope's (SPEC.md 8.1)",
                         repr(evs), repr(rec.body["events"]))
         ev = evs[0]
-        if ev["t"] != "resign" and not started:
+        if R.ending_problem(ev["t"], started) is not None:
             raise _fail("6", seq, f"an {ev['t']} before the dice handshake completed")
         if ev["t"] == "offer":
             if ev["winner"] is not None and ev["winner"] not in self.seats:
                 raise _fail("6", seq, "an offer names a seat or a draw", self.seats, ev["winner"])
-            why = self.offers.offer_problem(seat)
+            why = R.offer_problem(self.offers, seat)
             if why is not None:
-                raise _fail("6", seq, "one standing offer per seat (v >= 3, SPEC.md 8.1)", None, None, why[1])
+                raise _fail("6", seq, "one standing offer per seat (v >= 3, SPEC.md 8.1)", None, None, why.message)
         elif ev["t"] == "accept":
-            if self.offers.accept_problem(seat, seq, ev["offer"], ev["winner"]) is not None:
+            if R.accept_problem(self.offers, seat, seq, ev["offer"], ev["winner"]) is not None:
                 offer = self.offers.latest(seat)
                 raise _fail("6", seq, "an acceptance names the offer in the record before it, made by the other "
                             "seat, for the same result (SPEC.md 8.1; format 3: any offer of another seat that stands)",

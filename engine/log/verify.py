@@ -22,8 +22,15 @@ number), the check, and what was expected and found. The steps:
                  every record byte for byte
 
 A game still in progress verifies steps 1-8 as far as they go (SPEC.md 10.1) and says what is
-not yet verifiable. Steps 1-5 and 8 are here; 4's genesis checks in genesis.py, 6 and 7 in
-seats.py, 9-11 in replay.py (base classes of Verifier), the endings' checks in endings.py.
+not yet verifiable.
+
+Each step is a function of the verifier's one state, the ``Verifier`` (what the records so far
+established: keys, counters, the handshake, commitments, the tree, the replay's referee), named
+for its number: ``step_2_encoding`` ... ``step_11_replay``. ``Verifier.add`` calls them in this
+order for every record; a record's check of the protocol's rules asks engine/protocol_rules.py,
+the referee's predicates. Steps 2-5 and 8 are here (4's genesis shape in genesis.py), 6 and 7 in
+seats.py, 9-11 in replay.py (with ``ReplayReferee``, the referee step 11 drives), the endings'
+checks (times, ending commands, the end's cause: part of 6 and 8) in endings.py.
 """
 from __future__ import annotations
 
@@ -33,18 +40,20 @@ from ..crypto import commit as _commit
 from ..crypto import note as _note
 from ..crypto.cosign import cosignatures_of, cosigner_ids
 from ..crypto.merkle import CompactTree
+from .. import protocol_rules as R
 from ..errors import CryptoError, EncodingError, Rejection, VerificationError
 from ..protocol import ZERO_HASH, Record, parse_record
-from ..referee import Referee
 from .bundle import read_bundle
 from .endings import EndingsCheck
 from .genesis import bytes32, genesis_options, genesis_shape
-from .replay import ReplaySteps
-from .seats import SeatSteps
+from .replay import ReplayReferee, step_11_replay, steps_9_10_sealed_and_dice
+from .seats import step_6_seats, step_7_openings
 from .steps import STEPS, Report, _fail, describe_record, older_format_notes  # noqa: F401 (STEPS and Report are part of this module's API)
 
-class Verifier(SeatSteps, ReplaySteps):
-    """Streaming verifier: feed records in order with ``add``, then ``finish``."""
+
+class Verifier:
+    """Streaming verifier: feed records in order with ``add``, then ``finish``. Its attributes are
+    the verifier's one state, which the step functions read and update."""
 
     def __init__(self, server_vkey: str, pinned_vkey: str | None = None, secret: bytes | None = None,
                  replay: bool = True, ruleset_lookup: Callable | None = None,
@@ -102,7 +111,7 @@ class Verifier(SeatSteps, ReplaySteps):
         self.ended_at: int | None = None
         self.dice_key: bytes | None = None
         self.seal_key: bytes | None = None
-        self.referee: Referee | None = None
+        self.referee: ReplayReferee | None = None
         self.expected: list[bytes] = []  # records the replay produced ahead of the log (end record)
         self.next_roll = 0  # rolls are numbered 0, 1, 2... in log order (public and sealed alike)
         self.sealed_sizes: dict | None = None  # v >= 2: genesis's padded sizes (SPEC.md 6.5)
@@ -138,55 +147,26 @@ class Verifier(SeatSteps, ReplaySteps):
                         detail=f"{type(e).__name__}: {e}") from None
 
     def _add(self, raw: bytes, checkpoint: str) -> Record:
-        seq = self.tree.size
-        self.step = "2"
-        try:
-            rec = parse_record(raw)
-        except EncodingError as e:
-            raise _fail("2", seq, "record is not canonical", detail=str(e)) from None
-        if seq == 0:
-            self.report.format = rec.v
-            if self.min_version is not None and rec.v < self.min_version:  # no downgrade (SPEC.md 11)
-                raise _fail("2", 0, f"format version (at least {self.min_version} is required)", self.min_version,
-                            rec.v, f"a log of format v{rec.v} lacks guarantees of later versions: "
-                            "SPEC.md 11, 'What each format version guarantees'")
-        if rec.seq != seq:
-            raise _fail("2", seq, "sequence number", seq, rec.seq)
-        if self.game is not None and rec.game != self.game:
-            raise _fail("2", seq, "game id", self.game, rec.game)
-        if self.genesis is not None and rec.v != self.genesis.v:
-            raise _fail("2", seq, "format version (every record carries genesis's)", self.genesis.v, rec.v)
-        if rec.prev != self.prev:
-            raise _fail("3", seq, "previous record hash", self.prev, rec.prev)
-        if self.ended_at is not None:
-            raise _fail("8", seq, "record after the end record", None, rec.kind)
-        self.step = "4"
-        if seq == 0:
-            self._genesis(rec)
-            self._expectations(rec)
-        elif rec.kind == "genesis":
-            raise _fail("4", seq, "second genesis record")
-        self.tree.append(rec.leaf)
-        self._checkpoint(seq, checkpoint, rec)
-        self.last_checkpoint = checkpoint
-        if seq > 0:
+        rec = step_2_encoding(self, raw)
+        step_3_chain(self, rec)
+        step_8_nothing_after_the_end(self, rec)
+        step_4_genesis(self, rec)
+        step_5_checkpoint(self, rec, checkpoint)
+        if rec.seq > 0:
             if rec.kind == "end":
-                self._end(rec)
+                step_8_end(self, rec)
             else:
-                self._env, started = None, len(self.entropy) == len(self.seat_keys)
-                self._seat_record(rec)
-                self.ends.seat_record(rec, self._env, rec.kind == "reveal" and not started
-                                      and len(self.entropy) == len(self.seat_keys), started)
-            self._openings(rec)
+                step_6_seats(self, rec)
+            step_7_openings(self, rec)
             if self.secret is not None:
-                self._sealed_and_dice(rec)
+                steps_9_10_sealed_and_dice(self, rec)
             if self.referee is not None and not self.replay_apart:
-                self._replay(rec)
+                step_11_replay(self, rec)
         if self.ends is not None:  # SPEC.md 8.1: which offers stand, for the next records' checks
             self.ends.record_done(rec, self._env if rec.kind == "command" else None)
         self.prev = rec.hash
         self.prev_kind = rec.kind
-        self.report.records = seq + 1
+        self.report.records = rec.seq + 1
         return rec
 
     def replay_record(self, raw: bytes, opened: tuple[bytes, bytes] | None = None,
@@ -201,9 +181,9 @@ class Verifier(SeatSteps, ReplaySteps):
             self.opened = (seq, *opened) if opened is not None else None
             self.unsealed = (seq, unsealed) if unsealed else None
             if seq == 0:
-                self._genesis(rec)
+                genesis_facts(self, rec)
             elif self.referee is not None:
-                self._replay(rec)
+                step_11_replay(self, rec)
         except VerificationError:
             raise
         except Exception as e:  # as in ``add``
@@ -216,7 +196,7 @@ class Verifier(SeatSteps, ReplaySteps):
         the checkpoint of the log verified so far (origin, size, root)."""
         if self.tree.size == 0:
             raise _fail("5", None, "checkpoint before any record")
-        self._checkpoint(self.tree.size - 1, note)
+        checkpoint(self, self.tree.size - 1, note)
 
     def finish(self) -> Report:
         r = self.report
@@ -247,111 +227,172 @@ class Verifier(SeatSteps, ReplaySteps):
                 r.notes.append(f"replay not done: ruleset {r.ruleset} is not available here ({self.unavailable})")
         return r
 
-    # -- steps ----------------------------------------------------------------
-    def _genesis(self, rec: Record) -> None:
-        if rec.kind != "genesis":
-            raise _fail("4", 0, "record 0 kind", "genesis", rec.kind)
-        b = rec.body
-        keys, sizes = genesis_shape(rec)
-        if rec.v >= 2:
-            self.sealed_sizes = sizes
-        rs, server = b["ruleset"], b["server"]
-        if server["vkey"] != self.report.server_vkey:
-            raise _fail("4", 0, "server key in genesis", self.report.server_vkey, server["vkey"])
-        if self.header_game is not None and rec.game != self.header_game:
-            raise _fail("4", 0, "game id in the bundle header", rec.game, self.header_game)
-        for seat, key in sorted(self.pinned_seat_keys.items()):  # SPEC.md 10, A.2 / B.6
-            if seat not in keys:
-                raise _fail("4", 0, f"pinned seat {seat} is not a seat of genesis", seat, sorted(keys))
-            if keys[seat] != key:
-                raise _fail("4", 0, f"seat {seat} key differs from the pinned key", key, keys[seat])
-        self.game = rec.game
-        self.genesis = rec
-        self.ends = EndingsCheck(rec)
-        self.origin = server["origin"]
-        self.seat_keys = keys
-        self._cosigners = cosigner_ids(self.origin, keys)
-        self.report.seat_keys = dict(keys)
-        self.report.match = b.get("match")
-        self.counters = {s: 0 for s in keys}
-        self.report.game = rec.game
-        self.report.ruleset = f"{rs['game']}/{rs['version']}"
-        ruleset, why = None, "no ruleset lookup"
-        if self.lookup is not None:
-            try:
-                ruleset = self.lookup(rs["game"], rs["version"])
-            except Rejection as e:
-                ruleset, why = None, e.message
-        if ruleset is not None:
-            genesis_options(ruleset, b)
-        else:  # SPEC.md 10.3: a version the verifier does not have is not replayed, and it says so
-            self.unavailable = why
-            self.report.notes.append(f"ruleset {self.report.ruleset} is not available here ({why}): "
-                                     "genesis options and seats not checked against it")
-        if self.secret is not None:
-            if _commit.server_secret_commitment(rec.game, self.secret) != b["secret_commit"]:
-                raise _fail("8", 0, "the revealed server secret does not match the genesis commitment")
-            self.seal_key = _commit.seal_key(self.secret, rec.game)
-            if self.want_replay and ruleset is not None:
-                self.referee = Referee(rec, ruleset, self.secret)
 
-    def _expectations(self, rec: Record) -> None:
-        """Step 4, what a seat knew before it read the log: its game, its server's origin."""
-        if self.expected_game is not None and rec.game != self.expected_game:
-            raise _fail("4", 0, "game id (the game the seat joined)", self.expected_game, rec.game)
-        if self.expected_origin is not None and self.origin != self.expected_origin:
-            raise _fail("4", 0, "checkpoint origin in genesis (the one the seat expects)",
-                        self.expected_origin, self.origin)
-        if self.kept is not None and self.kept.origin != self.origin:
-            raise _fail("5", 0, "origin of the checkpoint a seat kept (a checkpoint of another log)",
-                        self.origin, self.kept.origin)
+# -- the steps, in the order ``Verifier.add`` calls them -------------------------------------
+def step_2_encoding(v, raw: bytes) -> Record:
+    """Step 2: the record is canonical, in genesis's format version, of this game, numbered n."""
+    seq = v.tree.size
+    v.step = "2"
+    try:
+        rec = parse_record(raw)
+    except EncodingError as e:
+        raise _fail("2", seq, "record is not canonical", detail=str(e)) from None
+    if seq == 0:
+        v.report.format = rec.v
+        if v.min_version is not None and rec.v < v.min_version:  # no downgrade (SPEC.md 11)
+            raise _fail("2", 0, f"format version (at least {v.min_version} is required)", v.min_version,
+                        rec.v, f"a log of format v{rec.v} lacks guarantees of later versions: "
+                        "SPEC.md 11, 'What each format version guarantees'")
+    if rec.seq != seq:
+        raise _fail("2", seq, "sequence number", seq, rec.seq)
+    if v.game is not None and rec.game != v.game:
+        raise _fail("2", seq, "game id", v.game, rec.game)
+    if v.genesis is not None and rec.v != v.genesis.v:
+        raise _fail("2", seq, "format version (every record carries genesis's)", v.genesis.v, rec.v)
+    return rec
 
-    def _checkpoint(self, seq: int, note: str, rec=None) -> None:
-        self.step = "5"
+
+def step_3_chain(v, rec: Record) -> None:
+    """Step 3: the record's prev is the hash of the one before (genesis: zeros)."""
+    if rec.prev != v.prev:
+        raise _fail("3", rec.seq, "previous record hash", v.prev, rec.prev)
+
+
+def step_8_nothing_after_the_end(v, rec: Record) -> None:
+    """Step 8: the end record is the log's last (the referee's GAME_OVER)."""
+    if R.ended_problem(v.ended_at is not None) is not None:
+        raise _fail("8", rec.seq, "record after the end record", None, rec.kind)
+
+
+def step_4_genesis(v, rec: Record) -> None:
+    """Step 4: record 0 is a well-formed genesis, as pinned and as the seat expects; no other is."""
+    v.step = "4"
+    if rec.seq == 0:
+        genesis_facts(v, rec)
+        _expectations(v, rec)
+    elif rec.kind == "genesis":
+        raise _fail("4", rec.seq, "second genesis record")
+
+
+def step_5_checkpoint(v, rec: Record, note: str) -> None:
+    """Step 5: after the record, a checkpoint signed by the server key, for the origin, size seq+1
+    and the Merkle root of records 0..seq."""
+    v.tree.append(rec.leaf)
+    checkpoint(v, rec.seq, note, rec)
+    v.last_checkpoint = note
+
+
+def genesis_facts(v, rec: Record) -> None:
+    """Step 4 for record 0: a well-formed genesis, as pinned; the state it starts (seats, keys,
+    the ruleset and the replay's referee)."""
+    if rec.kind != "genesis":
+        raise _fail("4", 0, "record 0 kind", "genesis", rec.kind)
+    b = rec.body
+    keys, sizes = genesis_shape(rec)
+    if rec.v >= 2:
+        v.sealed_sizes = sizes
+    rs, server = b["ruleset"], b["server"]
+    if server["vkey"] != v.report.server_vkey:
+        raise _fail("4", 0, "server key in genesis", v.report.server_vkey, server["vkey"])
+    if v.header_game is not None and rec.game != v.header_game:
+        raise _fail("4", 0, "game id in the bundle header", rec.game, v.header_game)
+    for seat, key in sorted(v.pinned_seat_keys.items()):  # SPEC.md 10, A.2 / B.6
+        if seat not in keys:
+            raise _fail("4", 0, f"pinned seat {seat} is not a seat of genesis", seat, sorted(keys))
+        if keys[seat] != key:
+            raise _fail("4", 0, f"seat {seat} key differs from the pinned key", key, keys[seat])
+    v.game = rec.game
+    v.genesis = rec
+    v.ends = EndingsCheck(rec)
+    v.origin = server["origin"]
+    v.seat_keys = keys
+    v._cosigners = cosigner_ids(v.origin, keys)
+    v.report.seat_keys = dict(keys)
+    v.report.match = b.get("match")
+    v.counters = {s: 0 for s in keys}
+    v.report.game = rec.game
+    v.report.ruleset = f"{rs['game']}/{rs['version']}"
+    ruleset, why = None, "no ruleset lookup"
+    if v.lookup is not None:
         try:
-            text, sigs = _note.split_note(note)  # once: the server's signature, then the seats'
-            _note.verified_signatures(text, sigs, [self.server], self.signature_check)
-            cp = _note.parse_checkpoint(text)
-        except CryptoError as e:
-            raise _fail("5", seq, "checkpoint signature", detail=str(e)) from None
-        if cp.origin != self.origin:
-            raise _fail("5", seq, "checkpoint origin", self.origin, cp.origin)
-        if cp.size != seq + 1:
-            raise _fail("5", seq, "checkpoint tree size", seq + 1, cp.size)
-        root = self.tree.root()
-        if cp.root != root:  # earlier records matched their own checkpoints: this one changed after signing
-            what = f", {describe_record(rec)}," if rec is not None else ""
-            raise _fail("5", seq, f"checkpoint root: record {seq}{what} was changed after the server signed "
-                        f"its checkpoint (tree size {seq + 1}): the signed root no longer covers its bytes",
-                        root, cp.root)
-        try:  # SPEC.md 4.5: every seat cosignature the note carries verifies
-            self.report.cosigned = sorted(cosignatures_of(text, sigs, self._cosigners, self.seat_keys,
-                                                          self.signature_check))
-        except CryptoError as e:
-            raise _fail("5", seq, "seat cosignature of the checkpoint", detail=str(e)) from None
-        if self.kept is not None and self.kept.size == seq + 1:
-            if self.kept.root != root:
-                raise _fail("5", seq, "root of the tree differs from the checkpoint a seat kept "
-                            "(the log was rewritten after that seat saw it)", self.kept.root, root)
-            self.report.kept_checkpoint = self.kept.size
+            ruleset = v.lookup(rs["game"], rs["version"])
+        except Rejection as e:
+            ruleset, why = None, e.message
+    if ruleset is not None:
+        genesis_options(ruleset, b)
+    else:  # SPEC.md 10.3: a version the verifier does not have is not replayed, and it says so
+        v.unavailable = why
+        v.report.notes.append(f"ruleset {v.report.ruleset} is not available here ({why}): "
+                              "genesis options and seats not checked against it")
+    if v.secret is not None:
+        if _commit.server_secret_commitment(rec.game, v.secret) != b["secret_commit"]:
+            raise _fail("8", 0, "the revealed server secret does not match the genesis commitment")
+        v.seal_key = _commit.seal_key(v.secret, rec.game)
+        if v.want_replay and ruleset is not None:
+            v.referee = ReplayReferee(rec, ruleset, v.secret, v.replay_in_place)
 
-    def _end(self, rec: Record) -> None:
-        self.step = "8"
-        b = rec.body
-        # the record before, the body's keys, the cause and its outcome (SPEC.md 8, 8.3)
-        self.report.cause = self.ends.end(rec, self.prev_kind)
-        out = b["outcome"]
-        if type(out) is not dict or "winner" not in out or type(out.get("reason")) is not str \
-                or not (out["winner"] is None or (type(out["winner"]) is str and out["winner"] in self.seat_keys)):
-            raise _fail("8", rec.seq, "outcome is a map with winner (a seat of genesis or nil) and text reason",
-                        None, repr(out))
-        s = rec.body.get("secret")
-        if not bytes32(s) or _commit.server_secret_commitment(self.game, s) != self.genesis.body["secret_commit"]:
-            raise _fail("8", rec.seq, "the end record's secret does not match the genesis commitment")
-        if self.secret is not None and s != self.secret:
-            raise _fail("8", rec.seq, "the bundle header's secret differs from the end record's")
-        self.ended_at = rec.seq
-        self.report.outcome = rec.body.get("outcome")
+
+def _expectations(v, rec: Record) -> None:
+    """Step 4, what a seat knew before it read the log: its game, its server's origin."""
+    if v.expected_game is not None and rec.game != v.expected_game:
+        raise _fail("4", 0, "game id (the game the seat joined)", v.expected_game, rec.game)
+    if v.expected_origin is not None and v.origin != v.expected_origin:
+        raise _fail("4", 0, "checkpoint origin in genesis (the one the seat expects)",
+                    v.expected_origin, v.origin)
+    if v.kept is not None and v.kept.origin != v.origin:
+        raise _fail("5", 0, "origin of the checkpoint a seat kept (a checkpoint of another log)",
+                    v.origin, v.kept.origin)
+
+
+def checkpoint(v, seq: int, note: str, rec=None) -> None:
+    """Step 5: ``note`` is the server's checkpoint of the log up to record ``seq`` (and its seats'
+    cosignatures verify)."""
+    v.step = "5"
+    try:
+        text, sigs = _note.split_note(note)  # once: the server's signature, then the seats'
+        _note.verified_signatures(text, sigs, [v.server], v.signature_check)
+        cp = _note.parse_checkpoint(text)
+    except CryptoError as e:
+        raise _fail("5", seq, "checkpoint signature", detail=str(e)) from None
+    if cp.origin != v.origin:
+        raise _fail("5", seq, "checkpoint origin", v.origin, cp.origin)
+    if cp.size != seq + 1:
+        raise _fail("5", seq, "checkpoint tree size", seq + 1, cp.size)
+    root = v.tree.root()
+    if cp.root != root:  # earlier records matched their own checkpoints: this one changed after signing
+        what = f", {describe_record(rec)}," if rec is not None else ""
+        raise _fail("5", seq, f"checkpoint root: record {seq}{what} was changed after the server signed "
+                    f"its checkpoint (tree size {seq + 1}): the signed root no longer covers its bytes",
+                    root, cp.root)
+    try:  # SPEC.md 4.5: every seat cosignature the note carries verifies
+        v.report.cosigned = sorted(cosignatures_of(text, sigs, v._cosigners, v.seat_keys, v.signature_check))
+    except CryptoError as e:
+        raise _fail("5", seq, "seat cosignature of the checkpoint", detail=str(e)) from None
+    if v.kept is not None and v.kept.size == seq + 1:
+        if v.kept.root != root:
+            raise _fail("5", seq, "root of the tree differs from the checkpoint a seat kept "
+                        "(the log was rewritten after that seat saw it)", v.kept.root, root)
+        v.report.kept_checkpoint = v.kept.size
+
+
+def step_8_end(v, rec: Record) -> None:
+    """Step 8 for the end record: its cause and outcome, and the secret committed in genesis."""
+    v.step = "8"
+    b = rec.body
+    # the record before, the body's keys, the cause and its outcome (SPEC.md 8, 8.3)
+    v.report.cause = v.ends.end(rec, v.prev_kind)
+    out = b["outcome"]
+    if type(out) is not dict or "winner" not in out or type(out.get("reason")) is not str \
+            or not (out["winner"] is None or (type(out["winner"]) is str and out["winner"] in v.seat_keys)):
+        raise _fail("8", rec.seq, "outcome is a map with winner (a seat of genesis or nil) and text reason",
+                    None, repr(out))
+    s = rec.body.get("secret")
+    if not bytes32(s) or _commit.server_secret_commitment(v.game, s) != v.genesis.body["secret_commit"]:
+        raise _fail("8", rec.seq, "the end record's secret does not match the genesis commitment")
+    if v.secret is not None and s != v.secret:
+        raise _fail("8", rec.seq, "the bundle header's secret differs from the end record's")
+    v.ended_at = rec.seq
+    v.report.outcome = rec.body.get("outcome")
 
 
 def verify_bundle(f: BinaryIO, pinned_vkey: str | None = None, replay: bool = True,

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Sequence
 from ..crypto.merkle import CompactTree
 from ..crypto.note import Checkpoint, Signer, sign_checkpoint
 from ..protocol import Record
+from ..errors import InternalValueError
 
 
 def checkpoint_note(signer: Signer, origin: str, size: int, root: bytes) -> str:
@@ -89,7 +90,7 @@ class LogWriter:
         out = []
         for r in records:
             if r.seq != self.tree.size:
-                raise ValueError(f"record {r.seq} does not follow a log of {self.tree.size}")
+                raise InternalValueError(f"record {r.seq} does not follow a log of {self.tree.size}")
             self.tree.append(r.leaf)
             out.append(Entry(r, checkpoint_note(self.signer, self.origin, self.tree.size, self.tree.root())))
         return out
@@ -113,7 +114,7 @@ class LogWriter:
         their stored checkpoints stand."""
         for r in records:
             if r.seq != self.tree.size:
-                raise ValueError(f"record {r.seq} does not follow a log of {self.tree.size}")
+                raise InternalValueError(f"record {r.seq} does not follow a log of {self.tree.size}")
             self.tree.append(r.leaf)
 
     def mark(self) -> tuple[int, list[bytes]]:

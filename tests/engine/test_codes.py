@@ -1,19 +1,26 @@
-"""The one enum of rejection codes (engine/codes.py, issue 11 step 5): every code has a gRPC
-status, a one-line meaning and a row of docs/service-codes.md's table; the service's status mapping
-and the client's retry set are the enum's; every code raised in engine/ or service/ (read
-with ast, game packages included) is in the enum, and every code of the enum is raised.
-A Rejection carries its rule and the offending input, and the input reaches nobody else."""
+"""The one enum of rejection codes (engine/codes.py): every code has a gRPC status, a one-line
+meaning and a row of docs/service-codes.md's table; the service's status mapping and the client's
+retry set are the enum's; every code raised in engine/ or service/ (read with ast, game packages
+included) is a member of the enum, named as one (``Code.X``: a Rejection refuses a plain string),
+and every code of the enum is raised. A Rejection carries its rule and the offending input, and
+the input reaches nobody else. Every exception the engine raises descends from the one root
+(engine/errors.py), checked by type: every exception class of every engine module, and no
+``raise`` of a builtin exception in engine/ but the documented ones."""
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 
 import grpc
+import pytest
 from conftest import REPO
-from sources import code_uses
+from sources import builtin_raises, code_uses
 
+import afteraction.engine
 from afteraction.engine import codes
 from afteraction.engine.codes import Code
-from afteraction.engine.errors import Rejection
+from afteraction.engine.errors import AfteractionError, InternalTypeError, Rejection
 
 DOC = (REPO / "docs/service-codes.md").read_text()
 USES = code_uses()
@@ -33,11 +40,70 @@ def test_every_code_raised_is_in_the_enum():
         "\n".join(missing)
 
 
-def test_every_code_is_named_where_it_is_raised():
-    """A code is a literal (or Code.X) at its raise site, so the test above can read it."""
-    vague = [f"{u.where}: {u.text}" for u in USES if u.code is None and "Code." not in u.text
-             and u.text != "rich_status(e.code, e.message, md)"]  # service/status.py passes a Rejection's on
-    assert not vague, "a rejection whose code is not a literal:\n" + "\n".join(vague)
+def test_every_code_is_named_as_a_member_of_the_enum_where_it_is_raised():
+    """``Rejection(Code.X, ...)`` at every raise site (the codemod /work/wt/codemods/typed_rejections.py
+    of issue 44 rewrote the plain strings), so the tests above read it and a typo fails at import."""
+    untyped = [f"{u.where}: {u.text}" for u in USES if not u.typed
+               and u.text != "rich_status(e.code, e.message, md)"]  # service/status.py passes a Rejection's on
+    assert not untyped, "a rejection whose code is not Code.X:\n" + "\n".join(untyped)
+
+
+def test_a_rejection_refuses_a_code_that_is_not_a_member_of_the_enum():
+    with pytest.raises(InternalTypeError, match="member of engine/codes.py's Code"):
+        Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")  # typed_rejections: keep
+    with pytest.raises(InternalTypeError):
+        Rejection("NO_SUCH_CODE", "a typo")  # typed_rejections: keep
+    assert type(Rejection(Code.ILLEGAL_MOVE, "SOG 3.5").code) is str   # the plain name goes on the wire
+
+
+def test_every_rule_rejection_of_a_game_names_its_rule():
+    """A rejection of a game's rules (scope ``rules``) raised in engine/games/ passes ``rule=``,
+    which the service sends as ErrorInfo metadata ``rule``."""
+    import ast
+
+    from sources import files, parse
+
+    found, missing = 0, []
+    for p in files("engine/games"):
+        for n in ast.walk(parse(p)):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Rejection" and n.args \
+                    and isinstance(n.args[0], ast.Attribute) and Code[n.args[0].attr].scope == "rules":
+                found += 1
+                if not any(k.arg == "rule" for k in n.keywords):
+                    missing.append(f"{p.relative_to(REPO)}:{n.lineno}: {ast.unparse(n)[:100]}")
+    assert found >= 100
+    assert not missing, "rule rejections without rule=:\n" + "\n".join(missing)
+
+
+#: builtin exceptions the engine raises on purpose, each with its reason (path: class)
+BUILTIN_RAISES = {
+    # the enum checks itself at import; errors.py imports codes.py, so codes.py cannot import the root
+    "engine/codes.py: ValueError",
+    # floor division of the fixed-point arithmetic fails as Python's // does (an ArithmeticError)
+    "engine/league/fixed.py: ZeroDivisionError",
+}
+
+
+def test_the_engine_raises_no_builtin_exception_but_the_documented_ones():
+    """A ValueError, TypeError, KeyError... raised in engine/ is one of engine/errors.py's classes
+    (InternalValueError...: under the root, and still the builtin for a caller's ``except``)."""
+    found = builtin_raises("engine")
+    assert any(f.startswith("engine/codes.py:") for f in found)  # the reader sees the documented one
+    stray = sorted(f for f in found if f"{f.split(':')[0]}:{f.rsplit(':', 1)[1]}" not in BUILTIN_RAISES)
+    assert not stray, "raise engine/errors.py's Internal*Error (or a Rejection) instead:\n" + "\n".join(stray)
+
+
+def _engine_modules():
+    for m in pkgutil.walk_packages(afteraction.engine.__path__, "afteraction.engine."):
+        yield importlib.import_module(m.name)
+
+
+def test_every_exception_class_of_the_engine_descends_from_the_one_root():
+    classes = {(m.__name__, c.__name__): c for m in _engine_modules() for c in vars(m).values()
+               if isinstance(c, type) and issubclass(c, BaseException) and c.__module__ == m.__name__}
+    assert len(classes) >= 12, sorted(classes)  # a floor: the reader finds errors.py's classes and the others
+    outside = sorted(f"{m}.{n}" for (m, n), c in classes.items() if not issubclass(c, AfteractionError))
+    assert not outside, f"exception classes of the engine outside AfteractionError (engine/errors.py): {outside}"
 
 
 def test_every_code_of_the_enum_is_raised():
@@ -88,7 +154,7 @@ def test_a_rejection_takes_a_code_its_rule_and_its_input():
     assert type(e.code) is str and e.code == "ILLEGAL_MOVE"
     assert (e.message, e.rule, e.input) == ("SOG 3.5 allows one square per turn", "SOG 3.5", {"to": "B7"})
     assert str(e) == "ILLEGAL_MOVE: SOG 3.5 allows one square per turn"
-    plain = Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")  # the positional form is unchanged
+    plain = Rejection(Code.ILLEGAL_MOVE, "SOG 3.5 allows one square per turn")  # rule and input are optional
     assert (plain.code, plain.rule, plain.input) == ("ILLEGAL_MOVE", None, None)
 
 

@@ -58,7 +58,7 @@ def test_the_graph_is_read():
     # a floor, so that a broken reader (no modules, no edges) cannot pass the tests below
     assert len(GRAPH) > 100
     assert f"{ENGINE}.protocol" in GRAPH[f"{ENGINE}.referee"]
-    assert f"{ENGINE}.referee" in GRAPH[f"{ENGINE}.log.verify"]      # the verifier replays through it
+    assert f"{ENGINE}.referee" in GRAPH[f"{ENGINE}.log.replay"]      # the verifier replays through it
     assert f"{ENGINE}.crypto.canon" in GRAPH[f"{ENGINE}.crypto.commit"]  # a relative `from . import canon`
     assert f"{SERVICE}.games" in GRAPH[f"{SERVICE}.status"]          # an import inside a function
 

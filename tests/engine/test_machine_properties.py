@@ -25,9 +25,7 @@ Default run time: a few games per ruleset (EXAMPLES); AAR_MACHINE_EXAMPLES=N run
 """
 from __future__ import annotations
 
-import ast
 import os
-import pathlib
 
 import pytest
 from google.protobuf.descriptor import FieldDescriptor
@@ -43,7 +41,6 @@ from afteraction.engine.referee import Referee
 from afteraction.engine.ruleset import Context
 from afteraction.v1 import command_pb2, envelope_pb2
 
-ENGINE = pathlib.Path(__file__).resolve().parents[2] / "engine"
 RULESETS = registry.games()
 #: games per ruleset by default (hypothesis examples); the whole file stays within a few seconds
 EXAMPLES = {"duel": 6, "sog": 4, "gmv": 2, "ntnd": 1}
@@ -56,20 +53,9 @@ ALWAYS: dict[str, frozenset] = {}  # decision kinds (Decision.kind) tried at eve
 
 
 def declared_codes() -> set[str]:
-    """The declared rejection codes: engine/codes.py's enum where it exists, else every code the
-    engine raises literally (``Rejection("X", ...)``)."""
-    try:
-        from afteraction.engine.codes import Code  # issue 11 step 5 (wip/layers)
-        return {str(c) for c in Code}
-    except ImportError:
-        pass
-    out = set()
-    for f in ENGINE.rglob("*.py"):
-        for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
-            if (isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Rejection" and n.args
-                    and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
-                out.add(n.args[0].value)
-    return out
+    """The declared rejection codes: engine/codes.py's enum (a Rejection takes only its members)."""
+    from afteraction.engine.codes import Code
+    return {c.value for c in Code}
 
 
 CODES = declared_codes()

@@ -9,6 +9,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from afteraction.engine.bots import random_bot
+from afteraction.engine.codes import Code
 from afteraction.engine.crypto import commit as _commit
 from afteraction.engine.crypto.merkle import CompactTree
 from afteraction.engine.errors import Rejection, VerificationError
@@ -62,13 +63,13 @@ def _probe_rejections(g: LocalGame, hidden: dict[str, str]) -> int:
 class _Ctx:
     """A context that must never be reached by a refused command."""
     def roll(self, *a, **k):
-        raise Rejection("PROBE", "rolled")
+        raise Rejection(Code.ILLEGAL_COMMAND, "rolled")
 
     def emit(self, *a, **k):
         return (0, 1)
 
     def reveal(self, *a, **k):
-        raise Rejection("PROBE", "revealed")
+        raise Rejection(Code.ILLEGAL_COMMAND, "revealed")
 
 
 def play_checked(seed: bytes, turns: int = TURNS, probe_every: int = 5) -> tuple[LocalGame, dict]:

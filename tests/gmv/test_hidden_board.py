@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from afteraction.engine.codes import Code
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.gmv import board, noncombat, nva
 from afteraction.engine.games.gmv.rules import GmvRuleset
@@ -74,7 +75,7 @@ def test_gmv_hidden_board_plant_rejection_depends_on_hidden_units(monkeypatch):
 
     def move(s, seat, msg, ctx):
         if seat == "us" and msg.path and board.units(s, msg.path[-1], "nva", hidden=True):
-            raise Rejection("ILLEGAL_MOVE", "GMV: the jungle is too quiet")
+            raise Rejection(Code.ILLEGAL_MOVE, "GMV: the jungle is too quiet")
         return orig(s, seat, msg, ctx)
     plant(monkeypatch, noncombat, "move", move)
     _fails("American command's fate depends on the hidden board")
@@ -98,7 +99,7 @@ def test_gmv_hidden_board_plant_rejection_message_names_hidden_zone(monkeypatch)
         for uid in ids:
             u = s["units"].get(uid)
             if seat == "us" and u is not None and u["hidden"]:
-                raise Rejection("BAD_UNIT", f"{rule}: {uid!r} is not one of your units (it is in {u['zone']})")
+                raise Rejection(Code.BAD_UNIT, f"{rule}: {uid!r} is not one of your units (it is in {u['zone']})")
         return orig(s, ids, seat, rule)
     monkeypatch.setattr(board, "get_units", get_units)
     _fails("fate depends on the hidden board")

@@ -9,6 +9,7 @@ import functools
 import pytest
 
 from afteraction.engine.bots import random_bot
+from afteraction.engine.codes import Code
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.presentation import views
 from afteraction.engine.games.ntnd.bots.military import tet_bot
@@ -93,7 +94,7 @@ def test_ntnd_hidden_markers_plant_rejection_depends_on_contents(monkeypatch):
         if seat == "allied" and command.ntnd.WhichOneof("action") == "attack":
             tgt = command.ntnd.attack.target
             if any(len(mk["units"]) > 1 for mk in s["markers"].values() if tgt in (mk["loc"], )):
-                raise Rejection("ILLEGAL_COMMAND", "NTND 19: that hex is too strongly held")
+                raise Rejection(Code.ILLEGAL_COMMAND, "NTND 19: that hex is too strongly held")
         return orig(self, s, seat, command, ctx, pending)
     monkeypatch.setattr(NtndRuleset, "apply", apply)
     _fails("fate depends")

@@ -1,4 +1,4 @@
-"""Step 11 hands the referee the envelope step 6 or 9 checked (Referee.accept_checked: not
+"""Step 11 hands the referee the envelope step 6 or 9 checked (ReplayReferee.accept_checked: not
 serialized, parsed or checked for its encoding again, issue 15): the verdicts are the bytes
 path's (Referee.accept), for logs that verify and for a command the ruleset refuses."""
 from __future__ import annotations
@@ -9,16 +9,16 @@ import io
 import pytest
 
 from afteraction.engine.log.verify import verify_bundle
-from afteraction.engine.referee import Referee
+from afteraction.engine.log.replay import ReplayReferee
 from afteraction.v1 import envelope_pb2
 
 from .surgery import bodies, failure, rechain
 
 
-def _by_bytes(self, sc, env, now=None, in_place=False, known=None, logged=None):
+def _by_bytes(self, sc, env, now=None, known=None, logged=None):
     # the bytes path seals every hidden value and makes every record again (``known``, ``logged`` unused:
     # test_replay_known_seals.py, test_replay_logged_record.py)
-    return self.accept(sc.SerializeToString(), signature_checked=True, now=now, in_place=in_place)
+    return self.accept(sc.SerializeToString(), signature_checked=True, now=now)
 
 
 def _outcome(data: bytes):
@@ -47,7 +47,7 @@ def _refused_guess(duel_game, duel_bundle) -> bytes:
 def test_step_11_with_the_checked_envelope_is_the_bytes_path(which, duel_game, duel_bundle, monkeypatch):
     data = duel_bundle if which == "honest" else _refused_guess(duel_game, duel_bundle)
     checked = _outcome(data)
-    monkeypatch.setattr(Referee, "accept_checked", _by_bytes)
+    monkeypatch.setattr(ReplayReferee, "accept_checked", _by_bytes)
     assert checked == _outcome(data)
     if which == "refused":
         e = failure(data)
@@ -59,6 +59,6 @@ def test_step_11_with_the_checked_envelope_is_the_bytes_path(which, duel_game, d
 def test_step_11_uses_the_checked_envelope(duel_bundle, monkeypatch):
     """Every command record of an honest log takes the checked envelope (none falls back to bytes)."""
     calls = []
-    monkeypatch.setattr(Referee, "accept", lambda self, *a, **k: calls.append(a) or pytest.fail("bytes path"))
+    monkeypatch.setattr(ReplayReferee, "accept", lambda self, *a, **k: calls.append(a) or pytest.fail("bytes path"))
     verify_bundle(io.BytesIO(duel_bundle), replay=True)
     assert calls == []

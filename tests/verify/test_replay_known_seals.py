@@ -1,5 +1,5 @@
 """Step 11 re-seals a record's hidden values from step 9's openings (commit.seal's ``known``,
-ReplaySteps._known, issue 15): a value that is the one step 9 opened at its place (its salt, size
+replay.known_values, issue 15): a value that is the one step 9 opened at its place (its salt, size
 and value, canon.same) takes the logged commitment and ciphertext instead of being encrypted again.
 The verdicts are those of sealing every value again, for the fixture logs and for a dishonest server's log whose sealed
 values open but are not the ones the rules make (each such test fails if the replay takes the
@@ -15,7 +15,7 @@ import pytest
 from afteraction.cli.verify_parallel import driver
 from afteraction.engine.crypto import canon
 from afteraction.engine.crypto import commit as _commit
-from afteraction.engine.log.replay import ReplaySteps
+from afteraction.engine.log import replay
 from afteraction.engine.log.verify import verify_bundle
 
 from conftest import REPO
@@ -38,7 +38,7 @@ def _both(data: bytes, monkeypatch, drive=None):
     """(verdict with step 9's openings, verdict sealing every value again)."""
     with_known = _verdict(data, drive)
     with monkeypatch.context() as m:
-        m.setattr(ReplaySteps, "_known", lambda self, rec: None)
+        m.setattr(replay, "known_values", lambda v, rec: None)
         return with_known, _verdict(data, drive)
 
 

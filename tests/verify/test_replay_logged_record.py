@@ -9,6 +9,7 @@ import io
 import pathlib
 
 from afteraction.engine import protocol, referee
+from afteraction.engine.log import replay
 from afteraction.engine.log.verify import verify_bundle
 
 from conftest import REPO
@@ -21,7 +22,7 @@ def _both(data: bytes, monkeypatch):
     """(verdict taking the logged records, verdict making every record)."""
     taken = _verdict(data)
     with monkeypatch.context() as m:
-        m.setattr(referee, "is_record_of", lambda *a: False)
+        m.setattr(replay, "is_record_of", lambda *a: False)
         return taken, _verdict(data)
 
 
@@ -59,7 +60,7 @@ def test_an_honest_replay_takes_every_command_record(duel_bundle, monkeypatch):
         (taken if out else made).append(a[1])
         return out
 
-    monkeypatch.setattr(referee, "is_record_of", is_record_of)
+    monkeypatch.setattr(replay, "is_record_of", is_record_of)
     monkeypatch.setattr(referee, "make_record", lambda *a: made.append(("made", a[1])) or real_make(*a))
     r = verify_bundle(io.BytesIO(duel_bundle), replay=True)
     assert r.replayed and taken == list(range(1, r.records - 1))

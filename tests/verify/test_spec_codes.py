@@ -1,6 +1,6 @@
 """SPEC.md names every rejection code of the core (SPEC.md 5.2, 7.2, 7.3): the codes of scope
-``core`` of engine/codes.py, which are the codes the referee's pipeline, game creation (ruleset
-options) and the registry raise. A core code without a line in SPEC.md, or a code raised by the
+``core`` of engine/codes.py, which are the codes the referee's pipeline (with the protocol's rules
+it asks, engine/protocol_rules.py), game creation (ruleset options) and the registry raise. A core code without a line in SPEC.md, or a code raised by the
 core that the enum does not give scope core, fails here."""
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from sources import code_uses
 
 from afteraction.engine.codes import Code
 
-CORE = ("engine/referee.py", "engine/endings.py", "engine/ruleset.py", "engine/registry.py", "engine/protocol.py")
+CORE = ("engine/referee.py", "engine/protocol_rules.py", "engine/endings.py", "engine/ruleset.py", "engine/registry.py",
+        "engine/protocol.py")
 
 
 def _raised_by_core() -> dict[str, str]:

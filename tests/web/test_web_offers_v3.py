@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 from afteraction.engine import endings as E
+from afteraction.engine import protocol_rules
 from afteraction.engine.bots import random_bot
 from afteraction.engine.errors import VerificationError
 from afteraction.engine.local import LocalGame
@@ -64,8 +65,8 @@ def unruled(monkeypatch, shape: str) -> LocalGame:
     with monkeypatch.context() as m:
         m.setattr(E.Offers, "offer_problem", lambda self, seat: None)
         if shape == "own-offer":  # bound past its own seat's offer
-            orig = E.position_problem
-            m.setattr(E, "position_problem", lambda v, seat, s, p, n, h, o: orig(v, "nobody", s, p, n, h, o))
+            orig = protocol_rules.position_problem
+            m.setattr(protocol_rules, "position_problem", lambda v, seat, s, p, n, h, o: orig(v, "nobody", s, p, n, h, o))
         return game(shape)
 
 

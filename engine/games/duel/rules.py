@@ -11,6 +11,7 @@ from afteraction.v1 import command_pb2
 
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context, Decision, Ruleset
 from ...versions import stamp
 from .versions import VERSIONS
@@ -26,7 +27,7 @@ def _cmd(action: str, number: int) -> command_pb2.Command:
 
 def _number(n: int) -> int:
     if not 1 <= n <= 6:
-        raise Rejection("ILLEGAL_COMMAND", "DUEL: numbers are 1-6", rule="DUEL", input=n)
+        raise Rejection(Code.ILLEGAL_COMMAND, "DUEL: numbers are 1-6", rule="DUEL", input=n)
     return n
 
 

@@ -11,6 +11,7 @@ moved. A reveal opens the latest commitment of that unit (``ctx.reveal``).
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from .zones import SOUTH, ZONES
 
@@ -55,17 +56,17 @@ def get_units(s: dict, ids, seat: str, rule: str) -> list[dict]:
     for uid in ids:
         u = s["units"].get(uid)
         if u is None or u["side"] != seat or (seat == "us" and u["hidden"]) or uid in seen:
-            raise Rejection("BAD_UNIT", f"{rule}: {uid!r} is not one of your units (or is named twice)")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: {uid!r} is not one of your units (or is named twice)", rule=rule)
         seen.add(uid)
         out.append(u)
     if not out:
-        raise Rejection("NO_UNITS", f"{rule}: name at least one unit")
+        raise Rejection(Code.NO_UNITS, f"{rule}: name at least one unit", rule=rule)
     return out
 
 
 def check_zone(z: str, rule: str) -> None:
     if z not in ZONES:
-        raise Rejection("BAD_ZONE", f"{rule}: no zone {z!r} on the map")
+        raise Rejection(Code.BAD_ZONE, f"{rule}: no zone {z!r} on the map", rule=rule)
 
 
 def commit_hidden(s: dict, ctx: Context) -> None:

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from . import board
 from .units import attack
@@ -44,9 +45,9 @@ def aa_fire(s: dict, ctx: Context, path: list[str], aircraft: list[str], rule: s
 def _bomber(s: dict, uid: str, rule: str) -> dict:
     u = s["units"].get(uid)
     if u is None or u["side"] != "us" or u["type"] != "bomber":
-        raise Rejection("BAD_UNIT", f"{rule}: {uid!r} is not one of your bombers")
+        raise Rejection(Code.BAD_UNIT, f"{rule}: {uid!r} is not one of your bombers", rule=rule)
     if u["acted"] or u["mission"] is not None:
-        raise Rejection("ALREADY_ACTED", f"{rule}: bomber {uid} already flies a mission this turn")
+        raise Rejection(Code.ALREADY_ACTED, f"{rule}: bomber {uid} already flies a mission this turn", rule=rule)
     return u
 
 
@@ -55,7 +56,7 @@ def bomb(s: dict, seat: str, msg, ctx: Context) -> None:
     u = _bomber(s, msg.bomber_id, rule)
     board.check_zone(msg.zone, rule)
     if ZONES[msg.zone]["kind"] == "sea":
-        raise Rejection("BAD_ZONE", f"{rule}: bomb a land zone")
+        raise Rejection(Code.BAD_ZONE, f"{rule}: bomb a land zone", rule=rule)
     u["mission"] = msg.zone
     u["acted"] = True
     s["marks"].append({"bomber": u["id"], "zone": msg.zone, "turn": s["turn"]})
@@ -68,7 +69,7 @@ def defoliate(s: dict, seat: str, msg, ctx: Context) -> None:
     board.check_zone(msg.zone, rule)
     z = msg.zone
     if ZONES[z]["kind"] == "sea" or s["zones"][z]["f"] == 0:
-        raise Rejection("BAD_ZONE", f"{rule}: the zone has no jungle (F0)")
+        raise Rejection(Code.BAD_ZONE, f"{rule}: the zone has no jungle (F0)", rule=rule)
     u["acted"] = True
     if aa_fire(s, ctx, flight_path(u["zone"], z), [u["id"]], rule):
         board.kill(s, u, ctx, "AA")
@@ -122,7 +123,7 @@ def bomb_casualties(s: dict, seat: str, msg, ctx: Context) -> None:
     need = min(top["hits"], len(p))
     ids = list(msg.unit_ids)
     if len(set(ids)) != len(ids) or len(ids) != need or any(i not in {u["id"] for u in p} for i in ids):
-        raise Rejection("BAD_CASUALTIES", f"{rule}: choose exactly {need} of your units in {top['zone']}")
+        raise Rejection(Code.BAD_CASUALTIES, f"{rule}: choose exactly {need} of your units in {top['zone']}", rule=rule)
     s["stack"].pop(0)
     for uid in board.sorted_ids(ids):
         board.kill(s, s["units"][uid], ctx, "bombing")

@@ -29,6 +29,7 @@ The text's changes:
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from . import board
 from .bombing import aa_fire
@@ -66,9 +67,9 @@ def support_role(s: dict, b: dict, side: str, u: dict, lift: dict | None = None)
     z = b["zone"]
     rule = f"{RULE} call for support"
     if u["id"] in b["in"][side] or any(e["id"] == u["id"] for e in b["sup"]):
-        raise Rejection("BAD_SUPPORT", f"{rule}: {u['id']} is already in the battle")
+        raise Rejection(Code.BAD_SUPPORT, f"{rule}: {u['id']} is already in the battle", rule=rule)
     if side == s["side"] and u["acted"]:
-        raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already acted this turn")
+        raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} has already acted this turn", rule=rule)
     t = u["type"]
     near = u["zone"] in land_adj(z)
     if side == "nva":
@@ -76,9 +77,9 @@ def support_role(s: dict, b: dict, side: str, u: dict, lift: dict | None = None)
             return "ground"
         if t == "art" and near and not swamp(u["zone"]):
             return "art"
-        raise Rejection("BAD_SUPPORT", f"{rule}: Vietnamese infantry enter from adjacent zones, artillery fires from one")
+        raise Rejection(Code.BAD_SUPPORT, f"{rule}: Vietnamese infantry enter from adjacent zones, artillery fires from one", rule=rule)
     if u["mission"] is not None:
-        raise Rejection("BAD_SUPPORT", f"{rule}: {u['id']} flies a bombing mission")
+        raise Rejection(Code.BAD_SUPPORT, f"{rule}: {u['id']} flies a bombing mission", rule=rule)
     if t in INFANTRY or t in TANKS:
         if near and us_entry(s, t, z) in ("yes", "combat"):
             return "ground"
@@ -94,7 +95,7 @@ def support_role(s: dict, b: dict, side: str, u: dict, lift: dict | None = None)
         back = min(dist(z, h) for h in _air_bases(s, t))
         if dist(u["zone"], z) + back <= UNITS[t][1]:
             return "air"
-    raise Rejection("BAD_SUPPORT", f"{rule}: {u['id']} cannot reach {z} (F-ratings, adjacency or range)")
+    raise Rejection(Code.BAD_SUPPORT, f"{rule}: {u['id']} cannot reach {z} (F-ratings, adjacency or range)", rule=rule)
 
 
 def _air_bases(s: dict, t: str) -> list[str]:
@@ -236,7 +237,7 @@ def casualties(s: dict, seat: str, msg, ctx: Context) -> None:
     n = min(b["hits"][seat], len(p))
     ids = list(msg.unit_ids)
     if len(set(ids)) != len(ids) or len(ids) != n or any(i not in p for i in ids):
-        raise Rejection("BAD_CASUALTIES", f"{RULE}: the owner chooses exactly {n} casualties among {', '.join(p)}")
+        raise Rejection(Code.BAD_CASUALTIES, f"{RULE}: the owner chooses exactly {n} casualties among {', '.join(p)}", rule=RULE)
     for uid in board.sorted_ids(ids):
         board.kill(s, s["units"][uid], ctx, "combat")
     b["cas"].pop(0)
@@ -367,12 +368,12 @@ def choice(s: dict, seat: str, msg, ctx: Context) -> None:
             got = levels(s, b, seat, [c for c in covers if c in ins])
             if len(set(covers)) != len(covers) or any(c not in ins for c in covers) \
                     or sorted(got) != sorted(lv) or any(len(v) != 1 for v in got.values()):
-                raise Rejection("BAD_COVER", f"{rule}: one unit from every attack/defense level present stays behind")
+                raise Rejection(Code.BAD_COVER, f"{rule}: one unit from every attack/defense level present stays behind", rule=rule)
         else:
             covers = default_covers(s, b, seat)
         leaving = [u for u in ins if u not in covers]
         if not withdraw_ok(s, b, seat, to, leaving):
-            raise Rejection("NO_LEGAL_WITHDRAWAL", f"{rule}: every withdrawing unit must legally move to {to}")
+            raise Rejection(Code.NO_LEGAL_WITHDRAWAL, f"{rule}: every withdrawing unit must legally move to {to}", rule=rule)
         if seat == "us" and s["side"] == "us":
             for h in evac_helis(s, b):  # helicopters within range fly the evacuation
                 s["units"][h]["acted"] = True

@@ -12,6 +12,7 @@ Unspent IPC carry over (Axis & Allies; the project's reading).
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from . import board
 from .units import BUY, NATIVE, cost
@@ -39,12 +40,12 @@ def income(s: dict, side: str, ctx: Context) -> None:
 def buy(s: dict, seat: str, msg, ctx: Context) -> None:
     t = msg.unit_type
     if t not in BUY[seat]:
-        raise Rejection("BAD_UNIT_TYPE", f"GMV Phase 1: {seat} may buy {', '.join(BUY[seat])}")
+        raise Rejection(Code.BAD_UNIT_TYPE, f"GMV Phase 1: {seat} may buy {', '.join(BUY[seat])}", rule="GMV Phase 1")
     pool = "rec" if t == NATIVE[seat] else "ipc"
     m = s["money"][seat]
     if m[pool] < cost(t):
         what = "R-rating IPC (native units)" if pool == "rec" else "IPC"
-        raise Rejection("NOT_ENOUGH_IPC", f"GMV Phase 1: {t} costs {cost(t)} {what}; you have {m[pool]}")
+        raise Rejection(Code.NOT_ENOUGH_IPC, f"GMV Phase 1: {t} costs {cost(t)} {what}; you have {m[pool]}", rule="GMV Phase 1")
     m[pool] -= cost(t)
     s["pool"][seat].append(t)
     if seat == "us":
@@ -78,11 +79,11 @@ def _may_place(s: dict, seat: str, t: str, z: str) -> bool:
 def place(s: dict, seat: str, msg, ctx: Context) -> None:
     t, z = msg.unit_type, msg.zone
     if t not in s["pool"][seat]:
-        raise Rejection("NOT_PURCHASED", f"GMV Phase 5: no purchased {t!r} waits to be placed")
+        raise Rejection(Code.NOT_PURCHASED, f"GMV Phase 5: no purchased {t!r} waits to be placed", rule="GMV Phase 5")
     board.check_zone(z, "GMV Phase 5")
     if not _may_place(s, seat, t, z):
-        raise Rejection("BAD_PLACEMENT", "GMV Phase 5: NVA forces go anywhere in North Vietnam; VC or SV "
-                        "where friendly units are; US forces in a zone with an airbase or in Saigon")
+        raise Rejection(Code.BAD_PLACEMENT, "GMV Phase 5: NVA forces go anywhere in North Vietnam; VC or SV "
+                        "where friendly units are; US forces in a zone with an airbase or in Saigon", rule="GMV Phase 5")
     s["pool"][seat].remove(t)
     hidden = seat == "nva" and t == "vc" and not board.exposed(s, z, "nva")
     uid = board.new_unit(s, t, seat, z, hidden=hidden)

@@ -14,6 +14,7 @@ movement restrictions permitting.
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from . import board
 from .units import FLYING, moves
@@ -27,40 +28,40 @@ def move(s: dict, seat: str, msg, ctx: Context) -> None:
     us = board.get_units(s, msg.unit_ids, seat, rule)
     path = list(msg.path)
     if not path:
-        raise Rejection("ILLEGAL_MOVE", f"{rule}: give the zones entered")
+        raise Rejection(Code.ILLEGAL_MOVE, f"{rule}: give the zones entered", rule=rule)
     for z in path:
         board.check_zone(z, rule)
     z0 = us[0]["zone"]
     for u in us:
         if u["hidden"]:
-            raise Rejection("BAD_UNIT", f"{rule}: hidden units use hidden_move")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: hidden units use hidden_move", rule=rule)
         if u["zone"] != z0:
-            raise Rejection("BAD_UNIT", f"{rule}: units moving together start in one zone")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: units moving together start in one zone", rule=rule)
         if u["acted"]:
-            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} moved or acted in the combat phase")
+            raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} moved or acted in the combat phase", rule=rule)
     if seat == "nva":
         if len(path) != 1:
-            raise Rejection("TOO_FAR", f"{rule}: NVA units move 1 zone per turn")
+            raise Rejection(Code.TOO_FAR, f"{rule}: NVA units move 1 zone per turn", rule=rule)
         return move_exposed_nva(s, us, path[0], rule, ctx)
     flying = [u for u in us if u["type"] in FLYING]
     if flying and len(flying) != len(us):
-        raise Rejection("ILLEGAL_MOVE", f"{rule}: aircraft and ground units move separately")
+        raise Rejection(Code.ILLEGAL_MOVE, f"{rule}: aircraft and ground units move separately", rule=rule)
     dest = path[-1]
     if flying:
         if len(path) != 1:
-            raise Rejection("ILLEGAL_MOVE", f"{rule}: aircraft give only their destination")
+            raise Rejection(Code.ILLEGAL_MOVE, f"{rule}: aircraft give only their destination", rule=rule)
         for u in us:
             if not s["zones"][dest]["airbase"]:
-                raise Rejection("NO_AIRBASE", f"{rule}: aircraft and helicopters end on an airbase (or the carrier)")
+                raise Rejection(Code.NO_AIRBASE, f"{rule}: aircraft and helicopters end on an airbase (or the carrier)", rule=rule)
             if dist(z0, dest) > moves(u["type"]):
-                raise Rejection("TOO_FAR", f"{rule}: {u['type']} moves {moves(u['type'])}")
+                raise Rejection(Code.TOO_FAR, f"{rule}: {u['type']} moves {moves(u['type'])}", rule=rule)
     else:
         for u in us:
             if not ground_path_ok(s, u["type"], z0, path, ("yes",)):
-                raise Rejection("ILLEGAL_MOVE", f"{rule}: {u['type']} cannot move {z0} -> {' -> '.join(path)} "
-                                "without a combat action (F-ratings, swamp, moves)")
+                raise Rejection(Code.ILLEGAL_MOVE, f"{rule}: {u['type']} cannot move {z0} -> {' -> '.join(path)} "
+                                "without a combat action (F-ratings, swamp, moves)", rule=rule)
         if any(board.exposed(s, z, "nva") for z in path):
-            raise Rejection("ILLEGAL_MOVE", f"{rule}: a non-combat move does not enter enemy units")
+            raise Rejection(Code.ILLEGAL_MOVE, f"{rule}: a non-combat move does not enter enemy units", rule=rule)
     for u in us:
         u["zone"] = dest
         u["acted"] = True
@@ -94,13 +95,13 @@ def move_exposed_nva(s: dict, us: list[dict], z: str, rule: str, ctx: Context) -
     z0 = us[0]["zone"]
     for u in us:
         if u["zone"] != z0 or u["hidden"]:
-            raise Rejection("BAD_UNIT", f"{rule}: exposed units from one zone")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: exposed units from one zone", rule=rule)
         if u["acted"]:
-            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already moved or acted")
+            raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} has already moved or acted", rule=rule)
     if z not in land_adj(z0):
-        raise Rejection("TOO_FAR", f"{rule}: NVA units move 1 zone per turn, to an adjacent land zone")
+        raise Rejection(Code.TOO_FAR, f"{rule}: NVA units move 1 zone per turn, to an adjacent land zone", rule=rule)
     if board.exposed(s, z, "us"):
-        raise Rejection("ILLEGAL_MOVE", f"{rule}: moving into American units is an attack (Phase 3)")
+        raise Rejection(Code.ILLEGAL_MOVE, f"{rule}: moving into American units is an attack (Phase 3)", rule=rule)
     for u in us:
         u["zone"] = z
         u["acted"] = True

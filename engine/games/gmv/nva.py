@@ -10,6 +10,7 @@ commands go to the NVA seat only.
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from . import board, combat, noncombat
 from . import us as us_actions
@@ -25,12 +26,12 @@ def recruit(s: dict, seat: str, msg, ctx: Context) -> None:
     rule = "GMV Phase 3 NVA 1 extra recruitment"
     (u,) = board.get_units(s, [msg.unit_id], "nva", rule)
     if u["hidden"] or u["type"] not in INFANTRY:
-        raise Rejection("BAD_UNIT", f"{rule}: an exposed NVA or VC infantry unit recruits")
+        raise Rejection(Code.BAD_UNIT, f"{rule}: an exposed NVA or VC infantry unit recruits", rule=rule)
     if u["acted"]:
-        raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already acted this turn")
+        raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} has already acted this turn", rule=rule)
     r = ZONES[u["zone"]]["r"]
     if r == 0:
-        raise Rejection("NO_R_RATING", f"{rule}: {u['zone']} has no R-rating")
+        raise Rejection(Code.NO_R_RATING, f"{rule}: {u['zone']} has no R-rating", rule=rule)
     u["acted"] = True
     ok = ctx.roll("d3", f"{rule}: d3 <= R{r} in {u['zone']}").result <= r
     if ok:
@@ -48,17 +49,17 @@ def infiltrate(s: dict, seat: str, msg, ctx: Context) -> None:
     z = us[0]["zone"]
     for u in us:
         if u["hidden"] or u["zone"] != z:
-            raise Rejection("BAD_UNIT", f"{rule}: infiltrating units are exposed and in one zone")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: infiltrating units are exposed and in one zone", rule=rule)
         if u["type"] not in HIDEABLE:
-            raise Rejection("CANNOT_INFILTRATE", f"{rule}: only infantry and artillery infiltrate (not {u['type']})")
+            raise Rejection(Code.CANNOT_INFILTRATE, f"{rule}: only infantry and artillery infiltrate (not {u['type']})", rule=rule)
         if u["acted"]:
-            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already acted this turn")
+            raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} has already acted this turn", rule=rule)
         if u["revealed"] is not None and u["revealed"] >= s["turn"]:
-            raise Rejection("MUST_WAIT", f"{rule}: {u['id']} was revealed this turn and must wait 1 turn")
+            raise Rejection(Code.MUST_WAIT, f"{rule}: {u['id']} was revealed this turn and must wait 1 turn", rule=rule)
     to = msg.to_zone
     board.check_zone(to, rule)
     if to != z and to not in land_adj(z):
-        raise Rejection("TOO_FAR", f"{rule}: after concealing, one move to an adjacent zone")
+        raise Rejection(Code.TOO_FAR, f"{rule}: after concealing, one move to an adjacent zone", rule=rule)
     for u in us:
         u["hidden"] = True
         u["acted"] = True
@@ -82,12 +83,12 @@ def hidden_move(s: dict, seat: str, msg, ctx: Context) -> None:
         z = us[0]["zone"]
         for u in us:
             if not u["hidden"] or u["zone"] != z:
-                raise Rejection("BAD_UNIT", f"{rule}: hidden units in one zone move together")
+                raise Rejection(Code.BAD_UNIT, f"{rule}: hidden units in one zone move together", rule=rule)
             if u["acted"]:
-                raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already moved or acted this turn")
+                raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} has already moved or acted this turn", rule=rule)
         board.check_zone(to, rule)
         if to not in land_adj(z):
-            raise Rejection("TOO_FAR", f"{rule}: one move per turn, to an adjacent land zone")
+            raise Rejection(Code.TOO_FAR, f"{rule}: one move per turn, to an adjacent land zone", rule=rule)
         for u in us:
             u["zone"] = to
             u["acted"] = True
@@ -107,17 +108,17 @@ def _attack(s: dict, ids: list[str], z: str, ctx: Context) -> None:
     rule = "GMV Phase 3 NVA 3 combat move"
     board.check_zone(z, rule)
     if ZONES[z]["kind"] == "sea":
-        raise Rejection("BAD_ZONE", f"{rule}: Vietnamese units fight on land")
+        raise Rejection(Code.BAD_ZONE, f"{rule}: Vietnamese units fight on land", rule=rule)
     us = board.get_units(s, ids, "nva", rule)
     for u in us:
         if u["acted"]:
-            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already acted this turn")
+            raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} has already acted this turn", rule=rule)
         if u["zone"] != z and u["zone"] not in adj(z):
-            raise Rejection("TOO_FAR", f"{rule}: NVA units move 1 zone per turn")
+            raise Rejection(Code.TOO_FAR, f"{rule}: NVA units move 1 zone per turn", rule=rule)
         if u["type"] == "aa":
-            raise Rejection("BAD_UNIT", f"{rule}: AA does not attack")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: AA does not attack", rule=rule)
     if not board.exposed(s, z, "us"):
-        raise Rejection("NO_ENEMY", f"{rule}: an attack needs American units in {z}")
+        raise Rejection(Code.NO_ENEMY, f"{rule}: an attack needs American units in {z}", rule=rule)
     for u in us:
         if u["hidden"]:
             board.reveal_entering(s, u, z, ctx, "attack")  # revealed in z, not where it stood (issue 26)
@@ -132,13 +133,13 @@ def exposed_combat_move(s: dict, seat: str, msg, ctx: Context) -> None:
     """An exposed NVA move in Phase 3: into American units it is an attack."""
     rule = "GMV Phase 3 NVA 3 combat move"
     if len(msg.path) != 1:
-        raise Rejection("TOO_FAR", f"{rule}: NVA units move 1 zone per turn")
+        raise Rejection(Code.TOO_FAR, f"{rule}: NVA units move 1 zone per turn", rule=rule)
     z = msg.path[0]
     board.check_zone(z, rule)
     us = board.get_units(s, msg.unit_ids, "nva", rule)
     for u in us:
         if u["hidden"]:
-            raise Rejection("BAD_UNIT", f"{rule}: hidden units use hidden_move or attack")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: hidden units use hidden_move or attack", rule=rule)
     if board.exposed(s, z, "us"):
         return _attack(s, list(msg.unit_ids), z, ctx)
     noncombat.move_exposed_nva(s, us, z, rule, ctx)
@@ -154,7 +155,7 @@ def hot_lz_answer(s: dict, seat: str, msg, ctx: Context) -> None:
         u = s["units"].get(uid)
         if (u is None or u["side"] != "nva" or not u["hidden"] or u["zone"] != top["zone"]
                 or u["type"] not in INFANTRY or uid in [f["id"] for f in firing]):
-            raise Rejection("BAD_UNIT", f"{rule}: firing units are your hidden infantry in {top['zone']}")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: firing units are your hidden infantry in {top['zone']}", rule=rule)
         firing.append(u)
     s["stack"].pop(0)
     us_actions.hot_lz_resolve(s, top, firing, ctx)
@@ -168,7 +169,7 @@ def reveal_answer(s: dict, seat: str, msg, ctx: Context) -> None:
     need = min(top["n"], len(hid))
     ids = list(msg.unit_ids)
     if len(set(ids)) != len(ids) or len(ids) != need or any(i not in hid for i in ids):
-        raise Rejection("BAD_REVEAL", f"{rule}: reveal exactly {need} of your hidden units in {top['zone']}")
+        raise Rejection(Code.BAD_REVEAL, f"{rule}: reveal exactly {need} of your hidden units in {top['zone']}", rule=rule)
     s["stack"].pop(0)
     for uid in board.sorted_ids(ids):
         board.reveal(s, s["units"][uid], ctx, "patrol")

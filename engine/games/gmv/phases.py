@@ -7,6 +7,7 @@ casualties with no choice, the bombing marks due, the immediate victory check.""
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from . import board, bombing, combat, economy, nva, victory
 
@@ -17,7 +18,7 @@ def end_phase(s: dict, seat: str, msg, ctx: Context) -> None:
     p = s["phase"]
     if p == 5:
         if economy.placeable(s, seat):
-            raise Rejection("MUST_PLACE", "GMV Phase 5: place your purchased units first", rule="GMV Phase 5")
+            raise Rejection(Code.MUST_PLACE, "GMV Phase 5: place your purchased units first", rule="GMV Phase 5")
         economy.forfeit(s, seat, ctx)
         return next_side(s, ctx)
     s["phase"] = p + 1

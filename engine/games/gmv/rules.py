@@ -16,6 +16,7 @@ import pathlib
 
 from ... import snapshot
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context, Decision, Ruleset
 from ...versions import stamp
 from .versions import VERSIONS
@@ -63,7 +64,7 @@ class GmvRuleset(Ruleset):
         # checked at CreateGame and again by the verifier at genesis (SPEC.md 10 B.6)
         out = super().check_options(scenario, options)
         if not 1 <= out["turns"] <= 50:
-            raise Rejection("BAD_OPTION", "GMV: turns is 1..50")
+            raise Rejection(Code.BAD_OPTION, "GMV: turns is 1..50")
         return out
 
     # -- setup ----------------------------------------------------------------

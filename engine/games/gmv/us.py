@@ -7,6 +7,7 @@ south"); every unit takes at most one action per turn.
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context
 from . import board, combat, noncombat
 from .bombing import aa_fire
@@ -18,15 +19,15 @@ IMPROVEMENT = {1: "lz", 2: "positions", 3: "airbase"}
 
 def check_order(s: dict, z: str, rule: str) -> None:
     if order(z) < s["cursor"]:
-        raise Rejection("NORTH_TO_SOUTH", f"{rule}: American actions go from north to south; "
-                        f"{z} is north of the previous action")
+        raise Rejection(Code.NORTH_TO_SOUTH, f"{rule}: American actions go from north to south; "
+                        f"{z} is north of the previous action", rule=rule)
     s["cursor"] = order(z)
 
 
 def _fresh(units: list[dict], rule: str) -> None:
     for u in units:
         if u["acted"]:
-            raise Rejection("ALREADY_ACTED", f"{rule}: {u['id']} has already acted (all actions are exclusive)")
+            raise Rejection(Code.ALREADY_ACTED, f"{rule}: {u['id']} has already acted (all actions are exclusive)", rule=rule)
 
 
 def patrol(s: dict, seat: str, msg, ctx: Context) -> None:
@@ -37,7 +38,7 @@ def patrol(s: dict, seat: str, msg, ctx: Context) -> None:
     z = us[0]["zone"]
     for u in us:
         if u["zone"] != z or u["type"] not in ("inf", "sv"):
-            raise Rejection("BAD_UNIT", f"{rule}: infantry in one zone patrol")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: infantry in one zone patrol", rule=rule)
     _fresh(us, rule)
     check_order(s, z, rule)
     f = s["zones"][z]["f"]
@@ -67,29 +68,29 @@ def build(s: dict, seat: str, msg, ctx: Context) -> None:
     rule = "GMV Phase 3 US 2 build"
     (u,) = board.get_units(s, [msg.unit_id], "us", rule)
     if u["type"] not in ("inf", "sv"):
-        raise Rejection("BAD_UNIT", f"{rule}: infantry build")
+        raise Rejection(Code.BAD_UNIT, f"{rule}: infantry build", rule=rule)
     _fresh([u], rule)
     imp = IMPROVEMENT.get(msg.improvement)
     if imp is None:
-        raise Rejection("BAD_IMPROVEMENT", f"{rule}: build an LZ, artillery positions or an airbase")
+        raise Rejection(Code.BAD_IMPROVEMENT, f"{rule}: build an LZ, artillery positions or an airbase", rule=rule)
     z = u["zone"]
     zs = s["zones"][z]
     check_order(s, z, rule)
     if imp == "airbase":
         if zs["airbase"]:
-            raise Rejection("ALREADY_BUILT", f"{rule}: {z} already has an airbase")
+            raise Rejection(Code.ALREADY_BUILT, f"{rule}: {z} already has an airbase", rule=rule)
         if zs["started"] is None:
             zs["started"] = s["turn"]
             ev = "airbase-started"
         elif zs["started"] >= s["turn"]:
-            raise Rejection("TWO_TURNS", f"{rule}: an airbase takes two turns; finish it next turn")
+            raise Rejection(Code.TWO_TURNS, f"{rule}: an airbase takes two turns; finish it next turn", rule=rule)
         else:
             zs["airbase"] = True
             zs["started"] = None
             ev = "airbase-finished"
     else:
         if zs[imp]:
-            raise Rejection("ALREADY_BUILT", f"{rule}: {z} already has {imp}")
+            raise Rejection(Code.ALREADY_BUILT, f"{rule}: {z} already has {imp}", rule=rule)
         zs[imp] = True
         ev = f"{imp}-built"
     u["acted"] = True
@@ -104,18 +105,18 @@ def airlift(s: dict, seat: str, msg, ctx: Context) -> None:
     board.check_zone(d, rule)
     board.check_zone(base, rule)
     if ZONES[d]["kind"] == "sea":
-        raise Rejection("BAD_ZONE", f"{rule}: drop on land")
+        raise Rejection(Code.BAD_ZONE, f"{rule}: drop on land", rule=rule)
     if not s["zones"][base]["airbase"]:
-        raise Rejection("NO_AIRBASE", f"{rule}: helicopters must land on an airbase")
+        raise Rejection(Code.NO_AIRBASE, f"{rule}: helicopters must land on an airbase", rule=rule)
     if not msg.loads:
-        raise Rejection("NO_UNITS", f"{rule}: name at least one helicopter")
+        raise Rejection(Code.NO_UNITS, f"{rule}: name at least one helicopter", rule=rule)
     lz = s["zones"][d]["lz"]
     plan = []
     seen: set[str] = set()
     for load in msg.loads:
         (h,) = board.get_units(s, [load.helicopter_id], "us", rule)
         if h["type"] != "heli" or h["id"] in seen:
-            raise Rejection("BAD_UNIT", f"{rule}: {h['id']} is not a helicopter (or is named twice)")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: {h['id']} is not a helicopter (or is named twice)", rule=rule)
         seen.add(h["id"])
         cargo = board.get_units(s, load.cargo_ids, "us", rule) if load.cargo_ids else []
         _fresh([h] + cargo, rule)
@@ -123,16 +124,16 @@ def airlift(s: dict, seat: str, msg, ctx: Context) -> None:
         classes = {cargo_class(c["type"]) for c in cargo}
         for c in cargo:
             if c["id"] in seen or c["zone"] != p or cargo_class(c["type"]) is None:
-                raise Rejection("BAD_CARGO", f"{rule}: cargo is infantry or artillery from one zone")
+                raise Rejection(Code.BAD_CARGO, f"{rule}: cargo is infantry or artillery from one zone", rule=rule)
             if not us_airlift_ok(s, c["type"], d):
-                raise Rejection("BAD_CARGO", f"{rule}: {c['type']} cannot be based in {d} (F-rating/positions)")
+                raise Rejection(Code.BAD_CARGO, f"{rule}: {c['type']} cannot be based in {d} (F-rating/positions)", rule=rule)
             seen.add(c["id"])
         if len(classes) > 1:
-            raise Rejection("BAD_CARGO", f"{rule}: a helicopter carries either infantry or artillery")
+            raise Rejection(Code.BAD_CARGO, f"{rule}: a helicopter carries either infantry or artillery", rule=rule)
         if cargo and len(cargo) > heli_capacity(cargo[0]["type"], lz):
-            raise Rejection("OVER_CAPACITY", f"{rule}: 2 infantry or 1 artillery per helicopter (+1 with an LZ)")
+            raise Rejection(Code.OVER_CAPACITY, f"{rule}: 2 infantry or 1 artillery per helicopter (+1 with an LZ)", rule=rule)
         if dist(h["zone"], p) + dist(p, d) + dist(d, base) > moves("heli"):
-            raise Rejection("TOO_FAR", f"{rule}: helicopters move 4 times in total")
+            raise Rejection(Code.TOO_FAR, f"{rule}: helicopters move 4 times in total", rule=rule)
         plan.append((h, cargo, p))
     check_order(s, d, rule)
     landed = []
@@ -195,10 +196,10 @@ def combat_move(s: dict, seat: str, msg, ctx: Context) -> None:
     _fresh(us, rule)
     for u in us:
         if u["zone"] != z0 or u["type"] in FLYING:
-            raise Rejection("BAD_UNIT", f"{rule}: ground units from one zone (aircraft support, helicopters airlift)")
+            raise Rejection(Code.BAD_UNIT, f"{rule}: ground units from one zone (aircraft support, helicopters airlift)", rule=rule)
         if not noncombat.ground_path_ok(s, u["type"], z0, path, ("yes", "combat")):
-            raise Rejection("ILLEGAL_MOVE", f"{rule}: {u['type']} cannot move {z0} -> {' -> '.join(path)} "
-                            "(F-ratings, swamp, moves)")
+            raise Rejection(Code.ILLEGAL_MOVE, f"{rule}: {u['type']} cannot move {z0} -> {' -> '.join(path)} "
+                            "(F-ratings, swamp, moves)", rule=rule)
     dest = path[-1]
     check_order(s, dest, rule)
     for u in us:

@@ -3,6 +3,7 @@ and 3.9 (abort)."""
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from . import board, enemy, insertion, movement, search, tactical, victory
 
 METHODS = {1: "helicopter", 2: "walk"}
@@ -10,7 +11,7 @@ METHODS = {1: "helicopter", 2: "walk"}
 
 def method_of(value: int) -> str:
     if value not in METHODS:
-        raise Rejection("ILLEGAL_EXTRACTION", "SOG 3.7: extraction is by helicopter pick-up (3.7.1) or walking out (3.7.2)")
+        raise Rejection(Code.ILLEGAL_EXTRACTION, "SOG 3.7: extraction is by helicopter pick-up (3.7.1) or walking out (3.7.2)", rule="SOG 3.7")
     return METHODS[value]
 
 
@@ -30,7 +31,7 @@ def abort(s: dict, method: str, ctx) -> None:
     """SOG 3.9: before his next move, if the target has not been reached: the Target
     counter is removed, -10 VP (5.1.1), and the extraction is declared."""
     if s["reached_target"] or s["target"] is None:
-        raise Rejection("ILLEGAL_ABORT", "SOG 3.9: a mission may be aborted only before the team reaches the Target")
+        raise Rejection(Code.ILLEGAL_ABORT, "SOG 3.9: a mission may be aborted only before the team reaches the Target", rule="SOG 3.9")
     search.remove_target(s, ctx, "SOG 3.9 abort")
     s["aborted"] = True
     s["vp"]["sog"] -= victory.ABORT_PENALTY

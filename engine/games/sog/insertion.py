@@ -8,6 +8,7 @@ so entering their squares needs no Enemy Contact roll (3.5).
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from . import board
 
 
@@ -35,14 +36,14 @@ def insert(s: dict, method: int, row: int, ctx) -> None:
     elif method == 2:
         insert_helicopter(s, ctx)
     else:
-        raise Rejection("ILLEGAL_INSERTION", "SOG 3.4: insertion is on foot (3.4.1) or by helicopter (3.4.2)",
+        raise Rejection(Code.ILLEGAL_INSERTION, "SOG 3.4: insertion is on foot (3.4.1) or by helicopter (3.4.2)",
                         rule="SOG 3.4", input=method)
 
 
 def insert_foot(s: dict, row: int, ctx) -> None:
     if row not in foot_rows(s):
-        raise Rejection("ILLEGAL_INSERTION",
-                        "SOG 3.4.1: a foot insertion enters a column A square (rows 1-10) not on or adjacent to the Target")
+        raise Rejection(Code.ILLEGAL_INSERTION,
+                        "SOG 3.4.1: a foot insertion enters a column A square (rows 1-10) not on or adjacent to the Target", rule="SOG 3.4.1")
     s["insertion"] = "foot"
     land(s, board.square(row, 1), ctx, "SOG 3.4.1")
 
@@ -70,8 +71,8 @@ def try_lz(s: dict, n: int, ctx) -> None:
     is left the team must land there."""
     lz = next((x for x in s["lzs"] if x["n"] == n), None)
     if lz is None:
-        raise Rejection("ILLEGAL_LZ", f"SOG 3.4.3: no LZ {n} on the map (LZs left: "
-                        f"{', '.join(str(x['n']) for x in s['lzs'])})")
+        raise Rejection(Code.ILLEGAL_LZ, f"SOG 3.4.3: no LZ {n} on the map (LZs left: "
+                        f"{', '.join(str(x['n']) for x in s['lzs'])})", rule="SOG 3.4.3")
     r = ctx.roll("d10", "SOG 3.4.3").result
     if r <= 3:
         land(s, lz["at"], ctx, "SOG 3.4.3")

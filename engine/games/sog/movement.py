@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from . import board, enemy, tactical, team as team_mod
 
 # SOG 3.5.1: terrain modifiers to the Enemy Contact roll.
@@ -13,12 +14,12 @@ def destination(s: dict, name: str) -> str:
     one square per turn"), and the team stays on the map."""
     rc = board.parse(name)
     if rc is None:
-        raise Rejection("ILLEGAL_MOVE", "SOG 2.2: the team counter must remain on the Strategic Movement Map "
-                        "(squares 1-A to 10-J)")
+        raise Rejection(Code.ILLEGAL_MOVE, "SOG 2.2: the team counter must remain on the Strategic Movement Map "
+                        "(squares 1-A to 10-J)", rule="SOG 2.2")
     sq = board.square(*rc)
     here = s["team_at"]
     if sq != here and not board.adjacent(here, sq):
-        raise Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")
+        raise Rejection(Code.ILLEGAL_MOVE, "SOG 3.5 allows one square per turn", rule="SOG 3.5")
     return sq
 
 

@@ -19,6 +19,7 @@ needs a decision; answering it resumes the queue.
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from ...ruleset import Context, Decision, Ruleset
 from ...versions import stamp
 from .versions import VERSIONS
@@ -52,7 +53,7 @@ class SogRuleset(Ruleset):
     def check_options(self, scenario, options):
         out = super().check_options(scenario, options)
         if not 1 <= out["lz_count"] <= 5:
-            raise Rejection("BAD_OPTION", "SOG 3.4.4: lz_count is 1 to 5 LZ counters")
+            raise Rejection(Code.BAD_OPTION, "SOG 3.4.4: lz_count is 1 to 5 LZ counters", rule="SOG 3.4.4")
         return out
 
     # -- setup ----------------------------------------------------------------

@@ -20,6 +20,7 @@ what the rules ask of the players around it:
 from __future__ import annotations
 
 from ...errors import Rejection
+from ...codes import Code
 from . import board, enemy, team as team_mod
 
 # SOG 2.4: how each terrain of the Strategic Movement Map is represented on the FIREPOWER panels.
@@ -83,7 +84,7 @@ def start(s: dict, sp: dict, ctx) -> None:
 def choose_panel(s: dict, panel: int, ctx) -> None:
     a = s["action"]
     if panel not in (2, 3):
-        raise Rejection("ILLEGAL_PANEL", "SOG 3.1.1/3.5/4.2.1: the Ambush is fought on map panel 2 or 3")
+        raise Rejection(Code.ILLEGAL_PANEL, "SOG 3.1.1/3.5/4.2.1: the Ambush is fought on map panel 2 or 3", rule="SOG 3.1.1/3.5/4.2.1")
     a["panel"] = panel
     r = ctx.roll("d10", "SOG 3.1.1 North/South orientation").result
     a["orientation"] = "north edge to the north" if r <= 5 else "north edge to the south"
@@ -101,7 +102,7 @@ def _after_panel(s: dict, ctx) -> None:
 def add_leader(s: dict, squad: int, ctx) -> None:
     a = s["action"]
     if not 0 <= squad <= len(a["squad_types"]):
-        raise Rejection("ILLEGAL_LEADER", "SOG 4.1.1: 1C may be added to one of the two squads (1 or 2), or none (0)")
+        raise Rejection(Code.ILLEGAL_LEADER, "SOG 4.1.1: 1C may be added to one of the two squads (1 or 2), or none (0)", rule="SOG 4.1.1")
     a["leader_squad"] = squad
     _describe(s, ctx)
 
@@ -142,32 +143,32 @@ def result_from_command(s: dict, r) -> dict:
     members = s["team"]["members"]
     cas = list(r.casualties)
     if len(set(cas)) != len(cas) or any(c not in members for c in cas):
-        raise Rejection("ILLEGAL_RESULT", "SOG 3.8: casualties are distinct letters of current team members")
+        raise Rejection(Code.ILLEGAL_RESULT, "SOG 3.8: casualties are distinct letters of current team members", rule="SOG 3.8")
     held = {k: team_mod.holdings(m) for k, m in members.items()}
     lost = []
     for it in r.lost_equipment:
         if it.letter not in held or it.count < 1 or held[it.letter].get(it.code, 0) < it.count:
-            raise Rejection("ILLEGAL_RESULT", f"SOG 3.2.4: member {team_mod.shown(it.letter)} does not carry {it.count} x {team_mod.shown(it.code)}")
+            raise Rejection(Code.ILLEGAL_RESULT, f"SOG 3.2.4: member {team_mod.shown(it.letter)} does not carry {it.count} x {team_mod.shown(it.code)}", rule="SOG 3.2.4")
         held[it.letter][it.code] -= it.count
         lost.append([it.letter, it.code, it.count])
     rec = []
     for it in r.recovered:
         if it.from_letter not in cas:
-            raise Rejection("ILLEGAL_RESULT", "SOG 3.2.4: only a lost member's items are recovered")
+            raise Rejection(Code.ILLEGAL_RESULT, "SOG 3.2.4: only a lost member's items are recovered", rule="SOG 3.2.4")
         if it.to_letter not in members or it.to_letter in cas:
-            raise Rejection("ILLEGAL_RESULT", "SOG 3.2.4: recovered items go to a surviving team member")
+            raise Rejection(Code.ILLEGAL_RESULT, "SOG 3.2.4: recovered items go to a surviving team member", rule="SOG 3.2.4")
         if it.count < 1 or held[it.from_letter].get(it.code, 0) < it.count:
-            raise Rejection("ILLEGAL_RESULT", f"SOG 3.2.4: member {it.from_letter} did not carry {it.count} x {team_mod.shown(it.code)}")
+            raise Rejection(Code.ILLEGAL_RESULT, f"SOG 3.2.4: member {it.from_letter} did not carry {it.count} x {team_mod.shown(it.code)}", rule="SOG 3.2.4")
         held[it.from_letter][it.code] -= it.count
         rec.append([it.from_letter, it.to_letter, it.code, it.count])
     enemy_men = _enemy_men(a)
     if r.prisoners_taken > enemy_men:
-        raise Rejection("ILLEGAL_RESULT", f"SOG 3.1.3: at most {enemy_men} prisoners can be taken in this action")
+        raise Rejection(Code.ILLEGAL_RESULT, f"SOG 3.1.3: at most {enemy_men} prisoners can be taken in this action", rule="SOG 3.1.3")
     if r.prisoners_lost > s["team"]["prisoners"] + r.prisoners_taken:
-        raise Rejection("ILLEGAL_RESULT", "SOG 3.1.3: the team cannot lose more prisoners than it holds")
+        raise Rejection(Code.ILLEGAL_RESULT, "SOG 3.1.3: the team cannot lose more prisoners than it holds", rule="SOG 3.1.3")
     elim = list(r.squads_eliminated)
     if len(set(elim)) != len(elim) or any(not 1 <= n <= len(a["squad_types"]) for n in elim):
-        raise Rejection("ILLEGAL_RESULT", f"SOG 4.1.2: squads are numbered 1 to {len(a['squad_types'])}, each once")
+        raise Rejection(Code.ILLEGAL_RESULT, f"SOG 4.1.2: squads are numbered 1 to {len(a['squad_types'])}, each once", rule="SOG 4.1.2")
     return {"casualties": cas, "lost_equipment": lost, "recovered": rec, "prisoners_taken": r.prisoners_taken,
             "prisoners_lost": r.prisoners_lost, "squads_eliminated": sorted(elim), "sog_vp": r.sog_vp,
             "nva_vp": r.nva_vp}

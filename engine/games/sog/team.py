@@ -10,6 +10,7 @@ from __future__ import annotations
 from afteraction.v1 import command_pb2
 
 from ...errors import Rejection
+from ...codes import Code
 
 MAX_MEN = 12            # SOG 3.2
 MAX_AMERICANS = 3       # SOG 3.2
@@ -33,7 +34,8 @@ def shown(text: str) -> str:
 
 
 def _bad(msg: str) -> Rejection:
-    return Rejection("ILLEGAL_TEAM", msg)
+    """``msg`` begins with its rule ("SOG 3.2.4: ...", "SOG 3.2 allows ...")."""
+    return Rejection(Code.ILLEGAL_TEAM, msg, rule=" ".join(msg.split()[:2]).rstrip(":"))
 
 
 def team_from_command(org) -> dict:

@@ -34,6 +34,7 @@ from .pieces import INTERCEPTOR, SAC, linebacker, role
 from ..components.map import load_map
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters
+from ....codes import Code
 
 AA_DICE_HEX = 4
 AA_DICE_ZONE = 8
@@ -131,11 +132,11 @@ def check_hidden_choice(s: dict, mission: dict, units: list[str]) -> None:
     from ....errors import Rejection
     ok = set(hidden_aa(s, mission))
     if len(set(units)) != len(units) or not set(units) <= ok:
-        raise Rejection("ILLEGAL_AA_FIRE", "NTND 12.1: name inverted units with AA under this mission, each once")
+        raise Rejection(Code.ILLEGAL_AA_FIRE, "NTND 12.1: name inverted units with AA under this mission, each once", rule="NTND 12.1")
     for loc in _marker_locations(s, mission):
         if sum(1 for u in units if s["units"][u]["loc"] == loc) > dice_for(loc):
-            raise Rejection("ILLEGAL_AA_FIRE", f"NTND 12.1: at most {dice_for(loc)} hidden AA units fire from {loc} "
-                                               "(AA_DICE_ZONE, docs/rules/ntnd.md 12.1.1)")
+            raise Rejection(Code.ILLEGAL_AA_FIRE, f"NTND 12.1: at most {dice_for(loc)} hidden AA units fire from {loc} "
+                                               "(AA_DICE_ZONE, docs/rules/ntnd.md 12.1.1)", rule="NTND 12.1")
 
 
 def most_that_fire(s: dict, mission: dict) -> list[str]:

@@ -35,12 +35,14 @@ from ..components.features import in_force
 from ..components.map import load_map
 from ..movement.ground import is_monsoon
 from ..components.state import ALLIED, COMMUNIST
+from ....codes import Code
 
 KINDS = ("bomb", "support", "supply", "transport")
 
 
 def _no(msg: str):
-    raise Rejection("ILLEGAL_AIR_MISSION", msg)
+    """Refuse the mission; ``msg`` begins with its rule ("NTND 11.1.1: ...")."""
+    raise Rejection(Code.ILLEGAL_AIR_MISSION, msg, rule=" ".join(msg.split()[:2]).rstrip(":"))
 
 
 def communist_pieces(s: dict, loc: str) -> list[str]:
@@ -216,7 +218,7 @@ def answer_aa(s: dict, units: list[str], ctx) -> None:
     a = air.start(s)
     mission = a["pending"]
     if mission is None or mission.get("stage") != "aa":
-        raise Rejection("ILLEGAL_AA_FIRE", "NTND 12.1: no air mission is waiting for anti-aircraft fire")
+        raise Rejection(Code.ILLEGAL_AA_FIRE, "NTND 12.1: no air mission is waiting for anti-aircraft fire", rule="NTND 12.1")
     down = aa.hidden_fire(s, mission, units, ctx)
     _lose(s, mission, down, ctx, "NTND 12.1.1")
     a["pending"] = None
@@ -359,12 +361,12 @@ def answer_loss(s: dict, units: list[str], ctx) -> None:
     a = air.start(s)
     p = a["pending"]
     if p is None or p.get("stage") != "loss":
-        raise Rejection("ILLEGAL_AIR_LOSSES", "NTND 11.1.1.2: no bombing hit is waiting")
+        raise Rejection(Code.ILLEGAL_AIR_LOSSES, "NTND 11.1.1.2: no bombing hit is waiting", rule="NTND 11.1.1.2")
     cands = loss_candidates(s, p["hits"][0], p["target"])
     if len(units) != 1 or units[0] not in cands:
-        raise Rejection("ILLEGAL_AIR_LOSSES", "NTND 11.1.1.2: name one Communist unit in the bombed hex (a supply "
+        raise Rejection(Code.ILLEGAL_AIR_LOSSES, "NTND 11.1.1.2: name one Communist unit in the bombed hex (a supply "
                                               "unit before a dummy; interceptors are not affected; a VC base only "
-                                              "by a SAC's 6, 28.9.8)")
+                                              "by a SAC's 6, 28.9.8)", rule="NTND 11.1.1.2")
     uid = units[0]
     if s["units"][uid]["inv"]:
         remove_from_marker(s, uid, ctx, rule="NTND 11.1.1.2")                    # revealed: it is destroyed

@@ -34,6 +34,7 @@ from ..movement.ground import _type_facts
 from ..politics.victory import score
 from ..components.state import ALLIED, COMMUNIST
 from ..versions import FLEET_ENTRY
+from ....codes import Code
 
 RULE = "NTND 14.2.2"
 ZONE = "HAIPHONG"
@@ -125,7 +126,7 @@ def decision(s: dict) -> dict:
 def mine(s: dict, ctx) -> None:
     """14.2.2: the mine counter is placed; (1) one Allied die of political points lost."""
     if s["phase"].get("sub") != "mine" or not may_mine(s):
-        raise Rejection("ILLEGAL_MINING", "NTND 14.2.2: the fleet mines Haiphong at the end of the Allied movement "
+        raise Rejection(Code.ILLEGAL_MINING, "NTND 14.2.2: the fleet mines Haiphong at the end of the Allied movement "
                         "phase in which it entered the zone, once", rule=RULE)
     s["haiphong_mined"] = True
     s.setdefault("fleet", {"mined_turn": 0, "deferred_supply": 0})["mined_turn"] = s["turn"]

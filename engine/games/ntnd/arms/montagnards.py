@@ -36,6 +36,7 @@ from ..components.map import load_map
 from ..movement.ground import enemy_locs, stacking_problem
 from ..components.state import ALLIED
 from ..components.pieces import counter_id, load_counters, unit_name
+from ....codes import Code
 
 GB = "us_green_beret"
 MTG = "montagnard"
@@ -138,7 +139,7 @@ def recall(s: dict, uid: str, ctx) -> None:
     15.2.3.2: the militia and Montagnards of its zone of influence outside towns/cities go too."""
     from ..politics.victory import release_militia
     if uid not in recall_options(s):
-        raise Rejection("ILLEGAL_RECALL", "NTND 15.2.3: a Green Beret on the map may be withdrawn in the Allied "
+        raise Rejection(Code.ILLEGAL_RECALL, "NTND 15.2.3: a Green Beret on the map may be withdrawn in the Allied "
                         "Reinforcement phase (one placed this phase stays)", rule="NTND 15.2.3")
     u = s["units"][uid]
     old = u["loc"]

@@ -7,6 +7,7 @@ a player's choice; the ``apply_*`` functions carry out that choice.
 from __future__ import annotations
 
 from ....errors import Rejection
+from ....codes import Code
 from . import ambush as amb
 from . import resolution as cb
 from ..arms import fleet
@@ -185,14 +186,14 @@ def apply_retreat(s: dict, uid: str, to: str | None, ctx) -> None:
     b = s["battle"]
     pend = b["plan"]
     if not pend or uid != pend[0]:
-        raise Rejection("ILLEGAL_RETREAT", f"NTND 19.3: the next unit to retreat is {pend[0] if pend else 'none'}")
+        raise Rejection(Code.ILLEGAL_RETREAT, f"NTND 19.3: the next unit to retreat is {pend[0] if pend else 'none'}", rule="NTND 19.3")
     if to is None:
         if b["mode"] != "may":
-            raise Rejection("ILLEGAL_RETREAT", "NTND 19.2.6: the loser's units must retreat")
+            raise Rejection(Code.ILLEGAL_RETREAT, "NTND 19.2.6: the loser's units must retreat", rule="NTND 19.2.6")
         pend.pop(0)
         return
     if to not in retreat_destinations(s, uid):
-        raise Rejection("ILLEGAL_RETREAT", "NTND 19.3: retreat one hex to an adjacent location free of enemy units")
+        raise Rejection(Code.ILLEGAL_RETREAT, "NTND 19.3: retreat one hex to an adjacent location free of enemy units", rule="NTND 19.3")
     u = s["units"][uid]
     ctx.emit({"t": "retreat", "unit": uid, "from": u["loc"], "to": to,
               "rule": "NTND 19.3.4" if to == FLEET else "NTND 19.3"})
@@ -235,8 +236,8 @@ def apply_overstack_losses(s: dict, chosen: list[str], ctx) -> None:
     v = violation_at(s, b["overstack_side"], step[10:]) if step.startswith("overstack:") else None
     if v is None or len(chosen) != v["count"] or len(set(chosen)) != len(chosen) \
             or any(c not in v["eligible"] for c in chosen):
-        raise Rejection("ILLEGAL_LOSSES", "NTND 19.3.2: eliminate exactly the units in violation of the stacking "
-                        f"limits (8.10) in the hex the retreat over-stacked ({step[10:] or '-'}), his choice")
+        raise Rejection(Code.ILLEGAL_LOSSES, "NTND 19.3.2: eliminate exactly the units in violation of the stacking "
+                        f"limits (8.10) in the hex the retreat over-stacked ({step[10:] or '-'}), his choice", rule="NTND 19.3.2")
     for c in sorted(chosen):
         if s["units"][c]["inv"]:
             remove_from_marker(s, c, ctx)
@@ -285,10 +286,10 @@ def apply_advance(s: dict, units: list[str], ctx) -> None:
     b = s["battle"]
     opts = advance_options(s, b)
     if any(x not in opts for x in units):
-        raise Rejection("ILLEGAL_ADVANCE", "NTND 19.4: surviving mobile attackers may advance into the vacated hex")
+        raise Rejection(Code.ILLEGAL_ADVANCE, "NTND 19.4: surviving mobile attackers may advance into the vacated hex", rule="NTND 19.4")
     target = b["target"]
     if units and stacking_problem(s, b["side"], target, units):
-        raise Rejection("ILLEGAL_ADVANCE", "NTND 19.4: advance up to the stacking limit (8.10)")
+        raise Rejection(Code.ILLEGAL_ADVANCE, "NTND 19.4: advance up to the stacking limit (8.10)", rule="NTND 19.4")
     foe = ALLIED if b["side"] == COMMUNIST else COMMUNIST
     if units:
         for d in _fighting_units(s, target, foe):

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ....errors import Rejection
+from ....errors import InternalValueError, Rejection
+from ....codes import Code
 from .resolution import (
     ALLIED,
     ARTILLERY,
@@ -101,20 +102,20 @@ def validate_ambush(sit: AmbushSituation) -> None:
     unit; 20.7: guerrillas may not ambush airmobile units, which only NVA divisions or armored
     regiments (with their artillery, whose fire support 20.7 allows) may ambush."""
     if not sit.ambushers or any(u.side != COMMUNIST for u in sit.ambushers):
-        raise Rejection("NTND_AMBUSH_UNITS", "NTND 20.2: ambushers are Communist units")
+        raise Rejection(Code.NTND_AMBUSH_UNITS, "NTND 20.2: ambushers are Communist units", rule="NTND 20.2")
     if any(u.face_up for u in sit.ambushers):
-        raise Rejection("NTND_AMBUSH_FACE_UP", "NTND 20.2 / 20.3: only inverted units ambush (they flip up)")
+        raise Rejection(Code.NTND_AMBUSH_FACE_UP, "NTND 20.2 / 20.3: only inverted units ambush (they flip up)", rule="NTND 20.2 / 20.3")
     if not any(u.is_ground_combat and u.side == ALLIED for u in sit.defenders) \
             or any(u.side != ALLIED for u in sit.defenders):
-        raise Rejection("NTND_AMBUSH_TARGET", "NTND 20.2: an ambush is against an Allied ground unit")
+        raise Rejection(Code.NTND_AMBUSH_TARGET, "NTND 20.2: an ambush is against an Allied ground unit", rule="NTND 20.2")
     if not counted_units(sit.fighting_ambushers):
-        raise Rejection("NTND_AMBUSH_UNITS", "NTND 20.3: no ambusher with a combat value (dummies have none, 17.2)")
+        raise Rejection(Code.NTND_AMBUSH_UNITS, "NTND 20.3: no ambusher with a combat value (dummies have none, 17.2)", rule="NTND 20.3")
     if sit.airmobile_target:
         if any(u.guerrilla for u in sit.ambushers):
-            raise Rejection("NTND_AMBUSH_AIRMOBILE", "NTND 20.7: airmobile units may not be ambushed by guerrillas")
+            raise Rejection(Code.NTND_AMBUSH_AIRMOBILE, "NTND 20.7: airmobile units may not be ambushed by guerrillas", rule="NTND 20.7")
         if not any(u.nva and (u.division or u.armor) for u in sit.ambushers):
-            raise Rejection("NTND_AMBUSH_AIRMOBILE",
-                            "NTND 20.7: airmobile units may be ambushed by NVA divisions or armored regiments only")
+            raise Rejection(Code.NTND_AMBUSH_AIRMOBILE,
+                            "NTND 20.7: airmobile units may be ambushed by NVA divisions or armored regiments only", rule="NTND 20.7")
 
 
 def ambush_terrain(sit: AmbushSituation) -> int:
@@ -197,7 +198,7 @@ def ambush_aftermath(allied_survivors: int) -> AmbushAftermath:
     direction (per the retreat rules, ``retreat.retreat_verdict``); if the Allied units were all
     eliminated, surviving Communist units may enter the vacant hex. Ambushers stay face up."""
     if allied_survivors < 0:
-        raise ValueError("survivors cannot be negative")
+        raise InternalValueError("survivors cannot be negative")
     alive = allied_survivors > 0
     return AmbushAftermath(allied_may_continue=alive, communist_must_retreat=alive, communist_may_enter=not alive)
 

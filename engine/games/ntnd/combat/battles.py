@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ....errors import Rejection
+from ....codes import Code
 from . import ambush as amb
 from ..politics import sv_morale
 from ..movement import neutrality, offboard
@@ -202,9 +203,9 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx, opt
     if opts is None:
         opts = attack_options(s, side, target)
     if not attack_allowed(opts, target, attackers):
-        raise Rejection("ILLEGAL_ATTACK", "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
+        raise Rejection(Code.ILLEGAL_ATTACK, "NTND 19.1: face-up ground combat units attack an adjacent enemy-held "
                         "location once per combat phase; no unit is attacked twice (19.1.3); artillery, "
-                        "firebases and patrol boats attack only alone (19.2.1)")
+                        "firebases and patrol boats attack only alone (19.2.1)", rule="NTND 19.1")
     for mid in neutrality.hunted_markers(s, side, target):
         flip_marker(s, mid, ctx, "NTND 28.11.2")   # 28.11.1-28.11.2: the attacked stack is turned face up
     zoi = gb_zoi(s)
@@ -324,8 +325,8 @@ def start_ambush(s: dict, uid: str, markers: list[str], ctx) -> None:
     loc = s["units"][uid]["loc"]
     cands = ambush_candidates(s, uid)
     if not markers or len(set(markers)) != len(markers) or any(mk not in cands for mk in markers):
-        raise Rejection("ILLEGAL_AMBUSH", "NTND 20.2/20.3: ambushers are inverted units adjacent to the moved unit "
-                        "(each marker once)")
+        raise Rejection(Code.ILLEGAL_AMBUSH, "NTND 20.2/20.3: ambushers are inverted units adjacent to the moved unit "
+                        "(each marker once)", rule="NTND 20.2/20.3")
     inv_units = [x for mk in markers for x in s["markers"][mk]["units"]]
     ambushers = tuple(combat_unit(s, x) for x in inv_units)
     zoi = gb_zoi(s)

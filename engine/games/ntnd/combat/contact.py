@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ....errors import Rejection
+from ....errors import InternalValueError, Rejection
 from .resolution import DUMMY, FLEET, GROUND, SAM, STAND_IN_ROLES, SUPPLY, CombatSituation, CombatUnit
+from ....codes import Code
 
 OPEN = "open"
 ALL_SEA = "all_sea"
@@ -40,7 +41,7 @@ def inverted_must_flip(contacts: Iterable[Contact]) -> bool:
         if c.separation == NEUTRAL_BORDER and c.allied_attacks_across_border:
             return True
         if c.separation not in (ALL_SEA, ALL_LAKE_CAMBODIA, NEUTRAL_BORDER):
-            raise ValueError(f"unknown separation {c.separation!r}")
+            raise InternalValueError(f"unknown separation {c.separation!r}")
     return False
 
 
@@ -68,25 +69,25 @@ def validate_battle(sit: CombatSituation, attacked_before: Iterable[str] = (),
     19.1.1 (all units of the defending hex defend) is the caller's: pass them all.
     """
     if not sit.attackers or not sit.defenders:
-        raise Rejection("NTND_COMBAT_EMPTY", "NTND 19.1: a battle needs attacking and defending units")
+        raise Rejection(Code.NTND_COMBAT_EMPTY, "NTND 19.1: a battle needs attacking and defending units", rule="NTND 19.1")
     side = sit.attacker_side
     if any(u.side != side for u in sit.attackers) or any(u.side == side for u in sit.defenders):
-        raise Rejection("NTND_COMBAT_SIDES", "NTND 19.1: attackers are one player's units, defenders the other's")
+        raise Rejection(Code.NTND_COMBAT_SIDES, "NTND 19.1: attackers are one player's units, defenders the other's", rule="NTND 19.1")
     for u in sit.attackers + sit.defenders:
         if not u.face_up:
-            raise Rejection("NTND_COMBAT_INVERTED", "NTND 19.1 / 6.2.1: only face-up units attack or are attacked")
+            raise Rejection(Code.NTND_COMBAT_INVERTED, "NTND 19.1 / 6.2.1: only face-up units attack or are attacked", rule="NTND 19.1 / 6.2.1")
     if any(u.role not in (GROUND,) + STAND_IN_ROLES for u in sit.attackers):
-        raise Rejection("NTND_COMBAT_ATTACKER",
-                        "NTND 19.2.1: only ground combat units attack (artillery, firebases and patrol boats alone)")
+        raise Rejection(Code.NTND_COMBAT_ATTACKER,
+                        "NTND 19.2.1: only ground combat units attack (artillery, firebases and patrol boats alone)", rule="NTND 19.2.1")
     if any(u.is_ground_combat for u in sit.attackers) and any(not u.is_ground_combat for u in sit.attackers):
-        raise Rejection("NTND_COMBAT_ATTACKER",
-                        "NTND 19.2.1: artillery/firebases/patrol boats attack only alone; otherwise they give fire support")
+        raise Rejection(Code.NTND_COMBAT_ATTACKER,
+                        "NTND 19.2.1: artillery/firebases/patrol boats attack only alone; otherwise they give fire support", rule="NTND 19.2.1")
     if all(u.role == FLEET for u in sit.defenders):
-        raise Rejection("NTND_COMBAT_FLEET", "NTND 14.2 / 14.2.1: the fleet is never affected by combat")
+        raise Rejection(Code.NTND_COMBAT_FLEET, "NTND 14.2 / 14.2.1: the fleet is never affected by combat", rule="NTND 14.2 / 14.2.1")
     a_before, d_before = set(attacked_before), set(defended_before)
     for u in sit.attackers:
         if u.id in a_before:
-            raise Rejection("NTND_COMBAT_TWICE", f"NTND 19.1.3: {u.id} has already attacked this combat phase")
+            raise Rejection(Code.NTND_COMBAT_TWICE, f"NTND 19.1.3: {u.id} has already attacked this combat phase", rule="NTND 19.1.3")
     for u in sit.defenders:
         if u.id in d_before:
-            raise Rejection("NTND_COMBAT_TWICE", f"NTND 19.1.3: {u.id} has already been attacked this combat phase")
+            raise Rejection(Code.NTND_COMBAT_TWICE, f"NTND 19.1.3: {u.id} has already been attacked this combat phase", rule="NTND 19.1.3")

@@ -35,10 +35,11 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Iterable, Sequence
 
-from ....errors import Rejection
+from ....errors import InternalTypeError, InternalValueError, Rejection
 from ..components.state import ALLIED, COMMUNIST
 from ..optional.sappers_armor import armor_shock_bonus, sapper_cancels_terrain
 from ..components.pieces import UnitType, load_terrain
+from ....codes import Code
 
 SIDES = (ALLIED, COMMUNIST)
 
@@ -98,11 +99,11 @@ class CombatUnit:
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
-            raise ValueError(f"side must be one of {SIDES}: {self.side!r}")
+            raise InternalValueError(f"side must be one of {SIDES}: {self.side!r}")
         if self.role not in ROLES:
-            raise ValueError(f"role must be one of {ROLES}: {self.role!r}")
+            raise InternalValueError(f"role must be one of {ROLES}: {self.role!r}")
         if isinstance(self.morale, bool) or not isinstance(self.morale, int):
-            raise TypeError("morale is an int (no floats)")
+            raise InternalTypeError("morale is an int (no floats)")
 
     @property
     def is_ground_combat(self) -> bool:
@@ -127,7 +128,7 @@ def unit_from_type(uid: str, utype: UnitType, *, face_up: bool = True, airmobile
     counter types the same way. ``airmobile`` adds a helicopter attachment (11.1.4); ``facts`` are
     the situational flags of ``CombatUnit`` (out_of_supply, in_green_beret_zoi, ...)."""
     if utype.category == "air":
-        raise ValueError(f"{utype.id}: air units are not combat units (11.1.2 ground support is an input)")
+        raise InternalValueError(f"{utype.id}: air units are not combat units (11.1.2 ground support is an input)")
     if utype.category == "ground_combat":
         role = GROUND
     elif utype.category == "dummy":
@@ -139,7 +140,7 @@ def unit_from_type(uid: str, utype: UnitType, *, face_up: bool = True, airmobile
     elif utype.category == "naval":
         role = FLEET
     else:
-        raise ValueError(f"{utype.id}: no combat role")
+        raise InternalValueError(f"{utype.id}: no combat role")
     return CombatUnit(
         id=uid, side=utype.side, role=role, morale=utype.morale or 0, face_up=face_up,
         armor=utype.mechanized, sapper=utype.id == "vc_sapper", nva=utype.nationality == "NVA",
@@ -163,7 +164,7 @@ class FireSupporter:
 
     def __post_init__(self) -> None:
         if self.role not in FIRE_SUPPORT_RANGE:
-            raise ValueError(f"{self.role!r} gives no fire support (19.2.2)")
+            raise InternalValueError(f"{self.role!r} gives no fire support (19.2.2)")
 
 
 @dataclass(frozen=True)
@@ -329,7 +330,7 @@ def morale_average(units: Sequence[CombatUnit], *, air_hits: int = 0, own_turn: 
     """
     counted = counted_units(units)
     if not counted:
-        raise ValueError("NTND 19.2.1: no unit with a morale in this force")
+        raise InternalValueError("NTND 19.2.1: no unit with a morale in this force")
     alone = not counted[0].is_ground_combat
     total = 0
     terms: list[Term] = []
@@ -338,7 +339,7 @@ def morale_average(units: Sequence[CombatUnit], *, air_hits: int = 0, own_turn: 
         total += m
         terms.extend(t)
     if air_hits < 0:
-        raise ValueError("air hits cannot be negative")
+        raise InternalValueError("air hits cannot be negative")
     hit = min(air_hits, sum(1 for u in counted if u.is_ground_combat))
     if hit:
         total -= hit
@@ -354,7 +355,7 @@ def fire_support(supporters: Iterable[FireSupporter], *, own_turn: bool) -> int:
     n = 0
     for s in supporters:
         if s.distance < 0:
-            raise ValueError("distance cannot be negative")
+            raise InternalValueError("distance cannot be negative")
         if s.distance > FIRE_SUPPORT_RANGE[s.role] or not s.face_up or s.retreated_into:
             continue
         if own_turn and not s.supplied:
@@ -396,7 +397,7 @@ def side_total(side: str, average: Fraction, divisor: int, *, fire: int, terrain
                extras: Sequence[Term], die: int) -> SideTotal:
     """Assemble 19.2.1-19.2.6 addends into a ``SideTotal`` (shared with ambush.py)."""
     if not 1 <= die <= 6:
-        raise ValueError("NTND 19.2.6: one six-sided die")
+        raise InternalValueError("NTND 19.2.6: one six-sided die")
     terms = [Term("NTND 19.2.1", "morale average", average)]
     if fire:
         terms.append(Term("NTND 19.2.2", "fire support", Fraction(fire)))
@@ -416,7 +417,7 @@ def _notes(terms: Iterable[Term]) -> tuple[str, ...]:
 
 def _check_air(side: str, hits: int) -> int:
     if hits and side != COMMUNIST:
-        raise ValueError("NTND 11.1.2: ground support is flown by Allied air against Communist units only")
+        raise InternalValueError("NTND 11.1.2: ground support is flown by Allied air against Communist units only")
     return hits
 
 
@@ -500,7 +501,7 @@ def resolve(sit: CombatSituation, attacker_die: int, defender_die: int) -> Comba
     a_side, d_side = sit.attacker_side, sit.defender_side
     fighting_defenders = tuple(u for u in sit.defenders if u.role != DUMMY)
     if not counted_units(fighting_defenders):
-        raise ValueError("NTND 13.3 / 18.6.1 / 17.2: nothing here can defend; use automatic_eliminations")
+        raise InternalValueError("NTND 13.3 / 18.6.1 / 17.2: nothing here can defend; use automatic_eliminations")
     a_avg, a_n, a_mt = morale_average(sit.attackers, air_hits=_check_air(a_side, sit.air_hits_on_attackers),
                                       own_turn=True, defending=False)
     d_avg, d_n, d_mt = morale_average(fighting_defenders, air_hits=_check_air(d_side, sit.air_hits_on_defenders),
@@ -532,7 +533,7 @@ def resolve(sit: CombatSituation, attacker_die: int, defender_die: int) -> Comba
 def check_loss_choice(req: LossRequirement, chosen: Sequence[str]) -> None:
     """NTND 19.2.6: the owner eliminates exactly ``req.count`` distinct units of ``req.eligible``."""
     if len(set(chosen)) != len(chosen) or len(chosen) != req.count:
-        raise Rejection("NTND_LOSS_COUNT", f"NTND 19.2.6: choose exactly {req.count} different unit(s) to eliminate")
+        raise Rejection(Code.NTND_LOSS_COUNT, f"NTND 19.2.6: choose exactly {req.count} different unit(s) to eliminate", rule="NTND 19.2.6")
     bad = sorted(c for c in chosen if c not in req.eligible)
     if bad:
-        raise Rejection("NTND_LOSS_UNIT", f"NTND 19.2.6: {', '.join(bad)} may not be taken as a loss in this battle")
+        raise Rejection(Code.NTND_LOSS_UNIT, f"NTND 19.2.6: {', '.join(bad)} may not be taken as a loss in this battle", rule="NTND 19.2.6")

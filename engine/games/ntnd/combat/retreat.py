@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from ....errors import InternalValueError
 from .resolution import (
     ALLIED,
     BASE,
@@ -134,7 +135,7 @@ def retreat_verdict(unit: CombatUnit, opt: RetreatOption) -> RetreatVerdict:
         ok = (unit.side == ALLIED and unit.airmobile and opt.friendly_city_in_range and not opt.enemy_units)
         return RetreatVerdict(ok, "NTND 19.3.5", eliminate_overstack=ok and opt.overstacked)
     if opt.kind not in (HEX, ZONE):
-        raise ValueError(f"unknown retreat kind {opt.kind!r}")
+        raise InternalValueError(f"unknown retreat kind {opt.kind!r}")
     if not opt.adjacent or opt.enemy_units or opt.prohibited:
         return RetreatVerdict(False, "NTND 19.3")
     return RetreatVerdict(True, "NTND 19.3.8" if opt.under_attack else "NTND 19.3", invert=opt.under_attack,

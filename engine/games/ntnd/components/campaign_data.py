@@ -21,6 +21,7 @@ from typing import Any
 
 from .map import load_map
 from .pieces import load_counters, unit_name
+from ....errors import InternalValueError
 
 MONTHS = ("January/February", "March/April", "May/June", "July/August", "September/October", "November/December")
 MONSOON = ("May/June", "July/August")  # 8.2 note
@@ -41,7 +42,7 @@ def _read(name: str) -> dict:
 
 def _need(cond: bool, where: str, msg: str) -> None:
     if not cond:
-        raise ValueError(f"{where}: {msg}")
+        raise InternalValueError(f"{where}: {msg}")
 
 
 def turn_date(number: int) -> tuple[str, int]:
@@ -93,7 +94,7 @@ class RandomEventsTable:
     def lookup(self, communist_die: int, allied_die: int) -> RandomEvent | None:
         """21.1: the Communist die is the tens, the Allied die the ones; None for no event."""
         if not (1 <= communist_die <= 6 and 1 <= allied_die <= 6):
-            raise ValueError(f"21.1 dice are d6: {communist_die}, {allied_die}")
+            raise InternalValueError(f"21.1 dice are d6: {communist_die}, {allied_die}")
         return self.entries.get(10 * communist_die + allied_die)
 
 
@@ -272,7 +273,7 @@ def load_campaign(name: str = "campaign") -> dict:
     """The campaign scenario (``campaign``) or the short campaign (``campaign_short``), validated.
     The dict is shared (cached): callers copy before changing it."""
     if name not in SCENARIO_FILES:
-        raise ValueError(f"unknown campaign scenario {name!r} (known: {sorted(SCENARIO_FILES)})")
+        raise InternalValueError(f"unknown campaign scenario {name!r} (known: {sorted(SCENARIO_FILES)})")
     campaign = _read(SCENARIO_FILES["campaign"])
     _check_campaign(campaign)
     if name == "campaign":

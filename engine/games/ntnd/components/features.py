@@ -32,6 +32,8 @@ Part 2b (issue 14), each built on its own branch; a scenario lists them once its
 """
 from __future__ import annotations
 
+from ....errors import InternalKeyError, InternalValueError
+
 FEATURES = ("hearts_and_minds", "replacements", "neutrality", "political_table", "random_events", "elections",
             "vietnamization", "sv_morale", "uprising", "aid", "phoenix", "vc_bases", "withdrawals",
             "air_war", "fleet", "montagnards", "special_units")
@@ -42,14 +44,14 @@ def scenario_features(sc: dict) -> list[str]:
     got = sc.get("features", [])
     unknown = sorted(set(got) - set(FEATURES))
     if unknown:
-        raise ValueError(f"scenario {sc.get('id')!r}: unknown features {unknown}")
+        raise InternalValueError(f"scenario {sc.get('id')!r}: unknown features {unknown}")
     return sorted(got)
 
 
 def in_force(s: dict, feature: str) -> bool:
     """Whether the rule family ``feature`` applies in this game (its scenario's list)."""
     if feature not in FEATURES:
-        raise KeyError(feature)
+        raise InternalKeyError(feature)
     return feature in s["scenario"]["features"]
 
 

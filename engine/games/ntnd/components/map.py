@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ....errors import InternalKeyError, InternalValueError
+
 LAND_TERRAIN = ("clear", "jungle", "mountain", "swamp")
 WATER_TERRAIN = ("lake", "sea")
 ZONE_IDS = ("CHINA", "HAIPHONG", "HANOI", "LUANG_PRABANG", "PLAIN_OF_JARS", "VIENTIANE")  # NTND 9.1
@@ -44,14 +46,14 @@ CUBE_DIRECTIONS: tuple[tuple[int, int, int], ...] = (
 def hex_id(col: int, row: int) -> str:
     """Format a hex id "CCRR"."""
     if not (0 < col < 100 and 0 < row < 100):
-        raise ValueError(f"hex out of id range: col={col} row={row}")
+        raise InternalValueError(f"hex out of id range: col={col} row={row}")
     return f"{col:02d}{row:02d}"
 
 
 def parse_hex_id(hid: str) -> tuple[int, int]:
     """Return (col, row) of a "CCRR" hex id."""
     if len(hid) != 4 or not hid.isdigit():
-        raise ValueError(f"not a hex id: {hid!r}")
+        raise InternalValueError(f"not a hex id: {hid!r}")
     return int(hid[:2]), int(hid[2:])
 
 
@@ -68,7 +70,7 @@ def offset_to_cube(col: int, row: int) -> tuple[int, int, int]:
 
 def cube_to_offset(x: int, y: int, z: int) -> tuple[int, int]:
     if x + y + z != 0:
-        raise ValueError("cube coordinates must sum to zero")
+        raise InternalValueError("cube coordinates must sum to zero")
     q = x
     return q + 1, z + (q - (q & 1)) // 2 + 1
 
@@ -104,7 +106,7 @@ def grid_neighbours(hid: str) -> tuple[str, ...]:
 def hexside_key(a: str, b: str) -> str:
     """Canonical hexside name "AAAA-BBBB" (lower id first); raises if not adjacent."""
     if hex_distance(a, b) != 1:
-        raise ValueError(f"{a} and {b} are not adjacent")
+        raise InternalValueError(f"{a} and {b} are not adjacent")
     lo, hi = sorted((a, b))
     return f"{lo}-{hi}"
 
@@ -274,7 +276,7 @@ class GameMap:
         try:
             return self.hexes[hid]
         except KeyError:
-            raise KeyError(f"hex {hid} is not on the NTND map") from None
+            raise InternalKeyError(f"hex {hid} is not on the NTND map") from None
 
     def country_of(self, loc: str) -> str | None:
         if loc in self.zones:
@@ -316,7 +318,7 @@ class GameMap:
         try:
             return self._towns[name]
         except KeyError:
-            raise KeyError(f"no town or city named {name!r} on the NTND map") from None
+            raise InternalKeyError(f"no town or city named {name!r} on the NTND map") from None
 
     def town_hexes(self, country: str | None = None, corps: str | None = None) -> tuple[str, ...]:
         """Town/city hexes of a country or corps zone (NTND 7.3, 22.4)."""
@@ -365,13 +367,13 @@ class GameMap:
     def distance(self, a: str, b: str) -> int:
         """Hex distance (NTND 8.5.3 ZOI 2 hexes, 13.1.1 firebase range). Zones have no distance."""
         if a in self.zones or b in self.zones:
-            raise ValueError("distances are only defined between hexes; zones are off-board (NTND 8.5.4)")
+            raise InternalValueError("distances are only defined between hexes; zones are off-board (NTND 8.5.4)")
         return hex_distance(a, b)
 
     def hexes_within(self, center: str, radius: int) -> tuple[str, ...]:
         """On-map hexes at distance <= radius from a hex, sorted (includes the centre)."""
         if radius < 0:
-            raise ValueError("radius must be >= 0")
+            raise InternalValueError("radius must be >= 0")
         key = (center, radius)
         if key in self._within:
             return self._within[key]

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from .map import GameMap
+from ....errors import InternalKeyError, InternalTypeError, InternalValueError
 
 # 4.2.5: the replacement point pool that pays for a nationality's units
 POOL_OF_NAT = {"US": "US", "MTG": "US", "ARVN": "SV", "ROK": "SEATO", "ANZAC": "SEATO", "THAI": "SEATO",
@@ -33,12 +34,12 @@ STACKING_CLASSES = ("artillery", "firebase", "green_beret", "ground_combat", "mi
 def _frac(v: Any) -> Fraction:
     """Parse a chart cost: an int or a [numerator, denominator] pair (no floats)."""
     if isinstance(v, bool):
-        raise TypeError("boolean is not a cost")
+        raise InternalTypeError("boolean is not a cost")
     if isinstance(v, int):
         return Fraction(v)
     if isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v):
         return Fraction(v[0], v[1])
-    raise TypeError(f"not a cost: {v!r}")
+    raise InternalTypeError(f"not a cost: {v!r}")
 
 
 def _read(name: str) -> dict:
@@ -136,7 +137,7 @@ class Counters:
         try:
             return self.types[type_id]
         except KeyError:
-            raise KeyError(f"unknown NTND counter type {type_id!r}") from None
+            raise InternalKeyError(f"unknown NTND counter type {type_id!r}") from None
 
     def movement_of(self, type_id: str) -> MovementClass:
         return self.movement_classes[self.type(type_id).movement_class]
@@ -212,14 +213,14 @@ def unit_name(uid: str, type_id: str, name: str | None = None) -> str:
     a unit without a written name must be a numbered counter (``counter_id``) and is named by
     ``counter_name``. Refuses an id off the one spelling and an empty name (ValueError)."""
     if not UNIT_ID.fullmatch(uid):
-        raise ValueError(f"unit id {uid!r} is not lower-case words joined by hyphens")
+        raise InternalValueError(f"unit id {uid!r} is not lower-case words joined by hyphens")
     if name is None:
         n = uid.rsplit("-", 1)[-1]
         if not (n.isdigit() and uid == counter_id(type_id, int(n))):
-            raise ValueError(f"unit {uid!r} has no name and is not a numbered {type_id} counter")
+            raise InternalValueError(f"unit {uid!r} has no name and is not a numbered {type_id} counter")
         return counter_name(type_id, int(n))
     if not name.strip():
-        raise ValueError(f"unit {uid!r} has an empty name")
+        raise InternalValueError(f"unit {uid!r} has an empty name")
     return name
 
 
@@ -282,7 +283,7 @@ class TerrainChart:
         Communist control (8.3) and monsoon effects are left to the movement rules.
         """
         if not gmap.adjacent(a, b) or gmap.is_zone(a) or gmap.is_zone(b):
-            raise ValueError(f"{a}->{b} is not a hex-to-hex move")
+            raise InternalValueError(f"{a}->{b} is not a hex-to-hex move")
         dest = gmap.hex(b)
         if dest.terrain in self.prohibited:
             return None

@@ -27,6 +27,7 @@ from .campaign_data import ENTER, MONSOON, _need, _read, load_campaign, turn_dat
 from .features import FEATURES, scenario_features
 from .map import load_map
 from .pieces import load_counters, unit_name
+from ....errors import InternalValueError
 
 SCENARIO_FILES = {"rat": "scenario_rat.json", "1975": "scenario_1975.json", "1965_68": "scenario_1965_68.json",
                   "1968_72": "scenario_1968_72.json", "1972_75": "scenario_1972_75.json"}
@@ -192,7 +193,7 @@ def load_period(name: str) -> dict:
     """One of SCENARIO_FILES, composed with the campaign and validated. Shared (cached): callers copy
     before changing it."""
     if name not in SCENARIO_FILES:
-        raise ValueError(f"unknown scenario {name!r} (known: {sorted(SCENARIO_FILES)})")
+        raise InternalValueError(f"unknown scenario {name!r} (known: {sorted(SCENARIO_FILES)})")
     f = SCENARIO_FILES[name]
     raw = _read(f)
     campaign = load_campaign("campaign")

@@ -26,6 +26,7 @@ from ..forces.operations import make_marker
 from ..sequence.turns import turn_label
 from .state import ALLIED, COMMUNIST
 from .pieces import counter_id, load_counters, unit_name
+from ....errors import InternalValueError
 
 SCENARIO_FILES = {"tet": "scenario_tet.json"}
 # the first is the default (NtndRuleset.scenarios); rule 2's six scenarios and the campaign (scenario_data.py)
@@ -80,7 +81,7 @@ def _fill_mix(units: dict, tid: str, side: str) -> None:
     for n in range(used + 1, load_counters().type(tid).counter_mix + 1):
         uid = counter_id(tid, n)
         if uid in units:
-            raise ValueError(f"scenario unit {uid!r} takes the id of counter {n} of the {tid} mix")
+            raise InternalValueError(f"scenario unit {uid!r} takes the id of counter {n} of the {tid} mix")
         units[uid] = _unit(uid, tid, side, "mix")
 
 
@@ -159,6 +160,6 @@ def initial_state(scenario: str, ctx) -> dict:
               "pp": s["pp"], "neutral": s["neutral"]})
     for loc in sorted(inverted):
         if not m.on_map(loc):
-            raise ValueError(f"scenario location {loc} is not on the map")
+            raise InternalValueError(f"scenario location {loc} is not on the map")
         make_marker(s, sorted(inverted[loc]), loc, ctx, "scenario set-up")
     return s

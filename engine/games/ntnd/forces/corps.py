@@ -12,6 +12,7 @@ from ..components.map import load_map
 from ..movement.ground import Env, enemy_locs, stacking_problem
 from ..components.state import ALLIED
 from ..components.pieces import load_counters
+from ....codes import Code
 
 SV_CORPS = ("I", "II", "III", "IV")
 
@@ -137,8 +138,8 @@ def reassign(s: dict, group: str, corps: str, ctx) -> None:
     enemy units. Project reading: the moves of this turn may then cross into the new corps (the
     group is attached to the new corps at once); one reassignment per reinforcement phase."""
     if (group, corps) not in reassign_options(s):
-        raise Rejection("ILLEGAL_REASSIGN", "NTND 5.7: a divisional group not adjacent to enemy units may change "
-                        "to another corps of South Vietnam (one group per reinforcement phase)")
+        raise Rejection(Code.ILLEGAL_REASSIGN, "NTND 5.7: a divisional group not adjacent to enemy units may change "
+                        "to another corps of South Vietnam (one group per reinforcement phase)", rule="NTND 5.7")
     g = groups(s)[group]
     for uid in g:
         s["units"][uid]["corps"] = corps
@@ -188,8 +189,8 @@ def relocate_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
 
 def relocate(s: dict, fb: str, to: str, ctx) -> None:
     if (fb, to) not in relocate_options(s, fb):
-        raise Rejection("ILLEGAL_RELOCATION", "NTND 5.8: one U.S. and one ARVN/SEATO firebase a turn, to a hex "
-                        "with a non-militia ground combat unit of its nationality")
+        raise Rejection(Code.ILLEGAL_RELOCATION, "NTND 5.8: one U.S. and one ARVN/SEATO firebase a turn, to a hex "
+                        "with a non-militia ground combat unit of its nationality", rule="NTND 5.8")
     f = s["units"][fb]
     frm = f["loc"]
     f["loc"] = to

@@ -8,7 +8,8 @@ a private event to the Communist seat when it is created, and opened with
 """
 from __future__ import annotations
 
-from ....errors import Rejection
+from ....errors import InternalValueError, Rejection
+from ....codes import Code
 from .dummies import is_dummy, remove_revealed
 from ..components.map import load_map
 from ..movement.ground import _stack_verdict
@@ -81,7 +82,7 @@ def remove_from_marker(s: dict, uid: str | list[str], ctx, join: list[str] = (),
     mk = s["markers"][mid]
     strays = sorted(x for x in leaving if s["units"][x]["mk"] != mid)
     if strays:  # a rules bug, not a player's error: every caller names units of one marker
-        raise ValueError(f"remove_from_marker: {', '.join(strays)} are not in marker {mid} with {leaving[0]}")
+        raise InternalValueError(f"remove_from_marker: {', '.join(strays)} are not in marker {mid} with {leaving[0]}")
     rest = [x for x in mk["units"] if x not in leaving] + list(join)
     s["sealed"].append(mk["ref"])
     del s["markers"][mid]
@@ -136,7 +137,7 @@ def _rename(s: dict, old: str, new: str, name: str) -> None:
         return
     y = units.get(new)
     if y is not None and (y["status"] != "mix" or y["type"] != x["type"]):   # a rules bug, never a player's
-        raise ValueError(f"naming {old} {new}: {new} is a {y['type']} with status {y['status']}")
+        raise InternalValueError(f"naming {old} {new}: {new} is a {y['type']} with status {y['status']}")
     old_name = x["name"]
     x.update(id=new, name=name)
     if y is None:
@@ -210,8 +211,8 @@ def promotion_options(s: dict) -> list[tuple[str, str, str]]:
 
 def promote(s: dict, cadre: str, supply: str, to: str, ctx) -> None:
     if (cadre, supply, to) not in promotion_options(s):
-        raise Rejection("ILLEGAL_PROMOTION", "NTND 6.1.1/6.1.2: a cadre with or adjacent to a supply unit, "
-               "and a counter in the mix (6.1.4)")
+        raise Rejection(Code.ILLEGAL_PROMOTION, "NTND 6.1.1/6.1.2: a cadre with or adjacent to a supply unit, "
+               "and a counter in the mix (6.1.4)", rule="NTND 6.1.1/6.1.2")
     c = s["units"][cadre]
     nat = CADRES[c["type"]]
     new = first_in_mix(s, PROMOTE[to][nat])
@@ -257,8 +258,8 @@ def breakdown_options(s: dict) -> list[str]:
 
 def break_down(s: dict, uid: str, ctx) -> None:
     if uid not in breakdown_options(s):
-        raise Rejection("ILLEGAL_BREAKDOWN", "NTND 6.1.3: an NVA division breaks down into a cadre and a regiment "
-               "of the country it stands in (VC, PL, KR), if both are in the mix")
+        raise Rejection(Code.ILLEGAL_BREAKDOWN, "NTND 6.1.3: an NVA division breaks down into a cadre and a regiment "
+               "of the country it stands in (VC, PL, KR), if both are in the mix", rule="NTND 6.1.3")
     m = load_map()
     u = s["units"][uid]
     loc, was_inv = u["loc"], u["inv"]
@@ -294,11 +295,11 @@ def invert(s: dict, loc: str, uids: list[str], ctx) -> str:
     for uid in uids:
         u = s["units"].get(uid)
         if u is None or u["status"] != "map" or u["side"] != COMMUNIST or u["inv"] or u["loc"] != loc:
-            raise Rejection("ILLEGAL_INVERT", f"NTND 6.2: {uid} is not a face-up Communist unit at {loc}")
+            raise Rejection(Code.ILLEGAL_INVERT, f"NTND 6.2: {uid} is not a face-up Communist unit at {loc}", rule="NTND 6.2")
         if not _ut(s, uid).can_invert:
-            raise Rejection("ILLEGAL_INVERT", "NTND 6.2: Communist armor (tank regiments) may never be inverted")
+            raise Rejection(Code.ILLEGAL_INVERT, "NTND 6.2: Communist armor (tank regiments) may never be inverted", rule="NTND 6.2")
     if not uids:
-        raise Rejection("ILLEGAL_INVERT", "NTND 6.2: name the units to invert")
+        raise Rejection(Code.ILLEGAL_INVERT, "NTND 6.2: name the units to invert", rule="NTND 6.2")
     if len(set(uids)) != len(uids):
-        raise Rejection("ILLEGAL_INVERT", "NTND 6.2: name each unit to invert once")
+        raise Rejection(Code.ILLEGAL_INVERT, "NTND 6.2: name each unit to invert once", rule="NTND 6.2")
     return make_marker(s, sorted(uids), loc, ctx, "NTND 6.2")

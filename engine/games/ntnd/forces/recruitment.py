@@ -13,6 +13,7 @@ from ..arms import fleet, montagnards
 from ..politics import hearts
 from . import replacements
 from ..optional import special_units
+from ....codes import Code
 from .corps import assign_on_entry, entry_locations
 from ..components.features import in_force
 from ..components.map import load_map
@@ -175,36 +176,36 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         return uprising.place(s, p, ctx)                        # 26.3, 26.8
     if kind == "cadre":
         if nat not in CADRE_OF:
-            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: cadres are VC, PL or KR")
+            raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.1.1: cadres are VC, PL or KR", rule="NTND 4.1.1")
         if loc not in _open_cadre_hexes(s, nat) or not _cadre_quota_ok(s, loc, nat):
-            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.1: a cadre goes to a non-clear, non-town hex of its "
-                            "country away from Allied units, ZOC and ZOI, within the turn's quota")
+            raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.1.1: a cadre goes to a non-clear, non-town hex of its "
+                            "country away from Allied units, ZOC and ZOI, within the turn's quota", rule="NTND 4.1.1")
         type_id = CADRE_OF[nat]
     elif kind == "dummy":
         if not ph.get("dummies") or loc not in _open_cadre_hexes(s, None):
-            raise Rejection("ILLEGAL_PLACEMENT", "NTND 17.1: dummies are placed where a guerrilla could be")
+            raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 17.1: dummies are placed where a guerrilla could be", rule="NTND 17.1")
         type_id, inv = "communist_dummy", True
     elif kind in NVA_RECRUITS:
         if ph.get("nva", 0) <= 0 or loc != "CHINA":
-            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.3: two NVA artillery, SAM or divisions, in China")
+            raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.1.3: two NVA artillery, SAM or divisions, in China", rule="NTND 4.1.3")
         if kind == "nva_division" and division_cap_holds(s):
-            raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1.7: at most ten NVA divisions on the map")
+            raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.1.7: at most ten NVA divisions on the map", rule="NTND 4.1.7")
         type_id = kind
     elif kind in ("regiment", "supply") and ph.get("hm_extra"):
         area = region_of(loc) if load_map().on_map(loc) else None
         left = ph["hm_extra"].get(area)
         if not left or not left[kind] or nat != AREA_NAT[area] or loc not in _open_cadre_hexes(s, nat):
-            raise Rejection("ILLEGAL_PLACEMENT", "NTND 7.4.1: the extra regiment and supply unit of a Communist "
-                            "Controlled area are placed in that area (as cadres, 4.1.1)")
+            raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 7.4.1: the extra regiment and supply unit of a Communist "
+                            "Controlled area are placed in that area (as cadres, 4.1.1)", rule="NTND 7.4.1")
         type_id = _hm_type(area, kind)
     else:
-        raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.1: recruit a cadre, a dummy or an NVA unit")
+        raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.1: recruit a cadre, a dummy or an NVA unit", rule="NTND 4.1")
     uid = first_in_mix(s, type_id)
     if uid is None:
-        raise Rejection("ILLEGAL_PLACEMENT", f"NTND 4.4: no {type_id} left in the counter mix")
+        raise Rejection(Code.ILLEGAL_PLACEMENT, f"NTND 4.4: no {type_id} left in the counter mix", rule="NTND 4.4")
     prob = stacking_problem(s, COMMUNIST, loc, [uid])
     if prob:
-        raise Rejection("OVERSTACKED", prob)
+        raise Rejection(Code.OVERSTACKED, prob, rule=" ".join(prob.split()[:2]).rstrip(":"))  # "NTND 8.10...: ..."
     # quotas
     if kind == "cadre":
         region = region_of(loc)
@@ -298,8 +299,8 @@ def reinforcement_options(s: dict, only: str | None = None) -> list[tuple[str, s
 
 def place_reinforcement(s: dict, uid: str, loc: str, ctx) -> None:
     if (uid, loc) not in reinforcement_options(s, uid):
-        raise Rejection("ILLEGAL_PLACEMENT", "NTND 4.2.1/5.4: a scheduled unit due this turn enters at its corps "
-                        "headquarters (or another friendly city of the corps, or Saigon, if it is held)")
+        raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.2.1/5.4: a scheduled unit due this turn enters at its corps "
+                        "headquarters (or another friendly city of the corps, or Saigon, if it is held)", rule="NTND 4.2.1/5.4")
     u = s["units"][uid]
     if u["status"] == "sched":
         assign_on_entry(s, u, loc, ctx)   # 5.3.2: assigned to the corps it enters for
@@ -411,8 +412,8 @@ def purchase_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
 
 def purchase(s: dict, uid: str, loc: str, ctx) -> None:
     if (uid, loc) not in purchase_options(s, uid):
-        raise Rejection("ILLEGAL_PURCHASE", "NTND 4.2.3/4.2.5: one replacement point of the right pool buys an "
-                        "eliminated unit (arriving next turn, 4.2.7) or a firebase/militia placed at once (5.6.1-5.6.2)")
+        raise Rejection(Code.ILLEGAL_PURCHASE, "NTND 4.2.3/4.2.5: one replacement point of the right pool buys an "
+                        "eliminated unit (arriving next turn, 4.2.7) or a firebase/militia placed at once (5.6.1-5.6.2)", rule="NTND 4.2.3/4.2.5")
     u = s["units"][uid]
     t = load_counters().type(u["type"])
     half = vietnamization.half_cost(s, u["type"])

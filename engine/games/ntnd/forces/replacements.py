@@ -19,6 +19,7 @@ from . import withdrawals as W
 from ..components.features import in_force
 from ..politics.victory import score
 from ..components.state import ALLIED
+from ....codes import Code
 
 POOLS = ("INDOCHINESE", "SEATO", "SV", "US")
 SV_CORPS = ("I", "II", "III", "IV")
@@ -67,7 +68,7 @@ def spend(s: dict, pool: str, n: int, rule: str = "NTND 4.2.4") -> None:
     7.2; 4.2.5 decides which pool may pay for what: the caller's rule). Rejects, changing nothing,
     when the pool holds fewer."""
     if pool not in POOLS or n < 1 or available(s, pool) < n:
-        raise Rejection("ILLEGAL_PURCHASE", f"{rule}: {n} {pool} replacement point(s) are not available "
+        raise Rejection(Code.ILLEGAL_PURCHASE, f"{rule}: {n} {pool} replacement point(s) are not available "
                         f"(have {available(s, pool)})", rule=rule)
     s["rp"][pool] -= n
 
@@ -85,7 +86,7 @@ def draft(s: dict, ctx) -> None:
     costing one political point; 4.5.3: the n-th draft of a game-year costs n points each (once a
     turn: "for that turn", our reading)."""
     if not draft_allowed(s):
-        raise Rejection("ILLEGAL_DRAFT", "NTND 4.5.2: one draft a turn, in the replacement phase", rule="NTND 4.5.2")
+        raise Rejection(Code.ILLEGAL_DRAFT, "NTND 4.5.2: one draft a turn, in the replacement phase", rule="NTND 4.5.2")
     year = game_year(s)
     d = s.get("draft") or {}
     nth = d.get("count", 0) + 1 if d.get("year") == year else 1
@@ -148,7 +149,7 @@ def _transfer(s, seat, msg, ctx) -> None:
 def _done(s, seat, msg, ctx) -> None:
     why = W.missing(s)
     if why:
-        raise Rejection("ILLEGAL_WITHDRAWAL", why, rule=why.split(":")[0])
+        raise Rejection(Code.ILLEGAL_WITHDRAWAL, why, rule=why.split(":")[0])
     W.finish(s, ctx)
     s["phase"]["sub"] = None
 

@@ -26,6 +26,7 @@ from ..components.features import in_force
 from ..components.map import load_map
 from ..politics.victory import score
 from ..components.pieces import load_counters
+from ....codes import Code
 
 MAX_PER_TURN = 10     # 23.3.3, 24.3.1
 PARTIAL_MIN = 2       # 24.3.1
@@ -101,7 +102,7 @@ def options(s: dict) -> list[str]:
 def withdraw(s: dict, uid: str, ctx) -> None:
     wd = s["phase"].get("wd")
     if wd is None or uid not in options(s):
-        raise Rejection("ILLEGAL_WITHDRAWAL", "NTND 4.3.1/23.3/24.3.1: withdraw a U.S. (or SEATO) unit in a town, a "
+        raise Rejection(Code.ILLEGAL_WITHDRAWAL, "NTND 4.3.1/23.3/24.3.1: withdraw a U.S. (or SEATO) unit in a town, a "
                         "city or a Laotian zone (air, fleet, Green Berets anywhere), at most ten a turn, under the "
                         "peace party or Partial Vietnamization", rule="NTND 4.3.1")
     u = s["units"][uid]

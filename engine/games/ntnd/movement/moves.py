@@ -17,6 +17,7 @@ from ..forces import operations
 from ..components.map import load_map
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
+from ....codes import Code
 
 
 def no_ambush(s: dict, ctx) -> None:
@@ -41,8 +42,8 @@ def interdict(s: dict, target: str, ctx) -> None:
     """8.6.3: the naval unit that moved searches one adjacent hex; it may search again while targets remain."""
     unit = s["interdict"]["unit"]
     if target not in interdict_targets(s, unit):
-        raise Rejection("ILLEGAL_ATTACK", "NTND 8.6.3: an adjacent coastal or major-river hex with Communist "
-                        "units, each once a turn")
+        raise Rejection(Code.ILLEGAL_ATTACK, "NTND 8.6.3: an adjacent coastal or major-river hex with Communist "
+                        "units, each once a turn", rule="NTND 8.6.3")
     _interdict(s, unit, target, ctx)
     if not interdict_targets(s, unit):
         s["interdict"] = None
@@ -51,7 +52,7 @@ def interdict(s: dict, target: str, ctx) -> None:
 def occupy(s: dict, msg, ctx) -> None:
     """8.8.2.2: an Allied unit next to a hex an inverted stack left occupies it."""
     if len(msg.path) != 1 or (msg.piece, msg.path[0]) not in occupy_options(s):
-        raise Rejection("ILLEGAL_MOVE", "NTND 8.8.2.2: a unit next to a hex an inverted stack left may occupy it")
+        raise Rejection(Code.ILLEGAL_MOVE, "NTND 8.8.2.2: a unit next to a hex an inverted stack left may occupy it", rule="NTND 8.8.2.2")
     frm = s["units"][msg.piece]["loc"]
     _set_loc(s, msg.piece, msg.path[0])
     s["flags"]["vacated"] = [v for v in s["flags"]["vacated"] if v["hex"] != msg.path[0]]
@@ -64,7 +65,7 @@ def go_on(s: dict, msg, ctx) -> None:
     r = s["resume"]
     s["resume"] = None
     if list(msg.path) != resume_path(s, r) or msg.piece != r["unit"]:
-        raise Rejection("ILLEGAL_MOVE", "NTND 20.5: the ambushed unit may go on along the rest of its move")
+        raise Rejection(Code.ILLEGAL_MOVE, "NTND 20.5: the ambushed unit may go on along the rest of its move", rule="NTND 20.5")
     _walk(s, ALLIED, r["unit"], list(msg.path), ctx)
 
 
@@ -75,13 +76,13 @@ def move(s, seat, piece, path, ctx):
         (piece in s["units"] and s["units"][piece]["side"] == seat and s["units"][piece]["status"] == "map"
          and not s["units"][piece]["inv"])
     if not side_ok:
-        raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} is not a piece of yours on the map")
+        raise Rejection(Code.ILLEGAL_MOVE, f"NTND 8: {piece} is not a piece of yours on the map", rule="NTND 8")
     if piece in moved:
-        raise Rejection("ILLEGAL_MOVE", f"NTND 8: {piece} has already moved this phase")
+        raise Rejection(Code.ILLEGAL_MOVE, f"NTND 8: {piece} has already moved this phase", rule="NTND 8")
     env = movement.Env(s)   # this state's sets, for the check and the walk (no unit moves in between)
     err = paths.check_path(s, piece, path, env)
     if err:
-        raise Rejection("ILLEGAL_MOVE", err)
+        raise Rejection(Code.ILLEGAL_MOVE, err, rule=" ".join(err.split()[:2]).rstrip(":"))  # "NTND 8: ..."
     moved.append(piece)
     if seat == ALLIED:
         s["flags"]["allied_moved"].append(piece)
@@ -210,8 +211,8 @@ def announce(s, msg, ctx):
     used = {x for a in s["attacks"] for x in a["attackers"]}
     att = list(msg.attackers)
     if msg.target in taken or not battles.attack_allowed(opts, msg.target, att) or any(a in used for a in att):
-        raise Rejection("ILLEGAL_ATTACK", "NTND 3.1.4 / 19.1: announce attacks by face-up units on adjacent "
-                        "Allied-held hexes, each unit and hex once; artillery attacks only alone (19.2.1)")
+        raise Rejection(Code.ILLEGAL_ATTACK, "NTND 3.1.4 / 19.1: announce attacks by face-up units on adjacent "
+                        "Allied-held hexes, each unit and hex once; artillery attacks only alone (19.2.1)", rule="NTND 3.1.4 / 19.1")
     s["attacks"].append({"target": msg.target, "attackers": att})
     ctx.emit({"t": "announce", "target": msg.target, "attackers": att, "rule": "NTND 3.1.4"})
 
@@ -220,8 +221,8 @@ def react(s, seat, msg, ctx):
     path = list(msg.path)
     opts = reaction.allied_reaction_options(s) if seat == ALLIED else reaction.communist_reaction_options(s)
     if len(path) != 1 or (msg.piece, path[0]) not in opts:
-        raise Rejection("ILLEGAL_MOVE", "NTND 8.8: reaction moves: airmobile units to a hex under announced "
-                        "attack (8.8.1.1); inverted units next to Allied units one hex (8.8.2)")
+        raise Rejection(Code.ILLEGAL_MOVE, "NTND 8.8: reaction moves: airmobile units to a hex under announced "
+                        "attack (8.8.1.1); inverted units next to Allied units one hex (8.8.2)", rule="NTND 8.8")
     frm = movement.mover(s, msg.piece)["loc"]
     if seat == ALLIED:
         s["flags"].setdefault("air_entered", {})[msg.piece] = s["turn"]  # 12.3

@@ -29,6 +29,7 @@ from ..components.map import load_map
 from ..politics.victory import score
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters
+from ....codes import Code
 
 NATIVE = {"LA": ("LAO", "PL"), "CA": ("KHMER", "KR")}     # each neutral's own forces (10.3, 8.9.2)
 #: 10.2.3.1 (2) / 28.11.1: Allied units that enter and fight in Laos without a violation
@@ -230,7 +231,7 @@ def announce_zoc(s: dict, side: str, country: str, extend: bool, ctx) -> None:
     10.8's 10 points, ZOC extensions "count as invasions"); taking it back closes the border to his
     ZOCs again (8.5.1). Public (ZOCs are face-up units')."""
     if (country, extend) not in zoc_options(s, side):
-        raise Rejection("ILLEGAL_ANNOUNCEMENT", "NTND 10.2/8.5.1/10.8: a ZOC extension across the border of a neutral "
+        raise Rejection(Code.ILLEGAL_ANNOUNCEMENT, "NTND 10.2/8.5.1/10.8: a ZOC extension across the border of a neutral "
                         "country (or, Allied, North Vietnam) not yet announced, or one announced to take back",
                         rule="NTND 10.2", input=country)
     zoc = _st(s).setdefault("zoc", {})
@@ -331,8 +332,8 @@ def coup(s: dict, country: str, ctx) -> None:
     """10.5.2: two dice; x2 political points if the Allies control the country (Hearts and Minds), else
     x5; the country joins the Allies."""
     if country not in s["phase"].get("coup", ()):
-        raise Rejection("ILLEGAL_COUP", "NTND 10.5.2: a coup makes a still-neutral Laos or Cambodia an Allied "
-                        "state, at the start of the Allied reinforcement phase")
+        raise Rejection(Code.ILLEGAL_COUP, "NTND 10.5.2: a coup makes a still-neutral Laos or Cambodia an Allied "
+                        "state, at the start of the Allied reinforcement phase", rule="NTND 10.5.2")
     r = ctx.roll("2d6", f"NTND 10.5.2 Allied coup in {country}")
     controlled = hearts.control(s, country) == "allied_control"
     cost = COUP_FACTOR[controlled] * r.result

@@ -14,6 +14,7 @@ from ..politics.hearts import area_of, local_vc_step_q
 from ..components.map import load_map
 from .ground import Q, UNLIMITED, may_enter, nbrs, neutral_state, _step_q
 from ..components.pieces import load_counters
+from ....errors import InternalError, InternalKeyError
 
 
 @lru_cache(maxsize=None)
@@ -445,7 +446,7 @@ class _Labels:
     def __getitem__(self, h):
         v = self.get(h)
         if v is None:
-            raise KeyError(h)
+            raise InternalKeyError(h)
         return v
 
     def __contains__(self, h) -> bool:
@@ -509,7 +510,7 @@ class Paths(Mapping):
     def __getitem__(self, h) -> list[str]:
         i = self._number(h)
         if i is None:
-            raise KeyError(h)
+            raise InternalKeyError(h)
         return self._path(i)
 
     def get(self, h, default=None):
@@ -563,7 +564,7 @@ class _Prev:
         ids, index, _ = _index()
         i = index.get(h)
         if i is None or self._prev[i] < 0:
-            raise KeyError(h)
+            raise InternalKeyError(h)
         return ids[self._prev[i]]
 
 
@@ -571,7 +572,7 @@ class _Prev:
 #: movement.UNLIMITED quarters)
 _ROLL = 1 << 32
 if UNLIMITED >= _ROLL:   # a module-load check that survives python -O (no assert in engine code)
-    raise RuntimeError("movement.UNLIMITED must stay below ground_search._ROLL")
+    raise InternalError("movement.UNLIMITED must stay below ground_search._ROLL")
 
 
 @lru_cache(maxsize=1)

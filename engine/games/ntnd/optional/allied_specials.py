@@ -31,6 +31,7 @@ from ..components.map import load_map
 from ..movement.ground import enemy_locs, stacking_problem
 from ..components.state import ALLIED
 from ..components.pieces import counter_id, load_counters, unit_name
+from ....codes import Code
 
 PHOENIX = "arvn_phoenix"
 PHOENIX_POOLS = ("SV", "US")                     # 28.4.1 "South Vietnamese and/or US sources"
@@ -142,7 +143,7 @@ def buy(s: dict, uid: str, loc: str, ctx) -> None:
         ctx.emit({"t": "purchase", "unit": uid, "type": p["type"], "arrive": s["turn"] + 1,
                   "pools": dict(sorted(p["cost"].items())), "pp": 0, "rule": "NTND 28.11.5"})
         return
-    raise Rejection("ILLEGAL_PURCHASE", "NTND 28.4.1: a Phoenix unit for one South Vietnamese or U.S. point, four "
+    raise Rejection(Code.ILLEGAL_PURCHASE, "NTND 28.4.1: a Phoenix unit for one South Vietnamese or U.S. point, four "
                     "turns after the uprising's declaration, in a non-town hex of a South Vietnamese corps without "
                     "one; 28.11.5: the Para-Commando for one Indochinese and one U.S. point from January/February "
                     "1967", rule="NTND 28.4.1, 28.11.5")

@@ -33,6 +33,7 @@ from ..components.features import dated, in_force
 from ..components.map import load_map
 from ..components.state import ALLIED
 from ..components.pieces import load_counters, unit_name
+from ....codes import Code
 
 SV_CORPS = ("I", "II", "III", "IV")
 COST = {"US": 2}                                                       # 28.3.1
@@ -138,7 +139,7 @@ def purchase_options(s: dict) -> list[str]:
 def purchase(s: dict, uid: str, ctx) -> None:
     """28.3.1: two U.S. points; it arrives the next reinforcement phase (4.2.7) at its corps HQ."""
     if uid not in purchase_options(s):
-        raise Rejection("ILLEGAL_PURCHASE", "NTND 28.3.1: the USMC III (or, 28.3.2, the 3/82 and 1/5 Mech) is "
+        raise Rejection(Code.ILLEGAL_PURCHASE, "NTND 28.3.1: the USMC III (or, 28.3.2, the 3/82 and 1/5 Mech) is "
                         "recruited for two U.S. replacement points when not in play", rule=RULE_III)
     u = s["units"][uid]
     replacements.spend(s, "US", COST["US"], RULE_III)
@@ -184,7 +185,7 @@ def ranger_options(s: dict) -> list[tuple[str, str]]:
 
 def reassign_ranger(s: dict, uid: str, corps: str, ctx) -> None:
     if (uid, corps) not in ranger_options(s):
-        raise Rejection("ILLEGAL_REASSIGN", f"NTND 28.5: {rangers_allowed(s)} ARVN Ranger(s) a turn may change corps "
+        raise Rejection(Code.ILLEGAL_REASSIGN, f"NTND 28.5: {rangers_allowed(s)} ARVN Ranger(s) a turn may change corps "
                         "now (none in 1965, one from 1966, two from 1969)", rule="NTND 28.5")
     u = s["units"][uid]
     old = u["corps"]

@@ -38,6 +38,7 @@ from ..forces.operations import first_in_mix, name_public, remove_from_marker
 from ..politics.victory import eliminate
 from ..forces.recruitment import division_cap_holds
 from ..components.state import ALLIED, COMMUNIST
+from ....codes import Code
 
 BASE_TERRAIN = ("mountain", "jungle", "swamp")   # 28.9.3
 
@@ -93,7 +94,7 @@ def _spend(s: dict, uids: list[str], ctx, rule: str, join: tuple[str, str] | Non
 def build(s: dict, loc: str, supplies: list[str], ctx) -> str:
     pair = tuple(sorted(supplies))
     if (loc, pair) not in build_options(s):
-        raise Rejection("ILLEGAL_BASE", "NTND 28.9.3: two supply units in a South Vietnamese mountain, jungle or "
+        raise Rejection(Code.ILLEGAL_BASE, "NTND 28.9.3: two supply units in a South Vietnamese mountain, jungle or "
                         "swamp hex with a VC unit, one base a corps", rule="NTND 28.9.3")
     base = first_in_mix(s, "vc_base")
     _spend(s, list(pair), ctx, "NTND 28.9.3")
@@ -120,7 +121,7 @@ def upgrade_options(s: dict) -> list[tuple[str, str, str]]:
 
 def upgrade(s: dict, regiment: str, cadre: str, supply: str, ctx) -> str:
     if (regiment, cadre, supply) not in upgrade_options(s):
-        raise Rejection("ILLEGAL_BASE", "NTND 28.9.7: a VC regiment, a VC cadre and a supply unit in a base's hex "
+        raise Rejection(Code.ILLEGAL_BASE, "NTND 28.9.7: a VC regiment, a VC cadre and a supply unit in a base's hex "
                         "become an NVA division, one a turn (4.1.7: at most ten on the map until an uprising is declared)",
                         rule="NTND 28.9.7")
     loc, was_inv = s["units"][regiment]["loc"], s["units"][regiment]["inv"]

@@ -21,6 +21,7 @@ from functools import lru_cache
 from ....decisions import DecisionKind
 from ....errors import Rejection
 from ..components.campaign_data import load_campaign
+from ....codes import Code
 from . import elections, vietnamization as V
 from ..components.features import in_force
 from ..forces.operations import first_in_mix, make_marker, name_public
@@ -163,8 +164,8 @@ def options(s: dict) -> list[dict]:
 def take(s: dict, p: dict, ctx) -> None:
     """Answer of the ``aid`` decision: the chosen unit enters (27.2-27.4)."""
     if not s["phase"].get("aid") or p not in options(s):
-        raise Rejection("ILLEGAL_AID", "NTND 27.2-27.4: one unit of the due source's list from the counter mix, "
-                        "placed in China (supply, SAM), Haiphong (Soviet aid) or as a cadre (4.1.1)")
+        raise Rejection(Code.ILLEGAL_AID, "NTND 27.2-27.4: one unit of the due source's list from the counter mix, "
+                        "placed in China (supply, SAM), Haiphong (Soviet aid) or as a cadre (4.1.1)", rule="NTND 27.2-27.4")
     src = s["phase"]["aid"].pop(0)
     if src == "soviet" and haiphong_mined(s):
         _st(s)["deferred"].append({"type": p["kind"], "inverted": p["inverted"]})

@@ -16,6 +16,7 @@ from ..components.map import load_map
 from ..movement.ground import region_of
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters, load_terrain
+from ....errors import InternalValueError
 
 SV_CORPS = ("I", "II", "III", "IV")
 Q = 4  # quarter movement points, as reach.py / movement.py count them
@@ -30,7 +31,7 @@ def move(s: dict, area: str, toward: str, boxes: int, ctx, rule: str) -> str:
     """Move ``area``'s marker ``boxes`` boxes toward ``toward``'s control box ("allied" or
     "communist"); a marker already in that control box stays. Returns the new box."""
     if toward not in ("allied", "communist"):
-        raise ValueError(toward)
+        raise InternalValueError(toward)
     old = s["hm"][area]
     i = H_AND_M_BOXES.index(old)
     j = min(len(H_AND_M_BOXES) - 1, i + boxes) if toward == "allied" else max(0, i - boxes)

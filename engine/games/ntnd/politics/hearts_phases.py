@@ -23,6 +23,7 @@ from ....errors import Rejection
 from ..components.campaign_data import AREAS
 from ..components.features import in_force
 from ..forces import replacements
+from ....codes import Code
 from .hearts import SV_CORPS, area_of, move, no_effect
 from ..components.map import load_map
 from ..forces.operations import remove_from_marker
@@ -71,7 +72,7 @@ def green_berets_in(s: dict, area: str) -> int:
 
 def communist_expend(s: dict, uid: str, ctx) -> None:
     if uid not in expend_options(s):
-        raise Rejection("ILLEGAL_EXPEND", "NTND 7.4: expend a supply unit or cadre on the map in a corps/country "
+        raise Rejection(Code.ILLEGAL_EXPEND, "NTND 7.4: expend a supply unit or cadre on the map in a corps/country "
                         "(8.9.1: a cadre in its own country)", rule="NTND 7.4")
     u = s["units"][uid]
     area = area_of(u["loc"])
@@ -148,7 +149,7 @@ def phoenix_options(s: dict) -> list[str]:
 def allied_allocate(s: dict, pool: str, area: str, points: int, ctx) -> None:
     p = s["phase"]
     if (pool, area, points) not in allocate_options(s):
-        raise Rejection("ILLEGAL_ALLOCATION", "NTND 7.2.1: whole points the pool still has, to an area it may "
+        raise Rejection(Code.ILLEGAL_ALLOCATION, "NTND 7.2.1: whole points the pool still has, to an area it may "
                         "influence (Indochinese: Laos/Cambodia; South Vietnamese: the four corps; U.S./SEATO: any)",
                         rule="NTND 7.2.1")
     if pool == "EVENT":
@@ -162,7 +163,7 @@ def allied_allocate(s: dict, pool: str, area: str, points: int, ctx) -> None:
 
 def phoenix_expend(s: dict, uid: str, ctx) -> None:
     if uid not in phoenix_options(s):
-        raise Rejection("ILLEGAL_EXPEND", "NTND 28.4.2: expend a Phoenix unit on the map in South Vietnam",
+        raise Rejection(Code.ILLEGAL_EXPEND, "NTND 28.4.2: expend a Phoenix unit on the map in South Vietnam",
                         rule="NTND 28.4.2")
     u = s["units"][uid]
     area = area_of(u["loc"])
@@ -179,7 +180,7 @@ def phoenix_expend(s: dict, uid: str, ctx) -> None:
 def allied_done(s: dict, ctx) -> None:
     p = s["phase"]
     if p["events"]:
-        raise Rejection("ILLEGAL_ALLOCATION", "NTND 21: name the corps of the random event's Hearts and Minds move "
+        raise Rejection(Code.ILLEGAL_ALLOCATION, "NTND 21: name the corps of the random event's Hearts and Minds move "
                         "first", rule="NTND 21")
     total = sum(a["points"] for a in p["alloc"])
     if total:
@@ -208,7 +209,7 @@ def corruption_options(s: dict) -> list[tuple[str, str, int]]:
 def lose_points(s: dict, pool: str, area: str, points: int, ctx) -> None:
     p = s["phase"]
     if (pool, area, points) not in corruption_options(s):
-        raise Rejection("ILLEGAL_ALLOCATION", f"NTND 7.2.1: choose {p['lose']} more allocated point(s) lost to "
+        raise Rejection(Code.ILLEGAL_ALLOCATION, f"NTND 7.2.1: choose {p['lose']} more allocated point(s) lost to "
                         "corruption", rule="NTND 7.2.1")
     left = points
     for a in reversed(p["alloc"]):

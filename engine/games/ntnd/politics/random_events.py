@@ -23,13 +23,14 @@ from __future__ import annotations
 from afteraction.v1 import command_pb2
 
 from ....decisions import DecisionKind
-from ....errors import Rejection
+from ....errors import InternalValueError, Rejection
 from . import hearts, victory as politics
 from ..movement import neutrality
 from ..components.campaign_data import load_random_events
 from ..forces.operations import first_in_mix, flip_marker, name_public
 from ..components.map import load_map
 from ..components.state import ALLIED
+from ....codes import Code
 
 SV_CORPS = ("I", "II", "III", "IV")
 
@@ -159,7 +160,7 @@ def apply_op(s: dict, entry, fx: dict, choice: str | None, ctx) -> None:
     elif op == "aid_suspended":
         mods["aid_suspended"] = True
     else:                                    # campaign_data validates ops: unreachable with the shipped table
-        raise ValueError(f"random event op {op!r}")
+        raise InternalValueError(f"random event op {op!r}")
     if op not in ("political_points", "hearts_and_minds", "reveal_marker"):
         ctx.emit({"t": "random-event-op", "entry": entry.id, "op": op, "when": when, "rule": rule})
 
@@ -204,7 +205,7 @@ def decision(s: dict) -> dict | None:
 def _choose(s, seat, msg, ctx) -> None:
     st = s["phase"].get("event", {})
     if msg.choice not in st.get("choice", ()):
-        raise Rejection("ILLEGAL_CHOICE", f"NTND 21: choose one of {', '.join(st.get('choice', ()))}")
+        raise Rejection(Code.ILLEGAL_CHOICE, f"NTND 21: choose one of {', '.join(st.get('choice', ()))}", rule="NTND 21")
     entry = _entry(s)
     apply_op(s, entry, entry.effects[st["next"]], msg.choice, ctx)
     del st["choice"]

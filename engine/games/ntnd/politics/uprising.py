@@ -26,6 +26,7 @@ from ..components.features import in_force
 from ..components.map import load_map
 from ..forces.operations import first_in_mix, make_marker, name_public
 from ..components.state import COMMUNIST
+from ....codes import Code
 
 SV_CORPS = ("I", "II", "III", "IV")
 TURNS = 4          # 26.2, 26.6
@@ -91,7 +92,7 @@ def _quotas(s: dict, ctx) -> None:
 
 def declare(s: dict, seat, msg, ctx) -> None:
     if not s["phase"].get("uprising_q") or not can_declare(s):
-        raise Rejection("ILLEGAL_DECLARATION", "NTND 26.1: once a game, from January/February 1967")
+        raise Rejection(Code.ILLEGAL_DECLARATION, "NTND 26.1: once a game, from January/February 1967", rule="NTND 26.1")
     del s["phase"]["uprising_q"]
     s["uprising"] = {"turn": s["turn"]}
     ctx.emit({"t": "uprising", "rule": "NTND 26.1", "declared": s["turn"], "label": s["turn_label"],
@@ -163,12 +164,12 @@ def place(s: dict, p: dict, ctx) -> None:
     kind, loc, inv = p["kind"], p["location"], p["inverted"]
     corps = load_map().corps_of(loc)
     if not takes(s, kind, p["nationality"], loc) or loc not in _hexes(s, corps):
-        raise Rejection("ILLEGAL_PLACEMENT", "NTND 26.3: uprising units go to their corps zone as 4.1.1 places "
-                        "cadres, within the turn's quota")
+        raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 26.3: uprising units go to their corps zone as 4.1.1 places "
+                        "cadres, within the turn's quota", rule="NTND 26.3")
     uid = first_in_mix(s, "vc_cadre" if kind == "cadre" else "vc_regiment")
     prob = stacking_problem(s, COMMUNIST, loc, [uid])
     if prob:
-        raise Rejection("OVERSTACKED", prob)
+        raise Rejection(Code.OVERSTACKED, prob, rule=" ".join(prob.split()[:2]).rstrip(":"))  # "NTND 8.10...: ..."
     left = s["phase"]["uprising"][corps]
     if kind == "cadre":
         left["cadres"] -= 1

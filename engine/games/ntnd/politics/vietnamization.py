@@ -20,6 +20,7 @@ from __future__ import annotations
 from ....errors import Rejection
 from ..components.features import in_force
 from ..components.pieces import POOL_OF_NAT, load_counters
+from ....codes import Code
 
 US_GROUND_CAP = 6        # 24.2.1: at most six U.S. ground combat units on the board
 REVERSAL_RATE = 6        # 24.4.5: six U.S. units a turn after a reversal
@@ -139,7 +140,7 @@ def declare_options(s: dict) -> list[str]:
 def declare(s: dict, what: str, ctx, forced_by: str = "") -> None:
     """Declare ``what`` ("full", "partial", "reverse") with a public "vietnamization" event."""
     if not forced_by and what not in declare_options(s):
-        raise Rejection("ILLEGAL_DECLARATION", {
+        raise Rejection(Code.ILLEGAL_DECLARATION, {
             "full": "NTND 24.2: Full Vietnamization is declared once, before January/February 1966",
             "partial": "NTND 24.3: Partial Vietnamization is declared once, never after a peace-party win",
             "reverse": "NTND 24.4.4: Vietnamization is reversed once, never after a lost election or after the "
@@ -214,7 +215,7 @@ def transfer_options(s: dict) -> list[str]:
 
 def transfer(s: dict, uid: str, ctx) -> None:
     if uid not in transfer_options(s):
-        raise Rejection("ILLEGAL_TRANSFER", "NTND 24.3.5: under Partial Vietnamization a U.S. firebase on the map "
+        raise Rejection(Code.ILLEGAL_TRANSFER, "NTND 24.3.5: under Partial Vietnamization a U.S. firebase on the map "
                         "(or a U.S. helicopter gunship) may be transferred to the ARVN", rule="NTND 24.3.5", input=uid)
     u = s["units"][uid]
     frm = u["type"]

@@ -24,7 +24,7 @@ from afteraction.v1 import command_pb2, ntnd_pb2
 from .... import snapshot
 from ....crypto import dice as _dice
 from ....decisions import DecisionKind, DecisionTable
-from ....errors import Rejection
+from ....errors import InternalIndexError, Rejection
 from ..movement import moves as A
 from ..combat import aftermath, battles
 from ..politics import aid, hearts_phases, random_events, uprising
@@ -36,6 +36,7 @@ from ..movement import search as ground_search, ground as movement, neutrality, 
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..supply.lines import apply_supply, supply_covers
+from ....codes import Code
 
 from .kinds import DONE, _allied, _communist, _done, _per_seat, cmd  # noqa: E402,F401 (cmd: the game's command builder)
 
@@ -99,7 +100,7 @@ def _ops_invert(s, seat, msg, ctx) -> None:
     toggled = s["phase"].setdefault("toggled", [])
     uids = list(msg.units)
     if set(uids) & set(toggled):
-        raise Rejection("ILLEGAL_INVERT", "NTND 6.2: a unit is inverted or flipped once per Operations phase")
+        raise Rejection(Code.ILLEGAL_INVERT, "NTND 6.2: a unit is inverted or flipped once per Operations phase", rule="NTND 6.2")
     mid = operations.invert(s, msg.location, uids, ctx)
     toggled.extend(uids + [mid])
 
@@ -107,7 +108,7 @@ def _ops_invert(s, seat, msg, ctx) -> None:
 def _ops_flip(s, seat, msg, ctx) -> None:
     toggled = s["phase"].setdefault("toggled", [])
     if msg.marker not in s["markers"] or msg.marker in toggled:
-        raise Rejection("ILLEGAL_FLIP", "NTND 6.2: flip an inverted marker in play (once per phase)")
+        raise Rejection(Code.ILLEGAL_FLIP, "NTND 6.2: flip an inverted marker in play (once per phase)", rule="NTND 6.2")
     up = operations.flip_marker(s, msg.marker, ctx, "NTND 6.2")
     toggled.extend(up + [msg.marker])
     neutrality.after_flip(s, up, ctx)   # 10.5.1 (campaign)
@@ -186,7 +187,7 @@ class MoveCommands(Sequence):
         if i < 0:
             i += n
         if not 0 <= i < n:
-            raise IndexError("legal command index out of range")
+            raise InternalIndexError("legal command index out of range")
         if i >= self._n:
             return self._tail[i - self._n]
         c = self._made.get(i)
@@ -438,7 +439,7 @@ def _losses_losses(s, seat, msg, ctx) -> None:
         return
     chosen = list(msg.units)
     if len(set(chosen)) != d["count"] or len(chosen) != d["count"] or any(c not in d["eligible"] for c in chosen):
-        raise Rejection("ILLEGAL_LOSSES", f"NTND 8.10.2: eliminate {d['count']} of the over-stacked units")
+        raise Rejection(Code.ILLEGAL_LOSSES, f"NTND 8.10.2: eliminate {d['count']} of the over-stacked units", rule="NTND 8.10.2")
     for c in chosen:
         eliminate(s, c, ctx, "NTND 8.10.2")
 
@@ -456,7 +457,7 @@ def _retreat_legal(s, d) -> list:
 def _retreat_retreat(s, seat, msg, ctx) -> None:
     d = s["decision"]
     if msg.unit != d["unit"]:
-        raise Rejection("ILLEGAL_RETREAT", f"NTND 19.3: the unit to retreat now is {d['unit']}")
+        raise Rejection(Code.ILLEGAL_RETREAT, f"NTND 19.3: the unit to retreat now is {d['unit']}", rule="NTND 19.3")
     aftermath.apply_retreat(s, msg.unit, msg.to, ctx)
 
 

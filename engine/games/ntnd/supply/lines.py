@@ -19,6 +19,7 @@ from ..movement.ground import Q, Env, _step_q
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters
+from ....codes import Code
 
 ALWAYS_ALLIED = ("naval", "air")
 ALWAYS_ALLIED_CLASSES = ("militia", "green_beret", "firebase", "patrol_boat")
@@ -323,8 +324,8 @@ def apply_supply(s: dict, chosen: list[str], ctx) -> None:
         return all(set(n) & set(xs) for n in needs)
     if len(set(chosen)) != len(chosen) or not covers(chosen) \
             or any(covers([x for x in chosen if x != c]) for c in chosen):
-        raise Rejection("ILLEGAL_SUPPLY", "NTND 18.6.2: name the supply units that supplied the NVA attackers "
-                        "(one in range of each attacker without a free source, none to spare)")
+        raise Rejection(Code.ILLEGAL_SUPPLY, "NTND 18.6.2: name the supply units that supplied the NVA attackers "
+                        "(one in range of each attacker without a free source, none to spare)", rule="NTND 18.6.2")
     b["todo"].pop(0)
     b.pop("supply_needs")
     for sup in sorted(chosen):
