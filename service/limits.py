@@ -80,7 +80,8 @@ class Limit:
 _RE = "RESOURCE_EXHAUSTED"
 TABLE: tuple[Limit, ...] = (
     Limit("MAX_STREAMS_PER_CONNECTION", "concurrent calls on one HTTP/2 connection",
-          "the client's gRPC queues or refuses further streams (HTTP/2 flow control, no call is answered with an error)"),
+          "the client's gRPC queues further calls until a stream ends (HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`); "
+          "no call is answered with an error, however many are queued"),
     Limit("MAX_STREAMS", "open `Watch`, `Play` and `ExportBundle` streams per server process",
           f"`{_RE}`/`TOO_MANY_STREAMS`"),
     Limit("MAX_PENDING_CALLS", "unary calls in progress per server process", f"`{_RE}`/`OVERLOADED`"),
