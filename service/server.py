@@ -218,6 +218,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     thread.start()
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
     svc = Service(GameManager(st, signer, ring=ring.signers, **({} if now is None else {"now": now})), pool, loop)
+    svc.key_history = ring.history   # GetServerKey's key_history (SPEC.md 4.6)
     from .league import LeagueManager, league_signer   # the LeagueService's leagues (service/league.py)
 
     svc.league = LeagueManager(st, svc.games, league_signer(key, signer.name), AuditServicer(svc).export)
