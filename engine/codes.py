@@ -136,6 +136,9 @@ class Code(StrEnum):
     UNKNOWN_RPC = ("UNKNOWN_RPC", _UNIMPL, "service", "no such method")
     REQUEST_TOO_LARGE = ("REQUEST_TOO_LARGE", _RES, "service", "a request past MAX_REQUEST_BYTES")
     TOO_MANY_STREAMS = ("TOO_MANY_STREAMS", _RES, "service", "MAX_STREAMS streams are open")
+    SLOW_READER = ("SLOW_READER", _RES, "service",
+                   "a stream's client read nothing for STALLED_STREAM_S while a message waited for it: the stream "
+                   "ended; open it again from the next record (metadata limit)")
     OVERLOADED = ("OVERLOADED", _RES, "service",
                   "MAX_PENDING_CALLS calls or MAX_EXPORTS exports in progress, or MAX_REFLECTION_REQUESTS "
                   "on one reflection stream; retry later")

@@ -149,8 +149,9 @@ def streaming_core(svc, rpc: str, body):
             raise CallFailed(status_of(e, rpc)) from None
         st = None
         metrics.STREAMS.inc()
+        messages = body(req, context)
         try:
-            async for m in body(req, context):
+            async for m in messages:
                 yield m
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
@@ -162,8 +163,11 @@ def streaming_core(svc, rpc: str, body):
             if metrics.ON:
                 metrics.call(rpc, "OK")
         finally:
-            svc.close_stream()
-            metrics.STREAMS.dec()
+            try:
+                await messages.aclose()   # its finally blocks now (a stream left early), not at collection
+            finally:
+                svc.close_stream()
+                metrics.STREAMS.dec()
         if st is not None:
             raise CallFailed(st)
     return core
@@ -184,20 +188,64 @@ def unary(svc, rpc: str, cls, fn, blocking: bool | str = True):
 
 
 def streaming(svc, rpc: str, body):
-    """An async grpc.aio streaming handler around ``streaming_core``."""
+    """An async grpc.aio streaming handler around ``streaming_core``, with the gRPC port's budget of
+    a stream whose client stops reading (docs/service-limits.md ``STALLED_STREAM_S``): HTTP/2 flow
+    control pauses its writes (the stream then holds one message and what it read of the store);
+    a message that waits STALLED_STREAM_S to be taken ends the stream RESOURCE_EXHAUSTED/SLOW_READER."""
     core = streaming_core(svc, rpc, body)
 
     async def handler(req, context):
+        task = asyncio.current_task()
+        stalled = []
+
+        def stall() -> None:   # the write waited too long: interrupt it (it stays queued in gRPC)
+            stalled.append(True)
+            task.cancel()
+
         st = None
+        messages = core(req, context)
         try:
-            async for m in core(req, context):
-                yield m
+            async for m in messages:
+                timer = task.get_loop().call_later(limits.STALLED_STREAM_S, stall)
+                try:
+                    await context.write(m)
+                finally:
+                    timer.cancel()
         except CallFailed as e:
             st = e.status
+        except asyncio.CancelledError:
+            if not stalled:
+                raise
+            task.uncancel()
+            st = slow_reader(rpc)
+        finally:
+            await messages.aclose()   # the body's store reads and its count of open streams end here
         if st is not None:
-            await abort(context, st)
+            await _abort_or_leave(context, st)
     handler.__name__ = rpc
     return handler
+
+
+def slow_reader(rpc: str) -> grpc.Status:
+    """The status of a stream dropped because its client read nothing for STALLED_STREAM_S."""
+    n = limits.STALLED_STREAM_S
+    if metrics.ON:
+        metrics.call(rpc, "SLOW_READER")
+    return status_of(Refusal("SLOW_READER", f"this stream's client read nothing for {n} s while a message waited "
+                             "for it: the stream is ended; open it again from the next record", limit=n), rpc)
+
+
+async def _abort_or_leave(context, st: grpc.Status) -> None:
+    """End the call with ``st``. A client that reads nothing does not take the status either: it
+    stays queued in gRPC behind the message that waited (the client meets it when it reads) and the
+    handler leaves, keeping nothing of the stream."""
+    try:
+        await asyncio.wait_for(abort(context, st), ABORT_WAIT_S)
+    except asyncio.TimeoutError:
+        raise asyncio.CancelledError from None
+
+
+ABORT_WAIT_S = 1.0   # how long a stream's handler waits for its error status to be taken
 
 
 def _ser(m) -> bytes:

@@ -25,6 +25,7 @@ from .store import StoreError
 @dataclass(frozen=True)
 class KeyRing:
     signers: tuple[Signer, ...]   # oldest first; never empty
+    history: str = ""             # the text of KEYFILE.history (checked against the ring); "" for one key
 
     @property
     def newest(self) -> Signer:
@@ -60,10 +61,16 @@ def parse_ring(text: str, where: str) -> KeyRing:
 
 def read_history(path: str) -> list[str] | None:
     """The verifier keys of the history beside the key file ``path``, or None if it has none."""
+    got = _read_history(path)
+    return None if got is None else got[0]
+
+
+def _read_history(path: str) -> tuple[list[str], str] | None:
     hpath = history_path(path)
     try:
         with open(hpath, "rb") as f:
-            return key_history.parse(f.read(key_history.MAX_BYTES + 1))
+            raw = f.read(key_history.MAX_BYTES + 1)
+        return key_history.parse(raw), raw.decode("utf-8")
     except FileNotFoundError:
         return None
     except CryptoError as e:
@@ -75,7 +82,8 @@ def read_ring(path: str) -> KeyRing:
     one key; StoreError (one line) otherwise. FileNotFoundError if there is no key file."""
     with open(path) as f:
         ring = parse_ring(f.read(), path)
-    hist = read_history(path)
+    got = _read_history(path)
+    hist = None if got is None else got[0]
     hpath = history_path(path)
     if hist is None and len(ring.signers) > 1:
         raise StoreError(f"key file {path} holds {len(ring.signers)} keys but there is no key history "
@@ -86,7 +94,7 @@ def read_ring(path: str) -> KeyRing:
                              f"interrupted): run aar key rotate --key {path} again, it completes the history")
         raise StoreError(f"the key file {path} ({len(ring.signers)} keys) and the key history {hpath} "
                          f"({len(hist)} keys) do not name the same keys in the same order")
-    return ring
+    return ring if got is None else KeyRing(ring.signers, got[1])
 
 
 def load_or_create(path: str, name: str) -> KeyRing:

@@ -24,6 +24,7 @@ KEEPALIVE_TIME_MS = 60_000             # the server pings an idle connection thi
 KEEPALIVE_TIMEOUT_MS = 20_000          # ... and closes it if the ping is not answered in this time
 MIN_CLIENT_PING_INTERVAL_MS = 10_000   # clients pinging more often are sent GOAWAY (after 2 strikes)
 MAX_CONNECTION_IDLE_MS = 300_000       # a connection with no open call for this long is closed (GOAWAY)
+STALLED_STREAM_S = 60                  # a gRPC stream whose next message waits this long for its client is ended
 STREAM_POLL_S = 1.0                    # open streams re-check the store this often (appends by other processes)
 MAX_REFLECTION_REQUESTS = 256          # requests one server-reflection stream answers (then OVERLOADED)
 CLOCK_SWEEP_S = 1.0                    # the timer of time controls ends cached games past a deadline this often
@@ -80,7 +81,8 @@ class Limit:
 _RE = "RESOURCE_EXHAUSTED"
 TABLE: tuple[Limit, ...] = (
     Limit("MAX_STREAMS_PER_CONNECTION", "concurrent calls on one HTTP/2 connection",
-          "the client's gRPC queues or refuses further streams (HTTP/2 flow control, no call is answered with an error)"),
+          "the client's gRPC queues further calls until a stream ends (HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`); "
+          "no call is answered with an error, however many are queued"),
     Limit("MAX_STREAMS", "open `Watch`, `Play` and `ExportBundle` streams per server process",
           f"`{_RE}`/`TOO_MANY_STREAMS`"),
     Limit("MAX_PENDING_CALLS", "unary calls in progress per server process", f"`{_RE}`/`OVERLOADED`"),
@@ -99,6 +101,10 @@ TABLE: tuple[Limit, ...] = (
           "`GOAWAY`; the client reconnects on its next call"),
     Limit("MAX_REFLECTION_REQUESTS", "requests one `ServerReflectionInfo` stream answers (v1 and v1alpha)",
           f"`{_RE}`/`OVERLOADED`; the stream ends (open another)"),
+    Limit("STALLED_STREAM_S", "a `Watch`, `Play`, `ExportBundle` or reflection stream of the gRPC port whose next "
+          "message waits this long (s) for its client to read (HTTP/2 flow control pauses the stream meanwhile, "
+          "holding that message and at most one `STREAM_BATCH` read)", f"`{_RE}`/`SLOW_READER`: the stream ends "
+          "and the server keeps nothing of it (the client meets the status when it reads again)"),
     Limit("STREAM_POLL_S", "streams check the store for appends by other processes every (s)", "-"),
     Limit("CLOCK_SWEEP_S", "the server ends the games in its cache whose time control deadline passed every (s); "
           "any other game ends at its next request", "-"),

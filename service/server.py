@@ -101,6 +101,11 @@ def server_options(reuseport: bool) -> list[tuple[str, int]]:
     return [
         ("grpc.so_reuseport", 1 if reuseport else 0),
         ("grpc.max_concurrent_streams", limits.MAX_STREAMS_PER_CONNECTION),
+        # count a stream as HTTP/2 (and the client) does, until it ends: gRPC's default "overload
+        # protection" counts it until it is freed, so a client that saw a stream end and sent the next
+        # got RST_STREAM REFUSED_STREAM (UNAVAILABLE) under load (issue 47). What a stream costs past
+        # its end is bounded by MAX_PENDING_CALLS and MAX_STREAMS (a call cancelled at once included)
+        ("grpc.http.overload_protection", 0),
         ("grpc.max_receive_message_length", limits.TRANSPORT_MAX_RECEIVE_BYTES),
         ("grpc.max_send_message_length", 4 * limits.MAX_RESPONSE_BYTES),
         ("grpc.keepalive_time_ms", limits.KEEPALIVE_TIME_MS),
@@ -213,6 +218,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     thread.start()
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
     svc = Service(GameManager(st, signer, ring=ring.signers, **({} if now is None else {"now": now})), pool, loop)
+    svc.key_history = ring.history   # GetServerKey's key_history (SPEC.md 4.6)
     from .league import LeagueManager, league_signer   # the LeagueService's leagues (service/league.py)
 
     svc.league = LeagueManager(st, svc.games, league_signer(key, signer.name), AuditServicer(svc).export)

@@ -80,6 +80,7 @@ class Service:
         self.streams = 0     # open streams (loop thread only)
         self.stream_slots = None
         self.exports = 0     # ExportBundle calls in progress (loop thread only)
+        self.key_history = ""   # the key ring's public history (keyring.py), "" while it has one key
         games.on_append = self._appended
 
     def _appended(self, gid: str) -> None:
@@ -414,7 +415,7 @@ class GameServicer:
         return out
 
     def GetServerKey(self, request, context):
-        return gs.GetServerKeyResponse(vkey=self.games.vkey)
+        return gs.GetServerKeyResponse(vkey=self.games.vkey, key_history=self.svc.key_history)
 
     def ListRulesets(self, request, context):
         return rulesets_pb()

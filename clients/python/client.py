@@ -168,6 +168,37 @@ class Client:
             self._vkey = self.call(self.game.GetServerKey, gs.GetServerKeyRequest()).vkey
         return self._vkey
 
+    def key_history(self) -> list[str]:
+        """The server's keys, oldest first, from GetServerKey's key history (SPEC.md 4.6), whose
+        signatures are checked here (each key signed by the one before; the last is ``server_vkey``);
+        ``[server_vkey]`` for a server that has had one key. ClientError if it does not verify."""
+        keys = self.__dict__.get("_history")
+        if keys is None:
+            from afteraction.engine.crypto import key_history
+
+            res = self.call(self.game.GetServerKey, gs.GetServerKeyRequest())
+            keys = [res.vkey]
+            if res.key_history:
+                try:
+                    keys = key_history.parse(res.key_history)
+                except CryptoError as e:
+                    raise ClientError(f"the server's key history does not verify: {e}") from None
+                if keys[-1] != res.vkey:
+                    raise ClientError(f"the server's key history does not end with its key {res.vkey}")
+            self._history = keys
+        return keys
+
+    def linked_vkey(self, vkey: str, pinned: str | None = None) -> bool:
+        """Whether the server's key history links ``vkey`` to ``pinned`` (default: the history's first
+        key): ``vkey`` is ``pinned``, or a key after it in the history, so signed by ``pinned`` or by a key
+        that ``pinned`` named through the chain. A key *before* the pinned one is not linked: naming a
+        successor proves nothing about the predecessor."""
+        if vkey == pinned:
+            return True
+        keys = self.key_history()
+        root = keys[0] if pinned is None else pinned
+        return root in keys and vkey in keys[keys.index(root):]
+
     def game_vkey(self, game_id: str) -> str:
         """The server key a game's genesis names: a server with a key ring (SPEC.md 4.6) signs each
         game with the key its genesis names, and ``server_vkey`` (GetServerKey) is its newest, for
@@ -230,13 +261,24 @@ class Client:
         """Verify a downloaded bundle offline, pinning the server key this client knows."""
         from afteraction.engine.log.verify import verify_bundle
 
-        return verify_bundle(io.BytesIO(bundle), pinned_vkey=self.server_vkey(), progress=progress)
+        from afteraction.engine.log.bundle import read_bundle
+
+        pinned = self.server_vkey()
+        try:   # a game created before a key rotation: its genesis key, if the server's key history has it
+            vkey = read_bundle(io.BytesIO(bundle))[0]["server_vkey"]
+            if vkey != pinned and self.linked_vkey(vkey):
+                pinned = vkey
+        except Exception:  # noqa: BLE001 -- a bundle that does not read: verify_bundle says what is wrong
+            pass
+        return verify_bundle(io.BytesIO(bundle), pinned_vkey=pinned, progress=progress)
 
     def log_verifier(self, game_id: str, server_vkey: str | None = None, **kw) -> Verifier:
         """The verifier of ``aar verify`` for a log read record by record from this server:
         this game, the server key (pinned when ``server_vkey`` is given) and its origin
         ``<key name>/game/<game id>`` (the reference server's, SPEC.md 4.2)."""
         vkey = self.game_vkey(game_id)  # the verifier compares it with a pinned key first (SPEC.md 10 step 4)
+        if server_vkey is not None and vkey != server_vkey and self.linked_vkey(vkey, server_vkey):
+            server_vkey = vkey   # a later key of the pinned one's history (a key rotation, SPEC.md 4.6)
         name = _note.parse_vkey(vkey).name
         return Verifier(vkey, server_vkey, None, replay=False, expected_game=game_id,
                         expected_origin=f"{name}/game/{game_id}", **kw)
@@ -295,7 +337,7 @@ class CheckpointTracker:
     def __init__(self, client: Client, game_id: str, use_proofs: bool = True) -> None:
         self.client = client
         self.game_id = game_id
-        self.verifier = _note.parse_vkey(client.server_vkey())
+        self.verifier = _note.parse_vkey(client.game_vkey(game_id))   # the key its genesis names
         self.size = 0
         self.root = b""
         self.note = ""

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 
 import grpc
@@ -114,9 +115,12 @@ def test_a_scrape_after_a_game_counts_it(tmp_path):
 
 
 def test_workers_are_all_counted(tmp_path):
+    from afteraction.service.metrics import FLUSH_S
+
     p, target, url = _serve(tmp_path, "--workers", "2")
     try:
         total = sum(play_duel(target, bytes([i])) for i in range(4))
+        time.sleep(FLUSH_S + 0.5)   # each worker hands its counts to its metric files once a FLUSH_S
         m = scrape(url)
     finally:
         _stop(p)

@@ -2,6 +2,8 @@
 export { connect } from "./lib/client.js";
 export { seatKey, newSeatKey, type SeatKey } from "./lib/keys.js";
 export { parseVkey, openCheckpoint, type ServerKey } from "./lib/crypto.js";
+// the server's key history (SPEC.md 4.6): which keys a pinned key trusts after rotations, a game's key
+export { parseKeyHistory, trustedKeys, keyToPin, gameKey } from "./lib/keyhistory.js";
 export { LogVerifier, WebSeat, BadLog, BadOpening, RefusedToSign, reasonOf, type SeatEvent } from "./lib/seat.js";
 export * as msgpack from "./lib/msgpack.js";
 export * as bytes from "./lib/bytes.js";

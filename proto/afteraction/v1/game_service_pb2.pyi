@@ -394,10 +394,12 @@ class GetServerKeyRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetServerKeyResponse(_message.Message):
-    __slots__ = ("vkey",)
+    __slots__ = ("vkey", "key_history")
     VKEY_FIELD_NUMBER: _ClassVar[int]
+    KEY_HISTORY_FIELD_NUMBER: _ClassVar[int]
     vkey: str
-    def __init__(self, vkey: _Optional[str] = ...) -> None: ...
+    key_history: str
+    def __init__(self, vkey: _Optional[str] = ..., key_history: _Optional[str] = ...) -> None: ...
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()

@@ -9,6 +9,9 @@ import type { Clocks, YourDecision } from "../gen/afteraction/v1/game_service_pb
 import { b64, fromHex, hex, isBytes, toB64 } from "../lib/bytes.js";
 import { connect } from "../lib/client.js";
 import { parseVkey, type ServerKey } from "../lib/crypto.js";
+import { gameKey, keyToPin, trustedKeys } from "../lib/keyhistory.js";
+import { readRecord } from "../lib/record.js";
+import { isMap } from "../lib/endings.js";
 import { h, picture } from "../lib/dom.js";
 import { seatKey, type SeatKey } from "../lib/keys.js";
 import { LogVerifier, reasonOf, WebSeat, type Rec } from "../lib/seat.js";
@@ -39,16 +42,32 @@ async function ui(game: string, view: unknown, commands: Command[]): Promise<{ s
 }
 
 // -- the server key: pinned in this browser on first sight -----------------------------------
+// The first key of the server's key history is pinned (its only key before any rotation); a rotation
+// is followed through the history's signatures (keyhistory.ts), and each game is checked with the key
+// its genesis names, if that is the pinned key or a later one of the history (openGame).
+let trusted: string[] = [];
 async function pinServerKey(): Promise<ServerKey> {
-  const got = (await clients.game.getServerKey({})).vkey;
-  const slot = "aar-server-key:" + location.origin;
-  const pinned = localStorage.getItem(slot);
-  if (pinned && pinned !== got && params.get("trust") !== "new") {
-    throw new Error(`this server now signs with ${got}, not the key this browser pinned (${pinned}); open with ?trust=new only if you know why`);
+  const res = await clients.game.getServerKey({});
+  const got = res.vkey, slot = "aar-server-key:" + location.origin;
+  let pinned = localStorage.getItem(slot);
+  if (!pinned || params.get("trust") === "new") pinned = await keyToPin(got, res.keyHistory);
+  try { trusted = await trustedKeys(pinned, got, res.keyHistory); } catch (e) {
+    throw new Error(`${(e as Error).message}; open with ?trust=new only if you know why`);
   }
-  localStorage.setItem(slot, got);
-  $("server-key").textContent = got;
+  localStorage.setItem(slot, pinned);
+  $("server-key").textContent = trusted.length > 1
+    ? `${got} (the key this browser pinned, ${pinned}, signed its way to it through ${trusted.length - 1} rotation(s))` : got;
   return parseVkey(got);
+}
+
+/** The server key game ``raw`` (its genesis record) names, if this browser trusts it. */
+async function keyOfGame(raw: Uint8Array): Promise<ServerKey> {
+  let vkey = server.vkey;
+  try {
+    const s = readRecord(raw, null).body.server;
+    if (isMap(s) && typeof s.vkey === "string") vkey = s.vkey;
+  } catch { /* not a genesis: LogVerifier says why */ }
+  return gameKey(trusted, vkey);
 }
 
 // -- lobby -----------------------------------------------------------------------------------
@@ -233,7 +252,10 @@ async function openGame(gameId: string, spectate: boolean) {
   $("zoom").onclick = () => { const z = $("boardbox").classList.toggle("zoomed"); $("zoom").textContent = z ? "Fit the map to the page" : "Zoom the map (scroll to move)"; };
   // the genesis names the seats' keys: this browser's key makes it a seat, else a spectator
   let first;
-  try { first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 }); } catch (e) {
+  try {
+    first = await clients.audit.getRecords({ gameId, fromSeq: 0n, limit: 1 });
+    server = await keyOfGame(first.records[0].record);   // this game's key: its genesis names it
+  } catch (e) {
     // an unknown game id (or a server that cannot answer): said in the lobby, which stays usable
     $("game").hidden = true;
     $("lobby").hidden = false;
