@@ -231,7 +231,7 @@ def slow_reader(rpc: str) -> grpc.Status:
     n = limits.STALLED_STREAM_S
     if metrics.ON:
         metrics.call(rpc, "SLOW_READER")
-    return status_of(Refusal("SLOW_READER", f"this stream's client read nothing for {n} s while a message waited "
+    return status_of(Refusal(Code.SLOW_READER, f"this stream's client read nothing for {n} s while a message waited "
                              "for it: the stream is ended; open it again from the next record", limit=n), rpc)
 
 
