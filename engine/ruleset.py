@@ -27,28 +27,16 @@ Conventions:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from . import snapshot
 from .crypto import dice as _dice
-from .decisions import DecisionTable
+from .decisions import Decision, DecisionTable
 from .errors import Rejection
+from .phases import Flow
 from .versions import Versions
 
 Ref = tuple[int, int]  # (record seq, k): names a committed hidden value
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The decision the game waits for: who decides, what kind of choice, and a prompt."""
-    seat: str
-    kind: str
-    prompt: str
-    data: dict = field(default_factory=dict)
-
-    def as_dict(self) -> dict:
-        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "data": self.data}
 
 
 class Context:
@@ -154,16 +142,21 @@ class Ruleset(ABC):
     def setup(self, scenario: str, options: dict, ctx: Context) -> Any:
         """Initial state (may roll dice and emit events)."""
 
-    @abstractmethod
-    def pending(self, state: Any) -> Decision | None:
-        """The decision the game waits for; None once the game is over."""
-
-    #: the decision table (engine/decisions.py): every decision kind ``pending`` may return
+    #: the decision table (engine/decisions.py): every decision kind the flow may ask
     decisions: ClassVar[DecisionTable]
+    #: the phases and the questions asked in them (engine/phases.py): when each kind is asked
+    flow: ClassVar[Flow]
+
+    def pending(self, state: Any) -> Decision | None:
+        """The decision the game waits for (a frozen ``Decision``); None once the game is over.
+        The one entry point the referee and the service ask: the flow's (engine/phases.py)."""
+        return self.flow.pending(state)
 
     def advance(self, state: Any, ctx: Context) -> None:
-        """The automatic steps after every accepted answer (a turn's queue, battles' automatic
-        parts...) until a seat must decide again or the game ends. Default: nothing."""
+        """The automatic steps after setup and after every accepted answer (a turn's queue,
+        battles' automatic parts, the next phases) until a seat must decide again or the game
+        ends: the one loop of engine/phases.py over the game's flow."""
+        self.flow.advance(state, ctx)
 
     def __init__(self, version: str | None = None) -> None:
         """The ruleset as version ``version`` plays it (default: the newest). ``setup`` stamps the
