@@ -3,7 +3,9 @@ every outcome through the game's path (flow.enter/advance, NtndRuleset.apply of 
 from __future__ import annotations
 
 from afteraction.engine.games.ntnd import aftermath, battles, hearts, movement, reach
-from afteraction.engine.games.ntnd.flow import advance as _advance, enter as _enter
+from afteraction.engine.games.ntnd.phases import FLOW
+
+_advance, _enter = FLOW.advance, FLOW.enter
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.games.ntnd.sequence import INDEX, turn_label
 from afteraction.engine.games.ntnd.setup import initial_state

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd.answers import DECISIONS, cmd
+from afteraction.engine.games.ntnd.answers import cmd
+from afteraction.engine.games.ntnd.decisions import DECISIONS
 from afteraction.engine.games.ntnd.operations import make_marker
 from afteraction.engine.games.ntnd.setup import initial_state
 from afteraction.engine.ruleset import Context

@@ -6,7 +6,8 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd import uprising
-from afteraction.engine.games.ntnd.answers import DECISIONS, cmd
+from afteraction.engine.games.ntnd.answers import cmd
+from afteraction.engine.games.ntnd.decisions import DECISIONS
 from afteraction.engine.games.ntnd.map import load_map
 from afteraction.engine.ruleset import Context
 
