@@ -6,13 +6,14 @@ from the old one and the command; randomness comes only from ``ctx.roll``; a hid
 reaches the log only through ``ctx.emit(event, to=seat)`` (committed and sealed) and is
 published only through ``ctx.reveal(ref)``.
 
-What a ruleset writes: ``setup``, ``pending`` (the decision it waits for), its decision table
-``decisions`` (engine/decisions.py: every decision kind once, with its rule, its answers and
-their apply functions, its legal-answer enumerator, which answers are sealed), ``advance`` (the
-automatic steps after an answer), ``view`` and ``outcome``. What it does not write: dispatch,
-validation of who may answer what, legal-command plumbing, sealing flags and state copies:
+What a ruleset writes: ``setup``, its decision table ``decisions`` (engine/decisions.py: every
+decision kind once, with its rule, its answers and their apply functions, its legal-answer
+enumerator, which answers are sealed), its ``flow`` (engine/phases.py: its phases, what happens
+on entering and leaving each, and when each kind is asked), ``view`` and ``outcome``. What it
+does not write: the loop that finds the pending decision, dispatch, validation of who may answer
+what, legal-command plumbing, sealing flags and state copies: ``pending``, ``advance``,
 ``apply``, ``legal_commands``, ``is_private``, ``copy_state`` and ``digest`` below do those for
-every ruleset, through the table and engine/snapshot.py.
+every ruleset, through the flow, the table and engine/snapshot.py.
 
 Conventions:
 - state is state data (engine/snapshot.py: dicts, lists, tuples of None, bool, int, str, bytes,
