@@ -24,23 +24,18 @@ from .state import ALLIED, COMMUNIST
 from .supply import out_of_supply
 from .features import dated_events, in_force
 
-# part-2 phases (sequence.PHASES part 2) refereed here when their feature is in force; the others are
-# announced and skipped (a "phase-skipped" event)
-PLAYED_PART2: frozenset[str] = frozenset({"a_random", "c_hearts", "a_hearts", "a_air"})
-
-
 # -- entering a phase ----------------------------------------------------------------------------
 
 def begin(s: dict, ctx) -> bool:
     """On entering every phase: its public event, the turn's dated events; False: a part-2 phase
-    whose rules are not in force, announced and skipped (done at once)."""
+    (sequence.PHASES) whose feature is not in force, announced and skipped (done at once)."""
     ph = phase_of(s)
     s["phase"] = {"id": ph.id}
     ctx.emit({"t": "phase", "turn": s["turn"], "label": s["turn_label"], "phase": ph.id, "rule": "NTND " + ph.rule,
               "title": ph.title})
     if s["step"] == 0:
         dated_events(s, ctx)   # the campaign's dated rules of this turn (none in Tet)
-    if ph.part == 2 and not (ph.feature and in_force(s, ph.feature) and ph.id in PLAYED_PART2):
+    if ph.part == 2 and not (ph.feature and in_force(s, ph.feature)):
         ctx.emit({"t": "phase-skipped", "phase": ph.id, "rule": "NTND " + ph.rule, "note": ph.note + " (part 2)"})
         s["phase"]["done"] = True
         return False
@@ -87,9 +82,11 @@ def enter_politics(s: dict, ctx) -> None:
     politics.political_phase(s, ctx, "NTND " + ph.rule)
     if in_force(s, "hearts_and_minds"):
         hearts.political_phase(s, ctx, ph.id)                      # 7.3, 7.3.2, 7.4.2
-    if ph.id == "a_politics":
-        elections.at_political_phase_end(s, ctx)                     # 23.1-23.2: after the phase's points
     s["phase"]["done"] = True
+
+
+def elections_due(s: dict, ctx) -> None:
+    elections.at_political_phase_end(s, ctx)                         # 23.1-23.2: after the phase's points
 
 
 def enter_a_reinforce(s: dict, ctx) -> None:

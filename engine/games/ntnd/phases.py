@@ -75,7 +75,7 @@ FLOW = Flow("ntnd", (
                             _sub("occupy")),
                         Ask("combat", F.fixed(ALLIED, "combat", "NTND 19: attack, then done"))),
            enter=(F.enter_a_combat, F.hm_allied), leave=(F.combat_end_check, *ALL_LEAVE)),
-    _phase("a_politics", enter=(F.enter_politics,)),
+    _phase("a_politics", enter=(F.enter_politics, F.elections_due)),
     _phase("a_random", (*CAMPAIGN, Ask("random_choice", F.last(random_events.decision), rule="NTND 21")),
            enter=(random_events.start,)),
 ), phase_of=lambda s: phase_of(s).id, over=lambda s: bool(s.get("outcome")), interrupts=(
