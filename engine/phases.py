@@ -44,12 +44,20 @@ from .decisions import Decision, UndeclaredDecision
 
 State = Any
 
+class _Signal:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 #: ``Ask.decide`` signal: it did automatic work (rolled, resolved a step); ask again
-AGAIN = type("Again", (), {"__repr__": lambda self: "AGAIN"})()
+AGAIN = _Signal("AGAIN")
 #: ``Ask.decide`` signal: the phase asks nothing more; the loop leaves it
-DONE = type("Done", (), {"__repr__": lambda self: "DONE"})()
+DONE = _Signal("DONE")
 #: a ``Phase.leave`` step's answer: the phase is not left yet (ask its questions again)
-HOLD = True
+HOLD = _Signal("HOLD")
 
 
 def _always(s) -> bool:
@@ -148,7 +156,7 @@ class Flow:
             return None
         d = self._ask(s, None)
         if d is AGAIN:
-            raise RuntimeError(f"{self.game}: an ask that computes on demand must not work (AGAIN)")
+            raise UndeclaredDecision(f"{self.game}: an ask that computes on demand must not work (AGAIN)")
         return d
 
     def advance(self, s, ctx) -> None:
@@ -184,7 +192,7 @@ class Flow:
             if step(s, ctx) is HOLD:
                 return
         if self.next is None:
-            raise RuntimeError(f"{self.game}: phase {self.phase_of(s)!r} asks nothing and the flow has no next")
+            raise UndeclaredDecision(f"{self.game}: phase {self.phase_of(s)!r} asks nothing and the flow has no next")
         self.next(s, ctx)
         if not self.over(s):
             self.enter(s, ctx)

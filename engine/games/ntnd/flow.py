@@ -141,7 +141,7 @@ def returns(s: dict, ctx) -> None:
     forced_returns(s, ctx)                                           # 8.6.4.3
 
 
-def combat_end_check(s: dict, ctx) -> bool | None:
+def combat_end_check(s: dict, ctx):
     """8.10.2: stacking is checked at the end of a combat phase too (HOLD: once more before leaving)."""
     if not s["phase"].get("end_checked"):
         s["phase"]["end_checked"] = True
