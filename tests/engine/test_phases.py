@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 import pathlib
 
 import pytest
@@ -37,6 +38,16 @@ def test_every_decision_kind_is_asked_somewhere_and_every_kind_asked_is_declared
     assert declared - asked == set(), f"{game} declares kinds no phase asks"
     for kind in sorted(declared):
         assert rs.flow.asked_in(kind), kind
+
+
+@pytest.mark.parametrize("game", registry.games())
+def test_every_game_but_the_one_file_duel_keeps_its_kinds_in_decisions_py_and_its_phases_in_phases_py(game):
+    rs = registry.get(game)
+    package = type(rs).__module__.rsplit(".", 1)[0]
+    if game == "duel":   # the complete small example (docs/developers.md "Adding a game"): one file
+        return
+    assert importlib.import_module(package + ".decisions").DECISIONS is rs.decisions
+    assert importlib.import_module(package + ".phases").FLOW is rs.flow
 
 
 def test_no_game_module_defines_its_own_pending_or_advance():
