@@ -36,7 +36,7 @@ bug (``UndeclaredDecision``), not a player's error.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import InternalError, InternalValueError, Rejection
@@ -46,6 +46,20 @@ from .codes import Code
 Apply = Callable[[Any, str, Any, Any], None]
 #: legal(state, decision) -> the legal answers (Commands) of the pending decision
 Enumerate = Callable[[Any, Any], list]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decision the game waits for (``Ruleset.pending``): who decides, what kind of choice (a
+    ``DecisionKind`` of the table), a prompt and the public data that describes the choice. Frozen:
+    a pending decision is a value (engine/phases.py finds it, nothing changes it afterwards)."""
+    seat: str
+    kind: str
+    prompt: str
+    data: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "data": self.data}
 
 
 class UndeclaredDecision(InternalError, LookupError):

@@ -6,13 +6,14 @@ from the old one and the command; randomness comes only from ``ctx.roll``; a hid
 reaches the log only through ``ctx.emit(event, to=seat)`` (committed and sealed) and is
 published only through ``ctx.reveal(ref)``.
 
-What a ruleset writes: ``setup``, ``pending`` (the decision it waits for), its decision table
-``decisions`` (engine/decisions.py: every decision kind once, with its rule, its answers and
-their apply functions, its legal-answer enumerator, which answers are sealed), ``advance`` (the
-automatic steps after an answer), ``view`` and ``outcome``. What it does not write: dispatch,
-validation of who may answer what, legal-command plumbing, sealing flags and state copies:
+What a ruleset writes: ``setup``, its decision table ``decisions`` (engine/decisions.py: every
+decision kind once, with its rule, its answers and their apply functions, its legal-answer
+enumerator, which answers are sealed), its ``flow`` (engine/phases.py: its phases, what happens
+on entering and leaving each, and when each kind is asked), ``view`` and ``outcome``. What it
+does not write: the loop that finds the pending decision, dispatch, validation of who may answer
+what, legal-command plumbing, sealing flags and state copies: ``pending``, ``advance``,
 ``apply``, ``legal_commands``, ``is_private``, ``copy_state`` and ``digest`` below do those for
-every ruleset, through the table and engine/snapshot.py.
+every ruleset, through the flow, the table and engine/snapshot.py.
 
 Conventions:
 - state is state data (engine/snapshot.py: dicts, lists, tuples of None, bool, int, str, bytes,
@@ -28,29 +29,17 @@ Conventions:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from . import snapshot
 from .crypto import dice as _dice
-from .decisions import DecisionTable
+from .decisions import Decision, DecisionTable
 from .errors import InternalError, InternalTypeError, Rejection
 from .codes import Code
+from .phases import Flow
 from .versions import Versions
 
 Ref = tuple[int, int]  # (record seq, k): names a committed hidden value
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The decision the game waits for: who decides, what kind of choice, and a prompt."""
-    seat: str
-    kind: str
-    prompt: str
-    data: dict = field(default_factory=dict)
-
-    def as_dict(self) -> dict:
-        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt, "data": self.data}
 
 
 class Context:
@@ -156,16 +145,21 @@ class Ruleset(ABC):
     def setup(self, scenario: str, options: dict, ctx: Context) -> Any:
         """Initial state (may roll dice and emit events)."""
 
-    @abstractmethod
-    def pending(self, state: Any) -> Decision | None:
-        """The decision the game waits for; None once the game is over."""
-
-    #: the decision table (engine/decisions.py): every decision kind ``pending`` may return
+    #: the decision table (engine/decisions.py): every decision kind the flow may ask
     decisions: ClassVar[DecisionTable]
+    #: the phases and the questions asked in them (engine/phases.py): when each kind is asked
+    flow: ClassVar[Flow]
+
+    def pending(self, state: Any) -> Decision | None:
+        """The decision the game waits for (a frozen ``Decision``); None once the game is over.
+        The one entry point the referee and the service ask: the flow's (engine/phases.py)."""
+        return self.flow.pending(state)
 
     def advance(self, state: Any, ctx: Context) -> None:
-        """The automatic steps after every accepted answer (a turn's queue, battles' automatic
-        parts...) until a seat must decide again or the game ends. Default: nothing."""
+        """The automatic steps after setup and after every accepted answer (a turn's queue,
+        battles' automatic parts, the next phases) until a seat must decide again or the game
+        ends: the one loop of engine/phases.py over the game's flow."""
+        self.flow.advance(state, ctx)
 
     def __init__(self, version: str | None = None) -> None:
         """The ruleset as version ``version`` plays it (default: the newest). ``setup`` stamps the

@@ -1,9 +1,11 @@
 """Campaign states for the Allied political-war tests (4.2, 4.5.2, 23, 24): a campaign game set up by
-the ruleset, moved to a turn, and put at the start of a phase with flow.enter/advance as a game does;
+the ruleset, moved to a turn, and put at the start of a phase with FLOW.enter/advance as a game does;
 commands are answered through NtndRuleset.apply (mapplay.play checks each is offered)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.sequence.flow import advance, enter
+from afteraction.engine.games.ntnd.phases import FLOW
+
+advance, enter = FLOW.advance, FLOW.enter
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.games.ntnd.sequence.turns import INDEX, turn_label
 from afteraction.engine.ruleset import Context

@@ -1,9 +1,9 @@
 """Campaign states for the political-war rules tests: built by the game's own set-up, moved to a
-phase by the game's own ``flow.enter``/``flow.advance`` (the path a game takes), dice forced with
+phase by the game's own ``FLOW.enter``/``FLOW.advance`` (phases.py) (the path a game takes), dice forced with
 ``Context.for_tests(faces=...)``."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.sequence import flow
+from afteraction.engine.games.ntnd.phases import FLOW
 from afteraction.engine.games.ntnd.rules import NtndRuleset
 from afteraction.engine.games.ntnd.sequence.turns import INDEX
 from afteraction.engine.games.ntnd.components.scenarios import initial_state
@@ -42,11 +42,11 @@ def free(s: dict, type_id: str) -> str:
 
 
 def at_phase(s: dict, phase: str, faces: list[int] | None = None) -> list[dict]:
-    """Enter ``phase`` and run the automatic steps (flow.enter, flow.advance); the public events."""
+    """Enter ``phase`` and run the automatic steps (FLOW.enter, FLOW.advance); the public events."""
     s["step"] = INDEX[phase]
     ctx = Context.for_tests(faces=faces)
-    flow.enter(s, ctx)
-    flow.advance(s, ctx)
+    FLOW.enter(s, ctx)
+    FLOW.advance(s, ctx)
     return [e for e, to in ctx.events if to is None]
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from afteraction.engine.games.ntnd.sequence.flow import advance as _advance, enter as _enter
+from afteraction.engine.games.ntnd.phases import FLOW
+
+_advance, _enter = FLOW.advance, FLOW.enter
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.games.ntnd.sequence.turns import INDEX
 from afteraction.engine.ruleset import Context
@@ -18,7 +20,7 @@ RS = NtndRuleset()
 
 
 def at(s: dict, phase: str) -> dict:
-    """Enter ``phase`` of the current turn as the game does (``flow.enter``), then run the automatic
+    """Enter ``phase`` of the current turn as the game does (``FLOW.enter``), then run the automatic
     steps up to the first decision."""
     s["step"] = INDEX[phase]
     s["battle"] = None

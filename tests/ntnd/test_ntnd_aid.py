@@ -3,7 +3,7 @@ the campaign, through the Communist Recruitment phase as the game runs it (flow.
 offered commands applied by NtndRuleset.apply)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.sequence import answers
+from afteraction.engine.games.ntnd.decisions import DECISIONS
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.ruleset import Context
 
@@ -114,7 +114,7 @@ def test_ntnd_27_4_a_different_unit_each_turn():
 
 def test_ntnd_27_aid_choice_is_sealed_and_an_inverted_unit_shows_no_type():
     """Leak test: an inverted SAM and an inverted supply unit from China make the same public events."""
-    kind = next(k for k in answers.DECISIONS.kinds if k.name == "aid")
+    kind = next(k for k in DECISIONS.kinds if k.name == "aid")
     assert kind.sealed is True and kind.seat == "communist"
     streams = []
     for what in ("nva_sam", "communist_supply"):

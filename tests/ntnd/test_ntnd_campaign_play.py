@@ -1,15 +1,15 @@
 """NTND campaign play on today's rules: the set-up, the Allied Reinforcement Schedule's entry codes
 (scenario_campaign.json meta "enter"), the scheduled withdrawals (4.3.3, 4.3.1), the dated rules (2)
-and the campaign's end of game, each through the ruleset's path (flow.enter / the decision table /
-flow.next_phase on a campaign state)."""
+and the campaign's end of game, each through the ruleset's path (FLOW.enter / the decision table /
+FLOW.next_phase on a campaign state)."""
 from __future__ import annotations
 
 import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.components import features
-from afteraction.engine.games.ntnd.sequence import flow
 from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.phases import FLOW
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.games.ntnd.sequence.turns import INDEX, PHASES
 from afteraction.engine.games.ntnd.components.scenarios import initial_state
@@ -24,8 +24,8 @@ def campaign(turn: int, phase: str, scenario: str = "campaign"):
     s["turn"], s["step"] = turn, INDEX[phase]
     s["turn_label"] = f"turn {turn}"
     ctx = Context.for_tests()
-    flow.enter(s, ctx)
-    flow.advance(s, ctx)
+    FLOW.enter(s, ctx)
+    FLOW.advance(s, ctx)
     events = [e for e, to in ctx.events if to is None]
     # the reinforcement phase opens with the Allied policy step (24, 4.5.2, 23.3) and 10.5.2's coup:
     # nothing declared, to reach the placements
@@ -89,7 +89,7 @@ def test_ntnd_4_3_3_the_thai_qc_leaves_in_may_june_1968_even_from_the_dead_pile(
     s["units"]["thai-qc"].update(status="dead", loc=None)
     s["turn"], s["step"] = 20, INDEX["a_reinforce"]
     ctx = Context.for_tests()
-    flow.enter(s, ctx)
+    FLOW.enter(s, ctx)
     assert s["units"]["thai-qc"]["status"] == "out"
     assert {"t": "withdrawn", "unit": "thai-qc", "rule": "NTND 4.3.3"} in [e for e, _ in ctx.events]
     assert "thai-qc" not in places(s)                   # 4.3.2: not returned to play
@@ -101,10 +101,10 @@ def test_ntnd_4_3_1_the_schedules_binding_withdrawals_happen_on_their_turn_where
     s["units"]["rok-2mar"].update(status="afloat", loc=None)
     for turn, uid in ((41, "anzac-1atf"), (42, "rok-2mar")):
         s["turn"], s["step"] = turn - 1, INDEX["a_reinforce"]
-        flow.enter(s, Context.for_tests())
+        FLOW.enter(s, Context.for_tests())
         assert s["units"][uid]["status"] != "out"       # not before its turn
         s["turn"] = turn
-        flow.enter(s, Context.for_tests())
+        FLOW.enter(s, Context.for_tests())
         assert s["units"][uid]["status"] == "out" and s["units"][uid]["loc"] is None
 
 
@@ -130,7 +130,7 @@ def test_ntnd_2_the_campaign_ends_after_turn_63_allied_win_needs_100_points_and_
     if saigon:
         s["units"]["vc-cadre-1"].update(status="map", loc="1424", inv=False)
     ctx = Context.for_tests()
-    flow.next_phase(s, ctx)
+    FLOW.next_phase(s, ctx)
     assert s["outcome"]["winner"] == winner and "scenario campaign_1965 victory.end_of_game" in s["outcome"]["reason"]
     assert [e for e, _ in ctx.events if e["t"] == "game-over"]
 

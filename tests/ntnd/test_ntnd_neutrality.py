@@ -5,7 +5,9 @@ from __future__ import annotations
 from afteraction.engine.games.ntnd.combat import aftermath, battles
 from afteraction.engine.games.ntnd.politics import hearts
 from afteraction.engine.games.ntnd.movement import ground as movement, reach
-from afteraction.engine.games.ntnd.sequence.flow import advance as _advance, enter as _enter
+from afteraction.engine.games.ntnd.phases import FLOW
+
+_advance, _enter = FLOW.advance, FLOW.enter
 from afteraction.engine.games.ntnd.rules import cmd
 from afteraction.engine.games.ntnd.sequence.turns import INDEX, turn_label
 from afteraction.engine.games.ntnd.components.scenarios import initial_state

@@ -11,7 +11,9 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.combat import battles, resolution as cb
-from afteraction.engine.games.ntnd.sequence.flow import advance as _advance
+from afteraction.engine.games.ntnd.phases import FLOW
+
+_advance = FLOW.advance
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.ruleset import Context
 

@@ -2,8 +2,8 @@
 24.4.3's 300: through the game's phases on campaign states (tests/ntnd/campaign_states.py)."""
 from __future__ import annotations
 
-from afteraction.engine.games.ntnd.sequence import flow
 from afteraction.engine.games.ntnd.politics import victory as politics
+from afteraction.engine.games.ntnd.phases import FLOW
 from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.games.ntnd.forces.operations import make_marker
 from afteraction.engine.games.ntnd.sequence.turns import PHASES
@@ -16,7 +16,7 @@ def _enter(s, phase):
     from afteraction.engine.games.ntnd.sequence.turns import INDEX
     s["step"] = INDEX[phase]
     ctx = Context.for_tests()
-    flow.enter(s, ctx)
+    FLOW.enter(s, ctx)
     return [e for e, _ in ctx.events]
 
 
@@ -148,7 +148,7 @@ def _end(s):
     s["phase"] = {"id": PHASES[-1].id, "done": True}
     s["turn"] = len(s["scenario"]["turns"])
     s["outcome"] = None
-    flow.advance(s, Context.for_tests())
+    FLOW.advance(s, Context.for_tests())
     return s["outcome"]
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.errors import Rejection
-from afteraction.engine.games.ntnd.sequence.answers import DECISIONS, cmd
+from afteraction.engine.games.ntnd.sequence.answers import cmd
+from afteraction.engine.games.ntnd.decisions import DECISIONS
 from afteraction.engine.games.ntnd.forces.operations import make_marker
 from afteraction.engine.games.ntnd.components.scenarios import initial_state
 from afteraction.engine.ruleset import Context

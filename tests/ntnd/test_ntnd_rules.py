@@ -49,7 +49,8 @@ def test_ntnd_3_turn_sequence_seven_communist_and_eight_allied_phases():
 
 
 def test_ntnd_3_part2_phases_are_steps_that_say_they_do_nothing_yet():
-    from afteraction.engine.games.ntnd.sequence.flow import enter as _enter
+    from afteraction.engine.games.ntnd.phases import FLOW
+    _enter = FLOW.enter
     s = blank()
     s["step"] = [p.id for p in PHASES].index("c_hearts")
     ctx = Context.for_tests()

@@ -348,7 +348,7 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
 
 
 def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_ends():
-    from afteraction.engine.games.ntnd.sequence import flow
+    from afteraction.engine.games.ntnd.phases import FLOW
     from afteraction.engine.games.ntnd.sequence.turns import PHASES
     s = blank()
     put(s, "us-fleet", "1709")
@@ -358,7 +358,7 @@ def test_ntnd_8_6_4_3_forced_return_is_checked_when_the_allied_movement_phase_en
     s["step"] = next(i for i, p in enumerate(PHASES) if p.id == "a_move")
     s["phase"] = {"id": "a_move"}
     ctx = Context.for_tests()
-    flow.next_phase(s, ctx)
+    FLOW.next_phase(s, ctx)
     assert s["units"]["us-5mar"]["status"] == "dead"
 
 

@@ -6,7 +6,8 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.politics import uprising
-from afteraction.engine.games.ntnd.sequence.answers import DECISIONS, cmd
+from afteraction.engine.games.ntnd.sequence.answers import cmd
+from afteraction.engine.games.ntnd.decisions import DECISIONS
 from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.ruleset import Context
 

@@ -12,7 +12,8 @@ from afteraction.v1 import command_pb2
 from ...decisions import DecisionKind, DecisionTable
 from ...errors import Rejection
 from ...codes import Code
-from ...ruleset import Context, Decision, Ruleset
+from ...phases import Flow, Phase, ask
+from ...ruleset import Context, Ruleset
 from ...versions import stamp
 from .versions import VERSIONS
 
@@ -63,6 +64,13 @@ DECISIONS = DecisionTable("duel", "the duel (DUEL)", [
     DecisionKind("guess", "DUEL", {"guess": guess}, _numbers("guess"), "a number 1-6"),
 ])
 
+# the two phases of a round (engine/phases.py): a picks, then b guesses; each answer moves the
+# phase itself (pick sets the pick, guess clears it and counts the round)
+FLOW = Flow("duel", (
+    Phase("pick", "DUEL", "a", (ask("pick", "a", lambda s: f"round {s['round']}: pick a number 1-6 in secret"),)),
+    Phase("guess", "DUEL", "b", (ask("guess", "b", lambda s: f"round {s['round']}: guess a's number"),)),
+), phase_of=lambda s: "pick" if s["pick"] is None else "guess", over=lambda s: s["round"] > s["rounds"])
+
 
 class DuelRuleset(Ruleset):
     game = "duel"
@@ -74,17 +82,11 @@ class DuelRuleset(Ruleset):
     # envelope to grow; the pick event to 77 with a 32-bit round (tests/engine/test_sealed_lengths.py)
     sealed_sizes = {"command": {"a": 256}, "event": {"a": 80}}
     decisions = DECISIONS
+    flow = FLOW
 
     def setup(self, scenario, options, ctx: Context):
         return stamp({"round": 1, "rounds": options["rounds"], "score": {"a": 0, "b": 0},
                       "pick": None, "pick_ref": None}, self.version)
-
-    def pending(self, s):
-        if s["round"] > s["rounds"]:
-            return None
-        if s["pick"] is None:
-            return Decision("a", "pick", f"round {s['round']}: pick a number 1-6 in secret")
-        return Decision("b", "guess", f"round {s['round']}: guess a's number")
 
     def view(self, s, seat):
         v = {"round": s["round"], "score": dict(s["score"]), "picked": s["pick"] is not None}

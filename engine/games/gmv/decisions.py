@@ -1,5 +1,5 @@
-"""Good Morning, Vietnam!'s decision table (engine/decisions.py): each decision kind
-``GmvRuleset.pending`` returns, declared once with its rule, the ``GmvCommand`` actions that
+"""Good Morning, Vietnam!'s decision table (engine/decisions.py): each decision kind the
+phases ask (phases.py), declared once with its rule, the ``GmvCommand`` actions that
 answer it and the rule function each applies, its legal-answer enumerator (legal.py) and the
 answers sealed for the NVA (issue 4: its buying, placing, infiltrating, hidden moves, hot-LZ
 fire, patrol reveals and bombing casualties name hidden units or hidden zones).

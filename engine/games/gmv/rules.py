@@ -1,6 +1,6 @@
-"""Good Morning, Vietnam! (rule text 004): the ruleset and its decisions (``pending``).
-The decision kinds and their answers are declared in decisions.py, the phases in phases.py;
-the engine validates, dispatches and copies (engine/decisions.py, engine/snapshot.py).
+"""Good Morning, Vietnam! (rule text 004): the ruleset. The decision kinds and their answers are
+declared in decisions.py, the phases and when each kind is asked in phases.py; the engine
+validates, dispatches, copies and asks (engine/decisions.py, engine/phases.py, engine/snapshot.py).
 
 Turn order (the project's choice, docs/rules/gmv.md): each turn the Americans
 play the five phases (1 buy, 2 bombing, 3 combat actions, 4 non-combat moves,
@@ -17,12 +17,12 @@ import pathlib
 from ... import snapshot
 from ...errors import Rejection
 from ...codes import Code
-from ...ruleset import Context, Decision, Ruleset
+from ...ruleset import Context, Ruleset
 from ...versions import stamp
 from .versions import VERSIONS
-from . import board, phases
+from . import board
 from .decisions import DECISIONS
-from .phases import PHASES
+from .phases import FLOW
 from .zones import ZONES
 
 _SETUP = json.loads((pathlib.Path(__file__).resolve().parent / "data" / "setup.json").read_text(encoding="utf-8"))
@@ -52,6 +52,7 @@ class GmvRuleset(Ruleset):
     # fits, with room for the envelope to grow; a larger one is refused with COMMAND_TOO_LARGE)
     sealed_sizes = {"command": {"nva": 768}, "event": {"nva": 128}}
     decisions = DECISIONS
+    flow = FLOW
 
     def scenario_info(self, scenario):
         """The game's one set-up (docs/rules/gmv.md), for ListRulesets and `aar scenarios`; its length
@@ -83,27 +84,8 @@ class GmvRuleset(Ruleset):
                     board.new_unit(s, t, side, z, hidden)
         board.commit_hidden(s, ctx)
         ctx.emit({"t": "setup", "hidden": len(board.units(s, hidden=True))})
-        phases.begin_side(s, ctx)
+        FLOW.enter(s, ctx)   # the US's phase 1 (phases.py)
         return s
-
-    # -- the phase machine ------------------------------------------------------
-    def pending(self, s):
-        if s["over"] is not None:
-            return None
-        if s["stack"]:
-            top = s["stack"][0]
-            return Decision(top["seat"], top["kind"], f"GMV: answer the {top['kind'].replace('_', ' ')} in {top['zone']}",
-                            {"zone": top["zone"]})
-        b = s["battle"]
-        if b is not None:
-            return Decision(b["ask"], b["step"], f"GMV Combat in {b['zone']}, round {b['round']}: {b['step']}",
-                            {"zone": b["zone"], "round": b["round"]})
-        side, p = s["side"], s["phase"]
-        return Decision(side, f"phase{p}", f"GMV turn {s['turn']}: {side} phase {p} ({PHASES[p]})",
-                        {"turn": s["turn"], "phase": p})
-
-    def advance(self, s, ctx):
-        phases.advance(s, ctx)
 
     # -- interface --------------------------------------------------------------
     def view(self, s, seat):

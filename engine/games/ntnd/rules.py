@@ -1,21 +1,23 @@
-"""No Trumpets No Drums: the ruleset (the state machine over rule 3's sequence).
+"""No Trumpets No Drums: the ruleset (the engine's loop over rule 3's sequence).
 
-``setup`` builds the Tet Offensive scenario (data/scenario_tet.json); every command is one answer
-to the pending decision, validated, dispatched and listed by the engine's machine through the
-decision table (answers.py: each kind once, with its rule, answers, apply functions and legal
-enumerator); after each answer ``advance`` (flow.py) runs the automatic steps until a player must
-decide, and stores that decision in the state so ``pending`` is a pure read. The one copy of the
-state is the engine's (engine/snapshot.py). See docs/rules/ntnd.md.
+``setup`` builds the scenario (setup.py, data/scenario_*.json); every command is one answer to the
+pending decision, validated, dispatched and listed by the engine's machine through the decision
+table (decisions.py: each kind once, with its rule, answers, apply functions and legal enumerator);
+after each answer the engine's loop (engine/phases.py) runs the phases as phases.py declares them
+until a player must decide, and stores that decision in the state so ``pending`` is a pure read
+(its public part: views.decision_data). The one copy of the state is the engine's
+(engine/snapshot.py). See docs/rules/ntnd.md.
 """
 from __future__ import annotations
 
-from ...ruleset import Context, Decision, Ruleset
+from ...ruleset import Context, Ruleset
 from ...versions import stamp
 from .versions import MIX_NAMES, VERSIONS
-from .sequence import flow
 from .forces import operations
 from .components import scenarios as _setup
-from .sequence.answers import DECISIONS, cmd, move_options
+from .sequence.answers import cmd, move_options
+from .decisions import DECISIONS
+from .phases import FLOW
 from .components.state import SEATS
 from .presentation import views
 
@@ -42,6 +44,7 @@ class NtndRuleset(Ruleset):
     # tests/ntnd/test_ntnd_later_draws.py derives both from the data)
     MIX_NAMES_SEALED_SIZES = {"command": {"communist": 2752}, "event": {"communist": 7680}}
     decisions = DECISIONS
+    flow = FLOW
 
     def __init__(self, version: str | None = None) -> None:
         super().__init__(version)
@@ -52,12 +55,9 @@ class NtndRuleset(Ruleset):
         s = stamp(_setup.initial_state(scenario, ctx), self.version)
         if MIX_NAMES.on(s):
             operations.sort_units(s)   # ntnd/5: the units in id order from the start (operations._rename)
-        flow.enter(s, ctx)
-        flow.advance(s, ctx)
+        FLOW.enter(s, ctx)
+        FLOW.advance(s, ctx)
         return s
-
-    def advance(self, s, ctx: Context) -> None:
-        flow.advance(s, ctx)
 
     def scenario_info(self, scenario):
         """From the scenario's data (setup.load_scenario): its name, turn count and description."""
@@ -69,15 +69,6 @@ class NtndRuleset(Ruleset):
         (bots_political.py ``ntnd_bot``; imported here, so a verifier never loads the bots)."""
         from .bots.political import ntnd_bot
         return ntnd_bot(seed, view_of)
-
-    def pending(self, s):
-        d = s.get("decision")
-        if d is None or s.get("outcome"):
-            return None
-        # The service shows this data to everyone (GetState, ListLegalCommands, SubmitCommand's next
-        # decision): only the public part of the decision (views.decision_view); the seat to decide
-        # learns its options from legal_commands (views.decision_data: decision_view(d, None)'s data).
-        return Decision(d["seat"], d["kind"], d["prompt"], views.decision_data(d))
 
     def outcome(self, s):
         return s.get("outcome")

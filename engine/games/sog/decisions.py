@@ -1,6 +1,6 @@
-"""MACV-SOG's decision table (engine/decisions.py): each decision kind ``SogRuleset.pending``
-returns, declared once with its rule, the ``SogCommand`` actions that answer it and the rule
-function each applies, and its legal-answer enumerator. docs/rules/sog.md "Decisions" lists them.
+"""MACV-SOG's decision table (engine/decisions.py): each decision kind the phases ask (phases.py),
+declared once with its rule, the ``SogCommand`` actions that answer it and the rule function each
+applies, and its legal-answer enumerator. docs/rules/sog.md "Decisions" lists them.
 
 Three spaces are *described* (``complete=False``): a team (``organise``: the decision's data is
 ``team.limits()``), an action's outcome (``action_result``: ``tactical.result_space``) and a

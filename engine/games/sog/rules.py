@@ -1,30 +1,22 @@
-"""MACV-SOG, a campaign variant for FIREPOWER (The GENERAL Vol. 26 No. 5):
-the ruleset class and its decision state machine (``pending``). The decision kinds, what
-answers each and the rule each answer applies are declared once in decisions.py; the engine
-validates, dispatches and copies (engine/decisions.py, engine/snapshot.py).
+"""MACV-SOG, a campaign variant for FIREPOWER (The GENERAL Vol. 26 No. 5): the ruleset class.
+The decision kinds, what answers each and the rule each answer applies are declared once in
+decisions.py; the phases and when each kind is asked in phases.py; the engine validates,
+dispatches, copies and asks (engine/decisions.py, engine/phases.py, engine/snapshot.py).
 
 Seats: ``sog`` (the SOG team leader, "the American player") and ``nva`` (the
 Vietnamese player). The whole state is public (the text hides nothing between
 the players; only future dice are unknown).
-
-The state machine. ``pending`` answers from, in order: the game being over; an
-action in progress (``panel_choice`` / ``add_leader`` / ``action_result`` /
-``confirm_result``); an awaited SOG choice in the middle of a turn
-(``extraction_choice``); otherwise the phase (``organise``, ``insertion``,
-``lz_choice``, then ``abort_or_move`` until the team reaches the Target, then
-``move``). A move builds the turn's queue of steps (contact, search, exit check,
-VC movement, end of turn) and ``advance`` (turn.py) runs the queue until a step
-needs a decision; answering it resumes the queue.
 """
 from __future__ import annotations
 
 from ...errors import Rejection
 from ...codes import Code
-from ...ruleset import Context, Decision, Ruleset
+from ...ruleset import Context, Ruleset
 from ...versions import stamp
 from .versions import VERSIONS
-from . import board, insertion, mission, tactical, team as team_mod, turn
+from . import board, mission
 from .decisions import DECISIONS
+from .phases import FLOW
 
 
 def new_state(options: dict) -> dict:
@@ -43,6 +35,7 @@ class SogRuleset(Ruleset):
     # lz_count: SOG 3.4.2 (3) / 3.4.4 optional (1 to 5); unlimited_vc: SOG 3.5.3; random_squads: SOG 4.1.3.
     options = {"lz_count": 3, "unlimited_vc": False, "random_squads": False}
     decisions = DECISIONS
+    flow = FLOW
 
     def scenario_info(self, scenario):
         """The one mission of the text (docs/rules/sog.md), for ListRulesets and `aar scenarios`."""
@@ -61,47 +54,6 @@ class SogRuleset(Ruleset):
         s = stamp(new_state(options), self.version)
         mission.roll_objective(s, ctx)  # SOG 3.1
         return s
-
-    # -- decisions ------------------------------------------------------------
-    def pending(self, s) -> Decision | None:
-        if s["over"] is not None:
-            return None
-        a = s["action"]
-        if a is not None:
-            if a["stage"] == "panel":
-                return Decision(a["panel_by"], "panel_choice", f"action {a['id']}: choose map panel 2 or 3",
-                                {"action": a["id"]})
-            if a["stage"] == "leader":
-                return Decision("nva", "add_leader", "SOG 4.1.1: add 1C (PST4) to squad 1 or 2, or 0 for none",
-                                {"action": a["id"]})
-            if a["stage"] == "result":  # the outcome space is combinatorial: described here, validated by apply
-                return Decision("sog", "action_result", f"action {a['id']} ({a['scenario']}): submit the outcome",
-                                {"action": a["id"], "disputes": a["disputes"], **tactical.result_space(s)})
-            return Decision("nva", "confirm_result", f"action {a['id']}: confirm or dispute the submitted outcome",
-                            {"action": a["id"], "result": a["result"]})
-        if s["await"] == "extraction_choice":
-            return Decision("sog", "extraction_choice", "SOG 3.7: helicopter pick-up or walking out")
-        ph = s["phase"]
-        if ph == "organise":
-            return Decision("sog", "organise", f"SOG 3.2: organise the team for {mission.OBJECTIVE_NAMES[s['objective']]}",
-                            team_mod.limits())  # the team space is combinatorial: described here, validated by apply
-        if ph == "insertion":
-            return Decision("sog", "insertion", "SOG 3.4: insertion on foot (column A) or by helicopter",
-                            {"foot_rows": insertion.foot_rows(s)})
-        if ph == "lz":
-            return Decision("sog", "lz_choice", "SOG 3.4.3: choose the LZ to try",
-                            {"lzs": [x["n"] for x in s["lzs"]]})
-        if self._may_abort(s):
-            return Decision("sog", "abort_or_move", f"turn {s['turn']}: move one square (or hold), or abort (SOG 3.9)",
-                            {"at": s["team_at"]})
-        return Decision("sog", "move", f"turn {s['turn']}: move one square (or hold)", {"at": s["team_at"]})
-
-    @staticmethod
-    def _may_abort(s) -> bool:
-        return s["target"] is not None and not s["reached_target"]
-
-    def advance(self, s, ctx):
-        turn.advance(s, ctx)
 
     # -- views and outcome ----------------------------------------------------
     def view(self, s, seat):

@@ -1,7 +1,7 @@
 """SOG 2.2, 3.5-3.7 and 4.2: one turn. The team moves one square (or holds); the move builds the
 turn's queue of steps (contact or exit check, search, VC movement, end of turn) and ``advance``
 runs the queue until a step needs a decision (an action, the extraction choice); answering that
-decision resumes the queue (``SogRuleset.advance`` after every command)."""
+decision resumes the queue (``run_queue``: the flow's automatic steps, phases.py, after every command)."""
 from __future__ import annotations
 
 from . import enemy, extraction, insertion, movement, search, tactical
@@ -32,7 +32,7 @@ def move(s: dict, square: str, ctx) -> None:
     s["queue"] = steps
 
 
-def advance(s: dict, ctx) -> None:
+def run_queue(s: dict, ctx) -> None:
     """Run the turn's queue until a step needs a decision or the game is over."""
     while s["over"] is None and s["action"] is None and s["await"] is None and s["queue"]:
         step = s["queue"].pop(0)

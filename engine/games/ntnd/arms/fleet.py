@@ -159,7 +159,7 @@ def deferred_supplies(s: dict) -> int:
 
 
 # ---------------------------------------------------------------------------
-# the decision (answers.DECISIONS)
+# the decision (decisions.DECISIONS)
 # ---------------------------------------------------------------------------
 
 def _legal(s, d) -> list:

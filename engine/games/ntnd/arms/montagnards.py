@@ -52,7 +52,7 @@ def on(s: dict) -> bool:
 
 
 def start_reinforcement(s: dict) -> None:
-    """flow.enter of a_reinforce: the counter mix of the militia 15.2 builds (4.4), once."""
+    """flow.enter_a_reinforce: the counter mix of the militia 15.2 builds (4.4), once."""
     if not on(s):
         return
     counters = load_counters()

@@ -108,7 +108,7 @@ def policy_in_force(s: dict) -> bool:
 
 
 def start_phase(s: dict, ctx) -> None:
-    """flow.enter of a_reinforce in the campaign: points (4.2.2), withdrawal dice (23.3), the step."""
+    """flow.enter_a_reinforce in the campaign: points (4.2.2), withdrawal dice (23.3), the step."""
     if in_force(s, "replacements"):
         award(s, ctx)
     W.start(s, ctx)

@@ -379,7 +379,7 @@ def conquest(s: dict, ctx) -> None:
 
 
 def phase_end(s: dict, phase: str, ctx) -> None:
-    """flow.next_phase: the end of a movement phase (10.2.2, 10.8), of a combat phase (10.6)."""
+    """On leaving a phase (phases.py, flow.neutrality_end): the end of a movement phase (10.2.2, 10.8), of a combat phase (10.6)."""
     if not in_force(s, "neutrality"):
         return
     if phase in ("c_move", "a_move"):
@@ -389,7 +389,7 @@ def phase_end(s: dict, phase: str, ctx) -> None:
 
 
 # ---------------------------------------------------------------------------
-# the decision (answers.DECISIONS)
+# the decision (decisions.DECISIONS)
 # ---------------------------------------------------------------------------
 
 def _coup_legal(s, d) -> list:

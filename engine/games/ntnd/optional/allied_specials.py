@@ -1,6 +1,6 @@
 """No Trumpets No Drums 28.4.1 (mobilizing Phoenix units) and 28.11.5 (recruiting the Laotian
 Para-Commando): special units the Allied player buys with replacement points in his Reinforcement
-phase (the "reinforce" kind of answers.DECISIONS: a ``place`` answer naming the unit and, for a
+phase (the "reinforce" kind of decisions.DECISIONS: a ``place`` answer naming the unit and, for a
 Phoenix unit, its hex).
 
 28.4.1, where ``phoenix`` is in force: from four turns after the National Uprising's declaration

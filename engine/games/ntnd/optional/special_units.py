@@ -88,7 +88,7 @@ def _purchasable(s: dict) -> list[dict]:
 
 
 def start_reinforcement(s: dict) -> None:
-    """flow.enter of a_reinforce: the 28.3.1 unit enters the counter mix from its first turn; under
+    """flow.enter_a_reinforce: the 28.3.1 unit enters the counter mix from its first turn; under
     28.3.2 the 3/82 and 1/5 Mech leave the schedule for the mix (bought, not received)."""
     if not on(s):
         return
@@ -200,7 +200,7 @@ def reassign_ranger(s: dict, uid: str, corps: str, ctx) -> None:
 
 def laos_conquered(s: dict, ctx) -> None:
     """28.6.2: Laos conquered by the Communists (10.6): the 333 is withdrawn permanently, wherever it is
-    (flow.next_phase, after neutrality's phase end)."""
+    (on leaving every phase, phases.py, after neutrality's phase end)."""
     if not on(s) or "LA" not in s.get("neutrality", {}).get("conquered", {}):
         return
     for uid in sorted(s["units"]):

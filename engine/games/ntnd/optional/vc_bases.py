@@ -3,7 +3,7 @@
 A base is a face-up, immobile Communist unit (counters.json vc_base: no ZOC or ZOI, one a hex, not
 counted for stacking: 28.9.1, units.py stacking; a supply source for VC units in South Vietnam:
 28.9.2, supply.communist_supply_sources; 28.9.5 combat.retreat_plan). Here, in the Communist
-Operations phase (the "operations" kind of answers.DECISIONS):
+Operations phase (the "operations" kind of decisions.DECISIONS):
 
 * 28.9.3 ``build``: two supply units expended in a South Vietnamese mountain, jungle or swamp hex
   that holds a VC unit; at most one base a corps;

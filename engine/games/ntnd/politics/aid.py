@@ -195,7 +195,7 @@ def _place(s: dict, src: str, kind: str, loc: str, inverted: bool, ctx) -> None:
 
 
 # ---------------------------------------------------------------------------
-# the decision (answers.DECISIONS): sealed, like every Communist command
+# the decision (decisions.DECISIONS): sealed, like every Communist command
 # ---------------------------------------------------------------------------
 
 def _aid_legal(s, d) -> list:

@@ -135,7 +135,7 @@ def occupation(s: dict, ctx) -> None:
 
 
 def political_phase(s: dict, ctx, phase_id: str) -> None:
-    """The track's part of a political phase (flow.enter, after the 22.4 military items): 7.3.2 and
+    """The track's part of a political phase (flow.enter_politics, after the 22.4 military items): 7.3.2 and
     7.4.2 points for the markers as they stand, then (Allied political phase) 7.3's occupation."""
     track_points(s, ctx, phase_id)
     if phase_id == "a_politics":
@@ -147,7 +147,7 @@ def political_phase(s: dict, ctx, phase_id: str) -> None:
 # ---------------------------------------------------------------------------
 
 def allied_controlled_at_combat(s: dict) -> tuple[str, ...]:
-    """7.3.3: the Allied Controlled areas at the start of the combat phase (flow.enter stores them
+    """7.3.3: the Allied Controlled areas at the start of the combat phase (flow.hm_allied stores them
     in the phase as "hm_allied"; combat reads them through ``militia_bonus``)."""
     return areas_in(s, "allied_control")
 

@@ -238,7 +238,7 @@ def spend(s: dict, ctx) -> None:
 
 
 def decision(s: dict) -> dict | None:
-    """flow._phase_decision for the two phases."""
+    """The last question of the two Hearts and Minds phases (phases.py)."""
     p = s["phase"]
     if p["id"] == "c_hearts":
         return {"seat": COMMUNIST, "kind": "hearts",

@@ -1,5 +1,6 @@
-"""No Trumpets No Drums: the decision table (engine/decisions.py). Every decision kind the game
-stops at is declared once below, in ``DECISIONS``: its rule number(s), the actions of
+"""No Trumpets No Drums: the answers of the decision kinds of movement, operations, recruitment,
+reinforcement and battle (engine/decisions.py); decisions.py collects them with the section modules'
+into the game's table. Each kind is declared once below, in ``KINDS``: its rule number(s), the actions of
 ``NtndCommand`` that answer it with their apply functions, its legal-answer enumerator, whether
 that enumerator lists every legal answer (``complete``) or a representative set (the apply
 function validates the rest), and which answers are sealed.
@@ -9,7 +10,7 @@ the public events of its application say only what the Allied seat may see. A ki
 may decide (moves, battles' aftermath) is declared once per seat by ``_per_seat``, the Communist
 declaration sealed.
 
-The state keeps the pending decision in ``s["decision"]`` (flow.advance writes it); the
+The state keeps the pending decision in ``s["decision"]`` (the loop over phases.FLOW writes it); the
 enumerators read its private data (eligible units, retreat hexes) from there, never from the
 public ``Decision`` the machine passes.
 """
@@ -23,20 +24,18 @@ from afteraction.v1 import command_pb2, ntnd_pb2
 
 from .... import snapshot
 from ....crypto import dice as _dice
-from ....decisions import DecisionKind, DecisionTable
 from ....errors import InternalIndexError, Rejection
+from ....codes import Code
 from ..movement import moves as A
 from ..combat import aftermath, battles
-from ..politics import aid, hearts_phases, random_events, uprising
 from ..air import answers as air_answers
 from ..optional import allied_specials, special_units, vc_bases as vcbases
-from ..forces import corps, operations, recruitment, replacements
+from ..forces import corps, operations, recruitment
 from ..arms import fleet, montagnards
 from ..movement import search as ground_search, ground as movement, neutrality, reach, reaction
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..supply.lines import apply_supply, supply_covers
-from ....codes import Code
 
 from .kinds import DONE, _allied, _communist, _done, _per_seat, cmd  # noqa: E402,F401 (cmd: the game's command builder)
 
@@ -486,7 +485,8 @@ def _advance_done(s, seat, msg, ctx) -> None:
 # the table
 # ---------------------------------------------------------------------------
 
-DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
+# the kinds this module answers; decisions.py collects them with those of the section modules
+KINDS = [
     _communist("recruit", "NTND 4.1", {"place": _recruit_place, "done": _recruit_done}, _recruit_legal,
                "each placement of a recruit (cadre, dummy, NVA unit; face up or inverted), then done"),
     _communist("operations", "NTND 6", {"promote": _ops_promote, "break_down": _ops_break_down,
@@ -537,11 +537,4 @@ DECISIONS = DecisionTable("ntnd", "No Trumpets No Drums (NTND)", [
                "a retreat hex for the unit, or done where it may stay (a tie)"),
     *_per_seat("advance", "NTND 19.4", {"advance": _advance_advance, "done": _advance_done}, _advance_legal,
                "all eligible units or each alone (any subset within stacking is accepted), or done", complete=False),
-    *random_events.DECISIONS_RE,
-    *uprising.DECISIONS_UP,
-    *neutrality.DECISIONS_NEUTRAL, *aid.DECISIONS_AID,
-    *hearts_phases.DECISIONS_HM,
-    *replacements.DECISIONS_ALLIED,
-    *fleet.DECISIONS_FLEET,
-    *air_answers.DECISIONS_AIR,
-])
+]

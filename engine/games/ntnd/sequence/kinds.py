@@ -1,6 +1,6 @@
 """No Trumpets No Drums: building commands and declaring decision kinds (engine/decisions.py), shared
-by the decision table (answers.py) and the modules that declare their own kinds (hearts_phases,
-neutrality, aid, random_events, uprising, ...), so that none of them imports the table.
+by the answers of answers.py and the modules that declare their own kinds (hearts_phases,
+neutrality, aid, random_events, uprising, ...), so that none of them imports the table (decisions.py).
 
 Every Communist command is sealed (SPEC.md 6): a kind either seat may decide is declared once per
 seat by ``_per_seat``, the Communist declaration sealed.
