@@ -29,6 +29,8 @@ class GameFacts:
     cause_seat: str | None           # the seat a time-out is charged to
     decisions: dict[str, int]        # game commands per seat (8.1's ending commands not counted)
     final_text: str                  # the final checkpoint's text (without signatures)
+    final_note: str = ""             # the final checkpoint note as the bundle holds it (signature lines too)
+    final_cosigned: tuple[str, ...] = ()   # the seats whose cosignature of it the verifier checked
 
 
 class BundleProblem(Exception):
@@ -71,12 +73,16 @@ def game_facts(bundle: bytes, server_vkey: str, seat_keys: dict[str, bytes]) -> 
                      tuple(s["name"] for s in g["seats"]), dict(report.seat_keys), g.get("match"),
                      g["server"]["vkey"], (report.outcome or {}).get("winner"), cause["kind"],
                      cause.get("seat") if cause["kind"] == "timeout" else None, dict(seen["decisions"]),
-                     split_note(seen["last"])[0])
+                     split_note(seen["last"])[0], seen["last"], tuple(report.cosigned))
 
 
 def cosigners(note: str, facts: GameFacts) -> list[str]:
     """The seats whose cosignature (SPEC.md 4.5) the result's checkpoint note carries; the note
-    must be the bundle's final checkpoint, signed by the server."""
+    must be the bundle's final checkpoint, signed by the server. A note that is, byte for byte, the
+    bundle's final checkpoint note was verified with the bundle (its server signature and every
+    seat cosignature, SPEC.md 10 step 5): the verifier's verdict is taken, not computed again."""
+    if facts.final_note and note == facts.final_note:
+        return sorted(facts.final_cosigned)
     try:
         text, _ = open_note(note, [parse_vkey(facts.server_vkey)])
     except AfteractionError as e:
