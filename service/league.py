@@ -109,7 +109,7 @@ class LeagueManager:
         return self._league_store
 
     # -- loading -------------------------------------------------------------------------
-    def _facts_of(self, bundle: bytes, server: str, keys: dict):
+    def facts_of(self, bundle: bytes, server: str, keys: dict):
         """engine/league/games.py's game_facts (the bundle verified with replay), remembered for the
         last FACTS_KEPT bundles: settling and rebuilding a league verify each bundle once."""
         k = (bundle_hash(bundle), server, tuple(sorted(keys.items())))
@@ -127,7 +127,7 @@ class LeagueManager:
         if not rows:
             raise Rejection("UNKNOWN_LEAGUE", f"no league {quote(league_id)} on this server")
         w = LedgerWriter(league_id, self.signer, bundles=self.store.bundles(league_id))
-        w.state.facts_of = self._facts_of
+        w.state.facts_of = self.facts_of
         for raw, note in rows:
             e = parse_entry(raw)
             w.state.apply(e)
@@ -199,7 +199,7 @@ class LeagueManager:
             if self.store.entries(league_id):
                 raise Rejection("LEAGUE_EXISTS", f"league {quote(league_id)} exists on this server")
             w = LedgerWriter(league_id, self.signer, bundles={})
-            w.state.facts_of = self._facts_of
+            w.state.facts_of = self.facts_of
             at = self.now()
             try:
                 g = w.genesis(name, seed_commitment(league_id, 1, self.round_seed(league_id, 1)), at)
@@ -325,7 +325,7 @@ class LeagueManager:
             seats = registry.get(lgs.rounds[g.round - 1].title["game"]).seats
             keys = {seats[0]: lgs.players[g.pair[0]].key, seats[1]: lgs.players[g.pair[1]].key}
             try:
-                f = self._facts_of(bundle, g.server, keys)
+                f = self.facts_of(bundle, g.server, keys)
                 note = _final_note(bundle)
                 cos = cosigners(note, f)
             except BundleProblem as x:   # the server's own game does not verify: a bug, logged
@@ -412,6 +412,19 @@ class LeagueManager:
             return
         self._append(w, make_entry(w.league, len(w.entries), w.entries[-1].hash, now, "standings", body,
                                    self.author.public, self.author.sign(w.league, "standings", body)))
+
+    def snapshot(self, league_id: str) -> tuple[bytes, dict[bytes, bytes]]:
+        """The ledger file as it stands now and every result's bundle by hash, of one state (the
+        league pages of ``aar serve --web-listen``, clients/cli/league_web.py)."""
+        with self._lock:
+            w = self.settle(league_id)
+            return w.ledger(), dict(w.bundles)
+
+    def result_bundle(self, league_id: str, game: str) -> bytes | None:
+        """The bundle hash the live result of ``game`` names, None without one."""
+        with self._lock:
+            r = self.writer(league_id).state.live_result(game)
+            return None if r is None else r.body["bundle"]
 
     def ledger(self, league_id: str) -> bytes:
         with self._lock:
