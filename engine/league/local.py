@@ -147,14 +147,21 @@ class LocalLeague:
             g.run_bots(random_bot(bot))
 
     def result_body(self, g: LocalGame, cosigned: tuple[str, ...] = ("a", "b"), bundle: bytes | None = None) -> dict:
-        bundle = g.bundle() if bundle is None else bundle
-        h = bundle_hash(bundle)
-        self.bundles[h] = bundle
-        self.files[g.referee.game_id] = bundle
+        """The result of ``g`` cosigned by the seats ``cosigned``; its bundle (unless given) holds the
+        final checkpoint with those cosignatures, as a league server's export does (SPEC.md 9)."""
         note = g.checkpoints[-1]
         origin = g.referee.genesis.body["server"]["origin"]
         text = note[: note.rfind("\n\n") + 1]
         lines = [cosign(text, origin, s, g.seats[s].seed, 1) for s in cosigned]
+        if bundle is None:
+            g.checkpoints[-1] = add_cosignatures(note, lines)
+            try:
+                bundle = g.bundle()
+            finally:
+                g.checkpoints[-1] = note
+        h = bundle_hash(bundle)
+        self.bundles[h] = bundle
+        self.files[g.referee.game_id] = bundle
         outcome = g.records[-1].body["outcome"]
         cause = g.records[-1].body.get("cause", {"kind": "rules"})["kind"]
         rs = g.referee.ruleset
