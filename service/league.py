@@ -202,15 +202,14 @@ class LeagueManager:
             w.state.facts_of = self.facts_of
             at = self.now()
             try:
-                g = w.genesis(name, seed_commitment(league_id, 1, self.round_seed(league_id, 1)), at)
+                g = w.genesis(name, seed_commitment(league_id, 1, self.round_seed(league_id, 1)), at, organiser)
                 p = w.append("policy", body, at)
             except LeagueError as x:
                 raise Refusal("LEAGUE_REFUSED", f"the league refuses the {x.kind} entry: {x.check}"
                               + (f": {x.detail}" if x.detail else ""), check=x.check, kind=x.kind) from None
             for e in (g, p):
                 try:
-                    self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq],
-                                     organiser=organiser if e.seq == 0 else None)
+                    self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq])
                 except Conflict:
                     raise Rejection("LEAGUE_EXISTS", f"league {quote(league_id)} exists on this server") from None
             self._cache[league_id] = w
@@ -233,23 +232,27 @@ class LeagueManager:
             self._settle(w)
             return self._append(w, self._signed(w, "ruling", st))
 
-    def organiser_ok(self, w: LedgerWriter, rpc: str, auth) -> None:
-        """The organiser's signature of this call at this ledger size (SPEC.md 15.12), or ORGANISER_AUTH."""
-        key = self.store.organiser(w.league)
-        if auth is None or key is None or auth.size != len(w.entries) or not verify_signature(
-                key, organiser_statement(w.league, rpc, auth.size), bytes(auth.signature)):
+    def organiser_ok(self, w: LedgerWriter, rpc: str, auth, title: dict | None = None) -> bytes:
+        """The organiser's signature of this call at this ledger size (SPEC.md 15.12; for OpenRound
+        with the title), the organiser named in the genesis checking it; else ORGANISER_AUTH."""
+        key = w.state.genesis["organiser"]
+        if auth is None or auth.size != len(w.entries) or not verify_signature(
+                key, organiser_statement(w.league, rpc, auth.size, title), bytes(auth.signature)):
             raise Rejection("ORGANISER_AUTH", f"{rpc} needs the organiser's signature of league {quote(w.league)}, "
-                            f"{rpc} and the ledger's size {len(w.entries)} (GetLeague)")
+                            f"{rpc}{' and the title' if title is not None else ''} and the ledger's size "
+                            f"{len(w.entries)} (GetLeague)")
+        return bytes(auth.signature)
 
     def open_round(self, league_id: str, title: dict | None, options: dict, clock: dict | None, auth=None):
         """The round's games are created first (a bad option or clock is refused before anything
-        is appended), then the round entry and one game entry per board."""
+        is appended), then the round entry, carrying the organiser's signature (``asked``, SPEC.md
+        15.4), and one game entry per board."""
         with self._lock:
             w = self.writer(league_id)
-            self.organiser_ok(w, "OpenRound", auth)   # before settling, which may append results
-            self._settle(w)
+            self._settle(w)   # first: the organiser signs the size GetLeague gave, after its settling
             pol = w.state.policy
             title = title or pol["titles"][0]
+            asked = self.organiser_ok(w, "OpenRound", auth, title)
             no = len(w.state.rounds) + 1
             if no > pol["rounds"]:
                 raise Refusal("LEAGUE_REFUSED", f"the policy has {pol['rounds']} rounds", check="round", kind="round")
@@ -262,7 +265,7 @@ class LeagueManager:
                     for b, pair in enumerate(pairs, 1)]
             e = self._append(w, "round", {"round": no, "title": title, "seed": seed,
                                           "next": seed_commitment(league_id, no + 1, self.round_seed(league_id, no + 1)),
-                                          "pairings": [list(p) for p in pairs], "byes": byes})
+                                          "pairings": [list(p) for p in pairs], "byes": byes, "asked": asked})
             for b, (gid, genesis) in enumerate(made, 1):
                 self._append(w, "game", {"round": no, "board": b, "game": gid, "server": self.games.vkey,
                                          "genesis": genesis})

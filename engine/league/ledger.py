@@ -96,8 +96,10 @@ class LedgerWriter:
             raise CryptoError("not the cosignature of a registered player")
         self.checkpoints[seq] = note
 
-    def genesis(self, name: str, commit: bytes, at: int) -> Entry:
-        return self.append("genesis", {"name": name, "origin": self.origin, "vkey": self.vkey, "commit": commit}, at)
+    def genesis(self, name: str, commit: bytes, at: int, organiser: bytes) -> Entry:
+        """Entry 0: ``organiser`` is the public key whose signature asks for each round (SPEC.md 15.3)."""
+        return self.append("genesis", {"name": name, "origin": self.origin, "vkey": self.vkey, "commit": commit,
+                                       "organiser": organiser}, at)
 
     def ledger(self) -> bytes:
         return write_ledger(self.league, self.vkey, [(e.raw, c) for e, c in zip(self.entries, self.checkpoints)])

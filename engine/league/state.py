@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from .. import registry
-from ..crypto.ed25519 import key_problem
+from ..crypto.ed25519 import key_problem, verify_signature
 from ..crypto.note import parse_vkey
 from ..errors import AfteractionError
 from . import pairing
-from .entries import Entry, body_problem, seed_commitment, signature_ok
+from .entries import Entry, body_problem, organiser_statement, seed_commitment, signature_ok
 from .games import BundleProblem, GameFacts, cosigners, game_facts
 from .standings import RatingsUndefined, counted_points, published
 
@@ -144,6 +144,8 @@ class League:
             raise fail("author", "the genesis is signed by the league key its vkey names")
         if b["origin"] != f"{v.name}/league/{e.league}":
             raise fail("origin", f"expected {v.name}/league/{e.league}, found {b['origin']}")
+        if key_problem(b["organiser"]) is not None:
+            raise fail("organiser", key_problem(b["organiser"]))
         self.id, self.genesis, self.league_key = e.league, b, v.public
 
     def _policy(self, e: Entry, fail) -> None:
@@ -187,6 +189,10 @@ class League:
             raise fail("round", f"the policy has {pol['rounds']} rounds")
         if b["title"] not in pol["titles"]:
             raise fail("title", "not a title of the policy")
+        if not verify_signature(self.genesis["organiser"], organiser_statement(self.id, "OpenRound", e.seq, b["title"]),
+                                b["asked"]):
+            raise fail("organiser", "the round is not asked for by the organiser (its signature of OpenRound, "
+                                    "this entry's seq and the title)")
         commit = self.genesis["commit"] if no == 1 else self.next_commit
         if seed_commitment(self.id, no, b["seed"]) != commit:
             raise fail("seed", "the seed does not open the commitment made before the round")
