@@ -146,6 +146,8 @@ def player_cosignatures(lg: League, note: str) -> dict[str, int]:
     """The registered players whose cosignature (SPEC.md 4.5's form, 15.2) the checkpoint note
     carries, with its timestamp; CryptoError if a line named and keyed as a player's does not verify."""
     text, sigs = split_note(note)
+    if len(sigs) < 2:   # the league's own signature only (open_checkpoint requires it): no cosignature
+        return {}
     keys = {cosigner(p): p.key for p in lg.players.values()}
     names = {cosigner(p): p.name for p in lg.players.values()}
     got = cosignatures_of(text, sigs, cosigner_ids(text.split("\n", 1)[0], keys), keys)

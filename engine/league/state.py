@@ -92,16 +92,17 @@ class League:
     now: int = 0          # the time of the last entry applied
     size: int = 0         # entries applied
     next_commit: bytes = b""   # the commitment the next round's seed must open (15.6)
+    # indexes (derived from the above, so each entry is applied in time independent of the ledger's size)
+    _live: dict = field(default_factory=dict, repr=False)     # game id -> its live Result
+    _boards: dict = field(default_factory=dict, repr=False)   # (round, board) -> [Game, ...] in entry order
 
     @property
     def policy(self) -> dict | None:
         return self.policies[-1][1] if self.policies else None
 
     def live_result(self, game: str) -> Result | None:
-        for r in reversed(self.results):
-            if r.game == game and not r.withdrawn:
-                return r
-        return None
+        """The game's result entry not withdrawn (at most one: a second is refused, 15.4)."""
+        return self._live.get(game)
 
     def apply(self, e: Entry) -> None:
         def fail(check: str, *detail: str) -> LeagueError:
@@ -243,12 +244,14 @@ class League:
         except AfteractionError as x:
             raise fail("server", str(x)) from None
         pair = rnd.pairs[b["board"] - 1]
-        for g in self.games.values():
-            if g.withdrawn or (g.round, g.board) != (b["round"], b["board"]):
+        for g in self._boards.get((b["round"], b["board"]), ()):
+            if g.withdrawn:
                 continue
             if self.decision(g.id) != "replay":
                 raise fail("pairing", f"round {rnd.no} board {b['board']} is already played by game {g.id}")
-        self.games[b["game"]] = Game(b["game"], e.seq, b["round"], b["board"], pair, b["server"], b["genesis"])
+        g = Game(b["game"], e.seq, b["round"], b["board"], pair, b["server"], b["genesis"])
+        self.games[b["game"]] = g
+        self._boards.setdefault((g.round, g.board), []).append(g)
 
     def decision(self, game: str) -> str | None:
         d = [x for x in self.rulings if x[1] == game]
@@ -289,6 +292,7 @@ class League:
             raise fail("outcome", f"the bundle's result is winner {winner!r} by {f.cause}, "
                                   f"the entry says {b['winner']!r} by {b['cause']}")
         self.results.append(Result(e.seq, e.at, g.id, b, f, cos))
+        self._live[g.id] = self.results[-1]
 
     def _dispute(self, e: Entry, fail) -> None:
         g = self.games.get(e.body["game"])
@@ -322,7 +326,9 @@ class League:
                 raise fail("entry", f"game {g.id} has a result: withdraw the result first")
             g.withdrawn = True
         else:
-            next(r for r in self.results if r.seq == t).withdrawn = True
+            r = next(r for r in self.results if r.seq == t)
+            r.withdrawn = True
+            self._live.pop(r.game, None)
         self.withdrawn.add(t)
 
     def _standings(self, e: Entry, fail) -> None:
