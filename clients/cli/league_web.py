@@ -24,7 +24,7 @@ from urllib.parse import quote
 
 PAGES_KEPT = 32   # built pages remembered (a league page of 64 players is about 750 KB)
 META_CSP = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
-INDEX_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+INDEX_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'"   # frame-ancestors: in the header only
 
 
 def game_link(league: str, game: str) -> str:

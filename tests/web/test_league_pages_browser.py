@@ -54,8 +54,9 @@ def test_the_league_page_is_served_with_its_own_policy(league_site):
         assert part in html
     for g in games:   # every game linked to its replay page
         assert f'href="/league/spring/game/{g.game_id}"' in html
-    status, _, index = get(f"{s.base}/league/")
+    status, headers, index = get(f"{s.base}/league/")
     assert status == 200 and 'href="/league/spring"' in index
+    assert headers["content-security-policy"].count("frame-ancestors 'none'") == 1
     assert get(f"{s.base}/league/nothere")[0] == 404
     assert get(f"{s.base}/league/spring/game/nothere")[0] == 404
 
