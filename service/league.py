@@ -92,6 +92,7 @@ class LeagueManager:
         self._ended: dict[str, tuple[str, int, int]] = {}   # game -> (league, time its end was seen, log size)
         self._hook = threading.Lock()
         self._swept = 0.0
+        self._windows_seen: dict[str, tuple] = {}   # league -> the passed windows looked at (_close_windows)
         prev = games.on_append
 
         def on_append(gid: str) -> None:   # on the loop or a pool thread, after the append is durable
@@ -376,7 +377,9 @@ class LeagueManager:
                 if live.referee.ended:
                     self._ended[gid] = (league, now, live.size)
         due: dict[str, set[str]] = {}
-        for gid, (league, seen, size) in sorted(self._ended.items()):
+        with self._lock:
+            ended = sorted(self._ended.items())
+        for gid, (league, seen, size) in ended:
             if len(self.games.store.cosignatures(gid, size)) >= 2 or now >= seen + COSIGN_WAIT_MS:
                 due.setdefault(league, set()).add(gid)
         for league, gids in sorted(due.items()):
@@ -386,8 +389,14 @@ class LeagueManager:
         sweep = time.monotonic() - self._swept >= SWEEP_S
         if sweep:
             self._swept = time.monotonic()
-        for league in (self.store.leagues() if sweep else sorted(set(self._game_league.values()))):
-            self._guarded(league, lambda w: (self._settle(w) if sweep else None, self._close_windows(w)))
+        if sweep:
+            for league in self.store.leagues():
+                self._guarded(league, lambda w: (self._settle(w), self._close_windows(w)))
+            return
+        for league in sorted(set(self._game_league.values())):
+            w = self._cache.get(league)   # looked at as cached: the store is read only for a window to close
+            if w is not None and self._window_passed(w):
+                self._guarded(league, self._close_windows)
 
     def _guarded(self, league: str, fn) -> None:
         """``fn(writer)`` under the lock; a lost race or a refusal is logged (the next tick tries again)."""
@@ -397,14 +406,24 @@ class LeagueManager:
         except Rejection as x:
             log.warning("league %s: timer: %s", league, x)
 
+    def _window_passed(self, w: LedgerWriter) -> tuple | None:
+        """The uncosigned live results whose window has passed on the server's clock, not on the
+        ledger's (with the ledger's size), unless already looked at with nothing to append."""
+        lgs, now = w.state, self.now(w)
+        passed = tuple(r.seq for r in lgs.results if not r.withdrawn and len(r.cosigned) < len(r.facts.seats)
+                       and r.at + lgs.rounds[lgs.games[r.game].round - 1].policy["window"] in range(lgs.now + 1, now + 1))
+        key = (len(w.entries), passed)
+        return key if passed and self._windows_seen.get(w.league) != key else None
+
     def _close_windows(self, w: LedgerWriter) -> None:
         """A pending result whose window has passed on the server's clock but not on the ledger's
-        (no entry since): a ``standings`` entry now, so the ledger says the result counts."""
-        lgs, now = w.state, self.now(w)
-        if not any(not r.withdrawn and len(r.cosigned) < len(r.facts.seats)
-                   and r.at + lgs.rounds[lgs.games[r.game].round - 1].policy["window"] in range(lgs.now + 1, now + 1)
-                   for r in lgs.results):
+        (no entry since): a ``standings`` entry now, so the ledger says the result counts. A passed
+        window of a result a dispute holds appends nothing (looked at once per ledger size)."""
+        key = self._window_passed(w)
+        if key is None:
             return
+        self._windows_seen[w.league] = key
+        lgs, now = w.state, self.now(w)
         before = {c.game: c.status for c in standings_statuses(lgs, lgs.now)}
         if not any(before.get(c.game) == "pending" and c.status != "pending" for c in standings_statuses(lgs, now)):
             return
