@@ -9,11 +9,18 @@ standings, statuses and pairings are engine/league's functions of the ledger. No
 decides what a result is: the bundle the service exports is read and verified by
 ``engine.league.games.game_facts`` (replay included) as any verifier would.
 
-Results (docs/league.md): at every league call (and when a league game's end record is written)
-the service *settles* the league: a league game of this server that has ended and has no live
-result gets its result entry with the seats' cosignatures stored so far (confirmed when both
-cosigned, pending until the policy's window otherwise); a pending result whose missing
-cosignatures have arrived since is withdrawn (a ``correction``) and entered again, confirmed.
+Results (docs/league.md): the game pipeline notifies every append (``GameManager.on_append``,
+service/games.py, which this manager chains onto); the league's timer (``run_forever``, a task on
+the server's loop, cancelled at shutdown) sees a league game's end at its next tick, waits up to
+COSIGN_WAIT_MS for both seats' cosignatures of the final checkpoint, and then *settles* the
+league: a league game of this server that has ended and has no live result gets its result entry
+with the seats' cosignatures stored so far (confirmed when both cosigned, pending until the
+policy's window otherwise); a pending result whose missing cosignatures have arrived since is
+withdrawn (a ``correction``) and entered again, confirmed. Every league call settles too, at once.
+When a pending result's window closes, the timer appends a ``standings`` entry at that time, so the
+ledger itself says the result counts (and the next round's Swiss pairing, computed at the time of
+the ledger's last entry, counts it). Every SWEEP_S the timer settles every league in full (a game
+ended by another replica, or before a restart).
 
 Round seeds: round r's seed is HMAC-SHA256(league key seed, "aar1/league-round-seed" 0x00 ||
 lp(league) || u32(r)): fixed by the league key and the league id before the genesis, so the
@@ -22,11 +29,13 @@ needs no storage.
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import logging
 import threading
+import time
 
 from afteraction.engine import registry
 from afteraction.engine.crypto import canon
@@ -39,17 +48,14 @@ from afteraction.engine.league.entries import (Author, _text, body_problem, bund
                                                organiser_statement, parse_entry, seed_commitment)
 from afteraction.engine.league.games import BundleProblem, cosigners, game_facts
 from afteraction.engine.league.ledger import LedgerWriter
-from afteraction.engine.league.standings import published, standings
+from afteraction.engine.league.standings import RatingsUndefined, published
+from afteraction.engine.league.standings import statuses as standings_statuses
 from afteraction.engine.league.state import LeagueError
 from afteraction.engine.league.witness import timestamp_statement, witness_cosign
 from afteraction.engine.match import match_value
 from afteraction.engine.protocol import ZERO_HASH, verify_command_signature
-from afteraction.engine import endings
 from afteraction.v1 import envelope_pb2
-from afteraction.v1 import league_service_pb2 as lg
 
-from . import limits
-from .calls import SERVER_STREAM, UNARY, Method, grpc_handlers, parse
 from .league_store import LeagueStore
 from .store import Conflict
 from .status import Refusal, quote
@@ -57,6 +63,9 @@ from .status import Refusal, quote
 log = logging.getLogger("afteraction.service")
 TAG_ROUND_SEED = "aar1/league-round-seed"   # HMAC input prefix of a round's seed (never hashed in a ledger)
 FACTS_KEPT = 4096   # verified bundles' facts remembered (a few KiB each)
+COSIGN_WAIT_MS = 2000   # after a league game's end, the wait for both seats' cosignatures before a pending result
+TICK_S = 0.25           # the league timer's period
+SWEEP_S = 10.0          # every league settled in full this often (games ended elsewhere or before a restart)
 
 
 def to_json(v) -> str:
@@ -77,6 +86,22 @@ class LeagueManager:
         self._lock = threading.RLock()
         self._cache: dict[str, LedgerWriter] = {}
         self._facts: dict = {}
+        # the timer's: league game id -> league id (live game entries of this server, cached leagues);
+        # the games appended to since the last tick; the ended ones waiting for cosignatures
+        self._game_league: dict[str, str] = {}
+        self._touched: set[str] = set()
+        self._ended: dict[str, tuple[str, int, int]] = {}   # game -> (league, time its end was seen, log size)
+        self._hook = threading.Lock()
+        self._swept = 0.0
+        self._windows_seen: dict[str, tuple] = {}   # league -> the passed windows looked at (_close_windows)
+        prev = games.on_append
+
+        def on_append(gid: str) -> None:   # on the loop or a pool thread, after the append is durable
+            prev(gid)
+            if gid in self._game_league:
+                with self._hook:
+                    self._touched.add(gid)
+        games.on_append = on_append
 
     @property
     def store(self) -> LeagueStore:
@@ -86,7 +111,7 @@ class LeagueManager:
         return self._league_store
 
     # -- loading -------------------------------------------------------------------------
-    def _facts_of(self, bundle: bytes, server: str, keys: dict):
+    def facts_of(self, bundle: bytes, server: str, keys: dict):
         """engine/league/games.py's game_facts (the bundle verified with replay), remembered for the
         last FACTS_KEPT bundles: settling and rebuilding a league verify each bundle once."""
         k = (bundle_hash(bundle), server, tuple(sorted(keys.items())))
@@ -104,7 +129,7 @@ class LeagueManager:
         if not rows:
             raise Rejection(Code.UNKNOWN_LEAGUE, f"no league {quote(league_id)} on this server")
         w = LedgerWriter(league_id, self.signer, bundles=self.store.bundles(league_id))
-        w.state.facts_of = self._facts_of
+        w.state.facts_of = self.facts_of
         for raw, note in rows:
             e = parse_entry(raw)
             w.state.apply(e)
@@ -112,7 +137,14 @@ class LeagueManager:
             w.checkpoints.append(note)
         w._log.follow(w.entries)
         self._cache[league_id] = w
+        self._follow(w)
         return w
+
+    def _follow(self, w: LedgerWriter) -> None:
+        """The timer watches the live games of this server in league ``w``."""
+        for g in w.state.games.values():
+            if not g.withdrawn and g.server == self.games.vkey:
+                self._game_league[g.id] = w.league
 
     def now(self, w: LedgerWriter | None = None) -> int:
         t = self.games.now()
@@ -138,6 +170,8 @@ class LeagueManager:
                 raise Rejection(Code.LOST_RACE, f"another writer appended to league {quote(w.league)} first; "
                                              "retry") from None
             raise
+        if e.kind == "game" and e.body["server"] == self.games.vkey:
+            self._game_league[e.body["game"]] = w.league
         return e
 
     def _signed(self, w: LedgerWriter, kind: str, st) -> object:
@@ -167,18 +201,17 @@ class LeagueManager:
             if self.store.entries(league_id):
                 raise Rejection(Code.LEAGUE_EXISTS, f"league {quote(league_id)} exists on this server")
             w = LedgerWriter(league_id, self.signer, bundles={})
-            w.state.facts_of = self._facts_of
+            w.state.facts_of = self.facts_of
             at = self.now()
             try:
-                g = w.genesis(name, seed_commitment(league_id, 1, self.round_seed(league_id, 1)), at)
+                g = w.genesis(name, seed_commitment(league_id, 1, self.round_seed(league_id, 1)), at, organiser)
                 p = w.append("policy", body, at)
             except LeagueError as x:
                 raise Refusal(Code.LEAGUE_REFUSED, f"the league refuses the {x.kind} entry: {x.check}"
                               + (f": {x.detail}" if x.detail else ""), check=x.check, kind=x.kind) from None
             for e in (g, p):
                 try:
-                    self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq],
-                                     organiser=organiser if e.seq == 0 else None)
+                    self.store.write(league_id, e.seq, e.raw, w.checkpoints[e.seq])
                 except Conflict:
                     raise Rejection(Code.LEAGUE_EXISTS, f"league {quote(league_id)} exists on this server") from None
             self._cache[league_id] = w
@@ -201,23 +234,27 @@ class LeagueManager:
             self._settle(w)
             return self._append(w, self._signed(w, "ruling", st))
 
-    def organiser_ok(self, w: LedgerWriter, rpc: str, auth) -> None:
-        """The organiser's signature of this call at this ledger size (SPEC.md 15.12), or ORGANISER_AUTH."""
-        key = self.store.organiser(w.league)
-        if auth is None or key is None or auth.size != len(w.entries) or not verify_signature(
-                key, organiser_statement(w.league, rpc, auth.size), bytes(auth.signature)):
+    def organiser_ok(self, w: LedgerWriter, rpc: str, auth, title: dict | None = None) -> bytes:
+        """The organiser's signature of this call at this ledger size (SPEC.md 15.12; for OpenRound
+        with the title), the organiser named in the genesis checking it; else ORGANISER_AUTH."""
+        key = w.state.genesis["organiser"]
+        if auth is None or auth.size != len(w.entries) or not verify_signature(
+                key, organiser_statement(w.league, rpc, auth.size, title), bytes(auth.signature)):
             raise Rejection(Code.ORGANISER_AUTH, f"{rpc} needs the organiser's signature of league {quote(w.league)}, "
-                            f"{rpc} and the ledger's size {len(w.entries)} (GetLeague)")
+                            f"{rpc}{' and the title' if title is not None else ''} and the ledger's size "
+                            f"{len(w.entries)} (GetLeague)")
+        return bytes(auth.signature)
 
     def open_round(self, league_id: str, title: dict | None, options: dict, clock: dict | None, auth=None):
         """The round's games are created first (a bad option or clock is refused before anything
-        is appended), then the round entry and one game entry per board."""
+        is appended), then the round entry, carrying the organiser's signature (``asked``, SPEC.md
+        15.4), and one game entry per board."""
         with self._lock:
             w = self.writer(league_id)
-            self.organiser_ok(w, "OpenRound", auth)   # before settling, which may append results
-            self._settle(w)
+            self._settle(w)   # first: the organiser signs the size GetLeague gave, after its settling
             pol = w.state.policy
             title = title or pol["titles"][0]
+            asked = self.organiser_ok(w, "OpenRound", auth, title)
             no = len(w.state.rounds) + 1
             if no > pol["rounds"]:
                 raise Refusal(Code.LEAGUE_REFUSED, f"the policy has {pol['rounds']} rounds", check="round", kind="round")
@@ -230,7 +267,7 @@ class LeagueManager:
                     for b, pair in enumerate(pairs, 1)]
             e = self._append(w, "round", {"round": no, "title": title, "seed": seed,
                                           "next": seed_commitment(league_id, no + 1, self.round_seed(league_id, no + 1)),
-                                          "pairings": [list(p) for p in pairs], "byes": byes})
+                                          "pairings": [list(p) for p in pairs], "byes": byes, "asked": asked})
             for b, (gid, genesis) in enumerate(made, 1):
                 self._append(w, "game", {"round": no, "board": b, "game": gid, "server": self.games.vkey,
                                          "genesis": genesis})
@@ -270,25 +307,30 @@ class LeagueManager:
             self._settle(w)
             return w
 
-    def _settle(self, w: LedgerWriter) -> None:
+    def _settle(self, w: LedgerWriter, games: set[str] | None = None) -> None:
         """Enter the result of every ended league game of this server that has none (SPEC.md
-        15.3), and enter again, confirmed, a pending result whose seats have all cosigned since."""
+        15.3), and enter again, confirmed, a pending result whose seats have all cosigned since.
+        ``games``: only those (the timer's, whose cosignatures it waited for)."""
         lgs = w.state
         for g in sorted(lgs.games.values(), key=lambda g: g.seq):
-            if g.withdrawn or g.server != self.games.vkey:
+            if g.withdrawn or g.server != self.games.vkey or (games is not None and g.id not in games):
                 continue
             res = lgs.live_result(g.id)
             if res is not None and (len(res.cosigned) == len(res.facts.seats) or lgs.decision(g.id) is not None
                                     or any(gid == g.id and s > res.seq for s, gid in lgs.disputes)):
+                self._ended.pop(g.id, None)
                 continue
             with self.games.locked(g.id) as live:   # a deadline past ends the game here (SPEC.md 8.2)
                 if not live.referee.ended:
                     continue
+                size = live.size
+            if res is not None and len(self.games.store.cosignatures(g.id, size)) <= len(res.cosigned):
+                continue   # no cosignature arrived since the pending result: nothing to enter again
             bundle = self.export(g.id)
             seats = registry.get(lgs.rounds[g.round - 1].title["game"]).seats
             keys = {seats[0]: lgs.players[g.pair[0]].key, seats[1]: lgs.players[g.pair[1]].key}
             try:
-                f = self._facts_of(bundle, g.server, keys)
+                f = self.facts_of(bundle, g.server, keys)
                 note = _final_note(bundle)
                 cos = cosigners(note, f)
             except BundleProblem as x:   # the server's own game does not verify: a bug, logged
@@ -304,10 +346,108 @@ class LeagueManager:
                                                    "checkpoint arrived: the result is entered again, confirmed"})
                 self._append(w, "result", {"game": g.id, "bundle": bundle_hash(bundle), "checkpoint": note,
                                            "winner": winner, "cause": f.cause}, bundle=bundle)
+                self._ended.pop(g.id, None)
             except Rejection as x:   # the ledger refuses it (a bug): logged; the league's other calls go on
                 if x.code != "LEAGUE_REFUSED":
                     raise
                 log.error("league %s: the result of game %s is refused: %s", w.league, g.id, x)
+
+    # -- the timer: results entered as games end, windows closed (docs/league.md) ----------
+    async def run_forever(self, svc) -> None:
+        """The league's timer, a task on the server's loop (cancelled at shutdown): every TICK_S,
+        ``tick`` in the pool."""
+        while True:
+            await asyncio.sleep(TICK_S)
+            try:
+                await svc.run_stream(self.tick)
+            except Exception as e:  # noqa: BLE001 -- the store is down: the next tick tries again
+                log.warning("league timer failed: %s: %s", type(e).__name__, e)
+
+    def tick(self) -> None:
+        """Enter the results of league games that ended (once both seats cosigned the final
+        checkpoint, or COSIGN_WAIT_MS after the end), close the windows that passed, and every
+        SWEEP_S settle every league."""
+        with self._hook:
+            touched, self._touched = self._touched, set()
+        now = self.games.now()
+        for gid in sorted(touched):
+            league = self._game_league.get(gid)
+            if league is None or gid in self._ended:
+                continue
+            with self.games.locked(gid) as live:
+                if live.referee.ended:
+                    self._ended[gid] = (league, now, live.size)
+        due: dict[str, set[str]] = {}
+        with self._lock:
+            ended = sorted(self._ended.items())
+        for gid, (league, seen, size) in ended:
+            if len(self.games.store.cosignatures(gid, size)) >= 2 or now >= seen + COSIGN_WAIT_MS:
+                due.setdefault(league, set()).add(gid)
+        for league, gids in sorted(due.items()):
+            self._guarded(league, lambda w: self._settle(w, gids))
+            for gid in gids:   # entered, or not enterable now: the sweep and the calls look again
+                self._ended.pop(gid, None)
+        sweep = time.monotonic() - self._swept >= SWEEP_S
+        if sweep:
+            self._swept = time.monotonic()
+        if sweep:
+            for league in self.store.leagues():
+                self._guarded(league, lambda w: (self._settle(w), self._close_windows(w)))
+            return
+        for league in sorted(set(self._game_league.values())):
+            w = self._cache.get(league)   # looked at as cached: the store is read only for a window to close
+            if w is not None and self._window_passed(w):
+                self._guarded(league, self._close_windows)
+
+    def _guarded(self, league: str, fn) -> None:
+        """``fn(writer)`` under the lock; a lost race or a refusal is logged (the next tick tries again)."""
+        try:
+            with self._lock:
+                fn(self.writer(league))
+        except Rejection as x:
+            log.warning("league %s: timer: %s", league, x)
+
+    def _window_passed(self, w: LedgerWriter) -> tuple | None:
+        """The uncosigned live results whose window has passed on the server's clock, not on the
+        ledger's (with the ledger's size), unless already looked at with nothing to append."""
+        lgs, now = w.state, self.now(w)
+        passed = tuple(r.seq for r in lgs.results if not r.withdrawn and len(r.cosigned) < len(r.facts.seats)
+                       and r.at + lgs.rounds[lgs.games[r.game].round - 1].policy["window"] in range(lgs.now + 1, now + 1))
+        key = (len(w.entries), passed)
+        return key if passed and self._windows_seen.get(w.league) != key else None
+
+    def _close_windows(self, w: LedgerWriter) -> None:
+        """A pending result whose window has passed on the server's clock but not on the ledger's
+        (no entry since): a ``standings`` entry now, so the ledger says the result counts. A passed
+        window of a result a dispute holds appends nothing (looked at once per ledger size)."""
+        key = self._window_passed(w)
+        if key is None:
+            return
+        self._windows_seen[w.league] = key
+        lgs, now = w.state, self.now(w)
+        before = {c.game: c.status for c in standings_statuses(lgs, lgs.now)}
+        if not any(before.get(c.game) == "pending" and c.status != "pending" for c in standings_statuses(lgs, now)):
+            return
+        try:
+            body = published(lgs, now)
+        except RatingsUndefined as x:
+            log.error("league %s: the standings cannot be published: %s", w.league, x)
+            return
+        self._append(w, make_entry(w.league, len(w.entries), w.entries[-1].hash, now, "standings", body,
+                                   self.author.public, self.author.sign(w.league, "standings", body)))
+
+    def snapshot(self, league_id: str) -> tuple[bytes, dict[bytes, bytes]]:
+        """The ledger file as it stands now and every result's bundle by hash, of one state (the
+        league pages of ``aar serve --web-listen``, clients/cli/league_web.py)."""
+        with self._lock:
+            w = self.settle(league_id)
+            return w.ledger(), dict(w.bundles)
+
+    def result_bundle(self, league_id: str, game: str) -> bytes | None:
+        """The bundle hash the live result of ``game`` names, None without one."""
+        with self._lock:
+            r = self.writer(league_id).state.live_result(game)
+            return None if r is None else r.body["bundle"]
 
     def ledger(self, league_id: str) -> bytes:
         with self._lock:
@@ -395,10 +535,6 @@ class LeagueManager:
         return at, self.author._key.sign(timestamp_statement(league_id, gid, signed, at))
 
 
-def _auth(request):
-    return request.auth if request.HasField("auth") else None
-
-
 def _body(raw: bytes) -> dict:
     try:
         body = canon.decode(bytes(raw))
@@ -428,159 +564,3 @@ def league_signer(key_path: str, name: str):
     from .server import load_or_create_key
 
     return load_or_create_key(os.path.join(os.path.dirname(os.path.abspath(key_path)), "league.key"), name)
-
-
-class LeagueServicer:
-    def __init__(self, svc, manager: LeagueManager) -> None:
-        self.svc = svc
-        self.m = manager
-
-    def methods(self) -> list[Method]:
-        return [
-            Method("CreateLeague", UNARY, lg.CreateLeagueRequest, self.CreateLeague),
-            Method("GetLeague", UNARY, lg.GetLeagueRequest, self.GetLeague),
-            Method("RegisterPlayer", UNARY, lg.RegisterPlayerRequest, self.RegisterPlayer),
-            Method("OpenRound", UNARY, lg.OpenRoundRequest, self.OpenRound),
-            Method("ReplayBoard", UNARY, lg.ReplayBoardRequest, self.ReplayBoard),
-            Method("ListLeagueGames", UNARY, lg.ListLeagueGamesRequest, self.ListLeagueGames),
-            Method("GetStandings", UNARY, lg.GetStandingsRequest, self.GetStandings),
-            Method("PublishStandings", UNARY, lg.PublishStandingsRequest, self.PublishStandings),
-            Method("FileDispute", UNARY, lg.FileDisputeRequest, self.FileDispute),
-            Method("Rule", UNARY, lg.RuleRequest, self.Rule),
-            Method("CosignLedger", UNARY, lg.CosignLedgerRequest, self.CosignLedger),
-            Method("ExportLedger", SERVER_STREAM, lg.ExportLedgerRequest, self.ExportLedger),
-            Method("ExportLedgerBundle", SERVER_STREAM, lg.ExportLedgerBundleRequest, self.ExportLedgerBundle),
-            Method("WitnessCheckpoint", UNARY, lg.WitnessCheckpointRequest, self.WitnessCheckpoint),
-            Method("TimestampEnvelope", UNARY, lg.TimestampEnvelopeRequest, self.TimestampEnvelope),
-        ]
-
-    def handlers(self) -> dict:
-        return grpc_handlers(self.svc, self.methods())
-
-    def _entry(self, w_or_id, e) -> lg.LedgerEntry:
-        w = self.m.writer(w_or_id) if isinstance(w_or_id, str) else w_or_id
-        return lg.LedgerEntry(seq=e.seq, entry=e.raw, checkpoint=w.checkpoints[e.seq])
-
-    def CreateLeague(self, request, context):
-        w = self.m.create(request.league_id, request.name, request.policy, bytes(request.organiser))
-        return lg.CreateLeagueResponse(vkey=w.vkey, policy=self._entry(w, w.entries[1]))
-
-    def GetLeague(self, request, context):
-        with self.m._lock:   # the reads below see one state of the league
-            return self._league(request)
-
-    def _league(self, request):
-        w = self.m.settle(request.league_id)
-        s = w.state
-        return lg.GetLeagueResponse(
-            league_id=w.league, name=s.genesis["name"], vkey=w.vkey, origin=w.origin,
-            policy=canon.encode(s.policy), size=len(w.entries), checkpoint=w.checkpoints[-1], rounds=len(s.rounds),
-            players=[lg.LeaguePlayer(name=p.name, key=p.key, seq=p.seq)
-                     for p in sorted(s.players.values(), key=lambda p: p.seq)],
-            game_server_vkey=self.m.games.vkey, organiser=self.m.store.organiser(w.league) or b"")
-
-    def RegisterPlayer(self, request, context):
-        e = self.m.register(request.league_id, request.registration)
-        return lg.RegisterPlayerResponse(entry=self._entry(request.league_id, e))
-
-    def _options(self, request) -> tuple[dict, dict | None]:
-        try:
-            options = json.loads(request.options_json) if request.options_json else {}
-        except ValueError:
-            raise Rejection(Code.BAD_ARGUMENT, "options_json is not JSON") from None
-        if not isinstance(options, dict):
-            raise Rejection(Code.BAD_ARGUMENT, "options_json must be a JSON object")
-        return options, (endings.control(request.decision_ms) if request.decision_ms else None)
-
-    def OpenRound(self, request, context):
-        options, clock = self._options(request)
-        title = {"game": request.title.game, "scenario": request.title.scenario} if request.HasField("title") else None
-        no, e, gids, byes = self.m.open_round(request.league_id, title, options, clock, _auth(request))
-        games = [g for g in self._games(request.league_id) if g.round == no]
-        return lg.OpenRoundResponse(round=no, games=games, byes=byes, entry=self._entry(request.league_id, e))
-
-    def ReplayBoard(self, request, context):
-        options, clock = self._options(request)
-        self.m.replay_board(request.league_id, request.round, request.board, options, clock, _auth(request))
-        [g] = [g for g in self._games(request.league_id) if (g.round, g.board) == (request.round, request.board)]
-        return lg.ReplayBoardResponse(game=g)
-
-    def _games(self, league_id: str) -> list[lg.LeagueGame]:
-        with self.m._lock:
-            return self._games_now(league_id)
-
-    def _games_now(self, league_id: str) -> list[lg.LeagueGame]:
-        w = self.m.settle(league_id)
-        s = w.state
-        status = {c.game: c for c in standings(s, self.m.now(w)).games}
-        out = []
-        for r in s.rounds:
-            seats = registry.get(r.title["game"]).seats
-            for b, (first, second) in enumerate(r.pairs, 1):
-                live = [g for g in s.games.values() if (g.round, g.board) == (r.no, b) and not g.withdrawn]
-                g = max(live, key=lambda g: g.seq) if live else None
-                m = lg.LeagueGame(round=r.no, board=b, first=first, second=second, seats=list(seats[:2]),
-                                  status="none")
-                if g is not None:
-                    m.game_id = g.id
-                    c = status.get(g.id)
-                    res = s.live_result(g.id)
-                    if c is None:
-                        m.status = "playing"
-                    else:
-                        m.status = ("confirmed" if c.status == "counted" and res is not None
-                                    and len(res.cosigned) == 2 and s.decision(g.id) is None else c.status)
-                        m.winner, m.cause = c.winner or "", c.cause
-                out.append(m)
-        return out
-
-    def ListLeagueGames(self, request, context):
-        with self.m._lock:
-            games = self._games_now(request.league_id)
-            w = self.m.writer(request.league_id)
-            return lg.ListLeagueGamesResponse(
-                games=games, rounds=[lg.LeagueRound(round=r.no, title=lg.Title(**r.title), byes=r.byes)
-                                     for r in w.state.rounds])
-
-    def GetStandings(self, request, context):
-        with self.m._lock:
-            w = self.m.settle(request.league_id)
-            at = self.m.now(w)
-            body = published(w.state, at)
-            size = len(w.entries)
-        return lg.GetStandingsResponse(table_json=to_json(body["table"]), ratings_json=to_json(body["ratings"]),
-                                       size=size, at=at)
-
-    def PublishStandings(self, request, context):
-        e = self.m.publish(request.league_id, _auth(request))
-        return lg.PublishStandingsResponse(entry=self._entry(request.league_id, e))
-
-    def FileDispute(self, request, context):
-        e = self.m.dispute(request.league_id, request.dispute)
-        return lg.FileDisputeResponse(entry=self._entry(request.league_id, e))
-
-    def Rule(self, request, context):
-        e = self.m.rule(request.league_id, request.ruling)
-        return lg.RuleResponse(entry=self._entry(request.league_id, e))
-
-    def CosignLedger(self, request, context):
-        return lg.CosignLedgerResponse(checkpoint=self.m.cosign(request.league_id, request.size, request.line))
-
-    async def ExportLedger(self, raw, context):
-        req = parse(lg.ExportLedgerRequest, raw)
-        data = await self.svc.run_stream(self.m.ledger, req.league_id)
-        for i in range(0, len(data), limits.EXPORT_CHUNK_BYTES):
-            yield lg.ExportLedgerResponse(chunk=data[i:i + limits.EXPORT_CHUNK_BYTES])
-
-    async def ExportLedgerBundle(self, raw, context):
-        req = parse(lg.ExportLedgerBundleRequest, raw)
-        data = await self.svc.run_stream(self.m.bundle, req.league_id, bytes(req.hash))
-        for i in range(0, len(data), limits.EXPORT_CHUNK_BYTES):
-            yield lg.ExportLedgerBundleResponse(chunk=data[i:i + limits.EXPORT_CHUNK_BYTES])
-
-    def WitnessCheckpoint(self, request, context):
-        return lg.WitnessCheckpointResponse(line=self.m.witness(request.league_id, request.game_id, request.checkpoint))
-
-    def TimestampEnvelope(self, request, context):
-        at, sig = self.m.timestamp(request.league_id, request.game_id, request.envelope)
-        return lg.TimestampEnvelopeResponse(at=at, signature=sig, vkey=self.m.signer.verifier.vkey)

@@ -3,8 +3,9 @@ PostgreSQL, service/store.py), beside the games'.
 
 - league_entries: (league, seq) UNIQUE, the entry's canonical bytes (SPEC.md 15.1) and the league's
   signed checkpoint after it (15.2);
-- league_bundles: (league, hash) UNIQUE, the bundle file of each result entry (15.3, `bundle`);
-- league_organisers: the organiser's public key of each league (15.12), written with its genesis.
+- league_bundles: (league, hash) UNIQUE, the bundle file of each result entry (15.3, `bundle`).
+
+The organiser's key is in the ledger itself (the genesis's ``organiser``, SPEC.md 15.3).
 
 Everything a ledger holds is public (the ledger file is exported as it is), so nothing here is
 encrypted. One write path, ``_transaction``, through the store's own write turn (SQLite: the writers' lock
@@ -21,7 +22,6 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS league_entries (
   league_id TEXT NOT NULL, seq {bigint} NOT NULL, entry {blob} NOT NULL, checkpoint TEXT NOT NULL,
   PRIMARY KEY (league_id, seq));
-CREATE TABLE IF NOT EXISTS league_organisers (league_id TEXT PRIMARY KEY, organiser {blob} NOT NULL);
 CREATE TABLE IF NOT EXISTS league_bundles (
   league_id TEXT NOT NULL, hash {blob} NOT NULL, bundle {blob} NOT NULL, PRIMARY KEY (league_id, hash));
 """
@@ -60,17 +60,9 @@ class LeagueStore:
             "SELECT hash, bundle FROM league_bundles WHERE league_id=?", (league_id,))}
 
     def write(self, league_id: str, seq: int, entry: bytes, checkpoint: str,
-              bundle: tuple[bytes, bytes] | None = None, organiser: bytes | None = None) -> None:
-        """Store entry ``seq`` (and the bundle its result names, or with the genesis the league's
-        organiser key): durable when this returns."""
-        sts = self._statements(league_id, seq, entry, checkpoint, bundle)
-        if organiser is not None:
-            sts.append(("INSERT INTO league_organisers (league_id, organiser) VALUES (?,?)", (league_id, organiser)))
-        self._transaction(league_id, sts, seq)
-
-    def organiser(self, league_id: str) -> bytes | None:
-        r = self.store._rows("SELECT organiser FROM league_organisers WHERE league_id=?", (league_id,))
-        return bytes(r[0][0]) if r else None
+              bundle: tuple[bytes, bytes] | None = None) -> None:
+        """Store entry ``seq`` (and the bundle its result names): durable when this returns."""
+        self._transaction(league_id, self._statements(league_id, seq, entry, checkpoint, bundle), seq)
 
     def set_checkpoint(self, league_id: str, seq: int, checkpoint: str) -> None:
         """Entry ``seq``'s checkpoint with the players' cosignature lines added (SPEC.md 15.2)."""

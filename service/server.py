@@ -91,7 +91,8 @@ class Running:
             await asyncio.gather(self.server.stop(grace), self.web.stop(grace))
         else:
             await self.server.stop(grace)
-        for task in (getattr(self.service, "poller", None), getattr(self.service, "sweeper", None)):
+        for task in (getattr(self.service, "poller", None), getattr(self.service, "sweeper", None),
+                     getattr(self.service, "league_timer", None)):
             if task is not None:
                 task.cancel()
 
@@ -237,7 +238,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
 
 async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=None, web_origins=(), web_page=None):
     server = grpc.aio.server(options=server_options(reuseport))
-    from .league import LeagueServicer
+    from .league_servicer import LeagueServicer
 
     game, audit, league = GameServicer(svc), AuditServicer(svc), LeagueServicer(svc, svc.league)
     server.add_generic_rpc_handlers((
@@ -279,6 +280,7 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
     poller = asyncio.get_running_loop().create_task(
         svc.feeds.poll_forever(svc.run_stream, svc.sizes, svc.games.store))
     svc.sweeper = asyncio.get_running_loop().create_task(sweep_forever(svc))
+    svc.league_timer = asyncio.get_running_loop().create_task(svc.league.run_forever(svc))   # service/league.py
     return server, port, hs, poller, web
 
 

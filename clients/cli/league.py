@@ -146,6 +146,8 @@ def summary(d: dict) -> str:
     lines = [f"VERIFIED: {head}" if d["pinned"] else
              f"VERIFIED, BUT UNPINNED (no --league-key: consistent with itself, not tied to a known league): {head}"]
     lines.append(f"  league key: {d['vkey']}")
+    org = d["organiser"]
+    lines.append(f"  organiser (asked for every round): {org.hex() if isinstance(org, bytes) else org}")
     if d["kept_checkpoint"]:
         lines.append(f"  kept checkpoint: the ledger holds its size {d['kept_checkpoint']} with the same root")
     lines.append("  players' cosignatures of the league's checkpoints: "

@@ -32,7 +32,7 @@
     const tree = new L.CompactTree();
     const league = { policy: null, registered: [], schedule: [], standings: null, last: null, cosigned: {} };
     const playerKeys = {};
-    let prev = new Uint8Array(32), at = 0, origin = null, commit = null;
+    let prev = new Uint8Array(32), at = 0, origin = null, commit = null, organiser = null;
     for (const [i, item] of file.entries.entries()) {
       const e = L.strictDecode(item.raw);
       const where = `entry ${i} (${e.kind})`;
@@ -52,7 +52,7 @@
       const why = await L.signatureProblem(e.by, stmt, e.sig);
       if (why !== null) throw new Error(`${where}: the author's signature does not verify: ${why}`);
       const b = e.body;
-      if (e.kind === "genesis") commit = b.commit;
+      if (e.kind === "genesis") [commit, organiser] = [b.commit, b.organiser];
       if (e.kind === "policy") league.policy = b;
       if (e.kind === "player") {
         league.registered.push({ player: b.name, key: hexOf(b.key), entry: i });
@@ -66,6 +66,11 @@
       if (e.kind === "round") {
         const want = await tagged("aar1/league-seed", L.cat(L.lp(te.encode(e.league)), L.u32(Number(b.round)), b.seed));
         if (!L.eq(want, commit)) throw new Error(`${where}: the seed does not open its commitment`);
+        // SPEC.md 15.4: the organiser the genesis names asked for this round, of this title, as this entry
+        const asked = L.cat(te.encode("aar1/league-organiser"), new Uint8Array([0]),
+          L.encode({ league: e.league, rpc: "OpenRound", size: BigInt(i), title: b.title }));
+        const no = await L.signatureProblem(organiser, asked, b.asked);
+        if (no !== null) throw new Error(`${where}: the organiser did not ask for this round: ${no}`);
         commit = b.next;
         league.schedule.push({ round: Number(b.round), entry: i, title: b.title, pairings: b.pairings, byes: b.byes });
       }
@@ -74,7 +79,8 @@
       league.last = i;
     }
     say(`the ledger: ${file.entries.length} entries, canonical, chained, every author's signature and every `
-      + `checkpoint (signature, size, Merkle root) verified; every round's seed opens its commitment`);
+      + `checkpoint (signature, size, Merkle root) verified; every round asked for by the organiser the `
+      + `genesis names, its seed opening its commitment`);
     const cos = Object.entries(league.cosigned).sort();
     if (show(league.cosigned) !== show(data.cosigned)) throw new Error("the players' cosignatures are not those shown");
     say("players' cosignatures of the league's checkpoints verified: "

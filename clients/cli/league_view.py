@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
 import json
 import os
 import re
@@ -22,6 +23,7 @@ from html import escape
 from importlib import resources
 
 from .league import _fixed, _frac, _usage_line, read_bundles
+from .view import _sha256
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
           "#bcbd22")
@@ -173,17 +175,50 @@ def page(d: dict, ledger: bytes, history: dict, links: dict[str, str]) -> str:
             "shown": _strings({"standings": d["standings"], "ratings": d["ratings"]})}
     blob = json.dumps(data, separators=(",", ":"), sort_keys=True)
     blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    pkg = resources.files("afteraction.cli")
-    js = "".join((pkg / name).read_text(encoding="utf-8") for name in SCRIPTS).replace("</script", "<\\/script")
+    js, csp = _script()
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+            f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
             f"<title>{escape(d['name'])}: standings</title><style>{CSS}</style></head><body>"
             + "".join(parts)
             + f'<script id="league-data" type="application/json">{blob}</script><script>{js}</script></body></html>')
 
 
-#: no network: the page opens from a file or an attachment and fetches nothing (as aar view's)
-CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+@functools.lru_cache(maxsize=1)
+def _script() -> tuple[str, str]:
+    """The page's script (SCRIPTS joined) and its policy: no network (the page opens from a file or
+    an attachment and fetches nothing), no script but this one and no style but CSS, by their
+    SHA-256 (as aar view's page): nothing a ledger's text smuggled in would run."""
+    pkg = resources.files("afteraction.cli")
+    js = "".join((pkg / name).read_text(encoding="utf-8") for name in SCRIPTS).replace("</script", "<\\/script")
+    return js, (f"default-src 'none'; script-src {_sha256(js)}; style-src {_sha256(CSS)}; img-src data:; "
+                "base-uri 'none'; form-action 'none'")
+
+
+def policy() -> str:
+    """The page's Content-Security-Policy (also sent as a header where a server serves the page)."""
+    return _script()[1]
+
+
+def league_page(data: bytes, bundles, facts_of=None, link=None) -> tuple[str, dict]:
+    """The page of a ledger that verifies (LeagueError otherwise), and the report it shows:
+    ``verify_ledger`` with the bundles (``facts_of``: a cache of the bundles' verification, as a
+    league server keeps), then ``page``; ``link(game id, bundle hash)``: the address of a game's
+    replay page, or None. ``aar league view`` writes it; ``aar serve --web-listen`` serves it."""
+    from afteraction.engine.league.ledger import verify_ledger
+
+    from .main import _jsonable
+
+    rep = verify_ledger(data, bundles, **({} if facts_of is None else {"facts_of": facts_of}))
+    d = json.loads(json.dumps(rep.as_dict(), default=_jsonable))
+    links = {}
+    for r in rep.state.results:
+        if not r.withdrawn and link is not None:
+            at = link(r.game, r.body["bundle"])
+            if at is not None:
+                links[r.game] = at
+    return page(d, data, rep.standings.history, links), d
+
+
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}
 th{background:#f3f3f3}td.self{background:#eee}small{color:#666;font-weight:normal}
@@ -193,10 +228,8 @@ th{background:#f3f3f3}td.self{background:#eee}small{color:#666;font-weight:norma
 
 
 def cmd_league_view(args: argparse.Namespace) -> int:
-    from afteraction.engine.league.ledger import MAX_LEDGER, verify_ledger
+    from afteraction.engine.league.ledger import MAX_LEDGER
     from afteraction.engine.league.state import LeagueError
-
-    from .main import _jsonable
 
     try:
         with open(args.ledger, "rb") as f:
@@ -205,40 +238,36 @@ def cmd_league_view(args: argparse.Namespace) -> int:
     except OSError as e:
         print(_usage_line("view", f"cannot read {e.filename}: {e.strerror}"), file=sys.stderr)
         return 2
+    out_dir = os.path.dirname(os.path.abspath(args.output))
+    written: list[str] = []
+
+    def replay(game: str, h: bytes) -> str:
+        """``--replays``: the game's replay page (aar view's) beside the league's page."""
+        import tempfile
+
+        from .view import build
+        from .view import page as replay_page
+
+        with tempfile.NamedTemporaryFile(suffix=".aar") as t:
+            t.write(bundles[h])
+            t.flush()
+            rdata, _ = build(t.name, None)
+        # a game id is the league's text: a file name only when it is a plain one
+        name = f"{game}.html" if SAFE_NAME.fullmatch(game) else f"game-{h.hex()[:16]}.html"
+        with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+            f.write(replay_page(rdata))
+        written.append(name)
+        return name
     try:
-        rep = verify_ledger(data, bundles)
+        text, d = league_page(data, bundles, link=replay if args.replays else None)
     except LeagueError as e:
         if e.seq is None and e.check == "unreadable":
             print(_usage_line("view", f"unreadable ledger: {e}"), file=sys.stderr)
             return 2
         print(f"NOT VERIFIED: {e} (no page written)")
         return 1
-    d = json.loads(json.dumps(rep.as_dict(), default=_jsonable))
-    links: dict[str, str] = {}
-    out_dir = os.path.dirname(os.path.abspath(args.output))
-    if args.replays:
-        from .view import build
-        from .view import page as replay_page
-
-        from afteraction.engine.league.entries import bundle_hash
-        by_hash = {}
-        for name in sorted(os.listdir(args.bundles)):
-            path = os.path.join(args.bundles, name)
-            if name.endswith(".aar") and os.path.isfile(path):
-                with open(path, "rb") as f:
-                    by_hash[bundle_hash(f.read())] = path
-        for r in rep.state.results:
-            if r.withdrawn:
-                continue
-            rdata, _ = build(by_hash[r.body["bundle"]], None)
-            # a game id is the league's text: a file name only when it is a plain one
-            name = f"{r.game}.html" if SAFE_NAME.fullmatch(r.game) else f"game-{r.body['bundle'].hex()[:16]}.html"
-            with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
-                f.write(replay_page(rdata))
-            links[r.game] = name
-    text = page(d, data, rep.standings.history, links)
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {args.output}: {len(text.encode())} bytes, {d['players']} players, {d['rounds']} rounds, "
-          f"{len(d['games'])} games" + (f", and {len(links)} replay pages beside it" if links else ""))
+          f"{len(d['games'])} games" + (f", and {len(written)} replay pages beside it" if written else ""))
     return 0

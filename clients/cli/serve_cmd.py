@@ -191,10 +191,13 @@ def cmd_serve(args) -> int:
         metrics.enable()
     run = start(listen, args.store, key, data_dir, name=args.key_name, tls_cert=args.tls_cert, tls_key=args.tls_key,
                 web_listen=web_listen, web_origins=tuple(o.rstrip("/") for o in args.web_origin or ()), web_page=page)
+    if page is not None:
+        page.attach(run.service)   # the league pages, /league/... (clients/cli/league_web.py)
     _started(host, run.port, run.tls, run.vkey, key, kstate, args.store, store_path, sstate, data_dir)
     if run.web is not None:
         web = f"{web_listen.rsplit(':', 1)[0]}:{run.web_port}"
-        print(f"web (Connect, gRPC-Web; plain HTTP) on {web}: play at http://{web}/", flush=True)
+        print(f"web (Connect, gRPC-Web; plain HTTP) on {web}: play at http://{web}/, leagues at http://{web}/league/",
+              flush=True)
     if metrics_at:
         _metrics(metrics_at, None)
     serve_forever(run)

@@ -71,11 +71,22 @@ class WebPage:
         if static_dir is None:
             from afteraction.webclient import DIR as static_dir
         self.dir = os.path.realpath(static_dir)
+        self.leagues = None   # the league pages (clients/cli/league_web.py), once attached to a server
+
+    def attach(self, service) -> None:
+        """Serve the league pages of the server whose Service this is (``/league/...``)."""
+        from .league_web import LeaguePages
+
+        self.leagues = LeaguePages(service)
 
     async def __call__(self, scope, receive, send):
         path, method = scope["path"], scope["method"]
         if path == "/ui/board" and method == "POST":
             return await self._board(receive, send)
+        if self.leagues is not None and method in ("GET", "HEAD") and self.leagues.handles(path):
+            async def page(status, ctype, body, csp):
+                await _send(send, status, ctype, b"" if method == "HEAD" else body, csp)
+            return await self.leagues(path, page)
         status, body, ctype = 404, b"not found\n", "text/plain"
         if method in ("GET", "HEAD"):
             rel = "index.html" if path in ("", "/") else path.lstrip("/")
@@ -105,7 +116,10 @@ class WebPage:
         await _send(send, 200, "application/json", json.dumps(out).encode())
 
 
-async def _send(send, status: int, ctype: str, body: bytes) -> None:
-    hs = [(b"content-type", ctype.encode()), (b"content-length", str(len(body)).encode()), *HEADERS]
+async def _send(send, status: int, ctype: str, body: bytes, csp: str | None = None) -> None:
+    """``csp``: the page's own policy instead of the web client's (a league page, league_web.py)."""
+    hs = [(b"content-type", ctype.encode()), (b"content-length", str(len(body)).encode()),
+          *(HEADERS if csp is None else [h for h in HEADERS if h[0] != b"content-security-policy"]
+            + [(b"content-security-policy", csp.encode())])]
     await send({"type": "http.response.start", "status": status, "headers": hs})
     await send({"type": "http.response.body", "body": body})

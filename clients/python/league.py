@@ -20,7 +20,9 @@ from afteraction.engine.league.witness import timestamp_ok, witness_cosigned
 from afteraction.v1 import league_service_pb2 as lg
 from afteraction.v1 import league_service_pb2_grpc as lg_grpc
 
-from .client import Client, client_error
+from .client import Client, ClientError, client_error
+
+ORGANISER_ATTEMPTS = 3   # an organiser's call signed again when the ledger grew meanwhile
 
 
 class LeagueClient(Client):
@@ -37,29 +39,48 @@ class LeagueClient(Client):
     def get_league(self, league_id: str) -> lg.GetLeagueResponse:
         return self.call(self.league.GetLeague, lg.GetLeagueRequest(league_id=league_id))
 
-    def organiser_auth(self, league_id: str, rpc: str, organiser: bytes) -> lg.OrganiserAuth:
-        """The organiser's signature of ``rpc`` at the ledger's size now (it serves once)."""
+    def organiser_auth(self, league_id: str, rpc: str, organiser: bytes, title: dict | None = None) -> lg.OrganiserAuth:
+        """The organiser's signature of ``rpc`` at the ledger's size now (it serves once; for
+        OpenRound with the round's title, SPEC.md 15.12); ``title`` None for OpenRound: the policy's first."""
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         from afteraction.engine.league.entries import organiser_statement
 
-        size = self.get_league(league_id).size
-        sig = Ed25519PrivateKey.from_private_bytes(organiser).sign(organiser_statement(league_id, rpc, size))
-        return lg.OrganiserAuth(size=size, signature=sig)
+        info = self.get_league(league_id)
+        if rpc == "OpenRound" and title is None:
+            title = canon.decode(info.policy)["titles"][0]
+        sig = Ed25519PrivateKey.from_private_bytes(organiser).sign(
+            organiser_statement(league_id, rpc, info.size, title))
+        return lg.OrganiserAuth(size=info.size, signature=sig)
+
+    def _as_organiser(self, league_id: str, rpc: str, organiser: bytes, send, title: dict | None = None):
+        """``send(auth)``, signed again if the ledger grew between the signature and the call (the
+        league's timer enters results as games end: the size signed was then no longer the size)."""
+        for attempt in range(ORGANISER_ATTEMPTS):
+            auth = self.organiser_auth(league_id, rpc, organiser, title)
+            try:
+                return send(auth)
+            except ClientError as e:
+                if e.reason != "ORGANISER_AUTH" or attempt == ORGANISER_ATTEMPTS - 1 \
+                        or self.get_league(league_id).size == auth.size:
+                    raise
 
     def open_round(self, league_id: str, organiser: bytes, title: dict | None = None, options: dict | None = None,
                    decision_ms: int = 0) -> lg.OpenRoundResponse:
-        req = lg.OpenRoundRequest(league_id=league_id, options_json=json.dumps(options) if options else "",
-                                  decision_ms=decision_ms, auth=self.organiser_auth(league_id, "OpenRound", organiser))
-        if title is not None:
-            req.title.CopyFrom(lg.Title(**title))
-        return self.call(self.league.OpenRound, req)
+        def send(auth):
+            req = lg.OpenRoundRequest(league_id=league_id, options_json=json.dumps(options) if options else "",
+                                      decision_ms=decision_ms, auth=auth)
+            if title is not None:
+                req.title.CopyFrom(lg.Title(**title))
+            return self.call(self.league.OpenRound, req)
+        return self._as_organiser(league_id, "OpenRound", organiser, send, title)
 
     def replay_board(self, league_id: str, round_no: int, board: int, organiser: bytes, options: dict | None = None,
                      decision_ms: int = 0) -> lg.ReplayBoardResponse:
-        return self.call(self.league.ReplayBoard, lg.ReplayBoardRequest(
-            league_id=league_id, round=round_no, board=board, options_json=json.dumps(options) if options else "",
-            decision_ms=decision_ms, auth=self.organiser_auth(league_id, "ReplayBoard", organiser)))
+        return self._as_organiser(league_id, "ReplayBoard", organiser, lambda auth: self.call(
+            self.league.ReplayBoard, lg.ReplayBoardRequest(
+                league_id=league_id, round=round_no, board=board, options_json=json.dumps(options) if options else "",
+                decision_ms=decision_ms, auth=auth)))
 
     def games(self, league_id: str) -> lg.ListLeagueGamesResponse:
         return self.call(self.league.ListLeagueGames, lg.ListLeagueGamesRequest(league_id=league_id))
@@ -69,8 +90,8 @@ class LeagueClient(Client):
         return {"table": json.loads(r.table_json), "ratings": json.loads(r.ratings_json), "size": r.size, "at": r.at}
 
     def publish_standings(self, league_id: str, organiser: bytes) -> lg.PublishStandingsResponse:
-        return self.call(self.league.PublishStandings, lg.PublishStandingsRequest(
-            league_id=league_id, auth=self.organiser_auth(league_id, "PublishStandings", organiser)))
+        return self._as_organiser(league_id, "PublishStandings", organiser, lambda auth: self.call(
+            self.league.PublishStandings, lg.PublishStandingsRequest(league_id=league_id, auth=auth)))
 
     # -- what players and arbiters sign ---------------------------------------------------
     @staticmethod

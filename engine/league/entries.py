@@ -68,10 +68,14 @@ def statement(league: str, kind: str, body: dict) -> bytes:
     return tag_prefix(TAG_SIGN) + canon.encode({"league": league, "kind": kind, "body": body})
 
 
-def organiser_statement(league: str, rpc: str, size: int) -> bytes:
-    """What a league's organiser signs to make one call of a league server (SPEC.md 15.12): the
-    league, the call and the ledger's size, so the signature serves once."""
-    return tag_prefix(TAG_ORGANISER) + canon.encode({"league": league, "rpc": rpc, "size": size})
+def organiser_statement(league: str, rpc: str, size: int, title: dict | None = None) -> bytes:
+    """What a league's organiser signs (SPEC.md 15.4 ``round``, 15.12): the league, the call and the
+    ledger's size, so the signature serves once; for ``OpenRound`` the round's title too. A round
+    entry carries the organiser's signature of its OpenRound statement at its own seq (``asked``)."""
+    v = {"league": league, "rpc": rpc, "size": size}
+    if title is not None:
+        v["title"] = title
+    return tag_prefix(TAG_ORGANISER) + canon.encode(v)
 
 
 def seed_commitment(league: str, round_no: int, seed: bytes) -> bytes:
@@ -206,9 +210,10 @@ def policy_problem(b: dict) -> str | None:
 def body_problem(kind: str, b: dict) -> str | None:
     """Why ``b`` is not a body of ``kind`` (its shape only; what it must agree with is state.py's)."""
     if kind == "genesis":
-        if set(b) != {"name", "origin", "vkey", "commit"} or not _text(b["name"], 128) \
-                or not _text(b["origin"], 256) or type(b["vkey"]) is not str or not _bytes(b["commit"], 32):
-            return "a genesis body is {name, origin, vkey, commit}"
+        if set(b) != {"name", "origin", "vkey", "commit", "organiser"} or not _text(b["name"], 128) \
+                or not _text(b["origin"], 256) or type(b["vkey"]) is not str or not _bytes(b["commit"], 32) \
+                or not _bytes(b["organiser"], 32):
+            return "a genesis body is {name, origin, vkey, commit, organiser}"
         return None
     if kind == "policy":
         return policy_problem(b)
@@ -217,9 +222,10 @@ def body_problem(kind: str, b: dict) -> str | None:
             return "a player body is {name: 1-64 printable characters, key: 32 bytes}"
         return None
     if kind == "round":
-        if set(b) != {"round", "title", "seed", "next", "pairings", "byes"} or not _nat(b["round"], 1000) \
-                or not _title(b["title"]) or not _bytes(b["seed"], 32) or not _bytes(b["next"], 32):
-            return "a round body is {round, title, seed, next, pairings, byes}"
+        if set(b) != {"round", "title", "seed", "next", "pairings", "byes", "asked"} or not _nat(b["round"], 1000) \
+                or not _title(b["title"]) or not _bytes(b["seed"], 32) or not _bytes(b["next"], 32) \
+                or not _bytes(b["asked"], 64):
+            return "a round body is {round, title, seed, next, pairings, byes, asked}"
         ps = b["pairings"]
         if type(ps) is not list or not all(type(p) is list and len(p) == 2 and all(_text(x, 64) for x in p)
                                            for p in ps):

@@ -96,8 +96,10 @@ class LedgerWriter:
             raise CryptoError("not the cosignature of a registered player")
         self.checkpoints[seq] = note
 
-    def genesis(self, name: str, commit: bytes, at: int) -> Entry:
-        return self.append("genesis", {"name": name, "origin": self.origin, "vkey": self.vkey, "commit": commit}, at)
+    def genesis(self, name: str, commit: bytes, at: int, organiser: bytes) -> Entry:
+        """Entry 0: ``organiser`` is the public key whose signature asks for each round (SPEC.md 15.3)."""
+        return self.append("genesis", {"name": name, "origin": self.origin, "vkey": self.vkey, "commit": commit,
+                                       "organiser": organiser}, at)
 
     def ledger(self) -> bytes:
         return write_ledger(self.league, self.vkey, [(e.raw, c) for e, c in zip(self.entries, self.checkpoints)])
@@ -118,7 +120,7 @@ class LedgerReport:
         s, lg = self.standings, self.state
         return {
             "verified": True, "league": self.league, "name": self.name, "entries": self.entries,
-            "vkey": self.vkey, "players": len(lg.players), "rounds": len(lg.rounds),
+            "vkey": self.vkey, "organiser": lg.genesis["organiser"], "players": len(lg.players), "rounds": len(lg.rounds),
             "results": sum(1 for r in lg.results if not r.withdrawn),
             "policy": lg.policy,
             "registered": [{"player": p.name, "key": p.key, "entry": p.seq}
@@ -144,6 +146,8 @@ def player_cosignatures(lg: League, note: str) -> dict[str, int]:
     """The registered players whose cosignature (SPEC.md 4.5's form, 15.2) the checkpoint note
     carries, with its timestamp; CryptoError if a line named and keyed as a player's does not verify."""
     text, sigs = split_note(note)
+    if len(sigs) < 2:   # the league's own signature only (open_checkpoint requires it): no cosignature
+        return {}
     keys = {cosigner(p): p.key for p in lg.players.values()}
     names = {cosigner(p): p.name for p in lg.players.values()}
     got = cosignatures_of(text, sigs, cosigner_ids(text.split("\n", 1)[0], keys), keys)

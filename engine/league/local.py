@@ -14,7 +14,7 @@ from ..log.writer import LogWriter
 from ..protocol import ZERO_HASH
 from ..referee import Referee
 from ..seat import SeatSigner
-from .entries import Author, bundle_hash, make_entry, seed_commitment
+from .entries import Author, bundle_hash, make_entry, organiser_statement, seed_commitment
 from .fixed import ONE
 from .ledger import LedgerWriter, cosigner, write_ledger
 from .standings import published
@@ -58,7 +58,8 @@ class LocalLeague:
         self.w = LedgerWriter(league, self.key, bundles=self.bundles)
         self.at = 1_000_000
         self.arbiter = Author(derive_bytes(seed, "arbiter"))
-        self.w.genesis(name, seed_commitment(self.league, 1, self.round_seed(1)), self.tick())
+        self.organiser = Author(derive_bytes(seed, "organiser"))
+        self.w.genesis(name, seed_commitment(self.league, 1, self.round_seed(1)), self.tick(), self.organiser.public)
         self.append("policy", policy(arbiters=[self.arbiter.public], **policy_over))
         self.players = {}
         for i in range(players):
@@ -85,9 +86,15 @@ class LocalLeague:
         no = len(self.w.state.rounds) + 1
         seed = self.round_seed(no)
         pairs, byes = self.w.state.pairing(no, seed)
-        return {"round": no, "title": title or {"game": "duel", "scenario": "standard"}, "seed": seed,
+        title = title or {"game": "duel", "scenario": "standard"}
+        return {"round": no, "title": title, "seed": seed,
                 "next": seed_commitment(self.league, no + 1, self.round_seed(no + 1)),
-                "pairings": [list(p) for p in pairs], "byes": byes}
+                "pairings": [list(p) for p in pairs], "byes": byes, "asked": self.asked(title)}
+
+    def asked(self, title: dict, seq: int | None = None) -> bytes:
+        """The organiser's signature asking for a round of ``title`` as entry ``seq`` (default: next)."""
+        seq = len(self.w.entries) if seq is None else seq
+        return self.organiser._key.sign(organiser_statement(self.league, "OpenRound", seq, title))
 
     def round(self, title: dict | None = None):
         body = self.round_body(title)
@@ -148,14 +155,21 @@ class LocalLeague:
             g.run_bots(random_bot(bot))
 
     def result_body(self, g: LocalGame, cosigned: tuple[str, ...] = ("a", "b"), bundle: bytes | None = None) -> dict:
-        bundle = g.bundle() if bundle is None else bundle
-        h = bundle_hash(bundle)
-        self.bundles[h] = bundle
-        self.files[g.referee.game_id] = bundle
+        """The result of ``g`` cosigned by the seats ``cosigned``; its bundle (unless given) holds the
+        final checkpoint with those cosignatures, as a league server's export does (SPEC.md 9)."""
         note = g.checkpoints[-1]
         origin = g.referee.genesis.body["server"]["origin"]
         text = note[: note.rfind("\n\n") + 1]
         lines = [cosign(text, origin, s, g.seats[s].seed, 1) for s in cosigned]
+        if bundle is None:
+            g.checkpoints[-1] = add_cosignatures(note, lines)
+            try:
+                bundle = g.bundle()
+            finally:
+                g.checkpoints[-1] = note
+        h = bundle_hash(bundle)
+        self.bundles[h] = bundle
+        self.files[g.referee.game_id] = bundle
         outcome = g.records[-1].body["outcome"]
         cause = g.records[-1].body.get("cause", {"kind": "rules"})["kind"]
         rs = g.referee.ruleset

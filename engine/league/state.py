@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from .. import registry
-from ..crypto.ed25519 import key_problem
+from ..crypto.ed25519 import key_problem, verify_signature
 from ..crypto.note import parse_vkey
 from ..errors import AfteractionError
 from . import pairing
-from .entries import Entry, body_problem, seed_commitment, signature_ok
+from .entries import Entry, body_problem, organiser_statement, seed_commitment, signature_ok
 from .games import BundleProblem, GameFacts, cosigners, game_facts
 from .standings import RatingsUndefined, counted_points, published
 
@@ -92,16 +92,17 @@ class League:
     now: int = 0          # the time of the last entry applied
     size: int = 0         # entries applied
     next_commit: bytes = b""   # the commitment the next round's seed must open (15.6)
+    # indexes (derived from the above, so each entry is applied in time independent of the ledger's size)
+    _live: dict = field(default_factory=dict, repr=False)     # game id -> its live Result
+    _boards: dict = field(default_factory=dict, repr=False)   # (round, board) -> [Game, ...] in entry order
 
     @property
     def policy(self) -> dict | None:
         return self.policies[-1][1] if self.policies else None
 
     def live_result(self, game: str) -> Result | None:
-        for r in reversed(self.results):
-            if r.game == game and not r.withdrawn:
-                return r
-        return None
+        """The game's result entry not withdrawn (at most one: a second is refused, 15.4)."""
+        return self._live.get(game)
 
     def apply(self, e: Entry) -> None:
         def fail(check: str, *detail: str) -> LeagueError:
@@ -144,6 +145,8 @@ class League:
             raise fail("author", "the genesis is signed by the league key its vkey names")
         if b["origin"] != f"{v.name}/league/{e.league}":
             raise fail("origin", f"expected {v.name}/league/{e.league}, found {b['origin']}")
+        if key_problem(b["organiser"]) is not None:
+            raise fail("organiser", key_problem(b["organiser"]))
         self.id, self.genesis, self.league_key = e.league, b, v.public
 
     def _policy(self, e: Entry, fail) -> None:
@@ -187,6 +190,10 @@ class League:
             raise fail("round", f"the policy has {pol['rounds']} rounds")
         if b["title"] not in pol["titles"]:
             raise fail("title", "not a title of the policy")
+        if not verify_signature(self.genesis["organiser"], organiser_statement(self.id, "OpenRound", e.seq, b["title"]),
+                                b["asked"]):
+            raise fail("organiser", "the round is not asked for by the organiser (its signature of OpenRound, "
+                                    "this entry's seq and the title)")
         commit = self.genesis["commit"] if no == 1 else self.next_commit
         if seed_commitment(self.id, no, b["seed"]) != commit:
             raise fail("seed", "the seed does not open the commitment made before the round")
@@ -237,12 +244,14 @@ class League:
         except AfteractionError as x:
             raise fail("server", str(x)) from None
         pair = rnd.pairs[b["board"] - 1]
-        for g in self.games.values():
-            if g.withdrawn or (g.round, g.board) != (b["round"], b["board"]):
+        for g in self._boards.get((b["round"], b["board"]), ()):
+            if g.withdrawn:
                 continue
             if self.decision(g.id) != "replay":
                 raise fail("pairing", f"round {rnd.no} board {b['board']} is already played by game {g.id}")
-        self.games[b["game"]] = Game(b["game"], e.seq, b["round"], b["board"], pair, b["server"], b["genesis"])
+        g = Game(b["game"], e.seq, b["round"], b["board"], pair, b["server"], b["genesis"])
+        self.games[b["game"]] = g
+        self._boards.setdefault((g.round, g.board), []).append(g)
 
     def decision(self, game: str) -> str | None:
         d = [x for x in self.rulings if x[1] == game]
@@ -283,6 +292,7 @@ class League:
             raise fail("outcome", f"the bundle's result is winner {winner!r} by {f.cause}, "
                                   f"the entry says {b['winner']!r} by {b['cause']}")
         self.results.append(Result(e.seq, e.at, g.id, b, f, cos))
+        self._live[g.id] = self.results[-1]
 
     def _dispute(self, e: Entry, fail) -> None:
         g = self.games.get(e.body["game"])
@@ -316,7 +326,9 @@ class League:
                 raise fail("entry", f"game {g.id} has a result: withdraw the result first")
             g.withdrawn = True
         else:
-            next(r for r in self.results if r.seq == t).withdrawn = True
+            r = next(r for r in self.results if r.seq == t)
+            r.withdrawn = True
+            self._live.pop(r.game, None)
         self.withdrawn.add(t)
 
     def _standings(self, e: Entry, fail) -> None:

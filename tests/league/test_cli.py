@@ -35,9 +35,11 @@ def test_verified(tmp_path, league, capsys):
     assert main(["league", "verify", ledger, "--bundles", bundles]) == 0
     out = capsys.readouterr().out
     assert out.startswith("VERIFIED, BUT UNPINNED") and "standings" in out and "ratings, duel" in out
+    assert f"organiser (asked for every round): {league.organiser.public.hex()}\n" in out
     assert main(["league", "verify", ledger, "--bundles", bundles, "--league-key", league.w.vkey, "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["verified"] and d["pinned"] and d["rounds"] == 2 and len(d["standings"]) == 3
+    assert d["organiser"] == league.organiser.public.hex()
     assert all(g["status"] == "counted" for g in d["games"])
 
 

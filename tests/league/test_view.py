@@ -121,3 +121,13 @@ def test_a_moved_cosignature_is_found(browser, written, tmp_path):
     p.write_text(_with(html, data, m))
     verdict, checks = _recompute(browser, p)
     assert "NOT the same" in verdict and "cosignature of the checkpoint does not verify" in checks
+
+
+def test_a_round_the_organiser_did_not_ask_for_is_found(browser, written, tmp_path):
+    html = (written / "league.html").read_text()
+    data, m = _data(html)
+    data["ledger"] = base64.b64encode((FIX / "forged" / "round-2-not-asked.aarl").read_bytes()).decode()
+    p = tmp_path / "asked.html"
+    p.write_text(_with(html, data, m))
+    verdict, checks = _recompute(browser, p)
+    assert "NOT the same" in verdict and "entry 13 (round): the organiser did not ask for this round" in checks

@@ -371,10 +371,18 @@ def test_only_the_organiser_pairs_replays_and_publishes_and_each_signature_serve
                 U, "ORGANISER_AUTH")                                                          # another call's
         refused(lambda: c.publish_standings("spring", key("bob")), U, "ORGANISER_AUTH")
         assert c.get_league("spring").size == size                                            # nothing appended
+        wrong = c.organiser_auth("spring", "OpenRound", ORG, {"game": "sog", "scenario": "mission"})
+        refused(lambda: c.call(c.league.OpenRound, lg.OpenRoundRequest(league_id="spring", auth=wrong)),
+                U, "ORGANISER_AUTH")                                                          # another title's
         auth = c.organiser_auth("spring", "OpenRound", ORG)
         c.call(c.league.OpenRound, lg.OpenRoundRequest(league_id="spring", auth=auth))
         refused(lambda: c.call(c.league.OpenRound, lg.OpenRoundRequest(league_id="spring", auth=auth)),
                 U, "ORGANISER_AUTH")                                                          # it served once
+        # the ledger shows who may pair and that the organiser asked for the round (SPEC.md 15.4)
+        entries = [parse_entry(raw) for raw, _ in read_ledger(c.export_ledger("spring"))[2]]
+        assert entries[0].body["organiser"] == Author(ORG).public
+        [rnd] = [e for e in entries if e.kind == "round"]
+        assert (rnd.seq, rnd.body["asked"]) == (auth.size, auth.signature)
         refused(lambda: c.call(c.league.PublishStandings, lg.PublishStandingsRequest(league_id="spring",
                                                                                    auth=publish)),
                 U, "ORGANISER_AUTH")                                                          # the ledger moved on

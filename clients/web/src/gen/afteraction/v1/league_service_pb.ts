@@ -128,8 +128,8 @@ export const CreateLeagueRequestSchema: GenMessage<CreateLeagueRequest> = /*@__P
 
 /**
  * The organiser's signature of one call (SPEC.md 15.12): of `aar1/league-organiser || 0x00 ||
- * canonical({league, rpc, size})`, valid only while the ledger holds `size` entries, so it is
- * used at most once.
+ * canonical({league, rpc, size})` (OpenRound: `{league, rpc, size, title}`, kept in the round
+ * entry), valid only while the ledger holds `size` entries, so it is used at most once.
  *
  * @generated from message afteraction.v1.OrganiserAuth
  */
