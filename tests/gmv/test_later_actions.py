@@ -52,8 +52,6 @@ def test_gmv_later_public_actions_do_not_tell_where_hidden_support_came_from(see
     assert check_later(s, p, steps, walk=30, seed=seed) > len(steps)
 
 
-@pytest.mark.xfail(strict=True, reason="not fixed yet (docs/rules/gmv.md 'What the opponent can see'): "
-                   "a revealed unit keeps the id it had when it infiltrated")
 def test_gmv_a_reveal_does_not_tell_which_infiltrated_unit_it_is():
     """Two hidden infantry units, u46 (in Pleiku) and u47 (in Cambodia), both next to Ban Me Thuot;
     their ids were public when they infiltrated. The NVA attacks Ban Me Thuot with one of them: the

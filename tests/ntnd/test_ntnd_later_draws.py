@@ -268,9 +268,7 @@ def canon(x) -> str:
     return c(x)
 
 
-@pytest.mark.xfail(strict=True, reason="not fixed yet (docs/rules/ntnd.md 'What the opponent can see'): a "
-                   "counter that was face up keeps its public name when inverted and turned up again")
-def test_ntnd_a_flip_does_not_tell_which_of_two_alike_counters_a_hidden_action_spent():
+def test_ntnd_6_2_a_flip_does_not_tell_which_of_two_alike_counters_a_hidden_action_spent():
     """Two face-up VC cadres and a supply unit are inverted into one marker (the public sees which
     went in); the owner promotes one of the cadres, vc-cadre-1 (A) or vc-cadre-2 (B), a hidden choice
     with one footprint; turned face up, the marker shows the cadre left under its old public name."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from ...ruleset import Context
+from .versions import FRESH_IDS
 from .zones import SOUTH, ZONES
 
 
@@ -101,7 +102,19 @@ def reveal_entering(s: dict, u: dict, zone: str, ctx: Context, why: str) -> None
     u["ref"] = None
     u["revealed"] = s["turn"]
     u["zone"] = zone
+    if FRESH_IDS.on(s):
+        renumber(s, u)
     ctx.emit({"t": "revealed", "id": u["id"], "type": u["type"], "zone": zone, "why": why})
+
+
+def renumber(s: dict, u: dict) -> None:
+    """gmv/4 (``FRESH_IDS``, issue 42): ``u`` takes the next free id, so an id given when it was public
+    before it hid (``infiltrated``) does not follow it out of the hidden board. The next id is the
+    largest: moved to the end, ``s["units"]`` stays in id order."""
+    del s["units"][u["id"]]
+    u["id"] = f"u{s['next']}"
+    s["next"] += 1
+    s["units"][u["id"]] = u
 
 
 def open_kept(s: dict, ctx: Context) -> None:

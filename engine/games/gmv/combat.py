@@ -33,6 +33,7 @@ from ...ruleset import Context
 from . import board
 from .bombing import aa_fire
 from .units import FLYING, INFANTRY, TANKS, UNITS, attack, cost, defend
+from .versions import FRESH_IDS
 from .zones import ORDER, ZONES, dist, flight_path, land_adj, swamp, us_entry
 
 MAX_ROUNDS = 30  # safety stop (project's own): a battle this long ends with both sides in place
@@ -136,7 +137,8 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
                 continue
         b["sup"].append({"id": u["id"], "side": seat, "role": role, "entry": 2}
                         | ({"from": origin} if u["zone"] != origin else {}))
-    ctx.emit({"t": "support", "seat": seat, "zone": b["zone"], "ids": board.sorted_ids(ids)})
+    named = [u["id"] for u in chosen] if FRESH_IDS.on(s) else ids   # gmv/4: as revealed (board.renumber)
+    ctx.emit({"t": "support", "seat": seat, "zone": b["zone"], "ids": board.sorted_ids(named)})
     if seat == b["att"]:
         b["ask"] = b["dfn"]
     else:

@@ -16,7 +16,7 @@ from .features import in_force
 from .map import load_map
 from .movement import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from .reach import _airmobile_reach
-from .operations import make_marker, remove_from_marker
+from .operations import alike_first, make_marker, remove_from_marker
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .supply import supply_step
@@ -237,7 +237,7 @@ def apply_overstack_losses(s: dict, chosen: list[str], ctx) -> None:
             or any(c not in v["eligible"] for c in chosen):
         raise Rejection("ILLEGAL_LOSSES", "NTND 19.3.2: eliminate exactly the units in violation of the stacking "
                         f"limits (8.10) in the hex the retreat over-stacked ({step[10:] or '-'}), his choice")
-    for c in sorted(chosen):
+    for c in sorted(alike_first(s, chosen)):                         # ntnd/6: alike counters are one (6.2)
         if s["units"][c]["inv"]:
             remove_from_marker(s, c, ctx)
         eliminate(s, c, ctx, "NTND 19.3.2")

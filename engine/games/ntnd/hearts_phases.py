@@ -25,7 +25,7 @@ from .features import in_force
 from . import replacements
 from .hearts import SV_CORPS, area_of, move, no_effect
 from .map import load_map
-from .operations import remove_from_marker
+from .operations import alike_first, remove_from_marker
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
 
@@ -73,6 +73,7 @@ def communist_expend(s: dict, uid: str, ctx) -> None:
     if uid not in expend_options(s):
         raise Rejection("ILLEGAL_EXPEND", "NTND 7.4: expend a supply unit or cadre on the map in a corps/country "
                         "(8.9.1: a cadre in its own country)", rule="NTND 7.4")
+    (uid,) = alike_first(s, [uid])                                   # ntnd/6: alike counters are one (6.2)
     u = s["units"][uid]
     area = area_of(u["loc"])
     if u["inv"]:

@@ -16,6 +16,7 @@ import heapq
 from ...errors import Rejection
 from .map import load_map
 from .movement import Q, Env, _step_q
+from .operations import alike_first
 from .politics import eliminate
 from .state import ALLIED, COMMUNIST
 from .units import load_counters
@@ -327,5 +328,5 @@ def apply_supply(s: dict, chosen: list[str], ctx) -> None:
                         "(one in range of each attacker without a free source, none to spare)")
     b["todo"].pop(0)
     b.pop("supply_needs")
-    for sup in sorted(chosen):
+    for sup in sorted(alike_first(s, chosen)):                       # ntnd/6: alike counters are one (6.2)
         eliminate(s, sup, ctx, "NTND 18.6.2")
