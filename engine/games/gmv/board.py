@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...errors import Rejection
 from ...ruleset import Context
-from .versions import FRESH_IDS
+from .versions import ALIKE_CHOICE, FRESH_IDS
 from .zones import SOUTH, ZONES
 
 
@@ -61,6 +61,30 @@ def get_units(s: dict, ids, seat: str, rule: str) -> list[dict]:
         out.append(u)
     if not out:
         raise Rejection("NO_UNITS", f"{rule}: name at least one unit")
+    return out
+
+
+def _alike(u: dict) -> tuple:
+    return tuple(v for k, v in sorted(u.items()) if k not in ("id", "ref"))
+
+
+def alike_first(s: dict, ids: list[str]) -> list[str]:
+    """gmv/4 (``versions.ALIKE_CHOICE``, issue 42): each named hidden unit replaced by the first (in id
+    order) of the hidden units alike to it (one side, type and zone, every field but the id and the
+    commitment the same) not already taken; exposed units and unknown ids as named. Under gmv/2-3
+    ``ids`` unchanged. Call it after the command is validated: an alike unit passes every check the
+    named one passes."""
+    if not ALIKE_CHOICE.on(s):
+        return list(ids)
+    out: list[str] = []
+    for uid in ids:
+        u = s["units"].get(uid)
+        if u is None or not u["hidden"]:
+            out.append(uid)
+            continue
+        key = _alike(u)
+        out.append(next(x["id"] for x in units(s, u["zone"], u["side"], hidden=True)
+                        if x["id"] not in out and _alike(x) == key))
     return out
 
 

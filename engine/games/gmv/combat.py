@@ -115,6 +115,9 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
         if u["type"] == "heli":
             lift.setdefault(u["zone"], []).append([u["id"], 2])
         plan.append((u, role))
+    same = board.alike_first(s, [u["id"] for u, _ in plan])        # gmv/4: alike hidden units are one
+    plan = [(s["units"][x], role) for x, (_, role) in zip(same, plan)]
+    chosen = [u for u, _ in plan]
     down: list[str] = []
     for u, role in plan:
         carrier = u.pop("_carrier", None)

@@ -20,4 +20,14 @@ FRESH_IDS = Change("gmv", "3. Infiltration", since="4",
                         "support) takes the next free unit id, so its reveal does not tell which infiltrated "
                         "unit it is (gmv/2-3: it kept the id it infiltrated with)")
 
-VERSIONS = Versions("gmv", first_stable="2", development={"1": "947a2124d9a1"}, changes=(SWAMP_START, FRESH_IDS))
+#: issue 42: hidden units of one type in one zone are alike, so which of them the NVA names (to attack, to
+#: support, to reveal to a patrol, to fire at a hot LZ, to lose to blind bombing) is no fact. gmv/2-3 took
+#: the one named, so its id (in the ``revealed``/``destroyed`` events or an opened commitment), or the id
+#: of the one left hidden when it is revealed later, told the NVA's hidden choice. From gmv/4 the first of
+#: the alike units in id order is taken (board.alike_first).
+ALIKE_CHOICE = Change("gmv", "3. Infiltration", since="4",
+                      what="the NVA's choice among alike hidden units (one type, one zone) is no fact: the "
+                           "first of them in id order is taken, whichever was named (gmv/2-3: the one named)")
+
+VERSIONS = Versions("gmv", first_stable="2", development={"1": "947a2124d9a1"},
+                    changes=(SWAMP_START, FRESH_IDS, ALIKE_CHOICE))
