@@ -82,3 +82,34 @@ def test_gmv_later_actions_never_tell_two_hidden_choices_with_one_footprint_apar
     assume(pair)
     a, b = pair
     check_later(_after(s, a), _after(s, b), [], walk=20, seed=seed)
+
+
+# --- point 4: the reference bots do not give away what the rules hide -------------------------------
+
+def test_gmv_the_bots_nva_choice_shows_the_same_whatever_is_hidden():
+    """gmv_bot draws the public part of an NVA command first (bots.public_key: the action and its public
+    fields; a hidden move's units and zone, a purchase's type, an infiltration's destination last). The
+    NVA's hidden-move phase with an exposed unit in Kontum and two hidden infantry units in Pleiku (A) or
+    one in Pleiku and one in Hue (B): the same public options (a hidden move, the exposed unit's moves),
+    but 19 legal commands in A and 15 in B. For every seed the bot's choice leaves the same public
+    footprint in A and B; a uniform draw over the list (gmv/3's bots) does not."""
+    from afteraction.engine.bots import Prng
+    from afteraction.engine.games.gmv.bots import gmv_bot, public_key
+
+    def pos(zones):
+        s = empty(side="nva", phase=4)
+        add(s, "inf", "nva", "kontum")
+        for i, z in enumerate(zones):
+            (u,) = add(s, "inf", "nva", z, hidden=True)
+            s["units"][u]["ref"] = [7, i]
+        return s
+    a, b = pos(["pleiku", "pleiku"]), pos(["pleiku", "hue"])
+    la, lb = RS.legal_commands(a, "nva"), RS.legal_commands(b, "nva")
+    assert len(la) != len(lb) and {public_key(c)[0] for c in la} == {public_key(c)[0] for c in lb}
+    told = 0
+    for seed in range(16):
+        x, y = gmv_bot(seed)("nva", la), gmv_bot(seed)("nva", lb)
+        assert owner_footprint(a, [x]) == owner_footprint(b, [y]), (seed, x, y)
+        u, v = Prng(seed).choice(la), Prng(seed).choice(lb)
+        told += owner_footprint(a, [u]) != owner_footprint(b, [v])
+    assert told

@@ -135,3 +135,40 @@ def test_ntnd_6_2_ntnd_5_keeps_spending_the_counter_named():
     (group,) = [g for g in _alike_groups(s) if g[0].ntnd.promote.to == "regiment"]
     after = [applied(s, "communist", c) for c in group]
     assert len({RS.digest(x) for x in after}) == 2 and len({_flipped(x) for x in after}) == 2
+
+
+# --- point 4: the reference bots do not give away what the rules hide -------------------------------
+
+def _last_sam_pair():
+    """The Communist recruitment with one SAM left in the mix; the first recruit placed inverted in
+    China, that SAM (A) or a division (B): one marker either way, but A's mix has no SAM left, so the
+    Communist legal list is shorter in A."""
+    from .test_ntnd_later_draws import _nva, _recruitment
+    s = _recruitment()
+    sams = sorted(u for u, x in s["units"].items() if x["type"] == "nva_sam" and x["status"] == "mix")
+    for u in sams[1:]:
+        s["units"][u]["status"] = "dead"
+    a, b = applied(s, "communist", _nva("nva_sam", True)), applied(s, "communist", _nva("nva_division", True))
+    assert owner_footprint(s, _nva("nva_sam", True))[1:] == owner_footprint(s, _nva("nva_division", True))[1:]
+    return a, b
+
+
+def test_ntnd_4_1_the_bots_next_recruit_shows_the_same_whatever_the_hidden_one_was():
+    """tet_bot (and campaign_bot, which plays its recruits) draws the public part of a Communist recruit
+    first (bots.public_key: the hex; the inverted recruit's type last), so its next recruit leaves the
+    same public footprint in A and B for every seed; a uniform draw over the legal list (the old pick)
+    does not, since the lists' lengths differ."""
+    from afteraction.engine.bots import Prng
+    from afteraction.engine.games.ntnd.bots import tet_bot
+    a, b = _last_sam_pair()
+    la, lb = RS.legal_commands(a, "communist"), RS.legal_commands(b, "communist")
+    assert len(la) != len(lb)
+    told = 0
+    for seed in range(12):
+        x, y = tet_bot(seed)("communist", la), tet_bot(seed)("communist", lb)
+        assert owner_footprint(a, x)[1:] == owner_footprint(b, y)[1:], seed
+        hidden_a = [c for c in la if c.ntnd.place.inverted]
+        hidden_b = [c for c in lb if c.ntnd.place.inverted]
+        u, v = Prng(seed).choice(hidden_a), Prng(seed).choice(hidden_b)
+        told += owner_footprint(a, u)[1:] != owner_footprint(b, v)[1:]
+    assert told                                      # the old uniform draw tells A from B
