@@ -4,7 +4,9 @@
 finishes games (the turn limit ends them). ``gmv_bot`` is a seeded bot that
 plays a little more like a player so test games see every rule: it ends a
 phase less often than a uniform pick would (so units act), and otherwise
-picks uniformly. Deterministic (a SHA-256 counter stream, no ``random``).
+picks uniformly, for the NVA over the public part of its commands first (``public_key``, issue 42:
+what it chooses shows nothing its hidden units decide). Deterministic (a SHA-256 counter stream, no
+``random``).
 """
 from __future__ import annotations
 

@@ -5,8 +5,10 @@ campaign game, below; bots_political.ntnd_bot picks one by the scenario).
 (so ``LocalGame.run_bots`` and the service's bot runner can use it) and, like it, sees only the
 legal commands: no hidden information. It plays a little less aimlessly than the uniform bot:
 it attacks when it can, keeps recruits hidden, rarely flips its own stacks, ambushes more often
-than not, advances with everything, and ends a movement phase only now and then. Deterministic:
-choices come from ``Prng`` (no ``random`` module).
+than not, advances with everything, and ends a movement phase only now and then. The Communist
+player's recruits and moves are drawn public part first (``public_key``, ``bots.public_pick``; issue
+42): the bot's choice shows nothing more of its markers than the rules do. Deterministic: choices
+come from ``Prng`` (no ``random`` module).
 """
 from __future__ import annotations
 
