@@ -28,6 +28,24 @@ class Prng:
         return seq[self.below(len(seq))]
 
 
+def public_pick(prng: Prng, cands: list, key: Callable[[object], tuple]):
+    """One of ``cands`` drawn level by level over ``key(c)``, a tuple of the same length for every
+    candidate: first one of the sorted distinct values of its first item, then of the second among the
+    candidates left, and so on; one draw per level whatever the count, so the stream stays in step.
+    A bot that puts the public part of a command first (the piece and path of a move, the hex of an
+    inverted recruit) and its hidden part last (the recruit's type) chooses the same public footprint in
+    two positions that differ only in hidden content whenever the public parts offered are the same
+    (issue 42, point 4); a uniform draw over the whole list would not, since the list's length and order
+    follow the hidden content."""
+    keys = [key(c) for c in cands]
+    left = list(range(len(cands)))
+    for level in range(len(keys[0])):
+        values = sorted({keys[i][level] for i in left})
+        v = values[prng.below(len(values))]
+        left = [i for i in left if keys[i][level] == v]
+    return cands[left[prng.below(len(left))]]
+
+
 def random_bot(seed) -> Callable[[str, list], object]:
     """Picks uniformly among the legal commands."""
     prng = Prng(seed)

@@ -179,8 +179,8 @@ def _hidden_move_record(g):
             op = _commit.unseal(_commit.seal_key(g.records[-1].body["secret"], r.game), r.game, r.seq, 0,
                                 r.body["sealed"]["commit"], r.body["sealed"]["ct"], _command_size(g))
             env = envelope_pb2.CommandEnvelope.FromString(op.value["env"])
-            if env.command.gmv.WhichOneof("action") == "hidden_move":
-                return r, env
+            if env.command.gmv.WhichOneof("action") == "hidden_move" and env.command.gmv.hidden_move.to_zone:
+                return r, env                     # a unit moved (not the turn's "no move", issue 26)
     raise AssertionError("no hidden move in the game")
 
 

@@ -52,8 +52,6 @@ def test_gmv_later_public_actions_do_not_tell_where_hidden_support_came_from(see
     assert check_later(s, p, steps, walk=30, seed=seed) > len(steps)
 
 
-@pytest.mark.xfail(strict=True, reason="not fixed yet (docs/rules/gmv.md 'What the opponent can see'): "
-                   "a revealed unit keeps the id it had when it infiltrated")
 def test_gmv_a_reveal_does_not_tell_which_infiltrated_unit_it_is():
     """Two hidden infantry units, u46 (in Pleiku) and u47 (in Cambodia), both next to Ban Me Thuot;
     their ids were public when they infiltrated. The NVA attacks Ban Me Thuot with one of them: the
@@ -79,3 +77,60 @@ def test_gmv_the_set_up_with_other_hidden_units_walks_the_same_in_public(seed):
     s = RS.setup("1965", dict(RS.options), Context.for_tests())
     p = perturb(s)
     assert check_later(s, p, [], walk=60, seed=seed) >= 10
+
+
+# --- which of alike hidden units the NVA names (gmv/4 ALIKE_CHOICE; issue 42, point 3) -------------
+
+def _two_alike(zone: str = "pleiku", side: str = "nva", phase: int = 3):
+    s = empty(side=side, phase=phase)
+    add(s, "inf", "us", "ban_me_thuot")
+    ids = add(s, "inf", "nva", zone, n=2, hidden=True)
+    for i, u in enumerate(ids):
+        s["units"][u]["ref"] = [7, i]
+    return s, ids
+
+
+def _same_after(s, x, y, seat="nva", walk=20, seed=1):
+    from .util import play
+    (a, _), (b, _) = play(s, seat, x), play(s, seat, y)
+    assert RS.digest(a) == RS.digest(b)            # one state: nothing later can tell them apart
+    return check_later(a, b, [], walk=walk, seed=seed)
+
+
+def test_gmv_3_patrol_which_of_two_alike_hidden_units_the_nva_reveals_leaves_one_state():
+    """A US patrol finds one of two hidden infantry units in Pleiku (the d3 says 1): the NVA reveals
+    one or the other; from gmv/4 the first is revealed whichever is named (its opened commitment
+    names it), so neither the reveal nor a later one tells the NVA's choice."""
+    s, (a, b) = _two_alike(side="us")
+    s["stack"].append({"seat": "nva", "kind": "reveal", "zone": "pleiku", "n": 1})
+    assert RS.pending(s).kind == "reveal"
+    _same_after(s, cmd("reveal", unit_ids=[a]), cmd("reveal", unit_ids=[b]))
+
+
+def test_gmv_2_bombing_casualties_among_alike_hidden_units_leave_one_state():
+    """Blind bombing hits one unit in Pleiku, where two hidden infantry units stand: the NVA loses one
+    or the other; from gmv/4 the first is destroyed whichever is named."""
+    s, (a, b) = _two_alike(side="us", phase=2)
+    s["stack"].append({"seat": "nva", "kind": "bomb_casualties", "zone": "pleiku", "hits": 1})
+    assert RS.pending(s).kind == "bomb_casualties"
+    _same_after(s, cmd("casualties", unit_ids=[a]), cmd("casualties", unit_ids=[b]))
+
+
+def test_gmv_3_an_attack_by_one_of_two_alike_hidden_units_leaves_one_state():
+    """Two hidden infantry units in Pleiku; the NVA attacks Ban Me Thuot with one or the other: from
+    gmv/4 the first attacks (under a fresh id) whichever is named, so the one left hidden is the same
+    unit too and a later patrol reveal's opened commitment names the same id."""
+    s, (a, b) = _two_alike()
+    _same_after(s, cmd("attack", unit_ids=[a], zone="ban_me_thuot"), cmd("attack", unit_ids=[b], zone="ban_me_thuot"))
+
+
+def test_gmv_3_gmv_3_games_take_the_alike_unit_named():
+    """gmv/3 plays as it always did (its golden log replays byte for byte): the unit named is revealed."""
+    from afteraction.engine.versions import KEY
+
+    from .util import events, play
+    s, (a, b) = _two_alike(side="us")
+    s[KEY] = "3"
+    s["stack"].append({"seat": "nva", "kind": "reveal", "zone": "pleiku", "n": 1})
+    _, ctx = play(s, "nva", cmd("reveal", unit_ids=[b]))
+    assert [e["id"] for e in events(ctx, "revealed")] == [b]

@@ -97,11 +97,27 @@ def test_gmv_nva_3_attack_reveals_attacking_hidden_units_and_starts_combat():
     (k,) = add(s, "vc", "nva", "pleiku", hidden=True)  # stays hidden
     add(s, "sv", "us", "binh_dinh")
     s, ctx = play(s, "nva", cmd("attack", unit_ids=[a], zone="binh_dinh"))
-    assert not s["units"][a]["hidden"] and s["units"][a]["zone"] == "binh_dinh" and s["units"][a]["revealed"] == 2
+    # from gmv/4 the attacker leaves the hidden board under the next free id (FRESH_IDS, issue 42)
+    (b,) = [e["id"] for e in events(ctx, "revealed")]
+    assert int(b[1:]) > int(k[1:]) and a not in s["units"] and [e["ids"] for e in events(ctx, "attack")] == [[b]]
+    assert not s["units"][b]["hidden"] and s["units"][b]["zone"] == "binh_dinh" and s["units"][b]["revealed"] == 2
     assert s["units"][k]["hidden"]
     # revealed in the zone attacked; where it stood on the hidden board stays sealed (issue 26)
     assert not events(ctx, "open") and s["kept"] and s["battle"]["att"] == "nva"
+    assert [(e["id"], e["zone"]) for e in events(ctx, "revealed")] == [(b, "binh_dinh")]
+
+
+def test_gmv_nva_3_gmv_3_games_keep_the_id_a_unit_infiltrated_with():
+    """gmv/2-3 play as they always did (their golden logs replay byte for byte): the attacker keeps
+    its id."""
+    from afteraction.engine.versions import KEY
+    s = empty(side="nva")
+    s[KEY] = "3"
+    (a,) = add(s, "inf", "nva", "pleiku", hidden=True)
+    add(s, "sv", "us", "binh_dinh")
+    s, ctx = play(s, "nva", cmd("attack", unit_ids=[a], zone="binh_dinh"))
     assert [(e["id"], e["zone"]) for e in events(ctx, "revealed")] == [(a, "binh_dinh")]
+    assert not s["units"][a]["hidden"]
     assert RS.pending(s).kind == "support" and RS.pending(s).seat == "nva"
 
 

@@ -224,11 +224,12 @@ def _public(rec) -> list:
     return [rec.body.get("seat"), sealed and len(sealed["ct"]), out]
 
 
-@pytest.mark.parametrize("ending", ["resign", "agreed draw"])
+@pytest.mark.parametrize("ending", ["resign", "agreed draw", "time-out"])
 def test_ntnd_an_ending_after_hidden_recruits_shows_a_spectator_nothing_hidden_before_the_end(ending):
     """A Tet game through the real referee: the first NVA recruit placed inverted in China, artillery
-    (A) or a SAM (B), then artillery face up; then the game ends (the Allied seat resigns, or the seats
-    agree a draw) in the middle of the Communist recruitment. Every record before the end record, and
+    (A) or a SAM (B), then artillery face up; then the game ends (the Allied seat resigns, the seats
+    agree a draw, or the Communist seat's time runs out, SPEC.md 8.2) in the middle of the Communist
+    recruitment. Every record before the end record, and
     the spectator and Allied views after each action, are the same for A and B (a sealed value by its
     recipient and lengths); the end record publishes the server secret that opens them all."""
     from afteraction.engine.local import LocalGame
@@ -236,7 +237,9 @@ def test_ntnd_an_ending_after_hidden_recruits_shows_a_spectator_nothing_hidden_b
 
     seen = []
     for first in ("nva_artillery", "nva_sam"):
-        g = LocalGame.create("ntnd", seed=b"tests/ntnd/later-ending")
+        from afteraction.engine import endings
+        clock = {"clock": endings.control(decision_ms=60_000), "now": 1_000_000} if ending == "time-out" else {}
+        g = LocalGame.create("ntnd", seed=b"tests/ntnd/later-ending", **clock)
         g.handshake()
         views = [canon_view(g.referee)]
         g.play("communist", _nva(first, True))
@@ -247,6 +250,9 @@ def test_ntnd_an_ending_after_hidden_recruits_shows_a_spectator_nothing_hidden_b
         gid = g.referee.game_id
         if ending == "resign":
             g.submit(g.seats["allied"].resign(gid, g.head()))
+        elif ending == "time-out":
+            g.now = 1_000_000 + 120_000
+            g.expire()
         else:
             g.submit(g.seats["allied"].offer(gid, g.head(), None))
             g.submit(g.seats["communist"].accept(gid, g.head(), g.referee.seq - 1, None))
@@ -255,7 +261,7 @@ def test_ntnd_an_ending_after_hidden_recruits_shows_a_spectator_nothing_hidden_b
     (ra, va, end_a), (rb, vb, end_b) = seen
     assert va == vb
     assert canon(ra) == canon(rb)
-    assert end_a.body.get("secret") and end_a.body["cause"]["kind"] in ("resign", "agree")  # it opens everything
+    assert end_a.body.get("secret") and end_a.body["cause"]["kind"] in ("resign", "agree", "timeout")  # it opens everything
 
 
 def canon_view(referee) -> str:
@@ -268,9 +274,7 @@ def canon(x) -> str:
     return c(x)
 
 
-@pytest.mark.xfail(strict=True, reason="not fixed yet (docs/rules/ntnd.md 'What the opponent can see'): a "
-                   "counter that was face up keeps its public name when inverted and turned up again")
-def test_ntnd_a_flip_does_not_tell_which_of_two_alike_counters_a_hidden_action_spent():
+def test_ntnd_6_2_a_flip_does_not_tell_which_of_two_alike_counters_a_hidden_action_spent():
     """Two face-up VC cadres and a supply unit are inverted into one marker (the public sees which
     went in); the owner promotes one of the cadres, vc-cadre-1 (A) or vc-cadre-2 (B), a hidden choice
     with one footprint; turned face up, the marker shows the cadre left under its old public name."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ...errors import Rejection
 from ...codes import Code
 from ...ruleset import Context
+from .versions import ALIKE_CHOICE, FRESH_IDS
 from .zones import SOUTH, ZONES
 
 
@@ -64,6 +65,30 @@ def get_units(s: dict, ids, seat: str, rule: str) -> list[dict]:
     return out
 
 
+def _alike(u: dict) -> tuple:
+    return tuple(v for k, v in sorted(u.items()) if k not in ("id", "ref"))
+
+
+def alike_first(s: dict, ids: list[str]) -> list[str]:
+    """gmv/4 (``versions.ALIKE_CHOICE``, issue 42): each named hidden unit replaced by the first (in id
+    order) of the hidden units alike to it (one side, type and zone, every field but the id and the
+    commitment the same) not already taken; exposed units and unknown ids as named. Under gmv/2-3
+    ``ids`` unchanged. Call it after the command is validated: an alike unit passes every check the
+    named one passes."""
+    if not ALIKE_CHOICE.on(s):
+        return list(ids)
+    out: list[str] = []
+    for uid in ids:
+        u = s["units"].get(uid)
+        if u is None or not u["hidden"]:
+            out.append(uid)
+            continue
+        key = _alike(u)
+        out.append(next(x["id"] for x in units(s, u["zone"], u["side"], hidden=True)
+                        if x["id"] not in out and _alike(x) == key))
+    return out
+
+
 def check_zone(z: str, rule: str) -> None:
     if z not in ZONES:
         raise Rejection(Code.BAD_ZONE, f"{rule}: no zone {z!r} on the map", rule=rule)
@@ -102,7 +127,19 @@ def reveal_entering(s: dict, u: dict, zone: str, ctx: Context, why: str) -> None
     u["ref"] = None
     u["revealed"] = s["turn"]
     u["zone"] = zone
+    if FRESH_IDS.on(s):
+        renumber(s, u)
     ctx.emit({"t": "revealed", "id": u["id"], "type": u["type"], "zone": zone, "why": why})
+
+
+def renumber(s: dict, u: dict) -> None:
+    """gmv/4 (``FRESH_IDS``, issue 42): ``u`` takes the next free id, so an id given when it was public
+    before it hid (``infiltrated``) does not follow it out of the hidden board. The next id is the
+    largest: moved to the end, ``s["units"]`` stays in id order."""
+    del s["units"][u["id"]]
+    u["id"] = f"u{s['next']}"
+    s["next"] += 1
+    s["units"][u["id"]] = u
 
 
 def open_kept(s: dict, ctx: Context) -> None:

@@ -34,6 +34,7 @@ from ...ruleset import Context
 from . import board
 from .bombing import aa_fire
 from .units import FLYING, INFANTRY, TANKS, UNITS, attack, cost, defend
+from .versions import FRESH_IDS
 from .zones import ORDER, ZONES, dist, flight_path, land_adj, swamp, us_entry
 
 MAX_ROUNDS = 30  # safety stop (project's own): a battle this long ends with both sides in place
@@ -115,6 +116,9 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
         if u["type"] == "heli":
             lift.setdefault(u["zone"], []).append([u["id"], 2])
         plan.append((u, role))
+    same = board.alike_first(s, [u["id"] for u, _ in plan])        # gmv/4: alike hidden units are one
+    plan = [(s["units"][x], role) for x, (_, role) in zip(same, plan)]
+    chosen = [u for u, _ in plan]
     down: list[str] = []
     for u, role in plan:
         carrier = u.pop("_carrier", None)
@@ -137,7 +141,8 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
                 continue
         b["sup"].append({"id": u["id"], "side": seat, "role": role, "entry": 2}
                         | ({"from": origin} if u["zone"] != origin else {}))
-    ctx.emit({"t": "support", "seat": seat, "zone": b["zone"], "ids": board.sorted_ids(ids)})
+    named = [u["id"] for u in chosen] if FRESH_IDS.on(s) else ids   # gmv/4: as revealed (board.renumber)
+    ctx.emit({"t": "support", "seat": seat, "zone": b["zone"], "ids": board.sorted_ids(named)})
     if seat == b["att"]:
         b["ask"] = b["dfn"]
     else:

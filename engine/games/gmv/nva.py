@@ -119,6 +119,7 @@ def _attack(s: dict, ids: list[str], z: str, ctx: Context) -> None:
             raise Rejection(Code.BAD_UNIT, f"{rule}: AA does not attack", rule=rule)
     if not board.exposed(s, z, "us"):
         raise Rejection(Code.NO_ENEMY, f"{rule}: an attack needs American units in {z}", rule=rule)
+    us = [s["units"][x] for x in board.alike_first(s, [u["id"] for u in us])]   # gmv/4: alike units are one
     for u in us:
         if u["hidden"]:
             board.reveal_entering(s, u, z, ctx, "attack")  # revealed in z, not where it stood (issue 26)
@@ -157,6 +158,7 @@ def hot_lz_answer(s: dict, seat: str, msg, ctx: Context) -> None:
                 or u["type"] not in INFANTRY or uid in [f["id"] for f in firing]):
             raise Rejection(Code.BAD_UNIT, f"{rule}: firing units are your hidden infantry in {top['zone']}", rule=rule)
         firing.append(u)
+    firing = [s["units"][x] for x in board.alike_first(s, [u["id"] for u in firing])]   # gmv/4: alike units are one
     s["stack"].pop(0)
     us_actions.hot_lz_resolve(s, top, firing, ctx)
 
@@ -171,6 +173,6 @@ def reveal_answer(s: dict, seat: str, msg, ctx: Context) -> None:
     if len(set(ids)) != len(ids) or len(ids) != need or any(i not in hid for i in ids):
         raise Rejection(Code.BAD_REVEAL, f"{rule}: reveal exactly {need} of your hidden units in {top['zone']}", rule=rule)
     s["stack"].pop(0)
-    for uid in board.sorted_ids(ids):
+    for uid in board.sorted_ids(board.alike_first(s, ids)):                 # gmv/4: alike units are one
         board.reveal(s, s["units"][uid], ctx, "patrol")
     us_actions.patrol_battle(s, top["zone"], ctx)

@@ -21,6 +21,17 @@ MIX_NAMES = Change("ntnd", "4.4", "5",
                    "name of its type (a count of the type's face-up draws); inverted, its type and the marker it "
                    "is drawn into; no name depends on hidden draws or hidden choices made earlier")
 
+#: 6.2 (issue 42): counters of one type in one marker are alike, so which of them a hidden action spends
+#: (a promotion, a break-down, a supply unit spent, an expended unit, a bombing or over-stacking loss, a
+#: base built or upgraded) is no fact. ntnd/4-5 spent the one the owner named, so a later flip (or the
+#: loss's own ``eliminated`` event) showed the public name of the one left (or gone), which told the
+#: owner's hidden choice. From ntnd/6 the engine spends the first of the alike counters in the marker,
+#: in id order, whichever of them the owner named (operations.alike_first).
+ALIKE_CHOICE = Change("ntnd", "6.2", "6",
+                      "the owner's choice among alike counters (one type, one marker) is no fact: a hidden "
+                      "action spends the first of them in id order, so no later flip or loss tells which one "
+                      "the owner named")
+
 VERSIONS = Versions("ntnd", first_stable="4",
                     development={"1": "65eea15e3b35", "2": "c712fa63feb1", "3": "d4e5f1e9b37d"},
-                    changes=(FLEET_ENTRY, MIX_NAMES))
+                    changes=(FLEET_ENTRY, MIX_NAMES, ALIKE_CHOICE))

@@ -356,7 +356,7 @@ def _skip_void_hits(s: dict, ctx) -> None:
 
 def answer_loss(s: dict, units: list[str], ctx) -> None:
     """The Communist ``losses`` answer to a bombing hit: the unit destroyed (11.1.1.2)."""
-    from ..forces.operations import remove_from_marker
+    from ..forces.operations import alike_first, remove_from_marker
     from ..politics.victory import eliminate
     a = air.start(s)
     p = a["pending"]
@@ -367,7 +367,7 @@ def answer_loss(s: dict, units: list[str], ctx) -> None:
         raise Rejection(Code.ILLEGAL_AIR_LOSSES, "NTND 11.1.1.2: name one Communist unit in the bombed hex (a supply "
                                               "unit before a dummy; interceptors are not affected; a VC base only "
                                               "by a SAC's 6, 28.9.8)", rule="NTND 11.1.1.2")
-    uid = units[0]
+    (uid,) = alike_first(s, units[:1])                                    # ntnd/6: alike counters are one (6.2)
     if s["units"][uid]["inv"]:
         remove_from_marker(s, uid, ctx, rule="NTND 11.1.1.2")                    # revealed: it is destroyed
     eliminate(s, uid, ctx, "NTND 11.1.1.2")

@@ -5,8 +5,10 @@ campaign game, below; bots_political.ntnd_bot picks one by the scenario).
 (so ``LocalGame.run_bots`` and the service's bot runner can use it) and, like it, sees only the
 legal commands: no hidden information. It plays a little less aimlessly than the uniform bot:
 it attacks when it can, keeps recruits hidden, rarely flips its own stacks, ambushes more often
-than not, advances with everything, and ends a movement phase only now and then. Deterministic:
-choices come from ``Prng`` (no ``random`` module).
+than not, advances with everything, and ends a movement phase only now and then. The Communist
+player's recruits and moves are drawn public part first (``public_key``, ``bots.public_pick``; issue
+42): the bot's choice shows nothing more of its markers than the rules do. Deterministic: choices
+come from ``Prng`` (no ``random`` module).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import Callable
 
 from functools import lru_cache
 
-from ....bots import Prng
+from ....bots import Prng, public_pick
 from . import air as bots_air
 from ..components.map import load_map
 
@@ -23,11 +25,31 @@ def _action(c) -> str:
     return c.ntnd.WhichOneof("action")
 
 
+def public_key(c) -> tuple:
+    """A Communist command in two parts for ``public_pick``: what the Allied seat sees of it, then what it
+    hides (issue 42, point 4). A move: the piece, then its destination and path (all public). A
+    placement: the hex, whether inverted and, face up, the unit and its type, then an inverted
+    recruit's type and nationality (hidden: one marker whatever it is)."""
+    a = _action(c)
+    if a == "move":
+        m = c.ntnd.move
+        return (m.piece, (m.path[-1] if m.path else "", tuple(m.path)))
+    if a == "place":
+        p = c.ntnd.place
+        face = ("", "", p.unit) if p.inverted else (p.kind, p.nationality, p.unit)
+        return ((p.location, p.inverted) + face, (p.kind, p.nationality) if p.inverted else ("", ""))
+    return (c.SerializeToString(deterministic=True), b"")
+
+
 def tet_bot(seed) -> Callable[[str, list], object]:
     prng = Prng(b"ntnd-tet-bot/" + (seed if isinstance(seed, bytes) else str(seed).encode()))
 
     def pick(cands: list):
         return cands[prng.below(len(cands))]
+
+    def hidden_safe(seat: str, cands: list):
+        """The Communist player's recruits and moves: the public part drawn first (``public_key``)."""
+        return public_pick(prng, cands, public_key) if seat == "communist" else pick(cands)
 
     def chance(num: int, den: int) -> bool:
         return prng.below(den) < num
@@ -45,7 +67,7 @@ def tet_bot(seed) -> Callable[[str, list], object]:
             return max(by["advance"], key=lambda c: len(c.ntnd.advance.units))  # 19.4: all in
         if "place" in by:
             hidden = [c for c in by["place"] if c.ntnd.place.inverted or c.ntnd.place.unit]
-            return pick(hidden or by["place"])                      # 4.1: recruits stay hidden
+            return hidden_safe(seat, hidden or by["place"])         # 4.1: recruits stay hidden
         if "promote" in by or "break_down" in by:
             return pick(by.get("promote", []) + by.get("break_down", []))   # 6.1
         if "flip" in by or "invert" in by:                          # 6.2: mostly keep stacks hidden
@@ -56,7 +78,7 @@ def tet_bot(seed) -> Callable[[str, list], object]:
                 return done[0]
             return pick(by.get("flip", []) + inverts)
         if "move" in by and (not done or not chance(1, 25)):
-            return pick(by["move"])
+            return hidden_safe(seat, by["move"])
         if done:
             return done[0]
         return pick(legal)
@@ -199,7 +221,7 @@ and both sides move into South Vietnam's towns and cities more often than not (2
         if c is None and "move" in by and chance((2, 3)):
             into = [x for x in by["move"] if x.ntnd.move.path and x.ntnd.move.path[-1] in _sv_towns()]
             if into:                                  # 22.4: South Vietnam's towns and cities are the points
-                c = into[prng.below(len(into))]
+                c = public_pick(prng, into, public_key) if seat == "communist" else into[prng.below(len(into))]
         if c is None:
             c = military(seat, legal)
         run["n"] = 0 if _action(c) == "done" else run["n"] + 1

@@ -17,7 +17,7 @@ from ..components.features import in_force
 from ..components.map import load_map
 from ..movement.ground import enemy_locs, may_enter, mover, stacking_problem, violation_at
 from ..movement.reach import _airmobile_reach
-from ..forces.operations import make_marker, remove_from_marker
+from ..forces.operations import alike_first, make_marker, remove_from_marker
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..supply.lines import supply_step
@@ -238,7 +238,7 @@ def apply_overstack_losses(s: dict, chosen: list[str], ctx) -> None:
             or any(c not in v["eligible"] for c in chosen):
         raise Rejection(Code.ILLEGAL_LOSSES, "NTND 19.3.2: eliminate exactly the units in violation of the stacking "
                         f"limits (8.10) in the hex the retreat over-stacked ({step[10:] or '-'}), his choice", rule="NTND 19.3.2")
-    for c in sorted(chosen):
+    for c in sorted(alike_first(s, chosen)):                         # ntnd/6: alike counters are one (6.2)
         if s["units"][c]["inv"]:
             remove_from_marker(s, c, ctx)
         eliminate(s, c, ctx, "NTND 19.3.2")

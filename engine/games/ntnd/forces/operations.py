@@ -15,7 +15,7 @@ from ..components.map import load_map
 from ..movement.ground import _stack_verdict
 from ..components.state import COMMUNIST, new_marker_id
 from ..components.pieces import counter_id, counter_name, counter_order, load_counters
-from ..versions import MIX_NAMES
+from ..versions import ALIKE_CHOICE, MIX_NAMES
 
 
 def _ut(s, uid):
@@ -183,6 +183,33 @@ def name_hidden(s: dict, uids: list[str], mid: str) -> dict[str, str]:
     return out
 
 
+def _alike(u: dict) -> tuple:
+    """What two inverted counters must share to be alike: every field but the id and the name."""
+    return tuple(v for k, v in sorted(u.items()) if k not in ("id", "name"))
+
+
+def alike_first(s: dict, uids: list[str]) -> list[str]:
+    """ntnd/6 (``versions.ALIKE_CHOICE``, 6.2, issue 42): the counters a hidden action spends, each
+    named one replaced by the first (in id order) of the counters alike to it in its marker (one type,
+    every field but the id and name the same) not already taken, so that which of alike counters the
+    owner named leaves no trace a later flip or loss could show. Face-up units are public and stay as
+    named. Under ntnd/4-5 ``uids`` unchanged. Call it after the command is validated: an alike counter
+    passes every check the named one passes."""
+    if not ALIKE_CHOICE.on(s):
+        return list(uids)
+    out: list[str] = []
+    for uid in uids:
+        u = s["units"].get(uid)
+        mk = s["markers"].get(u["mk"]) if u is not None and u["inv"] else None
+        if mk is None:
+            out.append(uid)
+            continue
+        key = _alike(u)
+        first = min((x for x in mk["units"] if x not in out and _alike(s["units"][x]) == key), key=counter_order)
+        out.append(first)
+    return out
+
+
 def _types_in_mix(s: dict) -> frozenset:
     """The unit types with a counter in the mix (``first_in_mix`` is not None for exactly these), from
     one pass: the options below ask it per cadre, supply and division."""
@@ -213,6 +240,7 @@ def promote(s: dict, cadre: str, supply: str, to: str, ctx) -> None:
     if (cadre, supply, to) not in promotion_options(s):
         raise Rejection(Code.ILLEGAL_PROMOTION, "NTND 6.1.1/6.1.2: a cadre with or adjacent to a supply unit, "
                "and a counter in the mix (6.1.4)", rule="NTND 6.1.1/6.1.2")
+    cadre, supply = alike_first(s, [cadre, supply])  # ntnd/6: alike counters are one (6.2)
     c = s["units"][cadre]
     nat = CADRES[c["type"]]
     new = first_in_mix(s, PROMOTE[to][nat])
@@ -261,6 +289,7 @@ def break_down(s: dict, uid: str, ctx) -> None:
         raise Rejection(Code.ILLEGAL_BREAKDOWN, "NTND 6.1.3: an NVA division breaks down into a cadre and a regiment "
                "of the country it stands in (VC, PL, KR), if both are in the mix", rule="NTND 6.1.3")
     m = load_map()
+    (uid,) = alike_first(s, [uid])                    # ntnd/6: alike counters are one (6.2)
     u = s["units"][uid]
     loc, was_inv = u["loc"], u["inv"]
     nat = {"SV": "VC", "LA": "PL", "CA": "KR"}[m.hex(loc).country].lower()

@@ -25,7 +25,6 @@ from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import POOL_OF_NAT, counter_order, load_counters
 from ..politics import vietnamization
 from ..politics.elections import peace_party
-from ..components.features import in_force
 
 CADRE_OF = {"VC": "vc_cadre", "PL": "pl_cadre", "KR": "kr_cadre"}
 NVA_RECRUITS = ("nva_artillery", "nva_division", "nva_sam")   # 4.1.3

@@ -34,7 +34,7 @@ import itertools
 from ....errors import Rejection
 from ..components.features import in_force
 from ..components.map import load_map
-from ..forces.operations import first_in_mix, name_public, remove_from_marker
+from ..forces.operations import alike_first, first_in_mix, name_public, remove_from_marker
 from ..politics.victory import eliminate
 from ..forces.recruitment import division_cap_holds
 from ..components.state import ALLIED, COMMUNIST
@@ -97,7 +97,7 @@ def build(s: dict, loc: str, supplies: list[str], ctx) -> str:
         raise Rejection(Code.ILLEGAL_BASE, "NTND 28.9.3: two supply units in a South Vietnamese mountain, jungle or "
                         "swamp hex with a VC unit, one base a corps", rule="NTND 28.9.3")
     base = first_in_mix(s, "vc_base")
-    _spend(s, list(pair), ctx, "NTND 28.9.3")
+    _spend(s, alike_first(s, list(pair)), ctx, "NTND 28.9.3")        # ntnd/6: alike counters are one (6.2)
     s["units"][base].update(status="map", loc=loc, inv=False, mk=None)
     base = name_public(s, base)                                      # ntnd/5 (4.4): bases are face up
     ctx.emit({"t": "base-built", "unit": base, "loc": loc, "rule": "NTND 28.9.3"})
@@ -124,6 +124,7 @@ def upgrade(s: dict, regiment: str, cadre: str, supply: str, ctx) -> str:
         raise Rejection(Code.ILLEGAL_BASE, "NTND 28.9.7: a VC regiment, a VC cadre and a supply unit in a base's hex "
                         "become an NVA division, one a turn (4.1.7: at most ten on the map until an uprising is declared)",
                         rule="NTND 28.9.7")
+    regiment, cadre, supply = alike_first(s, [regiment, cadre, supply])   # ntnd/6: alike counters are one (6.2)
     loc, was_inv = s["units"][regiment]["loc"], s["units"][regiment]["inv"]
     div = first_in_mix(s, "nva_division")
     s["units"][div].update(status="map", loc=loc, inv=False, mk=None)

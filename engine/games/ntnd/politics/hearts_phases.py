@@ -26,7 +26,7 @@ from ..forces import replacements
 from ....codes import Code
 from .hearts import SV_CORPS, area_of, move, no_effect
 from ..components.map import load_map
-from ..forces.operations import remove_from_marker
+from ..forces.operations import alike_first, remove_from_marker
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters
 
@@ -74,6 +74,7 @@ def communist_expend(s: dict, uid: str, ctx) -> None:
     if uid not in expend_options(s):
         raise Rejection(Code.ILLEGAL_EXPEND, "NTND 7.4: expend a supply unit or cadre on the map in a corps/country "
                         "(8.9.1: a cadre in its own country)", rule="NTND 7.4")
+    (uid,) = alike_first(s, [uid])                                   # ntnd/6: alike counters are one (6.2)
     u = s["units"][uid]
     area = area_of(u["loc"])
     if u["inv"]:

@@ -20,6 +20,7 @@ from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters
 from ....codes import Code
+from ..forces.operations import alike_first
 
 ALWAYS_ALLIED = ("naval", "air")
 ALWAYS_ALLIED_CLASSES = ("militia", "green_beret", "firebase", "patrol_boat")
@@ -328,5 +329,5 @@ def apply_supply(s: dict, chosen: list[str], ctx) -> None:
                         "(one in range of each attacker without a free source, none to spare)", rule="NTND 18.6.2")
     b["todo"].pop(0)
     b.pop("supply_needs")
-    for sup in sorted(chosen):
+    for sup in sorted(alike_first(s, chosen)):                       # ntnd/6: alike counters are one (6.2)
         eliminate(s, sup, ctx, "NTND 18.6.2")
