@@ -30,7 +30,7 @@ from ....decisions import DecisionKind
 from ....errors import Rejection
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import _type_facts
+from ..movement.zones import _type_facts
 from ..politics.victory import score
 from ..components.state import ALLIED, COMMUNIST
 from ..versions import FLEET_ENTRY

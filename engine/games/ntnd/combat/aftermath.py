@@ -14,7 +14,10 @@ from . import retreat as rt
 from .battles import _fighting_units, _t, combat_unit, gb_zoi
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import enemy_locs, may_enter, mover, stacking_problem, violation_at
+from ..movement.ground import mover
+from ..movement.national import may_enter
+from ..movement.stacking import stacking_problem, violation_at
+from ..movement.zones import enemy_locs
 from ..movement.reach import _airmobile_reach
 from ..forces.operations import make_marker, remove_from_marker
 from ..politics.victory import eliminate

@@ -16,7 +16,10 @@ from ..optional import special_units
 from .corps import assign_on_entry, entry_locations
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import Env, enemy_locs, region_of, stacking_problem
+from ..movement.ground import Env
+from ..movement.stacking import stacking_problem
+from ..movement.zones import enemy_locs
+from ..movement.hexes import region_of
 from ..politics import victory as politics, uprising
 from .operations import first_in_mix, make_marker, name_public
 from .placement import cadre_hexes

@@ -9,7 +9,9 @@ from functools import lru_cache
 
 from ..components.features import in_force
 from ..components.map import load_map
-from .ground import UNLIMITED, Env, nbrs, path_to, region_of, stacking_problem
+from .ground import UNLIMITED, Env
+from .stacking import stacking_problem
+from .hexes import nbrs, path_to, region_of
 from ..components.state import ALLIED, COMMUNIST
 
 

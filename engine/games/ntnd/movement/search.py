@@ -12,7 +12,9 @@ from functools import lru_cache
 
 from ..politics.hearts import area_of, local_vc_step_q
 from ..components.map import load_map
-from .ground import Q, UNLIMITED, may_enter, nbrs, neutral_state, _step_q
+from .ground import Q, UNLIMITED, _step_q
+from .national import may_enter, neutral_state
+from .hexes import nbrs
 from ..components.pieces import load_counters
 
 
@@ -48,7 +50,7 @@ def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ())
 @lru_cache(maxsize=None)
 def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
     """Land hexes units of these types may stand in (may_enter), for one neutrality state
-    (``movement.neutral_key``): the hexes each type may stand in alone, since every refusal of
+    (``national.neutral_key``): the hexes each type may stand in alone, since every refusal of
     ``may_enter`` is one type's (8.9, 10.3.1, 28.11.4) or none's (8.2.3, 10.7, 10.8, 5.3), and 10.2's
     (a neutral country, unless all are Laotian or Cambodian) refuses the stack exactly when it refuses
     one of its types: a new stack of known types costs an intersection, not a pass over the map

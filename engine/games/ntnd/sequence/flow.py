@@ -26,6 +26,7 @@ from ..forces import recruit_extras as extras, operations, recruitment, replacem
 from ..arms import fleet, montagnards
 from ..optional import special_units
 from ..movement import ground as movement, neutrality, reaction
+from ..movement import stacking
 from ..movement.moves import resume_path
 from ..components.map import load_map
 from ..movement.sea import forced_returns
@@ -149,7 +150,7 @@ def advance(s: dict, ctx) -> None:
                              "unit": s["ambush"]["unit"]}
             return
         if s["phase"].get("stack_check"):
-            v = movement.first_violation(s)
+            v = stacking.first_violation(s)
             if v is not None:
                 s["decision"] = {"kind": "losses", "prompt": f"NTND 8.10.2: {v['loc']} is over-stacked: "
                                  f"eliminate {v['count']} unit(s)", **v, "overstack": True}
