@@ -200,6 +200,21 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     else:
         # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
         heap = [s0]
+    found = _heap_steps(heap, s0, g0, graph, flags, allow, double, top, shift, best, prev, settled)
+    if found is not None:
+        return Paths(prev, ())._path(found)
+    if goal is not None:
+        return None
+    settled.sort()
+    # the labels and predecessors are read only for 8.6.4 landings, the paths one at a time (a phase's
+    # legal moves offer thousands and a player sends one): each is decoded when read (issue 15)
+    return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
+
+
+def _heap_steps(heap: list, s0: int, g0: int, graph, flags, allow: int, double: int, top: int, shift: int,
+                best: list, prev: list, settled: list) -> int | None:
+    """``_dijkstra``'s general steps from ``heap`` (keys ``key << shift | hex number``), filling ``best``,
+    ``prev`` and ``settled``: the goal ``g0`` once it is settled (then it stops), else None."""
     pop, push = heapq.heappop, heapq.heappush
     roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
     while heap:
@@ -210,7 +225,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
         if here != s0:
             settled.append(here)
             if here == g0:
-                return Paths(prev, ())._path(here)
+                return here
             if flags[here] & _STOP:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
@@ -248,12 +263,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
                 best[n] = nk
                 prev[n] = here
                 push(heap, nk << shift | n)
-    if goal is not None:
-        return None
-    settled.sort()
-    # the labels and predecessors are read only for 8.6.4 landings, the paths one at a time (a phase's
-    # legal moves offer thousands and a player sends one): each is decoded when read (issue 15)
-    return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
+    return None
 
 
 #: False: every search runs ``_dijkstra``'s general steps (the reference of the flat steps' property test)
