@@ -16,13 +16,14 @@ only (its public events and its command unless sealed), for any spectator.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf.message import Message
 
 from afteraction.v1 import envelope_pb2
+
+from .registry import game_module
 
 
 @dataclass(frozen=True)
@@ -169,10 +170,11 @@ _NAMERS: dict[str, type] = {}
 
 
 def namer_class(game: str) -> type:
-    """The game's ``Namer`` (engine/games/<game>/names.py), the default one if it has none."""
+    """The game's ``Namer`` (engine/games/<game>/names.py, or its presentation/names.py), the default
+    one if it has none."""
     if game not in _NAMERS:
         try:
-            mod = importlib.import_module(f"{__package__}.games.{game}.names")
+            mod = game_module(game, "names")
             _NAMERS[game] = getattr(mod, "Namer")
         except ImportError:
             _NAMERS[game] = Namer

@@ -5,6 +5,7 @@ each change of play asked where its rule is. New games use the newest version.""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from .errors import Rejection
 from .codes import Code
@@ -25,6 +26,20 @@ def _versions(game: str) -> Versions:
         return importlib.import_module(f".games.{game}.versions", __package__).VERSIONS
     except ImportError as e:
         raise Rejection(Code.UNKNOWN_RULESET, f"ruleset {game!r} is not available: {e}") from None
+
+
+def game_module(game: str, role: str):
+    """A game's module that other code looks up by its role (``render``: the picture; ``names``: its
+    commands and events in words): ``games/<game>/<role>.py``, or in the game's ``presentation/``
+    subpackage (NTND, laid out by its rulebook's parts). ModuleNotFoundError when the game has none."""
+    for where in (f"{__package__}.games.{game}.{role}", f"{__package__}.games.{game}.presentation.{role}"):
+        try:
+            found = importlib.util.find_spec(where) is not None
+        except ModuleNotFoundError:   # no such game or no presentation/ package
+            found = False
+        if found:
+            return importlib.import_module(where)
+    raise ModuleNotFoundError(f"{game!r} has no {role} module", name=f"{__package__}.games.{game}.{role}")
 
 
 def games() -> list[str]:

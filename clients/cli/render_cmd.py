@@ -109,10 +109,10 @@ def _seat_of(args, ruleset):
 
 def _renderer(game: str):
     """The game's ``render_svg``, or None (printed why) for a game that has no drawing."""
-    import importlib
+    from afteraction.engine.registry import game_module
 
     try:
-        return importlib.import_module(f"afteraction.engine.games.{game}.render").render_svg
+        return game_module(game, "render").render_svg
     except ModuleNotFoundError:
         print(f"aar render: drawing is implemented for sog, gmv and ntnd, not {game}", file=sys.stderr)
         return None

@@ -194,14 +194,19 @@ def cmd_serve(args) -> int:
     if page is not None:
         page.attach(run.service)   # the league pages, /league/... (clients/cli/league_web.py)
     _started(host, run.port, run.tls, run.vkey, key, kstate, args.store, store_path, sstate, data_dir)
-    if run.web is not None:
-        web = f"{web_listen.rsplit(':', 1)[0]}:{run.web_port}"
-        print(f"web (Connect, gRPC-Web; plain HTTP) on {web}: play at http://{web}/, leagues at http://{web}/league/",
-              flush=True)
+    _web_started(run, web_listen)
     if metrics_at:
         _metrics(metrics_at, None)
     serve_forever(run)
     return 0
+
+
+def _web_started(run, web_listen) -> None:
+    """The web port's line, when it listens."""
+    if run.web is not None:
+        web = f"{web_listen.rsplit(':', 1)[0]}:{run.web_port}"
+        print(f"web (Connect, gRPC-Web; plain HTTP) on {web}: play at http://{web}/, leagues at http://{web}/league/",
+              flush=True)
 
 
 def _metrics(at, multiproc_dir) -> None:

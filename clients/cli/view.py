@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
-import importlib
 import json
 import re
 import sys
@@ -33,6 +32,7 @@ from importlib import resources
 
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import AfteractionError
+from afteraction.engine.registry import game_module
 from afteraction.v1 import envelope_pb2
 
 from .logwalk import Unreadable, jsonable, load, walk
@@ -77,7 +77,7 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
         if state["mod"] is None:
             state["ruleset"] = ref.ruleset
             try:
-                state["mod"] = importlib.import_module(f"afteraction.engine.games.{ref.ruleset.game}.render")
+                state["mod"] = game_module(ref.ruleset.game, "render")
             except ModuleNotFoundError:
                 state["mod"] = False
             if state["mod"]:

@@ -11,13 +11,13 @@ So it serves no one anything they did not send, and needs no authentication.
 from __future__ import annotations
 
 import base64
-import importlib
 import json
 import mimetypes
 import os
 from html import escape
 
 from afteraction.engine import names
+from afteraction.engine.registry import game_module
 from afteraction.v1 import command_pb2
 
 from . import play_text
@@ -53,7 +53,7 @@ def board(game: str, view: dict, commands: list[bytes]) -> dict:
     if game not in GAMES:
         raise ValueError(f"no game {game[:32]!r}")
     try:
-        mod = importlib.import_module(f"afteraction.engine.games.{game}.render")
+        mod = game_module(game, "render")
         svg = mod.render_svg(view)
     except ModuleNotFoundError:
         svg = '<pre class="view">' + escape(json.dumps(view, sort_keys=True, indent=1)) + "</pre>"

@@ -47,7 +47,7 @@ def perturb(s: dict, shift: int = 1) -> dict | None:
     """Rotate the markers' contents among the markers, by the first rotation from ``shift`` on that
     keeps the state legal (no hex over-stacked that was not before, 8.10) and changes some marker's
     contents; None if there is none (fewer than two kinds of contents)."""
-    from afteraction.engine.games.ntnd.movement.ground import stacking_problem
+    from afteraction.engine.games.ntnd.movement.stacking import stacking_problem
 
     ids = sorted(s["markers"], key=lambda m: int(m[1:]))
     contents = [list(s["markers"][m]["units"]) for m in ids]

@@ -53,7 +53,7 @@ def test_ntnd_11_3_1_the_helicopter_leaves_the_air_boxes_and_dies_with_its_unit(
 
 
 def test_ntnd_8_10_1_1_a_unit_with_helicopters_is_one_unit_for_stacking():
-    from afteraction.engine.games.ntnd.movement.ground import stacking_problem
+    from afteraction.engine.games.ntnd.movement.stacking import stacking_problem
     s = _marines_with_helicopters()
 
     here = [u for u, x in s["units"].items() if x["status"] == "map" and x["loc"] == "1810"]

@@ -1,6 +1,6 @@
 """Issue 15: the hexes a stack may stand in (ground_search._allowed) are the hexes each of its unit
 types may stand in alone, intersected, and the graph a search steps in is keyed by that set. Both are
-checked here against ``movement.may_enter`` asked of the whole stack, hex by hex."""
+checked here against ``national.may_enter`` asked of the whole stack, hex by hex."""
 from __future__ import annotations
 
 from hypothesis import given, settings
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from afteraction.engine.games.ntnd.movement import search as ground_search
 from afteraction.engine.games.ntnd.components.map import load_map
-from afteraction.engine.games.ntnd.movement.ground import OPEN, may_enter, neutral_state
+from afteraction.engine.games.ntnd.movement.national import OPEN, may_enter, neutral_state
 from afteraction.engine.games.ntnd.components.pieces import load_counters
 
 _TYPES = sorted(t for t, x in load_counters().types.items() if x.category != "air")

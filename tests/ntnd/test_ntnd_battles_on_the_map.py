@@ -10,6 +10,8 @@ import pytest
 from afteraction.engine import versions
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.movement import zones
+from afteraction.engine.games.ntnd.movement import hexes
 from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.ruleset import Context
 
@@ -56,7 +58,7 @@ def _targets(s, seat):
 def test_ntnd_8_5_3_1_a_unit_starting_in_a_zoi_leaves_at_the_normal_cost():
     fb = blank()
     put(fb, "us-fb-pleiku", "1716")                      # a firebase: ZOI of two hexes
-    zoi = movement.zoi_hexes(fb)
+    zoi = zones.zoi_hexes(fb)
     sv = {h for h, x in M.hexes.items() if x.country == "SV" and x.is_land}
     start = next(h for h in sorted(zoi & sv) if M.distance(h, "1716") == 2
                  and any(n not in zoi and n in sv for n in M.hex_neighbours(h)))
@@ -511,7 +513,7 @@ def test_ntnd_8_6_4_1_landed_marines_spend_their_remaining_points_inland():
     put(s, "us-5mar", "1810")                            # in the port: half the allowance pays the landing
     s = at(s, "a_move")
     full = movement.allowance_q(s, movement.mover(s, "us-5mar"))
-    cls = movement.utype(s["units"]["us-5mar"]).movement_class
+    cls = hexes.utype(s["units"]["us-5mar"]).movement_class
     landing = sorted(p for p in _paths(s, "allied", "us-5mar") if p[0] == "sea" and M.hexes[p[-1]].corps == "I"
                      and p[-1] != "1810")[0]
     s, _ = play(s, "allied", cmd("move", piece="us-5mar", path=list(landing)))

@@ -10,6 +10,7 @@ from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.components import features
 from afteraction.engine.games.ntnd.movement import ground as movement
 from afteraction.engine.games.ntnd.phases import FLOW
+from afteraction.engine.games.ntnd.movement import national
 from afteraction.engine.games.ntnd.rules import NtndRuleset, cmd
 from afteraction.engine.games.ntnd.sequence.turns import INDEX, PHASES
 from afteraction.engine.games.ntnd.components.scenarios import initial_state
@@ -78,7 +79,7 @@ def test_ntnd_28_6_1_the_thai_333_enters_at_luang_prabang_or_vientiane_regardles
     assert u["status"] == "map" and u["loc"] == "VIENTIANE" and u["corps"] == "LA"
     # "It may move ... only in Laos": attached to the Laotian command, South Vietnam is closed to it
     sv_hex = next(h for h, x in movement.load_map().hexes.items() if x.country == "SV" and x.is_land)
-    assert movement.may_enter(s, [movement.load_counters().type("thai_333_ranger")], "allied", "LA", sv_hex)
+    assert national.may_enter(s, [movement.load_counters().type("thai_333_ranger")], "allied", "LA", sv_hex)
     with pytest.raises(Rejection):
         RS.apply(s, "allied", cmd("place", unit="thai-333", location="1424"), Context.for_tests())
 

@@ -10,7 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from afteraction.engine.games.ntnd.movement import ground as movement
-from afteraction.engine.games.ntnd.movement.ground import ALLIED, COMMUNIST, PATROL_BOATS, _type_facts, load_map
+from afteraction.engine.games.ntnd.movement import zones
+from afteraction.engine.games.ntnd.movement import hexes
+from afteraction.engine.games.ntnd.movement.ground import ALLIED, COMMUNIST, PATROL_BOATS, load_map
+from afteraction.engine.games.ntnd.movement.zones import _type_facts
 
 from .test_ntnd_legal_check_property import _positions
 
@@ -42,9 +45,9 @@ def _plain(s: dict) -> dict:
             boats.add(loc)
     return {("enemy", ALLIED): frozenset(locs[COMMUNIST]), ("enemy", COMMUNIST): frozenset(locs[ALLIED]),
             ("types_at", ALLIED): types_at[ALLIED], ("types_at", COMMUNIST): types_at[COMMUNIST],
-            ("zoc", ALLIED): movement._zoc_of(frozenset(zoc_at[ALLIED]), movement.zoc_closed(s, ALLIED)),
-            ("zoc", COMMUNIST): movement._zoc_of(frozenset(zoc_at[COMMUNIST]), movement.zoc_closed(s, COMMUNIST)),
-            ("zoi", None): frozenset(h for loc, r in zoi_at for h in movement.land_within(loc, r)),
+            ("zoc", ALLIED): zones._zoc_of(frozenset(zoc_at[ALLIED]), zones.zoc_closed(s, ALLIED)),
+            ("zoc", COMMUNIST): zones._zoc_of(frozenset(zoc_at[COMMUNIST]), zones.zoc_closed(s, COMMUNIST)),
+            ("zoi", None): frozenset(h for loc, r in zoi_at for h in hexes.land_within(loc, r)),
             ("river_stop", None): frozenset().union(*map(movement._river_near, boats)) if boats else frozenset()}
 
 

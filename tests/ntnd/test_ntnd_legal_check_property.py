@@ -100,7 +100,10 @@ def test_ntnd_8_2_memoised_flights_are_each_airmobile_units_own(seed):
     """reach._flights (memoised on the start, the weather, the interned enemy hexes and the may_enter
     hexes) gives what 8.2 / 8.8.1.1 give computed from the state for that unit."""
     from afteraction.engine.games.ntnd.movement import ground as movement
-    from afteraction.engine.games.ntnd.movement.ground import region_neighbours, region_of
+    from afteraction.engine.games.ntnd.movement import national
+    from afteraction.engine.games.ntnd.movement import stacking
+    from afteraction.engine.games.ntnd.movement import zones
+    from afteraction.engine.games.ntnd.movement.hexes import region_neighbours, region_of
     m = load_map()
     flights = 0
     for rs, s, d in _positions(seed, 200):
@@ -116,9 +119,9 @@ def test_ntnd_8_2_memoised_flights_are_each_airmobile_units_own(seed):
             else:
                 regions = {region_of(mv["loc"]), *region_neighbours().get(region_of(mv["loc"]), ())}
                 cands = [h for h in m.land_hexes() if region_of(h) in regions]
-            enemy = movement.enemy_locs(s, "allied")
+            enemy = zones.enemy_locs(s, "allied")
             want = {h: [h] for h in cands if h != mv["loc"] and h not in enemy
-                    and movement.may_enter(s, mv["types"], "allied", mv["corps"], h) is None}
+                    and national.may_enter(s, mv["types"], "allied", mv["corps"], h) is None}
             got = reach._airmobile_reach(s, mv)
             assert got == want and list(got) == list(want)
             flights += 1
@@ -162,23 +165,26 @@ def test_ntnd_8_5_the_per_state_sets_of_one_pass_are_each_rules_own(seed):
     """movement.Env derives its sets (ZOC 8.5.1, ZOI 8.5.3, enemy locations, units per location,
     14.1.3 patrolled rivers) in one pass over the units; each equals its own function's answer."""
     from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.movement import national
+    from afteraction.engine.games.ntnd.movement import stacking
+    from afteraction.engine.games.ntnd.movement import zones
     for i, (rs, s, d) in enumerate(_positions(seed, 120)):
         if i % 6:
             continue
         env = movement.Env(s)
         for side in ("allied", "communist"):
-            assert env.zoc(side) == movement.zoc_hexes(s, side)
-            assert env.enemy(side) == movement.enemy_locs(s, side)
+            assert env.zoc(side) == zones.zoc_hexes(s, side)
+            assert env.enemy(side) == zones.enemy_locs(s, side)
             by_loc: dict = {}
             for u in s["units"].values():
                 if u["status"] == "map" and u["side"] == side:
                     by_loc.setdefault(u["loc"], []).append((u["id"], u["type"]))
             assert env.types_at(side) == by_loc
             assert env.occupied(side) == frozenset(by_loc)
-        assert env.zoi() == movement.zoi_hexes(s)
+        assert env.zoi() == zones.zoi_hexes(s)
         assert env.river_stop() == movement.patrolled_river(s)
         demoralized = dict(s, sv_demoralized=True)                 # 25.2: ARVN units lose their ZOC
-        assert movement.Env(demoralized).zoc("allied") == movement.zoc_hexes(demoralized, "allied")
+        assert movement.Env(demoralized).zoc("allied") == zones.zoc_hexes(demoralized, "allied")
 
 
 @SETTINGS
@@ -236,6 +242,9 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
     random-game movement phases it gives the labels, predecessors and paths (whole search and stopped
     at a goal) of the plain search over hex ids; and Env.full_hexes (8.10.1) is each hex's own check."""
     from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.movement import national
+    from afteraction.engine.games.ntnd.movement import stacking
+    from afteraction.engine.games.ntnd.movement import zones
     m = load_map()
     prng = Prng(f"numbers-{seed}".encode())
     land = m.land_hexes()
@@ -275,13 +284,13 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
             graph_kind, sorted_types, _, mult, alone = reach._kind(tuple(t.id for t in mv["types"]), side, mv["inv"])
             assert graph_kind == (tuple(sorted({t.movement_class for t in mv["types"]})), mv["inv"])
             assert sorted_types == types and mult == (2 if side == "communist" and not mv["inv"] else 1)
-            verdicts = tuple(movement._stack_verdict(side, saigon, types) is not None for saigon in (False, True))
+            verdicts = tuple(stacking._stack_verdict(side, saigon, types) is not None for saigon in (False, True))
             assert alone == (verdicts if side == "communist" and len(types) > 1 and any(verdicts) else None)
             want = set()
             for loc, here in env.types_at(side).items():
                 if not m.is_zone(loc):
                     there = tuple(sorted([t for _, t in here] + list(types)))
-                    if movement._stack_verdict(side, movement._saigon(loc), there) is not None:
+                    if stacking._stack_verdict(side, stacking._saigon(loc), there) is not None:
                         want.add(loc)
             assert env.full_hexes(side, types) == want
     assert compared > 0
@@ -322,6 +331,9 @@ def test_ntnd_8_a_roll_free_legal_walk_needs_no_search(seed):
     check_path gives the search-based verdict on every path: offered paths and random walks of the
     pieces of random-game movement phases (markers included)."""
     from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.movement import national
+    from afteraction.engine.games.ntnd.movement import stacking
+    from afteraction.engine.games.ntnd.movement import zones
     m = load_map()
     prng = Prng(f"walks-{seed}".encode())
     shortcut = compared = 0
@@ -380,6 +392,9 @@ def _relocate_reference(s: dict) -> list:
     read the units per location from one movement.Env)."""
     from afteraction.engine.games.ntnd.forces import corps
     from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.movement import national
+    from afteraction.engine.games.ntnd.movement import stacking
+    from afteraction.engine.games.ntnd.movement import zones
     from afteraction.engine.games.ntnd.components.pieces import load_counters
     counters, out = load_counters(), []
     for fb in sorted(s["units"]):
@@ -394,7 +409,7 @@ def _relocate_reference(s: dict) -> list:
                  and counters.type(u["type"]).stacking_class == "ground_combat"
                  and counters.type(u["type"]).nationality in nats and u["loc"] != f["loc"]
                  and not load_map().is_zone(u["loc"])}
-        out += [(fb, d) for d in sorted(dests) if movement.stacking_problem(s, "allied", d, [fb]) is None]
+        out += [(fb, d) for d in sorted(dests) if stacking.stacking_problem(s, "allied", d, [fb]) is None]
     return out
 
 

@@ -172,12 +172,12 @@ def test_ntnd_4_2_3_a_new_firebase_costs_no_political_points_one_from_the_dead_p
 # --------------------------------------------------------------------------- 8.2 / 8.5.2 reading
 
 def test_ntnd_8_5_2_airmobile_units_fly_over_enemy_zoc_reading_on_the_map():
-    from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.movement import zones
     s = blank()
     put(s, "us-1-1cav", "1819")
     put(s, "vc-bmt", "1818")                        # morale 3: a ZOC around 1818 (8.5.1)
     s = at(s, "a_move")
-    zoc = movement.zoc_hexes(s, "communist")
+    zoc = zones.zoc_hexes(s, "communist")
     assert "1819" in zoc and "1716" not in zoc
     moves = {tuple(c.ntnd.move.path) for c in legal(s, "allied")
              if c.ntnd.WhichOneof("action") == "move" and c.ntnd.move.piece == "us-1-1cav"}

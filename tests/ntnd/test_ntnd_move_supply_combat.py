@@ -5,6 +5,9 @@ Tet set-up, phases entered as the game enters them (``mapplay.at``), answers tak
 from __future__ import annotations
 
 from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.movement import stacking
+from afteraction.engine.games.ntnd.movement import zones
+from afteraction.engine.games.ntnd.movement import hexes
 from afteraction.engine.games.ntnd.components.map import load_map
 
 from .mapplay import (allied_attack, at, battle_of, blank, cmd, communist_attack, done, legal, play, put,
@@ -40,7 +43,7 @@ def test_ntnd_8_1_and_8_2_6_moves_spend_the_chart_cost_of_each_hex_within_the_al
     s = at(s, "c_move")
     mv = movement.mover(s, "nva-320")
     allow = movement.allowance_q(s, mv)
-    cls = movement.utype(s["units"]["nva-320"]).movement_class
+    cls = hexes.utype(s["units"]["nva-320"]).movement_class
     paths = _paths(s, "communist", "nva-320")
     assert paths and all(_cost(cls, "1813", p) <= allow for p in paths)
     # a clear hex costs one point, other terrain the chart's cost (8.2.6)
@@ -63,7 +66,7 @@ def test_ntnd_8_1_and_8_2_6_moves_spend_the_chart_cost_of_each_hex_within_the_al
 def test_ntnd_8_5_2_1_a_unit_beginning_in_a_zoc_leaves_freely_but_stops_in_the_next_zoc_hex():
     s = blank()
     put(s, "us-1-4", "1715")                             # Kontum: a ZOC of six hexes
-    zoc = movement.zoc_hexes(s, "allied")
+    zoc = zones.zoc_hexes(s, "allied")
     start = next(h for h in sorted(zoc) if h != "1715" and M.hexes[h].country == "SV" and not M.hexes[h].town)
     put(s, "vc-qn", start)                               # face up, beginning the turn in that ZOC
     s = at(s, "c_move")
@@ -77,10 +80,10 @@ def test_ntnd_8_5_4_zones_of_control_do_not_extend_into_or_out_of_off_board_zone
     s = blank()
     s["neutral"] = []
     put(s, "us-1-4", "0707")                             # next to Vientiane
-    assert "VIENTIANE" not in movement.zoc_hexes(s, "allied")
+    assert "VIENTIANE" not in zones.zoc_hexes(s, "allied")
     s = blank()
     put(s, "us-1-4", "VIENTIANE")                        # in the zone: no ZOC out of it
-    assert movement.zoc_hexes(s, "allied") == frozenset()
+    assert zones.zoc_hexes(s, "allied") == frozenset()
     put(s, "nva-320", "0806")                            # face up, next to the zone
     s = at(s, "c_move")
     paths = _paths(s, "communist", "nva-320")
@@ -143,7 +146,7 @@ def test_ntnd_8_10_1_3_any_number_of_units_in_an_off_board_zone():
     assert "HANOI" in _dests(s, "communist", divs[3])
     s, _ = play(s, "communist", cmd("move", piece=divs[3], path=["HANOI"]))
     s, _ = play(s, "communist", done())
-    assert sum(x["loc"] == "HANOI" for x in s["units"].values()) == 4 and movement.first_violation(s) is None
+    assert sum(x["loc"] == "HANOI" for x in s["units"].values()) == 4 and stacking.first_violation(s) is None
 
 
 # --------------------------------------------------------------------------- 9.1.1.1 (fleet half) / 9.2

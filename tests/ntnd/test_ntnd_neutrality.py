@@ -5,6 +5,8 @@ from __future__ import annotations
 from afteraction.engine.games.ntnd.combat import aftermath, battles
 from afteraction.engine.games.ntnd.politics import hearts
 from afteraction.engine.games.ntnd.movement import ground as movement, reach
+from afteraction.engine.games.ntnd.movement import national
+from afteraction.engine.games.ntnd.movement import zones
 from afteraction.engine.games.ntnd.phases import FLOW
 
 _advance, _enter = FLOW.advance, FLOW.enter
@@ -389,7 +391,7 @@ def test_ntnd_10_6_a_conquered_country_loses_its_units_for_good():
 
 def test_ntnd_10_7_china_is_never_open_to_allied_ground_units():
     s = cblank()
-    assert movement.may_enter(s, [movement.load_counters().type("us_infantry_brigade")], "allied", None,
+    assert national.may_enter(s, [movement.load_counters().type("us_infantry_brigade")], "allied", None,
                               "CHINA").startswith("NTND 10.7")
 
 
@@ -477,7 +479,7 @@ def _zoc_moves(s):
 def test_ntnd_10_2_announcing_a_zoc_across_the_laotian_border_violates_it_each_turn():
     s = cblank()
     uid = us(s, SV_I)
-    assert LA_NEXT not in movement.zoc_hexes(s, "allied")              # 8.5.1: not by default
+    assert LA_NEXT not in zones.zoc_hexes(s, "allied")              # 8.5.1: not by default
     s = at(s, "a_move")
     assert ("LA", True) in _zoc_moves(s) and ("CA", True) in _zoc_moves(s)
     box = s["hm"]["LA"]
@@ -485,7 +487,7 @@ def test_ntnd_10_2_announcing_a_zoc_across_the_laotian_border_violates_it_each_t
     (v,) = [e for e in kinds(ev) if e["event"] == "violated"]
     assert v["rule"] == "NTND 10.2" and v["by"] == "zoc extended"
     assert kinds(ev, "pp")[0]["pp"] == -4 and s["hm"]["LA"] != box      # 10.2.1: a die, the marker a box
-    assert LA_NEXT in movement.zoc_hexes(s, "allied") and ("LA", False) in _zoc_moves(s)
+    assert LA_NEXT in zones.zoc_hexes(s, "allied") and ("LA", False) in _zoc_moves(s)
     s, ev = play(s, "allied", cmd("done"))
     assert not kinds(ev, "pp")                                           # once a turn (10.2.3)
     s["turn"] += 1
@@ -495,7 +497,7 @@ def test_ntnd_10_2_announcing_a_zoc_across_the_laotian_border_violates_it_each_t
     s["turn"] += 1
     s = at(s, "a_move")
     s, _ = play(s, "allied", cmd("announce_zoc", country="LA", extend=False))
-    assert LA_NEXT not in movement.zoc_hexes(s, "allied")
+    assert LA_NEXT not in zones.zoc_hexes(s, "allied")
     s, ev = play(s, "allied", cmd("done"))
     assert not kinds(ev, "pp")
     del uid
@@ -504,18 +506,18 @@ def test_ntnd_10_2_announcing_a_zoc_across_the_laotian_border_violates_it_each_t
 def test_ntnd_10_8_a_zoc_extended_into_north_vietnam_is_an_invasion():
     s = cblank()
     us(s, SV_I)
-    assert NV_HEX not in movement.zoc_hexes(s, "allied")               # technically neutral (8.5.1)
+    assert NV_HEX not in zones.zoc_hexes(s, "allied")               # technically neutral (8.5.1)
     t = initial_state("tet", Context.for_tests())
     uid = next(u for u in sorted(t["units"]) if t["units"][u]["side"] == "allied" and t["units"][u]["status"] == "map"
-               and not t["units"][u]["inv"] and movement._type_facts(t["units"][u]["type"])[0])
+               and not t["units"][u]["inv"] and zones._type_facts(t["units"][u]["type"])[0])
     t["units"][uid]["loc"] = SV_I
-    assert NV_HEX in movement.zoc_hexes(t, "allied")                    # Tet: the map, as ever
+    assert NV_HEX in zones.zoc_hexes(t, "allied")                    # Tet: the map, as ever
     s = at(s, "a_move")
     s, ev = play(s, "allied", cmd("announce_zoc", country="NV", extend=True), faces=[3, 3])
     pp = kinds(ev, "pp")
     assert pp[0]["pp"] == -10 and pp[0]["rule"] == "NTND 10.8"
     assert not [e for e in kinds(ev, "aid") if e["event"] == "roll"]    # 27.1.2: only units entering
-    assert NV_HEX in movement.zoc_hexes(s, "allied")
+    assert NV_HEX in zones.zoc_hexes(s, "allied")
     assert ("NV", True) not in [(c.ntnd.announce_zoc.country, c.ntnd.announce_zoc.extend)
                                 for c in legal(s, "allied") if c.ntnd.WhichOneof("action") == "announce_zoc"]
     s = at(s, "c_move")

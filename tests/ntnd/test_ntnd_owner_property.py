@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from afteraction.engine.games.ntnd.movement import ground as movement, reach as paths_reach
+from afteraction.engine.games.ntnd.movement import stacking
 from afteraction.engine.games.ntnd.movement.paths import walk_ok
 from afteraction.engine.games.ntnd.rules import cmd
 
@@ -28,7 +29,7 @@ def _pair(lead: list[str], a: list[str], b: list[str], loc: str, phase: str, fac
             put(s, u, h)
         mid = _marker(s, lead + inside, loc)
         # a legal position: no hex over-stacked (8.10), as leakcheck.perturb keeps it
-        assume(movement.stacking_problem(s, "communist", loc, []) is None)
+        assume(stacking.stacking_problem(s, "communist", loc, []) is None)
         out.append(at(s, phase))
     return out, mid
 

@@ -5,6 +5,7 @@ taken from ``legal_commands`` and played through ``apply``. Rules 4, 5, 6, 8, 9,
 from __future__ import annotations
 
 from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.movement import hexes
 from afteraction.engine.games.ntnd.components.map import load_map
 
 from .campaign_states import at_phase
@@ -369,7 +370,7 @@ def test_ntnd_18_1_4_no_supply_line_across_a_neutral_border():
                   for sv in sorted(M.hex_neighbours(la)) if M.hexes[sv].country == "SV" and not M.hexes[sv].town)
     put(s, "us-fb-khesanh", sv)
     put(s, "us-1-1", la)
-    s["units"]["us-1-1"]["corps"] = movement.region_of(sv)
+    s["units"]["us-1-1"]["corps"] = hexes.region_of(sv)
     assert "us-1-1" in _oos(s, "a_move")
     s["neutral"] = []
     assert "us-1-1" not in _oos(s, "a_move")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from afteraction.engine.games.ntnd.movement import ground as movement, reach
+from afteraction.engine.games.ntnd.movement import hexes
 from afteraction.engine.games.ntnd.sequence.answers import _move_chunks, move_options
 from afteraction.engine.games.ntnd.movement.search import Paths
 from afteraction.engine.local import LocalGame
@@ -24,7 +25,7 @@ def _walked(s: dict, piece: str, env: movement.Env, path: list[str]) -> bool:
     """``path`` joins hex to neighbouring hex from the piece's start (what a search's path is)."""
     here = movement.mover(s, piece)["loc"]
     for h in path:
-        if h not in movement.nbrs(here):
+        if h not in hexes.nbrs(here):
             return False
         here = h
     return True

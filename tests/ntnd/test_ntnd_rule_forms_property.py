@@ -23,8 +23,10 @@ from afteraction.engine.games.ntnd.supply import lines as supply
 from afteraction.engine.games.ntnd.presentation import views
 from afteraction.engine.games.ntnd.combat import resolution as cb
 from afteraction.engine.games.ntnd.components.map import load_map
-from afteraction.engine.games.ntnd.movement.ground import (Env, enemy_locs, mover, nbrs, path_to, stacking_problem,
-                                                    zoc_hexes, zoi_hexes)
+from afteraction.engine.games.ntnd.movement.ground import Env, mover
+from afteraction.engine.games.ntnd.movement.stacking import stacking_problem
+from afteraction.engine.games.ntnd.movement.zones import enemy_locs, zoc_hexes, zoi_hexes
+from afteraction.engine.games.ntnd.movement.hexes import nbrs, path_to
 from afteraction.engine.games.ntnd.components.state import ALLIED, COMMUNIST
 from afteraction.engine.games.ntnd.components.pieces import counter_order, load_counters
 

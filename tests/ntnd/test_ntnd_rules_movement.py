@@ -7,6 +7,10 @@ from fractions import Fraction
 import pytest
 
 from afteraction.engine.games.ntnd.movement import ground as movement, reach as paths_reach, reaction
+from afteraction.engine.games.ntnd.movement import national
+from afteraction.engine.games.ntnd.movement import stacking
+from afteraction.engine.games.ntnd.movement import zones
+from afteraction.engine.games.ntnd.movement import hexes
 from afteraction.engine.games.ntnd.forces import operations, recruitment
 from afteraction.engine.games.ntnd.movement.moves import _walk
 from afteraction.engine.errors import Rejection
@@ -61,7 +65,7 @@ def test_ntnd_8_5_2_face_up_units_stop_on_entering_enemy_zoc():
     reach = paths_reach.reachable(s, "vc-qn")
     assert zoc_hex in reach
     for dest, path in reach.items():
-        assert all(h not in movement.zoc_hexes(s, "allied") for h in path[:-1])
+        assert all(h not in zones.zoc_hexes(s, "allied") for h in path[:-1])
 
 
 def test_ntnd_8_2_1_monsoon_halves_face_up_allowances_not_inverted():
@@ -116,10 +120,10 @@ def test_ntnd_8_10_2_overstacked_allied_hex_is_found():
     s = blank()
     for u in ("us-1-1", "us-2-1", "us-3-1"):
         put(s, u, "1323")
-    v = movement.first_violation(s)
+    v = stacking.first_violation(s)
     assert v == {"seat": "allied", "loc": "1323", "count": 1, "eligible": ["us-1-1", "us-2-1", "us-3-1"]}
     s["units"]["us-3-1"]["loc"] = "1424"
-    assert movement.first_violation(s) is None
+    assert stacking.first_violation(s) is None
 
 
 def test_ntnd_8_6_1_supply_units_move_by_sea_from_haiphong_and_8_6_2_die_past_the_fleet():
@@ -327,8 +331,8 @@ def test_ntnd_8_6_4_3_marines_return_to_their_corps_when_the_fleet_leaves():
     put(s, "us-fleet", "1709")
     put(s, "us-5mar", "1524")                                # a III Corps hex
     s["units"]["us-5mar"]["corps"] = "I"
-    fleet_corps = movement.region_of("1709")
-    assert movement.region_of("1524") == "III" != fleet_corps
+    fleet_corps = hexes.region_of("1709")
+    assert hexes.region_of("1524") == "III" != fleet_corps
     put(s, "us-fleet", "1524")                               # the fleet is with it: it may stay
     forced_returns(s, ctx)
     forced_returns(s, ctx)
@@ -375,7 +379,7 @@ def test_ntnd_8_5_3_1_leaving_a_zoi_is_free_entering_another_zoi_hex_pays_double
     s = blank()
     m = movement.load_map()
     put(s, "us-fb-pleiku", "1716")
-    zoi = movement.zoi_hexes(s)
+    zoi = zones.zoi_hexes(s)
     sv = {h for h, x in m.hexes.items() if x.country == "SV" and x.is_land}   # 8.9.1: VC stay at home
     zoi = zoi & sv
     start = next(h for h in sorted(zoi) if m.distance(h, "1716") == 2 and h in sv
@@ -399,14 +403,14 @@ def test_ntnd_8_9_3_allied_units_bound_by_corps_and_neutrality_5_6_support_units
     iv_corps = next(h for h, x in sorted(m.hexes.items()) if x.corps == "IV" and x.is_land)
     laos = next(h for h, x in sorted(m.hexes.items()) if x.country == "LA" and x.is_land)
     inf = [types.type("us_infantry_brigade")]
-    assert movement.may_enter(s, inf, "allied", "I", i_corps) is None
-    assert "5.3" in movement.may_enter(s, inf, "allied", "I", iv_corps)
-    assert "10.2" in movement.may_enter(s, inf, "allied", "I", laos)
+    assert national.may_enter(s, inf, "allied", "I", i_corps) is None
+    assert "5.3" in national.may_enter(s, inf, "allied", "I", iv_corps)
+    assert "10.2" in national.may_enter(s, inf, "allied", "I", laos)
     for uid in ("arvn-mil-danang", "us-fb-khesanh", "us-gb-1", "us-pb-1", "us-fleet"):  # 5.6: no corps
         assert s["units"][uid]["corps"] is None, uid
     fb = [types.type("us_firebase")]
-    assert movement.may_enter(s, fb, "allied", None, i_corps) is None
-    assert movement.may_enter(s, fb, "allied", None, iv_corps) is None
+    assert national.may_enter(s, fb, "allied", None, i_corps) is None
+    assert national.may_enter(s, fb, "allied", None, iv_corps) is None
 
 
 def test_ntnd_4_3_2_withdrawn_units_are_never_bought_back():

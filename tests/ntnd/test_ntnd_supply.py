@@ -67,14 +67,14 @@ def test_ntnd_18_5_and_18_7_1_laotian_units_at_home():
 
 
 def test_ntnd_18_1_4_no_supply_line_across_a_neutral_border():
-    from afteraction.engine.games.ntnd.movement import ground as movement
+    from afteraction.engine.games.ntnd.movement import hexes
     s = blank()
     pair = next((la, sv) for la, x in sorted(M.hexes.items()) if x.country == "LA" and x.is_land
                 for sv in sorted(M.hex_neighbours(la)) if M.hexes[sv].country == "SV" and not M.hexes[sv].town)
     la, sv = pair
     put(s, "us-fb-khesanh", sv)                             # a firebase: a source of Allied supply (18.1.1)
     put(s, "us-1-1", la)
-    s["units"]["us-1-1"]["corps"] = movement.region_of(sv)
+    s["units"]["us-1-1"]["corps"] = hexes.region_of(sv)
     assert "LA" in s["neutral"] and not _supplied(s, "us-1-1")
     s["neutral"] = []
     assert _supplied(s, "us-1-1")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from afteraction.engine.games.ntnd.combat import battles, resolution as combat
-from afteraction.engine.games.ntnd.movement import ground as movement
+from afteraction.engine.games.ntnd.movement import zones
 from afteraction.engine.games.ntnd.sequence.answers import cmd
 from afteraction.engine.games.ntnd.components.map import load_map
 from afteraction.engine.ruleset import Context
@@ -30,12 +30,12 @@ def test_ntnd_25_2_demoralized_arvn_lose_one_morale_and_their_zoc():
         if u["side"] == "allied" and u["status"] == "map" and u["id"] != arvn:
             u.update(status="dead", loc=None)
     up = combat.current_morale(battles.combat_unit(s, arvn), own_turn=False)[0]
-    assert loc in movement.zoc_hexes(s, "allied")
+    assert loc in zones.zoc_hexes(s, "allied")
     s["pp"] = 40
     at_phase(s, "c_recruit")
     down = combat.current_morale(battles.combat_unit(s, arvn), own_turn=False)
     assert down[0] == up - 1 and any(t.rule == "NTND 25.2" for t in down[1])
-    assert loc not in movement.zoc_hexes(s, "allied")
+    assert loc not in zones.zoc_hexes(s, "allied")
 
 
 def _two_cities_of_i_corps_fall(s):

@@ -6,7 +6,9 @@ import pytest
 
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.movement import reach
-from afteraction.engine.games.ntnd.movement.ground import Env, stacking_problem, zoc_hexes
+from afteraction.engine.games.ntnd.movement.ground import Env
+from afteraction.engine.games.ntnd.movement.stacking import stacking_problem
+from afteraction.engine.games.ntnd.movement.zones import zoc_hexes
 from afteraction.engine.ruleset import Context
 
 from .leakcheck import canon, owner_footprint

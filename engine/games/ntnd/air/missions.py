@@ -116,37 +116,50 @@ def validate(s: dict, kind: str, target: str, units: list[str]) -> dict:
     mission = {"kind": kind, "target": target, "air": list(units), "alive": list(units),
                "pt": air.player_turn(s), "phase": ph}
     if kind == "bomb":
-        pieces = communist_pieces(s, target)
-        if not pieces:
-            _no("NTND 11.1.1: strategic bombing is flown on a hex or zone occupied by Communist units")
-        if not air.once_per_hex_ok(s, target):
-            _no("NTND 11.4: a hex may be bombed only once per turn")
-        g = groups(s, units)
-        most = 2 if air.niagara(s) and len(pieces) >= 2 and not m.is_zone(target) else 1
-        if len(g) > most:
-            _no("NTND 11.1.1/11.8: one SAC or two fighters on a hex (two such groups from 1968 on a hex of two "
-                "Communist units)")
-        mission["groups"] = g
+        mission["groups"] = _bombing_groups(s, target, units)
     elif kind == "support":
-        if is_monsoon(s):
-            _no("NTND 11.3: ground support is not flown in monsoon turns")
-        if len(units) > 2 or any(r not in ("fighter", "helicopter", "soa") for r in roles):
-            _no("NTND 11.1.2: up to two fighters or gunships fly ground support")
-        if not communist_pieces(s, target):
-            _no("NTND 11.1.2: ground support is flown on a hex occupied by enemy units")
-        if ph == "a_reaction" and target not in attacker_hexes(s):
-            _no("NTND 8.8.1.2: defensive ground support is placed on enemy units announced as attackers")
-        if any(a["where"].get(x) == target and a["flew"].get(x) == mission["pt"] and a["kind"].get(x) == "support"
-               for x in a["flew"]):
-            _no("NTND 11.1.2: up to two air units support on one hex")
-        if "soa" in roles and not _allied_near(s, target):
-            _no("NTND 28.1.3: the SOA supports Allied units (in Laos and South Vietnam)")
+        _check_support(s, target, units, roles, mission["pt"])
     elif kind == "supply":
         if len(units) != 1:
             _no("NTND 11.1.3: one air unit flies a supply mission")
         if not _allied_here(s, target):
             _no("NTND 11.1.3: air supply is flown to a hex occupied by friendly units")
     return mission
+
+
+def _bombing_groups(s: dict, target: str, units: list[str]) -> list:
+    """11.1.1, 11.4, 11.8: the bombing groups of a strategic bombing mission, or a rejection."""
+    m = load_map()
+    pieces = communist_pieces(s, target)
+    if not pieces:
+        _no("NTND 11.1.1: strategic bombing is flown on a hex or zone occupied by Communist units")
+    if not air.once_per_hex_ok(s, target):
+        _no("NTND 11.4: a hex may be bombed only once per turn")
+    g = groups(s, units)
+    most = 2 if air.niagara(s) and len(pieces) >= 2 and not m.is_zone(target) else 1
+    if len(g) > most:
+        _no("NTND 11.1.1/11.8: one SAC or two fighters on a hex (two such groups from 1968 on a hex of two "
+            "Communist units)")
+    return g
+
+
+def _check_support(s: dict, target: str, units: list[str], roles: list, pt) -> None:
+    """11.1.2, 11.3, 8.8.1.2, 28.1.3: a ground support mission, or a rejection."""
+    a = air.st(s)
+    ph = s["phase"]["id"]
+    if is_monsoon(s):
+        _no("NTND 11.3: ground support is not flown in monsoon turns")
+    if len(units) > 2 or any(r not in ("fighter", "helicopter", "soa") for r in roles):
+        _no("NTND 11.1.2: up to two fighters or gunships fly ground support")
+    if not communist_pieces(s, target):
+        _no("NTND 11.1.2: ground support is flown on a hex occupied by enemy units")
+    if ph == "a_reaction" and target not in attacker_hexes(s):
+        _no("NTND 8.8.1.2: defensive ground support is placed on enemy units announced as attackers")
+    if any(a["where"].get(x) == target and a["flew"].get(x) == pt and a["kind"].get(x) == "support"
+           for x in a["flew"]):
+        _no("NTND 11.1.2: up to two air units support on one hex")
+    if "soa" in roles and not _allied_near(s, target):
+        _no("NTND 28.1.3: the SOA supports Allied units (in Laos and South Vietnam)")
 
 
 def _transport_mission(s: dict, target: str, units: list[str]) -> dict:

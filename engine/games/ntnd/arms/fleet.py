@@ -30,7 +30,7 @@ from ....decisions import DecisionKind
 from ....errors import Rejection
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import _type_facts
+from ..movement.zones import _type_facts
 from ..politics.victory import score
 from ..components.state import ALLIED, COMMUNIST
 from ..versions import FLEET_ENTRY
@@ -73,7 +73,7 @@ def alone_hexes(s: dict, env) -> frozenset:
 
 
 def _holds(type_id: str) -> bool:
-    """A unit of this type stands in its hex (not an air unit: 11, movement._type_facts)."""
+    """A unit of this type stands in its hex (not an air unit: 11, zones._type_facts)."""
     return not _type_facts(type_id)[2]
 
 

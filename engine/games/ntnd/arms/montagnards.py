@@ -33,7 +33,8 @@ from __future__ import annotations
 from ....errors import Rejection
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import enemy_locs, stacking_problem
+from ..movement.stacking import stacking_problem
+from ..movement.zones import enemy_locs
 from ..components.state import ALLIED
 from ..components.pieces import counter_id, load_counters, unit_name
 from ....codes import Code

@@ -152,78 +152,99 @@ side moves a unit into a hex it moved another unit to in the same phase (when it
 and both sides move into South Vietnam's towns and cities more often than not (22.4). Political answers by the action's name (TAKE): an
     action that names the bot's own side is preferred among its options; an action it has no policy for is
     taken three times in four (a sensible pick among its options, not always ``done``)."""
-    tag = seed if isinstance(seed, bytes) else str(seed).encode()
-    prng = Prng(b"ntnd-campaign-bot/" + tag)
-    military = tet_bot(b"campaign/" + tag)
-    # commands since the last done; units this bot placed, not yet moved; where it moved units this phase
-    run = {"n": 0, "placed": set(), "into": set()}
+    return _CampaignBot(seed).choose
 
-    def chance(p: tuple[int, int]) -> bool:
-        return prng.below(p[1]) < p[0]
 
-    def political(seat: str, by: dict, done: list):
+class _CampaignBot:
+    """``campaign_bot``'s state (its Prng, tet_bot for the military answers, and ``run``: commands since
+    the last done, units it placed not yet moved, where it moved units this phase) and its steps."""
+
+    def __init__(self, seed):
+        tag = seed if isinstance(seed, bytes) else str(seed).encode()
+        self.prng = Prng(b"ntnd-campaign-bot/" + tag)
+        self.military = tet_bot(b"campaign/" + tag)
+        self.run = {"n": 0, "placed": set(), "into": set()}
+
+    def chance(self, p: tuple[int, int]) -> bool:
+        return self.prng.below(p[1]) < p[0]
+
+    def political(self, seat: str, by: dict, done: list):
         names = sorted(a for a in by if a not in MILITARY)
         for name in names:   # sorted: deterministic order of policies
             p = TAKE[seat].get(name, UNKNOWN_TAKE)
-            if not done or chance(p):
+            if not done or self.chance(p):
                 cands = [c for c in by[name] if _favours(c, seat)] or by[name]
-                return cands[prng.below(len(cands))]
+                return cands[self.prng.below(len(cands))]
         return None
 
-    def choose(seat: str, legal: list):
+    def choose(self, seat: str, legal: list):
         by: dict[str, list] = {}
         for c in legal:
             by.setdefault(_action(c), []).append(c)
         done = by.get("done", [])
-        if done and run["n"] >= STALL:
-            run["n"] = 0
+        if done and self.run["n"] >= STALL:
+            self.run["n"] = 0
             return done[0]
-        c = bots_air.choose(seat, by, done, prng) or political(seat, by, done)   # 11, 12 (air_war)
+        c = bots_air.choose(seat, by, done, self.prng) or self.political(seat, by, done)   # 11, 12 (air_war)
         if c is None and seat == "allied" and "place" in by:
-            rebuy = [x for x in by["place"] if not x.ntnd.place.location
-                     and x.ntnd.place.unit.startswith(SEATO_PREFIXES)]
-            skip = {id(x) for x in rebuy}
-            rest = [x for x in legal if id(x) not in skip]
-            if rebuy and rest and not chance((1, 5)):
-                c = military(seat, rest)
+            c = self.rebuy_rarely(seat, by, legal)
         if c is None and "attack" in by and seat == "allied":
-            # retake South Vietnam's towns first (22.4), with the most units; a lone unit attacks now and then
-            towns = [x for x in by["attack"] if x.ntnd.attack.target in _sv_towns()]
-            strong = [x for x in by["attack"] if len(x.ntnd.attack.attackers) >= 2]
-            pool = towns or strong or (by["attack"] if not done or chance((1, 3)) else [])
-            if pool:
-                c = max(pool, key=lambda x: (len(x.ntnd.attack.attackers), prng.below(1 << 16)))
-            else:
-                c = done[0]
+            c = self.allied_attack(by, done)
         if seat == "allied" and "move" in by:
-            # 10.8: ten points a turn for Allied ground units in North Vietnam: keep out unless nothing else
-            out = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in _nv_hexes()]
-            if len(out) < len(by["move"]) and (out or done):
-                keep = {id(x) for x in out}
-                legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
-                by["move"] = out
-                if not out:
-                    del by["move"]
-        if "move" in by and run["into"]:
-            # 8.10: do not pile units into a hex this bot already moved a unit to this phase
-            spread = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in run["into"]]
-            if spread and len(spread) < len(by["move"]):
-                keep = {id(x) for x in spread}
-                legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
-                by["move"] = spread
-        if c is None and "move" in by and run["placed"]:
-            # 8.10.2: units placed this turn may stand over-stacked at their entry city (5.4) only until the
-            # combat phase: move them away first
-            fresh = [x for x in by["move"] if x.ntnd.move.piece in run["placed"]]
-            if fresh:
-                c = fresh[prng.below(len(fresh))]
-                run["placed"].discard(c.ntnd.move.piece)
-        if c is None and "move" in by and chance((2, 3)):
+            legal = _out_of_the_north(by, legal, done)
+        if "move" in by and self.run["into"]:
+            legal = self.spread(by, legal)
+        if c is None and "move" in by and self.run["placed"]:
+            c = self.move_placed(by)
+        if c is None and "move" in by and self.chance((2, 3)):
             into = [x for x in by["move"] if x.ntnd.move.path and x.ntnd.move.path[-1] in _sv_towns()]
             if into:                                  # 22.4: South Vietnam's towns and cities are the points
-                c = public_pick(prng, into, public_key) if seat == "communist" else into[prng.below(len(into))]
+                c = public_pick(self.prng, into, public_key) if seat == "communist" else into[self.prng.below(len(into))]
         if c is None:
-            c = military(seat, legal)
+            c = self.military(seat, legal)
+        self.remember(c)
+        return c
+
+    def rebuy_rarely(self, seat: str, by: dict, legal: list):
+        """4.2.3: a U.S. or SEATO unit bought back costs two political points: mostly something else."""
+        rebuy = [x for x in by["place"] if not x.ntnd.place.location
+                 and x.ntnd.place.unit.startswith(SEATO_PREFIXES)]
+        skip = {id(x) for x in rebuy}
+        rest = [x for x in legal if id(x) not in skip]
+        if rebuy and rest and not self.chance((1, 5)):
+            return self.military(seat, rest)
+        return None
+
+    def allied_attack(self, by: dict, done: list):
+        """Retake South Vietnam's towns first (22.4), with the most units; a lone unit attacks now and then."""
+        towns = [x for x in by["attack"] if x.ntnd.attack.target in _sv_towns()]
+        strong = [x for x in by["attack"] if len(x.ntnd.attack.attackers) >= 2]
+        pool = towns or strong or (by["attack"] if not done or self.chance((1, 3)) else [])
+        if pool:
+            return max(pool, key=lambda x: (len(x.ntnd.attack.attackers), self.prng.below(1 << 16)))
+        return done[0]
+
+    def spread(self, by: dict, legal: list) -> list:
+        """8.10: do not pile units into a hex this bot already moved a unit to this phase."""
+        spread = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in self.run["into"]]
+        if spread and len(spread) < len(by["move"]):
+            keep = {id(x) for x in spread}
+            legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
+            by["move"] = spread
+        return legal
+
+    def move_placed(self, by: dict):
+        """8.10.2: units placed this turn may stand over-stacked at their entry city (5.4) only until the
+        combat phase: move them away first."""
+        fresh = [x for x in by["move"] if x.ntnd.move.piece in self.run["placed"]]
+        if not fresh:
+            return None
+        c = fresh[self.prng.below(len(fresh))]
+        self.run["placed"].discard(c.ntnd.move.piece)
+        return c
+
+    def remember(self, c) -> None:
+        run = self.run
         run["n"] = 0 if _action(c) == "done" else run["n"] + 1
         if _action(c) == "done":
             run["into"].clear()
@@ -231,9 +252,18 @@ and both sides move into South Vietnam's towns and cities more often than not (2
             run["into"].add(c.ntnd.move.path[-1])
         if _action(c) == "place" and c.ntnd.place.unit and c.ntnd.place.location:
             run["placed"].add(c.ntnd.place.unit)
-        return c
 
-    return choose
+
+def _out_of_the_north(by: dict, legal: list, done: list) -> list:
+    """10.8: ten points a turn for Allied ground units in North Vietnam: keep out unless nothing else."""
+    out = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in _nv_hexes()]
+    if len(out) < len(by["move"]) and (out or done):
+        keep = {id(x) for x in out}
+        legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
+        by["move"] = out
+        if not out:
+            del by["move"]
+    return legal
 
 
 def _repeated(f) -> bool:

@@ -97,38 +97,46 @@ def gain(box: str, toward: str, boxes: int = 1) -> int:
 
 def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list], object]:
     """The campaign bot of one seat (or both): ``choose(seat, legal)``; ``view_of(seat)`` that seat's own view."""
-    tag = seed if isinstance(seed, bytes) else str(seed).encode()
-    prng = Prng(b"ntnd-political-bot/" + tag)
-    military = campaign_bot(tag)
-    mem: dict = {"alloc": {}, "alloc_turn": None, "view": None, "pos": {}, "enemy_towns": [], "sent": {}}
+    return _PoliticalBot(seed, view_of).choose
 
-    def view(seat: str, fresh: bool) -> dict:
+
+class _PoliticalBot:
+    """``political_bot``'s memory (the seat's last view and its units' places, the points allocated this
+    turn, the units sent toward each Communist-held town) and its policy, one method a decision."""
+
+    def __init__(self, seed, view_of: Callable[[str], dict]):
+        tag = seed if isinstance(seed, bytes) else str(seed).encode()
+        self.prng = Prng(b"ntnd-political-bot/" + tag)
+        self.military = campaign_bot(tag)
+        self.view_of = view_of
+        self.mem: dict = {"alloc": {}, "alloc_turn": None, "view": None, "pos": {}, "enemy_towns": [], "sent": {}}
+
+    def view(self, seat: str, fresh: bool) -> dict:
+        mem = self.mem
         if fresh or mem["view"] is None:
-            mem["view"] = view_of(seat)
+            mem["view"] = self.view_of(seat)
             mem["pos"] = {u["id"]: u["loc"] for u in mem["view"].get("units", []) if u["side"] == seat}
             mem["enemy_towns"] = sorted({u["loc"] for u in mem["view"].get("units", []) if u["side"] != seat
                                          and u["loc"] in _sv_towns() and u["type"] not in ("communist_supply",
                                                                                           "communist_dummy")})
         return mem["view"]
 
-    def pick(cands: list):
-        return cands[prng.below(len(cands))]
+    def pick(self, cands: list):
+        return cands[self.prng.below(len(cands))]
+
+    def choose(self, seat: str, legal: list):
+        by: dict[str, list] = {}
+        for c in legal:
+            by.setdefault(_action(c), []).append(c)
+        done = by.get("done", [])
+        c = (self.allied if seat == "allied" else self.communist)(seat, legal, by, done)
+        return c if c is not None else self.military(seat, legal)
 
     # ---- Allied -----------------------------------------------------------------------------------
-    def allied_hearts(v: dict, by: dict, done: list):
+    def allied_hearts(self, v: dict, by: dict, done: list):
+        mem = self.mem
         if mem["alloc_turn"] != v["turn"]:
             mem["alloc"], mem["alloc_turn"] = {}, v["turn"]
-        hm = v.get("hm", {})
-
-        def value(area: str) -> int:
-            box = hm.get(area, "neutral")
-            i = min(len(BOXES) - 1, BOXES.index(box) + mem["alloc"].get(area, 0))
-            if i == len(BOXES) - 1:
-                return 0
-            table = ALLIED_WORTH_SV if area in SV_CORPS else ALLIED_WORTH
-            g = table[BOXES[i + 1]] - table[BOXES[i]]
-            return g // 2 if BOXES[i] == "communist_control" else g   # 7.2.2: moves on 4-6 only
-
         phoenix = [c for c in by.get("expend", []) if v.get("hm", {}).get(_unit_area(v, c.ntnd.expend.unit))
                    in ("pro_communist", "communist_control")]
         if phoenix:
@@ -136,8 +144,9 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
         allocs = by.get("allocate", [])
         if not allocs:
             return done[0] if done else None
+        value = self._allocation_value(v.get("hm", {}))
         best = max(allocs, key=lambda c: (value(c.ntnd.allocate.area), -c.ntnd.allocate.points,
-                                          -POOL_ORDER.get(c.ntnd.allocate.pool, 9), -prng.below(64)))
+                                          -POOL_ORDER.get(c.ntnd.allocate.pool, 9), -self.prng.below(64)))
         a = best.ntnd.allocate
         if value(a.area) <= 0 and done:
             return done[0]
@@ -145,13 +154,27 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             mem["alloc"][a.area] = mem["alloc"].get(a.area, 0) + a.points
         return best
 
-    def corruption(v: dict, by: dict):
+    def _allocation_value(self, hm: dict) -> Callable[[str], int]:
+        """What one more point allocated to an area is worth (the points already allocated counted)."""
+        alloc = self.mem["alloc"]
+
+        def value(area: str) -> int:
+            box = hm.get(area, "neutral")
+            i = min(len(BOXES) - 1, BOXES.index(box) + alloc.get(area, 0))
+            if i == len(BOXES) - 1:
+                return 0
+            table = ALLIED_WORTH_SV if area in SV_CORPS else ALLIED_WORTH
+            g = table[BOXES[i + 1]] - table[BOXES[i]]
+            return g // 2 if BOXES[i] == "communist_control" else g   # 7.2.2: moves on 4-6 only
+        return value
+
+    def corruption(self, v: dict, by: dict):
         hm = v.get("hm", {})
         allocs = by.get("allocate", [])
         return min(allocs, key=lambda c: (gain(hm.get(c.ntnd.allocate.area, "neutral"), "allied"),
                                           -c.ntnd.allocate.points)) if allocs else None
 
-    def policy(v: dict, by: dict, done: list):
+    def policy(self, v: dict, by: dict, done: list):
         decl = {c.ntnd.declare.kind: c for c in by.get("declare", [])}
         if "full" in decl:
             return decl["full"]                                        # 24.2
@@ -163,54 +186,27 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
         if done:
             return done[0]
         rest = [c for c in by.get("withdraw", []) + by.get("transfer", [])]
-        return pick(rest) if rest else None
+        return self.pick(rest) if rest else None
 
-    def reinforce(v: dict, by: dict, legal: list, done: list):
+    def reinforce(self, v: dict, by: dict, legal: list, done: list):
         arriving = {u["id"] for u in v.get("allied_pending", []) if u.get("arrive", 99) <= v["turn"]}
         places = by.get("place", [])
         arrivals = [c for c in places if c.ntnd.place.unit in arriving]
         if arrivals:
-            return military("allied", arrivals + [c for c in legal if _action(c) not in ("place", "done")])
+            return self.military("allied", arrivals + [c for c in legal if _action(c) not in ("place", "done")])
         others = [c for c in legal if _action(c) not in ("place", "done")]
-        if others and (not done or prng.below(3) == 0):
-            return military("allied", others)
+        if others and (not done or self.prng.below(3) == 0):
+            return self.military("allied", others)
         if done:
             return done[0]
-        return military("allied", [c for c in places if not c.ntnd.place.unit.startswith(SEATO_PREFIXES)] or legal)
+        return self.military("allied", [c for c in places if not c.ntnd.place.unit.startswith(SEATO_PREFIXES)]
+                             or legal)
 
-    def allied_filter(v: dict, legal: list) -> list:
-        """Keep out of North Vietnam and still-neutral countries (10.8, 10.2.1) when another answer exists."""
-        neutral = set(v.get("neutral", []))
-        types = {u["id"]: u["type"] for u in v.get("units", [])}
-
-        def bad(c) -> bool:
-            a = _action(c)
-            if a == "move":
-                piece, locs = c.ntnd.move.piece, list(c.ntnd.move.path)
-            elif a == "attack":
-                piece, locs = (c.ntnd.attack.attackers[0] if c.ntnd.attack.attackers else ""), [c.ntnd.attack.target]
-            elif a in ("coup", "announce_zoc"):
-                return True
-            else:
-                return False
-            for loc in locs:
-                if not loc:
-                    continue
-                if loc in _nv_hexes():
-                    return True
-                country = _country(loc)
-                if country in neutral and not (country == "LA" and types.get(piece) in SECRET_WAR):
-                    return True
-            return False
-
-        keep = [c for c in legal if not bad(c)]
-        return keep or legal
-
-    def garrison(legal: list, by: dict):
+    def garrison(self, legal: list, by: dict):
         """22.4, 7.3: a town held by face-up Communists costs points each political phase: units close in
         on it first (APPROACH a town); towns held by Allied units score and keep face-up Communists out:
         then a unit not alone in its town moves into an empty one; a lone garrison stays."""
-        towns, pos = _sv_towns(), mem["pos"]
+        towns, pos = _sv_towns(), self.mem["pos"]
         held: dict[str, int] = {}
         for loc in pos.values():
             if loc in towns:
@@ -221,10 +217,24 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             return loc in towns and held.get(loc, 0) <= 1
 
         keep = [c for c in legal if not (_action(c) == "move" and lone(c))] or legal
-        # 22.4: a town held by face-up Communist units costs points every political phase: close in on it
-        # (up to APPROACH units a town a phase) for the combat phase
-        m, sent = load_map(), mem["sent"]
-        targets = {loc for loc in mem["enemy_towns"] if sent.get(loc, 0) < APPROACH}
+        c = self._close_in(keep)
+        if c is not None:
+            return c, keep
+        m, enemy = load_map(), set(self.mem["enemy_towns"])
+
+        def posted(c) -> bool:
+            here = pos.get(c.ntnd.move.piece)
+            return bool(here) and not m.is_zone(here) and any(m.adjacent(here, t) for t in enemy)
+        keep = [c for c in keep if not (_action(c) == "move" and posted(c))] or keep
+        fill = [c for c in by.get("move", []) if c.ntnd.move.path and c.ntnd.move.path[-1] in towns
+                and not held.get(c.ntnd.move.path[-1]) and not lone(c)]
+        return (self._fill_a_town(fill, towns, held) if fill else None), keep
+
+    def _close_in(self, keep: list):
+        """22.4: a town held by face-up Communist units costs points every political phase: a move next to
+        it (up to APPROACH units a town a phase) for the combat phase; None when there is none."""
+        m, sent, pos = load_map(), self.mem["sent"], self.mem["pos"]
+        targets = {loc for loc in self.mem["enemy_towns"] if sent.get(loc, 0) < APPROACH}
         near = []
         for c in keep:
             if _action(c) != "move" or not c.ntnd.move.path:
@@ -235,51 +245,31 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             hit = sorted(t for t in targets if m.adjacent(dest, t))
             if hit:
                 near.append((c, hit[0]))
-        if near:
-            c, t = near[prng.below(len(near))]
-            sent[t] = sent.get(t, 0) + 1
-            return c, keep
-        enemy = set(mem["enemy_towns"])
+        if not near:
+            return None
+        c, t = near[self.prng.below(len(near))]
+        sent[t] = sent.get(t, 0) + 1
+        return c
 
-        def posted(c) -> bool:
-            here = pos.get(c.ntnd.move.piece)
-            return bool(here) and not m.is_zone(here) and any(m.adjacent(here, t) for t in enemy)
-        keep = [c for c in keep if not (_action(c) == "move" and posted(c))] or keep
-        moves = by.get("move", [])
-        fill = [c for c in moves if c.ntnd.move.path and c.ntnd.move.path[-1] in towns
-                and not held.get(c.ntnd.move.path[-1]) and not lone(c)]
-        if fill:
-            # 7.3: an area all of whose towns hold Allied units moves its marker each Allied political
-            # phase: fill the area closest to complete first
-            empty: dict[str, int] = {}
-            for t in towns:
-                if not held.get(t):
-                    empty[_area(t)] = empty.get(_area(t), 0) + 1
-            least = min(empty.get(_area(c.ntnd.move.path[-1]), 99) for c in fill)
-            fill = [c for c in fill if empty.get(_area(c.ntnd.move.path[-1]), 99) == least]
-            return pick(fill), keep
-        return None, keep
+    def _fill_a_town(self, fill: list, towns, held: dict):
+        """7.3: an area all of whose towns hold Allied units moves its marker each Allied political phase:
+        fill the area closest to complete first."""
+        empty: dict[str, int] = {}
+        for t in towns:
+            if not held.get(t):
+                empty[_area(t)] = empty.get(_area(t), 0) + 1
+        least = min(empty.get(_area(c.ntnd.move.path[-1]), 99) for c in fill)
+        fill = [c for c in fill if empty.get(_area(c.ntnd.move.path[-1]), 99) == least]
+        return self.pick(fill)
 
-    def allied(seat: str, legal: list, by: dict, done: list):
+    def allied(self, seat: str, legal: list, by: dict, done: list):
         kind = _kind(legal)
         if kind in ("hearts", "corruption", "policy", "reinforce", "random_choice") or "choose" in by:
-            v = view(seat, True)
-            if "allocate" in by and not done and not by.get("expend") and _is_corruption(v):
-                return corruption(v, by)
-            if "allocate" in by or ("expend" in by and "done" in by and kind == "hearts"):
-                return allied_hearts(v, by, done)
-            if "declare" in by or "draft" in by or "withdraw" in by:
-                return policy(v, by, done)
-            if "choose" in by:
-                hm = v.get("hm", {})
-                corps = [c for c in by["choose"] if c.ntnd.choose.choice in SV_CORPS]
-                if corps:
-                    return max(corps, key=lambda c: gain(hm.get(c.ntnd.choose.choice, "neutral"), "allied"))
-                return pick(by["choose"])
-            if "place" in by:
-                return reinforce(v, by, legal, done)
-        v = view(seat, False)
-        legal = allied_filter(v, legal)
+            c = self._allied_political(seat, legal, by, done, kind)
+            if c is not _MILITARY:
+                return c
+        v = self.view(seat, False)
+        legal = _allied_filter(v, legal)
         if v.get("vietnamization") and "attack" in by:
             nats = {u["id"]: u["nat"] for u in v.get("units", [])}
             cheap = [c for c in legal if _action(c) != "attack" or not any(
@@ -289,30 +279,40 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
         c = None
         if "move" in by:
             by = {"move": [x for x in legal if _action(x) == "move"]}
-            c, legal = garrison(legal, by)
-        c = c or military(seat, legal)
+            c, legal = self.garrison(legal, by)
+        c = c or self.military(seat, legal)
         if _action(c) == "done":
-            mem["sent"] = {}
+            self.mem["sent"] = {}
         if _action(c) == "move" and c.ntnd.move.path:
-            mem["pos"][c.ntnd.move.piece] = c.ntnd.move.path[-1]
+            self.mem["pos"][c.ntnd.move.piece] = c.ntnd.move.path[-1]
         if _action(c) == "done":
-            mem["view"] = None
+            self.mem["view"] = None
         return c
 
+    def _allied_political(self, seat: str, legal: list, by: dict, done: list, kind: str):
+        """The Allied answer to a political decision, or _MILITARY when none of these answers it."""
+        v = self.view(seat, True)
+        if "allocate" in by and not done and not by.get("expend") and _is_corruption(v):
+            return self.corruption(v, by)
+        if "allocate" in by or ("expend" in by and "done" in by and kind == "hearts"):
+            return self.allied_hearts(v, by, done)
+        if "declare" in by or "draft" in by or "withdraw" in by:
+            return self.policy(v, by, done)
+        if "choose" in by:
+            hm = v.get("hm", {})
+            corps = [c for c in by["choose"] if c.ntnd.choose.choice in SV_CORPS]
+            if corps:
+                return max(corps, key=lambda c: gain(hm.get(c.ntnd.choose.choice, "neutral"), "allied"))
+            return self.pick(by["choose"])
+        if "place" in by:
+            return self.reinforce(v, by, legal, done)
+        return _MILITARY
+
     # ---- Communist --------------------------------------------------------------------------------
-    def communist_hearts(v: dict, by: dict, done: list):
+    def communist_hearts(self, v: dict, by: dict, done: list):
         hm = v.get("hm", {})
         mine = _communist_units(v)
-        gbs: dict[str, int] = {}
-        for u in v.get("units", []):
-            if u["side"] == "allied" and u["type"] in ("us_green_beret", "arvn_phoenix"):
-                gbs[_area(u["loc"])] = gbs.get(_area(u["loc"]), 0) + 1
-        cadres: dict[str, int] = {}
-        present: dict[str, int] = {}
-        for uid, (t, loc) in mine.items():
-            present[_area(loc)] = present.get(_area(loc), 0) + (t != "communist_dummy")
-            if t.endswith("_cadre"):
-                cadres[_area(loc)] = cadres.get(_area(loc), 0) + 1
+        gbs, cadres, present = _communist_presence(v, mine)
         best, score = None, 0
         for c in by.get("expend", []):
             t, loc = mine.get(c.ntnd.expend.unit, ("", None))
@@ -335,7 +335,7 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             return best
         return done[0] if done else None
 
-    def uprising(v: dict, by: dict, done: list):
+    def uprising(self, v: dict, by: dict, done: list):
         hm = v.get("hm", {})
         controlled = sum(1 for k in SV_CORPS if hm.get(k) == "allied_control")
         weak = sum(1 for k in SV_CORPS if hm.get(k) in ("neutral", "pro_communist", "communist_control"))
@@ -343,47 +343,88 @@ def political_bot(seed, view_of: Callable[[str], dict]) -> Callable[[str, list],
             return by["declare_uprising"][0]
         return done[0]
 
-    def aid(v: dict, by: dict):
+    def aid(self, v: dict, by: dict):
         def rank(c) -> tuple:
             a = c.ntnd.aid
             k = AID_ORDER.index(a.kind) if a.kind in AID_ORDER else len(AID_ORDER)
-            return (k, not a.inverted, prng.below(1 << 16))
+            return (k, not a.inverted, self.prng.below(1 << 16))
         return min(by["aid"], key=rank)
 
-    def communist_filter(v: dict, legal: list) -> list:
-        neutral = set(v.get("neutral", []))
-        nva = {u["id"] for u in v.get("units", []) if u["side"] == "communist" and u["nat"] == "NVA"
-               and u["type"] != "communist_supply"}
-        keep = [c for c in legal if not (_action(c) == "move" and c.ntnd.move.piece in nva and any(
-            _country(x) in neutral for x in c.ntnd.move.path if x))]
-        return keep or legal
-
-    def communist(seat: str, legal: list, by: dict, done: list):
+    def communist(self, seat: str, legal: list, by: dict, done: list):
         if "expend" in by or "declare_uprising" in by or "aid" in by:
-            v = view(seat, True)
+            v = self.view(seat, True)
             if "declare_uprising" in by:
-                return uprising(v, by, done)
+                return self.uprising(v, by, done)
             if "aid" in by:
-                return aid(v, by)
-            c = communist_hearts(v, by, done)
+                return self.aid(v, by)
+            c = self.communist_hearts(v, by, done)
             if c is not None:
                 return c
         legal = [c for c in legal if _action(c) != "announce_zoc"] or legal
-        v = view(seat, False)
-        c = military(seat, communist_filter(v, legal))
+        v = self.view(seat, False)
+        c = self.military(seat, _communist_filter(v, legal))
         if _action(c) == "done":
-            mem["view"] = None
+            self.mem["view"] = None
         return c
 
-    def choose(seat: str, legal: list):
-        by: dict[str, list] = {}
-        for c in legal:
-            by.setdefault(_action(c), []).append(c)
-        done = by.get("done", [])
-        c = (allied if seat == "allied" else communist)(seat, legal, by, done)
-        return c if c is not None else military(seat, legal)
 
-    return choose
+#: _PoliticalBot._allied_political's "not a political answer": the military bot answers
+_MILITARY = object()
+
+
+def _allied_filter(v: dict, legal: list) -> list:
+    """Keep out of North Vietnam and still-neutral countries (10.8, 10.2.1) when another answer exists."""
+    neutral = set(v.get("neutral", []))
+    types = {u["id"]: u["type"] for u in v.get("units", [])}
+
+    def bad(c) -> bool:
+        a = _action(c)
+        if a == "move":
+            piece, locs = c.ntnd.move.piece, list(c.ntnd.move.path)
+        elif a == "attack":
+            piece, locs = (c.ntnd.attack.attackers[0] if c.ntnd.attack.attackers else ""), [c.ntnd.attack.target]
+        elif a in ("coup", "announce_zoc"):
+            return True
+        else:
+            return False
+        for loc in locs:
+            if not loc:
+                continue
+            if loc in _nv_hexes():
+                return True
+            country = _country(loc)
+            if country in neutral and not (country == "LA" and types.get(piece) in SECRET_WAR):
+                return True
+        return False
+
+    keep = [c for c in legal if not bad(c)]
+    return keep or legal
+
+
+def _communist_filter(v: dict, legal: list) -> list:
+    """No face-up NVA unit into a still-neutral country (10.2.1) while another answer exists."""
+    neutral = set(v.get("neutral", []))
+    nva = {u["id"] for u in v.get("units", []) if u["side"] == "communist" and u["nat"] == "NVA"
+           and u["type"] != "communist_supply"}
+    keep = [c for c in legal if not (_action(c) == "move" and c.ntnd.move.piece in nva and any(
+        _country(x) in neutral for x in c.ntnd.move.path if x))]
+    return keep or legal
+
+
+def _communist_presence(v: dict, mine: dict) -> tuple[dict, dict, dict]:
+    """Per Hearts and Minds area: Allied Green Berets and Phoenix units, the Communist seat's cadres,
+    and its units other than dummies."""
+    gbs: dict[str, int] = {}
+    for u in v.get("units", []):
+        if u["side"] == "allied" and u["type"] in ("us_green_beret", "arvn_phoenix"):
+            gbs[_area(u["loc"])] = gbs.get(_area(u["loc"]), 0) + 1
+    cadres: dict[str, int] = {}
+    present: dict[str, int] = {}
+    for uid, (t, loc) in mine.items():
+        present[_area(loc)] = present.get(_area(loc), 0) + (t != "communist_dummy")
+        if t.endswith("_cadre"):
+            cadres[_area(loc)] = cadres.get(_area(loc), 0) + 1
+    return gbs, cadres, present
 
 
 def _kind(legal: list) -> str:

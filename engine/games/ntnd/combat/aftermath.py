@@ -15,7 +15,10 @@ from . import retreat as rt
 from .battles import _fighting_units, _t, combat_unit, gb_zoi
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import enemy_locs, may_enter, mover, stacking_problem, violation_at
+from ..movement.ground import mover
+from ..movement.national import may_enter
+from ..movement.stacking import stacking_problem, violation_at
+from ..movement.zones import enemy_locs
 from ..movement.reach import _airmobile_reach
 from ..forces.operations import alike_first, make_marker, remove_from_marker
 from ..politics.victory import eliminate
@@ -105,23 +108,10 @@ def next_decision(s: dict, ctx) -> dict | None:
                 continue
             return {**v, "kind": "overstack_losses"}
         if step.startswith("retreat:"):
-            side = step[8:]
-            if "plan" not in b:
-                b["plan"] = _plan(s, b, side, ctx)
-            pend = b["plan"]
-            pend[:] = _alive(s, pend)
-            to = None
-            while pend:
-                to = retreat_destinations(s, pend[0])   # the decision's, if it has any (issue 15: found once)
-                if to:
-                    break
-                eliminate(s, pend[0], ctx, "NTND 19.3.6")
-                pend.pop(0)
-            if not pend:
-                del b["plan"]
-                b["todo"].pop(0)
+            d = _retreat_step(s, b, step[8:], ctx)
+            if d is None:
                 continue
-            return {"seat": side, "kind": "retreat", "unit": pend[0], "mode": b["mode"], "to": to}
+            return d
         if step == "advance":
             opts = advance_options(s, b)
             if not opts:
@@ -129,20 +119,45 @@ def next_decision(s: dict, ctx) -> dict | None:
                 continue
             return {"seat": b["side"], "kind": "advance", "eligible": opts}
         if step == "ambush-end":
-            # 20.5: if an Allied unit survived, every ambusher retreats one hex (their owner chooses
-            # where); else the survivors may enter the vacated hex
-            allies = [a for a in _fighting_units(s, b["target"], ALLIED) if _t(s, a).is_ground_combat]
-            after = amb.ambush_aftermath(len(allies))
-            b["todo"].pop(0)
-            if after.communist_must_retreat:
-                b["plan"], b["mode"] = _alive(s, b["attackers"]), "must"
-                b["todo"].insert(0, "retreat:communist")
-            elif after.communist_may_enter:
-                b["todo"].insert(0, "advance")
+            _ambush_end(s, b)
             continue
         b["todo"].pop(0)
     s["battle"] = None
     return None
+
+
+def _retreat_step(s: dict, b: dict, side: str, ctx) -> dict | None:
+    """19.3: the next unit of ``side``'s retreat plan that has somewhere to go, as a decision; the ones
+    that have nowhere are eliminated (19.3.6). None once the plan is done (the step is then dropped)."""
+    if "plan" not in b:
+        b["plan"] = _plan(s, b, side, ctx)
+    pend = b["plan"]
+    pend[:] = _alive(s, pend)
+    to = None
+    while pend:
+        to = retreat_destinations(s, pend[0])   # the decision's, if it has any (issue 15: found once)
+        if to:
+            break
+        eliminate(s, pend[0], ctx, "NTND 19.3.6")
+        pend.pop(0)
+    if not pend:
+        del b["plan"]
+        b["todo"].pop(0)
+        return None
+    return {"seat": side, "kind": "retreat", "unit": pend[0], "mode": b["mode"], "to": to}
+
+
+def _ambush_end(s: dict, b: dict) -> None:
+    """20.5: if an Allied unit survived, every ambusher retreats one hex (their owner chooses where);
+    else the survivors may enter the vacated hex."""
+    allies = [a for a in _fighting_units(s, b["target"], ALLIED) if _t(s, a).is_ground_combat]
+    after = amb.ambush_aftermath(len(allies))
+    b["todo"].pop(0)
+    if after.communist_must_retreat:
+        b["plan"], b["mode"] = _alive(s, b["attackers"]), "must"
+        b["todo"].insert(0, "retreat:communist")
+    elif after.communist_may_enter:
+        b["todo"].insert(0, "advance")
 
 
 def _under_attack(s: dict) -> set:

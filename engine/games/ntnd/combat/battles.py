@@ -128,8 +128,15 @@ def attack_options(s: dict, side: str, target: str | None = None) -> list[tuple[
     m = load_map()
     ph = s["phase"]
     done_a, done_d = set(ph.get("attacked", ())), set(ph.get("defended", ()))
-    targets: dict[tuple[str, str], list[str]] = {}
     open_ = in_force(s, "neutrality")   # 10.2, 10.4: attacks into neutral states are allowed (and charged)
+    targets = _attackers_by_target(s, side, target, done_a, open_)
+    return _options(s, side, target, targets, done_d, open_)
+
+
+def _attackers_by_target(s: dict, side: str, target: str | None, done_a: set, open_: bool) -> dict:
+    """(location, kind) -> the side's units that may attack it (``attack_options``' first step)."""
+    m = load_map()
+    targets: dict[tuple[str, str], list[str]] = {}
     units = s["units"]
     for uid in sorted(units):
         u = units[uid]
@@ -160,6 +167,13 @@ def attack_options(s: dict, side: str, target: str | None = None) -> list[tuple[
         for zone, uids in offboard.zone_attackers(s, side, done_a).items():
             if target is None or zone == target:
                 targets.setdefault((zone, "ground"), []).extend(uids)
+    return targets
+
+
+def _options(s: dict, side: str, target: str | None, targets: dict, done_d: set, open_: bool) -> list:
+    """``attack_options``' options from its attackers by target: the defenders each may attack."""
+    m = load_map()
+    ph = s["phase"]
     out = []
     foe = ALLIED if side == COMMUNIST else COMMUNIST
     counters = load_counters()
@@ -238,19 +252,7 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx, opt
         s["battle"] = {"kind": "battle", "side": side, "target": target, "attackers": list(attackers),
                        "todo": ["advance"], "result": {"winner": side, "order": []}}
         return
-    h = None if m.is_zone(target) else m.hex(target)
-    on_att, on_def = support_hits(s, side, target, list(attackers))   # 11.1.2 (air_war): surviving ground support
-    rivers = tuple(None if m.is_zone(s["units"][a]["loc"]) or h is None else m.river_between(s["units"][a]["loc"], target)
-                   for a in attackers)
-    sit = cb.CombatSituation(
-        attackers=acu, defenders=dcu, terrain=h.terrain if h else "clear", city=bool(h and h.town and h.town.is_city),
-        in_zone=h is None, attacker_rivers=rivers,
-        attacker_support=supporters(s, side, target, _no_support(s, attackers, True), True),
-        defender_support=supporters(s, foe, target, upside | _no_support(s, [d.id for d in dcu], False), False),
-        armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
-        aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)),
-        air_hits_on_attackers=on_att, air_hits_on_defenders=on_def,
-        vc_base=base_bonus(s, target, [d.id for d in dcu]))
+    sit = _situation(s, side, target, attackers, defenders, acu, dcu, upside)
     checks.validate_battle(sit, *before)
     res = cb.fight(sit, ctx)
     ctx.emit({"t": "battle", "target": target, **res.to_event()})
@@ -260,6 +262,27 @@ def start_battle(s: dict, side: str, target: str, attackers: list[str], ctx, opt
         return
     needs = nva_supply_needs(s, side, attackers, ctx)
     _queue(s, "battle", side, target, attackers, res, None if needs is None else {"supply_needs": needs})
+
+
+def _situation(s: dict, side: str, target: str, attackers, defenders, acu: tuple, dcu: tuple,
+               upside: set) -> "cb.CombatSituation":
+    """The battle as combat/resolution.py reads it (19.2): terrain, rivers, fire support, armor shock,
+    AA against airmobile units, the air hits of ground support (11.1.2) and a VC base (28.9.4)."""
+    m = load_map()
+    foe = ALLIED if side == COMMUNIST else COMMUNIST
+    h = None if m.is_zone(target) else m.hex(target)
+    on_att, on_def = support_hits(s, side, target, list(attackers))   # 11.1.2 (air_war): surviving ground support
+    rivers = tuple(None if m.is_zone(s["units"][a]["loc"]) or h is None else m.river_between(s["units"][a]["loc"], target)
+                   for a in attackers)
+    return cb.CombatSituation(
+        attackers=acu, defenders=dcu, terrain=h.terrain if h else "clear", city=bool(h and h.town and h.town.is_city),
+        in_zone=h is None, attacker_rivers=rivers,
+        attacker_support=supporters(s, side, target, _no_support(s, attackers, True), True),
+        defender_support=supporters(s, foe, target, upside | _no_support(s, [d.id for d in dcu], False), False),
+        armor_shock=_shock(s, acu) if side == COMMUNIST else armor_shock_active(s["flags"].get("shock_turn"), s["turn"]),
+        aa_vs_airmobile=_aa_vs_airmobile(s, list(attackers) + list(defenders)),
+        air_hits_on_attackers=on_att, air_hits_on_defenders=on_def,
+        vc_base=base_bonus(s, target, [d.id for d in dcu]))
 
 
 def _no_support(s: dict, uids, attacking: bool) -> set:

@@ -115,6 +115,21 @@ def _compose(sc: dict, campaign: dict) -> dict:
 def _check(f: str, sc: dict, first: int) -> None:
     counters, gmap = load_counters(), load_map()
     _need("afteraction" in sc["meta"]["authored_by"], f, "must be marked as the project's own")
+    political = _check_features_and_turns(f, sc)
+    units = _check_units(f, sc, counters, gmap)
+    _check_setup(f, sc["setup"], counters, gmap)
+    ground, air = campaign_oob(first)
+    left = {x["id"] for x in sc["setup_left_out"]}
+    _need({u["id"] for u in sc["setup"]["allied"]} | left == ground, f,
+          "the Allied set-up is not the campaign's order of battle at the start date")
+    _need({u["id"] for u in sc["setup"]["allied_air_available"]} == air, f, "the air units are not the campaign's")
+    _check_schedule(f, sc, {u["id"] for kind, u in units if kind != "purchasable"})
+    _check_ending(f, sc, political)
+
+
+def _check_features_and_turns(f: str, sc: dict) -> set:
+    """The features in force (every military one; the political ones all or none) and the turn record;
+    the political features in force."""
     feats = scenario_features(sc)
     _need(set(MILITARY) <= set(feats), f, f"the military features {MILITARY} are in force in every scenario")
     political = set(POLITICAL) & set(feats)
@@ -124,7 +139,11 @@ def _check(f: str, sc: dict, first: int) -> None:
     for t in turns:
         _need((t["months"], t["year"]) == turn_date(t["campaign_turn"]), f"{f} turn {t['number']}", "date")
         _need(t["monsoon"] == (t["months"] in MONSOON), f"{f} turn {t['number']}", "monsoon flag (8.2 note)")
-    last = len(turns)
+    return political
+
+
+def _check_units(f: str, sc: dict, counters, gmap) -> list[tuple[str, dict]]:
+    """Every unit of the set-up, the schedule and the purchasable list: (kind, unit), each checked."""
     setup, r = sc["setup"], sc["reinforcements"]
     units = [("setup", u) for side in ("allied", "allied_air_available", "communist") for u in setup[side]]
     units += [("reinforcement", u) for w in r["allied"] for u in w["units"]]
@@ -143,6 +162,11 @@ def _check(f: str, sc: dict, first: int) -> None:
             _need(gmap.on_map(u["location"]), where, f"location {u['location']} not on the map")
         if kind != "setup":
             _need(t.side == "allied" and u["enter"] in ENTER, where, f"bad entry {u.get('enter')!r}")
+    return units
+
+
+def _check_setup(f: str, setup: dict, counters, gmap) -> None:
+    """Each side's set-up: its own counters, stacking (8.10), no hex held by both, 4.1.7's ten divisions."""
     for side in ("allied", "communist"):
         by_hex: dict[str, list[str]] = {}
         for u in setup[side]:
@@ -157,12 +181,12 @@ def _check(f: str, sc: dict, first: int) -> None:
     shared = {u["location"] for u in setup["allied"]} & {u["location"] for u in setup["communist"]}
     _need(not {loc for loc in shared if not gmap.is_zone(loc)}, f, f"hexes held by both sides: {sorted(shared)}")
     _need(sum(1 for u in setup["communist"] if u["type"] == "nva_division") <= 10, f, "4.1.7: ten NVA divisions")
-    ground, air = campaign_oob(first)
-    left = {x["id"] for x in sc["setup_left_out"]}
-    _need({u["id"] for u in setup["allied"]} | left == ground, f,
-          "the Allied set-up is not the campaign's order of battle at the start date")
-    _need({u["id"] for u in setup["allied_air_available"]} == air, f, "the air units are not the campaign's")
-    known = {u["id"] for kind, u in units if kind != "purchasable"}
+
+
+def _check_schedule(f: str, sc: dict, known: set) -> None:
+    """Reinforcements, withdrawals, purchases, elections and dated rules fall inside the scenario."""
+    r, turns = sc["reinforcements"], sc["turns"]
+    last = len(turns)
     for w in r["allied"]:
         _need(1 <= w["turn"] <= last, f"{f} reinforcements", f"turn {w['turn']} outside the scenario")
     for key in ("allied_withdrawals", "historical_us_withdrawals"):
@@ -176,6 +200,10 @@ def _check(f: str, sc: dict, first: int) -> None:
         _need(1 <= e["turn"] <= last and turns[e["turn"] - 1]["months"] == "November/December", f, "23.1")
     for d in sc["dated_rules"]:
         _need(1 <= d["from_turn"] <= d.get("until_turn", last) <= last, f"{f} dated rule {d['rule']}", "turns")
+
+
+def _check_ending(f: str, sc: dict, political: set) -> None:
+    """The political track's start and the end of game (22.4); a military scenario's band; Hearts and Minds."""
     v = sc["victory"]
     _need(isinstance(v["initial_political_points"], int) and 0 <= v["initial_political_points"] <= 250, f,
           "political track start (22.4)")
@@ -186,7 +214,6 @@ def _check(f: str, sc: dict, first: int) -> None:
         _need(not sc.get("elections") and "vietnamization" not in sc, f, "purely military: no election, no 24")
     hm = sc["scenario_rules"]["hearts_and_minds"]
     _need(set(hm) == {"I", "II", "III", "IV", "CA", "LA"}, f, "a Hearts and Minds start for every area (7)")
-
 
 @lru_cache(maxsize=None)
 def load_period(name: str) -> dict:

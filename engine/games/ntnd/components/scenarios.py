@@ -89,6 +89,24 @@ def initial_state(scenario: str, ctx) -> dict:
     sc = load_scenario(scenario)
     counters = load_counters()
     m = load_map()
+    units = _allied_units(sc, counters)
+    inverted = _communist_units(sc, counters, units)
+    s = _new_state(sc, counters, units)
+    if "air_war" in s["scenario"]["features"]:
+        from ..air.pieces import start as air_start
+        air_start(s)                                   # 11 (air_war only: the Tet state has no "air")
+    ctx.emit({"t": "scenario", "id": sc["id"], "name": sc["name"], "turns": len(sc["turns"]),
+              "pp": s["pp"], "neutral": s["neutral"]})
+    for loc in sorted(inverted):
+        if not m.on_map(loc):
+            raise InternalValueError(f"scenario location {loc} is not on the map")
+        make_marker(s, sorted(inverted[loc]), loc, ctx, "scenario set-up")
+    return s
+
+
+def _allied_units(sc: dict, counters) -> dict[str, dict]:
+    """The Allied set-up, the Allied Reinforcement Schedule, the Available air units and the Allied
+    firebases and militia of the counter mix, each with its divisional group."""
     units: dict[str, dict] = {}
     for u in sc["setup"]["allied"]:
         units[u["id"]] = _unit(u["id"], u["type"], ALLIED, "map", u["location"], u.get("name"), u.get("corps"))
@@ -109,6 +127,11 @@ def initial_state(scenario: str, ctx) -> dict:
             _fill_mix(units, tid, ALLIED)
     for u in units.values():
         u["group"] = group_of(u)
+    return units
+
+
+def _communist_units(sc: dict, counters, units: dict) -> dict[str, list[str]]:
+    """The Communist set-up and counter mix into ``units``; location -> the units set up inverted there."""
     inverted: dict[str, list[str]] = {}
     for u in sc["setup"]["communist"]:
         units[u["id"]] = _unit(u["id"], u["type"], COMMUNIST, "map", u["location"], u.get("name"))
@@ -117,8 +140,13 @@ def initial_state(scenario: str, ctx) -> dict:
     for tid, t in counters.types.items():
         if t.side == COMMUNIST:
             _fill_mix(units, tid, COMMUNIST)
+    return inverted
+
+
+def _new_state(sc: dict, counters, units: dict) -> dict:
+    """The state at the start of the scenario (components/state.py describes every key)."""
     start_year = sc["turns"][0]["year"]
-    s = {
+    return {
         "scenario": {"id": sc["id"], "name": sc["name"], "turns": sc["turns"], "victory": sc["victory"],
                      "withdrawals": sc["reinforcements"].get("allied_withdrawals", []),
                      "replacement_points": sc["reinforcements"].get("allied_replacement_points", {}).get("per_turn", {}),
@@ -153,13 +181,3 @@ def initial_state(scenario: str, ctx) -> dict:
         # 7: the Hearts and Minds marker of each corps / country (one of campaign_data.H_AND_M_BOXES)
         "hm": dict(sorted(sc["scenario_rules"]["hearts_and_minds"].items())),
     }
-    if "air_war" in s["scenario"]["features"]:
-        from ..air.pieces import start as air_start
-        air_start(s)                                   # 11 (air_war only: the Tet state has no "air")
-    ctx.emit({"t": "scenario", "id": sc["id"], "name": sc["name"], "turns": len(sc["turns"]),
-              "pp": s["pp"], "neutral": s["neutral"]})
-    for loc in sorted(inverted):
-        if not m.on_map(loc):
-            raise InternalValueError(f"scenario location {loc} is not on the map")
-        make_marker(s, sorted(inverted[loc]), loc, ctx, "scenario set-up")
-    return s

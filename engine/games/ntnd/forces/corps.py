@@ -1,7 +1,7 @@
 """No Trumpets No Drums rule 5: corps command.
 
 5.1 headquarters (map.json corps_hq), 5.2/5.3 attachment and corps boundaries
-(the boundary itself is enforced by movement.may_enter), 5.4 entry at the
+(the boundary itself is enforced by national.may_enter), 5.4 entry at the
 headquarters, 5.5 independent units, 5.6 units free of corps, 5.7 reassignment
 of a divisional group, 5.8 firebase relocation.
 """
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ....errors import Rejection
 from ..components.map import load_map
-from ..movement.ground import Env, enemy_locs, stacking_problem
+from ..movement.ground import Env
+from ..movement.stacking import stacking_problem
+from ..movement.zones import enemy_locs
 from ..components.state import ALLIED
 from ..components.pieces import load_counters
 from ....codes import Code

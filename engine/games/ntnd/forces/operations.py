@@ -12,7 +12,7 @@ from ....errors import InternalValueError, Rejection
 from ....codes import Code
 from .dummies import is_dummy, remove_revealed
 from ..components.map import load_map
-from ..movement.ground import _stack_verdict
+from ..movement.stacking import _stack_verdict
 from ..components.state import COMMUNIST, new_marker_id
 from ..components.pieces import counter_id, counter_name, counter_order, load_counters
 from ..versions import ALIKE_CHOICE, MIX_NAMES

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..components.map import load_map
-from ..movement.ground import zoc_hexes, zoi_hexes
+from ..movement.zones import zoc_hexes, zoi_hexes
 from ..components.state import ALLIED
 
 HOME = {"VC": "SV", "PL": "LA", "KR": "CA"}

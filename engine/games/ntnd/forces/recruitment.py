@@ -17,7 +17,10 @@ from ....codes import Code
 from .corps import assign_on_entry, entry_locations
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import Env, enemy_locs, region_of, stacking_problem
+from ..movement.ground import Env
+from ..movement.stacking import stacking_problem
+from ..movement.zones import enemy_locs
+from ..movement.hexes import region_of
 from ..politics import victory as politics, uprising
 from .operations import first_in_mix, make_marker, name_public
 from .placement import cadre_hexes
@@ -173,6 +176,33 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
     ph = s["phase"]
     if uprising.takes(s, kind, nat, loc):
         return uprising.place(s, p, ctx)                        # 26.3, 26.8
+    type_id, inv = _recruit_type(s, kind, nat, loc, inv)
+    uid = first_in_mix(s, type_id)
+    if uid is None:
+        raise Rejection(Code.ILLEGAL_PLACEMENT, f"NTND 4.4: no {type_id} left in the counter mix", rule="NTND 4.4")
+    prob = stacking_problem(s, COMMUNIST, loc, [uid])
+    if prob:
+        raise Rejection(Code.OVERSTACKED, prob)
+    _spend_quota(s, kind, nat, loc)
+    if kind in ("cadre", "dummy") and region_of(loc) in ph.get("hm_closed", ()):
+        # 7.3.4 exception: during a National Uprising a guerrilla placed in an Allied Controlled area
+        # rolls: 5-6 it is eliminated (back to the mix, no political points)
+        r = ctx.roll("d6", f"NTND 7.3.4 guerrilla placed in Allied Controlled {region_of(loc)}: 5-6 eliminated")
+        if r.result >= 5:
+            ctx.emit({"t": "recruit-lost", "loc": loc, "rule": "NTND 7.3.4", "roll": r.result})
+            return
+    s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
+    if inv:
+        make_marker(s, [uid], loc, ctx, "NTND 4.1", drawn=[uid])    # ntnd/5 (4.4): named after its marker
+    else:
+        uid = name_public(s, uid)                                     # ntnd/5 (4.4): the next public name
+        ctx.emit({"t": "recruit", "unit": uid, "type": type_id, "loc": loc, "rule": "NTND 4.1"})
+
+
+def _recruit_type(s: dict, kind: str, nat: str, loc: str, inv: bool) -> tuple[str, bool]:
+    """The counter type a Communist recruit places (4.1.1 cadres, 17.1 dummies, 4.1.3 NVA units, 7.4.1
+    the extras of a Communist Controlled area) and whether it goes inverted, or a rejection."""
+    ph = s["phase"]
     if kind == "cadre":
         if nat not in CADRE_OF:
             raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.1.1: cadres are VC, PL or KR", rule="NTND 4.1.1")
@@ -199,13 +229,13 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         type_id = _hm_type(area, kind)
     else:
         raise Rejection(Code.ILLEGAL_PLACEMENT, "NTND 4.1: recruit a cadre, a dummy or an NVA unit", rule="NTND 4.1")
-    uid = first_in_mix(s, type_id)
-    if uid is None:
-        raise Rejection(Code.ILLEGAL_PLACEMENT, f"NTND 4.4: no {type_id} left in the counter mix", rule="NTND 4.4")
-    prob = stacking_problem(s, COMMUNIST, loc, [uid])
-    if prob:
-        raise Rejection(Code.OVERSTACKED, prob, rule=" ".join(prob.split()[:2]).rstrip(":"))  # "NTND 8.10...: ..."
-    # quotas
+    return type_id, inv
+
+
+def _spend_quota(s: dict, kind: str, nat: str, loc: str) -> None:
+    """One recruit of the phase's quotas used: a region's extra cadre first, else a basic one (26.5
+    counts the VC ones); an NVA unit (4.1.3); an area's extra regiment or supply unit (7.4.1)."""
+    ph = s["phase"]
     if kind == "cadre":
         region = region_of(loc)
         if ph.get("extra", {}).get(region, 0) > 0:
@@ -220,19 +250,6 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         ph["nva"] -= 1
     elif kind in ("regiment", "supply"):
         ph["hm_extra"][region_of(loc)][kind] -= 1
-    if kind in ("cadre", "dummy") and region_of(loc) in ph.get("hm_closed", ()):
-        # 7.3.4 exception: during a National Uprising a guerrilla placed in an Allied Controlled area
-        # rolls: 5-6 it is eliminated (back to the mix, no political points)
-        r = ctx.roll("d6", f"NTND 7.3.4 guerrilla placed in Allied Controlled {region_of(loc)}: 5-6 eliminated")
-        if r.result >= 5:
-            ctx.emit({"t": "recruit-lost", "loc": loc, "rule": "NTND 7.3.4", "roll": r.result})
-            return
-    s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
-    if inv:
-        make_marker(s, [uid], loc, ctx, "NTND 4.1", drawn=[uid])    # ntnd/5 (4.4): named after its marker
-    else:
-        uid = name_public(s, uid)                                     # ntnd/5 (4.4): the next public name
-        ctx.emit({"t": "recruit", "unit": uid, "type": type_id, "loc": loc, "rule": "NTND 4.1"})
 
 
 # ---------------------------------------------------------------------------

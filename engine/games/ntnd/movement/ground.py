@@ -10,10 +10,12 @@ hex by hex here. ``reachable`` gives, per destination, one path (fewest
 infiltration rolls, then fewest MP) - the destinations ``legal_commands`` offers.
 
 Rules implemented here: 8.1-8.2.7 allowances and costs (terrain chart of
-data/terrain.json, authored), 8.2.1 monsoon halving, 8.5.1-8.5.4 ZOC and ZOI with
-the 8.5.2 infiltration rolls, 8.6.1-8.6.2 fleet and patrol boat movement,
-8.9 national restrictions, 5.3/5.3.1 corps boundaries, 8.10 stacking (checked at
-the end of each move; see docs for the reading), 9.1 zones take a whole move.
+data/terrain.json, authored), 8.2.1 monsoon halving, and the environment a search
+reads (``Env``: the 8.5.2 infiltration rolls, 8.6.1-8.6.2 fleet and patrol boat
+movement, 14.1.3 patrolled rivers). Beside it in movement/: zones.py (8.5 ZOC and
+ZOI), national.py (8.9 national restrictions, 5.3/5.3.1 corps boundaries),
+stacking.py (8.10, checked at the end of each move; see docs for the reading),
+hexes.py (the map as movement reads it), offboard.py (9: zones take a whole move).
 """
 from __future__ import annotations
 
@@ -21,9 +23,11 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..components.map import load_map
-from ..components.features import in_force
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters, load_terrain
+from .hexes import interned, land_within, nbrs, utype
+from .zones import _type_facts, _zoc_of, zoc_closed
+from .stacking import _join_verdict, _saigon
 
 Q = 4  # quarters per movement point
 UNLIMITED = 10 ** 6
@@ -39,37 +43,6 @@ def is_monsoon(s: dict) -> bool:
 @lru_cache(maxsize=None)
 def _monsoon_label(label: str) -> bool:
     return any(label.startswith(m) for m in MONSOON_MONTHS)
-
-
-def utype(u: dict):
-    return load_counters().type(u["type"])
-
-
-def region_of(loc: str) -> str | None:
-    """Corps zone for South Vietnam, else the country (zones: their country)."""
-    m = load_map()
-    if m.is_zone(loc):
-        return m.zones[loc].country
-    h = m.hex(loc)
-    return h.corps or h.country
-
-
-@lru_cache(maxsize=None)
-def nbrs(h: str) -> tuple[str, ...]:
-    """Cached on-map hex neighbours."""
-    return load_map().hex_neighbours(h)
-
-
-@lru_cache(maxsize=None)
-def land_within(h: str, r: int) -> tuple[str, ...]:
-    """Cached land hexes within ``r`` hexes of ``h`` (ZOI, 8.5.3)."""
-    m = load_map()
-    return tuple(x for x in m.hexes_within(h, r) if m.hexes[x].is_land)
-
-
-@lru_cache(maxsize=None)
-def road(a: str, b: str) -> bool:
-    return load_map().road_between(a, b)
 
 
 class Env:
@@ -211,239 +184,13 @@ def _scan_facts(type_id: str) -> tuple[bool, int, bool, bool]:
     return v
 
 
-#: canonical copies of the sets ``Env`` derives (``interned``), at most this many kept
-INTERNED = 4096
-_interned: dict[frozenset, frozenset] = {}
-
-
-def interned(x: frozenset) -> frozenset:
-    """The one kept frozenset equal to ``x`` (``x`` itself the first time). The memoised searches
-    (ground_search._search) take these sets as arguments: the states of a phase mostly derive equal sets,
-    and an equal key that is the same object is found without comparing the sets element by element
-    (issue 15). Equal sets either way: results never depend on it."""
-    if len(_interned) >= INTERNED:
-        _interned.clear()
-    return _interned.setdefault(x, x)
-
-
-@lru_cache(maxsize=1)
-def region_neighbours() -> dict[str, tuple[str, ...]]:
-    """Corps zones/countries sharing a hexside (NTND 5.3.1, 8.8.1.1)."""
-    m = load_map()
-    adj: dict[str, set] = {}
-    for h in m.land_hexes():
-        for n in m.hex_neighbours(h):
-            if m.hexes[n].is_land and region_of(n) != region_of(h):
-                adj.setdefault(region_of(h), set()).add(region_of(n))
-    return {k: tuple(sorted(v)) for k, v in sorted(adj.items())}
-
-
 # ---------------------------------------------------------------------------
 # zones of control and influence (8.5)
 # ---------------------------------------------------------------------------
 
-def zoc_hexes(s: dict, owner: str) -> frozenset:
-    """Hexes in the ZOC of ``owner``'s face-up ground combat units of printed morale 3-4 (8.5.1).
-
-    A ZOC covers the unit's hex and the six around it; none in, out of or
-    within zones (8.5.1, 8.5.4); none across a border into or out of a
-    country of ``zoc_closed`` (8.5.1: neutral ones unless designated, 10.2).
-    """
-    m = load_map()
-    neutral = zoc_closed(s, owner)
-    out: set = set()
-    no_arvn = bool(s.get("sv_demoralized"))   # 25.2: demoralized ARVN units have no ZOC
-    for u in s["units"].values():
-        if u["status"] != "map" or u["side"] != owner or u["inv"] or m.is_zone(u["loc"]):
-            continue
-        if _type_facts(u["type"])[0] and not (no_arvn and u["nat"] == "ARVN"):
-            out |= _zoc_around(u["loc"], neutral)
-    return frozenset(out)
-
-
-def zoc_closed(s: dict, owner: str) -> tuple[str, ...]:
-    """The countries ``owner``'s ZOCs do not extend into or out of (8.5.1): the neutral ones and, where
-    rule 10 is in force, North Vietnam for the Allied player (10.8: "technically neutral"; ZOCs extended
-    into it "count as invasions"), except those the player has designated (10.2's announcement,
-    ``s["neutrality"]["zoc"][owner]``, neutrality.announce_zoc). Tet: the neutral countries alone."""
-    closed = list(s["neutral"])
-    if in_force(s, "neutrality"):
-        if owner == ALLIED:
-            closed.append("NV")
-        opened = s.get("neutrality", {}).get("zoc", {}).get(owner, ())
-        closed = [c for c in closed if c not in opened]
-    return tuple(sorted(closed))
-
-
-@lru_cache(maxsize=None)
-def _type_facts(type_id: str) -> tuple[bool, int, bool]:
-    """(projects a ZOC 8.5.1, ZOI range 8.5.3, is an air unit) of a unit type: fixed by counters.json."""
-    t = load_counters().type(type_id)
-    return bool(t.has_printed_zoc), t.zoi_range or 0, t.category == "air"
-
-
-#: memoised ZOCs kept (``_zoc_of``)
-ZOC_CACHE = 1024
-
-
-@lru_cache(maxsize=ZOC_CACHE)
-def _zoc_of(centres: frozenset, neutral: tuple[str, ...]) -> frozenset:
-    """The ZOC of units at the hexes ``centres`` (``_zoc_around`` each; ``neutral``: ``zoc_closed``), interned:
-    a pure function of its arguments, memoised across states (issue 15)."""
-    out: set = set()
-    for loc in centres:
-        out |= _zoc_around(loc, neutral)
-    return interned(frozenset(out))
-
-
-@lru_cache(maxsize=None)
-def _zoc_around(loc: str, neutral: tuple[str, ...]) -> frozenset:
-    """The ZOC of one unit at hex ``loc``: the hex and its land neighbours, not across a border into or
-    out of a neutral country (8.5.1); fixed by the map and the neutral countries."""
-    m = load_map()
-    here = m.hex(loc).country
-    out = {loc}
-    for n in nbrs(loc):
-        h = m.hexes[n]
-        if not h.is_land:
-            continue
-        if h.country != here and (h.country in neutral or here in neutral):
-            continue
-        out.add(n)
-    return frozenset(out)
-
-
-def zoi_hexes(s: dict) -> frozenset:
-    """Allied zones of influence: 2 hexes around firebases, the fleet and Green Berets (8.5.3, 14.2)."""
-    m = load_map()
-    out = set()
-    for u in s["units"].values():
-        if u["status"] != "map" or u["side"] != ALLIED or m.is_zone(u["loc"]):
-            continue
-        r = _type_facts(u["type"])[1]
-        if r:
-            out.update(land_within(u["loc"], r))
-    return frozenset(out)
-
-
 # ---------------------------------------------------------------------------
 # who may go where
 # ---------------------------------------------------------------------------
-
-#: in a ``neutral_key``: neutrality is refereed (10: entering a neutral country is a violation that
-#: costs points, not a closed border)
-OPEN = "10.2"
-
-
-def neutral_key(s: dict) -> tuple[str, ...]:
-    """What ``may_enter`` reads of the neutrality state, hashable (reach's memoised searches key on it):
-    the still-neutral countries, and ``OPEN`` where rule 10 is in force (the campaign). Tet: the
-    neutral countries alone, as before."""
-    n = tuple(s["neutral"])
-    return n + (OPEN,) if in_force(s, "neutrality") else n
-
-
-def neutral_state(key: tuple[str, ...]) -> dict:
-    """The part of a state ``may_enter`` reads, rebuilt from a ``neutral_key``."""
-    return {"neutral": [c for c in key if c != OPEN], "neutral_open": OPEN in key}
-
-
-def _borders_open(s: dict) -> bool:
-    return s["neutral_open"] if "neutral_open" in s else in_force(s, "neutrality")
-
-
-def may_enter(s: dict, types: list, side: str, corps: str | None, loc: str) -> str | None:
-    """None if units of these types may stand in ``loc``; else the rule that forbids it. Reads only
-    ``s["neutral"]`` and whether rule 10 is in force (``neutral_key``)."""
-    m = load_map()
-    counters = load_counters()
-    if m.is_zone(loc):
-        country = m.zones[loc].country
-    else:
-        h = m.hex(loc)
-        if not h.is_land:
-            return "NTND 8.2.3: ground units may not enter all-sea or all-lake hexes"
-        country = h.country
-    for t in types:
-        nat = counters.nationalities[t.nationality]
-        home = nat.get("home")
-        if t.id == "communist_dummy":
-            continue  # project reading: dummies move as inverted guerrillas of any country (17.1)
-        if side == COMMUNIST and t.guerrilla and home and country != home:
-            return f"NTND 8.9.1: {t.nationality} guerrillas may not leave their own country"
-        if side == ALLIED:
-            if t.stacking_class == "militia" and home and country != home:
-                return "NTND 8.9.1: militia may not leave their own country"
-            if t.nationality in ("LAO", "KHMER") and country != home:
-                return "NTND 8.9.2: Laotian and Cambodian forces may not leave their country"
-    if side == ALLIED and _borders_open(s):
-        for t in types:
-            if t.nationality == "KHMER" and "CA" in s["neutral"]:
-                return "NTND 10.3.1: Cambodian units cannot move while Cambodia is neutral"
-            if t.id == "lao_guard" and loc not in ("LUANG_PRABANG", "VIENTIANE"):
-                return "NTND 28.11.4: the Laotian Guard moves only between Luang Prabang and Vientiane"
-    if side == ALLIED:
-        if country == "CN":
-            return "NTND 10.7: China may not be invaded by Allied ground units"
-        if _borders_open(s):
-            pass  # 10.2, 10.8: Laos, Cambodia and North Vietnam may be entered, at a political cost (neutrality.py)
-        elif country == "NV":
-            return "NTND 10.8: North Vietnam is closed to Allied ground units where rule 10 is not in force (the military scenarios)"
-        elif country in s["neutral"] and not all(t.nationality in ("LAO", "KHMER") for t in types):
-            return f"NTND 10.2: neutral {country} is closed to Allied units where rule 10 is not in force (the military scenarios)"
-        if corps is not None and country == "SV":
-            here = region_of(loc)
-            if here != corps:
-                return f"NTND 5.3: units attached to {corps} Corps move only within its boundary"
-        if corps is not None and country in ("LA", "CA") and corps in ("I", "II", "III", "IV"):
-            if country not in region_neighbours().get(corps, ()):
-                return f"NTND 5.3.1: {country} does not border {corps} Corps"
-    return None
-
-
-def stacking_problem(s: dict, side: str, loc: str, adding: list[str], env: "Env | None" = None) -> str | None:
-    """NTND 8.10.1: would adding these uids to ``loc`` over-stack it? Zones are unlimited (8.10.1.3)."""
-    m = load_map()
-    if m.is_zone(loc):
-        return None
-    if env is not None:
-        here = env.types_at(side).get(loc, ())
-        if not here and len(adding) == 1:
-            return None  # one unit alone never over-stacks (8.10.1)
-        types = [t for uid, t in here if uid not in adding]
-    else:
-        types = [u["type"] for u in s["units"].values()
-                 if u["status"] == "map" and u["side"] == side and u["loc"] == loc and u["id"] not in adding]
-    types += [s["units"][a]["type"] for a in adding]
-    h = m.hex(loc)
-    return _stack_verdict(side, bool(h.town and h.town.name == "Saigon"), tuple(sorted(types)))
-
-
-@lru_cache(maxsize=None)
-def _saigon(loc: str) -> bool:
-    """8.10.1.2: Saigon's own stacking limit."""
-    town = load_map().hexes[loc].town
-    return bool(town and town.name == "Saigon")
-
-
-@lru_cache(maxsize=8192)
-def _join_verdict(side: str, saigon: bool, here: tuple[str, ...], adding: tuple[str, ...]) -> bool:
-    """Would units of types ``adding`` over-stack a hex holding ``here`` (both sorted)?"""
-    return _stack_verdict(side, saigon, tuple(sorted(here + adding))) is not None
-
-
-@lru_cache(maxsize=4096)
-def _stack_verdict(side: str, saigon: bool, types: tuple[str, ...]) -> str | None:
-    v = load_counters().stacking_violations(types, side, saigon=saigon)
-    return "NTND " + v[0] if v else None
-
-
-def enemy_locs(s: dict, side: str) -> frozenset:
-    """Locations holding any unit of the other side (inverted markers included)."""
-    return frozenset(u["loc"] for u in s["units"].values()
-                     if u["status"] == "map" and u["side"] != side and u["loc"] is not None
-                     and not _type_facts(u["type"])[2])
-
 
 # ---------------------------------------------------------------------------
 # costs and allowances
@@ -516,43 +263,6 @@ def movement_kind(mv: dict) -> str:
 # 8.10.2 stacking violations at combat phases
 # ---------------------------------------------------------------------------
 
-def first_violation(s: dict) -> dict | None:
-    """8.10.2: the first over-stacked location (sorted), as {"seat", "loc", "count", "eligible"}:
-    the owner eliminates ``count`` of ``eligible`` (the units of the over-full stacking class)."""
-    m = load_map()
-    here: dict[tuple[str, str], list[str]] = {}   # (side, loc) -> its unit types: one pass over the units
-    for u in s["units"].values():
-        if u["status"] == "map" and not m.is_zone(u["loc"]):
-            here.setdefault((u["side"], u["loc"]), []).append(u["type"])
-    for side, loc in sorted(here):
-        types = here[side, loc]
-        # stacking_problem(s, side, loc, []) from the types gathered above; violation_at only where it fails
-        if _stack_verdict(side, _saigon(loc), tuple(sorted(types))) is not None:
-            return violation_at(s, side, loc)
-    return None
-
-
-def violation_at(s: dict, side: str, loc: str) -> dict | None:
-    """8.10: ``side``'s stacking violation at ``loc`` as {"seat", "loc", "count", "eligible"} (the first
-    over-full stacking class, sorted; its units sorted by id, inverted ones included), or None."""
-    m = load_map()
-    if m.is_zone(loc) or not stacking_problem(s, side, loc, []):
-        return None
-    counters = load_counters()
-    us = sorted((u for u in s["units"].values() if u["status"] == "map" and u["side"] == side and u["loc"] == loc),
-                key=lambda x: x["id"])
-    h = m.hex(loc)
-    classes: dict[str, list[str]] = {}
-    for u in us:
-        classes.setdefault(counters.type(u["type"]).stacking_class, []).append(u["id"])
-    caps = counters.stacking_caps(side, bool(h.town and h.town.name == "Saigon"))   # one table (units.py)
-    for cls in sorted(classes):
-        cap = None if cls == "none" else caps.get(cls, 0)
-        if cap is not None and len(classes[cls]) > cap:
-            return {"seat": side, "loc": loc, "count": len(classes[cls]) - cap, "eligible": classes[cls]}
-    return None
-
-
 def patrolled_river(s: dict) -> frozenset:
     """14.1.3: major-river hexes within two hexes of an Allied patrol boat, counted along contiguous
     river hexes: Communist ground units entering them stop."""
@@ -586,9 +296,3 @@ def _river_near(loc: str) -> frozenset:
     return frozenset(h for h in seen if m.hexes[h].is_land and m.hexes[h].major_river)
 
 
-def path_to(prev: dict, start: str, dest: str) -> list[str]:
-    """The path from ``start`` (excluded) to ``dest`` recorded in a search's predecessor map."""
-    path = [dest]
-    while prev[path[-1]] != start:
-        path.append(prev[path[-1]])
-    return list(reversed(path))

@@ -13,6 +13,9 @@ from ....errors import Rejection
 from ..combat import battles
 from ..arms import fleet
 from . import ground as movement, paths, reach, reaction, sea
+from . import national
+from . import zones
+from . import hexes
 from ..forces import operations
 from ..components.map import load_map
 from ..politics.victory import eliminate
@@ -196,7 +199,7 @@ def _walk(s, side, piece, path, ctx, env=None):
         if side == ALLIED and s["phase"]["id"] == "a_move" and kind in ("ground", "airmobile", "immobile") \
                 and (kind == "ground" or i == len(path) - 1) and not m.is_zone(h) \
                 and battles.ambush_candidates(s, piece) \
-                and movement.utype(s["units"][piece]).is_ground_combat:
+                and hexes.utype(s["units"][piece]).is_ground_combat:
             ctx.emit({"t": "move", "piece": piece, "from": start, "path": walked})
             s["ambush"] = {"unit": piece, "rest": list(path[i + 1:])}
             return
@@ -245,8 +248,8 @@ def resume_path(s: dict, r: dict) -> list[str]:
     u = s["units"].get(r["unit"])
     if u is None or u["status"] != "map":
         return []
-    enemy = movement.enemy_locs(s, ALLIED)
-    zoc = movement.zoc_hexes(s, COMMUNIST)
+    enemy = zones.enemy_locs(s, ALLIED)
+    zoc = zones.zoc_hexes(s, COMMUNIST)
     out, here = [], u["loc"]
     for h in r["rest"]:
         if h in enemy or not m.adjacent(here, h):
@@ -262,7 +265,7 @@ def occupy_options(s: dict) -> list[tuple[str, str]]:
     """8.8.2.2: (unit, hex) for Allied units that were next to a hex an inverted stack left in the
     Communist reaction phase, if the hex is free of enemy units now (mobile units, within 5.3/8.9/8.10)."""
     m = load_map()
-    enemy = movement.enemy_locs(s, ALLIED)
+    enemy = zones.enemy_locs(s, ALLIED)
     done = set(s["phase"].get("occupied", ()))
     out = []
     for v in s["flags"].get("vacated", []):
@@ -276,7 +279,7 @@ def occupy_options(s: dict) -> list[tuple[str, str]]:
             mv = movement.mover(s, uid)
             if movement.movement_kind(mv) not in ("ground", "airmobile"):
                 continue
-            if movement.may_enter(s, mv["types"], ALLIED, mv["corps"], h) is None:
+            if national.may_enter(s, mv["types"], ALLIED, mv["corps"], h) is None:
                 out.append((uid, h))
     return sorted(set(out))
 

@@ -1,6 +1,6 @@
 """No Trumpets No Drums rule 10 (neutral states), 8.9.4-8.9.5, 19.3.3's charge and 28.11 (the secret
 war in Laos): in force where the scenario has the ``neutrality`` feature (the campaign); the Tet
-scenario keeps its closed borders (movement.may_enter, battles.attack_options).
+scenario keeps its closed borders (national.may_enter, battles.attack_options).
 
 State: ``s["neutral"]`` the sorted still-neutral countries (setup; a country leaves it when it joins
 the Allies, 10.5, 10.6); ``s["neutrality"]`` (created here, in force only):
@@ -11,7 +11,7 @@ the Allies, 10.5, 10.6); ``s["neutrality"]`` (created here, in force only):
     nva_attack  the last turn one NVA unit attacked in Laos without a violation (28.11.3)
     nv_entered  the last turn Allied ground units entered North Vietnam (10.8, 27.1.2)
     zoc         {side: [country]}  ZOC extensions announced across borders (10.2, 8.5.1, 10.8;
-                movement.zoc_closed reads it)
+                zones.zoc_closed reads it)
 
 Everything here is public: a violation is made by face-up units only (10.2: "a face up unit"), so an
 inverted stack moving, standing or being revealed in a neutral country charges nothing by itself and

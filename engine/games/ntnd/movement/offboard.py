@@ -3,7 +3,7 @@ Luang Prabang, Vientiane; data/map.json).
 
 9.1   a move from a zone to an adjacent zone or bordering hex, or from a hex into a zone, takes the
       unit's whole move (``zone_moves``, called by reach._ground_reach); any number of units may
-      stand in a zone (8.10.1.3, movement.stacking_problem); 9.1.1.1 the fleet may enter Haiphong
+      stand in a zone (8.10.1.3, stacking.stacking_problem); 9.1.1.1 the fleet may enter Haiphong
       (sea.fleet_reach).
 9.2   zones count as non-clear for infiltration (``NON_CLEAR``, reach.infiltration_target) and
       bombing (part 2), as clear for ground combat (combat.CombatSituation.in_zone).
@@ -17,7 +17,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..components.map import load_map
-from .ground import may_enter, stacking_problem
+from .national import may_enter
+from .stacking import stacking_problem
 from ..components.state import ALLIED
 from ..components.pieces import load_counters
 

@@ -18,23 +18,11 @@ from ..arms import fleet
 from . import search as ground_search, offboard, sea
 from .search import _allowed, _allowed_on, _dijkstra, _graph, _graph_within, _search, _searches, trail_hexes   # (_graph_within, _dijkstra: the tests read them here)
 from ..components.map import load_map
-from .ground import (
-    Q,
-    Env,
-    allowance_q,
-    interned,
-    is_monsoon,
-    mover,
-    movement_kind,
-    nbrs,
-    neutral_key,
-    path_to,
-    region_neighbours,
-    region_of,
-    _saigon,
-    _stack_verdict,
-    _zoc_of,
-)
+from .ground import Q, Env, allowance_q, is_monsoon, mover, movement_kind
+from .national import neutral_key
+from .stacking import _saigon, _stack_verdict
+from .zones import _zoc_of
+from .hexes import interned, nbrs, path_to, region_neighbours, region_of
 from .sea import AMPHIBIOUS_TYPES, boat_reach, fleet_reach, sea_reach
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters, load_terrain

@@ -6,7 +6,10 @@ from ..combat import contact as checks
 from . import neutrality
 from ..optional import special_units
 from ..components.map import load_map
-from .ground import Env, may_enter, mover, stacking_problem, utype
+from .ground import Env, mover
+from .national import may_enter
+from .stacking import stacking_problem
+from .hexes import utype
 from .reach import _airmobile_reach
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters

@@ -9,7 +9,9 @@ from functools import lru_cache
 
 from ..components.features import in_force
 from ..components.map import load_map
-from .ground import UNLIMITED, Env, nbrs, path_to, region_of, stacking_problem
+from .ground import UNLIMITED, Env
+from .stacking import stacking_problem
+from .hexes import nbrs, path_to, region_of
 from ..components.state import ALLIED, COMMUNIST
 
 
@@ -39,46 +41,53 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
                 out["sea:" + d] = [SEA, *path]
         return out
     if mv["side"] == ALLIED and len(mv["types"]) == 1 and mv["types"][0].id in AMPHIBIOUS_TYPES:
-        # 8.6.4: from a coastal town/city to any coastal hex, up to two units a turn, with the fleet
-        if m.is_zone(start):
-            return out
-        # 8.6.4.1: move by land to a coastal town/city first (the cheapest one, ties by id), paying at
-        # most half the allowance, then embark (half the allowance)
-        best, prev, allow = env.searches.get(tuple(mv["uids"]), ({start: (0, 0)}, {}, 0))
-        if m.hexes[start].coastal and m.hexes[start].town:
-            ports = [(0, start)]
-        else:   # the coastal towns and cities its search reached (the labels of the others are not read)
-            ports = sorted((lab[1], h) for h in _coastal_towns() if (lab := best.get(h)) is not None
-                           and 2 * lab[1] <= allow and h not in enemy)
-        if not ports:
-            return out
-        port = ports[0][1]
-        prefix = []
-        h = port
-        while h != start:
-            prefix.append(h)
-            h = prev[h]
-        prefix.reverse()
-        if s["flags"].get("amphibious", {}).get("turn") == s["turn"] and \
-                len(s["flags"]["amphibious"]["units"]) >= 2:
-            return out
-        fleet = env.memo.get("fleet")
-        if fleet is None:   # once per state: every amphibious unit of a phase asks
-            fleet = env.memo["fleet"] = [u for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
-        if not fleet:
-            return out
-        pinned = s["flags"].get("amphibious", {}).get("at") if s["flags"].get("amphibious", {}).get("turn") == s["turn"] else None
-        if fleet[0]["id"] in s["phase"].get("moved", ()) and pinned is None:
-            return out  # 8.6.4.2: the fleet must move to the landing hex
-        for h, x in _coastal_land():
-            if h == start or h in enemy:
-                continue
-            if pinned is not None and h != pinned:
-                continue
-            if x.country in ("NV", "CN") or x.country in s["neutral"] or h == port:
-                continue
-            out["sea:" + h] = prefix + [SEA, h]
+        _amphibious_reach(s, mv, env, enemy, out)
     return out
+
+
+def _amphibious_reach(s: dict, mv: dict, env: Env, enemy, out: dict) -> None:
+    """8.6.4: from a coastal town/city to any coastal hex, up to two units a turn, with the fleet: the
+    landings go into ``out``."""
+    m = load_map()
+    start = mv["loc"]
+    if m.is_zone(start):
+        return
+    # 8.6.4.1: move by land to a coastal town/city first (the cheapest one, ties by id), paying at
+    # most half the allowance, then embark (half the allowance)
+    best, prev, allow = env.searches.get(tuple(mv["uids"]), ({start: (0, 0)}, {}, 0))
+    if m.hexes[start].coastal and m.hexes[start].town:
+        ports = [(0, start)]
+    else:   # the coastal towns and cities its search reached (the labels of the others are not read)
+        ports = sorted((lab[1], h) for h in _coastal_towns() if (lab := best.get(h)) is not None
+                       and 2 * lab[1] <= allow and h not in enemy)
+    if not ports:
+        return
+    port = ports[0][1]
+    prefix = []
+    h = port
+    while h != start:
+        prefix.append(h)
+        h = prev[h]
+    prefix.reverse()
+    if s["flags"].get("amphibious", {}).get("turn") == s["turn"] and \
+            len(s["flags"]["amphibious"]["units"]) >= 2:
+        return
+    fleet = env.memo.get("fleet")
+    if fleet is None:   # once per state: every amphibious unit of a phase asks
+        fleet = env.memo["fleet"] = [u for u in s["units"].values() if u["type"] == "us_fleet" and u["status"] == "map"]
+    if not fleet:
+        return
+    pinned = s["flags"].get("amphibious", {}).get("at") if s["flags"].get("amphibious", {}).get("turn") == s["turn"] else None
+    if fleet[0]["id"] in s["phase"].get("moved", ()) and pinned is None:
+        return  # 8.6.4.2: the fleet must move to the landing hex
+    for h, x in _coastal_land():
+        if h == start or h in enemy:
+            continue
+        if pinned is not None and h != pinned:
+            continue
+        if x.country in ("NV", "CN") or x.country in s["neutral"] or h == port:
+            continue
+        out["sea:" + h] = prefix + [SEA, h]
 
 
 @lru_cache(maxsize=1)

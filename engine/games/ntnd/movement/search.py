@@ -12,7 +12,9 @@ from functools import lru_cache
 
 from ..politics.hearts import area_of, local_vc_step_q
 from ..components.map import load_map
-from .ground import Q, UNLIMITED, may_enter, nbrs, neutral_state, _step_q
+from .ground import Q, UNLIMITED, _step_q
+from .national import may_enter, neutral_state
+from .hexes import nbrs
 from ..components.pieces import load_counters
 from ....errors import InternalError, InternalKeyError
 
@@ -49,7 +51,7 @@ def _graph(classes: tuple[str, ...], flat: bool, local_vc: tuple[str, ...] = ())
 @lru_cache(maxsize=None)
 def _allowed(type_ids: tuple[str, ...], side: str, corps: str | None, neutral: tuple[str, ...]) -> frozenset:
     """Land hexes units of these types may stand in (may_enter), for one neutrality state
-    (``movement.neutral_key``): the hexes each type may stand in alone, since every refusal of
+    (``national.neutral_key``): the hexes each type may stand in alone, since every refusal of
     ``may_enter`` is one type's (8.9, 10.3.1, 28.11.4) or none's (8.2.3, 10.7, 10.8, 5.3), and 10.2's
     (a neutral country, unless all are Laotian or Cambodian) refuses the stack exactly when it refuses
     one of its types: a new stack of known types costs an intersection, not a pass over the map
@@ -199,6 +201,21 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     else:
         # the heap holds key << shift | hex number: the order of (key, hex number) pairs, as one int
         heap = [s0]
+    found = _heap_steps(heap, s0, g0, graph, flags, allow, double, top, shift, best, prev, settled)
+    if found is not None:
+        return Paths(prev, ())._path(found)
+    if goal is not None:
+        return None
+    settled.sort()
+    # the labels and predecessors are read only for 8.6.4 landings, the paths one at a time (a phase's
+    # legal moves offer thousands and a player sends one): each is decoded when read (issue 15)
+    return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
+
+
+def _heap_steps(heap: list, s0: int, g0: int, graph, flags, allow: int, double: int, top: int, shift: int,
+                best: list, prev: list, settled: list) -> int | None:
+    """``_dijkstra``'s general steps from ``heap`` (keys ``key << shift | hex number``), filling ``best``,
+    ``prev`` and ``settled``: the goal ``g0`` once it is settled (then it stops), else None."""
     pop, push = heapq.heappop, heapq.heappush
     roll, mask, low = _ROLL, _ROLL - 1, (1 << shift) - 1
     while heap:
@@ -209,7 +226,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
         if here != s0:
             settled.append(here)
             if here == g0:
-                return Paths(prev, ())._path(here)
+                return here
             if flags[here] & _STOP:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
@@ -247,12 +264,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
                 best[n] = nk
                 prev[n] = here
                 push(heap, nk << shift | n)
-    if goal is not None:
-        return None
-    settled.sort()
-    # the labels and predecessors are read only for 8.6.4 landings, the paths one at a time (a phase's
-    # legal moves offer thousands and a player sends one): each is decoded when read (issue 15)
-    return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
+    return None
 
 
 #: False: every search runs ``_dijkstra``'s general steps (the reference of the flat steps' property test)

@@ -28,7 +28,8 @@ from ..politics import uprising
 from ..components.campaign_data import load_campaign, turn_number
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import enemy_locs, stacking_problem
+from ..movement.stacking import stacking_problem
+from ..movement.zones import enemy_locs
 from ..components.state import ALLIED
 from ..components.pieces import counter_id, load_counters, unit_name
 from ....codes import Code

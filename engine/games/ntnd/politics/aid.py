@@ -145,7 +145,7 @@ def _where(s: dict, source: str, kind: str) -> list[str]:
 
 def options(s: dict) -> list[dict]:
     """Every unit and placement the first due source allows now (27.2, 27.3), as NtndAid fields."""
-    from ..movement.ground import stacking_problem
+    from ..movement.stacking import stacking_problem
     src = s["phase"]["aid"][0]
     out = []
     for kind in AID_LIST[src]:

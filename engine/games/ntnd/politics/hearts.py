@@ -13,7 +13,7 @@ from functools import lru_cache
 from ..components.campaign_data import AREAS, H_AND_M_BOXES
 from ..components.features import in_force
 from ..components.map import load_map
-from ..movement.ground import region_of
+from ..movement.hexes import region_of
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import load_counters, load_terrain
 from ....errors import InternalValueError

@@ -5,7 +5,7 @@ Reinforcement phase 3.2.1) ARVN is demoralized for that player-turn if the track
 when a random event made it so for the turn (``s["mods"]["arvn_demoralized_turn"]``, 21). The
 state keeps it in ``s["sv_demoralized"]`` (absent in Tet: nothing changes there).
 25.2: demoralized ARVN units fight at one less morale (combat.current_morale, through
-battles.combat_unit) and have no zone of control (movement.zoc_hexes).
+battles.combat_unit) and have no zone of control (zones.zoc_hexes).
 25.3 / 25.3.1: desertion by the fall of cities, rolled once a turn at the start of the Allied
 Reinforcement phase. 25.4 / 25.4.1: severe demoralization, a die per ARVN unit before each battle
 and each ambush (battles.start_battle, battles.start_ambush).

@@ -129,7 +129,8 @@ def _hexes(s: dict, corps: str) -> list[str]:
 
 def place_options(s: dict) -> list[dict]:
     """The uprising placements open now: VC cadres and regiments in each corps with quota left."""
-    from ..movement.ground import Env, stacking_problem
+    from ..movement.ground import Env
+    from ..movement.stacking import stacking_problem
     q = s["phase"].get("uprising")
     if not q:
         return []
@@ -159,7 +160,7 @@ def takes(s: dict, kind: str, nat: str, loc: str) -> bool:
 
 def place(s: dict, p: dict, ctx) -> None:
     """Place one uprising unit (26.3), rolling for it where 26.8 inhibits placement."""
-    from ..movement.ground import stacking_problem
+    from ..movement.stacking import stacking_problem
     from . import track
     kind, loc, inv = p["kind"], p["location"], p["inverted"]
     corps = load_map().corps_of(loc)

@@ -33,6 +33,7 @@ from ..optional import allied_specials, special_units, vc_bases as vcbases
 from ..forces import corps, operations, recruitment
 from ..arms import fleet, montagnards
 from ..movement import search as ground_search, ground as movement, neutrality, reach, reaction
+from ..movement import stacking
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..supply.lines import apply_supply, supply_covers
@@ -468,7 +469,7 @@ def _advance_legal(s, d) -> list:
     el = s["decision"]["eligible"]
     opts = [el] + ([[x] for x in el] if len(el) > 1 else [])
     return [cmd("advance", units=o) for o in opts
-            if movement.stacking_problem(s, s["battle"]["side"], s["battle"]["target"], o) is None] + _done()
+            if stacking.stacking_problem(s, s["battle"]["side"], s["battle"]["target"], o) is None] + _done()
 
 
 def _advance_advance(s, seat, msg, ctx) -> None:

@@ -21,7 +21,8 @@ from ..air import answers as air_answers
 from ..forces import recruit_extras as extras, operations, recruitment, replacements
 from ..arms import montagnards
 from ..optional import special_units
-from ..movement import ground as movement, neutrality, reaction
+from ..movement import ground as movement, neutrality, reaction, stacking
+from ..movement import stacking
 from ..movement.moves import resume_path
 from ..components.map import load_map
 from ..movement.sea import forced_returns
@@ -217,7 +218,7 @@ def ambush(s: dict, ctx) -> dict:
 
 
 def stack_check(s: dict, ctx) -> dict | None:
-    v = movement.first_violation(s)
+    v = stacking.first_violation(s)
     if v is not None:
         return {"kind": "losses", "prompt": f"NTND 8.10.2: {v['loc']} is over-stacked: "
                 f"eliminate {v['count']} unit(s)", **v, "overstack": True}
