@@ -37,7 +37,7 @@ from afteraction.v1 import envelope_pb2
 from google.protobuf.message import DecodeError
 
 from . import limits, metrics
-from .status import Refusal, quote
+from .status import Internal, Refusal, quote
 from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store
 
 APPEND_ATTEMPTS = 3
@@ -45,10 +45,6 @@ MAX_LIVE = limits.MAX_LIVE_GAMES   # games kept caught up in memory (LRU); older
 
 
 #: the longest seat cosignature line AddCosignature takes (a real one is about 150 bytes + the origin)
-
-
-class Internal(AfteractionError):
-    """The store and the referee disagree: a bug or a tampered store."""
 
 
 class WouldWait(Exception):

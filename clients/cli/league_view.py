@@ -196,7 +196,7 @@ def cmd_league_view(args: argparse.Namespace) -> int:
     from afteraction.engine.league.ledger import MAX_LEDGER, verify_ledger
     from afteraction.engine.league.state import LeagueError
 
-    from .main import _jsonable
+    from .common import _jsonable
 
     try:
         with open(args.ledger, "rb") as f:
