@@ -24,15 +24,15 @@ from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
 from afteraction.engine.protocol import parse_record
 from afteraction.engine.match import match_value
-from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs
 
 from . import events, limits
 from .auth import AuthChecker
 from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, parse
 from .clocks import clocks_pb, control_of
+from .envelopes import Command, envelope_or_none
 from .feeds import Feeds
-from .games import GameManager
+from .games import GameManager, WouldWait
 from .status import Refusal, quote, status_for, status_of
 from .store import RecordRow
 
@@ -220,19 +220,22 @@ class GameServicer:
         return out
 
     async def SubmitCommand(self, request, context):
-        """On the event loop (``GameManager.submit_async``; the pool when it would wait)."""
-        env = _envelope_or_none(request.command.envelope)
+        """On the event loop (``GameManager.submit_async``; the pool when it would wait). The command
+        is parsed once (``Command``): its bounds, the referee, the receipt and the log line read it."""
+        env = None
         try:
+            cmd = Command.of(request.command)
+            env = cmd.env
             if self.svc.stopping.is_set():
                 raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
             async with self.svc.counted():
-                res = await self.games.submit_async(request.command.SerializeToString(), _deadline_ok(context),
-                                                    self.svc.run_counted)
+                res = await self.games.submit_async(cmd, _deadline_ok(context), self.svc.run_counted)
         except Exception as e:
+            env = env or envelope_or_none(request.command.envelope)
             events.refused(e, "SubmitCommand", *((env.game_id, env.seat, env.counter) if env else ()))
             self._refusal_receipt(e, request.command, env)
             raise
-        events.submitted(res, _gid_of(request.command))
+        events.submitted(res, env.game_id)
         if res.duplicate and res.openings:
             out = await self.svc.run(self._duplicate, request, res)
         else:
@@ -265,7 +268,8 @@ class GameServicer:
         out = self._result(res)
         ok = False
         if request.HasField("auth"):
-            ok = self.svc.authenticate(_gid_of(request.command), request.auth) == res.seat
+            gid = envelope_or_none(request.command.envelope).game_id
+            ok = self.svc.authenticate(gid, request.auth) == res.seat
         if not ok:
             del out.openings[:]
             out.openings_withheld = True
@@ -310,40 +314,47 @@ class GameServicer:
                     req = parse(gs.PlayRequest, raw, "message")
                     if req.WhichOneof("kind") != "command":
                         raise Rejection("BAD_ARGUMENT", "after the join, Play takes commands only")
-                    resp = await self.svc.run(self._play_command, req.command, gid, seat)
+                    out = await self._play_command(req.command, gid, seat)
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
-                    resp = _rejected(e, 0)
-                await results.put(resp)
+                    out = (_rejected(e, 0), None)
+                await results.put(out)
                 wake.set()
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 -- the client went away
             log.debug("play reader ended", exc_info=True)
 
-    def _play_command(self, cmd, gid, seat) -> gs.PlayResponse:
+    async def _play_command(self, sc, gid, seat) -> tuple:
+        """One command of a Play stream, on the event loop as SubmitCommand's (the pool only when it
+        would wait): (the PlayResponse, the Submitted or None). The stream sends the Submitted's
+        records and the seat's openings itself (``_follow``), with no read of the store."""
         counter = 0
         env = None
         try:
-            env = envelope_pb2.CommandEnvelope.FromString(cmd.envelope)
+            cmd = Command.of(sc)
+            env = cmd.env
             counter = env.counter
             if env.seat != seat or env.game_id != gid:
                 raise Rejection("WRONG_SEAT", f"this Play stream is seat {quote(seat)}'s in game {quote(gid)}")
             if self.svc.stopping.is_set():
                 raise Rejection("SHUTTING_DOWN", "the server is shutting down; retry on another replica")
-            res = self.games.submit(cmd.SerializeToString())
+            async with self.svc.counted():
+                res = await self.games.submit_async(cmd, _always, self.svc.run_counted)
             events.submitted(res, gid)
             return gs.PlayResponse(accepted=gs.CommandAccepted(counter=res.counter, seqs=[r.seq for r in res.records],
                                                                duplicate=res.duplicate,
-                                                               receipt=self._receipt(cmd, env, None, res)))
+                                                               receipt=self._receipt(sc, env, None, res))), res
         except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
+            env = env or envelope_or_none(sc.envelope)
+            counter = counter or (env.counter if env is not None else 0)
             events.refused(e, "Play", gid, seat, counter)
             out = _rejected(e, counter if counter <= limits.MAX_SEQ else 0)
-            self._refusal_receipt(e, cmd, env)
+            self._refusal_receipt(e, sc, env)
             if getattr(e, "receipt", None) is not None:
                 out.rejected.receipt.CopyFrom(e.receipt)
-            return out
+            return out, None
 
     async def Watch(self, raw, context):
         svc = self.svc
@@ -450,10 +461,6 @@ def rulesets_pb() -> gs.ListRulesetsResponse:
     return _RULESETS[0]
 
 
-def _gid_of(cmd) -> str:
-    return envelope_pb2.CommandEnvelope.FromString(cmd.envelope).game_id
-
-
 def _summary(gid: str, genesis: bytes, ended: bool, records: int) -> gs.GameSummary:
     b = parse_record(genesis).body
     out = gs.GameSummary(game_id=gid, game=b["ruleset"]["game"], version=b["ruleset"]["version"],
@@ -464,11 +471,8 @@ def _summary(gid: str, genesis: bytes, ended: bool, records: int) -> gs.GameSumm
     return out
 
 
-def _envelope_or_none(raw: bytes):
-    try:
-        return envelope_pb2.CommandEnvelope.FromString(raw)
-    except Exception:  # noqa: BLE001 - a refusal of an unparsable envelope is logged without its game
-        return None
+def _always() -> bool:
+    return True
 
 
 def _deadline_ok(context):
@@ -503,20 +507,60 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool =
             ops.setdefault(o.seq, []).append(o)
     with games.locked(gid) as live:
         ended = live.referee.ended and nxt >= live.size
-        turn = games.seat_turn(live, seat) if nxt >= live.size else None
-        prompt = None
-        if turn is not None:
-            prompt = gs.PlayResponse(your_decision=gs.YourDecision(
-                state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1],
-                names=names_pb(live.referee, seat, *turn) if named else ()))
+        prompt = _prompt(live, games, seat, named) if nxt >= live.size else None
     return recs, ops, ended, prompt
+
+
+def _prompt(live, games: GameManager, seat: str, named: bool):
+    """The seat's ``your_decision`` (its legal commands in it) if the game waits for it, else None."""
+    turn = games.seat_turn(live, seat)
+    if turn is None:
+        return None
+    ref = live.referee
+    return gs.PlayResponse(your_decision=gs.YourDecision(
+        state_seq=ref.seq, decision=decision_pb(turn[0]), legal_commands=turn[1],
+        names=names_pb(ref, seat, *turn) if named else ()))
+
+
+async def _read(svc: Service, gid: str, sent: int, seat: str | None, named: bool):
+    """``_snapshot`` on the event loop when it need not wait (the game cached, its lock free, the store
+    holding nothing newer: indexed reads only), else in the pool as a stream's work."""
+    if seat is not None:
+        try:
+            with svc.games.inline():
+                return _snapshot(svc, gid, sent, seat, named)
+        except WouldWait:
+            pass
+    return await svc.run_stream(_snapshot, svc, gid, sent, seat, named)
+
+
+def _own(done: list, sent: int, seat: str):
+    """The records of this stream's own accepted commands as the referee made them (``Submitted``),
+    if they continue what the stream sent: (records, openings by seq, ended, whether the seat may be
+    prompted now), or None (another seat's records came between: the store is read)."""
+    recs, ops, nxt = [], {}, None
+    for _, res in done:
+        if res is None:
+            continue
+        if res.duplicate or not res.records or res.records[0].seq != sent + len(recs):
+            return None
+        recs.extend(res.records)
+        nxt = res.next_decision
+        for o in res.openings:
+            ops.setdefault(o.seq, []).append(o)
+    if not recs:
+        return None
+    mine = nxt is not None and nxt.seat in (seat, "*")
+    return recs, ops, nxt is None, mine
 
 
 async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
                   results: asyncio.Queue | None, tail=None, named: bool = False):
     """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
     in it and the checkpoint after it; command results and decision prompts (Play); until the end
-    record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN)."""
+    record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN).
+    A Play seat's own command: its records come from its result, not the store, and its next
+    prompt is looked for only if the next decision is the seat's."""
     sent = from_seq
     last_prompt = None
     while True:
@@ -526,7 +570,11 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
         done = []
         while results is not None and not results.empty():
             done.append(results.get_nowait())
-        recs, ops, ended, prompt = await svc.run_stream(_snapshot, svc, gid, sent, seat, named)
+        own = _own(done, sent, seat) if done else None
+        if own is not None and not (own[3] or own[2]):
+            recs, ops, ended, prompt = own[0], own[1], False, None
+        else:
+            recs, ops, ended, prompt = await _read(svc, gid, sent, seat, named)
         for r in recs:
             yield gs.PlayResponse(record=record_pb(r))
             for o in ops.get(r.seq, ()):
@@ -537,7 +585,7 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
             t = await svc.run_stream(tail, gid) if tail is not None and not ended else None
             if t is not None:
                 yield t
-        for res in done:
+        for res, _ in done:
             yield res
             if res.WhichOneof("kind") == "rejected":
                 last_prompt = None
