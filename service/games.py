@@ -21,7 +21,7 @@ import asyncio
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -40,6 +40,7 @@ from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow,
 
 APPEND_ATTEMPTS = 3
 MAX_LIVE = limits.MAX_LIVE_GAMES   # games kept caught up in memory (LRU); older ones are rebuilt from the store
+TAIL_RECORDS = 64                  # a live game's last records kept for its streams (LiveGame.tail)
 
 
 class WouldWait(Exception):
@@ -58,6 +59,26 @@ class LiveGame:
     referee: Referee
     writer: LogWriter
     leaves: list[bytes] = field(default_factory=list)
+    #: the last TAIL_RECORDS records as stored, each with every seat's openings in it: a stream of a
+    #: cached game sends what was just appended from here, with no read of the store (``recent``)
+    tail: deque = field(default_factory=lambda: deque(maxlen=TAIL_RECORDS))
+
+    def recent(self, sent: int, seat: str) -> tuple[list[RecordRow], dict[int, list[OpeningRow]]] | None:
+        """The records from ``sent`` to the end and ``seat``'s openings in them by seq, or None when
+        the tail does not reach back to ``sent`` (the store has them)."""
+        if sent >= self.size:
+            return [], {}
+        if not self.tail or self.tail[0][0].seq > sent or self.tail[-1][0].seq != self.size - 1:
+            return None
+        first = self.tail[0][0].seq
+        rows, ops = [], {}
+        for i in range(sent - first, len(self.tail)):
+            row, opened = self.tail[i]
+            rows.append(row)
+            mine = [o for o in opened if o.seat == seat]
+            if mine:
+                ops[row.seq] = mine
+        return rows, ops
 
     @property
     def origin(self) -> str:
@@ -81,6 +102,11 @@ class Submitted:
 
 def opening_row(seat: str, op) -> OpeningRow:
     return OpeningRow(seat, op.seq, op.k, op.salt, canon.encode(op.value))
+
+
+def _openings(acc) -> list[OpeningRow]:
+    """Every seat's openings of an acceptance, as stored."""
+    return [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
 
 
 def wall_clock_ms() -> int:
@@ -186,20 +212,21 @@ class GameManager:
         for cmd in commands:
             try:  # the time the record was written with (SPEC.md 8.2), for a game with a clock
                 at = parse_record(stored[cmd.seqs[0]].raw).body.get("at") if timed else None
-                acc = live.referee.accept(cmd.signed, now=at)
+                # a stored command's signature was verified by the process that stored it: not again
+                acc = live.referee.accept(cmd.signed, signature_checked=True, now=at)
             except (Rejection, KeyError) as e:
                 raise Internal(f"game {gid}: a stored command is refused on replay: {e}") from None
             for r in acc.records:
                 s = stored.get(r.seq)
                 if s is None or s.raw != r.raw:
                     raise Internal(f"game {gid}: record {r.seq} differs from the replayed one")
-            self._write(live, acc.records)
+            self._write(live, acc.records, rows=[stored[r.seq] for r in acc.records], openings=_openings(acc))
         if timed and live.size in stored and live.size == n - 1:  # a time-out or abandonment: no command
             end = stored[live.size]
             acc = live.referee.expire(parse_record(end.raw).body.get("at"))
             if acc is None or acc.records[0].raw != end.raw:
                 raise Internal(f"game {gid}: record {end.seq} differs from the replayed one")
-            self._write(live, acc.records)
+            self._write(live, acc.records, rows=[end])
         if live.size < n:  # more is fine: commands appended after the size was read
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
 
@@ -343,16 +370,19 @@ class GameManager:
         metrics.CACHED_GAMES.set(len(self._live))
 
     # -- the one write path ---------------------------------------------------------
-    def _write(self, live: LiveGame, records, store=None) -> list[RecordRow]:
+    def _write(self, live: LiveGame, records, store=None, rows: list[RecordRow] | None = None,
+               openings: list[OpeningRow] = ()) -> list[RecordRow]:
         """Every record that enters a game passes here: creation, a command (``submit``, ``submit_async``),
         an ending by time (``_expire``) and the catch-up from the store. ``store(rows)`` makes the new
         rows durable (or queues them: ``append_async``); None: the records are the store's already
-        (a catch-up or rebuild follows them). The log writer signs a checkpoint per record and the
-        Merkle leaves follow. Returns the rows (empty on a catch-up)."""
-        rows: list[RecordRow] = []
+        (a catch-up or rebuild follows them, ``rows`` the store's). The log writer signs a checkpoint
+        per record, the Merkle leaves follow, and the rows with ``openings`` (every seat's) go to the
+        game's tail. Returns the rows."""
         if store is None:
             live.writer.follow(records)
+            rows = rows or []
         else:
+            rows = []
             check_records(records)
 
             def keep(entries: list[Entry]) -> None:
@@ -360,6 +390,11 @@ class GameManager:
                 store(rows)
             live.writer.append(records, keep)
         live.leaves.extend(r.leaf for r in records)
+        if rows:
+            by_seq: dict[int, list[OpeningRow]] = {}
+            for o in openings:
+                by_seq.setdefault(o.seq, []).append(o)
+            live.tail.extend((r, by_seq.get(r.seq, ())) for r in rows)
         return rows
 
     def _invalidate(self, gid: str) -> None:
@@ -373,7 +408,7 @@ class GameManager:
         None) or queued for the store's writer. Returns (the Submitted, the store's future or None,
         when the append started: the metrics' append time)."""
         ref, env = live.referee, cmd.env
-        openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
+        openings = _openings(acc)
         queued, t0 = [], [0.0]
 
         def store(rows: list[RecordRow]) -> None:
@@ -386,7 +421,7 @@ class GameManager:
                 self.store.append(app)
             else:
                 queued.append(self.store.append_async(app, loop))
-        rows = self._write(live, acc.records, store)
+        rows = self._write(live, acc.records, store, openings=openings)
         res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, acc.next,
                         acc.received_ms)
         return res, (queued[0] if queued else None), t0[0]

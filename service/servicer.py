@@ -18,7 +18,6 @@ import logging
 import threading
 
 
-from afteraction.engine import names, registry
 from afteraction.engine import receipt as _receipt
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
@@ -29,6 +28,7 @@ from afteraction.v1 import game_service_pb2 as gs
 from . import events, limits
 from .auth import AuthChecker
 from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, parse
+from .catalog import _summary, names_pb, rulesets_pb, to_json  # noqa: F401  (servicer.names_pb, .rulesets_pb: cli, bench)
 from .clocks import clocks_pb, control_of
 from .envelopes import Command, envelope_or_none
 from .feeds import Feeds
@@ -37,16 +37,6 @@ from .status import Refusal, quote, status_for, status_of
 from .store import RecordRow
 
 log = logging.getLogger("afteraction.service")
-
-
-def to_json(v) -> str:
-    return json.dumps(v, sort_keys=True, separators=(",", ":"), default=_jsonable)
-
-
-def _jsonable(v):
-    if isinstance(v, (bytes, bytearray)):
-        return bytes(v).hex()
-    raise TypeError(type(v).__name__)
 
 
 def decision_pb(d) -> gs.Decision:
@@ -299,17 +289,22 @@ class GameServicer:
         in_log("from_seq", first.join.from_seq, size, gid)
         wake = svc.feeds.subscribe(gid)
         results: asyncio.Queue = asyncio.Queue(maxsize=8)
-        reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake))
+        busy = [False]   # the reader is judging a command (its result still to come)
+        reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake, busy))
         try:
-            async for m in _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names):
+            follow = _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names)
+            async for m in (_batched(follow) if first.join.batched else _unbatched(follow)):
                 yield m
+            while busy[0] or not results.empty():  # the end was sent before the last command's result
+                yield (await results.get())[0]
         finally:
             reader.cancel()
             svc.feeds.unsubscribe(gid, wake)
 
-    async def _play_reader(self, it, gid, seat, results: asyncio.Queue, wake: asyncio.Event) -> None:
+    async def _play_reader(self, it, gid, seat, results: asyncio.Queue, wake: asyncio.Event, busy: list) -> None:
         try:
             async for raw in it:
+                busy[0] = True
                 try:
                     req = parse(gs.PlayRequest, raw, "message")
                     if req.WhichOneof("kind") != "command":
@@ -320,6 +315,7 @@ class GameServicer:
                 except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
                     out = (_rejected(e, 0), None)
                 await results.put(out)
+                busy[0] = False
                 wake.set()
         except asyncio.CancelledError:
             raise
@@ -368,7 +364,8 @@ class GameServicer:
             return  # everything of an ended game was sent already: OK
         wake = svc.feeds.subscribe(gid)
         try:
-            async for item in _follow(svc, gid, req.from_seq, wake, seat, None, self._clocks, named=req.with_names):
+            async for item in _unbatched(_follow(svc, gid, req.from_seq, wake, seat, None, self._clocks,
+                                                 named=req.with_names)):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
@@ -430,47 +427,6 @@ class GameServicer:
         return rulesets_pb()
 
 
-def names_pb(ref, seat: str, decision, commands: list) -> list:
-    """The legal ``commands`` of ``seat`` in words (engine/names.py: named from the seat's own view)."""
-    made: dict = {}  # each piece or place once (a move decision names the same few thousands of times)
-
-    def pb(r):
-        m = made.get(r)
-        if m is None:
-            m = made[r] = gs.NameRef(kind=r.kind, id=r.id, name=r.name, position=r.position)
-        return m
-    return [gs.CommandName(text=lab.text, group=lab.group, refs=[pb(r) for r in lab.refs])
-            for lab in names.label_commands(ref.ruleset, ref.state, seat, decision, commands)]
-
-
-_RULESETS: list = []
-
-
-def rulesets_pb() -> gs.ListRulesetsResponse:
-    """Every ruleset this server runs, with its seats, scenarios (each with its title, length and
-    description: Ruleset.scenario_info) and options (built once)."""
-    if not _RULESETS:
-        out = []
-        for game, version in registry.available():
-            rs = registry.get(game, version)
-            info = [gs.ScenarioInfo(name=sc, **rs.scenario_info(sc)) for sc in rs.scenarios]
-            out.append(gs.RulesetInfo(game=game, version=version, seats=list(rs.seats),
-                                      scenarios=list(rs.scenarios), options_json=to_json(dict(rs.options)),
-                                      scenario_info=info))
-        _RULESETS.append(gs.ListRulesetsResponse(rulesets=out))
-    return _RULESETS[0]
-
-
-def _summary(gid: str, genesis: bytes, ended: bool, records: int) -> gs.GameSummary:
-    b = parse_record(genesis).body
-    out = gs.GameSummary(game_id=gid, game=b["ruleset"]["game"], version=b["ruleset"]["version"],
-                         scenario=b["scenario"], ended=ended, records=records, seats=[s["name"] for s in b["seats"]])
-    m = b.get("match")
-    if m is not None:
-        out.match.CopyFrom(gs.MatchInfo(label=m.get("label", ""), players=m.get("players", {}), date=m.get("date", "")))
-    return out
-
-
 def _always() -> bool:
     return True
 
@@ -496,6 +452,12 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool =
     """What a stream sends next: (records from ``sent``, the seat's openings by seq, ended, prompt);
     ``named``: the prompt carries the legal commands' names."""
     games = svc.games
+    if seat is not None:  # a seat's stream of a cached game: what was just appended, from the game's tail
+        with games.locked(gid) as live:
+            got = live.recent(sent, seat)
+            if got is not None and len(got[0]) <= limits.STREAM_BATCH:
+                recs, ops = got
+                return recs, ops, live.referee.ended, _prompt(live, games, seat, named)
     recs = games.store.records(gid, sent, limits.STREAM_BATCH)
     ops: dict[int, list] = {}
     nxt = recs[-1].seq + 1 if recs else sent
@@ -592,8 +554,34 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
         if prompt is not None and (last_prompt is None or last_prompt != (sent, prompt.your_decision.decision.kind)):
             last_prompt = (sent, prompt.your_decision.decision.kind)
             yield prompt
+        yield FLUSH
         if ended:
             return
         if len(recs) == limits.STREAM_BATCH:
             continue  # more to send at once
         await wake.wait()
+
+
+FLUSH = object()          # _follow's mark: what was yielded since the last one may go as one message
+PLAY_BATCH_BYTES = 1 << 20   # a batch is cut before it passes this size (the clients' 4 MB message limit)
+
+
+async def _unbatched(follow):
+    async for m in follow:
+        if m is not FLUSH:
+            yield m
+
+
+async def _batched(follow):
+    """``_follow``'s messages, each run up to a FLUSH as one PlayResponse ``batch`` (PlayJoin.batched)."""
+    items, size = [], 0
+    async for m in follow:
+        if m is FLUSH or size > PLAY_BATCH_BYTES:
+            if items:
+                yield items[0] if len(items) == 1 else gs.PlayResponse(batch=gs.PlayBatch(items=items))
+            items, size = [], 0
+        if m is not FLUSH:
+            items.append(m)
+            size += m.ByteSize()
+    if items:
+        yield gs.PlayResponse(batch=gs.PlayBatch(items=items))

@@ -3,8 +3,12 @@ our service and through boardgame.io 0.50.2 (bench/peer/game.js, server.js, load
 
 Systems, each its own server process, N concurrent games, each seat its own connection:
   service        `aar serve --workers 2` as `make bench` runs it (SQLite, WAL, synchronous=FULL, every
-                 command signed and verified, a signed checkpoint per record); one command =
-                 ListLegalCommands + SubmitCommand, bench_service_games' drivers and client process.
+                 command signed and verified, a signed checkpoint per record), played over the fast
+                 path: each seat's ``Play`` stream on its own connection, a prompt carrying the legal
+                 commands, one message each way per move (bench/bench_play.py's client process).
+  service_unary  the same server played with two unary calls per command, ListLegalCommands +
+                 SubmitCommand, both seats of a game over one connection (bench_service_games'
+                 drivers and client process; what `make bench` measures), for comparison.
   bgio_memory    boardgame.io's Server, its in-memory store, no crypto (for reference).
   bgio_crypto    the same with the per-move crypto of issue 48 (Ed25519 verify of the seat's signed
                  move, a SHA-256 chain, an Ed25519 server signature per move; game.js).
@@ -44,6 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 
+from bench import bench_play  # noqa: E402
 from bench import bench_service as base  # noqa: E402
 from bench import bench_service_games as bg  # noqa: E402
 from bench.profile_service import _cpu  # noqa: E402  (a process's CPU and its children's, from /proc)
@@ -54,8 +59,9 @@ WINDOW_S = 2.0
 WARMUP_S = 0.5
 WORKERS = 2                 # as `make bench` runs the service (bench_service_games.WORKERS)
 MOVES_PER_GAME = 6          # the duel: three rounds of a pick and a guess
-EXPECT = {"service": 500.0, "bgio_memory": 2000.0, "bgio_crypto": 1500.0, "bgio_flatfile": 600.0}  # first guesses
-SYSTEMS = ("service", "bgio_memory", "bgio_crypto", "bgio_flatfile")
+EXPECT = {"service": 800.0, "service_unary": 500.0, "bgio_memory": 2000.0, "bgio_crypto": 1500.0,
+          "bgio_flatfile": 600.0}  # first guesses
+SYSTEMS = ("service", "service_unary", "bgio_memory", "bgio_crypto", "bgio_flatfile")
 
 
 def quick() -> None:
@@ -81,21 +87,23 @@ def _pool(rate: float, n: int, margin: float = 2.0) -> int:
 
 
 class Service:
-    """`aar serve` and one client process of bench_service_games' drivers playing the duel."""
+    """`aar serve` and one client process playing the duel: over Play streams (bench_play.PlayProc,
+    ``name`` "service") or unary calls (bench_service_games' drivers, "service_unary")."""
 
-    name = "service"
-
-    def __init__(self, tmp: str, n: int) -> None:
+    def __init__(self, tmp: str, n: int, name: str = "service") -> None:
+        self.name = name
         self.proc, self.target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                               "--workers", str(WORKERS), "--store",
                                               f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
         # the echo target is unused (no echo window here): the service's own address
-        self.clients = bg.ClientProc(self.target, self.target, "duel", n)
+        self.clients = bg.ClientProc(self.target, self.target, "duel", n) if name == "service_unary" else \
+            bench_play.PlayProc(self.target, "duel", n)
 
     def window(self, rate: float, n: int) -> dict:
         c = self.clients
         bg._all([c], op="top_up", want=_pool(rate, n))
-        bg._all([c], op="refresh")
+        if self.name == "service_unary":
+            bg._all([c], op="refresh")
         t_start = time.monotonic() + bg.START_S
         c.send(op="service", t_start=t_start, window=WINDOW_S, warmup=WARMUP_S)
         time.sleep(max(0.0, t_start + WARMUP_S - time.monotonic()))
@@ -164,7 +172,7 @@ def bench_size(n: int, tmp: str) -> dict:
         for name in SYSTEMS:
             d = os.path.join(tmp, f"{name}-{n}")
             os.makedirs(d)
-            systems.append(Service(d, n) if name == "service" else Peer(name, d))
+            systems.append(Service(d, n, name) if name.startswith("service") else Peer(name, d))
         got: dict = {s.name: [] for s in systems}
         rate = dict(EXPECT)
         for r in range(ROUNDS):
@@ -200,7 +208,8 @@ def run() -> None:
         raise SystemExit(f"bench-peer: {why}")
     t0 = time.monotonic()
     print(f"peer benchmark (issue 48): the duel through `aar serve --workers {WORKERS}` (SQLite, WAL, "
-          "synchronous=FULL; one command = ListLegalCommands + SubmitCommand) and through boardgame.io 0.50.2 "
+          "synchronous=FULL; service: one Play message each way per command; service_unary: ListLegalCommands + "
+          "SubmitCommand) and through boardgame.io 0.50.2 "
           "(SocketIO, moves applied on the server); each seat its own connection; "
           f"{ROUNDS} rounds of a {WINDOW_S} s window (after {WARMUP_S} s of warm-up) per system and size; "
           f"load average before: {open('/proc/loadavg').read().split()[:3]}", flush=True)
@@ -227,6 +236,10 @@ def run() -> None:
     print(f"ratio service_p99_ms_at_{top} {figures[top]['service']['p99']:.1f}")
     print(f"ratio bgio_crypto_p99_ms_at_{top} {figures[top]['bgio_crypto']['p99']:.1f}")
     print(f"ratio service_cpu_ms_per_command {figures[top]['service']['server_ms']:.3f}")
+    print(f"ratio service_unary_cpu_ms_per_command {figures[top]['service_unary']['server_ms']:.3f}")
+    for n in GAMES:  # the fast path over the unary calls, moves per second of server CPU
+        print(f"ratio service_vs_service_unary_cpu_at_{n} "
+              f"{figures[n]['service_unary']['server_ms'] / max(1e-9, figures[n]['service']['server_ms']):.3f}")
     print(f"ratio bgio_crypto_cpu_ms_per_move {figures[top]['bgio_crypto']['server_ms']:.3f}")
 
 

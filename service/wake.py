@@ -1,0 +1,112 @@
+"""Appends told between the server processes of one SQLite store (`aar serve --workers N`), as
+PostgreSQL's LISTEN/NOTIFY tells them there (``Store.listen``): without it a Play or Watch stream in
+one worker learned of a command another worker stored only at the next poll (``STREAM_POLL_S``, 1 s),
+so a game whose two seats' connections landed on different workers moved once a second.
+
+Each listening process binds a Unix datagram socket in the abstract namespace (no file, no path
+length limit), named by the store's path and its pid, and marks itself with an empty file named by
+its pid in ``PATH-wake/``. After each committed batch the store's writer sends one datagram, the
+batch's ``game_id size`` lines, to every other marked process (the list is read again only when the
+directory changes). A lost datagram (a full receive buffer, a process starting) costs that stream a
+poll's delay, not a record: the stream reads the store itself, and the poll still runs
+(``SAFETY_POLL_S`` while listening). A datagram only wakes streams to read the store, so a forged
+one can delay a stream's wake-up at most until the safety poll, never show it anything.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import socket
+import threading
+
+log = logging.getLogger("afteraction.service")
+SEND_TIMEOUT_S = 0.05   # a peer whose buffer is full: the writer waits this long at most, then drops the datagram
+RECV_WAIT_S = 0.5       # the listener thread checks for its stop this often
+
+
+class Wakes:
+    def __init__(self, path: str) -> None:
+        real = os.path.realpath(path)
+        self.dir = real + "-wake"
+        self._key = hashlib.sha256(real.encode()).hexdigest()[:16]
+        self._send = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._send.settimeout(SEND_TIMEOUT_S)
+        self._peers: list[int] = []
+        self._seen: int | None = None
+        self._lock = threading.Lock()
+
+    def _name(self, pid: int) -> bytes:
+        return f"\0aar-wake-{self._key}-{pid}".encode()
+
+    def peers(self) -> list[int]:
+        """The other listening processes of this store (the marker directory, read again when it changed)."""
+        try:
+            m = os.stat(self.dir).st_mtime_ns
+        except OSError:
+            return []
+        if m != self._seen:
+            me = os.getpid()
+            try:
+                self._peers = [int(n) for n in os.listdir(self.dir) if n.isdigit() and int(n) != me]
+            except OSError:
+                self._peers = []
+            self._seen = m
+        return self._peers
+
+    def tell(self, sizes: list[tuple[str, int]]) -> None:
+        """Tell every other process that these games now have these sizes (the store's writer, after a commit)."""
+        if not sizes:
+            return
+        with self._lock:
+            peers = self.peers()
+            if not peers:
+                return
+            msg = "\n".join(f"{g} {n}" for g, n in sizes).encode()
+            for pid in peers:
+                try:
+                    self._send.sendto(msg, self._name(pid))
+                except OSError:   # gone, or its buffer full: its poll finds the append
+                    pass
+
+    def listen(self, on_append, on_state):
+        """``Store.listen``'s contract: ``on_append(game_id, size)`` for each append another process
+        told, ``on_state(True)`` once listening; returns the function that stops it."""
+        me = os.getpid()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            sock.bind(self._name(me))
+        except OSError:  # this process listens on this store already (two servers in one process): poll
+            sock.close()
+            return lambda: None
+        sock.settimeout(RECV_WAIT_S)
+        os.makedirs(self.dir, mode=0o700, exist_ok=True)
+        marker = os.path.join(self.dir, str(me))
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT, 0o600))
+        stop = threading.Event()
+
+        def run() -> None:
+            while not stop.is_set():
+                try:
+                    data = sock.recv(1 << 16)
+                except socket.timeout:
+                    continue
+                except OSError:
+                    return
+                for line in data.decode("ascii", "replace").splitlines():
+                    gid, _, size = line.partition(" ")
+                    if size.isdigit():
+                        on_append(gid, int(size))
+        t = threading.Thread(target=run, name="aar-store-wakes", daemon=True)
+        t.start()
+        on_state(True)
+
+        def close() -> None:
+            stop.set()
+            try:
+                os.unlink(marker)
+            except OSError:
+                pass
+            t.join(2 * RECV_WAIT_S)
+            sock.close()
+        return close
