@@ -62,6 +62,7 @@ MOVES_PER_GAME = 6          # the duel: three rounds of a pick and a guess
 EXPECT = {"service": 800.0, "service_unary": 500.0, "bgio_memory": 2000.0, "bgio_crypto": 1500.0,
           "bgio_flatfile": 600.0}  # first guesses
 SYSTEMS = ("service", "service_unary", "bgio_memory", "bgio_crypto", "bgio_flatfile")
+BASE_PATH = ""              # --base COMMIT: that commit's service (unary calls) as system "service_base"
 
 
 def quick() -> None:
@@ -92,17 +93,24 @@ class Service:
 
     def __init__(self, tmp: str, n: int, name: str = "service") -> None:
         self.name = name
-        self.proc, self.target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
-                                              "--workers", str(WORKERS), "--store",
-                                              f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
-        # the echo target is unused (no echo window here): the service's own address
-        self.clients = bg.ClientProc(self.target, self.target, "duel", n) if name == "service_unary" else \
-            bench_play.PlayProc(self.target, "duel", n)
+        old = os.environ.get("PYTHONPATH")
+        if name == "service_base":  # --base: that commit's engine and service first on the path
+            os.environ["PYTHONPATH"] = BASE_PATH + (os.pathsep + old if old else "")
+        try:
+            self.proc, self.target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
+                                                  "--workers", str(WORKERS), "--store",
+                                                  f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
+            # the echo target is unused (no echo window here): the service's own address
+            self.clients = bench_play.PlayProc(self.target, "duel", n) if name == "service" else \
+                bg.ClientProc(self.target, self.target, "duel", n)
+        finally:
+            if name == "service_base":
+                os.environ.pop("PYTHONPATH") if old is None else os.environ.__setitem__("PYTHONPATH", old)
 
     def window(self, rate: float, n: int) -> dict:
         c = self.clients
         bg._all([c], op="top_up", want=_pool(rate, n))
-        if self.name == "service_unary":
+        if self.name != "service":
             bg._all([c], op="refresh")
         t_start = time.monotonic() + bg.START_S
         c.send(op="service", t_start=t_start, window=WINDOW_S, warmup=WARMUP_S)
@@ -166,6 +174,22 @@ class Peer:
             self.proc.wait()
 
 
+def extract(commit: str) -> str:
+    """COMMIT's whole ``afteraction`` package (engine, service, the clients, the protos) in a temporary
+    directory, for PYTHONPATH (the bench's own code stays this tree's)."""
+    pkgs = {"engine": "engine", "service": "service", "client": "clients/python", "cli": "clients/cli",
+            "v1": "proto/afteraction/v1", "webclient": "clients/web/static"}
+    into = tempfile.mkdtemp(prefix="aar-bench-base-")
+    tar = subprocess.run(["git", "-C", ROOT, "archive", commit, *pkgs.values()], check=True, capture_output=True).stdout
+    src = os.path.join(into, "src")
+    os.makedirs(src)
+    subprocess.run(["tar", "-x", "-C", src], input=tar, check=True)
+    os.makedirs(os.path.join(into, "afteraction"))
+    for name, path in pkgs.items():
+        os.rename(os.path.join(src, path), os.path.join(into, "afteraction", name))
+    return into
+
+
 def bench_size(n: int, tmp: str) -> dict:
     systems = []
     try:
@@ -218,6 +242,16 @@ def run() -> None:
     print(f"bench-peer took {time.monotonic() - t0:.1f} s; load average after: "
           f"{open('/proc/loadavg').read().split()[:3]}", flush=True)
     ratios = {}
+    have = set(figures[GAMES[0]])
+    if "service_base" in have:  # before / after, in the same windows' conditions
+        for n in GAMES:
+            for name in ("service", "service_unary"):
+                print(f"ratio {name}_vs_service_base_cpu_at_{n} "
+                      f"{figures[n]['service_base']['server_ms'] / max(1e-9, figures[n][name]['server_ms']):.3f}")
+                print(f"ratio {name}_vs_service_base_at_{n} "
+                      f"{figures[n][name]['rate'] / max(1e-9, figures[n]['service_base']['rate']):.3f}")
+    if not {"bgio_memory", "bgio_crypto", "bgio_flatfile"} <= have:
+        return
     for peer in ("crypto", "flatfile", "memory"):
         for n in GAMES:
             ratios[f"service_vs_bgio_{peer}_at_{n}"] = figures[n]["service"]["rate"] / max(
@@ -249,8 +283,11 @@ def main() -> None:
     ap.add_argument("--games", help="comma-separated numbers of concurrent games (default 10,100)")
     ap.add_argument("--rounds", type=int)
     ap.add_argument("--window", type=float)
+    ap.add_argument("--systems", help="comma-separated systems to run (default: all)")
+    ap.add_argument("--base", metavar="COMMIT", help="also run that commit's service over unary calls "
+                                                     "(\"service_base\": before / after in one run)")
     a = ap.parse_args()
-    global GAMES, ROUNDS, WINDOW_S
+    global GAMES, ROUNDS, WINDOW_S, SYSTEMS, BASE_PATH
     if a.quick:
         quick()
     if a.games:
@@ -259,6 +296,12 @@ def main() -> None:
         ROUNDS = a.rounds
     if a.window:
         WINDOW_S = a.window
+    if a.systems:
+        SYSTEMS = tuple(x for x in a.systems.split(","))
+    if a.base:
+        BASE_PATH = extract(a.base)
+        SYSTEMS = SYSTEMS + ("service_base",)
+        EXPECT["service_base"] = EXPECT["service_unary"]
     run()
 
 
