@@ -566,7 +566,7 @@ class GameManager:
             return (d, []) if todo else None
         if d.seat != seat:
             return None
-        return d, ref.ruleset.legal_commands(ref.state, seat)
+        return d, ref.ruleset.legal_commands(ref.state, seat, d)
 
     # -- seat cosignatures (SPEC.md 4.5) --------------------------------------
     def add_cosignature(self, gid: str, seat: str, size: int, line: str) -> str:
