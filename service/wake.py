@@ -3,20 +3,24 @@ PostgreSQL's LISTEN/NOTIFY tells them there (``Store.listen``): without it a Pla
 one worker learned of a command another worker stored only at the next poll (``STREAM_POLL_S``, 1 s),
 so a game whose two seats' connections landed on different workers moved once a second.
 
-Each listening process binds a Unix datagram socket in the abstract namespace (no file, no path
+Each listening process binds a Unix stream socket in the abstract namespace (no file, no path
 length limit), named by the store's path and its pid, and marks itself with an empty file named by
-its pid in ``PATH-wake/``. After each committed batch the store's writer sends one datagram, the
-batch's ``game_id size`` lines, to every other marked process (the list is read again only when the
-directory changes). A lost datagram (a full receive buffer, a process starting) costs that stream a
-poll's delay, not a record: the stream reads the store itself, and the poll still runs
-(``SAFETY_POLL_S`` while listening). A datagram only wakes streams to read the store, so a forged
-one can delay a stream's wake-up at most until the safety poll, never show it anything.
+its pid in ``PATH-wake/``. After each committed batch the store's writer writes the batch's
+``game_id size`` lines on its connection to every other marked process (connected once, again after
+an error; the list of processes is read again only when the directory changes). A stream socket,
+not datagrams: a Unix datagram socket queues ten datagrams by default (net.unix.max_dgram_qlen), and
+a listener that a busy interpreter keeps from the GIL for a few milliseconds lost wakes. A wake lost
+anyway (a process starting, an error) costs that stream a poll's delay, not a record: the stream
+reads the store itself, and the poll still runs (``SAFETY_POLL_S`` while listening). A wake only
+makes streams read the store, so a forged one can delay a stream's wake-up at most until the safety
+poll, never show it anything.
 """
 from __future__ import annotations
 
 import hashlib
 import logging
 import os
+import selectors
 import socket
 import threading
 
@@ -30,8 +34,7 @@ class Wakes:
         real = os.path.realpath(path)
         self.dir = real + "-wake"
         self._key = hashlib.sha256(real.encode()).hexdigest()[:16]
-        self._send = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self._send.settimeout(SEND_TIMEOUT_S)
+        self._conns: dict[int, socket.socket] = {}
         self._peers: list[int] = []
         self._seen: int | None = None
         self._lock = threading.Lock()
@@ -62,41 +65,65 @@ class Wakes:
             peers = self.peers()
             if not peers:
                 return
-            msg = "\n".join(f"{g} {n}" for g, n in sizes).encode()
+            msg = "".join(f"{g} {n}\n" for g, n in sizes).encode()
             for pid in peers:
+                c = self._conns.get(pid)
                 try:
-                    self._send.sendto(msg, self._name(pid))
-                except OSError:   # gone, or its buffer full: its poll finds the append
-                    pass
+                    if c is None:
+                        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                        c.settimeout(SEND_TIMEOUT_S)
+                        c.connect(self._name(pid))
+                        self._conns[pid] = c
+                    c.sendall(msg)
+                except OSError:   # gone, or stuck: its poll finds the append; connect again next time
+                    if c is not None:
+                        c.close()
+                    self._conns.pop(pid, None)
+            for pid in set(self._conns) - set(peers):
+                self._conns.pop(pid).close()
 
     def listen(self, on_append, on_state):
         """``Store.listen``'s contract: ``on_append(game_id, size)`` for each append another process
         told, ``on_state(True)`` once listening; returns the function that stops it."""
         me = os.getpid()
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.bind(self._name(me))
+            srv.bind(self._name(me))
+            srv.listen(64)
         except OSError:  # this process listens on this store already (two servers in one process): poll
-            sock.close()
+            srv.close()
             return lambda: None
-        sock.settimeout(RECV_WAIT_S)
         os.makedirs(self.dir, mode=0o700, exist_ok=True)
         marker = os.path.join(self.dir, str(me))
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT, 0o600))
         stop = threading.Event()
+        sel = selectors.DefaultSelector()
+        sel.register(srv, selectors.EVENT_READ)
+        partial: dict[socket.socket, bytes] = {}
 
         def run() -> None:
             while not stop.is_set():
-                try:
-                    data = sock.recv(1 << 16)
-                except socket.timeout:
-                    continue
-                except OSError:
-                    return
-                for line in data.decode("ascii", "replace").splitlines():
-                    gid, _, size = line.partition(" ")
-                    if size.isdigit():
-                        on_append(gid, int(size))
+                for key, _ in sel.select(RECV_WAIT_S):
+                    s = key.fileobj
+                    if s is srv:
+                        c, _ = srv.accept()
+                        sel.register(c, selectors.EVENT_READ)
+                        partial[c] = b""
+                        continue
+                    try:
+                        data = s.recv(1 << 16)
+                    except OSError:
+                        data = b""
+                    if not data:
+                        sel.unregister(s)
+                        partial.pop(s, None)
+                        s.close()
+                        continue
+                    *lines, partial[s] = (partial[s] + data).split(b"\n")
+                    for line in lines:
+                        gid, _, size = line.decode("ascii", "replace").partition(" ")
+                        if size.isdigit():
+                            on_append(gid, int(size))
         t = threading.Thread(target=run, name="aar-store-wakes", daemon=True)
         t.start()
         on_state(True)
@@ -108,5 +135,7 @@ class Wakes:
             except OSError:
                 pass
             t.join(2 * RECV_WAIT_S)
-            sock.close()
+            for key in list(sel.get_map().values()):
+                key.fileobj.close()
+            sel.close()
         return close
