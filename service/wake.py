@@ -4,8 +4,8 @@ one worker learned of a command another worker stored only at the next poll (``S
 so a game whose two seats' connections landed on different workers moved once a second.
 
 Each listening process binds a Unix stream socket in the abstract namespace (no file, no path
-length limit), named by the store's path and its pid, and marks itself with an empty file named by
-its pid in ``PATH-wake/``. After each committed batch the store's writer writes the batch's
+length limit), named by the store's path and its pid, and marks itself with an empty file
+``PATH-wake-PID`` beside the database (0600, like the database's other files). After each committed batch the store's writer writes the batch's
 ``game_id size`` lines on its connection to every other marked process (connected once, again after
 an error; the list of processes is read again only when the directory changes). A stream socket,
 not datagrams: a Unix datagram socket queues ten datagrams by default (net.unix.max_dgram_qlen), and
@@ -32,7 +32,8 @@ RECV_WAIT_S = 0.5       # the listener thread checks for its stop this often
 class Wakes:
     def __init__(self, path: str) -> None:
         real = os.path.realpath(path)
-        self.dir = real + "-wake"
+        self.dir = os.path.dirname(real)
+        self._prefix = os.path.basename(real) + "-wake-"
         self._key = hashlib.sha256(real.encode()).hexdigest()[:16]
         self._conns: dict[int, socket.socket] = {}
         self._peers: list[int] = []
@@ -43,7 +44,7 @@ class Wakes:
         return f"\0aar-wake-{self._key}-{pid}".encode()
 
     def peers(self) -> list[int]:
-        """The other listening processes of this store (the marker directory, read again when it changed)."""
+        """The other listening processes of this store (the markers, read again when the directory changed)."""
         try:
             m = os.stat(self.dir).st_mtime_ns
         except OSError:
@@ -51,7 +52,8 @@ class Wakes:
         if m != self._seen:
             me = os.getpid()
             try:
-                self._peers = [int(n) for n in os.listdir(self.dir) if n.isdigit() and int(n) != me]
+                pids = (n[len(self._prefix):] for n in os.listdir(self.dir) if n.startswith(self._prefix))
+                self._peers = [int(p) for p in pids if p.isdigit() and int(p) != me]
             except OSError:
                 self._peers = []
             self._seen = m
@@ -93,8 +95,7 @@ class Wakes:
         except OSError:  # this process listens on this store already (two servers in one process): poll
             srv.close()
             return lambda: None
-        os.makedirs(self.dir, mode=0o700, exist_ok=True)
-        marker = os.path.join(self.dir, str(me))
+        marker = os.path.join(self.dir, f"{self._prefix}{me}")
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT, 0o600))
         stop = threading.Event()
         sel = selectors.DefaultSelector()
