@@ -30,7 +30,12 @@ machine's other load moves least.
 No target is asserted: the figures are read (docs/service.md, "The peer benchmark").
 
 Run: ``make bench-peer`` (npm ci, then this) or ``python bench/peer/compare.py [--quick] [--games 10,100]
-[--rounds 2] [--window 2]``; needs node and bench/peer/node_modules.
+[--rounds 2] [--window 2] [--systems service,service_unary,...] [--base COMMIT]``; needs node and
+bench/peer/node_modules. ``--base COMMIT`` adds that commit's service over unary calls (its whole package
+extracted with git archive, first on PYTHONPATH) as ``service_base`` and prints ``ratio
+service_vs_service_base_cpu_at_N`` (the base's server CPU per command over ours) and the moves/s ratios:
+before and after in the same windows' conditions; ``--systems service,service_unary --base COMMIT`` runs
+only our side.
 """
 from __future__ import annotations
 
