@@ -103,6 +103,14 @@ class Wakes:
         partial: dict[socket.socket, bytes] = {}
 
         def run() -> None:
+            try:
+                serve()
+            finally:  # the sockets go with the thread (close() does not wait for it: it runs on the event loop)
+                for key in list(sel.get_map().values()):
+                    key.fileobj.close()
+                sel.close()
+
+        def serve() -> None:
             while not stop.is_set():
                 for key, _ in sel.select(RECV_WAIT_S):
                     s = key.fileobj
@@ -135,8 +143,4 @@ class Wakes:
                 os.unlink(marker)
             except OSError:
                 pass
-            t.join(2 * RECV_WAIT_S)
-            for key in list(sel.get_map().values()):
-                key.fileobj.close()
-            sel.close()
         return close
