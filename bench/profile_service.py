@@ -324,7 +324,7 @@ def inproc(games: list[str]) -> None:
     from afteraction.engine.crypto.note import Signer
     from afteraction.engine.seat import Head, SeatSigner
     from afteraction.service.games import GameManager
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     with tempfile.TemporaryDirectory(prefix="aar-profile-") as d:
         st = open_store(f"sqlite:{d}/p.sqlite")

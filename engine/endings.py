@@ -287,7 +287,7 @@ def pending_seat(ref) -> str | None:
     """The seat whose game decision is pending, None during the handshake or at the end."""
     if ref.ended or not ref.started:
         return None
-    d = ref.ruleset.pending(ref.state)
+    d = ref.pending()
     return None if d is None else d.seat
 
 

@@ -40,6 +40,9 @@ class Accepted:
     openings: dict[str, list[_commit.Opening]] = field(default_factory=dict)
     seat: str = ""
     counter: int = 0
+    #: the decision the game waits for after this acceptance (None once ended): ``Referee.pending()``,
+    #: asked once here so the service answers with it and checks the next command against the same value
+    next: Decision | None = None
 
 
 #: the game id length the rulesets' sealed command sizes are declared for (the service's ids
@@ -59,7 +62,9 @@ class Referee:
     """One game's referee. ``secret`` is the server secret: the service and a
     verifier of an ended game have it; without it nothing can be accepted."""
 
-    def __init__(self, genesis: Record, ruleset: Ruleset, secret: bytes) -> None:
+    def __init__(self, genesis: Record, ruleset: Ruleset, secret: bytes, keys_checked: bool = False) -> None:
+        """``keys_checked``: the seat keys of this genesis passed SPEC.md 7.4 before (the service made or
+        stored it: ``new_genesis`` checked them); a verifier's referee checks them here."""
         if genesis.kind != "genesis" or genesis.seq != 0:
             raise Rejection(Code.BAD_GENESIS, "record 0 must be the genesis")
         b = genesis.body
@@ -72,7 +77,7 @@ class Referee:
         self.scenario: str = b["scenario"]
         self.options: dict = b["options"]
         self.seat_keys: dict[str, bytes] = {s["name"]: s["key"] for s in b["seats"]}
-        bad = seat_key_problem(self.seat_keys)
+        bad = None if keys_checked else seat_key_problem(self.seat_keys)
         if bad is not None:
             raise Rejection(Code.BAD_GENESIS, bad[2])
         self.seat_order: list[str] = [s["name"] for s in b["seats"]]
@@ -100,6 +105,7 @@ class Referee:
         self.offers.after(0, genesis.hash, None)
         self._at: int | None = None
         self.ending: tuple[dict, dict] | None = None  # (outcome, cause) of an engine ending
+        self._pending: tuple[int, Decision | None] | None = None   # (seq, pending()) : asked once per record
 
     # -- creation -------------------------------------------------------------
     @staticmethod
@@ -147,11 +153,20 @@ class Referee:
         return self.dice_key is not None
 
     def pending(self) -> Decision | None:
+        """The decision the game waits for. The state changes only with a record, so the ruleset is
+        asked once per log position (the service's answer, its prompt, the clock's and the next
+        command's checks all read the same value)."""
+        memo = self._pending
+        if memo is not None and memo[0] == self.seq:
+            return memo[1]
         if self.ended:
-            return None
-        if not self.started:
-            return Decision("*", "entropy", "every seat commits to entropy, then reveals it (SPEC.md 5.2)")
-        return self.ruleset.pending(self.state)
+            d = None
+        elif not self.started:
+            d = Decision("*", "entropy", "every seat commits to entropy, then reveals it (SPEC.md 5.2)")
+        else:
+            d = self.ruleset.pending(self.state)
+        self._pending = (self.seq, d)
+        return d
 
     def opening(self, ref: Ref) -> _commit.Opening:
         return self._openings[ref]
@@ -160,7 +175,7 @@ class Referee:
     def expire(self, now: int) -> Accepted | None:
         """End the game by time-out or abandonment if a deadline passed before ``now`` (SPEC.md 8.2)."""
         records = _endings.expire(self, now)
-        return None if records is None else Accepted(records)
+        return None if records is None else Accepted(records, next=None)
 
     def accept(self, signed: bytes, signature_checked: bool = False, now: int | None = None) -> Accepted:
         """Accept one serialized SignedCommand or raise Rejection (nothing changes).
@@ -173,10 +188,18 @@ class Referee:
             env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
         except DecodeError:
             raise Rejection(Code.MALFORMED, "not a serialized SignedCommand carrying a CommandEnvelope") from None
+        return self.accept_envelope(sc, env, signature_checked, now)
+
+    def accept_envelope(self, sc, env, signature_checked: bool = False, now: int | None = None) -> Accepted:
+        """``accept`` of a SignedCommand the caller has parsed already (``sc``, and ``env`` parsed from
+        ``sc.envelope``): the service parses each command once, for its own bounds and this. The
+        acceptance carries the next decision (``Accepted.next``), so nobody asks the ruleset again."""
         why = R.encoding_problem(self.version, env, sc.envelope)
         if why is not None:
             raise why
-        return self._accept(sc, env, signature_checked, now)
+        acc = self._accept(sc, env, signature_checked, now)
+        acc.next = self.pending()
+        return acc
 
     def _accept(self, sc, env, signature_checked: bool, now: int | None) -> Accepted:
         why = R.game_problem(env.game_id, self.game_id) or R.seat_problem(env.seat, self.seat_keys)
@@ -260,7 +283,7 @@ class Referee:
         if why is not None:
             raise why
         self._check_history(env)
-        d = self.ruleset.pending(self.state)
+        d = self.pending()
         if d is None:
             raise Rejection(Code.GAME_OVER, "the game has ended")
         if d.seat != env.seat:

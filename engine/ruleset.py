@@ -176,12 +176,14 @@ class Ruleset(ABC):
         return self.__dict__.get("_version") or self.versions.newest
 
     # -- the machine: the same for every ruleset (do not override) -------------
-    def legal_commands(self, state: Any, seat: str) -> list:
+    def legal_commands(self, state: Any, seat: str, pending: Decision | None = None) -> list:
         """Commands (afteraction.v1.Command) that answer the pending decision for ``seat``:
         the enumerator its decision kind declares. Empty if the seat has no decision. For a
         described space (``DecisionKind.complete`` False) a representative subset; the kind's
-        ``space`` and the decision's data describe the rest, and its docs/rules document says so."""
-        return self.decisions.legal(state, self.pending(state), seat)
+        ``space`` and the decision's data describe the rest, and its docs/rules document says so.
+        ``pending``: the caller's ``self.pending(state)`` (the referee's, asked once per log
+        position), None to ask it here."""
+        return self.decisions.legal(state, self.pending(state) if pending is None else pending, seat)
 
     def apply(self, state: Any, seat: str, command: Any, ctx: Context, pending: Decision | None = None) -> Any:
         """Answer the pending decision with ``command`` from ``seat`` on ``state`` (a copy: see

@@ -37,7 +37,8 @@ from afteraction.engine.log.verify import verify_bundle
 from afteraction.engine.protocol import parse_record
 
 from . import atrest, keyring
-from .store import Append, GameRow, Store, StoreError, open_store, private_dir
+from .store import Append, GameRow, Store, StoreError, private_dir
+from .stores import open_store
 
 FORMAT = "afteraction backup v1"
 STORE_FILE = "afteraction.sqlite"

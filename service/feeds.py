@@ -82,7 +82,8 @@ class Feeds:
             loop = asyncio.get_running_loop()
 
             def told(gid: str, size: int) -> None:
-                loop.call_soon_threadsafe(self._told, gid, size)
+                if gid in self._subs:  # a game nobody here watches costs no wake-up of the loop
+                    loop.call_soon_threadsafe(self._told, gid, size)
 
             def state(up: bool) -> None:
                 loop.call_soon_threadsafe(self._listening, up)

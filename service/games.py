@@ -1,11 +1,12 @@
 """The service's core, without gRPC: create games, accept signed envelopes, store what the referee produces, and answer reads.
 
 The pipeline for one envelope (as boardgame.io's master does it):
-parse -> (retry of stored bytes? answer the original result) -> catch up the
-cached referee from the store -> ``Referee.accept`` (signature, seat counter,
-phase, state id, pending decision, rules) -> the game's ``LogWriter`` (engine/log/writer.py:
-tree, one signed checkpoint per record) -> ``store.append`` (durable; optimistic: a lost
-race invalidates the cache and is retried, then answered LOST_RACE/ABORTED) -> wake the
+parse once (service/envelopes.py ``Command``) -> (retry of stored bytes? answer the original
+result) -> ``Referee.accept_envelope`` (signature, seat counter, phase, state id, pending decision,
+rules; it returns the next decision with the records) -> ``_write``, the one write path of every
+record (creation, commands, endings by time, catch-up): its bounds, the game's ``LogWriter``
+(engine/log/writer.py: tree, one signed checkpoint per record), the store (durable; optimistic: a
+lost race invalidates the cache and is retried, then answered LOST_RACE/ABORTED) -> wake the
 streams. ``submit`` runs in a pool thread; ``submit_async`` is the same on the event loop,
 waiting for ``store.append_async`` without a thread, and hands over to ``submit``
 whenever it would wait for anything else.
@@ -16,11 +17,10 @@ up from the store by replaying stored signed commands (``Referee.accept``): many
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -28,27 +28,19 @@ from typing import Iterator
 from afteraction.engine import endings, registry
 from afteraction.engine.crypto import canon, cosign
 from afteraction.engine.crypto.note import Signer
-from afteraction.engine.errors import AfteractionError, CryptoError, Rejection
+from afteraction.engine.errors import CryptoError, Rejection
 from afteraction.engine.codes import Code
 from afteraction.engine.protocol import FORMAT_VERSION, parse_record
 from afteraction.engine.log.writer import Entry, LogWriter, cached
 from afteraction.engine.referee import Referee
-from afteraction.v1 import envelope_pb2
-from google.protobuf.message import DecodeError
-
 from . import limits, metrics
-from .status import Refusal, quote
+from .envelopes import Command, check_records
+from .status import Internal, Refusal, quote
 from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow, Store
 
 APPEND_ATTEMPTS = 3
 MAX_LIVE = limits.MAX_LIVE_GAMES   # games kept caught up in memory (LRU); older ones are rebuilt from the store
-
-
-#: the longest seat cosignature line AddCosignature takes (a real one is about 150 bytes + the origin)
-
-
-class Internal(AfteractionError):
-    """The store and the referee disagree: a bug or a tampered store."""
+TAIL_RECORDS = 64                  # a live game's last records kept for its streams (LiveGame.tail)
 
 
 class WouldWait(Exception):
@@ -67,6 +59,26 @@ class LiveGame:
     referee: Referee
     writer: LogWriter
     leaves: list[bytes] = field(default_factory=list)
+    #: the last TAIL_RECORDS records as stored, each with every seat's openings in it: a stream of a
+    #: cached game sends what was just appended from here, with no read of the store (``recent``)
+    tail: deque = field(default_factory=lambda: deque(maxlen=TAIL_RECORDS))
+
+    def recent(self, sent: int, seat: str) -> tuple[list[RecordRow], dict[int, list[OpeningRow]]] | None:
+        """The records from ``sent`` to the end and ``seat``'s openings in them by seq, or None when
+        the tail does not reach back to ``sent`` (the store has them)."""
+        if sent >= self.size:
+            return [], {}
+        if not self.tail or self.tail[0][0].seq > sent or self.tail[-1][0].seq != self.size - 1:
+            return None
+        first = self.tail[0][0].seq
+        rows, ops = [], {}
+        for i in range(sent - first, len(self.tail)):
+            row, opened = self.tail[i]
+            rows.append(row)
+            mine = [o for o in opened if o.seat == seat]
+            if mine:
+                ops[row.seq] = mine
+        return rows, ops
 
     @property
     def origin(self) -> str:
@@ -90,6 +102,11 @@ class Submitted:
 
 def opening_row(seat: str, op) -> OpeningRow:
     return OpeningRow(seat, op.seq, op.k, op.salt, canon.encode(op.value))
+
+
+def _openings(acc) -> list[OpeningRow]:
+    """Every seat's openings of an acceptance, as stored."""
+    return [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
 
 
 def wall_clock_ms() -> int:
@@ -132,12 +149,14 @@ class GameManager:
         genesis = Referee.new_genesis(gid, rs, scenario or rs.scenarios[0], options, seat_keys,
                                       self.vkey, origin, secret, version=FORMAT_VERSION, match=match,
                                       clock=clock or endings.control(), now=self.now())
-        rows: list[RecordRow] = []
-
-        def keep(entries: list[Entry]) -> None:
-            rows.extend(record_rows(entries))
-            self.store.create_game(GameRow(gid, rs.game, rs.version, genesis.raw, secret), rows[0])
-        LogWriter(self.signer, origin, keep).append([genesis])
+        # the new game is cached as it is made (its first commands, the handshake, need no rebuild);
+        # its seat keys were checked by new_genesis: not again
+        live = LiveGame(GameRow(gid, rs.game, rs.version, genesis.raw, secret),
+                        Referee(genesis, rs, secret, keys_checked=True), LogWriter(self.signer, origin))
+        rows = self._write(live, [genesis], lambda rows: self.store.create_game(live.row, rows[0]))
+        with self._meta:
+            self._live[gid] = live
+            self._trim()
         return gid, rows[0]
 
     # -- the cache ------------------------------------------------------------
@@ -168,10 +187,12 @@ class GameManager:
             raise Refusal(Code.UNKNOWN_GAME, f"no game {quote(gid)}", game_id=gid)
         genesis = parse_record(row.genesis)
         rs = registry.get(row.game, row.version)
-        ref = Referee(genesis, rs, row.secret)
+        # a genesis this service stored was checked when the game was created (SPEC.md 7.4): a rebuild
+        # does not run the pure-Python key check again for each seat
+        ref = Referee(genesis, rs, row.secret, keys_checked=True)
         writer = LogWriter(self.signers.get(genesis.body["server"]["vkey"], self.signer), genesis.body["server"]["origin"])
-        writer.follow([genesis])
-        live = LiveGame(row, ref, writer, [genesis.leaf])
+        live = LiveGame(row, ref, writer)
+        self._write(live, [genesis])
         self._catch_up(live)
         return live
 
@@ -191,22 +212,21 @@ class GameManager:
         for cmd in commands:
             try:  # the time the record was written with (SPEC.md 8.2), for a game with a clock
                 at = parse_record(stored[cmd.seqs[0]].raw).body.get("at") if timed else None
-                acc = live.referee.accept(cmd.signed, now=at)
+                # a stored command's signature was verified by the process that stored it: not again
+                acc = live.referee.accept(cmd.signed, signature_checked=True, now=at)
             except (Rejection, KeyError) as e:
                 raise Internal(f"game {gid}: a stored command is refused on replay: {e}") from None
             for r in acc.records:
                 s = stored.get(r.seq)
                 if s is None or s.raw != r.raw:
                     raise Internal(f"game {gid}: record {r.seq} differs from the replayed one")
-                live.writer.follow([r])
-                live.leaves.append(r.leaf)
+            self._write(live, acc.records, rows=[stored[r.seq] for r in acc.records], openings=_openings(acc))
         if timed and live.size in stored and live.size == n - 1:  # a time-out or abandonment: no command
             end = stored[live.size]
             acc = live.referee.expire(parse_record(end.raw).body.get("at"))
             if acc is None or acc.records[0].raw != end.raw:
                 raise Internal(f"game {gid}: record {end.seq} differs from the replayed one")
-            live.writer.follow(acc.records)
-            live.leaves.append(acc.records[0].leaf)
+            self._write(live, acc.records, rows=[end])
         if live.size < n:  # more is fine: commands appended after the size was read
             raise Internal(f"game {gid}: replay reached {live.size}, the store has {n}")
 
@@ -268,9 +288,7 @@ class GameManager:
                     live = self._load(gid)
                     with self._meta:
                         self._live[gid] = live
-                        while len(self._live) > MAX_LIVE:
-                            self._live.popitem(last=False)
-                        metrics.CACHED_GAMES.set(len(self._live))
+                        self._trim()
                 else:
                     if fresh:
                         self._catch_up(live)
@@ -295,11 +313,8 @@ class GameManager:
             if not self._due(live, now):
                 return live
             acc = ref.expire(now)
-
-            def keep(entries: list[Entry]) -> None:
-                self.store.append(Append(gid, record_rows(entries), None, [], ended=True))
             try:
-                live.writer.append(acc.records, keep)
+                self._write(live, acc.records, lambda rows: self.store.append(Append(gid, rows, None, [], ended=True)))
             except Conflict:  # another replica wrote first: judge again on the store's log
                 live = self._load(gid)
                 with self._meta:
@@ -308,7 +323,6 @@ class GameManager:
             except BaseException:
                 self._invalidate(gid)
                 raise
-            live.leaves.extend(r.leaf for r in acc.records)
             if metrics.ON:
                 cause = getattr(acc.records[-1], "body", {}).get("cause") or {}
                 metrics.ENDINGS.labels(str(cause.get("kind", "other"))[:16]).inc()
@@ -349,97 +363,124 @@ class GameManager:
                 continue
         return len(games)
 
+    def _trim(self) -> None:
+        """Under ``_meta``: the least recently used games out of the cache, down to MAX_LIVE."""
+        while len(self._live) > MAX_LIVE:
+            self._live.popitem(last=False)
+        metrics.CACHED_GAMES.set(len(self._live))
+
+    # -- the one write path ---------------------------------------------------------
+    def _write(self, live: LiveGame, records, store=None, rows: list[RecordRow] | None = None,
+               openings: list[OpeningRow] = ()) -> list[RecordRow]:
+        """Every record that enters a game passes here: creation, a command (``submit``, ``submit_async``),
+        an ending by time (``_expire``) and the catch-up from the store. ``store(rows)`` makes the new
+        rows durable (or queues them: ``append_async``); None: the records are the store's already
+        (a catch-up or rebuild follows them, ``rows`` the store's). The log writer signs a checkpoint
+        per record, the Merkle leaves follow, and the rows with ``openings`` (every seat's) go to the
+        game's tail. Returns the rows."""
+        if store is None:
+            live.writer.follow(records)
+            rows = rows or []
+        else:
+            rows = []
+            check_records(records)
+
+            def keep(entries: list[Entry]) -> None:
+                rows.extend(record_rows(entries))
+                store(rows)
+            live.writer.append(records, keep)
+        live.leaves.extend(r.leaf for r in records)
+        if rows:
+            by_seq: dict[int, list[OpeningRow]] = {}
+            for o in openings:
+                by_seq.setdefault(o.seq, []).append(o)
+            live.tail.extend((r, by_seq.get(r.seq, ())) for r in rows)
+        return rows
+
     def _invalidate(self, gid: str) -> None:
         with self._meta:
             self._live.pop(gid, None)
             metrics.CACHED_GAMES.set(len(self._live))
 
     # -- commands -------------------------------------------------------------
-    @staticmethod
-    def _parse(signed: bytes):
-        try:
-            sc = envelope_pb2.SignedCommand.FromString(signed)
-            env = envelope_pb2.CommandEnvelope.FromString(sc.envelope)
-        except DecodeError:
-            raise Rejection(Code.MALFORMED, "not a serialized SignedCommand carrying a CommandEnvelope") from None
-        check_envelope(sc, env)
-        return env, hashlib.sha256(signed).digest()
+    def _command_append(self, live: LiveGame, acc, cmd: Command, deadline_ok, loop=None):
+        """``_write`` of an accepted command, with its row and its openings: stored now (``loop``
+        None) or queued for the store's writer. Returns (the Submitted, the store's future or None,
+        when the append started: the metrics' append time)."""
+        ref, env = live.referee, cmd.env
+        openings = _openings(acc)
+        queued, t0 = [], [0.0]
 
-    def submit(self, signed: bytes, deadline_ok=lambda: True) -> Submitted:
-        env, digest = self._parse(signed)
-        for attempt in range(APPEND_ATTEMPTS):
+        def store(rows: list[RecordRow]) -> None:
+            if not deadline_ok():
+                raise Rejection(Code.DEADLINE, "the deadline passed before the command was stored")
+            t0[0] = time.perf_counter()
+            app = Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, cmd.signed, cmd.digest,
+                                                       tuple(r.seq for r in rows)), openings, ended=ref.ended)
+            if loop is None:
+                self.store.append(app)
+            else:
+                queued.append(self.store.append_async(app, loop))
+        rows = self._write(live, acc.records, store, openings=openings)
+        res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, acc.next,
+                        acc.received_ms)
+        return res, (queued[0] if queued else None), t0[0]
+
+    def submit(self, signed: bytes | Command, deadline_ok=lambda: True) -> Submitted:
+        cmd = signed if isinstance(signed, Command) else Command.parse(signed)
+        gid = cmd.env.game_id
+        for _ in range(APPEND_ATTEMPTS):
             # The cache is not caught up with the store first (one query saved on every command):
             # an append on a stale cache conflicts and is retried on a rebuilt one, and a refusal
             # is given only after checking the store holds nothing newer.
-            with self.locked(env.game_id, fresh=False) as live:
-                ref = live.referee
+            with self.locked(gid, fresh=False) as live:
                 try:
-                    acc = self._accept(live, env, signed, digest)
+                    acc = self._accept(live, cmd)
                 except Rejection:
-                    if self.store.size(env.game_id) == live.size:
+                    if self.store.size(gid) == live.size:
                         raise
                     try:
                         self._catch_up(live)  # another replica appended: judge against the store's tail
                     except Internal:
-                        self._invalidate(env.game_id)
+                        self._invalidate(gid)
                         raise
-                    acc = self._accept(live, env, signed, digest)
+                    acc = self._accept(live, cmd)
                 if isinstance(acc, Submitted):
                     return acc
-                rows: list[RecordRow] = []
-                openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
-                t0 = [0.0]  # the append's time (metrics)
-
-                def keep(entries: list[Entry]) -> None:
-                    rows.extend(record_rows(entries))
-                    if not deadline_ok():
-                        raise Rejection(Code.DEADLINE, "the deadline passed before the command was stored")
-                    t0[0] = time.perf_counter()
-                    self.store.append(Append(env.game_id, rows, CommandRow(acc.seat, acc.counter, signed, digest,
-                                                                           tuple(r.seq for r in rows)),
-                                             openings, ended=ref.ended))
-                    t0[0] = time.perf_counter() - t0[0]
                 try:
-                    check_records(acc.records)
-                    live.writer.append(acc.records, keep)
+                    res, _, t0 = self._command_append(live, acc, cmd, deadline_ok)
                 except Conflict:
-                    self._invalidate(env.game_id)
+                    self._invalidate(gid)
                     continue
                 except BaseException:
-                    self._invalidate(env.game_id)
+                    self._invalidate(gid)
                     raise
-                live.leaves.extend(r.leaf for r in acc.records)
-                nxt = ref.pending()
                 if metrics.ON:
-                    metrics.command(ref.ruleset.game, t0[0])
-            self.on_append(env.game_id)
-            return Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, nxt,
-                             acc.received_ms)
-        raise Rejection(Code.LOST_RACE, f"another writer appended to game {env.game_id} {APPEND_ATTEMPTS} times; retry")
+                    metrics.command(live.referee.ruleset.game, time.perf_counter() - t0)
+            self.on_append(gid)
+            return res
+        raise Rejection(Code.LOST_RACE, f"another writer appended to game {gid} {APPEND_ATTEMPTS} times; retry")
 
-    async def submit_async(self, signed: bytes, deadline_ok, run) -> Submitted:
-        """``submit`` on the event loop, for a store with ``append_async``: parse, accept, sign and
-        queue the append here, then wait (holding no thread) for the store's writer to make it
-        durable; the game's lock is held until then, so nobody reads what is not on disk. Whenever
-        this would wait for something else (the game not cached, its lock taken, a stale cache, a
-        lost race), the command goes to ``run(self.submit, ...)``, the pool's path, instead."""
+    async def submit_async(self, signed: bytes | Command, deadline_ok, run) -> Submitted:
+        """``submit`` on the event loop, for a store with ``append_async``: accept, sign and queue the
+        append here, then wait (holding no thread) for the store's writer to make it durable; the
+        game's lock is held until then, so nobody reads what is not on disk. Whenever this would
+        wait for something else (the game not cached, its lock taken, a stale cache, a lost race),
+        the command goes to ``run(self.submit, ...)``, the pool's path, instead."""
+        cmd = signed if isinstance(signed, Command) else Command.parse(signed)
         if not self.async_appends:
-            return await run(self.submit, signed, deadline_ok)
+            return await run(self.submit, cmd, deadline_ok)
         loop = asyncio.get_running_loop()
-        env, digest = self._parse(signed)
-        gid = env.game_id
+        gid = cmd.env.game_id
         try:
             live, ent = self._hold_now(gid)
         except WouldWait:
-            return await run(self.submit, signed, deadline_ok)
-        pending = None
-        t0 = 0.0
+            return await run(self.submit, cmd, deadline_ok)
         try:
-            ref = live.referee
             if self._due(live, self.now()):
                 raise WouldWait(gid)  # a time-out or abandonment to write first: the pool's path does
             try:
-                acc = self._accept(live, env, signed, digest)
+                acc = self._accept(live, cmd)
             except Rejection:
                 if self.store.size(gid) == live.size:
                     raise
@@ -448,26 +489,13 @@ class GameManager:
                 self._release(gid, ent)
                 return acc
             try:
-                rows: list[RecordRow] = []
-                openings = [opening_row(s, op) for s in sorted(acc.openings) for op in acc.openings[s]]
-
-                def keep(entries: list[Entry]) -> None:
-                    nonlocal pending, t0
-                    rows.extend(record_rows(entries))
-                    if not deadline_ok():
-                        raise Rejection(Code.DEADLINE, "the deadline passed before the command was stored")
-                    t0 = time.perf_counter()
-                    pending = self.store.append_async(Append(gid, rows, CommandRow(
-                        acc.seat, acc.counter, signed, digest, tuple(r.seq for r in rows)), openings,
-                        ended=ref.ended), loop)
-                check_records(acc.records)
-                live.writer.append(acc.records, keep)
+                res, queued, t0 = self._command_append(live, acc, cmd, deadline_ok, loop)
             except BaseException:
                 self._invalidate(gid)  # the referee moved on, nothing was stored
                 raise
         except WouldWait:
             self._release(gid, ent)
-            return await run(self.submit, signed, deadline_ok)
+            return await run(self.submit, cmd, deadline_ok)
         except BaseException:
             self._release(gid, ent)
             raise
@@ -478,10 +506,7 @@ class GameManager:
             err = f.exception()
             if err is None:
                 if metrics.ON:
-                    metrics.command(ref.ruleset.game, time.perf_counter() - t0)
-                live.leaves.extend(r.leaf for r in acc.records)
-                res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat],
-                                False, ref.pending(), acc.received_ms)
+                    metrics.command(live.referee.ruleset.game, time.perf_counter() - t0)
             else:
                 self._invalidate(gid)
             self._release(gid, ent)
@@ -490,18 +515,18 @@ class GameManager:
                 out.set_result(res)
             else:
                 out.set_exception(err)
-        pending.add_done_callback(stored)
+        queued.add_done_callback(stored)
         try:
             return await asyncio.shield(out)
         except Conflict:
-            return await run(self.submit, signed, deadline_ok)
+            return await run(self.submit, cmd, deadline_ok)
 
-    def _accept(self, live: LiveGame, env, signed: bytes, digest: bytes):
+    def _accept(self, live: LiveGame, cmd: Command):
         """The referee's acceptance, or the original result if these exact bytes were stored before."""
-        ref = live.referee
+        ref, env = live.referee, cmd.env
         if env.seat in ref.counters and 0 < env.counter <= ref.counters[env.seat]:
             prior = self.store.command(env.game_id, env.seat, env.counter)
-            if prior is not None and prior.digest == digest:
+            if prior is not None and prior.digest == cmd.digest:
                 out = self._replayed(env.game_id, prior)
                 out.next_decision = ref.pending()
                 return out
@@ -512,7 +537,7 @@ class GameManager:
         # the receipt's time (SPEC.md 7.5) is the referee's: never before the last record's ``at`` (nor an end by _expire)
         at = now if ref.clock is None else max(now, ref.clock.last_at)
         try:
-            acc = ref.accept(signed, now=now)   # raises Rejection; the cache is unchanged then
+            acc = ref.accept_envelope(cmd.sc, cmd.env, now=now)   # raises Rejection; the cache is unchanged then
         except Rejection as e:
             e.received_ms = at
             raise
@@ -541,7 +566,7 @@ class GameManager:
             return (d, []) if todo else None
         if d.seat != seat:
             return None
-        return d, ref.ruleset.legal_commands(ref.state, seat)
+        return d, ref.ruleset.legal_commands(ref.state, seat, d)
 
     # -- seat cosignatures (SPEC.md 4.5) --------------------------------------
     def add_cosignature(self, gid: str, seat: str, size: int, line: str) -> str:
@@ -570,31 +595,3 @@ class GameManager:
     def cosigned_note(self, gid: str, size: int, note: str) -> str:
         """The server's checkpoint note of ``size`` with the stored seat cosignature lines."""
         return cosign.add_cosignatures(note, [line for _, line in self.store.cosignatures(gid, size)])
-
-def check_records(records) -> None:
-    for r in records:
-        if len(r.raw) > limits.MAX_RECORD_BYTES:
-            raise Refusal(Code.RECORD_TOO_LARGE, f"the command would make a record of {len(r.raw)} "
-                          f"bytes; the limit is {limits.MAX_RECORD_BYTES}",
-                          limit=limits.MAX_RECORD_BYTES, size=len(r.raw))
-
-
-def check_envelope(sc, env) -> None:
-    """The service's bounds on a parsed SignedCommand (service/limits.py), before the referee sees it."""
-    if len(sc.envelope) > limits.MAX_ENVELOPE_BYTES:
-        raise Refusal(Code.FIELD_TOO_LONG, f"the envelope is {len(sc.envelope)} bytes; the limit is "
-                      f"{limits.MAX_ENVELOPE_BYTES}", field="envelope", limit=limits.MAX_ENVELOPE_BYTES,
-                      size=len(sc.envelope))
-    if not env.game_id:
-        raise Rejection(Code.MALFORMED, "the envelope names no game")
-    for name, v, n in (("game_id", env.game_id, limits.MAX_GAME_ID_CHARS), ("seat", env.seat, limits.MAX_NAME_CHARS)):
-        if len(v) > n:
-            raise Refusal(Code.FIELD_TOO_LONG, f"the envelope's {name} is {len(v)} characters; the limit is {n}",
-                          field=f"envelope.{name}", limit=n, size=len(v))
-    if not 1 <= env.counter <= limits.MAX_SEQ:
-        raise Refusal(Code.OUT_OF_RANGE, f"the envelope's counter is {env.counter}; counters run from 1 "
-                      f"(a seat's first envelope) to {limits.MAX_SEQ}", field="envelope.counter",
-                      min=1, max=limits.MAX_SEQ)
-    if env.state_seq > limits.MAX_SEQ:
-        raise Refusal(Code.OUT_OF_RANGE, f"the envelope's state_seq is past {limits.MAX_SEQ}",
-                      field="envelope.state_seq", max=limits.MAX_SEQ)

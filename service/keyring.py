@@ -21,6 +21,8 @@ from afteraction.engine.errors import CryptoError
 
 from .store import StoreError
 
+DEFAULT_NAME = "afteraction.local"   # the server key's name unless --key-name gives one
+
 
 @dataclass(frozen=True)
 class KeyRing:
@@ -110,6 +112,13 @@ def load_or_create(path: str, name: str) -> KeyRing:
     with os.fdopen(fd, "w") as f:
         f.write(signer.skey + "\n")
     return KeyRing((signer,))
+
+
+def load_or_create_key(path: str, name: str = DEFAULT_NAME) -> Signer:
+    """The server's checkpoint signing key for new games: the newest of the key ring in ``path``
+    (this module), generated there on first start (file mode 0600, the C2SP signer key text)."""
+    return load_or_create(path, name).newest
+
 
 
 def _write_atomic(path: str, data: str, mode: int) -> None:

@@ -561,6 +561,6 @@ def league_signer(key_path: str, name: str):
     """The league key: ``league.key`` beside the server key, made on first start (0600) like it."""
     import os
 
-    from .server import load_or_create_key
+    from .keyring import load_or_create_key
 
     return load_or_create_key(os.path.join(os.path.dirname(os.path.abspath(key_path)), "league.key"), name)

@@ -62,7 +62,7 @@ WEB_STALLED_WRITE_S = 60               # a web connection whose writes stay paus
 WEB_MAX_JSON_REQUEST_BYTES = 256 * KiB  # a request in the JSON codec (checked before it is parsed)
 
 # -- caches -----------------------------------------------------------------------
-MAX_LIVE_GAMES = 256                   # games kept caught up in memory (LRU); others are rebuilt from the store
+MAX_LIVE_GAMES = 2048                  # games kept caught up in memory (LRU); others are rebuilt from the store
 AUTH_CACHE_ENTRIES = 4096              # verified SeatAuth tokens remembered (cleared when full)
 
 # -- error messages ---------------------------------------------------------------

@@ -22,25 +22,19 @@ from afteraction.v1 import audit_service_pb2, game_service_pb2, league_service_p
 from . import atrest, limits
 from .calls import unknown_rpc_handler
 from .games import GameManager
-from .keyring import load_or_create as load_or_create_ring
+from .keyring import DEFAULT_NAME, load_or_create, load_or_create_key  # noqa: F401  (server.load_or_create_key: tests)
 from .reflection import add_health, add_reflection
 from .audit_servicer import AuditServicer
 from .servicer import GameServicer, Service
-from .store import Store, StoreError, open_store, private_dir
+from .store import Store, StoreError, private_dir
+from .stores import open_store
 
 log = logging.getLogger("afteraction.service")
-DEFAULT_NAME = "afteraction.local"
 STOP_SLACK_S = 10.0  # after the grace period, how long stop() waits for the server to report its shutdown
 GIL_SWITCH_S = 0.001  # sys.setswitchinterval of a server process (see start)
 SERVICES = (game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
             audit_service_pb2.DESCRIPTOR.services_by_name["AuditService"].full_name,
             league_service_pb2.DESCRIPTOR.services_by_name["LeagueService"].full_name)
-
-
-def load_or_create_key(path: str, name: str = DEFAULT_NAME) -> Signer:
-    """The server's checkpoint signing key for new games: the newest of the key ring in ``path``
-    (``keyring.py``), generated there on first start (file mode 0600, the C2SP signer key text)."""
-    return load_or_create_ring(path, name).newest
 
 
 @dataclass
@@ -211,7 +205,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     key = key or os.path.join(data_dir, "server.key")
     if store is None or store == "" or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
         private_dir(data_dir)
-    ring = load_or_create_ring(key, name)   # every key of the ring signs its own games; new ones the newest
+    ring = load_or_create(key, name)   # every key of the ring signs its own games; new ones the newest
     signer = ring.newest
     st = store if isinstance(store, Store) else open_store(store, data_dir, atrest.beside(key))
     loop = asyncio.new_event_loop()

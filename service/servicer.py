@@ -18,36 +18,26 @@ import logging
 import threading
 
 
-from afteraction.engine import names, registry
 from afteraction.engine import receipt as _receipt
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
 from afteraction.engine.codes import Code
 from afteraction.engine.protocol import parse_record
 from afteraction.engine.match import match_value
-from afteraction.v1 import envelope_pb2
 from afteraction.v1 import game_service_pb2 as gs
 
 from . import events, limits
 from .auth import AuthChecker
 from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, parse
+from .catalog import _summary, names_pb, rulesets_pb, to_json  # noqa: F401  (servicer.names_pb, .rulesets_pb: cli, bench)
 from .clocks import clocks_pb, control_of
+from .envelopes import Command, envelope_or_none
 from .feeds import Feeds
-from .games import GameManager
+from .games import GameManager, WouldWait
 from .status import Refusal, quote, status_for, status_of
 from .store import RecordRow
 
 log = logging.getLogger("afteraction.service")
-
-
-def to_json(v) -> str:
-    return json.dumps(v, sort_keys=True, separators=(",", ":"), default=_jsonable)
-
-
-def _jsonable(v):
-    if isinstance(v, (bytes, bytearray)):
-        return bytes(v).hex()
-    raise TypeError(type(v).__name__)
 
 
 def decision_pb(d) -> gs.Decision:
@@ -222,19 +212,22 @@ class GameServicer:
         return out
 
     async def SubmitCommand(self, request, context):
-        """On the event loop (``GameManager.submit_async``; the pool when it would wait)."""
-        env = _envelope_or_none(request.command.envelope)
+        """On the event loop (``GameManager.submit_async``; the pool when it would wait). The command
+        is parsed once (``Command``): its bounds, the referee, the receipt and the log line read it."""
+        env = None
         try:
+            cmd = Command.of(request.command)
+            env = cmd.env
             if self.svc.stopping.is_set():
                 raise Rejection(Code.SHUTTING_DOWN, "the server is shutting down; retry on another replica")
             async with self.svc.counted():
-                res = await self.games.submit_async(request.command.SerializeToString(), _deadline_ok(context),
-                                                    self.svc.run_counted)
+                res = await self.games.submit_async(cmd, _deadline_ok(context), self.svc.run_counted)
         except Exception as e:
+            env = env or envelope_or_none(request.command.envelope)
             events.refused(e, "SubmitCommand", *((env.game_id, env.seat, env.counter) if env else ()))
             self._refusal_receipt(e, request.command, env)
             raise
-        events.submitted(res, _gid_of(request.command))
+        events.submitted(res, env.game_id)
         if res.duplicate and res.openings:
             out = await self.svc.run(self._duplicate, request, res)
         else:
@@ -267,7 +260,8 @@ class GameServicer:
         out = self._result(res)
         ok = False
         if request.HasField("auth"):
-            ok = self.svc.authenticate(_gid_of(request.command), request.auth) == res.seat
+            gid = envelope_or_none(request.command.envelope).game_id
+            ok = self.svc.authenticate(gid, request.auth) == res.seat
         if not ok:
             del out.openings[:]
             out.openings_withheld = True
@@ -297,55 +291,68 @@ class GameServicer:
         in_log("from_seq", first.join.from_seq, size, gid)
         wake = svc.feeds.subscribe(gid)
         results: asyncio.Queue = asyncio.Queue(maxsize=8)
-        reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake))
+        busy = [False]   # the reader is judging a command (its result still to come)
+        reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake, busy))
         try:
-            async for m in _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names):
+            follow = _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names)
+            async for m in (_batched(follow) if first.join.batched else _unbatched(follow)):
                 yield m
+            while busy[0] or not results.empty():  # the end was sent before the last command's result
+                yield (await results.get())[0]
         finally:
             reader.cancel()
             svc.feeds.unsubscribe(gid, wake)
 
-    async def _play_reader(self, it, gid, seat, results: asyncio.Queue, wake: asyncio.Event) -> None:
+    async def _play_reader(self, it, gid, seat, results: asyncio.Queue, wake: asyncio.Event, busy: list) -> None:
         try:
             async for raw in it:
+                busy[0] = True
                 try:
                     req = parse(gs.PlayRequest, raw, "message")
                     if req.WhichOneof("kind") != "command":
                         raise Rejection(Code.BAD_ARGUMENT, "after the join, Play takes commands only")
-                    resp = await self.svc.run(self._play_command, req.command, gid, seat)
+                    out = await self._play_command(req.command, gid, seat)
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
-                    resp = _rejected(e, 0)
-                await results.put(resp)
+                    out = (_rejected(e, 0), None)
+                await results.put(out)
+                busy[0] = False
                 wake.set()
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 -- the client went away
             log.debug("play reader ended", exc_info=True)
 
-    def _play_command(self, cmd, gid, seat) -> gs.PlayResponse:
+    async def _play_command(self, sc, gid, seat) -> tuple:
+        """One command of a Play stream, on the event loop as SubmitCommand's (the pool only when it
+        would wait): (the PlayResponse, the Submitted or None). The stream sends the Submitted's
+        records and the seat's openings itself (``_follow``), with no read of the store."""
         counter = 0
         env = None
         try:
-            env = envelope_pb2.CommandEnvelope.FromString(cmd.envelope)
+            cmd = Command.of(sc)
+            env = cmd.env
             counter = env.counter
             if env.seat != seat or env.game_id != gid:
                 raise Rejection(Code.WRONG_SEAT, f"this Play stream is seat {quote(seat)}'s in game {quote(gid)}")
             if self.svc.stopping.is_set():
                 raise Rejection(Code.SHUTTING_DOWN, "the server is shutting down; retry on another replica")
-            res = self.games.submit(cmd.SerializeToString())
+            async with self.svc.counted():
+                res = await self.games.submit_async(cmd, _always, self.svc.run_counted)
             events.submitted(res, gid)
             return gs.PlayResponse(accepted=gs.CommandAccepted(counter=res.counter, seqs=[r.seq for r in res.records],
                                                                duplicate=res.duplicate,
-                                                               receipt=self._receipt(cmd, env, None, res)))
+                                                               receipt=self._receipt(sc, env, None, res))), res
         except Exception as e:  # noqa: BLE001 -- every error becomes a CommandRejected
+            env = env or envelope_or_none(sc.envelope)
+            counter = counter or (env.counter if env is not None else 0)
             events.refused(e, "Play", gid, seat, counter)
             out = _rejected(e, counter if counter <= limits.MAX_SEQ else 0)
-            self._refusal_receipt(e, cmd, env)
+            self._refusal_receipt(e, sc, env)
             if getattr(e, "receipt", None) is not None:
                 out.rejected.receipt.CopyFrom(e.receipt)
-            return out
+            return out, None
 
     async def Watch(self, raw, context):
         svc = self.svc
@@ -359,7 +366,8 @@ class GameServicer:
             return  # everything of an ended game was sent already: OK
         wake = svc.feeds.subscribe(gid)
         try:
-            async for item in _follow(svc, gid, req.from_seq, wake, seat, None, self._clocks, named=req.with_names):
+            async for item in _unbatched(_follow(svc, gid, req.from_seq, wake, seat, None, self._clocks,
+                                                 named=req.with_names)):
                 k = item.WhichOneof("kind")
                 if k == "record":
                     yield gs.WatchResponse(record=item.record)
@@ -421,56 +429,8 @@ class GameServicer:
         return rulesets_pb()
 
 
-def names_pb(ref, seat: str, decision, commands: list) -> list:
-    """The legal ``commands`` of ``seat`` in words (engine/names.py: named from the seat's own view)."""
-    made: dict = {}  # each piece or place once (a move decision names the same few thousands of times)
-
-    def pb(r):
-        m = made.get(r)
-        if m is None:
-            m = made[r] = gs.NameRef(kind=r.kind, id=r.id, name=r.name, position=r.position)
-        return m
-    return [gs.CommandName(text=lab.text, group=lab.group, refs=[pb(r) for r in lab.refs])
-            for lab in names.label_commands(ref.ruleset, ref.state, seat, decision, commands)]
-
-
-_RULESETS: list = []
-
-
-def rulesets_pb() -> gs.ListRulesetsResponse:
-    """Every ruleset this server runs, with its seats, scenarios (each with its title, length and
-    description: Ruleset.scenario_info) and options (built once)."""
-    if not _RULESETS:
-        out = []
-        for game, version in registry.available():
-            rs = registry.get(game, version)
-            info = [gs.ScenarioInfo(name=sc, **rs.scenario_info(sc)) for sc in rs.scenarios]
-            out.append(gs.RulesetInfo(game=game, version=version, seats=list(rs.seats),
-                                      scenarios=list(rs.scenarios), options_json=to_json(dict(rs.options)),
-                                      scenario_info=info))
-        _RULESETS.append(gs.ListRulesetsResponse(rulesets=out))
-    return _RULESETS[0]
-
-
-def _gid_of(cmd) -> str:
-    return envelope_pb2.CommandEnvelope.FromString(cmd.envelope).game_id
-
-
-def _summary(gid: str, genesis: bytes, ended: bool, records: int) -> gs.GameSummary:
-    b = parse_record(genesis).body
-    out = gs.GameSummary(game_id=gid, game=b["ruleset"]["game"], version=b["ruleset"]["version"],
-                         scenario=b["scenario"], ended=ended, records=records, seats=[s["name"] for s in b["seats"]])
-    m = b.get("match")
-    if m is not None:
-        out.match.CopyFrom(gs.MatchInfo(label=m.get("label", ""), players=m.get("players", {}), date=m.get("date", "")))
-    return out
-
-
-def _envelope_or_none(raw: bytes):
-    try:
-        return envelope_pb2.CommandEnvelope.FromString(raw)
-    except Exception:  # noqa: BLE001 - a refusal of an unparsable envelope is logged without its game
-        return None
+def _always() -> bool:
+    return True
 
 
 def _deadline_ok(context):
@@ -494,6 +454,12 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool =
     """What a stream sends next: (records from ``sent``, the seat's openings by seq, ended, prompt);
     ``named``: the prompt carries the legal commands' names."""
     games = svc.games
+    if seat is not None:  # a seat's stream of a cached game: what was just appended, from the game's tail
+        with games.locked(gid) as live:
+            got = live.recent(sent, seat)
+            if got is not None and len(got[0]) <= limits.STREAM_BATCH:
+                recs, ops = got
+                return recs, ops, live.referee.ended, _prompt(live, games, seat, named)
     recs = games.store.records(gid, sent, limits.STREAM_BATCH)
     ops: dict[int, list] = {}
     nxt = recs[-1].seq + 1 if recs else sent
@@ -505,20 +471,60 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool =
             ops.setdefault(o.seq, []).append(o)
     with games.locked(gid) as live:
         ended = live.referee.ended and nxt >= live.size
-        turn = games.seat_turn(live, seat) if nxt >= live.size else None
-        prompt = None
-        if turn is not None:
-            prompt = gs.PlayResponse(your_decision=gs.YourDecision(
-                state_seq=live.referee.seq, decision=decision_pb(turn[0]), legal_commands=turn[1],
-                names=names_pb(live.referee, seat, *turn) if named else ()))
+        prompt = _prompt(live, games, seat, named) if nxt >= live.size else None
     return recs, ops, ended, prompt
+
+
+def _prompt(live, games: GameManager, seat: str, named: bool):
+    """The seat's ``your_decision`` (its legal commands in it) if the game waits for it, else None."""
+    turn = games.seat_turn(live, seat)
+    if turn is None:
+        return None
+    ref = live.referee
+    return gs.PlayResponse(your_decision=gs.YourDecision(
+        state_seq=ref.seq, decision=decision_pb(turn[0]), legal_commands=turn[1],
+        names=names_pb(ref, seat, *turn) if named else ()))
+
+
+async def _read(svc: Service, gid: str, sent: int, seat: str | None, named: bool):
+    """``_snapshot`` on the event loop when it need not wait (the game cached, its lock free, the store
+    holding nothing newer: indexed reads only), else in the pool as a stream's work."""
+    if seat is not None:
+        try:
+            with svc.games.inline():
+                return _snapshot(svc, gid, sent, seat, named)
+        except WouldWait:
+            pass
+    return await svc.run_stream(_snapshot, svc, gid, sent, seat, named)
+
+
+def _own(done: list, sent: int, seat: str):
+    """The records of this stream's own accepted commands as the referee made them (``Submitted``),
+    if they continue what the stream sent: (records, openings by seq, ended, whether the seat may be
+    prompted now), or None (another seat's records came between: the store is read)."""
+    recs, ops, nxt = [], {}, None
+    for _, res in done:
+        if res is None:
+            continue
+        if res.duplicate or not res.records or res.records[0].seq != sent + len(recs):
+            return None
+        recs.extend(res.records)
+        nxt = res.next_decision
+        for o in res.openings:
+            ops.setdefault(o.seq, []).append(o)
+    if not recs:
+        return None
+    mine = nxt is not None and nxt.seat in (seat, "*")
+    return recs, ops, nxt is None, mine
 
 
 async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
                   results: asyncio.Queue | None, tail=None, named: bool = False):
     """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
     in it and the checkpoint after it; command results and decision prompts (Play); until the end
-    record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN)."""
+    record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN).
+    A Play seat's own command: its records come from its result, not the store, and its next
+    prompt is looked for only if the next decision is the seat's."""
     sent = from_seq
     last_prompt = None
     while True:
@@ -528,7 +534,11 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
         done = []
         while results is not None and not results.empty():
             done.append(results.get_nowait())
-        recs, ops, ended, prompt = await svc.run_stream(_snapshot, svc, gid, sent, seat, named)
+        own = _own(done, sent, seat) if done else None
+        if own is not None and not (own[3] or own[2]):
+            recs, ops, ended, prompt = own[0], own[1], False, None
+        else:
+            recs, ops, ended, prompt = await _read(svc, gid, sent, seat, named)
         for r in recs:
             yield gs.PlayResponse(record=record_pb(r))
             for o in ops.get(r.seq, ()):
@@ -539,15 +549,41 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
             t = await svc.run_stream(tail, gid) if tail is not None and not ended else None
             if t is not None:
                 yield t
-        for res in done:
+        for res, _ in done:
             yield res
             if res.WhichOneof("kind") == "rejected":
                 last_prompt = None
         if prompt is not None and (last_prompt is None or last_prompt != (sent, prompt.your_decision.decision.kind)):
             last_prompt = (sent, prompt.your_decision.decision.kind)
             yield prompt
+        yield FLUSH
         if ended:
             return
         if len(recs) == limits.STREAM_BATCH:
             continue  # more to send at once
         await wake.wait()
+
+
+FLUSH = object()          # _follow's mark: what was yielded since the last one may go as one message
+PLAY_BATCH_BYTES = 1 << 20   # a batch is cut before it passes this size (the clients' 4 MB message limit)
+
+
+async def _unbatched(follow):
+    async for m in follow:
+        if m is not FLUSH:
+            yield m
+
+
+async def _batched(follow):
+    """``_follow``'s messages, each run up to a FLUSH as one PlayResponse ``batch`` (PlayJoin.batched)."""
+    items, size = [], 0
+    async for m in follow:
+        if m is FLUSH or size > PLAY_BATCH_BYTES:
+            if items:
+                yield items[0] if len(items) == 1 else gs.PlayResponse(batch=gs.PlayBatch(items=items))
+            items, size = [], 0
+        if m is not FLUSH:
+            items.append(m)
+            size += m.ByteSize()
+    if items:
+        yield gs.PlayResponse(batch=gs.PlayBatch(items=items))

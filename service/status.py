@@ -17,7 +17,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from afteraction.engine.codes import DOMAIN, Code
-from afteraction.engine.errors import Rejection
+from afteraction.engine.errors import AfteractionError, Rejection
 
 from . import limits
 
@@ -32,6 +32,10 @@ DEFAULT = grpc.StatusCode.FAILED_PRECONDITION
 
 def status_for(code: str) -> grpc.StatusCode:
     return _BY_CODE.get(code, DEFAULT)
+
+
+class Internal(AfteractionError):
+    """The store and the referee disagree: a bug or a tampered store."""
 
 
 class Refusal(Rejection):
@@ -84,7 +88,6 @@ def status_of(e: BaseException, rpc: str = "") -> grpc.Status:
     ``rule``); a store failure STORE_UNAVAILABLE; anything else INTERNAL with an incident id
     that is also logged. No driver or library message reaches the caller, and neither does a
     Rejection's ``input`` (the sender has it; nobody else may see it)."""
-    from .games import Internal
     from .store import StoreError
 
     md = {"rpc": rpc} if rpc else {}

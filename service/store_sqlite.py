@@ -18,6 +18,7 @@ killed while holding it releases it), and BEGIN IMMEDIATE stays the guarantee.
 from __future__ import annotations
 
 import contextlib
+import logging
 import fcntl
 import os
 import sqlite3
@@ -26,6 +27,9 @@ import time
 
 from . import atrest
 from .store import Append, Conflict, GameRow, RecordRow, SqlStore, StoreError, schema
+from .wake import Wakes
+
+log = logging.getLogger("afteraction.service")
 
 SCHEMA = schema("sqlite")  # store.py's one schema
 _SIDE = ("", "-wal", "-shm", "-journal", "-writer")  # the database, the files SQLite keeps beside it, our lock
@@ -81,8 +85,13 @@ class SqliteStore(SqlStore):
         # The writer waits for another process's write lock itself (``_begin``): SQLite's own busy
         # handler sleeps in steps growing to 100 ms, which made the p99 of `--workers 2`.
         self._wconn.execute("PRAGMA busy_timeout=0")
+        self._wakes = Wakes(path)      # the other processes on this store are told of each commit (wake.py)
         self._writer = threading.Thread(target=self._write_forever, name="aar-store-writer", daemon=True)
         self._writer.start()
+
+    def listen(self, on_append, on_state):
+        """Appends by the other processes of this store, as they commit them (service/wake.py)."""
+        return self._wakes.listen(on_append, on_state)
 
     # -- connections ----------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -174,6 +183,11 @@ class SqliteStore(SqlStore):
                     p.error = p.error or StoreError(f"SQLite append failed: {e}")
             finally:
                 _finish(batch)
+            try:
+                self._wakes.tell([(p.append.game_id, p.append.records[-1].seq + 1) for p in batch
+                                  if p.error is None and p.append.records])
+            except Exception:  # noqa: BLE001 -- a wake not sent: the other processes' poll finds the append
+                log.debug("wakes not sent", exc_info=True)
 
     def _commit(self, batch: list[_Pending]) -> None:
         """Commit a batch. Fast path: the whole batch in a handful of statements

@@ -82,8 +82,9 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
     each worker counts into files of a fresh DATA_DIR/metrics (service/metrics.py), which
     ``Workers.metrics_dir`` names for the parent's endpoint."""
     from . import atrest
-    from .server import DEFAULT_NAME, load_or_create_key
-    from .store import StoreError, open_store, private_dir
+    from .keyring import DEFAULT_NAME, load_or_create_key
+    from .store import StoreError, private_dir
+    from .stores import open_store
 
     key = key or os.path.join(data_dir, "server.key")
     if not store or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):

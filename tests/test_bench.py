@@ -68,7 +68,8 @@ def _peer_missing() -> str | None:
 
 @pytest.mark.skipif(_peer_missing() is not None, reason=f"bench-peer cannot run here: {_peer_missing()}")
 def test_bench_peer_runs_in_quick_mode_and_prints_its_ratios():
-    """The peer benchmark (issue 48) end to end at 2 games: our service, boardgame.io in memory, with the
+    """The peer benchmark (issue 48) end to end at 2 games: our service (over Play streams, and over unary
+    calls), boardgame.io in memory, with the
     per-move crypto and on its FlatFile store each play the duel in a window, and every ratio line is
     there and parses (no target is asserted: speed targets live in the benchmark's figures)."""
     import subprocess
@@ -81,8 +82,9 @@ def test_bench_peer_runs_in_quick_mode_and_prints_its_ratios():
         "service_vs_bgio_crypto_at_2", "service_vs_bgio_flatfile_at_2", "service_vs_bgio_memory_at_2",
         "service_vs_bgio_crypto", "service_vs_bgio_flatfile", "service_p99_ms_at_2", "bgio_crypto_p99_ms_at_2",
         "service_cpu_ms_per_command", "bgio_crypto_cpu_ms_per_move", "service_vs_bgio_crypto_cpu_at_2",
-        "service_vs_bgio_flatfile_cpu_at_2"}, p.stdout
+        "service_vs_bgio_flatfile_cpu_at_2", "service_unary_cpu_ms_per_command",
+        "service_vs_service_unary_cpu_at_2"}, p.stdout
     assert all(RATIO.match(f"ratio {k} {v}") for k, v in ratios.items())
     assert all(float(v) > 0 for v in ratios.values()), p.stdout  # every system played moves in its window
-    for system in ("service", "bgio_memory", "bgio_crypto", "bgio_flatfile"):
+    for system in ("service", "service_unary", "bgio_memory", "bgio_crypto", "bgio_flatfile"):
         assert any(line.startswith(f"{system} ") and "games=2 " in line for line in p.stdout.splitlines()), p.stdout

@@ -3,8 +3,12 @@ our service and through boardgame.io 0.50.2 (bench/peer/game.js, server.js, load
 
 Systems, each its own server process, N concurrent games, each seat its own connection:
   service        `aar serve --workers 2` as `make bench` runs it (SQLite, WAL, synchronous=FULL, every
-                 command signed and verified, a signed checkpoint per record); one command =
-                 ListLegalCommands + SubmitCommand, bench_service_games' drivers and client process.
+                 command signed and verified, a signed checkpoint per record), played over the fast
+                 path: each seat's ``Play`` stream on its own connection, a prompt carrying the legal
+                 commands, one message each way per move (bench/bench_play.py's client process).
+  service_unary  the same server played with two unary calls per command, ListLegalCommands +
+                 SubmitCommand, both seats of a game over one connection (bench_service_games'
+                 drivers and client process; what `make bench` measures), for comparison.
   bgio_memory    boardgame.io's Server, its in-memory store, no crypto (for reference).
   bgio_crypto    the same with the per-move crypto of issue 48 (Ed25519 verify of the seat's signed
                  move, a SHA-256 chain, an Ed25519 server signature per move; game.js).
@@ -26,7 +30,12 @@ machine's other load moves least.
 No target is asserted: the figures are read (docs/service.md, "The peer benchmark").
 
 Run: ``make bench-peer`` (npm ci, then this) or ``python bench/peer/compare.py [--quick] [--games 10,100]
-[--rounds 2] [--window 2]``; needs node and bench/peer/node_modules.
+[--rounds 2] [--window 2] [--systems service,service_unary,...] [--base COMMIT]``; needs node and
+bench/peer/node_modules. ``--base COMMIT`` adds that commit's service over unary calls (its whole package
+extracted with git archive, first on PYTHONPATH) as ``service_base`` and prints ``ratio
+service_vs_service_base_cpu_at_N`` (the base's server CPU per command over ours) and the moves/s ratios:
+before and after in the same windows' conditions; ``--systems service,service_unary --base COMMIT`` runs
+only our side.
 """
 from __future__ import annotations
 
@@ -44,6 +53,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 
+from bench import bench_play  # noqa: E402
 from bench import bench_service as base  # noqa: E402
 from bench import bench_service_games as bg  # noqa: E402
 from bench.profile_service import _cpu  # noqa: E402  (a process's CPU and its children's, from /proc)
@@ -54,8 +64,10 @@ WINDOW_S = 2.0
 WARMUP_S = 0.5
 WORKERS = 2                 # as `make bench` runs the service (bench_service_games.WORKERS)
 MOVES_PER_GAME = 6          # the duel: three rounds of a pick and a guess
-EXPECT = {"service": 500.0, "bgio_memory": 2000.0, "bgio_crypto": 1500.0, "bgio_flatfile": 600.0}  # first guesses
-SYSTEMS = ("service", "bgio_memory", "bgio_crypto", "bgio_flatfile")
+EXPECT = {"service": 800.0, "service_unary": 500.0, "bgio_memory": 2000.0, "bgio_crypto": 1500.0,
+          "bgio_flatfile": 600.0}  # first guesses
+SYSTEMS = ("service", "service_unary", "bgio_memory", "bgio_crypto", "bgio_flatfile")
+BASE_PATH = ""              # --base COMMIT: that commit's service (unary calls) as system "service_base"
 
 
 def quick() -> None:
@@ -81,21 +93,30 @@ def _pool(rate: float, n: int, margin: float = 2.0) -> int:
 
 
 class Service:
-    """`aar serve` and one client process of bench_service_games' drivers playing the duel."""
+    """`aar serve` and one client process playing the duel: over Play streams (bench_play.PlayProc,
+    ``name`` "service") or unary calls (bench_service_games' drivers, "service_unary")."""
 
-    name = "service"
-
-    def __init__(self, tmp: str, n: int) -> None:
-        self.proc, self.target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
-                                              "--workers", str(WORKERS), "--store",
-                                              f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
-        # the echo target is unused (no echo window here): the service's own address
-        self.clients = bg.ClientProc(self.target, self.target, "duel", n)
+    def __init__(self, tmp: str, n: int, name: str = "service") -> None:
+        self.name = name
+        old = os.environ.get("PYTHONPATH")
+        if name == "service_base":  # --base: that commit's engine and service first on the path
+            os.environ["PYTHONPATH"] = BASE_PATH + (os.pathsep + old if old else "")
+        try:
+            self.proc, self.target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
+                                                  "--workers", str(WORKERS), "--store",
+                                                  f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
+            # the echo target is unused (no echo window here): the service's own address
+            self.clients = bench_play.PlayProc(self.target, "duel", n) if name == "service" else \
+                bg.ClientProc(self.target, self.target, "duel", n)
+        finally:
+            if name == "service_base":
+                os.environ.pop("PYTHONPATH") if old is None else os.environ.__setitem__("PYTHONPATH", old)
 
     def window(self, rate: float, n: int) -> dict:
         c = self.clients
         bg._all([c], op="top_up", want=_pool(rate, n))
-        bg._all([c], op="refresh")
+        if self.name != "service":
+            bg._all([c], op="refresh")
         t_start = time.monotonic() + bg.START_S
         c.send(op="service", t_start=t_start, window=WINDOW_S, warmup=WARMUP_S)
         time.sleep(max(0.0, t_start + WARMUP_S - time.monotonic()))
@@ -158,13 +179,29 @@ class Peer:
             self.proc.wait()
 
 
+def extract(commit: str) -> str:
+    """COMMIT's whole ``afteraction`` package (engine, service, the clients, the protos) in a temporary
+    directory, for PYTHONPATH (the bench's own code stays this tree's)."""
+    pkgs = {"engine": "engine", "service": "service", "client": "clients/python", "cli": "clients/cli",
+            "v1": "proto/afteraction/v1", "webclient": "clients/web/static"}
+    into = tempfile.mkdtemp(prefix="aar-bench-base-")
+    tar = subprocess.run(["git", "-C", ROOT, "archive", commit, *pkgs.values()], check=True, capture_output=True).stdout
+    src = os.path.join(into, "src")
+    os.makedirs(src)
+    subprocess.run(["tar", "-x", "-C", src], input=tar, check=True)
+    os.makedirs(os.path.join(into, "afteraction"))
+    for name, path in pkgs.items():
+        os.rename(os.path.join(src, path), os.path.join(into, "afteraction", name))
+    return into
+
+
 def bench_size(n: int, tmp: str) -> dict:
     systems = []
     try:
         for name in SYSTEMS:
             d = os.path.join(tmp, f"{name}-{n}")
             os.makedirs(d)
-            systems.append(Service(d, n) if name == "service" else Peer(name, d))
+            systems.append(Service(d, n, name) if name.startswith("service") else Peer(name, d))
         got: dict = {s.name: [] for s in systems}
         rate = dict(EXPECT)
         for r in range(ROUNDS):
@@ -200,7 +237,8 @@ def run() -> None:
         raise SystemExit(f"bench-peer: {why}")
     t0 = time.monotonic()
     print(f"peer benchmark (issue 48): the duel through `aar serve --workers {WORKERS}` (SQLite, WAL, "
-          "synchronous=FULL; one command = ListLegalCommands + SubmitCommand) and through boardgame.io 0.50.2 "
+          "synchronous=FULL; service: one Play message each way per command; service_unary: ListLegalCommands + "
+          "SubmitCommand) and through boardgame.io 0.50.2 "
           "(SocketIO, moves applied on the server); each seat its own connection; "
           f"{ROUNDS} rounds of a {WINDOW_S} s window (after {WARMUP_S} s of warm-up) per system and size; "
           f"load average before: {open('/proc/loadavg').read().split()[:3]}", flush=True)
@@ -209,6 +247,16 @@ def run() -> None:
     print(f"bench-peer took {time.monotonic() - t0:.1f} s; load average after: "
           f"{open('/proc/loadavg').read().split()[:3]}", flush=True)
     ratios = {}
+    have = set(figures[GAMES[0]])
+    if "service_base" in have:  # before / after, in the same windows' conditions
+        for n in GAMES:
+            for name in ("service", "service_unary"):
+                print(f"ratio {name}_vs_service_base_cpu_at_{n} "
+                      f"{figures[n]['service_base']['server_ms'] / max(1e-9, figures[n][name]['server_ms']):.3f}")
+                print(f"ratio {name}_vs_service_base_at_{n} "
+                      f"{figures[n][name]['rate'] / max(1e-9, figures[n]['service_base']['rate']):.3f}")
+    if not {"bgio_memory", "bgio_crypto", "bgio_flatfile"} <= have:
+        return
     for peer in ("crypto", "flatfile", "memory"):
         for n in GAMES:
             ratios[f"service_vs_bgio_{peer}_at_{n}"] = figures[n]["service"]["rate"] / max(
@@ -227,6 +275,10 @@ def run() -> None:
     print(f"ratio service_p99_ms_at_{top} {figures[top]['service']['p99']:.1f}")
     print(f"ratio bgio_crypto_p99_ms_at_{top} {figures[top]['bgio_crypto']['p99']:.1f}")
     print(f"ratio service_cpu_ms_per_command {figures[top]['service']['server_ms']:.3f}")
+    print(f"ratio service_unary_cpu_ms_per_command {figures[top]['service_unary']['server_ms']:.3f}")
+    for n in GAMES:  # the fast path over the unary calls, moves per second of server CPU
+        print(f"ratio service_vs_service_unary_cpu_at_{n} "
+              f"{figures[n]['service_unary']['server_ms'] / max(1e-9, figures[n]['service']['server_ms']):.3f}")
     print(f"ratio bgio_crypto_cpu_ms_per_move {figures[top]['bgio_crypto']['server_ms']:.3f}")
 
 
@@ -236,8 +288,11 @@ def main() -> None:
     ap.add_argument("--games", help="comma-separated numbers of concurrent games (default 10,100)")
     ap.add_argument("--rounds", type=int)
     ap.add_argument("--window", type=float)
+    ap.add_argument("--systems", help="comma-separated systems to run (default: all)")
+    ap.add_argument("--base", metavar="COMMIT", help="also run that commit's service over unary calls "
+                                                     "(\"service_base\": before / after in one run)")
     a = ap.parse_args()
-    global GAMES, ROUNDS, WINDOW_S
+    global GAMES, ROUNDS, WINDOW_S, SYSTEMS, BASE_PATH
     if a.quick:
         quick()
     if a.games:
@@ -246,6 +301,12 @@ def main() -> None:
         ROUNDS = a.rounds
     if a.window:
         WINDOW_S = a.window
+    if a.systems:
+        SYSTEMS = tuple(x for x in a.systems.split(","))
+    if a.base:
+        BASE_PATH = extract(a.base)
+        SYSTEMS = SYSTEMS + ("service_base",)
+        EXPECT["service_base"] = EXPECT["service_unary"]
     run()
 
 

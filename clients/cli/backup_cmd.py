@@ -17,7 +17,7 @@ def _msg(e: BaseException) -> str:
 
 
 def _paths(args):
-    from .serve_cmd import default_data_dir
+    from .common import default_data_dir
 
     data_dir = args.data_dir or default_data_dir()
     return data_dir, args.key or os.path.join(data_dir, "server.key")

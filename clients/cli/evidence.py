@@ -338,7 +338,7 @@ def _receipt_evidence(receipts: list, others: list) -> tuple[int, list[str]]:
 
 
 def cmd_evidence(args) -> int:
-    from .main import pinned_seat_keys
+    from .keys import pinned_seat_keys
 
     try:
         keys = pinned_seat_keys(args.seat_key)
@@ -357,7 +357,7 @@ def cmd_evidence(args) -> int:
     except AfteractionError as e:
         print(f"aar evidence: unreadable input: {e}", file=sys.stderr)
         return 2
-    from .main import _one_line
+    from .common import _one_line
 
     for line in lines:
         print(_one_line(line))

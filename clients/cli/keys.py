@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 
+from .common import _one_line, default_data_dir
+
 MAX_KEY_FILE = 65536  # characters read from a key file at most: a ring of 500 server keys is shorter
 PRIVATE_PREFIX = "PRIVATE+KEY+"
 
@@ -173,7 +175,6 @@ def cmd_key_rotate(args) -> int:
     from afteraction.service.keyring import history_path, rotate
     from afteraction.service.store import StoreError
 
-    from .serve_cmd import default_data_dir
 
     path = args.key or os.path.join(args.data_dir or default_data_dir(), "server.key")
     if not os.path.isfile(path):
@@ -194,3 +195,29 @@ def cmd_key_rotate(args) -> int:
     print(f"key history: {os.path.abspath(history_path(path))} (public: publish it; clients check a log with "
           f"aar verify FILE --key-history {os.path.basename(history_path(path))})")
     return 0
+
+
+def pinned_seat_keys(items: list[str] | None) -> dict[str, bytes]:
+    """``--seat-key SEAT=HEX`` or ``SEAT=KEYFILE`` values (aar verify, aar evidence) as seat -> public
+    key; ValueError with the message for the user on a malformed item, a seat given twice, or a key
+    the key rule of SPEC.md 7.4 refuses (no genesis may name it, so pinning it is a usage error)."""
+    from afteraction.engine.crypto.ed25519 import key_problem
+
+
+    keys: dict[str, bytes] = {}
+    for item in items or []:
+        seat, sep, val = item.partition("=")
+        if not sep or not seat:
+            raise ValueError(f"--seat-key {_one_line(item[:80])!r}: expected SEAT=HEX (a 32-byte Ed25519 public "
+                             f"key in hex) or SEAT=KEYFILE")
+        try:
+            key = seat_public_arg(val, f"--seat-key {_one_line(seat[:40])}")
+        except KeyArgError as e:
+            raise ValueError(str(e)) from None
+        if seat in keys:
+            raise ValueError(f"--seat-key: seat {seat!r} given twice")
+        why = key_problem(key)
+        if why is not None:
+            raise ValueError(f"--seat-key {seat}: weak key: the public key {why} (SPEC.md 7.4)")
+        keys[seat] = key
+    return keys

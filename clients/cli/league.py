@@ -9,12 +9,12 @@ import json
 import os
 import sys
 
-from .main import _jsonable, _one_line
+from .common import _jsonable, _one_line
 
 MAX_BUNDLE = 1 << 30
 
 
-def register(sub) -> None:
+def register(sub):
     p = sub.add_parser("league", help="leagues: run one on a server (new, join, pair, games, standings, dispute, "
                                       "rule, export), verify a ledger with its games' bundles")
     lsub = p.add_subparsers(dest="league_command", required=True)
@@ -30,14 +30,7 @@ def register(sub) -> None:
                         "same root")
     v.add_argument("--json", action="store_true", help="machine-readable report")
     v.set_defaults(func=cmd_league_verify)
-    from .league_demo import register as register_demo
-    from .league_view import register as register_view
-
-    from .league_cmds import register as register_cmds
-
-    register_view(lsub)
-    register_demo(lsub)
-    register_cmds(lsub)
+    return lsub  # main.py adds league_view's, league_demo's and league_cmds' subcommands (they import this module)
 
 
 def _usage_line(cmd: str, message: str) -> str:

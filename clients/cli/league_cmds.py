@@ -9,7 +9,7 @@ import json
 import os
 
 from .commands import DEFAULT_SERVER
-from .main import _jsonable
+from .common import _jsonable
 
 # the policy `aar league new` writes when no --policy file is given (every constant is in the ledger)
 DEFAULT_POLICY = {

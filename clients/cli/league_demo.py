@@ -50,7 +50,7 @@ def run(out: str, seed: int) -> int:
     from afteraction.service.server import start
 
     from .league import summary
-    from .main import _jsonable
+    from .common import _jsonable
 
     bundles_dir = os.path.join(out, "bundles")
     os.makedirs(bundles_dir, exist_ok=True)

@@ -231,6 +231,8 @@ def cmd_league_view(args: argparse.Namespace) -> int:
     from afteraction.engine.league.ledger import MAX_LEDGER
     from afteraction.engine.league.state import LeagueError
 
+    from .common import _jsonable
+
     try:
         with open(args.ledger, "rb") as f:
             data = f.read(MAX_LEDGER + 1)

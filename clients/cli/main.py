@@ -8,32 +8,8 @@ import sys
 
 from afteraction.engine.errors import AfteractionError, VerificationError
 
-
-def pinned_seat_keys(items: list[str] | None) -> dict[str, bytes]:
-    """``--seat-key SEAT=HEX`` or ``SEAT=KEYFILE`` values (aar verify, aar evidence) as seat -> public
-    key; ValueError with the message for the user on a malformed item, a seat given twice, or a key
-    the key rule of SPEC.md 7.4 refuses (no genesis may name it, so pinning it is a usage error)."""
-    from afteraction.engine.crypto.ed25519 import key_problem
-
-    from .keys import KeyArgError, seat_public_arg
-
-    keys: dict[str, bytes] = {}
-    for item in items or []:
-        seat, sep, val = item.partition("=")
-        if not sep or not seat:
-            raise ValueError(f"--seat-key {_one_line(item[:80])!r}: expected SEAT=HEX (a 32-byte Ed25519 public "
-                             f"key in hex) or SEAT=KEYFILE")
-        try:
-            key = seat_public_arg(val, f"--seat-key {_one_line(seat[:40])}")
-        except KeyArgError as e:
-            raise ValueError(str(e)) from None
-        if seat in keys:
-            raise ValueError(f"--seat-key: seat {seat!r} given twice")
-        why = key_problem(key)
-        if why is not None:
-            raise ValueError(f"--seat-key {seat}: weak key: the public key {why} (SPEC.md 7.4)")
-        keys[seat] = key
-    return keys
+from .common import _jsonable, _one_line  # noqa: F401  (main._jsonable: imported from here by tests)
+from .keys import pinned_seat_keys
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -185,12 +161,6 @@ def _failure_object(e: VerificationError, unreadable: bool) -> dict:
     return d
 
 
-def _one_line(s: str) -> str:
-    """A bundle's own strings (a seat name, an origin) may hold newlines or terminal escapes:
-    shown escaped, so the failure stays one line and cannot rewrite the terminal."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in s)
-
-
 def _usage(args, message: str) -> int:
     """Exit 2 (usage error or unreadable input); with --json also a machine-readable object."""
     if args.json:  # the bundle was not read: no step, no record
@@ -207,12 +177,6 @@ def _unreadable(args, e: VerificationError) -> int:
     else:
         print(f"aar verify: unreadable bundle: {_one_line(str(e))}", file=sys.stderr)
     return 2
-
-
-def _jsonable(v):
-    if isinstance(v, bytes):
-        return v.hex()
-    raise TypeError(type(v).__name__)
 
 
 def _summary(r) -> str:
@@ -297,13 +261,25 @@ def build_parser() -> argparse.ArgumentParser:
     from .explain import register as register_explain
     from .keys import register as register_keys
     from .league import register as register_league
+    from .league_cmds import register as register_league_cmds
+    from .league_demo import register as register_league_demo
+    from .league_view import register as register_league_view
     from .render_cmd import register as register_render
     from .view import register as register_view
 
     for register in (register_client_and_service, register_keys, register_render, register_evidence, register_explain,
-                     register_view, register_league, register_backup, *_EXTRA):
+                     register_view, _league_group(register_league, register_league_view, register_league_demo,
+                                                    register_league_cmds), register_backup, *_EXTRA):
         register(sub)
     return p
+
+
+def _league_group(register_league, *members):
+    def register(sub) -> None:
+        lsub = register_league(sub)
+        for m in members:
+            m(lsub)
+    return register
 
 
 # Other modules add subcommands here (service, client): functions taking the subparsers object.

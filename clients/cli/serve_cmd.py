@@ -6,17 +6,10 @@ import os
 import re
 import sys
 
+from .common import default_data_dir
+
 DEFAULT_PORT = 50051
 MAX_WORKERS = 64  # server processes on one port; more than cores only adds contention
-
-
-def default_data_dir() -> str:
-    """The fixed default data directory, the same wherever `aar serve` is started from:
-    $AAR_DATA_DIR, else $XDG_DATA_HOME/afteraction, else ~/.local/share/afteraction."""
-    if os.environ.get("AAR_DATA_DIR"):
-        return os.environ["AAR_DATA_DIR"]
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "afteraction")
 
 
 class ServeFlagError(ValueError):
@@ -105,7 +98,10 @@ def key_state(path: str, name: str) -> str:
 
 def cmd_serve(args) -> int:
     from afteraction.engine.crypto.note import valid_key_name
+    from afteraction.service.keyring import DEFAULT_NAME
 
+    if args.key_name is None:
+        args.key_name = DEFAULT_NAME
     try:
         host, port = parse_listen(args.listen)
         if not 1 <= args.workers <= MAX_WORKERS:
@@ -238,15 +234,15 @@ def _started(host, port, tls, vkey, key, kstate, store, store_path, sstate, data
 
 
 def register_serve(p) -> None:
-    from afteraction.service.server import DEFAULT_NAME
-
     p.add_argument("--listen", default=f"127.0.0.1:{DEFAULT_PORT}",
                    help=f"HOST or HOST:PORT to listen on (default 127.0.0.1:{DEFAULT_PORT}; HOST alone means "
                         f"port {DEFAULT_PORT}; port 0 picks a free one)")
     p.add_argument("--store", help="sqlite:PATH or postgresql://... (default: SQLite under --data-dir)")
     p.add_argument("--key", help="server signing key file (default DATA_DIR/server.key; made on first start)")
-    p.add_argument("--key-name", default=DEFAULT_NAME,
-                   help=f"the server key's name, best the server's origin (default {DEFAULT_NAME}); "
+    # the default is service/keyring.py's DEFAULT_NAME, read when `aar serve` runs: registering the
+    # subcommand imports nothing from the service (an offline `aar verify` loads none of it)
+    p.add_argument("--key-name", default=None,
+                   help="the server key's name, best the server's origin (default afteraction.local); "
                         "fixed when the key is made")
     p.add_argument("--data-dir", default=None,
                    help="where the default store and key live (default: $AAR_DATA_DIR, else "

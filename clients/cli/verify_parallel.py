@@ -36,16 +36,16 @@ import subprocess
 import sys
 import time
 from collections import deque
-from multiprocessing.connection import Connection
 from typing import Callable, TextIO
 
 from afteraction.engine.errors import VerificationError
 from afteraction.engine.log.verify import Report, Verifier, verify_frames, check_end_of_log, next_frame
 
+from .pipes import Duplex, widen
+
 PARALLEL_MIN_RECORDS = 2000  # shorter logs do not repay the replay process's start (0.25-1.7 s here)
 BATCH = 128                  # records per message to the worker
 WINDOW = 32 * BATCH          # records in flight (sent, not yet acknowledged) before this process waits
-PIPE_BYTES = 1024 * 1024     # the pipe to the replay process (Linux's default pipe-max-size)
 
 
 def choose_jobs(jobs: str | int | None, header: dict, replay: bool) -> int:
@@ -92,44 +92,19 @@ def driver(jobs: str | int | None = "auto", process: "ReplayProcess | None" = No
 
 
 # -- the pipeline ------------------------------------------------------------------------------------
-class _Duplex:
-    """Two one-way pipes as one connection (multiprocessing's message framing, pickled messages)."""
-
-    def __init__(self, inp: int, out: int) -> None:
-        self.inp = Connection(inp, writable=False)
-        self.out = Connection(out, readable=False)
-        self.recv, self.poll, self.send = self.inp.recv, self.inp.poll, self.out.send
-
-    def close(self) -> None:
-        self.out.close()
-        self.inp.close()
-
-
-def _widen(fd: int) -> None:
-    """A batch of NTND records (about 270 KB) is larger than a default pipe (64 KB): a send would wait
-    until the replay process finished its batch and read the next, so the two would take turns.
-    With room for several batches, this process waits only when the replay is PIPE_BYTES behind."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-    except (ImportError, AttributeError, OSError):  # not Linux, or above /proc/sys/fs/pipe-max-size
-        pass
-
-
 class ReplayProcess:
     """The second process, `python -m afteraction.cli.verify_parallel` (not multiprocessing's spawn,
     which re-runs the caller's main script): replays the records of one bundle after the other."""
 
     def __init__(self) -> None:
         to_worker, from_worker = os.pipe(), os.pipe()
-        _widen(to_worker[1])
+        widen(to_worker[1])
         self.proc = subprocess.Popen([sys.executable, "-m", "afteraction.cli.verify_parallel",
                                       str(to_worker[0]), str(from_worker[1])],
                                      pass_fds=(to_worker[0], from_worker[1]), stdin=subprocess.DEVNULL)
         os.close(to_worker[0])
         os.close(from_worker[1])
-        self.conn = _Duplex(from_worker[0], to_worker[1])
+        self.conn = Duplex(from_worker[0], to_worker[1])
         self.bundles = 0  # bundles it was given
         self.cpu_s = 0.0  # CPU seconds it spent on them (the benchmark's critical path)
 
@@ -378,4 +353,4 @@ class TerminalProgress:
 
 
 if __name__ == "__main__":  # the replay process: its two pipe ends, from ReplayProcess
-    _worker_main(_Duplex(int(sys.argv[1]), int(sys.argv[2])))
+    _worker_main(Duplex(int(sys.argv[1]), int(sys.argv[2])))

@@ -171,11 +171,11 @@ class SignatureProcess:
     the signatures of one bundle after the other."""
 
     def __init__(self) -> None:
-        from .verify_parallel import _Duplex, _widen
+        from .pipes import Duplex, widen
 
         to_worker, from_worker = os.pipe(), os.pipe()
-        _widen(to_worker[1])
-        _widen(from_worker[1])  # its verdicts wait there until the Verifier reaches their records
+        widen(to_worker[1])
+        widen(from_worker[1])  # its verdicts wait there until the Verifier reaches their records
         self.in_pipe = 32 * 1024  # bytes of frames sent and not yet read by the worker, at most:
         try:                      # half the pipe, so that a send never waits
             import fcntl
@@ -196,7 +196,7 @@ class SignatureProcess:
                                       *map(str, fds)], pass_fds=fds, stdin=subprocess.DEVNULL)
         for fd in fds:
             os.close(fd)
-        self.conn = _Duplex(from_worker[0], to_worker[1])
+        self.conn = Duplex(from_worker[0], to_worker[1])
         self.bundles = 0  # bundles it was given
         self.cpu_s = 0.0  # its CPU seconds on them
         self.verified = 0  # signatures it verified
@@ -353,8 +353,8 @@ class Lookahead:
 
 
 if __name__ == "__main__":  # the signature process: its pipe ends and (Linux) the progress counter
-    from afteraction.cli.verify_parallel import _Duplex
+    from afteraction.cli.pipes import Duplex
 
     _fds = [int(x) for x in sys.argv[1:]]
     _progress = mmap.mmap(_fds[2], _PROGRESS.size) if len(_fds) > 2 else None
-    _worker_main(_Duplex(_fds[0], _fds[1]), _progress)
+    _worker_main(Duplex(_fds[0], _fds[1]), _progress)

@@ -329,7 +329,7 @@ class Seat(SeatEndings, SeatEvidence):
         while self.outcome is None:
             reqs: queue.Queue = queue.Queue()
             reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq,
-                                                     with_names=self.names)))
+                                                     with_names=self.names, batched=True)))
 
             def gen():
                 while True:
@@ -345,7 +345,7 @@ class Seat(SeatEndings, SeatEvidence):
             in_flight: list[int] = []
             judged: list[bytes] = []  # the envelopes sent on this stream and not yet answered, in order
             try:
-                for m in call:
+                for m in unbatch(call):
                     failures = 0
                     k = m.WhichOneof("kind")
                     if k in ("accepted", "rejected") and in_flight:
@@ -399,3 +399,13 @@ class Seat(SeatEndings, SeatEvidence):
                 reqs.put(None)
                 call.cancel()
         return self.outcome
+
+
+def unbatch(stream):
+    """A Play stream's messages one by one: a ``batch`` (PlayJoin.batched: what the server sends at one
+    time, as one message) gives its items in order."""
+    for m in stream:
+        if m.WhichOneof("kind") == "batch":
+            yield from m.batch.items
+        else:
+            yield m

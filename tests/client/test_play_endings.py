@@ -140,14 +140,14 @@ def test_aar_play_does_not_cosign_a_time_out_forged_where_it_answered(server, tm
     bot = Seat(Client(server.target), gid, "b", read_seat_key(kb))
     orig = games._accept
 
-    def lies_about_time(live, env, raw, digest):
-        if env.seat != "a" or env.WhichOneof("action") != "command":
-            return orig(live, env, raw, digest)
+    def lies_about_time(live, cmd):
+        if cmd.env.seat != "a" or cmd.env.WhichOneof("action") != "command":
+            return orig(live, cmd)
         true = fake.t
         fake.t += 120_000
         monkeypatch.setattr(games, "_accept", orig)
         try:
-            return orig(live, env, raw, digest)
+            return orig(live, cmd)
         except Rejection as e:
             e.received_ms = true
             raise

@@ -7,6 +7,10 @@ inside functions counted too: a lazy import is still a dependency).
 - no import cycle inside engine: none between modules, and none between engine's parts (each
   top-level module or subpackage of engine, each game package), which is how the verifier
   (engine/log) importing the referee that imported engine/log was a cycle of two parts;
+- no import cycle anywhere else either: service, the client library and the command line, lazy
+  imports counted (a store and its implementations, the games manager and its statuses, the
+  server and the league service, `aar verify`'s helper processes, the subcommands and main were
+  cycles once); and an offline `aar verify` loads nothing of the service;
 - no ``assert`` statement in engine code (``python -O`` removes them; a check is code).
 """
 from __future__ import annotations
@@ -60,7 +64,7 @@ def test_the_graph_is_read():
     assert f"{ENGINE}.protocol" in GRAPH[f"{ENGINE}.referee"]
     assert f"{ENGINE}.referee" in GRAPH[f"{ENGINE}.log.replay"]      # the verifier replays through it
     assert f"{ENGINE}.crypto.canon" in GRAPH[f"{ENGINE}.crypto.commit"]  # a relative `from . import canon`
-    assert f"{SERVICE}.games" in GRAPH[f"{SERVICE}.status"]          # an import inside a function
+    assert f"{SERVICE}.store" in GRAPH[f"{SERVICE}.status"]          # an import inside a function
 
 
 def test_every_import_of_the_repository_is_read():
@@ -208,6 +212,60 @@ def test_a_cycle_is_found():
         assert any("protocol" in c and "log.verify" in c for c in modules)
     finally:
         del GRAPH[a][b]
+
+
+def all_cycles() -> list[list[str]]:
+    """Every import cycle of the repository's modules (each a sorted strongly connected component)."""
+    return _sccs({m: set(deps) for m, deps in GRAPH.items()})
+
+
+def test_no_import_cycle_anywhere():
+    """Not in engine (above, by part too), not in service, not in the clients or the command line:
+    a module's imports, lazy ones included, can be read as a tree from the top."""
+    cycles = all_cycles()
+    assert not cycles, "import cycles:\n" + "\n".join(
+        " <-> ".join(c) + "\n    " + "\n    ".join(_where(a, b) for a in c for b in c if b in GRAPH.get(a, {}))
+        for c in cycles)
+
+
+@pytest.mark.parametrize("a, b", [(f"{SERVICE}.store", f"{SERVICE}.stores"),
+                                  ("afteraction.cli.common", "afteraction.cli.main")])
+def test_a_cycle_outside_engine_is_found(a, b):
+    assert a not in GRAPH[b] or b not in GRAPH[a]
+    added = b not in GRAPH[a]
+    GRAPH[a][b] = 1
+    try:
+        assert any(a in c and b in c for c in all_cycles()), (a, b)
+    finally:
+        if added:
+            del GRAPH[a][b]
+
+
+def test_offline_verify_loads_nothing_of_the_service():
+    """`aar verify` of a bundle (no server involved) imports no module of afteraction.service: the
+    command line's parser registers `aar serve` without importing the server (its --key-name default is
+    read when it runs). A fresh interpreter, after the whole verification."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bundle = Path(__file__).resolve().parents[2] / "fixtures" / "golden" / "duel.aar"
+    code = ("import sys\nfrom afteraction.cli.main import main\nrc = main(['verify', sys.argv[1]])\n"
+            "print(rc, sorted(m for m in sys.modules if m.startswith('afteraction.service')))")
+    out = subprocess.run([sys.executable, "-c", code, str(bundle)], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "0 []"
+
+
+def test_aar_serve_names_the_service_default_key_name():
+    """The one place the default lives is service/keyring.py; `aar serve --help` says the same name."""
+    import argparse
+
+    from afteraction.cli.serve_cmd import register_serve
+    from afteraction.service.keyring import DEFAULT_NAME
+
+    p = argparse.ArgumentParser()
+    register_serve(p)
+    assert f"(default {DEFAULT_NAME})" in p.format_help().replace("\n", " ").replace("  ", " ")
 
 
 def test_no_assert_in_engine_code():

@@ -39,7 +39,7 @@ def pg_dsn():
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store(request, tmp_path):
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     if request.param == "sqlite":
         s = open_store(f"sqlite:{tmp_path / 'store.sqlite'}", str(tmp_path))

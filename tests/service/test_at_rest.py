@@ -10,7 +10,8 @@ import sqlite3
 import pytest
 
 from afteraction.service import atrest
-from afteraction.service.store import Append, CommandRow, GameRow, OpeningRow, RecordRow, StoreError, open_store
+from afteraction.service.store import Append, CommandRow, GameRow, OpeningRow, RecordRow, StoreError
+from afteraction.service.stores import open_store
 
 SECRET = b"S" * 16 + os.urandom(16)          # markers that cannot occur by chance
 SIGNED = b"sealed-move:" + os.urandom(20)

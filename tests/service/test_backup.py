@@ -145,7 +145,7 @@ def test_a_logical_copy_keeps_every_row_time_outs_and_cosignatures_too(server, t
     cosigned, one in progress with openings; read back through the store's own reads."""
     from afteraction.service import atrest
     from afteraction.service.backup import copy_games
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     from .test_endings import handshake as hs, new_game, play
 

@@ -22,8 +22,12 @@ from afteraction.v1 import game_service_pb2 as gs
 
 def capturing(channel, method, kind, request_type, response_type, sink):
     def deser(b: bytes):
-        sink.append(b)
-        return response_type.FromString(b)
+        m = response_type.FromString(b)
+        if m.WhichOneof("kind") == "batch":  # a Play batch (PlayJoin.batched): its messages one by one, in order
+            sink.extend(item.SerializeToString() for item in m.batch.items)
+        else:
+            sink.append(b)
+        return m
     return getattr(channel, kind)(f"/afteraction.v1.GameService/{method}",
                                   request_serializer=request_type.SerializeToString, response_deserializer=deser)
 

@@ -106,7 +106,8 @@ async def _subscribe(feeds, gid):
 
 def test_an_append_that_rolls_back_is_not_told(pg_dsn, tmp_path):
     """NOTIFY inside the append's transaction: a lost race (Conflict) tells no listener."""
-    from afteraction.service.store import Append, Conflict, GameRow, RecordRow, open_store
+    from afteraction.service.store import Append, Conflict, GameRow, RecordRow
+    from afteraction.service.stores import open_store
 
     st = open_store(pg_dsn, str(tmp_path))
     other = open_store(pg_dsn, str(tmp_path))

@@ -126,7 +126,7 @@ def test_two_servers_racing_on_one_game_never_fork(tmp_path, request, kind):
 
 
 def test_sqlite_store_runs_wal_with_synchronous_full(tmp_path):
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     st = open_store(f"sqlite:{tmp_path / 's.sqlite'}", str(tmp_path))
     try:
@@ -198,7 +198,7 @@ def test_a_replica_with_a_stale_cache_judges_a_command_on_the_stored_tail(tmp_pa
 def test_postgres_store_commits_synchronously_even_if_the_database_default_is_off(pg_dsn, tmp_path):
     import psycopg
 
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     name = pg_dsn.rsplit("/", 1)[1]
     with psycopg.connect(pg_dsn, autocommit=True) as admin:

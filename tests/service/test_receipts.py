@@ -138,7 +138,7 @@ def test_the_envelope_is_on_disk_before_it_is_sent_and_a_time_out_at_its_positio
     games = server.games
     seen_on_disk = []
 
-    def never_answers(live, env, raw, digest):  # the dishonest server: drops it, and its clock jumps
+    def never_answers(live, cmd):  # the dishonest server: drops it, and its clock jumps
         seen_on_disk.append([open(p, "rb").read() for p in kept(a, "env")])
         fake.t += 60_001
         raise StoreError("dropped")
@@ -174,11 +174,11 @@ def test_a_forged_time_out_is_proved_by_the_receipt(server, tmp_path, capsys, mo
     games = server.games
     orig = games._accept
 
-    def lies_about_time(live, env, raw, digest):
+    def lies_about_time(live, cmd):
         true = fake.t
         fake.t += 120_000  # the server's clock "jumps" past the deadline
         try:
-            return orig(live, env, raw, digest)
+            return orig(live, cmd)
         except Rejection as e:
             e.received_ms = true  # its receipt still says when it had the envelope
             raise

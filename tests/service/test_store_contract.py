@@ -137,7 +137,7 @@ def test_concurrent_appends_never_fork(store, append):
 
 def test_reopen_keeps_everything(store, append, tmp_path):
     """What append acknowledged is there for a new store object (another process)."""
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     new_game(store)
     append(store, Append("g1", [rec(1)], cmd("a", 1, [1])))
@@ -153,7 +153,7 @@ def test_reopen_keeps_everything(store, append, tmp_path):
 def test_sqlite_batch_with_one_loser_commits_the_others(tmp_path):
     """Group commit: a batch holding a lost race rolls back and is redone one append
     at a time, so only the loser fails (store_sqlite._commit's fallback)."""
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
     from afteraction.service.store_sqlite import _Pending
 
     store = open_store(f"sqlite:{tmp_path / 'b.sqlite'}", str(tmp_path))
@@ -179,7 +179,7 @@ def test_sqlite_batch_in_multirow_statements_keeps_each_append_whole(tmp_path):
     (1,200 record rows: three parts), some ending their game, go in whole; an append whose first
     record does not follow its game's stored tail (a gap) fails alone, by the fallback."""
     from afteraction.service import store_sqlite
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     store = open_store(f"sqlite:{tmp_path / 'm.sqlite'}", str(tmp_path))
     try:
@@ -216,7 +216,7 @@ def test_sqlite_writers_take_turns_by_the_path_writer_flock(tmp_path):
     import os
     import stat
 
-    from afteraction.service.store import open_store
+    from afteraction.service.stores import open_store
 
     path = tmp_path / "w.sqlite"
     store = open_store(f"sqlite:{path}", str(tmp_path))

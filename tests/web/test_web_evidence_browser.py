@@ -60,13 +60,13 @@ def test_a_forged_time_out_is_not_cosigned_and_the_downloaded_receipt_proves_it(
         games = site.run.service.games
         orig, real = games._accept, games.now
 
-        def lies_about_time(live, env, signed, digest):
-            if env.seat != "a":
-                return orig(live, env, signed, digest)
+        def lies_about_time(live, cmd):
+            if cmd.env.seat != "a":
+                return orig(live, cmd)
             true = real()
             games.now = lambda: real() + 700_000   # the server's clock "jumps" past a's deadline, and stays
             try:
-                return orig(live, env, signed, digest)
+                return orig(live, cmd)
             except Rejection as e:
                 e.received_ms = true   # its receipt still says when it had the envelope
                 raise
@@ -115,9 +115,9 @@ def test_a_server_that_never_answers_leaves_the_page_its_envelope_and_no_cosigna
         games = site.run.service.games
         orig, real = games._accept, games.now
 
-        def never_answers(live, env, signed, digest):
-            if env.seat != "a":
-                return orig(live, env, signed, digest)
+        def never_answers(live, cmd):
+            if cmd.env.seat != "a":
+                return orig(live, cmd)
             games.now = lambda: real() + 700_000
             raise StoreError("dropped")
         monkeypatch.setattr(games, "_accept", never_answers)
@@ -177,7 +177,6 @@ def test_an_answer_in_flight_is_not_answered_again_after_the_other_seats_offer(b
     import time
 
     from afteraction.engine.protocol import parse_record
-    from afteraction.v1 import envelope_pb2
 
     from .test_web_browser import _unexpected
 
@@ -189,15 +188,15 @@ def test_an_answer_in_flight_is_not_answered_again_after_the_other_seats_offer(b
         orig = games.submit_async
         held = []
 
-        async def holds_a(signed, deadline_ok, run):
-            env = envelope_pb2.CommandEnvelope.FromString(envelope_pb2.SignedCommand.FromString(signed).envelope)
+        async def holds_a(cmd, deadline_ok, run):   # the servicer's command, parsed once (service/envelopes.py)
+            env = cmd.env
             if env.seat == "a" and env.WhichOneof("action") == "command" and not held:
                 size = store.size(gid)
                 held.append(size)
                 t = time.time()
                 while store.size(gid) == size and time.time() - t < 20:   # until b's offer is recorded
                     await asyncio.sleep(0.05)
-            return await orig(signed, deadline_ok, run)
+            return await orig(cmd, deadline_ok, run)
         monkeypatch.setattr(games, "submit_async", holds_a)
         a.click("button.choice")
         b.wait_for_function("document.getElementById('offer-draw') && !document.getElementById('offer-draw').hidden")

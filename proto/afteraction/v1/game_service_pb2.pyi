@@ -214,16 +214,18 @@ class Receipt(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., counter: _Optional[int] = ..., state_seq: _Optional[int] = ..., prev: _Optional[bytes] = ..., envelope_hash: _Optional[bytes] = ..., decision: _Optional[str] = ..., seq: _Optional[int] = ..., received_ms: _Optional[int] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
 class PlayJoin(_message.Message):
-    __slots__ = ("game_id", "auth", "from_seq", "with_names")
+    __slots__ = ("game_id", "auth", "from_seq", "with_names", "batched")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
+    BATCHED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     auth: SeatAuth
     from_seq: int
     with_names: bool
-    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ..., with_names: _Optional[bool] = ...) -> None: ...
+    batched: bool
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ..., with_names: _Optional[bool] = ..., batched: _Optional[bool] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("join", "command")
@@ -294,20 +296,28 @@ class NameRef(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., id: _Optional[str] = ..., name: _Optional[str] = ..., position: _Optional[str] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("record", "opening", "checkpoint", "your_decision", "accepted", "rejected")
+    __slots__ = ("record", "opening", "checkpoint", "your_decision", "accepted", "rejected", "batch")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     OPENING_FIELD_NUMBER: _ClassVar[int]
     CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
     YOUR_DECISION_FIELD_NUMBER: _ClassVar[int]
     ACCEPTED_FIELD_NUMBER: _ClassVar[int]
     REJECTED_FIELD_NUMBER: _ClassVar[int]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
     record: LogRecord
     opening: SeatOpening
     checkpoint: SignedCheckpoint
     your_decision: YourDecision
     accepted: CommandAccepted
     rejected: CommandRejected
-    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ...) -> None: ...
+    batch: PlayBatch
+    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ..., batch: _Optional[_Union[PlayBatch, _Mapping]] = ...) -> None: ...
+
+class PlayBatch(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[PlayResponse]
+    def __init__(self, items: _Optional[_Iterable[_Union[PlayResponse, _Mapping]]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
     __slots__ = ("game_id", "from_seq", "auth", "with_names")
