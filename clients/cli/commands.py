@@ -285,6 +285,7 @@ def cmd_play(args) -> int:
                 if not str(e).startswith("command refused:") or e.reason in ("", "UNKNOWN_GAME", "WRONG_SEAT"):
                     raise
                 print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
+    print(play_text.outcome_words(out))
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
     if seat.withheld:  # SPEC.md 8.2: a time-out or abandonment where this seat holds its answer
         print(f"NOT COSIGNED: {seat.withheld}. Kept: {seat.evidence_folder} and {seat.checkpoint_file}.refused-*",

@@ -192,6 +192,26 @@ def answer_space(data_json: str, pretty: bool = False) -> str:
     return json.dumps(data, indent=2 if pretty else None, sort_keys=True)
 
 
+def outcome_words(outcome) -> str:
+    """The end in words, before `aar play`'s machine line: "The game is over: sog wins. Why: SOG
+    3.7.3: the SOG Team exited the map. vp: nva 0, sog 10"."""
+    if not isinstance(outcome, dict):
+        return f"The game is over: {outcome}."
+    w = outcome.get("winner")
+    rest = "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in sorted(outcome.items())
+                     if k not in ("winner", "reason"))
+    return (f"The game is over: {f'{w} wins' if w else 'no winner'}."
+            + (f" Why: {outcome['reason']}." if outcome.get("reason") else "") + (f" {rest}" if rest else ""))
+
+
+def _plain(v) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_plain(x)}" for k, x in sorted(v.items())) or "none"
+    if isinstance(v, list):
+        return ", ".join(_plain(x) for x in v) or "none"
+    return "none" if v is None else str(v)
+
+
 def sampled_note(decision) -> str:
     """What `aar play` says before the choices of a decision whose answers no list holds
     (``Decision.sampled``): the choices are examples, and what the rules allow, in words."""

@@ -94,6 +94,7 @@ def _play(server, tmp_path, capsys, monkeypatch, game: str, me: str, other: str,
     assert len(over) == 1, text[-3000:]
     for x in out[:over[0]]:  # everything before the machine's last line: words, no protobuf
         assert not PROTOBUF.search(x), x
+    assert out[over[0] - 1].startswith("The game is over: "), out[over[0] - 1]
     assert any(" is not a choice: the choices are numbered 1 to " in x for x in out), text[:3000]
     print(f'{game}: {person.asked} answers typed, {person.named} by name, {person.grouped} groups opened, {len(out)} lines')
     return out, person
