@@ -2,7 +2,8 @@
 seat is `aar play` whose `input()` is a "person" reading only what the terminal printed (the
 numbered choices, the groups of a large decision) and typing a number, a group (`g3`) and then a
 number, or a choice's name; the other seat is a random bot over the service. A whole SOG game, a
-whole GMV game (one turn: the `turns` option) and a whole NTND Tet game. What the person sees
+whole GMV game (one turn: the `turns` option) and NTND Tet's first turn then a resignation (the
+whole Tet game, about 370 answers, is marked long). What the person sees
 has no protobuf syntax, no traceback, no refusal of the handshake race; a mistake is answered in
 words; the GMV unit ids a choice names are on the board the terminal printed for that decision.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 import random
 import re
 import threading
+
+import pytest
 
 from afteraction.cli import main as cli
 from afteraction.client.client import Client
@@ -24,12 +27,13 @@ PROTOBUF = re.compile(r"[{}]|\b\w+ \{|\b[a-z_]+: [a-z0-9_]+ [a-z_]+:")
 class Person:
     """Answers `aar play`'s prompts from what it printed (``out``: everything so far)."""
 
-    def __init__(self, capsys, seed: int, limit: int) -> None:
-        self.capsys, self.rng, self.limit = capsys, random.Random(seed), limit
+    def __init__(self, capsys, seed: int, limit: int, resign_when=None) -> None:
+        self.capsys, self.rng, self.limit, self.resign_when = capsys, random.Random(seed), limit, resign_when
         self.out: list[str] = []
         self.listed: list[tuple[int, str]] = []  # the numbered choices shown for this decision
         self.groups = 0                          # the groups of this decision
         self.mistake = self.named = self.grouped = self.asked = 0
+        self.asked_rules: list[list[int]] = []   # the lines answering "?" (the only protobuf text shown)
 
     def read(self) -> None:
         for x in self.capsys.readouterr().out.splitlines():
@@ -46,6 +50,10 @@ class Person:
         if self.asked > self.limit:
             raise AssertionError("the game did not end in time")
         self.read()
+        if self.asked_rules and len(self.asked_rules[-1]) == 1:
+            self.asked_rules[-1].append(len(self.out))
+        if prompt.startswith("sure? "):
+            return "y"
         m = re.match(r"choice 1-(\d+),", prompt)
         if not m:
             raise AssertionError(f"unexpected prompt {prompt!r}")
@@ -53,6 +61,11 @@ class Person:
         if not self.mistake:  # one mistake: a number that is no choice
             self.mistake = 1
             return str(n + 99)
+        if self.resign_when is not None and self.resign_when(self.out):
+            return "r"
+        if not self.asked_rules and any(x.startswith("the choices below are examples") for x in self.out[-60:]):
+            self.asked_rules.append([len(self.out)])   # what do the rules allow here?
+            return "?"
         if self.groups and not self.listed:  # a large decision: its groups; open one, then pick in it
             self.grouped += 1
             return f"g{self.rng.randint(1, self.groups)}"
@@ -65,7 +78,7 @@ class Person:
 
 
 def _play(server, tmp_path, capsys, monkeypatch, game: str, me: str, other: str, options: str | None,
-          limit: int) -> tuple[list[str], Person]:
+          limit: int, resign_when=None) -> tuple[list[str], Person]:
     from afteraction.cli.commands import read_seat_key
     from afteraction.engine.bots import random_bot
 
@@ -79,7 +92,7 @@ def _play(server, tmp_path, capsys, monkeypatch, game: str, me: str, other: str,
     bot = Seat(Client(server.target), gid, other, read_seat_key(ks[other]))
     t = threading.Thread(target=lambda: bot.play(random_bot(b"terminal")), daemon=True)
     t.start()
-    person = Person(capsys, 46, limit)
+    person = Person(capsys, 46, limit, resign_when)
     monkeypatch.setattr("builtins.input", person)
     try:
         assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", me, "--key", ks[me]]) == 0
@@ -92,8 +105,9 @@ def _play(server, tmp_path, capsys, monkeypatch, game: str, me: str, other: str,
     assert "Traceback" not in text and "STALE_STATE" not in text and "LOST_RACE" not in text, text[-3000:]
     over = [i for i, x in enumerate(out) if x.startswith("game over: ")]
     assert len(over) == 1, text[-3000:]
-    for x in out[:over[0]]:  # everything before the machine's last line: words, no protobuf
-        assert not PROTOBUF.search(x), x
+    asked = {i for a, b in person.asked_rules for i in range(a, b)}
+    for i, x in enumerate(out[:over[0]]):  # words, no protobuf: but where the person typed "?"
+        assert i in asked or not PROTOBUF.search(x), x
     assert out[over[0] - 1].startswith("The game is over: "), out[over[0] - 1]
     assert any(" is not a choice: the choices are numbered 1 to " in x for x in out), text[:3000]
     print(f'{game}: {person.asked} answers typed, {person.named} by name, {person.grouped} groups opened, {len(out)} lines')
@@ -105,6 +119,9 @@ def test_sog_a_whole_game_in_the_terminal(server, tmp_path, capsys, monkeypatch)
     text = "\n".join(out)
     assert "the choices below are examples: the rules (SOG 3.2) allow " in text  # the team: a space, said so
     assert "Organise" in text and person.named >= 1
+    a, b = person.asked_rules[0]   # "?" at the team: the space in words, its data, how to type any answer
+    assert out[a].startswith("the answers (SOG 3.2): ") and "this decision's data" in "\n".join(out[a:b])
+    assert "any answer may be typed as a command in protobuf text, e.g. sog { organise { " in "\n".join(out[a:b])
     assert re.search(r"game over: .*\"winner\"", text)
 
 
@@ -129,8 +146,32 @@ def test_gmv_a_whole_game_in_the_terminal(server, tmp_path, capsys, monkeypatch)
     assert re.search(r"game over: .*\"winner\"", "\n".join(out))
 
 
-def test_ntnd_a_whole_tet_game_in_the_terminal(server, tmp_path, capsys, monkeypatch):
-    out, person = _play(server, tmp_path, capsys, monkeypatch, "ntnd", "communist", "allied", None, 3000)
+def _ntnd_checks(out: list[str], person: Person) -> None:
     assert person.grouped >= 1 and person.named >= 1  # the recruitment's groups, then a pick in one
     assert any(x.startswith("  g1. ") for x in out)
+    first = out.index(next(x for x in out if x.startswith("decision:")))
+    nxt = first + 1 + out[first + 1:].index(next(x for x in out[first + 1:] if x.startswith("== ")))
+    assert not any("examples" in x for x in out[first:nxt])   # the recruitment: every placement listed
+    assert any(x.startswith("the choices below are examples: the rules (NTND 6) allow ") for x in out)
+
+
+def _turn_over(out: list[str]) -> bool:
+    """The board's first line names the turn ("Tet Offensive, 1968 turn 1 - ..."): it changed."""
+    heads = [out[i + 1].split(" - ")[0] for i, x in enumerate(out[:-1]) if x.startswith("== ntnd")]
+    return len(set(heads)) > 1
+
+
+def test_ntnd_a_tet_turn_in_the_terminal_then_resign(server, tmp_path, capsys, monkeypatch):
+    """Tet's first turn (every phase, both seats), then the person resigns (`r`, `y`): the end."""
+    out, person = _play(server, tmp_path, capsys, monkeypatch, "ntnd", "communist", "allied", None, 3000,
+                        resign_when=_turn_over)
+    _ntnd_checks(out, person)
+    assert 'game over: {"reason": "seat communist resigned", "winner": "allied"}' in out
+
+
+@pytest.mark.long
+def test_ntnd_a_whole_tet_game_in_the_terminal(server, tmp_path, capsys, monkeypatch):
+    """The whole Tet game (about 370 answers typed; 160 s on a loaded 2-core host): `make test-long`."""
+    out, person = _play(server, tmp_path, capsys, monkeypatch, "ntnd", "communist", "allied", None, 3000)
+    _ntnd_checks(out, person)
     assert re.search(r"game over: .*\"winner\"", "\n".join(out))

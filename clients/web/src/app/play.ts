@@ -86,9 +86,10 @@ export function boardClick(ev: MouseEvent): void {
 /** The form of any answer: started from a listed choice (a select of them by name), every field
  * of the answer editable; what the rules allow here (the decision's space in words, its rule and
  * its data) shown as text. Open at once where the listed choices are only a sample of the answers
- * (`Decision.sampled`: a SOG team or action result, GMV casualties, NTND losses and retreats...);
- * elsewhere every legal answer is listed, and the form is one click away. */
-export function showForm(d: YourDecision, words: string[], done: (c: Command) => void): void {
+ * (`Decision.sampled`: a SOG team or action result, GMV casualties, NTND air missions...), folded
+ * where the map plays the decision (``onMap``: a move's path); elsewhere every legal answer is
+ * listed, and the form is one click away. */
+export function showForm(d: YourDecision, words: string[], done: (c: Command) => void, onMap = false): void {
   const box = $("answer-form");
   box.replaceChildren();
   if (!d.legalCommands.length) return;
@@ -109,7 +110,7 @@ export function showForm(d: YourDecision, words: string[], done: (c: Command) =>
     };
     let data = "";
     try { data = JSON.stringify(JSON.parse(dec?.dataJson || "null"), null, 1); } catch { data = dec?.dataJson ?? ""; }
-    box.replaceChildren(
+    (box.querySelector("#form-body") ?? box).replaceChildren(
       h("div", { class: "hint", id: "form-space" }, dec?.sampled
         ? `The choices listed are only examples: the rules${rule} allow ${dec.space || "more answers"}. Write yours here; the referee refuses an answer the rules do not allow and says which rule.`
         : `Every legal answer is listed${rule}: ${dec?.space ?? ""}. You may still write one here.`),
@@ -118,7 +119,17 @@ export function showForm(d: YourDecision, words: string[], done: (c: Command) =>
     fill();
   };
   box.dataset.sampled = dec?.sampled ? "1" : "";
-  if (dec?.sampled) { open(); return; }
+  if (dec?.sampled) {
+    // open at once where nothing is played on the map (a team, a result); folded under the map's
+    // play elsewhere (a move's path, an attack's units): one click away
+    const det = h("details", { id: "form-details" },
+      h("summary", null, `Write your own answer: the choices are only examples of what the rules${rule} allow`),
+      h("div", { id: "form-body" })) as HTMLDetailsElement;
+    det.open = !onMap;
+    box.append(det);
+    open();
+    return;
+  }
   const b = h("button", { id: "write-answer" }, "Write an answer in a form") as HTMLButtonElement;
   b.onclick = open;
   box.append(b);
