@@ -320,14 +320,28 @@ def test_gmv_a_whole_two_turn_game_on_the_map_and_in_forms(browser, site, tmp_pa
         _join(nva, gid)
         _shoot_as(us, "gmv")
 
+        refused: dict = {}
+
         def pick(name, page, cs):
             if name == "us":
                 _shot(page, "start")
+            first = command_pb2.Command.FromString(base64.b64decode(cs[0]["command"])).gmv
+            if not refused and first.WhichOneof("action") == "casualties" and first.casualties.unit_ids:
+                # casualties are an answer space (GMV Combat): one too many, written in the form
+                # (the last unit added again), is refused in words with the rule; then asked again
+                refused[name] = True
+                _by_form(page, cs[0]["i"], lambda p: p.click('#answer-form [data-list="unit ids"] > button.add'))
+                page.wait_for_selector("#refusal:not([hidden])", timeout=20000)
+                r = page.text_content("#refusal")
+                assert "BAD_CASUALTIES" in r and "GMV Combat: the owner chooses exactly" in r and "{" not in r, r
+                page.wait_for_selector("#choices button.choice", timeout=20000)
+                cs = _choices(page)
             return rng.choice(cs)
         _play(site, {"us": us, "nva": nva}, gid, pick, how, timeout=900)
         from afteraction.client.client import Client
         assert json.loads(Client(site.target).state(gid).outcome_json)["turn"] == 2   # both turns played
         print("GMV answers given:", how)
+        assert refused, "no casualties were chosen in this game"
         assert how.get("piece+place", 0) + how.get("piece+place+pick", 0) + how.get("piece+pick", 0) >= 1, how
         assert sum(how.values()) >= 20, how
         # the zone cards carry their ids, the stacks their units' ids
@@ -338,7 +352,8 @@ def test_gmv_a_whole_two_turn_game_on_the_map_and_in_forms(browser, site, tmp_pa
         _shot(us, "end")
         BUILD.mkdir(exist_ok=True)
         us.screenshot(path=str(BUILD / "web-map-gmv-end.png"), full_page=True)
-        assert not [e for e in _unexpected(errors) if " 400 " not in e and not e.startswith("400 ")], errors
+        assert not [e for e in _unexpected(errors) if "BAD_CASUALTIES" not in e and " 400 " not in e
+                    and not e.startswith("400 ")], errors
     finally:
         ca.close()
         cb.close()
