@@ -3,9 +3,10 @@ seat is `aar play` whose `input()` is a "person" reading only what the terminal 
 numbered choices, the groups of a large decision) and typing a number, a group (`g3`) and then a
 number, or a choice's name; the other seat is a random bot over the service. A whole SOG game, a
 whole GMV game (one turn: the `turns` option) and NTND Tet's first turn then a resignation (the
-whole Tet game, about 370 answers, is marked long). What the person sees
-has no protobuf syntax, no traceback, no refusal of the handshake race; a mistake is answered in
-words; the GMV unit ids a choice names are on the board the terminal printed for that decision.
+whole Tet game, about 370 answers, is marked long). What the person sees has no protobuf syntax
+(but the answer to `?`, which shows how to type any answer), no traceback, no refusal of the
+handshake race; a mistake is answered in words; the end is said in words; the GMV unit ids a
+choice names are on the board the terminal printed for that decision.
 """
 from __future__ import annotations
 

@@ -388,7 +388,7 @@ def test_ntnd_a_tet_turn_on_the_map_and_in_forms(browser, site, tmp_path):
             return rng.choice(named if named and rng.random() < 0.8 else cs)
 
         t0 = time.time()
-        _play(site, {"communist": com, "allied": al}, gid, pick, how, timeout=900, stop=turn_over)
+        _play(site, {"communist": com, "allied": al}, gid, pick, how, timeout=1500, stop=turn_over)
         print(f"NTND Tet turn 1 answers given: {how} in {time.time() - t0:.0f} s")
         assert how.get("piece+place", 0) + how.get("piece+place+pick", 0) >= 5, how
         assert how.get("place", 0) + how.get("place+pick", 0) >= 1, how
