@@ -116,10 +116,11 @@ def _by_form(page, i: int, edit=None) -> None:
     """Writes choice ``i`` (edited by ``edit``) in the form: open already where the listed choices
     are a sample of the answers (Decision.sampled) and nothing is played on the map, a click away
     elsewhere."""
-    if not page.locator("#form-start").count():
+    if page.locator("#form-details").count() and not page.is_visible("#form-start"):
+        page.click("#form-details > summary")   # folded under the map's play: built when unfolded
+        page.wait_for_selector("#form-start", timeout=5000)
+    elif not page.locator("#form-start").count():
         page.click("#write-answer")
-    elif not page.is_visible("#form-start"):   # folded under the map's play
-        page.click("#form-details > summary")
     opts = page.evaluate("Array.from(document.querySelectorAll('#form-start option')).map((o) => o.value)")
     assert str(i) in opts, (i, opts, page.text_content("#prompt"), page.text_content("#choices")[:300])
     page.select_option("#form-start", str(i))

@@ -125,9 +125,10 @@ export function showForm(d: YourDecision, words: string[], done: (c: Command) =>
     const det = h("details", { id: "form-details" },
       h("summary", null, `Write your own answer: the choices are only examples of what the rules${rule} allow`),
       h("div", { id: "form-body" })) as HTMLDetailsElement;
-    det.open = !onMap;
     box.append(det);
-    open();
+    if (!onMap) { det.open = true; open(); return; }
+    // built when unfolded: a move decision lists hundreds of paths, and the map is how they are played
+    det.ontoggle = () => { if (det.open && !box.querySelector("#form-start")) open(); };
     return;
   }
   const b = h("button", { id: "write-answer" }, "Write an answer in a form") as HTMLButtonElement;
