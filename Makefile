@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-long proto bench bench-peer vectors clean web
+.PHONY: demo test test-long proto bench bench-peer vectors clean web screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,11 @@ vectors: $(STAMP)
 web: $(STAMP) clients/web/node_modules/.package-lock.json
 	cd clients/web && npx buf generate ../../proto --template buf.gen.yaml \
 	  && npx tsc --noEmit -p . && node build.mjs
+
+# docs/screenshots/<game>-<moment>.png (docs/playing.md): the browser tests that play each game like a
+# person (tests/web/test_web_mapplay_browser.py) save the page's window at three moments of each game.
+screenshots: $(STAMP)
+	AAR_SCREENSHOTS=docs/screenshots $(PY) -m pytest -q -p no:cacheprovider tests/web/test_web_mapplay_browser.py
 
 # The web client's build tools, installed again only when its lock file changed (npm ci empties
 # node_modules first: a git worktree whose node_modules links to another checkout's would lose it).

@@ -40,8 +40,19 @@ from .store import RecordRow
 log = logging.getLogger("afteraction.service")
 
 
-def decision_pb(d) -> gs.Decision:
-    return gs.Decision(seat=d.seat, kind=d.kind, prompt=d.prompt, data_json=to_json(d.data or {}))
+def decision_pb(d, ruleset=None) -> gs.Decision:
+    """The pending Decision; with the game's ``ruleset``, what its decision table declares of it:
+    whether the legal commands are only a sample of the answers (engine/decisions.py ``complete``),
+    the answers in words (``space``) and the rule."""
+    out = gs.Decision(seat=d.seat, kind=d.kind, prompt=d.prompt, data_json=to_json(d.data or {}))
+    table = getattr(ruleset, "decisions", None)
+    if table is not None and d.seat != "*":
+        try:
+            k = table.kind_of(d)
+        except LookupError:  # a ruleset bug (UndeclaredDecision): the referee refuses every answer anyway
+            return out
+        out.sampled, out.space, out.rule = not k.complete, k.space, k.rule
+    return out
 
 
 def record_pb(r: RecordRow) -> gs.LogRecord:
@@ -393,7 +404,7 @@ class GameServicer:
                                       ended=ref.ended, seat=seat or "", game=ref.ruleset.game)
             d = ref.pending()
             if d is not None:
-                out.decision.CopyFrom(decision_pb(d))
+                out.decision.CopyFrom(decision_pb(d, ref.ruleset))
             if ref.ended:  # an engine ending (SPEC.md 8.1) has its own outcome and cause
                 out.outcome_json = to_json(ref.ending[0] if ref.ending else ref.ruleset.outcome(ref.state))
                 out.cause_json = to_json(ref.ending[1]) if ref.ending else ""
@@ -414,7 +425,7 @@ class GameServicer:
             out = gs.ListLegalCommandsResponse(state_seq=live.referee.seq)
             d = live.referee.pending()
             if d is not None:
-                out.decision.CopyFrom(decision_pb(d))
+                out.decision.CopyFrom(decision_pb(d, live.referee.ruleset))
             turn = self.games.seat_turn(live, seat)
             if turn is not None:
                 out.commands.extend(turn[1])
@@ -482,7 +493,7 @@ def _prompt(live, games: GameManager, seat: str, named: bool):
         return None
     ref = live.referee
     return gs.PlayResponse(your_decision=gs.YourDecision(
-        state_seq=ref.seq, decision=decision_pb(turn[0]), legal_commands=turn[1],
+        state_seq=ref.seq, decision=decision_pb(turn[0], ref.ruleset), legal_commands=turn[1],
         names=names_pb(ref, seat, *turn) if named else ()))
 
 

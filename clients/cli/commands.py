@@ -194,9 +194,8 @@ def cmd_play(args) -> int:
                 print("\n".join(f"  * {x.strip()}" for x in new))
             last[:] = lines
         print(f"decision: {st.decision.prompt}")
-        space = play_text.answer_space(st.decision.data_json)
-        if space:
-            print(f"the rules allow any answer this describes (type ? to see it again): {space}")
+        if st.decision.sampled:  # the choices are examples of a space no list holds (a team, a result, losses)
+            print(play_text.sampled_note(st.decision))
         if args.json:
             for i, cmd in enumerate(legal, 1):
                 print(f"  {i:3d}. {describe(cmd)}")
@@ -228,7 +227,7 @@ def cmd_play(args) -> int:
                     return Ending("resign") if raw == "r" else Ending("offer")
                 continue
             if raw == "?":
-                print(play_text.answer_space(st.decision.data_json, pretty=True) or "this decision describes no more")
+                print(play_text.what_the_rules_allow(st.decision, example))
                 continue
             if play_text.looks_like_protobuf(raw):
                 cmd, why = play_text.parse_answer(raw, st.game, type(legal[0]) if legal else None)
@@ -286,6 +285,7 @@ def cmd_play(args) -> int:
                 if not str(e).startswith("command refused:") or e.reason in ("", "UNKNOWN_GAME", "WRONG_SEAT"):
                     raise
                 print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
+    print(play_text.outcome_words(out))
     print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
     if seat.withheld:  # SPEC.md 8.2: a time-out or abandonment where this seat holds its answer
         print(f"NOT COSIGNED: {seat.withheld}. Kept: {seat.evidence_folder} and {seat.checkpoint_file}.refused-*",

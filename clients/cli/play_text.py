@@ -106,8 +106,11 @@ def _ntnd(v: dict) -> list[str]:
     for z in zones:
         out.append(f"  {z}: " + ", ".join(f"{s} {n}" for s, n in sorted(by[z].items())))
     out.append(f"  on the map: {sum(1 for loc in by if loc[:1].isdigit())} hexes hold pieces")
-    if v.get("battle"):
-        out.append(f"battle: {_short(v['battle'], 120)}")
+    b = v.get("battle")
+    if isinstance(b, dict):
+        out.append(f"battle: the {b.get('side')} side attacks hex {b.get('target')}")
+    elif b:
+        out.append(f"battle: {_short(b, 120)}")
     return out
 
 
@@ -187,6 +190,47 @@ def answer_space(data_json: str, pretty: bool = False) -> str:
     if data in ({}, None, []):
         return ""
     return json.dumps(data, indent=2 if pretty else None, sort_keys=True)
+
+
+def outcome_words(outcome) -> str:
+    """The end in words, before `aar play`'s machine line: "The game is over: sog wins. Why: SOG
+    3.7.3: the SOG Team exited the map. vp: nva 0, sog 10"."""
+    if not isinstance(outcome, dict):
+        return f"The game is over: {outcome}."
+    w = outcome.get("winner")
+    rest = "; ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in sorted(outcome.items())
+                     if k not in ("winner", "reason"))
+    return (f"The game is over: {f'{w} wins' if w else 'no winner'}."
+            + (f" Why: {outcome['reason']}." if outcome.get("reason") else "") + (f" {rest}" if rest else ""))
+
+
+def _plain(v) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_plain(x)}" for k, x in sorted(v.items())) or "none"
+    if isinstance(v, list):
+        return ", ".join(_plain(x) for x in v) or "none"
+    return "none" if v is None else str(v)
+
+
+def sampled_note(decision) -> str:
+    """What `aar play` says before the choices of a decision whose answers no list holds
+    (``Decision.sampled``): the choices are examples, and what the rules allow, in words."""
+    rule = f" ({decision.rule})" if decision.rule else ""
+    return (f"the choices below are examples: the rules{rule} allow {decision.space or 'other answers too'}. "
+            f"Type ? to see what this decision allows and how to write your own answer.")
+
+
+def what_the_rules_allow(decision, example: str) -> str:
+    """The answer to ``?``: the decision's answers in words, its data, and how to type any answer."""
+    rule = f" ({decision.rule})" if decision.rule else ""
+    lines = [f"the answers{rule}: {decision.space}" if decision.space else "the answers: the choices listed"]
+    data = answer_space(decision.data_json, pretty=True)
+    if data:
+        lines.append(f"this decision's data (what the rules allow here):\n{data}")
+    if example:
+        lines.append(f"any answer may be typed as a command in protobuf text, e.g. {example}; "
+                     f"the referee refuses one the rules do not allow and says which rule")
+    return "\n".join(lines)
 
 
 def parse_answer(raw: str, game: str, cls=None):

@@ -11,14 +11,16 @@ the rules refuse (SOG 3.1.3): the page says each refusal in words with its rule 
 nothing is signed into the log. The game's end is said in words and its log, downloaded from the end screen, verifies.
 
 Headless Chromium and the real service with --web-listen, as tests/web/test_web_browser.py.
-A whole SOG game; a whole one-turn GMV game (the `turns` option: 63 decisions in a seeded bot game,
-a whole eight-turn game takes several minutes of browser time); the first turn of an NTND Tet game
-(170 decisions in a seeded bot game).
-"""
+A whole SOG game; a whole two-turn GMV game (the `turns` option, the shortest game with a turn's
+end and the next turn's purchases: about 120 decisions of random play; the scenario's eight turns
+take several minutes of browser time); the first turn of an NTND Tet game (about 200 decisions).
+With AAR_SCREENSHOTS set (`make screenshots`) each game's page is saved at three moments
+(docs/screenshots/, shown in docs/playing.md)."""
 from __future__ import annotations
 
 import base64
 import json
+import os
 import pathlib
 import random
 import time
@@ -28,10 +30,31 @@ import pytest
 
 from afteraction.v1 import command_pb2
 
+from .pngsmall import smaller
 from .test_web_browser import _create, _join, _open, _status, _unexpected
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
+#: `make screenshots` sets it to docs/screenshots: each game's page at three moments, as a player
+#: sees it (docs/playing.md shows them); unset, nothing is written
+SHOTS = os.environ.get("AAR_SCREENSHOTS")
+_shooting: dict = {}   # id(page) -> [game, answers given, moments taken]
+
+
+def _shoot_as(page, game: str) -> None:
+    _shooting[id(page)] = [game, 0, set()]
+
+
+def _shot(page, moment: str, after: int = 0) -> None:
+    """The page's window as ``docs/screenshots/<game>-<moment>.png``, once, after ``after`` answers."""
+    g = _shooting.get(id(page))
+    if not SHOTS or g is None or moment in g[2] or g[1] < after:
+        return
+    g[2].add(moment)
+    out = pathlib.Path(SHOTS)
+    out.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(300)   # the board drawn
+    (out / f"{g[0]}-{moment}.png").write_bytes(smaller(page.screenshot()))
 
 
 def _choices(page) -> list[dict]:
@@ -90,7 +113,14 @@ def _pick_if_offered(page, i: int) -> bool:
 
 
 def _by_form(page, i: int, edit=None) -> None:
-    page.click("#write-answer")
+    """Writes choice ``i`` (edited by ``edit``) in the form: open already where the listed choices
+    are a sample of the answers (Decision.sampled) and nothing is played on the map, a click away
+    elsewhere."""
+    if page.locator("#form-details").count() and not page.is_visible("#form-start"):
+        page.click("#form-details > summary")   # folded under the map's play: built when unfolded
+        page.wait_for_selector("#form-start", timeout=5000)
+    elif not page.locator("#form-start").count():
+        page.click("#write-answer")
     opts = page.evaluate("Array.from(document.querySelectorAll('#form-start option')).map((o) => o.value)")
     assert str(i) in opts, (i, opts, page.text_content("#prompt"), page.text_content("#choices")[:300])
     page.select_option("#form-start", str(i))
@@ -102,6 +132,8 @@ def _by_form(page, i: int, edit=None) -> None:
 def answer(page, choice: dict, how: dict) -> None:
     """Give the choice as a player would: on the map where it names a piece or a place, else the form."""
     seq = _seq(page)
+    if id(page) in _shooting:
+        _shooting[id(page)][1] += 1
     got = on_map(page, choice)
     if got and _answered(page, seq, 15):
         how[got] = how.get(got, 0) + 1
@@ -122,15 +154,19 @@ def on_map(page, choice: dict) -> str | None:
         loc.click()
         page.wait_for_function("(p) => document.getElementById('board').dataset.selected.split(' ').includes(p)",
                                arg=drawn[0], timeout=5000)
+        lit = (page.get_attribute("#board", "data-lit") or "").split()
+        if len(lit) > 1:
+            _shot(page, "move", after=12)   # a piece selected, where it can go lit up
         if _pick_if_offered(page, i):
             return "piece+pick"
-        lit = (page.get_attribute("#board", "data-lit") or "").split()
         dest = [p for p in reversed(places) if p in lit]
         if dest and _click_place(page, dest[0]):
             time.sleep(0.05)
             return "piece+place+pick" if _pick_if_offered(page, i) else "piece+place"
         loc.click()   # unselect: the form
         return None
+    if places and _shooting.get(id(page), [""])[0] == "sog":
+        _shot(page, "move", after=6)   # the team's moves: a square clicked
     if places and _click_place(page, places[-1]):
         time.sleep(0.05)
         return "place+pick" if _pick_if_offered(page, i) else "place"
@@ -199,6 +235,7 @@ def test_sog_a_whole_game_on_the_map_and_in_forms(browser, site, tmp_path):
     try:
         gid = _create(sog, nva, "sog", "sog")
         _join(nva, gid)
+        _shoot_as(sog, "sog")
         client = Client(site.target)
         view: dict = {}
         bot = sensible_bot(1, lambda seat: view["v"])
@@ -211,6 +248,10 @@ def test_sog_a_whole_game_on_the_map_and_in_forms(browser, site, tmp_path):
                 # (his letter used twice: refused with the rule), then the last member's weapon
                 # changed to a pistol (accepted)
                 seq = _seq(page)
+                # the team is an answer no list holds (SOG 3.2): the form is open at once, said so
+                assert page.get_attribute("#answer-form", "data-sampled") == "1"
+                assert "The choices listed are only examples: the rules (SOG 3.2) allow " in page.text_content("#form-space")
+                _shot(page, "team")
                 _by_form(page, cs[0]["i"], lambda p: p.click('[data-list="members"] > button.add'))
                 page.wait_for_selector("#refusal:not([hidden])", timeout=20000)
                 r = page.text_content("#refusal")
@@ -257,6 +298,7 @@ def test_sog_a_whole_game_on_the_map_and_in_forms(browser, site, tmp_path):
         assert how.get("form", 0) >= 2, how                               # the team, the results
         for p, name in ((sog, "sog"), (nva, "nva")):
             _finish(p, site, gid, tmp_path, name)
+        _shot(sog, "end")
         BUILD.mkdir(exist_ok=True)
         sog.screenshot(path=str(BUILD / "web-map-sog-end.png"), full_page=True)
         assert not [e for e in _unexpected(errors) if "ILLEGAL_RESULT" not in e and "ILLEGAL_TEAM" not in e and " 400 " not in e
@@ -266,7 +308,7 @@ def test_sog_a_whole_game_on_the_map_and_in_forms(browser, site, tmp_path):
         cb.close()
 
 
-def test_gmv_a_whole_one_turn_game_on_the_map_and_in_forms(browser, site, tmp_path):
+def test_gmv_a_whole_two_turn_game_on_the_map_and_in_forms(browser, site, tmp_path):
     errors: list = []
     ca, us = _open(browser, site.base, errors)
     cb, nva = _open(browser, site.base, errors)
@@ -274,11 +316,33 @@ def test_gmv_a_whole_one_turn_game_on_the_map_and_in_forms(browser, site, tmp_pa
     rng = random.Random(46)
     try:
         us.select_option("#new-game", "gmv")
-        us.fill("#new-options", '{"turns": 1}')
+        us.fill("#new-options", '{"turns": 2}')
         gid = _create(us, nva, "gmv", "us")
         _join(nva, gid)
-        _play(site, {"us": us, "nva": nva}, gid, lambda n, p, cs: rng.choice(cs), how, timeout=400)
+        _shoot_as(us, "gmv")
+
+        refused: dict = {}
+
+        def pick(name, page, cs):
+            if name == "us":
+                _shot(page, "start")
+            first = command_pb2.Command.FromString(base64.b64decode(cs[0]["command"])).gmv
+            if not refused and first.WhichOneof("action") == "casualties" and first.casualties.unit_ids:
+                # casualties are an answer space (GMV Combat): one too many, written in the form
+                # (the last unit added again), is refused in words with the rule; then asked again
+                refused[name] = True
+                _by_form(page, cs[0]["i"], lambda p: p.click('#answer-form [data-list="unit ids"] > button.add'))
+                page.wait_for_selector("#refusal:not([hidden])", timeout=20000)
+                r = page.text_content("#refusal")
+                assert "BAD_CASUALTIES" in r and "GMV Combat: the owner chooses exactly" in r and "{" not in r, r
+                page.wait_for_selector("#choices button.choice", timeout=20000)
+                cs = _choices(page)
+            return rng.choice(cs)
+        _play(site, {"us": us, "nva": nva}, gid, pick, how, timeout=900)
+        from afteraction.client.client import Client
+        assert json.loads(Client(site.target).state(gid).outcome_json)["turn"] == 2   # both turns played
         print("GMV answers given:", how)
+        assert refused, "no casualties were chosen in this game"
         assert how.get("piece+place", 0) + how.get("piece+place+pick", 0) + how.get("piece+pick", 0) >= 1, how
         assert sum(how.values()) >= 20, how
         # the zone cards carry their ids, the stacks their units' ids
@@ -286,9 +350,11 @@ def test_gmv_a_whole_one_turn_game_on_the_map_and_in_forms(browser, site, tmp_pa
         assert "[laos_north]" in us.text_content("#board")
         for p, name in ((us, "us"), (nva, "nva")):
             _finish(p, site, gid, tmp_path, name)
+        _shot(us, "end")
         BUILD.mkdir(exist_ok=True)
         us.screenshot(path=str(BUILD / "web-map-gmv-end.png"), full_page=True)
-        assert not [e for e in _unexpected(errors) if " 400 " not in e and not e.startswith("400 ")], errors
+        assert not [e for e in _unexpected(errors) if "BAD_CASUALTIES" not in e and " 400 " not in e
+                    and not e.startswith("400 ")], errors
     finally:
         ca.close()
         cb.close()
@@ -307,6 +373,8 @@ def test_ntnd_a_tet_turn_on_the_map_and_in_forms(browser, site, tmp_path):
         gid = _create(com, al, "ntnd", "communist")
         _join(al, gid)
         com.wait_for_selector("#choices button.choice", timeout=60000)
+        _shoot_as(com, "ntnd")
+        _shot(com, "recruit")
         # the hex numbers, as on the printed map
         assert "1609" in com.text_content("#board") and com.locator("#board .hexnum").count() > 100
 
@@ -321,7 +389,7 @@ def test_ntnd_a_tet_turn_on_the_map_and_in_forms(browser, site, tmp_path):
             return rng.choice(named if named and rng.random() < 0.8 else cs)
 
         t0 = time.time()
-        _play(site, {"communist": com, "allied": al}, gid, pick, how, timeout=900, stop=turn_over)
+        _play(site, {"communist": com, "allied": al}, gid, pick, how, timeout=1500, stop=turn_over)
         print(f"NTND Tet turn 1 answers given: {how} in {time.time() - t0:.0f} s")
         assert how.get("piece+place", 0) + how.get("piece+place+pick", 0) >= 5, how
         assert how.get("place", 0) + how.get("place+pick", 0) >= 1, how
@@ -330,6 +398,7 @@ def test_ntnd_a_tet_turn_on_the_map_and_in_forms(browser, site, tmp_path):
         com.click("#resign")
         com.click("#resign")
         _finish(com, site, gid, tmp_path, "ntnd")
+        _shot(com, "end")
         assert "a seat resigned" in com.text_content("#end")
         assert main(["verify", str(tmp_path / "ntnd.aar"), "--server-key", site.run.vkey]) == 0
         assert not [e for e in _unexpected(errors) if " 400 " not in e and not e.startswith("400 ")], errors

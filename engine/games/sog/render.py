@@ -100,10 +100,20 @@ def layers(view: dict, title: str | None = None) -> dict[str, str]:
         frag.append(f'<text x="{px + 6}" y="{py + 16 + i * 14}" font-size="11">{escape(line)}</text>')
     out["panel"] = "\n".join(frag) + "\n"
     p = view.get("pending") or {}
-    cap = title or ("MACV-SOG - " + (f"waiting for {p.get('seat')}: {p.get('prompt')}" if p else
-                                     f"outcome {view.get('outcome')}"))
+    cap = title or ("MACV-SOG - " + (f"waiting for {p.get('seat')}: {p.get('prompt')}" if p else _ended(view)))
     out["~caption"] = f'<text x="{LEFT}" y="{HEIGHT - 30}" font-size="12">{escape(cap[:150])}</text>\n'
     return out
+
+
+def _ended(view: dict) -> str:
+    """The outcome in words: "sog wins: SOG 3.7.3: the SOG Team exited the map (VP SOG 10, NVA 0)"."""
+    o = view.get("outcome")
+    if not isinstance(o, dict):
+        return f"game over: {o}" if o else "game over"
+    vp = o.get("vp") if isinstance(o.get("vp"), dict) else {}
+    score = f" (VP SOG {vp.get('sog', 0)}, NVA {vp.get('nva', 0)})" if vp else ""
+    who = f"{o['winner']} wins" if o.get("winner") else "no winner"
+    return f"{who}: {o.get('reason', 'game over')}{score}"
 
 
 def render_svg(view: dict, title: str | None = None) -> str:

@@ -73,16 +73,22 @@ class SeatOpening(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., k: _Optional[int] = ..., salt: _Optional[bytes] = ..., value: _Optional[bytes] = ..., value_json: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("seat", "kind", "prompt", "data_json")
+    __slots__ = ("seat", "kind", "prompt", "data_json", "sampled", "space", "rule")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    SAMPLED_FIELD_NUMBER: _ClassVar[int]
+    SPACE_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
     seat: str
     kind: str
     prompt: str
     data_json: str
-    def __init__(self, seat: _Optional[str] = ..., kind: _Optional[str] = ..., prompt: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
+    sampled: bool
+    space: str
+    rule: str
+    def __init__(self, seat: _Optional[str] = ..., kind: _Optional[str] = ..., prompt: _Optional[str] = ..., data_json: _Optional[str] = ..., sampled: _Optional[bool] = ..., space: _Optional[str] = ..., rule: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("game", "version", "scenario", "options_json", "seats", "match", "clock")

@@ -346,9 +346,10 @@ async function openGame(gameId: string, spectate: boolean) {
         return b;
       };
       // on the map: the pieces and places the choices name, click a piece then a lit place
-      if (named) startPlay(d, words, new MapChoices(d.names.map((n) => ({ text: n.text, group: n.group, refs: n.refs }))), button, done);
-      // a form for any answer, started from a listed one (the described spaces: teams, results, purchases, losses)
-      showForm(d, words, done);
+      const mc = named ? new MapChoices(d.names.map((n) => ({ text: n.text, group: n.group, refs: n.refs }))) : null;
+      if (mc) startPlay(d, words, mc, button, done);
+      // a form for any answer, started from a listed one (the described spaces: a team, a result, casualties)
+      showForm(d, words, done, !!mc && mc.pieces.length + mc.places.length > 0);
       // grouped as the ruleset groups them ("Place a KR cadre face down: pick a place"), each group where its first is
       const groups = new Map<string, number[]>();
       d.legalCommands.forEach((_, i) => {

@@ -84,14 +84,18 @@ export function boardClick(ev: MouseEvent): void {
 }
 
 /** The form of any answer: started from a listed choice (a select of them by name), every field
- * of the answer editable; the decision's data (what the rules allow here) shown as text. */
-export function showForm(d: YourDecision, words: string[], done: (c: Command) => void): void {
+ * of the answer editable; what the rules allow here (the decision's space in words, its rule and
+ * its data) shown as text. Open at once where the listed choices are only a sample of the answers
+ * (`Decision.sampled`: a SOG team or action result, GMV casualties, NTND air missions...), folded
+ * where the map plays the decision (``onMap``: a move's path); elsewhere every legal answer is
+ * listed, and the form is one click away. */
+export function showForm(d: YourDecision, words: string[], done: (c: Command) => void, onMap = false): void {
   const box = $("answer-form");
   box.replaceChildren();
   if (!d.legalCommands.length) return;
-  const open = h("button", { id: "write-answer" }, "Write an answer in a form (for answers not listed: a team, a result, a purchase, losses)") as HTMLButtonElement;
-  box.append(open);
-  open.onclick = () => {
+  const dec = d.decision;
+  const rule = dec?.rule ? ` (${dec.rule})` : "";
+  const open = () => {
     const from = document.createElement("select");
     from.id = "form-start";
     d.legalCommands.forEach((_, i) => { const o = h("option", null, words[i] ?? `choice ${i + 1}`) as HTMLOptionElement; o.value = String(i); from.append(o); });
@@ -105,12 +109,31 @@ export function showForm(d: YourDecision, words: string[], done: (c: Command) =>
       try { if (form) done(form.read()); } catch (e) { err.textContent = (e as Error).message; }
     };
     let data = "";
-    try { data = JSON.stringify(JSON.parse(d.decision?.dataJson || "null"), null, 1); } catch { data = d.decision?.dataJson ?? ""; }
-    box.replaceChildren(
+    try { data = JSON.stringify(JSON.parse(dec?.dataJson || "null"), null, 1); } catch { data = dec?.dataJson ?? ""; }
+    (box.querySelector("#form-body") ?? box).replaceChildren(
+      h("div", { class: "hint", id: "form-space" }, dec?.sampled
+        ? `The choices listed are only examples: the rules${rule} allow ${dec.space || "more answers"}. Write yours here; the referee refuses an answer the rules do not allow and says which rule.`
+        : `Every legal answer is listed${rule}: ${dec?.space ?? ""}. You may still write one here.`),
       h("label", null, "start from ", from), holder, err, send,
       h("details", null, h("summary", null, "what the rules allow here (the decision's data)"), h("pre", { class: "data" }, data)));
     fill();
   };
+  box.dataset.sampled = dec?.sampled ? "1" : "";
+  if (dec?.sampled) {
+    // open at once where nothing is played on the map (a team, a result); folded under the map's
+    // play elsewhere (a move's path, an attack's units): one click away
+    const det = h("details", { id: "form-details" },
+      h("summary", null, `Write your own answer: the choices are only examples of what the rules${rule} allow`),
+      h("div", { id: "form-body" })) as HTMLDetailsElement;
+    box.append(det);
+    if (!onMap) { det.open = true; open(); return; }
+    // built when unfolded: a move decision lists hundreds of paths, and the map is how they are played
+    det.ontoggle = () => { if (det.open && !box.querySelector("#form-start")) open(); };
+    return;
+  }
+  const b = h("button", { id: "write-answer" }, "Write an answer in a form") as HTMLButtonElement;
+  b.onclick = open;
+  box.append(b);
 }
 
 /** The dice of a record as they fell (its public roll events), newest first. */
