@@ -120,7 +120,8 @@ class LedgerReport:
         s, lg = self.standings, self.state
         return {
             "verified": True, "league": self.league, "name": self.name, "entries": self.entries,
-            "vkey": self.vkey, "organiser": lg.genesis["organiser"], "players": len(lg.players), "rounds": len(lg.rounds),
+            "vkey": self.vkey, "version": lg.version,
+            "organiser": lg.genesis.get("organiser"), "players": len(lg.players), "rounds": len(lg.rounds),
             "results": sum(1 for r in lg.results if not r.withdrawn),
             "policy": lg.policy,
             "registered": [{"player": p.name, "key": p.key, "entry": p.seq}
