@@ -144,3 +144,20 @@ def test_an_unknown_version_is_unreadable(v):
         parse_entry(raw)
     with pytest.raises(EncodingError, match="league version"):
         make_entry(e.league, e.seq, e.prev, e.at, e.kind, e.body, e.by, e.sig, v)
+
+
+def test_the_writer_keeps_a_v1_ledger_in_version_1(bundles):
+    """A league that holds a version 1 ledger appends version 1 entries (ledger.py LedgerWriter)."""
+    from afteraction.engine.league.ledger import LedgerWriter
+    from afteraction.engine.league.standings import published
+
+    league, es = _entries(V1)
+    w = LedgerWriter(league, KEY, bundles=bundles[1])
+    for e in es:
+        w.add(e)
+    assert w.state.version == 1
+    e = w.append("correction", {"entry": _seq(V1, "result"), "reason": "entered twice"}, w.state.now)
+    assert e.v == 1
+    w.append("standings", published(w.state, w.state.now), w.state.now)
+    rep = verify_ledger(w.ledger(), bundles[1])
+    assert (rep.state.version, rep.entries) == (1, len(es) + 2)
