@@ -179,12 +179,13 @@ class LeagueManager:
         if len(st.by) != 32 or len(st.sig) != 64:
             raise Rejection(Code.BAD_LEAGUE_ENTRY, "a signed statement has a 32-byte key and a 64-byte signature")
         body = _body(st.body)
-        why = body_problem(kind, body)
+        why = body_problem(kind, body, w.state.version)
         if why is not None:
             raise Rejection(Code.BAD_LEAGUE_ENTRY, f"not a {kind} body: {why}")
         at = self.now(w)
         prev = w.entries[-1].hash if w.entries else ZERO_HASH
-        return make_entry(w.league, len(w.entries), prev, at, kind, body, bytes(st.by), bytes(st.sig))
+        return make_entry(w.league, len(w.entries), prev, at, kind, body, bytes(st.by), bytes(st.sig),
+                          w.state.version)   # the ledger's version (SPEC.md 15.1)
 
     def round_seed(self, league_id: str, no: int) -> bytes:
         msg = tag_prefix(TAG_ROUND_SEED) + lp(league_id.encode()) + no.to_bytes(4, "big")
@@ -234,10 +235,20 @@ class LeagueManager:
             self._settle(w)
             return self._append(w, self._signed(w, "ruling", st))
 
+    def organiser_key(self, w: LedgerWriter) -> bytes | None:
+        """The organiser's key: the genesis's (league version 2), else (version 1, whose genesis names
+        none) the one a server before version 2 kept beside the ledger, if any."""
+        if w.state.version >= 2:
+            return w.state.genesis["organiser"]
+        return self.store.organiser(w.league)
+
     def organiser_ok(self, w: LedgerWriter, rpc: str, auth, title: dict | None = None) -> bytes:
         """The organiser's signature of this call at this ledger size (SPEC.md 15.12; for OpenRound
         with the title), the organiser named in the genesis checking it; else ORGANISER_AUTH."""
-        key = w.state.genesis["organiser"]
+        key = self.organiser_key(w)
+        if key is None:
+            raise Rejection(Code.ORGANISER_AUTH, f"league {quote(w.league)} is a league version 1 ledger and this "
+                            "server keeps no organiser key for it (SPEC.md 15.1)")
         if auth is None or auth.size != len(w.entries) or not verify_signature(
                 key, organiser_statement(w.league, rpc, auth.size, title), bytes(auth.signature)):
             raise Rejection(Code.ORGANISER_AUTH, f"{rpc} needs the organiser's signature of league {quote(w.league)}, "
@@ -265,9 +276,12 @@ class LeagueManager:
             pairs, byes = w.state.pairing(no, seed)
             made = [self._create_game(w.league, no, b, title, pair, w, options, clock)
                     for b, pair in enumerate(pairs, 1)]
-            e = self._append(w, "round", {"round": no, "title": title, "seed": seed,
-                                          "next": seed_commitment(league_id, no + 1, self.round_seed(league_id, no + 1)),
-                                          "pairings": [list(p) for p in pairs], "byes": byes, "asked": asked})
+            body = {"round": no, "title": title, "seed": seed,
+                    "next": seed_commitment(league_id, no + 1, self.round_seed(league_id, no + 1)),
+                    "pairings": [list(p) for p in pairs], "byes": byes, "asked": asked}
+            if w.state.version < 2:   # a league version 1 ledger: its rounds carry no asked (SPEC.md 15.1)
+                del body["asked"]
+            e = self._append(w, "round", body)
             for b, (gid, genesis) in enumerate(made, 1):
                 self._append(w, "game", {"round": no, "board": b, "game": gid, "server": self.games.vkey,
                                          "genesis": genesis})
@@ -434,7 +448,8 @@ class LeagueManager:
             log.error("league %s: the standings cannot be published: %s", w.league, x)
             return
         self._append(w, make_entry(w.league, len(w.entries), w.entries[-1].hash, now, "standings", body,
-                                   self.author.public, self.author.sign(w.league, "standings", body)))
+                                   self.author.public, self.author.sign(w.league, "standings", body),
+                                   w.state.version))
 
     def snapshot(self, league_id: str) -> tuple[bytes, dict[bytes, bytes]]:
         """The ledger file as it stands now and every result's bundle by hash, of one state (the
@@ -489,7 +504,7 @@ class LeagueManager:
             at = self.now(w)
             body = published(w.state, at)
             e = make_entry(w.league, len(w.entries), w.entries[-1].hash, at, "standings", body, self.author.public,
-                           self.author.sign(w.league, "standings", body))
+                           self.author.sign(w.league, "standings", body), w.state.version)
             return self._append(w, e)
 
     # -- the witness (SPEC.md 15.11) -------------------------------------------------------

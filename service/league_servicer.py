@@ -69,7 +69,7 @@ class LeagueServicer:
             policy=canon.encode(s.policy), size=len(w.entries), checkpoint=w.checkpoints[-1], rounds=len(s.rounds),
             players=[lg.LeaguePlayer(name=p.name, key=p.key, seq=p.seq)
                      for p in sorted(s.players.values(), key=lambda p: p.seq)],
-            game_server_vkey=self.m.games.vkey, organiser=s.genesis["organiser"])
+            game_server_vkey=self.m.games.vkey, organiser=self.m.organiser_key(w) or b"")
 
     def RegisterPlayer(self, request, context):
         e = self.m.register(request.league_id, request.registration)

@@ -5,7 +5,9 @@ PostgreSQL, service/store.py), beside the games'.
   signed checkpoint after it (15.2);
 - league_bundles: (league, hash) UNIQUE, the bundle file of each result entry (15.3, `bundle`).
 
-The organiser's key is in the ledger itself (the genesis's ``organiser``, SPEC.md 15.3).
+The organiser's key is in the ledger itself (the genesis's ``organiser``, SPEC.md 15.3); for a league
+version 1 ledger (whose genesis names none) it is read from league_organisers, where servers before
+version 2 kept it (nothing writes it now).
 
 Everything a ledger holds is public (the ledger file is exported as it is), so nothing here is
 encrypted. One write path, ``_transaction``, through the store's own write turn (SQLite: the writers' lock
@@ -24,6 +26,7 @@ CREATE TABLE IF NOT EXISTS league_entries (
   PRIMARY KEY (league_id, seq));
 CREATE TABLE IF NOT EXISTS league_bundles (
   league_id TEXT NOT NULL, hash {blob} NOT NULL, bundle {blob} NOT NULL, PRIMARY KEY (league_id, hash));
+CREATE TABLE IF NOT EXISTS league_organisers (league_id TEXT PRIMARY KEY, organiser {blob} NOT NULL);
 """
 
 
@@ -63,6 +66,12 @@ class LeagueStore:
               bundle: tuple[bytes, bytes] | None = None) -> None:
         """Store entry ``seq`` (and the bundle its result names): durable when this returns."""
         self._transaction(league_id, self._statements(league_id, seq, entry, checkpoint, bundle), seq)
+
+    def organiser(self, league_id: str) -> bytes | None:
+        """The organiser's key a server kept beside a league version 1 ledger (whose genesis names
+        none, SPEC.md 15.1; written by servers before version 2, read only): None if there is none."""
+        r = self.store._rows("SELECT organiser FROM league_organisers WHERE league_id=?", (league_id,))
+        return bytes(r[0][0]) if r else None
 
     def set_checkpoint(self, league_id: str, seq: int, checkpoint: str) -> None:
         """Entry ``seq``'s checkpoint with the players' cosignature lines added (SPEC.md 15.2)."""

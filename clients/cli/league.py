@@ -139,8 +139,12 @@ def summary(d: dict) -> str:
     lines = [f"VERIFIED: {head}" if d["pinned"] else
              f"VERIFIED, BUT UNPINNED (no --league-key: consistent with itself, not tied to a known league): {head}"]
     lines.append(f"  league key: {d['vkey']}")
+    lines.append(f"  league version: {d['version']}")
     org = d["organiser"]
-    lines.append(f"  organiser (asked for every round): {org.hex() if isinstance(org, bytes) else org}")
+    if org is None:   # league version 1 (SPEC.md 15.3): the ledger names no organiser
+        lines.append("  organiser: none in the ledger (league version 1: who asked for each round is not proven)")
+    else:
+        lines.append(f"  organiser (asked for every round): {org.hex() if isinstance(org, bytes) else org}")
     if d["kept_checkpoint"]:
         lines.append(f"  kept checkpoint: the ledger holds its size {d['kept_checkpoint']} with the same root")
     lines.append("  players' cosignatures of the league's checkpoints: "

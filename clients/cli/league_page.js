@@ -32,12 +32,16 @@
     const tree = new L.CompactTree();
     const league = { policy: null, registered: [], schedule: [], standings: null, last: null, cosigned: {} };
     const playerKeys = {};
-    let prev = new Uint8Array(32), at = 0, origin = null, commit = null, organiser = null;
+    let prev = new Uint8Array(32), at = 0, origin = null, commit = null, organiser = null, version = null;
     for (const [i, item] of file.entries.entries()) {
       const e = L.strictDecode(item.raw);
       const where = `entry ${i} (${e.kind})`;
-      if (!L.exactKeys(e, FIELDS) || Number(e.v) !== 1 || Number(e.seq) !== i || !L.eq(e.prev, prev)
+      if (!L.exactKeys(e, FIELDS) || Number(e.seq) !== i || !L.eq(e.prev, prev)
           || e.league !== file.league) throw new Error(`${where}: not the next entry of the ledger`);
+      // SPEC.md 15.2: league version 1 or 2, the genesis's in every entry of the ledger
+      if (i === 0) version = Number(e.v);
+      if (version !== 1 && version !== 2) throw new Error(`${where}: unknown league version ${e.v}`);
+      if (Number(e.v) !== version) throw new Error(`${where}: league version ${e.v} in a ledger of version ${version}`);
       if (Number(e.at) < at) throw new Error(`${where}: its time goes back`);
       at = Number(e.at);
       const h = await tagged("aar1/league-entry", item.raw);
@@ -52,6 +56,11 @@
       const why = await L.signatureProblem(e.by, stmt, e.sig);
       if (why !== null) throw new Error(`${where}: the author's signature does not verify: ${why}`);
       const b = e.body;
+      // SPEC.md 15.3: version 2 added the genesis's organiser and each round's asked; version 1 has neither
+      const extra = { genesis: "organiser", round: "asked" }[e.kind];
+      if (extra && (extra in b) !== (version >= 2)) {
+        throw new Error(`${where}: a league version ${version} ${e.kind} ${version >= 2 ? "needs" : "has no"} ${extra}`);
+      }
       if (e.kind === "genesis") [commit, organiser] = [b.commit, b.organiser];
       if (e.kind === "policy") league.policy = b;
       if (e.kind === "player") {
@@ -66,11 +75,12 @@
       if (e.kind === "round") {
         const want = await tagged("aar1/league-seed", L.cat(L.lp(te.encode(e.league)), L.u32(Number(b.round)), b.seed));
         if (!L.eq(want, commit)) throw new Error(`${where}: the seed does not open its commitment`);
-        // SPEC.md 15.4: the organiser the genesis names asked for this round, of this title, as this entry
-        const asked = L.cat(te.encode("aar1/league-organiser"), new Uint8Array([0]),
-          L.encode({ league: e.league, rpc: "OpenRound", size: BigInt(i), title: b.title }));
-        const no = await L.signatureProblem(organiser, asked, b.asked);
-        if (no !== null) throw new Error(`${where}: the organiser did not ask for this round: ${no}`);
+        if (version >= 2) {  // SPEC.md 15.4: the organiser the genesis names asked for this round, of this title, as this entry
+          const asked = L.cat(te.encode("aar1/league-organiser"), new Uint8Array([0]),
+            L.encode({ league: e.league, rpc: "OpenRound", size: BigInt(i), title: b.title }));
+          const no = await L.signatureProblem(organiser, asked, b.asked);
+          if (no !== null) throw new Error(`${where}: the organiser did not ask for this round: ${no}`);
+        }
         commit = b.next;
         league.schedule.push({ round: Number(b.round), entry: i, title: b.title, pairings: b.pairings, byes: b.byes });
       }
@@ -78,9 +88,10 @@
       prev = h;
       league.last = i;
     }
-    say(`the ledger: ${file.entries.length} entries, canonical, chained, every author's signature and every `
-      + `checkpoint (signature, size, Merkle root) verified; every round asked for by the organiser the `
-      + `genesis names, its seed opening its commitment`);
+    say(`the ledger (league version ${version}): ${file.entries.length} entries, canonical, chained, every `
+      + `author's signature and every checkpoint (signature, size, Merkle root) verified; every round `
+      + (version >= 2 ? "asked for by the organiser the genesis names, its seed" : "'s seed (version 1 names no organiser)")
+      + ` opening its commitment`);
     const cos = Object.entries(league.cosigned).sort();
     if (show(league.cosigned) !== show(data.cosigned)) throw new Error("the players' cosignatures are not those shown");
     say("players' cosignatures of the league's checkpoints verified: "

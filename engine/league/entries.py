@@ -18,7 +18,12 @@ from ..crypto.merkle import leaf_hash
 from ..errors import EncodingError
 from ..protocol import MAX_RECORD
 
-LEAGUE_VERSION = 1
+#: the league version new ledgers are written in (an entry's ``v``). 1: the first ledgers (a genesis
+#: without ``organiser``, rounds without ``asked``); 2 adds the organiser to the genesis and its
+#: signature asking for each round (SPEC.md 15.3). Every version stays readable: a ledger written at
+#: any version verifies forever (its entries all have the genesis's version, SPEC.md 15.2).
+LEAGUE_VERSION = 2
+LEAGUE_VERSIONS = (1, 2)
 TAG_ENTRY = "aar1/league-entry"    # hash of an entry's bytes: the chain and the Merkle leaf's input
 TAG_SIGN = "aar1/league-sign"      # prefix of what an entry's author signs
 TAG_SEED = "aar1/league-seed"      # commitment to a round's pairing seed
@@ -43,6 +48,7 @@ PAIRINGS = ("swiss", "round-robin")
 
 @dataclass(frozen=True)
 class Entry:
+    v: int           # the league version (LEAGUE_VERSIONS): the genesis's, in every entry of a ledger
     league: str
     seq: int
     prev: bytes
@@ -98,12 +104,16 @@ class Author:
 
 
 def make_entry(league: str, seq: int, prev: bytes, at: int, kind: str, body: dict, by: bytes,
-               sig: bytes) -> Entry:
-    raw = canon.encode({"v": LEAGUE_VERSION, "league": league, "seq": seq, "prev": prev, "at": at,
+               sig: bytes, v: int = LEAGUE_VERSION) -> Entry:
+    """An entry of league version ``v`` (new ledgers: LEAGUE_VERSION; an older one to extend or
+    re-sign a ledger of that version, as the fixtures' forgeries do)."""
+    if type(v) is not int or v not in LEAGUE_VERSIONS:
+        raise EncodingError(f"unsupported league version {v!r}")
+    raw = canon.encode({"v": v, "league": league, "seq": seq, "prev": prev, "at": at,
                         "kind": kind, "body": body, "by": by, "sig": sig})
     if len(raw) > MAX_RECORD:
         raise EncodingError(f"entry {seq} is {len(raw)} bytes, more than {MAX_RECORD}")
-    return Entry(league, seq, prev, at, kind, body, by, sig, raw, entry_hash(raw))
+    return Entry(v, league, seq, prev, at, kind, body, by, sig, raw, entry_hash(raw))
 
 
 def parse_entry(raw: bytes) -> Entry:
@@ -113,14 +123,15 @@ def parse_entry(raw: bytes) -> Entry:
     d = canon.decode(raw)
     if type(d) is not dict or set(d) != FIELDS:
         raise EncodingError("an entry is a map of exactly v, league, seq, prev, at, kind, body, by, sig")
-    if type(d["v"]) is not int or d["v"] != LEAGUE_VERSION:
-        raise EncodingError(f"unsupported league version {d['v']!r}")
+    if type(d["v"]) is not int or d["v"] not in LEAGUE_VERSIONS:
+        raise EncodingError(f"unsupported league version {d['v']!r} (known: "
+                            f"{', '.join(map(str, LEAGUE_VERSIONS))})")
     if not (_text(d["league"], 64) and _nat(d["seq"]) and _bytes(d["prev"], 32) and _nat(d["at"])
             and d["at"] <= MAX_AT and d["kind"] in KINDS and type(d["body"]) is dict
             and _bytes(d["by"], 32) and _bytes(d["sig"], 64)):
         raise EncodingError("entry field has the wrong type or range")
     raw = bytes(raw)
-    return Entry(d["league"], d["seq"], d["prev"], d["at"], d["kind"], d["body"], d["by"], d["sig"],
+    return Entry(d["v"], d["league"], d["seq"], d["prev"], d["at"], d["kind"], d["body"], d["by"], d["sig"],
                  raw, entry_hash(raw))
 
 
@@ -207,13 +218,22 @@ def policy_problem(b: dict) -> str | None:
     return None
 
 
-def body_problem(kind: str, b: dict) -> str | None:
-    """Why ``b`` is not a body of ``kind`` (its shape only; what it must agree with is state.py's)."""
+#: the keys of the bodies whose shape depends on the league version (every other kind's is the
+#: same in every version); version 2 added the genesis's ``organiser`` and the round's ``asked``
+GENESIS_KEYS = {1: ("name", "origin", "vkey", "commit"), 2: ("name", "origin", "vkey", "commit", "organiser")}
+ROUND_KEYS = {1: ("round", "title", "seed", "next", "pairings", "byes"),
+              2: ("round", "title", "seed", "next", "pairings", "byes", "asked")}
+
+
+def body_problem(kind: str, b: dict, v: int = LEAGUE_VERSION) -> str | None:
+    """Why ``b`` is not a body of ``kind`` in league version ``v`` (its shape only; what it must
+    agree with is state.py's)."""
     if kind == "genesis":
-        if set(b) != {"name", "origin", "vkey", "commit", "organiser"} or not _text(b["name"], 128) \
-                or not _text(b["origin"], 256) or type(b["vkey"]) is not str or not _bytes(b["commit"], 32) \
-                or not _bytes(b["organiser"], 32):
-            return "a genesis body is {name, origin, vkey, commit, organiser}"
+        want = GENESIS_KEYS[v]
+        if set(b) != set(want) or not _text(b["name"], 128) or not _text(b["origin"], 256) \
+                or type(b["vkey"]) is not str or not _bytes(b["commit"], 32) \
+                or (v >= 2 and not _bytes(b["organiser"], 32)):
+            return f"a genesis body (league version {v}) is {{{', '.join(want)}}}"
         return None
     if kind == "policy":
         return policy_problem(b)
@@ -222,10 +242,10 @@ def body_problem(kind: str, b: dict) -> str | None:
             return "a player body is {name: 1-64 printable characters, key: 32 bytes}"
         return None
     if kind == "round":
-        if set(b) != {"round", "title", "seed", "next", "pairings", "byes", "asked"} or not _nat(b["round"], 1000) \
-                or not _title(b["title"]) or not _bytes(b["seed"], 32) or not _bytes(b["next"], 32) \
-                or not _bytes(b["asked"], 64):
-            return "a round body is {round, title, seed, next, pairings, byes, asked}"
+        want = ROUND_KEYS[v]
+        if set(b) != set(want) or not _nat(b["round"], 1000) or not _title(b["title"]) \
+                or not _bytes(b["seed"], 32) or not _bytes(b["next"], 32) or (v >= 2 and not _bytes(b["asked"], 64)):
+            return f"a round body (league version {v}) is {{{', '.join(want)}}}"
         ps = b["pairings"]
         if type(ps) is not list or not all(type(p) is list and len(p) == 2 and all(_text(x, 64) for x in p)
                                            for p in ps):

@@ -13,7 +13,7 @@ from ..crypto.note import Signer, open_checkpoint, parse_vkey, split_note
 from ..errors import AfteractionError, CryptoError, EncodingError
 from ..log.writer import LogWriter
 from ..protocol import ZERO_HASH
-from .entries import Author, Entry, make_entry, parse_entry
+from .entries import LEAGUE_VERSION, Author, Entry, make_entry, parse_entry
 from .state import League, LeagueError, Player
 from .standings import RatingsUndefined, Standings, standings
 
@@ -77,7 +77,8 @@ class LedgerWriter:
         a = author or self.author
         seq = len(self.entries)
         prev = self.entries[-1].hash if self.entries else ZERO_HASH
-        e = make_entry(self.league, seq, prev, at, kind, body, a.public, a.sign(self.league, kind, body))
+        e = make_entry(self.league, seq, prev, at, kind, body, a.public, a.sign(self.league, kind, body),
+                       self.state.version or LEAGUE_VERSION)   # a ledger keeps its genesis's version (15.1)
         return self.add(e)
 
     def add(self, e: Entry) -> Entry:
@@ -120,7 +121,8 @@ class LedgerReport:
         s, lg = self.standings, self.state
         return {
             "verified": True, "league": self.league, "name": self.name, "entries": self.entries,
-            "vkey": self.vkey, "organiser": lg.genesis["organiser"], "players": len(lg.players), "rounds": len(lg.rounds),
+            "vkey": self.vkey, "version": lg.version,
+            "organiser": lg.genesis.get("organiser"), "players": len(lg.players), "rounds": len(lg.rounds),
             "results": sum(1 for r in lg.results if not r.withdrawn),
             "policy": lg.policy,
             "registered": [{"player": p.name, "key": p.key, "entry": p.seq}

@@ -14,9 +14,9 @@ from ..log.writer import LogWriter
 from ..protocol import ZERO_HASH
 from ..referee import Referee
 from ..seat import SeatSigner
-from .entries import Author, bundle_hash, make_entry, organiser_statement, seed_commitment
+from .entries import Author, Entry, bundle_hash, make_entry, organiser_statement, seed_commitment
 from .fixed import ONE
-from .ledger import LedgerWriter, cosigner, write_ledger
+from .ledger import LedgerWriter, cosigner, league_origin, write_ledger
 from .standings import published
 from ..errors import InternalValueError
 
@@ -210,25 +210,12 @@ class LocalLeague:
         return [(e.raw, c) for e, c in zip(self.w.entries, self.w.checkpoints)]
 
     # -- forgeries (tests and fixtures): what someone holding the league key could write ---------
-    def resigned(self, edit, upto: int | None = None) -> bytes:
+    def resigned(self, edit, upto: int | None = None, versions: dict[int, int] | None = None) -> bytes:
         """The ledger (its first ``upto`` entries) rewritten: ``edit(seq, body) -> body`` changes
         entries, which the league key signs again (the players' and arbiters' own entries keep their
         signatures: only the league's may change), chained and checkpointed again, without the
-        league's own checks."""
-        log = LogWriter(self.key, self.w.origin)
-        out, prev = [], ZERO_HASH
-        for e in self.w.entries[:upto]:
-            body = edit(e.seq, canon.decode(canon.encode(e.body)))
-            by, sig = e.by, e.sig
-            if body != e.body:
-                if by != self.w.author.public:
-                    raise InternalValueError("only the league's own entries can be signed again")
-                sig = self.w.author.sign(self.league, e.kind, body)
-            n = make_entry(self.league, e.seq, prev, e.at, e.kind, body, by, sig)
-            [w] = log.sign([n])
-            out.append((n.raw, w.checkpoint))
-            prev = n.hash
-        return write_ledger(self.league, self.w.vkey, out)
+        league's own checks; ``versions`` (seq -> league version) writes those entries in another."""
+        return resign_ledger(self.key, self.league, self.w.entries[:upto], edit, versions)
 
     def with_entry(self, kind: str, body: dict, author: Author | None = None) -> bytes:
         """The ledger with one more entry the league's checks would refuse, signed by ``author``
@@ -238,6 +225,28 @@ class LocalLeague:
         log.follow(self.w.entries)
         prev = self.w.entries[-1].hash
         e = make_entry(self.league, len(self.w.entries), prev, self.at + 1000, kind, body, a.public,
-                       a.sign(self.league, kind, body))
+                       a.sign(self.league, kind, body), self.w.state.version)
         [w] = log.sign([e])
         return write_ledger(self.league, self.w.vkey, self.lines() + [(e.raw, w.checkpoint)])
+
+
+def resign_ledger(key: Signer, league: str, entries: list[Entry], edit, versions: dict[int, int] | None = None) -> bytes:
+    """A forgery by the holder of the league key ``key`` (tests and fixtures): ``entries`` with
+    ``edit(seq, body) -> body`` applied, the league's own changed entries signed again, each entry
+    in its league version unless ``versions`` (seq -> version) says another, chained and
+    checkpointed again, without the league's checks."""
+    author, origin = Author(key.seed), league_origin(key.name, league)
+    log = LogWriter(key, origin)
+    out, prev = [], ZERO_HASH
+    for e in entries:
+        body = edit(e.seq, canon.decode(canon.encode(e.body)))
+        by, sig = e.by, e.sig
+        if body != e.body:
+            if by != author.public:
+                raise InternalValueError("only the league's own entries can be signed again")
+            sig = author.sign(league, e.kind, body)
+        n = make_entry(league, e.seq, prev, e.at, e.kind, body, by, sig, (versions or {}).get(e.seq, e.v))
+        [w] = log.sign([n])
+        out.append((n.raw, w.checkpoint))
+        prev = n.hash
+    return write_ledger(league, key.verifier.vkey, out)

@@ -76,6 +76,7 @@ class League:
     bundles: Mapping[bytes, bytes] = field(default_factory=dict)
     facts_of: Callable = game_facts  # (bundle, server vkey, seat keys) -> GameFacts
     id: str = ""
+    version: int = 0      # the league version of the genesis, which every entry carries (15.2)
     genesis: dict | None = None
     league_key: bytes = b""
     policies: list[tuple[int, dict]] = field(default_factory=list)
@@ -110,7 +111,10 @@ class League:
 
         if e.seq != self.size:
             raise fail("chain", f"entry {e.seq} does not follow a ledger of {self.size}")
-        why = body_problem(e.kind, e.body)
+        if e.seq > 0 and e.v != self.version:
+            raise fail("version", f"an entry of league version {e.v} in a ledger of version {self.version} "
+                                  "(the genesis's: every entry has it)")
+        why = body_problem(e.kind, e.body, e.v)
         if why is not None:
             raise fail("body", why)
         if (e.kind == "genesis") != (e.seq == 0):
@@ -145,9 +149,9 @@ class League:
             raise fail("author", "the genesis is signed by the league key its vkey names")
         if b["origin"] != f"{v.name}/league/{e.league}":
             raise fail("origin", f"expected {v.name}/league/{e.league}, found {b['origin']}")
-        if key_problem(b["organiser"]) is not None:
+        if e.v >= 2 and key_problem(b["organiser"]) is not None:
             raise fail("organiser", key_problem(b["organiser"]))
-        self.id, self.genesis, self.league_key = e.league, b, v.public
+        self.id, self.version, self.genesis, self.league_key = e.league, e.v, b, v.public
 
     def _policy(self, e: Entry, fail) -> None:
         self._by_league(e, fail)
@@ -190,8 +194,8 @@ class League:
             raise fail("round", f"the policy has {pol['rounds']} rounds")
         if b["title"] not in pol["titles"]:
             raise fail("title", "not a title of the policy")
-        if not verify_signature(self.genesis["organiser"], organiser_statement(self.id, "OpenRound", e.seq, b["title"]),
-                                b["asked"]):
+        if e.v >= 2 and not verify_signature(   # league version 2 (15.3): the organiser asked for it
+                self.genesis["organiser"], organiser_statement(self.id, "OpenRound", e.seq, b["title"]), b["asked"]):
             raise fail("organiser", "the round is not asked for by the organiser (its signature of OpenRound, "
                                     "this entry's seq and the title)")
         commit = self.genesis["commit"] if no == 1 else self.next_commit

@@ -109,6 +109,7 @@ def test_every_json_output_follows_the_schema(tmp_path, league, capsys):
     fix = REPO / "fixtures" / "league"
     cases = [([ledger, "--bundles", bundles], 0), ([str(fix / "spring.aarl"), "--bundles", str(fix / "bundles")], 0),
              ([str(fix / "forged" / "round-2-pairing-swapped.aarl"), "--bundles", str(fix / "bundles")], 1),
+             ([str(fix / "v1" / "spring.aarl"), "--bundles", str(fix / "v1" / "bundles")], 0),   # league version 1
              ([str(bad), "--bundles", bundles], 2), ([ledger, "--bundles", str(tmp_path / "none")], 2)]
     for argv, code in cases:
         assert main(["league", "verify", *argv, "--json"]) == code

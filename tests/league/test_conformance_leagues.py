@@ -15,9 +15,14 @@ CASES = MANIFEST["leagues"]
 
 
 def test_every_league_fixture_is_a_case_and_the_vectors_are_named():
-    league = json.loads((REPO / "fixtures" / "league" / "manifest.json").read_text())
-    assert {c["ledger"] for c in CASES} == {"fixtures/league/" + league["ledger"]} | {
-        "fixtures/league/" + f["file"] for f in league["forged"]}
+    """Today's fixtures (league version 2) and the version 1 ledgers kept from commit ac3f820."""
+    want = set()
+    for base in ("fixtures/league/", "fixtures/league/v1/"):
+        league = json.loads((REPO / base / "manifest.json").read_text())
+        want |= {base + league["ledger"]} | {base + f["file"] for f in league["forged"]}
+    assert {c["ledger"] for c in CASES} == want
+    assert {c["version"] for c in CASES if c["ledger"].startswith("fixtures/league/v1/")} == {1}
+    assert {c["version"] for c in CASES if not c["ledger"].startswith("fixtures/league/v1/")} == {2}
     assert (REPO / MANIFEST["league_vectors"]).is_file()
     assert "leagues" in MANIFEST["about"]
 
@@ -33,3 +38,5 @@ def test_aar_league_verify_gives_the_declared_verdict(case, capsys):
     assert out["verified"] is (case["exit"] == 0)
     if case["exit"]:
         assert (out["entry"], out["check"]) == (case["entry"], case["check"])
+    else:
+        assert out["version"] == case["version"]

@@ -30,6 +30,13 @@ def test_agrees_on_the_fixtures():
     assert r.stdout.startswith("agreed: ")
 
 
+def test_agrees_on_the_v1_fixture():
+    """The report of the league version 1 ledger kept from commit ac3f820 (fixtures/league/v1)."""
+    r = _run(FIX / "vectors.json", FIX / "v1" / "spring.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("agreed: ")
+
+
 def _report(L: LocalLeague, path):
     rep = verify_ledger(L.ledger(), L.bundles)
     path.write_text(json.dumps(rep.as_dict(), sort_keys=True, default=_jsonable))

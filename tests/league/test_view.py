@@ -11,8 +11,10 @@ import re
 import pytest
 
 from afteraction.cli.main import main
+from afteraction.engine.league.ledger import read_ledger
 from browsers import launched
 from conftest import REPO
+from league.test_versions import _forged, _seq
 
 FIX = REPO / "fixtures" / "league"
 
@@ -131,3 +133,27 @@ def test_a_round_the_organiser_did_not_ask_for_is_found(browser, written, tmp_pa
     p.write_text(_with(html, data, m))
     verdict, checks = _recompute(browser, p)
     assert "NOT the same" in verdict and "entry 13 (round): the organiser did not ask for this round" in checks
+
+
+def test_a_v1_ledger_is_recomputed_under_its_own_rules(browser, tmp_path):
+    """SPEC.md 15.2-15.3: the page of a league version 1 ledger (fixtures/league/v1, commit ac3f820)
+    recomputes the same, its rounds not asked for by an organiser it does not name."""
+    v1 = FIX / "v1"
+    assert main(["league", "view", str(v1 / "spring.aarl"), "--bundles", str(v1 / "bundles"),
+                 "-o", str(tmp_path / "v1.html")]) == 0
+    verdict, checks = _recompute(browser, tmp_path / "v1.html")
+    assert verdict == "recomputed in this browser: the same", checks
+    assert "the ledger (league version 1): 30 entries" in checks and "names no organiser" in checks
+
+
+def test_a_v2_ledger_with_a_v1_entry_is_found(browser, written, tmp_path):
+    s = _seq(FIX, "player")
+    html = (written / "league.html").read_text()
+    data, m = _data(html)
+    mixed = _forged(FIX, versions={s: 1})
+    assert read_ledger(mixed)[0] == "spring"
+    data["ledger"] = base64.b64encode(mixed).decode()
+    p = tmp_path / "mixed.html"
+    p.write_text(_with(html, data, m))
+    verdict, checks = _recompute(browser, p)
+    assert "NOT the same" in verdict and f"entry {s} (player): league version 1 in a ledger of version 2" in checks
