@@ -5,7 +5,7 @@ verifying the same 192 bundles one by one as `aar verify` does (replay included)
 The league is built in process by engine/league/local.py's LocalLeague (not measured) and kept in
 the temp directory, keyed by a hash of the code that writes it. Measured, each side three times,
 alternating, the fastest of each kept:
-  league   clients/cli/league.py's path: read the ledger and the bundles folder, verify_ledger
+  league   clients/cli/league/verify.py's path: read the ledger and the bundles folder, verify_ledger
            (every entry, every result's bundle verified with replay and the keys pinned, every
            pairing, standing and rating recomputed);
   bundles  engine/log/verify.py's verify_bundle on each bundle file, replay included.
@@ -59,7 +59,7 @@ def generate(folder: pathlib.Path) -> None:
 
 
 def _league(folder: pathlib.Path) -> float:
-    from afteraction.cli.league import read_bundles
+    from afteraction.cli.league.verify import read_bundles
     from afteraction.engine.league.ledger import verify_ledger
 
     t, c = time.perf_counter(), time.process_time()

@@ -155,7 +155,7 @@ class Code(StrEnum):
     NOT_ENDED = ("NOT_ENDED", _PRE, "service", "the server secret is revealed only after the game has ended")
     WRONG_SERVER_KEY = ("WRONG_SERVER_KEY", _PRE, "service",
                         "this replica's key is not the one in the game's genesis")
-    # -- the LeagueService (service/league.py, docs/league.md) --------------------------------
+    # -- the LeagueService (service/league/manager.py, docs/league.md) --------------------------------
     UNKNOWN_LEAGUE = ("UNKNOWN_LEAGUE", _FOUND, "service", "no such league on this server")
     LEAGUE_EXISTS = ("LEAGUE_EXISTS", _EXISTS, "service", "a league with this id exists on this server")
     LEAGUE_REFUSED = ("LEAGUE_REFUSED", _PRE, "service",

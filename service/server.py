@@ -214,7 +214,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
     svc = Service(GameManager(st, signer, ring=ring.signers, **({} if now is None else {"now": now})), pool, loop)
     svc.key_history = ring.history   # GetServerKey's key_history (SPEC.md 4.6)
-    from .league import LeagueManager, league_signer   # the LeagueService's leagues (service/league.py)
+    from .league.manager import LeagueManager, league_signer   # the LeagueService's leagues (service/league/manager.py)
 
     svc.league = LeagueManager(st, svc.games, league_signer(key, signer.name), AuditServicer(svc).export)
     try:
@@ -232,7 +232,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
 
 async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=None, web_origins=(), web_page=None):
     server = grpc.aio.server(options=server_options(reuseport))
-    from .league_servicer import LeagueServicer
+    from .league.servicer import LeagueServicer
 
     game, audit, league = GameServicer(svc), AuditServicer(svc), LeagueServicer(svc, svc.league)
     server.add_generic_rpc_handlers((
@@ -274,7 +274,7 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
     poller = asyncio.get_running_loop().create_task(
         svc.feeds.poll_forever(svc.run_stream, svc.sizes, svc.games.store))
     svc.sweeper = asyncio.get_running_loop().create_task(sweep_forever(svc))
-    svc.league_timer = asyncio.get_running_loop().create_task(svc.league.run_forever(svc))   # service/league.py
+    svc.league_timer = asyncio.get_running_loop().create_task(svc.league.run_forever(svc))   # service/league/manager.py
     return server, port, hs, poller, web
 
 

@@ -90,9 +90,9 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
     if not store or os.path.abspath(os.path.dirname(key)) == os.path.abspath(data_dir):
         private_dir(data_dir)
     signer = load_or_create_key(key, name or DEFAULT_NAME)  # made once, here, not raced by the workers
-    from .league import league_signer
+    from .league.manager import league_signer
 
-    league_signer(key, signer.name)   # the league key too (service/league.py)
+    league_signer(key, signer.name)   # the league key too (service/league/manager.py)
     open_store(store, data_dir, atrest.beside(key)).close()  # schema, data key and migration once
     host, _, port = listen.rpartition(":")
     port_n = int(port) if port else 0

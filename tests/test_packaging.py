@@ -109,9 +109,9 @@ LONG_FUNCTIONS = {
     "clients/cli/evidence.py:evidence": 80,
     "clients/cli/explain.py:record_part": 79,
     "clients/cli/explain.py:roll_part": 61,
-    "clients/cli/league_cmds.py:register": 83,
-    "clients/cli/league_demo.py:run": 211,
-    "clients/cli/league_view.py:page": 82,
+    "clients/cli/league/commands.py:register": 83,
+    "clients/cli/league/demo.py:run": 211,
+    "clients/cli/league/view.py:page": 82,
     "clients/cli/main.py:cmd_verify": 93,
     "clients/cli/serve_cmd.py:cmd_serve": 96,
     "clients/cli/view.py:build": 76,
@@ -124,7 +124,6 @@ LONG_FUNCTIONS = {
     # the service: backup/restore, the async write path (issue 44 point 5), the web guard
     "service/backup.py:backup": 78,
     "service/backup.py:restore": 93,
-    "service/games.py:GameManager.submit_async": 78,
     "service/web.py:guarded_h11": 92,
     # NTND's rule 3 flow: issue 44 point 1 (phases and decisions as data) replaces it with the engine's
     # loop over each phase's declared steps; splitting it here would only collide with that

@@ -396,8 +396,8 @@ def cmd_export(args) -> int:
 
 # -- the server: serve_cmd.py ---------------------------------------------------------
 def cmd_demo(args) -> int:
-    if args.league:  # issue 45: the league demo through the LeagueService (clients/cli/league_demo.py)
-        from .league_demo import run
+    if args.league:  # issue 45: the league demo through the LeagueService (clients/cli/league/demo.py)
+        from .league.demo import run
 
         return run(os.path.join(args.out, "league"), args.seed)
     if args.end:  # SPEC.md 8.1-8.2: a game that ends by resignation, agreement, time-out, abandonment

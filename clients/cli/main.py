@@ -260,10 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .evidence import register as register_evidence
     from .explain import register as register_explain
     from .keys import register as register_keys
-    from .league import register as register_league
-    from .league_cmds import register as register_league_cmds
-    from .league_demo import register as register_league_demo
-    from .league_view import register as register_league_view
+    from .league.verify import register as register_league
+    from .league.commands import register as register_league_cmds
+    from .league.demo import register as register_league_demo
+    from .league.view import register as register_league_view
     from .render_cmd import register as register_render
     from .view import register as register_view
 

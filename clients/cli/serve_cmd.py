@@ -96,6 +96,29 @@ def key_state(path: str, name: str) -> str:
     return "existing"
 
 
+def _web_flags(args, host: str, port: int) -> str | None:
+    """``--web-listen`` and ``--web-origin`` checked (ServeFlagError): the web port's HOST:PORT, or None."""
+    if args.web_origin and not args.web_listen:
+        raise ServeFlagError("--web-origin needs --web-listen")
+    if not args.web_listen:
+        return None
+    if args.workers > 1:
+        raise ServeFlagError("--web-listen runs in one process: not with --workers")
+    wh, wp = parse_listen(args.web_listen)
+    if not re.search(r"(^|[^:]):\d{1,5}$", args.web_listen.strip()):
+        raise ServeFlagError(f"--web-listen {args.web_listen[:80]!r}: give a port too, e.g. "
+                             f"{args.web_listen.strip()[:64]}:8080 (a HOST alone would mean port "
+                             f"{DEFAULT_PORT}, the gRPC port's default)")
+    if wp != 0 and (wh, wp) == (host, port):
+        raise ServeFlagError(f"--web-listen {wh}:{wp}: the same address as --listen; the web port "
+                             f"needs its own, e.g. {wh}:8080")
+    for o in args.web_origin or ():
+        if not re.fullmatch(r"https?://[A-Za-z0-9.\-_\[\]:]+", o.rstrip("/")):
+            raise ServeFlagError(f"--web-origin {o[:80]!r}: an origin is scheme://host[:port] "
+                                 "(e.g. https://ui.example.org), no path")
+    return f"{wh}:{wp}"
+
+
 def cmd_serve(args) -> int:
     from afteraction.engine.crypto.note import valid_key_name
     from afteraction.service.keyring import DEFAULT_NAME
@@ -120,25 +143,8 @@ def cmd_serve(args) -> int:
                 check_tls(args.tls_cert, args.tls_key)
             except StoreError as e:
                 raise ServeFlagError(str(e)) from None
-        web_listen = None
-        if args.web_origin and not args.web_listen:
-            raise ServeFlagError("--web-origin needs --web-listen")
-        if args.web_listen:
-            if args.workers > 1:
-                raise ServeFlagError("--web-listen runs in one process: not with --workers")
-            wh, wp = parse_listen(args.web_listen)
-            if not re.search(r"(^|[^:]):\d{1,5}$", args.web_listen.strip()):
-                raise ServeFlagError(f"--web-listen {args.web_listen[:80]!r}: give a port too, e.g. "
-                                     f"{args.web_listen.strip()[:64]}:8080 (a HOST alone would mean port "
-                                     f"{DEFAULT_PORT}, the gRPC port's default)")
-            if wp != 0 and (wh, wp) == (host, port):
-                raise ServeFlagError(f"--web-listen {wh}:{wp}: the same address as --listen; the web port "
-                                     f"needs its own, e.g. {wh}:8080")
-            web_listen = f"{wh}:{wp}"
-            for o in args.web_origin or ():
-                if not re.fullmatch(r"https?://[A-Za-z0-9.\-_\[\]:]+", o.rstrip("/")):
-                    raise ServeFlagError(f"--web-origin {o[:80]!r}: an origin is scheme://host[:port] "
-                                         "(e.g. https://ui.example.org), no path")
+        web_listen = _web_flags(args, host, port)
+        wh, wp = parse_listen(web_listen) if web_listen else (None, None)
         metrics_at = None
         if args.metrics_listen:
             mh, mp = parse_listen(args.metrics_listen)
@@ -188,7 +194,7 @@ def cmd_serve(args) -> int:
     run = start(listen, args.store, key, data_dir, name=args.key_name, tls_cert=args.tls_cert, tls_key=args.tls_key,
                 web_listen=web_listen, web_origins=tuple(o.rstrip("/") for o in args.web_origin or ()), web_page=page)
     if page is not None:
-        page.attach(run.service)   # the league pages, /league/... (clients/cli/league_web.py)
+        page.attach(run.service)   # the league pages, /league/... (clients/cli/league/web.py)
     _started(host, run.port, run.tls, run.vkey, key, kstate, args.store, store_path, sstate, data_dir)
     _web_started(run, web_listen)
     if metrics_at:
@@ -224,7 +230,7 @@ def _started(host, port, tls, vkey, key, kstate, store, store_path, sstate, data
     else:
         print(f"store: {redact(store)}", flush=True)
     print(f"data dir: {os.path.abspath(data_dir)}", flush=True)
-    league = os.path.join(os.path.dirname(os.path.abspath(key)), "league.key")   # service/league.py
+    league = os.path.join(os.path.dirname(os.path.abspath(key)), "league.key")   # service/league/manager.py
     if os.path.exists(league):
         from afteraction.engine.crypto.note import parse_skey
 

@@ -71,11 +71,11 @@ class WebPage:
         if static_dir is None:
             from afteraction.webclient import DIR as static_dir
         self.dir = os.path.realpath(static_dir)
-        self.leagues = None   # the league pages (clients/cli/league_web.py), once attached to a server
+        self.leagues = None   # the league pages (clients/cli/league/web.py), once attached to a server
 
     def attach(self, service) -> None:
         """Serve the league pages of the server whose Service this is (``/league/...``)."""
-        from .league_web import LeaguePages
+        from .league.web import LeaguePages
 
         self.leagues = LeaguePages(service)
 

@@ -225,6 +225,21 @@ ROUND_KEYS = {1: ("round", "title", "seed", "next", "pairings", "byes"),
               2: ("round", "title", "seed", "next", "pairings", "byes", "asked")}
 
 
+def _round_problem(b: dict, v: int) -> str | None:
+    """Why ``b`` is not a round body of league version ``v``."""
+    want = ROUND_KEYS[v]
+    if set(b) != set(want) or not _nat(b["round"], 1000) or not _title(b["title"]) \
+            or not _bytes(b["seed"], 32) or not _bytes(b["next"], 32) or (v >= 2 and not _bytes(b["asked"], 64)):
+        return f"a round body (league version {v}) is {{{', '.join(want)}}}"
+    ps = b["pairings"]
+    if type(ps) is not list or not all(type(p) is list and len(p) == 2 and all(_text(x, 64) for x in p)
+                                       for p in ps):
+        return "round pairings: a list of [first seat's player, second seat's player]"
+    if type(b["byes"]) is not list or not all(_text(x, 64) for x in b["byes"]):
+        return "round byes: a list of players"
+    return None
+
+
 def body_problem(kind: str, b: dict, v: int = LEAGUE_VERSION) -> str | None:
     """Why ``b`` is not a body of ``kind`` in league version ``v`` (its shape only; what it must
     agree with is state.py's)."""
@@ -242,17 +257,7 @@ def body_problem(kind: str, b: dict, v: int = LEAGUE_VERSION) -> str | None:
             return "a player body is {name: 1-64 printable characters, key: 32 bytes}"
         return None
     if kind == "round":
-        want = ROUND_KEYS[v]
-        if set(b) != set(want) or not _nat(b["round"], 1000) or not _title(b["title"]) \
-                or not _bytes(b["seed"], 32) or not _bytes(b["next"], 32) or (v >= 2 and not _bytes(b["asked"], 64)):
-            return f"a round body (league version {v}) is {{{', '.join(want)}}}"
-        ps = b["pairings"]
-        if type(ps) is not list or not all(type(p) is list and len(p) == 2 and all(_text(x, 64) for x in p)
-                                           for p in ps):
-            return "round pairings: a list of [first seat's player, second seat's player]"
-        if type(b["byes"]) is not list or not all(_text(x, 64) for x in b["byes"]):
-            return "round byes: a list of players"
-        return None
+        return _round_problem(b, v)
     if kind == "game":
         if set(b) != {"round", "board", "game", "server", "genesis"} or not _nat(b["round"]) \
                 or not _nat(b["board"]) or not _text(b["game"], 128) or type(b["server"]) is not str \

@@ -1,4 +1,4 @@
-"""`aar league verify LEDGER --bundles DIR` (clients/cli/league.py): exit 0 verified, 1 failed with
+"""`aar league verify LEDGER --bundles DIR` (clients/cli/league/verify.py): exit 0 verified, 1 failed with
 the entry named, 2 unreadable or usage; --json; --league-key pins the league's key."""
 from __future__ import annotations
 

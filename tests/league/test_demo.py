@@ -1,4 +1,4 @@
-"""`aar league demo` and `aar demo --league` (clients/cli/league_demo.py): six bots, three Swiss rounds
+"""`aar league demo` and `aar demo --league` (clients/cli/league/demo.py): six bots, three Swiss rounds
 of SOG and GMV through an embedded server's LeagueService (real gRPC: the league created, joined,
 paired, its games created from their pairings and their results entered by the server), a
 resignation, an agreed draw too early to count, a contested time-out witnessed by the league and
@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from afteraction.cli.league import read_bundles
+from afteraction.cli.league.verify import read_bundles
 from afteraction.cli.main import _jsonable, main
 from afteraction.engine.league.entries import parse_entry
 from afteraction.engine.league.ledger import read_ledger, verify_ledger

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from afteraction.cli.league import read_bundles
+from afteraction.cli.league.verify import read_bundles
 from afteraction.cli.main import _jsonable, main
 from afteraction.engine.league import fixed, glicko2, pairing
 from afteraction.engine.league.entries import seed_commitment

@@ -1,5 +1,5 @@
 """`aar league new | join | pair | games | standings | dispute | rule | cosign | export` against a real server
-on port 0 (clients/cli/league_cmds.py over clients/python/league.py): a small league run from the
+on port 0 (clients/cli/league/commands.py over clients/python/league.py): a small league run from the
 command line, its games played by the players' seats, exported and checked by `aar league verify`."""
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from afteraction.cli.league import read_bundles
+from afteraction.cli.league.verify import read_bundles
 from afteraction.cli.main import main
 from afteraction.engine.crypto.note import Signer
 from afteraction.engine.errors import EncodingError

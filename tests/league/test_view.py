@@ -1,4 +1,4 @@
-"""`aar league view` (clients/cli/league_view.py): the league page with its standings, crosstable,
+"""`aar league view` (clients/cli/league/view.py): the league page with its standings, crosstable,
 rounds, ratings and chart, replay pages beside it; in the browser, "recompute in this browser" finds
 the numbers the same, and finds a changed number, a changed ledger byte, a changed published
 standing. Browser tests skip without chromium (tests/browsers.py)."""

@@ -1,4 +1,4 @@
-"""The LeagueService (service/league.py) on a real server on port 0: a league created, its players
+"""The LeagueService (service/league/manager.py) on a real server on port 0: a league created, its players
 registered by their own signatures, rounds paired from the ledger and the committed seed, one game
 per board created with the pairing's match data, the results entered by the service when the
 games end (confirmed at both cosignatures, pending otherwise, entered again once confirmed), a

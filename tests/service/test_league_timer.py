@@ -1,4 +1,4 @@
-"""The league's timer (service/league.py ``run_forever``, docs/league.md "A league server"), on a
+"""The league's timer (service/league/manager.py ``run_forever``, docs/league.md "A league server"), on a
 real server on port 0: a league game's result entry is appended when the game ends, with no league
 call in between (confirmed when both seats cosigned its final checkpoint; pending, COSIGN_WAIT_MS
 after the end, when a seat withholds its cosignature), and a pending result's window closes by

@@ -8,14 +8,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from afteraction.cli.league import read_bundles
+from afteraction.cli.league.verify import read_bundles
 from afteraction.engine.crypto import canon
 from afteraction.engine.errors import Rejection
 from afteraction.engine.league.entries import Author, organiser_statement, parse_entry
 from afteraction.engine.league.ledger import read_ledger, verify_ledger, write_ledger
 from afteraction.engine.local import derive_bytes
-from afteraction.service.league import LeagueManager
-from afteraction.service.store import open_store
+from afteraction.service.league.manager import LeagueManager
+from afteraction.service.stores import open_store
 from conftest import REPO
 from league.test_versions import KEY
 

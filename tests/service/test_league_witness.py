@@ -1,5 +1,5 @@
 """The league server as a witness of its games (SPEC.md 15.11, engine/league/witness.py,
-service/league.py): it cosigns a game checkpoint a seat shows it only when it is the game's log at
+service/league/manager.py): it cosigns a game checkpoint a seat shows it only when it is the game's log at
 that size (a checkpoint signed by the game's key for another history is refused: the seat keeps a
 fork proof), and it timestamps an envelope a player of the game signed, with a signed,
 domain-separated statement whose bytes SPEC.md 15.11 gives."""

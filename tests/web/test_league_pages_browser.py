@@ -1,4 +1,4 @@
-"""The league pages of ``aar serve --web-listen`` (clients/cli/league_web.py, docs/league.md "The
+"""The league pages of ``aar serve --web-listen`` (clients/cli/league/web.py, docs/league.md "The
 league's pages"): a league run on a real server (port 0), its page served at /league/<id> by the
 same code as ``aar league view``, with the standings, crosstable, rounds and rating chart, each game
 linked to its replay page (served too), and "recompute in this browser" agreeing in headless

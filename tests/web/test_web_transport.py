@@ -270,7 +270,7 @@ def test_the_web_port_serves_the_servicers_tables_less_play(web_server):
     svc = web_server.run.service
     want = {f"/afteraction.v1.GameService/{m.name}" for m in GameServicer(svc).methods() if m.name != "Play"}
     want |= {f"/afteraction.v1.AuditService/{m.name}" for m in AuditServicer(svc).methods()}
-    from afteraction.service.league_servicer import LeagueServicer
+    from afteraction.service.league.servicer import LeagueServicer
 
     want |= {f"/afteraction.v1.LeagueService/{m.name}" for m in LeagueServicer(svc, svc.league).methods()}
     assert web_server.run.web.server.config.app.paths == want

@@ -12,9 +12,9 @@ from afteraction.engine.codes import Code
 from afteraction.engine.league.standings import published, standings
 from afteraction.v1 import league_service_pb2 as lg
 
-from . import limits
-from .calls import SERVER_STREAM, UNARY, Method, grpc_handlers, parse
-from .league import LeagueManager, to_json
+from .. import limits
+from ..calls import SERVER_STREAM, UNARY, Method, grpc_handlers, parse
+from .manager import LeagueManager, to_json
 
 
 def _auth(request):

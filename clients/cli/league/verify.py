@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from .common import _jsonable, _one_line
+from ..common import _jsonable, _one_line
 
 MAX_BUNDLE = 1 << 30
 
@@ -66,7 +66,7 @@ def cmd_league_verify(args: argparse.Namespace) -> int:
     from afteraction.engine.league.ledger import MAX_LEDGER, verify_ledger
     from afteraction.engine.league.state import LeagueError
 
-    from .keys import KeyArgError, server_vkey_arg
+    from ..keys import KeyArgError, server_vkey_arg
 
     pinned = None
     if args.league_key is not None:

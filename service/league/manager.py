@@ -56,9 +56,9 @@ from afteraction.engine.match import match_value
 from afteraction.engine.protocol import ZERO_HASH, verify_command_signature
 from afteraction.v1 import envelope_pb2
 
-from .league_store import LeagueStore
-from .store import Conflict
-from .status import Refusal, quote
+from .store import LeagueStore
+from ..store import Conflict
+from ..status import Refusal, quote
 
 log = logging.getLogger("afteraction.service")
 TAG_ROUND_SEED = "aar1/league-round-seed"   # HMAC input prefix of a round's seed (never hashed in a ledger)
@@ -576,6 +576,6 @@ def league_signer(key_path: str, name: str):
     """The league key: ``league.key`` beside the server key, made on first start (0600) like it."""
     import os
 
-    from .keyring import load_or_create_key
+    from ..keyring import load_or_create_key
 
     return load_or_create_key(os.path.join(os.path.dirname(os.path.abspath(key_path)), "league.key"), name)

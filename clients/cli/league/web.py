@@ -1,5 +1,5 @@
 """The league pages of ``aar serve --web-listen`` (docs/league.md "The league's pages"), served by
-the web page app (clients/cli/webpage.py) from the server's own LeagueService (service/league.py):
+the web page app (clients/cli/webpage.py) from the server's own LeagueService (service/league/manager.py):
 
 - ``/league/``: the leagues of this server, linked;
 - ``/league/<id>``: the league's page, the one ``aar league view`` writes (clients/cli/league_view.py
@@ -84,7 +84,7 @@ class LeaguePages:
                 f"<body><h1>Leagues of this server</h1><ul>{items or '<li>none yet</li>'}</ul></body></html>")
 
     def _league(self, league: str) -> str:
-        from .league_view import league_page
+        from .view import league_page
 
         ledger, bundles = self._snapshot(league)
         key = ("league", league, hashlib.sha256(ledger).digest())
@@ -94,7 +94,7 @@ class LeaguePages:
     def _game(self, league: str, game: str) -> str:
         import tempfile
 
-        from .view import build, page
+        from ..view import build, page
 
         ledger, bundles = self._snapshot(league)
         h = self.svc.league.result_bundle(league, game)

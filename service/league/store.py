@@ -18,7 +18,7 @@ checkpoint.
 """
 from __future__ import annotations
 
-from .store import Conflict, Store, StoreError
+from ..store import Conflict, Store, StoreError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS league_entries (

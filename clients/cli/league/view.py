@@ -22,8 +22,8 @@ import sys
 from html import escape
 from importlib import resources
 
-from .league import _fixed, _frac, _usage_line, read_bundles
-from .view import _sha256
+from .verify import _fixed, _frac, _usage_line, read_bundles
+from ..view import _sha256
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
           "#bcbd22")
@@ -206,7 +206,7 @@ def league_page(data: bytes, bundles, facts_of=None, link=None) -> tuple[str, di
     replay page, or None. ``aar league view`` writes it; ``aar serve --web-listen`` serves it."""
     from afteraction.engine.league.ledger import verify_ledger
 
-    from .main import _jsonable
+    from ..common import _jsonable
 
     rep = verify_ledger(data, bundles, **({} if facts_of is None else {"facts_of": facts_of}))
     d = json.loads(json.dumps(rep.as_dict(), default=_jsonable))
@@ -231,7 +231,7 @@ def cmd_league_view(args: argparse.Namespace) -> int:
     from afteraction.engine.league.ledger import MAX_LEDGER
     from afteraction.engine.league.state import LeagueError
 
-    from .common import _jsonable
+    from ..common import _jsonable
 
     try:
         with open(args.ledger, "rb") as f:
@@ -247,8 +247,8 @@ def cmd_league_view(args: argparse.Namespace) -> int:
         """``--replays``: the game's replay page (aar view's) beside the league's page."""
         import tempfile
 
-        from .view import build
-        from .view import page as replay_page
+        from ..view import build
+        from ..view import page as replay_page
 
         with tempfile.NamedTemporaryFile(suffix=".aar") as t:
             t.write(bundles[h])

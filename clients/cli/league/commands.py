@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import os
 
-from .commands import DEFAULT_SERVER
-from .common import _jsonable
+from ..commands import DEFAULT_SERVER
+from ..common import _jsonable
 
 # the policy `aar league new` writes when no --policy file is given (every constant is in the ledger)
 DEFAULT_POLICY = {
@@ -134,7 +134,7 @@ def register(lsub) -> None:
 
 
 def cmd_new(args) -> int:
-    from .keys import read_seat_seed, seat_public_arg
+    from ..keys import read_seat_seed, seat_public_arg
 
     organiser = read_seat_seed(args.key, "--key")
     if args.policy:
@@ -159,7 +159,7 @@ def cmd_new(args) -> int:
 
 
 def cmd_join(args) -> int:
-    from .keys import read_seat_seed
+    from ..keys import read_seat_seed
 
     seed = read_seat_seed(args.key, "--key")
     with _client(args) as c:
@@ -182,7 +182,7 @@ def _game_dict(g) -> dict:
 
 
 def cmd_pair(args) -> int:
-    from .keys import read_seat_seed
+    from ..keys import read_seat_seed
 
     organiser = read_seat_seed(args.key, "--key")
     options = json.loads(args.options) if args.options else None
@@ -227,7 +227,7 @@ def _frac(v) -> str:
 
 
 def cmd_standings(args) -> int:
-    from .keys import read_seat_seed
+    from ..keys import read_seat_seed
 
     if args.publish and not args.key:
         raise ValueError("--publish needs the organiser's --key")
@@ -259,7 +259,7 @@ def _read_evidence(path: str) -> bytes:
 
 
 def cmd_dispute(args) -> int:
-    from .keys import read_seat_seed
+    from ..keys import read_seat_seed
 
     seed = read_seat_seed(args.key, "--key")
     evidence = [_read_evidence(p) for p in args.evidence]
@@ -270,7 +270,7 @@ def cmd_dispute(args) -> int:
 
 
 def cmd_rule(args) -> int:
-    from .keys import read_seat_seed
+    from ..keys import read_seat_seed
 
     seed = read_seat_seed(args.key, "--key")
     with _client(args) as c:
@@ -304,7 +304,7 @@ def cmd_cosign(args) -> int:
 
     from afteraction.engine.league.ledger import verify_ledger
 
-    from .keys import read_seat_seed, server_vkey_arg
+    from ..keys import read_seat_seed, server_vkey_arg
 
     seed = read_seat_seed(args.key, "--key")
     kept = None

@@ -49,8 +49,8 @@ def run(out: str, seed: int) -> int:
     from afteraction.engine.league.ledger import verify_ledger
     from afteraction.service.server import start
 
-    from .league import summary
-    from .common import _jsonable
+    from .verify import summary
+    from ..common import _jsonable
 
     bundles_dir = os.path.join(out, "bundles")
     os.makedirs(bundles_dir, exist_ok=True)
@@ -238,7 +238,7 @@ def run(out: str, seed: int) -> int:
     rep = verify_ledger(ledger, bundles, vkey, kept_checkpoint=kept_note)
     d = dict(rep.as_dict(), pinned=True)
     print("\n" + summary(d))
-    from .league_view import page
+    from .view import page
 
     html = os.path.join(out, "league.html")
     with open(html, "w", encoding="utf-8") as f:

@@ -1,0 +1,1 @@
+"""The league part of afteraction.cli: ``verify``, ``commands``, ``demo``, ``view``, ``web``."""

@@ -1,0 +1,1 @@
+"""The league part of afteraction.service: ``manager``, ``servicer``, ``store``."""
