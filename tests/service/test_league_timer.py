@@ -11,7 +11,7 @@ import time
 from afteraction.client.league import LeagueClient
 from afteraction.engine.league.entries import parse_entry
 from afteraction.engine.league.ledger import verify_ledger, write_ledger
-from afteraction.service import league as service_league
+from afteraction.service.league import manager as service_league
 
 from .test_league_service import ORG, new_league, play
 
