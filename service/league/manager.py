@@ -321,13 +321,15 @@ class LeagueManager:
             self._settle(w)
             return w
 
-    def _settle(self, w: LedgerWriter, games: set[str] | None = None) -> None:
+    def _settle(self, w: LedgerWriter, games: set[str] | None = None, skip: frozenset = frozenset()) -> None:
         """Enter the result of every ended league game of this server that has none (SPEC.md
         15.3), and enter again, confirmed, a pending result whose seats have all cosigned since.
-        ``games``: only those (the timer's, whose cosignatures it waited for)."""
+        ``games``: only those (the timer's, whose cosignatures it waited for); ``skip``: not those
+        (the sweep's: games whose seats' cosignatures the timer still waits for)."""
         lgs = w.state
         for g in sorted(lgs.games.values(), key=lambda g: g.seq):
-            if g.withdrawn or g.server != self.games.vkey or (games is not None and g.id not in games):
+            if g.withdrawn or g.server != self.games.vkey or (games is not None and g.id not in games) \
+                    or g.id in skip:
                 continue
             res = lgs.live_result(g.id)
             if res is not None and (len(res.cosigned) == len(res.facts.seats) or lgs.decision(g.id) is not None
@@ -405,8 +407,9 @@ class LeagueManager:
         if sweep:
             self._swept = time.monotonic()
         if sweep:
+            waiting = frozenset(gid for gid, (_, seen, _) in ended if gid in self._ended and now < seen + COSIGN_WAIT_MS)
             for league in self.store.leagues():
-                self._guarded(league, lambda w: (self._settle(w), self._close_windows(w)))
+                self._guarded(league, lambda w: (self._settle(w, skip=waiting), self._close_windows(w)))
             return
         for league in sorted(set(self._game_league.values())):
             w = self._cache.get(league)   # looked at as cached: the store is read only for a window to close
