@@ -75,39 +75,48 @@ def _seat_record(v, rec: Record) -> None:
         raise _fail("6", seq, "seat record has no envelope and signature")
     check_envelope(v, seq, rec.kind, seat, ctr, env_b, sig)
     if rec.kind == "commit":
-        env = envelope_pb2.CommandEnvelope.FromString(env_b)
-        if R.commit_problem(seat, v.entropy_commits, len(v.entropy) == len(v.seat_keys)) is not None:
-            raise _fail("6", seq, f"entropy commit by {seat} out of order")
-        if R.commitment_problem(env.entropy_commit.commitment) is not None:  # SPEC.md 5.2
-            raise _fail("6", seq, "entropy commitment length", 32, len(env.entropy_commit.commitment))
-        v.entropy_commits[seat] = env.entropy_commit.commitment
-        if len(v.entropy_commits) == len(v.seat_keys):
-            v.committed_at = seq + 1
-        if events != [entropy_commit_event(seat, env.entropy_commit.commitment)]:
-            raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
+        _entropy_commit(v, seq, seat, envelope_pb2.CommandEnvelope.FromString(env_b), events)
     elif rec.kind == "reveal":
-        env = envelope_pb2.CommandEnvelope.FromString(env_b)
-        if R.reveal_order_problem(v.entropy_commits, len(v.seat_keys), len(v.entropy) == len(v.seat_keys)) \
-                or R.revealed_problem(seat, v.entropy):
-            raise _fail("6", seq, f"entropy reveal by {seat} out of order")
-        e = env.entropy_reveal.entropy
-        if len(e) != R.ENTROPY_BYTES:  # SPEC.md 5.2; the dice key derivation needs 32 bytes per seat
-            raise _fail("6", seq, f"entropy revealed by {seat}: length", 32, len(e))
-        if R.entropy_problem(v.game, seat, e, v.genesis, v.entropy_commits[seat]) is not None:  # v2: bound to genesis
-            raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
-        v.entropy[seat] = e
-        want = [entropy_reveal_event(seat, e)]
-        if len(v.entropy) == len(v.seat_keys):  # the last reveal starts the game (SPEC.md 5.2)
-            g = v.genesis.body
-            want.append(start_event(g["ruleset"]["game"], g["scenario"]))
-        if events[:len(want)] != want or (len(want) == 1 and len(events) != 1):
-            raise _fail("6", seq, "the entropy-reveal/start events differ from the signed envelope")
-        if len(v.entropy) == len(v.seat_keys) and v.secret is not None:
-            order = [s["name"] for s in v.genesis.body["seats"]]
-            v.dice_key = _dice.derive_dice_key(v.secret, v.game, [(s, v.entropy[s]) for s in order])
-        _placement(v, seq, events, len(want))  # setup's events follow start
+        _entropy_reveal(v, seq, seat, envelope_pb2.CommandEnvelope.FromString(env_b), events)
     else:  # a game command's events, or an ending's one event (checked exactly with the endings)
         _placement(v, seq, events, 1 if v._env.WhichOneof("action") == "ending" else 0)
+
+
+def _entropy_commit(v, seq: int, seat: str, env, events: list) -> None:
+    """Step 6 for a commit record (SPEC.md 5.2): the referee's handshake rules, and its one event."""
+    if R.commit_problem(seat, v.entropy_commits, len(v.entropy) == len(v.seat_keys)) is not None:
+        raise _fail("6", seq, f"entropy commit by {seat} out of order")
+    if R.commitment_problem(env.entropy_commit.commitment) is not None:
+        raise _fail("6", seq, "entropy commitment length", 32, len(env.entropy_commit.commitment))
+    v.entropy_commits[seat] = env.entropy_commit.commitment
+    if len(v.entropy_commits) == len(v.seat_keys):
+        v.committed_at = seq + 1
+    if events != [entropy_commit_event(seat, env.entropy_commit.commitment)]:
+        raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
+
+
+def _entropy_reveal(v, seq: int, seat: str, env, events: list) -> None:
+    """Step 6 for a reveal record (SPEC.md 5.2): the referee's handshake rules, the entropy bound
+    to the seat's commitment, its events (the last reveal starts the game: setup's events follow)."""
+    if R.reveal_order_problem(v.entropy_commits, len(v.seat_keys), len(v.entropy) == len(v.seat_keys)) \
+            or R.revealed_problem(seat, v.entropy):
+        raise _fail("6", seq, f"entropy reveal by {seat} out of order")
+    e = env.entropy_reveal.entropy
+    if len(e) != R.ENTROPY_BYTES:  # the dice key derivation needs 32 bytes per seat
+        raise _fail("6", seq, f"entropy revealed by {seat}: length", 32, len(e))
+    if R.entropy_problem(v.game, seat, e, v.genesis, v.entropy_commits[seat]) is not None:  # v2: bound to genesis
+        raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
+    v.entropy[seat] = e
+    want = [entropy_reveal_event(seat, e)]
+    if len(v.entropy) == len(v.seat_keys):  # the last reveal starts the game (SPEC.md 5.2)
+        g = v.genesis.body
+        want.append(start_event(g["ruleset"]["game"], g["scenario"]))
+    if events[:len(want)] != want or (len(want) == 1 and len(events) != 1):
+        raise _fail("6", seq, "the entropy-reveal/start events differ from the signed envelope")
+    if len(v.entropy) == len(v.seat_keys) and v.secret is not None:
+        order = [s["name"] for s in v.genesis.body["seats"]]
+        v.dice_key = _dice.derive_dice_key(v.secret, v.game, [(s, v.entropy[s]) for s in order])
+    _placement(v, seq, events, len(want))  # setup's events follow start
 
 
 def _placement(v, seq: int, events: list, first: int) -> None:
