@@ -60,40 +60,33 @@ def _seat_record(v, rec: Record) -> None:
         raise _fail("6", seq, f"{rec.kind} record body has exactly the keys {', '.join(sorted(want))}",
                     sorted(want), sorted(b))
     if "sealed" in b:
-        _sealed_command(v, rec, seat, events)
+        if rec.kind != "command":
+            raise _fail("6", seq, "only game commands may be sealed")
+        s = b["sealed"]
+        if type(s) is not dict or set(s) != {"commit", "ct"} or not bytes32(s.get("commit")) \
+                or type(s.get("ct")) is not bytes:
+            raise _fail("6", seq, "sealed command has the wrong shape")
+        check_ct_length(v, "6", seq, "command", seat, 0, s["ct"])
+        v.commitments[(seq, 0)] = s["commit"]
+        _placement(v, seq, events, 0)
         return
     env_b, sig = b.get("env"), b.get("sig")
     if type(env_b) is not bytes or type(sig) is not bytes:
         raise _fail("6", seq, "seat record has no envelope and signature")
     check_envelope(v, seq, rec.kind, seat, ctr, env_b, sig)
     if rec.kind == "commit":
-        _entropy_commit(v, seq, seat, env_b, events)
+        _entropy_commit(v, seq, seat, envelope_pb2.CommandEnvelope.FromString(env_b), events)
     elif rec.kind == "reveal":
-        _entropy_reveal(v, seq, seat, env_b, events)
+        _entropy_reveal(v, seq, seat, envelope_pb2.CommandEnvelope.FromString(env_b), events)
     else:  # a game command's events, or an ending's one event (checked exactly with the endings)
         _placement(v, seq, events, 1 if v._env.WhichOneof("action") == "ending" else 0)
 
 
-def _sealed_command(v, rec: Record, seat: str, events: list) -> None:
-    """A sealed game command (SPEC.md 6.3): its commitment and padded ciphertext, no envelope yet."""
-    seq = rec.seq
-    if rec.kind != "command":
-        raise _fail("6", seq, "only game commands may be sealed")
-    s = rec.body["sealed"]
-    if type(s) is not dict or set(s) != {"commit", "ct"} or not bytes32(s.get("commit")) \
-            or type(s.get("ct")) is not bytes:
-        raise _fail("6", seq, "sealed command has the wrong shape")
-    check_ct_length(v, "6", seq, "command", seat, 0, s["ct"])
-    v.commitments[(seq, 0)] = s["commit"]
-    _placement(v, seq, events, 0)
-
-
-def _entropy_commit(v, seq: int, seat: str, env_b: bytes, events: list) -> None:
-    """A seat's entropy commitment of the dice handshake (SPEC.md 5.2)."""
-    env = envelope_pb2.CommandEnvelope.FromString(env_b)
+def _entropy_commit(v, seq: int, seat: str, env, events: list) -> None:
+    """Step 6 for a commit record (SPEC.md 5.2): the referee's handshake rules, and its one event."""
     if R.commit_problem(seat, v.entropy_commits, len(v.entropy) == len(v.seat_keys)) is not None:
         raise _fail("6", seq, f"entropy commit by {seat} out of order")
-    if R.commitment_problem(env.entropy_commit.commitment) is not None:  # SPEC.md 5.2
+    if R.commitment_problem(env.entropy_commit.commitment) is not None:
         raise _fail("6", seq, "entropy commitment length", 32, len(env.entropy_commit.commitment))
     v.entropy_commits[seat] = env.entropy_commit.commitment
     if len(v.entropy_commits) == len(v.seat_keys):
@@ -102,14 +95,14 @@ def _entropy_commit(v, seq: int, seat: str, env_b: bytes, events: list) -> None:
         raise _fail("6", seq, "the entropy-commit event differs from the signed envelope")
 
 
-def _entropy_reveal(v, seq: int, seat: str, env_b: bytes, events: list) -> None:
-    """A seat's entropy reveal (SPEC.md 5.2); the last one starts the game and derives the dice key."""
-    env = envelope_pb2.CommandEnvelope.FromString(env_b)
+def _entropy_reveal(v, seq: int, seat: str, env, events: list) -> None:
+    """Step 6 for a reveal record (SPEC.md 5.2): the referee's handshake rules, the entropy bound
+    to the seat's commitment, its events (the last reveal starts the game: setup's events follow)."""
     if R.reveal_order_problem(v.entropy_commits, len(v.seat_keys), len(v.entropy) == len(v.seat_keys)) \
             or R.revealed_problem(seat, v.entropy):
         raise _fail("6", seq, f"entropy reveal by {seat} out of order")
     e = env.entropy_reveal.entropy
-    if len(e) != R.ENTROPY_BYTES:  # SPEC.md 5.2; the dice key derivation needs 32 bytes per seat
+    if len(e) != R.ENTROPY_BYTES:  # the dice key derivation needs 32 bytes per seat
         raise _fail("6", seq, f"entropy revealed by {seat}: length", 32, len(e))
     if R.entropy_problem(v.game, seat, e, v.genesis, v.entropy_commits[seat]) is not None:  # v2: bound to genesis
         raise _fail("6", seq, f"entropy revealed by {seat} does not match its commitment")
