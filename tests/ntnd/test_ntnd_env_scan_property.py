@@ -22,7 +22,7 @@ SIDES = (ALLIED, COMMUNIST)
 
 def _plain(s: dict) -> dict:
     """What every question of Env answers, from one plain pass over the units."""
-    zones = load_map().zones
+    offboard = load_map().zones
     locs = {x: set() for x in SIDES}
     zoc_at = {x: set() for x in SIDES}
     types_at: dict = {x: {} for x in SIDES}
@@ -35,7 +35,7 @@ def _plain(s: dict) -> dict:
         zoc, r, air = _type_facts(u["type"])
         if loc is not None and not air:
             locs[side].add(loc)
-        if loc in zones:
+        if loc in offboard:
             continue
         if zoc and not u["inv"] and not (s.get("sv_demoralized") and u["nat"] == "ARVN"):
             zoc_at[side].add(loc)
