@@ -64,7 +64,7 @@ clients/web/node_modules/.package-lock.json: clients/web/package-lock.json
 bench: $(STAMP)
 	$(PY) -m bench
 
-# The peer benchmark (issue 48, bench/peer/compare.py): the duel through our service and through
+# The peer benchmark (bench/peer/compare.py): the duel through our service and through
 # boardgame.io in one run; npm ci installs boardgame.io 0.50.2 from bench/peer/package-lock.json.
 bench/peer/node_modules/.package-lock.json: bench/peer/package-lock.json
 	cd bench/peer && npm ci --silent --no-audit --no-fund

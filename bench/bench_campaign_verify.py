@@ -3,7 +3,7 @@
 Two logs:
 - THE CAMPAIGN: the `campaign` scenario (63 turns) played to its end in-process by the demo bots
   (`aar demo --game ntnd --scenario campaign`'s, NtndRuleset.demo_bot on both seats, each seeing
-  only its own seat's view), seed CAMPAIGN_SEED. Its bot-played game is what issue 15's
+  only its own seat's view), seed CAMPAIGN_SEED. Its bot-played game is what
   `ntnd_campaign_verify_s` is read from: one real log, verified as `aar verify` verifies it.
 - THE CHAIN: Tet games chained until they hold RECORDS records (the stand-in the issue allowed until
   the campaign existed, kept as a stress figure far longer than any campaign the bots play), verified

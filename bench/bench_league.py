@@ -1,4 +1,4 @@
-"""What the league layer costs on top of its games (issue 45): `aar league verify` of a Swiss
+"""What the league layer costs on top of its games: `aar league verify` of a Swiss
 league of 64 players over 6 rounds (192 duels, the standings published after every round) against
 verifying the same 192 bundles one by one as `aar verify` does (replay included).
 

@@ -1,4 +1,4 @@
-"""The cost of the Prometheus metrics (issue 47): commands/s of the same bot load through two
+"""The cost of the Prometheus metrics: commands/s of the same bot load through two
 `aar serve --workers 2` servers, one with `--metrics-listen` (every call, stream, command and append
 counted; scraped every 15 s, Prometheus' default interval) and one without, driven **at the same time** in
 every round, so that whatever else runs on a shared machine loads both alike at every instant. One
@@ -7,7 +7,7 @@ concurrent duel games per server.
 
 Prints a line per server, each round's ratio, the commands per server CPU second of each, what the
 metrics hooks alone cost per command, then ``ratio metrics_on_vs_off VALUE`` (commands/s on over
-off: the median of the rounds' ratios; issue 47's target: >= 0.97) and ``ratio metrics_cpu_on_vs_off
+off: the median of the rounds' ratios; the target: >= 0.97) and ``ratio metrics_cpu_on_vs_off
 VALUE`` (commands per server CPU second on over off: the capacity a server of the same cores keeps).
 Run: ``python -m bench metrics`` or ``python bench/bench_metrics.py [--quick]``.
 """

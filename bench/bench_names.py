@@ -1,4 +1,4 @@
-"""The cost of the legal commands' names (issue 46, engine/names.py): for the largest decisions of
+"""The cost of the legal commands' names (engine/names.py): for the largest decisions of
 an NTND Tet game played by a seeded random bot, the time to list the legal commands and put them
 into a prompt (YourDecision.legal_commands), to name them (names.label_commands) and to make their CommandName
 messages too (service/servicer.py names_pb: what a prompt asked `with_names` costs under the game's

@@ -1,4 +1,4 @@
-"""NTND benchmark (issue 15): engine commands/s of random-bot games of the Tet Offensive
+"""NTND benchmark: engine commands/s of random-bot games of the Tet Offensive
 scenario, the time to enumerate the legal moves of a whole Communist movement phase (every
 piece's reachable destinations), and replay verification of the logs beside the crypto-only
 verification of the same records (``python -m bench ntnd``; bounded to about 30 s).

@@ -1,4 +1,4 @@
-"""The service's fast path measured: each seat plays over its own ``Play`` stream (issue 48 item 1).
+"""The service's fast path measured: each seat plays over its own ``Play`` stream.
 
 A client process (``PlayProc``, JSON lines on stdin/stdout like bench_service_games' ``ClientProc``)
 drives N concurrent games of one ruleset with grpc.aio: each slot has two connections, seat a's and

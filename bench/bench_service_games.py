@@ -13,7 +13,7 @@ its pool, so windows measure moves, at any number of games. Default options: SOG
 mission, GMV's 8 turns (~700 commands a game), NTND's Tet Offensive (~600 commands a game; a Communist
 movement phase's ListLegalCommands answer holds thousands of moves).
 
-Then the stream-exhaustion figure (issue 12 item 1), by ``bench_streams.compare`` on this
+Then the stream-exhaustion figure, by ``bench_streams.compare`` on this
 server: GetState's p50/p99 in windows of 1,000 calls with no stream open, alternated four times with
 windows with 1,000 idle Watch streams open (100 per connection over 10 connections), pooled;
 a GetState not answered within 2 s is reported as such.
@@ -22,7 +22,7 @@ Prints one line per configuration and each window pair's ratio (the service's co
 its window over the echo's in the window right after it), then ``ratio service_sog_vs_echo``,
 ``ratio service_gmv_vs_echo`` and ``ratio service_ntnd_vs_echo`` (at 10 games: the median of the nine
 pairs' ratios, so one window that the machine's other load hit harder does not move it; the ratio of all
-windows pooled is printed beside; NTND's has no target, issue 12 asks for NTND "when fast enough"),
+windows pooled is printed beside; NTND's has no target: NTND is measured "when fast enough"),
 ``ratio sog_p99_ms_at_100`` (the p99 in ms at 100 SOG games) and
 ``ratio getstate_p99_watch1000_vs_idle``.
 Run: ``python -m bench service_games`` or ``python bench/bench_service_games.py [--quick]``.
@@ -187,7 +187,7 @@ def run_service(drivers: list[Driver], m: base.Meter, t_start: float | None = No
 
 class ClientProc:
     """Up to GAMES_PER_CLIENT drivers (and as many echo drivers) in a client process of their own
-    (issue 12 item 7: so the clients of many games can be spread over processes rather than be
+    (so the clients of many games can be spread over processes rather than be
     threads behind one GIL; how many per process is GAMES_PER_CLIENT's measured choice).
     The parent tells it, over JSON lines on its stdin/stdout, to top up its pools, renew the seat
     tokens, play one window from a given start (time.monotonic, shared by every process) and run

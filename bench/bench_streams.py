@@ -1,5 +1,5 @@
 """Idle streams against unary calls: GetState latency with 1,000 idle Watch streams
-open, against the same server with none, measured in the same run (issue 12).
+open, against the same server with none, measured in the same run.
 
 `aar serve` runs in its own process (SQLite store in a temp dir). One duel game
 is created and its handshake played. Then, alternating: a window of sequential
@@ -68,7 +68,7 @@ def _open_streams(target: str, gid: str, streams: int, per_connection: int, from
 
 def compare(target: str, gid: str, get_state, streams: int = STREAMS, per_connection: int = PER_CONNECTION,
             rounds: int = ROUNDS, calls: int = CALLS, deadline: float = 30.0) -> dict:
-    """The one measurement of issue 12's stream target (this file's ``run`` and
+    """The one measurement stream target (this file's ``run`` and
     bench_service_games): ``rounds`` alternations of a window of ``calls`` GetState calls
     (``get_state(timeout=...)``, on a connection of its own) with no stream open and a window
     with ``streams`` idle Watch streams of ``gid`` open (``per_connection`` to a connection, as

@@ -14,7 +14,7 @@ sides alike:
   raw     a bare loop doing only SHA-256 of each record's bytes plus the Ed25519
           verifications the verifier must do for that record (one per checkpoint, one
           per seat signature), with keys loaded once.
-ratio verify_crypto = raw time / verify time (target >= 0.5). Issue 2 words the raw limit as
+ratio verify_crypto = raw time / verify time (target >= 0.5). The raw limit is defined as
 "SHA-256 of the record bytes + one Ed25519 verification per checkpoint"; every record of this
 log but genesis and the end also carries a seat signature the verifier cannot skip, so the ratio counts
 it in the raw loop; the checkpoint-only loop is measured too and printed as a figure.
@@ -202,7 +202,7 @@ def run() -> None:
     print(f"verify (crypto steps, replay=False): {t_verify:.2f} CPU s = {n / t_verify:,.0f} records/s")
     print(f"raw limit (SHA-256 + Ed25519 only):  {t_raw:.2f} CPU s = {n / t_raw:,.0f} records/s")
     print(f"raw, checkpoint signatures only:     {t_cp:.2f} CPU s = {n / t_cp:,.0f} records/s "
-          f"(issue 2's literal definition; every record but genesis and the end also has a seat signature, "
+          f"(the literal definition; every record but genesis and the end also has a seat signature, "
           f"which the verifier must check: raw/verify = {t_cp / t_verify:.3f})")
     print(f"(all three measured interleaved in {CHUNK}-record chunks; {wall:.1f} s wall clock)")
     print(f"ratio verify_crypto {t_raw / t_verify:.3f}")

@@ -1,4 +1,4 @@
-"""The web transport against native gRPC (issue 20 item 6): SOG bot games through one `aar serve
+"""The web transport against native gRPC: SOG bot games through one `aar serve
 --web-listen` process (SQLite, every signature checked, every acknowledged command fsynced before
 its reply), driven over the native gRPC port and over the web port (Connect, binary codec,
 HTTP/1.1 keep-alive: one connection per game slot, as a browser tab keeps one) in alternating

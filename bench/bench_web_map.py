@@ -1,4 +1,4 @@
-"""Map-first play in Chromium (issue 46): in an NTND campaign game, the time from a click on a piece
+"""Map-first play in Chromium: in an NTND campaign game, the time from a click on a piece
 to its legal destinations lit on the board, and from a click on a destination (the move) to the
 board redrawn with the move's record. Targets: 100 ms and 300 ms.
 

@@ -26,7 +26,7 @@ benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the pr
         the submit per command, and the top functions by own time.
 
     python bench/profile_service.py path duel [--games 1] [--window 8] [--workers 2] [--rate 250]
-        the whole service path of one seat's commands (issue 48 item 2): `aar serve --workers 2` sampled
+        the whole service path of one seat's commands: `aar serve --workers 2` sampled
         by py-spy (``pip install py-spy``; every thread of every server process, its own overhead kept
         small with --nonblocking) while ``--games`` bench drivers play for ``--window`` seconds; each
         sample is put in one bucket: a rebuild of a game that is not among the cached live games

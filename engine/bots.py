@@ -34,8 +34,7 @@ def public_pick(prng: Prng, cands: list, key: Callable[[object], tuple]):
     candidates left, and so on; one draw per level whatever the count, so the stream stays in step.
     A bot that puts the public part of a command first (the piece and path of a move, the hex of an
     inverted recruit) and its hidden part last (the recruit's type) chooses the same public footprint in
-    two positions that differ only in hidden content whenever the public parts offered are the same
-    (issue 42, point 4); a uniform draw over the whole list would not, since the list's length and order
+    two positions that differ only in hidden content whenever the public parts offered are the same; a uniform draw over the whole list would not, since the list's length and order
     follow the hidden content."""
     keys = [key(c) for c in cands]
     left = list(range(len(cands)))

@@ -1,5 +1,5 @@
 """Every rejection code, once: its gRPC status, what it means, and whether the reference client
-retries it. The one source of the codes (issue 11 step 5):
+retries it. The one source of the codes:
 
 - ``service/status.py`` maps a code to its gRPC status from ``Code.status``;
 - docs/service-codes.md's table is generated from this module

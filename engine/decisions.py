@@ -1,4 +1,4 @@
-"""Decisions as data: the one decision table of every ruleset (issue 11 step 1).
+"""Decisions as data: the one decision table of every ruleset.
 
 A game is a state machine that stops at *decisions*: ``Ruleset.pending(state)`` names the one
 decision the game waits for (a ``Decision``: seat, kind, prompt, data). Each decision kind is

@@ -1,4 +1,4 @@
-"""Endings every game has, declared once for every ruleset (SPEC.md 8.1-8.3, issue 19).
+"""Endings every game has, declared once for every ruleset (SPEC.md 8.1-8.3).
 
 A game ends by its rules (the ruleset's ``outcome``) or by one of these, which the referee
 handles before the game's own decision:

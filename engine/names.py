@@ -1,4 +1,4 @@
-"""Commands and records in words: the presentation layer of every game (issue 46).
+"""Commands and records in words: the presentation layer of every game.
 
 A player reads "Place a VC cadre face down at Hue (1609)", not ``ntnd { place { ... } }``. Each
 game's ``engine/games/<game>/names.py`` defines a ``Namer`` subclass that names

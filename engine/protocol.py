@@ -92,7 +92,7 @@ def is_record_of(rec: Record, game: str, seq: int, prev: bytes, kind: str, body:
                  v: int = FORMAT_VERSION) -> bool:
     """True only if ``make_record(game, seq, prev, kind, body, v)`` gives ``rec``'s bytes, where ``rec``
     was parsed from bytes (``parse_record``): the same fields, the body the same value as its decoded
-    one (``canon.same``), so nothing is encoded or hashed (issue 15: the replay's records). False
+    one (``canon.same``), so nothing is encoded or hashed (the replay's records). False
     says nothing: the caller makes the record and compares."""
     return (type(seq) is int and seq == rec.seq and type(kind) is str and kind == rec.kind
             and type(prev) is bytes and prev == rec.prev and type(game) is str and game == rec.game

@@ -1,4 +1,4 @@
-"""The server's signed receipt for an envelope it received (SPEC.md 7.5, issue 41).
+"""The server's signed receipt for an envelope it received (SPEC.md 7.5).
 
 The service answers every envelope whose bytes parse, accepted or refused, with a ``Receipt``
 (proto/afteraction/v1/game_service.proto) signed by the server key that signs the game's

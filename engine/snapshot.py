@@ -1,4 +1,4 @@
-"""The one copy and the one digest of a game state, for every ruleset (issue 11 step 2).
+"""The one copy and the one digest of a game state, for every ruleset.
 
 A ruleset's state is *state data*: dicts, lists and tuples of ``None``, ``bool``, ``int``,
 ``str``, ``bytes`` and ``fractions.Fraction`` (dict keys: ``str`` or ``int``). Nothing else: no
@@ -46,7 +46,7 @@ def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map, _dicts=_a
             return x.copy()
         if _dicts(_map(_type, x.values())):
             # a table of records (the units...): if no record holds a list or a dict (state data that
-            # is hashable holds none: they are its only mutable types), one copy a record (issue 15)
+            # is hashable holds none: they are its only mutable types), one copy a record
             try:
                 hash(tuple(_chain(_map(_values, x.values()))))
             except TypeError:
@@ -54,7 +54,7 @@ def copy(x, _atoms=ATOMS, _all_atoms=_all_atoms, _type=type, _map=map, _dicts=_a
             else:
                 return {k: v.copy() for k, v in x.items()}
             # some record holds a container (a marker: its units, its commitment's ref): each record is
-            # copied here, its lists of atoms sliced, not through a call per record (issue 15)
+            # copied here, its lists of atoms sliced, not through a call per record
             out = {}
             for k, v in x.items():
                 r = out[k] = v.copy()

@@ -98,7 +98,7 @@ def server_options(reuseport: bool) -> list[tuple[str, int]]:
         ("grpc.max_concurrent_streams", limits.MAX_STREAMS_PER_CONNECTION),
         # count a stream as HTTP/2 (and the client) does, until it ends: gRPC's default "overload
         # protection" counts it until it is freed, so a client that saw a stream end and sent the next
-        # got RST_STREAM REFUSED_STREAM (UNAVAILABLE) under load (issue 47). What a stream costs past
+        # got RST_STREAM REFUSED_STREAM (UNAVAILABLE) under load. What a stream costs past
         # its end is bounded by MAX_PENDING_CALLS and MAX_STREAMS (a call cancelled at once included)
         ("grpc.http.overload_protection", 0),
         ("grpc.max_receive_message_length", limits.TRANSPORT_MAX_RECEIVE_BYTES),

@@ -1,4 +1,4 @@
-"""`make bench` conventions (issue 2): every benchmark module prints its figures and then
+"""`make bench` conventions: every benchmark module prints its figures and then
 `ratio NAME VALUE` lines that a script can read; bench_verify runs end to end on a tiny log."""
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def _peer_missing() -> str | None:
 
 @pytest.mark.skipif(_peer_missing() is not None, reason=f"bench-peer cannot run here: {_peer_missing()}")
 def test_bench_peer_runs_in_quick_mode_and_prints_its_ratios():
-    """The peer benchmark (issue 48) end to end at 2 games: our service (over Play streams, and over unary
+    """The peer benchmark end to end at 2 games: our service (over Play streams, and over unary
     calls), boardgame.io in memory, with the
     per-move crypto and on its FlatFile store each play the duel in a window, and every ratio line is
     there and parses (no target is asserted: speed targets live in the benchmark's figures)."""

@@ -1,7 +1,7 @@
-"""`make demo` and `make test` print no packaging warnings (issue 22): setuptools reads
+"""`make demo` and `make test` print no packaging warnings: setuptools reads
 pyproject.toml and builds every package (with its package data) without a warning: no
 deprecated `project.license` table, no data folder that "would be ignored"; every package is listed.
-And the size rules (issue 44): no function of engine, service or the clients past 60 lines, no package
+And the size rules: no function of engine, service or the clients past 60 lines, no package
 past 30 modules or 6000 lines (a reader finds a rule or a step by the package and module named for it,
 not by where a file-length cap cut), and no other hand-written source file (tests, bench, scripts,
 JavaScript) past 600 lines; generated code is exempt."""
@@ -96,7 +96,7 @@ CODE_FOLDERS = ("engine", "service", "clients/python", "clients/cli")
 #: step of a procedure per function. Counted from ``def`` to its last line, docstring included.
 MAX_FUNCTION_LINES = 60
 #: the functions already longer than MAX_FUNCTION_LINES, path:qualified name -> their length when
-#: the limit came (issue 44). The list may only shrink: a function split below the limit (or gone)
+#: the limit came. The list may only shrink: a function split below the limit (or gone)
 #: must leave it, and none may grow. NTND's are split but flow.enter (below); the others are outside NTND:
 LONG_FUNCTIONS = {
     # the command line: argument parsing and the demo/serve/verify front ends
@@ -117,15 +117,15 @@ LONG_FUNCTIONS = {
     "clients/cli/view.py:build": 76,
     # the client library's seat loop
     "clients/python/seat.py:Seat.play": 81,
-    # the league ledger and the log's readers/verifier (issue 44 point 3 rewrites the verifier)
+    # the league ledger and the log's readers/verifier (the verifier's steps are being rewritten as functions)
     "engine/league/ledger.py:verify_ledger": 65,
     "engine/log/bundle.py:read_bundle": 64,
     "engine/log/verify.py:Verifier.__init__": 76,
-    # the service: backup/restore, the async write path (issue 44 point 5), the web guard
+    # the service: backup/restore, the async write path, the web guard
     "service/backup.py:backup": 78,
     "service/backup.py:restore": 93,
     "service/web.py:guarded_h11": 92,
-    # NTND's rule 3 flow: issue 44 point 1 (phases and decisions as data) replaces it with the engine's
+    # NTND's rule 3 flow: phases and decisions as data replace it with the engine's
     # loop over each phase's declared steps; splitting it here would only collide with that
 }
 

@@ -1,4 +1,4 @@
-"""The peer benchmark of issue 48 (`make bench-peer`): the duel (engine/games/duel, SPEC.md 12) through
+"""The peer benchmark (`make bench-peer`): the duel (engine/games/duel, SPEC.md 12) through
 our service and through boardgame.io 0.50.2 (bench/peer/game.js, server.js, load.js), in one run.
 
 Systems, each its own server process, N concurrent games, each seat its own connection:
@@ -10,7 +10,7 @@ Systems, each its own server process, N concurrent games, each seat its own conn
                  SubmitCommand, both seats of a game over one connection (bench_service_games'
                  drivers and client process; what `make bench` measures), for comparison.
   bgio_memory    boardgame.io's Server, its in-memory store, no crypto (for reference).
-  bgio_crypto    the same with the per-move crypto of issue 48 (Ed25519 verify of the seat's signed
+  bgio_crypto    the same with the per-move crypto (Ed25519 verify of the seat's signed
                  move, a SHA-256 chain, an Ed25519 server signature per move; game.js).
   bgio_flatfile  boardgame.io's FlatFile store (node-persist files; no crypto).
 For each number of games, ROUNDS rounds of one window per system, the systems' order rotated each
@@ -21,7 +21,7 @@ the client process's CPU per move (approximate).
 
 Prints ``ratio service_vs_bgio_crypto_at_N``, ``ratio service_vs_bgio_flatfile_at_N`` and
 ``ratio service_vs_bgio_memory_at_N`` for each N, ``ratio service_vs_bgio_crypto`` and
-``ratio service_vs_bgio_flatfile`` (the lower over the Ns: issue 48's targets hold at every N),
+``ratio service_vs_bgio_flatfile`` (the lower over the Ns: the targets hold at every N),
 ``ratio service_p99_ms_at_N`` and ``ratio bgio_crypto_p99_ms_at_N`` at the largest N,
 ``ratio service_cpu_ms_per_command`` and ``ratio bgio_crypto_cpu_ms_per_move`` (at the largest N), and
 ``ratio service_vs_bgio_crypto_cpu_at_N`` / ``ratio service_vs_bgio_flatfile_cpu_at_N``: the peer's
@@ -236,7 +236,7 @@ def run() -> None:
     if why:
         raise SystemExit(f"bench-peer: {why}")
     t0 = time.monotonic()
-    print(f"peer benchmark (issue 48): the duel through `aar serve --workers {WORKERS}` (SQLite, WAL, "
+    print(f"peer benchmark: the duel through `aar serve --workers {WORKERS}` (SQLite, WAL, "
           "synchronous=FULL; service: one Play message each way per command; service_unary: ListLegalCommands + "
           "SubmitCommand) and through boardgame.io 0.50.2 "
           "(SocketIO, moves applied on the server); each seat its own connection; "

@@ -1,6 +1,6 @@
 // The duel (engine/games/duel/rules.py, SPEC.md 12) as a boardgame.io 0.50 game, written from
 // boardgame.io's documentation (Game object: setup, moves in long form with `client: false`, turn
-// with maxMoves, endIf, playerView) for the peer benchmark of issue 48 (bench/peer/README.md).
+// with maxMoves, endIf, playerView) for the peer benchmark (bench/peer/README.md).
 //
 // Three rounds: player "0" (seat a) picks a number 1-6 in secret (playerView hides it from "1"),
 // player "1" (seat b) guesses; a right guess scores 2 for b, otherwise a d6 (boardgame.io's
@@ -9,7 +9,7 @@
 // `client: false` on every move: moves are applied only on the server (the client sends the action,
 // the master runs it), as our service applies commands only in the referee.
 //
-// makeDuel({ serverKey }) with setupData.crypto true adds the per-move cryptography of issue 48:
+// makeDuel({ serverKey }) with setupData.crypto true adds the per-move cryptography:
 //   - the seat signs each move with Ed25519 over "duel|<move>|<round>|<number>|<chain head>" (the
 //     head binds the move to the log's end, as our envelopes bind to the head) and the server verifies
 //     it against the seat's public key given at match creation (setupData.keys);

@@ -1,4 +1,4 @@
-// The peer benchmark's load generator (issue 48): N concurrent duel games against server.js, each
+// The peer benchmark's load generator: N concurrent duel games against server.js, each
 // seat a boardgame.io Client with the SocketIO transport on its own connection (socket.io's forceNew:
 // no multiplexing of seats on one socket), moves applied only on the server (`client: false`), one
 // move = one websocket message each way ('update' out, the master's 'update'/'patch' back).

@@ -1,4 +1,4 @@
-// The peer's server for the benchmark of issue 48: boardgame.io's Server (its Lobby API to create and
+// The peer's server for the benchmark: boardgame.io's Server (its Lobby API to create and
 // join matches, its SocketIO transport for the moves) with the duel of game.js.
 //
 //   node server.js [--store memory|flatfile] [--dir DIR]

@@ -199,7 +199,7 @@ def cmd_play(args) -> int:
         if args.json:
             for i, cmd in enumerate(legal, 1):
                 print(f"  {i:3d}. {describe(cmd)}")
-        prompt = getattr(seat, "prompt", None)  # the prompt being answered: its names (issue 46)
+        prompt = getattr(seat, "prompt", None)  # the prompt being answered: its names
         if args.json:  # numbered as listed above
             menu = play_text.Menu([describe(c) for c in legal], [""] * len(legal))
         else:
@@ -396,7 +396,7 @@ def cmd_export(args) -> int:
 
 # -- the server: serve_cmd.py ---------------------------------------------------------
 def cmd_demo(args) -> int:
-    if args.league:  # issue 45: the league demo through the LeagueService (clients/cli/league/demo.py)
+    if args.league:  # The league demo through the LeagueService (clients/cli/league/demo.py)
         from .league.demo import run
 
         return run(os.path.join(args.out, "league"), args.seed)

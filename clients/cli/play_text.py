@@ -260,7 +260,7 @@ def parse_answer(raw: str, game: str, cls=None):
     return None, errors[0] if errors else "an empty command"
 
 
-# -- choices by name (issue 46): the ruleset's names, grouped --------------------------------
+# -- choices by name: the ruleset's names, grouped --------------------------------
 MAX_LISTED = 40  # more choices than this: the groups are listed, and a group's choices on request
 
 

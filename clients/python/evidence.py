@@ -1,4 +1,4 @@
-"""A seat's evidence (SPEC.md 7.5, 8.2, 11; issue 41): every envelope it signs, written durably
+"""A seat's evidence (SPEC.md 7.5, 8.2, 11): every envelope it signs, written durably
 before it is sent; the server's signed receipt for each; the server faults it saw. Mixed into
 ``Seat`` (clients/python/seat.py).
 

@@ -294,7 +294,7 @@ class Seat(SeatEndings, SeatEvidence):
             if self.revealed:
                 return None
             return self.sign_reveal() if self.committed else self.sign_commit()
-        self.prompt = prompt  # the prompt being answered: a chooser may read its names (issue 46)
+        self.prompt = prompt  # the prompt being answered: a chooser may read its names
         choice = choose(self.seat, list(prompt.legal_commands))
         if choice is None:  # the chooser saw the game move on (e.g. ended): wait for the next prompt
             return None

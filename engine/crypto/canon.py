@@ -68,7 +68,7 @@ _AS_IS = frozenset({str, bytes, bool, type(None)})
 def _norm(v: Any, depth: int = 0, _as_is=_AS_IS) -> Any:
     """_normalize without building location strings (the common, valid case). The elements of a map
     or array that pass as they are (``_AS_IS``, ints in range) are taken there, without a call of
-    their own: most of a record's values are such leaves (issue 15)."""
+    their own: most of a record's values are such leaves."""
     t = type(v)
     if t in _as_is:
         return v
@@ -104,7 +104,7 @@ def encode(value: Any) -> bytes:
 def same(value: Any, decoded: Any) -> bool:
     """True only if ``encode(value)`` gives the bytes ``decoded`` was decoded from (``decoded``: a
     value ``decode`` returned, or ``decode_checked`` of bytes ``decode`` accepted), without encoding
-    ``value`` (issue 15: the replay compares the values the rules make with the logged ones). The
+    ``value`` (the replay compares the values the rules make with the logged ones). The
     same shape with the same types: dicts (not subclasses) with the same keys, each a str, arrays
     as lists or tuples of the same length, str, bytes and ints of exactly those types, equal, and
     the same bool or None. So ``value`` normalises to ``decoded`` itself: its encoding succeeds

@@ -98,7 +98,7 @@ _VALUE_KEY = b"\xa5value"
 
 def _salted(salt: bytes, encoded_value: bytes) -> bytes:
     """``canon.encode({"salt": salt, "value": v})`` from ``encoded_value`` = ``canon.encode(v)`` (a
-    32-byte salt): the value is encoded once for its commitment and its plaintext (issue 15)."""
+    32-byte salt): the value is encoded once for its commitment and its plaintext."""
     return _SALT_HEAD + salt + _VALUE_KEY + encoded_value
 
 
@@ -139,7 +139,7 @@ def seal(secret: bytes, game_id: str, seq: int, k: int, value: Any,
     (``seq``, ``k``) of this game and opened by ``unseal`` at that size (the verifier's step 9: the
     replay of step 11 re-seals the logged values). If ``size`` and this salt are those and ``value``
     is that value (``is_known``), the commitment and ciphertext are the known ones, not computed
-    again (issue 15): the plaintext canonical(salt, value) is then the one that was opened, so the
+    again: the plaintext canonical(salt, value) is then the one that was opened, so the
     commitment is the one it matched, and the padded plaintext is the same; ChaCha20-Poly1305 with
     the same key, nonce and associated data maps one padded plaintext to one ciphertext, the one that
     opened to it. Otherwise the value is sealed as without it."""
@@ -167,7 +167,7 @@ class Sealer:
     """What sealing the values of one game needs, made once (``sealer``): ``aead``, the AEAD of its
     sealed values (ChaCha20-Poly1305 with ``seal_key``), and ``salt(seq, k)``, ``derive_salt``'s
     HMAC keyed with the server secret and fed the tag and the game id once, then copied per value
-    (issue 15: about half the time of the one-shot HMAC here)."""
+    (about half the time of the one-shot HMAC here)."""
 
     __slots__ = ("aead", "_salt")
 

@@ -1,4 +1,4 @@
-"""The one log writer (issue 11 step 4): append records to a game's log, keep its Merkle
+"""The one log writer: append records to a game's log, keep its Merkle
 tree (RFC 6962, SPEC.md section 4) and sign one checkpoint per record.
 
 Pure apart from what it is handed: a ``Signer`` (the server's checkpoint key) and a

@@ -1,4 +1,4 @@
-"""The command line is its own package on top of the client library (issue 11 step 6):
+"""The command line is its own package on top of the client library:
 nothing in clients/python (afteraction.client) imports afteraction.cli, at any depth of a function."""
 import ast
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Issue 22 on the command line: no traceback from any `aar` command on any input (every
+"""No traceback from any `aar` command on any input (every
 subcommand with bad arguments and bad files: one line, exit 2, or 1 for a failed verification),
 key files wherever a key is asked, `aar key show`, no private key ever printed, `aar serve`'s
 flags and what it says at start."""

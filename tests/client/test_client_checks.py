@@ -1,4 +1,4 @@
-"""Issue 23: the reference client checks before it signs, with the verifier of `aar verify` run
+"""The reference client checks before it signs, with the verifier of `aar verify` run
 as records arrive. Played as a dishonest server against the real client class: an early reveal
 prompt (attack 1), a foreign log (attack 3), a position the seat has not verified (attack 4);
 and a seat keeps its latest verified checkpoint for `aar verify --checkpoint` (SPEC.md 11)."""

@@ -103,7 +103,7 @@ def test_genesis_and_end_records(capsys):
     with open(GOLDEN / "ntnd-tet.aar", "rb") as f:
         last = read_bundle(f)[0]["records"] - 1  # the end record: found, not named (logs get re-recorded)
     rc, d = run_json(capsys, GOLDEN / "ntnd-tet.aar", "--record", last)
-    # the outcome the verifier's replay reached (the re-recorded Tet game is a draw, NTND issue 25)
+    # the outcome the verifier's replay reached (the re-recorded Tet game is a draw)
     with open(GOLDEN / "ntnd-tet.aar", "rb") as f:
         outcome = verify_bundle(f).as_dict()["outcome"]
     assert d["record"]["kind"] == "end" and d["record"]["end"]["outcome"] == outcome and "winner" in outcome
@@ -234,7 +234,7 @@ def test_server_key_pinning(capsys):
 
 
 def test_format_3_a_command_bound_before_the_other_seats_offer_is_explained_as_in_place(capsys, tmp_path):
-    """Issue 41 (SPEC.md 7.2, format 3): a seat's command signed before the other seat's offer is
+    """A seat's command signed before the other seat's offer is
     accepted one record later; `aar explain` checks its position by the referee's rule (before,
     it marked the envelope's state_seq as failed)."""
     from afteraction.engine.bots import random_bot

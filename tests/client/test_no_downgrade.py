@@ -1,4 +1,4 @@
-"""Issue 41, found item 2 (downgrade to format 1): the service creates only the newest log format
+"""The service creates only the newest log format
 (engine/protocol.py FORMAT_VERSION), and the reference client refuses to sign anything in a game of
 an older format, whatever the server shows it: a v1 genesis the server writes with its own key and
 the seats' keys verifies (the verifier reads v1 forever), but `Seat.head`, through which every

@@ -116,9 +116,9 @@ def test_aar_new_writes_the_time_control_into_genesis(server, tmp_path, capsys):
 
 
 def test_aar_play_does_not_cosign_a_time_out_forged_where_it_answered(server, tmp_path, capsys, monkeypatch):
-    """Issue 41: the server refuses seat a's answer TIME_EXPIRED as if its clock had jumped past the
+    """The server refuses seat a's answer TIME_EXPIRED as if its clock had jumped past the
     deadline (its receipt still says when it had the envelope) and writes the time-out. `aar play`
-    says the seat does not cosign, and why; before issue 41 it cosigned its own forged time-out."""
+    says the seat does not cosign, and why; before the fix it cosigned its own forged time-out."""
     from afteraction.cli.commands import read_seat_key
     from afteraction.engine.errors import Rejection
 

@@ -1,4 +1,4 @@
-"""`aar play` speaks the ruleset's names (issue 46): the server sends each legal command's name
+"""`aar play` speaks the ruleset's names: the server sends each legal command's name
 and group (ListLegalCommands, the Play prompts), the terminal lists them grouped, takes a number,
 a name (or part of one) or protobuf text, answers mistakes in words, and does not show the
 refusals a seat retries by itself (the handshake race's STALE_STATE)."""

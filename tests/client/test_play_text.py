@@ -93,14 +93,14 @@ def test_aar_play_speaks_words_by_default(server, tmp_path, capsys, monkeypatch)
     assert cli.main(["play", "--server", server.target, "--game-id", gid, "--seat", "a", "--key", ka]) == 0
     t.join(30)
     out = capsys.readouterr().out
-    assert "     6. Pick 6 in secret" in out and "duel { pick" not in out  # the ruleset's names (issue 46)
+    assert "     6. Pick 6 in secret" in out and "duel { pick" not in out  # the ruleset's names
     assert "b: Guess " in out and "Rolled d6: " in out  # the log as a game report, dice included
     assert "round: 1" in out and "changed since the last prompt:" in out and "  * round: 2" in out
     bot.client.close()
 
 
 def test_aar_play_takes_any_answer_and_a_wrong_one_is_refused_naming_the_rule(server, tmp_path, capsys, monkeypatch):
-    """Issue 22: not only the numbered choices: any command typed as protobuf text (with or
+    """Not only the numbered choices: any command typed as protobuf text (with or
     without the game's wrapper) goes to the referee; one it refuses shows the rule and the game
     asks again; a typing error asks again without sending anything; `aar play` says whose turn it is."""
     from afteraction.cli.commands import read_seat_key

@@ -1,4 +1,4 @@
-"""`aar play` plays each game to its end like a person at a terminal (issue 46, point 3): one
+"""`aar play` plays each game to its end like a person at a terminal: one
 seat is `aar play` whose `input()` is a "person" reading only what the terminal printed (the
 numbered choices, the groups of a large decision) and typing a number, a group (`g3`) and then a
 number, or a choice's name; the other seat is a random bot over the service. A whole SOG game, a

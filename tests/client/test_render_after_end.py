@@ -1,4 +1,4 @@
-"""`aar render` (issue 22): an unknown seat is refused in one line; after the end every view,
+"""`aar render`: an unknown seat is refused in one line; after the end every view,
 the spectator's too, shows what was hidden (the secret is public then); before it, not."""
 from __future__ import annotations
 

@@ -335,7 +335,7 @@ PAGE_SEQ = {
     # the page does not re-encode envelopes (SPEC.md 7.1's one-encoding rule, v2): record 6's
     # bytes changed, so record 7's envelope, bound to record 6's original hash, fails its prev
     "v2-non-deterministic-envelope-6": 7,
-    # issue 41: as trailing-partial-frame, the bytes after record 11's frame never reach the page
+    # As trailing-partial-frame, the bytes after record 11's frame never reach the page
     "trailing-open-map": 11, "trailing-open-array": 11,
     # frame 6 holds raw twice: the reader stops there, the page holds records 0..5 and finds the
     # header's count of 12 wrong at the last record it has (as truncated-tail)
@@ -350,7 +350,7 @@ FROM_THE_FILE = {
     "trailing-partial-frame",  # the reader's (SPEC.md 9)
     "secret-without-end-11",   # the header's (SPEC.md 10 C), reported by aar view's verifier
     "end-without-secret-11",   # the header's (SPEC.md 10 C.15)
-    # issue 41: the reader's (SPEC.md 9)
+    # The reader's (SPEC.md 9)
     "trailing-open-map", "trailing-open-array",
 }
 
@@ -544,7 +544,7 @@ def test_record_order_forged_by_the_server(tab, tmp_path):
 
 
 def test_a_log_with_match_data_verifies_in_the_page(tab, server, tmp_path):
-    """Issue 22: genesis's optional match key (v2) is one of the keys the page accepts, its shape checked."""
+    """Genesis's optional match key (v2) is one of the keys the page accepts, its shape checked."""
     import threading
 
     from afteraction.client.client import Client

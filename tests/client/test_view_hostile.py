@@ -1,4 +1,4 @@
-"""Issue 41, found item 4: the replay page of `aar view` runs only its own code, whatever the log
+"""The replay page of `aar view` runs only its own code, whatever the log
 says. A dishonest server re-signs logs (tests/client/forge.py: re-chained, every checkpoint signed
 again with the server's key) with hostile strings (a handler in an <img>, a closing </script>,
 the page's own template markers, quotes, a <style> that would hide the verdict) in every string

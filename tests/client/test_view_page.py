@@ -105,7 +105,7 @@ TEMPLATE_BREAKERS = ["/*%%SCRIPT%%*/", "/*%%DATA%%*/", "%%CSP%%", "%%TITLE%%", "
 
 
 def test_data_cannot_change_the_template():
-    """Issue 41: view.py put the data in before it replaced its script marker, so a log string
+    """View.py put the data in before it replaced its script marker, so a log string
     equal to the marker broke the page. Every string here, anywhere in the data, comes back from
     the page's JSON block as it went in, and the page outside that block is the same as for the
     clean data (the same template, policy and script)."""
@@ -150,7 +150,7 @@ def test_the_policy_runs_only_the_pages_own_script():
 
 
 def test_no_page_code_builds_markup_from_strings():
-    """Both pages put what a log or a server says in as text (issue 41): no innerHTML, outerHTML,
+    """Both pages put what a log or a server says in as text: no innerHTML, outerHTML,
     insertAdjacentHTML or document.write in the replay page's script, the web client's sources
     or either built bundle, and no inline script or handler attribute in either template."""
     root = GOLDEN.parents[1]

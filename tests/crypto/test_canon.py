@@ -139,7 +139,7 @@ wide = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(wide)
 def test_the_fast_normalization_is_the_checked_one(v):
-    """canon._norm (the fast path, leaves of maps and arrays taken without a call: issue 15) gives
+    """canon._norm (the fast path, leaves of maps and arrays taken without a call) gives
     _normalize's value wherever it answers, and refuses (for the slow path to explain) only what
     _normalize converts or refuses."""
     try:

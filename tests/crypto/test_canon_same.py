@@ -1,4 +1,4 @@
-"""canon.same(value, decoded) (issue 15): True only if ``encode(value)`` is the bytes ``decoded`` was
+"""canon.same(value, decoded): True only if ``encode(value)`` is the bytes ``decoded`` was
 decoded from, for any value, including those Python's == cannot tell apart from the decoded one
 (True and 1, 1.0 and 1, a str subclass, a dict subclass); and True for the values the rules make
 (tuples for arrays, keys in any order) that encode to those bytes, so the replay's shortcut is taken."""

@@ -1,5 +1,5 @@
 """commit.seal (SPEC.md 6.2, 6.5) as the spec writes it: the value is encoded once for its
-commitment and its plaintext (``_salted``, issue 15), the game's AEAD may be kept by the caller
+commitment and its plaintext (``_salted``), the game's AEAD may be kept by the caller
 (``sealer``), and the bytes are those of the formula in commit.py's docstring."""
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_seal_is_the_spec_formula(secret, game, seq, k, value, size, keep):
     assert _commit.unseal(_commit.seal_key(secret, game), game, seq, k, c, ct, size) == op
 
 
-# -- commit.seal's ``known`` (issue 15: the replay takes step 9's openings instead of sealing again) -----
+# -- commit.seal's ``known`` (the replay takes step 9's openings instead of sealing again) -----
 def _known(secret, game, seq, k, value, size):
     """(size, salt, value, commitment, ciphertext) of ``value`` sealed at (seq, k), as step 9 opens it."""
     _, c, ct = _commit.seal(secret, game, seq, k, value, size)
@@ -90,7 +90,7 @@ def test_a_known_value_fits_its_size(value, other, size, other_size):
 @given(st.binary(min_size=1, max_size=80), st.text(min_size=1, max_size=20), st.integers(0, 2**64 - 1),
        st.integers(0, 2**32 - 1))
 def test_the_sealers_salt_is_derive_salt(secret, game, seq, k):
-    """Sealer.salt (the HMAC keyed once per game, copied per value: issue 15) is SPEC.md 6.1's salt."""
+    """Sealer.salt (the HMAC keyed once per game, copied per value) is SPEC.md 6.1's salt."""
     s = _commit.sealer(secret, game)
     assert s.salt(seq, k) == _commit.derive_salt(secret, game, seq, k)
     assert s.salt(seq, k) == s.salt(seq, k)   # the keyed state is copied, never fed twice

@@ -1,4 +1,4 @@
-"""Issue 42's class as a property, for every game with hidden content: two hidden choices of the owner
+"""The class as a property, for every game with hidden content: two hidden choices of the owner
 that leave one public footprint must leave one public footprint for every later action too.
 
 A game supplies ``Game`` (its ruleset, the seat that owns hidden content, the footprint of one owner

@@ -1,4 +1,4 @@
-"""Properties every registered ruleset must have (issue 3): random-bot games end,
+"""Properties every registered ruleset must have: random-bot games end,
 their logs verify with replay, the same commands give the same bytes, and every
 view is canonical data (no floats, encodable) at every step."""
 from __future__ import annotations

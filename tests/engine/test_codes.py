@@ -42,7 +42,7 @@ def test_every_code_raised_is_in_the_enum():
 
 def test_every_code_is_named_as_a_member_of_the_enum_where_it_is_raised():
     """``Rejection(Code.X, ...)`` at every raise site (the codemod /work/wt/codemods/typed_rejections.py
-    of issue 44 rewrote the plain strings), so the tests above read it and a typo fails at import."""
+    rewrote the plain strings), so the tests above read it and a typo fails at import."""
     untyped = [f"{u.where}: {u.text}" for u in USES if not u.typed
                and u.text != "rich_status(e.code, e.message, md)"]  # service/status.py passes a Rejection's on
     assert not untyped, "a rejection whose code is not Code.X:\n" + "\n".join(untyped)

@@ -1,5 +1,5 @@
 """The engine's decision machine (engine/decisions.py) and its one copy and digest
-(engine/snapshot.py), issue 11 steps 1-2: unit tests on the duel and on plain state data."""
+(engine/snapshot.py): unit tests on the duel and on plain state data."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -116,7 +116,7 @@ _atoms = (st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.b
           | st.fractions(max_denominator=5))
 _data = st.recursive(_atoms, lambda kids: st.lists(kids, max_size=4) | st.lists(kids, max_size=3).map(tuple)
                      | st.dictionaries(st.text(max_size=3) | st.integers(0, 3), kids, max_size=4), max_leaves=24)
-#: tables of records, as the units of a state (the copy's fast path, issue 15), some records holding a container
+#: tables of records, as the units of a state (the copy's fast path), some records holding a container
 _tables = st.dictionaries(st.text(max_size=3), st.dictionaries(st.text(max_size=3), _atoms | st.tuples(_atoms)
                                                                | st.lists(_atoms, max_size=2)
                                                                | st.lists(st.lists(_atoms, max_size=2) | _atoms, max_size=2)
@@ -128,7 +128,7 @@ _tables = st.dictionaries(st.text(max_size=3), st.dictionaries(st.text(max_size=
 @given(st.dictionaries(st.text(max_size=3), _data | _tables, max_size=5))
 def test_snapshot_copy_equals_and_shares_no_container(s):
     """Whatever path the copy takes (a table of records whose values hold no list or dict is copied
-    record by record: issue 15), the copy equals the state, digests the same and shares no dict or list."""
+    record by record), the copy equals the state, digests the same and shares no dict or list."""
     c = snapshot.copy(s)
     assert c == s and list(c) == list(s)
     assert snapshot.digest(c) == snapshot.digest(s)

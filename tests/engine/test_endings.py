@@ -75,7 +75,7 @@ def test_spec_8_1_an_offer_lapses_at_the_next_record():
 
 
 def test_spec_8_1_v3_an_offer_stands_until_another_seat_answers_it():
-    """Format 3 (issue 41): the offer outlives its seat's own next record and lapses at the other
+    """Format 3: the offer outlives its seat's own next record and lapses at the other
     seat's; while it stands its seat may not offer again (OFFER_STANDING)."""
     g = duel(moves=1)
     assert g.referee.version == 3

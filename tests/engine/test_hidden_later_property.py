@@ -1,4 +1,4 @@
-"""Issue 42 point 2 over every game: each game with hidden content (a decision kind that seals an
+"""Over every game: each game with hidden content (a decision kind that seals an
 answer) has the class property test, "two hidden choices with one public footprint stay
 indistinguishable through every later public action" (tests/ntnd/test_ntnd_later_property.py,
 tests/gmv/test_later_property.py, and the duel's below); a game without any (SOG) needs none."""

@@ -1,4 +1,4 @@
-"""The layers you can see (issue 11 step 6, docs/developers.md "Layers"): the import graph of
+"""The layers you can see (docs/developers.md "Layers"): the import graph of
 engine/, service/, clients/python/ and clients/cli/, read with ``ast`` (relative imports resolved, imports
 inside functions counted too: a lazy import is still a dependency).
 
@@ -20,11 +20,11 @@ from sources import PACKAGES, files, imports_of, module_name
 from sources import asserts as find_asserts
 
 ENGINE, SERVICE, CLIENT = "afteraction.engine", "afteraction.service", "afteraction.client"
-#: the import cycles inside game packages the porters of issue 11 are removing: each as the
+#: the import cycles inside game packages the porters are removing: each as the
 #: sorted modules of one strongly connected component. Strict xfail: when the merged ports
 #: remove them, the test below turns red and this list must be emptied.
 KNOWN_GAME_CYCLES: list[list[str]] = []   # NTND's two went with wip/ntnd (code moved, no lazy imports)
-#: asserts left in engine code (issue 11 step 7): none since wip/ntnd raised instead in ntnd/operations.py
+#: asserts left in engine code: none since wip/ntnd raised instead in ntnd/operations.py
 KNOWN_ASSERTS: list[str] = []
 
 
@@ -195,7 +195,7 @@ def test_the_game_cycles_are_the_known_ones():
 
 
 @pytest.mark.xfail(bool(KNOWN_GAME_CYCLES), strict=True,
-                   reason="the game ports of issue 11 remove the cycles of KNOWN_GAME_CYCLES")
+                   reason="the game ports remove the cycles of KNOWN_GAME_CYCLES")
 def test_no_import_cycle_inside_game_packages():
     modules, _ = engine_cycles()
     games = [c for c in modules if _game_cycle(c)]

@@ -1,4 +1,4 @@
-"""Cross-ruleset properties of the decision machine (issue 11 step 3), for every ruleset in the
+"""Cross-ruleset properties of the decision machine, for every ruleset in the
 registry (a ruleset registered later joins by itself), on whole bot games (hypothesis picks the
 seed; the bots, the answers tried and the mutations come from it):
 

@@ -1,5 +1,5 @@
 """The referee asks ``Ruleset.pending`` once per command and hands that decision to ``is_private``
-and ``apply`` (their ``pending``, issue 15), instead of each asking it again: for every ruleset,
+and ``apply`` (their ``pending``), instead of each asking it again: for every ruleset,
 in play and in the verifier's in-place replay, the decision handed over is the one ``pending`` gives
 on the very state ``apply`` answers it on, and the records are those of asking it every time."""
 from __future__ import annotations

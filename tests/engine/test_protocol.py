@@ -1,5 +1,4 @@
-"""engine/protocol.py is the one model of records, bodies, core events and openings (issue 11
-step 6): what the referee wrote in every golden log has exactly the keys the verifier checks,
+"""engine/protocol.py is the one model of records, bodies, core events and openings: what the referee wrote in every golden log has exactly the keys the verifier checks,
 and the opening a ruleset's ``ctx.reveal`` publishes is protocol's ``open_event``."""
 from __future__ import annotations
 

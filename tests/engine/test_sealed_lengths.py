@@ -1,4 +1,4 @@
-"""Hidden values do not leak through their length (issue 10, SPEC.md 6.5).
+"""Hidden values do not leak through their length (SPEC.md 6.5).
 
 Whole bot games of every ruleset (random bots and each ruleset's demo bot): within each kind of
 sealed value whose kind is public (a sealed command of a seat; a private event for a seat, the

@@ -1,4 +1,4 @@
-"""Core property (issue 3): ``view`` of the opponent (and of spectators) never contains a
+"""Core property: ``view`` of the opponent (and of spectators) never contains a
 hidden value. Checked on the duel toy ruleset, whose pick is hidden from seat b until it
 is revealed: for many seeds of random-bot games, at every step, the views of b and of a
 spectator, and b's legal commands, are the same whatever a picked (non-interference), and

@@ -1,4 +1,4 @@
-"""The error contract every non-OK answer must meet (issue 12 item 2, docs/service.md):
+"""The error contract every non-OK answer must meet (docs/service.md):
 the trailer ``grpc-status-details-bin`` holds a ``google.rpc.Status`` whose code is the
 call's, with at least one ``google.rpc.ErrorInfo`` detail whose domain is "afteraction" and
 whose reason is one of the project's codes, mapped to the call's status code by

@@ -1,4 +1,4 @@
-"""Backup under load, restore, every game verifies and goes on (issue 47 point 3).
+"""Backup under load, restore, every game verifies and goes on.
 
 Bot games (the reference client, ``load.Load``) play on an `aar serve` process; `aar backup`
 copies its store while they play; after more play the load stops and `aar restore` loads the

@@ -43,7 +43,7 @@ def test_stop_returns_after_an_undecodable_play_message(tmp_path):
 
 
 def test_sigterm_ends_streams_retryably_refuses_new_calls_and_exits_within_its_bound(tmp_path):
-    """Issue 47 point 6, on the `aar serve` process: SIGTERM with a Watch being read, a Watch whose
+    """On the `aar serve` process: SIGTERM with a Watch being read, a Watch whose
     client reads nothing (a stream HTTP/2 flow control holds), and a Play stream open. The read Watch
     and the Play stream end UNAVAILABLE/SHUTTING_DOWN (a status the reference client resumes on),
     the process exits 0 within its grace period (10 s) and STOP_SLACK_S, and nothing acknowledged

@@ -1,5 +1,4 @@
-"""Three `aar serve` processes on their own ports over one PostgreSQL database (issue 47 point
-5), bot games spread across them through the reference client, a Watch on each server following
+"""Three `aar serve` processes on their own ports over one PostgreSQL database, bot games spread across them through the reference client, a Watch on each server following
 a game played through another (woken by LISTEN/NOTIFY), and one server killed with SIGKILL under
 load. Its clients go on through another server: every record an OK reply carried (from any of
 the three) is in the log, byte for byte; the log read through each surviving server is the same

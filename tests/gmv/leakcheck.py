@@ -1,4 +1,4 @@
-"""Leak checks for the hidden NVA board (issue 4, "Hidden moves, verifiably").
+"""Leak checks for the hidden NVA board ("Hidden moves, verifiably").
 
 The American seat must learn nothing about a hidden unit's zone or composition
 before it is revealed. These checks are *indistinguishability* checks, so they
@@ -23,7 +23,7 @@ per zone, a type list, a differently worded rejection):
   is the revealed unit's current zone and type (``check_openings``); the openings the
   end of the game makes of commitments kept when units left the hidden board into a zone
   are followed by ``origins-opened`` instead.
-- ``check_owner_action`` (issue 26): the owner's side. Two positions that differ only in
+- ``check_owner_action``: the owner's side. Two positions that differ only in
   hidden content, or two choices of one action class (a hidden move and none), the NVA's
   commands on both: the public events (openings with what they publish), the sealed events
   by recipient and count, the US and spectator views, the decision and the US legal
@@ -144,7 +144,7 @@ def _alternatives(s: dict, c) -> list:
         if u is None:
             return []
         zs = land_adj(u["zone"]) + ([u["zone"]] if action == "infiltrate" else [])
-        stay = [cmd("hidden_move")] if action == "hidden_move" else []  # issue 26: moving or not
+        stay = [cmd("hidden_move")] if action == "hidden_move" else []  # Moving or not
         return [cmd(action, unit_ids=list(m.unit_ids), to_zone=z) for z in zs if z != m.to_zone] + stay
     if action == "buy":
         return [cmd("buy", unit_type=t) for t in BUY["nva"] if t != m.unit_type]
@@ -268,7 +268,7 @@ def check_record(body: dict, command, hidden_after: dict[str, str]) -> int:
 
 
 # ---------------------------------------------------------------------------
-# The owner's side (issue 26): the public footprint of an NVA action
+# The owner's side: the public footprint of an NVA action
 # ---------------------------------------------------------------------------
 
 def _opening_context(s: dict, faces=None) -> Context:
@@ -315,7 +315,7 @@ def check_owner_action(s: dict, p: dict, commands: list, q: list | None = None, 
 
 
 # ---------------------------------------------------------------------------
-# Issue 42: what later public actions say about an earlier hidden action
+# What later public actions say about an earlier hidden action
 # ---------------------------------------------------------------------------
 
 def _wire(c) -> bytes:
@@ -346,7 +346,7 @@ def _named(c) -> set:
 
 
 def check_later(s: dict, p: dict, then: list, walk: int = 20, seed: int = 0, faces=None) -> int:
-    """Issue 42's class: ``s`` and ``p`` differ only in hidden content or in an earlier hidden choice
+    """The class: ``s`` and ``p`` differ only in hidden content or in an earlier hidden choice
     of the NVA (equal views, decision and US commands, checked first); ``then`` ((seat, command)
     steps, the same on both) and a seeded walk of ``walk`` steps through the commands the pending seat
     is offered in both (the US offer must be equal) leave the same public footprint after every

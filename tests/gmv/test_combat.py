@@ -90,8 +90,8 @@ def test_gmv_support_waits_one_round_and_artillery_stops_when_in_zone_units_die(
     (h,) = add(s, "vc", "nva", "a_shau", hidden=True)
     s, _ = play(s, "nva", cmd("attack", unit_ids=[n], zone="hue"))
     s, ctx = play(s, "nva", cmd("support", unit_ids=[art, h]))
-    # revealed entering Hue, its commitment (A Shau) kept for the end of the game (issue 26); from
-    # gmv/4 under the next free id, not the one it hid with (FRESH_IDS, issue 42)
+    # revealed entering Hue, its commitment (A Shau) kept for the end of the game; from
+    # gmv/4 under the next free id, not the one it hid with (FRESH_IDS)
     (h2,) = [e["id"] for e in events(ctx, "revealed")]
     assert h2 != h and h not in s["units"] and [e["zone"] for e in events(ctx, "revealed")] == ["hue"]
     h = h2

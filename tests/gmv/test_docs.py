@@ -81,7 +81,7 @@ def _opponent_rows() -> dict[str, list[str]]:
 
 def test_gmv_docs_what_the_opponent_can_see_matches_the_engine():
     """docs/rules/gmv.md "What the opponent can see": the public events listed for each hidden
-    action are the ones the engine emits (issue 26), in order of first appearance, without the
+    action are the ones the engine emits, in order of first appearance, without the
     game's clock (dice, rounds, phases)."""
     from afteraction.engine.games.gmv import combat
     from afteraction.engine.ruleset import Context

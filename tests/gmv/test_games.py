@@ -180,7 +180,7 @@ def _hidden_move_record(g):
                                 r.body["sealed"]["commit"], r.body["sealed"]["ct"], _command_size(g))
             env = envelope_pb2.CommandEnvelope.FromString(op.value["env"])
             if env.command.gmv.WhichOneof("action") == "hidden_move" and env.command.gmv.hidden_move.to_zone:
-                return r, env                     # a unit moved (not the turn's "no move", issue 26)
+                return r, env                     # a unit moved (not the turn's "no move")
     raise AssertionError("no hidden move in the game")
 
 

@@ -1,4 +1,4 @@
-"""Issue 4 "Hidden moves, verifiably": the whole-game leak checks
+"""The whole-game leak checks
 (test_games.play_checked, tests/gmv/leakcheck.py) really catch each kind of
 leak. Each test plants one leak in the engine and plays a short bot game: the
 checker must fail. Without the plant the same game passes

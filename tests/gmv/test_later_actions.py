@@ -1,4 +1,4 @@
-"""Issue 42: what later public actions say about an earlier hidden one (docs/rules/gmv.md "What the
+"""What later public actions say about an earlier hidden one (docs/rules/gmv.md "What the
 opponent can see"). Two positions that differ only in where a hidden NVA unit stands; the same NVA
 action brings it into a battle as support; then the same continuation by both seats (the US seat's
 own support decision first, then a seeded walk through the commands both positions offer). After
@@ -79,7 +79,7 @@ def test_gmv_the_set_up_with_other_hidden_units_walks_the_same_in_public(seed):
     assert check_later(s, p, [], walk=60, seed=seed) >= 10
 
 
-# --- which of alike hidden units the NVA names (gmv/4 ALIKE_CHOICE; issue 42, point 3) -------------
+# --- which of alike hidden units the NVA names (gmv/4 ALIKE_CHOICE) -------------
 
 def _two_alike(zone: str = "pleiku", side: str = "nva", phase: int = 3):
     s = empty(side=side, phase=phase)

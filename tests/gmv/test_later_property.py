@@ -1,4 +1,4 @@
-"""Issue 42 point 2, as a property (docs/rules/gmv.md "What the opponent can see"): two hidden choices
+"""As a property (docs/rules/gmv.md "What the opponent can see"): two hidden choices
 of the NVA that leave one public footprint leave one public footprint for every later action too.
 The pairs are drawn three ways: the call for hidden support from one zone or another
 (test_later_actions), an attack by one hidden unit or another (gmv/4 ``FRESH_IDS``: the attacker's id

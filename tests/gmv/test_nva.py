@@ -34,7 +34,7 @@ def test_gmv_nva_2_infiltration_hides_then_one_move_then_no_action():
     hid = events(ctx, "hidden", private=True)
     assert {(e["id"], e["zone"]) for e in hid} == {(a, "kontum"), (b, "kontum")}
     assert s["units"][a]["ref"] is not None
-    s["phase"] = 4  # the hidden moves of the turn are phase 4's order (issue 26)
+    s["phase"] = 4  # the hidden moves of the turn are phase 4's order
     with pytest.raises(Rejection, match="already"):
         play(s, "nva", cmd("hidden_move", unit_ids=[a], to_zone="pleiku"))
     assert RS.view(s, "us")["hidden_count"] == 2
@@ -70,7 +70,7 @@ def test_gmv_nva_3_hidden_move_is_sealed_one_move_any_jungle():
 
 
 def test_gmv_nva_3_one_hidden_move_order_moves_several_groups_or_none():
-    """Issue 26: the turn's hidden moves are one sealed order (groups), possibly empty."""
+    """The turn's hidden moves are one sealed order (groups), possibly empty."""
     from afteraction.engine.games.gmv.legal import _c
     from afteraction.v1 import gmv_pb2
     s = empty(side="nva", phase=4)
@@ -97,12 +97,12 @@ def test_gmv_nva_3_attack_reveals_attacking_hidden_units_and_starts_combat():
     (k,) = add(s, "vc", "nva", "pleiku", hidden=True)  # stays hidden
     add(s, "sv", "us", "binh_dinh")
     s, ctx = play(s, "nva", cmd("attack", unit_ids=[a], zone="binh_dinh"))
-    # from gmv/4 the attacker leaves the hidden board under the next free id (FRESH_IDS, issue 42)
+    # from gmv/4 the attacker leaves the hidden board under the next free id (FRESH_IDS)
     (b,) = [e["id"] for e in events(ctx, "revealed")]
     assert int(b[1:]) > int(k[1:]) and a not in s["units"] and [e["ids"] for e in events(ctx, "attack")] == [[b]]
     assert not s["units"][b]["hidden"] and s["units"][b]["zone"] == "binh_dinh" and s["units"][b]["revealed"] == 2
     assert s["units"][k]["hidden"]
-    # revealed in the zone attacked; where it stood on the hidden board stays sealed (issue 26)
+    # revealed in the zone attacked; where it stood on the hidden board stays sealed
     assert not events(ctx, "open") and s["kept"] and s["battle"]["att"] == "nva"
     assert [(e["id"], e["zone"]) for e in events(ctx, "revealed")] == [(b, "binh_dinh")]
 

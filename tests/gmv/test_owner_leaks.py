@@ -1,4 +1,4 @@
-"""Issue 26: the public footprint of the NVA's own hidden actions is the same whatever is hidden
+"""The public footprint of the NVA's own hidden actions is the same whatever is hidden
 (docs/rules/gmv.md "What the opponent can see"). Two positions the rules make indistinguishable to
 the US seat and a spectator, differing only in hidden content; the same NVA action on both through
 the game's own path; what is public compared (openings with their values)."""
@@ -52,7 +52,7 @@ def test_gmv_nva_3_the_hidden_turn_leaves_one_trace_whether_or_not_a_unit_moved(
 
 
 def test_gmv_nva_3_a_hidden_move_order_of_20_single_unit_groups_fits_the_padded_size():
-    """docs/rules/gmv.md "Padded sizes": the turn's one hidden-move order (issue 26) holds 20 groups
+    """docs/rules/gmv.md "Padded sizes": the turn's one hidden-move order holds 20 groups
     of one unit each with the longest ids and zone names, with 64 bytes for the envelope to grow;
     larger orders are refused with COMMAND_TOO_LARGE (units moving together form one group)."""
     from afteraction.engine.crypto.commit import padded_length

@@ -1,4 +1,4 @@
-"""Issue 26, as a property: for the NVA's actions on the hidden board (an attack by hidden units, a
+"""As a property: for the NVA's actions on the hidden board (an attack by hidden units, a
 call for hidden support, the turn's hidden-move order), two positions that differ only in hidden
 content, or two choices of the hidden-move order, give the same public footprint
 (leakcheck.check_owner_action: public events with what each opening publishes, sealed events by

@@ -11,7 +11,7 @@ def test_gmv_turn_order_five_phases_us_then_nva_then_next_turn():
     for _ in range(9):
         d = RS.pending(s)
         seen.append((s["turn"], d.seat, s["phase"]))
-        # the NVA's phase 4 ends with its hidden-move order, given every turn (issue 26)
+        # the NVA's phase 4 ends with its hidden-move order, given every turn
         end = cmd("hidden_move") if (d.seat, s["phase"]) == ("nva", 4) else cmd("end_phase")
         s, _ = play(s, d.seat, end)
     assert seen == [(1, "us", 1), (1, "us", 2), (1, "us", 3), (1, "us", 4), (1, "us", 5),

@@ -60,7 +60,7 @@ def test_the_league_demo(demo):
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node to run the second implementation")
 def test_the_second_implementation_agrees_on_the_demos_ledger(demo, tmp_path):
-    """issue 45: the independent implementation (league_lib.js in node, tests/league/independent.mjs)
+    """The independent implementation (league_lib.js in node, tests/league/independent.mjs)
     recomputes the standings and ratings of the demo's ledger, written by a league server, exactly."""
     out, _ = demo
     data = (out / "league.aarl").read_bytes()

@@ -1,4 +1,4 @@
-"""A second implementation agrees (issue 45): tests/league/independent.mjs, written in JavaScript
+"""A second implementation agrees: tests/league/independent.mjs, written in JavaScript
 from SPEC.md 15.5-15.7 alone, recomputes the league vectors and the standings and ratings of league
 reports exactly; one changed digit is found. Skips where there is no node."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every legal command has a name in words (issue 46, engine/names.py): at every decision reached
+"""Every legal command has a name in words (engine/names.py): at every decision reached
 in bot games of every game, each legal command gets a non-empty text and group without protobuf
 syntax, the texts are unique within the decision, and the names come from the deciding seat's own
 view (no hidden unit of the other seat is named). Records read as a game report, dice included,

@@ -1,4 +1,4 @@
-"""Leak checks for inverted Communist counters (issue 5 "Hidden information"), in the way
+"""Leak checks for inverted Communist counters ("Hidden information"), in the way
 tests/gmv/leakcheck.py does it for GMV: *indistinguishability*, so a leak is caught however it is
 encoded (an id, a type, a count of units, a differently worded rejection, a skipped decision).
 
@@ -15,7 +15,7 @@ encoded (an id, a type, a count of units, a differently worded rejection, a skip
   hidden stacks (19.3.2 offers over-stacking hexes), and the eliminations an over-stacking retreat
   costs are the Communist player's own (sealed) command, whose public decision before it carries
   neither the count nor the candidates (views.decision_view).
-- ``check_owner_action`` / ``check_owner_sequence`` (issue 26): the owner's side. Two positions
+- ``check_owner_action`` / ``check_owner_sequence``: the owner's side. Two positions
   that differ only in what the markers hold (equal views, decision and Allied commands), the same
   Communist command(s) on both: the public events, the sealed events by recipient and count (their
   values are padded to one size per kind, SPEC.md 6.5), the views, the public decision and the
@@ -136,7 +136,7 @@ def check_allied_commands(s: dict, p: dict, limit: int = 40) -> int:
 
 
 # ---------------------------------------------------------------------------
-# The owner's side (issue 26): the public footprint of a Communist action
+# The owner's side: the public footprint of a Communist action
 # ---------------------------------------------------------------------------
 
 def owner_footprint(s: dict, c, seat: str = "communist", faces=None) -> tuple:
@@ -192,7 +192,7 @@ applied = _applied
 
 
 # ---------------------------------------------------------------------------
-# Issue 42: what later public actions say about an earlier hidden action
+# What later public actions say about an earlier hidden action
 # ---------------------------------------------------------------------------
 
 def _wire(c) -> bytes:
@@ -259,7 +259,7 @@ def _pick(rng, commands: list):
 
 
 def check_later(base: dict, seat: str, a, b, then: list, walk: int = 20, seed: int = 0, faces=None) -> int:
-    """Issue 42's class: ``a`` and ``b``, two hidden actions of ``seat`` on ``base`` (a different
+    """The class: ``a`` and ``b``, two hidden actions of ``seat`` on ``base`` (a different
     hidden draw or a different hidden choice), leave the same public footprint, and so does every
     later action played the same on both: first ``then`` ((seat, command) steps, e.g. a face-up draw
     of the type), then ``walk`` steps of a seeded walk through the commands the pending seat is

@@ -1,4 +1,4 @@
-"""Issue 15: the hexes a stack may stand in (ground_search._allowed) are the hexes each of its unit
+"""The hexes a stack may stand in (ground_search._allowed) are the hexes each of its unit
 types may stand in alone, intersected, and the graph a search steps in is keyed by that set. Both are
 checked here against ``national.may_enter`` asked of the whole stack, hex by hex."""
 from __future__ import annotations

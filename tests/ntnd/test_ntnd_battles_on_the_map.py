@@ -1,4 +1,4 @@
-"""NTND 8.5.3.1, 8.6, 14.1.3, 14.2.1, 19 and 20 through the game's path (issue 14): their own tests
+"""NTND 8.5.3.1, 8.6, 14.1.3, 14.2.1, 19 and 20 through the game's path: their own tests
 were combat-law or search functions called in isolation (kept: the worked examples are tests);
 here each outcome is reached the way a game reaches it, the phase entered (``mapplay.at``), the
 answers taken from ``legal_commands`` and played through ``apply`` with fixed dice, and read from

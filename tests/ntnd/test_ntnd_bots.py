@@ -1,5 +1,5 @@
 """The campaign bot (bots.campaign_bot) with the political war's actions: it chooses among whatever
-actions are offered by their names (NtndCommand fields 20-39 of the other parts of issue 13), prefers
+actions are offered by their names (NtndCommand fields 20-39 of the other parts), prefers
 an option naming its own side, takes an action it has no policy for more often than it passes, and is
 deterministic. Commands here are stand-ins with the protobuf surface the bot reads (WhichOneof and the
 action message's ListFields), since those actions are not in ntnd.proto yet. A bot test: no rule."""

@@ -1,4 +1,4 @@
-"""Validator for the afteraction-authored NTND campaign data (issue 13 part 2a): the Random Events
+"""Validator for the afteraction-authored NTND campaign data: the Random Events
 Table (21), the campaign scenario and the short campaign. Data only: no rule is played here.
 
 Test names cite the No Trumpets No Drums rule a check enforces, where one applies.

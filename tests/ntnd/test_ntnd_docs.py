@@ -67,7 +67,7 @@ def cited_numbers(test: str) -> set[str]:
 
 
 # Rows marked done or partly whose own-number test is not in this branch: part 2b rules that other
-# branches of the session own (issue 14 leaves them to them). The list may only shrink.
+# branches of the session own. The list may only shrink.
 OWN_TEST_PENDING: set[str] = set()
 # Rows whose text only introduces their sub-rules ("6.1 During this phase the Communist player may
 # promote or break down his units."): covered by the tests of those sub-rules, which the row names.
@@ -75,7 +75,7 @@ COVERED_BY_SUB_RULES = {"19.2", "24.4", "25.4"}
 
 
 def test_ntnd_docs_done_rows_name_a_test_of_their_own_number():
-    """Issue 14: a rule cited only by a whole-game bot test, or only by the test of another rule, is
+    """A rule cited only by a whole-game bot test, or only by the test of another rule, is
     not tested. Every row marked done or partly names a test whose name cites the row's own number
     (``cited_numbers``; a wildcard ``test_ntnd_4_2_2_*`` names the family of its number's tests).
     Section titles ("8.8 | Reaction Movement") are exempt (their sub-rules carry the tests), and so
@@ -124,7 +124,7 @@ def _opponent_rows() -> dict[str, list[str]]:
 
 def test_ntnd_docs_what_the_opponent_can_see_matches_the_engine():
     """docs/rules/ntnd.md "What the opponent can see": the public events listed for each Communist
-    action on inverted units are the ones the engine emits (issue 26), in order of first appearance,
+    action on inverted units are the ones the engine emits, in order of first appearance,
     up to the next decision, without the game's clock (phases, dice) and what the battle does next."""
     from afteraction.engine.games.ntnd.rules import cmd
     from afteraction.engine.ruleset import Context

@@ -1,4 +1,4 @@
-"""Issue 15: movement.Env derives its per-state sets from passes over the units that take one side
+"""Movement.Env derives its per-state sets from passes over the units that take one side
 alone when the Communist side's facts are asked first (an Allied move's check); whatever is asked in
 whatever order, every set is the one a plain pass over all units gives, on positions of seeded
 random-bot games (Tet) and of the campaign bots' short campaign."""

@@ -182,7 +182,7 @@ def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
 
 @pytest.mark.long
 def test_ntnd_the_whole_campaign_plays_to_the_end_without_leaks():
-    """Issue 13's whole-game leak check on the campaign game itself (63 turns, every rule family, the
+    """the whole-game leak check on the campaign game itself (63 turns, every rule family, the
     air war against inverted stacks included), played by the campaigns' demo bot (political_bot) on
     both seats: ``make test-long`` (the short campaign above is the default suite's)."""
     from afteraction.engine.games.ntnd.bots.political import political_bot

@@ -1,4 +1,4 @@
-"""Issue 5 "Hidden information": what an inverted marker holds (a dummy, a cadre, a regiment, a stack
+"""What an inverted marker holds (a dummy, a cadre, a regiment, a stack
 of several) never reaches the Allied seat or a spectator before its reveal. Whole bot games are
 checked against perturbed copies (tests/ntnd/leakcheck.py), and each plant test puts one leak into the
 engine and shows the checker fails on it."""

@@ -1,4 +1,4 @@
-"""Issue 42: what later public events say about earlier hidden draws (docs/rules/ntnd.md "What the
+"""What later public events say about earlier hidden draws (docs/rules/ntnd.md "What the
 opponent can see"). Two positions that differ only in a hidden action of the Communist player (a
 recruit placed inverted as one type or another, a cadre or a dummy, a hidden promotion to a
 regiment or a sapper), then the same public continuation by both seats: a face-up draw of the
@@ -208,7 +208,7 @@ def test_ntnd_5_the_set_up_record_with_every_padded_marker_fits_the_services_rec
     assert worst == {"4": 202557, "5": 251709}[version]
 
 
-# --- an ending in the middle of the Communist recruitment (issue 42, point 3) ----------------------
+# --- an ending in the middle of the Communist recruitment ----------------------
 
 def _public(rec) -> list:
     """What a spectator reads in a record before the game's end opens the secrets: its public events

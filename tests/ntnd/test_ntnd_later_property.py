@@ -1,4 +1,4 @@
-"""Issue 42 point 2, as a property (docs/rules/ntnd.md "What the opponent can see"): two hidden choices
+"""As a property (docs/rules/ntnd.md "What the opponent can see"): two hidden choices
 of the Communist player that leave one public footprint leave one public footprint for every later
 action too. The pairs are drawn three ways: the issue's and later pairs (test_ntnd_later_draws.PAIRS:
 an inverted recruit of one type or another, a cadre or a dummy, a hidden promotion to a regiment or a

@@ -1,4 +1,4 @@
-"""Issue 42 point 3: the surfaces not yet paired, as later-action pairs (docs/rules/ntnd.md "What the
+"""The surfaces not yet paired, as later-action pairs (docs/rules/ntnd.md "What the
 opponent can see"). A campaign position entered at the phase of the surface (the game's own
 ``flow.enter``/``flow.advance``, campaign_states.at_phase) and the same position with the markers'
 contents rotated among the markers (leakcheck.perturb: the same public facts), then a seeded walk of

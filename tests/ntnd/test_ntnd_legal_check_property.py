@@ -1,4 +1,4 @@
-"""Issue 15: the referee checks one command without enumerating all of them (a move: the moving
+"""The referee checks one command without enumerating all of them (a move: the moving
 piece's own search, paths.check_path); these properties tie that check to the enumeration the legal
 commands come from, on positions of seeded random-bot games, and the memoised searches to fresh ones."""
 from __future__ import annotations
@@ -203,7 +203,7 @@ def test_ntnd_18_the_phase_supply_check_gives_each_units_own_trace(seed):
 
 
 def _reference_search(start, graph, blocked, allow, stop, zoi, double, roll_hexes, goal=None):
-    """The ground search as it was written over hex ids (before issue 15's hex numbers): Dijkstra on
+    """The ground search as it was written over hex ids (before the change's hex numbers): Dijkstra on
     (infiltration rolls, quarter-MP cost), ties by hex id, paths of the settled hexes."""
     import heapq
     best, prev, paths = {start: (0, 0)}, {}, {start: []}
@@ -238,7 +238,7 @@ def _reference_search(start, graph, blocked, allow, stop, zoi, double, roll_hexe
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed):
-    """reach._dijkstra runs over hex numbers with a flag byte per hex (issue 15); on the pieces of
+    """reach._dijkstra runs over hex numbers with a flag byte per hex; on the pieces of
     random-game movement phases it gives the labels, predecessors and paths (whole search and stopped
     at a goal) of the plain search over hex ids; and Env.full_hexes (8.10.1) is each hex's own check."""
     from afteraction.engine.games.ntnd.movement import ground as movement
@@ -300,7 +300,7 @@ def test_ntnd_8_5_2_the_search_over_hex_numbers_is_the_search_over_hex_ids(seed)
 @given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
 def test_ntnd_19_1_the_options_of_one_target_are_the_enumerations_options_for_it(seed, scenario):
     """battles.attack_options(s, side, target) (the referee's check of one announced or Allied attack,
-    issue 15) gives the options of the whole enumeration whose target it is, in order: for every
+    done once) gives the options of the whole enumeration whose target it is, in order: for every
     target offered, hexes next to units, random hexes and the off-board zones, on the states of random
     Tet games and of campaign games (neutrality's borders, 10.2, 28.11)."""
     from afteraction.engine.games.ntnd.combat import battles
@@ -326,7 +326,7 @@ def test_ntnd_19_1_the_options_of_one_target_are_the_enumerations_options_for_it
 @given(seed=st.integers(0, 2 ** 16))
 def test_ntnd_8_a_roll_free_legal_walk_needs_no_search(seed):
     """paths.walk_reaches (check_path accepts a legal ground walk that passes no 8.5.2
-    infiltration roll without searching, issue 15) accepts only moves the search-based check accepts
+    infiltration roll without searching) accepts only moves the search-based check accepts
     (reach_one finds the destination, and the path is the offered one or walk_ok holds), and
     check_path gives the search-based verdict on every path: offered paths and random walks of the
     pieces of random-game movement phases (markers included)."""
@@ -370,7 +370,7 @@ def test_ntnd_8_a_roll_free_legal_walk_needs_no_search(seed):
 @SETTINGS
 @given(seed=st.integers(0, 2 ** 16), scenario=st.sampled_from([None, "campaign_short"]))
 def test_ntnd_4_2_the_options_of_one_unit_are_the_enumerations_options_for_it(seed, scenario):
-    """The referee's checks of one reinforcement, purchase or firebase relocation (issue 15:
+    """The referee's checks of one reinforcement, purchase or firebase relocation (
     recruitment.reinforcement_options / purchase_options and corps.relocate_options with ``only``) give
     the whole enumeration's options for that unit, in order, for every unit (and an unknown id), on
     the states of random Tet games and campaign games."""

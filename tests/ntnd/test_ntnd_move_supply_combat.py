@@ -1,5 +1,5 @@
 """NTND rules 8, 9, 13, 14.1, 18, 19.2.3.1, 20.4 and 22.1 that were cited only by other rules' tests
-or by the whole-game bot test (issue 14), each through the game's own path: positions built from the
+or by the whole-game bot test, each through the game's own path: positions built from the
 Tet set-up, phases entered as the game enters them (``mapplay.at``), answers taken from
 ``legal_commands`` and played through ``apply``, battles read from their public ``battle`` events."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 26: the public footprint of the Communist player's own hidden actions is the same whatever
+"""The public footprint of the Communist player's own hidden actions is the same whatever
 the markers hold (docs/rules/ntnd.md "What the opponent can see"). Each test builds two positions
 the rules make indistinguishable to the Allied seat and a spectator, differing only in hidden content,
 plays the same Communist command on both through the game's own path, and compares what is public."""

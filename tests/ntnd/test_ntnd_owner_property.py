@@ -1,4 +1,4 @@
-"""Issue 26, as a property: for every Communist action on inverted units (promotion, break-down, a
+"""As a property: for every Communist action on inverted units (promotion, break-down, a
 marker's move, the supply an NVA attack spends), two positions that differ only in what the markers
 hold give the same public footprint (leakcheck.check_owner_action / check_owner_sequence: public
 events, sealed events by recipient and count, the Allied and spectator views, the public decision

@@ -1,5 +1,5 @@
 """NTND part-1 rules whose own tests called a helper in isolation (a search, a supply trace, a
-placement list): here each outcome goes through the game's path (issue 14), the phase entered as
+placement list): here each outcome goes through the game's path, the phase entered as
 the game enters it (``mapplay.at``; ``campaign_states.at_phase`` where dice are forced), answers
 taken from ``legal_commands`` and played through ``apply``. Rules 4, 5, 6, 8, 9, 13.3, 17.2, 18."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15: a whole ground search's paths are decoded from its predecessors when first read
+"""A whole ground search's paths are decoded from its predecessors when first read
 (ground_search.Paths), not built for every settled hex; the legal moves read them one Command at a
 time (answers.MoveCommands). These tests tie the lazy mapping to the paths written out hex by hex, and
 the legal moves read by index, by iteration and eagerly (move_options) to one another."""

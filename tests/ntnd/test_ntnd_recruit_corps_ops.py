@@ -1,5 +1,5 @@
 """NTND rules 4, 5, 6 and 17.1 that were cited only by other rules' tests or by the whole-game bot
-test (issue 14), each through the game's own path: the phase entered as the game enters it
+test, each through the game's own path: the phase entered as the game enters it
 (``mapplay.at``), the answers taken from ``legal_commands`` and played through ``apply``."""
 from __future__ import annotations
 

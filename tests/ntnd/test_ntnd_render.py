@@ -92,7 +92,7 @@ def test_ntnd_aar_render_draws_a_live_game_on_a_server_as_spectator_and_as_the_c
     assert "as seen by communist" in com_svg
 
 
-# --------------------------------------------------------------------------- issue 14, "Seeing it"
+# --------------------------------------------------------------------------- "Seeing it"
 
 import re  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Issue 15: rule functions rewritten to do less per call (recruitment.purchase_options with
+"""Rule functions rewritten to do less per call (recruitment.purchase_options with
 ``only``: the other types left out before the sort; battles._fighting_units: the units picked, then
 sorted; battles.attack_options: _may_attack's first test inline; placement.cadre_hexes: the map's
 part found once; combat.SideTotal.total: kept once computed; views.decision_data, the pending
@@ -331,7 +331,7 @@ def test_a_side_totals_kept_total_is_the_sum_of_its_terms_and_not_part_of_its_id
 
 def test_the_options_flow_hands_to_start_battle_are_those_of_the_state_it_fights_in(monkeypatch):
     """flow's queue of announced Communist attacks hands start_battle the attack options it filtered
-    the attackers with (issue 15: not computed twice): they are attack_options of the state the battle
+    the attackers with (not computed twice): they are attack_options of the state the battle
     starts in, for every queued attack of two random-bot Tet games."""
     real, handed = battles.start_battle, []
 

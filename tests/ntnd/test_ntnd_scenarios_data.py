@@ -1,5 +1,4 @@
-"""Validator for the five NTND scenarios of rule 2 the project authored besides Tet and the campaign
-(issue 14): the Year of the Rat, 1975, and the period scenarios 1965-68, 1968-72, 1972-75
+"""Validator for the five NTND scenarios of rule 2 the project authored besides Tet and the campaign: the Year of the Rat, 1975, and the period scenarios 1965-68, 1968-72, 1972-75
 (engine/games/ntnd/components/scenario_data.py, docs/rules/ntnd-authoring/scenarios.md). Data and set-up only;
 tests/service/test_ntnd_scenarios_service.py plays them.
 

@@ -1,4 +1,4 @@
-"""No leaks in a new scenario (issue 14): the Year of the Rat (its own Communist set-up of 1972, Cambodia at
+"""No leaks in a new scenario: the Year of the Rat (its own Communist set-up of 1972, Cambodia at
 war, the military features on) played by bots never shows a hidden unit in a public event or in the
 Allied or spectator view (test_ntnd_game.play_checked), and what its inverted markers hold changes
 neither the views, the public decision nor the Allied commands' results (tests/ntnd/leakcheck.py's

@@ -1,4 +1,4 @@
-"""The new scenarios' data through the game's path (issue 14): a scenario set up by the ruleset, moved
+"""The new scenarios' data through the game's path: a scenario set up by the ruleset, moved
 to a turn and put at the start of a phase with flow.enter/advance as a game does; the campaign's
 schedules, renumbered into the scenario's turns (scenario_data.py), happen on the scenario's own turns."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15: a ground search over a flat mover's graph (an inverted marker's, 8.2.2: every step costs
+"""A ground search over a flat mover's graph (an inverted marker's, 8.2.2: every step costs
 1 MP) without ZOI doubling takes ``ground_search._flat_steps`` (a bucket per key, not the heap). On the
 movement phases of seeded random-bot games, every piece's whole search and its goal searches are the
 general loop's, step for step: the same labels, predecessors and paths."""

@@ -1,4 +1,4 @@
-"""Issue 15: a whole ground search asked with other per-state sets than the last one from the same
+"""A whole ground search asked with other per-state sets than the last one from the same
 start (same graph, allowance and ZOI multiplier) is that one's result when the sets differ only at
 hexes it never looked at (ground_search._search, _unchanged). On the movement phases of seeded
 random-bot games, every search the memo hands out, reused or not, is the fresh search's."""

@@ -1,4 +1,4 @@
-"""NTND rule 3, phase by phase, through the game's own path (issue 14: a rule cited only by a
+"""NTND rule 3, phase by phase, through the game's own path (a rule cited only by a
 whole-game bot test is not tested): each phase of 3.1 and 3.2 is entered as the game enters it
 (``mapplay.at``), its seat is asked what the rule says that player does, and the answers are played
 through ``NtndRuleset.legal_commands``/``apply`` as the referee plays them. Also the part-1 half of

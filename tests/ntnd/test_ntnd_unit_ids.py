@@ -1,4 +1,4 @@
-"""NTND unit ids and names (issue 22): one spelling for every unit and a name for each.
+"""NTND unit ids and names: one spelling for every unit and a name for each.
 
 Every unit a game can ever bring into play has its record in the initial state (setup.py: the
 scenario's units, the Allied schedule and air units, the counter mix of 4.4); recruitment (4.1,
@@ -121,7 +121,7 @@ def _walk(x, dicts, strings):
         strings.add(x)
 
 
-#: ntnd/5 (4.4, issue 42): a counter drawn inverted is named by its type and the marker it entered
+#: ntnd/5 (4.4): a counter drawn inverted is named by its type and the marker it entered
 HIDDEN_NAME = re.compile(r"([a-z0-9-]+)-m([0-9]+)(?:-([0-9]+))?")
 
 

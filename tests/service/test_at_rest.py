@@ -1,4 +1,4 @@
-"""Secrets at rest (issue 21; docs/service.md "What to protect"): the data directory is 0700,
+"""Secrets at rest (docs/service.md "What to protect"): the data directory is 0700,
 every store file 0600, and the store's private columns (server secrets, openings, signed
 commands) are encrypted under the data key beside the server key, so a copied database file
 or a backup alone opens nothing; a plaintext store from before is encrypted when opened."""

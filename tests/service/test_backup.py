@@ -1,4 +1,4 @@
-"""`aar backup` / `aar restore` (issue 47 point 3, service/backup.py): a restore finishes only if
+"""`aar backup` / `aar restore` (service/backup.py): a restore finishes only if
 the backup is the one its manifest names and every game in it verifies with replay against a key
 of the server's key ring; otherwise it leaves nothing behind. (Under load, with bots, on SQLite and
 PostgreSQL: tests/faults/test_backup_restore.py.)"""

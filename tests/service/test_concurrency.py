@@ -1,4 +1,4 @@
-"""Issue 47 point 7: no call is answered `UNAVAILABLE` below (or past) the documented per-connection
+"""No call is answered `UNAVAILABLE` below (or past) the documented per-connection
 limits. At 2ee65c4 many concurrent calls on one HTTP/2 connection got `UNAVAILABLE` (`RST_STREAM`
 `REFUSED_STREAM`): gRPC's overload protection counted a finished stream against
 `MAX_STREAMS_PER_CONNECTION` until it was freed, while the client, which had seen it end, already

@@ -1,4 +1,4 @@
-"""Issue 19 over the real service (port 0, SQLite): for SOG, GMV and NTND a resignation, an
+"""Over the real service (port 0, SQLite): for SOG, GMV and NTND a resignation, an
 agreed result, a time-out and an abandonment, each exported and verified by ``aar verify
 --json`` with its end cause (SPEC.md 8.1-8.3). The service's clock is injected: nothing sleeps."""
 from __future__ import annotations
@@ -220,7 +220,7 @@ def test_a_seat_timed_out_keeps_its_refused_envelope_and_aar_evidence_reads_it(s
     code = aar(["evidence", str(kept), str(bundle)])
     out = capsys.readouterr().out
     # the same history (no fork): the envelope answers at seq 5, where the end record stands instead;
-    # issue 41: that is named (exit 3), no longer a plain "consistent" (exit 0)
+    # That is named (exit 3), no longer a plain "consistent" (exit 0)
     assert code == 3 and f"consistent: the bundle's record {lg.state_seq - 1} is the one seat a signed against" in out, out
     assert "CONTESTED: record 5 ends the game by a time-out of seat a" in out, out
     end = verified_cause(c, gid, tmp_path, capsys)

@@ -1,4 +1,4 @@
-"""Issue 47 point 2: `aar serve --log-format json` writes one JSON object per line; an internal
+"""`aar serve --log-format json` writes one JSON object per line; an internal
 error's line carries the incident id its caller got, and no exception message (where a secret or
 an opening could be); a URL's password is never logged."""
 from __future__ import annotations

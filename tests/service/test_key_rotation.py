@@ -1,4 +1,4 @@
-"""Server key rotation (issue 47 point 4, SPEC.md 4.6): the key ring of `aar serve`, the signed
+"""Server key rotation (SPEC.md 4.6): the key ring of `aar serve`, the signed
 append-only key history, and `aar verify --key-history`.
 
 A server whose key was rotated creates new games under the new key, and the games created before

@@ -1,4 +1,4 @@
-"""Key rotation and the clients (issue 47 point 4, SPEC.md 4.6): `GetServerKey` serves the key history
+"""Key rotation and the clients (SPEC.md 4.6): `GetServerKey` serves the key history
 beside the newest key, and the reference client follows it. A seat pinned to the key it knew before
 a rotation plays a game created after it (its key signed by the pinned one); the game created before
 the rotation still verifies (exported and checked, checkpoints tracked) although the server's newest

@@ -1,4 +1,4 @@
-"""The service as strangers on the internet meet it (issue 12): every request
+"""The service as strangers on the internet meet it: every request
 parsed within service/limits.py, every refusal a precise status carrying a
 google.rpc ErrorInfo, nothing stored past a limit, no input echoed unbounded, no
 driver message, an incident id for the unexpected; nothing kept per probe.

@@ -1,4 +1,4 @@
-"""Watch wake-ups across servers through PostgreSQL's LISTEN/NOTIFY (issue 47 point 5,
+"""Watch wake-ups across servers through PostgreSQL's LISTEN/NOTIFY (
 service/feeds.py, service/store_postgres.py): a Watch on one server learns of another server's
 append when it is committed, not at the next poll. The poll interval is set to a minute here, so
 a Watch that waited for the poll would miss the test's bound; a notification of an append that

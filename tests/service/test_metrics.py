@@ -1,4 +1,4 @@
-"""Issue 47 point 1: `aar serve --metrics-listen` serves Prometheus metrics; a scrape after a game
+"""`aar serve --metrics-listen` serves Prometheus metrics; a scrape after a game
 counts its commands, calls, refusals by reason and appends; with --workers 2 the parent's scrape
 sums every worker."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The NTND scenarios of rule 2 the project authored (issue 14: Year of the Rat, 1975, 1965-68, 1968-72,
+"""The NTND scenarios of rule 2 the project authored (Year of the Rat, 1975, 1965-68, 1968-72,
 1972-75) played over the real service: a server on port 0 (stopped after), both seats played by the
 game's demo bots over gRPC, the log exported and verified (replayed byte for byte).
 

@@ -1,7 +1,7 @@
-"""Issue 41, found item 3, over the real service (port 0, SQLite) with the reference client: a seat
+"""Over the real service (port 0, SQLite) with the reference client: a seat
 that offers results as fast as it can makes the other seat lose no time, refuses none of its
 commands, and the log stays bounded (format 3, SPEC.md 8.1: an offer stands until another seat
-answers it, one per seat, and no other seat's envelope is made stale by it). Before issue 41 each
+answers it, one per seat, and no other seat's envelope is made stale by it). Before format 3 each
 offer was a record that made the pending command STALE_STATE: the victim, re-signing after each
 refusal while the offers went on, lost on time. The service's clock is injected: nothing sleeps."""
 from __future__ import annotations

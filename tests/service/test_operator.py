@@ -1,4 +1,4 @@
-"""Issue 22 (the operator pass), on a real server: ListGames (bounded, paginated, filtered by
+"""On a real server: ListGames (bounded, paginated, filtered by
 status), match data in genesis (validated, verified, listed), one structured log line per game
 event, `aar games` / `aar status` / `aar watch` printing the outcome."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 47 point 8: the errors an organiser meets, each one line that names the cause and what to
+"""The errors an organiser meets, each one line that names the cause and what to
 do (exit 2), and for `aar serve` before anything is made on disk (no data directory, no key)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 41, found item 1, over the real service (port 0, SQLite) with the reference client: every
+"""Over the real service (port 0, SQLite) with the reference client: every
 envelope is written durably before it is sent and answered with a signed receipt (SPEC.md 7.5);
 a forged time-out or a received command missing from the log leaves the wronged seat a proof that
 `aar evidence` accepts, and the seat does not cosign such an end. The dishonest server is the real
@@ -128,7 +128,7 @@ def test_a_missing_or_bad_receipt_is_a_server_fault_reported_and_kept(server, tm
 
 def test_the_envelope_is_on_disk_before_it_is_sent_and_a_time_out_at_its_position_is_not_cosigned(
         server, tmp_path, capsys, monkeypatch):
-    """Found item 1: a server that never answers seat a and writes a time-out. Before issue 41 the
+    """Found item 1: a server that never answers seat a and writes a time-out. Before the fix the
     client kept nothing (the envelope was written only after a refusal) and cosigned the end."""
     c, gid, seats, fake, faults = duel(server, tmp_path, clock={"decision_ms": 60_000})
     handshake(seats)

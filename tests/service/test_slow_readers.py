@@ -1,4 +1,4 @@
-"""Issue 47 point 7, the gRPC port's byte budget: a stream whose client never reads is paused by
+"""The gRPC port's byte budget: a stream whose client never reads is paused by
 HTTP/2 flow control (the server holds the one message that waits and at most one STREAM_BATCH read),
 and a message that waits STALLED_STREAM_S ends the stream RESOURCE_EXHAUSTED/SLOW_READER. At
 2ee65c4 such a stream held its batch of records (0.6-0.9 MiB of a GMV log) for as long as its

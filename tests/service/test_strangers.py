@@ -1,4 +1,4 @@
-"""Issue 47 point 7: what a hostile stranger found at 2ee65c4, each closed here. The web port: a
+"""What a hostile stranger found at 2ee65c4, each closed here. The web port: a
 connection stuck in its request header is closed after WEB_HEADER_TIMEOUT_S, one address holds at
 most WEB_MAX_CONNECTIONS_PER_ADDRESS connections, a request framing its body twice is refused.
 Reflection: garbage to v1 names v1's message, one stream answers at most MAX_REFLECTION_REQUESTS.

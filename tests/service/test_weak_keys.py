@@ -1,4 +1,4 @@
-"""Issue 24, over the real gRPC service: CreateGame refuses a seat key anyone could sign for
+"""Over the real gRPC service: CreateGame refuses a seat key anyone could sign for
 (the identity point, other small-order points, non-canonical encodings, mixed order) and one
 key for two seats, precisely (INVALID_ARGUMENT, ErrorInfo reason, the seat named) and stores
 nothing (SPEC.md 7.4). And every reason the service can answer is in docs/service.md."""

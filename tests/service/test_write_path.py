@@ -1,4 +1,4 @@
-"""The service's one write path and its fast stream (issue 44 item 5, issue 48 item 1): the pending
+"""The service's one write path and its fast stream: the pending
 decision asked once per command, the next decision returned with the acceptance, a Play stream's
 records sent from the game's tail, and the server processes of one SQLite store told of each
 other's commits (service/wake.py)."""

@@ -105,7 +105,7 @@ def test_docs_name_only_tests_and_functions_that_exist():
 
 
 def test_combinatorial_decisions_describe_what_apply_accepts():
-    """issue 3: legal_commands enumerates, or for huge spaces describes and validates. The
+    """Legal_commands enumerates, or for huge spaces describes and validates. The
     organise (SOG 3.2) and action_result decisions describe their space in the decision data."""
     import pytest
 

@@ -71,7 +71,7 @@ def test_aar_verify_gives_the_manifest_verdict(capsys, case):
         assert obj["ruleset"] == case["ruleset"] and obj["replayed"] is case["replayed"]
         assert obj["replayed_with"] == (case["ruleset"] if case["replayed"] else "")
     assert obj["format"] == case["format"]   # genesis's format version (SPEC.md 1.2), null if not read
-    if "min_version" in case:   # issue 41: a log of an older format fails --min-version at record 0
+    if "min_version" in case:   # A log of an older format fails --min-version at record 0
         code, obj = _verify(capsys, "--min-version", str(case["min_version"]["version"]), str(REPO / case["file"]))
         _check(code, obj, case["min_version"])
     code, obj = _verify(capsys, "--no-replay", str(REPO / case["file"]))
@@ -121,7 +121,7 @@ def test_aar_evidence_gives_the_manifest_verdict(capsys, case):
 
 
 def test_min_version_keeps_a_log_of_that_format_and_refuses_older_ones(capsys):
-    """SPEC.md 10 B.3 and 11 (issue 41): --min-version N fails a log whose format is below N (exit 1,
+    """SPEC.md 10 B.3 and 11: --min-version N fails a log whose format is below N (exit 1,
     step 2 at record 0) and changes nothing for one of format N; N outside the known versions is a
     usage error (exit 2)."""
     from afteraction.engine.protocol import FORMAT_VERSION

@@ -1,4 +1,4 @@
-"""SPEC.md 1.4, "Where core events stand" (issue 41, found item 5): one table
+"""SPEC.md 1.4, "Where core events stand" (found item 5): one table
 (engine/protocol.py EVENT_PLACES) that the referee follows when it writes and the verifier's
 step 6 when it reads, so a verifier without the ruleset or the secret refuses a resignation, an
 offer, a start or an entropy event that a dishonest server adds among setup's or a game command's

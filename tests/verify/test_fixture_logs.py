@@ -44,7 +44,7 @@ def test_readme_lists_every_log_and_only_existing_ones():
 def test_golden_duel_log_verifies(capsys):
     code, out, _ = _run(capsys, "verify", str(LOGS / "duel-complete.aar"))
     assert code == 0, out
-    assert out.startswith("VERIFIED, BUT UNPINNED (no --server-key")  # issue 22: the first line says so
+    assert out.startswith("VERIFIED, BUT UNPINNED (no --server-key")  # The first line says so
     assert "replayed by the ruleset: yes, byte for byte" in out
 
 

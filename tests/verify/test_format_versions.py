@@ -1,4 +1,4 @@
-"""Issue 41, found item 2: the newest log format is one constant (engine/protocol.py FORMAT_VERSION)
+"""The newest log format is one constant (engine/protocol.py FORMAT_VERSION)
 that the service, the reference client, the verifier's report and the browser seat all follow, and
 the report says what a log of an older format does not guarantee (SPEC.md 11). A later format
 (a format 3) needs its line in VERSION_ADDS and the browser's constant, or these fail."""

@@ -1,4 +1,4 @@
-"""Fuzzing the verifier and the client's record decoding with hostile bundles (issue 21).
+"""Fuzzing the verifier and the client's record decoding with hostile bundles.
 
 Structure-aware: real bundles of every game (duel and SOG whole, GMV and NTND as their first
 records with the secret in the header, so that steps 9-11 run on every record) are mutated at

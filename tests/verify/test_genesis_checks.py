@@ -1,4 +1,4 @@
-"""Issue 11 step 7: the verifier's genesis checks are code, not ``assert``. Until a71a849 step 4
+"""The verifier's genesis checks are code, not ``assert``. Until a71a849 step 4
 read the genesis body under seven ``assert`` statements (gone under ``python -O``, so a forged
 genesis reached the rest of the verifier unchecked). Each case below breaks what one of them
 held, in a genesis a dishonest server re-chains and re-signs, and expects step 4's numbered

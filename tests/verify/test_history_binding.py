@@ -1,4 +1,4 @@
-"""Issue 23 / 16, format version 2: every envelope binds the history its seat verified
+"""format version 2: every envelope binds the history its seat verified
 (CommandEnvelope.prev, state_seq, SPEC.md 7.1-7.2) and the entropy commitment covers the
 genesis hash (5.2). Played as a dishonest server (it holds the secret and the checkpoint key)
 with a colluding seat; each attack is refused by the referee and fails the verifier at the
@@ -64,7 +64,7 @@ def _signed_commands(g: LocalGame) -> list[bytes]:
 
 
 def _reroll(g: LocalGame, monkeypatch) -> tuple[list, bytes]:
-    """Attack 2 of issue 23: after the game the server picks a new secret, writes a new genesis
+    """Attack 2: after the game the server picks a new secret, writes a new genesis
     (same game id, seats, keys, origin) and feeds the seats' original signed envelopes to a
     fresh referee. Its own referee would refuse them (WRONG_HISTORY, BAD_REVEAL), so the
     dishonest server's copy does not check them: it writes what it likes."""
@@ -132,7 +132,7 @@ def test_issue_23_attack_2_in_version_1_verifies_and_only_a_kept_checkpoint_expo
 
 
 def _early_reveal_game():
-    """Attack 1 of issue 23: seat a commits and (an old client) reveals at once, bound to the log
+    """Attack 1: seat a commits and (an old client) reveals at once, bound to the log
     [genesis, commit a]; the server hands the reveal to b, who then commits."""
     g = LocalGame.create("duel", seed=b"tests/early-reveal")
     gid = g.referee.game_id

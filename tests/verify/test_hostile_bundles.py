@@ -1,4 +1,4 @@
-"""Hostile bundles (issue 21): a crafted bundle never crashes or hangs `aar verify`, and what
+"""Hostile bundles: a crafted bundle never crashes or hangs `aar verify`, and what
 SPEC.md refuses is refused, also with --no-replay.
 
 Each test is a case that failed before the bounds and checks of SPEC.md 1.1 rule 6, 1.2, 9 and

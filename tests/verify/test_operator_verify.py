@@ -1,4 +1,4 @@
-"""Issue 22, the verifier's side: a changed record names itself, its kind and what no longer
+"""The verifier's side: a changed record names itself, its kind and what no longer
 matches; the --json failure carries every field of the success object; match data is an
 optional genesis key of format v2 whose shape step 4 checks (one check with CreateGame's),
 and logs without it (every golden log) are unchanged."""
@@ -64,7 +64,7 @@ def test_the_first_line_says_when_the_rules_were_not_replayed(capsys):
     code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--no-replay")
     assert out.splitlines()[0].startswith("VERIFIED, BUT UNPINNED (no --server-key") and " AND NOT REPLAYED (" in out
     code, out, _ = _run(capsys, "verify", LOGS / "duel-complete.aar", "--server-key", vkey)
-    assert out.startswith(f"VERIFIED, BUT OLDER FORMAT v1 (the newest is v{FORMAT_VERSION}")  # issue 41: not a plain VERIFIED
+    assert out.startswith(f"VERIFIED, BUT OLDER FORMAT v1 (the newest is v{FORMAT_VERSION}")  # Not a plain VERIFIED
     newest = LOGS / "tampered" / "v3-answer-past-offer.aar"   # the newest format, verifies: pinned, no caveat
     with open(newest, "rb") as f:
         code, out, _ = _run(capsys, "verify", newest, "--server-key", read_bundle(f)[0]["server_vkey"])

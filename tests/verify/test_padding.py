@@ -35,7 +35,7 @@ def _reseal(h, recs, n, k, plaintext_of):
 
 def test_new_logs_are_v2_and_declare_every_kind_they_seal(duel_game):
     g = duel_game.records[0]
-    assert g.v == FORMAT_VERSION >= 2  # format 3 (issue 41) pads as format 2
+    assert g.v == FORMAT_VERSION >= 2  # format 3 pads as format 2
     assert g.body["sealed_sizes"] == {"command": {"a": 256}, "event": {"a": 80}}
 
 

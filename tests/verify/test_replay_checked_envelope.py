@@ -1,5 +1,5 @@
 """Step 11 hands the referee the envelope step 6 or 9 checked (ReplayReferee.accept_checked: not
-serialized, parsed or checked for its encoding again, issue 15): the verdicts are the bytes
+serialized, parsed or checked for its encoding again): the verdicts are the bytes
 path's (Referee.accept), for logs that verify and for a command the ruleset refuses."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Step 11 re-seals a record's hidden values from step 9's openings (commit.seal's ``known``,
-replay.known_values, issue 15): a value that is the one step 9 opened at its place (its salt, size
+replay.known_values): a value that is the one step 9 opened at its place (its salt, size
 and value, canon.same) takes the logged commitment and ciphertext instead of being encrypted again.
 The verdicts are those of sealing every value again, for the fixture logs and for a dishonest server's log whose sealed
 values open but are not the ones the rules make (each such test fails if the replay takes the

@@ -1,6 +1,6 @@
 """Step 11 takes the logged record as the replay's when the referee's record would have its bytes
 (protocol.is_record_of: the same fields and a body canon.same as the logged one), instead of encoding
-and hashing it (issue 15). The verdicts are those of making every record, for the fixture logs and
+and hashing it. The verdicts are those of making every record, for the fixture logs and
 for a dishonest server's record that Python's == cannot tell from the replay's (1 logged as true)."""
 from __future__ import annotations
 

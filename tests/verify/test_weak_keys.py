@@ -1,4 +1,4 @@
-"""Issue 24 as the verifier sees it (SPEC.md 7.4, 10 step 4): a hand-made log whose genesis
+"""As the verifier sees it (SPEC.md 7.4, 10 step 4): a hand-made log whose genesis
 names the identity point as a seat key, every command of that seat "signed" with R = identity,
 S = 0 (no private key), and one whose server key is the identity point (every checkpoint
 "signed" the same way), both fail `aar verify` at step 4, exit 1, naming the seat or the server
@@ -72,7 +72,7 @@ def _library_alone(public: bytes, msg: bytes, sig: bytes) -> bool:
 
 @contextlib.contextmanager
 def rule_off():
-    """The code as it was before issue 24: any 32 bytes are a key, the library alone verifies."""
+    """The code as it was before the rule: any 32 bytes are a key, the library alone verifies."""
     with mock.patch.object(referee_mod, "seat_key_problem", lambda keys: None), \
             mock.patch.object(genesis_mod, "seat_key_problem", lambda keys: None), \
             mock.patch.object(protocol_mod, "verify_signature", _library_alone), \

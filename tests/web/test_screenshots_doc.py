@@ -1,4 +1,4 @@
-"""docs/playing.md shows each game at three moments (issue 46): every picture it names is in
+"""docs/playing.md shows each game at three moments: every picture it names is in
 docs/screenshots/, is one `make screenshots` takes (tests/web/test_web_mapplay_browser.py's
 ``_shot`` names), and is small; none is left there unshown. pngsmall makes a palette PNG that
 reads back as the same picture size."""

@@ -1,4 +1,4 @@
-"""Each game's view is documented as a JSON schema (docs/views/<game>.schema.json, issue 46): the
+"""Each game's view is documented as a JSON schema (docs/views/<game>.schema.json): the
 views of seeded bot games, for every seat and a spectator, as a web page gets them (the JSON of
 GetStateResponse.view_json), all validate; a key the schema does not list at the top level, or a
 value of another type, does not."""

@@ -1,4 +1,4 @@
-"""Issue 41 item 1 in the web client: the browser seat keeps every envelope before it sends it and
+"""In the web client: the browser seat keeps every envelope before it sends it and
 every receipt (SPEC.md 7.5, 8.2) in its storage, checks each receipt, and does not cosign a
 time-out at a position it holds its answer for. Two browser seats of a duel through the real
 service (`--web-listen`, port 0); the dishonest server is the real one with its clock or its
@@ -102,7 +102,7 @@ def test_a_forged_time_out_is_not_cosigned_and_the_downloaded_receipt_proves_it(
 
 def test_a_server_that_never_answers_leaves_the_page_its_envelope_and_no_cosignature(browser, site, tmp_path,
                                                                                      capsys, monkeypatch):
-    """Found item 1 of issue 41 against the page: the server drops seat a's answer (no receipt) and
+    """Found item 1 against the page: the server drops seat a's answer (no receipt) and
     its clock jumps past a's deadline; it writes a's time-out. The envelope was kept before it was
     sent (the old page kept nothing but an envelope refused GAME_OVER/TIME_EXPIRED, and cosigned
     the end): the reloaded page does not cosign and its envelope makes `aar evidence` exit 3."""

@@ -1,4 +1,4 @@
-"""Issue 41, found item 4: the web client (`aar serve --web-listen`) runs only its own code, whatever
+"""The web client (`aar serve --web-listen`) runs only its own code, whatever
 the server says. A game is created whose genesis carries hostile match data (a label and player
 names the server stores as the creator sent them); a spectator's page (headless Chromium, the
 page's Content-Security-Policy in force: no bypass) then talks to a hostile server: playwright

@@ -1,4 +1,4 @@
-"""Key rotation in the browser (issue 47 point 4, SPEC.md 4.6): the browser library's key history
+"""Key rotation in the browser (SPEC.md 4.6): the browser library's key history
 (clients/web/src/lib/keyhistory.ts, what the page pins and trusts with) run in node. It reads every
 history as engine/crypto/key_history.py does (the same keys; a forged or malformed one refused at
 the same line); a browser pins a history's first key, trusts the pinned key and every later one,

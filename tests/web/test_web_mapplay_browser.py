@@ -1,4 +1,4 @@
-"""Two browser pages play like people (issue 46): on the map and in forms, never by the list of
+"""Two browser pages play like people: on the map and in forms, never by the list of
 choices. For each decision a bot says which legal command it wants (read from the page's own
 list, `data-command`); the "person" then gives it the way a player would: clicks the piece or
 stack the choice names (its destinations light up: `#board[data-lit]`), clicks the lit place (and,

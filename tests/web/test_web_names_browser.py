@@ -1,4 +1,4 @@
-"""The browser client speaks the ruleset's names (issue 46): its choice buttons read as the
+"""The browser client speaks the ruleset's names: its choice buttons read as the
 server's YourDecision.names ("Pick 3 in secret"), grouped by their groups, with no protobuf text;
 joining a game id the server does not hold says so and leaves the lobby usable (it used to throw
 `[not_found]` as a page error and leave a blank page until a reload). Same set-up as

@@ -1,4 +1,4 @@
-"""Format 3's offer rule (SPEC.md 8.1, issue 41) in the browser library's verifier
+"""Format 3's offer rule (SPEC.md 8.1) in the browser library's verifier
 (clients/web/src/lib/endings.ts, envelope.ts) and in `aar verify`'s (engine/log), on logs made
 here: an honest v3 game in which a seat's command, signed before the other seat's offer, stands
 after it (both accept), and logs a referee without the rule would write (two standing offers of

@@ -136,7 +136,7 @@ def test_json_that_is_not_the_request_is_malformed_with_error_info(web_server):
     assert body["code"] == "invalid_argument"
     from google.rpc import error_details_pb2
     info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(body["details"][0]["value"] + "=="))
-    # the unknown field is named (issue 46), in the message and the ErrorInfo
+    # the unknown field is named, in the message and the ErrorInfo
     assert info.reason == "MALFORMED" and 'no field "bogus"' in body["message"], body
     assert info.metadata["field"] == "bogus"
     # a value of the wrong type names its field; anything else of the input is not echoed
@@ -320,7 +320,7 @@ def test_native_grpc_on_the_web_port_is_told_where_to_go(web_server):
 
 
 def test_receipts_travel_over_connect_as_over_grpc(web_server, tmp_path):
-    """SPEC.md 7.5 (issue 41): SubmitCommand's receipt, and a refusal's receipt as the second detail
+    """SPEC.md 7.5: SubmitCommand's receipt, and a refusal's receipt as the second detail
     of the Connect error, reach the reference client over the web port; it checks both (no fault)."""
     from afteraction.client.client import ClientError
     from afteraction.engine import receipt as R

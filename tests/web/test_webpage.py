@@ -27,7 +27,7 @@ def test_every_game_has_a_board_and_its_choices_in_words(game):
     assert out["svg"].startswith("<svg" if game != "duel" else '<pre class="view">')
     assert len(out["choices"]) == len(legal) and all(w.strip() for w in out["choices"])
     assert len(set(out["choices"])) > 1 or len(legal) == 1
-    # the ruleset's names (issue 46), as aar play shows them: the move list's words too
+    # the ruleset's names, as aar play shows them: the move list's words too
     from afteraction.engine import names
 
     namer = names.namer_class(game)(view, None)

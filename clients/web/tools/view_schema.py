@@ -1,4 +1,4 @@
-"""Writes docs/views/<game>.schema.json (issue 46): the schema of a game's view inferred from
+"""Writes docs/views/<game>.schema.json: the schema of a game's view inferred from
 seeded random-bot games (every seat and a spectator; the top level strict, nested objects as
 seen), with a description of each top-level key. tests/web/test_view_schemas.py checks the
 committed schemas against the views of other seeded games.

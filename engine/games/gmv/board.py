@@ -70,7 +70,7 @@ def _alike(u: dict) -> tuple:
 
 
 def alike_first(s: dict, ids: list[str]) -> list[str]:
-    """gmv/4 (``versions.ALIKE_CHOICE``, issue 42): each named hidden unit replaced by the first (in id
+    """gmv/4 (``versions.ALIKE_CHOICE``): each named hidden unit replaced by the first (in id
     order) of the hidden units alike to it (one side, type and zone, every field but the id and the
     commitment the same) not already taken; exposed units and unknown ids as named. Under gmv/2-3
     ``ids`` unchanged. Call it after the command is validated: an alike unit passes every check the
@@ -116,7 +116,7 @@ def reveal(s: dict, u: dict, ctx: Context, why: str, mark: bool = True) -> None:
 def reveal_entering(s: dict, u: dict, zone: str, ctx: Context, why: str) -> None:
     """A hidden unit leaves the hidden board into ``zone`` (an attack, or infantry entering a battle as
     support): it is revealed there, by the rules ("all attacking units ... are revealed", text 004
-    Phase 3 NVA 3), but where it stood on the hidden board is not (issue 26): its latest commitment
+    Phase 3 NVA 3), but where it stood on the hidden board is not: its latest commitment
     is not opened now but kept to be opened at the end of the game (``open_kept``), when the verifier
     replays the game from every opening. The referee checked the move's legality during play."""
     if not u["hidden"]:
@@ -133,7 +133,7 @@ def reveal_entering(s: dict, u: dict, zone: str, ctx: Context, why: str) -> None
 
 
 def renumber(s: dict, u: dict) -> None:
-    """gmv/4 (``FRESH_IDS``, issue 42): ``u`` takes the next free id, so an id given when it was public
+    """gmv/4 (``FRESH_IDS``): ``u`` takes the next free id, so an id given when it was public
     before it hid (``infiltrated``) does not follow it out of the hidden board. The next id is the
     largest: moved to the end, ``s["units"]`` stays in id order."""
     del s["units"][u["id"]]

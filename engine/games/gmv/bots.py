@@ -4,7 +4,7 @@
 finishes games (the turn limit ends them). ``gmv_bot`` is a seeded bot that
 plays a little more like a player so test games see every rule: it ends a
 phase less often than a uniform pick would (so units act), and otherwise
-picks uniformly, for the NVA over the public part of its commands first (``public_key``, issue 42:
+picks uniformly, for the NVA over the public part of its commands first (``public_key``:
 what it chooses shows nothing its hidden units decide). Deterministic (a SHA-256 counter stream, no
 ``random``).
 """
@@ -16,7 +16,7 @@ from ...bots import Prng, public_pick
 
 #: what the US seat sees of an NVA command whose own footprint hides a choice (docs/rules/gmv.md "What
 #: the opponent can see"): a hidden move, an infiltration's destination, a purchase's type, a hidden
-#: placement's zone are drawn last (issue 42, point 4)
+#: placement's zone are drawn last
 _HIDDEN_FIELDS = {"hidden_move": ("groups", "unit_ids", "to_zone"), "infiltrate": ("to_zone",), "buy": ("unit_type",),
                   "place": ("zone",)}
 

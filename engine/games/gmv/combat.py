@@ -125,7 +125,7 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
         origin = u["zone"]
         if u["hidden"] and role == "ground" and origin != b["zone"]:
             # inbound infantry "enter an adjacent zone freely" (text 004, call for support): revealed
-            # entering the battle, not where it stood on the hidden board (issue 26)
+            # entering the battle, not where it stood on the hidden board
             board.reveal_entering(s, u, b["zone"], ctx, "support")
         elif u["hidden"]:
             board.reveal(s, u, ctx, "support")  # artillery fires from its zone, shown there; or in the zone

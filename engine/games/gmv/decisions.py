@@ -1,7 +1,7 @@
 """Good Morning, Vietnam!'s decision table (engine/decisions.py): each decision kind the
 phases ask (phases.py), declared once with its rule, the ``GmvCommand`` actions that
 answer it and the rule function each applies, its legal-answer enumerator (legal.py) and the
-answers sealed for the NVA (issue 4: its buying, placing, infiltrating, hidden moves, hot-LZ
+answers sealed for the NVA (its buying, placing, infiltrating, hidden moves, hot-LZ
 fire, patrol reveals and bombing casualties name hidden units or hidden zones).
 
 A phase decision is ``phase1``..``phase5``, declared per side (its answers differ: the NVA's

@@ -117,7 +117,7 @@ def us_moves(s: dict, d) -> list:
 
 
 def nva_moves(s: dict, d) -> list:
-    return _moves4(s, "nva")  # phase 4 ends with the hidden-move order (issue 26)
+    return _moves4(s, "nva")  # phase 4 ends with the hidden-move order
 
 
 def placement(s: dict, d) -> list:

@@ -71,7 +71,7 @@ def infiltrate(s: dict, seat: str, msg, ctx: Context) -> None:
 
 def hidden_move(s: dict, seat: str, msg, ctx: Context) -> None:
     """3. Combat Move (and Phase 4): hidden infantry and artillery move 1 zone per
-    turn through any zone, unseen. The project's reading (issue 26): the hidden moves of a
+    turn through any zone, unseen. The project's reading: the hidden moves of a
     turn are one sealed order that ends the NVA's phase 4, given every turn even when no unit
     moves, so the log shows one order per turn and never whether or how many units moved (a
     hidden move in phase 3 could do nothing a phase-4 one cannot: a moved unit may not act)."""
@@ -122,7 +122,7 @@ def _attack(s: dict, ids: list[str], z: str, ctx: Context) -> None:
     us = [s["units"][x] for x in board.alike_first(s, [u["id"] for u in us])]   # gmv/4: alike units are one
     for u in us:
         if u["hidden"]:
-            board.reveal_entering(s, u, z, ctx, "attack")  # revealed in z, not where it stood (issue 26)
+            board.reveal_entering(s, u, z, ctx, "attack")  # revealed in z, not where it stood
         u["zone"] = z
         u["acted"] = True
         u["revealed"] = s["turn"]

@@ -30,7 +30,7 @@ def end_phase(s: dict, seat: str, msg, ctx: Context) -> None:
 
 
 def hidden_move_order(s: dict, seat: str, msg, ctx: Context) -> None:
-    """The NVA's phase 4 ends with its one sealed hidden-move order (issue 26, nva.hidden_move)."""
+    """The NVA's phase 4 ends with its one sealed hidden-move order (nva.hidden_move)."""
     nva.hidden_move(s, seat, msg, ctx)
     end_phase(s, seat, msg, ctx)
 

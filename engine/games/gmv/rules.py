@@ -31,7 +31,7 @@ _SETUP = json.loads((pathlib.Path(__file__).resolve().parent / "data" / "setup.j
 def _battle_view(b: dict | None, seat: str | None) -> dict | None:
     """The battle as ``seat`` sees it: a support entry's ``from`` (the zone a hidden infantry unit
     entered the battle from, combat.call_support) is its own side's alone; the others saw it revealed
-    entering the battle zone, never where it stood on the hidden board (issue 42; docs/rules/gmv.md
+    entering the battle zone, never where it stood on the hidden board (docs/rules/gmv.md
     "What the opponent can see"). A view only: the battle in the state and the events are unchanged."""
     if b is None:
         return None

@@ -10,7 +10,7 @@ SWAMP_START = Change("gmv", "Units *", since="3",
                      what="an American tank or APC that starts in a swamp or jungle (F1+) zone gets one move, "
                           "not two (gmv/2: only the zones it passed through counted)")
 
-#: issue 42 (docs/rules/gmv.md "What the opponent can see"): a hidden unit's id was public when it
+#: hidden information (docs/rules/gmv.md "What the opponent can see"): a hidden unit's id was public when it
 #: infiltrated; gmv/2-3 kept it when the unit left the hidden board into a zone (an attack, infantry
 #: entering a battle as support), so the reveal told which of the infiltrated units it was, hence which
 #: of them made the earlier hidden moves. From gmv/4 such a unit takes the next free id there
@@ -20,7 +20,7 @@ FRESH_IDS = Change("gmv", "3. Infiltration", since="4",
                         "support) takes the next free unit id, so its reveal does not tell which infiltrated "
                         "unit it is (gmv/2-3: it kept the id it infiltrated with)")
 
-#: issue 42: hidden units of one type in one zone are alike, so which of them the NVA names (to attack, to
+#: Hidden units of one type in one zone are alike, so which of them the NVA names (to attack, to
 #: support, to reveal to a patrol, to fire at a hot LZ, to lose to blind bombing) is no fact. gmv/2-3 took
 #: the one named, so its id (in the ``revealed``/``destroyed`` events or an opened commitment), or the id
 #: of the one left hidden when it is revealed later, told the NVA's hidden choice. From gmv/4 the first of

@@ -35,7 +35,7 @@ class NtndRuleset(Ruleset):
     # 1728 under ntnd/3 fitted Tet but not the campaign). tests/engine/test_sealed_lengths.py and
     # tests/ntnd/test_ntnd_scenarios_data.py derive both bounds from the data of every scenario.
     sealed_sizes = {"command": {"communist": 1856}, "event": {"communist": 6144}}
-    # ntnd/5 (versions.MIX_NAMES, issue 42): a counter is renamed when it leaves the mix, so every
+    # ntnd/5 (versions.MIX_NAMES): a counter is renamed when it leaves the mix, so every
     # Communist unit may carry a generic name (the set-up's short historical ids do not last): a
     # command naming all 109 with the longest hidden ids (``nva-division-m99999-9``) is 2625 bytes
     # (+64 and more for the envelope); a marker of all 98 invertible ones with those ids and the

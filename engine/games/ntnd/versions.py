@@ -21,7 +21,7 @@ MIX_NAMES = Change("ntnd", "4.4", "5",
                    "name of its type (a count of the type's face-up draws); inverted, its type and the marker it "
                    "is drawn into; no name depends on hidden draws or hidden choices made earlier")
 
-#: 6.2 (issue 42): counters of one type in one marker are alike, so which of them a hidden action spends
+#: 6.2: counters of one type in one marker are alike, so which of them a hidden action spends
 #: (a promotion, a break-down, a supply unit spent, an expended unit, a bombing or over-stacking loss, a
 #: base built or upgraded) is no fact. ntnd/4-5 spent the one the owner named, so a later flip (or the
 #: loss's own ``eliminated`` event) showed the public name of the one left (or gone), which told the

@@ -291,7 +291,7 @@ async function openGame(gameId: string, spectate: boolean) {
   const keptSlot = `aar-checkpoint:${gameId}:${mine}`;   // the latest checkpoint this seat verified (SPEC.md 11)
   const seat = new WebSeat(clients, gameId, mine, key, server, ent, localStorage.getItem(keptSlot) ?? undefined);
   seat.keep = (note) => { if (note) localStorage.setItem(keptSlot, note); };
-  seat.withNames = true;   // the choices by the ruleset's names (issue 46)
+  seat.withNames = true;   // the choices by the ruleset's names
   keepEvidence(seat, gameId, mine);
   const cosSlot = `aar-cosigned:${gameId}:${mine}`;      // cosigned once: a reload does not cosign again
   seat.cosignedSize = Number(localStorage.getItem(cosSlot) ?? 0);
@@ -318,7 +318,7 @@ async function openGame(gameId: string, spectate: boolean) {
   const choose = async (d: YourDecision): Promise<Command | null> => {
     await pending;
     const st = await clients.game.getState({ gameId, auth: await seat.auth() });
-    // the ruleset's names of the commands (YourDecision.names, issue 46); words from /ui/board for a server without
+    // the ruleset's names of the commands (YourDecision.names); words from /ui/board for a server without
     const named = d.names.length === d.legalCommands.length;
     const words = named ? d.names.map((n) => n.text) : (await ui(st.game, JSON.parse(st.viewJson), d.legalCommands)).choices;
     $("prompt").textContent = `your decision: ${d.decision?.prompt ?? ""}`;

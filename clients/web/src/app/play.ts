@@ -1,4 +1,4 @@
-// The page's map-first play (issue 46): the pieces and places the pending decision's choices name
+// The page's map-first play: the pieces and places the pending decision's choices name
 // are marked on the board; a click on a piece lights its destinations, a click on a lit place plays
 // the choice that goes there (or offers the few that do); a form writes any answer of a decision
 // whose answers the server only samples; the dice as they fall; the end of the game in words.

@@ -1,4 +1,4 @@
-// A form for any answer of a decision (issue 46): the decision's answer spaces that are not lists
+// A form for any answer of a decision: the decision's answer spaces that are not lists
 // (SOG's team organisation and action results, GMV's purchases, casualties and fire, NTND's losses,
 // retreats and air missions) are described by the ruleset, and the server lists only a sample of
 // them. The form is built from the answer's own message (the generated descriptors of

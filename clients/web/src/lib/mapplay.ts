@@ -1,4 +1,4 @@
-// Map-first play (issue 46): a pending decision's legal commands indexed by the pieces and places
+// Map-first play: a pending decision's legal commands indexed by the pieces and places
 // their names refer to (CommandName.refs, given by the ruleset's presentation layer,
 // engine/names.py), so that a click on a piece lights up the places its commands go to and a click
 // on a place picks the command that goes there. No rule is known here: what is legal is what the

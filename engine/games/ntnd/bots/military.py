@@ -27,7 +27,7 @@ def _action(c) -> str:
 
 def public_key(c) -> tuple:
     """A Communist command in two parts for ``public_pick``: what the Allied seat sees of it, then what it
-    hides (issue 42, point 4). A move: the piece, then its destination and path (all public). A
+    hides. A move: the piece, then its destination and path (all public). A
     placement: the hex, whether inverted and, face up, the unit and its type, then an inverted
     recruit's type and nationality (hidden: one marker whatever it is)."""
     a = _action(c)

@@ -135,7 +135,7 @@ def _retreat_step(s: dict, b: dict, side: str, ctx) -> dict | None:
     pend[:] = _alive(s, pend)
     to = None
     while pend:
-        to = retreat_destinations(s, pend[0])   # the decision's, if it has any (issue 15: found once)
+        to = retreat_destinations(s, pend[0])   # the decision's, if it has any (found once)
         if to:
             break
         eliminate(s, pend[0], ctx, "NTND 19.3.6")

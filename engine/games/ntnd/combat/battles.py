@@ -67,7 +67,7 @@ def combat_unit(s: dict, uid: str, zoi: frozenset | None = None) -> cb.CombatUni
 
 def _fighting_units(s: dict, loc: str, side: str) -> list[str]:
     """The ids of ``side``'s units at ``loc`` but air units, in id order (the units picked, then
-    sorted: issue 15)."""
+    sorted)."""
     return sorted(u["id"] for u in s["units"].values()
                   if u["status"] == "map" and u["loc"] == loc and u["side"] == side and _t(s, u["id"]).category != "air")
 
@@ -123,7 +123,7 @@ def attack_options(s: dict, side: str, target: str | None = None) -> list[tuple[
     cannot be attacked (19.1); units that retreated into the hex this phase do not defend it (19.3.8).
     ``attack_allowed`` checks a choice of attackers against these options.
 
-    ``target``: only the options for that location (the referee's check of one attack, issue 15):
+    ``target``: only the options for that location (the referee's check of one attack):
     the options of the whole enumeration whose target it is, in the same order."""
     m = load_map()
     ph = s["phase"]
@@ -141,7 +141,7 @@ def _attackers_by_target(s: dict, side: str, target: str | None, done_a: set, op
     for uid in sorted(units):
         u = units[uid]
         if u["status"] != "map" or u["side"] != side or uid in done_a:
-            continue   # _may_attack's first test, here: it drops most units at once (issue 15)
+            continue   # _may_attack's first test, here: it drops most units at once
         kind = _may_attack(s, uid, side)   # pure
         if kind is None:
             continue

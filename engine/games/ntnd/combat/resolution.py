@@ -215,7 +215,7 @@ class SideTotal:
 
     @cached_property
     def total(self) -> Fraction:
-        """The sum of the terms (fixed: a battle asks it several times, issue 15; kept beside the
+        """The sum of the terms (fixed: a battle asks it several times; kept beside the
         fields, so equality and hashing are the fields' alone)."""
         return sum((t.value for t in self.terms), Fraction(0))
 

@@ -1,4 +1,4 @@
-"""No Trumpets No Drums: the authored campaign data (issue 13 part 2a), loaded and validated.
+"""No Trumpets No Drums: the authored campaign data, loaded and validated.
 
 ``data/random_events.json`` is the Random Events Table of rule 21 (tens die = Communist die, ones
 die = Allied die, 21.1; once-only entries, 21.2); ``data/scenario_campaign.json`` the campaign game

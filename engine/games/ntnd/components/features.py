@@ -20,7 +20,7 @@ list, set at set-up from the scenario, decides it (the scenario's ``features`` k
     vc_bases          28.9
     withdrawals       4.3.1 withdrawals by elections and Vietnamization (4.3.3 scheduled ones always)
 
-Part 2b (issue 14), each built on its own branch; a scenario lists them once its rules are refereed:
+Part 2b, each built on its own branch; a scenario lists them once its rules are refereed:
 
     air_war           11 (air units as pieces: strategic bombing, ground support, supply, transport,
                       dogfights, carrier air, Niagara, Linebacker), 12 (anti-aircraft fire), 28.1 (SOA),

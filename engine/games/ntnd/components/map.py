@@ -253,7 +253,7 @@ class GameMap:
             for hid in z.adjacent_hexes:
                 zone_of_hex.setdefault(hid, []).append(z.id)
         self._zones_next_to: dict[str, tuple[str, ...]] = {k: tuple(sorted(v)) for k, v in zone_of_hex.items()}
-        # what the map fixes, computed once (issue 15): the neighbours and adjacency of every location
+        # what the map fixes, computed once: the neighbours and adjacency of every location
         self._hex_nbrs: dict[str, tuple[str, ...]] = {
             h: tuple(n for n in grid_neighbours(h) if n in hexes) for h in hexes}
         self._nbrs: dict[str, tuple[str, ...]] = {

@@ -228,7 +228,7 @@ def unit_name(uid: str, type_id: str, name: str | None = None) -> str:
 def counter_order(uid: str) -> tuple:
     """Sort key of unit ids with their numbers compared as numbers (``vc-cadre-7`` before
     ``vc-cadre-10``): the counter mix hands out its counters in this order (4.4). Memoised: a pure
-    function of the id, asked for every counter of the mix each time one is taken (issue 15)."""
+    function of the id, asked for every counter of the mix each time one is taken."""
     return tuple((0, int(w), "") if w.isdigit() else (1, 0, w) for w in uid.split("-"))
 
 

@@ -1,5 +1,5 @@
 """No Trumpets No Drums: the five scenarios of rule 2 besides Tet and the campaign, loaded, composed
-from the campaign's data and validated (issue 14).
+from the campaign's data and validated.
 
 Rule 2 names "6 scenarios and a campaign game": the Tet Offensive and the Year of the Rat (purely
 military), the 1975 scenario (short) and longer ones. The text prints none of them; the project
@@ -31,7 +31,7 @@ from ....errors import InternalValueError
 
 SCENARIO_FILES = {"rat": "scenario_rat.json", "1975": "scenario_1975.json", "1965_68": "scenario_1965_68.json",
                   "1968_72": "scenario_1968_72.json", "1972_75": "scenario_1972_75.json"}
-MILITARY = ("air_war", "fleet", "montagnards", "special_units")   # in every one of them (issue 14)
+MILITARY = ("air_war", "fleet", "montagnards", "special_units")   # in every one of them
 POLITICAL = tuple(f for f in FEATURES if f not in MILITARY)      # the longer ones only
 
 

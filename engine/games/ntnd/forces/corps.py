@@ -161,7 +161,7 @@ def _fb_class(u: dict) -> str:
 def relocate_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     """One U.S. and one ARVN or SEATO firebase a turn, to a hex with a non-militia ground combat unit
     of its nationality (SEATO firebases: any SEATO unit). ``only``: the options of that firebase alone
-    (the referee's check of one relocation, issue 15)."""
+    (the referee's check of one relocation)."""
     counters = load_counters()
     done = s["phase"].get("relocated", [])
     out = []

@@ -72,7 +72,7 @@ def remove_from_marker(s: dict, uid: str | list[str], ctx, join: list[str] = (),
     supply spent, 18.6.2; a unit eliminated by its owner, 19.3.2), and ``join`` (new units at the
     marker's hex, face down) enter it: the marker's commitment is kept to be opened at the end, and
     the rest and the new units are re-inverted into one new marker, so no stale identity remains and
-    the public sees one marker replaced by one marker however many units it held (issue 26). If
+    the public sees one marker replaced by one marker however many units it held. If
     nothing is left (the marker held only the leaving units and none join), the marker is gone.
     Returns the new marker's id or None."""
     leaving = [uid] if isinstance(uid, str) else list(uid)
@@ -107,13 +107,13 @@ def first_in_mix(s: dict, type_id: str) -> str | None:
     """The first counter of a type in the counter mix (4.4 / 6.1.4: the mix is a limit), numbers
     compared as numbers (units.counter_order)."""
     # the least of the matching ids (one pass, no sort: asked per option of every Operations and
-    # recruitment list, issue 15): min, like the stable sort it replaces, keeps the first of equal keys
+    # recruitment list): min, like the stable sort it replaces, keeps the first of equal keys
     return min((uid for uid, u in s["units"].items() if u["type"] == type_id and u["status"] == "mix"),
                key=counter_order, default=None)
 
 
 # ---------------------------------------------------------------------------
-# 4.4 naming a counter taken from the mix (ntnd/5: versions.MIX_NAMES, issue 42)
+# 4.4 naming a counter taken from the mix (ntnd/5: versions.MIX_NAMES)
 # ---------------------------------------------------------------------------
 
 def sort_units(s: dict) -> None:
@@ -189,7 +189,7 @@ def _alike(u: dict) -> tuple:
 
 
 def alike_first(s: dict, uids: list[str]) -> list[str]:
-    """ntnd/6 (``versions.ALIKE_CHOICE``, 6.2, issue 42): the counters a hidden action spends, each
+    """ntnd/6 (``versions.ALIKE_CHOICE``, 6.2): the counters a hidden action spends, each
     named one replaced by the first (in id order) of the counters alike to it in its marker (one type,
     every field but the id and name the same) not already taken, so that which of alike counters the
     owner named leaves no trace a later flip or loss could show. Face-up units are public and stay as
@@ -252,7 +252,7 @@ def promote(s: dict, cadre: str, supply: str, to: str, ctx) -> None:
         new = name_public(s, new)                       # ntnd/5 (4.4): face up, the type's next public name
     if was_inv:
         # 6.1.1: "replace the cadre with a regiment": the regiment takes the cadre's place under the
-        # same (re-committed) marker, with the supply too if it was there (issue 26: one marker out,
+        # same (re-committed) marker, with the supply too if it was there (one marker out,
         # one marker in, whatever else the marker held)
         here = [cadre] + ([supply] if sup["inv"] and sup["mk"] == c["mk"] else [])
         remove_from_marker(s, here, ctx, join=[new])
@@ -299,7 +299,7 @@ def break_down(s: dict, uid: str, ctx) -> None:
     if not was_inv:
         new = [name_public(s, x) for x in new]          # ntnd/5 (4.4): face up, the types' next public names
     if was_inv:
-        # the cadre and regiment replace the division under its (re-committed) marker (issue 26)
+        # the cadre and regiment replace the division under its (re-committed) marker
         remove_from_marker(s, uid, ctx, join=new, rule="NTND 6.1.3")
     u.update(status="mix", loc=None, inv=False, mk=None)
     if not was_inv:

@@ -29,7 +29,7 @@ def cadre_hexes(s: dict, nat: str | None) -> list[str]:
 @lru_cache(maxsize=None)
 def _map_cadre_hexes(countries: tuple[str, ...]) -> tuple[str, ...]:
     """What the map alone allows of 4.1.1 in ``countries``: their non-clear land hexes without a
-    town or city, sorted; fixed, so found once (issue 15: the pass over every hex of the map was
+    town or city, sorted; fixed, so found once (the pass over every hex of the map was
     most of ``cadre_hexes``)."""
     m = load_map()
     return tuple(sorted(hid for hid, h in m.hexes.items()

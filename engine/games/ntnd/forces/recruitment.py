@@ -288,7 +288,7 @@ def landing_locations(s: dict) -> list[str]:
 def reinforcement_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     """(uid, location): scheduled units due by this turn at their entry locations (5.4; the campaign's
     special entries: setup.SPECIAL_ENTRY); units afloat with the fleet at a friendly coastal town/city (8.7).
-    ``only``: the options of that unit alone (the referee's check of one placement, issue 15)."""
+    ``only``: the options of that unit alone (the referee's check of one placement)."""
     out = []
     for uid in sorted(s["units"]) if only is None else [only] if only in s["units"] else []:
         u = s["units"][uid]
@@ -359,7 +359,7 @@ def purchase_locations(s: dict, u: dict, env: Env | None = None) -> list[str]:
     militia and Montagnards in Green Beret hexes (montagnards.build_hexes);
     5.6.2 firebases: a hex with a non-militia ground combat unit of its nationality (SEATO: any SEATO).
     ``env``: this state's ``movement.Env`` (the enemy's hexes and the 8.10.1 check of each candidate from
-    its one pass over the units, not a pass each; issue 15), made here if None."""
+    its one pass over the units, not a pass each), made here if None."""
     m = load_map()
     counters = load_counters()
     t = counters.type(u["type"])
@@ -389,7 +389,7 @@ def enemy_locs_(s):
 def purchase_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     """(uid, location): 4.2.3 replace an eliminated unit (location "": it arrives next reinforcement
     phase, 4.2.7) or build a firebase/militia from the dead pile or the counter mix (placed now).
-    ``only``: the options of that unit alone (the referee's check of one purchase, issue 15): the same
+    ``only``: the options of that unit alone (the referee's check of one purchase): the same
     pass, placements looked up for that unit only."""
     counters = load_counters()
     out = []
@@ -399,7 +399,7 @@ def purchase_options(s: dict, only: str | None = None) -> list[tuple[str, str]]:
     units = s["units"]
     typ = units[only]["type"] if only is not None else None
     # ``only``: the units of other types never change its options (seen_types is per type): they are
-    # left out before the sort, which keeps the others in their order (issue 15)
+    # left out before the sort, which keeps the others in their order
     ids = units if typ is None else [x for x in units if units[x]["type"] == typ]
     # a firebase/militia type is offered once: a counter of the mix first (a new one, no political
     # points), else one from the dead pile ("replaced from the pile": 2 political points, 4.2.3)

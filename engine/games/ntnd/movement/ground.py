@@ -62,7 +62,7 @@ class Env:
         self.walks: dict = {}      # (uids, trail) -> the step rules of the last ground search (walk_ok)
 
     def _scan(self, side: str) -> dict:
-        """The per-state facts below, from passes over the units (issue 15): per side the locations
+        """The per-state facts below, from passes over the units: per side the locations
         of its non-air units (``enemy_locs`` of the other side), the hexes of its face-up units that
         project a ZOC, its units per location; the Allied ZOI centres and the patrol boats' hexes.
         One pass makes both sides' facts, unless the Communist side's are asked first (an Allied move's
@@ -121,10 +121,10 @@ class Env:
                 groups = self.memo[("here", side)] = {}
                 for loc, here in self.types_at(side).items():
                     if loc not in zones:
-                        # most hexes hold one unit: its type is the sorted tuple (issue 15)
+                        # most hexes hold one unit: its type is the sorted tuple
                         g = (_saigon(loc), (here[0][1],) if len(here) == 1 else tuple(sorted([t for _, t in here])))
                         groups.setdefault(g, []).append(loc)
-            # one verdict per kind of occupied hex, not per hex: a phase holds many lone guerrillas (issue 15)
+            # one verdict per kind of occupied hex, not per hex: a phase holds many lone guerrillas
             full: list = []
             for (saigon, here), locs in groups.items():
                 if _join_verdict(side, saigon, here, types):

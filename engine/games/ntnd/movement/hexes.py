@@ -50,8 +50,7 @@ _interned: dict[frozenset, frozenset] = {}
 def interned(x: frozenset) -> frozenset:
     """The one kept frozenset equal to ``x`` (``x`` itself the first time). The memoised searches
     (ground_search._search) take these sets as arguments: the states of a phase mostly derive equal sets,
-    and an equal key that is the same object is found without comparing the sets element by element
-    (issue 15). Equal sets either way: results never depend on it."""
+    and an equal key that is the same object is found without comparing the sets element by element. Equal sets either way: results never depend on it."""
     if len(_interned) >= INTERNED:
         _interned.clear()
     return _interned.setdefault(x, x)

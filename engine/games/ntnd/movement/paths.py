@@ -1,4 +1,4 @@
-"""No Trumpets No Drums rule 8: the path of a move, the mover's choice (issue 26).
+"""No Trumpets No Drums rule 8: the path of a move, the mover's choice.
 
 ``reach.reachable`` gives one path per destination, the one the legal commands offer; a ground
 move may take any other path that is legal step by step for the real contents of the moving piece
@@ -19,7 +19,7 @@ def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> 
     search order over sorted hex ids), the one ``legal_commands`` offers. A ground move over the map
     may take any other path to a reachable destination that is legal step by step for the real
     contents (``walk_ok``): the owner chooses the route, and an inverted marker's route is the
-    Communist player's choice, never the engine's reading of what it holds (issue 26). Sea, zone,
+    Communist player's choice, never the engine's reading of what it holds. Sea, zone,
     airmobile and trail moves keep the offered path."""
     if not path:
         return "NTND 8: a move needs a path"
@@ -29,7 +29,7 @@ def check_path(s: dict, piece: str, path: list[str], env: Env | None = None) -> 
         offered = reachable(s, piece, env).get(dest)
     else:
         # a move over land: a legal walk free of infiltration rolls needs no search (walk_reaches);
-        # else this piece's search to this destination only (reach_one, issue 15)
+        # else this piece's search to this destination only (reach_one)
         if walk_reaches(s, piece, list(path), env):
             return None
         offered = reach_one(s, piece, dest, env)
@@ -70,7 +70,7 @@ def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
 
 def walk_reaches(s: dict, piece: str, path: list[str], env: Env) -> bool:
     """True if ``path``, a ground walk of ``piece`` over the map, is a legal move without a search
-    (the referee's check of a move, ``check_path``; issue 15): its destination passes the checks
+    (the referee's check of a move, ``check_path``): its destination passes the checks
     ``reach.reach_one`` makes before searching (``reach.ground_args_to``), no hex of it costs an 8.5.2
     infiltration roll, and ``walk_ok`` holds (on the step rules recorded here). The search orders its
     labels (rolls, cost): every roll-free label comes first, so up to the first roll it is the plain

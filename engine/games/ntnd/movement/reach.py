@@ -268,7 +268,7 @@ def _airmobile_reach(s: dict, mv: dict, env: "Env | None" = None) -> dict[str, l
 def _flights(start: str, monsoon: bool, enemy: frozenset, ok: frozenset) -> dict[str, list[str]]:
     """``_airmobile_reach``'s destinations from ``start``, a pure function of these (``enemy``: interned,
     ``Env.enemy``; ``ok``: may_enter's hexes, ``_allowed``), memoised: the random bots' Allied phases ask
-    them of every airmobile unit in each state (issue 15). The paths are shared: nobody changes them."""
+    them of every airmobile unit in each state. The paths are shared: nobody changes them."""
     return {h: [h] for h in _flight_hexes(start, monsoon) if h != start and h not in enemy and h in ok}
 
 

@@ -25,7 +25,7 @@ def sea_reach(s: dict, piece: str, mv: dict, env: Env) -> dict[str, list[str]]:
     types = mv["types"]
     supply = (not types or types[0].id == "communist_supply") and all(t.id == "communist_supply" for t in types)
     if not supply and (len(types) != 1 or types[0].id not in AMPHIBIOUS_TYPES):
-        return {}   # neither: no sea move (asked of every piece of a phase, issue 15)
+        return {}   # neither: no sea move (asked of every piece of a phase)
     m = load_map()
     start = mv["loc"]
     out: dict[str, list[str]] = {}
@@ -150,7 +150,7 @@ def _supply_flood(start: str, enemy: frozenset) -> tuple[tuple[str, tuple[str, .
     major-river hex) reaches by sea, 12 MP along coastal and major-river land hexes free of enemy units
     (``enemy``), with the path to each (start excluded), in sorted order of the destination; a pure
     function of the map and these facts, memoised: every state of a phase with the same Allied units
-    asks the same flood of each supply unit (issue 15). ``sea_reach`` leaves out those its stacking
+    asks the same flood of each supply unit. ``sea_reach`` leaves out those its stacking
     refuses."""
     m = load_map()
     ok = _supply_water()
@@ -184,12 +184,12 @@ def _flood(start: str, kind: str, limit: int, enemy: frozenset, extra_zone: str 
     """Destination -> path of a breadth-first flood over ``_water(kind)`` from ``start`` (at most ``limit``
     hexes, not into ``enemy``; ``extra_zone``: a zone it may enter from the hexes next to it, whatever
     enemy stands there if ``zone_open``). A pure function of its arguments (``enemy``: an interned set
-    of ``Env``), memoised (issue 15): the dict and the paths are shared, callers copy the dict and never
+    of ``Env``), memoised: the dict and the paths are shared, callers copy the dict and never
     change the paths."""
     m = load_map()
     ok = _water(kind)
     dist = {start: 0}
-    paths: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is reached (issue 15)
+    paths: dict[str, list[str]] = {start: []}   # the path to each hex, built as it is reached
     frontier = [start]
     while frontier:
         nxt = []

@@ -1,7 +1,7 @@
 """No Trumpets No Drums 8.2 and 8.5.2: the ground search (``_dijkstra``) that ``reach.reachable``,
 ``reach.reach_one`` and the referee's check of a move (paths.py) run, over what the map and a piece's
 unit types fix (``_graph``: the steps and their costs; ``_allowed``: the hexes it may stand in) and
-the per-state sets ``reach._ground_args`` derives. Split from reach.py (issue 15's fifth pass); no
+the per-state sets ``reach._ground_args`` derives. Split from reach.py; no
 module but reach.py calls it.
 """
 from __future__ import annotations
@@ -100,7 +100,7 @@ _searches: dict[tuple, tuple] = {}   # the memo of ``_search``: arguments -> res
 def _search(*args):
     """The ground search ``_dijkstra(*args)``: a pure function of its arguments, all of them hashable
     facts of the state (``_ground_args`` derives them), so it is memoised (at most SEARCH_CACHE
-    kept): successive states of one movement phase mostly ask the same searches again (issue 15).
+    kept): successive states of one movement phase mostly ask the same searches again.
     Its results are shared: callers read them and never mutate them. A search asked with other sets
     than the last one from the same start with the same graph, allowance and multiplier is that one's
     result where the sets differ only at hexes it never looked at (``_unchanged``): a move changes the
@@ -166,7 +166,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
 
     Over hex numbers (``_index``: the hex ids in sorted order, so the heap breaks ties as it would
     on the ids) with one flag byte per hex for the state's sets (``_flags``), lists for the labels:
-    the same steps in the same order as over the ids, fewer lookups per step (issue 15). A whole search
+    the same steps in the same order as over the ids, fewer lookups per step. A whole search
     makes the table of its sets if none is at hand (``_flags``: cheaper than running over the ids and the
     sets). A search stopped at a goal (the referee's check of one move)
     settles a few dozen hexes: unless these sets' table is at hand (``_flag_memo``: an earlier whole
@@ -185,7 +185,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
     graph = _igraph(graph_key, allowed_key)
     top = _top_step(graph_key, allowed_key) * double   # with at least this left, every step fits
     # the key (rolls, cost) as one int, rolls * _ROLL + cost (cost <= allow < _ROLL): the same order,
-    # one comparison per step instead of a tuple's (issue 15)
+    # one comparison per step instead of a tuple's
     s0 = index[start]
     g0 = index.get(goal, -1) if goal is not None else -1
     best = [_NONE] * len(ids)
@@ -208,7 +208,7 @@ def _dijkstra(start: str, graph_key: tuple, allowed_key: tuple, blocked: frozens
         return None
     settled.sort()
     # the labels and predecessors are read only for 8.6.4 landings, the paths one at a time (a phase's
-    # legal moves offer thousands and a player sends one): each is decoded when read (issue 15)
+    # legal moves offer thousands and a player sends one): each is decoded when read
     return _Labels(s0, best, prev, settled), _Prev(prev), Paths(prev, tuple(settled))
 
 
@@ -230,7 +230,7 @@ def _heap_steps(heap: list, s0: int, g0: int, graph, flags, allow: int, double: 
             if flags[here] & _STOP:
                 continue  # 8.5.2: face-up units stop on entering an enemy ZOC; 14.1.3 rivers near patrol boats
         left = allow - (key & mask)
-        if left >= top:   # the loop below without its two allowance checks (issue 15: 6% of the search)
+        if left >= top:   # the loop below without its two allowance checks (6% of the search)
             for n, step in graph[here]:
                 f = flags[n]
                 if f:
@@ -276,7 +276,7 @@ def _flat_steps(s0: int, g0: int, graph, flags, allow: int, best: list, prev: li
     more into a roll hex): a step from key k leads to k + Q or k + Q + _ROLL, always a larger key, so the
     hexes labelled with key k are all known when the first of them is taken. They are taken key by key,
     each key's hexes in increasing number (a bucket per key, sorted once): the heap's order of
-    (key, hex number), with a list append per step instead of a heap push and pop (issue 15). Fills
+    (key, hex number), with a list append per step instead of a heap push and pop. Fills
     ``best``, ``prev``, ``settled`` as the heap loop does; returns ``g0`` when it is settled, else None."""
     roll, mask = _ROLL, _ROLL - 1
     buckets: dict[int, list[int]] = {0: [s0]}
@@ -474,8 +474,7 @@ class Paths(Mapping):
     """Destination -> path (the hexes after the start) of one whole ground search, read-only, the
     destinations in id order: a path is decoded from the search's predecessors when it is first read,
     then kept (the lists are shared: nobody changes them). A phase's legal moves offer thousands of
-    paths of which a player sends one, so building every path as its hex was settled was wasted work
-    (issue 15); a bot that reads them all decodes each once, on its predecessor's. Equal to the dict
+    paths of which a player sends one, so building every path as its hex was settled was wasted work; a bot that reads them all decodes each once, on its predecessor's. Equal to the dict
     of the same items (``Mapping.__eq__``)."""
 
     __slots__ = ("_prev", "_keys", "_has", "_done")
@@ -545,7 +544,7 @@ class Paths(Mapping):
 
 class PathList(Sequence):
     """A ``Paths``' paths in destination order, by position, each decoded when read: its destinations
-    are never listed or sorted (the legal moves of a phase did that for every piece, issue 15)."""
+    are never listed or sorted (the legal moves of a phase did that for every piece)."""
 
     __slots__ = ("_paths",)
 

@@ -59,7 +59,7 @@ ZOC_CACHE = 1024
 @lru_cache(maxsize=ZOC_CACHE)
 def _zoc_of(centres: frozenset, neutral: tuple[str, ...]) -> frozenset:
     """The ZOC of units at the hexes ``centres`` (``_zoc_around`` each; ``neutral``: ``zoc_closed``), interned:
-    a pure function of its arguments, memoised across states (issue 15)."""
+    a pure function of its arguments, memoised across states."""
     out: set = set()
     for loc in centres:
         out |= _zoc_around(loc, neutral)

@@ -44,7 +44,7 @@ _DATA_KEYS = tuple(k for k in _PUBLIC_DECISION_KEYS if k not in ("seat", "kind",
 
 def decision_data(d: dict) -> dict:
     """``decision_view(d, None)`` less seat, kind and prompt, in one pass (the pending decision's
-    public data, asked once per command: issue 15)."""
+    public data, asked once per command)."""
     if d.get("seat") != COMMUNIST:
         return {k: d[k] for k in _DATA_KEYS if k in d}
     hidden = _COMMUNIST_ONLY_DECISION_KEYS + (_COMMUNIST_ONLY_OVERSTACK_KEYS if d.get("kind") == "overstack_losses" else ())

@@ -164,7 +164,7 @@ class MoveCommands(Sequence):
     """The legal answers of a movement decision, as a sequence of Commands: every (piece, path) is
     enumerated up front (``move_options``, kept per piece: ``_move_chunks``); each Command is built
     when it is read. A Tet movement phase offers thousands of moves and a player sends one; building
-    them all took longer than the searches (issue 15), and so did building every path and sorting every
+    them all took longer than the searches, and so did building every path and sorting every
     piece's destinations (a ground piece's paths are read by position when its Command is built). Reading every item (a list of them, the
     service's ListLegalCommands) gives the same Commands, in the same order, as building them eagerly."""
 
@@ -210,7 +210,7 @@ class MoveCommands(Sequence):
 
     def __iter__(self):
         """Every item in order, as ``self[i]`` for i = 0, 1, ... gives it (the same objects), without
-        the index arithmetic of each read: the bots read every legal command of a state (issue 15)."""
+        the index arithmetic of each read: the bots read every legal command of a state."""
         made, i = self._made, 0
         for p, paths in self._chunks:
             for path in paths:

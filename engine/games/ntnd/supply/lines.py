@@ -98,7 +98,7 @@ class _AlliedSupply:
                 common.add(loc)
         self.common = frozenset(common)
         self.towns = frozenset(towns)
-        if blocked is None:   # enemy units and the Communist ZOC (18.1.3): one movement.Env pass (issue 15)
+        if blocked is None:   # enemy units and the Communist ZOC (18.1.3): one movement.Env pass
             env = Env(s)
             blocked = env.enemy(ALLIED) | env.zoc(COMMUNIST)
         self.blocked = blocked
@@ -161,7 +161,7 @@ def communist_supply_trace(s: dict, u: dict, facts: tuple | None = None) -> tupl
     """(in supply, supply unit used or None). 18.1.2: up to six MP to North Vietnam (free), a VC base
     (free, 28.9.2, VC units in South Vietnam) or a supply unit (18.6.2: spent if it supplies an
     NVA attack). Prefers free sources, then the nearest supply unit (lowest id on ties). Which unit
-    an attack spends is the Communist player's choice among ``communist_supply_sources`` (issue 26)."""
+    an attack spends is the Communist player's choice among ``communist_supply_sources``."""
     free, sups = communist_supply_sources(s, u, facts)
     if free:
         return True, None
@@ -171,7 +171,7 @@ def communist_supply_trace(s: dict, u: dict, facts: tuple | None = None) -> tupl
 def _communist_supply_facts(s: dict) -> tuple[frozenset, dict[str, list[str]], set[str]]:
     """What every Communist unit's trace shares in one state: the hexes a line may not enter (enemy
     units, Allied ZOC and ZOI, 18.1.3), the supply units by hex, the VC bases (one ``movement.Env`` pass
-    over the units: issue 15)."""
+    over the units)."""
     env = Env(s)
     blocked = env.enemy(COMMUNIST) | env.zoc(ALLIED) | env.zoi()
     supplies: dict[str, list[str]] = {}
@@ -256,7 +256,7 @@ def out_of_supply(s: dict, side: str) -> list[str]:
             ok = True
         else:
             # the trace reads no more of the unit than these (communist_supply_sources): units stacked
-            # alike share it (issue 15)
+            # alike share it
             key = (u["loc"], load_counters().type(u["type"]).movement_class, u["nat"] == "VC")
             ok = traced.get(key)
             if ok is None:
@@ -267,12 +267,12 @@ def out_of_supply(s: dict, side: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# 18.6.2 the supply unit an NVA attack spends: the owner's choice (issue 26)
+# 18.6.2 the supply unit an NVA attack spends: the owner's choice
 # ---------------------------------------------------------------------------
 
 def nva_supply_needs(s, side, attackers, ctx):
     """18.6.2: a supply unit that supplies an NVA attack is eliminated after the attack. Which one is
-    the Communist player's choice (issue 26: the engine picked the nearest, a hidden one included, and
+    the Communist player's choice (the engine picked the nearest, a hidden one included, and
     published it): the needs are noted here, at the fight, and the battle's first step asks the owner
     (``supply_step``), after every Communist attack with an NVA attacker (a public fact), so the
     question says nothing of what the markers hold."""

@@ -358,7 +358,7 @@ export const GmvInfiltrateSchema: GenMessage<GmvInfiltrate> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_gmv, 7);
 
 /**
- * The NVA's hidden moves of a turn, one sealed order that ends its phase 4 (version 2, issue 26):
+ * The NVA's hidden moves of a turn, one sealed order that ends its phase 4 (version 2):
  * every NVA turn has exactly one, whether or not a unit moves, so the log shows no more than that.
  *
  * @generated from message afteraction.v1.GmvHiddenMove
