@@ -42,6 +42,11 @@ if __package__ in (None, ""):  # run as a script
 
 from . import bench_service as base  # noqa: E402  (the echo server, its driver and the Meter)
 
+try:
+    from .common import JsonLinesProc
+except ImportError:  # run as a script: the client process, which needs no process class of its own
+    JsonLinesProc = object
+
 GAME_NAMES = ("sog", "gmv", "ntnd")
 GAMES = (1, 10, 100)
 RATIO_AT, P99_AT = 10, 100  # the ratios are read at 10 games, the p99 target at 100
@@ -185,7 +190,7 @@ def run_service(drivers: list[Driver], m: base.Meter, t_start: float | None = No
     return [s // max(1, m.n_sized) for s in m.sizes]
 
 
-class ClientProc:
+class ClientProc(JsonLinesProc):
     """Up to GAMES_PER_CLIENT drivers (and as many echo drivers) in a client process of their own
     (so the clients of many games can be spread over processes rather than be
     threads behind one GIL; how many per process is GAMES_PER_CLIENT's measured choice).
@@ -194,35 +199,9 @@ class ClientProc:
     the echo's window; it answers with the latencies inside the window."""
 
     def __init__(self, svc_target: str, echo_target: str, game: str, n: int) -> None:
-        import subprocess
-
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        super().__init__([os.path.abspath(__file__), "--client", svc_target, echo_target, game, str(n)],
+                         "a bench client process")
         self.n = n
-        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--client", svc_target, echo_target,
-                                   game, str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root,
-                                  env=dict(os.environ, PYTHONUNBUFFERED="1"))
-
-    def send(self, **msg) -> None:
-        import json
-
-        self.p.stdin.write(json.dumps(msg) + "\n")
-        self.p.stdin.flush()
-
-    def answer(self) -> dict:
-        import json
-
-        line = self.p.stdout.readline()
-        if not line:
-            raise RuntimeError(f"a bench client process exited ({self.p.wait()})")
-        return json.loads(line)
-
-    def close(self) -> None:
-        try:
-            self.send(op="close")
-            self.p.wait(30)
-        except (OSError, ValueError):
-            self.p.kill()
-            self.p.wait()
 
 
 def _all(procs: list[ClientProc], **msg) -> list[dict]:

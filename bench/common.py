@@ -74,3 +74,41 @@ def verify_throughput(bundles: list[bytes], replay: bool, *, clock: Callable[[],
             raise SystemExit(f"bench: a bundle of game {rep.game} did not verify completely")
         n += rep.records
     return n, clock() - t0
+
+
+class JsonLinesProc:
+    """A bench client process driven over JSON lines on its stdin/stdout (one request, one answer):
+    ``argv`` after the Python interpreter, run from the repository root."""
+
+    def __init__(self, argv: list[str], what: str) -> None:
+        import os
+        import subprocess
+        import sys
+
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        self.what = what
+        self.p = subprocess.Popen([sys.executable, *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                  cwd=root, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+
+    def send(self, **msg) -> None:
+        import json
+
+        self.p.stdin.write(json.dumps(msg) + "\n")
+        self.p.stdin.flush()
+
+    def answer(self) -> dict:
+        import json
+
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{self.what} exited ({self.p.wait()})")
+        return json.loads(line)
+
+    def close(self) -> None:
+        try:
+            self.send(op="close")
+            self.p.wait(30)
+        except (OSError, ValueError, Exception):  # noqa: BLE001 -- a client that will not close is killed
+            self.p.kill()
+            self.p.wait()
+

@@ -5,7 +5,7 @@ Systems, each its own server process, N concurrent games, each seat its own conn
   service        `aar serve --workers 2` as `make bench` runs it (SQLite, WAL, synchronous=FULL, every
                  command signed and verified, a signed checkpoint per record), played over the fast
                  path: each seat's ``Play`` stream on its own connection, a prompt carrying the legal
-                 commands, one message each way per move (bench/bench_play.py's client process).
+                 commands, one message each way per move (bench/play_load.py's client process).
   service_unary  the same server played with two unary calls per command, ListLegalCommands +
                  SubmitCommand, both seats of a game over one connection (bench_service_games'
                  drivers and client process; what `make bench` measures), for comparison.
@@ -53,7 +53,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 
-from bench import bench_play  # noqa: E402
+from bench import play_load  # noqa: E402
 from bench import bench_service as base  # noqa: E402
 from bench import bench_service_games as bg  # noqa: E402
 from bench.profile_service import _cpu  # noqa: E402  (a process's CPU and its children's, from /proc)
@@ -93,7 +93,7 @@ def _pool(rate: float, n: int, margin: float = 2.0) -> int:
 
 
 class Service:
-    """`aar serve` and one client process playing the duel: over Play streams (bench_play.PlayProc,
+    """`aar serve` and one client process playing the duel: over Play streams (play_load.PlayProc,
     ``name`` "service") or unary calls (bench_service_games' drivers, "service_unary")."""
 
     def __init__(self, tmp: str, n: int, name: str = "service") -> None:
@@ -106,7 +106,7 @@ class Service:
                                                   "--workers", str(WORKERS), "--store",
                                                   f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
             # the echo target is unused (no echo window here): the service's own address
-            self.clients = bench_play.PlayProc(self.target, "duel", n) if name == "service" else \
+            self.clients = play_load.PlayProc(self.target, "duel", n) if name == "service" else \
                 bg.ClientProc(self.target, self.target, "duel", n)
         finally:
             if name == "service_base":

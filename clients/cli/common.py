@@ -24,3 +24,19 @@ def _jsonable(v):
     if isinstance(v, bytes):
         return v.hex()
     raise TypeError(type(v).__name__)
+
+
+def read_checkpoint(path: str) -> tuple[str | None, str | None]:
+    """A kept checkpoint note (``--checkpoint PATH``): (its text, None), or (None, why it cannot be
+    one: unreadable, or longer than a checkpoint note in a bundle frame may be)."""
+    from afteraction.engine.log.bundle import MAX_TEXT
+
+    try:
+        with open(path, encoding="utf-8") as cf:
+            kept = cf.read(MAX_TEXT + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        return None, f"--checkpoint: cannot read {path}: {getattr(e, 'strerror', None) or e}"
+    if len(kept) > MAX_TEXT:
+        return None, f"--checkpoint: {path} is longer than a checkpoint note ({MAX_TEXT} characters at most)"
+    return kept, None
+

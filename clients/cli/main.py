@@ -8,7 +8,7 @@ import sys
 
 from afteraction.engine.errors import AfteractionError, VerificationError
 
-from .common import _jsonable, _one_line  # noqa: F401  (main._jsonable: imported from here by tests)
+from .common import _jsonable, _one_line, read_checkpoint  # noqa: F401  (main._jsonable: imported from here by tests)
 from .keys import pinned_seat_keys
 
 
@@ -40,18 +40,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.min_version is not None and args.min_version not in VERSIONS:  # SPEC.md 10.2: a usage error
         return _usage(args, f"--min-version {args.min_version}: this verifier knows the format versions "
                             f"{', '.join(map(str, VERSIONS))}")
-    from afteraction.engine.log.bundle import MAX_TEXT  # a checkpoint note in a bundle frame is no longer
-
     kept = None
     if args.checkpoint is not None:
-        try:
-            with open(args.checkpoint, encoding="utf-8") as cf:
-                kept = cf.read(MAX_TEXT + 1)
-        except (OSError, UnicodeDecodeError) as e:
-            return _usage(args, f"--checkpoint: cannot read {args.checkpoint}: {getattr(e, 'strerror', None) or e}")
-        if len(kept) > MAX_TEXT:
-            return _usage(args, f"--checkpoint: {args.checkpoint} is longer than a checkpoint note "
-                                f"({MAX_TEXT} characters at most)")
+        kept, why = read_checkpoint(args.checkpoint)
+        if why is not None:
+            return _usage(args, why)
     try:
         f = open(args.file, "rb")
     except OSError as e:

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from ..common import _jsonable, _one_line
+from ..common import _jsonable, _one_line, read_checkpoint
 
 MAX_BUNDLE = 1 << 30
 
@@ -85,14 +85,9 @@ def cmd_league_verify(args: argparse.Namespace) -> int:
         return _usage(args, f"--bundles: cannot read {args.bundles}: {e.strerror}")
     kept = None
     if args.checkpoint is not None:
-        from afteraction.engine.log.bundle import MAX_TEXT
-        try:
-            with open(args.checkpoint, encoding="utf-8") as cf:
-                kept = cf.read(MAX_TEXT + 1)
-        except (OSError, UnicodeDecodeError) as e:
-            return _usage(args, f"--checkpoint: cannot read {args.checkpoint}: {getattr(e, 'strerror', None) or e}")
-        if len(kept) > MAX_TEXT:
-            return _usage(args, f"--checkpoint: {args.checkpoint} is longer than a checkpoint note")
+        kept, why = read_checkpoint(args.checkpoint)
+        if why is not None:
+            return _usage(args, why)
     try:
         report = verify_ledger(data, bundles, pinned, kept_checkpoint=kept)
     except LeagueError as e:

@@ -9,7 +9,7 @@ its legal commands; the seat signs one (a random choice) bound to the log's end 
 and sends it as one message; the latency is from that write to its ``accepted`` on the same stream.
 A slot whose game ends goes on with the next game of its pool.
 
-Used by bench/peer/compare.py (system ``service_play``); ``python bench/bench_play.py --client TARGET
+Used by bench/peer/compare.py (system ``service_play``); ``python bench/play_load.py --client TARGET
 GAME N`` is the client process itself.
 """
 from __future__ import annotations
@@ -19,6 +19,11 @@ import json
 import os
 import sys
 import time
+
+try:
+    from .common import JsonLinesProc
+except ImportError:  # run as a script: the client process, which needs no process class of its own
+    JsonLinesProc = object
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -86,7 +91,7 @@ class Game:
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 -- shown: a bench that plays nothing must say why
-            print(f"bench_play: seat {seat} of game {self.gid}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+            print(f"play_load: seat {seat} of game {self.gid}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
             raise
         finally:
             await q.put(None)
@@ -216,34 +221,11 @@ async def client_main(target: str, game: str, n: int) -> None:
         await s.close()
 
 
-class PlayProc:
+class PlayProc(JsonLinesProc):
     """The client process, from the parent (bench/peer/compare.py)."""
 
     def __init__(self, target: str, game: str, n: int) -> None:
-        import subprocess
-
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--client", target, game, str(n)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root,
-                                  env=dict(os.environ, PYTHONUNBUFFERED="1"))
-
-    def send(self, **msg) -> None:
-        self.p.stdin.write(json.dumps(msg) + "\n")
-        self.p.stdin.flush()
-
-    def answer(self) -> dict:
-        line = self.p.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the Play bench client exited ({self.p.wait()})")
-        return json.loads(line)
-
-    def close(self) -> None:
-        try:
-            self.send(op="close")
-            self.p.wait(30)
-        except (OSError, ValueError, Exception):  # noqa: BLE001
-            self.p.kill()
-            self.p.wait()
+        super().__init__([os.path.abspath(__file__), "--client", target, game, str(n)], "the Play bench client")
 
 
 if __name__ == "__main__":
