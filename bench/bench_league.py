@@ -97,7 +97,8 @@ def run() -> None:
     print(f"aar league verify: {lg:.3f} s ({lc:.3f} s CPU); the {n} bundles one by one: {bd:.3f} s "
           f"({bc:.3f} s CPU); the league layer's own cost: {lg - bd:.3f} s ({lc - bc:.3f} s CPU)")
     _page(folder)
-    print(f"ratio league_over_bundles {lg / bd:.3f} (CPU {lc / bc:.3f})")
+    print(f"ratio league_over_bundles_cpu {lc / bc:.3f}")
+    print(f"ratio league_over_bundles {lg / bd:.3f}")
 
 
 def _page(folder: pathlib.Path) -> None:
