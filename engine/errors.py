@@ -72,6 +72,11 @@ class InternalIndexError(InternalError, IndexError):
     """An index out of range."""
 
 
+class NoGameModule(InternalError, ModuleNotFoundError):
+    """A game has no module of that role (``registry.game_module``: a picture or names of its own);
+    the caller falls back, as it would for any module not found."""
+
+
 class Rejection(AfteractionError):
     """A command the rules (or the referee, or the service) refuse.
 

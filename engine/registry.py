@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from .errors import Rejection
+from .errors import NoGameModule, Rejection
 from .codes import Code
 from .ruleset import Ruleset
 from .versions import Versions
@@ -39,7 +39,7 @@ def game_module(game: str, role: str):
             found = False
         if found:
             return importlib.import_module(where)
-    raise ModuleNotFoundError(f"{game!r} has no {role} module", name=f"{__package__}.games.{game}.{role}")
+    raise NoGameModule(f"{game!r} has no {role} module", name=f"{__package__}.games.{game}.{role}")
 
 
 def games() -> list[str]:

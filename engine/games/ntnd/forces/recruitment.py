@@ -182,7 +182,7 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         raise Rejection(Code.ILLEGAL_PLACEMENT, f"NTND 4.4: no {type_id} left in the counter mix", rule="NTND 4.4")
     prob = stacking_problem(s, COMMUNIST, loc, [uid])
     if prob:
-        raise Rejection(Code.OVERSTACKED, prob)
+        raise Rejection(Code.OVERSTACKED, prob, rule=" ".join(prob.split()[:2]).rstrip(":"))  # "NTND 8.10...: ..."
     _spend_quota(s, kind, nat, loc)
     if kind in ("cadre", "dummy") and region_of(loc) in ph.get("hm_closed", ()):
         # 7.3.4 exception: during a National Uprising a guerrilla placed in an Allied Controlled area
