@@ -1,4 +1,4 @@
-// The league page's "recompute in this browser" (clients/cli/league_view.py): checks the ledger
+// The league page's "recompute in this browser" (clients/cli/league/view.py): checks the ledger
 // embedded in the page with view_lib.js (aarLib: canonical msgpack, SPEC.md 7.4's Ed25519 rule,
 // checkpoints, the Merkle tree) and recomputes the standings and the ratings with league_lib.js
 // (leagueLib, SPEC.md 15.5-15.7) from the ledger's own entries and the games' statuses in the file.

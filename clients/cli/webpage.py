@@ -117,7 +117,7 @@ class WebPage:
 
 
 async def _send(send, status: int, ctype: str, body: bytes, csp: str | None = None) -> None:
-    """``csp``: the page's own policy instead of the web client's (a league page, league_web.py)."""
+    """``csp``: the page's own policy instead of the web client's (a league page, league/web.py)."""
     hs = [(b"content-type", ctype.encode()), (b"content-length", str(len(body)).encode()),
           *(HEADERS if csp is None else [h for h in HEADERS if h[0] != b"content-security-policy"]
             + [(b"content-security-policy", csp.encode())])]

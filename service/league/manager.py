@@ -1,5 +1,5 @@
 """The LeagueService (proto/afteraction/v1/league_service.proto, docs/league.md "A league server"):
-leagues whose ledgers (SPEC.md 15) this server keeps in its store (service/league_store.py) and
+leagues whose ledgers (SPEC.md 15) this server keeps in its store (service/league/store.py) and
 signs with its league key (``league.key`` beside the server key), whose games it creates on its own
 GameService from their pairings, and whose results it appends when the games end.
 
@@ -456,7 +456,7 @@ class LeagueManager:
 
     def snapshot(self, league_id: str) -> tuple[bytes, dict[bytes, bytes]]:
         """The ledger file as it stands now and every result's bundle by hash, of one state (the
-        league pages of ``aar serve --web-listen``, clients/cli/league_web.py)."""
+        league pages of ``aar serve --web-listen``, clients/cli/league/web.py)."""
         with self._lock:
             w = self.settle(league_id)
             return w.ledger(), dict(w.bundles)

@@ -1,5 +1,5 @@
 """The LeagueService's RPCs (proto/afteraction/v1/league_service.proto) over the leagues of
-service/league.py's LeagueManager: each request parsed by the one table of methods (both
+service/league/manager.py's LeagueManager: each request parsed by the one table of methods (both
 transports, service/server.py and service/web.py), the work done by the manager."""
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 the web page app (clients/cli/webpage.py) from the server's own LeagueService (service/league/manager.py):
 
 - ``/league/``: the leagues of this server, linked;
-- ``/league/<id>``: the league's page, the one ``aar league view`` writes (clients/cli/league_view.py
+- ``/league/<id>``: the league's page, the one ``aar league view`` writes (clients/cli/league/view.py
   ``league_page``: the same code), of the ledger as the server holds it now and every result's
   bundle, verified with replay first (the server's cache of bundle verdicts), with its
   "recompute in this browser" button;
