@@ -108,7 +108,7 @@ class JsonLinesProc:
         try:
             self.send(op="close")
             self.p.wait(30)
-        except (OSError, ValueError, Exception):  # noqa: BLE001 -- a client that will not close is killed
+        except Exception:  # noqa: BLE001 -- a client that will not close is killed
             self.p.kill()
             self.p.wait()
 

@@ -41,8 +41,8 @@ def test_every_code_raised_is_in_the_enum():
 
 
 def test_every_code_is_named_as_a_member_of_the_enum_where_it_is_raised():
-    """``Rejection(Code.X, ...)`` at every raise site (the codemod /work/wt/codemods/typed_rejections.py
-    rewrote the plain strings), so the tests above read it and a typo fails at import."""
+    """``Rejection(Code.X, ...)`` at every raise site (no plain string), so the tests above read it
+    and a typo fails at import."""
     untyped = [f"{u.where}: {u.text}" for u in USES if not u.typed
                and u.text != "rich_status(e.code, e.message, md)"]  # service/status.py passes a Rejection's on
     assert not untyped, "a rejection whose code is not Code.X:\n" + "\n".join(untyped)
@@ -50,9 +50,9 @@ def test_every_code_is_named_as_a_member_of_the_enum_where_it_is_raised():
 
 def test_a_rejection_refuses_a_code_that_is_not_a_member_of_the_enum():
     with pytest.raises(InternalTypeError, match="member of engine/codes.py's Code"):
-        Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")  # typed_rejections: keep
+        Rejection("ILLEGAL_MOVE", "SOG 3.5 allows one square per turn")  # a plain string on purpose: refused
     with pytest.raises(InternalTypeError):
-        Rejection("NO_SUCH_CODE", "a typo")  # typed_rejections: keep
+        Rejection("NO_SUCH_CODE", "a typo")  # a plain string on purpose: refused
     assert type(Rejection(Code.ILLEGAL_MOVE, "SOG 3.5").code) is str   # the plain name goes on the wire
 
 
