@@ -23,6 +23,7 @@ import json
 import os
 import pathlib
 import random
+import re
 import time
 
 import pytest
@@ -334,7 +335,10 @@ def test_gmv_a_whole_two_turn_game_on_the_map_and_in_forms(browser, site, tmp_pa
                 _by_form(page, cs[0]["i"], lambda p: p.click('#answer-form [data-list="unit ids"] > button.add'))
                 page.wait_for_selector("#refusal:not([hidden])", timeout=20000)
                 r = page.text_content("#refusal")
-                assert "BAD_CASUALTIES" in r and "GMV Combat: the owner chooses exactly" in r and "{" not in r, r
+                # the rule in words: combat casualties (GMV Combat) or blind bombing's (GMV Phase 2),
+                # whichever the game's dice bring first
+                assert "BAD_CASUALTIES" in r and "{" not in r, r
+                assert re.search(r"GMV (Combat: the owner chooses|Phase 2 blind bombing casualties: choose) exactly \d", r), r
                 page.wait_for_selector("#choices button.choice", timeout=20000)
                 cs = _choices(page)
             return rng.choice(cs)
