@@ -44,6 +44,33 @@ def _pattern(hidden: frozenset):
     return re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])")
 
 
+def _check_labels(kind: str, legal: list, labels: list, hidden: set[str]) -> None:
+    """The checks of one decision's names. The distinct strings are searched once, joined by
+    newlines (none of the patterns spans a line); a finding is then looked for string by string so
+    that the failure names it. An NTND decision offers up to thousands of commands whose groups and
+    place names repeat, and searching each string alone was most of this test's time."""
+    strings: set[str] = set()
+    rests: set[str] = set()
+    for cmd, lab in zip(legal, labels):
+        assert lab.text.strip() and lab.group.strip(), (kind, cmd)
+        strings.update((lab.text, lab.group))
+        for r in lab.refs:
+            assert r.kind in ("piece", "place") and r.id and r.name
+            assert r.id not in hidden and r.name not in hidden, (kind, r)  # only what the seat sees
+            strings.add(r.name)
+        if hidden:  # the text less the names of what it refers to (the seat sees these)
+            rest = lab.text
+            for r in sorted(lab.refs, key=lambda r: len(r.name), reverse=True):
+                rest = rest.replace(r.name, "")
+            rests.add(rest)
+    if PROTOBUF.search("\n".join(strings)):
+        assert not [s for s in sorted(strings) if PROTOBUF.search(s)][:3], kind
+    if hidden:
+        leak = _pattern(frozenset(hidden))
+        if leak.search("\n".join(rests)):
+            assert not [r for r in sorted(rests) if leak.search(r)][:3], kind
+
+
 def play_named(game: str, scenario: str | None, seed: int, bot: str = "random", limit: int = 20000):
     """Play a bot game; at each decision check the names of the legal commands. Returns the
     (decision kind, seat) pairs reached and the game."""
@@ -62,19 +89,7 @@ def play_named(game: str, scenario: str | None, seed: int, bot: str = "random", 
         texts = [lab.text for lab in labels]
         assert len(set(texts)) == len(texts), (d.kind, sorted(t for t in texts if texts.count(t) > 1)[:4])
         hidden = _hidden_from(game, g.referee.state, d.seat)
-        leak = _pattern(frozenset(hidden)) if hidden else None
-        for cmd, lab in zip(legal, labels):
-            assert lab.text.strip() and lab.group.strip(), (d.kind, cmd)
-            for s in (lab.text, lab.group) + tuple(r.name for r in lab.refs):
-                assert not PROTOBUF.search(s), (d.kind, s)
-            for r in lab.refs:
-                assert r.kind in ("piece", "place") and r.id and r.name
-                assert r.id not in hidden and r.name not in hidden, (d.kind, r)  # only what the seat sees
-            if leak is not None:  # the text less the names of what it refers to (the seat sees these)
-                rest = lab.text
-                for r in sorted(lab.refs, key=lambda r: len(r.name), reverse=True):
-                    rest = rest.replace(r.name, "")
-                assert not leak.search(rest), (d.kind, lab.text)
+        _check_labels(d.kind, legal, labels, hidden)
         checked["hidden"] += bool(hidden)
         reached.add((d.kind, d.seat))
         g.play(d.seat, choose(d.seat, legal))
