@@ -117,10 +117,6 @@ LONG_FUNCTIONS = {
     "clients/cli/view.py:build": 76,
     # the client library's seat loop
     "clients/python/seat.py:Seat.play": 81,
-    # the league ledger and the log's readers/verifier (the verifier's steps are being rewritten as functions)
-    "engine/league/ledger.py:verify_ledger": 65,
-    "engine/log/bundle.py:read_bundle": 64,
-    "engine/log/verify.py:Verifier.__init__": 76,
     # the service: backup/restore, the async write path, the web guard
     "service/backup.py:backup": 78,
     "service/backup.py:restore": 93,

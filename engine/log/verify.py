@@ -73,21 +73,10 @@ class Verifier:
         self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None,
                              pinned_seats=sorted(pinned_seat_keys or {}))
         self.pinned_seat_keys = dict(pinned_seat_keys or {})
-        if pinned_vkey is not None and pinned_vkey != server_vkey:
-            raise _fail("4", None, "server key differs from the pinned key", pinned_vkey, server_vkey)
-        try:
-            self.server = _note.parse_vkey(server_vkey)
-        except CryptoError as e:
-            raise _fail("4", None, "server key is not a valid Ed25519 verifier key", detail=str(e)) from None
+        self.server = _server_key(server_vkey, pinned_vkey)
         self.expected_game = expected_game
         self.expected_origin = expected_origin
-        self.kept = None
-        if kept_checkpoint is not None:
-            try:
-                text, _ = _note.open_note(kept_checkpoint, [self.server])
-                self.kept = _note.parse_checkpoint(text)
-            except CryptoError as e:
-                raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
+        self.kept = _kept_checkpoint(kept_checkpoint, self.server)
         self.last_checkpoint = ""  # the note of the last record verified
         self.require_cosigned = require_cosigned
         self.min_version = min_version
@@ -96,6 +85,15 @@ class Verifier:
         self.replay_in_place = replay_in_place
         self.header_game = header_game
         self.lookup = ruleset_lookup
+        self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
+        # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4
+        # (None: crypto/ed25519.verify_signature); `aar verify --jobs 2` gives the same function,
+        # computed ahead in a second process when it can
+        self.signature_check: Callable[[bytes, bytes, bytes], bool] | None = None
+        self._start_records()
+
+    def _start_records(self) -> None:
+        """What the records establish, as the steps go: nothing before record 0."""
         self.unavailable = ""  # why the genesis ruleset is not available here (the lookup's words)
         self.tree = CompactTree()
         self.prev = ZERO_HASH
@@ -121,11 +119,6 @@ class Verifier:
         self._env = None  # the public envelope of the seat record being checked
         # (seq, envelope bytes, signature, parsed envelope) of the last envelope step 6 or 9 checked
         self.checked_env: tuple | None = None
-        self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
-        # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4
-        # (None: crypto/ed25519.verify_signature); `aar verify --jobs 2` gives the same function,
-        # computed ahead in a second process when it can
-        self.signature_check: Callable[[bytes, bytes, bytes], bool] | None = None
         self._cosigners: dict = {}  # (key name, key ID) -> seat, of the seats' cosigner keys (SPEC.md 4.5)
         self.opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed
         #                                                     command step 9 opened, for step 11
@@ -226,6 +219,27 @@ class Verifier:
             else:
                 r.notes.append(f"replay not done: ruleset {r.ruleset} is not available here ({self.unavailable})")
         return r
+
+
+def _server_key(server_vkey: str, pinned_vkey: str | None):
+    """Step 4 before any record: the header's server key is the pinned one, and a verifier key."""
+    if pinned_vkey is not None and pinned_vkey != server_vkey:
+        raise _fail("4", None, "server key differs from the pinned key", pinned_vkey, server_vkey)
+    try:
+        return _note.parse_vkey(server_vkey)
+    except CryptoError as e:
+        raise _fail("4", None, "server key is not a valid Ed25519 verifier key", detail=str(e)) from None
+
+
+def _kept_checkpoint(note: str | None, server):
+    """Step 5 before any record: the checkpoint a seat kept is signed by the server key (None: none kept)."""
+    if note is None:
+        return None
+    try:
+        text, _ = _note.open_note(note, [server])
+        return _note.parse_checkpoint(text)
+    except CryptoError as e:
+        raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
 
 
 # -- the steps, in the order ``Verifier.add`` calls them -------------------------------------
