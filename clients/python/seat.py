@@ -155,7 +155,7 @@ class Seat(SeatEndings, SeatEvidence):
         (SPEC.md 4.5): once both seats cosigned the final checkpoint, not even the holder of the
         server key can present another log of this game. Returns the line."""
         v = self.verifier
-        text = _note.split_note(v.last_checkpoint)[0]
+        text = _note.split_note(v.handoff.checkpoint)[0]
         line = _cosign.cosign(text, v.origin, self.seat, self.signer.seed, int(time.time()))
         self.client.call(self.client.audit.AddCosignature, au.AddCosignatureRequest(
             game_id=self.game_id, seat=self.seat, size=v.tree.size, line=line))
@@ -170,7 +170,7 @@ class Seat(SeatEndings, SeatEvidence):
             return
         tmp = f"{self.checkpoint_file}.tmp"
         with open(tmp, "w") as f:
-            f.write(v.last_checkpoint)
+            f.write(v.handoff.checkpoint)
         os.replace(tmp, self.checkpoint_file)
         self._kept_size = v.tree.size
 

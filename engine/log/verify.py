@@ -25,7 +25,9 @@ A game still in progress verifies steps 1-8 as far as they go (SPEC.md 10.1) and
 not yet verifiable.
 
 Each step is a function of the verifier's one state, the ``Verifier`` (what the records so far
-established: keys, counters, the handshake, commitments, the tree, the replay's referee), named
+established: keys, counters, the handshake, commitments, the tree, the replay's referee; apart from
+it, what is read outside the checks: the ``Report`` of the whole log, and the ``Handoff`` of the
+last record, its checkpoint and step 9's openings), named
 for its number: ``step_2_encoding`` ... ``step_11_replay``. ``Verifier.add`` calls them in this
 order for every record; a record's check of the protocol's rules asks engine/protocol_rules.py,
 the referee's predicates. Steps 2-5 and 8 are here (4's genesis shape in genesis.py), 6 and 7 in
@@ -48,7 +50,7 @@ from .endings import EndingsCheck
 from .genesis import bytes32, genesis_options, genesis_shape
 from .replay import ReplayReferee, step_11_replay, steps_9_10_sealed_and_dice
 from .seats import step_6_seats, step_7_openings
-from .steps import STEPS, Report, _fail, describe_record, older_format_notes  # noqa: F401 (STEPS and Report are part of this module's API)
+from .steps import STEPS, Handoff, Report, _fail, describe_record, older_format_notes  # noqa: F401 (STEPS and Report are part of this module's API)
 
 
 class Verifier:
@@ -77,7 +79,6 @@ class Verifier:
         self.expected_game = expected_game
         self.expected_origin = expected_origin
         self.kept = _kept_checkpoint(kept_checkpoint, self.server)
-        self.last_checkpoint = ""  # the note of the last record verified
         self.require_cosigned = require_cosigned
         self.min_version = min_version
         self.secret = secret
@@ -120,10 +121,7 @@ class Verifier:
         # (seq, envelope bytes, signature, parsed envelope) of the last envelope step 6 or 9 checked
         self.checked_env: tuple | None = None
         self._cosigners: dict = {}  # (key name, key ID) -> seat, of the seats' cosigner keys (SPEC.md 4.5)
-        self.opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed
-        #                                                     command step 9 opened, for step 11
-        # (seq, {k: (size, salt, value)}) of the hidden values step 9 opened in record seq, for step 11
-        self.unsealed: tuple[int, dict] | None = None
+        self.handoff = Handoff()  # the last checkpoint and step 9's openings, for step 11 and outside readers
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -166,13 +164,14 @@ class Verifier:
                       unsealed: dict | None = None) -> None:
         """Step 11 alone (clients/cli/verify_parallel.py), for the next record of a log whose steps
         2-10 another Verifier (same arguments, ``replay_apart`` set) passed; ``opened``: its
-        ``opened`` after this record (a sealed command's envelope and signature, opened in step 9);
-        ``unsealed``: its ``unsealed`` of this record (the hidden values step 9 opened). Raises as ``add``."""
+        ``handoff.opened`` after this record (a sealed command's envelope and signature, opened in step
+        9); ``unsealed``: its ``handoff.unsealed`` of this record (the hidden values step 9 opened).
+        Raises as ``add``."""
         seq = self.report.records
         try:
             rec = parse_record(raw, canonical=True)  # step 2 passed on these bytes
-            self.opened = (seq, *opened) if opened is not None else None
-            self.unsealed = (seq, unsealed) if unsealed else None
+            self.handoff.opened = (seq, *opened) if opened is not None else None
+            self.handoff.unsealed = (seq, unsealed) if unsealed else None
             if seq == 0:
                 genesis_facts(self, rec)
             elif self.referee is not None:
@@ -293,7 +292,7 @@ def step_5_checkpoint(v, rec: Record, note: str) -> None:
     and the Merkle root of records 0..seq."""
     v.tree.append(rec.leaf)
     checkpoint(v, rec.seq, note, rec)
-    v.last_checkpoint = note
+    v.handoff.checkpoint = note
 
 
 def genesis_facts(v, rec: Record) -> None:
