@@ -57,7 +57,6 @@ def _ms(text: str) -> int:
     return v
 
 
-
 def cmd_new(args) -> int:
     from afteraction.client.client import Client
 
@@ -165,61 +164,119 @@ def describe(cmd) -> str:
 
 
 def cmd_play(args) -> int:
-    from afteraction.client.client import Ending
+    from afteraction.client.client import ClientError
 
     from . import play_text
 
     c, seat = _seat(args, names=not args.json)  # the choices in words (the machine forms need none)
-    last: list[str] = []
-    game = [""]  # the ruleset's name, from genesis or the first state read
+    term = _PlayTerminal(args, seat)
+    with c:
+        term.waiting(seat)
+        while True:
+            try:
+                out = seat.play(term.choose, term.show, on_offer=_accept_offer)
+                break
+            except ClientError as e:  # our answer refused by the referee: it said why; the game waits still
+                if not str(e).startswith("command refused:") or e.reason in ("", "UNKNOWN_GAME", "WRONG_SEAT"):
+                    raise
+                print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
+    print(play_text.outcome_words(out))
+    print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
+    if seat.withheld:  # SPEC.md 8.2: a time-out or abandonment where this seat holds its answer
+        print(f"NOT COSIGNED: {seat.withheld}. Kept: {seat.evidence_folder} and {seat.checkpoint_file}.refused-*",
+              flush=True)
+    return 0
 
-    def choose(name, legal):
-        def overtaken(now) -> bool:  # an offer accepted, a time-out, the other seat's move
-            return now.ended or now.decision.seat != name
 
-        st = seat.state()
-        if overtaken(st):
+def _accept_offer(o) -> bool:
+    """`aar play`: another seat's offer of a result (SPEC.md 8.1), accepted when the player says y."""
+    what = "a draw" if o[2] is None else f"seat {o[2]} wins"
+    try:
+        return input(f"seat {o[1]} offers a result: {what}. Accept? [y/N] ").strip().lower() == "y"
+    except EOFError:
+        return False
+
+
+def _overtaken(now, name: str) -> bool:
+    """The decision shown is no longer this seat's: an offer accepted, a time-out, the other seat's move."""
+    return now.ended or now.decision.seat != name
+
+
+class _PlayTerminal:
+    """`aar play`'s terminal: each decision shown (the board summary and what changed, or the
+    machine forms with --json) and answered by the player; the stream's news printed between."""
+
+    def __init__(self, args, seat) -> None:
+        self.args = args
+        self.seat = seat
+        self.last: list[str] = []  # the summary at the last prompt, to say what changed since
+        self.game = ""  # the ruleset's name, from genesis or the first state read
+
+    def choose(self, name, legal):
+        st = self.seat.state()
+        if _overtaken(st, name):
             return None
         view = json.loads(st.view_json)
-        game[0] = st.game
-        print(f"\n== {st.game} game {args.game_id}, seat {name}, state {st.state_seq} ==")
-        if args.json:  # the machine forms: the whole view, the commands as protobuf text
+        self.game = st.game
+        self._print_state(name, st, view)
+        menu = self._print_menu(name, st, view, legal)
+        return self._answer(name, st, legal, menu)
+
+    def _print_state(self, name, st, view) -> None:
+        from . import play_text
+
+        print(f"\n== {st.game} game {self.args.game_id}, seat {name}, state {st.state_seq} ==")
+        if self.args.json:  # the machine forms: the whole view, the commands as protobuf text
             print(json.dumps(view, indent=2, sort_keys=True))
         else:
             lines = play_text.summary(st.game, view)
-            new = play_text.changes(last, lines) if last else []
+            new = play_text.changes(self.last, lines) if self.last else []
             print("\n".join(lines))
             if new:
                 print("changed since the last prompt:")
                 print("\n".join(f"  * {x.strip()}" for x in new))
-            last[:] = lines
+            self.last[:] = lines
         print(f"decision: {st.decision.prompt}")
         if st.decision.sampled:  # the choices are examples of a space no list holds (a team, a result, losses)
             print(play_text.sampled_note(st.decision))
-        if args.json:
+
+    def _print_menu(self, name, st, view, legal):
+        """The choices, numbered (and in words, grouped, without --json), the two endings, the clock."""
+        from . import play_text
+
+        if self.args.json:
             for i, cmd in enumerate(legal, 1):
                 print(f"  {i:3d}. {describe(cmd)}")
-        prompt = getattr(seat, "prompt", None)  # the prompt being answered: its names
-        if args.json:  # numbered as listed above
+        prompt = getattr(self.seat, "prompt", None)  # the prompt being answered: its names
+        if self.args.json:  # numbered as listed above
             menu = play_text.Menu([describe(c) for c in legal], [""] * len(legal))
         else:
             menu = play_text.Menu.of(list(prompt.names) if prompt is not None else None, legal,
                                      [play_text.cost_or_odds(st.game, c, view) for c in legal])
-        if not args.json:
+        if not self.args.json:
             print("\n".join(menu.lines()))
-        example = describe(legal[0]) if legal else ""
         print("    r. resign (the other seat wins)\n    d. offer a draw (it stands until the other seat answers it)")
         clocks = {x.seat: x for x in st.clocks.seats}
         if name in clocks and clocks[name].left_ms >= 0:
             print(f"time left for this decision: {clocks[name].left_ms / 1000:.0f} s")
+        return menu
+
+    def _answer(self, name, st, legal, menu):
+        """Read the player's answer until it is one: a choice, an ending, a command in protobuf
+        text (the referee judges it); None when the decision moved on while looking again."""
+        from afteraction.client.client import Ending
+
+        from . import play_text
+
+        example = describe(legal[0]) if legal else ""
         while True:
             try:
                 raw = input(f"choice 1-{len(legal)}, a name, r, d, Enter (look again) or a command> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
             if not raw:  # Enter: look again (the other seat may have answered an offer, or moved on)
-                now = seat.state()
-                if overtaken(now) or now.state_seq != st.state_seq:
+                now = self.seat.state()
+                if _overtaken(now, name) or now.state_seq != st.state_seq:
                     return None
                 continue
             if raw in ("r", "d"):
@@ -241,56 +298,34 @@ def cmd_play(args) -> int:
             if i is not None:
                 return legal[i]
 
-    def on_offer(o) -> bool:
-        what = "a draw" if o[2] is None else f"seat {o[2]} wins"
-        try:
-            return input(f"seat {o[1]} offers a result: {what}. Accept? [y/N] ").strip().lower() == "y"
-        except EOFError:
-            return False
+    def show(self, s, m) -> None:
+        """A message of the Play stream: a record as the game report, a private opening, a refusal, our
+        command accepted (then whose turn it is)."""
+        from afteraction.client.client import TRANSIENT
 
-    def show(s, m):
         k = m.WhichOneof("kind")
         if k == "record" and m.record.seq == 0:  # genesis names the game whose records we describe
             from afteraction.engine.protocol import parse_record
 
-            game[0] = parse_record(m.record.record).body["ruleset"]["game"]
+            self.game = parse_record(m.record.record).body["ruleset"]["game"]
         if k == "record" and m.record.seq >= s.next_seq - 1:
-            if args.json:
+            if self.args.json:
                 print(f"  log {m.record.seq}: {record_line(m.record.record)}")
             else:
-                for j, line in enumerate(record_words(game[0], m.record.record)):
+                for j, line in enumerate(record_words(self.game, m.record.record)):
                     print(f"  log {m.record.seq}: {line}" if j == 0 else f"          {line}")
         elif k == "opening" and m.opening.k > 0:
-            print(f"  (private to you) {m.opening.value_json if args.json else opening_words(game[0], m.opening)}")
+            print(f"  (private to you) {m.opening.value_json if self.args.json else opening_words(self.game, m.opening)}")
         elif k == "rejected" and m.rejected.reason not in TRANSIENT:  # a race the seat retries is not news
             print(f"refused: {m.rejected.reason}: {m.rejected.message}")
         elif k == "accepted":
-            waiting(s)
+            self.waiting(s)
 
-    def waiting(s) -> None:
+    def waiting(self, s) -> None:
         """After our command: whose turn it is now, if not ours (the stream is quiet meanwhile)."""
         st = s.state()
-        if not st.ended and st.HasField("decision") and st.decision.seat not in (args.seat, "*"):
+        if not st.ended and st.HasField("decision") and st.decision.seat not in (self.args.seat, "*"):
             print(f"waiting for seat {st.decision.seat}: {st.decision.prompt}", flush=True)
-
-    from afteraction.client.client import TRANSIENT, ClientError
-
-    with c:
-        waiting(seat)
-        while True:
-            try:
-                out = seat.play(choose, show, on_offer=on_offer)
-                break
-            except ClientError as e:  # our answer refused by the referee: it said why; the game waits still
-                if not str(e).startswith("command refused:") or e.reason in ("", "UNKNOWN_GAME", "WRONG_SEAT"):
-                    raise
-                print(f"refused: {e.reason}: {str(e).split(': ', 2)[-1]}; answer again", flush=True)
-    print(play_text.outcome_words(out))
-    print(f"game over: {json.dumps(out, sort_keys=True, default=str)}")
-    if seat.withheld:  # SPEC.md 8.2: a time-out or abandonment where this seat holds its answer
-        print(f"NOT COSIGNED: {seat.withheld}. Kept: {seat.evidence_folder} and {seat.checkpoint_file}.refused-*",
-              flush=True)
-    return 0
 
 
 def record_words(game: str, raw: bytes) -> list[str]:
@@ -426,10 +461,34 @@ def _tls_ca(p) -> None:
 
 
 def register(sub) -> None:
+    """The subcommands of this module (and games_cmd's, serve_cmd's), in the order `aar --help` lists them."""
+    _register_keygen(sub)
+    _register_new(sub)
+    _register_seat_players(sub)
+    _register_watch(sub)
+
+    from .games_cmd import register as register_games
+
+    register_games(sub, _parser, _tls_ca, DEFAULT_SERVER)
+
+    _register_export(sub)
+
+    from .serve_cmd import register_serve
+
+    register_serve(_parser(sub, "serve", "run the gRPC server", "aar serve --listen 127.0.0.1:50051 --data-dir data"))
+
+    _register_demo(sub)
+
+
+def _register_keygen(sub) -> None:
+    """`aar keygen`."""
     p = _parser(sub, "keygen", "make a seat key (Ed25519) file", "aar keygen -o alice.key")
     p.add_argument("-o", "--out", default="seat.key", help="key file to write, mode 0600 (default seat.key)")
     p.set_defaults(func=cmd_keygen)
 
+
+def _register_new(sub) -> None:
+    """`aar new`: a game on a server, its seats, labels and time controls."""
     p = _parser(sub, "new", "create a game on a server; prints its game id",
                 "aar new --game gmv --seat us=us.key --seat nva=nva.key")
     p.add_argument("--server", default=DEFAULT_SERVER, help=f"the server (default {DEFAULT_SERVER})")
@@ -451,6 +510,9 @@ def register(sub) -> None:
                    "seat acting, in ms (default: the server's, 14 days)")
     p.set_defaults(func=cmd_new)
 
+
+def _register_seat_players(sub) -> None:
+    """`aar play` and `aar bot`: a seat of a game, by a person or a random bot."""
     for name, fn, hlp, ex in (
             ("play", cmd_play, "play a seat interactively in the terminal: a board summary, what changed, the "
                                "log as a game report, each choice by its name in words, grouped, with its cost or "
@@ -481,6 +543,9 @@ def register(sub) -> None:
                                 "(default: a summary and words)")
         p.set_defaults(func=fn)
 
+
+def _register_watch(sub) -> None:
+    """`aar watch`."""
     p = _parser(sub, "watch", "follow a game's public log, checking every checkpoint",
                 "aar watch 90d0168a0be25ea9 --from 0")
     p.add_argument("game_id", help="the game id")
@@ -490,10 +555,9 @@ def register(sub) -> None:
     p.add_argument("--server-key", help="the server's verifier key to expect (default: the one it names)")
     p.set_defaults(func=cmd_watch)
 
-    from .games_cmd import register as register_games
 
-    register_games(sub, _parser, _tls_ca, DEFAULT_SERVER)
-
+def _register_export(sub) -> None:
+    """`aar export`."""
     p = _parser(sub, "export", "download a game's .aar log", "aar export 90d0168a0be25ea9 -o game.aar")
     p.add_argument("game_id", help="the game id")
     p.add_argument("-o", "--out", required=True, help="the .aar file to write (required)")
@@ -501,10 +565,9 @@ def register(sub) -> None:
     _tls_ca(p)
     p.set_defaults(func=cmd_export)
 
-    from .serve_cmd import register_serve
 
-    register_serve(_parser(sub, "serve", "run the gRPC server", "aar serve --listen 127.0.0.1:50051 --data-dir data"))
-
+def _register_demo(sub) -> None:
+    """`aar demo`."""
     p = _parser(sub, "demo", "two bots play a whole game over gRPC; the log is exported and verified",
                 "aar demo --game ntnd --scenario campaign_short --seed 2")
     p.add_argument("--game", default=None, help="ruleset: sog, gmv, ntnd, duel (default sog if available, else duel)")
@@ -520,3 +583,4 @@ def register(sub) -> None:
                    help="instead: a small Swiss league of bots through an embedded server's LeagueService "
                         "(`aar league demo`, docs/league.md); its files go to OUT/league")
     p.set_defaults(func=cmd_demo)
+

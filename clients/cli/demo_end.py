@@ -41,30 +41,8 @@ def run_demo_end(game: str, end: str, seed: int, out: str) -> int:
             for step in ("commit", "reveal"):
                 for s in seats.values():
                     s.submit(s.sign_commit() if step == "commit" else s.sign_reveal())
-            bot = random_bot(f"{seed}/{game}")
-            for _ in range(MOVES):
-                for s in seats.values():
-                    lg = s.legal()
-                    if lg.commands:
-                        clock[0] += 1000
-                        s.submit(s.sign_command(lg.state_seq, bot(s.seat, list(lg.commands))))
-                        print(f"  {s.seat} plays (record {lg.state_seq})")
-                        break
-            pending = c.state(gid).decision.seat
-            other = next(s for s in rs.seats if s != pending)
-            if end == "resign":
-                print(f"  {other} resigns, out of turn ({pending} was to decide)")
-                seats[other].resign()
-            elif end == "agree":
-                print(f"  {pending} offers a draw; {other} accepts it in the next record")
-                seats[pending].offer(None)
-                seats[other].accept()
-            elif end == "timeout":
-                clock[0] += DECISION_MS + 1
-                print(f"  the clock moves on {DECISION_MS + 1} ms: {pending}'s decision time ran out")
-            else:
-                clock[0] += ABANDON_MS + 1
-                print(f"  the clock moves on {ABANDON_MS + 1} ms: no seat acted for the abandonment limit")
+            _play_moves(seats, random_bot(f"{seed}/{game}"), clock)
+            _end(c, gid, rs.seats, seats, end, clock)
             st = c.state(gid)  # a time-out or abandonment is written at the game's next use
             data = c.export(gid)
             path = os.path.join(out, f"{game}-{end}-{gid}.aar")
@@ -86,3 +64,35 @@ def run_demo_end(game: str, end: str, seed: int, out: str) -> int:
     print(f"  log:          {path}")
     print(f"  check it again: aar verify {path} --server-key '{run.vkey}' --json")
     return 0 if rep is not None and rep.cause and rep.cause.get("kind") == end else 1
+
+
+def _play_moves(seats: dict, bot, clock: list[int]) -> None:
+    """MOVES moves of the bot, each by the seat whose decision it is, a second apart on the demo's clock."""
+    for _ in range(MOVES):
+        for s in seats.values():
+            lg = s.legal()
+            if lg.commands:
+                clock[0] += 1000
+                s.submit(s.sign_command(lg.state_seq, bot(s.seat, list(lg.commands))))
+                print(f"  {s.seat} plays (record {lg.state_seq})")
+                break
+
+
+def _end(c, gid: str, names, seats: dict, end: str, clock: list[int]) -> None:
+    """The game ended the way asked (SPEC.md 8.1-8.2): a resignation out of turn, a draw offered and
+    accepted, the decision's time run out, or no seat acting for the abandonment limit."""
+    pending = c.state(gid).decision.seat
+    other = next(s for s in names if s != pending)
+    if end == "resign":
+        print(f"  {other} resigns, out of turn ({pending} was to decide)")
+        seats[other].resign()
+    elif end == "agree":
+        print(f"  {pending} offers a draw; {other} accepts it in the next record")
+        seats[pending].offer(None)
+        seats[other].accept()
+    elif end == "timeout":
+        clock[0] += DECISION_MS + 1
+        print(f"  the clock moves on {DECISION_MS + 1} ms: {pending}'s decision time ran out")
+    else:
+        clock[0] += ABANDON_MS + 1
+        print(f"  the clock moves on {ABANDON_MS + 1} ms: no seat acted for the abandonment limit")

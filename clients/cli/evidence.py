@@ -207,37 +207,50 @@ def evidence(a, b, keys: dict[str, bytes]) -> tuple[int, list[str]]:
         out.append("an envelope's signature does not verify with its seat's key: it proves nothing")
         return 0, out
     if len(bundles) == 2:
-        x, y = bundles
-        if x.error is not None or y.error is not None:
-            out.append("a bundle that does not verify proves nothing about the server")
-            return 0, out
-        if (x.vkey, x.origin) != (y.vkey, y.origin):
-            out.append("the bundles have different server keys or origins: not two views of one log")
-            return 0, out
-        n = next((i for i, (p, q) in enumerate(zip(x.hashes, y.hashes)) if p != q), None)
-        if n is None:
-            short, long_ = sorted((x, y), key=lambda z: len(z.hashes))
-            out.append(f"consistent: {long_.name} extends {short.name} (records 0..{len(short.hashes) - 1} identical)")
-            return 0, out
-        out.append(f"INCONSISTENT: record {n} differs ({x.hashes[n].hex()} / {y.hashes[n].hex()}); server key "
-                   f"{x.vkey} signed a checkpoint of size {n + 1} for origin {x.origin} in each, with different "
-                   f"roots: the server forked or rewrote game {x.game} (a log must never sign two such checkpoints)")
-        return 1, out
+        return _two_bundles(*bundles, out)
     if len(envs) == 2:
-        (e, _), (f, _) = envs
-        if not e.prev or not f.prev:
-            out.append("a format version 1 envelope binds no history: nothing follows")
-            return 0, out
-        if e.state_seq == f.state_seq and e.prev != f.prev:
-            out.append(f"INCONSISTENT: two envelopes of game {e.game} signed against state {e.state_seq} with "
-                       f"different histories (prev {e.prev.hex()} / {f.prev.hex()}): the seats were shown two logs "
-                       f"that differ before record {e.state_seq} (or a seat signed a history it was not shown); "
-                       f"an honest server writes one record per seq")
-            return 1, out
-        out.append("no inconsistency: the envelopes are for different positions or the same history "
-                   "(compare them with a bundle to place them)")
+        return _two_envelopes(envs[0][0], envs[1][0], out)
+    return _envelope_and_bundle(envs[0][0], bundles[0], out)
+
+
+def _two_bundles(x, y, out: list[str]) -> tuple[int, list[str]]:
+    """Two bundles of one game: one extends the other, or the server signed two histories."""
+    if x.error is not None or y.error is not None:
+        out.append("a bundle that does not verify proves nothing about the server")
         return 0, out
-    (e, _), x = envs[0], bundles[0]
+    if (x.vkey, x.origin) != (y.vkey, y.origin):
+        out.append("the bundles have different server keys or origins: not two views of one log")
+        return 0, out
+    n = next((i for i, (p, q) in enumerate(zip(x.hashes, y.hashes)) if p != q), None)
+    if n is None:
+        short, long_ = sorted((x, y), key=lambda z: len(z.hashes))
+        out.append(f"consistent: {long_.name} extends {short.name} (records 0..{len(short.hashes) - 1} identical)")
+        return 0, out
+    out.append(f"INCONSISTENT: record {n} differs ({x.hashes[n].hex()} / {y.hashes[n].hex()}); server key "
+               f"{x.vkey} signed a checkpoint of size {n + 1} for origin {x.origin} in each, with different "
+               f"roots: the server forked or rewrote game {x.game} (a log must never sign two such checkpoints)")
+    return 1, out
+
+
+def _two_envelopes(e, f, out: list[str]) -> tuple[int, list[str]]:
+    """Two envelopes of one game: signed against one state with two histories is a fork."""
+    if not e.prev or not f.prev:
+        out.append("a format version 1 envelope binds no history: nothing follows")
+        return 0, out
+    if e.state_seq == f.state_seq and e.prev != f.prev:
+        out.append(f"INCONSISTENT: two envelopes of game {e.game} signed against state {e.state_seq} with "
+                   f"different histories (prev {e.prev.hex()} / {f.prev.hex()}): the seats were shown two logs "
+                   f"that differ before record {e.state_seq} (or a seat signed a history it was not shown); "
+                   f"an honest server writes one record per seq")
+        return 1, out
+    out.append("no inconsistency: the envelopes are for different positions or the same history "
+               "(compare them with a bundle to place them)")
+    return 0, out
+
+
+def _envelope_and_bundle(e, x, out: list[str]) -> tuple[int, list[str]]:
+    """An envelope and a bundle: the history it was signed against is the bundle's; contested when
+    the log ends by time at the very position the envelope answers."""
     if not e.prev:
         out.append("a format version 1 envelope binds no history: nothing follows")
         return 0, out
@@ -299,42 +312,60 @@ def _receipt_evidence(receipts: list, others: list) -> tuple[int, list[str]]:
     out.append(f"the receipt is signed by the bundle's server key {x.vkey}")
     n = x.checkpointed
     placed = 1 <= r.state_seq <= n and x.hashes[r.state_seq - 1] == bytes(r.prev)
-    if r.decision == R.ACCEPTED:
-        rec = x.records[r.seq] if r.seq < n else None
-        carried = rec is not None and rec.body.get("seat") == r.seat and rec.body.get("ctr") == r.counter and (
-            "sealed" in rec.body or (isinstance(rec.body.get("env"), bytes)
-                                     and R.envelope_hash(rec.body["env"]) == bytes(r.envelope_hash)))
-        ended_before = bool(x.records) and x.records[-1].kind == "end" and x.records[-1].seq < r.seq and n == len(x.hashes)
-        if not carried and (rec is not None or ended_before):
-            out.append(f"INCONSISTENT: the server signed that it received and ACCEPTED this envelope as record {r.seq} "
-                       f"(at {r.received_ms} ms), and record {r.seq} of its log "
-                       + ("is another record" if rec is not None else "does not exist: the log ended before it")
-                       + f": a command the server received is missing from the log of game {x.game} (both signed "
-                         f"by server key {x.vkey})")
-            return 1, out
-        if rec is None:
-            out.append(f"the bundle does not reach record {r.seq}: nothing follows from the two alone")
-            return 0, out
-    ended = x.end_by_time()
-    if ended is not None and ended[0] < n and _answers(ended[1], r.seat) and placed \
-            and x.at_position(r.seat, r.state_seq, bytes(r.prev), ended[0]):
-        seq, cause = ended
-        what = f"a time-out of seat {cause['seat']}" if cause["kind"] == "timeout" else "an abandonment"
-        if r.received_ms <= cause["deadline"]:
-            out.append(f"INCONSISTENT: record {seq} ends the game by {what} with deadline {cause['deadline']} ms, at "
-                       f"the very position of this envelope, and the server signed that it received the envelope at "
-                       f"{r.received_ms} ms, before that deadline ({r.decision}): the {cause['kind']} is forged "
-                       f"(SPEC.md 7.5, 8.2; both signed by server key {x.vkey})")
-            return 1, out
-        out.append(f"consistent: record {seq} ends the game by {what} with deadline {cause['deadline']} ms, and the "
-                   f"server's receipt says it received this envelope at {r.received_ms} ms, after it (the server's "
-                   "word: whether its time was true is what the seat's own records can dispute, SPEC.md 8.2)")
-        return 0, out
+    code = _accepted_against_log(r, x, n, out) if r.decision == R.ACCEPTED else None
+    if code is None:
+        code = _against_an_end_by_time(r, x, n, placed, out)
+    if code is not None:
+        return code, out
     if r.decision == R.ACCEPTED:
         out.append(f"consistent: record {r.seq} of the log carries the envelope the receipt names")
     else:
         out.append("consistent: a refusal the log does not contradict")
     return 0, out
+
+
+def _accepted_against_log(r, x, n: int, out: list[str]) -> int | None:
+    """An ACCEPTED receipt: the log's record it names carries its envelope. 1: the record is another
+    one or the log ended before it (inconsistent); 0: the bundle does not reach it; None: go on."""
+    from afteraction.engine import receipt as R
+
+    rec = x.records[r.seq] if r.seq < n else None
+    carried = rec is not None and rec.body.get("seat") == r.seat and rec.body.get("ctr") == r.counter and (
+        "sealed" in rec.body or (isinstance(rec.body.get("env"), bytes)
+                                 and R.envelope_hash(rec.body["env"]) == bytes(r.envelope_hash)))
+    ended_before = bool(x.records) and x.records[-1].kind == "end" and x.records[-1].seq < r.seq and n == len(x.hashes)
+    if not carried and (rec is not None or ended_before):
+        out.append(f"INCONSISTENT: the server signed that it received and ACCEPTED this envelope as record {r.seq} "
+                   f"(at {r.received_ms} ms), and record {r.seq} of its log "
+                   + ("is another record" if rec is not None else "does not exist: the log ended before it")
+                   + f": a command the server received is missing from the log of game {x.game} (both signed "
+                     f"by server key {x.vkey})")
+        return 1
+    if rec is None:
+        out.append(f"the bundle does not reach record {r.seq}: nothing follows from the two alone")
+        return 0
+    return None
+
+
+def _against_an_end_by_time(r, x, n: int, placed: bool, out: list[str]) -> int | None:
+    """A log ended by a time-out or abandonment at the very position of the receipt's envelope: 1 when
+    the receipt's time is before the deadline (the ending is forged), 0 after it; None: no such end."""
+    ended = x.end_by_time()
+    if ended is None or not (ended[0] < n and _answers(ended[1], r.seat) and placed
+                             and x.at_position(r.seat, r.state_seq, bytes(r.prev), ended[0])):
+        return None
+    seq, cause = ended
+    what = f"a time-out of seat {cause['seat']}" if cause["kind"] == "timeout" else "an abandonment"
+    if r.received_ms <= cause["deadline"]:
+        out.append(f"INCONSISTENT: record {seq} ends the game by {what} with deadline {cause['deadline']} ms, at "
+                   f"the very position of this envelope, and the server signed that it received the envelope at "
+                   f"{r.received_ms} ms, before that deadline ({r.decision}): the {cause['kind']} is forged "
+                   f"(SPEC.md 7.5, 8.2; both signed by server key {x.vkey})")
+        return 1
+    out.append(f"consistent: record {seq} ends the game by {what} with deadline {cause['deadline']} ms, and the "
+               f"server's receipt says it received this envelope at {r.received_ms} ms, after it (the server's "
+               "word: whether its time was true is what the seat's own records can dispute, SPEC.md 8.2)")
+    return 0
 
 
 def cmd_evidence(args) -> int:

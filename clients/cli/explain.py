@@ -121,26 +121,7 @@ def roll_part(w: Walk, seq: int, ev: dict, sealed_k: int | None = None) -> dict:
         return d
     n, count = _dice.DICE[die]
     limit = _dice.accept_limit(n)
-    faces = []
-    for fk in range(count):
-        attempts = []
-        face = None
-        attempt = 0
-        while face is None:
-            m = _dice.roll_message(i, die, fk, attempt)
-            block = tagged_hmac(key, TAG_ROLL, m)
-            cands = []
-            for j in range(4):
-                x = int.from_bytes(block[8 * j: 8 * j + 8], "big")
-                ok = x < limit
-                cands.append({"j": j, "x": f"{x:016x}", "accepted": ok and face is None,
-                              "x_mod_n_plus_1": x % n + 1 if ok else None})
-                if ok and face is None:
-                    face = x % n + 1
-            attempts.append({"attempt": attempt, "hmac_input": (tag_prefix(TAG_ROLL) + m).hex(),
-                             "message": m.hex(), "block": block.hex(), "candidates": cands})
-            attempt += 1
-        faces.append({"k": fk, "n": n, "limit": f"{limit:016x}", "attempts": attempts, "face": face})
+    faces = [_face_part(key, i, die, fk, n, limit) for fk in range(count)]
     d["faces"] = faces
     mine = [f["face"] for f in faces]
     result = _dice.result_of(die, mine)
@@ -157,6 +138,29 @@ def roll_part(w: Walk, seq: int, ev: dict, sealed_k: int | None = None) -> dict:
         False if w.failure is not None and w.failure.seq == seq and w.failure.step.startswith("10") else None)
     d["checks"].append(check("roll index in log order, accepted by the engine's Verifier (step 10)", ok))
     return d
+
+
+def _face_part(key: bytes, i: int, die: str, fk: int, n: int, limit: int) -> dict:
+    """The derivation of face ``fk`` of roll ``i`` (SPEC.md 5.4): each attempt's HMAC block and its
+    four candidates, the first under the limit accepted."""
+    attempts = []
+    face = None
+    attempt = 0
+    while face is None:
+        m = _dice.roll_message(i, die, fk, attempt)
+        block = tagged_hmac(key, TAG_ROLL, m)
+        cands = []
+        for j in range(4):
+            x = int.from_bytes(block[8 * j: 8 * j + 8], "big")
+            ok = x < limit
+            cands.append({"j": j, "x": f"{x:016x}", "accepted": ok and face is None,
+                          "x_mod_n_plus_1": x % n + 1 if ok else None})
+            if ok and face is None:
+                face = x % n + 1
+        attempts.append({"attempt": attempt, "hmac_input": (tag_prefix(TAG_ROLL) + m).hex(),
+                         "message": m.hex(), "block": block.hex(), "candidates": cands})
+        attempt += 1
+    return {"k": fk, "n": n, "limit": f"{limit:016x}", "attempts": attempts, "face": face}
 
 
 def hidden_part(w: Walk, ref: tuple[int, int]) -> dict:
@@ -295,20 +299,7 @@ def record_part(w: Walk, seq: int) -> dict:
         d["end"] = {"outcome": jsonable(b.get("outcome")), "secret": jsonable(b.get("secret"))}
         d["checks"].append(secret_part(w)["check"])
         return d
-    if "sealed" in b:
-        h = w.hidden.get((seq, 0))
-        if h is not None and h.opening is not None and isinstance(h.opening.value, dict):
-            d["submitter"] = submitter_from(w, seq, b, h.opening.value.get("env"), h.opening.value.get("sig"), True)
-            d["submitter"]["commitment"] = h.commit.hex()
-        else:
-            d["submitter"] = {"seat": b.get("seat"), "key": jsonable(w.seat_keys().get(b.get("seat"))),
-                              "counter": b.get("ctr"), "sealed": True, "envelope": None,
-                              "checks": [check("the sealed command opens to its commitment", None
-                                               if w.secret is None else False)]}
-            d["cannot_show"].append("the sealed command's envelope (hidden until the end of the game)"
-                                    if w.secret is None else "the sealed command does not open")
-    else:
-        d["submitter"] = submitter_from(w, seq, b, b.get("env"), b.get("sig"), False)
+    d["submitter"] = _submitter_part(w, seq, b, d)
     if r.kind == "command":
         if seq in w.decisions:
             d["decision"] = jsonable(w.decisions[seq])
@@ -316,6 +307,33 @@ def record_part(w: Walk, seq: int) -> dict:
             d["cannot_show"].append("the decision this command answered (needs the rules replay: "
                                     + ("the game is in progress)" if w.secret is None else
                                        "the replay did not reach this record)"))
+    _events_part(w, seq, b, d)
+    if w.secret is None and any(e["t"] == "sealed" for e in d["events"]):
+        d["cannot_show"].append("the sealed events' values (hidden until the end of the game)")
+    return d
+
+
+def _submitter_part(w: Walk, seq: int, b: dict, d: dict) -> dict:
+    """Who submitted a seat record: its envelope and signature, a sealed command's once opened (what
+    cannot be shown yet goes into d["cannot_show"])."""
+    if "sealed" not in b:
+        return submitter_from(w, seq, b, b.get("env"), b.get("sig"), False)
+    h = w.hidden.get((seq, 0))
+    if h is not None and h.opening is not None and isinstance(h.opening.value, dict):
+        out = submitter_from(w, seq, b, h.opening.value.get("env"), h.opening.value.get("sig"), True)
+        out["commitment"] = h.commit.hex()
+        return out
+    d["cannot_show"].append("the sealed command's envelope (hidden until the end of the game)"
+                            if w.secret is None else "the sealed command does not open")
+    return {"seat": b.get("seat"), "key": jsonable(w.seat_keys().get(b.get("seat"))),
+            "counter": b.get("ctr"), "sealed": True, "envelope": None,
+            "checks": [check("the sealed command opens to its commitment", None
+                             if w.secret is None else False)]}
+
+
+def _events_part(w: Walk, seq: int, b: dict, d: dict) -> None:
+    """A record's events into d: each event, its rolls derived (sealed ones once opened), its hidden
+    values, the rules cited (the events' and the rolls')."""
     evs = b.get("events") if isinstance(b.get("events"), list) else []
     for i, ev in enumerate(evs):
         if not isinstance(ev, dict):
@@ -339,9 +357,6 @@ def record_part(w: Walk, seq: int) -> dict:
         rule = rd.get("rule")
         if isinstance(rule, str) and rule not in d["rules_cited"]:
             d["rules_cited"].append(rule)
-    if w.secret is None and any(e["t"] == "sealed" for e in d["events"]):
-        d["cannot_show"].append("the sealed events' values (hidden until the end of the game)")
-    return d
 
 
 def find_roll(w: Walk, k: int) -> tuple[int, dict, int | None]:

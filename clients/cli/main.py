@@ -13,38 +13,12 @@ from .keys import pinned_seat_keys
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from afteraction.engine.log.verify import verify_bundle
+    from .verify_parallel import TerminalProgress
 
-    from .keys import KeyArgError, server_vkey_arg
-    from .verify_parallel import TerminalProgress, driver
-
-    if args.server_key is not None:
-        try:  # a key that cannot be a server key is a usage error, not a failed log; never echoed
-            args.server_key = server_vkey_arg(args.server_key)
-        except KeyArgError as e:
-            return _usage(args, str(e))
-    history = None
-    if args.key_history is not None:  # SPEC.md 4.6: the pin is the history's first key
-        history = _key_history(args)
-        if isinstance(history, str):
-            return _usage(args, history)
-        if args.server_key is not None and args.server_key != history[0]:
-            return _usage(args, f"--server-key is not the first key of --key-history {args.key_history} "
-                                f"({history[0]}): the history pins its first key")
-    try:
-        seat_keys = pinned_seat_keys(args.seat_key)
-    except ValueError as e:
-        return _usage(args, str(e))
-    from afteraction.engine.protocol import VERSIONS
-
-    if args.min_version is not None and args.min_version not in VERSIONS:  # SPEC.md 10.2: a usage error
-        return _usage(args, f"--min-version {args.min_version}: this verifier knows the format versions "
-                            f"{', '.join(map(str, VERSIONS))}")
-    kept = None
-    if args.checkpoint is not None:
-        kept, why = read_checkpoint(args.checkpoint)
-        if why is not None:
-            return _usage(args, why)
+    pins = _pins(args)
+    if isinstance(pins, str):
+        return _usage(args, pins)
+    history, seat_keys, kept = pins
     try:
         f = open(args.file, "rb")
     except OSError as e:
@@ -53,38 +27,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     with f:
         history_note = None
         if history is not None:
-            from afteraction.engine.log.steps import _fail
-
-            vkey = _bundle_vkey(f)
-            if vkey is not None and vkey not in history:
+            failed, history_note = _through_key_history(args, f, history)
+            if failed is not None:
                 if progress is not None:
                     progress.close()
-                return _not_verified(args, _fail("4", None, "server key is not in the key history (SPEC.md 4.6)",
-                                                 f"one of the {len(history)} keys of {args.key_history}", vkey))
-            args.server_key = vkey if vkey is not None else history[0]
-            if vkey is not None:
-                history_note = (f"server key pinned through the key history {args.key_history}: key "
-                                f"{history.index(vkey)} of {len(history)}, whose first key is {history[0]}")
-        try:
-            report = verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
-                                   progress=progress, pinned_seat_keys=seat_keys, kept_checkpoint=kept,
-                                   require_cosigned=args.require_cosigned,
-                                   drive=driver(args.jobs), min_version=args.min_version)
-        except VerificationError as e:
-            if e.step.startswith("1 ") and e.seq is None:
-                return _unreadable(args, e)
-            if _pinned_seat_unknown(e):  # the command line names a seat the game has not: a usage error
-                seat = _one_line(str(e.expected)[:40])
-                return _usage(args, f"--seat-key {seat}: this game has no seat {seat!r} (its seats: "
-                                    f"{', '.join(_one_line(str(s)[:40]) for s in e.found or ())}); pin only its seats")
-            return _not_verified(args, e)
-        except Exception as e:  # noqa: BLE001 - the last resort: one precise line, never a traceback
-            return _not_verified(args, VerificationError(
-                "1 (bundle)", None, "the verifier failed unexpectedly (the log is not verified)",
-                detail=f"{type(e).__name__}: {e}"))
-        finally:
-            if progress is not None:
-                progress.close()
+                return _not_verified(args, failed)
+        report = _verified(args, f, seat_keys, kept, progress)
+    if isinstance(report, int):
+        return report
     if history_note is not None:
         report.notes.append(history_note)
     try:
@@ -98,6 +48,86 @@ def cmd_verify(args: argparse.Namespace) -> int:
             detail=f"{type(e).__name__}: {e}"))
     print(out)
     return 0
+
+
+def _pins(args: argparse.Namespace) -> tuple | str:
+    """What the command line pins, read before the bundle: (the key history or None, the seats'
+    keys, the kept checkpoint or None), or a usage error's message. ``args.server_key`` is
+    normalised to the verifier key it names."""
+    from afteraction.engine.protocol import VERSIONS
+
+    from .keys import KeyArgError, server_vkey_arg
+
+    if args.server_key is not None:
+        try:  # a key that cannot be a server key is a usage error, not a failed log; never echoed
+            args.server_key = server_vkey_arg(args.server_key)
+        except KeyArgError as e:
+            return str(e)
+    history = None
+    if args.key_history is not None:  # SPEC.md 4.6: the pin is the history's first key
+        history = _key_history(args)
+        if isinstance(history, str):
+            return history
+        if args.server_key is not None and args.server_key != history[0]:
+            return (f"--server-key is not the first key of --key-history {args.key_history} "
+                    f"({history[0]}): the history pins its first key")
+    try:
+        seat_keys = pinned_seat_keys(args.seat_key)
+    except ValueError as e:
+        return str(e)
+    if args.min_version is not None and args.min_version not in VERSIONS:  # SPEC.md 10.2: a usage error
+        return (f"--min-version {args.min_version}: this verifier knows the format versions "
+                f"{', '.join(map(str, VERSIONS))}")
+    kept = None
+    if args.checkpoint is not None:
+        kept, why = read_checkpoint(args.checkpoint)
+        if why is not None:
+            return why
+    return history, seat_keys, kept
+
+
+def _through_key_history(args: argparse.Namespace, f, history: list[str]) -> tuple[VerificationError | None, str | None]:
+    """SPEC.md 4.6: the bundle's server key is one of the history's, and becomes the pin (the
+    history's first key when the header names none): (the step 4 failure or None, the report's note)."""
+    from afteraction.engine.log.steps import _fail
+
+    vkey = _bundle_vkey(f)
+    if vkey is not None and vkey not in history:
+        return _fail("4", None, "server key is not in the key history (SPEC.md 4.6)",
+                     f"one of the {len(history)} keys of {args.key_history}", vkey), None
+    args.server_key = vkey if vkey is not None else history[0]
+    if vkey is None:
+        return None, None
+    return None, (f"server key pinned through the key history {args.key_history}: key "
+                  f"{history.index(vkey)} of {len(history)}, whose first key is {history[0]}")
+
+
+def _verified(args: argparse.Namespace, f, seat_keys: dict, kept, progress):
+    """The bundle verified under the pins: its Report, or the exit code of a failure (printed)."""
+    from afteraction.engine.log.verify import verify_bundle
+
+    from .verify_parallel import driver
+
+    try:
+        return verify_bundle(f, pinned_vkey=args.server_key, replay=not args.no_replay,
+                             progress=progress, pinned_seat_keys=seat_keys, kept_checkpoint=kept,
+                             require_cosigned=args.require_cosigned,
+                             drive=driver(args.jobs), min_version=args.min_version)
+    except VerificationError as e:
+        if e.step.startswith("1 ") and e.seq is None:
+            return _unreadable(args, e)
+        if _pinned_seat_unknown(e):  # the command line names a seat the game has not: a usage error
+            seat = _one_line(str(e.expected)[:40])
+            return _usage(args, f"--seat-key {seat}: this game has no seat {seat!r} (its seats: "
+                                f"{', '.join(_one_line(str(s)[:40]) for s in e.found or ())}); pin only its seats")
+        return _not_verified(args, e)
+    except Exception as e:  # noqa: BLE001 - the last resort: one precise line, never a traceback
+        return _not_verified(args, VerificationError(
+            "1 (bundle)", None, "the verifier failed unexpectedly (the log is not verified)",
+            detail=f"{type(e).__name__}: {e}"))
+    finally:
+        if progress is not None:
+            progress.close()
 
 
 def _pinned_seat_unknown(e: VerificationError) -> bool:

@@ -120,48 +120,12 @@ def _web_flags(args, host: str, port: int) -> str | None:
 
 
 def cmd_serve(args) -> int:
-    from afteraction.engine.crypto.note import valid_key_name
     from afteraction.service.keyring import DEFAULT_NAME
 
     if args.key_name is None:
         args.key_name = DEFAULT_NAME
     try:
-        host, port = parse_listen(args.listen)
-        if not 1 <= args.workers <= MAX_WORKERS:
-            raise ServeFlagError(f"--workers {args.workers}: between 1 and {MAX_WORKERS}")
-        if not valid_key_name(args.key_name) or len(args.key_name) > 255:
-            raise ServeFlagError(f"--key-name {args.key_name[:80]!r}: a key name has no '+' and no spaces "
-                                 f"(C2SP signed-note; use the server's origin, e.g. games.example.org)")
-        if bool(args.tls_cert) != bool(args.tls_key):
-            raise ServeFlagError("--tls-cert and --tls-key go together")
-        check_store(args.store)
-        from afteraction.service.server import check_tls, listen_problem
-        from afteraction.service.store import StoreError
-
-        if args.tls_cert:
-            try:
-                check_tls(args.tls_cert, args.tls_key)
-            except StoreError as e:
-                raise ServeFlagError(str(e)) from None
-        web_listen = _web_flags(args, host, port)
-        wh, wp = parse_listen(web_listen) if web_listen else (None, None)
-        metrics_at = None
-        if args.metrics_listen:
-            mh, mp = parse_listen(args.metrics_listen)
-            if not re.search(r"(^|[^:]):\d{1,5}$", args.metrics_listen.strip()):
-                raise ServeFlagError(f"--metrics-listen {args.metrics_listen[:80]!r}: give a port too, e.g. "
-                                     f"{args.metrics_listen.strip()[:64]}:9464")
-            metrics_at = (mh, mp)
-        for flag, (h, p) in (("--listen", (host, port)),
-                             *((("--web-listen", (wh, wp)),) if web_listen else ()),
-                             *((("--metrics-listen", metrics_at),) if metrics_at else ())):
-            why = listen_problem(h, p, flag)
-            if why is not None:
-                raise ServeFlagError(why)
-        data_dir = args.data_dir or default_data_dir()
-        key = args.key or os.path.join(data_dir, "server.key")
-        kstate = key_state(key, args.key_name)
-        check_postgres(args.store)
+        host, port, web_listen, metrics_at, data_dir, key, kstate = _checked_flags(args)
     except ServeFlagError as e:
         print(f"aar serve: {e}", file=sys.stderr)
         return 2
@@ -171,12 +135,16 @@ def cmd_serve(args) -> int:
     from afteraction.service.logs import configure
 
     configure(args.log_format)
+
+    def started(at_port, tls, vkey) -> None:
+        _started(host, at_port, tls, vkey, key, kstate, args.store, store_path, sstate, data_dir)
+
     if args.workers > 1:  # N processes on one port (SO_REUSEPORT); see service/workers.py
         from afteraction.service.workers import serve_workers, wait_workers
 
         w = serve_workers(args.workers, listen, args.store, key, data_dir, args.tls_cert, args.tls_key,
                           name=args.key_name, metrics=metrics_at is not None, log_format=args.log_format)
-        _started(host, w.port, bool(args.tls_cert), w.vkey, key, kstate, args.store, store_path, sstate, data_dir)
+        started(w.port, bool(args.tls_cert), w.vkey)
         if metrics_at:
             _metrics(metrics_at, w.metrics_dir)
         return wait_workers(w)
@@ -195,12 +163,56 @@ def cmd_serve(args) -> int:
                 web_listen=web_listen, web_origins=tuple(o.rstrip("/") for o in args.web_origin or ()), web_page=page)
     if page is not None:
         page.attach(run.service)   # the league pages, /league/... (clients/cli/league/web.py)
-    _started(host, run.port, run.tls, run.vkey, key, kstate, args.store, store_path, sstate, data_dir)
+    started(run.port, run.tls, run.vkey)
     _web_started(run, web_listen)
     if metrics_at:
         _metrics(metrics_at, None)
     serve_forever(run)
     return 0
+
+
+def _checked_flags(args) -> tuple:
+    """Every flag checked before anything starts (ServeFlagError names the one that is wrong):
+    (host, port, web listen or None, metrics (host, port) or None, data dir, key file, its state)."""
+    from afteraction.engine.crypto.note import valid_key_name
+
+    host, port = parse_listen(args.listen)
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise ServeFlagError(f"--workers {args.workers}: between 1 and {MAX_WORKERS}")
+    if not valid_key_name(args.key_name) or len(args.key_name) > 255:
+        raise ServeFlagError(f"--key-name {args.key_name[:80]!r}: a key name has no '+' and no spaces "
+                             f"(C2SP signed-note; use the server's origin, e.g. games.example.org)")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise ServeFlagError("--tls-cert and --tls-key go together")
+    check_store(args.store)
+    from afteraction.service.server import check_tls, listen_problem
+    from afteraction.service.store import StoreError
+
+    if args.tls_cert:
+        try:
+            check_tls(args.tls_cert, args.tls_key)
+        except StoreError as e:
+            raise ServeFlagError(str(e)) from None
+    web_listen = _web_flags(args, host, port)
+    wh, wp = parse_listen(web_listen) if web_listen else (None, None)
+    metrics_at = None
+    if args.metrics_listen:
+        mh, mp = parse_listen(args.metrics_listen)
+        if not re.search(r"(^|[^:]):\d{1,5}$", args.metrics_listen.strip()):
+            raise ServeFlagError(f"--metrics-listen {args.metrics_listen[:80]!r}: give a port too, e.g. "
+                                 f"{args.metrics_listen.strip()[:64]}:9464")
+        metrics_at = (mh, mp)
+    for flag, (h, p) in (("--listen", (host, port)),
+                         *((("--web-listen", (wh, wp)),) if web_listen else ()),
+                         *((("--metrics-listen", metrics_at),) if metrics_at else ())):
+        why = listen_problem(h, p, flag)
+        if why is not None:
+            raise ServeFlagError(why)
+    data_dir = args.data_dir or default_data_dir()
+    key = args.key or os.path.join(data_dir, "server.key")
+    kstate = key_state(key, args.key_name)
+    check_postgres(args.store)
+    return host, port, web_listen, metrics_at, data_dir, key, kstate
 
 
 def _web_started(run, web_listen) -> None:

@@ -232,8 +232,8 @@ def _pipelined(v: Verifier, header: dict, records, progress, process: ReplayProc
                     process = own = ReplayProcess()
                 w = _Flight(process, header)
             if w is not None:
-                o = v.opened  # a sealed command step 9 opened: the replay does not open it again
-                p = v.unsealed  # the hidden values step 9 opened: the replay does not seal them again
+                o = v.handoff.opened  # a sealed command step 9 opened: the replay does not open it again
+                p = v.handoff.unsealed  # the hidden values step 9 opened: the replay does not seal them again
                 w.send(rec.raw, rec.seq, _snapshot(v.report, rec.seq),
                        o[1:] if o is not None and o[0] == rec.seq else None,
                        p[1] if p is not None and p[0] == rec.seq and p[1] else None)

@@ -64,44 +64,9 @@ def proto_schema() -> dict:
 
 def build(path: str, seat: str | None) -> tuple[dict, object]:
     header, frames, tail_error = load(path)
-    board = {"frames": [], "base": None, "tail": None, "error": None}
-    state = {"prev": {}, "mod": None, "ruleset": None}
-
-    def on_record(seq, v):
-        ref = v.referee
-        while len(board["frames"]) < seq:
-            board["frames"].append(None)
-        if ref is None or ref.state is None:
-            board["frames"].append(None)
-            return
-        if state["mod"] is None:
-            state["ruleset"] = ref.ruleset
-            try:
-                state["mod"] = game_module(ref.ruleset.game, "render")
-            except ModuleNotFoundError:
-                state["mod"] = False
-            if state["mod"]:
-                board["base"], board["tail"] = state["mod"].base()
-            else:  # a ruleset without a picture (the duel): its view as text
-                board["base"], board["tail"] = '<pre class="view">', "</pre>"
-        if seat is not None and seat not in ref.ruleset.seats:
-            raise Unreadable(f"{ref.ruleset.game} has seats {', '.join(ref.ruleset.seats)} (or spectator), "
-                             f"not {seat!r}")
-        view = ref.ruleset.view(ref.state, seat)
-        if state["mod"]:
-            layers = state["mod"].layers(view, f"{ref.ruleset.game.upper()} after record {seq} as seen by "
-                                               f"{seat or 'a spectator'}")
-        else:
-            from html import escape
-
-            layers = {"view": escape(json.dumps(jsonable(view), sort_keys=True, indent=1))}
-        prev = state["prev"]
-        diff = {k: val for k, val in layers.items() if prev.get(k) != val}
-        diff.update({k: None for k in prev if k not in layers})
-        board["frames"].append(diff)
-        state["prev"] = layers
-
-    w = walk(header, frames, on_record=on_record, tail_error=tail_error)
+    boards = _Boards(seat)
+    board = boards.board
+    w = walk(header, frames, on_record=boards.on_record, tail_error=tail_error)
     if w.genesis is not None and seat is not None:
         seats = [s["name"] for s in w.genesis.body.get("seats", [])]
         if seat not in seats:
@@ -114,10 +79,66 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
     elif w.failure is not None:
         board["error"] = (f"the rules replay stopped at record {w.failure.seq}: the engine's Verifier refused the "
                           f"log there ({w.failure})")
+    return _page_data(header, frames, w, seat, board), w
+
+
+class _Boards:
+    """The board pictures the replay draws, record by record (the Verifier's ``on_record``): each
+    frame the layers that changed since the one before, None where the replay has no state."""
+
+    def __init__(self, seat: str | None) -> None:
+        self.seat = seat
+        self.board = {"frames": [], "base": None, "tail": None, "error": None}
+        self.prev: dict = {}
+        self.mod = None      # the game's render module; False: a ruleset without a picture
+
+    def on_record(self, seq, v) -> None:
+        ref = v.referee
+        board = self.board
+        while len(board["frames"]) < seq:
+            board["frames"].append(None)
+        if ref is None or ref.state is None:
+            board["frames"].append(None)
+            return
+        if self.mod is None:
+            self._start(ref.ruleset)
+        seat = self.seat
+        if seat is not None and seat not in ref.ruleset.seats:
+            raise Unreadable(f"{ref.ruleset.game} has seats {', '.join(ref.ruleset.seats)} (or spectator), "
+                             f"not {seat!r}")
+        view = ref.ruleset.view(ref.state, seat)
+        if self.mod:
+            layers = self.mod.layers(view, f"{ref.ruleset.game.upper()} after record {seq} as seen by "
+                                           f"{seat or 'a spectator'}")
+        else:
+            from html import escape
+
+            layers = {"view": escape(json.dumps(jsonable(view), sort_keys=True, indent=1))}
+        prev = self.prev
+        diff = {k: val for k, val in layers.items() if prev.get(k) != val}
+        diff.update({k: None for k in prev if k not in layers})
+        board["frames"].append(diff)
+        self.prev = layers
+
+    def _start(self, ruleset) -> None:
+        """At the first state: the game's picture (its static base and closing tag), or text."""
+        try:
+            self.mod = game_module(ruleset.game, "render")
+        except ModuleNotFoundError:
+            self.mod = False
+        if self.mod:
+            self.board["base"], self.board["tail"] = self.mod.base()
+        else:  # a ruleset without a picture (the duel): its view as text
+            self.board["base"], self.board["tail"] = '<pre class="view">', "</pre>"
+
+
+def _page_data(header: dict, frames: list, w, seat: str | None, board: dict) -> dict:
+    """The page's one JSON object: the log itself (records, openings, secret), the decisions and
+    board pictures of the replay, the schema, and what this command line verified."""
     g = w.genesis
     openings = {f"{seq}:{k}": [_b64(h.opening.salt), _b64(canon.encode(h.opening.value))]
                 for (seq, k), h in sorted(w.hidden.items()) if h.opening is not None}
-    data = {
+    return {
         "schema": SCHEMA_ID,
         "game": w.game,
         "ruleset": f"{g.body['ruleset']['game']}/{g.body['ruleset']['version']}" if g else None,
@@ -137,7 +158,6 @@ def build(path: str, seat: str | None) -> tuple[dict, object]:
                 # the ruleset version the rules replay ran (SPEC.md 10.4), "" when not replayed
                 "replayed_with": w.report.replayed_with if w.report is not None else ""},
     }
-    return data, w
 
 
 #: the page's scripts, joined in this order into its one <script> (package data of afteraction.cli)

@@ -155,7 +155,7 @@ class Seat(SeatEndings, SeatEvidence):
         (SPEC.md 4.5): once both seats cosigned the final checkpoint, not even the holder of the
         server key can present another log of this game. Returns the line."""
         v = self.verifier
-        text = _note.split_note(v.last_checkpoint)[0]
+        text = _note.split_note(v.handoff.checkpoint)[0]
         line = _cosign.cosign(text, v.origin, self.seat, self.signer.seed, int(time.time()))
         self.client.call(self.client.audit.AddCosignature, au.AddCosignatureRequest(
             game_id=self.game_id, seat=self.seat, size=v.tree.size, line=line))
@@ -170,7 +170,7 @@ class Seat(SeatEndings, SeatEvidence):
             return
         tmp = f"{self.checkpoint_file}.tmp"
         with open(tmp, "w") as f:
-            f.write(v.last_checkpoint)
+            f.write(v.handoff.checkpoint)
         os.replace(tmp, self.checkpoint_file)
         self._kept_size = v.tree.size
 
@@ -324,70 +324,16 @@ class Seat(SeatEndings, SeatEvidence):
         after a broken stream. ``choose(seat, legal)`` picks a command (or an ``Ending``).
         ``on_offer((seq, seat, winner))``: called when another seat's offer stands in the last
         record; True accepts it (SPEC.md 8.1). Returns the outcome."""
-        asked, sent = [-1], [None]
+        asked = [-1]
         failures = 0
         while self.outcome is None:
-            reqs: queue.Queue = queue.Queue()
-            reqs.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq,
-                                                     with_names=self.names, batched=True)))
-
-            def gen():
-                while True:
-                    item = reqs.get()
-                    if item is None:
-                        return
-                    yield item
-
-            call = self.client.game.Play(gen())
-            # the state each of our commands not yet judged was signed for, in the order sent (the
-            # server judges them in that order, one result each): a prompt for such a state (or an
-            # earlier one) was made before that command was judged and is stale; a later one is answered
-            in_flight: list[int] = []
-            judged: list[bytes] = []  # the envelopes sent on this stream and not yet answered, in order
+            stream = _PlayStream(gs.PlayRequest(join=gs.PlayJoin(
+                game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq, with_names=self.names, batched=True)))
+            call = self.client.game.Play(stream.requests())
             try:
                 for m in unbatch(call):
                     failures = 0
-                    k = m.WhichOneof("kind")
-                    if k in ("accepted", "rejected") and in_flight:
-                        in_flight.pop(0)
-                    if k in ("accepted", "rejected") and judged:  # SPEC.md 7.5: its receipt, checked
-                        one = judged.pop(0)
-                        r = getattr(m, k)
-                        if k == "accepted":
-                            self.check_receipt(one, r.receipt if r.HasField("receipt") else None, None, list(r.seqs))
-                        elif r.reason not in NO_DECISION:
-                            got = self.check_receipt(one, r.receipt if r.HasField("receipt") else None, r.reason)
-                            if r.reason in ENDED_FIRST:
-                                self.keep_refused(r.reason, one)
-                                self.keep_refused_receipt(one, got)
-                    if k == "record":
-                        self.see_record(m.record)
-                    elif k == "opening":
-                        self.see_opening(m.opening)
-                    elif k == "checkpoint":
-                        self.see_checkpoint(m.checkpoint.note)
-                        signed = self._answer_offer(on_offer, asked)  # SPEC.md 8.1
-                        if signed is not None:
-                            in_flight.append(self.next_seq)
-                            self.keep_sent(signed)
-                            judged.append(signed)
-                            reqs.put(gs.PlayRequest(command=_signed_pb(signed)))
-                    elif k == "your_decision" and m.your_decision.state_seq > max(in_flight, default=-1) \
-                            and not self.answer_stands(judged, m.your_decision.state_seq):
-                        from afteraction.v1 import envelope_pb2
-
-                        signed = self.decide(m.your_decision, choose)
-                        if signed is not None:
-                            in_flight.append(self.next_seq)  # where sign_* signed it
-                            sent[0] = signed
-                            self.keep_sent(signed)  # durable before it leaves (SPEC.md 8.2)
-                            judged.append(signed)
-                            reqs.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
-                    elif k == "rejected" and m.rejected.reason in ENDED_FIRST:
-                        pass  # the game ended first (a time-out): kept above; its end record ends this loop
-                    elif k == "rejected" and m.rejected.reason not in TRANSIENT:
-                        raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
-                                          m.rejected.code, m.rejected.reason)
+                    self._on_play_message(stream, m, choose, on_offer, asked)
                     if on_message:
                         on_message(self, m)
             except grpc.RpcError as e:
@@ -396,9 +342,86 @@ class Seat(SeatEndings, SeatEvidence):
                 failures += 1
                 time.sleep(min(2.0, 0.1 * 2 ** failures))
             finally:
-                reqs.put(None)
+                stream.close()
                 call.cancel()
         return self.outcome
+
+    def _on_play_message(self, stream: "_PlayStream", m, choose: Callable, on_offer: Callable | None,
+                         asked: list[int]) -> None:
+        """One message of the Play stream: a result of ours (its receipt checked), a record, an opening,
+        a checkpoint (then an offer may be answered), a decision of ours (answered unless stale)."""
+        k = m.WhichOneof("kind")
+        if k in ("accepted", "rejected"):
+            self._judged(stream, m, k)
+        if k == "record":
+            self.see_record(m.record)
+        elif k == "opening":
+            self.see_opening(m.opening)
+        elif k == "checkpoint":
+            self.see_checkpoint(m.checkpoint.note)
+            signed = self._answer_offer(on_offer, asked)  # SPEC.md 8.1
+            if signed is not None:
+                stream.send(self, signed, _signed_pb(signed))
+        elif k == "your_decision" and m.your_decision.state_seq > max(stream.in_flight, default=-1) \
+                and not self.answer_stands(stream.judged, m.your_decision.state_seq):
+            from afteraction.v1 import envelope_pb2
+
+            signed = self.decide(m.your_decision, choose)
+            if signed is not None:   # kept durable before it leaves (SPEC.md 8.2)
+                stream.send(self, signed, envelope_pb2.SignedCommand.FromString(signed))
+        elif k == "rejected" and m.rejected.reason in ENDED_FIRST:
+            pass  # the game ended first (a time-out): kept by _judged; its end record ends the loop
+        elif k == "rejected" and m.rejected.reason not in TRANSIENT:
+            raise ClientError(f"command refused: {m.rejected.reason}: {m.rejected.message}",
+                              m.rejected.code, m.rejected.reason)
+
+    def _judged(self, stream: "_PlayStream", m, k: str) -> None:
+        """The server's result for our oldest command in flight: its receipt checked (SPEC.md 7.5), a
+        refusal because the game ended first kept."""
+        if stream.in_flight:
+            stream.in_flight.pop(0)
+        if not stream.judged:
+            return
+        one = stream.judged.pop(0)
+        r = getattr(m, k)
+        if k == "accepted":
+            self.check_receipt(one, r.receipt if r.HasField("receipt") else None, None, list(r.seqs))
+        elif r.reason not in NO_DECISION:
+            got = self.check_receipt(one, r.receipt if r.HasField("receipt") else None, r.reason)
+            if r.reason in ENDED_FIRST:
+                self.keep_refused(r.reason, one)
+                self.keep_refused_receipt(one, got)
+
+
+class _PlayStream:
+    """One Play stream: the requests to send (a queue the stream reads, ended by close) and our
+    commands sent on it not yet judged. ``in_flight``: the state each was signed for, in the order
+    sent (the server judges them in that order, one result each): a prompt for such a state (or an
+    earlier one) was made before that command was judged and is stale; a later one is answered.
+    ``judged``: their envelopes, in the same order."""
+
+    def __init__(self, join) -> None:
+        self.reqs: queue.Queue = queue.Queue()
+        self.reqs.put(join)
+        self.in_flight: list[int] = []
+        self.judged: list[bytes] = []
+
+    def requests(self):
+        while True:
+            item = self.reqs.get()
+            if item is None:
+                return
+            yield item
+
+    def send(self, seat: "Seat", signed: bytes, pb) -> None:
+        """A signed command, in flight for the state sign_* signed it at, kept before it leaves."""
+        self.in_flight.append(seat.next_seq)
+        seat.keep_sent(signed)
+        self.judged.append(signed)
+        self.reqs.put(gs.PlayRequest(command=pb))
+
+    def close(self) -> None:
+        self.reqs.put(None)
 
 
 def unbatch(stream):

@@ -161,47 +161,18 @@ def verify_ledger(data: bytes, bundles: Mapping[bytes, bytes], pinned_vkey: str 
     """Verify a ledger file with the bundles of its games (hash -> bytes). Raises LeagueError with
     the entry that fails (seq None: the file itself is unreadable). ``kept_checkpoint``: a league
     checkpoint a player kept (or cosigned): the ledger must hold its size with the same root."""
-    try:
-        league, vkey, items = read_ledger(data)
-    except EncodingError as e:
-        raise LeagueError(None, "ledger", "unreadable", str(e)) from None
-    if pinned_vkey is not None and pinned_vkey != vkey:
-        raise LeagueError(None, "ledger", "the league key differs from the pinned key", f"found {vkey}")
-    try:
-        verifier = parse_vkey(vkey)
-    except AfteractionError as e:
-        raise LeagueError(None, "ledger", "the league key is not a verifier key", str(e)) from None
-    kept = None
-    if kept_checkpoint is not None:
-        try:
-            kept = open_checkpoint(kept_checkpoint, verifier)
-        except AfteractionError as e:
-            raise LeagueError(None, "ledger", "the kept checkpoint is not signed by the league key", str(e)) from None
+    league, vkey, items, verifier, kept = _open_ledger(data, pinned_vkey, kept_checkpoint)
     lg = League(bundles=bundles, **({} if facts_of is None else {"facts_of": facts_of}))
     cosigned: dict[str, int] = {}
     tree = CompactTree()
     prev = ZERO_HASH
     origin = None
     for seq, (raw, note) in enumerate(items):
-        try:
-            e = parse_entry(raw)
-        except EncodingError as x:
-            raise LeagueError(seq, "?", "encoding", str(x)) from None
-        if e.seq != seq or e.prev != prev:
-            raise LeagueError(seq, e.kind, "chain", f"seq {e.seq} and prev must continue the ledger")
-        if e.league != league:
-            raise LeagueError(seq, e.kind, "league", f"expected {league!r}, found {e.league!r}")
+        e = _chained_entry(seq, raw, prev, league)
         tree.append(e.leaf)
         if seq == 0:
-            origin = e.body.get("origin") if type(e.body) is dict else None
-            if type(e.body) is dict and e.body.get("vkey") != vkey:
-                raise LeagueError(seq, e.kind, "vkey", "the genesis names another league key than the file")
-        try:
-            cp = open_checkpoint(note, verifier)
-        except AfteractionError as x:
-            raise LeagueError(seq, e.kind, "checkpoint", str(x)) from None
-        if (cp.origin, cp.size, cp.root) != (origin, tree.size, tree.root()):
-            raise LeagueError(seq, e.kind, "checkpoint", "the checkpoint is not of the ledger up to this entry")
+            origin = _genesis_origin(e, vkey)
+        _check_entry_checkpoint(seq, e, note, verifier, origin, tree)
         lg.apply(e)
         try:
             for name in player_cosignatures(lg, note):
@@ -221,3 +192,56 @@ def verify_ledger(data: bytes, bundles: Mapping[bytes, bytes], pinned_vkey: str 
         raise LeagueError(len(items) - 1, lg.kinds[len(items) - 1], "ratings", str(x)) from None
     return LedgerReport(league, lg.genesis["name"], len(items), vkey, lg, final, cosigned,
                         0 if kept is None else kept.size)
+
+
+def _open_ledger(data: bytes, pinned_vkey: str | None, kept_checkpoint: str | None):
+    """The file as a whole, before any entry: readable, under the pinned key if one is given, that
+    key a verifier key, and a kept checkpoint signed by it. (league, vkey, items, verifier, kept)."""
+    try:
+        league, vkey, items = read_ledger(data)
+    except EncodingError as e:
+        raise LeagueError(None, "ledger", "unreadable", str(e)) from None
+    if pinned_vkey is not None and pinned_vkey != vkey:
+        raise LeagueError(None, "ledger", "the league key differs from the pinned key", f"found {vkey}")
+    try:
+        verifier = parse_vkey(vkey)
+    except AfteractionError as e:
+        raise LeagueError(None, "ledger", "the league key is not a verifier key", str(e)) from None
+    kept = None
+    if kept_checkpoint is not None:
+        try:
+            kept = open_checkpoint(kept_checkpoint, verifier)
+        except AfteractionError as e:
+            raise LeagueError(None, "ledger", "the kept checkpoint is not signed by the league key", str(e)) from None
+    return league, vkey, items, verifier, kept
+
+
+def _chained_entry(seq: int, raw: bytes, prev: bytes, league: str):
+    """Entry ``seq``, read, continuing the chain after ``prev``, of this league."""
+    try:
+        e = parse_entry(raw)
+    except EncodingError as x:
+        raise LeagueError(seq, "?", "encoding", str(x)) from None
+    if e.seq != seq or e.prev != prev:
+        raise LeagueError(seq, e.kind, "chain", f"seq {e.seq} and prev must continue the ledger")
+    if e.league != league:
+        raise LeagueError(seq, e.kind, "league", f"expected {league!r}, found {e.league!r}")
+    return e
+
+
+def _genesis_origin(e, vkey: str):
+    """The genesis entry names the file's league key; its origin is every checkpoint's."""
+    origin = e.body.get("origin") if type(e.body) is dict else None
+    if type(e.body) is dict and e.body.get("vkey") != vkey:
+        raise LeagueError(0, e.kind, "vkey", "the genesis names another league key than the file")
+    return origin
+
+
+def _check_entry_checkpoint(seq: int, e, note: str, verifier, origin, tree: CompactTree) -> None:
+    """The entry's checkpoint is signed by the league key and is of the ledger up to the entry."""
+    try:
+        cp = open_checkpoint(note, verifier)
+    except AfteractionError as x:
+        raise LeagueError(seq, e.kind, "checkpoint", str(x)) from None
+    if (cp.origin, cp.size, cp.root) != (origin, tree.size, tree.root()):
+        raise LeagueError(seq, e.kind, "checkpoint", "the checkpoint is not of the ledger up to this entry")

@@ -79,44 +79,50 @@ def read_bundle(f: BinaryIO) -> tuple[dict, Iterator[tuple[bytes, str]]]:
     cut off, or garbage) raise EncodingError from the iterator, after the complete frames."""
     if f.read(len(MAGIC)) != MAGIC:
         raise EncodingError("not an afteraction bundle (bad magic)")
-    unpacker = msgpack.Unpacker(raw=False, use_list=True, strict_map_key=False, object_pairs_hook=_frame_map,
-                                max_buffer_size=MAX_FRAME + _CHUNK, max_bin_len=MAX_RAW,
-                                max_str_len=MAX_TEXT, max_array_len=MAX_ENTRIES,
-                                max_map_len=MAX_ENTRIES, max_ext_len=0)
-    fed = 0
-
-    def frames() -> Iterator[object]:
-        nonlocal fed
-        try:
-            while True:
-                for frame in unpacker:
-                    if unpacker.tell() - start[0] > MAX_FRAME:
-                        raise EncodingError(f"a frame of more than {MAX_FRAME} bytes")
-                    why = _frame_depth_problem(frame)
-                    if why is not None:
-                        raise EncodingError(why)
-                    start[0] = unpacker.tell()  # where the last complete frame ends
-                    yield frame
-                chunk = f.read(_CHUNK)
-                if not chunk:
-                    break
-                unpacker.feed(chunk)
-                fed += len(chunk)
-        except EncodingError:
-            raise
-        except msgpack.StackError:  # msgpack's own limit (about 1000 levels), far past MAX_DEPTH
-            raise EncodingError(f"a frame nests arrays/maps deeper than {MAX_DEPTH} (SPEC.md 1.1 rule 6, 9)") from None
-        except Exception as e:  # msgpack's errors (BufferFull, ExtraData, ValueError...), OSError
-            raise EncodingError(f"corrupt bundle frame: {type(e).__name__}: {e}") from None
-        # the end of the last complete frame, not unpacker.tell(): after a container left open (a
-        # tail such as 83 a1 74, or 91) tell() counts the elements it finished inside it
-        if start[0] != fed:
-            raise EncodingError(f"the bundle ends inside a frame ({fed - start[0]} bytes "
-                                "after the last complete frame)")
-
-    start = [0]
-    it = frames()
+    it = _frames(f, msgpack.Unpacker(raw=False, use_list=True, strict_map_key=False, object_pairs_hook=_frame_map,
+                                     max_buffer_size=MAX_FRAME + _CHUNK, max_bin_len=MAX_RAW,
+                                     max_str_len=MAX_TEXT, max_array_len=MAX_ENTRIES,
+                                     max_map_len=MAX_ENTRIES, max_ext_len=0))
     header = next(it, None)
+    _check_header(header)
+    return header, _records(it)
+
+
+def _frames(f: BinaryIO, unpacker) -> Iterator[object]:
+    """The file's frames after the magic, each within MAX_FRAME bytes and MAX_DEPTH levels; at the
+    end, EncodingError if bytes are left after the last complete frame."""
+    fed = 0
+    start = 0   # where the last complete frame ends
+    try:
+        while True:
+            for frame in unpacker:
+                if unpacker.tell() - start > MAX_FRAME:
+                    raise EncodingError(f"a frame of more than {MAX_FRAME} bytes")
+                why = _frame_depth_problem(frame)
+                if why is not None:
+                    raise EncodingError(why)
+                start = unpacker.tell()
+                yield frame
+            chunk = f.read(_CHUNK)
+            if not chunk:
+                break
+            unpacker.feed(chunk)
+            fed += len(chunk)
+    except EncodingError:
+        raise
+    except msgpack.StackError:  # msgpack's own limit (about 1000 levels), far past MAX_DEPTH
+        raise EncodingError(f"a frame nests arrays/maps deeper than {MAX_DEPTH} (SPEC.md 1.1 rule 6, 9)") from None
+    except Exception as e:  # msgpack's errors (BufferFull, ExtraData, ValueError...), OSError
+        raise EncodingError(f"corrupt bundle frame: {type(e).__name__}: {e}") from None
+    # the end of the last complete frame, not unpacker.tell(): after a container left open (a
+    # tail such as 83 a1 74, or 91) tell() counts the elements it finished inside it
+    if start != fed:
+        raise EncodingError(f"the bundle ends inside a frame ({fed - start} bytes "
+                            "after the last complete frame)")
+
+
+def _check_header(header: object) -> None:
+    """The first frame is the header, its fields of exactly their types (SPEC.md 9)."""
     if type(header) is not dict or header.get("t") != "header":
         raise EncodingError("bundle does not start with a header frame")
     if type(header.get("game")) is not str or type(header.get("server_vkey")) is not str \
@@ -125,11 +131,11 @@ def read_bundle(f: BinaryIO) -> tuple[dict, Iterator[tuple[bytes, str]]]:
     if "secret" in header and (type(header["secret"]) is not bytes or len(header["secret"]) != 32):
         raise EncodingError("bundle header secret is not 32 bytes")
 
-    def records() -> Iterator[tuple[bytes, str]]:
-        for fr in it:
-            if type(fr) is not dict or fr.get("t") != "record" or set(fr) != {"t", "raw", "checkpoint"} \
-                    or type(fr["raw"]) is not bytes or type(fr["checkpoint"]) is not str:
-                raise EncodingError("bundle frame is not a record frame")
-            yield fr["raw"], fr["checkpoint"]
 
-    return header, records()
+def _records(it: Iterator[object]) -> Iterator[tuple[bytes, str]]:
+    """(record bytes, checkpoint text) of every later frame, each a record frame."""
+    for fr in it:
+        if type(fr) is not dict or fr.get("t") != "record" or set(fr) != {"t", "raw", "checkpoint"} \
+                or type(fr["raw"]) is not bytes or type(fr["checkpoint"]) is not str:
+            raise EncodingError("bundle frame is not a record frame")
+        yield fr["raw"], fr["checkpoint"]

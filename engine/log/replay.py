@@ -79,14 +79,14 @@ def steps_9_10_sealed_and_dice(v, rec: Record) -> None:
     unsealed: dict[int, tuple] | None = None
     if v.referee is not None:  # kept for step 11 only (here or in the replay process)
         unsealed = {}
-        v.unsealed = (seq, unsealed)
+        v.handoff.unsealed = (seq, unsealed)
     if "sealed" in rec.body:
         s = rec.body["sealed"]
         val = _unseal(v, seq, 0, s["commit"], s["ct"], sealed_size(v, "command", rec.body["seat"]), unsealed).value
         if not isinstance(val, dict) or not isinstance(val.get("env"), bytes) or not isinstance(val.get("sig"), bytes):
             raise _fail("9", seq, "sealed command has the wrong shape")
         check_envelope(v, seq, "command", rec.body["seat"], rec.body["ctr"], val["env"], val["sig"], step="9")
-        v.opened = (seq, val["env"], val["sig"])
+        v.handoff.opened = (seq, val["env"], val["sig"])
     for ev in rec.body.get("events", []):
         if ev.get("t") == "sealed":
             op = _unseal(v, seq, ev["k"], ev["commit"], ev["ct"], sealed_size(v, "event", ev.get("to")), unsealed)
@@ -153,8 +153,8 @@ def step_11_replay(v, rec: Record) -> None:
             raise _fail("11", rec.seq, "record differs from the replayed one", _diff(acc.records[0].raw, rec.raw))
         v.report.replayed = True
         return
-    if "sealed" in b and v.opened is not None and v.opened[0] == rec.seq:
-        env_b, sig = v.opened[1:]  # step 9 opened it: the same unseal on the same bytes
+    if "sealed" in b and v.handoff.opened is not None and v.handoff.opened[0] == rec.seq:
+        env_b, sig = v.handoff.opened[1:]  # step 9 opened it: the same unseal on the same bytes
     elif "sealed" in b:
         op = _commit.unseal(v.seal_key, v.game, rec.seq, 0, b["sealed"]["commit"], b["sealed"]["ct"],
                             sealed_size(v, "command", b["seat"]))
@@ -185,7 +185,7 @@ def known_values(v, rec: Record) -> dict[int, tuple] | None:
     ``known``): k -> (size, salt, value, commitment, ciphertext), None if step 9 opened none here.
     The values are paired with the record's commitments and ciphertexts in step 9's order (a
     second value numbered k replaces the first, in both)."""
-    p = v.unsealed
+    p = v.handoff.unsealed
     if p is None or p[0] != rec.seq or not p[1]:
         return None
     unsealed, b, known = p[1], rec.body, {}

@@ -40,6 +40,17 @@ class Report:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+@dataclass
+class Handoff:
+    """What the steps of a record hand on beyond the checks' own state, for readers outside the core:
+    the last checkpoint verified (a seat's client cosigns and keeps it), and step 9's openings of a
+    record, which step 11 takes instead of opening again and `aar verify --jobs 2` ships with the
+    record to its replay process."""
+    checkpoint: str = ""  # the note of the last record verified
+    opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed command step 9 opened
+    unsealed: tuple[int, dict] | None = None  # (seq, {k: (size, salt, value)}) the hidden values step 9 opened
+
+
 def _fail(step: str, seq: int | None, check: str, expected=None, found=None, detail: str = "") -> VerificationError:
     return VerificationError(f"{step} ({STEPS[step]})", seq, check, expected, found, detail)
 

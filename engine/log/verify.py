@@ -25,7 +25,9 @@ A game still in progress verifies steps 1-8 as far as they go (SPEC.md 10.1) and
 not yet verifiable.
 
 Each step is a function of the verifier's one state, the ``Verifier`` (what the records so far
-established: keys, counters, the handshake, commitments, the tree, the replay's referee), named
+established: keys, counters, the handshake, commitments, the tree, the replay's referee; apart from
+it, what is read outside the checks: the ``Report`` of the whole log, and the ``Handoff`` of the
+last record, its checkpoint and step 9's openings), named
 for its number: ``step_2_encoding`` ... ``step_11_replay``. ``Verifier.add`` calls them in this
 order for every record; a record's check of the protocol's rules asks engine/protocol_rules.py,
 the referee's predicates. Steps 2-5 and 8 are here (4's genesis shape in genesis.py), 6 and 7 in
@@ -48,7 +50,7 @@ from .endings import EndingsCheck
 from .genesis import bytes32, genesis_options, genesis_shape
 from .replay import ReplayReferee, step_11_replay, steps_9_10_sealed_and_dice
 from .seats import step_6_seats, step_7_openings
-from .steps import STEPS, Report, _fail, describe_record, older_format_notes  # noqa: F401 (STEPS and Report are part of this module's API)
+from .steps import STEPS, Handoff, Report, _fail, describe_record, older_format_notes  # noqa: F401 (STEPS and Report are part of this module's API)
 
 
 class Verifier:
@@ -73,22 +75,10 @@ class Verifier:
         self.report = Report(server_vkey=server_vkey, pinned=pinned_vkey is not None,
                              pinned_seats=sorted(pinned_seat_keys or {}))
         self.pinned_seat_keys = dict(pinned_seat_keys or {})
-        if pinned_vkey is not None and pinned_vkey != server_vkey:
-            raise _fail("4", None, "server key differs from the pinned key", pinned_vkey, server_vkey)
-        try:
-            self.server = _note.parse_vkey(server_vkey)
-        except CryptoError as e:
-            raise _fail("4", None, "server key is not a valid Ed25519 verifier key", detail=str(e)) from None
+        self.server = _server_key(server_vkey, pinned_vkey)
         self.expected_game = expected_game
         self.expected_origin = expected_origin
-        self.kept = None
-        if kept_checkpoint is not None:
-            try:
-                text, _ = _note.open_note(kept_checkpoint, [self.server])
-                self.kept = _note.parse_checkpoint(text)
-            except CryptoError as e:
-                raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
-        self.last_checkpoint = ""  # the note of the last record verified
+        self.kept = _kept_checkpoint(kept_checkpoint, self.server)
         self.require_cosigned = require_cosigned
         self.min_version = min_version
         self.secret = secret
@@ -96,6 +86,15 @@ class Verifier:
         self.replay_in_place = replay_in_place
         self.header_game = header_game
         self.lookup = ruleset_lookup
+        self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
+        # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4
+        # (None: crypto/ed25519.verify_signature); `aar verify --jobs 2` gives the same function,
+        # computed ahead in a second process when it can
+        self.signature_check: Callable[[bytes, bytes, bytes], bool] | None = None
+        self._start_records()
+
+    def _start_records(self) -> None:
+        """What the records establish, as the steps go: nothing before record 0."""
         self.unavailable = ""  # why the genesis ruleset is not available here (the lookup's words)
         self.tree = CompactTree()
         self.prev = ZERO_HASH
@@ -121,16 +120,8 @@ class Verifier:
         self._env = None  # the public envelope of the seat record being checked
         # (seq, envelope bytes, signature, parsed envelope) of the last envelope step 6 or 9 checked
         self.checked_env: tuple | None = None
-        self.replay_apart = False  # add does steps 2-10 only; another Verifier's replay_record does 11
-        # every Ed25519 check of steps 5, 6 and 9: (public, msg, sig) -> bool, the rule of SPEC.md 7.4
-        # (None: crypto/ed25519.verify_signature); `aar verify --jobs 2` gives the same function,
-        # computed ahead in a second process when it can
-        self.signature_check: Callable[[bytes, bytes, bytes], bool] | None = None
         self._cosigners: dict = {}  # (key name, key ID) -> seat, of the seats' cosigner keys (SPEC.md 4.5)
-        self.opened: tuple[int, bytes, bytes] | None = None  # (seq, envelope, signature) of the sealed
-        #                                                     command step 9 opened, for step 11
-        # (seq, {k: (size, salt, value)}) of the hidden values step 9 opened in record seq, for step 11
-        self.unsealed: tuple[int, dict] | None = None
+        self.handoff = Handoff()  # the last checkpoint and step 9's openings, for step 11 and outside readers
 
     # ------------------------------------------------------------------------
     def add(self, raw: bytes, checkpoint: str) -> Record:
@@ -173,13 +164,14 @@ class Verifier:
                       unsealed: dict | None = None) -> None:
         """Step 11 alone (clients/cli/verify_parallel.py), for the next record of a log whose steps
         2-10 another Verifier (same arguments, ``replay_apart`` set) passed; ``opened``: its
-        ``opened`` after this record (a sealed command's envelope and signature, opened in step 9);
-        ``unsealed``: its ``unsealed`` of this record (the hidden values step 9 opened). Raises as ``add``."""
+        ``handoff.opened`` after this record (a sealed command's envelope and signature, opened in step
+        9); ``unsealed``: its ``handoff.unsealed`` of this record (the hidden values step 9 opened).
+        Raises as ``add``."""
         seq = self.report.records
         try:
             rec = parse_record(raw, canonical=True)  # step 2 passed on these bytes
-            self.opened = (seq, *opened) if opened is not None else None
-            self.unsealed = (seq, unsealed) if unsealed else None
+            self.handoff.opened = (seq, *opened) if opened is not None else None
+            self.handoff.unsealed = (seq, unsealed) if unsealed else None
             if seq == 0:
                 genesis_facts(self, rec)
             elif self.referee is not None:
@@ -226,6 +218,27 @@ class Verifier:
             else:
                 r.notes.append(f"replay not done: ruleset {r.ruleset} is not available here ({self.unavailable})")
         return r
+
+
+def _server_key(server_vkey: str, pinned_vkey: str | None):
+    """Step 4 before any record: the header's server key is the pinned one, and a verifier key."""
+    if pinned_vkey is not None and pinned_vkey != server_vkey:
+        raise _fail("4", None, "server key differs from the pinned key", pinned_vkey, server_vkey)
+    try:
+        return _note.parse_vkey(server_vkey)
+    except CryptoError as e:
+        raise _fail("4", None, "server key is not a valid Ed25519 verifier key", detail=str(e)) from None
+
+
+def _kept_checkpoint(note: str | None, server):
+    """Step 5 before any record: the checkpoint a seat kept is signed by the server key (None: none kept)."""
+    if note is None:
+        return None
+    try:
+        text, _ = _note.open_note(note, [server])
+        return _note.parse_checkpoint(text)
+    except CryptoError as e:
+        raise _fail("5", None, "the kept checkpoint is not signed by the server key", detail=str(e)) from None
 
 
 # -- the steps, in the order ``Verifier.add`` calls them -------------------------------------
@@ -279,7 +292,7 @@ def step_5_checkpoint(v, rec: Record, note: str) -> None:
     and the Merkle root of records 0..seq."""
     v.tree.append(rec.leaf)
     checkpoint(v, rec.seq, note, rec)
-    v.last_checkpoint = note
+    v.handoff.checkpoint = note
 
 
 def genesis_facts(v, rec: Record) -> None:

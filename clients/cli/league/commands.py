@@ -49,6 +49,14 @@ def _title(v: str) -> dict:
 
 
 def register(lsub) -> None:
+    """The league's subcommands on a server, in the order `aar league --help` lists them."""
+    _register_members(lsub)
+    _register_rounds(lsub)
+    _register_results(lsub)
+
+
+def _register_members(lsub) -> None:
+    """`new` (the organiser's league) and `join` (a player)."""
     p = lsub.add_parser("new", help="create a league on a server (its genesis and policy, signed by the server's "
                                     "league key)")
     _common(p)
@@ -71,6 +79,9 @@ def register(lsub) -> None:
     p.add_argument("--key", required=True, help="your seat key file (aar keygen): you sign your games with it")
     p.set_defaults(func=cmd_join)
 
+
+def _register_rounds(lsub) -> None:
+    """`pair`, `games` and `standings`: the rounds and what they gave."""
     p = lsub.add_parser("pair", help="open the next round: pairings from the ledger and the committed seed, one "
                                      "game per board created on the server")
     _common(p)
@@ -96,6 +107,9 @@ def register(lsub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_standings)
 
+
+def _register_results(lsub) -> None:
+    """`dispute`, `rule`, `cosign` and `export`: a result contested and ruled on, the ledger kept and taken."""
     p = lsub.add_parser("dispute", help="dispute a game's result, signed by your key, with evidence")
     _common(p)
     p.add_argument("game", help="the game id")

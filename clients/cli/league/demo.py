@@ -40,31 +40,51 @@ def cmd_league_demo(args) -> int:
 
 
 def run(out: str, seed: int) -> int:
-    from afteraction.client.client import Client, new_seat_key
+    from afteraction.client.client import Client
     from afteraction.client.league import LeagueClient
-    from afteraction.client.seat import Seat
-    from afteraction.engine.bots import random_bot
-    from afteraction.engine.league.entries import Author
-    from afteraction.engine.league.fixed import ONE
-    from afteraction.engine.league.ledger import verify_ledger
     from afteraction.service.server import start
-
-    from .verify import summary
-    from ..common import _jsonable
 
     bundles_dir = os.path.join(out, "bundles")
     os.makedirs(bundles_dir, exist_ok=True)
     clock = [time.time_ns() // 1_000_000]
     run_ = start("127.0.0.1:0", None, None, out, now=lambda: clock[0])
-    target = f"127.0.0.1:{run_.port}"
-    league_id = f"demo-{os.urandom(3).hex()}"
-    arbiter = new_seat_key()
-    organiser = new_seat_key()
-    keys = {name: new_seat_key() for name in PLAYERS}
-    print(f"league server: {target} (embedded aar serve: GameService and LeagueService; game key {run_.vkey})")
+    demo = _LeagueDemo(f"127.0.0.1:{run_.port}", seed, clock)
+    print(f"league server: {demo.target} (embedded aar serve: GameService and LeagueService; game key {run_.vkey})")
+    try:
+        with LeagueClient(demo.target) as c, Client(demo.target) as gc:
+            demo.c, demo.gc = c, gc
+            demo.create()
+            demo.round_1()
+            demo.round_2()
+            demo.round_3()
+            kept_note, ledger, bundles = demo.cosign()
+    finally:
+        run_.stop(2)
+    return _write_and_verify(out, bundles_dir, demo.vkey, kept_note, ledger, bundles)
 
-    def play_boards(games, ends=None):
+
+class _LeagueDemo:
+    """The demo's league, over one embedded server: its keys (arbiter, organiser, players), the
+    league and game clients (``c``, ``gc``, set once connected), and its rounds, each a method."""
+
+    def __init__(self, target: str, seed: int, clock: list[int]) -> None:
+        from afteraction.client.client import new_seat_key
+
+        self.target, self.seed, self.clock = target, seed, clock
+        self.league_id = f"demo-{os.urandom(3).hex()}"
+        self.arbiter = new_seat_key()
+        self.organiser = new_seat_key()
+        self.keys = {name: new_seat_key() for name in PLAYERS}
+        self.c = self.gc = None
+        self.vkey = ""
+
+    # -- the players -------------------------------------------------------------------------
+    def play_boards(self, games, ends=None) -> None:
         """Each board's seats play it (``ends``: board -> how it ends early), over real gRPC."""
+        from afteraction.client.client import Client
+        from afteraction.client.seat import Seat
+        from afteraction.engine.bots import random_bot
+
         ends = ends or {}
         errors = []
         threads = []
@@ -72,11 +92,11 @@ def run(out: str, seed: int) -> int:
             if g.board in ends:
                 continue
             for seat, name in zip(g.seats, (g.first, g.second)):
-                s = Seat(Client(target), g.game_id, seat, keys[name], cosign=True)
+                s = Seat(Client(self.target), g.game_id, seat, self.keys[name], cosign=True)
 
                 def go(s=s):
                     try:
-                        s.play(random_bot(f"{seed}/{s.game_id}/{s.seat}"))
+                        s.play(random_bot(f"{self.seed}/{s.game_id}/{s.seat}"))
                     except BaseException as e:  # reported below
                         errors.append(e)
                     finally:
@@ -92,139 +112,170 @@ def run(out: str, seed: int) -> int:
             if g.board in ends:
                 ends[g.board](g)
 
-    def seats_of(g, cosign=True):
-        out_ = {}
-        for seat, name in zip(g.seats, (g.first, g.second)):
-            out_[seat] = Seat(Client(target), g.game_id, seat, keys[name], cosign=cosign)
-        return out_
+    def seats_of(self, g, cosign=True) -> dict:
+        from afteraction.client.client import Client
+        from afteraction.client.seat import Seat
 
-    def handshake(seats):
+        return {seat: Seat(Client(self.target), g.game_id, seat, self.keys[name], cosign=cosign)
+                for seat, name in zip(g.seats, (g.first, g.second))}
+
+    @staticmethod
+    def handshake(seats) -> None:
         for step in ("commit", "reveal"):
             for s in seats.values():
                 s.submit(s.sign_commit() if step == "commit" else s.sign_reveal())
 
-    def show_round(r, c):
-        title = c.games(league_id).rounds[r.round - 1].title
+    def show_round(self, r) -> None:
+        title = self.c.games(self.league_id).rounds[r.round - 1].title
         print(f"\nround {r.round}: {title.game} {title.scenario}; "
               + "; ".join(f"board {g.board}: {g.first} - {g.second}" for g in r.games)
               + (f"; bye: {', '.join(r.byes)}" if r.byes else ""))
 
-    def show_results(c, no):
-        for g in c.games(league_id).games:
+    def show_results(self, no) -> None:
+        for g in self.c.games(self.league_id).games:
             if g.round == no:
                 print(f"  board {g.board}: {g.first} - {g.second}: "
                       + (f"{g.winner} wins" if g.winner else "draw or no result") + f" ({g.cause}), game {g.game_id}"
                       + f", {g.status}")
 
-    try:
-        with LeagueClient(target) as c, Client(target) as gc:
-            vkey = c.create_league(league_id, "Demo league", {
-                "version": 1, "titles": list(TITLES), "pairing": "swiss", "rounds": 3,
-                "points": {"win": [1, 1], "draw": [1, 2], "loss": [0, 1], "bye": [1, 1]},
-                "endings": {"rules": "count", "resign": "count", "agree": "count", "timeout": "count",
-                            "abandon": "void"},
-                "min_decisions": {"rules": 0, "resign": 0, "agree": 3, "timeout": 0, "abandon": 0},
-                "window": WINDOW_MS, "repeat_cap": 2,
-                "rating": {"system": "glicko2", "r": 1500 * ONE, "rd": 350 * ONE, "sigma": 6 * ONE // 100,
-                           "tau": ONE // 2, "epsilon": ONE // 10**6, "provisional": 110 * ONE},
-                "arbiters": [Author(arbiter).public]}, organiser).vkey
-            print(f"league {league_id}: created on the server; league key {vkey}")
-            for name in PLAYERS:
-                c.join(league_id, name, keys[name])
-            print(f"policy 1 and {len(PLAYERS)} players registered, each signing its own entry")
+    # -- the league and its rounds ---------------------------------------------------------
+    def create(self) -> None:
+        """The league created by its organiser (its policy), and every player joined."""
+        from afteraction.engine.league.entries import Author
+        from afteraction.engine.league.fixed import ONE
 
-            r = c.open_round(league_id, organiser, TITLES[0])
-            show_round(r, c)
-            play_boards(r.games)
-            show_results(c, r.round)
-            c.publish_standings(league_id, organiser)
+        c = self.c
+        self.vkey = c.create_league(self.league_id, "Demo league", {
+            "version": 1, "titles": list(TITLES), "pairing": "swiss", "rounds": 3,
+            "points": {"win": [1, 1], "draw": [1, 2], "loss": [0, 1], "bye": [1, 1]},
+            "endings": {"rules": "count", "resign": "count", "agree": "count", "timeout": "count",
+                        "abandon": "void"},
+            "min_decisions": {"rules": 0, "resign": 0, "agree": 3, "timeout": 0, "abandon": 0},
+            "window": WINDOW_MS, "repeat_cap": 2,
+            "rating": {"system": "glicko2", "r": 1500 * ONE, "rd": 350 * ONE, "sigma": 6 * ONE // 100,
+                       "tau": ONE // 2, "epsilon": ONE // 10**6, "provisional": 110 * ONE},
+            "arbiters": [Author(self.arbiter).public]}, self.organiser).vkey
+        print(f"league {self.league_id}: created on the server; league key {self.vkey}")
+        for name in PLAYERS:
+            c.join(self.league_id, name, self.keys[name])
+        print(f"policy 1 and {len(PLAYERS)} players registered, each signing its own entry")
 
-            r = c.open_round(league_id, organiser, TITLES[1], options=OPTIONS["gmv"])
-            show_round(r, c)
-            last = len(r.games)
+    def round_1(self) -> None:
+        r = self.c.open_round(self.league_id, self.organiser, TITLES[0])
+        self.show_round(r)
+        self.play_boards(r.games)
+        self.show_results(r.round)
+        self.c.publish_standings(self.league_id, self.organiser)
 
-            def agree(g):
-                seats = seats_of(g)
-                handshake(seats)
-                pending = gc.state(g.game_id).decision.seat
-                other = next(s for s in g.seats if s != pending)
-                seats[pending].offer(None)
-                seats[other].accept()
-                for s in seats.values():
-                    s.catch_up()
-                print(f"  board {g.board}: {dict(zip(g.seats, (g.first, g.second)))[pending]} offers a draw at once, "
-                      "the other accepts")
-            play_boards(r.games, {last: agree})
-            show_results(c, r.round)
-            c.publish_standings(league_id, organiser)
+    def round_2(self) -> None:
+        """GMV; the last board an agreed draw at once, too early to count."""
+        r = self.c.open_round(self.league_id, self.organiser, TITLES[1], options=OPTIONS["gmv"])
+        self.show_round(r)
+        self.play_boards(r.games, {len(r.games): self.agree})
+        self.show_results(r.round)
+        self.c.publish_standings(self.league_id, self.organiser)
 
-            # round 3: the games have a decision limit; the time-out board is played last
-            r = c.open_round(league_id, organiser, TITLES[0], decision_ms=DECISION_MS)
-            show_round(r, c)
-            contested = {}
+    def agree(self, g) -> None:
+        seats = self.seats_of(g)
+        self.handshake(seats)
+        pending = self.gc.state(g.game_id).decision.seat
+        other = next(s for s in g.seats if s != pending)
+        seats[pending].offer(None)
+        seats[other].accept()
+        for s in seats.values():
+            s.catch_up()
+        print(f"  board {g.board}: {dict(zip(g.seats, (g.first, g.second)))[pending]} offers a draw at once, "
+              "the other accepts")
 
-            def resign(g):
-                seats = seats_of(g)
-                handshake(seats)
-                bot = random_bot(f"{seed}/{g.game_id}")
-                for _ in range(2):  # two decisions first
-                    s = seats[gc.state(g.game_id).decision.seat]
-                    lg_ = s.legal()
-                    s.submit(s.sign_command(lg_.state_seq, bot(s.seat, list(lg_.commands))))
-                pending = gc.state(g.game_id).decision.seat
-                other = next(s for s in g.seats if s != pending)
-                seats[other].resign()
-                for s in seats.values():
-                    s.catch_up()
-                print(f"  board {g.board}: {dict(zip(g.seats, (g.first, g.second)))[other]} resigns, out of turn")
+    def round_3(self) -> None:
+        """The games have a decision limit: board 1 resigned, board 2 timed out (played last), contested,
+        ruled to be replayed, and replayed."""
+        c = self.c
+        r = c.open_round(self.league_id, self.organiser, TITLES[0], decision_ms=DECISION_MS)
+        self.show_round(r)
+        contested = {}
+        ends = {1: self.resign, 2: lambda g: contested.update(self.timeout(g))}
+        self.play_boards([g for g in r.games if g.board != 2], ends)
+        self.play_boards([g for g in r.games if g.board == 2], ends)
+        self.show_results(r.round)
+        g = contested["game"]
+        d = c.dispute(self.league_id, g.game_id, "my answer was sent before the limit; the server held it "
+                                                 "(the league's timestamp is in the evidence)",
+                      contested["evidence"], self.keys[contested["name"]]).entry
+        print(f"  {contested['name']} disputes game {g.game_id} (entry {d.seq}), with the envelope it signed "
+              "and kept and the league's timestamp of it")
+        ru = c.rule(self.league_id, g.game_id, "replay", "the league witnessed the answer before the limit: replay "
+                    "the board", self.arbiter, d.seq).entry
+        print(f"  the arbiter rules (entry {ru.seq}): replay round {r.round} board {g.board}")
+        new = c.replay_board(self.league_id, r.round, g.board, self.organiser).game
+        self.play_boards([new])
+        self.show_results(r.round)
 
-            def timeout(g):
-                seats = seats_of(g)
-                handshake(seats)
-                pending = gc.state(g.game_id).decision.seat
-                name = dict(zip(g.seats, (g.first, g.second)))[pending]
-                s = seats[pending]
-                s.cosign = False   # it will contest the time-out: it withholds its cosignature
-                lg_ = s.legal()
-                kept = s.sign_command(lg_.state_seq, list(lg_.commands)[0])   # its answer, which arrives late
-                at, sig = c.timestamp(league_id, g.game_id, kept, vkey)         # the league witnesses it in time
-                print(f"  board {g.board}: {name} answers; the league server timestamps the envelope at {at} ms")
-                clock[0] += DECISION_MS + 1
-                print(f"  board {g.board}: {name}'s answer reaches the game server after its decision limit")
-                gc.state(g.game_id)   # the server writes the time-out at the game's next use
-                try:
-                    s.submit(kept)
-                except Exception as e:  # noqa: BLE001 - refused: the game is over
-                    print(f"  the server refuses it: {str(e).splitlines()[0][:100]}")
-                for x in seats.values():
-                    x.catch_up()   # each seat verifies the end record and (unless contesting) cosigns
-                contested.update(game=g, name=name, evidence=[kept, at.to_bytes(8, "big") + sig])
-            ends = {1: resign, 2: timeout}
-            play_boards([g for g in r.games if g.board != 2], ends)
-            play_boards([g for g in r.games if g.board == 2], ends)
-            show_results(c, r.round)
-            g = contested["game"]
-            d = c.dispute(league_id, g.game_id, "my answer was sent before the limit; the server held it "
-                                                "(the league's timestamp is in the evidence)",
-                          contested["evidence"], keys[contested["name"]]).entry
-            print(f"  {contested['name']} disputes game {g.game_id} (entry {d.seq}), with the envelope it signed "
-                  "and kept and the league's timestamp of it")
-            ru = c.rule(league_id, g.game_id, "replay", "the league witnessed the answer before the limit: replay "
-                        "the board", arbiter, d.seq).entry
-            print(f"  the arbiter rules (entry {ru.seq}): replay round {r.round} board {g.board}")
-            new = c.replay_board(league_id, r.round, g.board, organiser).game
-            play_boards([new])
-            show_results(c, r.round)
-            clock[0] += WINDOW_MS
-            c.publish_standings(league_id, organiser)
-            # every player downloads the ledger and the bundles, verifies them, cosigns the last checkpoint
-            ledger, bundles = c.download(league_id)
-            verify_ledger(ledger, bundles, vkey)
-            for name in PLAYERS:
-                kept_note = c.cosign_ledger(league_id, name, keys[name], ledger, clock[0] // 1000)
-            ledger, bundles = c.download(league_id)
-    finally:
-        run_.stop(2)
+    def resign(self, g) -> None:
+        from afteraction.engine.bots import random_bot
+
+        seats = self.seats_of(g)
+        self.handshake(seats)
+        bot = random_bot(f"{self.seed}/{g.game_id}")
+        for _ in range(2):  # two decisions first
+            s = seats[self.gc.state(g.game_id).decision.seat]
+            lg_ = s.legal()
+            s.submit(s.sign_command(lg_.state_seq, bot(s.seat, list(lg_.commands))))
+        pending = self.gc.state(g.game_id).decision.seat
+        other = next(s for s in g.seats if s != pending)
+        seats[other].resign()
+        for s in seats.values():
+            s.catch_up()
+        print(f"  board {g.board}: {dict(zip(g.seats, (g.first, g.second)))[other]} resigns, out of turn")
+
+    def timeout(self, g) -> dict:
+        """The seat to decide answers in time, as the league witnesses, but its answer reaches the game
+        server late: the game, the player, and the evidence it keeps to contest the time-out."""
+        seats = self.seats_of(g)
+        self.handshake(seats)
+        pending = self.gc.state(g.game_id).decision.seat
+        name = dict(zip(g.seats, (g.first, g.second)))[pending]
+        s = seats[pending]
+        s.cosign = False   # it will contest the time-out: it withholds its cosignature
+        lg_ = s.legal()
+        kept = s.sign_command(lg_.state_seq, list(lg_.commands)[0])   # its answer, which arrives late
+        at, sig = self.c.timestamp(self.league_id, g.game_id, kept, self.vkey)   # the league witnesses it in time
+        print(f"  board {g.board}: {name} answers; the league server timestamps the envelope at {at} ms")
+        self.clock[0] += DECISION_MS + 1
+        print(f"  board {g.board}: {name}'s answer reaches the game server after its decision limit")
+        self.gc.state(g.game_id)   # the server writes the time-out at the game's next use
+        try:
+            s.submit(kept)
+        except Exception as e:  # noqa: BLE001 - refused: the game is over
+            print(f"  the server refuses it: {str(e).splitlines()[0][:100]}")
+        for x in seats.values():
+            x.catch_up()   # each seat verifies the end record and (unless contesting) cosigns
+        return {"game": g, "name": name, "evidence": [kept, at.to_bytes(8, "big") + sig]}
+
+    def cosign(self) -> tuple[str, bytes, dict]:
+        """The result window passed, the standings published; every player downloads the ledger and the
+        bundles, verifies them and cosigns the last checkpoint: (a player's kept note, ledger, bundles)."""
+        from afteraction.engine.league.ledger import verify_ledger
+
+        c = self.c
+        self.clock[0] += WINDOW_MS
+        c.publish_standings(self.league_id, self.organiser)
+        ledger, bundles = c.download(self.league_id)
+        verify_ledger(ledger, bundles, self.vkey)
+        for name in PLAYERS:
+            kept_note = c.cosign_ledger(self.league_id, name, self.keys[name], ledger, self.clock[0] // 1000)
+        ledger, bundles = c.download(self.league_id)
+        return kept_note, ledger, bundles
+
+
+def _write_and_verify(out: str, bundles_dir: str, vkey: str, kept_note: str, ledger: bytes, bundles: dict) -> int:
+    """The kept note, the ledger and the bundles written into ``out``, verified as `aar league verify`
+    does, and the league's page."""
+    from afteraction.engine.league.ledger import verify_ledger
+
+    from .verify import summary
+    from ..common import _jsonable
+
     kept = os.path.join(out, "kept.note")
     with open(kept, "w", encoding="utf-8") as f:
         f.write(kept_note)

@@ -103,66 +103,10 @@ def _chart(title: str, history: dict[str, list], order: list[str], initial: int)
 def page(d: dict, ledger: bytes, history: dict, links: dict[str, str]) -> str:
     order = [r["player"] for r in d["standings"]]
     games = d["games"]
-    counted = [g for g in games if g["status"] == "counted"]
-    parts = [f"<h1>{escape(d['name'])} <small>league {escape(d['league'])}</small></h1>",
-             f"<p>{d['entries']} ledger entries, {d['players']} players, {d['rounds']} rounds, {d['results']} results. "
-             f"League key <code>{escape(d['vkey'])}</code>. Verified by <code>aar league verify</code> when this page "
-             f"was written.</p>",
-             "<p>Players who cosigned the league's checkpoints: "
-             + (escape(", ".join(f"{p} (up to {n} entries)" for p, n in sorted(d["cosigned"].items())))
-                or "none") + ".</p>",
-             '<p><button id="recompute">Recompute in this browser</button> <span id="verdict"></span></p>',
-             '<ol id="checks"></ol>',
-             "<h2>Standings</h2><table id=\"standings\"><tr><th>#</th><th>player</th><th>points</th>"
-             "<th>Buchholz</th><th>Sonneborn-Berger</th><th>games</th><th>W-D-L</th><th>byes</th>"
-             "<th>time-outs</th><th>abandons</th></tr>"]
-    for r in d["standings"]:
-        parts.append(f"<tr><td>{r['rank']}</td><td>{escape(r['player'])}</td><td>{_frac(r['points'])}</td>"
-                     f"<td>{_frac(r['buchholz'])}</td><td>{_frac(r['sb'])}</td><td>{r['games']}</td>"
-                     f"<td>{r['wins']}-{r['draws']}-{r['losses']}</td><td>{r['byes']}</td><td>{r['timeouts']}</td>"
-                     f"<td>{r['abandons']}</td></tr>")
-    parts.append("</table><h2>Crosstable</h2><table id=\"crosstable\"><tr><th></th>"
-                 + "".join(f"<th>{i + 1}</th>" for i in range(len(order))) + "<th>points</th></tr>")
-    for i, a in enumerate(order):
-        cells = []
-        for b in order:
-            if a == b:
-                cells.append("<td class=\"self\">&mdash;</td>")
-                continue
-            res = []
-            for g in counted:
-                if {g["first"], g["second"]} == {a, b}:
-                    res.append("&frac12;" if g["winner"] is None else "1" if g["winner"] == a else "0")
-            cells.append(f"<td>{' '.join(res)}</td>")
-        points = _frac(d["standings"][i]["points"])
-        parts.append(f"<tr><th>{i + 1}. {escape(a)}</th>{''.join(cells)}<td>{points}</td></tr>")
-    parts.append("</table><h2>Rounds</h2>")
-    for rnd in d["schedule"]:
-        parts.append(f"<h3>Round {rnd['round']}: {escape(rnd['title']['game'])} {escape(rnd['title']['scenario'])}</h3>"
-                     "<table class=\"round\"><tr><th>board</th><th>first seat</th><th>second seat</th><th>result</th>"
-                     "<th>ending</th><th>status</th><th>game</th></tr>")
-        for b, (first, second) in enumerate(rnd["pairings"], 1):
-            played = [g for g in games if g["round"] == rnd["round"] and g["board"] == b]
-            if not played:
-                parts.append(f"<tr><td>{b}</td><td>{escape(first)}</td><td>{escape(second)}</td>"
-                             "<td colspan=\"4\">no result yet</td></tr>")
-            for g in played:
-                gid = escape(g["game"])
-                link = f'<a href="{escape(links[g["game"]])}">{gid}</a>' if g["game"] in links else gid
-                parts.append(f"<tr><td>{b}</td><td>{escape(first)}</td><td>{escape(second)}</td><td>{_result(g)}</td>"
-                             f"<td>{escape(g['cause'])}</td><td>{escape(g['status'])}</td><td>{link}</td></tr>")
-        parts.append("</table>")
-        if rnd["byes"]:
-            parts.append(f"<p>Bye: {escape(', '.join(rnd['byes']))}</p>")
-    parts.append("<h2>Ratings</h2>")
-    for title, rows in d["ratings"].items():
-        parts.append(f"<h3>{escape(title)} (Glicko-2)</h3><table class=\"ratings\"><tr><th>player</th><th>rating</th>"
-                     "<th>deviation</th><th>volatility</th><th>games</th><th></th></tr>")
-        for x in rows:
-            parts.append(f"<tr><td>{escape(x['player'])}</td><td>{_fixed(x['r'])}</td><td>{_fixed(x['rd'])}</td>"
-                         f"<td>{_fixed(x['sigma'], 5)}</td><td>{x['games']}</td>"
-                         f"<td>{'provisional' if x['provisional'] else ''}</td></tr>")
-        parts.append("</table>" + _chart(title, history.get(title, {}), order, int(d["policy"]["rating"]["r"])))
+    parts = _head_and_standings(d)
+    parts += _crosstable(d, order, [g for g in games if g["status"] == "counted"])
+    parts += _rounds(d, games, links)
+    parts += _ratings(d, history, order)
     parts.append("<h2>What this page checks</h2><p>The button checks the ledger embedded in this page: its "
                  "canonical encoding, hash chain, every entry's signature (SPEC.md 7.4's rule) and every checkpoint's "
                  "signature, size and Merkle root, the round seeds against their commitments, and, for a round robin, "
@@ -181,6 +125,88 @@ def page(d: dict, ledger: bytes, history: dict, links: dict[str, str]) -> str:
             f"<title>{escape(d['name'])}: standings</title><style>{CSS}</style></head><body>"
             + "".join(parts)
             + f'<script id="league-data" type="application/json">{blob}</script><script>{js}</script></body></html>')
+
+
+def _head_and_standings(d: dict) -> list[str]:
+    """The league, its key and cosigners, the browser's check, and the standings table (left open)."""
+    parts = [f"<h1>{escape(d['name'])} <small>league {escape(d['league'])}</small></h1>",
+             f"<p>{d['entries']} ledger entries, {d['players']} players, {d['rounds']} rounds, {d['results']} results. "
+             f"League key <code>{escape(d['vkey'])}</code>. Verified by <code>aar league verify</code> when this page "
+             f"was written.</p>",
+             "<p>Players who cosigned the league's checkpoints: "
+             + (escape(", ".join(f"{p} (up to {n} entries)" for p, n in sorted(d["cosigned"].items())))
+                or "none") + ".</p>",
+             '<p><button id="recompute">Recompute in this browser</button> <span id="verdict"></span></p>',
+             '<ol id="checks"></ol>',
+             "<h2>Standings</h2><table id=\"standings\"><tr><th>#</th><th>player</th><th>points</th>"
+             "<th>Buchholz</th><th>Sonneborn-Berger</th><th>games</th><th>W-D-L</th><th>byes</th>"
+             "<th>time-outs</th><th>abandons</th></tr>"]
+    for r in d["standings"]:
+        parts.append(f"<tr><td>{r['rank']}</td><td>{escape(r['player'])}</td><td>{_frac(r['points'])}</td>"
+                     f"<td>{_frac(r['buchholz'])}</td><td>{_frac(r['sb'])}</td><td>{r['games']}</td>"
+                     f"<td>{r['wins']}-{r['draws']}-{r['losses']}</td><td>{r['byes']}</td><td>{r['timeouts']}</td>"
+                     f"<td>{r['abandons']}</td></tr>")
+    return parts
+
+
+def _crosstable(d: dict, order: list[str], counted: list[dict]) -> list[str]:
+    """Every pair's counted results, in standings order (closing the standings table)."""
+    parts: list[str] = []
+    parts.append("</table><h2>Crosstable</h2><table id=\"crosstable\"><tr><th></th>"
+                 + "".join(f"<th>{i + 1}</th>" for i in range(len(order))) + "<th>points</th></tr>")
+    for i, a in enumerate(order):
+        cells = []
+        for b in order:
+            if a == b:
+                cells.append("<td class=\"self\">&mdash;</td>")
+                continue
+            res = []
+            for g in counted:
+                if {g["first"], g["second"]} == {a, b}:
+                    res.append("&frac12;" if g["winner"] is None else "1" if g["winner"] == a else "0")
+            cells.append(f"<td>{' '.join(res)}</td>")
+        points = _frac(d["standings"][i]["points"])
+        parts.append(f"<tr><th>{i + 1}. {escape(a)}</th>{''.join(cells)}<td>{points}</td></tr>")
+    return parts
+
+
+def _rounds(d: dict, games: list[dict], links: dict[str, str]) -> list[str]:
+    """Each round: its title, boards and results (linked to a game's page where there is one), byes."""
+    parts: list[str] = []
+    parts.append("</table><h2>Rounds</h2>")
+    for rnd in d["schedule"]:
+        parts.append(f"<h3>Round {rnd['round']}: {escape(rnd['title']['game'])} {escape(rnd['title']['scenario'])}</h3>"
+                     "<table class=\"round\"><tr><th>board</th><th>first seat</th><th>second seat</th><th>result</th>"
+                     "<th>ending</th><th>status</th><th>game</th></tr>")
+        for b, (first, second) in enumerate(rnd["pairings"], 1):
+            played = [g for g in games if g["round"] == rnd["round"] and g["board"] == b]
+            if not played:
+                parts.append(f"<tr><td>{b}</td><td>{escape(first)}</td><td>{escape(second)}</td>"
+                             "<td colspan=\"4\">no result yet</td></tr>")
+            for g in played:
+                gid = escape(g["game"])
+                link = f'<a href="{escape(links[g["game"]])}">{gid}</a>' if g["game"] in links else gid
+                parts.append(f"<tr><td>{b}</td><td>{escape(first)}</td><td>{escape(second)}</td><td>{_result(g)}</td>"
+                             f"<td>{escape(g['cause'])}</td><td>{escape(g['status'])}</td><td>{link}</td></tr>")
+        parts.append("</table>")
+        if rnd["byes"]:
+            parts.append(f"<p>Bye: {escape(', '.join(rnd['byes']))}</p>")
+    return parts
+
+
+def _ratings(d: dict, history: dict, order: list[str]) -> list[str]:
+    """Each title's Glicko-2 ratings and their chart."""
+    parts: list[str] = []
+    parts.append("<h2>Ratings</h2>")
+    for title, rows in d["ratings"].items():
+        parts.append(f"<h3>{escape(title)} (Glicko-2)</h3><table class=\"ratings\"><tr><th>player</th><th>rating</th>"
+                     "<th>deviation</th><th>volatility</th><th>games</th><th></th></tr>")
+        for x in rows:
+            parts.append(f"<tr><td>{escape(x['player'])}</td><td>{_fixed(x['r'])}</td><td>{_fixed(x['rd'])}</td>"
+                         f"<td>{_fixed(x['sigma'], 5)}</td><td>{x['games']}</td>"
+                         f"<td>{'provisional' if x['provisional'] else ''}</td></tr>")
+        parts.append("</table>" + _chart(title, history.get(title, {}), order, int(d["policy"]["rating"]["r"])))
+    return parts
 
 
 @functools.lru_cache(maxsize=1)

@@ -17,6 +17,7 @@ from . import antiaircraft as aa
 from ..sequence.kinds import _allied, _communist, _done, cmd
 from ..components.map import load_map
 from ..components.state import ALLIED
+from ..sequence.turns import A_REACTION
 
 
 def _try(s: dict, kind: str, target: str, units: list[str]) -> bool:
@@ -56,7 +57,7 @@ def fly_options(s: dict) -> list[tuple[str, str, list[str]]]:
         return []
     ph = s["phase"]["id"]
     out = []
-    if ph == "a_reaction":
+    if ph == A_REACTION:
         for h in am.attacker_hexes(s):
             out += [("support", h, u) for u in _shapes(s, free, "support") if _try(s, "support", h, u)]
         return out

@@ -35,6 +35,7 @@ from ..components.features import in_force
 from ..components.map import load_map
 from ..movement.ground import is_monsoon
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import A_AIR, A_REACTION
 from ....codes import Code
 
 KINDS = ("bomb", "support", "supply", "transport")
@@ -91,9 +92,9 @@ def validate(s: dict, kind: str, target: str, units: list[str]) -> dict:
         _no("NTND 11: the air war is not in force in this scenario")
     if kind not in KINDS:
         _no(f"NTND 11.1: the missions are {', '.join(KINDS)}")
-    if ph == "a_reaction" and kind != "support":
+    if ph == A_REACTION and kind != "support":
         _no("NTND 11.3: only ground support is flown in the Allied Reaction; bombing and supply in Air Operations")
-    if ph not in ("a_air", "a_reaction"):
+    if ph not in (A_AIR, A_REACTION):
         _no("NTND 11.3: air missions are flown in the Air Operations phase and the Allied Reaction")
     if kind == "transport":
         return _transport_mission(s, target, units)
@@ -153,7 +154,7 @@ def _check_support(s: dict, target: str, units: list[str], roles: list, pt) -> N
         _no("NTND 11.1.2: up to two fighters or gunships fly ground support")
     if not communist_pieces(s, target):
         _no("NTND 11.1.2: ground support is flown on a hex occupied by enemy units")
-    if ph == "a_reaction" and target not in attacker_hexes(s):
+    if ph == A_REACTION and target not in attacker_hexes(s):
         _no("NTND 8.8.1.2: defensive ground support is placed on enemy units announced as attackers")
     if any(a["where"].get(x) == target and a["flew"].get(x) == pt and a["kind"].get(x) == "support"
            for x in a["flew"]):

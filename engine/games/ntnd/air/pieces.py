@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from ..components.features import dated, in_force
 from ..components.map import load_map
-from ..components.state import ALLIED
+from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import A_REACTION, BY_ID, C_RECRUIT, phase_id
 from ..components.pieces import load_counters
 
 FIGHTERS = ("us_fighter_wing", "us_carrier_wing", "arvn_fighter_wing")
@@ -60,9 +61,12 @@ def st(s: dict) -> dict:
 
 
 def player_turn(s: dict) -> int:
-    """11.2: the number of the current player-turn (the Communist one first, 3)."""
-    ph = s["phase"].get("id", "c_recruit")
-    return 2 * s["turn"] - (1 if ph.startswith("c_") or ph == "a_reaction" else 0)
+    """11.2: the number of the current player-turn (the Communist one first, 3): the Communist
+    player's phases and the Allied Reaction (3.1.5) count with the first; so does the Communist
+    Reaction (3.2.4), whose phasing player is the Communist one (the recorded logs count it so).
+    Before the first phase, the first player-turn."""
+    ph = phase_id(s) or C_RECRUIT
+    return 2 * s["turn"] - (1 if BY_ID[ph].player == COMMUNIST or ph == A_REACTION else 0)
 
 
 def type_of(s: dict, uid: str) -> str:

@@ -33,6 +33,7 @@ from ..components.map import load_map
 from ..movement.zones import _type_facts
 from ..politics.victory import score
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import A_MOVE, phase_id
 from ..versions import FLEET_ENTRY
 from ....codes import Code
 
@@ -104,7 +105,7 @@ def entered(s: dict, loc: str, ctx) -> None:
 def may_mine(s: dict) -> bool:
     """At the end of an Allied movement phase: the fleet entered the Haiphong zone by this phase's
     move and the harbor is not mined yet (``fleet`` in force)."""
-    if not in_force(s, "fleet") or mined(s) or s["phase"].get("id") != "a_move":
+    if not in_force(s, "fleet") or mined(s) or phase_id(s) != A_MOVE:
         return False
     f = _fleet(s)
     return f is not None and f["loc"] == ZONE and f["id"] in s["phase"].get("moved", ())

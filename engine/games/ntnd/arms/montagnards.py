@@ -36,6 +36,7 @@ from ..components.map import load_map
 from ..movement.stacking import stacking_problem
 from ..movement.zones import enemy_locs
 from ..components.state import ALLIED
+from ..sequence.turns import A_REINFORCE, phase_id
 from ..components.pieces import counter_id, load_counters, unit_name
 from ....codes import Code
 
@@ -125,7 +126,7 @@ def build_hexes(s: dict, u: dict) -> list[str]:
 
 def recall_options(s: dict) -> list[str]:
     """15.2.3: Green Berets on the map, not placed in this phase."""
-    if not on(s) or s["phase"].get("id") != "a_reinforce" or s["phase"].get("sub"):
+    if not on(s) or phase_id(s) != A_REINFORCE or s["phase"].get("sub"):
         return []
     placed = set(s["phase"].get("placed", ()))
     return [uid for uid in _gb_ids(s) if uid not in placed]

@@ -23,6 +23,7 @@ from ..movement.reach import _airmobile_reach
 from ..forces.operations import alike_first, make_marker, remove_from_marker
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import C_COMBAT, phase_id
 from ..supply.lines import supply_step
 from ..components.pieces import load_counters
 
@@ -164,7 +165,7 @@ def _under_attack(s: dict) -> set:
     """19.3.8: hexes under attack this combat phase: the Communist player's announced targets, and
     the hexes already attacked in the phase."""
     out = set(s["phase"].get("targets", ()))
-    if s["phase"].get("id") == "c_combat":
+    if phase_id(s) == C_COMBAT:
         out |= {a["target"] for a in s["attacks"]}
     return out
 

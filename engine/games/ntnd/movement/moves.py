@@ -20,6 +20,7 @@ from ..forces import operations
 from ..components.map import load_map
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import A_MOVE
 from ....codes import Code
 
 
@@ -196,7 +197,7 @@ def _walk(s, side, piece, path, ctx, env=None):
                 return
         _set_loc(s, piece, h)
         walked.append(h)
-        if side == ALLIED and s["phase"]["id"] == "a_move" and kind in ("ground", "airmobile", "immobile") \
+        if side == ALLIED and s["phase"]["id"] == A_MOVE and kind in ("ground", "airmobile", "immobile") \
                 and (kind == "ground" or i == len(path) - 1) and not m.is_zone(h) \
                 and battles.ambush_candidates(s, piece) \
                 and hexes.utype(s["units"][piece]).is_ground_combat:

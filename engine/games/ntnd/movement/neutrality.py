@@ -28,6 +28,7 @@ from ..components.features import in_force
 from ..components.map import load_map
 from ..politics.victory import score
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import A_REINFORCE, COMBAT, MOVEMENT, phase_id
 from ..components.pieces import load_counters
 from ....codes import Code
 
@@ -322,7 +323,7 @@ def start_reinforcement(s: dict) -> None:
 
 
 def phase_decision(s: dict) -> dict | None:
-    if s["phase"].get("id") == "a_reinforce" and s["phase"].get("coup"):
+    if phase_id(s) == A_REINFORCE and s["phase"].get("coup"):
         return {"seat": ALLIED, "kind": "coup",
                 "prompt": "NTND 10.5.2: launch a coup in " + " or ".join(s["phase"]["coup"]) + ", or done"}
     return None
@@ -382,9 +383,9 @@ def phase_end(s: dict, phase: str, ctx) -> None:
     """On leaving a phase (phases.py, flow.neutrality_end): the end of a movement phase (10.2.2, 10.8), of a combat phase (10.6)."""
     if not in_force(s, "neutrality"):
         return
-    if phase in ("c_move", "a_move"):
-        end_of_movement(s, COMMUNIST if phase == "c_move" else ALLIED, ctx)
-    elif phase in ("c_combat", "a_combat"):
+    if phase in MOVEMENT:
+        end_of_movement(s, MOVEMENT[phase], ctx)
+    elif phase in COMBAT:
         conquest(s, ctx)
 
 

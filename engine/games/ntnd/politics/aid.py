@@ -26,6 +26,7 @@ from . import elections, vietnamization as V
 from ..components.features import in_force
 from ..forces.operations import first_in_mix, make_marker, name_public
 from ..components.state import COMMUNIST
+from ..sequence.turns import C_RECRUIT, phase_id
 from ..components.pieces import load_counters
 
 CADRES = ("vc_cadre", "pl_cadre", "kr_cadre")
@@ -128,7 +129,7 @@ def start(s: dict, ctx) -> None:
 
 def phase_decision(s: dict) -> dict | None:
     due = s["phase"].get("aid")
-    if s["phase"].get("id") == "c_recruit" and due:
+    if phase_id(s) == C_RECRUIT and due:
         return {"seat": COMMUNIST, "kind": "aid",
                 "prompt": f"{RULE[due[0]]}: take this turn's {due[0]} aid unit (27.4: any of the list), or done"}
     return None

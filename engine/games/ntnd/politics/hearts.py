@@ -15,6 +15,7 @@ from ..components.features import in_force
 from ..components.map import load_map
 from ..movement.hexes import region_of
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import A_POLITICS
 from ..components.pieces import load_counters, load_terrain
 from ....errors import InternalValueError
 
@@ -73,7 +74,7 @@ def track_points(s: dict, ctx, phase_id: str) -> None:
     for a in AREAS:
         box = s["hm"][a]
         pts = TRACK_POINTS.get(box, 0)
-        if pts > 0 and phase_id != "a_politics":
+        if pts > 0 and phase_id != A_POLITICS:
             continue
         if pts:
             rule = "NTND 7.3.2" if pts > 0 else "NTND 7.4.2"
@@ -138,7 +139,7 @@ def political_phase(s: dict, ctx, phase_id: str) -> None:
     """The track's part of a political phase (flow.enter_politics, after the 22.4 military items): 7.3.2 and
     7.4.2 points for the markers as they stand, then (Allied political phase) 7.3's occupation."""
     track_points(s, ctx, phase_id)
-    if phase_id == "a_politics":
+    if phase_id == A_POLITICS:
         occupation(s, ctx)
 
 

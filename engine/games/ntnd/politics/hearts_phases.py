@@ -28,6 +28,7 @@ from .hearts import SV_CORPS, area_of, move, no_effect
 from ..components.map import load_map
 from ..forces.operations import alike_first, remove_from_marker
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import C_HEARTS
 from ..components.pieces import load_counters
 
 from ..sequence.kinds import _allied, _communist, _done, cmd  # noqa: E402 (the shared command builder and kind helpers)
@@ -241,7 +242,7 @@ def spend(s: dict, ctx) -> None:
 def decision(s: dict) -> dict | None:
     """The last question of the two Hearts and Minds phases (phases.py)."""
     p = s["phase"]
-    if p["id"] == "c_hearts":
+    if p["id"] == C_HEARTS:
         return {"seat": COMMUNIST, "kind": "hearts",
                 "prompt": "NTND 7.4: expend supply units or cadres in corps/countries, then done"}
     if p.get("sub") == "corruption":

@@ -28,10 +28,11 @@ from . import track
 from ..components.features import in_force
 from ..components.map import load_map
 from ..components.state import ALLIED, COMMUNIST
+from ..sequence.turns import A_POLITICS, POLITICS, phase_id
 from ..components.pieces import load_counters
 
 AREAS = ("I", "II", "III", "IV", "LA", "CA")       # 7, 22.4: the corps zones and the two countries
-ALLIED_PHASE = "a_politics"
+ALLIED_PHASE = A_POLITICS
 
 
 def area_of(loc: str) -> str | None:
@@ -139,7 +140,7 @@ def threshold(s: dict) -> int:
 def sudden_death(s: dict) -> dict | None:
     """22.4: judged at the end of either player's political phase only; 24.2.10: not before the end
     of the November/December 1968 turn under Full Vietnamization."""
-    if s["phase"].get("id") not in ("c_politics", "a_politics") or track.bounds(s) is not None:
+    if phase_id(s) not in POLITICS or track.bounds(s) is not None:
         return None
     sd = s["scenario"]["victory"]["sudden_death"]
     if s["pp"] < sd["communist_if_below"]:

@@ -37,6 +37,7 @@ from ..movement import stacking
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..supply.lines import apply_supply, supply_covers
+from .turns import C_MOVE
 
 from .kinds import DONE, _allied, _communist, _done, _per_seat, cmd  # noqa: E402,F401 (cmd: the game's command builder)
 
@@ -240,7 +241,7 @@ def _move_move(s, seat, msg, ctx) -> None:
 
 
 def _move_done(s, seat, msg, ctx) -> None:
-    if s["phase"]["id"] == "c_move":
+    if s["phase"]["id"] == C_MOVE:
         s["phase"]["sub"] = "announce"
     elif not fleet.end_of_movement(s):                             # 14.2.2 (fleet): the mine first
         s["phase"]["done"] = True
