@@ -74,14 +74,40 @@ def perturb(s: dict, shift: int = 1) -> dict | None:
     return None
 
 
-def check_views(s: dict, p: dict) -> int:
+def perturbations(s: dict, shifts=(1, 2)) -> list:
+    """``perturb(s, shift)`` for each shift, each distinct rotation once (two shifts may land on the
+    same first legal rotation: checking it twice proves nothing more)."""
+    out, seen = [], set()
+    for shift in shifts:
+        p = perturb(s, shift)
+        if p is None:
+            continue
+        key = tuple(tuple(mk["units"]) for mk in p["markers"].values())
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def _each(p) -> list:
+    return [p] if isinstance(p, dict) else list(p)
+
+
+def check_views(s: dict, p) -> int:
+    """``p``: a perturbed state or a list of them (``s``'s side computed once). Returns how many."""
+    ps = _each(p)
     for seat in (ALLIED, None):
-        a, b = canon(RS.view(s, seat)), canon(RS.view(p, seat))
-        assert a == b, f"the view of {seat} depends on what the inverted markers hold:\n{a}\n{b}"
-    a, b = RS.pending(s), RS.pending(p)  # the service shows the pending decision's data to everyone
-    a, b = canon(a and a.as_dict()), canon(b and b.as_dict())
-    assert a == b, f"the public decision depends on what the inverted markers hold:\n{a}\n{b}"
-    return 1
+        a = canon(RS.view(s, seat))
+        for q in ps:
+            b = canon(RS.view(q, seat))
+            assert a == b, f"the view of {seat} depends on what the inverted markers hold:\n{a}\n{b}"
+    a = RS.pending(s)  # the service shows the pending decision's data to everyone
+    a = canon(a and a.as_dict())
+    for q in ps:
+        b = RS.pending(q)
+        b = canon(b and b.as_dict())
+        assert a == b, f"the public decision depends on what the inverted markers hold:\n{a}\n{b}"
+    return len(ps)
 
 
 def _effects(s: dict, c) -> tuple:
@@ -115,24 +141,33 @@ def allied_probes(s: dict) -> list:
     return out
 
 
-def check_allied_commands(s: dict, p: dict, limit: int = 40) -> int:
-    a, b = RS.legal_commands(s, ALLIED), RS.legal_commands(p, ALLIED)
-    assert [c.SerializeToString(deterministic=True) for c in a] == \
-        [c.SerializeToString(deterministic=True) for c in b], "the Allied legal commands depend on the markers' contents"
+def check_allied_commands(s: dict, p, limit: int = 40) -> int:
+    """``p``: a perturbed state or a list of them; each probed command's effects on ``s`` are
+    computed once and compared with each. Returns the number of comparisons."""
+    ps = _each(p)
+    legal = RS.legal_commands(s, ALLIED)
+    a = [c.SerializeToString(deterministic=True) for c in legal]
+    for q in ps:
+        b = [c.SerializeToString(deterministic=True) for c in RS.legal_commands(q, ALLIED)]
+        assert a == b, "the Allied legal commands depend on the markers' contents"
     d = RS.pending(s)
-    commands = (list(a)[:limit] + allied_probes(s)) if d is not None and d.seat == ALLIED else allied_probes(s)[:6]
+    commands = (list(legal)[:limit] + allied_probes(s)) if d is not None and d.seat == ALLIED else allied_probes(s)[:6]
+    # each distinct command once (two markers in one hex make the same attack and move probes)
+    commands = list({c.SerializeToString(deterministic=True): c for c in commands}.values())
     for c in commands:
-        x, y = _effects(s, c), _effects(p, c)
-        assert x[0] == y[0], f"an Allied command's fate depends on the markers' contents: {c} -> {x[0]} / {y[0]}"
-        ex, ey = x[1], y[1]
-        if x[2] is None or y[2] is None:  # a reveal on one side: the events before it, no further
-            k = min(len(ex), len(ey))
-            ex, ey = ex[:k], ey[:k]
-        assert canon(ex) == canon(ey), \
-            f"an Allied command's public events depend on the markers' contents: {c}\n{canon(ex)}\n{canon(ey)}"
-        if x[2] is not None and y[2] is not None:
-            assert x[2] == y[2], f"the Allied view or public decision after an Allied command depends on the markers' contents: {c}"
-    return len(commands)
+        x = _effects(s, c)
+        for q in ps:
+            y = _effects(q, c)
+            assert x[0] == y[0], f"an Allied command's fate depends on the markers' contents: {c} -> {x[0]} / {y[0]}"
+            ex, ey = x[1], y[1]
+            if x[2] is None or y[2] is None:  # a reveal on one side: the events before it, no further
+                k = min(len(ex), len(ey))
+                ex, ey = ex[:k], ey[:k]
+            assert canon(ex) == canon(ey), \
+                f"an Allied command's public events depend on the markers' contents: {c}\n{canon(ex)}\n{canon(ey)}"
+            if x[2] is not None and y[2] is not None:
+                assert x[2] == y[2], f"the Allied view or public decision after an Allied command depends on the markers' contents: {c}"
+    return len(commands) * len(ps)
 
 
 # ---------------------------------------------------------------------------

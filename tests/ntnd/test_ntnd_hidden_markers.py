@@ -16,7 +16,7 @@ from afteraction.engine.games.ntnd.bots.military import tet_bot
 from afteraction.engine.games.ntnd.rules import NtndRuleset
 from afteraction.engine.local import LocalGame
 
-from .leakcheck import check_allied_commands, check_views, perturb
+from .leakcheck import check_allied_commands, check_views, perturbations
 
 SEED = b"tests/ntnd/hidden-markers"
 
@@ -32,11 +32,10 @@ def play_perturbed(seed: bytes, bot, max_commands: int, every: int, limit: int =
         s = g.referee.state
         d = g.referee.pending()
         if n["commands"] % every == 0 or d.seat == "allied":
-            for shift in (1, 2):
-                p = perturb(s, shift)
-                if p is not None:
-                    n["views"] += check_views(s, p)
-                    n["allied_commands"] += check_allied_commands(s, p, limit=limit if d.seat == "allied" else 0)
+            ps = perturbations(s)   # shifts 1 and 2, each distinct rotation once
+            if ps:
+                n["views"] += check_views(s, ps)
+                n["allied_commands"] += check_allied_commands(s, ps, limit=limit if d.seat == "allied" else 0)
         g.play(d.seat, bot(d.seat, rs.legal_commands(s, d.seat)))
         n["commands"] += 1
     return n
