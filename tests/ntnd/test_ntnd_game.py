@@ -19,16 +19,33 @@ import corpus
 SEED = b"tests/ntnd/game-1"
 
 
+_ATOMS = (int, bool, bytes, type(None))
+
+
 def _strings(x, out):
-    if isinstance(x, dict):
-        for k, v in x.items():
-            _strings(k, out)
-            _strings(v, out)
-    elif isinstance(x, (list, tuple)):
-        for v in x:
-            _strings(v, out)
-    elif isinstance(x, str):
-        out.add(x)
+    """Every string ``x`` holds (dict keys too), added to ``out``: a walk with its own stack, each
+    exact container and atom type taken without a call (subclasses still by isinstance)."""
+    stack = [x]
+    pop, push, add = stack.pop, stack.extend, out.add
+    while stack:
+        x = pop()
+        t = type(x)
+        if t is str:
+            add(x)
+        elif t is dict:
+            push(x)
+            push(x.values())
+        elif t is list or t is tuple:
+            push(x)
+        elif t in _ATOMS:
+            continue
+        elif isinstance(x, str):
+            add(x)
+        elif isinstance(x, dict):
+            push(x)
+            push(x.values())
+        elif isinstance(x, (list, tuple)):
+            push(x)
     return out
 
 
@@ -92,11 +109,15 @@ def _checked(g, choose):
     leaks, played = [], []
     allied_openings = 0
     n = 0
+    allied_view = None   # the strings of the Allied view of the position now, if the last check made them
     while not g.referee.ended:
         before = _hidden(g.referee.state)
         # units the Allied seat sees face up now: one this command turns face down (6.2, 19.3.8) was
         # seen going under its marker, so naming it in that command's records tells nothing new
-        shown = _strings(rs.view(g.referee.state, "allied"), set()) - before
+        if allied_view is None:
+            allied_view = _strings(rs.view(g.referee.state, "allied"), set())
+        shown = allied_view - before
+        allied_view = None
         d = g.referee.pending()
         seat, c = choose(g, d)
         if isinstance(c, bytes):
@@ -109,16 +130,20 @@ def _checked(g, choose):
         after = _hidden(g.referee.state)
         still = before & after if not g.referee.ended else set()
         newly = (after - before - shown) if not g.referee.ended else set()
+        watched = still | newly
         for rec in acc.records:
             for ev in rec.body.get("events", []):
                 if ev.get("t") in ("open", "sealed"):
                     continue
-                bad = _strings(ev, set()) & (still | newly)
+                bad = _strings(ev, set()) & watched
                 if bad:
                     leaks.append((rec.seq, ev.get("t"), sorted(bad)))
         if not g.referee.ended:
             for seat in ("allied", None):
-                bad = _strings(rs.view(g.referee.state, seat), set()) & after
+                seen = _strings(rs.view(g.referee.state, seat), set())
+                if seat == "allied":
+                    allied_view = seen      # the same position's view, the next command's "shown"
+                bad = seen & after
                 if bad:
                     leaks.append(("view", seat, sorted(bad)))
     return g, n, leaks, allied_openings, played
