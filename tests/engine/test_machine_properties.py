@@ -268,7 +268,7 @@ def play_checked(game: str, seed: int) -> dict:
         assert stats["steps"] < 20000, f"{game} did not end"
         state = g.referee.state
         d = g.referee.pending()
-        before = rs.digest(state)
+        before = digests[g.referee.seq]     # this state's digest, taken when it was made (note)
         legal = rs.legal_commands(state, d.seat)
         assert legal, f"{game}: seat {d.seat} has no legal answer to {d.kind}"
         kind = _kind(rs, d)
@@ -296,11 +296,17 @@ def play_checked(game: str, seed: int) -> dict:
         others = [s for s in rs.seats if s != d.seat]
         if others:
             candidates.append((prng.choice(others), prng.choice(legal)))
+        legal_fx: dict = {}     # each listed answer's effect on this state, tried once for every mutant
+
+        def legal_effect(i: int):
+            if i not in legal_fx:
+                legal_fx[i] = _effect(rs, g, state, d.seat, legal[i])
+            return legal_fx[i]
         for seat, m in candidates:
             stats["mutated"] += 1
             if seat == d.seat and kind is not None and kind.complete and _wire(m) not in wires:
                 effect = _effect(rs, g, state, seat, m)
-                assert effect is None or any(_effect(rs, g, state, seat, c) == effect for c in legal), \
+                assert effect is None or any(legal_effect(i) == effect for i in range(len(legal))), \
                     f"{game}: {d.kind} lists its answers completely, yet accepts {m}, which does what no listed answer does"
             seq = g.referee.seq
             try:
