@@ -64,13 +64,15 @@ EXPECT_CMDS_S = 800.0   # first guess of the service's commands/s, to size the f
 # with 25, 392 with 50, 388 with 100, docs/service.md): one process, unless a quieter machine says otherwise
 GAMES_PER_CLIENT = 100
 START_S = 0.3           # the client processes start a window this long after they are told to
+CPG_GAMES = {"sog": 10, "gmv": 2, "ntnd": 2}   # seeded bot games a ruleset's mean commands per game is taken from
 
 
 def quick() -> None:
     """A small configuration for tests/test_bench.py: the same code paths in a few seconds."""
     global GAMES, RATIO_AT, P99_AT, ROUNDS_PER_CONFIG, ROUNDS_AT_10, WORKERS, STREAMS, STREAMS_PER_CONNECTION
-    global STREAM_ROUNDS, PROBES
+    global STREAM_ROUNDS, PROBES, CPG_GAMES
     GAMES, RATIO_AT, P99_AT, ROUNDS_PER_CONFIG, ROUNDS_AT_10 = (1, 3), 3, 3, 1, 1
+    CPG_GAMES = {g: 1 for g in GAME_NAMES}   # the pools' first size only: one game each sizes them
     base.WINDOW_S, base.WARMUP_S = 0.3, 0.1
     WORKERS, STREAMS, STREAMS_PER_CONNECTION, STREAM_ROUNDS, PROBES = 1, 20, 10, 1, 20
 
@@ -351,7 +353,7 @@ def _cmds_per_game() -> dict:
     out = {}
     for game in GAME_NAMES:
         n = []
-        for i in range(10 if game == "sog" else 2):  # SOG's games are short
+        for i in range(CPG_GAMES[game]):  # SOG's games are short: more of them
             g = LocalGame.create(game, seed=f"bench-svc-{game}-{i}".encode())
             g.handshake()
             n.append(g.run_bots(random_bot(i)))
