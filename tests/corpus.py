@@ -52,6 +52,7 @@ NTND_TET = Spec("ntnd", b"tests/ntnd/game-1")                                   
 NTND_TET_BOT = Spec("ntnd", b"tests/ntnd/tet-bot", bots="tet", bot_seed=b"tests")
 NTND_SHORT_CAMPAIGN = Spec("ntnd", b"tests/ntnd/campaign-short", scenario="campaign_short",
                            bots="campaign", bot_seed=b"tests/leak")
+NTND_SHORT_CAMPAIGN_RANDOM = Spec("ntnd", b"tests/ntnd/campaign-short", scenario="campaign_short")  # random bots
 
 
 def new_game(spec: Spec) -> LocalGame:

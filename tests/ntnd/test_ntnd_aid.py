@@ -180,11 +180,13 @@ def test_ntnd_4_1_5_random_event_recruits_consumed_in_the_next_recruitment():
 
 def test_ntnd_10_and_27_campaign_short_plays_to_the_end_without_leaks():
     """random_bot and tet_bot play campaign_short to its end with neutrality and aid in force; the
-    leak check of test_ntnd_game (every public event and the Allied view against the hidden units)."""
+    leak check of test_ntnd_game (every public event and the Allied view against the hidden units).
+    The random bots' game is the corpus's (test_ntnd_game checks the same game: its check is made once a run)."""
+    import corpus
     from afteraction.engine.games.ntnd.bots.military import tet_bot
 
     from .test_ntnd_game import play_checked
-    for seed, bot in ((b"tests/ntnd/neutral-random", None), (b"tests/ntnd/neutral-tet", tet_bot(b"neutral"))):
+    for seed, bot in ((corpus.NTND_SHORT_CAMPAIGN_RANDOM, None), (b"tests/ntnd/neutral-tet", tet_bot(b"neutral"))):
         g, n, leaks, allied_openings = play_checked(seed, bot, scenario="campaign_short")
         assert g.referee.ended and n > 50 and leaks == [] and allied_openings == 0
         s = g.referee.state

@@ -197,6 +197,8 @@ def test_ntnd_short_campaign_plays_to_the_end_without_leaks(who):
     make = (lambda view_of: political_bot(b"tests/leak", view_of)) if who == "political bots" else None
     if who == "campaign bots":
         g, n, leaks, allied_openings = play_checked(corpus.NTND_SHORT_CAMPAIGN)
+    elif who == "random bots":    # the same game as play_checked(b"tests/ntnd/campaign-short", ...), checked once a run
+        g, n, leaks, allied_openings = play_checked(corpus.NTND_SHORT_CAMPAIGN_RANDOM)
     else:
         g, n, leaks, allied_openings = play_checked(b"tests/ntnd/campaign-short", scenario="campaign_short",
                                                     make_bot=make)
