@@ -12,20 +12,26 @@ from afteraction.engine.bots import random_bot
 from afteraction.engine.codes import Code
 from afteraction.engine.errors import Rejection
 from afteraction.engine.games.ntnd.presentation import views
-from afteraction.engine.games.ntnd.bots.military import tet_bot
 from afteraction.engine.games.ntnd.rules import NtndRuleset
 from afteraction.engine.local import LocalGame
+
+import corpus
 
 from .leakcheck import check_allied_commands, check_views, perturbations
 
 SEED = b"tests/ntnd/hidden-markers"
 
 
-def play_perturbed(seed: bytes, bot, max_commands: int, every: int, limit: int = 8) -> dict:
+def play_perturbed(seed, bot, max_commands: int, every: int, limit: int = 8) -> dict:
     """Play ``max_commands`` commands (or to the end) checking the perturbation invariants every
-    ``every`` commands and at every Allied decision after the first Allied movement."""
-    g = LocalGame.create("ntnd", seed=seed)
-    g.handshake()
+    ``every`` commands and at every Allied decision after the first Allied movement. ``seed`` a
+    ``corpus.Spec``: that recorded game's commands, replayed (``bot`` unused), not a new bot game."""
+    moves = None
+    if isinstance(seed, corpus.Spec):
+        g, moves = corpus.new_game(seed), corpus.recorded(seed)
+    else:
+        g = LocalGame.create("ntnd", seed=seed)
+        g.handshake()
     rs = g.referee.ruleset
     n = {"commands": 0, "views": 0, "allied_commands": 0}
     while not g.referee.ended and n["commands"] < max_commands:
@@ -36,7 +42,12 @@ def play_perturbed(seed: bytes, bot, max_commands: int, every: int, limit: int =
             if ps:
                 n["views"] += check_views(s, ps)
                 n["allied_commands"] += check_allied_commands(s, ps, limit=limit if d.seat == "allied" else 0)
-        g.play(d.seat, bot(d.seat, rs.legal_commands(s, d.seat)))
+        if moves is None:
+            c = bot(d.seat, rs.legal_commands(s, d.seat))
+        else:
+            seat, c = next(moves)
+            assert seat == d.seat, (seat, d.seat)
+        g.play(d.seat, c)
         n["commands"] += 1
     return n
 
@@ -57,9 +68,10 @@ def test_ntnd_hidden_markers_allied_and_spectator_see_nothing_inside_inverted_ma
 
 
 def test_ntnd_hidden_markers_whole_tet_bot_game():
-    """A whole Tet game of the heuristic bot (ambushes, retreats, reactions). It found the public
-    Communist retreat options ("to") that told which neighbouring markers were stacked full."""
-    n = play_perturbed(b"x", tet_bot(b"x"), 10 ** 6, 10, limit=3)
+    """A whole Tet game of the heuristic bot (ambushes, retreats, reactions): the corpus's, its
+    recorded commands replayed. It found the public Communist retreat options ("to") that told which
+    neighbouring markers were stacked full."""
+    n = play_perturbed(corpus.NTND_TET_BOT, None, 10 ** 6, 10, limit=3)
     assert n["commands"] > 300 and n["views"] > 50 and n["allied_commands"] > 1000, n
 
 
