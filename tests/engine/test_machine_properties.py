@@ -225,10 +225,12 @@ def check_views(rs, state, sealed: dict, opened: set) -> int:
     """Property 4 at one moment; returns how many sealed parts were checked."""
     n = 0
     for viewer in (*rs.seats, None):
+        hidden = [(ref, owner, secret_parts) for ref, (owner, secret_parts) in sealed.items()
+                  if owner != viewer and ref not in opened and secret_parts]
+        if not hidden:
+            continue        # nothing sealed from this viewer now: no part of its view to look for
         parts = _view_parts(rs.view(state, viewer))
-        for ref, (owner, secret_parts) in sealed.items():
-            if owner == viewer or ref in opened:
-                continue
+        for ref, owner, secret_parts in hidden:
             for p in secret_parts:
                 n += 1
                 assert p not in parts, f"{rs.game}: the view of {viewer or 'a spectator'} holds part of " \
