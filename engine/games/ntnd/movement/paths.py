@@ -138,16 +138,21 @@ class _PublicPaths(Sequence):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         own = list(self._own[i])
-        rules = self._env.walks.get((tuple(self._mv["uids"]), False))
-        if sea_key(own).startswith("sea:") or rules is None:
+        if sea_key(own).startswith("sea:"):
             return own
-        rolls = rules[3] | rules[4]     # 8.5.2: the hexes of an enemy ZOC or ZOI cost an infiltration roll
-        most = sum(1 for h in own if h in rolls)
+        first = self._stand_in(0).get(own[-1])
+        if first is not None and first == own:
+            return own
+        rules = self._env.walks.get((tuple(self._mv["uids"]), False))
+        if rules is None:
+            return own
+        zoc, zoi = rules[3], rules[4]   # 8.5.2: the hexes of an enemy ZOC or ZOI cost an infiltration roll
+        most = sum(1 for h in own if h in zoc or h in zoi)
         for k in range(len(STAND_INS)):
             alt = self._stand_in(k).get(own[-1])
             if alt is None:
                 continue
             alt = list(alt)
-            if alt == own or (sum(1 for h in alt if h in rolls) <= most and walk_ok(self._env, self._mv, alt)):
+            if alt == own or (sum(1 for h in alt if h in zoc or h in zoi) <= most and walk_ok(self._env, self._mv, alt)):
                 return alt
         return own
