@@ -68,3 +68,10 @@ def test_ntnd_8_every_offered_path_of_a_marker_is_accepted(units):
     for path in list(offered.values())[::3]:
         applied(s, "communist", cmd("move", piece=mk, path=path))
     assert RS.pending(s).seat == "communist"
+
+
+def test_ntnd_8_shared_destinations_offered_other_paths_before_and_now():
+    """The count docs/rules/ntnd.md gives: over seven hexes, of the destinations two of the five
+    contents share, how many are offered different paths, ranked by each marker's own search and now."""
+    hexes = ["1713", "1412", "0924", "1518", "1020", "0716", "2113"]
+    assert (sum(len(_differing(h, public=False)) for h in hexes), sum(len(_differing(h)) for h in hexes)) == (326, 2)
