@@ -18,7 +18,8 @@ from .leakcheck import applied
 from .mapplay import at, blank, put
 from .test_ntnd_rules import hide
 
-CONTENTS = (["nva-3"], ["communist-dummy-1"], ["vc-dak-to"], ["nva-3", "vc-dak-to"], ["sup-353"])
+CONTENTS = (["nva-3"], ["communist-dummy-1"], ["vc-dak-to"], ["nva-3", "vc-dak-to"], ["sup-353"], ["kr-cadre-1"],
+            ["pl-cadre-1"])
 
 
 def _offered(units: list[str], loc: str, public: bool = True) -> tuple[dict, dict, str]:
@@ -47,10 +48,11 @@ def _differing(loc: str, public: bool = True) -> list:
     return out
 
 
-@pytest.mark.parametrize("loc", ["1713", "0924", "1412", "2113"])
+@pytest.mark.parametrize("loc", ["1713", "0924", "1412", "2113", "0216", "0805"])
 def test_ntnd_8_a_markers_offered_path_to_a_destination_does_not_depend_on_what_it_holds(loc):
-    """Markers holding an NVA regiment, a dummy, a VC regiment, both regiments or a supply unit, at one
-    hex: to every destination each can reach, the path offered is the same."""
+    """Markers holding an NVA regiment, a dummy, a VC regiment, both regiments, a supply unit, a Khmer
+    Rouge or a Pathet Lao cadre, at one hex (in South Vietnam, Cambodia or Laos): to every destination
+    each can reach, the path offered is the same."""
     assert _differing(loc) == []
 
 
@@ -62,8 +64,9 @@ def test_ntnd_8_the_markers_own_search_told_its_contents():
 
 @pytest.mark.parametrize("units", CONTENTS)
 def test_ntnd_8_every_offered_path_of_a_marker_is_accepted(units):
-    """Each offered move (a stand-in's route) is legal for the real contents: the referee accepts it."""
-    s, offered, mk = _offered(units, "1713")
+    """Each offered move (a stand-in's route) is legal for the real contents: the referee accepts it (a
+    Khmer Rouge cadre in Cambodia, a Pathet Lao one in Laos, the others in South Vietnam)."""
+    s, offered, mk = _offered(units, {"kr-cadre-1": "0216", "pl-cadre-1": "0805"}.get(units[0], "1713"))
     assert offered
     for path in list(offered.values())[::3]:
         after = applied(s, "communist", cmd("move", piece=mk, path=path))
@@ -73,5 +76,5 @@ def test_ntnd_8_every_offered_path_of_a_marker_is_accepted(units):
 def test_ntnd_8_shared_destinations_offered_other_paths_before_and_now():
     """The count docs/rules/ntnd.md gives: over seven hexes, of the destinations two of the five
     contents share, how many are offered different paths, ranked by each marker's own search and now."""
-    hexes = ["1713", "1412", "0924", "1518", "1020", "0716", "2113"]
-    assert (sum(len(_differing(h, public=False)) for h in hexes), sum(len(_differing(h)) for h in hexes)) == (326, 2)
+    hexes = ["1713", "1412", "0924", "1518", "1020", "0716", "2113", "0216", "0805"]
+    assert (sum(len(_differing(h, public=False)) for h in hexes), sum(len(_differing(h)) for h in hexes)) == (533, 0)

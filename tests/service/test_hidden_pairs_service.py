@@ -23,10 +23,10 @@ from afteraction.engine.seat import SeatSigner
 from service.conftest import handshake
 
 
-def _game(target: str, tag: bytes):
-    c = Client(target, timeout=20)
-    keys = {s: derive_bytes(tag, f"key/{s}") for s in ("us", "nva")}
-    res = c.create_game("gmv", {s: SeatSigner(s, k).public for s, k in keys.items()})
+def _game(target: str, tag: bytes, game: str = "gmv", seats: tuple[str, ...] = ("us", "nva"), scenario: str = ""):
+    c = Client(target, timeout=60)
+    keys = {s: derive_bytes(tag, f"key/{s}") for s in seats}
+    res = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()}, scenario=scenario)
     seats = {s: Seat(c, res.game_id, s, keys[s], entropy=derive_bytes(tag, f"entropy/{s}"), names=True, cosign=False)
              for s in keys}
     handshake(seats)
@@ -56,10 +56,11 @@ def _public_records(c: Client, gid: str) -> list:
     return out
 
 
-def _observed(c: Client, gid: str, seats: dict) -> str:
-    """What the US seat and a spectator can get now (the game id and record hashes aside)."""
-    pub, us = c.state(gid), seats["us"].state()
-    legal = seats["us"].legal()
+def _observed(c: Client, gid: str, seats: dict, other: str = "us") -> str:
+    """What the ``other`` seat (the US, the Allies) and a spectator can get now (the game id and record
+    hashes aside)."""
+    pub, us = c.state(gid), seats[other].state()
+    legal = seats[other].legal()
     return json.dumps([pub.view_json, pub.decision.kind, pub.decision.seat, us.view_json,
                        [x.SerializeToString(deterministic=True).hex() for x in legal.commands],
                        [n.text for n in legal.names]], sort_keys=True)
@@ -134,3 +135,72 @@ def test_gmv_pairs_over_the_service_show_the_us_seat_and_a_spectator_the_same(se
         assert x == y, f"record {i + 1} as a spectator reads it differs:\n{x}\n{y}"
     assert len(ra) == len(rb)
 
+
+
+# --- NTND: an inverted recruit of one type or another, then its marker's move --------------------
+
+def _ntnd_choices(c: Client, gid: str, seats: dict) -> list:
+    """Two inverted recruits at one hex, a cadre or a dummy (the Communist seat's legal list: the first
+    such hex, in Cambodia, where the Khmer Rouge cadre keeps to Cambodia, 10, and a dummy moves as an
+    inverted guerrilla anywhere, 17.2)."""
+    by_loc: dict = {}
+    for x in seats["communist"].legal().commands:
+        m = x.ntnd.place
+        if x.ntnd.WhichOneof("action") == "place" and m.inverted:
+            by_loc.setdefault(m.location, {}).setdefault(m.kind, x)
+    loc = next(loc for loc in sorted(by_loc) if len(by_loc[loc]) >= 2)
+    return [by_loc[loc][k] for k in sorted(by_loc[loc])[:2]]
+
+
+def _done(seat: Seat):
+    return next(x for x in seat.legal().commands if x.ntnd.WhichOneof("action") == "done")
+
+
+def test_ntnd_a_hidden_recruits_type_and_its_markers_move_show_the_allies_and_a_spectator_the_same(server):
+    """Tet over the service: the first Communist recruit placed inverted at one hex as one kind or
+    another (A, B); the recruitment and operations end; the new marker moves to a destination both can
+    reach along the path the Communist seat is offered first (ranked by public facts, movement/paths.py
+    ``public_paths``); the Communist phases end, then the Allied ones up to combat (no dice before it).
+    After every command the Allied seat's and a spectator's GetState, the Allied legal commands with
+    their names and the command records as a spectator reads them are the same."""
+    from afteraction.engine.games.ntnd.movement.sea import sea_key
+
+    games = [_game(server.target, f"tests/service/pairs/ntnd/{k}".encode(), "ntnd", ("communist", "allied"), "tet")
+             for k in (0, 1)]
+    recruits = _ntnd_choices(*games[0])
+    assert recruits[0].ntnd.place.kind != recruits[1].ntnd.place.kind
+    obs: list = [[], []]
+    for k, (c, gid, seats) in enumerate(games):
+        com = seats["communist"]
+        markers = {m["id"] for m in json.loads(c.state(gid).view_json)["markers"]}
+        _play(com, recruits[k])
+        obs[k].append(_observed(c, gid, seats, "allied"))
+        mk = next(m["id"] for m in json.loads(c.state(gid).view_json)["markers"] if m["id"] not in markers)
+        for _ in range(2):
+            _play(com, _done(com))
+            obs[k].append(_observed(c, gid, seats, "allied"))
+        obs[k].append([(sea_key(list(x.ntnd.move.path)), x) for x in com.legal().commands
+                       if x.ntnd.WhichOneof("action") == "move" and x.ntnd.move.piece == mk])
+    dests = [dict(o[-1]) for o in obs]
+    common = sorted(set(dests[0]) & set(dests[1]))
+    # the Communist seat's own offer: to every destination both markers reach, the same path (a client
+    # playing the offered path publishes it)
+    assert common and all(list(dests[0][d].ntnd.move.path) == list(dests[1][d].ntnd.move.path) for d in common)
+    for k, (c, gid, seats) in enumerate(games):
+        obs[k].pop()
+        dest = common[len(common) // 2]
+        _play(seats["communist"], dests[k][dest])
+        obs[k].append(_observed(c, gid, seats, "allied"))
+        for _ in range(4):   # the moves' end, no attack announced, no reinforcements, no Allied moves
+            d = c.state(gid).decision
+            obs[k].append(d.kind)
+            if d.kind == "combat" or d.seat not in seats:
+                break
+            _play(seats[d.seat], _done(seats[d.seat]))
+            obs[k].append(_observed(c, gid, seats, "allied"))
+    assert [x for x in obs[0] if len(x) < 30] == ["move", "announce", "reinforce", "move"]   # decisions passed
+    for i, (x, y) in enumerate(zip(*obs)):
+        assert x == y, f"step {i}: what the Allied seat or a spectator gets differs:\n{x[:2000]}\n{y[:2000]}"
+    ra, rb = (_public_records(c, gid) for c, gid, _ in games)
+    for i, (x, y) in enumerate(zip(ra, rb)):
+        assert x == y, f"record {i + 1} as a spectator reads it differs:\n{x}\n{y}"

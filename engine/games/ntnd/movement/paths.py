@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from ..components.pieces import load_counters
 from .ground import Env, mover, movement_kind
-from .reach import _ground_reach as ground_reach, ground_args_to, plain_ground, reach_one, reachable
+from ..components.map import load_map
+from .reach import _ground_reach as ground_reach, ground_args_to, improved_trail, plain_ground, reach_one, reachable
 from .sea import sea_key
 
 
@@ -91,23 +92,26 @@ def walk_reaches(s: dict, piece: str, path: list[str], env: Env) -> bool:
 
 
 #: what an inverted marker may hold, in the eyes of the Allied player, as far as its moves go: a
-#: counter of each movement class and national limit, the most restricted first (a Viet Cong regiment
-#: keeps to where Viet Cong may go, 10; "dummies move as inverted guerrillas", 17.2)
-STAND_INS = ("vc_regiment", "nva_division", "nva_tank_regiment", "communist_supply", "pl_regiment",
-             "kr_regiment", "communist_dummy")
+#: counter of each movement class and national limit, the most restricted first (a Khmer Rouge or Pathet
+#: Lao regiment keeps to its country, a Viet Cong one to where Viet Cong may go, 10; "dummies move as
+#: inverted guerrillas", 17.2), so the route offered is one the fewest contents could not take
+STAND_INS = ("kr_regiment", "pl_regiment", "vc_regiment", "nva_division", "nva_tank_regiment", "communist_supply",
+             "communist_dummy")
 
 
 def public_paths(s: dict, piece: str, paths: Sequence[list[str]], env: Env) -> Sequence[list[str]]:
     """The paths an inverted marker's legal moves offer, one per destination, chosen by what the Allied
     player sees: to each destination, the path the first of ``STAND_INS`` there would be offered (a
     search of public facts: the marker's place, the map, the other pieces) that is legal for the
-    marker's real contents (``walk_ok``) and costs no more 8.5.2 infiltration rolls than the contents'
-    own best; else the contents' own path. A client or bot that plays the first path offered then
-    publishes a route that any contents able to take it would take, not one that follows from what the
-    marker holds (its own search ranks paths by its contents' movement costs and limits). Other
-    pieces, sea, zone and trail moves: ``paths``."""
+    marker's real contents (``walk_ok``), else the contents' own path. A client or bot that plays the
+    first path offered then publishes a route that any contents able to take it would take, not one
+    that follows from what the marker holds (its own search ranks paths by its contents' movement
+    costs and limits). The price: such a route may cost more 8.5.2 infiltration rolls than the
+    contents' own best (a careful player may still send any legal path, ``check_path``). Other
+    pieces, sea, zone (9.1) and trail (8.4) moves: ``paths``."""
     mv = mover(s, piece)
-    if piece not in s["markers"] or not plain_ground(s, mv):
+    if piece not in s["markers"] or movement_kind(mv) != "ground" or improved_trail(s, mv) \
+            or load_map().is_zone(mv["loc"]):
         return paths
     return _PublicPaths(s, paths, env, mv)
 
@@ -138,21 +142,13 @@ class _PublicPaths(Sequence):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         own = list(self._own[i])
-        if sea_key(own).startswith("sea:"):
-            return own
-        first = self._stand_in(0).get(own[-1])
-        if first is not None and first == own:
-            return own
-        rules = self._env.walks.get((tuple(self._mv["uids"]), False))
-        if rules is None:
-            return own
-        zoc, zoi = rules[3], rules[4]   # 8.5.2: the hexes of an enemy ZOC or ZOI cost an infiltration roll
-        most = sum(1 for h in own if h in zoc or h in zoi)
+        if sea_key(own).startswith("sea:") or load_map().is_zone(own[-1]):
+            return own   # by sea, or a 9.1 zone move: the one way there
         for k in range(len(STAND_INS)):
             alt = self._stand_in(k).get(own[-1])
             if alt is None:
                 continue
             alt = list(alt)
-            if alt == own or (sum(1 for h in alt if h in zoc or h in zoi) <= most and walk_ok(self._env, self._mv, alt)):
+            if alt == own or walk_ok(self._env, self._mv, alt):
                 return alt
         return own
