@@ -345,13 +345,16 @@ def _named(c) -> set:
     return set(_strings(MessageToDict(c, preserving_proto_field_name=True)))
 
 
-def check_later(s: dict, p: dict, then: list, walk: int = 20, seed: int = 0, faces=None) -> int:
+def check_later(s: dict, p: dict, then: list, walk: int = 20, seed: int = 0, faces=None,
+                then_p: list | None = None) -> int:
     """The class: ``s`` and ``p`` differ only in hidden content or in an earlier hidden choice
     of the NVA (equal views, decision and US commands, checked first); ``then`` ((seat, command)
-    steps, the same on both) and a seeded walk of ``walk`` steps through the commands the pending seat
-    is offered in both (the US offer must be equal) leave the same public footprint after every
-    action, up to the first step that opens a commitment on either side (a reveal publishes hidden
-    content by design). Returns the number of actions compared."""
+    steps, the same on both, or on ``p`` those of ``then_p``: the NVA's sealed answers name the
+    hidden units of each position) and a seeded walk of ``walk`` steps through the commands the
+    pending seat is offered in both (the US offer must be equal) leave the same public footprint
+    after every action, up to the first walk step that opens a commitment on either side (a reveal
+    publishes hidden content by design; the steps of ``then`` are compared through their openings).
+    Returns the number of actions compared."""
     import random
 
     rng = random.Random(seed)
@@ -362,9 +365,14 @@ def check_later(s: dict, p: dict, then: list, walk: int = 20, seed: int = 0, fac
         assert (d and d.as_dict()) == (RS.pending(p) and RS.pending(p).as_dict())
         if d is None:
             break
+        cp = None
         if i < len(then):
             who, c = then[i]
             assert who == d.seat, f"step {i}: the pending decision is {d.seat}'s, not {who}'s"
+            if then_p is not None:
+                who_p, cp = then_p[i]
+                # a public command is published as sent: only a sealed one may differ
+                assert who_p == who and (_wire(cp) == _wire(c) or RS.is_private(s, who, c)), f"step {i}: not one public step"
         else:
             who = d.seat
             ls, lp = RS.legal_commands(s, who), RS.legal_commands(p, who)
@@ -378,7 +386,7 @@ def check_later(s: dict, p: dict, then: list, walk: int = 20, seed: int = 0, fac
             if not common:
                 break
             c = common[rng.randrange(len(common))]
-        xs, ys = _observed(s, who, c, faces), _observed(p, who, c, faces)
+        xs, ys = _observed(s, who, c, faces), _observed(p, who, c if cp is None else cp, faces)
         if i >= len(then) and (xs[2] or ys[2]):
             break
         assert xs[1] == ys[1], f"step {i} ({who} {c}): the public footprint tells the earlier hidden action:\n{xs[1]}\n{ys[1]}"

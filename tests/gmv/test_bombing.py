@@ -30,7 +30,10 @@ def test_gmv_blind_bombing_marks_now_resolves_next_turn_with_4_dice():
     ids = sorted(u["id"] for u in s["units"].values() if u["zone"] == "hue")
     s, ctx = play(s, "nva", cmd("casualties", unit_ids=ids))
     assert not [u for u in s["units"].values() if u["zone"] == "hue"]
-    assert events(ctx, "open")  # the hidden VC's commitment was opened
+    # gmv/5 (KEPT_REVEALS): the hidden VC is revealed in Hue under a fresh id and lost; its commitment,
+    # which names the id it hid under, is kept for the end of the game
+    (r,) = events(ctx, "revealed")
+    assert (r["type"], r["zone"]) == ("vc", "hue") and r["id"] not in h and not events(ctx, "open") and len(s["kept"]) == 1
 
 
 def _to_phase2_with(s, faces):

@@ -150,14 +150,11 @@ def test_gmv_hidden_board_hot_lz_reinfiltration_is_not_a_leak_but_stays_checked(
     s, _ = play(s, "us", airlift([(h, inf)], "bien_hoa", "saigon"))
     s2, ctx = play(s, "nva", cmd_hot_lz(vc), faces=[1, 6])
     body = {"events": [dict(ev) for ev, to in ctx.events if to is None]}
-    ids = iter(vc)  # the test context opens nothing: put in what the commitments held
-    for ev in body["events"]:
-        if ev["t"] == "open":
-            u = s["units"][next(ids)]
-            ev["value"] = {"t": "hidden", "id": u["id"], "type": u["type"], "zone": u["zone"]}
+    # gmv/5 (KEPT_REVEALS): the firing units are revealed under fresh ids, their commitments kept
+    shown = [ev["id"] for ev in body["events"] if ev["t"] == "revealed"]
     hidden = {u["id"]: u["zone"] for u in board.units(s2, hidden=True)}
-    assert set(vc) <= set(hidden)
-    assert check_record(body, None, hidden) == 2
+    assert len(shown) == 2 and set(shown) <= set(hidden) and not set(vc) & set(hidden)
+    assert check_record(body, None, hidden) == 0
     body["events"].append({"t": "x", "id": other, "zone": "tay_ninh"})
     with pytest.raises(AssertionError, match="places a hidden unit"):
         check_record(body, None, hidden)

@@ -10,6 +10,8 @@ import pytest
 from afteraction.engine.ruleset import Context
 
 from .leakcheck import check_later
+from afteraction.engine.games.gmv import board
+
 from .util import RS, add, cmd, empty
 
 
@@ -134,3 +136,111 @@ def test_gmv_3_gmv_3_games_take_the_alike_unit_named():
     s["stack"].append({"seat": "nva", "kind": "reveal", "zone": "pleiku", "n": 1})
     _, ctx = play(s, "nva", cmd("reveal", unit_ids=[b]))
     assert [e["id"] for e in events(ctx, "revealed")] == [b]
+
+
+# --- a reveal where the unit stands (gmv/5 KEPT_REVEALS) -------------------------------------------
+
+def _swapped(kinds=("inf", "inf"), side: str = "us", phase: int = 3, acted=(False, False), patrol: bool = True):
+    """Two hidden NVA units whose ids were public when they infiltrated; in A the first stands in
+    Pleiku and the second in Cambodia, in B the other way round (types and ``acted`` flags go with
+    the place: what stands in Pleiku is the same in both). A US infantry unit in Pleiku patrols."""
+    out = []
+    for flip in (False, True):
+        s = empty(side=side, phase=phase)
+        if patrol:
+            add(s, "inf", "us", "pleiku")
+        ids = add(s, kinds[0], "nva", "pleiku", n=1, hidden=True) + add(s, kinds[1], "nva", "cambodia", n=1, hidden=True)
+        for i, uid in enumerate(ids):
+            s["units"][uid]["ref"] = [7, i]
+            s["units"][uid]["acted"] = acted[i]
+        if flip:
+            a, b = (s["units"][x] for x in ids)
+            for k in ("type", "acted"):
+                a[k], b[k] = b[k], a[k]
+            a["zone"], b["zone"] = "cambodia", "pleiku"
+        out.append((s, ids[1] if flip else ids[0]))
+    return out
+
+
+def _patrol(s):
+    return ("us", cmd("patrol", unit_ids=[board.units(s, "pleiku", "us")[0]["id"]]))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_gmv_3_patrol_a_reveal_in_place_does_not_tell_which_infiltrated_unit_stood_there(seed):
+    """The US saw u_a and u_b infiltrate; later one of them stands in Pleiku (A: u_a, B: u_b). A patrol
+    there finds it. The rules reveal a unit of its type in Pleiku, not which infiltrated unit it is (so
+    not where each went): gmv/2-4 opened its commitment, whose value names its hidden id, and the
+    ``revealed`` event named that id too. From gmv/5 it takes a fresh id and the commitment is kept
+    for the end of the game."""
+    (s, x), (p, y) = _swapped()
+    steps = [_patrol(s), ("nva", cmd("reveal", unit_ids=[x]))]
+    steps_p = [_patrol(p), ("nva", cmd("reveal", unit_ids=[y]))]
+    assert check_later(s, p, steps, walk=20, seed=seed, faces=[1, 1], then_p=steps_p) > len(steps)
+
+
+def test_gmv_3_patrol_a_unit_revealed_in_place_does_not_show_whether_it_moved_hidden():
+    """The unit found in Pleiku made the NVA's last hidden move (A: acted) or did not (B): the hidden
+    order's footprint is one. The revealed unit in the view carried its ``acted`` flag."""
+    out = []
+    for acted in (True, False):
+        (s, x), _ = _swapped(acted=(acted, False))
+        out.append((s, x))
+    (s, x), (p, y) = out
+    steps = [_patrol(s), ("nva", cmd("reveal", unit_ids=[x]))]
+    assert check_later(s, p, steps, walk=10, seed=1, faces=[1, 1]) > len(steps)
+
+
+def test_gmv_2_bombing_a_hidden_unit_killed_in_place_does_not_tell_which_infiltrated_unit_it_was():
+    """Blind bombing hits Pleiku; the NVA loses the hidden unit there (A: u_a, B: u_b): the kill opened
+    its commitment naming its hidden id, and ``revealed``/``destroyed`` named it too."""
+    (s, x), (p, y) = _swapped(phase=2, patrol=False)
+    for q in (s, p):
+        q["stack"].append({"seat": "nva", "kind": "bomb_casualties", "zone": "pleiku", "hits": 1})
+    steps, steps_p = [("nva", cmd("casualties", unit_ids=[x]))], [("nva", cmd("casualties", unit_ids=[y]))]
+    assert check_later(s, p, steps, walk=20, seed=1, then_p=steps_p) > len(steps)
+
+
+def test_gmv_3_patrol_two_units_revealed_in_place_come_out_in_an_order_that_tells_nothing():
+    """Two hidden units in Pleiku, infantry and artillery; which of the two infiltrated ids is the
+    infantry differs (A: the first, B: the second). A patrol reveals both: gmv/2-4 revealed them in id
+    order, so the order of the ``revealed`` events (infantry first or artillery first) told it."""
+    out = []
+    for kinds in (("inf", "art"), ("art", "inf")):
+        s = empty(side="us", phase=3)
+        add(s, "inf", "us", "pleiku")
+        ids = add(s, kinds[0], "nva", "pleiku", hidden=True) + add(s, kinds[1], "nva", "pleiku", hidden=True)
+        for i, uid in enumerate(ids):
+            s["units"][uid]["ref"] = [7, i]
+        s["stack"].append({"seat": "nva", "kind": "reveal", "zone": "pleiku", "n": 2})
+        out.append((s, ids))
+    (s, ids), (p, _) = out
+    assert check_later(s, p, [("nva", cmd("reveal", unit_ids=ids))], walk=10, seed=1) > 1
+
+
+def test_gmv_3_hot_lz_fire_reveals_in_place_without_the_infiltrated_id():
+    """An airlift lands in Pleiku, where the hidden infantry unit is u_a (A) or u_b (B); it fires."""
+    out = []
+    for (s, x) in _swapped(patrol=False):
+        (h,) = add(s, "heli", "us", "pleiku")
+        (c,) = add(s, "inf", "us", "pleiku")
+        s["stack"].append({"seat": "nva", "kind": "hot_lz", "zone": "pleiku", "base": "pleiku", "stay": True,
+                           "loads": [{"heli": h, "cargo": [c]}]})
+        out.append((s, x))
+    (s, x), (p, y) = out
+    steps, steps_p = [("nva", cmd("hot_lz", unit_ids=[x]))], [("nva", cmd("hot_lz", unit_ids=[y]))]
+    assert check_later(s, p, steps, walk=20, seed=1, faces=[2], then_p=steps_p) > len(steps)
+
+
+def test_gmv_3_gmv_4_games_open_the_commitment_of_a_unit_revealed_in_place():
+    """gmv/4 plays as it always did (its golden log replays byte for byte): a patrol's reveal opens the
+    unit's commitment and keeps its id."""
+    from afteraction.engine.versions import KEY
+
+    from .util import events, play
+    (s, x), _ = _swapped()
+    s[KEY] = "4"
+    s, _ = play(s, "us", _patrol(s)[1], faces=[1, 1])
+    s, ctx = play(s, "nva", cmd("reveal", unit_ids=[x]))
+    assert [e["ref"] for e in events(ctx, "open")] == [[7, 0]] and [e["id"] for e in events(ctx, "revealed")] == [x]
+    assert not s["kept"]

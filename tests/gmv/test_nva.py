@@ -133,7 +133,8 @@ def test_gmv_nva_2_unit_revealed_by_a_us_patrol_cannot_reinfiltrate_in_the_same_
     (i,) = add(s, "inf", "us", "da_nang")
     (h,) = add(s, "vc", "nva", "da_nang", hidden=True)
     s, _ = play(s, "us", cmd("patrol", unit_ids=[i]), faces=[1, 1])
-    s, _ = play(s, "nva", cmd("reveal", unit_ids=[h]))
+    s, ctx = play(s, "nva", cmd("reveal", unit_ids=[h]))
+    h = events(ctx, "revealed")[0]["id"]   # gmv/5: a fresh id (KEPT_REVEALS)
     assert s["units"][h]["revealed"] == s["turn"]
     s["battle"] = None
     s["side"] = "nva"

@@ -31,7 +31,9 @@ def test_gmv_patrol_reveals_on_d6_le_5_minus_f():
     with pytest.raises(Rejection, match="exactly 2"):
         play(s2, "nva", cmd("reveal", unit_ids=h[:1]))
     s3, ctx = play(s2, "nva", cmd("reveal", unit_ids=h[:2]))
-    assert [s3["units"][x]["hidden"] for x in h] == [False, False, True]
+    shown = [e["id"] for e in events(ctx, "revealed")]   # gmv/5: under fresh ids (KEPT_REVEALS)
+    assert [x in s3["units"] for x in h] == [False, False, True] and s3["units"][h[2]]["hidden"]
+    assert [(s3["units"][x]["hidden"], s3["units"][x]["zone"]) for x in shown] == [(False, "pleiku")] * 2
     assert s3["battle"]["zone"] == "pleiku" and s3["battle"]["att"] == "us"
     s4, ctx = play(s, "us", cmd("patrol", unit_ids=[i1, i2]), faces=[4, 5])
     assert events(ctx, "patrol")[0]["result"] == "no contact" and not s4["stack"]
@@ -116,7 +118,9 @@ def test_gmv_hot_lz_hit_on_1_destroys_helicopter_and_cargo_then_reinfiltrate():
     assert RS.is_private(s, "nva", cmd("hot_lz", unit_ids=vc))
     s2, ctx = play(s, "nva", cmd("hot_lz", unit_ids=vc), faces=[1, 6])
     assert h not in s2["units"] and not any(i in s2["units"] for i in inf)
-    assert all(s2["units"][v]["hidden"] for v in vc) and events(ctx, "reinfiltrated")
+    (back,) = events(ctx, "reinfiltrated")
+    vc = back["ids"]   # gmv/5: revealed under fresh ids, hidden again under them (KEPT_REVEALS)
+    assert len(vc) == 2 and all(s2["units"][v]["hidden"] for v in vc)
     assert s2["units"][vc[0]]["revealed"] is None and s2["battle"] is None
 
 
@@ -126,10 +130,11 @@ def test_gmv_hot_lz_survivors_unload_firing_units_revealed_combat_with_us_attack
     inf = add(s, "inf", "us", "saigon", 2)
     vc = add(s, "vc", "nva", "bien_hoa", 2, hidden=True)
     s, _ = play(s, "us", airlift([(h, inf)], "bien_hoa", "saigon", stay=True))
-    s2, _ = play(s, "nva", cmd("hot_lz", unit_ids=vc[:1]), faces=[2])
-    assert not s2["units"][vc[0]]["hidden"] and s2["units"][vc[1]]["hidden"]
+    s2, ctx = play(s, "nva", cmd("hot_lz", unit_ids=vc[:1]), faces=[2])
+    (fired,) = [e["id"] for e in events(ctx, "revealed")]   # gmv/5: a fresh id (KEPT_REVEALS)
+    assert not s2["units"][fired]["hidden"] and s2["units"][vc[1]]["hidden"]
     b = s2["battle"]
-    assert b["att"] == "us" and sorted(b["in"]["us"]) == sorted([h] + inf) and b["in"]["nva"] == vc[:1]
+    assert b["att"] == "us" and sorted(b["in"]["us"]) == sorted([h] + inf) and b["in"]["nva"] == [fired]
 
 
 def test_gmv_combat_move_respects_f_ratings():
@@ -169,7 +174,8 @@ def test_gmv_patrol_nva_cannot_answer_none_here_when_units_are_there():
     with pytest.raises(Rejection, match="reveal exactly 1"):
         play(s2, "nva", cmd("reveal", unit_ids=["u99999"]))
     s3, ctx = play(s2, "nva", cmd("reveal", unit_ids=h[:1]))
-    assert events(ctx, "open") and not s3["units"][h[0]]["hidden"]
+    (r,) = events(ctx, "revealed")   # gmv/5: a fresh id, the commitment kept for the end (KEPT_REVEALS)
+    assert not s3["units"][r["id"]]["hidden"] and s3["kept"] and h[0] not in s3["units"]
 
 
 def test_gmv_airlift_helicopters_move_4_times_in_total_including_the_way_back():

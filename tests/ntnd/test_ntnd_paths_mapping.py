@@ -12,6 +12,8 @@ from afteraction.engine.games.ntnd.sequence.answers import _move_chunks, move_op
 from afteraction.engine.games.ntnd.movement.search import Paths
 from afteraction.engine.local import LocalGame
 
+from afteraction.engine.games.ntnd.movement.sea import sea_key
+
 from .botgames import positions
 
 
@@ -41,6 +43,10 @@ def test_ntnd_8_a_search_paths_mapping_reads_as_the_dict_of_its_paths():
                 continue
             seen += 1
             assert list(r) == sorted(r)   # the destinations in id order
+            if piece in s["markers"]:
+                # a marker offers the stand-ins' routes (paths.public_paths): its search's destinations, in order
+                assert [p[-1] for p in ordered] == list(r) and list(ordered) == [ordered[k] for k in range(len(ordered))]
+                ordered = r.ordered()
             assert list(ordered) == [r[d] for d in r] == [ordered[k] for k in range(len(ordered))]
             assert ordered[1:3] == [r[d] for d in r][1:3] and ordered[-1] == r[list(r)[-1]]
             eager = {d: r[d] for d in r}
@@ -84,4 +90,7 @@ def test_ntnd_8_the_legal_moves_read_each_path_as_move_options_lists_it():
         assert sum(len(paths) for _, paths in chunks) == len(opts)
         for p, paths in chunks:   # each piece's paths are its reachable destinations' in their order
             r = reach.reachable(s, p, movement.Env(s))
-            assert list(paths) == [r[d] for d in sorted(r)]
+            if p in s["markers"]:   # the stand-ins' routes to the same destinations (paths.public_paths)
+                assert [sea_key(x) for x in paths] == sorted(r)
+            else:
+                assert list(paths) == [r[d] for d in sorted(r)]

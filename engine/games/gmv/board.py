@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...errors import Rejection
 from ...codes import Code
 from ...ruleset import Context
-from .versions import ALIKE_CHOICE, FRESH_IDS
+from .versions import ALIKE_CHOICE, FRESH_IDS, KEPT_REVEALS
 from .zones import SOUTH, ZONES
 
 
@@ -101,9 +101,24 @@ def commit_hidden(s: dict, ctx: Context) -> None:
         u["ref"] = list(ref)
 
 
+def public_order(s: dict, ids) -> list[str]:
+    """The order in which the units ``ids`` of one action are revealed or lost. gmv/2-4: id order. From
+    gmv/5 (``KEPT_REVEALS``) exposed units first in id order, then the hidden ones by type (what the
+    reveal shows), so the order of the events does not tell which infiltrated id has which type."""
+    if not KEPT_REVEALS.on(s):
+        return sorted_ids(ids)
+    return sorted(ids, key=lambda i: (s["units"][i]["hidden"], s["units"][i]["type"] if s["units"][i]["hidden"] else "",
+                                      uid_key(i)))
+
+
 def reveal(s: dict, u: dict, ctx: Context, why: str, mark: bool = True) -> None:
-    """Open a hidden unit's latest commitment and put it on the map."""
+    """Put a hidden unit on the map where it stands. gmv/2-4, and at the end of the game (``mark``
+    False): its latest commitment is opened. From gmv/5 (``KEPT_REVEALS``) during play it is revealed as
+    a unit entering its own zone (``reveal_entering``): a fresh id, the commitment kept for the end."""
     if not u["hidden"]:
+        return
+    if mark and KEPT_REVEALS.on(s):
+        reveal_entering(s, u, u["zone"], ctx, why)
         return
     ctx.reveal(tuple(u["ref"]))
     u["hidden"] = False
@@ -127,6 +142,8 @@ def reveal_entering(s: dict, u: dict, zone: str, ctx: Context, why: str) -> None
     u["ref"] = None
     u["revealed"] = s["turn"]
     u["zone"] = zone
+    if KEPT_REVEALS.on(s) and s["side"] != u["side"]:
+        u["acted"] = False  # the flag of its last turn would tell whether it made the last hidden move
     if FRESH_IDS.on(s):
         renumber(s, u)
     ctx.emit({"t": "revealed", "id": u["id"], "type": u["type"], "zone": zone, "why": why})

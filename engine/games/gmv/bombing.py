@@ -125,6 +125,6 @@ def bomb_casualties(s: dict, seat: str, msg, ctx: Context) -> None:
     if len(set(ids)) != len(ids) or len(ids) != need or any(i not in {u["id"] for u in p} for i in ids):
         raise Rejection(Code.BAD_CASUALTIES, f"{rule}: choose exactly {need} of your units in {top['zone']}", rule=rule)
     s["stack"].pop(0)
-    for uid in board.sorted_ids(board.alike_first(s, ids)):                 # gmv/4: alike units are one
+    for uid in board.public_order(s, board.alike_first(s, ids)):            # gmv/4: alike units are one
         board.kill(s, s["units"][uid], ctx, "bombing")
     ctx.emit({"t": "bomb-casualties", "zone": top["zone"], "count": need})

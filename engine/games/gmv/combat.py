@@ -34,7 +34,7 @@ from ...ruleset import Context
 from . import board
 from .bombing import aa_fire
 from .units import FLYING, INFANTRY, TANKS, UNITS, attack, cost, defend
-from .versions import FRESH_IDS
+from .versions import FRESH_IDS, KEPT_REVEALS
 from .zones import ORDER, ZONES, dist, flight_path, land_adj, swamp, us_entry
 
 MAX_ROUNDS = 30  # safety stop (project's own): a battle this long ends with both sides in place
@@ -109,6 +109,9 @@ def support(s: dict, seat: str, msg, ctx: Context) -> None:
     ids = list(msg.unit_ids)
     chosen = board.get_units(s, ids, seat, f"{RULE} call for support") if ids else []
     chosen.sort(key=lambda u: (u["type"] != "heli", board.uid_key(u["id"])))  # carriers first
+    if KEPT_REVEALS.on(s):   # gmv/5: hidden units revealed in an order of public facts (board.public_order)
+        order = board.public_order(s, [u["id"] for u in chosen if u["type"] != "heli"])
+        chosen = [u for u in chosen if u["type"] == "heli"] + [s["units"][x] for x in order]
     lift: dict[str, list] = {}
     plan = []
     for u in chosen:

@@ -15,6 +15,7 @@ from ...ruleset import Context
 from . import board, combat, noncombat
 from . import us as us_actions
 from .units import HIDEABLE, INFANTRY
+from .versions import KEPT_REVEALS
 from .zones import ZONES, adj, land_adj
 
 
@@ -159,6 +160,8 @@ def hot_lz_answer(s: dict, seat: str, msg, ctx: Context) -> None:
             raise Rejection(Code.BAD_UNIT, f"{rule}: firing units are your hidden infantry in {top['zone']}", rule=rule)
         firing.append(u)
     firing = [s["units"][x] for x in board.alike_first(s, [u["id"] for u in firing])]   # gmv/4: alike units are one
+    if KEPT_REVEALS.on(s):   # gmv/5: fire in an order of public facts (board.public_order)
+        firing = [s["units"][x] for x in board.public_order(s, [u["id"] for u in firing])]
     s["stack"].pop(0)
     us_actions.hot_lz_resolve(s, top, firing, ctx)
 
@@ -173,6 +176,6 @@ def reveal_answer(s: dict, seat: str, msg, ctx: Context) -> None:
     if len(set(ids)) != len(ids) or len(ids) != need or any(i not in hid for i in ids):
         raise Rejection(Code.BAD_REVEAL, f"{rule}: reveal exactly {need} of your hidden units in {top['zone']}", rule=rule)
     s["stack"].pop(0)
-    for uid in board.sorted_ids(board.alike_first(s, ids)):                 # gmv/4: alike units are one
+    for uid in board.public_order(s, board.alike_first(s, ids)):            # gmv/4: alike units are one
         board.reveal(s, s["units"][uid], ctx, "patrol")
     us_actions.patrol_battle(s, top["zone"], ctx)

@@ -29,5 +29,20 @@ ALIKE_CHOICE = Change("gmv", "3. Infiltration", since="4",
                       what="the NVA's choice among alike hidden units (one type, one zone) is no fact: the "
                            "first of them in id order is taken, whichever was named (gmv/2-3: the one named)")
 
+#: A hidden unit revealed where it stands (a patrol, hot LZ fire, supporting artillery, a loss to blind
+#: bombing or AA) is a unit of its type in its zone, not one infiltrated unit rather than another. gmv/2-4
+#: opened its commitment, whose value names its hidden id (and a commitment's place in its record is its
+#: rank in id order), kept that id in the ``revealed`` event, revealed several units in id order and
+#: showed the ``acted`` flag of its last NVA turn: each told which infiltrated unit stood there, or that
+#: it made the last hidden move. From gmv/5 such a reveal takes the next free id and keeps the commitment
+#: for the end of the game as an attack does (board.reveal_entering), several are revealed in an order
+#: by public facts (board.public_order), and a unit revealed in the American turn shows it has not acted.
+KEPT_REVEALS = Change("gmv", "3. Infiltration", since="5",
+                      what="a hidden unit revealed where it stands (patrol, hot LZ, supporting artillery, "
+                           "blind bombing) takes the next free id, its commitment is opened only at the end, "
+                           "several are revealed in type order, and one revealed in the American turn shows "
+                           "no acted flag of its last NVA turn (gmv/2-4: its commitment opened at once, its "
+                           "id kept, id order, the flag shown)")
+
 VERSIONS = Versions("gmv", first_stable="2", development={"1": "947a2124d9a1"},
-                    changes=(SWAMP_START, FRESH_IDS, ALIKE_CHOICE))
+                    changes=(SWAMP_START, FRESH_IDS, ALIKE_CHOICE, KEPT_REVEALS))

@@ -7,8 +7,12 @@ the Communist player's choice and never shows what the marker holds.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..components.pieces import load_counters
 from .ground import Env, mover, movement_kind
-from .reach import ground_args_to, plain_ground, reach_one, reachable
+from ..components.map import load_map
+from .reach import _ground_reach as ground_reach, ground_args_to, improved_trail, plain_ground, reach_one, reachable
 from .sea import sea_key
 
 
@@ -85,3 +89,66 @@ def walk_reaches(s: dict, piece: str, path: list[str], env: Env) -> bool:
         return False
     roll_hexes = args[9]
     return not any(h in roll_hexes for h in path) and walk_ok(env, mv, path)
+
+
+#: what an inverted marker may hold, in the eyes of the Allied player, as far as its moves go: a
+#: counter of each movement class and national limit, the most restricted first (a Khmer Rouge or Pathet
+#: Lao regiment keeps to its country, a Viet Cong one to where Viet Cong may go, 10; "dummies move as
+#: inverted guerrillas", 17.2), so the route offered is one the fewest contents could not take
+STAND_INS = ("kr_regiment", "pl_regiment", "vc_regiment", "nva_division", "nva_tank_regiment", "communist_supply",
+             "communist_dummy")
+
+
+def public_paths(s: dict, piece: str, paths: Sequence[list[str]], env: Env) -> Sequence[list[str]]:
+    """The paths an inverted marker's legal moves offer, one per destination, chosen by what the Allied
+    player sees: to each destination, the path the first of ``STAND_INS`` there would be offered (a
+    search of public facts: the marker's place, the map, the other pieces) that is legal for the
+    marker's real contents (``walk_ok``), else the contents' own path. A client or bot that plays the
+    first path offered then publishes a route that any contents able to take it would take, not one
+    that follows from what the marker holds (its own search ranks paths by its contents' movement
+    costs and limits). The price: such a route may cost more 8.5.2 infiltration rolls than the
+    contents' own best (a careful player may still send any legal path, ``check_path``). Other
+    pieces, sea, zone (9.1) and trail (8.4) moves: ``paths``."""
+    mv = mover(s, piece)
+    if piece not in s["markers"] or movement_kind(mv) != "ground" or improved_trail(s, mv) \
+            or load_map().is_zone(mv["loc"]):
+        return paths
+    return _PublicPaths(s, paths, env, mv)
+
+
+class _PublicPaths(Sequence):
+    """``public_paths``'s answer, each path chosen when read (a movement phase offers thousands), each
+    stand-in's search made when first needed."""
+
+    __slots__ = ("_s", "_own", "_reach", "_env", "_mv")
+
+    def __init__(self, s: dict, own: Sequence[list[str]], env: Env, mv: dict) -> None:
+        self._s, self._own, self._env, self._mv = s, own, env, mv
+        self._reach: list = [None] * len(STAND_INS)
+
+    def __len__(self) -> int:
+        return len(self._own)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self._own)))
+
+    def _stand_in(self, k: int):
+        if self._reach[k] is None:
+            stand = dict(self._mv, uids=[f"public:{STAND_INS[k]}"], types=[load_counters().type(STAND_INS[k])])
+            self._reach[k] = ground_reach(self._s, stand, self._env)
+        return self._reach[k]
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        own = list(self._own[i])
+        if sea_key(own).startswith("sea:") or load_map().is_zone(own[-1]):
+            return own   # by sea, or a 9.1 zone move: the one way there
+        for k in range(len(STAND_INS)):
+            alt = self._stand_in(k).get(own[-1])
+            if alt is None:
+                continue
+            alt = list(alt)
+            if alt == own or walk_ok(self._env, self._mv, alt):
+                return alt
+        return own

@@ -34,6 +34,7 @@ from ..forces import corps, operations, recruitment
 from ..arms import fleet, montagnards
 from ..movement import search as ground_search, ground as movement, neutrality, reach, reaction
 from ..movement import stacking
+from ..movement import paths as move_paths
 from ..politics.victory import eliminate
 from ..components.state import ALLIED, COMMUNIST
 from ..supply.lines import apply_supply, supply_covers
@@ -157,7 +158,9 @@ def _move_chunks(s: dict) -> list[tuple[str, Sequence[list[str]]]]:
             continue
         r = reach.reachable(s, p, env)
         if r:
-            out.append((p, r.ordered() if type(r) is ground_search.Paths else [r[k] for k in sorted(r)]))
+            paths = r.ordered() if type(r) is ground_search.Paths else [r[k] for k in sorted(r)]
+            # a marker's offered routes are those a dummy would take where its contents may (8, 17.2)
+            out.append((p, move_paths.public_paths(s, p, paths, env) if p in s["markers"] else paths))
     return out
 
 
