@@ -32,9 +32,10 @@ No target is asserted: the figures are read (docs/service.md, "The peer benchmar
 Run: ``make bench-peer`` (npm ci, then this) or ``python bench/peer/compare.py [--quick] [--games 10,100]
 [--rounds 2] [--window 2] [--systems service,service_unary,...] [--base COMMIT]``; needs node and
 bench/peer/node_modules. ``--base COMMIT`` adds that commit's service over unary calls (its whole package
-extracted with git archive, first on PYTHONPATH) as ``service_base`` and prints ``ratio
-service_vs_service_base_cpu_at_N`` (the base's server CPU per command over ours) and the moves/s ratios:
-before and after in the same windows' conditions; ``--systems service,service_unary --base COMMIT`` runs
+extracted with git archive, first on PYTHONPATH) as ``service_base``, and over Play as
+``service_base_play`` when ``service`` runs, and prints ``ratio service_unary_vs_service_base_cpu_at_N``
+and ``ratio service_vs_service_base_play_cpu_at_N`` (the base's server CPU per command over ours) and
+the moves/s ratios: before and after in the same windows' conditions; ``--systems service,service_unary --base COMMIT`` runs
 only our side.
 """
 from __future__ import annotations
@@ -67,7 +68,7 @@ MOVES_PER_GAME = 6          # the duel: three rounds of a pick and a guess
 EXPECT = {"service": 800.0, "service_unary": 500.0, "bgio_memory": 2000.0, "bgio_crypto": 1500.0,
           "bgio_flatfile": 600.0}  # first guesses
 SYSTEMS = ("service", "service_unary", "bgio_memory", "bgio_crypto", "bgio_flatfile")
-BASE_PATH = ""              # --base COMMIT: that commit's service (unary calls) as system "service_base"
+BASE_PATH = ""              # --base COMMIT: that commit's service, systems "service_base" (unary) and "service_base_play"
 
 
 def quick() -> None:
@@ -79,7 +80,10 @@ def quick() -> None:
 
 
 def missing() -> str | None:
-    """Why the peer cannot run here (no node, or boardgame.io not installed), or None."""
+    """Why the peer cannot run here (no node, or boardgame.io not installed), or None (also when
+    only our systems are asked for: they need neither)."""
+    if all(s.startswith("service") for s in SYSTEMS):
+        return None
     if shutil.which("node") is None:
         return "no node on PATH"
     if not os.path.isdir(os.path.join(HERE, "node_modules", "boardgame.io")):
@@ -99,23 +103,25 @@ class Service:
     def __init__(self, tmp: str, n: int, name: str = "service") -> None:
         self.name = name
         old = os.environ.get("PYTHONPATH")
-        if name == "service_base":  # --base: that commit's engine and service first on the path
+        base_of = name.startswith("service_base")
+        if base_of:  # --base: that commit's engine and service first on the path
             os.environ["PYTHONPATH"] = BASE_PATH + (os.pathsep + old if old else "")
         try:
             self.proc, self.target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                                   "--workers", str(WORKERS), "--store",
                                                   f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
             # the echo target is unused (no echo window here): the service's own address
-            self.clients = play_load.PlayProc(self.target, "duel", n) if name == "service" else \
+            self.play = name in ("service", "service_base_play")
+            self.clients = play_load.PlayProc(self.target, "duel", n) if self.play else \
                 bg.ClientProc(self.target, self.target, "duel", n)
         finally:
-            if name == "service_base":
+            if base_of:
                 os.environ.pop("PYTHONPATH") if old is None else os.environ.__setitem__("PYTHONPATH", old)
 
     def window(self, rate: float, n: int) -> dict:
         c = self.clients
         bg._all([c], op="top_up", want=_pool(rate, n))
-        if self.name != "service":
+        if not self.play:
             bg._all([c], op="refresh")
         t_start = time.monotonic() + bg.START_S
         c.send(op="service", t_start=t_start, window=WINDOW_S, warmup=WARMUP_S)
@@ -248,13 +254,13 @@ def run() -> None:
           f"{open('/proc/loadavg').read().split()[:3]}", flush=True)
     ratios = {}
     have = set(figures[GAMES[0]])
-    if "service_base" in have:  # before / after, in the same windows' conditions
-        for n in GAMES:
-            for name in ("service", "service_unary"):
-                print(f"ratio {name}_vs_service_base_cpu_at_{n} "
-                      f"{figures[n]['service_base']['server_ms'] / max(1e-9, figures[n][name]['server_ms']):.3f}")
-                print(f"ratio {name}_vs_service_base_at_{n} "
-                      f"{figures[n][name]['rate'] / max(1e-9, figures[n]['service_base']['rate']):.3f}")
+    for name, before in (("service", "service_base_play"), ("service_unary", "service_base")):
+        if {name, before} <= have:  # before / after, in the same windows' conditions
+            for n in GAMES:
+                print(f"ratio {name}_vs_{before}_cpu_at_{n} "
+                      f"{figures[n][before]['server_ms'] / max(1e-9, figures[n][name]['server_ms']):.3f}")
+                print(f"ratio {name}_vs_{before}_at_{n} "
+                      f"{figures[n][name]['rate'] / max(1e-9, figures[n][before]['rate']):.3f}")
     if not {"bgio_memory", "bgio_crypto", "bgio_flatfile"} <= have:
         return
     for peer in ("crypto", "flatfile", "memory"):
@@ -290,7 +296,8 @@ def main() -> None:
     ap.add_argument("--window", type=float)
     ap.add_argument("--systems", help="comma-separated systems to run (default: all)")
     ap.add_argument("--base", metavar="COMMIT", help="also run that commit's service over unary calls "
-                                                     "(\"service_base\": before / after in one run)")
+                                                     "(\"service_base\": before / after in one run) and, with "
+                                                     "system service, over Play (\"service_base_play\")")
     a = ap.parse_args()
     global GAMES, ROUNDS, WINDOW_S, SYSTEMS, BASE_PATH
     if a.quick:
@@ -305,8 +312,9 @@ def main() -> None:
         SYSTEMS = tuple(x for x in a.systems.split(","))
     if a.base:
         BASE_PATH = extract(a.base)
-        SYSTEMS = SYSTEMS + ("service_base",)
+        SYSTEMS = SYSTEMS + ("service_base",) + (("service_base_play",) if "service" in SYSTEMS else ())
         EXPECT["service_base"] = EXPECT["service_unary"]
+        EXPECT["service_base_play"] = EXPECT["service"]
     run()
 
 
