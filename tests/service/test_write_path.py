@@ -1,7 +1,7 @@
 """The service's one write path and its fast stream: the pending
 decision asked once per command, the next decision returned with the acceptance, a Play stream's
 records sent from the game's tail, and the server processes of one SQLite store told of each
-other's commits (service/wake.py)."""
+other's commits (service/wake.py), and a cached game caught up from what they told, in place."""
 from __future__ import annotations
 
 import os
