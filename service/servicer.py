@@ -90,7 +90,10 @@ class Service:
         # before its first read of the store, and this runs after the append is stored, so a stream
         # that subscribed too late to be seen here reads the new records on its first read.
         if self.loop is not None and self.feeds.is_watched(gid):
-            self.loop.call_soon_threadsafe(self.feeds.notify, gid)
+            if asyncio._get_running_loop() is self.loop:  # an append on the loop (submit_async): no self-pipe write
+                self.feeds.notify(gid)
+            else:
+                self.loop.call_soon_threadsafe(self.feeds.notify, gid)
 
     def _admit(self) -> None:
         if self.pending >= limits.MAX_PENDING_CALLS:
