@@ -489,7 +489,7 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool =
     if recs:
         for o in games.store.openings(gid, seat, sent, nxt):
             ops.setdefault(o.seq, []).append(o)
-    with games.locked(gid, told=True) as live:
+    with games.locked(gid) as live:   # asks the store: the records just read may be ahead of what was told
         ended = live.referee.ended and nxt >= live.size
         prompt = _prompt(live, games, seat, named) if nxt >= live.size else None
     return recs, ops, ended, prompt
