@@ -151,6 +151,7 @@ class GameManager:
         # what the other processes of the store told (``told``: service/wake.py, PostgreSQL's NOTIFY, the
         # streams' poll): game -> its size at least; trusted while the listener is up (``listening``)
         self._told: dict[str, int] = {}
+        self._told_lock = threading.Lock()   # two tellers: the listener thread and the poll on the loop
         self._listening = False
         self._epoch = 0
         self.async_appends = type(store).append_async is not Store.append_async  # submit_async's path
@@ -225,13 +226,14 @@ class GameManager:
         listener thread, or the streams' poll on the loop). Kept for every game, cached or not (a
         game being loaded now is not cached yet); past TOLD_KEPT entries, those of games neither
         cached nor in use go."""
-        if self._told.get(gid, -1) < size:
-            self._told[gid] = size
-        if len(self._told) > TOLD_KEPT:
-            with self._meta:
-                keep = {g: n for g, n in list(self._told.items()) if g in self._live or g in self._locks}
-            keep[gid] = max(size, keep.get(gid, 0))
-            self._told = keep
+        with self._told_lock:
+            if self._told.get(gid, -1) < size:
+                self._told[gid] = size
+            if len(self._told) > TOLD_KEPT:
+                with self._meta:
+                    keep = {g: n for g, n in self._told.items() if g in self._live or g in self._locks}
+                keep[gid] = max(size, keep.get(gid, 0))
+                self._told = keep
 
     def listening(self, up: bool) -> None:
         """The store's listener is up (every append of another process is told from now on) or down.

@@ -238,3 +238,18 @@ def test_the_seat_that_moved_gets_its_records_and_its_acceptance_as_one_message(
         q.put(None)
         call.cancel()
     c.close()
+
+
+def test_what_was_told_is_kept_for_cached_games_past_its_bound(server, monkeypatch):
+    """``GameManager.told`` keeps a size for every game told (a game being loaded is not cached yet);
+    past TOLD_KEPT entries only those of cached games (and the one just told) stay, with their sizes."""
+    from afteraction.service import games as games_mod
+
+    c, gid, seats = new_duel(server.target)
+    other = _other_process(server, gid)
+    monkeypatch.setattr(games_mod, "TOLD_KEPT", 4)
+    other.told(gid, 3)
+    for i in range(4):
+        other.told(f"gone{i}", 1)
+    assert other._told == {gid: 3, "gone3": 1}
+    c.close()
