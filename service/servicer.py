@@ -313,8 +313,7 @@ class GameServicer:
         busy = [False]   # the reader is judging a command (its result still to come)
         reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake, busy))
         try:
-            follow = _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names,
-                             judging=busy)
+            follow = _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names)
             async for m in (_batched(follow) if first.join.batched else _unbatched(follow)):
                 yield m
             while busy[0] or not results.empty():  # the end was sent before the last command's result
@@ -539,23 +538,18 @@ def _own(done: list, sent: int, seat: str):
 
 
 async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
-                  results: asyncio.Queue | None, tail=None, named: bool = False, judging: list = (False,)):
+                  results: asyncio.Queue | None, tail=None, named: bool = False):
     """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
     in it and the checkpoint after it; command results and decision prompts (Play); until the end
     record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN).
     A Play seat's own command: its records come from its result, not the store, and its next
-    prompt is looked for only if the next decision is the seat's. While the seat's command is being
-    judged (``judging[0]``), a wake (its own append's, stored before the result reaches the stream)
-    waits for the result, so the records and the acceptance go as one batch, not two messages."""
+    prompt is looked for only if the next decision is the seat's."""
     sent = from_seq
     last_prompt = None
     while True:
         if svc.stopping.is_set():  # not a finished stream: tell the client to resume elsewhere
             raise Rejection(Code.SHUTTING_DOWN, "the server is shutting down; resume on another replica")
         wake.clear()
-        if judging[0] and results.empty():
-            await wake.wait()   # the reader sets it once the result is queued
-            continue
         done = []
         while results is not None and not results.empty():
             done.append(results.get_nowait())

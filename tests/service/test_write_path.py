@@ -202,44 +202,6 @@ def test_a_catch_up_on_the_loop_replays_in_place_and_a_refusal_discards_the_game
     c.close()
 
 
-def test_the_seat_that_moved_gets_its_records_and_its_acceptance_as_one_message(server):
-    """A batched Play stream's own command: its append wakes the stream before the command's result
-    reaches it; the stream waits for the result, so the records and the acceptance go together as
-    one message (they went as two)."""
-    import queue
-
-    from afteraction.v1 import envelope_pb2
-
-    c, gid, seats = new_duel(server.target)
-    handshake(seats)
-    a = seats["a"]
-    size = server.games.store.size(gid)
-    legal = a.legal()
-    q: queue.Queue = queue.Queue()
-    q.put(gs.PlayRequest(join=gs.PlayJoin(game_id=gid, auth=a.auth(), from_seq=size, batched=True)))
-
-    def requests():
-        while (m := q.get()) is not None:
-            yield m
-    call = a.client.game.Play(requests(), timeout=20)
-    try:
-        it = iter(call)
-        first = next(it)
-        items = first.batch.items if first.WhichOneof("kind") == "batch" else [first]
-        assert [m.WhichOneof("kind") for m in items] == ["your_decision"]
-        signed = a.sign_command(size, legal.commands[0])
-        q.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
-        m = next(it)
-        assert m.WhichOneof("kind") == "batch", m
-        kinds = [x.WhichOneof("kind") for x in m.batch.items]   # the record, a's openings in it, its checkpoint
-        assert kinds[0] == "record" and kinds[-2:] == ["checkpoint", "accepted"], kinds
-        assert set(kinds[1:-2]) <= {"opening"}, kinds
-    finally:
-        q.put(None)
-        call.cancel()
-    c.close()
-
-
 def test_what_was_told_is_kept_for_cached_games_past_its_bound(server, monkeypatch):
     """``GameManager.told`` keeps a size for every game told (a game being loaded is not cached yet);
     past TOLD_KEPT entries only those of cached games (and the one just told) stay, with their sizes."""
