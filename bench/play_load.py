@@ -210,7 +210,8 @@ async def client_main(target: str, game: str, n: int) -> None:
                 s.running = False
                 s.resume.clear()
             ans = {"lat": list(lat), "cpu": time.process_time() - cpu0,
-                   "ended": sum(s.ended for s in slots) - ended0, "inline": sum(s.inline for s in slots) - inline0}
+                   "ended": sum(s.ended for s in slots) - ended0, "inline": sum(s.inline for s in slots) - inline0,
+                   "ended_by_slot": [s.ended for s in slots]}   # since the first window: how even the slots are
         else:
             raise ValueError(op)
         out.write(json.dumps(ans) + "\n")

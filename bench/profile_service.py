@@ -25,10 +25,11 @@ benchmark of `make bench` (no ``bench_`` prefix): the measurements behind the pr
         ``GameManager`` without gRPC on one thread under cProfile: the legal commands and
         the submit per command, and the top functions by own time.
 
-    python bench/profile_service.py path duel [--games 1] [--window 8] [--workers 2] [--rate 250]
+    python bench/profile_service.py path duel [--games 1] [--window 8] [--workers 2] [--rate 250] [--play]
         the whole service path of one seat's commands: `aar serve --workers 2` sampled
         by py-spy (``pip install py-spy``; every thread of every server process, its own overhead kept
-        small with --nonblocking) while ``--games`` bench drivers play for ``--window`` seconds; each
+        small with --nonblocking) while ``--games`` bench drivers play for ``--window`` seconds (``--play``:
+        bench/play_load.py's client process, each seat on its own Play stream and connection); each
         sample is put in one bucket: a rebuild of a game that is not among the cached live games
         (GameManager._load, whatever it calls), else by its innermost frame that names one (parsing, pending decision,
         legal-command enumeration, copies, authentication, logging, the store, crypto, the rules,
@@ -55,6 +56,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench import bench_service as base  # noqa: E402
 from bench import bench_service_games as bg  # noqa: E402
+from bench import play_load  # noqa: E402
 
 WRAPPER = '''
 import atexit, os, time
@@ -415,11 +417,14 @@ BUCKETS = [
 
 
 REBUILD = "rebuilding a game from the store (not among the MAX_LIVE_GAMES cached: reads, replay, key checks)"
+CATCH_UP = "catching a cached game up with another process's appends (GameManager._catch_up: reads, replay)"
 
 
 def _bucket(frames: list[str]) -> str:
     if any(fr.startswith("GameManager._load ") for fr in frames):  # whatever it calls, the rebuild's
         return REBUILD
+    if any(fr.startswith("GameManager._catch_up ") for fr in frames):  # a seat on the other worker's, mostly
+        return CATCH_UP
     for fr in reversed(frames):  # innermost first
         fn, _, where = fr.partition(" (")
         for name, test in BUCKETS:
@@ -442,7 +447,8 @@ def _waiting(frame: str) -> bool:
     return any((fn == w or fn.endswith("." + w)) and f in where for w, f in WAITS)
 
 
-def path(game: str, games: int, window: float, workers: int, rate: int, raw: str | None = None) -> None:
+def path(game: str, games: int, window: float, workers: int, rate: int, raw: str | None = None,
+         play: bool = False) -> None:
     import collections
     import shutil
     import subprocess
@@ -454,11 +460,15 @@ def path(game: str, games: int, window: float, workers: int, rate: int, raw: str
         svc, target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                    "--store", f"sqlite:{d}/p.sqlite", "--data-dir", d, "--workers", str(workers)])
         try:
-            drivers = [bg.Driver(target, game) for _ in range(games)]
             # games enough for the window (duel: 6 commands a game) at up to 600 commands/s: none made inside it
-            want = int(600 * (window + 1) / games / 6) + 2
-            for dr in drivers:
-                dr.top_up(want if game == "duel" else 3)
+            want = int(600 * (window + 1) / games / 6) + 2 if game == "duel" else 3
+            if play:  # each seat's Play stream on its own connection (bench/play_load.py, compare.py's "service")
+                drivers = [play_load.PlayProc(target, game, games)]
+                bg._all(drivers, op="top_up", want=want)
+            else:
+                drivers = [bg.Driver(target, game) for _ in range(games)]
+                for dr in drivers:
+                    dr.top_up(want)
             out = os.path.join(d, "spy.txt")
             base.WINDOW_S, base.WARMUP_S = window, 0.5
             c0 = _cpu(svc.pid)
@@ -467,7 +477,11 @@ def path(game: str, games: int, window: float, workers: int, rate: int, raw: str
                                     "--duration", str(int(window + 1)), "--output", out],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             m = base.Meter()
-            bg.run_service(drivers, m)
+            if play:
+                t0 = time.monotonic() + bg.START_S
+                m.lat.extend(bg._all(drivers, op="service", t_start=t0, window=window, warmup=0.5)[0]["lat"])
+            else:
+                bg.run_service(drivers, m)
             rec.wait(120)
             c1 = _cpu(svc.pid)
             for dr in drivers:
@@ -506,8 +520,8 @@ def path(game: str, games: int, window: float, workers: int, rate: int, raw: str
               f"server processes); {total} py-spy samples at {rate}/s running, {waiting} waiting (set aside); load "
               f"{open('/proc/loadavg').read().split()[:3]}")
         busy = 1000 * total / rate / max(1, run_n)
-        print(f"where a command's busy thread time goes ({busy:.2f} ms sampled, one command = ListLegalCommands + "
-              "SubmitCommand; a thread in fdatasync counts as busy, so the sampled time exceeds the CPU by about "
+        one = "one Play message each way" if play else "ListLegalCommands + SubmitCommand"
+        print(f"where a command's busy thread time goes ({busy:.2f} ms sampled, one command = {one}; a thread in fdatasync counts as busy, so the sampled time exceeds the CPU by about "
               "the commit's wait):")
         for name, k in buckets.most_common():
             print(f"  {100 * k / total:5.1f}%  {busy * k / total:6.3f} ms  {name}")
@@ -548,6 +562,7 @@ def main() -> None:
     pa.add_argument("--workers", type=int, default=2)
     pa.add_argument("--rate", type=int, default=250)
     pa.add_argument("--raw", help="keep py-spy's raw stacks in this file")
+    pa.add_argument("--play", action="store_true", help="each seat over its own Play stream (bench/play_load.py)")
     i = sub.add_parser("inproc")
     i.add_argument("games", nargs="+")
     a = ap.parse_args()
@@ -556,7 +571,7 @@ def main() -> None:
     elif a.what in ("loop", "gc"):
         hooked(a.what, a.game, a.games, a.window, getattr(a, "no_freeze", False))
     elif a.what == "path":
-        path(a.game, a.games, a.window, a.workers, a.rate, a.raw)
+        path(a.game, a.games, a.window, a.workers, a.rate, a.raw, a.play)
     elif a.what == "ab":
         ab(a.game, a.base, a.games, a.window, a.rounds, a.workers, a.against)
     else:

@@ -29,6 +29,9 @@ class Feeds:
     def __init__(self) -> None:
         self._subs: dict[str, set[asyncio.Event]] = {}
         self._sizes: dict[str, int] = {}
+        #: (told(gid, size), listening(up)), called on the store's listener thread: the games manager
+        #: knows from them whether a cached game is behind the store without asking it
+        self.told_hooks = (lambda gid, size: None, lambda up: None)
 
     def subscribe(self, gid: str) -> asyncio.Event:
         ev = asyncio.Event()
@@ -81,11 +84,15 @@ class Feeds:
         if listen is not None:
             loop = asyncio.get_running_loop()
 
+            sizes, listening = self.told_hooks
+
             def told(gid: str, size: int) -> None:
+                sizes(gid, size)
                 if gid in self._subs:  # a game nobody here watches costs no wake-up of the loop
                     loop.call_soon_threadsafe(self._told, gid, size)
 
             def state(up: bool) -> None:
+                listening(up)
                 loop.call_soon_threadsafe(self._listening, up)
             stop = listen(told, state)
         try:

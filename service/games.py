@@ -41,6 +41,19 @@ from .store import Append, CommandRow, Conflict, GameRow, OpeningRow, RecordRow,
 APPEND_ATTEMPTS = 3
 MAX_LIVE = limits.MAX_LIVE_GAMES   # games kept caught up in memory (LRU); older ones are rebuilt from the store
 TAIL_RECORDS = 64                  # a live game's last records kept for its streams (LiveGame.tail)
+INLINE_CATCH_UP = 16               # a cached game this many records behind or fewer is caught up on the event loop
+TOLD_KEPT = 4 * MAX_LIVE           # sizes told by other processes kept (GameManager.told) before the uncached go
+
+
+class CachedReferee(Referee):
+    """The referee of a cached game. ``in_place`` (the catch-up's and the rebuild's replay of stored
+    commands, ``GameManager._catch_up``): each command is applied to the live state without the
+    copy that makes a refusal change nothing, as the verifier's replay does (engine/log/replay.py);
+    a refusal there is an internal error that discards the cached game."""
+    in_place = False
+
+    def _working_state(self):
+        return self.state if self.in_place else super()._working_state()
 
 
 class WouldWait(Exception):
@@ -62,6 +75,9 @@ class LiveGame:
     #: the last TAIL_RECORDS records as stored, each with every seat's openings in it: a stream of a
     #: cached game sends what was just appended from here, with no read of the store (``recent``)
     tail: deque = field(default_factory=lambda: deque(maxlen=TAIL_RECORDS))
+    #: the ``GameManager._epoch`` in which this cache was last compared with the store's size: while the
+    #: store's listener stays up since then, what other processes told says whether the store has more
+    checked: int = -1
 
     def recent(self, sent: int, seat: str) -> tuple[list[RecordRow], dict[int, list[OpeningRow]]] | None:
         """The records from ``sent`` to the end and ``seat``'s openings in them by seq, or None when
@@ -132,6 +148,12 @@ class GameManager:
         self._locks: dict[str, list] = {}
         self._meta = threading.Lock()
         self.on_append = lambda gid: None   # the server wakes its streams (service/feeds.py)
+        # what the other processes of the store told (``told``: service/wake.py, PostgreSQL's NOTIFY, the
+        # streams' poll): game -> its size at least; trusted while the listener is up (``listening``)
+        self._told: dict[str, int] = {}
+        self._told_lock = threading.Lock()   # two tellers: the listener thread and the poll on the loop
+        self._listening = False
+        self._epoch = 0
         self.async_appends = type(store).append_async is not Store.append_async  # submit_async's path
 
     # -- creation -------------------------------------------------------------
@@ -152,7 +174,8 @@ class GameManager:
         # the new game is cached as it is made (its first commands, the handshake, need no rebuild);
         # its seat keys were checked by new_genesis: not again
         live = LiveGame(GameRow(gid, rs.game, rs.version, genesis.raw, secret),
-                        Referee(genesis, rs, secret, keys_checked=True), LogWriter(self.signer, origin))
+                        CachedReferee(genesis, rs, secret, keys_checked=True), LogWriter(self.signer, origin),
+                        checked=self._epoch)
         rows = self._write(live, [genesis], lambda rows: self.store.create_game(live.row, rows[0]))
         with self._meta:
             self._live[gid] = live
@@ -182,6 +205,7 @@ class GameManager:
         return live.writer.signer if live is not None else self.signer
 
     def _load(self, gid: str) -> LiveGame:
+        epoch = self._epoch
         row = self.store.game(gid)
         if row is None:
             raise Refusal(Code.UNKNOWN_GAME, f"no game {quote(gid)}", game_id=gid)
@@ -189,20 +213,73 @@ class GameManager:
         rs = registry.get(row.game, row.version)
         # a genesis this service stored was checked when the game was created (SPEC.md 7.4): a rebuild
         # does not run the pure-Python key check again for each seat
-        ref = Referee(genesis, rs, row.secret, keys_checked=True)
+        ref = CachedReferee(genesis, rs, row.secret, keys_checked=True)
         writer = LogWriter(self.signers.get(genesis.body["server"]["vkey"], self.signer), genesis.body["server"]["origin"])
-        live = LiveGame(row, ref, writer)
+        live = LiveGame(row, ref, writer, checked=epoch)
         self._write(live, [genesis])
         self._catch_up(live)
         return live
 
-    def _catch_up(self, live: LiveGame) -> None:
+    # -- what other processes told ------------------------------------------------
+    def told(self, gid: str, size: int) -> None:
+        """Another process of the store committed game ``gid`` up to ``size`` records (the store's
+        listener thread, or the streams' poll on the loop). Kept for every game, cached or not (a
+        game being loaded now is not cached yet); past TOLD_KEPT entries, those of games neither
+        cached nor in use go."""
+        with self._told_lock:
+            if self._told.get(gid, -1) < size:
+                self._told[gid] = size
+            if len(self._told) > TOLD_KEPT:
+                with self._meta:
+                    keep = {g: n for g, n in self._told.items() if g in self._live or g in self._locks}
+                keep[gid] = max(size, keep.get(gid, 0))
+                self._told = keep
+
+    def listening(self, up: bool) -> None:
+        """The store's listener is up (every append of another process is told from now on) or down.
+        Either way a new epoch: a cache is trusted by what was told only once compared with the
+        store's size in an epoch that is up (appends told while it was down were lost)."""
+        self._listening = up
+        self._epoch += 1
+
+    def _store_size(self, live: LiveGame, told: bool) -> int:
+        """The store's size of the game, or (``told``, the listener up and this cache compared with
+        the store since it came up) what the other processes told, without a query."""
         gid = live.row.game_id
+        if told and self._listening and live.checked == self._epoch:
+            return max(live.size, self._told.get(gid, 0))
+        epoch = self._epoch
         n = self.store.size(gid)
         if n == live.size:
+            live.checked = epoch
+        return n
+
+    def _catch_up(self, live: LiveGame, told: bool = False, n: int | None = None) -> None:
+        """Replay onto the cached game what the store has beyond it (in place: a failure discards
+        the game from the cache). ``told``: the store's size as ``_store_size`` knows it; ``n``:
+        that size, known already."""
+        epoch = self._epoch
+        if n is None:
+            n = self._store_size(live, told)
+        if n == live.size:
             return
+        gid = live.row.game_id
         if n < live.size:
             raise Internal(f"game {gid}: the store has {n} records, the cache {live.size}")
+        live.referee.in_place = True
+        try:
+            self._replay(live, n)
+        except BaseException:
+            with self._meta:
+                if self._live.get(gid) is live:
+                    self._live.pop(gid)
+            raise
+        finally:
+            live.referee.in_place = False
+        live.checked = epoch
+
+    def _replay(self, live: LiveGame, n: int) -> None:
+        gid = live.row.game_id
         # Commands first, then records: another server may append between the two reads, and a command
         # and its records are one transaction, so every command read here has its records in the second
         # read (records first could miss a command's: a replay mismatch, INTERNAL, in a two-server race).
@@ -233,7 +310,7 @@ class GameManager:
     @contextmanager
     def inline(self) -> Iterator[None]:
         """Try a read on the event loop: inside, ``locked`` raises WouldWait rather than wait for
-        a game's lock, load a game or catch it up (it still checks the store's size)."""
+        a game's lock, load a game or catch up more than INLINE_CATCH_UP records."""
         _INLINE.on = True
         try:
             yield
@@ -260,13 +337,18 @@ class GameManager:
                 del self._locks[gid]
 
     @contextmanager
-    def _locked_now(self, gid: str, fresh: bool) -> Iterator[LiveGame]:
-        """``locked`` without waiting: the cached game if its lock is free and (``fresh``) the
-        store holds nothing newer; WouldWait otherwise."""
+    def _locked_now(self, gid: str, fresh: bool, told: bool = False) -> Iterator[LiveGame]:
+        """``locked`` without waiting: the cached game if its lock is free, (``fresh``) caught up
+        here if the store has at most INLINE_CATCH_UP records more (the few rows read by index,
+        replayed in place); WouldWait otherwise."""
         live, ent = self._hold_now(gid)
         try:
-            if fresh and self.store.size(gid) != live.size:
-                raise WouldWait(gid)
+            if fresh:
+                n = self._store_size(live, told)
+                if n != live.size:
+                    if not 0 < n - live.size <= INLINE_CATCH_UP:
+                        raise WouldWait(gid)
+                    self._catch_up(live, n=n)
             if self._due(live, self.now()):
                 raise WouldWait(gid)  # an end record to write first (``_expire``, on the pool's path)
             yield live
@@ -274,11 +356,13 @@ class GameManager:
             self._release(gid, ent)
 
     @contextmanager
-    def locked(self, gid: str, fresh: bool = True) -> Iterator[LiveGame]:
+    def locked(self, gid: str, fresh: bool = True, told: bool = False) -> Iterator[LiveGame]:
         """The game's cache under the game's lock, caught up with the store
-        (``fresh=False``: as cached; ``submit`` checks freshness itself)."""
+        (``fresh=False``: as cached; ``submit`` checks freshness itself). ``told``: caught up with
+        what the other processes told, without asking the store its size while its listener is up (a
+        stream's read: the wake that made it read told it; a told size is committed in the store)."""
         if getattr(_INLINE, "on", False):
-            with self._locked_now(gid, fresh) as live:
+            with self._locked_now(gid, fresh, told) as live:
                 yield live
             return
         with self._game_lock(gid):
@@ -291,7 +375,7 @@ class GameManager:
                         self._trim()
                 else:
                     if fresh:
-                        self._catch_up(live)
+                        self._catch_up(live, told)
                     with self._meta:
                         if gid in self._live:
                             self._live.move_to_end(gid)

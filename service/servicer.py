@@ -83,13 +83,17 @@ class Service:
         self.exports = 0     # ExportBundle calls in progress (loop thread only)
         self.key_history = ""   # the key ring's public history (keyring.py), "" while it has one key
         games.on_append = self._appended
+        self.feeds.told_hooks = (games.told, games.listening)   # what other processes tell: the games' freshness
 
     def _appended(self, gid: str) -> None:
         # Only a game someone watches costs a wake-up of the loop. Safe unlocked: a stream subscribes
         # before its first read of the store, and this runs after the append is stored, so a stream
         # that subscribed too late to be seen here reads the new records on its first read.
         if self.loop is not None and self.feeds.is_watched(gid):
-            self.loop.call_soon_threadsafe(self.feeds.notify, gid)
+            if asyncio._get_running_loop() is self.loop:  # an append on the loop (submit_async): no self-pipe write
+                self.feeds.notify(gid)
+            else:
+                self.loop.call_soon_threadsafe(self.feeds.notify, gid)
 
     def _admit(self) -> None:
         if self.pending >= limits.MAX_PENDING_CALLS:
@@ -153,7 +157,11 @@ class Service:
             return live.size, live.referee.ended
 
     def sizes(self, gids: list[str]) -> dict[str, int]:
-        return {g: self.games.store.size(g) for g in gids}
+        """The streams' poll: each watched game's size in the store (the games' freshness learns it too)."""
+        out = {g: self.games.store.size(g) for g in gids}
+        for g, n in out.items():
+            self.games.told(g, n)
+        return out
 
 
 class GameServicer:
@@ -466,7 +474,7 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool =
     ``named``: the prompt carries the legal commands' names."""
     games = svc.games
     if seat is not None:  # a seat's stream of a cached game: what was just appended, from the game's tail
-        with games.locked(gid) as live:
+        with games.locked(gid, told=True) as live:
             got = live.recent(sent, seat)
             if got is not None and len(got[0]) <= limits.STREAM_BATCH:
                 recs, ops = got
@@ -480,7 +488,7 @@ def _snapshot(svc: Service, gid: str, sent: int, seat: str | None, named: bool =
     if recs:
         for o in games.store.openings(gid, seat, sent, nxt):
             ops.setdefault(o.seq, []).append(o)
-    with games.locked(gid) as live:
+    with games.locked(gid) as live:   # asks the store: the records just read may be ahead of what was told
         ended = live.referee.ended and nxt >= live.size
         prompt = _prompt(live, games, seat, named) if nxt >= live.size else None
     return recs, ops, ended, prompt

@@ -83,8 +83,25 @@ def test_bench_peer_runs_in_quick_mode_and_prints_its_ratios():
         "service_vs_bgio_crypto", "service_vs_bgio_flatfile", "service_p99_ms_at_2", "bgio_crypto_p99_ms_at_2",
         "service_cpu_ms_per_command", "bgio_crypto_cpu_ms_per_move", "service_vs_bgio_crypto_cpu_at_2",
         "service_vs_bgio_flatfile_cpu_at_2", "service_unary_cpu_ms_per_command",
-        "service_vs_service_unary_cpu_at_2"}, p.stdout
+        "service_vs_service_unary_cpu_at_2"} | {f"service_{g}_{k}_at_2" for g in ("sog", "gmv")
+                                                for k in ("moves_per_s", "cpu_ms_per_command", "p99_ms")}, p.stdout
     assert all(RATIO.match(f"ratio {k} {v}") for k, v in ratios.items())
     assert all(float(v) > 0 for v in ratios.values()), p.stdout  # every system played moves in its window
     for system in ("service", "service_unary", "bgio_memory", "bgio_crypto", "bgio_flatfile"):
+        assert any(line.startswith(f"{system} ") and "games=2 " in line for line in p.stdout.splitlines()), p.stdout
+
+
+def test_bench_peer_our_side_runs_without_node_and_plays_sog_over_play():
+    """Our systems alone need neither node nor boardgame.io: the duel and SOG over Play streams at 2
+    games, each with its ratio lines (SOG's beside the duel, no target)."""
+    import subprocess
+
+    p = subprocess.run([sys.executable, str(REPO / "bench" / "peer" / "compare.py"), "--quick", "--systems", "service",
+                        "--rulesets", "sog"], capture_output=True, text=True, timeout=240)
+    assert p.returncode == 0, p.stderr[-2000:]
+    ratios = dict(line.split()[1:] for line in p.stdout.splitlines() if line.startswith("ratio "))
+    assert set(ratios) == {"service_sog_moves_per_s_at_2", "service_sog_cpu_ms_per_command_at_2",
+                           "service_sog_p99_ms_at_2"}, p.stdout
+    assert all(RATIO.match(f"ratio {k} {v}") and float(v) > 0 for k, v in ratios.items()), p.stdout
+    for system in ("service", "service_sog"):
         assert any(line.startswith(f"{system} ") and "games=2 " in line for line in p.stdout.splitlines()), p.stdout

@@ -13,6 +13,10 @@ Systems, each its own server process, N concurrent games, each seat its own conn
   bgio_crypto    the same with the per-move crypto (Ed25519 verify of the seat's signed
                  move, a SHA-256 chain, an Ed25519 server signature per move; game.js).
   bgio_flatfile  boardgame.io's FlatFile store (node-persist files; no crypto).
+  service_sog, service_gmv
+                 SOG and GMV over Play as ``service`` plays the duel (``--rulesets``; ours only: the
+                 peer has no such game), printed beside it with ``ratio service_G_moves_per_s_at_N``,
+                 ``ratio service_G_cpu_ms_per_command_at_N`` and ``ratio service_G_p99_ms_at_N``, no target.
 For each number of games, ROUNDS rounds of one window per system, the systems' order rotated each
 round; games (and matches) are created before a window, so windows measure moves. Figures: moves per
 second (pooled over the rounds), p50/p99 latency of one move as the seat to move sees it, the server
@@ -32,9 +36,10 @@ No target is asserted: the figures are read (docs/service.md, "The peer benchmar
 Run: ``make bench-peer`` (npm ci, then this) or ``python bench/peer/compare.py [--quick] [--games 10,100]
 [--rounds 2] [--window 2] [--systems service,service_unary,...] [--base COMMIT]``; needs node and
 bench/peer/node_modules. ``--base COMMIT`` adds that commit's service over unary calls (its whole package
-extracted with git archive, first on PYTHONPATH) as ``service_base`` and prints ``ratio
-service_vs_service_base_cpu_at_N`` (the base's server CPU per command over ours) and the moves/s ratios:
-before and after in the same windows' conditions; ``--systems service,service_unary --base COMMIT`` runs
+extracted with git archive, first on PYTHONPATH) as ``service_base``, and over Play as
+``service_base_play`` when ``service`` runs, and prints ``ratio service_unary_vs_service_base_cpu_at_N``
+and ``ratio service_vs_service_base_play_cpu_at_N`` (the base's server CPU per command over ours) and
+the moves/s ratios: before and after in the same windows' conditions; ``--systems service,service_unary --base COMMIT`` runs
 only our side.
 """
 from __future__ import annotations
@@ -65,9 +70,11 @@ WARMUP_S = 0.5
 WORKERS = 2                 # as `make bench` runs the service (bench_service_games.WORKERS)
 MOVES_PER_GAME = 6          # the duel: three rounds of a pick and a guess
 EXPECT = {"service": 800.0, "service_unary": 500.0, "bgio_memory": 2000.0, "bgio_crypto": 1500.0,
-          "bgio_flatfile": 600.0}  # first guesses
+          "bgio_flatfile": 600.0, "service_sog": 500.0, "service_gmv": 500.0}  # first guesses
 SYSTEMS = ("service", "service_unary", "bgio_memory", "bgio_crypto", "bgio_flatfile")
-BASE_PATH = ""              # --base COMMIT: that commit's service (unary calls) as system "service_base"
+RULESETS = ("sog", "gmv")   # played over Play beside the duel ("service_sog", "service_gmv"), ours only
+MOVES: dict = {}            # commands per game of each of RULESETS (random bots: bench_service_games)
+BASE_PATH = ""              # --base COMMIT: that commit's service, systems "service_base" (unary) and "service_base_play"
 
 
 def quick() -> None:
@@ -79,7 +86,10 @@ def quick() -> None:
 
 
 def missing() -> str | None:
-    """Why the peer cannot run here (no node, or boardgame.io not installed), or None."""
+    """Why the peer cannot run here (no node, or boardgame.io not installed), or None (also when
+    only our systems are asked for: they need neither)."""
+    if all(s.startswith("service") for s in SYSTEMS):
+        return None
     if shutil.which("node") is None:
         return "no node on PATH"
     if not os.path.isdir(os.path.join(HERE, "node_modules", "boardgame.io")):
@@ -87,35 +97,40 @@ def missing() -> str | None:
     return None
 
 
-def _pool(rate: float, n: int, margin: float = 2.0) -> int:
-    """Games each slot needs for one window at ``rate`` moves/s: ``margin`` times the guess and two more."""
-    return int(margin * rate * (WINDOW_S + WARMUP_S + 0.5) / n / MOVES_PER_GAME) + 2
+def _pool(rate: float, n: int, margin: float = 2.0, moves: int = MOVES_PER_GAME) -> int:
+    """Games each slot needs for one window at ``rate`` moves/s: ``margin`` times the guess and two more
+    (``moves``: commands per game)."""
+    return int(margin * rate * (WINDOW_S + WARMUP_S + 0.5) / n / moves) + 2
 
 
 class Service:
     """`aar serve` and one client process playing the duel: over Play streams (play_load.PlayProc,
-    ``name`` "service") or unary calls (bench_service_games' drivers, "service_unary")."""
+    ``name`` "service") or unary calls (bench_service_games' drivers, "service_unary"); ``game``
+    another ruleset over Play ("service_sog", "service_gmv": ours only, the peer has no such game)."""
 
-    def __init__(self, tmp: str, n: int, name: str = "service") -> None:
-        self.name = name
+    def __init__(self, tmp: str, n: int, name: str = "service", game: str = "duel") -> None:
+        self.name = name if game == "duel" else f"{name}_{game}"
+        self.game = game
         old = os.environ.get("PYTHONPATH")
-        if name == "service_base":  # --base: that commit's engine and service first on the path
+        base_of = name.startswith("service_base")
+        if base_of:  # --base: that commit's engine and service first on the path
             os.environ["PYTHONPATH"] = BASE_PATH + (os.pathsep + old if old else "")
         try:
             self.proc, self.target = base._spawn(["-m", "afteraction.cli", "serve", "--listen", "127.0.0.1:0",
                                                   "--workers", str(WORKERS), "--store",
                                                   f"sqlite:{os.path.join(tmp, 'bench.sqlite')}", "--data-dir", tmp])
             # the echo target is unused (no echo window here): the service's own address
-            self.clients = play_load.PlayProc(self.target, "duel", n) if name == "service" else \
-                bg.ClientProc(self.target, self.target, "duel", n)
+            self.play = name in ("service", "service_base_play")
+            self.clients = play_load.PlayProc(self.target, game, n) if self.play else \
+                bg.ClientProc(self.target, self.target, game, n)
         finally:
-            if name == "service_base":
+            if base_of:
                 os.environ.pop("PYTHONPATH") if old is None else os.environ.__setitem__("PYTHONPATH", old)
 
     def window(self, rate: float, n: int) -> dict:
         c = self.clients
-        bg._all([c], op="top_up", want=_pool(rate, n))
-        if self.name != "service":
+        bg._all([c], op="top_up", want=_pool(rate, n, moves=MOVES.get(self.game, MOVES_PER_GAME)))
+        if not self.play:
             bg._all([c], op="refresh")
         t_start = time.monotonic() + bg.START_S
         c.send(op="service", t_start=t_start, window=WINDOW_S, warmup=WARMUP_S)
@@ -202,8 +217,12 @@ def bench_size(n: int, tmp: str) -> dict:
             d = os.path.join(tmp, f"{name}-{n}")
             os.makedirs(d)
             systems.append(Service(d, n, name) if name.startswith("service") else Peer(name, d))
+        for g in RULESETS if "service" in SYSTEMS else ():
+            d = os.path.join(tmp, f"service_{g}-{n}")
+            os.makedirs(d)
+            systems.append(Service(d, n, "service", g))
         got: dict = {s.name: [] for s in systems}
-        rate = dict(EXPECT)
+        rate = {s.name: EXPECT.get(s.name, EXPECT["service"]) for s in systems}
         for r in range(ROUNDS):
             for s in systems[r % len(systems):] + systems[:r % len(systems)]:  # the order rotates each round
                 w = s.window(rate[s.name], n)
@@ -242,19 +261,30 @@ def run() -> None:
           "(SocketIO, moves applied on the server); each seat its own connection; "
           f"{ROUNDS} rounds of a {WINDOW_S} s window (after {WARMUP_S} s of warm-up) per system and size; "
           f"load average before: {open('/proc/loadavg').read().split()[:3]}", flush=True)
+    if RULESETS and "service" in SYSTEMS:
+        MOVES.update(bg._cmds_per_game())
+        print("commands per game (random bots, for the pools): " + ", ".join(f"{g} {MOVES[g]}" for g in RULESETS),
+              flush=True)
     with tempfile.TemporaryDirectory(prefix="aar-bench-peer-") as tmp:
         figures = {n: bench_size(n, tmp) for n in GAMES}
     print(f"bench-peer took {time.monotonic() - t0:.1f} s; load average after: "
           f"{open('/proc/loadavg').read().split()[:3]}", flush=True)
     ratios = {}
     have = set(figures[GAMES[0]])
-    if "service_base" in have:  # before / after, in the same windows' conditions
-        for n in GAMES:
-            for name in ("service", "service_unary"):
-                print(f"ratio {name}_vs_service_base_cpu_at_{n} "
-                      f"{figures[n]['service_base']['server_ms'] / max(1e-9, figures[n][name]['server_ms']):.3f}")
-                print(f"ratio {name}_vs_service_base_at_{n} "
-                      f"{figures[n][name]['rate'] / max(1e-9, figures[n]['service_base']['rate']):.3f}")
+    for name, before in (("service", "service_base_play"), ("service_unary", "service_base")):
+        if {name, before} <= have:  # before / after, in the same windows' conditions
+            for n in GAMES:
+                print(f"ratio {name}_vs_{before}_cpu_at_{n} "
+                      f"{figures[n][before]['server_ms'] / max(1e-9, figures[n][name]['server_ms']):.3f}")
+                print(f"ratio {name}_vs_{before}_at_{n} "
+                      f"{figures[n][name]['rate'] / max(1e-9, figures[n][before]['rate']):.3f}")
+    for g in RULESETS:  # the war games over Play beside the duel: no target, read beside it
+        if f"service_{g}" in have:
+            for n in GAMES:
+                f = figures[n][f"service_{g}"]
+                print(f"ratio service_{g}_moves_per_s_at_{n} {f['rate']:.1f}")
+                print(f"ratio service_{g}_cpu_ms_per_command_at_{n} {f['server_ms']:.3f}")
+                print(f"ratio service_{g}_p99_ms_at_{n} {f['p99']:.1f}")
     if not {"bgio_memory", "bgio_crypto", "bgio_flatfile"} <= have:
         return
     for peer in ("crypto", "flatfile", "memory"):
@@ -289,10 +319,13 @@ def main() -> None:
     ap.add_argument("--rounds", type=int)
     ap.add_argument("--window", type=float)
     ap.add_argument("--systems", help="comma-separated systems to run (default: all)")
+    ap.add_argument("--rulesets", help="comma-separated rulesets played over Play beside the duel when "
+                                       "system service runs (default sog,gmv; \"\" for none)")
     ap.add_argument("--base", metavar="COMMIT", help="also run that commit's service over unary calls "
-                                                     "(\"service_base\": before / after in one run)")
+                                                     "(\"service_base\": before / after in one run) and, with "
+                                                     "system service, over Play (\"service_base_play\")")
     a = ap.parse_args()
-    global GAMES, ROUNDS, WINDOW_S, SYSTEMS, BASE_PATH
+    global GAMES, ROUNDS, WINDOW_S, SYSTEMS, BASE_PATH, RULESETS
     if a.quick:
         quick()
     if a.games:
@@ -303,10 +336,13 @@ def main() -> None:
         WINDOW_S = a.window
     if a.systems:
         SYSTEMS = tuple(x for x in a.systems.split(","))
+    if a.rulesets is not None:
+        RULESETS = tuple(x for x in a.rulesets.split(",") if x)
     if a.base:
         BASE_PATH = extract(a.base)
-        SYSTEMS = SYSTEMS + ("service_base",)
+        SYSTEMS = SYSTEMS + ("service_base",) + (("service_base_play",) if "service" in SYSTEMS else ())
         EXPECT["service_base"] = EXPECT["service_unary"]
+        EXPECT["service_base_play"] = EXPECT["service"]
     run()
 
 

@@ -51,7 +51,7 @@ class _Context:
 def _svc():
     from afteraction.service.servicer import Service
 
-    return Service(types.SimpleNamespace(on_append=None))
+    return Service(types.SimpleNamespace(on_append=None, told=None, listening=None))
 
 
 @pytest.mark.parametrize("resume_after", [None, 0.05])

@@ -1,13 +1,15 @@
 """The service's one write path and its fast stream: the pending
 decision asked once per command, the next decision returned with the acceptance, a Play stream's
 records sent from the game's tail, and the server processes of one SQLite store told of each
-other's commits (service/wake.py)."""
+other's commits (service/wake.py), and a cached game caught up from what they told, in place."""
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
 import time
+
+import pytest
 
 from .conftest import handshake, new_duel
 
@@ -105,3 +107,111 @@ def test_the_processes_of_one_sqlite_store_tell_each_other_of_a_commit(tmp_path)
         p.wait(30)
     assert not [n for n in os.listdir(tmp_path) if "-wake" in n]   # the marker goes with the listener
     assert Wakes(path).peers() == []
+
+
+def _other_process(server, gid):
+    """A second process's games manager on the server's store, with ``gid`` cached, its listener up
+    and the cache compared with the store once since (as a worker of `aar serve --workers 2`)."""
+    from afteraction.service.games import GameManager
+
+    other = GameManager(server.games.store, server.games.signer)
+    with other.locked(gid):
+        pass
+    other.listening(True)
+    with other.locked(gid, told=True):   # the first read in the new epoch asks the store
+        pass
+    return other
+
+
+def test_a_stream_read_knows_from_what_was_told_whether_the_store_has_more(server, monkeypatch):
+    """A stream's read (``locked(told=True)``) asks the store nothing while the listener is up and the
+    cache was compared with the store in this epoch: another process's append is seen once told
+    (``told``), then caught up; with the listener down the store's size is asked again."""
+    c, gid, seats = new_duel(server.target)
+    handshake(seats)
+    store = server.games.store
+    other = _other_process(server, gid)
+    sizes = []
+    real = type(store).size
+
+    def counted(self, g):
+        sizes.append(g)
+        return real(self, g)
+    monkeypatch.setattr(type(store), "size", counted)
+    a = seats["a"]
+    n = real(store, gid)
+    server.games.submit(a.sign_command(n, a.legal().commands[0]))   # the first process appends
+    sizes.clear()
+    with other.locked(gid, told=True) as live:
+        assert live.size == n             # not told yet: as cached (the wake will make the stream read again)
+    assert sizes == []
+    other.told(gid, n + 1)
+    with other.locked(gid, told=True) as live:
+        assert live.size == n + 1         # told: caught up, without asking the store its size
+        assert other.seat_turn(live, "b") is not None
+    assert sizes == []
+    other.listening(False)
+    with other.locked(gid, told=True):
+        pass
+    assert sizes == [gid]                 # the listener down: what was told is not trusted
+    c.close()
+
+
+def test_a_catch_up_on_the_loop_replays_in_place_and_a_refusal_discards_the_game(server, monkeypatch):
+    """The other process's catch-up of a cached game runs where the read runs (``inline``: no pool
+    hop) for a few records, applies the stored commands to the live state without copying it, and a
+    stored command that its replay refuses discards the cached game (INTERNAL), as the verifier's
+    in-place replay fails."""
+    from afteraction.engine.codes import Code
+    from afteraction.engine.errors import Rejection
+    from afteraction.service.status import Internal
+
+    c, gid, seats = new_duel(server.target)
+    handshake(seats)
+    store = server.games.store
+    other = _other_process(server, gid)
+    rs = registry.get("duel")
+    copies = []
+    real_copy = type(rs).copy_state
+    monkeypatch.setattr(type(rs), "copy_state", lambda self, st: copies.append(1) or real_copy(self, st))
+    a = seats["a"]
+    n = store.size(gid)
+    server.games.submit(a.sign_command(n, a.legal().commands[0]))
+    copies.clear()
+    other.told(gid, n + 1)
+    with other.inline():
+        with other.locked(gid, told=True) as live:   # no WouldWait: caught up here
+            assert live.size == n + 1
+    assert copies == []
+    assert gid in other._live
+    b = seats["b"]
+    server.games.submit(b.sign_command(n + 1, b.legal().commands[0]))
+    other.told(gid, n + 2)
+
+    def refuse(*args, **kw):
+        raise Rejection(Code.STALE_STATE, "simulated: the replay refuses the stored command")
+    monkeypatch.setattr(type(other._live[gid].referee), "accept", refuse)
+    with pytest.raises(Internal):
+        with other.inline():
+            with other.locked(gid, told=True):
+                pass
+    assert gid not in other._live                    # discarded: the next use rebuilds it from the store
+    monkeypatch.undo()
+    with other.locked(gid) as live:
+        assert live.size == n + 2
+    c.close()
+
+
+def test_what_was_told_is_kept_for_cached_games_past_its_bound(server, monkeypatch):
+    """``GameManager.told`` keeps a size for every game told (a game being loaded is not cached yet);
+    past TOLD_KEPT entries only those of cached games (and the one just told) stay, with their sizes."""
+    from afteraction.service import games as games_mod
+
+    c, gid, seats = new_duel(server.target)
+    other = _other_process(server, gid)
+    monkeypatch.setattr(games_mod, "TOLD_KEPT", 4)
+    other.told(gid, 3)
+    for i in range(4):
+        other.told(f"gone{i}", 1)
+    assert other._told == {gid: 3, "gone3": 1}
+    c.close()
