@@ -321,11 +321,17 @@ class LeagueManager:
             self._settle(w)
             return w
 
-    def _settle(self, w: LedgerWriter, games: set[str] | None = None, skip: frozenset = frozenset()) -> None:
+    def _settle(self, w: LedgerWriter, games: set[str] | None = None, skip: frozenset = frozenset(),
+                start_wait: bool = False) -> None:
         """Enter the result of every ended league game of this server that has none (SPEC.md
         15.3), and enter again, confirmed, a pending result whose seats have all cosigned since.
         ``games``: only those (the timer's, whose cosignatures it waited for); ``skip``: not those
-        (the sweep's: games whose seats' cosignatures the timer still waits for)."""
+        (the sweep's: games whose seats' cosignatures the timer still waits for); ``start_wait``
+        (the sweep's): a game found ended with neither a result nor both cosignatures, which the
+        timer has not seen end (it ended after the tick took its touched games, or on another
+        server or before a restart), gets the timer's COSIGN_WAIT_MS from now instead of a pending
+        result at once; else a game ending just before a sweep was entered pending and, at its
+        seats' cosignatures a moment later, corrected and entered again."""
         lgs = w.state
         for g in sorted(lgs.games.values(), key=lambda g: g.seq):
             if g.withdrawn or g.server != self.games.vkey or (games is not None and g.id not in games) \
@@ -340,6 +346,10 @@ class LeagueManager:
                 if not live.referee.ended:
                     continue
                 size = live.size
+            if start_wait and res is None and g.id not in self._ended \
+                    and len(self.games.store.cosignatures(g.id, size)) < 2:
+                self._ended[g.id] = (w.league, self.games.now(), size)   # the timer waits for its cosignatures
+                continue
             if res is not None and len(self.games.store.cosignatures(g.id, size)) <= len(res.cosigned):
                 continue   # no cosignature arrived since the pending result: nothing to enter again
             bundle = self.export(g.id)
@@ -409,7 +419,8 @@ class LeagueManager:
         if sweep:
             waiting = frozenset(gid for gid, (_, seen, _) in ended if gid in self._ended and now < seen + COSIGN_WAIT_MS)
             for league in self.store.leagues():
-                self._guarded(league, lambda w: (self._settle(w, skip=waiting), self._close_windows(w)))
+                self._guarded(league, lambda w: (self._settle(w, skip=waiting, start_wait=True),
+                                                 self._close_windows(w)))
             return
         for league in sorted(set(self._game_league.values())):
             w = self._cache.get(league)   # looked at as cached: the store is read only for a window to close

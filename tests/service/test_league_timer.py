@@ -81,3 +81,25 @@ def test_the_timer_stops_with_the_server(server):
     assert not task.done()
     server.stop()
     assert task.cancelled() or task.done()
+
+
+def test_a_sweep_meeting_a_game_just_ended_waits_for_its_cosignatures(server):
+    """The sweep (every SWEEP_S) that finds a league game ended with neither a result nor both
+    cosignatures, which the timer has not yet seen end, starts the timer's wait for it: no pending
+    result at once (a game ending just before a sweep was entered pending, then corrected and
+    entered again at its seats' cosignatures a moment later); after COSIGN_WAIT_MS the timer
+    enters it pending."""
+    with LeagueClient(server.target) as c:
+        new_league(c, players=("ann", "bob"), rounds=1)
+        [g] = c.open_round("spring", ORG).games
+    play(server.target, [g], cosign={g.game_id: ()})   # neither seat cosigns
+    m = server.run.service.league
+    with m._lock:   # the timer's next look waits: this is the sweep finding the game first
+        m._ended.pop(g.game_id, None)
+        m._settle(m.writer("spring"), start_wait=True)
+        assert not [e for e in stored(server, "spring") if e.kind == "result"]
+        assert g.game_id in m._ended
+    t0 = time.monotonic()
+    [res] = wait_for(lambda: [e for e in stored(server, "spring") if e.kind == "result"], 10)
+    assert time.monotonic() - t0 >= service_league.COSIGN_WAIT_MS / 1000 - 0.5
+    assert res.body["checkpoint"].count("\u2014 ") == 1   # the server's signature alone: pending
