@@ -32,15 +32,17 @@ demo: $(STAMP)
 # source again (collection alone took 14 s per worker instead of 5 s).
 KEEP_BYTECODE := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
 
-# Both cores (pytest-xdist, -n 2): the whole suite in under 10 minutes on this 2-core machine kind.
-# worksteal: a worker that runs out of tests takes some of the other's (the suite's longest tests are
-# whole games of 20-35 s). One file or test alone: `.venv/bin/python -m pytest -q tests/...` (serial).
+# Three pytest-xdist workers on this 2-core machine kind: with two, the cores stood idle about 30% of
+# the run (user+sys 1,104 s in 778 s of a fresh clone's run) while tests waited on browsers,
+# servers and timers; a third worker fills that time. worksteal: a worker that runs out of tests
+# takes some of another's (the suite's longest tests are whole games of 20-60 s). One file or test
+# alone: `.venv/bin/python -m pytest -q tests/...` (serial).
 test: $(STAMP)
-	$(KEEP_BYTECODE) $(PY) -m pytest -q -n 2 --dist worksteal
+	$(KEEP_BYTECODE) $(PY) -m pytest -q -n 3 --dist worksteal
 
 # The tests marked `long` (deselected by `make test`): e.g. the NTND period scenarios played to their end.
 test-long: $(STAMP)
-	$(KEEP_BYTECODE) $(PY) -m pytest -q -n 2 --dist worksteal -m long
+	$(KEEP_BYTECODE) $(PY) -m pytest -q -n 3 --dist worksteal -m long
 
 # Regenerate the protobuf/gRPC stubs next to the .proto files (one command; a test fails if stale).
 proto: $(STAMP)
