@@ -4,6 +4,7 @@ reflection.py (health, reflection)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass
 
@@ -77,6 +78,18 @@ def check_fields(msg, prefix: str = "") -> None:
 
 async def abort(context, st: grpc.Status):
     await context.abort(st.code, st.details, st.trailing_metadata)
+
+
+def options_of(options_json: str) -> dict:
+    """A request's ``options_json`` (already within MAX_OPTIONS_JSON_BYTES): empty is ``{}``, else a
+    JSON object, else BAD_ARGUMENT (CreateGame's and the league's OpenRound/ReplayBoard's)."""
+    try:
+        options = json.loads(options_json) if options_json else {}
+    except ValueError:
+        raise Rejection(Code.BAD_ARGUMENT, "options_json is not JSON") from None
+    if not isinstance(options, dict):
+        raise Rejection(Code.BAD_ARGUMENT, "options_json must be a JSON object")
+    return options
 
 
 def in_log(name: str, v: int, size: int, gid: str) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import threading
 
@@ -28,7 +27,7 @@ from afteraction.v1 import game_service_pb2 as gs
 
 from . import events, limits
 from .auth import AuthChecker
-from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, parse
+from .calls import BIDI, SERVER_STREAM, UNARY, Method, grpc_handlers, in_log, options_of, parse
 from .catalog import _summary, names_pb, rulesets_pb, to_json  # noqa: F401  (servicer.names_pb, .rulesets_pb: cli, bench)
 from .clocks import clocks_pb, control_of
 from .envelopes import Command, envelope_or_none
@@ -189,12 +188,7 @@ class GameServicer:
         return grpc_handlers(self.svc, self.methods())
 
     def CreateGame(self, request, context):
-        try:
-            options = json.loads(request.options_json) if request.options_json else {}
-        except ValueError:
-            raise Rejection(Code.BAD_ARGUMENT, "options_json is not JSON") from None
-        if not isinstance(options, dict):
-            raise Rejection(Code.BAD_ARGUMENT, "options_json must be a JSON object")
+        options = options_of(request.options_json)
         keys = {}
         for s in request.seats:
             if s.seat in keys:

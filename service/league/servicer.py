@@ -3,17 +3,14 @@ service/league/manager.py's LeagueManager: each request parsed by the one table 
 transports, service/server.py and service/web.py), the work done by the manager."""
 from __future__ import annotations
 
-import json
 
 from afteraction.engine import endings, registry
 from afteraction.engine.crypto import canon
-from afteraction.engine.errors import Rejection
-from afteraction.engine.codes import Code
 from afteraction.engine.league.standings import published, standings
 from afteraction.v1 import league_service_pb2 as lg
 
 from .. import limits
-from ..calls import SERVER_STREAM, UNARY, Method, grpc_handlers, parse
+from ..calls import SERVER_STREAM, UNARY, Method, grpc_handlers, options_of, parse
 from .manager import LeagueManager, to_json
 
 
@@ -76,13 +73,7 @@ class LeagueServicer:
         return lg.RegisterPlayerResponse(entry=self._entry(request.league_id, e))
 
     def _options(self, request) -> tuple[dict, dict | None]:
-        try:
-            options = json.loads(request.options_json) if request.options_json else {}
-        except ValueError:
-            raise Rejection(Code.BAD_ARGUMENT, "options_json is not JSON") from None
-        if not isinstance(options, dict):
-            raise Rejection(Code.BAD_ARGUMENT, "options_json must be a JSON object")
-        return options, (endings.control(request.decision_ms) if request.decision_ms else None)
+        return options_of(request.options_json), (endings.control(request.decision_ms) if request.decision_ms else None)
 
     def OpenRound(self, request, context):
         options, clock = self._options(request)
