@@ -164,6 +164,18 @@ def name_public(s: dict, uid: str) -> str:
     return new
 
 
+def enter_drawn(s: dict, uid: str, loc: str, inv: bool, ctx, rule: str) -> None:
+    """A counter just drawn from the mix is placed at ``loc`` (4.1 recruits, 26.3 uprising units):
+    inverted, under a new marker named after it; face up, under the next public name of its type
+    (ntnd/5, 4.4), with a public ``recruit`` event."""
+    s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
+    if inv:
+        make_marker(s, [uid], loc, ctx, rule, drawn=[uid])
+        return
+    uid = name_public(s, uid)
+    ctx.emit({"t": "recruit", "unit": uid, "type": s["units"][uid]["type"], "loc": loc, "rule": rule})
+
+
 def name_hidden(s: dict, uids: list[str], mid: str) -> dict[str, str]:
     """ntnd/5: counters just taken from the mix go inverted into marker ``mid``: each is named by its
     type and the marker (id ``vc-cadre-m7``, a second of one type ``-2``; name the type's, "Viet Cong

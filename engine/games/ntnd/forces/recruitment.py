@@ -22,7 +22,7 @@ from ..movement.stacking import stacking_problem
 from ..movement.zones import enemy_locs
 from ..movement.hexes import region_of
 from ..politics import victory as politics, uprising
-from .operations import first_in_mix, make_marker, name_public
+from .operations import enter_drawn, first_in_mix, name_public
 from .placement import cadre_hexes
 from ..components.state import ALLIED, COMMUNIST
 from ..components.pieces import POOL_OF_NAT, counter_order, load_counters
@@ -191,12 +191,7 @@ def place_recruit(s: dict, p: dict, ctx) -> None:
         if r.result >= 5:
             ctx.emit({"t": "recruit-lost", "loc": loc, "rule": "NTND 7.3.4", "roll": r.result})
             return
-    s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
-    if inv:
-        make_marker(s, [uid], loc, ctx, "NTND 4.1", drawn=[uid])    # ntnd/5 (4.4): named after its marker
-    else:
-        uid = name_public(s, uid)                                     # ntnd/5 (4.4): the next public name
-        ctx.emit({"t": "recruit", "unit": uid, "type": type_id, "loc": loc, "rule": "NTND 4.1"})
+    enter_drawn(s, uid, loc, inv, ctx, "NTND 4.1")
 
 
 def _recruit_type(s: dict, kind: str, nat: str, loc: str, inv: bool) -> tuple[str, bool]:

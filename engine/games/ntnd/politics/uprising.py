@@ -24,7 +24,7 @@ from ....decisions import DecisionKind
 from ....errors import Rejection
 from ..components.features import in_force
 from ..components.map import load_map
-from ..forces.operations import first_in_mix, make_marker, name_public
+from ..forces.operations import enter_drawn, first_in_mix
 from ..components.state import COMMUNIST
 from ....codes import Code
 
@@ -186,12 +186,7 @@ def place(s: dict, p: dict, ctx) -> None:
         if r >= 5:
             ctx.emit({"t": "uprising-placement", "corps": corps, "placed": False, "rule": "NTND 26.8", "pp": 0})
             return
-    s["units"][uid].update(status="map", loc=loc, inv=False, mk=None)
-    if inv:
-        make_marker(s, [uid], loc, ctx, "NTND 26.3", drawn=[uid])   # ntnd/5 (4.4): named after its marker
-    else:
-        uid = name_public(s, uid)                                    # ntnd/5 (4.4): the next public name
-        ctx.emit({"t": "recruit", "unit": uid, "type": s["units"][uid]["type"], "loc": loc, "rule": "NTND 26.3"})
+    enter_drawn(s, uid, loc, inv, ctx, "NTND 26.3")
 
 
 # --------------------------------------------------------------------------- 26.7
