@@ -235,6 +235,12 @@ class GameManager:
                 keep[gid] = max(size, keep.get(gid, 0))
                 self._told = keep
 
+    def ahead(self, gid: str, n: int) -> bool:
+        """Whether game ``gid`` is known to have more than ``n`` records, by the cache or by what another
+        process told (no lock, no store query: a hint for a stream deciding whether to read again)."""
+        live = self._live.get(gid)
+        return (live is not None and live.size > n) or self._told.get(gid, 0) > n
+
     def listening(self, up: bool) -> None:
         """The store's listener is up (every append of another process is told from now on) or down.
         Either way a new epoch: a cache is trusted by what was told only once compared with the

@@ -307,7 +307,8 @@ class GameServicer:
         busy = [False]   # the reader is judging a command (its result still to come)
         reader = asyncio.create_task(self._play_reader(request_iterator, gid, seat, results, wake, busy))
         try:
-            follow = _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names)
+            follow = _follow(svc, gid, first.join.from_seq, wake, seat, results, named=first.join.with_names,
+                             judging=busy)
             async for m in (_batched(follow) if first.join.batched else _unbatched(follow)):
                 yield m
             while busy[0] or not results.empty():  # the end was sent before the last command's result
@@ -532,23 +533,29 @@ def _own(done: list, sent: int, seat: str):
 
 
 async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, seat: str | None,
-                  results: asyncio.Queue | None, tail=None, named: bool = False):
+                  results: asyncio.Queue | None, tail=None, named: bool = False, judging: list = (False,)):
     """Yield PlayResponses: every record from ``from_seq`` on, each followed by the seat's openings
     in it and the checkpoint after it; command results and decision prompts (Play); until the end
     record was sent (OK), the client leaves, or the server stops (UNAVAILABLE/SHUTTING_DOWN).
     A Play seat's own command: its records come from its result, not the store, and its next
-    prompt is looked for only if the next decision is the seat's."""
+    prompt is looked for only if the next decision is the seat's. While the seat's command is being
+    judged (``judging[0]``), a wake (its own append's, stored before the result reaches the stream)
+    waits for the result, so the records and the acceptance go as one batch, not two messages."""
     sent = from_seq
     last_prompt = None
     while True:
         if svc.stopping.is_set():  # not a finished stream: tell the client to resume elsewhere
             raise Rejection(Code.SHUTTING_DOWN, "the server is shutting down; resume on another replica")
         wake.clear()
+        if judging[0] and results.empty():
+            await wake.wait()   # the reader sets it once the result is queued
+            continue
         done = []
         while results is not None and not results.empty():
             done.append(results.get_nowait())
         own = _own(done, sent, seat) if done else None
-        if own is not None and not (own[3] or own[2]):
+        skipped = own is not None and not (own[3] or own[2])
+        if skipped:
             recs, ops, ended, prompt = own[0], own[1], False, None
         else:
             recs, ops, ended, prompt = await _read(svc, gid, sent, seat, named)
@@ -574,6 +581,8 @@ async def _follow(svc: Service, gid: str, from_seq: int, wake: asyncio.Event, se
             return
         if len(recs) == limits.STREAM_BATCH:
             continue  # more to send at once
+        if skipped and svc.games.ahead(gid, sent):
+            continue  # appended after the seat's own command: a wake for it may have been taken meanwhile
         await wake.wait()
 
 

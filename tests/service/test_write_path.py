@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import grpc
 import pytest
 
 from .conftest import handshake, new_duel
@@ -214,4 +215,94 @@ def test_what_was_told_is_kept_for_cached_games_past_its_bound(server, monkeypat
     for i in range(4):
         other.told(f"gone{i}", 1)
     assert other._told == {gid: 3, "gone3": 1}
+    c.close()
+
+
+def test_the_seat_that_moved_gets_its_records_and_its_acceptance_as_one_message(server):
+    """A batched Play stream's own command: its append wakes the stream before the command's result
+    reaches it; the stream waits for the result, so the records and the acceptance go together as
+    one message (they went as two)."""
+    import queue
+
+    from afteraction.v1 import envelope_pb2
+
+    c, gid, seats = new_duel(server.target)
+    handshake(seats)
+    a = seats["a"]
+    size = server.games.store.size(gid)
+    legal = a.legal()
+    q: queue.Queue = queue.Queue()
+    q.put(gs.PlayRequest(join=gs.PlayJoin(game_id=gid, auth=a.auth(), from_seq=size, batched=True)))
+
+    def requests():
+        while (m := q.get()) is not None:
+            yield m
+    call = a.client.game.Play(requests(), timeout=20)
+    try:
+        it = iter(call)
+        first = next(it)
+        items = first.batch.items if first.WhichOneof("kind") == "batch" else [first]
+        assert [m.WhichOneof("kind") for m in items] == ["your_decision"]
+        signed = a.sign_command(size, legal.commands[0])
+        q.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+        m = next(it)
+        assert m.WhichOneof("kind") == "batch", m
+        kinds = [x.WhichOneof("kind") for x in m.batch.items]   # the record, a's openings in it, its checkpoint
+        assert kinds[0] == "record" and kinds[-2:] == ["checkpoint", "accepted"], kinds
+        assert set(kinds[1:-2]) <= {"opening"}, kinds
+    finally:
+        q.put(None)
+        call.cancel()
+    c.close()
+
+
+def test_a_stream_waiting_for_its_result_still_sends_what_another_seat_appended_meanwhile(server, monkeypatch):
+    """The other seat's command stored while this seat's command is still being judged wakes the
+    stream while it waits for its result; the stream then sends its own records from the result and
+    must still find the other seat's: here b's guess is stored before a's pick reaches a's stream
+    (before the fix, the stream waited for a wake that had been taken, and the game stopped)."""
+    import queue
+
+    from afteraction.engine.seat import Head
+    from afteraction.v1 import envelope_pb2
+
+    c, gid, seats = new_duel(server.target)
+    handshake(seats)
+    a, games = seats["a"], server.games
+    size = games.store.size(gid)
+    genesis = games.store.records(gid, 0, 1)[0].hash
+    b_key = seats["b"].signer   # its counter goes on from the handshake
+    real = type(games).submit_async
+
+    async def then_b(self, signed, deadline_ok, run):
+        res = await real(self, signed, deadline_ok, run)
+        if res.seat == "a" and not res.duplicate:
+            last = res.records[-1]
+            with self.locked(gid) as live:
+                legal = self.seat_turn(live, "b")[1]
+            self.submit(b_key.command(gid, last.seq + 1, legal[0], Head(last.seq + 1, last.hash, genesis)))
+        return res
+    monkeypatch.setattr(type(games), "submit_async", then_b)
+    q: queue.Queue = queue.Queue()
+    q.put(gs.PlayRequest(join=gs.PlayJoin(game_id=gid, auth=a.auth(), from_seq=size, batched=True)))
+
+    def requests():
+        while (m := q.get()) is not None:
+            yield m
+    call = a.client.game.Play(requests(), timeout=10)
+    kinds = []
+    try:
+        for m in call:
+            kinds += [x.WhichOneof("kind") for x in (m.batch.items if m.WhichOneof("kind") == "batch" else [m])]
+            if kinds == ["your_decision"]:
+                signed = a.sign_command(size, a.legal().commands[0])
+                q.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
+            if kinds.count("your_decision") == 2:
+                break
+    except grpc.RpcError as e:
+        assert False, f"{e.code()} after {kinds}"
+    finally:
+        q.put(None)
+        call.cancel()
+    assert kinds.count("record") == 2 and "accepted" in kinds, kinds   # a's pick, b's guess, then a's prompt
     c.close()
