@@ -34,7 +34,7 @@ machine's other load moves least.
 No target is asserted: the figures are read (docs/service.md, "The peer benchmark").
 
 Run: ``make bench-peer`` (npm ci, then this) or ``python bench/peer/compare.py [--quick] [--games 10,100]
-[--rounds 2] [--window 2] [--systems service,service_unary,...] [--base COMMIT]``; needs node and
+[--rounds 2] [--window 2] [--systems service,service_unary,...] [--base COMMIT] [--workers 2]``; needs node and
 bench/peer/node_modules. ``--base COMMIT`` adds that commit's service over unary calls (its whole package
 extracted with git archive, first on PYTHONPATH) as ``service_base``, and over Play as
 ``service_base_play`` when ``service`` runs, and prints ``ratio service_unary_vs_service_base_cpu_at_N``
@@ -313,6 +313,7 @@ def run() -> None:
 
 
 def main() -> None:
+    global GAMES, ROUNDS, WINDOW_S, SYSTEMS, BASE_PATH, RULESETS, WORKERS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--games", help="comma-separated numbers of concurrent games (default 10,100)")
@@ -324,8 +325,9 @@ def main() -> None:
     ap.add_argument("--base", metavar="COMMIT", help="also run that commit's service over unary calls "
                                                      "(\"service_base\": before / after in one run) and, with "
                                                      "system service, over Play (\"service_base_play\")")
+    ap.add_argument("--workers", type=int, help=f"`aar serve --workers N` for our systems (default {WORKERS}: as "
+                                                 "`make bench`; 1 shows what a game split over two processes costs)")
     a = ap.parse_args()
-    global GAMES, ROUNDS, WINDOW_S, SYSTEMS, BASE_PATH, RULESETS
     if a.quick:
         quick()
     if a.games:
@@ -336,6 +338,8 @@ def main() -> None:
         WINDOW_S = a.window
     if a.systems:
         SYSTEMS = tuple(x for x in a.systems.split(","))
+    if a.workers:
+        WORKERS = a.workers
     if a.rulesets is not None:
         RULESETS = tuple(x for x in a.rulesets.split(",") if x)
     if a.base:
