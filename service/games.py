@@ -114,6 +114,7 @@ class Submitted:
     duplicate: bool = False
     next_decision: object = None    # the Decision the game waits for now (None once ended)
     received_ms: int | None = None  # the time the referee was given (the receipt's, SPEC.md 7.5)
+    ruleset: object = None          # the game's: what its decision table declares of next_decision
 
 
 def opening_row(seat: str, op) -> OpeningRow:
@@ -513,7 +514,7 @@ class GameManager:
                 queued.append(self.store.append_async(app, loop))
         rows = self._write(live, acc.records, store, openings=openings)
         res = Submitted(acc.seat, acc.counter, rows, [o for o in openings if o.seat == acc.seat], False, acc.next,
-                        acc.received_ms)
+                        acc.received_ms, ref.ruleset)
         return res, (queued[0] if queued else None), t0[0]
 
     def submit(self, signed: bytes | Command, deadline_ok=lambda: True) -> Submitted:
@@ -618,7 +619,7 @@ class GameManager:
             prior = self.store.command(env.game_id, env.seat, env.counter)
             if prior is not None and prior.digest == cmd.digest:
                 out = self._replayed(env.game_id, prior)
-                out.next_decision = ref.pending()
+                out.next_decision, out.ruleset = ref.pending(), ref.ruleset
                 return out
         if ref.genesis.body["server"]["vkey"] not in self.signers:
             raise Rejection(Code.WRONG_SERVER_KEY, "this game's checkpoints are signed by another server key; "

@@ -285,7 +285,7 @@ class GameServicer:
                                        checkpoint=checkpoint_pb(res.records[-1]),
                                        openings=[opening_pb(o) for o in res.openings], duplicate=res.duplicate)
         if res.next_decision is not None:
-            out.next_decision.CopyFrom(decision_pb(res.next_decision))
+            out.next_decision.CopyFrom(decision_pb(res.next_decision, res.ruleset))
         return out
 
     # -- streams -------------------------------------------------------------------

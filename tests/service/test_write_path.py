@@ -306,3 +306,33 @@ def test_a_stream_waiting_for_its_result_still_sends_what_another_seat_appended_
         call.cancel()
     assert kinds.count("record") == 2 and "accepted" in kinds, kinds   # a's pick, b's guess, then a's prompt
     c.close()
+
+
+def test_the_next_decision_of_a_submit_is_the_decision_get_state_gives(server):
+    """SubmitCommandResponse.next_decision carries what the game's decision table declares of it
+    (sampled, space, rule), as GetState's decision does: SOG's sampled answers included."""
+    from afteraction.client.client import Client
+    from afteraction.client.seat import Seat
+    from afteraction.engine.bots import Prng
+    from afteraction.engine.local import derive_bytes
+    from afteraction.engine.seat import SeatSigner
+
+    seed = b"next-decision"
+    c = Client(server.target, timeout=10)
+    keys = {s: derive_bytes(seed, f"key/{s}") for s in registry.get("sog").seats}
+    gid = c.create_game("sog", {s: SeatSigner(s, k).public for s, k in keys.items()}).game_id
+    seats = {s: Seat(c, gid, s, keys[s], entropy=derive_bytes(seed, f"entropy/{s}")) for s in keys}
+    handshake(seats)
+    prng, kinds = Prng(seed), set()
+    for _ in range(30):
+        d = c.state(gid).decision
+        seat = seats[d.seat]
+        lg = seat.legal()
+        res = seat.submit(seat.sign_command(lg.state_seq, prng.choice(list(lg.commands))))
+        after = c.state(gid)
+        if after.ended:
+            break
+        assert res.next_decision == after.decision, (res.next_decision, after.decision)
+        kinds.add((res.next_decision.sampled, bool(res.next_decision.rule)))
+    assert (True, True) in kinds, kinds   # a sampled decision with its rule was met and compared
+    c.close()

@@ -616,9 +616,8 @@ export type SubmitCommandResponse = Message<"afteraction.v1.SubmitCommandRespons
   openings: SeatOpening[];
 
   /**
-   * The decision the game waits for next; unset once the game has ended. Its seat, kind,
-   * prompt and data only (sampled, space and rule are in the seat's next prompt, GetState and
-   * ListLegalCommands).
+   * The decision the game waits for next, as GetState gives it (sampled, space and rule
+   * included); unset once the game has ended.
    *
    * @generated from field: afteraction.v1.Decision next_decision = 4;
    */
