@@ -118,6 +118,18 @@ class RefusedToSign(ClientError):
     reveal before every seat's commitment is in the log it verified."""
 
 
+def resumable(e: grpc.RpcError) -> bool:
+    """Whether a stream that ended with ``e`` is opened again from where it was: the server went
+    away or timed out, or it ended the stream because this client read nothing for a while
+    (RESOURCE_EXHAUSTED / SLOW_READER: a slow callback, docs/service-limits.md)."""
+    if e.code() in RESUMABLE:
+        return True
+    if e.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return False
+    info = error_info(e)
+    return info is not None and info.reason == "SLOW_READER"
+
+
 def client_error(e: grpc.RpcError) -> ClientError:
     info = error_info(e)
     reason = info.reason if info else ""
@@ -323,7 +335,7 @@ class Client:
                 if failures >= retries:
                     raise ClientError(f"the Watch stream of game {game_id} keeps ending before the game does")
             except grpc.RpcError as e:
-                if e.code() not in RESUMABLE or failures >= retries:
+                if not resumable(e) or failures >= retries:
                     raise client_error(e) from None
             failures += 1
             time.sleep(min(2.0, 0.2 * 2 ** failures))

@@ -21,7 +21,7 @@ from afteraction.engine.seat import Head, SeatSigner
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import game_service_pb2 as gs
 
-from .client import (CLIENT_REFRESH_MS, RESUMABLE, TRANSIENT, BadLog, BadOpening, Client, ClientError, HistoryRewritten,
+from .client import (CLIENT_REFRESH_MS, RESUMABLE, TRANSIENT, resumable, BadLog, BadOpening, Client, ClientError, HistoryRewritten,
                      RefusedToSign, client_error, make_auth, now_ms)
 from .endings import Ending, SeatEndings
 from .evidence import ENDED_FIRST, SeatEvidence
@@ -337,7 +337,7 @@ class Seat(SeatEndings, SeatEvidence):
                     if on_message:
                         on_message(self, m)
             except grpc.RpcError as e:
-                if e.code() not in RESUMABLE + (grpc.StatusCode.CANCELLED,) or failures >= retries:
+                if not (resumable(e) or e.code() == grpc.StatusCode.CANCELLED) or failures >= retries:
                     raise client_error(e) from None
                 failures += 1
                 time.sleep(min(2.0, 0.1 * 2 ** failures))

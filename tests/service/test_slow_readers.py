@@ -125,3 +125,33 @@ def test_a_native_watch_that_is_never_read_is_paused_then_ended_slow_reader(serv
     finally:
         ch.close()
         c.close()
+
+
+def test_the_reference_client_resumes_a_watch_ended_slow_reader(server, monkeypatch):
+    """A callback that keeps ``Client.watch`` from reading longer than STALLED_STREAM_S gets its
+    stream ended SLOW_READER; the client opens it again from the next record and every record
+    reaches the callback once, in order."""
+    from afteraction.client.client import Client
+
+    monkeypatch.setattr(limits, "STALLED_STREAM_S", 0.5)
+    ended = []
+    real = calls.slow_reader
+    monkeypatch.setattr(calls, "slow_reader", lambda rpc: ended.append(rpc) or real(rpc))
+    c = client(server.target)
+    g = BotGame("duel", b"slow callback").create(c)
+    g.play(random_bot(b"slow"))
+    size = len(g.acked)
+    seen = []
+
+    def on_record(r) -> None:
+        seen.append(r.seq)
+        if len(seen) == 2:
+            time.sleep(2.0)   # the server's next writes wait on the small window meanwhile
+    w = Client(server.target, options=SMALL_WINDOW)
+    try:
+        w.watch(g.gid, on_record=on_record)
+    finally:
+        w.close()
+        c.close()
+    assert ended == ["Watch"]
+    assert seen == list(range(size)), (seen, size)
