@@ -218,12 +218,24 @@ def test_what_was_told_is_kept_for_cached_games_past_its_bound(server, monkeypat
     c.close()
 
 
+def _open_play(seat, gid: str, size: int, timeout: float):
+    """A batched Play stream of ``seat`` joined at ``size``: (the queue its requests are put on, None
+    ends them; the call)."""
+    import queue
+
+    q: queue.Queue = queue.Queue()
+    q.put(gs.PlayRequest(join=gs.PlayJoin(game_id=gid, auth=seat.auth(), from_seq=size, batched=True)))
+
+    def requests():
+        while (m := q.get()) is not None:
+            yield m
+    return q, seat.client.game.Play(requests(), timeout=timeout)
+
+
 def test_the_seat_that_moved_gets_its_records_and_its_acceptance_as_one_message(server):
     """A batched Play stream's own command: its append wakes the stream before the command's result
     reaches it; the stream waits for the result, so the records and the acceptance go together as
     one message (they went as two)."""
-    import queue
-
     from afteraction.v1 import envelope_pb2
 
     c, gid, seats = new_duel(server.target)
@@ -231,13 +243,7 @@ def test_the_seat_that_moved_gets_its_records_and_its_acceptance_as_one_message(
     a = seats["a"]
     size = server.games.store.size(gid)
     legal = a.legal()
-    q: queue.Queue = queue.Queue()
-    q.put(gs.PlayRequest(join=gs.PlayJoin(game_id=gid, auth=a.auth(), from_seq=size, batched=True)))
-
-    def requests():
-        while (m := q.get()) is not None:
-            yield m
-    call = a.client.game.Play(requests(), timeout=20)
+    q, call = _open_play(a, gid, size, timeout=20)
     try:
         it = iter(call)
         first = next(it)
@@ -261,8 +267,6 @@ def test_a_stream_waiting_for_its_result_still_sends_what_another_seat_appended_
     stream while it waits for its result; the stream then sends its own records from the result and
     must still find the other seat's: here b's guess is stored before a's pick reaches a's stream
     (before the fix, the stream waited for a wake that had been taken, and the game stopped)."""
-    import queue
-
     from afteraction.engine.seat import Head
     from afteraction.v1 import envelope_pb2
 
@@ -283,13 +287,7 @@ def test_a_stream_waiting_for_its_result_still_sends_what_another_seat_appended_
             self.submit(b_key.command(gid, last.seq + 1, legal[0], Head(last.seq + 1, last.hash, genesis)))
         return res
     monkeypatch.setattr(type(games), "submit_async", then_b)
-    q: queue.Queue = queue.Queue()
-    q.put(gs.PlayRequest(join=gs.PlayJoin(game_id=gid, auth=a.auth(), from_seq=size, batched=True)))
-
-    def requests():
-        while (m := q.get()) is not None:
-            yield m
-    call = a.client.game.Play(requests(), timeout=10)
+    q, call = _open_play(a, gid, size, timeout=10)
     kinds = []
     try:
         for m in call:
