@@ -104,7 +104,8 @@ TABLE: tuple[Limit, ...] = (
     Limit("STALLED_STREAM_S", "a `Watch`, `Play`, `ExportBundle` or reflection stream of the gRPC port whose next "
           "message waits this long (s) for its client to read (HTTP/2 flow control pauses the stream meanwhile, "
           "holding that message and at most one `STREAM_BATCH` read)", f"`{_RE}`/`SLOW_READER`: the stream ends "
-          "and the server keeps nothing of it (the client meets the status when it reads again)"),
+          "and the server keeps nothing of it (the client meets the status when it reads again; the reference "
+          "client's `Client.watch` and `Seat.play` open it again from the next record: `client.resumable`)"),
     Limit("STREAM_POLL_S", "streams check the store for appends by other processes every (s)", "-"),
     Limit("CLOCK_SWEEP_S", "the server ends the games in its cache whose time control deadline passed every (s); "
           "any other game ends at its next request", "-"),
