@@ -15,6 +15,7 @@ MiB = 1024 * KiB
 
 # -- connections and streams ------------------------------------------------------
 MAX_STREAMS_PER_CONNECTION = 128       # HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS the server announces
+MAX_ENDED_STREAMS = 512                # streams of one connection ended by its client but not yet freed here
 MAX_STREAMS = 4096                     # open Watch/Play/ExportBundle streams per server process
 MAX_PENDING_CALLS = 512                # unary calls in progress per server process
 MAX_EXPORTS = 16                       # ExportBundle calls in progress per process (each holds its bundle)
@@ -83,6 +84,10 @@ TABLE: tuple[Limit, ...] = (
     Limit("MAX_STREAMS_PER_CONNECTION", "concurrent calls on one HTTP/2 connection",
           "the client's gRPC queues further calls until a stream ends (HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`); "
           "no call is answered with an error, however many are queued"),
+    Limit("MAX_ENDED_STREAMS", "streams of one HTTP/2 connection that its client ended (`RST_STREAM`) and the server "
+          "has not freed yet", "further streams of that connection are refused (`REFUSED_STREAM`: the call ends "
+          "`UNAVAILABLE`, safe to retry) until some are freed; a client that opens and cancels streams as fast as it "
+          "can write (\"rapid reset\") holds at most this many"),
     Limit("MAX_STREAMS", "open `Watch`, `Play` and `ExportBundle` streams per server process",
           f"`{_RE}`/`TOO_MANY_STREAMS`"),
     Limit("MAX_PENDING_CALLS", "unary calls in progress per server process", f"`{_RE}`/`OVERLOADED`"),

@@ -96,11 +96,13 @@ def server_options(reuseport: bool) -> list[tuple[str, int]]:
     return [
         ("grpc.so_reuseport", 1 if reuseport else 0),
         ("grpc.max_concurrent_streams", limits.MAX_STREAMS_PER_CONNECTION),
-        # count a stream as HTTP/2 (and the client) does, until it ends: gRPC's default "overload
-        # protection" counts it until it is freed, so a client that saw a stream end and sent the next
-        # got RST_STREAM REFUSED_STREAM (UNAVAILABLE) under load. What a stream costs past
-        # its end is bounded by MAX_PENDING_CALLS and MAX_STREAMS (a call cancelled at once included)
-        ("grpc.http.overload_protection", 0),
+        # gRPC's "overload protection" counts a stream its client ended until the server has freed it, and
+        # refuses the connection's next streams past the bound of such streams: without it, a client that
+        # opens and resets streams as fast as it can write ("rapid reset") piled up calls that other
+        # clients' calls were cancelled behind. The bound is MAX_ENDED_STREAMS, not gRPC's default, which
+        # refused a client's next stream (UNAVAILABLE) as soon as it had a few streams ended and not freed
+        ("grpc.http.overload_protection", 1),
+        ("grpc.http2.max_deallocating_streams", limits.MAX_ENDED_STREAMS),
         ("grpc.max_receive_message_length", limits.TRANSPORT_MAX_RECEIVE_BYTES),
         ("grpc.max_send_message_length", 4 * limits.MAX_RESPONSE_BYTES),
         ("grpc.keepalive_time_ms", limits.KEEPALIVE_TIME_MS),

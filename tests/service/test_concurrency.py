@@ -44,7 +44,8 @@ def test_the_server_counts_streams_as_http2_does():
 
     opts = dict(server_options(False))
     assert opts["grpc.max_concurrent_streams"] == limits.MAX_STREAMS_PER_CONNECTION
-    assert opts["grpc.http.overload_protection"] == 0
+    assert opts["grpc.http.overload_protection"] == 1   # a stream its client ended counts until it is freed ...
+    assert opts["grpc.http2.max_deallocating_streams"] == limits.MAX_ENDED_STREAMS   # ... up to this many
 
 
 def test_three_times_the_stream_limit_at_once_on_one_connection_are_all_answered(busy):

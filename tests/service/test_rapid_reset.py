@@ -1,12 +1,9 @@
 """A stranger's client that opens streams and cancels each at once (HTTP/2 "rapid reset",
-CVE-2023-44487) on the gRPC port: the server stays up, answers other clients meanwhile, and keeps
-no stream of the attacker's. The frames are written by hand (RFC 9113 4.1, 6.2, 6.4; RFC 7541
-6.2.2: header fields as literals without indexing), as no HTTP/2 library is installed.
-
-What it found (docs/service-limits.md, "Rapid reset"): while the first streams arrive, a few of
-another client's unary calls end CANCELLED in about a millisecond (gRPC's core or its aio server:
-an unknown method's path does the same as Watch's); the test holds the server to what it does
-now, that most are answered and none fails otherwise, so a worse outcome fails it."""
+CVE-2023-44487) on the gRPC port: the server stays up, answers another client meanwhile without a
+single failure, and keeps no stream of the attacker's. The frames are written by hand (RFC 9113
+4.1, 6.2, 6.4; RFC 7541 6.2.2: header fields as literals without indexing), as no HTTP/2 library
+is installed. With gRPC's overload protection off (as the server had it before MAX_ENDED_STREAMS),
+most of the other client's calls ended CANCELLED while the attack lasted, and this test fails."""
 from __future__ import annotations
 
 import socket
@@ -23,7 +20,7 @@ PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 HEADERS, RST_STREAM, SETTINGS = 0x1, 0x3, 0x4
 END_HEADERS, ACK = 0x4, 0x1
 CANCEL = 0x8
-STREAMS = 10_000
+STREAMS = 40_000
 
 
 def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
@@ -117,9 +114,7 @@ def test_rapid_reset_leaves_the_server_up_answering_and_holding_no_stream(server
         stop.set()
         t.join(15)
     assert seen["sent"] > 0
-    codes = {code for _, code, _ in errors}
-    assert codes <= {grpc.StatusCode.CANCELLED}, errors    # nothing else: no UNAVAILABLE, no INTERNAL
-    assert calls[0] > 0 and len(errors) <= calls[0] // 2, (len(errors), calls, seen)
+    assert errors == [] and calls[0] > 0, (len(errors), calls, seen, errors[:3])
     assert slowest[0] < 5.0, slowest       # answered throughout (the attack's own connection aside)
     deadline = time.monotonic() + 10
     while svc.streams and time.monotonic() < deadline:
