@@ -21,8 +21,8 @@ from afteraction.engine.seat import Head, SeatSigner
 from afteraction.v1 import audit_service_pb2 as au
 from afteraction.v1 import game_service_pb2 as gs
 
-from .client import (CLIENT_REFRESH_MS, RESUMABLE, TRANSIENT, resumable, BadLog, BadOpening, Client, ClientError, HistoryRewritten,
-                     RefusedToSign, client_error, make_auth, now_ms)
+from .client import (CLIENT_REFRESH_MS, RESUMABLE, TRANSIENT, BadLog, BadOpening, Client, ClientError, HistoryRewritten,
+                     RefusedToSign, client_error, make_auth, now_ms, resumable)
 from .endings import Ending, SeatEndings
 from .evidence import ENDED_FIRST, SeatEvidence
 from afteraction.engine.receipt import NO_DECISION

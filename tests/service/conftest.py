@@ -86,18 +86,24 @@ def server(tmp_path):
         s.stop()
 
 
-def new_duel(target: str, seed: bytes = b"t"):
-    """A duel game with deterministic seat keys: (client, game_id, {seat: Seat})."""
+def new_game(target: str, game: str, seed: bytes = b"t"):
+    """A game of ``game`` with deterministic seat keys: (client, game_id, {seat: Seat})."""
     from afteraction.client.client import Client
     from afteraction.client.seat import Seat
+    from afteraction.engine import registry
     from afteraction.engine.local import derive_bytes
     from afteraction.engine.seat import SeatSigner
 
     c = Client(target, timeout=10)
-    keys = {s: derive_bytes(seed, f"key/{s}") for s in ("a", "b")}
-    res = c.create_game("duel", {s: SeatSigner(s, k).public for s, k in keys.items()})
+    keys = {s: derive_bytes(seed, f"key/{s}") for s in registry.get(game).seats}
+    res = c.create_game(game, {s: SeatSigner(s, k).public for s, k in keys.items()})
     seats = {s: Seat(c, res.game_id, s, keys[s], entropy=derive_bytes(seed, f"entropy/{s}")) for s in keys}
     return c, res.game_id, seats
+
+
+def new_duel(target: str, seed: bytes = b"t"):
+    """A duel game with deterministic seat keys: (client, game_id, {seat: Seat})."""
+    return new_game(target, "duel", seed)
 
 
 def handshake(seats) -> None:

@@ -12,7 +12,7 @@ import time
 import grpc
 import pytest
 
-from .conftest import handshake, new_duel
+from .conftest import handshake, new_duel, new_game
 
 from afteraction.engine import registry
 from afteraction.v1 import game_service_pb2 as gs
@@ -309,17 +309,10 @@ def test_a_stream_waiting_for_its_result_still_sends_what_another_seat_appended_
 def test_the_next_decision_of_a_submit_is_the_decision_get_state_gives(server):
     """SubmitCommandResponse.next_decision carries what the game's decision table declares of it
     (sampled, space, rule), as GetState's decision does: SOG's sampled answers included."""
-    from afteraction.client.client import Client
-    from afteraction.client.seat import Seat
     from afteraction.engine.bots import Prng
-    from afteraction.engine.local import derive_bytes
-    from afteraction.engine.seat import SeatSigner
 
     seed = b"next-decision"
-    c = Client(server.target, timeout=10)
-    keys = {s: derive_bytes(seed, f"key/{s}") for s in registry.get("sog").seats}
-    gid = c.create_game("sog", {s: SeatSigner(s, k).public for s, k in keys.items()}).game_id
-    seats = {s: Seat(c, gid, s, keys[s], entropy=derive_bytes(seed, f"entropy/{s}")) for s in keys}
+    c, gid, seats = new_game(server.target, "sog", seed)
     handshake(seats)
     prng, kinds = Prng(seed), set()
     for _ in range(30):
