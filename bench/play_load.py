@@ -66,6 +66,8 @@ class Game:
         slot = self.slot
         try:
             async for b in call:
+                if slot.running:
+                    slot.msgs += 1   # every stream message to a seat, a batch counting one
                 for m in (b.batch.items if b.WhichOneof("kind") == "batch" else (b,)):
                     k = m.WhichOneof("kind")
                     if k == "record":
@@ -82,6 +84,7 @@ class Game:
                         await q.put(gs.PlayRequest(command=envelope_pb2.SignedCommand.FromString(signed)))
                     elif k == "accepted" and sent_at is not None:
                         slot.meter(sent_at, time.monotonic())
+                        slot.accepted += slot.running
                         sent_at = None
                     elif k == "rejected":
                         raise RuntimeError(f"refused: {m.rejected.reason}: {m.rejected.message}")
@@ -121,6 +124,7 @@ class Slot:
         self.running = False
         self.resume = asyncio.Event()
         self.ended = self.inline = 0
+        self.msgs = self.accepted = 0   # while running: stream messages received, commands accepted
 
     def meter(self, t0: float, t1: float) -> None:
         if self.window[0] <= t0 and t1 <= self.window[1]:
@@ -197,6 +201,8 @@ async def client_main(target: str, game: str, n: int) -> None:
             del lat[:]
             ended0, inline0 = sum(s.ended for s in slots), sum(s.inline for s in slots)
             for s in slots:
+                s.msgs = s.accepted = 0
+            for s in slots:
                 s.window = (t_start + warm, t_start + warm + window)
             await asyncio.sleep(max(0.0, t_start - time.monotonic()))
             cpu0 = time.process_time()
@@ -211,6 +217,7 @@ async def client_main(target: str, game: str, n: int) -> None:
                 s.resume.clear()
             ans = {"lat": list(lat), "cpu": time.process_time() - cpu0,
                    "ended": sum(s.ended for s in slots) - ended0, "inline": sum(s.inline for s in slots) - inline0,
+                   "msgs": sum(s.msgs for s in slots), "accepted": sum(s.accepted for s in slots),
                    "ended_by_slot": [s.ended for s in slots]}   # since the first window: how even the slots are
         else:
             raise ValueError(op)

@@ -140,7 +140,8 @@ class Service:
         cpu1 = _cpu(self.proc.pid)
         a = c.answer()
         return {"lat": a["lat"], "server_cpu": cpu1 - cpu0,
-                "client_cpu": a["cpu"] * WINDOW_S / (WINDOW_S + WARMUP_S), "inline": a["inline"]}
+                "client_cpu": a["cpu"] * WINDOW_S / (WINDOW_S + WARMUP_S), "inline": a["inline"],
+                "msgs": a.get("msgs"), "accepted": a.get("accepted")}
 
     def close(self) -> None:
         self.clients.close()
@@ -243,9 +244,11 @@ def bench_size(n: int, tmp: str) -> dict:
                      "client_ms": 1000 * sum(w["client_cpu"] for w in ws) / max(1, moves),
                      "inline": sum(w["inline"] for w in ws), "per_window": [len(w["lat"]) / WINDOW_S for w in ws]}
         f = out[name]
+        msgs = [(w["msgs"], w["accepted"]) for w in ws if w.get("msgs") is not None]   # our Play systems
+        per = f"  {sum(m for m, _ in msgs) / max(1, sum(c for _, c in msgs)):.2f} stream messages a command" if msgs else ""
         print(f"{name:14s} games={n:<4d} {f['rate']:8.1f} moves/s  p50 {f['p50']:7.1f} ms  p99 {f['p99']:7.1f} ms  "
               f"server CPU {f['server_ms']:5.2f} ms/move  client CPU {f['client_ms']:5.2f} ms/move (approximate)  "
-              f"windows " + " ".join(f"{x:.0f}" for x in f["per_window"])
+              f"windows " + " ".join(f"{x:.0f}" for x in f["per_window"]) + per
               + (f"  ({f['inline']} games created inside a window: pool ran dry)" if f["inline"] else ""), flush=True)
     return out
 
