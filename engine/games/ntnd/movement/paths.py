@@ -60,8 +60,12 @@ def walk_ok(env: Env, mv: dict, path: list[str]) -> bool:
     for n in path:
         if here != start and ((not inv and here in zoc) or here in river_stop):
             return False
-        step = dict(graph.get(here, ())).get(n)
-        if step is None or n in blocked or n not in allowed:
+        for m, step in graph.get(here, ()):   # at most six steps: a scan, not a dict a step
+            if m == n:
+                break
+        else:
+            return False
+        if n in blocked or n not in allowed:
             return False
         if double != 1 and n in zoi:
             step *= double
@@ -130,7 +134,7 @@ class _PublicPaths(Sequence):
         return len(self._own)
 
     def __iter__(self):
-        return (self[i] for i in range(len(self._own)))
+        return map(self._public, self._own)
 
     def _stand_in(self, k: int):
         if self._reach[k] is None:
@@ -141,14 +145,18 @@ class _PublicPaths(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        own = list(self._own[i])
-        if sea_key(own).startswith("sea:") or load_map().is_zone(own[-1]):
-            return own   # by sea, or a 9.1 zone move: the one way there
+        return self._public(self._own[i])
+
+    def _public(self, own: list[str]) -> list[str]:
+        """The path offered for the contents' own path ``own`` (read, not changed: a search's paths
+        are shared), as a new list."""
+        dest = own[-1]
+        if sea_key(own).startswith("sea:") or load_map().is_zone(dest):
+            return list(own)   # by sea, or a 9.1 zone move: the one way there
         for k in range(len(STAND_INS)):
-            alt = self._stand_in(k).get(own[-1])
+            alt = self._stand_in(k).get(dest)
             if alt is None:
                 continue
-            alt = list(alt)
             if alt == own or walk_ok(self._env, self._mv, alt):
-                return alt
-        return own
+                return list(alt)
+        return list(own)
