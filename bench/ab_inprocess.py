@@ -39,13 +39,14 @@ def _import(name: str) -> dict:
     if hasattr(reg, "_RULESETS"):  # an engine before ruleset versions (engine/versions.py) named its modules whole
         reg._RULESETS = {k: v.replace("afteraction.engine", name) for k, v in reg._RULESETS.items()}
     return {m: importlib.import_module(f"{name}.{m}") for m in
-            ("registry", "local", "bots", "log.verify", "log.bundle", "games.ntnd.reach")}
+            ("registry", "local", "bots", "log.verify", "log.bundle", "games.ntnd.reach", "crypto.ed25519")}
 
 
 def _verify(e: dict, b: bytes, replay: bool) -> tuple[float, int]:
     header, recs = e["log.bundle"].read_bundle(io.BytesIO(b))
     recs = list(recs)
     e["games.ntnd.reach"].clear_caches()
+    getattr(e["crypto.ed25519"], "forget_verdicts", lambda: None)()   # remembered signature verdicts (newer engines)
     t0 = clock()
     v = e["log.verify"].Verifier(header["server_vkey"], None, header.get("secret"), replay=replay,
                                  ruleset_lookup=e["registry"].get, header_game=header["game"], replay_in_place=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from afteraction.engine.crypto.ed25519 import KEY_CACHE, SIGNATURE_CACHE  # the engine's, in this table too
+
 KiB = 1024
 MiB = 1024 * KiB
 
@@ -157,6 +159,10 @@ TABLE: tuple[Limit, ...] = (
           "`MAX_REQUEST_BYTES` applies to its binary form)", f"`{_RE}`/`REQUEST_TOO_LARGE`"),
     Limit("MAX_LIVE_GAMES", "games kept in memory (LRU); the rest are rebuilt from the store on demand", "-"),
     Limit("AUTH_CACHE_ENTRIES", "verified `SeatAuth` tokens remembered", "the cache is cleared"),
+    Limit("KEY_CACHE", "public keys whose SPEC.md 7.4 key check and decoding are remembered (the engine's, "
+          "engine/crypto/ed25519.py: each of its two caches)", "the least recently used is dropped"),
+    Limit("SIGNATURE_CACHE", "signature verdicts remembered, by a SHA-256 of the key, the signature and the message "
+          "(the engine's, engine/crypto/ed25519.py)", "the cache is cleared"),
     Limit("QUOTE_CHARS", "characters of a caller's input quoted in an error message", "cut, with `...`"),
     Limit("MAX_ERROR_MESSAGE_CHARS", "an error message", "cut"),
     Limit("MAX_METADATA_VALUE_CHARS", "an ErrorInfo metadata value", "cut"),

@@ -172,9 +172,40 @@ SMALL_ORDER_ENCODINGS = _small_order_encodings()
 BASE = decode((4 * pow(5, -1, P) % P).to_bytes(32, "little"))[0]  # B: y = 4/5, x even (RFC 8032 5.1)
 
 
+#: signature verdicts remembered (``signature_problem``), by a SHA-256 of the key, the signature and the
+#: message (about 150 bytes an entry, 10 MB full; then emptied): a log verified again, or with one record
+#: changed (a tampered copy), a league's games checked again, and a command that a server's other worker
+#: replays cost one hash a signature, not a verification
+SIGNATURE_CACHE = 1 << 16
+_verdicts: dict[bytes, str | None] = {}
+_UNKNOWN = object()
+
+
 def signature_problem(public: bytes, msg: bytes, sig: bytes) -> str | None:
     """The signature check of SPEC.md 7.4: None if ``sig`` verifies, else "N (name): why"
-    with N the first clause of the signature rule it fails."""
+    with N the first clause of the signature rule it fails. A pure function of its three arguments, so
+    its verdicts are remembered (``SIGNATURE_CACHE``)."""
+    h = hashlib.sha256(len(public).to_bytes(8, "little"))
+    h.update(public)
+    h.update(len(sig).to_bytes(8, "little"))
+    h.update(sig)
+    h.update(msg)
+    key = h.digest()
+    why = _verdicts.get(key, _UNKNOWN)
+    if why is _UNKNOWN:
+        why = _signature_problem(public, msg, sig)
+        if len(_verdicts) >= SIGNATURE_CACHE:
+            _verdicts.clear()
+        _verdicts[key] = why
+    return why
+
+
+def forget_verdicts() -> None:
+    """Empties the remembered verdicts: a benchmark timing verification starts from none."""
+    _verdicts.clear()
+
+
+def _signature_problem(public: bytes, msg: bytes, sig: bytes) -> str | None:
     why = key_problem(bytes(public))
     if why is not None:
         return f"1 (key): the key {why}"

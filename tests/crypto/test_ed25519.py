@@ -131,6 +131,42 @@ def _own(description_start: str) -> tuple[bytes, bytes, bytes]:
     return tuple(bytes.fromhex(c[k]) for k in ("public", "message", "signature"))
 
 
+def test_7_4_a_remembered_verdict_is_given_only_for_the_same_key_signature_and_message(monkeypatch):
+    """SIGNATURE_CACHE: a verdict is remembered for its own key, signature and message only. A copy of
+    a good signature with one bit changed in any part, or with a byte moved across the border of two
+    parts, gets the verdict of a verification (the same one as with nothing remembered), and the
+    same three values again are not verified again."""
+    signer = note.Signer("x", b"s" * 32)
+    pub, msg = signer.public, b"a checkpoint"
+    sig = signer.sign(msg)
+    E.forget_verdicts()
+    assert E.signature_problem(pub, msg, sig) is None
+    flip = lambda b, i: b[:i] + bytes([b[i] ^ 1]) + b[i + 1:]   # noqa: E731
+    others = [(flip(pub, 0), msg, sig), (pub, flip(msg, 0), sig), (pub, msg, flip(sig, 0)), (pub, msg, flip(sig, 63)),
+              (pub, sig[-1:] + msg, sig[:-1]), (pub + sig[:1], msg, sig[1:]), (pub[:-1], msg, pub[-1:] + sig)]
+    fresh = [E._signature_problem(*o) for o in others]
+    assert all(f is not None for f in fresh)
+    assert [E.signature_problem(*o) for o in others] == fresh
+    assert [E.signature_problem(*o) for o in others] == fresh   # now remembered: the same verdicts
+
+    def verified(*a):
+        raise AssertionError("verified again")
+    monkeypatch.setattr(E, "_signature_problem", verified)
+    assert E.signature_problem(pub, msg, sig) is None and E.verify_signature(pub, msg, sig)
+    assert [E.signature_problem(*o) for o in others] == fresh
+
+
+def test_7_4_the_remembered_verdicts_are_bounded(monkeypatch):
+    monkeypatch.setattr(E, "SIGNATURE_CACHE", 4)
+    E.forget_verdicts()
+    signer = note.Signer("x", b"b" * 32)
+    for i in range(10):
+        m = b"%d" % i
+        assert E.verify_signature(signer.public, m, signer.sign(m))
+        assert 1 <= len(E._verdicts) <= 4
+    E.forget_verdicts()
+
+
 def test_7_4_what_the_added_checks_are_for():
     """SPEC.md 7.4's claims about the libraries, on our vectors: OpenSSL alone accepts R =
     identity under an honest key (so clause 5 is a check the reference adds) and the identity-
