@@ -25,6 +25,20 @@ def _action(c) -> str:
     return c.ntnd.WhichOneof("action")
 
 
+def group(legal: list) -> dict[str, list]:
+    """The legal commands by action name, each list in the order of ``legal``."""
+    by: dict[str, list] = {}
+    for c in legal:
+        by.setdefault(_action(c), []).append(c)
+    return by
+
+
+def _without(legal: list, drop: list) -> list:
+    """``legal`` less the commands of ``drop`` (the same objects), in order."""
+    ids = {id(x) for x in drop}
+    return [x for x in legal if id(x) not in ids]
+
+
 def public_key(c) -> tuple:
     """A Communist command in two parts for ``public_pick``: what the Allied seat sees of it, then what it
     hides. A move: the piece, then its destination and path (all public). A
@@ -54,10 +68,9 @@ def tet_bot(seed) -> Callable[[str, list], object]:
     def chance(num: int, den: int) -> bool:
         return prng.below(den) < num
 
-    def choose(seat: str, legal: list):
-        by: dict[str, list] = {}
-        for c in legal:
-            by.setdefault(_action(c), []).append(c)
+    def choose(seat: str, legal: list, by: dict | None = None):
+        """``by``: ``group(legal)``, if the caller has it."""
+        by = group(legal) if by is None else by
         done = by.get("done", [])
         if "attack" in by and (not done or chance(4, 5)):
             return pick(by["attack"])                               # 3.1.4 / 3.2.6 / 8.6.3
@@ -177,10 +190,9 @@ class _CampaignBot:
                 return cands[self.prng.below(len(cands))]
         return None
 
-    def choose(self, seat: str, legal: list):
-        by: dict[str, list] = {}
-        for c in legal:
-            by.setdefault(_action(c), []).append(c)
+    def choose(self, seat: str, legal: list, by: dict | None = None):
+        """``by``: ``group(legal)``, if the caller has it (changed here)."""
+        by = group(legal) if by is None else by
         done = by.get("done", [])
         if done and self.run["n"] >= STALL:
             self.run["n"] = 0
@@ -201,7 +213,7 @@ class _CampaignBot:
             if into:                                  # 22.4: South Vietnam's towns and cities are the points
                 c = public_pick(self.prng, into, public_key) if seat == "communist" else into[self.prng.below(len(into))]
         if c is None:
-            c = self.military(seat, legal)
+            c = self.military(seat, legal, by)   # by is legal's grouping still (spread, _out_of_the_north)
         self.remember(c)
         return c
 
@@ -226,10 +238,13 @@ class _CampaignBot:
 
     def spread(self, by: dict, legal: list) -> list:
         """8.10: do not pile units into a hex this bot already moved a unit to this phase."""
-        spread = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in self.run["into"]]
-        if spread and len(spread) < len(by["move"]):
-            keep = {id(x) for x in spread}
-            legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
+        into = self.run["into"]
+        spread, off = [], []
+        for x in by["move"]:
+            path = x.ntnd.move.path
+            (spread if not path or path[-1] not in into else off).append(x)
+        if spread and off:
+            legal = _without(legal, off)
             by["move"] = spread
         return legal
 
@@ -259,7 +274,7 @@ def _out_of_the_north(by: dict, legal: list, done: list) -> list:
     out = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in _nv_hexes()]
     if len(out) < len(by["move"]) and (out or done):
         keep = {id(x) for x in out}
-        legal = [x for x in legal if _action(x) != "move" or id(x) in keep]
+        legal = _without(legal, [x for x in by["move"] if id(x) not in keep])
         by["move"] = out
         if not out:
             del by["move"]

@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ....bots import Prng
-from .military import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, campaign_bot, tet_bot
+from .military import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, _without, campaign_bot, tet_bot
 from ..components.map import load_map
 from ..movement.neutrality import SECRET_WAR   # 10.2.3.1 (2), 28.11.1: free in Laos
 
@@ -269,7 +269,7 @@ class _PoliticalBot:
             if c is not _MILITARY:
                 return c
         v = self.view(seat, False)
-        legal = _allied_filter(v, legal)
+        legal = _allied_filter(v, legal, by)
         if v.get("vietnamization") and "attack" in by:
             nats = {u["id"]: u["nat"] for u in v.get("units", [])}
             cheap = [c for c in legal if _action(c) != "attack" or not any(
@@ -360,9 +360,11 @@ class _PoliticalBot:
             c = self.communist_hearts(v, by, done)
             if c is not None:
                 return c
-        legal = [c for c in legal if _action(c) != "announce_zoc"] or legal
+        if "announce_zoc" in by and len(by) > 1:
+            legal = _without(legal, by.pop("announce_zoc"))
         v = self.view(seat, False)
-        c = self.military(seat, _communist_filter(v, legal))
+        kept = _communist_filter(v, legal, by)
+        c = self.military(seat, kept, by if kept is legal else None)
         if _action(c) == "done":
             self.mem["view"] = None
         return c
@@ -372,43 +374,51 @@ class _PoliticalBot:
 _MILITARY = object()
 
 
-def _allied_filter(v: dict, legal: list) -> list:
-    """Keep out of North Vietnam and still-neutral countries (10.8, 10.2.1) when another answer exists."""
+def _allied_filter(v: dict, legal: list, by: dict) -> list:
+    """Keep out of North Vietnam and still-neutral countries (10.8, 10.2.1) when another answer exists
+    (``by``: ``group(legal)``; ``legal`` itself when nothing is kept out)."""
     neutral = set(v.get("neutral", []))
     types = {u["id"]: u["type"] for u in v.get("units", [])}
+    nv = _nv_hexes()
 
-    def bad(c) -> bool:
-        a = _action(c)
-        if a == "move":
-            piece, locs = c.ntnd.move.piece, list(c.ntnd.move.path)
-        elif a == "attack":
-            piece, locs = (c.ntnd.attack.attackers[0] if c.ntnd.attack.attackers else ""), [c.ntnd.attack.target]
-        elif a in ("coup", "announce_zoc"):
-            return True
-        else:
+    def bad_loc(loc: str, piece: str) -> bool:
+        if not loc:
             return False
-        for loc in locs:
-            if not loc:
-                continue
-            if loc in _nv_hexes():
-                return True
-            country = _country(loc)
-            if country in neutral and not (country == "LA" and types.get(piece) in SECRET_WAR):
-                return True
-        return False
+        if loc in nv:
+            return True
+        country = _country(loc)
+        return country in neutral and not (country == "LA" and types.get(piece) in SECRET_WAR)
 
-    keep = [c for c in legal if not bad(c)]
-    return keep or legal
+    bad = by.get("coup", []) + by.get("announce_zoc", [])
+    for c in by.get("move", ()):
+        m = c.ntnd.move
+        if any(bad_loc(loc, m.piece) for loc in m.path):
+            bad.append(c)
+    for c in by.get("attack", ()):
+        at = c.ntnd.attack
+        if bad_loc(at.target, at.attackers[0] if at.attackers else ""):
+            bad.append(c)
+    if not bad:
+        return legal
+    return _without(legal, bad) or legal
 
 
-def _communist_filter(v: dict, legal: list) -> list:
-    """No face-up NVA unit into a still-neutral country (10.2.1) while another answer exists."""
+def _communist_filter(v: dict, legal: list, by: dict) -> list:
+    """No face-up NVA unit into a still-neutral country (10.2.1) while another answer exists (``legal``
+    itself when none is kept out; ``by``: ``group(legal)``)."""
     neutral = set(v.get("neutral", []))
+    if not neutral or "move" not in by:
+        return legal
     nva = {u["id"] for u in v.get("units", []) if u["side"] == "communist" and u["nat"] == "NVA"
            and u["type"] != "communist_supply"}
-    keep = [c for c in legal if not (_action(c) == "move" and c.ntnd.move.piece in nva and any(
-        _country(x) in neutral for x in c.ntnd.move.path if x))]
-    return keep or legal
+    bad = []
+    for c in by["move"]:
+        m = c.ntnd.move
+        if m.piece in nva and any(_country(x) in neutral for x in m.path if x):
+            bad.append(c)
+    if not bad or len(bad) == len(legal):
+        return legal
+    return _without(legal, bad)
 
 
 def _communist_presence(v: dict, mine: dict) -> tuple[dict, dict, dict]:
