@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from afteraction.engine.crypto.ed25519 import KEY_CACHE, SIGNATURE_CACHE  # the engine's, in this table too
+from afteraction.engine.crypto.note import SIGNER_CACHE
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -163,6 +164,8 @@ TABLE: tuple[Limit, ...] = (
           "engine/crypto/ed25519.py: each of its two caches)", "the least recently used is dropped"),
     Limit("SIGNATURE_CACHE", "signature verdicts remembered, by a SHA-256 of the key, the signature and the message "
           "(the engine's, engine/crypto/ed25519.py)", "the cache is cleared"),
+    Limit("SIGNER_CACHE", "signing keys kept decoded (the engine's `Signer`, engine/crypto/note.py: the server's key "
+          "ring)", "the least recently used is dropped"),
     Limit("QUOTE_CHARS", "characters of a caller's input quoted in an error message", "cut, with `...`"),
     Limit("MAX_ERROR_MESSAGE_CHARS", "an error message", "cut"),
     Limit("MAX_METADATA_VALUE_CHARS", "an ErrorInfo metadata value", "cut"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -54,11 +55,11 @@ class Signer:
 
     @property
     def _key(self) -> Ed25519PrivateKey:
-        return Ed25519PrivateKey.from_private_bytes(self.seed)
+        return _private_key(self.seed)
 
     @property
     def public(self) -> bytes:
-        return self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return _public_of(self.seed)
 
     @property
     def key_id(self) -> bytes:
@@ -75,6 +76,21 @@ class Signer:
 
     def sign(self, msg: bytes) -> bytes:
         return self._key.sign(msg)
+
+
+#: the signing keys whose decoded form is kept (``Signer``): a server signs with one or a few (its key
+#: ring); decoding the seed again took as long as the signature itself, for every checkpoint and receipt
+SIGNER_CACHE = 64
+
+
+@functools.lru_cache(maxsize=SIGNER_CACHE)
+def _private_key(seed: bytes) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+@functools.lru_cache(maxsize=SIGNER_CACHE)
+def _public_of(seed: bytes) -> bytes:
+    return _private_key(seed).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
 def parse_vkey(vkey: str) -> Verifier:
