@@ -165,57 +165,14 @@ def backup(spec: str | None, data_dir: str, key_path: str, out_dir: str) -> Mani
     whose key file is ``key_path`` into the new directory ``out_dir``."""
     if os.path.exists(out_dir) and os.listdir(out_dir):
         raise BackupError(f"{out_dir} exists and is not empty: a backup goes into a new directory")
-    try:
-        ring = keyring.read_ring(key_path)
-    except FileNotFoundError:
-        raise BackupError(f"no server key file {key_path}: give the server's --key (or --data-dir)") from None
-    dkey = atrest.beside(key_path)
-    if not os.path.isfile(dkey):
-        raise BackupError(f"no data key {dkey} beside the server key: the store's private columns cannot be "
-                          f"read without it")
-    box = atrest.load_or_create(dkey)
+    ring, dkey, box = _backup_keys(key_path)
     private_dir(out_dir)
     dst_path = os.path.join(out_dir, STORE_FILE)
     if not spec:
         spec = "sqlite:" + os.path.join(data_dir, "afteraction.sqlite")
     try:
-        if spec.startswith("sqlite:"):
-            src_path = spec[len("sqlite:"):]
-            if not os.path.isfile(src_path):
-                raise BackupError(f"no SQLite store {src_path}")
-            sqlite_snapshot(src_path, dst_path)
-            method = "sqlite online backup"
-        else:
-            src = open_store(spec, data_dir, dkey)
-            try:
-                from .store_sqlite import SqliteStore
-
-                dst = SqliteStore(dst_path, box)
-                try:
-                    copy_games(src, dst)
-                finally:
-                    dst.close()
-            finally:
-                src.close()
-            method = "logical copy of every game through the store's reads"
-        from .store_sqlite import SqliteStore
-
-        copy = SqliteStore(dst_path, box)   # also checks that the data key opens it
-        try:
-            copy._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            games = []
-            for gid, genesis, ended, n in _all_games(copy):
-                last = copy.latest(gid)
-                games.append({"game_id": gid, "records": n, "ended": ended, "checkpoint": last.checkpoint,
-                              "server_vkey": parse_record(genesis).body["server"]["vkey"]})
-        finally:
-            copy.close()
-        for side in ("-wal", "-shm", "-writer"):
-            try:
-                os.unlink(dst_path + side)
-            except FileNotFoundError:
-                pass
-        _fsync(dst_path)
+        method = _copy_store(spec, data_dir, dkey, box, dst_path)
+        games = _closed_copy(dst_path, box)
         hist = keyring.history_path(key_path)
         if os.path.isfile(hist):
             shutil.copyfile(hist, os.path.join(out_dir, HISTORY_FILE))
@@ -228,16 +185,79 @@ def backup(spec: str | None, data_dir: str, key_path: str, out_dir: str) -> Mani
             "server_keys": ring.vkeys,
             "keys_not_in_this_backup": _key_paths(key_path),
         }
-        mpath = os.path.join(out_dir, MANIFEST)
-        with open(mpath, "w") as f:
-            json.dump(data, f, indent=1, sort_keys=True)
-            f.write("\n")
-        _fsync(mpath)
-        _fsync(out_dir)
+        _write_manifest(out_dir, data)
     except BaseException:
         shutil.rmtree(out_dir, ignore_errors=True)
         raise
     return Manifest(data)
+
+
+def _backup_keys(key_path: str):
+    """The server's key ring, its data key's path and the data key (BackupError if one is missing)."""
+    try:
+        ring = keyring.read_ring(key_path)
+    except FileNotFoundError:
+        raise BackupError(f"no server key file {key_path}: give the server's --key (or --data-dir)") from None
+    dkey = atrest.beside(key_path)
+    if not os.path.isfile(dkey):
+        raise BackupError(f"no data key {dkey} beside the server key: the store's private columns cannot be "
+                          f"read without it")
+    return ring, dkey, atrest.load_or_create(dkey)
+
+
+def _copy_store(spec: str, data_dir: str, dkey: str, box, dst_path: str) -> str:
+    """The store ``spec`` copied into the SQLite file ``dst_path``; how (the manifest's ``method``)."""
+    from .store_sqlite import SqliteStore
+
+    if spec.startswith("sqlite:"):
+        src_path = spec[len("sqlite:"):]
+        if not os.path.isfile(src_path):
+            raise BackupError(f"no SQLite store {src_path}")
+        sqlite_snapshot(src_path, dst_path)
+        return "sqlite online backup"
+    src = open_store(spec, data_dir, dkey)
+    try:
+        dst = SqliteStore(dst_path, box)
+        try:
+            copy_games(src, dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    return "logical copy of every game through the store's reads"
+
+
+def _closed_copy(dst_path: str, box) -> list[dict]:
+    """The copy opened with the data key (so it is known to open), its WAL folded in and its side files
+    removed, the file synced; the manifest's list of its games."""
+    from .store_sqlite import SqliteStore
+
+    copy = SqliteStore(dst_path, box)
+    try:
+        copy._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        games = []
+        for gid, genesis, ended, n in _all_games(copy):
+            last = copy.latest(gid)
+            games.append({"game_id": gid, "records": n, "ended": ended, "checkpoint": last.checkpoint,
+                          "server_vkey": parse_record(genesis).body["server"]["vkey"]})
+    finally:
+        copy.close()
+    for side in ("-wal", "-shm", "-writer"):
+        try:
+            os.unlink(dst_path + side)
+        except FileNotFoundError:
+            pass
+    _fsync(dst_path)
+    return games
+
+
+def _write_manifest(out_dir: str, data: dict) -> None:
+    mpath = os.path.join(out_dir, MANIFEST)
+    with open(mpath, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write("\n")
+    _fsync(mpath)
+    _fsync(out_dir)
 
 
 # -- restore -------------------------------------------------------------------------------------
@@ -334,37 +354,9 @@ def restore(backup_dir: str, data_dir: str, key_path: str, spec: str | None = No
     ``spec``), verify every game, and copy the keys into ``data_dir``; BackupError before anything
     is written for a bad argument, and a Restored with ``failures`` (after removing what was
     written) when a game does not verify."""
-    from .store_sqlite import SqliteStore
-
-    manifest = read_manifest(backup_dir)
-    src_file = os.path.join(backup_dir, manifest.data.get("store_file", STORE_FILE))
-    if not os.path.isfile(src_file):
-        raise BackupError(f"the backup's store file {src_file} is missing")
-    if _sha256(src_file) != manifest.data.get("store_sha256"):
-        raise BackupError(f"{src_file} is not the file the manifest names (its SHA-256 differs): changed or "
-                          f"damaged since the backup")
-    try:
-        ring = keyring.read_ring(key_path)
-    except FileNotFoundError:
-        raise BackupError(f"no server key file {key_path}: give the key ring the backup lists "
-                          f"({manifest.data.get('keys_not_in_this_backup', {}).get('server_key_ring')})") from None
-    dkey = data_key or atrest.beside(key_path)
-    if not os.path.isfile(dkey):
-        raise BackupError(f"no data key {dkey}: give the data key the backup lists with --data-key "
-                          f"({manifest.data.get('keys_not_in_this_backup', {}).get('data_key')})")
-    box = atrest.load_or_create(dkey)
-    hist = os.path.join(backup_dir, HISTORY_FILE)
-    if os.path.isfile(hist):
-        from afteraction.engine.crypto import key_history
-
-        with open(hist, "rb") as f:
-            try:
-                keys = key_history.parse(f.read(key_history.MAX_BYTES + 1))
-            except AfteractionError as e:
-                raise BackupError(f"the backup's key history {hist}: {e}") from None
-        n = min(len(keys), len(ring.vkeys))
-        if keys[:n] != ring.vkeys[:n]:  # one may be longer (a rotation since), never another history
-            raise BackupError(f"the key ring {key_path} is not the ring of the backup's key history {hist}")
+    manifest, src_file = _checked_backup(backup_dir)
+    ring, dkey, box = _restore_keys(manifest, key_path, data_key)
+    _check_history(backup_dir, ring, key_path)
     target = os.path.join(data_dir, STORE_FILE)
     if spec and spec.startswith("sqlite:"):   # a SQLite file elsewhere than DATA_DIR
         target, spec = spec[len("sqlite:"):], None
@@ -372,55 +364,114 @@ def restore(backup_dir: str, data_dir: str, key_path: str, spec: str | None = No
         raise BackupError(f"{target} exists: restore into a new data directory")
     private_dir(data_dir)
     written: list[str] = []
-    store: Store | None = None
+    store: list = [None]   # the store being filled, once open (emptied again if the restore fails)
     try:
-        if not spec:
-            sqlite_snapshot(src_file, target)
-            written.append(target)
-            store = SqliteStore(target, box)
-            result_store = "sqlite:" + os.path.abspath(target)
-        else:
-            store = open_store(spec, data_dir, dkey)
-            if store.list_games("", 1):
-                store.close()
-                store = None
-                raise BackupError(f"{_redact(spec)} already holds games: restore into an empty database")
-            tmp = os.path.join(data_dir, f".restore-{os.getpid()}.sqlite")
-            sqlite_snapshot(src_file, tmp)   # the backup itself is never opened for writing
-            written.append(tmp)
-            src = SqliteStore(tmp, box)
-            try:
-                copy_games(src, store)
-            finally:
-                src.close()
-                _remove_sqlite(tmp)
-                written.remove(tmp)
-            result_store = _redact(spec)
-        result = verify_store(store, ring, manifest, progress)
+        result_store = _load(src_file, target, spec, data_dir, dkey, box, written, store)
+        result = verify_store(store[0], ring, manifest, progress)
         result.store = result_store
         if result.failures:
-            if spec:
-                _wipe(store)
-            store.close()
-            store = None
-            for p in written:
-                _remove_sqlite(p)
+            _undo(store, spec, written)
             return result
-        store.close()
-        store = None
+        store[0].close()
+        store[0] = None
         _place_keys(key_path, dkey, data_dir)
         return result
     except BaseException:
-        if store is not None:
-            if spec:
-                try:
-                    _wipe(store)
-                except Exception:  # noqa: BLE001 -- the first error is the one reported
-                    pass
-            store.close()
+        try:
+            _undo(store, spec, written)
+        except Exception:  # noqa: BLE001 -- the first error is the one reported
+            pass
+        raise
+
+
+def _checked_backup(backup_dir: str) -> tuple[Manifest, str]:
+    """The backup's manifest and its store file, checked against the manifest's SHA-256."""
+    manifest = read_manifest(backup_dir)
+    src_file = os.path.join(backup_dir, manifest.data.get("store_file", STORE_FILE))
+    if not os.path.isfile(src_file):
+        raise BackupError(f"the backup's store file {src_file} is missing")
+    if _sha256(src_file) != manifest.data.get("store_sha256"):
+        raise BackupError(f"{src_file} is not the file the manifest names (its SHA-256 differs): changed or "
+                          f"damaged since the backup")
+    return manifest, src_file
+
+
+def _restore_keys(manifest: Manifest, key_path: str, data_key: str | None):
+    """The key ring, the data key's path and the data key a restore is given (BackupError naming the
+    ones the backup lists if one is missing)."""
+    listed = manifest.data.get("keys_not_in_this_backup", {})
+    try:
+        ring = keyring.read_ring(key_path)
+    except FileNotFoundError:
+        raise BackupError(f"no server key file {key_path}: give the key ring the backup lists "
+                          f"({listed.get('server_key_ring')})") from None
+    dkey = data_key or atrest.beside(key_path)
+    if not os.path.isfile(dkey):
+        raise BackupError(f"no data key {dkey}: give the data key the backup lists with --data-key "
+                          f"({listed.get('data_key')})")
+    return ring, dkey, atrest.load_or_create(dkey)
+
+
+def _check_history(backup_dir: str, ring: keyring.KeyRing, key_path: str) -> None:
+    """The key ring given is the ring of the backup's key history (one may be longer: a rotation since)."""
+    hist = os.path.join(backup_dir, HISTORY_FILE)
+    if not os.path.isfile(hist):
+        return
+    from afteraction.engine.crypto import key_history
+
+    with open(hist, "rb") as f:
+        try:
+            keys = key_history.parse(f.read(key_history.MAX_BYTES + 1))
+        except AfteractionError as e:
+            raise BackupError(f"the backup's key history {hist}: {e}") from None
+    n = min(len(keys), len(ring.vkeys))
+    if keys[:n] != ring.vkeys[:n]:
+        raise BackupError(f"the key ring {key_path} is not the ring of the backup's key history {hist}")
+
+
+def _load(src_file: str, target: str, spec: str | None, data_dir: str, dkey: str, box, written: list,
+          store: list) -> str:
+    """The backup's store file copied into ``target`` (SQLite) or, through the stores' reads, into the
+    empty database ``spec``; the files written are added to ``written``, the open store put in
+    ``store[0]``. The restored store's name, as the result reports it."""
+    from .store_sqlite import SqliteStore
+
+    if not spec:
+        sqlite_snapshot(src_file, target)
+        written.append(target)
+        store[0] = SqliteStore(target, box)
+        return "sqlite:" + os.path.abspath(target)
+    dst = open_store(spec, data_dir, dkey)
+    if dst.list_games("", 1):
+        dst.close()
+        raise BackupError(f"{_redact(spec)} already holds games: restore into an empty database")
+    store[0] = dst
+    tmp = os.path.join(data_dir, f".restore-{os.getpid()}.sqlite")
+    sqlite_snapshot(src_file, tmp)   # the backup itself is never opened for writing
+    written.append(tmp)
+    src = SqliteStore(tmp, box)
+    try:
+        copy_games(src, dst)
+    finally:
+        src.close()
+        _remove_sqlite(tmp)
+        written.remove(tmp)
+    return _redact(spec)
+
+
+def _undo(store: list, spec: str | None, written: list) -> None:
+    """What a failed restore wrote, removed: a database's rows emptied, the files deleted."""
+    s, store[0] = store[0], None
+    try:
+        if s is not None:
+            try:
+                if spec:
+                    _wipe(s)
+            finally:
+                s.close()
+    finally:
         for p in written:
             _remove_sqlite(p)
-        raise
 
 
 def _remove_sqlite(path: str) -> None:
