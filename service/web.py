@@ -358,88 +358,95 @@ def guarded_h11():
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    per_address: dict[str, int] = {}
-    why = b"too many connections from this address; close some and retry\n"
-    too_many = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
-                b"content-length: " + str(len(why)).encode() + b"\r\n\r\n" + why)
+    return type("Guarded", (_Guard, H11Protocol), {"per_address": {}, "idle": h11.IDLE})
 
-    class Guarded(H11Protocol):
-        _addr = None
-        _refused = False
-        _header_timer = None
-        _armed_for = None
-        _stall_timer = None
 
-        def connection_made(self, transport) -> None:
-            peer = transport.get_extra_info("peername")
-            addr = peer[0] if isinstance(peer, tuple) else str(peer)
-            if per_address.get(addr, 0) >= limits.WEB_MAX_CONNECTIONS_PER_ADDRESS:
-                self._refused = True
-                transport.write(too_many)
-                transport.close()
-                return
-            per_address[addr] = per_address.get(addr, 0) + 1
-            self._addr = addr
-            metrics.WEB_CONNECTIONS.inc()
-            super().connection_made(transport)
-            # a reader that stops: its writes pause once this much waits unsent (uvicorn's flow control)
-            transport.set_write_buffer_limits(high=limits.WEB_STREAM_BUFFER_BYTES)
-            self._arm()
+_WHY_TOO_MANY = b"too many connections from this address; close some and retry\n"
+TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
+            b"content-length: " + str(len(_WHY_TOO_MANY)).encode() + b"\r\n\r\n" + _WHY_TOO_MANY)
 
-        def connection_lost(self, exc) -> None:
-            if self._refused:
-                return
-            if self._addr is not None:
-                n = per_address.get(self._addr, 1) - 1
-                if n > 0:
-                    per_address[self._addr] = n
-                else:
-                    per_address.pop(self._addr, None)
-                self._addr = None
-                metrics.WEB_CONNECTIONS.dec()
-            for t in (self._header_timer, self._stall_timer):
-                if t is not None:
-                    t.cancel()
-            super().connection_lost(exc)
 
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._stall_timer is None:
-                self._stall_timer = self.loop.call_later(limits.WEB_STALLED_WRITE_S, self._stalled)
+class _Guard:
+    """``guarded_h11``'s guards, a mixin before uvicorn's H11Protocol (``super()`` is the protocol's):
+    ``per_address`` is the server's count of connections by address, ``idle`` h11's IDLE state (both
+    set on the class ``guarded_h11`` makes)."""
+    per_address: dict[str, int]
+    idle = None
+    _addr = None
+    _refused = False
+    _header_timer = None
+    _armed_for = None
+    _stall_timer = None
 
-        def resume_writing(self) -> None:
-            if self._stall_timer is not None:
-                self._stall_timer.cancel()
-                self._stall_timer = None
-            super().resume_writing()
+    def connection_made(self, transport) -> None:
+        peer = transport.get_extra_info("peername")
+        addr = peer[0] if isinstance(peer, tuple) else str(peer)
+        if self.per_address.get(addr, 0) >= limits.WEB_MAX_CONNECTIONS_PER_ADDRESS:
+            self._refused = True
+            transport.write(TOO_MANY)
+            transport.close()
+            return
+        self.per_address[addr] = self.per_address.get(addr, 0) + 1
+        self._addr = addr
+        metrics.WEB_CONNECTIONS.inc()
+        super().connection_made(transport)
+        # a reader that stops: its writes pause once this much waits unsent (uvicorn's flow control)
+        transport.set_write_buffer_limits(high=limits.WEB_STREAM_BUFFER_BYTES)
+        self._arm()
 
-        def _stalled(self) -> None:
-            """Paused for WEB_STALLED_WRITE_S: the client stopped reading; dropped (its stream ends)."""
+    def connection_lost(self, exc) -> None:
+        if self._refused:
+            return
+        if self._addr is not None:
+            n = self.per_address.get(self._addr, 1) - 1
+            if n > 0:
+                self.per_address[self._addr] = n
+            else:
+                self.per_address.pop(self._addr, None)
+            self._addr = None
+            metrics.WEB_CONNECTIONS.dec()
+        for t in (self._header_timer, self._stall_timer):
+            if t is not None:
+                t.cancel()
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall_timer is None:
+            self._stall_timer = self.loop.call_later(limits.WEB_STALLED_WRITE_S, self._stalled)
+
+    def resume_writing(self) -> None:
+        if self._stall_timer is not None:
+            self._stall_timer.cancel()
             self._stall_timer = None
-            if self.flow is not None and self.flow.write_paused and not self.transport.is_closing():
-                log.info("web: dropped a connection from %s that read nothing for %s s", self._addr,
-                         limits.WEB_STALLED_WRITE_S)
-                self.transport.abort()
+        super().resume_writing()
 
-        def data_received(self, data: bytes) -> None:
-            if self.conn.their_state is h11.IDLE and self._armed_for is not self.cycle:
-                self._arm()   # the first byte of a request after the previous one: its header's time starts
-            super().data_received(data)
+    def _stalled(self) -> None:
+        """Paused for WEB_STALLED_WRITE_S: the client stopped reading; dropped (its stream ends)."""
+        self._stall_timer = None
+        if self.flow is not None and self.flow.write_paused and not self.transport.is_closing():
+            log.info("web: dropped a connection from %s that read nothing for %s s", self._addr,
+                     limits.WEB_STALLED_WRITE_S)
+            self.transport.abort()
 
-        def _arm(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-            self._armed_for = self.cycle
-            self._header_timer = self.loop.call_later(limits.WEB_HEADER_TIMEOUT_S, self._header_late)
+    def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is self.idle and self._armed_for is not self.cycle:
+            self._arm()   # the first byte of a request after the previous one: its header's time starts
+        super().data_received(data)
 
-        def _header_late(self) -> None:
-            self._header_timer = None
-            # no whole request header since the timer started (the cycle is made when one is read)
-            if self.cycle is self._armed_for and self.conn.their_state is h11.IDLE \
-                    and not self.transport.is_closing():
-                self.transport.close()
+    def _arm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+        self._armed_for = self.cycle
+        self._header_timer = self.loop.call_later(limits.WEB_HEADER_TIMEOUT_S, self._header_late)
 
-    return Guarded
+    def _header_late(self) -> None:
+        self._header_timer = None
+        # no whole request header since the timer started (the cycle is made when one is read)
+        if self.cycle is self._armed_for and self.conn.their_state is self.idle \
+                and not self.transport.is_closing():
+            self.transport.close()
+
 
 
 def _pct(s: str) -> str:
