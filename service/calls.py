@@ -262,7 +262,8 @@ ABORT_WAIT_S = 1.0   # how long a stream's handler waits for its error status to
 
 
 def _ser(m) -> bytes:
-    return m.SerializeToString()
+    """A response's bytes; a stream may yield its messages serialized already (servicer._batched)."""
+    return m if type(m) is bytes else m.SerializeToString()
 
 
 UNARY, SERVER_STREAM, BIDI = "unary", "server_stream", "bidi"

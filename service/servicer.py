@@ -597,15 +597,35 @@ async def _unbatched(follow):
 
 
 async def _batched(follow):
-    """``_follow``'s messages, each run up to a FLUSH as one PlayResponse ``batch`` (PlayJoin.batched)."""
-    items, size = [], 0
+    """``_follow``'s messages, each run up to a FLUSH as one PlayResponse ``batch`` (PlayJoin.batched),
+    as serialized bytes (calls._ser sends them as they are): each item is serialized once, not copied
+    into a PlayBatch, sized and serialized again inside it."""
+    parts, size = [], 0
     async for m in follow:
         if m is FLUSH or size > PLAY_BATCH_BYTES:
-            if items:
-                yield items[0] if len(items) == 1 else gs.PlayResponse(batch=gs.PlayBatch(items=items))
-            items, size = [], 0
+            if parts:
+                yield parts[0] if len(parts) == 1 else batch_bytes(parts)
+            parts, size = [], 0
         if m is not FLUSH:
-            items.append(m)
-            size += m.ByteSize()
-    if items:
-        yield gs.PlayResponse(batch=gs.PlayBatch(items=items))
+            b = m.SerializeToString()
+            parts.append(b)
+            size += len(b)
+    if parts:
+        yield batch_bytes(parts)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def batch_bytes(parts: list[bytes]) -> bytes:
+    """The bytes of ``PlayResponse(batch=PlayBatch(items=...))`` from its items' bytes: field 7 (batch)
+    and, inside, field 1 (items) once an item, each length-delimited (protobuf's wire format: a tag
+    byte, the length as a varint, the bytes)."""
+    inner = b"".join(b"\x0a" + _varint(len(p)) + p for p in parts)
+    return b"\x3a" + _varint(len(inner)) + inner

@@ -331,3 +331,17 @@ def test_the_next_decision_of_a_submit_is_the_decision_get_state_gives(server):
         if (True, True) in kinds:
             break
     assert (True, True) in kinds, kinds   # a sampled decision with its rule was met and compared
+
+
+def test_a_play_batch_written_from_its_items_bytes_is_protobufs_own_serialization():
+    """servicer.batch_bytes (Play's batches sent as bytes) gives what protobuf serializes for the same
+    batch, with items whose lengths take one, two and three varint bytes; and it parses back."""
+    from afteraction.service.servicer import batch_bytes
+
+    items = [gs.PlayResponse(record=gs.LogRecord(seq=n, record=b"r" * n)) for n in (0, 5, 126, 127, 300, 20000)]
+    items.append(gs.PlayResponse(accepted=gs.CommandAccepted(counter=7, seqs=[1, 2])))
+    for k in (1, 2, len(items)):
+        want = gs.PlayResponse(batch=gs.PlayBatch(items=items[:k])).SerializeToString()
+        got = batch_bytes([m.SerializeToString() for m in items[:k]])
+        assert got == want
+        assert list(gs.PlayResponse.FromString(got).batch.items) == items[:k]
