@@ -271,10 +271,12 @@ class _CampaignBot:
 
 def _out_of_the_north(by: dict, legal: list, done: list) -> list:
     """10.8: ten points a turn for Allied ground units in North Vietnam: keep out unless nothing else."""
-    out = [x for x in by["move"] if not x.ntnd.move.path or x.ntnd.move.path[-1] not in _nv_hexes()]
-    if len(out) < len(by["move"]) and (out or done):
-        keep = {id(x) for x in out}
-        legal = _without(legal, [x for x in by["move"] if id(x) not in keep])
+    nv, out, off = _nv_hexes(), [], []
+    for x in by["move"]:
+        path = x.ntnd.move.path
+        (off if path and path[-1] in nv else out).append(x)
+    if off and (out or done):
+        legal = _without(legal, off)
         by["move"] = out
         if not out:
             del by["move"]

@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ....bots import Prng
-from .military import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, _without, campaign_bot, tet_bot
+from .military import SEATO_PREFIXES, _action, _nv_hexes, _sv_towns, _without, campaign_bot, group, tet_bot
 from ..components.map import load_map
 from ..movement.neutrality import SECRET_WAR   # 10.2.3.1 (2), 28.11.1: free in Laos
 
@@ -125,9 +125,7 @@ class _PoliticalBot:
         return cands[self.prng.below(len(cands))]
 
     def choose(self, seat: str, legal: list):
-        by: dict[str, list] = {}
-        for c in legal:
-            by.setdefault(_action(c), []).append(c)
+        by = group(legal)
         done = by.get("done", [])
         c = (self.allied if seat == "allied" else self.communist)(seat, legal, by, done)
         return c if c is not None else self.military(seat, legal)
