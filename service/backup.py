@@ -364,16 +364,17 @@ def restore(backup_dir: str, data_dir: str, key_path: str, spec: str | None = No
         raise BackupError(f"{target} exists: restore into a new data directory")
     private_dir(data_dir)
     written: list[str] = []
-    store: list = [None]   # the store being filled, once open (emptied again if the restore fails)
+    store: Store | None = None
     try:
-        result_store = _load(src_file, target, spec, data_dir, dkey, box, written, store)
-        result = verify_store(store[0], ring, manifest, progress)
+        store, result_store = _load(src_file, target, spec, data_dir, dkey, box, written)
+        result = verify_store(store, ring, manifest, progress)
         result.store = result_store
         if result.failures:
-            _undo(store, spec, written)
+            s, store = store, None
+            _undo(s, spec, written)
             return result
-        store[0].close()
-        store[0] = None
+        s, store = store, None
+        s.close()
         _place_keys(key_path, dkey, data_dir)
         return result
     except BaseException:
@@ -429,46 +430,50 @@ def _check_history(backup_dir: str, ring: keyring.KeyRing, key_path: str) -> Non
         raise BackupError(f"the key ring {key_path} is not the ring of the backup's key history {hist}")
 
 
-def _load(src_file: str, target: str, spec: str | None, data_dir: str, dkey: str, box, written: list,
-          store: list) -> str:
+def _load(src_file: str, target: str, spec: str | None, data_dir: str, dkey: str, box,
+          written: list) -> tuple[Store, str]:
     """The backup's store file copied into ``target`` (SQLite) or, through the stores' reads, into the
-    empty database ``spec``; the files written are added to ``written``, the open store put in
-    ``store[0]``. The restored store's name, as the result reports it."""
+    empty database ``spec``; the files written are added to ``written``. The open store and its name,
+    as the result reports it; on a failure, a database it filled is emptied again and closed."""
     from .store_sqlite import SqliteStore
 
     if not spec:
         sqlite_snapshot(src_file, target)
         written.append(target)
-        store[0] = SqliteStore(target, box)
-        return "sqlite:" + os.path.abspath(target)
+        return SqliteStore(target, box), "sqlite:" + os.path.abspath(target)
     dst = open_store(spec, data_dir, dkey)
     if dst.list_games("", 1):
         dst.close()
         raise BackupError(f"{_redact(spec)} already holds games: restore into an empty database")
-    store[0] = dst
-    tmp = os.path.join(data_dir, f".restore-{os.getpid()}.sqlite")
-    sqlite_snapshot(src_file, tmp)   # the backup itself is never opened for writing
-    written.append(tmp)
-    src = SqliteStore(tmp, box)
     try:
-        copy_games(src, dst)
-    finally:
-        src.close()
-        _remove_sqlite(tmp)
-        written.remove(tmp)
-    return _redact(spec)
+        tmp = os.path.join(data_dir, f".restore-{os.getpid()}.sqlite")
+        sqlite_snapshot(src_file, tmp)   # the backup itself is never opened for writing
+        written.append(tmp)
+        src = SqliteStore(tmp, box)
+        try:
+            copy_games(src, dst)
+        finally:
+            src.close()
+            _remove_sqlite(tmp)
+            written.remove(tmp)
+    except BaseException:
+        try:
+            _undo(dst, spec, [])
+        except Exception:  # noqa: BLE001 -- the first error is the one reported
+            pass
+        raise
+    return dst, _redact(spec)
 
 
-def _undo(store: list, spec: str | None, written: list) -> None:
-    """What a failed restore wrote, removed: a database's rows emptied, the files deleted."""
-    s, store[0] = store[0], None
+def _undo(store: Store | None, spec: str | None, written: list) -> None:
+    """What a failed restore wrote, removed: a database's rows emptied, the store closed, the files deleted."""
     try:
-        if s is not None:
+        if store is not None:
             try:
                 if spec:
-                    _wipe(s)
+                    _wipe(store)
             finally:
-                s.close()
+                store.close()
     finally:
         for p in written:
             _remove_sqlite(p)
