@@ -173,7 +173,7 @@ BASE = decode((4 * pow(5, -1, P) % P).to_bytes(32, "little"))[0]  # B: y = 4/5, 
 
 
 #: signature verdicts remembered (``signature_problem``), by a SHA-256 of the key, the signature and the
-#: message (about 150 bytes an entry, 10 MB full; then emptied): a log verified again, or with one record
+#: message (emptied when full): a log verified again, or with one record
 #: changed (a tampered copy), a league's games checked again, and a command a client sends again (a retry)
 #: cost one hash a signature, not a verification (a stored command replayed is not checked at all:
 #: service/games.py's catch-up passes signature_checked)
