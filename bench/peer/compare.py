@@ -219,9 +219,11 @@ def bench_size(n: int, tmp: str) -> dict:
             os.makedirs(d)
             systems.append(Service(d, n, name) if name.startswith("service") else Peer(name, d))
         for g in RULESETS if "service" in SYSTEMS else ():
-            d = os.path.join(tmp, f"service_{g}-{n}")
-            os.makedirs(d)
-            systems.append(Service(d, n, "service", g))
+            for name in ("service", "service_base_play"):   # with --base, that commit's too
+                if name in SYSTEMS:
+                    d = os.path.join(tmp, f"{name}_{g}-{n}")
+                    os.makedirs(d)
+                    systems.append(Service(d, n, name, g))
         got: dict = {s.name: [] for s in systems}
         rate = {s.name: EXPECT.get(s.name, EXPECT["service"]) for s in systems}
         for r in range(ROUNDS):
@@ -274,7 +276,9 @@ def run() -> None:
           f"{open('/proc/loadavg').read().split()[:3]}", flush=True)
     ratios = {}
     have = set(figures[GAMES[0]])
-    for name, before in (("service", "service_base_play"), ("service_unary", "service_base")):
+    pairs = (("service", "service_base_play"), ("service_unary", "service_base"),
+             *((f"service_{g}", f"service_base_play_{g}") for g in RULESETS))
+    for name, before in pairs:
         if {name, before} <= have:  # before / after, in the same windows' conditions
             for n in GAMES:
                 print(f"ratio {name}_vs_{before}_cpu_at_{n} "
@@ -327,7 +331,8 @@ def main() -> None:
                                        "system service runs (default sog,gmv; \"\" for none)")
     ap.add_argument("--base", metavar="COMMIT", help="also run that commit's service over unary calls "
                                                      "(\"service_base\": before / after in one run) and, with "
-                                                     "system service, over Play (\"service_base_play\")")
+                                                     "system service, over Play (\"service_base_play\", and "
+                                                     "\"service_base_play_G\" for each of --rulesets)")
     ap.add_argument("--workers", type=int, help=f"`aar serve --workers N` for our systems (default {WORKERS}: as "
                                                  "`make bench`; 1 shows what a game split over two processes costs)")
     a = ap.parse_args()
