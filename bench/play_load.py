@@ -6,7 +6,8 @@ seat b's (each seat its own connection, as the peer benchmark's clients), and a 
 ahead (CreateGame and the entropy handshake over unary calls, then both seats' streams joined, so a
 window measures moves only, as the peer's pooled matches). A seat's prompt (``your_decision``) carries
 its legal commands; the seat signs one (a random choice) bound to the log's end it saw on its stream
-and sends it as one message; the latency is from that write to its ``accepted`` on the same stream.
+and sends it as one message (a join that a server of several workers sends to its game's home, with
+PlayJoin.follow_home, is made again there, on that seat's own connection to that port); the latency is from that write to its ``accepted`` on the same stream.
 A slot whose game ends goes on with the next game of its pool.
 
 Used by bench/peer/compare.py (system ``service_play``); ``python bench/play_load.py --client TARGET
@@ -46,14 +47,25 @@ class Game:
         self.tasks = [asyncio.create_task(self._seat(s, stubs[s])) for s in self.signers]
 
     async def _seat(self, seat: str, stub) -> None:
+        """Seat ``seat``'s stream, joined again at the game's home when the server sends it there
+        (PlayJoin.follow_home: `aar serve --workers N`, before the pool's game starts)."""
+        port = await self._stream(seat, stub, True)
+        if port:
+            await self._stream(seat, self.slot.stub_at(seat, port), False)
+
+    async def _stream(self, seat: str, stub, follow: bool) -> int:
+        """One Play stream of ``seat`` played to the game's end; 0, or the home's port it was sent to."""
         from afteraction.engine.seat import Head
         from afteraction.service.auth import make_auth
         from afteraction.v1 import envelope_pb2
         from afteraction.v1 import game_service_pb2 as gs
 
         q: asyncio.Queue = asyncio.Queue()
-        await q.put(gs.PlayRequest(join=gs.PlayJoin(game_id=self.gid, auth=make_auth(self.seeds[seat], self.gid, seat),
-                                                    from_seq=self.heads[seat].seq, batched=True)))
+        join = gs.PlayJoin(game_id=self.gid, auth=make_auth(self.seeds[seat], self.gid, seat),
+                           from_seq=self.heads[seat].seq, batched=True)
+        if "follow_home" in join.DESCRIPTOR.fields_by_name:   # not in a --base commit's protos before it
+            join.follow_home = follow
+        await q.put(gs.PlayRequest(join=join))
 
         async def requests():
             while True:
@@ -66,6 +78,8 @@ class Game:
         slot = self.slot
         try:
             async for b in call:
+                if b.WhichOneof("kind") == "home":
+                    return b.home.port
                 if slot.running:
                     slot.msgs += 1   # every stream message to a seat, a batch counting one
                 for m in (b.batch.items if b.WhichOneof("kind") == "batch" else (b,)):
@@ -91,6 +105,7 @@ class Game:
             self.finished += 1   # the stream completes (OK) once the end record (and the last result) was sent
             if self.finished == len(self.signers):
                 self.done.set()
+            return 0
         except asyncio.CancelledError:
             raise
         except Exception as e:  # noqa: BLE001 -- shown: a bench that plays nothing must say why
@@ -113,7 +128,9 @@ class Slot:
 
         self.game = game
         self.seats = list(registry.get(game).seats)
+        self.target = target
         self.channels = {s: grpc.aio.insecure_channel(target, options=OWN_CONNECTION) for s in self.seats}
+        self.homes: dict[tuple[str, int], object] = {}   # (seat, port): that seat's connection to a game's home
         self.stubs = {s: gs_grpc.GameServiceStub(ch) for s, ch in self.channels.items()}
         self.admin = self.stubs[self.seats[0]]
         self.pool: list[Game] = []
@@ -125,6 +142,17 @@ class Slot:
         self.resume = asyncio.Event()
         self.ended = self.inline = 0
         self.msgs = self.accepted = 0   # while running: stream messages received, commands accepted
+
+    def stub_at(self, seat: str, port: int):
+        """Seat ``seat``'s stub at ``port`` of the target's host (a game's home), its own connection."""
+        import grpc
+
+        from afteraction.v1 import game_service_pb2_grpc as gs_grpc
+
+        if (seat, port) not in self.homes:
+            ch = grpc.aio.insecure_channel(f"{self.target.rpartition(':')[0]}:{port}", options=OWN_CONNECTION)
+            self.homes[seat, port] = (ch, gs_grpc.GameServiceStub(ch))
+        return self.homes[seat, port][1]
 
     def meter(self, t0: float, t1: float) -> None:
         if self.window[0] <= t0 and t1 <= self.window[1]:
@@ -172,7 +200,7 @@ class Slot:
         for g in ([self.current] if self.current else []) + self.pool:
             for t in g.tasks:
                 t.cancel()
-        for ch in self.channels.values():
+        for ch in [*self.channels.values(), *(ch for ch, _ in self.homes.values())]:
             await ch.close()
 
 

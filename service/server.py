@@ -190,7 +190,8 @@ def listen_problem(host: str, port: int, flag: str = "--listen") -> str | None:
 def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key: str | None = None,
           data_dir: str = "data", workers: int = limits.EXECUTOR_THREADS, name: str = DEFAULT_NAME,
           reuseport: bool = False, tls_cert: str | None = None, tls_key: str | None = None,
-          web_listen: str | None = None, web_origins: tuple[str, ...] = (), web_page=None, now=None) -> Running:
+          web_listen: str | None = None, web_origins: tuple[str, ...] = (), web_page=None, now=None,
+          homes: tuple[int, ...] = (), home: int = -1) -> Running:
     """A grpc.aio server on its own event-loop thread; the blocking work runs in a pool of
     ``workers`` threads. ``reuseport``: share the listening port with sibling processes
     (``aar serve --workers N``). ``tls_cert``/``tls_key``: PEM files; plaintext without them.
@@ -199,7 +200,10 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
 
     The data directory is made (or tightened to) 0700; the store's private columns are encrypted
     under the data key beside the server key (``atrest.py``, docs/service.md). ``now``: the service's
-    clock, a function giving milliseconds since the epoch (SPEC.md 8.2; default the wall clock)."""
+    clock, a function giving milliseconds since the epoch (SPEC.md 8.2; default the wall clock).
+    ``homes``, ``home``: every worker's own port and this one's index (``aar serve --workers N``):
+    this process also listens on ``homes[home]`` of the same host, and sends a Play join that
+    follows homes to its game's home (``Service.home_elsewhere``)."""
     creds = read_tls(tls_cert, tls_key)
     # The loop thread runs the commands and the store's writer thread needs the GIL back after
     # every SQLite statement: hand it over within GIL_SWITCH_S, not CPython's default 5 ms.
@@ -216,6 +220,7 @@ def start(listen: str = "127.0.0.1:50051", store: str | Store | None = None, key
     pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aar-work")
     svc = Service(GameManager(st, signer, ring=ring.signers, **({} if now is None else {"now": now})), pool, loop)
     svc.key_history = ring.history   # GetServerKey's key_history (SPEC.md 4.6)
+    svc.homes, svc.home = tuple(homes), home
     from .league.manager import LeagueManager, league_signer   # the LeagueService's leagues (service/league/manager.py)
 
     svc.league = LeagueManager(st, svc.games, league_signer(key, signer.name), AuditServicer(svc).export)
@@ -248,14 +253,9 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
         await hs.set(s, health_pb2.HealthCheckResponse.SERVING)
     add_reflection(server, svc, (*SERVICES, health.SERVICE_NAME))
     server.add_generic_rpc_handlers((unknown_rpc_handler(),))
-    try:
-        port = server.add_secure_port(listen, creds) if creds is not None else server.add_insecure_port(listen)
-    except RuntimeError:
-        port = 0
-    if port == 0:
-        host, _, p = listen.rpartition(":")
-        why = listen_problem(host, int(p)) if p.isdigit() else None
-        raise StoreError(why or f"cannot listen on {listen}")
+    port = _add_port(server, listen, creds)
+    if svc.homes:   # this worker's own port, where the games whose home it is are joined (Play)
+        _add_port(server, f"{listen.rpartition(':')[0]}:{svc.homes[svc.home]}", creds)
     web = None
     if web_listen:   # the same methods, over Connect and gRPC-Web (service/web.py)
         from .web import WebApp, WebServer
@@ -278,6 +278,19 @@ async def _start(svc: Service, listen: str, creds, reuseport: bool, web_listen=N
     svc.sweeper = asyncio.get_running_loop().create_task(sweep_forever(svc))
     svc.league_timer = asyncio.get_running_loop().create_task(svc.league.run_forever(svc))   # service/league/manager.py
     return server, port, hs, poller, web
+
+
+def _add_port(server, listen: str, creds) -> int:
+    """Listen on ``listen`` (TLS with ``creds``); the port, or StoreError saying why it cannot."""
+    try:
+        port = server.add_secure_port(listen, creds) if creds is not None else server.add_insecure_port(listen)
+    except RuntimeError:
+        port = 0
+    if port == 0:
+        host, _, p = listen.rpartition(":")
+        why = listen_problem(host, int(p)) if p.isdigit() else None
+        raise StoreError(why or f"cannot listen on {listen}")
+    return port
 
 
 async def sweep_forever(svc: Service) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import threading
 
@@ -81,6 +82,8 @@ class Service:
         self.stream_slots = None
         self.exports = 0     # ExportBundle calls in progress (loop thread only)
         self.key_history = ""   # the key ring's public history (keyring.py), "" while it has one key
+        self.homes: tuple[int, ...] = ()   # each worker's own port (`aar serve --workers N`), () for one process
+        self.home = -1                     # this process's index in ``homes``
         games.on_append = self._appended
         self.feeds.told_hooks = (games.told, games.listening)   # what other processes tell: the games' freshness
 
@@ -145,6 +148,15 @@ class Service:
 
     def close_stream(self) -> None:
         self.streams -= 1
+
+    def home_elsewhere(self, gid: str) -> int:
+        """The port of the worker that is game ``gid``'s home when that is another process, else 0
+        (PlayJoin.follow_home): both seats of a game in one process spare each command a second
+        process's catch-up and a second writer (docs/service.md "Workers")."""
+        if len(self.homes) < 2:
+            return 0
+        i = home_of(gid, len(self.homes))
+        return 0 if i == self.home else self.homes[i]
 
     def authenticate(self, gid: str, auth: gs.SeatAuth, live=None) -> str:
         keys = live.referee.seat_keys if live is not None else self.games.seat_keys(gid)
@@ -299,6 +311,10 @@ class GameServicer:
         if first.WhichOneof("kind") != "join":
             raise Rejection(Code.BAD_ARGUMENT, "the first message of Play is a join")
         gid = first.join.game_id
+        home = svc.home_elsewhere(gid) if first.join.follow_home else 0
+        if home:   # another worker serves this game: the client joins again there
+            yield gs.PlayResponse(home=gs.PlayHome(port=home))
+            return
         seat = await svc.run_stream(svc.authenticate, gid, first.join.auth)
         size, _ = await svc.run_stream(svc.log_size, gid)
         in_log("from_seq", first.join.from_seq, size, gid)
@@ -441,6 +457,12 @@ class GameServicer:
 
     def ListRulesets(self, request, context):
         return rulesets_pb()
+
+
+def home_of(gid: str, workers: int) -> int:
+    """The index of game ``gid``'s home among ``workers`` processes: the first 8 bytes of the id's
+    SHA-256 as a big-endian number, modulo ``workers`` (the same in every process)."""
+    return int.from_bytes(hashlib.sha256(gid.encode()).digest()[:8], "big") % workers
 
 
 def _always() -> bool:

@@ -3,12 +3,16 @@
 Each worker is a whole server (its own gRPC server, GameManager cache and store
 connection) started with ``subprocess`` (never a fork after gRPC is initialised)
 and bound with SO_REUSEPORT, so the kernel spreads incoming *connections* over
-the workers. Nothing lives only in one process: a worker catches up from the
+the workers. Each worker also listens on a port of its own (``--homes``): it is the
+home of the games whose id hashes to it (servicer.home_of), and a Play join that
+follows homes (PlayJoin.follow_home) reaching another worker is sent there, so both
+seats of a game are served by one process. Nothing lives only in one process: a worker catches up from the
 store before it appends, and appends are optimistic with a uniqueness guarantee
 (tests/service/test_races.py), so the workers share one store like replicas.
 
 The parent creates the key file and the store schema once (so the workers do not
-race to make them), picks the port once when ``:0`` is given, starts the
+race to make them), picks the port once when ``:0`` is given and the workers'
+own ports, starts the
 workers, waits until each one listens, then prints the single
 "listening on HOST:PORT" line. SIGTERM/SIGINT to the parent is passed on to every
 worker, each drains its in-flight commands, and the parent waits for all of them.
@@ -29,13 +33,18 @@ log = logging.getLogger("afteraction.service")
 READY = "worker ready"
 
 
-def _free_reuseport(host: str) -> int:
-    """A free port on ``host`` (bound with SO_REUSEPORT, as the workers will bind it)."""
+def _free_ports(host: str, n: int) -> list[int]:
+    """``n`` different free ports on ``host`` (bound with SO_REUSEPORT, as the workers will bind them)."""
     fam = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    with socket.socket(fam, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        s.bind((host.strip("[]"), 0))
-        return s.getsockname()[1]
+    socks = [socket.socket(fam, socket.SOCK_STREAM) for _ in range(n)]
+    try:
+        for s in socks:   # held open together, so the n ports differ
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            s.bind((host.strip("[]"), 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 def _die_with_parent() -> None:
@@ -55,8 +64,9 @@ class Workers:
     """The running workers (``serve_workers`` returns it; ``stop`` drains them all)."""
 
     def __init__(self, procs: list[subprocess.Popen], host: str, port: int, vkey: str,
-                 metrics_dir: str | None = None) -> None:
+                 metrics_dir: str | None = None, homes: tuple[int, ...] = ()) -> None:
         self.procs, self.host, self.port, self.vkey = procs, host, port, vkey
+        self.homes = homes      # each worker's own port, in the order of procs (() for one worker)
         self.metrics_dir = metrics_dir  # where the workers write their metrics (PROMETHEUS_MULTIPROC_DIR)
 
     def stop(self, grace: float = 10.0) -> None:
@@ -97,7 +107,8 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
     host, _, port = listen.rpartition(":")
     port_n = int(port) if port else 0
     if port_n == 0:
-        port_n = _free_reuseport(host)
+        port_n = _free_ports(host, 1)[0]
+    homes = ",".join(map(str, _free_ports(host, n))) if n > 1 else ""   # each worker's own port (Play's homes)
     procs: list[subprocess.Popen] = []
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     mdir = None
@@ -106,9 +117,11 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
 
         mdir = env["PROMETHEUS_MULTIPROC_DIR"] = multiproc_dir(data_dir)
     try:
-        for _ in range(n):
+        for i in range(n):
             cmd = [sys.executable, "-m", "afteraction.service.workers", "--listen", f"{host}:{port_n}",
                    "--key", key, "--data-dir", data_dir]
+            if homes:
+                cmd += ["--homes", homes, "--home", str(i)]
             if store:
                 cmd += ["--store", store]
             if tls_cert or tls_key:
@@ -125,7 +138,7 @@ def serve_workers(n: int, listen: str, store: str | None, key: str | None, data_
     except BaseException:
         Workers(procs, host, port_n, "").stop(2)
         raise
-    return Workers(procs, host, port_n, signer.verifier.vkey, mdir)
+    return Workers(procs, host, port_n, signer.verifier.vkey, mdir, tuple(int(p) for p in homes.split(",") if p))
 
 
 def wait_workers(w: Workers, grace: float = 10.0) -> int:
@@ -164,6 +177,8 @@ def _worker_main(argv: list[str]) -> int:
     ap.add_argument("--tls-key")
     ap.add_argument("--metrics", action="store_true")
     ap.add_argument("--log-format", choices=("text", "json"), default="text")
+    ap.add_argument("--homes", default="", help="every worker's own port, comma-separated")
+    ap.add_argument("--home", type=int, default=-1, help="this worker's index in --homes")
     a = ap.parse_args(argv)
     _die_with_parent()
     from .logs import configure
@@ -178,7 +193,8 @@ def _worker_main(argv: list[str]) -> int:
 
         metrics.enable()
     try:
-        run = start(a.listen, a.store, a.key, a.data_dir, reuseport=True, tls_cert=a.tls_cert, tls_key=a.tls_key)
+        run = start(a.listen, a.store, a.key, a.data_dir, reuseport=True, tls_cert=a.tls_cert, tls_key=a.tls_key,
+                    homes=tuple(int(p) for p in a.homes.split(",") if p), home=a.home)
     except (RuntimeError, StoreError) as e:  # e.g. the port is held by a process without SO_REUSEPORT
         print(f"worker {os.getpid()}: {e}", file=sys.stderr)
         return 1

@@ -148,20 +148,35 @@ class Client:
         """``tls_ca``: a PEM CA file (or its bytes) to connect with TLS; plaintext without it."""
         self.target = target
         self.timeout = timeout
+        if isinstance(tls_ca, str):
+            with open(tls_ca, "rb") as f:
+                tls_ca = f.read()
+        self._tls_ca, self._options = tls_ca, options
         if tls_ca is None:
             self.channel = grpc.insecure_channel(target, options=options)
         else:
-            if isinstance(tls_ca, str):
-                with open(tls_ca, "rb") as f:
-                    tls_ca = f.read()
             self.channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=tls_ca),
                                                options=options)
         self.game = gs_grpc.GameServiceStub(self.channel)
         self.audit = au_grpc.AuditServiceStub(self.channel)
         self._vkey: str | None = None
+        self._homes: dict[int, Client] = {}
 
     def close(self) -> None:
+        for c in self._homes.values():
+            c.close()
         self.channel.close()
+
+    def at_port(self, port: int) -> "Client | None":
+        """A client of the same host at ``port`` (a game's home, PlayJoin.follow_home), with this
+        one's TLS and options, made once per port and closed with this one; None when the target
+        names no host and port (e.g. ``unix:PATH``), where there is no other port to go to."""
+        host, sep, own = self.target.rpartition(":")
+        if not sep or not own.isdigit() or "/" in host or not host:
+            return None
+        if port not in self._homes:
+            self._homes[port] = Client(f"{host}:{port}", self.timeout, self._tls_ca, self._options)
+        return self._homes[port]
 
     def __enter__(self):
         return self

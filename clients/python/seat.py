@@ -54,6 +54,7 @@ class Seat(SeatEndings, SeatEvidence):
         ``<checkpoint_file>.evidence``; clients/python/evidence.py). ``on_fault(message)``: told of each
         server fault (a missing or bad receipt), which is also kept in ``faults`` and on disk."""
         self.client = client
+        self.home: Client | None = None   # where ``play`` was sent: the game's home (PlayJoin.follow_home)
         self.names = names
         self.game_id = game_id
         self.signer = SeatSigner(seat, seed)
@@ -323,20 +324,36 @@ class Seat(SeatEndings, SeatEvidence):
         """Play this seat to the end of the game over the Play stream, resuming
         after a broken stream. ``choose(seat, legal)`` picks a command (or an ``Ending``).
         ``on_offer((seq, seat, winner))``: called when another seat's offer stands in the last
-        record; True accepts it (SPEC.md 8.1). Returns the outcome."""
+        record; True accepts it (SPEC.md 8.1). Returns the outcome.
+
+        A server of several processes may send the join to the game's home (PlayJoin.follow_home):
+        the stream goes on at that port of the same host (``self.home``, the client used there).
+        A home that cannot be reached is not asked for again: the seat plays where it was."""
         asked = [-1]
         failures = 0
+        follow = True
         while self.outcome is None:
+            via = self.home or self.client
             stream = _PlayStream(gs.PlayRequest(join=gs.PlayJoin(
-                game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq, with_names=self.names, batched=True)))
-            call = self.client.game.Play(stream.requests())
+                game_id=self.game_id, auth=self.auth(), from_seq=self.next_seq, with_names=self.names, batched=True,
+                follow_home=follow and self.home is None)))
+            call = via.game.Play(stream.requests())
+            got = False
             try:
                 for m in unbatch(call):
-                    failures = 0
+                    got, failures = True, 0
+                    if m.WhichOneof("kind") == "home":   # join again at the game's home
+                        self.home = self.client.at_port(m.home.port)
+                        follow = self.home is not None
+                        break
                     self._on_play_message(stream, m, choose, on_offer, asked)
                     if on_message:
                         on_message(self, m)
             except grpc.RpcError as e:
+                self.home = None    # resumed through the address we were given (which sends us home again)
+                if via is not self.client and not got:
+                    follow = False  # the home port cannot be reached from here: play where the join lands
+                    continue
                 if not (resumable(e) or e.code() == grpc.StatusCode.CANCELLED) or failures >= retries:
                     raise client_error(e) from None
                 failures += 1

@@ -137,3 +137,101 @@ def test_serve_workers_2_plays_a_duel_over_many_channels_and_sigterm_stops_all(t
     while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert workers and not any(alive(w) for w in workers), "a worker outlived SIGTERM to the parent"
+
+
+def _first_message(target: str, gid: str, seat: str, seed: bytes, follow: bool):
+    """The first message (batches opened) of a Play stream joined at ``target``."""
+    from afteraction.service.auth import make_auth
+    from afteraction.v1 import game_service_pb2 as gs
+
+    with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+        call = gs_grpc.GameServiceStub(ch).Play(iter([gs.PlayRequest(join=gs.PlayJoin(
+            game_id=gid, auth=make_auth(seed, gid, seat), batched=True, follow_home=follow))]), timeout=30)
+        try:
+            m = next(call)
+            return m.batch.items[0] if m.WhichOneof("kind") == "batch" else m
+        finally:
+            call.cancel()
+
+
+def test_play_joins_that_follow_homes_meet_in_the_process_of_their_game(tmp_path):
+    """Each worker also listens on a port of its own; a join that follows homes (PlayJoin.follow_home)
+    and reaches a worker that is not its game's home gets that home's port and nothing else, before
+    any authentication; a join that does not follow homes is played where it lands. The reference
+    client follows: one seat joined at the home, the other at the other worker, the game is played
+    to its end with both seats' streams at the home, and its log verifies."""
+    import threading
+
+    from afteraction.service.servicer import home_of
+    from afteraction.service.workers import serve_workers
+    from .conftest import new_duel
+
+    w = serve_workers(2, "127.0.0.1:0", f"sqlite:{tmp_path / 'store.sqlite'}", None, str(tmp_path))
+    clients: list[Client] = []
+    try:
+        assert len(w.homes) == 2 and w.port not in w.homes and w.homes[0] != w.homes[1]
+        admin, gid, seats = new_duel(f"127.0.0.1:{w.port}", b"homes")
+        clients.append(admin)
+        h = home_of(gid, 2)
+        home, other = (f"127.0.0.1:{p}" for p in (w.homes[h], w.homes[1 - h]))
+        seed = derive_bytes(b"homes", "key/a")
+        sent = _first_message(other, gid, "a", seed, True)
+        assert sent.WhichOneof("kind") == "home" and sent.home.port == w.homes[h]
+        stranger = _first_message(other, gid, "a", b"\0" * 32, True)   # no key is checked before the home
+        assert stranger.WhichOneof("kind") == "home" and stranger.home.port == w.homes[h]
+        assert _first_message(home, gid, "a", seed, True).WhichOneof("kind") == "record"
+        assert _first_message(other, gid, "a", seed, False).WhichOneof("kind") == "record"
+
+        for s, target in (("a", home), ("b", other)):
+            seats[s].client = Client(target, timeout=30)
+            clients.append(seats[s].client)
+        outcomes: dict = {}
+        threads = [threading.Thread(target=lambda s=s: outcomes.setdefault(s, seats[s].play(random_bot(f"homes/{s}"))))
+                   for s in seats]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert outcomes["a"] == outcomes["b"] is not None
+        assert seats["a"].home is None                                   # joined at the home: not sent on
+        assert seats["b"].home is not None and seats["b"].home.target == home
+        rep = admin.verify(admin.export(gid))
+        assert rep.verified and rep.ended and rep.replayed
+    finally:
+        for c in clients:
+            c.close()
+        w.stop(5)
+
+
+def test_a_seat_sent_to_a_home_it_cannot_reach_plays_where_its_join_landed(server):
+    """A home port that refuses connections (a proxy in front forwards only the shared port, say):
+    the reference client joins again where it was, without following homes, and plays the game
+    there to its end; a join that follows homes to such a server still gets the home's port."""
+    import socket
+    import threading
+
+    from .conftest import new_duel
+
+    dead = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            dead.append(s.getsockname()[1])
+    svc = server.run.service
+    svc.homes, svc.home = tuple(dead), -1          # every game's home is elsewhere, and nobody listens there
+    admin, gid, seats = new_duel(server.target, b"dead home")
+    try:
+        first = _first_message(server.target, gid, "a", derive_bytes(b"dead home", "key/a"), True)
+        assert first.WhichOneof("kind") == "home" and first.home.port in dead
+        outcomes: dict = {}
+        threads = [threading.Thread(target=lambda s=s: outcomes.setdefault(s, seats[s].play(random_bot(f"dead/{s}"))))
+                   for s in seats]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert outcomes["a"] == outcomes["b"] is not None
+        assert seats["a"].home is None and seats["b"].home is None
+        assert admin.verify(admin.export(gid)).verified
+    finally:
+        admin.close()

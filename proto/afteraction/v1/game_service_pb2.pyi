@@ -220,18 +220,26 @@ class Receipt(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[str] = ..., counter: _Optional[int] = ..., state_seq: _Optional[int] = ..., prev: _Optional[bytes] = ..., envelope_hash: _Optional[bytes] = ..., decision: _Optional[str] = ..., seq: _Optional[int] = ..., received_ms: _Optional[int] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
 class PlayJoin(_message.Message):
-    __slots__ = ("game_id", "auth", "from_seq", "with_names", "batched")
+    __slots__ = ("game_id", "auth", "from_seq", "with_names", "batched", "follow_home")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AUTH_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     WITH_NAMES_FIELD_NUMBER: _ClassVar[int]
     BATCHED_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_HOME_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     auth: SeatAuth
     from_seq: int
     with_names: bool
     batched: bool
-    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ..., with_names: _Optional[bool] = ..., batched: _Optional[bool] = ...) -> None: ...
+    follow_home: bool
+    def __init__(self, game_id: _Optional[str] = ..., auth: _Optional[_Union[SeatAuth, _Mapping]] = ..., from_seq: _Optional[int] = ..., with_names: _Optional[bool] = ..., batched: _Optional[bool] = ..., follow_home: _Optional[bool] = ...) -> None: ...
+
+class PlayHome(_message.Message):
+    __slots__ = ("port",)
+    PORT_FIELD_NUMBER: _ClassVar[int]
+    port: int
+    def __init__(self, port: _Optional[int] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("join", "command")
@@ -302,7 +310,7 @@ class NameRef(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., id: _Optional[str] = ..., name: _Optional[str] = ..., position: _Optional[str] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("record", "opening", "checkpoint", "your_decision", "accepted", "rejected", "batch")
+    __slots__ = ("record", "opening", "checkpoint", "your_decision", "accepted", "rejected", "batch", "home")
     RECORD_FIELD_NUMBER: _ClassVar[int]
     OPENING_FIELD_NUMBER: _ClassVar[int]
     CHECKPOINT_FIELD_NUMBER: _ClassVar[int]
@@ -310,6 +318,7 @@ class PlayResponse(_message.Message):
     ACCEPTED_FIELD_NUMBER: _ClassVar[int]
     REJECTED_FIELD_NUMBER: _ClassVar[int]
     BATCH_FIELD_NUMBER: _ClassVar[int]
+    HOME_FIELD_NUMBER: _ClassVar[int]
     record: LogRecord
     opening: SeatOpening
     checkpoint: SignedCheckpoint
@@ -317,7 +326,8 @@ class PlayResponse(_message.Message):
     accepted: CommandAccepted
     rejected: CommandRejected
     batch: PlayBatch
-    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ..., batch: _Optional[_Union[PlayBatch, _Mapping]] = ...) -> None: ...
+    home: PlayHome
+    def __init__(self, record: _Optional[_Union[LogRecord, _Mapping]] = ..., opening: _Optional[_Union[SeatOpening, _Mapping]] = ..., checkpoint: _Optional[_Union[SignedCheckpoint, _Mapping]] = ..., your_decision: _Optional[_Union[YourDecision, _Mapping]] = ..., accepted: _Optional[_Union[CommandAccepted, _Mapping]] = ..., rejected: _Optional[_Union[CommandRejected, _Mapping]] = ..., batch: _Optional[_Union[PlayBatch, _Mapping]] = ..., home: _Optional[_Union[PlayHome, _Mapping]] = ...) -> None: ...
 
 class PlayBatch(_message.Message):
     __slots__ = ("items",)

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file afteraction/v1/game_service.proto.
  */
 export const file_afteraction_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJ3CghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCRIPCgdzYW1wbGVkGAUgASgIEg0KBXNwYWNlGAYgASgJEgwKBHJ1bGUYByABKAki2AEKEUNyZWF0ZUdhbWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIQCghzY2VuYXJpbxgDIAEoCRIUCgxvcHRpb25zX2pzb24YBCABKAkSJgoFc2VhdHMYBSADKAsyFy5hZnRlcmFjdGlvbi52MS5TZWF0S2V5EigKBW1hdGNoGAYgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvEioKBWNsb2NrGAcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuVGltZUNvbnRyb2wikQEKCU1hdGNoSW5mbxINCgVsYWJlbBgBIAEoCRI3CgdwbGF5ZXJzGAIgAygLMiYuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvLlBsYXllcnNFbnRyeRIMCgRkYXRlGAMgASgJGi4KDFBsYXllcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkgKC1RpbWVDb250cm9sEhMKC2RlY2lzaW9uX21zGAEgASgEEhAKCHRvdGFsX21zGAIgASgEEhIKCmFiYW5kb25fbXMYAyABKAQiUgoJU2VhdENsb2NrEgwKBHNlYXQYASABKAkSDwoHbGVmdF9tcxgCIAEoAxIPCgdydW5uaW5nGAMgASgIEhUKDXRvdGFsX2xlZnRfbXMYBCABKAMiWwoGQ2xvY2tzEg4KBm5vd19tcxgBIAEoBBIoCgVzZWF0cxgCIAMoCzIZLmFmdGVyYWN0aW9uLnYxLlNlYXRDbG9jaxIXCg9hYmFuZG9uX2xlZnRfbXMYAyABKAMinAEKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEioKB2dlbmVzaXMYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmQSNAoKY2hlY2twb2ludBgDIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnQSEwoLc2VydmVyX3ZrZXkYBCABKAkibgoUU3VibWl0Q29tbWFuZFJlcXVlc3QSLgoHY29tbWFuZBgBIAEoCzIdLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENvbW1hbmQSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIrECChVTdWJtaXRDb21tYW5kUmVzcG9uc2USKgoHcmVjb3JkcxgBIAMoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAIgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBItCghvcGVuaW5ncxgDIAMoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nEi8KDW5leHRfZGVjaXNpb24YBCABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhIRCglkdXBsaWNhdGUYBSABKAgSGQoRb3BlbmluZ3Nfd2l0aGhlbGQYBiABKAgSKAoHcmVjZWlwdBgHIAEoCzIXLmFmdGVyYWN0aW9uLnYxLlJlY2VpcHQiuAEKB1JlY2VpcHQSDwoHZ2FtZV9pZBgBIAEoCRIMCgRzZWF0GAIgASgJEg8KB2NvdW50ZXIYAyABKAQSEQoJc3RhdGVfc2VxGAQgASgEEgwKBHByZXYYBSABKAwSFQoNZW52ZWxvcGVfaGFzaBgGIAEoDBIQCghkZWNpc2lvbhgHIAEoCRILCgNzZXEYCCABKAQSEwoLcmVjZWl2ZWRfbXMYCSABKAQSEQoJc2lnbmF0dXJlGAogASgMInoKCFBsYXlKb2luEg8KB2dhbWVfaWQYASABKAkSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoEhAKCGZyb21fc2VxGAMgASgEEhIKCndpdGhfbmFtZXMYBCABKAgSDwoHYmF0Y2hlZBgFIAEoCCJxCgtQbGF5UmVxdWVzdBIoCgRqb2luGAEgASgLMhguYWZ0ZXJhY3Rpb24udjEuUGxheUpvaW5IABIwCgdjb21tYW5kGAIgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZEgAQgYKBGtpbmQiewoPQ29tbWFuZFJlamVjdGVkEg8KB2NvdW50ZXIYASABKAQSDAoEY29kZRgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIoCgdyZWNlaXB0GAUgASgLMhcuYWZ0ZXJhY3Rpb24udjEuUmVjZWlwdCJtCg9Db21tYW5kQWNjZXB0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRzZXFzGAIgAygEEhEKCWR1cGxpY2F0ZRgDIAEoCBIoCgdyZWNlaXB0GAQgASgLMhcuYWZ0ZXJhY3Rpb24udjEuUmVjZWlwdCKqAQoMWW91ckRlY2lzaW9uEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEi8KDmxlZ2FsX2NvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZBIqCgVuYW1lcxgEIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmROYW1lIlEKC0NvbW1hbmROYW1lEgwKBHRleHQYASABKAkSDQoFZ3JvdXAYAiABKAkSJQoEcmVmcxgDIAMoCzIXLmFmdGVyYWN0aW9uLnYxLk5hbWVSZWYiQwoHTmFtZVJlZhIMCgRraW5kGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIcG9zaXRpb24YBCABKAki+AIKDFBsYXlSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABIuCgdvcGVuaW5nGAIgASgLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmdIABI2CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEjUKDXlvdXJfZGVjaXNpb24YBCABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IABIzCghhY2NlcHRlZBgFIAEoCzIfLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmRBY2NlcHRlZEgAEjMKCHJlamVjdGVkGAYgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZFJlamVjdGVkSAASKgoFYmF0Y2gYByABKAsyGS5hZnRlcmFjdGlvbi52MS5QbGF5QmF0Y2hIAEIGCgRraW5kIjgKCVBsYXlCYXRjaBIrCgVpdGVtcxgBIAMoCzIcLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXNwb25zZSJtCgxXYXRjaFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIQCghmcm9tX3NlcRgCIAEoBBImCgRhdXRoGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgSEgoKd2l0aF9uYW1lcxgEIAEoCCKNAgoNV2F0Y2hSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABI2CgpjaGVja3BvaW50GAIgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEigKBmNsb2NrcxgDIAEoCzIWLmFmdGVyYWN0aW9uLnYxLkNsb2Nrc0gAEi4KB29wZW5pbmcYBCABKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZ0gAEjUKDXlvdXJfZGVjaXNpb24YBSABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IAEIGCgRraW5kIkoKD0dldFN0YXRlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCLvAQoQR2V0U3RhdGVSZXNwb25zZRIRCglzdGF0ZV9zZXEYASABKAQSDAoEdmlldxgCIAEoDBIRCgl2aWV3X2pzb24YAyABKAkSKgoIZGVjaXNpb24YBCABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhINCgVlbmRlZBgFIAEoCBIUCgxvdXRjb21lX2pzb24YBiABKAkSDAoEc2VhdBgHIAEoCRIMCgRnYW1lGAggASgJEiYKBmNsb2NrcxgJIAEoCzIWLmFmdGVyYWN0aW9uLnYxLkNsb2NrcxISCgpjYXVzZV9qc29uGAogASgJImcKGExpc3RMZWdhbENvbW1hbmRzUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBISCgp3aXRoX25hbWVzGAMgASgIIrEBChlMaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEikKCGNvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZBIqCgVuYW1lcxgEIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmROYW1lIhUKE0dldFNlcnZlcktleVJlcXVlc3QiOQoUR2V0U2VydmVyS2V5UmVzcG9uc2USDAoEdmtleRgBIAEoCRITCgtrZXlfaGlzdG9yeRgCIAEoCSIVChNMaXN0UnVsZXNldHNSZXF1ZXN0IpkBCgtSdWxlc2V0SW5mbxIMCgRnYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDQoFc2VhdHMYAyADKAkSEQoJc2NlbmFyaW9zGAQgAygJEhQKDG9wdGlvbnNfanNvbhgFIAEoCRIzCg1zY2VuYXJpb19pbmZvGAYgAygLMhwuYWZ0ZXJhY3Rpb24udjEuU2NlbmFyaW9JbmZvIk8KDFNjZW5hcmlvSW5mbxIMCgRuYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXR1cm5zGAMgASgFEhMKC2Rlc2NyaXB0aW9uGAQgASgJIkUKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEi0KCHJ1bGVzZXRzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuUnVsZXNldEluZm8iZQoQTGlzdEdhbWVzUmVxdWVzdBIqCgZzdGF0dXMYASABKA4yGi5hZnRlcmFjdGlvbi52MS5HYW1lU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIqgBCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCRIQCghzY2VuYXJpbxgEIAEoCRINCgVlbmRlZBgFIAEoCBIPCgdyZWNvcmRzGAYgASgEEg0KBXNlYXRzGAcgAygJEigKBW1hdGNoGAggASgLMhkuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvIlgKEUxpc3RHYW1lc1Jlc3BvbnNlEioKBWdhbWVzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuR2FtZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKl0KCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhUKEUdBTUVfU1RBVFVTX0VOREVEEAIykAYKC0dhbWVTZXJ2aWNlElMKCkNyZWF0ZUdhbWUSIS5hZnRlcmFjdGlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBoiLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJcCg1TdWJtaXRDb21tYW5kEiQuYWZ0ZXJhY3Rpb24udjEuU3VibWl0Q29tbWFuZFJlcXVlc3QaJS5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVzcG9uc2USRQoEUGxheRIbLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXF1ZXN0GhwuYWZ0ZXJhY3Rpb24udjEuUGxheVJlc3BvbnNlKAEwARJGCgVXYXRjaBIcLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVxdWVzdBodLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVzcG9uc2UwARJNCghHZXRTdGF0ZRIfLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVxdWVzdBogLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVzcG9uc2USaAoRTGlzdExlZ2FsQ29tbWFuZHMSKC5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1JlcXVlc3QaKS5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlElkKDEdldFNlcnZlcktleRIjLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5HZXRTZXJ2ZXJLZXlSZXNwb25zZRJZCgxMaXN0UnVsZXNldHMSIy5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USUAoJTGlzdEdhbWVzEiAuYWZ0ZXJhY3Rpb24udjEuTGlzdEdhbWVzUmVxdWVzdBohLmFmdGVyYWN0aW9uLnYxLkxpc3RHYW1lc1Jlc3BvbnNlYgZwcm90bzM", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
+  fileDesc("CiFhZnRlcmFjdGlvbi92MS9nYW1lX3NlcnZpY2UucHJvdG8SDmFmdGVyYWN0aW9uLnYxIlAKCFNlYXRBdXRoEgwKBHNlYXQYASABKAkSFAoMaXNzdWVkX2F0X21zGAIgASgEEg0KBW5vbmNlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDCIrCgdTZWF0S2V5EgwKBHNlYXQYASABKAkSEgoKcHVibGljX2tleRgCIAEoDCJRCglMb2dSZWNvcmQSCwoDc2VxGAEgASgEEg4KBnJlY29yZBgCIAEoDBITCgtyZWNvcmRfaGFzaBgDIAEoDBISCgpjaGVja3BvaW50GAQgASgJIi4KEFNpZ25lZENoZWNrcG9pbnQSDAoEc2l6ZRgBIAEoBBIMCgRub3RlGAIgASgJIlYKC1NlYXRPcGVuaW5nEgsKA3NlcRgBIAEoBBIJCgFrGAIgASgNEgwKBHNhbHQYAyABKAwSDQoFdmFsdWUYBCABKAwSEgoKdmFsdWVfanNvbhgFIAEoCSJ3CghEZWNpc2lvbhIMCgRzZWF0GAEgASgJEgwKBGtpbmQYAiABKAkSDgoGcHJvbXB0GAMgASgJEhEKCWRhdGFfanNvbhgEIAEoCRIPCgdzYW1wbGVkGAUgASgIEg0KBXNwYWNlGAYgASgJEgwKBHJ1bGUYByABKAki2AEKEUNyZWF0ZUdhbWVSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIQCghzY2VuYXJpbxgDIAEoCRIUCgxvcHRpb25zX2pzb24YBCABKAkSJgoFc2VhdHMYBSADKAsyFy5hZnRlcmFjdGlvbi52MS5TZWF0S2V5EigKBW1hdGNoGAYgASgLMhkuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvEioKBWNsb2NrGAcgASgLMhsuYWZ0ZXJhY3Rpb24udjEuVGltZUNvbnRyb2wikQEKCU1hdGNoSW5mbxINCgVsYWJlbBgBIAEoCRI3CgdwbGF5ZXJzGAIgAygLMiYuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvLlBsYXllcnNFbnRyeRIMCgRkYXRlGAMgASgJGi4KDFBsYXllcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIkgKC1RpbWVDb250cm9sEhMKC2RlY2lzaW9uX21zGAEgASgEEhAKCHRvdGFsX21zGAIgASgEEhIKCmFiYW5kb25fbXMYAyABKAQiUgoJU2VhdENsb2NrEgwKBHNlYXQYASABKAkSDwoHbGVmdF9tcxgCIAEoAxIPCgdydW5uaW5nGAMgASgIEhUKDXRvdGFsX2xlZnRfbXMYBCABKAMiWwoGQ2xvY2tzEg4KBm5vd19tcxgBIAEoBBIoCgVzZWF0cxgCIAMoCzIZLmFmdGVyYWN0aW9uLnYxLlNlYXRDbG9jaxIXCg9hYmFuZG9uX2xlZnRfbXMYAyABKAMinAEKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEioKB2dlbmVzaXMYAiABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmQSNAoKY2hlY2twb2ludBgDIAEoCzIgLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENoZWNrcG9pbnQSEwoLc2VydmVyX3ZrZXkYBCABKAkibgoUU3VibWl0Q29tbWFuZFJlcXVlc3QSLgoHY29tbWFuZBgBIAEoCzIdLmFmdGVyYWN0aW9uLnYxLlNpZ25lZENvbW1hbmQSJgoEYXV0aBgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLlNlYXRBdXRoIrECChVTdWJtaXRDb21tYW5kUmVzcG9uc2USKgoHcmVjb3JkcxgBIAMoCzIZLmFmdGVyYWN0aW9uLnYxLkxvZ1JlY29yZBI0CgpjaGVja3BvaW50GAIgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludBItCghvcGVuaW5ncxgDIAMoCzIbLmFmdGVyYWN0aW9uLnYxLlNlYXRPcGVuaW5nEi8KDW5leHRfZGVjaXNpb24YBCABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhIRCglkdXBsaWNhdGUYBSABKAgSGQoRb3BlbmluZ3Nfd2l0aGhlbGQYBiABKAgSKAoHcmVjZWlwdBgHIAEoCzIXLmFmdGVyYWN0aW9uLnYxLlJlY2VpcHQiuAEKB1JlY2VpcHQSDwoHZ2FtZV9pZBgBIAEoCRIMCgRzZWF0GAIgASgJEg8KB2NvdW50ZXIYAyABKAQSEQoJc3RhdGVfc2VxGAQgASgEEgwKBHByZXYYBSABKAwSFQoNZW52ZWxvcGVfaGFzaBgGIAEoDBIQCghkZWNpc2lvbhgHIAEoCRILCgNzZXEYCCABKAQSEwoLcmVjZWl2ZWRfbXMYCSABKAQSEQoJc2lnbmF0dXJlGAogASgMIo8BCghQbGF5Sm9pbhIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBIQCghmcm9tX3NlcRgDIAEoBBISCgp3aXRoX25hbWVzGAQgASgIEg8KB2JhdGNoZWQYBSABKAgSEwoLZm9sbG93X2hvbWUYBiABKAgiGAoIUGxheUhvbWUSDAoEcG9ydBgBIAEoDSJxCgtQbGF5UmVxdWVzdBIoCgRqb2luGAEgASgLMhguYWZ0ZXJhY3Rpb24udjEuUGxheUpvaW5IABIwCgdjb21tYW5kGAIgASgLMh0uYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ29tbWFuZEgAQgYKBGtpbmQiewoPQ29tbWFuZFJlamVjdGVkEg8KB2NvdW50ZXIYASABKAQSDAoEY29kZRgCIAEoBRIOCgZyZWFzb24YAyABKAkSDwoHbWVzc2FnZRgEIAEoCRIoCgdyZWNlaXB0GAUgASgLMhcuYWZ0ZXJhY3Rpb24udjEuUmVjZWlwdCJtCg9Db21tYW5kQWNjZXB0ZWQSDwoHY291bnRlchgBIAEoBBIMCgRzZXFzGAIgAygEEhEKCWR1cGxpY2F0ZRgDIAEoCBIoCgdyZWNlaXB0GAQgASgLMhcuYWZ0ZXJhY3Rpb24udjEuUmVjZWlwdCKqAQoMWW91ckRlY2lzaW9uEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEi8KDmxlZ2FsX2NvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZBIqCgVuYW1lcxgEIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmROYW1lIlEKC0NvbW1hbmROYW1lEgwKBHRleHQYASABKAkSDQoFZ3JvdXAYAiABKAkSJQoEcmVmcxgDIAMoCzIXLmFmdGVyYWN0aW9uLnYxLk5hbWVSZWYiQwoHTmFtZVJlZhIMCgRraW5kGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIcG9zaXRpb24YBCABKAkiogMKDFBsYXlSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABIuCgdvcGVuaW5nGAIgASgLMhsuYWZ0ZXJhY3Rpb24udjEuU2VhdE9wZW5pbmdIABI2CgpjaGVja3BvaW50GAMgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEjUKDXlvdXJfZGVjaXNpb24YBCABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IABIzCghhY2NlcHRlZBgFIAEoCzIfLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmRBY2NlcHRlZEgAEjMKCHJlamVjdGVkGAYgASgLMh8uYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZFJlamVjdGVkSAASKgoFYmF0Y2gYByABKAsyGS5hZnRlcmFjdGlvbi52MS5QbGF5QmF0Y2hIABIoCgRob21lGAggASgLMhguYWZ0ZXJhY3Rpb24udjEuUGxheUhvbWVIAEIGCgRraW5kIjgKCVBsYXlCYXRjaBIrCgVpdGVtcxgBIAMoCzIcLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXNwb25zZSJtCgxXYXRjaFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIQCghmcm9tX3NlcRgCIAEoBBImCgRhdXRoGAMgASgLMhguYWZ0ZXJhY3Rpb24udjEuU2VhdEF1dGgSEgoKd2l0aF9uYW1lcxgEIAEoCCKNAgoNV2F0Y2hSZXNwb25zZRIrCgZyZWNvcmQYASABKAsyGS5hZnRlcmFjdGlvbi52MS5Mb2dSZWNvcmRIABI2CgpjaGVja3BvaW50GAIgASgLMiAuYWZ0ZXJhY3Rpb24udjEuU2lnbmVkQ2hlY2twb2ludEgAEigKBmNsb2NrcxgDIAEoCzIWLmFmdGVyYWN0aW9uLnYxLkNsb2Nrc0gAEi4KB29wZW5pbmcYBCABKAsyGy5hZnRlcmFjdGlvbi52MS5TZWF0T3BlbmluZ0gAEjUKDXlvdXJfZGVjaXNpb24YBSABKAsyHC5hZnRlcmFjdGlvbi52MS5Zb3VyRGVjaXNpb25IAEIGCgRraW5kIkoKD0dldFN0YXRlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aCLvAQoQR2V0U3RhdGVSZXNwb25zZRIRCglzdGF0ZV9zZXEYASABKAQSDAoEdmlldxgCIAEoDBIRCgl2aWV3X2pzb24YAyABKAkSKgoIZGVjaXNpb24YBCABKAsyGC5hZnRlcmFjdGlvbi52MS5EZWNpc2lvbhINCgVlbmRlZBgFIAEoCBIUCgxvdXRjb21lX2pzb24YBiABKAkSDAoEc2VhdBgHIAEoCRIMCgRnYW1lGAggASgJEiYKBmNsb2NrcxgJIAEoCzIWLmFmdGVyYWN0aW9uLnYxLkNsb2NrcxISCgpjYXVzZV9qc29uGAogASgJImcKGExpc3RMZWdhbENvbW1hbmRzUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiYKBGF1dGgYAiABKAsyGC5hZnRlcmFjdGlvbi52MS5TZWF0QXV0aBISCgp3aXRoX25hbWVzGAMgASgIIrEBChlMaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlEhEKCXN0YXRlX3NlcRgBIAEoBBIqCghkZWNpc2lvbhgCIAEoCzIYLmFmdGVyYWN0aW9uLnYxLkRlY2lzaW9uEikKCGNvbW1hbmRzGAMgAygLMhcuYWZ0ZXJhY3Rpb24udjEuQ29tbWFuZBIqCgVuYW1lcxgEIAMoCzIbLmFmdGVyYWN0aW9uLnYxLkNvbW1hbmROYW1lIhUKE0dldFNlcnZlcktleVJlcXVlc3QiOQoUR2V0U2VydmVyS2V5UmVzcG9uc2USDAoEdmtleRgBIAEoCRITCgtrZXlfaGlzdG9yeRgCIAEoCSIVChNMaXN0UnVsZXNldHNSZXF1ZXN0IpkBCgtSdWxlc2V0SW5mbxIMCgRnYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDQoFc2VhdHMYAyADKAkSEQoJc2NlbmFyaW9zGAQgAygJEhQKDG9wdGlvbnNfanNvbhgFIAEoCRIzCg1zY2VuYXJpb19pbmZvGAYgAygLMhwuYWZ0ZXJhY3Rpb24udjEuU2NlbmFyaW9JbmZvIk8KDFNjZW5hcmlvSW5mbxIMCgRuYW1lGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBXR1cm5zGAMgASgFEhMKC2Rlc2NyaXB0aW9uGAQgASgJIkUKFExpc3RSdWxlc2V0c1Jlc3BvbnNlEi0KCHJ1bGVzZXRzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuUnVsZXNldEluZm8iZQoQTGlzdEdhbWVzUmVxdWVzdBIqCgZzdGF0dXMYASABKA4yGi5hZnRlcmFjdGlvbi52MS5HYW1lU3RhdHVzEhEKCXBhZ2Vfc2l6ZRgCIAEoDRISCgpwYWdlX3Rva2VuGAMgASgJIqgBCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEgwKBGdhbWUYAiABKAkSDwoHdmVyc2lvbhgDIAEoCRIQCghzY2VuYXJpbxgEIAEoCRINCgVlbmRlZBgFIAEoCBIPCgdyZWNvcmRzGAYgASgEEg0KBXNlYXRzGAcgAygJEigKBW1hdGNoGAggASgLMhkuYWZ0ZXJhY3Rpb24udjEuTWF0Y2hJbmZvIlgKEUxpc3RHYW1lc1Jlc3BvbnNlEioKBWdhbWVzGAEgAygLMhsuYWZ0ZXJhY3Rpb24udjEuR2FtZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKl0KCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhUKEUdBTUVfU1RBVFVTX0VOREVEEAIykAYKC0dhbWVTZXJ2aWNlElMKCkNyZWF0ZUdhbWUSIS5hZnRlcmFjdGlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBoiLmFmdGVyYWN0aW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJcCg1TdWJtaXRDb21tYW5kEiQuYWZ0ZXJhY3Rpb24udjEuU3VibWl0Q29tbWFuZFJlcXVlc3QaJS5hZnRlcmFjdGlvbi52MS5TdWJtaXRDb21tYW5kUmVzcG9uc2USRQoEUGxheRIbLmFmdGVyYWN0aW9uLnYxLlBsYXlSZXF1ZXN0GhwuYWZ0ZXJhY3Rpb24udjEuUGxheVJlc3BvbnNlKAEwARJGCgVXYXRjaBIcLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVxdWVzdBodLmFmdGVyYWN0aW9uLnYxLldhdGNoUmVzcG9uc2UwARJNCghHZXRTdGF0ZRIfLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVxdWVzdBogLmFmdGVyYWN0aW9uLnYxLkdldFN0YXRlUmVzcG9uc2USaAoRTGlzdExlZ2FsQ29tbWFuZHMSKC5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1JlcXVlc3QaKS5hZnRlcmFjdGlvbi52MS5MaXN0TGVnYWxDb21tYW5kc1Jlc3BvbnNlElkKDEdldFNlcnZlcktleRIjLmFmdGVyYWN0aW9uLnYxLkdldFNlcnZlcktleVJlcXVlc3QaJC5hZnRlcmFjdGlvbi52MS5HZXRTZXJ2ZXJLZXlSZXNwb25zZRJZCgxMaXN0UnVsZXNldHMSIy5hZnRlcmFjdGlvbi52MS5MaXN0UnVsZXNldHNSZXF1ZXN0GiQuYWZ0ZXJhY3Rpb24udjEuTGlzdFJ1bGVzZXRzUmVzcG9uc2USUAoJTGlzdEdhbWVzEiAuYWZ0ZXJhY3Rpb24udjEuTGlzdEdhbWVzUmVxdWVzdBohLmFmdGVyYWN0aW9uLnYxLkxpc3RHYW1lc1Jlc3BvbnNlYgZwcm90bzM", [file_afteraction_v1_command, file_afteraction_v1_envelope]);
 
 /**
  * Proof that the caller holds a seat's key, for reads of that seat's private
@@ -789,6 +789,19 @@ export type PlayJoin = Message<"afteraction.v1.PlayJoin"> & {
    * @generated from field: bool batched = 5;
    */
   batched: boolean;
+
+  /**
+   * True: this client can join again at another port of the same host. When the
+   * server runs as several processes (`aar serve --workers N`) and another of them
+   * is this game's home, the stream sends one PlayResponse `home` (never inside a
+   * batch) and ends with OK, before the seat is authenticated; joined again at that
+   * port, both seats of the game are served by one process (docs/service.md
+   * "Workers"). False, or a server of one process: this stream plays the game in
+   * the process it reached.
+   *
+   * @generated from field: bool follow_home = 6;
+   */
+  followHome: boolean;
 };
 
 /**
@@ -797,6 +810,28 @@ export type PlayJoin = Message<"afteraction.v1.PlayJoin"> & {
  */
 export const PlayJoinSchema: GenMessage<PlayJoin> = /*@__PURE__*/
   messageDesc(file_afteraction_v1_game_service, 15);
+
+/**
+ * Where a game's Play streams are served best (PlayJoin.follow_home).
+ *
+ * @generated from message afteraction.v1.PlayHome
+ */
+export type PlayHome = Message<"afteraction.v1.PlayHome"> & {
+  /**
+   * The port of the server process that is this game's home, on the host the
+   * client connected to; the same service, with the same TLS as that connection.
+   *
+   * @generated from field: uint32 port = 1;
+   */
+  port: number;
+};
+
+/**
+ * Describes the message afteraction.v1.PlayHome.
+ * Use `create(PlayHomeSchema)` to create a new message.
+ */
+export const PlayHomeSchema: GenMessage<PlayHome> = /*@__PURE__*/
+  messageDesc(file_afteraction_v1_game_service, 16);
 
 /**
  * Client message of GameService.Play.
@@ -833,7 +868,7 @@ export type PlayRequest = Message<"afteraction.v1.PlayRequest"> & {
  * Use `create(PlayRequestSchema)` to create a new message.
  */
 export const PlayRequestSchema: GenMessage<PlayRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 16);
+  messageDesc(file_afteraction_v1_game_service, 17);
 
 /**
  * A command refused inside a Play stream (the stream goes on).
@@ -883,7 +918,7 @@ export type CommandRejected = Message<"afteraction.v1.CommandRejected"> & {
  * Use `create(CommandRejectedSchema)` to create a new message.
  */
 export const CommandRejectedSchema: GenMessage<CommandRejected> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 17);
+  messageDesc(file_afteraction_v1_game_service, 18);
 
 /**
  * A command accepted inside a Play stream.
@@ -925,7 +960,7 @@ export type CommandAccepted = Message<"afteraction.v1.CommandAccepted"> & {
  * Use `create(CommandAcceptedSchema)` to create a new message.
  */
 export const CommandAcceptedSchema: GenMessage<CommandAccepted> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 18);
+  messageDesc(file_afteraction_v1_game_service, 19);
 
 /**
  * The pending decision belongs to this seat.
@@ -968,7 +1003,7 @@ export type YourDecision = Message<"afteraction.v1.YourDecision"> & {
  * Use `create(YourDecisionSchema)` to create a new message.
  */
 export const YourDecisionSchema: GenMessage<YourDecision> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 19);
+  messageDesc(file_afteraction_v1_game_service, 20);
 
 /**
  * A legal command in words, given by the ruleset's presentation layer (engine/names.py), named
@@ -1006,7 +1041,7 @@ export type CommandName = Message<"afteraction.v1.CommandName"> & {
  * Use `create(CommandNameSchema)` to create a new message.
  */
 export const CommandNameSchema: GenMessage<CommandName> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 20);
+  messageDesc(file_afteraction_v1_game_service, 21);
 
 /**
  * A piece or place a command refers to.
@@ -1049,7 +1084,7 @@ export type NameRef = Message<"afteraction.v1.NameRef"> & {
  * Use `create(NameRefSchema)` to create a new message.
  */
 export const NameRefSchema: GenMessage<NameRef> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 21);
+  messageDesc(file_afteraction_v1_game_service, 22);
 
 /**
  * Server message of GameService.Play.
@@ -1118,6 +1153,15 @@ export type PlayResponse = Message<"afteraction.v1.PlayResponse"> & {
      */
     value: PlayBatch;
     case: "batch";
+  } | {
+    /**
+     * Join again at this game's home (PlayJoin.follow_home); the stream's only
+     * message, after which it ends with OK.
+     *
+     * @generated from field: afteraction.v1.PlayHome home = 8;
+     */
+    value: PlayHome;
+    case: "home";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1126,7 +1170,7 @@ export type PlayResponse = Message<"afteraction.v1.PlayResponse"> & {
  * Use `create(PlayResponseSchema)` to create a new message.
  */
 export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 22);
+  messageDesc(file_afteraction_v1_game_service, 23);
 
 /**
  * Messages of a Play stream sent as one (PlayJoin.batched).
@@ -1147,7 +1191,7 @@ export type PlayBatch = Message<"afteraction.v1.PlayBatch"> & {
  * Use `create(PlayBatchSchema)` to create a new message.
  */
 export const PlayBatchSchema: GenMessage<PlayBatch> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 23);
+  messageDesc(file_afteraction_v1_game_service, 24);
 
 /**
  * Request of GameService.Watch.
@@ -1191,7 +1235,7 @@ export type WatchRequest = Message<"afteraction.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 24);
+  messageDesc(file_afteraction_v1_game_service, 25);
 
 /**
  * Server message of GameService.Watch.
@@ -1253,7 +1297,7 @@ export type WatchResponse = Message<"afteraction.v1.WatchResponse"> & {
  * Use `create(WatchResponseSchema)` to create a new message.
  */
 export const WatchResponseSchema: GenMessage<WatchResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 25);
+  messageDesc(file_afteraction_v1_game_service, 26);
 
 /**
  * Request of GameService.GetState.
@@ -1281,7 +1325,7 @@ export type GetStateRequest = Message<"afteraction.v1.GetStateRequest"> & {
  * Use `create(GetStateRequestSchema)` to create a new message.
  */
 export const GetStateRequestSchema: GenMessage<GetStateRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 26);
+  messageDesc(file_afteraction_v1_game_service, 27);
 
 /**
  * Response of GameService.GetState.
@@ -1366,7 +1410,7 @@ export type GetStateResponse = Message<"afteraction.v1.GetStateResponse"> & {
  * Use `create(GetStateResponseSchema)` to create a new message.
  */
 export const GetStateResponseSchema: GenMessage<GetStateResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 27);
+  messageDesc(file_afteraction_v1_game_service, 28);
 
 /**
  * Request of GameService.ListLegalCommands.
@@ -1402,7 +1446,7 @@ export type ListLegalCommandsRequest = Message<"afteraction.v1.ListLegalCommands
  * Use `create(ListLegalCommandsRequestSchema)` to create a new message.
  */
 export const ListLegalCommandsRequestSchema: GenMessage<ListLegalCommandsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 28);
+  messageDesc(file_afteraction_v1_game_service, 29);
 
 /**
  * Response of GameService.ListLegalCommands.
@@ -1444,7 +1488,7 @@ export type ListLegalCommandsResponse = Message<"afteraction.v1.ListLegalCommand
  * Use `create(ListLegalCommandsResponseSchema)` to create a new message.
  */
 export const ListLegalCommandsResponseSchema: GenMessage<ListLegalCommandsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 29);
+  messageDesc(file_afteraction_v1_game_service, 30);
 
 /**
  * Request of GameService.GetServerKey.
@@ -1459,7 +1503,7 @@ export type GetServerKeyRequest = Message<"afteraction.v1.GetServerKeyRequest"> 
  * Use `create(GetServerKeyRequestSchema)` to create a new message.
  */
 export const GetServerKeyRequestSchema: GenMessage<GetServerKeyRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 30);
+  messageDesc(file_afteraction_v1_game_service, 31);
 
 /**
  * Response of GameService.GetServerKey.
@@ -1493,7 +1537,7 @@ export type GetServerKeyResponse = Message<"afteraction.v1.GetServerKeyResponse"
  * Use `create(GetServerKeyResponseSchema)` to create a new message.
  */
 export const GetServerKeyResponseSchema: GenMessage<GetServerKeyResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 31);
+  messageDesc(file_afteraction_v1_game_service, 32);
 
 /**
  * Request of GameService.ListRulesets.
@@ -1508,7 +1552,7 @@ export type ListRulesetsRequest = Message<"afteraction.v1.ListRulesetsRequest"> 
  * Use `create(ListRulesetsRequestSchema)` to create a new message.
  */
 export const ListRulesetsRequestSchema: GenMessage<ListRulesetsRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 32);
+  messageDesc(file_afteraction_v1_game_service, 33);
 
 /**
  * One ruleset a server runs.
@@ -1566,7 +1610,7 @@ export type RulesetInfo = Message<"afteraction.v1.RulesetInfo"> & {
  * Use `create(RulesetInfoSchema)` to create a new message.
  */
 export const RulesetInfoSchema: GenMessage<RulesetInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 33);
+  messageDesc(file_afteraction_v1_game_service, 34);
 
 /**
  * A scenario of a ruleset (RulesetInfo.scenario_info).
@@ -1608,7 +1652,7 @@ export type ScenarioInfo = Message<"afteraction.v1.ScenarioInfo"> & {
  * Use `create(ScenarioInfoSchema)` to create a new message.
  */
 export const ScenarioInfoSchema: GenMessage<ScenarioInfo> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 34);
+  messageDesc(file_afteraction_v1_game_service, 35);
 
 /**
  * Response of GameService.ListRulesets.
@@ -1630,7 +1674,7 @@ export type ListRulesetsResponse = Message<"afteraction.v1.ListRulesetsResponse"
  * Use `create(ListRulesetsResponseSchema)` to create a new message.
  */
 export const ListRulesetsResponseSchema: GenMessage<ListRulesetsResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 35);
+  messageDesc(file_afteraction_v1_game_service, 36);
 
 /**
  * Request of GameService.ListGames.
@@ -1666,7 +1710,7 @@ export type ListGamesRequest = Message<"afteraction.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 36);
+  messageDesc(file_afteraction_v1_game_service, 37);
 
 /**
  * One game in ListGamesResponse: what anyone may know of it.
@@ -1736,7 +1780,7 @@ export type GameSummary = Message<"afteraction.v1.GameSummary"> & {
  * Use `create(GameSummarySchema)` to create a new message.
  */
 export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 37);
+  messageDesc(file_afteraction_v1_game_service, 38);
 
 /**
  * Response of GameService.ListGames.
@@ -1764,7 +1808,7 @@ export type ListGamesResponse = Message<"afteraction.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_afteraction_v1_game_service, 38);
+  messageDesc(file_afteraction_v1_game_service, 39);
 
 /**
  * Which games ListGames returns.
