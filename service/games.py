@@ -61,6 +61,11 @@ class WouldWait(Exception):
     the call would wait or do more than one indexed store read: run it in the pool instead."""
 
 
+class Appending(WouldWait):
+    """``WouldWait`` because a command of the game is on its way to the disk (``submit_async``): its
+    append wakes the game's streams once stored, so a stream's read need not wait for it in the pool."""
+
+
 _INLINE = threading.local()
 
 
@@ -147,6 +152,7 @@ class GameManager:
         # one lock per game *in use*: an entry lives while a caller holds or waits for it,
         # so probes for games that do not exist leave nothing behind
         self._locks: dict[str, list] = {}
+        self._appending: set[str] = set()   # games with a submit_async append not yet stored (event loop only)
         self._meta = threading.Lock()
         self.on_append = lambda gid: None   # the server wakes its streams (service/feeds.py)
         # what the other processes of the store told (``told``: service/wake.py, PostgreSQL's NOTIFY, the
@@ -330,7 +336,7 @@ class GameManager:
         with self._meta:
             live = self._live.get(gid)
             if live is None or gid in self._locks:
-                raise WouldWait(gid)
+                raise Appending(gid) if gid in self._appending else WouldWait(gid)
             ent = self._locks[gid] = [threading.Lock(), 1]
             ent[0].acquire()
             self._live.move_to_end(gid)
@@ -592,6 +598,7 @@ class GameManager:
             raise
         out = loop.create_future()
         out.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved even if the caller left
+        self._appending.add(gid)
 
         def stored(f) -> None:  # on the loop, once the store's writer is done with the append
             err = f.exception()
@@ -600,9 +607,10 @@ class GameManager:
                     metrics.command(live.referee.ruleset.game, time.perf_counter() - t0)
             else:
                 self._invalidate(gid)
+            self._appending.discard(gid)
             self._release(gid, ent)
+            self.on_append(gid)   # also after a failure: a stream told Appending reads again
             if err is None:
-                self.on_append(gid)
                 out.set_result(res)
             else:
                 out.set_exception(err)

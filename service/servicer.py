@@ -33,7 +33,7 @@ from .catalog import _summary, names_pb, rulesets_pb, to_json  # noqa: F401  (se
 from .clocks import clocks_pb, control_of
 from .envelopes import Command, envelope_or_none
 from .feeds import Feeds
-from .games import GameManager, WouldWait
+from .games import Appending, GameManager, WouldWait
 from .status import Refusal, quote, status_for, status_of
 from .store import RecordRow
 
@@ -524,11 +524,15 @@ def _prompt(live, games: GameManager, seat: str, named: bool):
 
 async def _read(svc: Service, gid: str, sent: int, seat: str | None, named: bool):
     """``_snapshot`` on the event loop when it need not wait (the game cached, its lock free, the store
-    holding nothing newer: indexed reads only), else in the pool as a stream's work."""
+    holding nothing newer: indexed reads only); nothing yet while a command of the game is on its way
+    to the disk (its append wakes the stream when stored, as the pool's read would have waited for
+    it); else in the pool as a stream's work."""
     if seat is not None:
         try:
             with svc.games.inline():
                 return _snapshot(svc, gid, sent, seat, named)
+        except Appending:   # a command of the game is being stored: its wake brings what there is to send
+            return [], {}, False, None
         except WouldWait:
             pass
     return await svc.run_stream(_snapshot, svc, gid, sent, seat, named)

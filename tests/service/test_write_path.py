@@ -345,3 +345,59 @@ def test_a_play_batch_written_from_its_items_bytes_is_protobufs_own_serializatio
         got = batch_bytes([m.SerializeToString() for m in items[:k]])
         assert got == want
         assert list(gs.PlayResponse.FromString(got).batch.items) == items[:k]
+
+
+def test_a_seats_read_while_a_command_of_its_game_is_on_its_way_to_the_disk_waits_for_its_wake(server, monkeypatch):
+    """A seat's stream that reads while another command of its game is being stored (the game's lock
+    held by ``submit_async`` until the store's writer is done) sends nothing yet and does not go to
+    the pool to wait for that lock there; the append's wake, once stored, brings its record and the
+    seat's prompt on the event loop."""
+    import asyncio
+    import threading
+
+    from afteraction.service import servicer
+
+    c, gid, seats = new_duel(server.target)
+    handshake(seats)
+    svc, games = server.run.service, server.games
+    size = games.store.size(gid)
+    a = seats["a"]
+    store = games.store
+    held, go = threading.Event(), threading.Event()
+    real_commit = type(store)._commit
+
+    def slow_commit(self, batch):
+        held.set()
+        go.wait(10)
+        return real_commit(self, batch)
+    monkeypatch.setattr(type(store), "_commit", slow_commit)
+    pooled = []
+    real_run_stream = svc.run_stream
+
+    async def run_stream(fn, *args):
+        pooled.append(getattr(fn, "__name__", fn))
+        return await real_run_stream(fn, *args)
+    monkeypatch.setattr(svc, "run_stream", run_stream)
+    signed = a.sign_command(size, a.legal().commands[0])
+    from afteraction.service.envelopes import Command
+
+    async def scene():
+        wake = svc.feeds.subscribe(gid)
+        try:
+            submit = asyncio.ensure_future(games.submit_async(Command.parse(signed), lambda: True, svc.run_counted))
+            await asyncio.get_running_loop().run_in_executor(None, held.wait, 10)
+            wake.clear()
+            during = await servicer._read(svc, gid, size, "b", False)
+            go.set()
+            await asyncio.wait_for(wake.wait(), 10)
+            after = await servicer._read(svc, gid, size, "b", False)
+            await submit
+            return during, after
+        finally:
+            svc.feeds.unsubscribe(gid, wake)
+    during, after = server.run.call(scene(), 30)
+    assert during == ([], {}, False, None)
+    recs, _, ended, prompt = after
+    assert [r.seq for r in recs] == [size] and not ended and prompt.your_decision.decision.seat == "b"
+    assert "_snapshot" not in pooled, pooled
+    c.close()
