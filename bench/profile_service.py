@@ -501,6 +501,8 @@ def path(game: str, games: int, window: float, workers: int, rate: int, raw: str
         waiting = 0
         for line in open(out):
             stack, _, cnt = line.rstrip("\n").rpartition(" ")
+            if not cnt.isdigit():   # py-spy read a frame's name mid-change (a newline in it): its stack is lost
+                continue
             frames = stack.split(";")
             k = int(cnt)
             thread = next((fr for fr in frames[:3] if fr.startswith("thread")), "?")
