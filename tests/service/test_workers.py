@@ -154,14 +154,27 @@ def _first_message(target: str, gid: str, seat: str, seed: bytes, follow: bool):
             call.cancel()
 
 
+def _play_together(seats: dict, seed: str) -> dict:
+    """Every seat plays over its Play stream (``Seat.play``) in a thread of its own, a random bot each:
+    the outcome each seat got, by seat."""
+    import threading
+
+    outcomes: dict = {}
+    threads = [threading.Thread(target=lambda s=s: outcomes.setdefault(s, seats[s].play(random_bot(f"{seed}/{s}"))))
+               for s in seats]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return outcomes
+
+
 def test_play_joins_that_follow_homes_meet_in_the_process_of_their_game(tmp_path):
     """Each worker also listens on a port of its own; a join that follows homes (PlayJoin.follow_home)
     and reaches a worker that is not its game's home gets that home's port and nothing else, before
     any authentication; a join that does not follow homes is played where it lands. The reference
     client follows: one seat joined at the home, the other at the other worker, the game is played
     to its end with both seats' streams at the home, and its log verifies."""
-    import threading
-
     from afteraction.service.servicer import home_of
     from afteraction.service.workers import serve_workers
     from .conftest import new_duel
@@ -185,13 +198,7 @@ def test_play_joins_that_follow_homes_meet_in_the_process_of_their_game(tmp_path
         for s, target in (("a", home), ("b", other)):
             seats[s].client = Client(target, timeout=30)
             clients.append(seats[s].client)
-        outcomes: dict = {}
-        threads = [threading.Thread(target=lambda s=s: outcomes.setdefault(s, seats[s].play(random_bot(f"homes/{s}"))))
-                   for s in seats]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(120)
+        outcomes = _play_together(seats, "homes")
         assert outcomes["a"] == outcomes["b"] is not None
         assert seats["a"].home is None                                   # joined at the home: not sent on
         assert seats["b"].home is not None and seats["b"].home.target == home
@@ -208,7 +215,6 @@ def test_a_seat_sent_to_a_home_it_cannot_reach_plays_where_its_join_landed(serve
     the reference client joins again where it was, without following homes, and plays the game
     there to its end; a join that follows homes to such a server still gets the home's port."""
     import socket
-    import threading
 
     from .conftest import new_duel
 
@@ -223,13 +229,7 @@ def test_a_seat_sent_to_a_home_it_cannot_reach_plays_where_its_join_landed(serve
     try:
         first = _first_message(server.target, gid, "a", derive_bytes(b"dead home", "key/a"), True)
         assert first.WhichOneof("kind") == "home" and first.home.port in dead
-        outcomes: dict = {}
-        threads = [threading.Thread(target=lambda s=s: outcomes.setdefault(s, seats[s].play(random_bot(f"dead/{s}"))))
-                   for s in seats]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(120)
+        outcomes = _play_together(seats, "dead")
         assert outcomes["a"] == outcomes["b"] is not None
         assert seats["a"].home is None and seats["b"].home is None
         assert admin.verify(admin.export(gid)).verified
