@@ -21,12 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from afteraction.v1 import game_service_pb2 as gs
 
 from .crypto import canon
-from .crypto.ed25519 import key_problem, verify_signature
+from .crypto.ed25519 import key_problem, sign, verify_signature
 from .crypto.hashing import TAG_AUTH, TAG_COMMAND, TAG_RECORD, lp, tag_prefix, tagged_hash, u64
 from .crypto.merkle import leaf_hash
 from .errors import EncodingError
@@ -278,5 +276,5 @@ def auth_message(game_id: str, seat: str, issued_at_ms: int, nonce: bytes) -> by
 def seat_auth(seed: bytes, game_id: str, seat: str, issued_at_ms: int, nonce: bytes) -> gs.SeatAuth:
     """A SeatAuth signed with the seat's 32-byte Ed25519 seed. Pure: the caller (the client, or
     the service's tests) gives the time and the 16-byte nonce."""
-    sig = Ed25519PrivateKey.from_private_bytes(seed).sign(auth_message(game_id, seat, issued_at_ms, nonce))
+    sig = sign(seed, auth_message(game_id, seat, issued_at_ms, nonce))
     return gs.SeatAuth(seat=seat, issued_at_ms=issued_at_ms, nonce=nonce, signature=sig)

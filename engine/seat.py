@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
 from afteraction.v1 import envelope_pb2
 
+from .crypto import ed25519
 from .crypto.commit import seat_entropy_commitment
 from .referee import command_signing_bytes
 
@@ -32,9 +30,8 @@ class SeatSigner:
     counter: int = 0
 
     def __post_init__(self) -> None:
-        # Loading the key costs about as much as a signature: do it once per signer.
-        self._key = Ed25519PrivateKey.from_private_bytes(self.seed)
-        self._public = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        self._key = ed25519.SigningKey(self.seed)
+        self._public = self._key.public
 
     @property
     def public(self) -> bytes:

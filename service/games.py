@@ -599,8 +599,17 @@ class GameManager:
         out = loop.create_future()
         out.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved even if the caller left
         self._appending.add(gid)
+        queued.add_done_callback(self._when_stored(gid, live, ent, res, t0, out))
+        try:
+            return await asyncio.shield(out)
+        except Conflict:
+            return await run(self.submit, cmd, deadline_ok)
 
-        def stored(f) -> None:  # on the loop, once the store's writer is done with the append
+    def _when_stored(self, gid: str, live: LiveGame, ent: list, res: Submitted, t0: float, out: asyncio.Future):
+        """``submit_async``'s callback, on the loop, once the store's writer is done with the append:
+        the game's lock given back, its streams woken, ``out`` given the result or the store's error."""
+
+        def stored(f) -> None:
             err = f.exception()
             if err is None:
                 if metrics.ON:
@@ -614,11 +623,7 @@ class GameManager:
                 out.set_result(res)
             else:
                 out.set_exception(err)
-        queued.add_done_callback(stored)
-        try:
-            return await asyncio.shield(out)
-        except Conflict:
-            return await run(self.submit, cmd, deadline_ok)
+        return stored
 
     def _accept(self, live: LiveGame, cmd: Command):
         """The referee's acceptance, or the original result if these exact bytes were stored before."""

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from afteraction.engine.crypto.ed25519 import KEY_CACHE, SIGNATURE_CACHE  # the engine's, in this table too
-from afteraction.engine.crypto.note import SIGNER_CACHE
+from afteraction.engine.crypto.ed25519 import KEY_CACHE, SIGNATURE_CACHE, SIGNER_CACHE  # the engine's, in this table too
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -160,12 +159,12 @@ TABLE: tuple[Limit, ...] = (
           "`MAX_REQUEST_BYTES` applies to its binary form)", f"`{_RE}`/`REQUEST_TOO_LARGE`"),
     Limit("MAX_LIVE_GAMES", "games kept in memory (LRU); the rest are rebuilt from the store on demand", "-"),
     Limit("AUTH_CACHE_ENTRIES", "verified `SeatAuth` tokens remembered", "the cache is cleared"),
-    Limit("KEY_CACHE", "public keys whose SPEC.md 7.4 key check and decoding are remembered (the engine's, "
-          "engine/crypto/ed25519.py: each of its two caches)", "the least recently used is dropped"),
+    Limit("KEY_CACHE", "public keys whose SPEC.md 7.4 key check is remembered (the engine's, "
+          "engine/crypto/ed25519.py)", "the least recently used is dropped"),
     Limit("SIGNATURE_CACHE", "signature verdicts remembered, by a SHA-256 of the key, the signature and the message "
           "(the engine's, engine/crypto/ed25519.py)", "the cache is cleared"),
-    Limit("SIGNER_CACHE", "signing keys kept decoded (the engine's `Signer`, engine/crypto/note.py: the server's key "
-          "ring)", "the least recently used is dropped"),
+    Limit("SIGNER_CACHE", "signing keys kept expanded (the engine's `ed25519.sign`: the server's key ring, a "
+          "client's seats)", "the least recently used is dropped"),
     Limit("QUOTE_CHARS", "characters of a caller's input quoted in an error message", "cut, with `...`"),
     Limit("MAX_ERROR_MESSAGE_CHARS", "an error message", "cut"),
     Limit("MAX_METADATA_VALUE_CHARS", "an ErrorInfo metadata value", "cut"),

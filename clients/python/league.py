@@ -42,15 +42,13 @@ class LeagueClient(Client):
     def organiser_auth(self, league_id: str, rpc: str, organiser: bytes, title: dict | None = None) -> lg.OrganiserAuth:
         """The organiser's signature of ``rpc`` at the ledger's size now (it serves once; for
         OpenRound with the round's title, SPEC.md 15.12); ``title`` None for OpenRound: the policy's first."""
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
+        from afteraction.engine.crypto.ed25519 import sign
         from afteraction.engine.league.entries import organiser_statement
 
         info = self.get_league(league_id)
         if rpc == "OpenRound" and title is None:
             title = canon.decode(info.policy)["titles"][0]
-        sig = Ed25519PrivateKey.from_private_bytes(organiser).sign(
-            organiser_statement(league_id, rpc, info.size, title))
+        sig = sign(organiser, organiser_statement(league_id, rpc, info.size, title))
         return lg.OrganiserAuth(size=info.size, signature=sig)
 
     def _as_organiser(self, league_id: str, rpc: str, organiser: bytes, send, title: dict | None = None):

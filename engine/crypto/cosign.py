@@ -16,10 +16,8 @@ from __future__ import annotations
 import base64
 import struct
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from ..errors import CryptoError
-from .ed25519 import verify_signature
+from .ed25519 import public_of, sign, verify_signature
 from .note import SIG_PREFIX, NoteSignature, key_id, split_note, valid_key_name
 
 ALG_COSIGNATURE = 0x04
@@ -44,10 +42,8 @@ def cosign(text: str, origin: str, seat: str, seed: bytes, timestamp: int) -> st
         raise CryptoError(f"seat {seat!r} cannot cosign: {name!r} is not a key name")
     if not 0 <= timestamp < 2**64:
         raise CryptoError("cosignature timestamp out of range")
-    key = Ed25519PrivateKey.from_private_bytes(seed)
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-    public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-    sig = key.sign(cosignature_message(text, timestamp))
+    public = public_of(seed)
+    sig = sign(seed, cosignature_message(text, timestamp))
     raw = key_id(name, bytes([ALG_COSIGNATURE]) + public) + struct.pack(">Q", timestamp) + sig
     return f"{SIG_PREFIX}{name} {base64.b64encode(raw).decode()}\n"
 

@@ -11,8 +11,12 @@ of its library, never by overriding one:
   runs once per key and is cached);
 - a signature (R, S) verifies only under such a key, with S < L, R canonical and not of small
   order, and the cofactorless equation [S]B = R + [k]A (``verify_signature``: the cheap checks
-  here, the equation by OpenSSL through ``cryptography``, whose "encode [S]B - [k]A and compare
-  with R" verification is exactly the cofactorless equation with a canonical R).
+  here, the equation by libsodium through PyNaCl, whose "encode [S]B - [k]A and compare with R"
+  verification is exactly the cofactorless equation with a canonical R; its own refusals, of
+  S >= L and of small-order or non-canonical points, come after the same refusals here).
+
+Every Ed25519 signature the project makes is made here too (``sign``, RFC 8032 5.1.6 by libsodium):
+deterministic, so the bytes are those of any other RFC 8032 signer (OpenSSL's, WebCrypto's).
 
 Pure and deterministic: no I/O, no randomness.
 """
@@ -21,8 +25,10 @@ from __future__ import annotations
 import functools
 import hashlib
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
+from nacl.exceptions import BadSignatureError
+
+from ..errors import InternalValueError
 
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493  # order of the prime-order subgroup
@@ -134,9 +140,9 @@ def point_problem(b: bytes) -> str | None:
     return None if c is None else c[1]
 
 
-#: keys remembered by the two caches below: a server's live games hold two or more seat keys each, and a
-#: league of 10,000 live games about 20,000 (each entry about 200 bytes); past it a key's check and decoding
-#: run again in pure Python for each signature (when the benches' hundreds of pooled games passed 1,024,
+#: keys whose check is remembered by the cache below: a server's live games hold two or more seat keys each,
+#: and a league of 10,000 live games about 20,000 (each entry about 200 bytes); past it a key's check runs
+#: again in pure Python for each signature (when the benches' hundreds of pooled games passed 1,024,
 #: that was 5% of a duel command's server CPU)
 KEY_CACHE = 1 << 15
 
@@ -222,10 +228,10 @@ def _signature_problem(public: bytes, msg: bytes, sig: bytes) -> str | None:
         return "4 (R): R is not canonical (x = 0 with the sign bit set)"
     if r in SMALL_ORDER_ENCODINGS:
         return "5 (R): R has small order"
-    try:  # OpenSSL: decodes R (clause 4) and checks the cofactorless equation (clause 6)
-        _public_key(bytes(public)).verify(bytes(sig), bytes(msg))
-    except InvalidSignature:
-        if decode(r)[0] is None:  # only on a refusal: which of the two clauses OpenSSL applied
+    try:  # libsodium: the cofactorless equation (clause 6), which no R that is not a point meets (clause 4)
+        crypto_sign_open(bytes(sig) + bytes(msg), bytes(public))
+    except BadSignatureError:
+        if decode(r)[0] is None:  # only on a refusal: which of the two clauses refused it
             return "4 (R): R is not the encoding of a curve point"
         return "6 (equation): [S]B != R + [k]A"
     return None
@@ -237,10 +243,42 @@ def verify_signature(public: bytes, msg: bytes, sig: bytes) -> bool:
     return signature_problem(public, msg, sig) is None
 
 
-@functools.lru_cache(maxsize=KEY_CACHE)
-def _public_key(public: bytes) -> Ed25519PublicKey:
-    """Decoding a key costs a point decompression: once per key."""
-    return Ed25519PublicKey.from_public_bytes(public)
+#: the signing keys whose expanded form is kept (``sign``, ``public_of``): a server signs with one or a
+#: few (its key ring), a client with its seats'; expanding the seed again took as long as the signature
+SIGNER_CACHE = 64
+
+
+@functools.lru_cache(maxsize=SIGNER_CACHE)
+def _keypair(seed: bytes) -> tuple[bytes, bytes]:
+    if len(seed) != 32:
+        raise InternalValueError(f"an Ed25519 private key is a 32-byte seed, not {len(seed)} bytes")
+    return crypto_sign_seed_keypair(bytes(seed))
+
+
+def public_of(seed: bytes) -> bytes:
+    """The 32-byte public key of a 32-byte seed (RFC 8032 5.1.5)."""
+    return _keypair(bytes(seed))[0]
+
+
+def sign(seed: bytes, msg: bytes) -> bytes:
+    """The 64-byte RFC 8032 signature of ``msg`` under the key of ``seed`` (deterministic)."""
+    return crypto_sign(bytes(msg), _keypair(bytes(seed))[1])[:64]
+
+
+class SigningKey:
+    """A 32-byte seed as a signing key (its length checked when made): ``sign(msg)``, ``public``."""
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = bytes(seed)
+        _keypair(self.seed)
+
+    def sign(self, msg: bytes) -> bytes:
+        return sign(self.seed, msg)
+
+    @property
+    def public(self) -> bytes:
+        return public_of(self.seed)
 
 
 def sha512_scalar(*parts: bytes) -> int:

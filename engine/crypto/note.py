@@ -13,11 +13,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
 from ..errors import CryptoError
-from .ed25519 import key_problem, verify_signature
+from .ed25519 import SigningKey, key_problem, public_of, sign, verify_signature
 
 ALG_ED25519 = 0x01
 SIG_PREFIX = "\u2014 "  # EM DASH and a space
@@ -54,12 +51,12 @@ class Signer:
     seed: bytes  # 32-byte Ed25519 private seed
 
     @property
-    def _key(self) -> Ed25519PrivateKey:
-        return _private_key(self.seed)
+    def _key(self) -> SigningKey:
+        return SigningKey(self.seed)
 
     @property
     def public(self) -> bytes:
-        return _public_of(self.seed)
+        return public_of(self.seed)
 
     @property
     def key_id(self) -> bytes:
@@ -75,22 +72,7 @@ class Signer:
         return f"PRIVATE+KEY+{self.name}+{self.key_id.hex()}+{base64.b64encode(bytes([ALG_ED25519]) + self.seed).decode()}"
 
     def sign(self, msg: bytes) -> bytes:
-        return self._key.sign(msg)
-
-
-#: the signing keys whose decoded form is kept (``Signer``): a server signs with one or a few (its key
-#: ring); decoding the seed again took as long as the signature itself, for every checkpoint and receipt
-SIGNER_CACHE = 64
-
-
-@functools.lru_cache(maxsize=SIGNER_CACHE)
-def _private_key(seed: bytes) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(seed)
-
-
-@functools.lru_cache(maxsize=SIGNER_CACHE)
-def _public_of(seed: bytes) -> bytes:
-    return _private_key(seed).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return sign(self.seed, msg)
 
 
 def parse_vkey(vkey: str) -> Verifier:

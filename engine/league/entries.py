@@ -8,11 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
 from ..crypto import canon
-from ..crypto.ed25519 import key_problem, verify_signature
+from ..crypto.ed25519 import SigningKey, key_problem, verify_signature
 from ..crypto.hashing import lp, tag_prefix, tagged_hash
 from ..crypto.merkle import leaf_hash
 from ..errors import EncodingError
@@ -96,8 +93,8 @@ class Author:
     """An Ed25519 key that signs league entries (the league's, a player's, an arbiter's)."""
 
     def __init__(self, seed: bytes) -> None:
-        self._key = Ed25519PrivateKey.from_private_bytes(seed)
-        self.public = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        self._key = SigningKey(seed)
+        self.public = self._key.public
 
     def sign(self, league: str, kind: str, body: dict) -> bytes:
         return self._key.sign(statement(league, kind, body))

@@ -6,11 +6,9 @@ from __future__ import annotations
 import base64
 import struct
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from ..crypto import canon
 from ..crypto.cosign import ALG_COSIGNATURE, cosignature_message, cosignatures_of
-from ..crypto.ed25519 import verify_signature
+from ..crypto.ed25519 import public_of, sign, verify_signature
 from ..crypto.hashing import tag_prefix, tagged_hash
 from ..crypto.note import SIG_PREFIX, key_id, split_note, valid_key_name
 from ..errors import CryptoError
@@ -33,11 +31,9 @@ def witness_cosign(text: str, league_origin: str, seed: bytes, timestamp: int) -
     name = witness_name(league_origin)
     if not valid_key_name(name) or not 0 <= timestamp < 2**64:
         raise CryptoError("the league cannot cosign under this origin or at this time")
-    key = Ed25519PrivateKey.from_private_bytes(seed)
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-    public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    public = public_of(seed)
     raw = witness_key_id(league_origin, public) + struct.pack(">Q", timestamp) \
-        + key.sign(cosignature_message(text, timestamp))
+        + sign(seed, cosignature_message(text, timestamp))
     return f"{SIG_PREFIX}{name} {base64.b64encode(raw).decode()}\n"
 
 

@@ -30,16 +30,8 @@ def checkpoint_note(signer: Signer, origin: str, size: int, root: bytes) -> str:
 
 
 class CachedSigner(Signer):
-    """A Signer whose Ed25519 key object and key ID are computed once (checkpoint signing is
-    on every append's path); the signatures are the same bytes as the plain Signer's."""
-
-    @property
-    def _key(self):
-        k = self.__dict__.get("_cached_key")
-        if k is None:
-            k = Signer._key.fget(self)
-            object.__setattr__(self, "_cached_key", k)
-        return k
+    """A Signer whose key ID is computed once (checkpoint signing is on every append's path; its
+    expanded key is kept by ``ed25519.sign``'s cache); the signatures are the plain Signer's bytes."""
 
     @property
     def key_id(self) -> bytes:

@@ -1,8 +1,8 @@
 """The one Ed25519 rule of SPEC.md 7.4 (engine/crypto/ed25519.py) against the third-party
 suites (../shared/vectors/ed25519: Wycheproof, ed25519-speccheck), our own vectors
 (fixtures/vectors/ed25519.json), and a pure-Python implementation of the rule's clauses
-written here from SPEC.md, so that the reference (OpenSSL plus the added checks) is shown to
-be exactly the rule."""
+written here from SPEC.md, so that the reference (libsodium plus the added checks) is shown to
+be exactly the rule; and OpenSSL (``cryptography``) as a second library beside it."""
 from __future__ import annotations
 
 import hashlib
@@ -92,6 +92,48 @@ def test_7_4_every_honest_key_and_signature_passes(seed, msg):
     assert E.key_problem(s.public) is None
     sig = note.Signer("x", seed).sign(msg)
     assert E.verify_signature(s.public, msg, sig) and ref_verify(s.public, msg, sig)
+
+
+# RFC 8032 7.1, TEST 1 and TEST 2: secret key, public key, message, signature
+RFC8032 = [
+    ("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+     "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "",
+     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"),
+    ("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+     "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72",
+     "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"),
+]
+
+
+@pytest.mark.parametrize("seed,public,msg,sig", RFC8032)
+def test_7_4_signing_gives_rfc_8032s_test_vectors(seed, public, msg, sig):
+    """``ed25519.sign`` (libsodium) is RFC 8032's deterministic signature: its test vectors exactly."""
+    assert E.public_of(bytes.fromhex(seed)).hex() == public
+    assert E.sign(bytes.fromhex(seed), bytes.fromhex(msg)).hex() == sig
+    assert E.verify_signature(bytes.fromhex(public), bytes.fromhex(msg), bytes.fromhex(sig))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.binary(max_size=200))
+def test_7_4_signing_gives_the_bytes_openssl_gives(seed, msg):
+    """Every signature the project makes (``ed25519.sign``, libsodium) is the one OpenSSL makes of the
+    same key and message (through ``cryptography``), and OpenSSL verifies it: logs signed before
+    and after the change of library are the same bytes."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    k = Ed25519PrivateKey.from_private_bytes(seed)
+    assert E.public_of(seed) == k.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    assert E.sign(seed, msg) == k.sign(msg)
+    Ed25519PublicKey.from_public_bytes(E.public_of(seed)).verify(E.sign(seed, msg), msg)
+
+
+def test_7_4_a_signing_key_is_a_32_byte_seed():
+    for n in (0, 31, 33, 64):
+        with pytest.raises(ValueError):
+            E.SigningKey(bytes(n))
+    with pytest.raises(ValueError):
+        SeatSigner("a", bytes(31))
 
 
 @settings(max_examples=30, deadline=None)
