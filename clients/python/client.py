@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 from typing import Callable
 
@@ -166,6 +167,24 @@ class Client:
         for c in self._homes.values():
             c.close()
         self.channel.close()
+
+    def reachable(self, timeout: float) -> bool:
+        """Whether this client's channel connects within ``timeout`` seconds: True once it is ready,
+        False as soon as the connection fails (refused) or when ``timeout`` passes (a host that drops
+        the packets, a port that never answers)."""
+        done, ok = threading.Event(), [False]
+
+        def seen(state) -> None:
+            if state in (grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.TRANSIENT_FAILURE,
+                         grpc.ChannelConnectivity.SHUTDOWN):
+                ok[0] = state == grpc.ChannelConnectivity.READY
+                done.set()
+        self.channel.subscribe(seen, try_to_connect=True)
+        try:
+            done.wait(timeout)
+            return ok[0]
+        finally:
+            self.channel.unsubscribe(seen)
 
     def at_port(self, port: int) -> "Client | None":
         """A client of the same host at ``port`` (a game's home, PlayJoin.follow_home), with this

@@ -342,8 +342,9 @@ class Seat(SeatEndings, SeatEvidence):
             try:
                 for m in unbatch(call):
                     got, failures = True, 0
-                    if m.WhichOneof("kind") == "home":   # join again at the game's home
-                        self.home = self.client.at_port(m.home.port)
+                    if m.WhichOneof("kind") == "home":   # join again at the game's home, if it answers
+                        home = self.client.at_port(m.home.port)
+                        self.home = home if home is not None and home.reachable(HOME_CONNECT_S) else None
                         follow = self.home is not None
                         break
                     self._on_play_message(stream, m, choose, on_offer, asked)
@@ -439,6 +440,10 @@ class _PlayStream:
 
     def close(self) -> None:
         self.reqs.put(None)
+
+
+#: how long ``Seat.play`` waits for a game's home port to connect before it plays where its join landed
+HOME_CONNECT_S = 2.0
 
 
 def unbatch(stream):

@@ -210,19 +210,36 @@ def test_play_joins_that_follow_homes_meet_in_the_process_of_their_game(tmp_path
         w.stop(5)
 
 
-def test_a_seat_sent_to_a_home_it_cannot_reach_plays_where_its_join_landed(server):
-    """A home port that refuses connections (a proxy in front forwards only the shared port, say):
-    the reference client joins again where it was, without following homes, and plays the game
-    there to its end; a join that follows homes to such a server still gets the home's port."""
+@pytest.mark.parametrize("home", ["refused", "silent"])
+def test_a_seat_sent_to_a_home_it_cannot_reach_plays_where_its_join_landed(server, home, monkeypatch):
+    """A home port that refuses connections (a proxy in front forwards only the shared port, say),
+    or one that takes the connection and never answers (a port held by something else): the
+    reference client asks whether the home connects (``Client.reachable``, HOME_CONNECT_S at most,
+    not gRPC's connection timeout of a call), is told no, joins again where it was without
+    following homes, and plays the game there to its end; a join that follows homes to such a
+    server still gets the home's port."""
     import socket
 
     from .conftest import new_duel
 
-    dead = []
+    asked = []
+    real_reachable = Client.reachable
+
+    def reachable(self, timeout):
+        asked.append((self.target, real_reachable(self, timeout)))
+        return asked[-1][1]
+    monkeypatch.setattr(Client, "reachable", reachable)
+
+    dead, held = [], []
     for _ in range(2):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            dead.append(s.getsockname()[1])
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        dead.append(s.getsockname()[1])
+        if home == "silent":
+            s.listen(8)      # the kernel completes the connection; nobody ever reads or answers it
+            held.append(s)
+        else:
+            s.close()
     svc = server.run.service
     svc.homes, svc.home = tuple(dead), -1          # every game's home is elsewhere, and nobody listens there
     admin, gid, seats = new_duel(server.target, b"dead home")
@@ -232,6 +249,9 @@ def test_a_seat_sent_to_a_home_it_cannot_reach_plays_where_its_join_landed(serve
         outcomes = _play_together(seats, "dead")
         assert outcomes["a"] == outcomes["b"] is not None
         assert seats["a"].home is None and seats["b"].home is None
+        assert len(asked) >= 2 and all(t.rsplit(":", 1)[1] in map(str, dead) and not ok for t, ok in asked), asked
         assert admin.verify(admin.export(gid)).verified
     finally:
         admin.close()
+        for s in held:
+            s.close()
