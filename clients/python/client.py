@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import io
 import os
-import threading
 import time
 from typing import Callable
 
@@ -169,22 +168,14 @@ class Client:
         self.channel.close()
 
     def reachable(self, timeout: float) -> bool:
-        """Whether this client's channel connects within ``timeout`` seconds: True once it is ready,
-        False as soon as the connection fails (refused) or when ``timeout`` passes (a host that drops
-        the packets, a port that never answers)."""
-        done, ok = threading.Event(), [False]
-
-        def seen(state) -> None:
-            if state in (grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.TRANSIENT_FAILURE,
-                         grpc.ChannelConnectivity.SHUTDOWN):
-                ok[0] = state == grpc.ChannelConnectivity.READY
-                done.set()
-        self.channel.subscribe(seen, try_to_connect=True)
+        """Whether this client's server answers within ``timeout`` seconds: one GetServerKey call,
+        which fails at once on a refused connection and at its deadline on a host that drops the
+        packets or a port that never answers (no connectivity watch: its thread outlives the call)."""
         try:
-            done.wait(timeout)
-            return ok[0]
-        finally:
-            self.channel.unsubscribe(seen)
+            self.game.GetServerKey(gs.GetServerKeyRequest(), timeout=timeout)
+            return True
+        except grpc.RpcError:
+            return False
 
     def at_port(self, port: int) -> "Client | None":
         """A client of the same host at ``port`` (a game's home, PlayJoin.follow_home), with this
