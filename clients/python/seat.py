@@ -442,7 +442,8 @@ class _PlayStream:
         self.reqs.put(None)
 
 
-#: how long ``Seat.play`` waits for a game's home port to connect before it plays where its join landed
+#: how long ``Seat.play`` waits for a game's home to answer a call (``Client.reachable``) before it plays where
+#: its join landed
 HOME_CONNECT_S = 2.0
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import hashlib
 import re
 from dataclasses import dataclass
 
 from ..errors import CryptoError
-from .ed25519 import SigningKey, key_problem, public_of, sign, verify_signature
+from .ed25519 import key_problem, public_of, sign, verify_signature
 
 ALG_ED25519 = 0x01
 SIG_PREFIX = "\u2014 "  # EM DASH and a space
@@ -49,10 +48,6 @@ class Verifier:
 class Signer:
     name: str
     seed: bytes  # 32-byte Ed25519 private seed
-
-    @property
-    def _key(self) -> SigningKey:
-        return SigningKey(self.seed)
 
     @property
     def public(self) -> bytes:
